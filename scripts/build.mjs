@@ -1,0 +1,31 @@
+// Bundles the extension and the CLI with esbuild. Both target the Node 20 that VS Code 1.100's
+// extension host runs, so PatchPilot works in older and newer VS Code alike.
+import { build } from 'esbuild';
+import { chmodSync, copyFileSync, mkdirSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: true,
+  logLevel: 'warning',
+  define: { PATCHPILOT_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
+};
+
+mkdirSync('dist', { recursive: true });
+await Promise.all([
+  build({ ...common, entryPoints: ['src/host/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+]);
+chmodSync('dist/cli.js', 0o755);
+
+// sql.js loads its wasm at run time: ship it next to the bundles (no network, ever).
+const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+if (existsSync(wasm)) copyFileSync(wasm, 'dist/sql-wasm.wasm');
+if (watch) console.log('watch mode is not supported; run npm run build again');

@@ -1,0 +1,55 @@
+import { ExitCode, UsageError } from './io';
+
+/** One entry per top-level command; each command lives in its own file under ./commands. */
+type CommandModule = { run(argv: string[]): Promise<number>; usage: string };
+const commands: Record<string, () => Promise<CommandModule>> = {
+  // patch: () => import('./commands/patch'),
+};
+
+function usage(): string {
+  const lines = Object.keys(commands).map((name) => `  patchpilot ${name} ...`);
+  return ['PatchPilot: a careful coding agent, headless.', '', 'Usage:', ...lines, '', 'patchpilot COMMAND --help for details.'].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(usage() + '\n');
+    return name ? ExitCode.ok : ExitCode.usage;
+  }
+  if (name === '--version') {
+    process.stdout.write(`${PATCHPILOT_VERSION}\n`);
+    return ExitCode.ok;
+  }
+  const load = commands[name];
+  if (!load) {
+    process.stderr.write(`patchpilot: unknown command '${name}'\n\n${usage()}\n`);
+    return ExitCode.usage;
+  }
+  const command = await load();
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(command.usage + '\n');
+    return ExitCode.ok;
+  }
+  try {
+    return await command.run(rest);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`patchpilot ${name}: ${err.message}\n\n${command.usage}\n`);
+      return ExitCode.usage;
+    }
+    throw err;
+  }
+}
+
+declare const PATCHPILOT_VERSION: string;
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`patchpilot: internal error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = ExitCode.failed;
+  },
+);

@@ -1,0 +1,5 @@
+export * from './disposable';
+export * from './event';
+export * from './cancellation';
+export * from './result';
+export * from './errors';

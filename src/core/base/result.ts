@@ -1,0 +1,5 @@
+/** A value or a reason, for operations whose failure is an expected outcome (a refused patch), not a bug. */
+export type Result<T, E = string> = { ok: true; value: T } | { ok: false; error: E };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+export const err = <E>(error: E): Result<never, E> => ({ ok: false, error });

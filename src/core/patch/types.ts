@@ -16,6 +16,12 @@ export type HunkLineKind = 'context' | 'add' | 'remove';
 export interface HunkLine {
   kind: HunkLineKind;
   text: string;
+  /**
+   * The line had no valid prefix in the patch (models drop the leading space of context lines,
+   * and sometimes the `+` of an added line). Parsed as context; the matcher decides whether it is
+   * really context or an added line, and refuses when it cannot tell.
+   */
+  unprefixed?: boolean;
 }
 
 export interface Hunk {

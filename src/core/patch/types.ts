@@ -115,6 +115,8 @@ export interface HunkResult {
   confidence?: number;
   /** Why it was refused: which hunk, what was searched, nearest candidate and its line, how it differs. */
   reason?: string;
+  /** What the matcher repaired to place it (trimmed stale context, a recovered `+`, kept dropped context). */
+  note?: string;
 }
 
 export interface FileResult {

@@ -1,0 +1,232 @@
+import type { Hunk, HunkResult, HunkStatus } from './types';
+import { FileIndex } from './fileIndex';
+import { locateHunk, oldSide, type Located, type Variant } from './locate';
+import type { Candidate } from './match';
+import { reindentLine, shiftFromPair } from './reindent';
+import { joinText, splitText, type FileLine } from './text';
+import { explainNotFound, hunkLabel } from './describe';
+
+/**
+ * Applies the hunks of one file: locate each independently, resolve ties with line hints made
+ * consistent by the other hunks' offsets, refuse overlaps, then rewrite bottom-up. All or nothing.
+ */
+
+/** Fuzzy placements scoring below this are refused. */
+export const CONFIDENCE_THRESHOLD = 0.6;
+/** A header hint picks among equal candidates only when the nearest is this close to it. */
+const HINT_WINDOW = 12;
+
+const LEVEL_CONFIDENCE: Record<string, number> = {
+  exact: 1,
+  'trailing-whitespace': 0.97,
+  unicode: 0.95,
+  indentation: 0.9,
+  whitespace: 0.85,
+};
+
+export interface FileApplyOutcome {
+  ok: boolean;
+  newText?: string;
+  hunks: HunkResult[];
+  /** Every refused hunk's paragraph. */
+  reason?: string;
+}
+
+interface Placed {
+  hunk: Hunk;
+  variant: Variant;
+  cand: Candidate;
+  confidence: number;
+  end: number;
+  note?: string;
+}
+
+export interface ApplyHunksOptions {
+  path: string;
+  /** Status given to placed hunks when the file applies. */
+  placedStatus: HunkStatus;
+  isSelected: (h: Hunk) => boolean;
+  /** apply_patch semantics: a chunk of only added lines and no anchor goes at the end of the file. */
+  pureAddAtEnd?: boolean;
+}
+
+const endOf = (c: Candidate) => (c.map.length ? c.map[c.map.length - 1]! + 1 : c.start);
+
+export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: ApplyHunksOptions): FileApplyOutcome {
+  const split = splitText(text);
+  const index = new FileIndex(split.lines.map((l) => l.text));
+  const results = new Map<Hunk, HunkResult>();
+  const idOf = (h: Hunk) => `${opts.path}#${h.index}`;
+  const refuse = (h: Hunk, why: string) =>
+    results.set(h, { id: idOf(h), path: opts.path, index: h.index, status: 'refused', reason: `${hunkLabel(opts.path, h)}: ${why}` });
+
+  const selected = hunks.filter(opts.isSelected);
+  for (const h of hunks) if (!opts.isSelected(h)) results.set(h, { id: idOf(h), path: opts.path, index: h.index, status: 'rejected' });
+
+  // Pass 1: locate every hunk on its own.
+  const located = new Map<Hunk, Located>();
+  const placed: Placed[] = [];
+  for (const h of selected) {
+    const loc = locateHunk(index, h, opts.pureAddAtEnd);
+    located.set(h, loc);
+    if (loc.kind === 'found' && loc.cands.length === 1) placed.push(place(h, loc.variant, loc.cands[0]!, undefined, loc.anchorMissed));
+  }
+
+  // Pass 2: ties. The hint is the header line shifted by the offset the nearest placed hunk showed.
+  for (const h of selected) {
+    const loc = located.get(h)!;
+    if (loc.kind === 'none') {
+      refuse(h, `not found in the file.\n${explainNotFound(index, h, oldSide(h.lines), expectedStart(h, 0, placed))}`);
+      continue;
+    }
+    if (loc.kind === 'refused') {
+      refuse(h, loc.reason);
+      continue;
+    }
+    if (loc.cands.length === 1) continue;
+    const free = loc.cands.filter((c) => !placed.some((p) => overlaps(p.cand.start, p.end, c.start, endOf(c))));
+    const expected = expectedStart(h, loc.variant.topTrim, placed);
+    const lines = loc.cands.map((c) => c.start + 1).slice(0, 8).join(', ');
+    if (free.length === 1) {
+      placed.push(place(h, loc.variant, free[0]!, expected, loc.anchorMissed, 0.95));
+      continue;
+    }
+    const pick = pickByHint(free, expected);
+    if (pick) placed.push(place(h, loc.variant, pick, expected, loc.anchorMissed, 0.9));
+    else
+      refuse(
+        h,
+        `ambiguous: the old side matches equally at lines ${lines}${loc.cands.length > 8 ? ', …' : ''} (${loc.cands[0]!.level} match)` +
+          (expected === undefined ? ' and the hunk has no line numbers to choose' : `, and the header line ${expected + 1} does not clearly pick one`) +
+          '; include more unchanged context lines (or an @@ anchor line) so the hunk matches one place',
+      );
+  }
+
+  // Below-threshold placements are refused, then overlapping ones.
+  for (const p of [...placed]) {
+    if (p.confidence < CONFIDENCE_THRESHOLD) {
+      placed.splice(placed.indexOf(p), 1);
+      refuse(p.hunk, `the best match at line ${p.cand.start + 1} (${p.variant.strategy ?? p.cand.level}) has confidence ${p.confidence.toFixed(2)}, below ${CONFIDENCE_THRESHOLD}; include exact context lines`);
+    }
+  }
+  placed.sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index);
+  for (let i = 1; i < placed.length; i++) {
+    const a = placed[i - 1]!;
+    const b = placed[i]!;
+    if (overlaps(a.cand.start, a.end, b.cand.start, b.end)) {
+      const what = `overlaps ${hunkLabel(opts.path, a.hunk)} (both touch lines ${b.cand.start + 1}-${Math.min(a.end, b.end)}); merge them into one hunk`;
+      refuse(b.hunk, what);
+    }
+  }
+  const refusedAny = selected.some((h) => results.get(h)?.status === 'refused');
+  for (const p of placed) {
+    if (results.get(p.hunk)?.status === 'refused') continue;
+    results.set(p.hunk, {
+      id: idOf(p.hunk),
+      path: opts.path,
+      index: p.hunk.index,
+      status: refusedAny ? 'would-apply' : opts.placedStatus,
+      range: { start: p.cand.start + 1, end: p.end },
+      strategy: p.variant.strategy ?? p.cand.level,
+      confidence: Math.round(p.confidence * 1000) / 1000,
+      ...(p.note ? { note: p.note } : {}),
+    });
+  }
+  const hunkResults = hunks.map((h) => results.get(h)!);
+  if (refusedAny) {
+    return { ok: false, hunks: hunkResults, reason: hunkResults.filter((r) => r.status === 'refused').map((r) => r.reason).join('\n\n') };
+  }
+  return { ok: true, hunks: hunkResults, newText: rewrite(split, placed) };
+}
+
+function overlaps(s1: number, e1: number, s2: number, e2: number): boolean {
+  // Pure insertions (empty ranges) overlap a range only when strictly inside it.
+  if (s1 === e1) return s2 < s1 && s1 < e2;
+  if (s2 === e2) return s1 < s2 && s2 < e1;
+  return s1 < e2 && s2 < e1;
+}
+
+function expectedStart(h: Hunk, topTrim: number, placed: readonly Placed[]): number | undefined {
+  if (h.oldStart === undefined || h.oldStart < 1) return undefined;
+  let offset = 0;
+  let bestDist = Infinity;
+  for (const p of placed) {
+    if (p.hunk.oldStart === undefined || p.hunk.oldStart < 1) continue;
+    const d = Math.abs(p.hunk.oldStart - h.oldStart);
+    if (d < bestDist) {
+      bestDist = d;
+      offset = p.cand.start - p.variant.topTrim - (p.hunk.oldStart - 1);
+    }
+  }
+  return h.oldStart - 1 + offset + topTrim;
+}
+
+function pickByHint(cands: readonly Candidate[], expected: number | undefined): Candidate | undefined {
+  if (expected === undefined || cands.length === 0) return undefined;
+  const sorted = [...cands].sort((a, b) => Math.abs(a.start - expected) - Math.abs(b.start - expected));
+  const d1 = Math.abs(sorted[0]!.start - expected);
+  const d2 = sorted.length > 1 ? Math.abs(sorted[1]!.start - expected) : Infinity;
+  return d1 <= HINT_WINDOW && d2 >= Math.max(2 * d1 + 1, d1 + 3) ? sorted[0] : undefined;
+}
+
+function place(h: Hunk, variant: Variant, cand: Candidate, expected: number | undefined, anchorMissed: boolean, tieFactor = 1): Placed {
+  let confidence = (LEVEL_CONFIDENCE[cand.level] ?? 0.8) * variant.factor * tieFactor;
+  if (h.oldStart !== undefined && expected !== undefined && cand.start !== expected) confidence *= 0.98;
+  if (h.oldStart !== undefined && expected === undefined && cand.start - variant.topTrim !== h.oldStart - 1 && cand.map.length > 0) confidence *= 0.98;
+  if (h.oldStart === undefined && h.anchors.length === 0 && cand.map.length > 0) confidence *= 0.98;
+  if (anchorMissed) confidence *= 0.9;
+  return { hunk: h, variant, cand, confidence, end: endOf(cand), note: variant.note };
+}
+
+/** Rewrites bottom-up so earlier line numbers stay valid; context lines keep the file's bytes. */
+function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[]): string {
+  const lines = split.lines.slice();
+  const n = lines.length;
+  let finalNewline = split.finalNewline;
+  const eol = split.dominantEol;
+  for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.hunk.index - a.hunk.index)) {
+    const { cand, variant } = p;
+    const fileOf = fileLineOfOld(variant, cand);
+    const out: FileLine[] = [];
+    let cursor = cand.start;
+    variant.lines.forEach((line, i) => {
+      if (line.kind === 'add') {
+        out.push({ text: addedText(variant, cand, i, fileOf, split.lines), eol });
+        return;
+      }
+      const q = fileOf[i]!;
+      while (cursor < q) out.push(lines[cursor++]!); // file lines the patch dropped from its context
+      if (line.kind === 'context') out.push(lines[q]!);
+      cursor = q + 1;
+    });
+    lines.splice(cand.start, p.end - cand.start, ...out);
+    if (p.end === n) {
+      if (p.hunk.newNoNewlineAtEnd && !p.hunk.oldNoNewlineAtEnd) finalNewline = false;
+      else if (p.hunk.oldNoNewlineAtEnd && !p.hunk.newNoNewlineAtEnd) finalNewline = true;
+    }
+  }
+  return joinText(lines, split.bom, finalNewline, eol);
+}
+
+/** For each variant line: the 0-based file line its old-side line matched (-1 for added lines). */
+function fileLineOfOld(variant: Variant, cand: Candidate): number[] {
+  let k = 0;
+  return variant.lines.map((l) => (l.kind === 'add' ? -1 : cand.map[k++]!));
+}
+
+/** An added line as written, shifted by the indentation delta of the matched block. */
+function addedText(variant: Variant, cand: Candidate, i: number, fileOf: readonly number[], fileLines: readonly FileLine[]): string {
+  const text = variant.lines[i]!.text;
+  if (cand.shift !== 'relative') return reindentLine(text, cand.shift);
+  // Loose match: take the delta of the nearest non-blank old line, preferring the one above.
+  const ref = (from: number, step: number): number => {
+    for (let j = from; j >= 0 && j < variant.lines.length; j += step) {
+      if (fileOf[j]! >= 0 && variant.lines[j]!.text.trim() !== '') return j;
+    }
+    return -1;
+  };
+  let j = ref(i - 1, -1);
+  if (j < 0) j = ref(i + 1, 1);
+  if (j < 0) return text;
+  return reindentLine(text, shiftFromPair(variant.lines[j]!.text, fileLines[fileOf[j]!]!.text));
+}

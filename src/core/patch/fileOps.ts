@@ -1,0 +1,141 @@
+import type { FilePatch, FileResult, Hunk, HunkResult, HunkStatus } from './types';
+import { applyHunksToText } from './applyHunks';
+import { oldSide } from './locate';
+import { keyAt } from './normalize';
+import { splitText, textFromLines } from './text';
+import { hunkLabel } from './describe';
+
+/** The in-memory workspace a patch is computed against: path -> text, null = absent. */
+export interface WorkState {
+  texts: Map<string, string | null>;
+  /** Files that exist but cannot be patched as text (binary, not UTF-8), with the reason. */
+  unreadable: ReadonlyMap<string, string>;
+  /** current path -> path the file had before the patch (renames). */
+  origin: Map<string, string>;
+}
+
+export interface FileOpOptions {
+  placedStatus: HunkStatus;
+  accepted?: ReadonlySet<string>;
+  pureAddAtEnd: boolean;
+}
+
+/** Validates a workspace-relative path as text (the PatchManager also checks the real path on disk). */
+export function pathProblem(p: string): string | undefined {
+  if (p === '' || p.includes('\0')) return 'empty or invalid path';
+  if (p.startsWith('/') || /^[A-Za-z]:/.test(p) || p.startsWith('\\')) return `absolute path "${p}" is outside the workspace`;
+  if (p.includes('\\')) return `path "${p}" contains a backslash; use forward slashes`;
+  if (p.split('/').some((seg) => seg === '..')) return `path "${p}" escapes the workspace with ".."`;
+  return undefined;
+}
+
+const get = (s: WorkState, p: string | null) => (p === null ? null : (s.texts.get(p) ?? null));
+
+/** Applies one file section to the state (mutating it only on success). */
+export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOptions): FileResult {
+  const path = (fp.operation === 'delete' ? fp.oldPath : fp.newPath) ?? fp.oldPath ?? '';
+  const base = { operation: fp.operation, oldPath: fp.oldPath, newPath: fp.newPath };
+  const selected = (h: { index: number }) => !opts.accepted || opts.accepted.has(`${path}#${h.index}`);
+  // create/delete/rename without hunks are one selectable unit, id `${path}#0`.
+  const unit: Hunk = { index: 0, anchors: [], lines: [], patchLine: fp.patchLine };
+  const hunks = fp.hunks.length > 0 ? fp.hunks : fp.operation === 'modify' ? [] : [unit];
+  const refused = (reason: string, hunkResults?: HunkResult[]): FileResult => ({
+    ...base,
+    status: 'refused',
+    reason,
+    hunks:
+      hunkResults ??
+      hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: selected(h) ? 'refused' : 'rejected', ...(selected(h) ? { reason } : {}) })),
+  });
+
+  for (const p of [fp.oldPath, fp.newPath]) {
+    const problem = p === null ? undefined : pathProblem(p);
+    if (problem) return refused(`${path}: ${problem}`);
+  }
+  if (fp.binary) return refused(`${path}: binary patches cannot be applied; change binary files another way`);
+  const unreadable = fp.oldPath !== null ? state.unreadable.get(fp.oldPath) : undefined;
+  if (unreadable && fp.operation !== 'delete') return refused(`${fp.oldPath}: ${unreadable}`);
+  if (fp.operation === 'modify' && fp.hunks.length === 0) return refused(`${path}: the file section has no hunks`);
+  if (!hunks.some(selected)) {
+    const t = get(state, fp.oldPath);
+    return { ...base, status: 'ok', oldText: t, newText: t, hunks: hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: 'rejected' })) };
+  }
+  const done = (oldText: string | null, newText: string | null, strategy: 'create' | 'delete', extra: Partial<HunkResult> = {}): FileResult => ({
+    ...base,
+    status: 'ok',
+    oldText,
+    newText,
+    hunks: hunks.map((h) => ({
+      id: `${path}#${h.index}`, path, index: h.index,
+      ...(selected(h) ? { status: opts.placedStatus, strategy, confidence: 1, range: { start: 1, end: 0 }, ...extra } : { status: 'rejected' as const }),
+    })),
+  });
+
+  const current = get(state, fp.oldPath);
+  if (fp.operation === 'create' || (fp.operation === 'modify' && current === null && fp.hunks.every((h) => oldSide(h.lines).length === 0))) {
+    const target = fp.newPath!;
+    const created = createdText(fp);
+    if (typeof created !== 'string') return refused(`${target}: ${created.error}`);
+    const existing = get(state, target);
+    if (existing !== null) {
+      if (sameText(existing, created)) return done(existing, existing, 'create', { note: 'the file already has this content' });
+      return refused(`${target}: cannot create the file, it already exists with different content; send a diff that modifies it instead`);
+    }
+    state.texts.set(target, created);
+    return done(null, created, 'create');
+  }
+  if (current === null) return refused(`${fp.oldPath}: the file does not exist${fp.operation === 'modify' ? '; to create it, use /dev/null as the old side (or *** Add File)' : ''}`);
+
+  if (fp.operation === 'delete') {
+    const given = fp.hunks.flatMap((h) => oldSide(h.lines));
+    if (given.length > 0 && !matchesWhole(current, given)) {
+      return refused(`${fp.oldPath}: refusing to delete, the content listed in the patch differs from the file; send the delete without content or with the file's current content`);
+    }
+    state.texts.set(fp.oldPath!, null);
+    return done(current, null, 'delete', { range: { start: 1, end: splitText(current).lines.length } });
+  }
+
+  let text = current;
+  let hunkResults: HunkResult[] = hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: opts.placedStatus }));
+  if (fp.hunks.length > 0) {
+    const out = applyHunksToText(current, fp.hunks, { path, placedStatus: opts.placedStatus, isSelected: selected, pureAddAtEnd: opts.pureAddAtEnd });
+    if (!out.ok) return refused(out.reason ?? `${path}: refused`, out.hunks);
+    text = out.newText!;
+    hunkResults = out.hunks;
+  }
+  if (fp.operation === 'rename') {
+    const target = fp.newPath!;
+    if (get(state, target) !== null && target !== fp.oldPath) return refused(`${target}: cannot rename ${fp.oldPath} onto an existing file`);
+    state.texts.set(fp.oldPath!, null);
+    state.origin.set(target, state.origin.get(fp.oldPath!) ?? fp.oldPath!);
+  }
+  state.texts.set(fp.newPath!, text);
+  return { ...base, status: 'ok', oldText: current, newText: text, hunks: hunkResults };
+}
+
+/** New file content: the added lines. Lines without a prefix count as content; a removed line is an error. */
+function createdText(fp: FilePatch): string | { error: string } {
+  const lines: string[] = [];
+  let noNewline = false;
+  for (const h of fp.hunks) {
+    for (const l of h.lines) {
+      if (l.kind === 'remove') return { error: `${hunkLabel(fp.newPath ?? '', h)}: a new file cannot have removed lines` };
+      if (l.kind === 'context' && !l.unprefixed) return { error: `${hunkLabel(fp.newPath ?? '', h)}: a new file cannot have context lines (prefix its lines with "+")` };
+      lines.push(l.text);
+    }
+    noNewline = !!h.newNoNewlineAtEnd;
+  }
+  return textFromLines(lines, !noNewline);
+}
+
+function sameText(a: string, b: string): boolean {
+  return a === b || a.replace(/\r\n/g, '\n') === b.replace(/\r\n/g, '\n');
+}
+
+function matchesWhole(text: string, given: readonly string[]): boolean {
+  const lines = splitText(text).lines.map((l) => l.text);
+  while (lines.length > given.length && keyAt('whitespace', lines[lines.length - 1]!) === '') lines.pop();
+  const want = [...given];
+  while (want.length > lines.length && keyAt('whitespace', want[want.length - 1]!) === '') want.pop();
+  return lines.length === want.length && lines.every((l, i) => keyAt('whitespace', l) === keyAt('whitespace', want[i]!));
+}

@@ -1,0 +1,247 @@
+import type { Hunk, HunkLine, MatchStrategy } from './types';
+import type { FileIndex } from './fileIndex';
+import { findContiguous, findWithGaps, type Candidate } from './match';
+import { foldUnicode, isBlank, keyAt, LEVELS, similarity, type Level } from './normalize';
+
+/**
+ * Locates one hunk: tries the hunk as written at every level (strictest first), then a few
+ * carefully bounded repairs (a missing `+`, dropped middle context, stale edge context). Returns
+ * every candidate at the first level that matches; the caller resolves ties with line hints.
+ */
+
+/** The hunk as it will be applied: possibly with edge context trimmed or lines re-classified. */
+export interface Variant {
+  lines: HunkLine[];
+  strategy?: MatchStrategy;
+  /** Multiplies the level's confidence. */
+  factor: number;
+  /** Old-side lines dropped from the top, to shift the header hint accordingly. */
+  topTrim: number;
+  note?: string;
+  gaps?: boolean;
+  levels: readonly Level[];
+  /** Lines re-classified from context to add: each must be absent from the matched region. */
+  recovered?: HunkLine[];
+  trimmedTop?: HunkLine[];
+  trimmedBottom?: HunkLine[];
+}
+
+export type Located =
+  | { kind: 'found'; variant: Variant; cands: Candidate[]; anchorMissed: boolean }
+  | { kind: 'none' }
+  | { kind: 'refused'; reason: string };
+
+const STRICT: readonly Level[] = ['exact', 'trailing-whitespace', 'unicode'];
+const NEAR_STRICT: readonly Level[] = ['exact', 'trailing-whitespace', 'unicode', 'indentation'];
+/** Similarity above which a file line is the stale version of a patch line, not a different line. */
+const SAME_LINE = 0.5;
+const MAX_TRIM = 3;
+
+export const oldSide = (lines: readonly HunkLine[]): string[] => lines.filter((l) => l.kind !== 'add').map((l) => l.text);
+
+function asAdd(lines: readonly HunkLine[], which: ReadonlySet<number>): HunkLine[] {
+  return lines.map((l, i) => (which.has(i) ? { ...l, kind: 'add' as const } : l));
+}
+
+function* variants(hunk: Hunk): Generator<Variant> {
+  const lines = hunk.lines;
+  yield { lines, factor: 1, topTrim: 0, levels: LEVELS };
+
+  // A missing `+`: the parser flagged lines without a prefix.
+  const flagged = lines.flatMap((l, i) => (l.unprefixed && l.kind === 'context' ? [i] : []));
+  if (flagged.length > 0) {
+    const sets: number[][] = [flagged, flagged.filter((i) => !isBlank(lines[i]!.text))];
+    if (flagged.length <= 6) for (const i of flagged) sets.push([i]);
+    const seen = new Set<string>();
+    for (const set of sets) {
+      const id = set.join(',');
+      if (set.length === 0 || seen.has(id)) continue;
+      seen.add(id);
+      const v = asAdd(lines, new Set(set));
+      if (oldSide(v).length === 0) continue;
+      yield {
+        lines: v, strategy: 'fuzzy', factor: 0.85, topTrim: 0, levels: STRICT,
+        recovered: set.map((i) => lines[i]!),
+        note: `treated ${set.length} unprefixed line(s) as added: ${set.map((i) => JSON.stringify(lines[i]!.text)).join(', ')}`,
+      };
+    }
+  }
+
+  // Dropped context in the middle: gaps allowed only between two old lines with no added line
+  // between them, so the place of every added line stays unambiguous.
+  const oldIdx = lines.flatMap((l, i) => (l.kind === 'add' ? [] : [i]));
+  const gapAllowed = oldIdx.slice(0, -1).map((a, k) => lines.slice(a + 1, oldIdx[k + 1]).every((l) => l.kind !== 'add'));
+  if (gapAllowed.some(Boolean)) {
+    yield { lines, strategy: 'fuzzy', factor: 0.8, topTrim: 0, levels: NEAR_STRICT, gaps: true, note: 'context lines missing from the patch were kept from the file' };
+  }
+
+  // Stale context at the edges: trim up to MAX_TRIM context lines from the outer edges.
+  let lead = 0;
+  while (lead < lines.length && lines[lead]!.kind === 'context') lead++;
+  let trail = 0;
+  while (trail < lines.length - lead && lines[lines.length - 1 - trail]!.kind === 'context') trail++;
+  const oldCount = oldIdx.length;
+  const combos: [number, number][] = [];
+  for (let t = 0; t <= Math.min(lead, MAX_TRIM); t++) for (let b = 0; b <= Math.min(trail, MAX_TRIM); b++) if (t + b > 0 && t + b <= MAX_TRIM) combos.push([t, b]);
+  combos.sort((x, y) => x[0] + x[1] - (y[0] + y[1]));
+  for (const [t, b] of combos) {
+    const kept = lines.slice(t, lines.length - b);
+    const keptOld = oldSide(kept).filter((s) => !isBlank(s)).length;
+    if (keptOld < 2 || oldCount - t - b < Math.ceil(oldCount / 2)) continue;
+    yield {
+      lines: kept, strategy: 'context-trimmed', factor: 0.9 - 0.08 * (t + b), topTrim: t, levels: LEVELS,
+      trimmedTop: lines.slice(0, t), trimmedBottom: lines.slice(lines.length - b),
+      note: `ignored ${t + b} context line(s) at the hunk edges that differ from the file`,
+    };
+  }
+
+  // A context line that is really new (a space prefix where `+` belonged): one interior line at a time.
+  const interior = oldIdx.slice(1, -1).filter((i) => lines[i]!.kind === 'context' && !lines[i]!.unprefixed && !isBlank(lines[i]!.text));
+  if (interior.length <= 30) {
+    for (const i of interior) {
+      yield {
+        lines: asAdd(lines, new Set([i])), strategy: 'fuzzy', factor: 0.8, topTrim: 0, levels: STRICT,
+        recovered: [lines[i]!], note: `treated context line ${JSON.stringify(lines[i]!.text)} (absent from the file there) as added`,
+      };
+    }
+  }
+}
+
+function endOf(c: Candidate): number {
+  return c.map.length ? c.map[c.map.length - 1]! + 1 : c.start;
+}
+
+/** Checks the repairs a variant made are justified at this candidate. */
+function justified(index: FileIndex, v: Variant, c: Candidate): boolean {
+  if (v.recovered) {
+    const region = new Set<string>();
+    const from = Math.max(0, c.start - 1);
+    const to = Math.min(index.length, endOf(c) + 1);
+    for (let q = from; q < to; q++) region.add(keyAt('unicode', index.lines[q]!));
+    for (const r of v.recovered) if (region.has(keyAt('unicode', r.text))) return false;
+    // A recovered line at an edge with a look-alike file line next to it is stale context, not new.
+    const first = v.lines.findIndex((l) => l.kind !== 'add');
+    const last = v.lines.length - 1 - [...v.lines].reverse().findIndex((l) => l.kind !== 'add');
+    for (const r of v.recovered) {
+      const at = v.lines.findIndex((l) => l.text === r.text && l.kind === 'add');
+      if (at < first && c.start > 0 && similarity(r.text, index.lines[c.start - 1]!) >= SAME_LINE) return false;
+      if (at > last && endOf(c) < index.length && similarity(r.text, index.lines[endOf(c)]!) >= SAME_LINE) return false;
+    }
+  }
+  const top = v.trimmedTop ?? [];
+  for (let k = 0; k < top.length; k++) {
+    if (!staleOk(top[k]!.text, index.lines[c.start - top.length + k])) return false;
+  }
+  const bottom = v.trimmedBottom ?? [];
+  for (let k = 0; k < bottom.length; k++) {
+    if (!staleOk(bottom[k]!.text, index.lines[endOf(c) + k])) return false;
+  }
+  return true;
+}
+
+/** A trimmed context line is accepted as stale only when the file has a look-alike line in its place. */
+function staleOk(patchLine: string, fileLine: string | undefined): boolean {
+  if (fileLine === undefined) return isBlank(patchLine);
+  if (isBlank(patchLine) || isBlank(fileLine)) return isBlank(patchLine) && isBlank(fileLine);
+  return similarity(patchLine, fileLine) >= SAME_LINE;
+}
+
+/** 0-based lines after which the hunk is expected (apply_patch `@@ anchor` chain), or null if not found. */
+function anchorFloors(index: FileIndex, anchors: readonly string[]): number[] | null {
+  if (anchors.length === 0) return null;
+  let floors = [-1];
+  for (const raw of anchors) {
+    const a = foldUnicode(raw).trim();
+    if (!a) continue;
+    const next = new Set<number>();
+    for (const f of floors) {
+      for (let q = f + 1; q < index.length; q++) {
+        const t = keyAt('indentation', index.lines[q]!);
+        if (t === a || (a.length >= 4 && t.startsWith(a))) {
+          next.add(q);
+          break;
+        }
+      }
+    }
+    if (next.size === 0) return null;
+    floors = [...next];
+  }
+  return floors;
+}
+
+/** Applies anchors and `*** End of File` to narrow candidates; never widens them. */
+function narrow(index: FileIndex, hunk: Hunk, cands: Candidate[]): { cands: Candidate[]; anchorMissed: boolean } {
+  let anchorMissed = false;
+  if (cands.length > 1 && hunk.atEndOfFile) {
+    const atEnd = cands.filter((c) => endOf(c) >= index.length - (isBlank(index.lines[index.length - 1] ?? 'x') ? 1 : 0));
+    if (atEnd.length > 0) cands = atEnd;
+  }
+  if (hunk.anchors.length > 0) {
+    const floors = anchorFloors(index, hunk.anchors);
+    if (!floors) anchorMissed = true;
+    else if (cands.length > 1) {
+      const picks = new Set<Candidate>();
+      for (const f of floors) {
+        const first = cands.find((c) => c.start >= f);
+        if (first) picks.add(first);
+      }
+      if (picks.size > 0) cands = [...picks];
+    }
+  }
+  return { cands, anchorMissed };
+}
+
+/** `pureAddAtEnd`: apply_patch semantics, where a chunk of only added lines goes at the end of the file. */
+export function locateHunk(index: FileIndex, hunk: Hunk, pureAddAtEnd = false): Located {
+  const base = oldSide(hunk.lines);
+  if (base.length === 0) return locateInsertion(index, hunk, pureAddAtEnd);
+  const recoveries: Located[] = [];
+  for (const v of variants(hunk)) {
+    const old = oldSide(v.lines);
+    const gapAllowed = v.gaps ? gapFlags(v.lines) : [];
+    for (const level of v.levels) {
+      const found = v.gaps ? findWithGaps(index, old, level, gapAllowed) : findContiguous(index, old, level);
+      if (found.length === 0) continue;
+      const valid = found.filter((c) => justified(index, v, c));
+      if (valid.length === 0) break;
+      const n = narrow(index, hunk, valid);
+      const located: Located = { kind: 'found', variant: v, cands: n.cands, anchorMissed: n.anchorMissed };
+      // Single-line recoveries compete: two different lines that could each be "the new one" is a refusal.
+      if (v.recovered && v.strategy === 'fuzzy' && v.factor === 0.8) {
+        recoveries.push(located);
+        break;
+      }
+      return located;
+    }
+  }
+  if (recoveries.length === 1) return recoveries[0]!;
+  if (recoveries.length > 1) {
+    return { kind: 'refused', reason: `${recoveries.length} different context lines could each be a line missing its "+"; mark added lines with "+"` };
+  }
+  return { kind: 'none' };
+}
+
+function gapFlags(lines: readonly HunkLine[]): boolean[] {
+  const oldIdx = lines.flatMap((l, i) => (l.kind === 'add' ? [] : [i]));
+  return oldIdx.slice(0, -1).map((a, k) => lines.slice(a + 1, oldIdx[k + 1]).every((l) => l.kind !== 'add'));
+}
+
+/** A hunk with no old side: only the start of the file, its end, or an empty file are certain places. */
+function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean): Located {
+  const at = (start: number, strategy: MatchStrategy): Located => ({
+    kind: 'found',
+    variant: { lines: hunk.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy },
+    cands: [{ start, map: [], level: 'exact', shift: { kind: 'none' } }],
+    anchorMissed: false,
+  });
+  const n = index.length;
+  if (n === 0) return at(0, 'exact');
+  if (hunk.atEndOfFile) return at(n, 'end-of-file');
+  if (hunk.oldStart === 0) return at(0, 'exact');
+  if (hunk.oldStart !== undefined && hunk.oldStart >= n) return at(n, 'end-of-file');
+  if (pureAddAtEnd && hunk.oldStart === undefined && hunk.anchors.length === 0) return at(n, 'end-of-file');
+  return {
+    kind: 'refused',
+    reason: 'the hunk has only added lines and no context, so its place cannot be verified; include 2-3 unchanged lines around the insertion',
+  };
+}

@@ -1,0 +1,37 @@
+import { formatPatch, structuredPatch } from 'diff';
+
+/** One file's change as applied: text before and after (null = did not exist on that side). */
+export interface FileChange {
+  oldPath: string | null;
+  newPath: string | null;
+  oldText: string | null;
+  newText: string | null;
+  /** Git mode of the file ('100644' or '100755'); defaults to 100644. */
+  mode?: string;
+}
+
+/**
+ * A git-style unified diff that takes the files from their new state back to the old one. It is
+ * computed from the exact texts (CR bytes, BOM and final-newline markers included), so
+ * `git apply` of it restores the original bytes.
+ */
+export function buildReversePatch(changes: readonly FileChange[]): string {
+  const parts: string[] = [];
+  for (const c of changes) {
+    const mode = c.mode ?? '100644';
+    if (c.oldText === c.newText && c.oldPath === c.newPath) continue;
+    if (c.newText === null && c.oldText !== null && c.oldPath) {
+      // Deleted: the reverse creates it again.
+      const sp = structuredPatch(`a/${c.oldPath}`, `b/${c.oldPath}`, '', c.oldText, undefined, undefined, { context: 3 });
+      parts.push(formatPatch({ ...sp, oldFileName: '/dev/null', newFileName: `b/${c.oldPath}`, isGit: true, isCreate: true, newMode: mode }));
+    } else if (c.oldText === null && c.newText !== null && c.newPath) {
+      // Created: the reverse deletes it.
+      const sp = structuredPatch(`a/${c.newPath}`, `b/${c.newPath}`, c.newText, '', undefined, undefined, { context: 3 });
+      parts.push(formatPatch({ ...sp, oldFileName: `a/${c.newPath}`, newFileName: '/dev/null', isGit: true, isDelete: true, oldMode: mode }));
+    } else if (c.oldText !== null && c.newText !== null && c.oldPath && c.newPath) {
+      const sp = structuredPatch(`a/${c.newPath}`, `b/${c.oldPath}`, c.newText, c.oldText, undefined, undefined, { context: 3 });
+      parts.push(formatPatch({ ...sp, isGit: true, isRename: c.oldPath !== c.newPath }));
+    }
+  }
+  return parts.join('');
+}

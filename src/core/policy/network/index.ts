@@ -1,0 +1,13 @@
+export { safeFetch, FETCH_DEFAULTS } from './safe-fetch';
+export type { SafeFetchOptions, SafeFetchResult, SafeFetchResponse, SafeFetchRefusal, SafeFetchError, RedirectHop } from './safe-fetch';
+export { checkUrl, checkAddress, normalizeHost } from './url-check';
+export type { CheckedUrl } from './url-check';
+export { resolveChecked, systemResolver } from './resolve';
+export type { Resolver, ResolvedAddress, ResolveOutcome } from './resolve';
+export { classifyIp, classifyBytes } from './ip-classify';
+export type { AddressClass, AddressCategory, Embedding } from './ip-classify';
+export { parseIp, parseIPv4, parseIPv6, formatIp } from './ip-parse';
+export { htmlToText, decodeEntities } from './html-to-text';
+export { isNewHost, dataCarried, checkOutboundData } from './new-host';
+export { DEFAULT_NETWORK_SETTINGS, resolveNetworkSettings } from './settings';
+export type { NetworkPolicySettings, NetworkSettingsSources } from './settings';

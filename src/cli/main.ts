@@ -3,7 +3,7 @@ import { ExitCode, UsageError } from './io';
 /** One entry per top-level command; each command lives in its own file under ./commands. */
 type CommandModule = { run(argv: string[]): Promise<number>; usage: string };
 const commands: Record<string, () => Promise<CommandModule>> = {
-  // patch: () => import('./commands/patch'),
+  patch: () => import('./commands/patch'),
 };
 
 function usage(): string {

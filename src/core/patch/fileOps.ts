@@ -10,6 +10,8 @@ export interface WorkState {
   texts: Map<string, string | null>;
   /** Files that exist but cannot be patched as text (binary, not UTF-8), with the reason. */
   unreadable: ReadonlyMap<string, string>;
+  /** Paths that may not be touched at all (outside the workspace, through a symlink), with the reason. */
+  blocked: ReadonlyMap<string, string>;
   /** current path -> path the file had before the patch (renames). */
   origin: Map<string, string>;
 }
@@ -51,10 +53,12 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   for (const p of [fp.oldPath, fp.newPath]) {
     const problem = p === null ? undefined : pathProblem(p);
     if (problem) return refused(`${path}: ${problem}`);
+    const blocked = p === null ? undefined : state.blocked.get(p);
+    if (blocked) return refused(`${p}: ${blocked}`);
   }
   if (fp.binary) return refused(`${path}: binary patches cannot be applied; change binary files another way`);
   const unreadable = fp.oldPath !== null ? state.unreadable.get(fp.oldPath) : undefined;
-  if (unreadable && fp.operation !== 'delete') return refused(`${fp.oldPath}: ${unreadable}`);
+  if (unreadable) return refused(`${fp.oldPath}: ${unreadable}`);
   if (fp.operation === 'modify' && fp.hunks.length === 0) return refused(`${path}: the file section has no hunks`);
   if (!hunks.some(selected)) {
     const t = get(state, fp.oldPath);

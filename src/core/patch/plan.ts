@@ -11,6 +11,8 @@ import { buildReversePatch, type FileChange } from './reverse';
 export interface PlanExtras {
   /** Existing files that cannot be patched as text, with the reason (binary, not UTF-8). */
   unreadable?: ReadonlyMap<string, string>;
+  /** Paths that may not be touched (outside the workspace), with the reason. */
+  blocked?: ReadonlyMap<string, string>;
   /** Git modes of existing files, for the reverse patch. */
   modes?: ReadonlyMap<string, string>;
 }
@@ -54,7 +56,7 @@ export function applyParsedPatch(parsed: ParsedPatch, files: ReadonlyMap<string,
 function applyParsedUnsafe(parsed: ParsedPatch, files: ReadonlyMap<string, string>, options: ApplyOptions, extras: PlanExtras): Plan {
   const dryRun = !!options.dryRun;
   if (parsed.files.length === 0) return failed(options, 'the patch contains no file changes', parsed.format);
-  const state: WorkState = { texts: new Map(files), unreadable: extras.unreadable ?? new Map(), origin: new Map() };
+  const state: WorkState = { texts: new Map(files), unreadable: extras.unreadable ?? new Map(), blocked: extras.blocked ?? new Map(), origin: new Map() };
   const touched = new Set<string>();
   const results: FileResult[] = [];
   for (const fp of parsed.files) {

@@ -1,0 +1,162 @@
+/**
+ * Maps whatever the SDK or fetch threw into a ModelApiError: a kind that drives the retry decision
+ * and a message naming the endpoint and the setting to check.
+ */
+import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { ModelApiError, type ModelErrorKind } from './errors';
+import { parseRetryAfter } from './retryPolicy';
+
+/** HTTP statuses worth another try: timeouts, conflicts/locks, rate limits and server faults. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 409 || status === 429 || status >= 500;
+}
+
+const NETWORK_CODES = new Set([
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+const NETWORK_MESSAGES = /socket hang up|premature close|terminated|other side closed|fetch failed|network|ECONNRESET|ECONNREFUSED/i;
+
+/** Codes and messages along an error's `cause` chain (undici nests the useful part two levels deep). */
+function causeChain(err: unknown): { codes: string[]; messages: string[] } {
+  const codes: string[] = [];
+  const messages: string[] = [];
+  let current: unknown = err;
+  for (let depth = 0; current && depth < 6; depth++) {
+    const e = current as { code?: unknown; message?: unknown; cause?: unknown };
+    if (typeof e.code === 'string') codes.push(e.code);
+    if (typeof e.message === 'string') messages.push(e.message);
+    current = e.cause;
+  }
+  return { codes, messages };
+}
+
+/** True for the errors a dropped or refused connection produces, at any depth of `cause`. */
+export function isNetworkError(err: unknown): boolean {
+  if (err instanceof APIConnectionError) return true;
+  const { codes, messages } = causeChain(err);
+  return codes.some((c) => NETWORK_CODES.has(c)) || messages.some((m) => NETWORK_MESSAGES.test(m));
+}
+
+export function describeNetworkError(err: unknown): string {
+  const { codes, messages } = causeChain(err);
+  const code = codes.find((c) => NETWORK_CODES.has(c));
+  const detail = messages.filter((m) => m && m !== 'Connection error.').at(-1) ?? 'connection failed';
+  return code && !detail.includes(code) ? `${detail} (${code})` : detail;
+}
+
+/** The human part of an API error body: `{error:{message}}`, `{error:"..."}` (Ollama) or raw text. */
+function serverMessage(err: APIError): string {
+  const body = err.error as unknown;
+  if (typeof body === 'string') return body;
+  if (body && typeof body === 'object') {
+    const m = (body as { message?: unknown }).message;
+    if (typeof m === 'string') return m;
+    return JSON.stringify(body);
+  }
+  return err.message.replace(/^\d{3}\s+/, '');
+}
+
+function bodyField(err: APIError, field: 'code' | 'type'): string | undefined {
+  const body = err.error as Record<string, unknown> | undefined;
+  const v = body && typeof body === 'object' ? body[field] : undefined;
+  return typeof v === 'string' ? v : undefined;
+}
+
+const QUOTA = /insufficient_quota|quota|billing|credit|payment required/i;
+const CONTEXT = /context_length_exceeded|context length|context window|maximum context|too many tokens|prompt is too long|exceeds the model/i;
+
+export interface ClassifyContext {
+  /** The endpoint, for messages ("401 from http://host/v1: ..."). */
+  baseUrl: string;
+  model: string;
+}
+
+export function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyContext): ModelApiError {
+  const status = err.status;
+  const said = serverMessage(err).slice(0, 500);
+  const code = bodyField(err, 'code') ?? bodyField(err, 'type');
+  const where = `${status} from ${ctx.baseUrl}`;
+  const retryAfterMs = parseRetryAfter(err.headers);
+  const text = `${code ?? ''} ${said}`;
+  const make = (kind: ModelErrorKind, hint: string, retryable = false) =>
+    new ModelApiError({
+      kind,
+      status,
+      retryable,
+      code,
+      retryAfterMs,
+      message: `${where}: ${hint} (server said: ${said})`,
+      cause: err,
+    });
+
+  if (status === 401) return make('auth', 'check patchpilot.llm apiKey');
+  if (status === 403) return make('auth', `the key is not allowed to use model "${ctx.model}": check patchpilot.llm apiKey and model`);
+  if (status === 402 || (status === 429 && QUOTA.test(text))) {
+    return make('quota', 'the account is out of quota or credit: check billing with the provider; not retrying');
+  }
+  if (status === 429) return make('rate-limit', 'rate limited', true);
+  if ((status === 400 || status === 413) && CONTEXT.test(text)) {
+    return make('context-overflow', `the conversation is longer than model "${ctx.model}" accepts: it must be shortened`);
+  }
+  if (status === 404) return make('bad-request', `not found: check patchpilot.llm.baseUrl and that model "${ctx.model}" exists there`);
+  if (status === 408) return make('timeout', 'the server timed out the request', true);
+  if (isRetryableStatus(status)) return make('server', 'server error', true);
+  return make('bad-request', 'the server rejected the request');
+}
+
+/** Classifies an error thrown while no output had been streamed yet. */
+export function classifyError(err: unknown, ctx: ClassifyContext): ModelApiError {
+  if (err instanceof ModelApiError) return err;
+  if (err instanceof APIConnectionTimeoutError) {
+    return new ModelApiError({
+      kind: 'timeout',
+      retryable: true,
+      message: `no response from ${ctx.baseUrl} in time`,
+      cause: err,
+    });
+  }
+  if (err instanceof APIError && typeof err.status === 'number') {
+    return classifyStatusError(err as APIError & { status: number }, ctx);
+  }
+  if (isNetworkError(err)) {
+    return new ModelApiError({
+      kind: 'network',
+      retryable: true,
+      message: `could not reach ${ctx.baseUrl}: ${describeNetworkError(err)}; is the server running? check patchpilot.llm.baseUrl`,
+      cause: err,
+    });
+  }
+  if (err instanceof APIError) {
+    // An error object sent inside an SSE stream (no HTTP status): a provider-side failure.
+    const said = serverMessage(err);
+    const quota = QUOTA.test(said);
+    return new ModelApiError({
+      kind: quota ? 'quota' : 'server',
+      retryable: !quota,
+      code: err.code ?? undefined,
+      message: `${ctx.baseUrl} reported an error in the stream: ${said}`,
+      cause: err,
+    });
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new ModelApiError({
+    kind: 'server',
+    retryable: false,
+    message: `unexpected reply from ${ctx.baseUrl}: ${message}`,
+    cause: err,
+  });
+}

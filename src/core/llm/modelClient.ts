@@ -1,0 +1,247 @@
+/**
+ * The model client the orchestrator calls: streams one reply per step over any OpenAI-compatible
+ * endpoint, with the package's single retry layer, usage/cost accounting, and a once-only clean
+ * restart for streams that break mid-reply.
+ */
+import { APIError } from 'openai';
+import type OpenAI from 'openai';
+import { resolveModelConfig, type Endpoint, type ModelClientConfig, type ResolvedModelConfig } from './config';
+import { contextWindowFor, estimatePromptTokens, estimateTokens, type ContextWindow } from './contextWindows';
+import { ModelApiError, StreamInterruptedError, cancelledError } from './errors';
+import { costOf, lookupPrice } from './prices';
+import { abortableSleep, backoffDelay } from './retryPolicy';
+import { createSdkClient } from './sdkClient';
+import { streamOneAttempt } from './streamAttempt';
+import type { TurnAssembler } from './turnAssembler';
+import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn, ModelUsage } from './types';
+import { maxTokensField, toFinishReason, toWireMessages, toWireTools } from './wire';
+
+export interface CompleteRequest {
+  /** The user prompt; or pass full `messages`. */
+  prompt?: string;
+  system?: string;
+  messages?: readonly ModelMessage[];
+  signal?: AbortSignal;
+  onEvent?: (event: ModelStreamEvent) => void;
+  maxOutputTokens?: number;
+  temperature?: number;
+  meter?: ChatRequest['meter'];
+  /** Defaults to 'fast': summaries, observation insights, Q&A. */
+  role?: ModelRole;
+}
+
+export interface ModelClientDeps {
+  /** Jitter source, replaceable in tests. */
+  random?: () => number;
+}
+
+interface EndpointState {
+  sdk: OpenAI;
+  /** Set once the server rejected `stream_options` (older vLLM/llama.cpp builds): never send it again. */
+  noStreamOptions: boolean;
+}
+
+export class ModelClient {
+  readonly config: ResolvedModelConfig;
+  private readonly states = new Map<ModelRole, EndpointState>();
+  private readonly random: () => number;
+
+  constructor(config: ModelClientConfig, deps: ModelClientDeps = {}) {
+    this.config = resolveModelConfig(config);
+    this.random = deps.random ?? Math.random;
+  }
+
+  modelFor(role: ModelRole): string {
+    return this.config.endpoints[role].model;
+  }
+
+  contextWindow(role: ModelRole): ContextWindow {
+    return contextWindowFor(this.modelFor(role), this.config.contextWindows);
+  }
+
+  /**
+   * Streams one reply, retrying transport faults (429/5xx/connection errors) with backoff. A stream
+   * that breaks after output began rejects with StreamInterruptedError and is not retried here.
+   */
+  async streamChat(req: ChatRequest): Promise<ModelTurn> {
+    const endpoint = this.config.endpoints[req.role];
+    const state = this.stateFor(endpoint);
+    const emit = safeEmitter(req.onEvent);
+    const policy = this.config.retry;
+    const started = Date.now();
+    let attempt = 0;
+    let negotiatedStreamOptions = false;
+    for (;;) {
+      if (req.signal?.aborted) throw cancelledError(attempt);
+      attempt++;
+      emit({ type: 'request-started', role: req.role, model: endpoint.model, attempt });
+      try {
+        const assembler = await streamOneAttempt({
+          sdk: state.sdk,
+          body: this.buildBody(req, endpoint, !state.noStreamOptions),
+          classify: { baseUrl: endpoint.baseUrl, model: endpoint.model },
+          signal: req.signal,
+          idleTimeoutMs: this.config.idleTimeoutMs,
+          firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,
+          emit,
+        });
+        return this.finishTurn(req, endpoint, assembler, attempt, emit);
+      } catch (raw) {
+        if (!negotiatedStreamOptions && !state.noStreamOptions && rejectsStreamOptions(raw)) {
+          // A protocol fallback, not a fault: resend at once without stream_options (usage is then estimated).
+          negotiatedStreamOptions = true;
+          state.noStreamOptions = true;
+          attempt--;
+          continue;
+        }
+        const err = raw instanceof ModelApiError ? raw : new ModelApiError({ kind: 'server', retryable: false, message: String(raw), cause: raw });
+        err.attempts = attempt;
+        if (!err.retryable) throw err;
+        if (attempt >= policy.maxAttempts) throw extend(err, `; gave up after ${attempt} attempts`);
+        const delayMs = backoffDelay(attempt, policy, err.retryAfterMs, this.random);
+        const elapsed = Date.now() - started;
+        if (elapsed + delayMs > policy.maxRetryTimeMs) {
+          const asked = err.retryAfterMs !== undefined ? ` (the server asked to wait ${seconds(err.retryAfterMs)})` : '';
+          throw extend(err, `; not retrying: waiting ${seconds(delayMs)}${asked} would exceed the ${seconds(policy.maxRetryTimeMs)} retry budget`);
+        }
+        emit({ type: 'retrying', attempt: attempt + 1, delayMs, reason: err.message, kind: err.kind });
+        await abortableSleep(delayMs, req.signal, () => cancelledError(attempt));
+      }
+    }
+  }
+
+  /**
+   * streamChat, and when the stream breaks mid-reply: emit `restart` (consumers drop what they showed)
+   * and run the step once more from scratch. A second break rejects with kind 'interrupted'.
+   */
+  async streamChatWithRecovery(req: ChatRequest): Promise<ModelTurn> {
+    let first: StreamInterruptedError;
+    try {
+      return await this.streamChat(req);
+    } catch (err) {
+      if (!(err instanceof StreamInterruptedError)) throw err;
+      first = err;
+    }
+    safeEmitter(req.onEvent)({ type: 'restart', reason: first.message, discardedText: first.partialText });
+    try {
+      const turn = await this.streamChat(req);
+      return { ...turn, attempts: turn.attempts + first.attempts };
+    } catch (err) {
+      if (!(err instanceof StreamInterruptedError)) {
+        if (err instanceof ModelApiError) err.attempts += first.attempts;
+        throw err;
+      }
+      throw new StreamInterruptedError({
+        reason: err.reason,
+        message: `the model's reply broke off twice, the step is interrupted (${first.message}; then ${err.message})`,
+        partialText: err.partialText,
+        discardedToolCalls: err.discardedToolCalls,
+        attempts: first.attempts + err.attempts,
+        cause: err,
+      });
+    }
+  }
+
+  /** Plain text from the fast model (summaries, insights, Q&A): no tools, with stream recovery. */
+  complete(req: CompleteRequest): Promise<ModelTurn> {
+    const messages: ModelMessage[] = [...(req.messages ?? [])];
+    if (req.system) messages.unshift({ role: 'system', content: req.system });
+    if (req.prompt !== undefined) messages.push({ role: 'user', content: req.prompt });
+    if (!messages.length) throw new ModelApiError({ kind: 'bad-request', retryable: false, message: 'complete() needs a prompt or messages' });
+    return this.streamChatWithRecovery({
+      role: req.role ?? 'fast',
+      messages,
+      signal: req.signal,
+      onEvent: req.onEvent,
+      maxOutputTokens: req.maxOutputTokens,
+      temperature: req.temperature,
+      meter: req.meter,
+    });
+  }
+
+  private stateFor(endpoint: Endpoint): EndpointState {
+    let state = this.states.get(endpoint.role);
+    if (!state) {
+      state = { sdk: createSdkClient(endpoint, this.config), noStreamOptions: false };
+      this.states.set(endpoint.role, state);
+    }
+    return state;
+  }
+
+  private buildBody(req: ChatRequest, endpoint: Endpoint, includeUsage: boolean) {
+    const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
+      model: endpoint.model,
+      messages: toWireMessages(req.messages),
+      stream: true,
+    };
+    if (includeUsage) body.stream_options = { include_usage: true };
+    if (req.tools?.length) body.tools = toWireTools(req.tools);
+    if (req.temperature !== undefined) body.temperature = req.temperature;
+    if (req.maxOutputTokens !== undefined) body[maxTokensField(endpoint.model)] = req.maxOutputTokens;
+    return body;
+  }
+
+  private finishTurn(
+    req: ChatRequest,
+    endpoint: Endpoint,
+    a: TurnAssembler,
+    attempts: number,
+    emit: (e: ModelStreamEvent) => void,
+  ): ModelTurn {
+    const { valid, invalid } = a.finishToolCalls();
+    const usage: ModelUsage = a.usage ?? {
+      promptTokens: estimatePromptTokens(req.messages, req.tools),
+      completionTokens: estimateTokens(a.text + a.reasoning + valid.concat(invalid).map((c) => c.name + c.argumentsJson).join('')),
+      estimated: true,
+    };
+    const cost = costOf(usage, lookupPrice(endpoint.model, this.config.prices));
+    emit({ type: 'usage', usage, cost });
+    req.meter?.record({ role: req.role, model: endpoint.model, usage, cost });
+    return {
+      role: req.role,
+      model: endpoint.model,
+      text: a.text,
+      ...(a.reasoning ? { reasoning: a.reasoning } : {}),
+      toolCalls: valid,
+      invalidToolCalls: invalid,
+      finishReason: toFinishReason(a.rawFinishReason),
+      rawFinishReason: a.rawFinishReason ?? '',
+      usage,
+      cost,
+      attempts,
+    };
+  }
+}
+
+function rejectsStreamOptions(err: unknown): boolean {
+  const cause = err instanceof ModelApiError ? err.cause : err;
+  return cause instanceof APIError && cause.status === 400 && /stream_options|include_usage/i.test(cause.message);
+}
+
+/** A listener that throws must not break the stream it listens to. */
+function safeEmitter(onEvent: ChatRequest['onEvent']): (e: ModelStreamEvent) => void {
+  return (e) => {
+    try {
+      onEvent?.(e);
+    } catch {
+      // UI rendering bugs stay in the UI; the reply is still assembled and returned.
+    }
+  };
+}
+
+function extend(err: ModelApiError, suffix: string): ModelApiError {
+  return new ModelApiError({
+    kind: err.kind,
+    status: err.status,
+    retryable: err.retryable,
+    retryAfterMs: err.retryAfterMs,
+    code: err.code,
+    attempts: err.attempts,
+    message: err.message + suffix,
+    cause: err.cause,
+  });
+}
+
+function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}

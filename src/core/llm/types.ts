@@ -1,0 +1,94 @@
+/**
+ * The model client's own vocabulary. The orchestrator and the context builder speak these types,
+ * never the `openai` SDK's, so a change of SDK (or a second wire protocol) stays inside src/core/llm.
+ */
+
+/** Which configured model serves a request: the agent loop's model, or the cheap helper model. */
+export type ModelRole = 'reasoning' | 'fast';
+
+/** A tool call as the model asked for it. `argumentsJson` is complete, parseable JSON text. */
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  argumentsJson: string;
+}
+
+export type ModelMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+/** A function tool offered to the model; `parameters` is a JSON Schema object. */
+export interface ModelToolSpec {
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelUsage {
+  promptTokens: number;
+  completionTokens: number;
+  /** Prompt tokens served from the provider's prompt cache (included in promptTokens). */
+  cachedTokens?: number;
+  /** Hidden reasoning tokens (included in completionTokens), when the server reports them. */
+  reasoningTokens?: number;
+  /** True when the server sent no usage and the figures are our chars/4 estimate. */
+  estimated: boolean;
+}
+
+/** Why the model stopped; `other` keeps unknown provider values visible instead of guessing. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'other';
+
+/** A tool call whose arguments were not valid JSON (a model mistake, not a transport fault). */
+export interface InvalidToolCall {
+  id: string;
+  name: string;
+  argumentsJson: string;
+  problem: string;
+}
+
+/** One finished model reply. Only complete, valid tool calls are in `toolCalls`. */
+export interface ModelTurn {
+  role: ModelRole;
+  model: string;
+  text: string;
+  /** Reasoning text some servers stream separately (`reasoning_content` / `reasoning`). */
+  reasoning?: string;
+  toolCalls: ModelToolCall[];
+  /** Tool calls the model sent with broken arguments; the orchestrator reports them back, never runs them. */
+  invalidToolCalls: InvalidToolCall[];
+  finishReason: FinishReason;
+  /** The provider's raw finish_reason, for logs. */
+  rawFinishReason: string;
+  usage: ModelUsage;
+  /** USD; undefined when the model has no known price (then show tokens only). */
+  cost?: number;
+  /** Requests sent for this turn, including retried ones. */
+  attempts: number;
+}
+
+/** Typed events while a reply streams. Consumers render text as it comes and drop it on `restart`. */
+export type ModelStreamEvent =
+  | { type: 'request-started'; role: ModelRole; model: string; attempt: number }
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  | { type: 'tool-call-started'; index: number; id: string; name: string }
+  | { type: 'tool-call-delta'; index: number; id: string; argumentsDelta: string }
+  | { type: 'usage'; usage: ModelUsage; cost?: number }
+  | { type: 'retrying'; attempt: number; delayMs: number; reason: string; kind: string }
+  /** The stream broke after output began; everything streamed so far is void, a fresh request follows. */
+  | { type: 'restart'; reason: string; discardedText: string };
+
+export interface ChatRequest {
+  role: ModelRole;
+  messages: readonly ModelMessage[];
+  tools?: readonly ModelToolSpec[];
+  /** From CancellationToken.signal: aborts the request and any backoff at once. */
+  signal?: AbortSignal;
+  onEvent?: (event: ModelStreamEvent) => void;
+  temperature?: number;
+  maxOutputTokens?: number;
+  /** Accumulates usage and cost for the run (one meter per run). */
+  meter?: import('./usageMeter').UsageMeter;
+}

@@ -1,0 +1,41 @@
+/** Shared set-up for the model client's integration tests: a real scripted server, a real client. */
+import { ModelClient, type ModelClientConfig, type ModelStreamEvent } from '../../../src/core/llm';
+import { ScriptedModelServer, type Script, type ScriptedTurn } from '../../support/scriptedModel';
+
+/** Runs `fn` against a fresh scripted server and always closes it. */
+export async function withServer<T>(script: Script | ScriptedTurn[], fn: (server: ScriptedModelServer) => Promise<T>): Promise<T> {
+  const server = await ScriptedModelServer.start(script);
+  try {
+    return await fn(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** A client on the server; zero jitter unless a test wants real backoff, short timeouts for speed. */
+export function clientFor(
+  server: { baseUrl: string },
+  config: Partial<ModelClientConfig> = {},
+  random: () => number = () => 0,
+): ModelClient {
+  return new ModelClient(
+    { baseUrl: server.baseUrl, model: 'scripted-model', idleTimeoutMs: 2_000, firstChunkTimeoutMs: 2_000, ...config },
+    { random },
+  );
+}
+
+export function collectEvents(): { events: ModelStreamEvent[]; onEvent: (e: ModelStreamEvent) => void } {
+  const events: ModelStreamEvent[] = [];
+  return { events, onEvent: (e) => events.push(e) };
+}
+
+export const userAsks = (text: string) => [{ role: 'user' as const, content: text }];
+
+export async function rejectsWith(promise: Promise<unknown>): Promise<any> {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected the promise to reject');
+}

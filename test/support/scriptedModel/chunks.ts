@@ -1,0 +1,119 @@
+/**
+ * Turns a scripted reply into what a provider would send: streamed chunks (role first, then text,
+ * then tool calls with id+name first and arguments split into several deltas) or one JSON completion.
+ */
+import type { ScriptedReply, ScriptedUsage } from './script';
+
+export interface WireUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+}
+
+interface ResolvedCall {
+  id: string;
+  name: string;
+  args: string;
+}
+
+function resolveCalls(reply: ScriptedReply, turn: number): ResolvedCall[] {
+  return (reply.toolCalls ?? []).map((c, i) => ({
+    id: c.id ?? `call_${turn}_${i}`,
+    name: c.name,
+    args: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+  }));
+}
+
+function split(text: string, pieces: number): string[] {
+  if (!text) return [];
+  const n = Math.max(1, Math.min(pieces, text.length));
+  const size = Math.ceil(text.length / n);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+export function finishReasonOf(reply: ScriptedReply): string {
+  return reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');
+}
+
+/** Usage to report: the scripted figures, or a chars/4 estimate of the request and the reply. */
+export function usageFor(reply: ScriptedReply, requestBody: unknown): WireUsage | undefined {
+  if (reply.usage === null) return undefined;
+  const u: ScriptedUsage = reply.usage ?? {
+    promptTokens: Math.ceil(JSON.stringify((requestBody as { messages?: unknown })?.messages ?? []).length / 4),
+    completionTokens: Math.ceil(
+      ((reply.text ?? '') + (reply.toolCalls ?? []).map((c) => c.name + JSON.stringify(c.arguments)).join('')).length / 4,
+    ),
+  };
+  return {
+    prompt_tokens: u.promptTokens,
+    completion_tokens: u.completionTokens,
+    total_tokens: u.promptTokens + u.completionTokens,
+    ...(u.cachedTokens !== undefined ? { prompt_tokens_details: { cached_tokens: u.cachedTokens } } : {}),
+  };
+}
+
+export interface ChunkContext {
+  id: string;
+  model: string;
+  turn: number;
+  created: number;
+}
+
+/** The `delta`s of a streamed reply, followed by the finish chunk and (optionally) the usage chunk. */
+export function streamChunks(reply: ScriptedReply, ctx: ChunkContext, usage: WireUsage | undefined): object[] {
+  const base = { id: ctx.id, object: 'chat.completion.chunk', created: ctx.created, model: ctx.model };
+  const chunk = (delta: object, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+  });
+  const out: object[] = [chunk({ role: 'assistant', content: '' })];
+  for (const piece of split(reply.reasoning ?? '', Math.ceil((reply.reasoning ?? '').length / (reply.textChunkSize ?? 8)))) {
+    out.push(chunk({ reasoning_content: piece }));
+  }
+  for (const piece of split(reply.text ?? '', Math.ceil((reply.text ?? '').length / (reply.textChunkSize ?? 8)))) {
+    out.push(chunk({ content: piece }));
+  }
+  const calls = resolveCalls(reply, ctx.turn);
+  const perCall = calls.map((c, index) => [
+    chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: '' } }] }),
+    ...split(c.args, reply.argumentChunks ?? 3).map((args) => chunk({ tool_calls: [{ index, function: { arguments: args } }] })),
+  ]);
+  if (reply.interleave === false) {
+    for (const list of perCall) out.push(...list);
+  } else {
+    const longest = Math.max(0, ...perCall.map((l) => l.length));
+    for (let i = 0; i < longest; i++) for (const list of perCall) if (list[i]) out.push(list[i]!);
+  }
+  out.push(chunk({}, finishReasonOf(reply)));
+  if (usage) out.push({ ...base, choices: [], usage });
+  return out;
+}
+
+/** The non-streaming `chat.completion` object for a reply. */
+export function completionBody(reply: ScriptedReply, ctx: ChunkContext, usage: WireUsage | undefined): object {
+  const calls = resolveCalls(reply, ctx.turn);
+  return {
+    id: ctx.id,
+    object: 'chat.completion',
+    created: ctx.created,
+    model: ctx.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: reply.text ?? null,
+          ...(calls.length
+            ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) }
+            : {}),
+        },
+        logprobs: null,
+        finish_reason: finishReasonOf(reply),
+      },
+    ],
+    ...(usage ? { usage } : {}),
+  };
+}

@@ -1,0 +1,148 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  checkUrl,
+  DEFAULT_NETWORK_SETTINGS,
+  resolveChecked,
+  resolveNetworkSettings,
+  safeFetch,
+  type Resolver,
+} from '../../../../src/core/policy/network';
+
+const refusal = (u: string, settings = DEFAULT_NETWORK_SETTINGS) => {
+  const r = checkUrl(u, settings);
+  return 'refusal' in r ? r.refusal : undefined;
+};
+
+describe('URL checks before any network activity (D1, D3, D5)', () => {
+  const cases: [string, string][] = [
+    ['http://127.1/', 'deny:ip-loopback'],
+    ['http://0/', 'deny:ip-unspecified'],
+    ['http://017700000001/', 'deny:ip-loopback'],
+    ['http://0x7f.1/', 'deny:ip-loopback'],
+    ['http://2130706433/', 'deny:ip-loopback'],
+    ['http://0x7f000001:8080/x', 'deny:ip-loopback'],
+    ['http://[::1]/', 'deny:ip-loopback'],
+    ['http://[::ffff:127.0.0.1]/', 'deny:ip-loopback'],
+    ['http://[::ffff:7f00:1]/', 'deny:ip-loopback'],
+    ['http://[0:0:0:0:0:ffff:7f00:1]/', 'deny:ip-loopback'],
+    ['http://[fe80::1]/', 'deny:ip-link-local'],
+    ['http://[fe80::1%25eth0]/', 'deny:url-invalid'],
+    ['http://169.254.169.254/latest/meta-data/', 'deny:cloud-metadata'],
+    ['http://[fd00:ec2::254]/', 'deny:cloud-metadata'],
+    ['http://100.100.100.200/', 'deny:cloud-metadata'],
+    ['http://100.64.0.1/', 'deny:ip-shared-cgnat'],
+    ['http://10.0.0.1/', 'deny:ip-private'],
+    ['http://192.168.1.1/', 'deny:ip-private'],
+    ['http://172.16.0.1/', 'deny:ip-private'],
+    ['http://[fc00::1]/', 'deny:ip-unique-local'],
+    ['http://[64:ff9b::10.0.0.1]/', 'deny:ip-private'],
+    ['http://[2002:7f00:1::]/', 'deny:ip-loopback'],
+    ['http://%31%32%37.0.0.1/', 'deny:ip-loopback'],
+    ['http://127.0.0.1%2e/', 'deny:ip-loopback'],
+    ['http://①②⑦.0.0.1/', 'deny:ip-loopback'],
+    ['http://localhost/', 'deny:local-hostname'],
+    ['http://localhost./', 'deny:local-hostname'],
+    ['http://LOCALHOST:3000/', 'deny:local-hostname'],
+    ['http://api.localhost/', 'deny:local-hostname'],
+    ['http://metadata.google.internal/', 'deny:local-hostname'],
+    ['http://printer.local/', 'deny:local-hostname'],
+    ['http://wiki/', 'deny:single-label-host'],
+    ['http://intranet/', 'deny:local-hostname'],
+    ['file:///etc/passwd', 'deny:url-scheme'],
+    ['gopher://127.0.0.1:6379/_INFO', 'deny:url-scheme'],
+    ['ftp://example.com/x', 'deny:url-scheme'],
+    ['data:text/html,<script>1</script>', 'deny:url-scheme'],
+    ['javascript:alert(1)', 'deny:url-scheme'],
+    ['ws://example.com/', 'deny:url-scheme'],
+    ['http://u@127.0.0.1/', 'deny:url-credentials'],
+    ['http://u:p@example.com/', 'deny:url-credentials'],
+    ['https://:p@example.com/', 'deny:url-credentials'],
+    ['not a url', 'deny:url-invalid'],
+    ['/relative/path', 'deny:url-invalid'],
+  ];
+  for (const [url, rule] of cases) {
+    test(`${url} -> ${rule}`, () => {
+      const d = refusal(url);
+      assert.ok(d, `${url} must be refused`);
+      assert.equal(d.verdict, 'deny');
+      assert.equal(d.rule, rule);
+      assert.ok(d.reason.length > 10);
+    });
+  }
+  test('public names and addresses pass the static checks', () => {
+    for (const u of ['https://example.com/a?b=c', 'http://8.8.8.8/', 'https://[2606:4700::1111]/', 'HTTPS://Example.COM./x']) {
+      assert.equal(refusal(u), undefined, u);
+    }
+    const r = checkUrl('HTTPS://Example.COM./x', DEFAULT_NETWORK_SETTINGS);
+    assert.ok(!('refusal' in r) && r.host === 'example.com');
+  });
+  test('opt-ins are explicit: allowlisted name, address or CIDR; metadata never', () => {
+    const s = { fetchAllowHosts: ['localhost', '10.1.0.0/16', '127.0.0.1'], allowPrivateNetwork: false };
+    assert.equal(refusal('http://localhost:3000/', s), undefined);
+    assert.equal(refusal('http://10.1.2.3/', s), undefined);
+    assert.equal(refusal('http://10.2.0.1/', s)?.rule, 'deny:ip-private');
+    assert.equal(refusal('http://127.1/', s), undefined);
+    assert.equal(refusal('http://127.0.0.2/', s)?.rule, 'deny:ip-loopback');
+    const all = { fetchAllowHosts: ['169.254.169.254'], allowPrivateNetwork: true };
+    assert.equal(refusal('http://192.168.0.1/', all), undefined);
+    assert.equal(refusal('http://169.254.169.254/', all)?.rule, 'deny:cloud-metadata');
+  });
+});
+
+describe('settings: workspace values need trust (A10)', () => {
+  test('untrusted workspace opt-ins are ignored, user ones kept', () => {
+    const s = resolveNetworkSettings({ user: { fetchAllowHosts: ['dev.test'] }, workspace: { fetchAllowHosts: ['10.0.0.0/8'], allowPrivateNetwork: true }, trusted: false });
+    assert.deepEqual(s, { fetchAllowHosts: ['dev.test'], allowPrivateNetwork: false });
+    const t = resolveNetworkSettings({ user: { fetchAllowHosts: ['dev.test'] }, workspace: { fetchAllowHosts: ['10.0.0.0/8'] }, trusted: true });
+    assert.deepEqual(t.fetchAllowHosts, ['dev.test', '10.0.0.0/8']);
+  });
+  test('bad values are dropped, not thrown', () => {
+    const s = resolveNetworkSettings({ user: { fetchAllowHosts: [3 as unknown as string, ' ', 'a.test'], allowPrivateNetwork: 'yes' as unknown as boolean }, trusted: true });
+    assert.deepEqual(s, { fetchAllowHosts: ['a.test'], allowPrivateNetwork: false });
+  });
+});
+
+describe('DNS answers: every address checked (D2)', () => {
+  const fixed = (answers: { address: string; family: number }[]): Resolver => async () => answers;
+  test('mixed A/AAAA answers: one blocked address refuses the host', async () => {
+    for (const answers of [
+      [{ address: '93.184.216.34', family: 4 }, { address: '::1', family: 6 }],
+      [{ address: '2606:4700::1', family: 6 }, { address: '10.0.0.5', family: 4 }],
+      [{ address: '93.184.216.34', family: 4 }, { address: '::ffff:169.254.169.254', family: 6 }],
+    ]) {
+      const r = await resolveChecked('mixed.example', fixed(answers), DEFAULT_NETWORK_SETTINGS);
+      assert.equal(r.kind, 'refused', JSON.stringify(answers));
+    }
+  });
+  test('all public: the first answer is the one to connect to', async () => {
+    const r = await resolveChecked('ok.example', fixed([{ address: '2606:4700::1', family: 6 }, { address: '1.1.1.1', family: 4 }]), DEFAULT_NETWORK_SETTINGS);
+    assert.deepEqual(r, { kind: 'ok', address: '2606:4700::1', family: 6, checked: ['2606:4700::1', '1.1.1.1'] });
+  });
+  test('garbage, empty and failing resolvers', async () => {
+    assert.equal((await resolveChecked('x.example', fixed([{ address: 'evil', family: 4 }]), DEFAULT_NETWORK_SETTINGS)).kind, 'refused');
+    assert.equal((await resolveChecked('x.example', fixed([]), DEFAULT_NETWORK_SETTINGS)).kind, 'error');
+    const failing: Resolver = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND x.example'), { code: 'ENOTFOUND' });
+    };
+    const r = await resolveChecked('x.example', failing, DEFAULT_NETWORK_SETTINGS);
+    assert.equal(r.kind, 'error');
+  });
+  test('IP literal URLs are checked without any DNS lookup (D3)', async () => {
+    let lookups = 0;
+    const counting: Resolver = async () => {
+      lookups++;
+      return [{ address: '1.1.1.1', family: 4 }];
+    };
+    for (const u of ['http://127.0.0.1/', 'http://[::ffff:7f00:1]/', 'http://0x7f.1/', 'http://169.254.169.254/']) {
+      const r = await safeFetch(u, { resolver: counting });
+      assert.equal(r.kind, 'refused', u);
+    }
+    assert.equal(lookups, 0);
+  });
+  test('a name resolving to loopback is refused before connecting', async () => {
+    const r = await safeFetch('http://looks-public.example/', { resolver: fixed([{ address: '127.0.0.1', family: 4 }]) });
+    assert.equal(r.kind, 'refused');
+    assert.equal(r.kind === 'refused' && r.decision.rule, 'deny:ip-loopback');
+  });
+});

@@ -1,0 +1,157 @@
+import type { Hunk, HunkLine } from '../types';
+import { fail } from './errors';
+import { parseHunkHeader } from './hunk-header';
+import { countSides, dropTrailingEmpty } from './hunk-lines';
+import { at, isFence } from './lines';
+
+/**
+ * One unified-diff hunk body, read by line prefixes until the next `@@`, file header, fence or
+ * the end. The header counts are used only where the body cannot decide: to stop before prose
+ * or blank lines that follow a complete hunk, and to read an ambiguous `--- x` line.
+ */
+
+/** `--- x` followed by `+++ y` and an `@@` line: a file header, even in the middle of a hunk. */
+function isFileHeaderAt(lines: readonly string[], j: number): boolean {
+  return (
+    lines[j]!.startsWith('--- ') &&
+    (lines[j + 1]?.startsWith('+++ ') ?? false) &&
+    (lines[j + 2]?.startsWith('@@') ?? false)
+  );
+}
+
+/** Lines that end a hunk body whatever the counts say. */
+export function endsHunk(lines: readonly string[], j: number): boolean {
+  const s = lines[j]!;
+  if (s.startsWith('@@') || s.startsWith('diff ') || isFence(s)) return true;
+  if (s.startsWith('Index: ') && (lines[j + 1]?.startsWith('====') ?? false)) return true;
+  return s.startsWith('--- ') && isFileHeaderAt(lines, j);
+}
+
+function isBodyLine(s: string): boolean {
+  const c = s[0];
+  return c === ' ' || c === '+' || c === '-' || s.startsWith('\\ ') || s === '\\';
+}
+
+/**
+ * After the header's counts are met: do more prefixed body lines follow before the hunk would
+ * end anyway? If not, what follows (blank lines, prose) is not part of the hunk.
+ */
+function bodyContinues(lines: readonly string[], j: number): boolean {
+  for (let k = j; k < lines.length; k++) {
+    const s = lines[k]!;
+    if (endsHunk(lines, k) || s.startsWith('--- ')) return false;
+    if (isBodyLine(s)) return true;
+  }
+  return false;
+}
+
+export interface ReadHunk {
+  hunk: Hunk;
+  /** Index of the first line after the hunk. */
+  next: number;
+}
+
+export function readUnifiedHunk(
+  lines: readonly string[],
+  start: number,
+  index: number,
+  label: string,
+  warnings: string[],
+): ReadHunk {
+  const headerLine = start + 1;
+  const header = parseHunkHeader(lines[start]!);
+  if (header.combined) {
+    fail('combined merge diff header `@@@` is not supported: send a plain unified diff against one parent', headerLine);
+  }
+  if (header.bare) {
+    warnings.push(at(headerLine, `hunk ${index} of ${label} has no line numbers (\`${lines[start]}\`); located by its content`));
+  } else if (header.unclosed) {
+    warnings.push(at(headerLine, `hunk header of ${label} has no closing \`@@\``));
+  }
+  const hasCounts = header.oldCount !== undefined && header.newCount !== undefined;
+  const body: HunkLine[] = [];
+  const emptyInSource: boolean[] = [];
+  const unprefixed: number[] = [];
+  let oldSide = 0;
+  let newSide = 0;
+  let oldNoNewline = false;
+  let newNoNewline = false;
+  let j = start + 1;
+  let lookedPastCounts = false;
+
+  for (; j < lines.length; j++) {
+    if (endsHunk(lines, j)) break;
+    const s = lines[j]!;
+    const complete = hasCounts && oldSide === header.oldCount && newSide === header.newCount;
+    const isMarker = s.startsWith('\\ ') || s === '\\';
+    if (complete && !isMarker) {
+      if (s.startsWith('--- ')) break;
+      if (!lookedPastCounts) {
+        lookedPastCounts = true;
+        if (!isBodyLine(s) && !bodyContinues(lines, j)) break;
+      }
+    }
+    if (isMarker) {
+      const previous = body[body.length - 1];
+      if (!previous) {
+        warnings.push(at(j + 1, `\`${s}\` before any hunk line ignored`));
+        continue;
+      }
+      if (previous.kind !== 'add') oldNoNewline = true;
+      if (previous.kind !== 'remove') newNoNewline = true;
+      continue;
+    }
+    const c = s[0];
+    let line: HunkLine;
+    if (c === undefined) line = { kind: 'context', text: '' };
+    else if (c === ' ') line = { kind: 'context', text: s.slice(1) };
+    else if (c === '+') line = { kind: 'add', text: s.slice(1) };
+    else if (c === '-') line = { kind: 'remove', text: s.slice(1) };
+    else {
+      line = { kind: 'context', text: s, unprefixed: true };
+      unprefixed.push(j + 1);
+    }
+    body.push(line);
+    emptyInSource.push(c === undefined);
+    if (line.kind !== 'add') oldSide++;
+    if (line.kind !== 'remove') newSide++;
+  }
+
+  const countsMet = () => {
+    const sides = countSides(body);
+    return sides.old === header.oldCount && sides.new === header.newCount;
+  };
+  if (!(hasCounts && countsMet())) dropTrailingEmpty(body, emptyInSource);
+  if (unprefixed.length > 0) {
+    const shown = unprefixed.slice(0, 5).join(', ') + (unprefixed.length > 5 ? ', ...' : '');
+    warnings.push(
+      at(headerLine, `hunk ${index} of ${label}: ${unprefixed.length} line(s) without a ' ', '+' or '-' prefix read as context (lines ${shown})`),
+    );
+  }
+  if (hasCounts && !countsMet()) {
+    const sides = countSides(body);
+    warnings.push(
+      at(
+        headerLine,
+        `hunk ${index} of ${label}: header says -${header.oldStart},${header.oldCount} +${header.newStart},${header.newCount} ` +
+          `but the body has ${sides.old} old and ${sides.new} new line(s); the body was used`,
+      ),
+    );
+  }
+
+  const hunk: Hunk = { index, anchors: header.anchor === '' ? [] : [header.anchor], lines: body, patchLine: headerLine };
+  if (header.oldStart !== undefined) {
+    hunk.oldStart = header.oldStart;
+    hunk.oldCount = header.oldCount;
+  }
+  if (header.newStart !== undefined) {
+    hunk.newStart = header.newStart;
+    hunk.newCount = header.newCount;
+  }
+  if (oldNoNewline) hunk.oldNoNewlineAtEnd = true;
+  if (newNoNewline) hunk.newNoNewlineAtEnd = true;
+  // Content after a hunk is unchanged, so a missing final newline on either side puts the
+  // whole hunk at the end of the file.
+  if (oldNoNewline || newNoNewline) hunk.atEndOfFile = true;
+  return { hunk, next: j };
+}

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { ConfigError, resolveSettings, type ResolvedConfig, type SettingsLayer } from './resolve';
+import type { SettingKey } from './settings';
+
+/** Environment variables the CLI reads, in the same order as the flags override them. */
+export const ENV_SETTINGS: Readonly<Record<string, SettingKey>> = {
+  PATCHPILOT_BASE_URL: 'patchpilot.llm.baseUrl',
+  PATCHPILOT_MODEL: 'patchpilot.llm.model',
+  PATCHPILOT_FAST_MODEL: 'patchpilot.llm.fastModel',
+};
+
+export interface CliConfigInput {
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  /** Values from command-line flags, already mapped to keys; strongest layer. */
+  flags: Partial<Record<SettingKey, unknown>>;
+  trusted: boolean;
+}
+
+/**
+ * The CLI's settings: `<workspace>/.vscode/settings.json` (JSONC), then the environment, then flags.
+ * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; never from a file.
+ */
+export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
+  const layers: SettingsLayer[] = [];
+  const file = path.join(input.workspace, '.vscode', 'settings.json');
+  const workspaceValues = readJsoncSettings(file);
+  if (workspaceValues) layers.push({ scope: 'workspace', origin: file, values: workspaceValues });
+
+  const envValues: Record<string, unknown> = {};
+  for (const [name, key] of Object.entries(ENV_SETTINGS)) {
+    const value = input.env[name];
+    if (value !== undefined && value !== '') envValues[key] = value;
+  }
+  layers.push({ scope: 'env', origin: 'environment', values: envValues });
+  layers.push({ scope: 'flag', origin: 'command line', values: input.flags });
+
+  const apiKey = input.env.PATCHPILOT_API_KEY || input.env.OPENAI_API_KEY || undefined;
+  return resolveSettings({ layers, trusted: input.trusted, apiKey });
+}
+
+/** Reads a settings.json the way VS Code does (comments, trailing commas). Missing file: undefined. */
+export function readJsoncSettings(file: string): Record<string, unknown> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw new ConfigError([`${file}: cannot read (${(err as Error).message})`]);
+  }
+  const errors: ParseError[] = [];
+  const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
+  if (errors.length) {
+    const first = errors[0]!;
+    const line = text.slice(0, first.offset).split('\n').length;
+    throw new ConfigError([`${file}:${line}: ${printParseErrorCode(first.error)}`]);
+  }
+  if (value === undefined) return {};
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError([`${file}: expected a JSON object at the top level`]);
+  return value as Record<string, unknown>;
+}

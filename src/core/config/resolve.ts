@@ -1,0 +1,96 @@
+import { UserError } from '../base/errors';
+import { buildSettings, isSettingKey, SETTING_KEYS, validateSettingValue, type PatchPilotSettings, type SettingKey } from './settings';
+
+/** Where a value came from, weakest first. Later layers override earlier ones. */
+export type SettingScope = 'default' | 'user' | 'workspace' | 'env' | 'flag';
+
+export interface SettingsLayer {
+  scope: Exclude<SettingScope, 'default'>;
+  /** For messages: a file path, "environment", "command line". */
+  origin: string;
+  /** Flat dotted keys (`"patchpilot.llm.model"`); nested `{ patchpilot: { llm: ... } }` objects are accepted too. */
+  values: Record<string, unknown>;
+}
+
+export interface ResolveInput {
+  layers: readonly SettingsLayer[];
+  /** Workspace Trust. Untrusted: trust-sensitive keys from the workspace scope are ignored. */
+  trusted: boolean;
+  /** The secret, from the environment or the host's secret store, never from a settings file. */
+  apiKey?: string;
+}
+
+export interface ResolvedConfig {
+  settings: PatchPilotSettings;
+  /** Which layer gave each non-default value. */
+  sources: Partial<Record<SettingKey, { scope: SettingScope; origin: string }>>;
+  /** Values dropped because the workspace is untrusted, to tell the user. */
+  ignored: { key: SettingKey; origin: string; reason: string }[];
+  /** Unknown `patchpilot.*` keys (typos), to tell the user. */
+  warnings: string[];
+  /**
+   * The key to send with model requests, or undefined. Never set when the base URL comes from an
+   * untrusted workspace's settings (CVE-2026-21852: a repository points the client at its server).
+   */
+  apiKey?: string;
+}
+
+export class ConfigError extends UserError {
+  constructor(readonly problems: string[]) {
+    super(`invalid settings:\n${problems.map((p) => `  - ${p}`).join('\n')}`, 'config');
+    this.name = 'ConfigError';
+  }
+}
+
+/** Merges the layers, validates every value, applies the trust rule. Throws ConfigError listing every problem. */
+export function resolveSettings(input: ResolveInput): ResolvedConfig {
+  const values: Partial<Record<SettingKey, unknown>> = {};
+  const sources: ResolvedConfig['sources'] = {};
+  const ignored: ResolvedConfig['ignored'] = [];
+  const warnings: string[] = [];
+  const problems: string[] = [];
+
+  for (const layer of input.layers) {
+    for (const [key, raw] of Object.entries(flatten(layer.values))) {
+      if (!isSettingKey(key)) {
+        if (key.startsWith('patchpilot.')) warnings.push(`unknown setting ${key} in ${layer.origin}`);
+        continue;
+      }
+      if (raw === undefined || raw === null) continue; // VS Code's "unset"
+      if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key)) {
+        ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted' });
+        continue;
+      }
+      const checked = validateSettingValue(key, raw);
+      if (!checked.ok) {
+        problems.push(`${key} (from ${layer.origin}): ${checked.message}`);
+        continue;
+      }
+      values[key] = checked.value;
+      sources[key] = { scope: layer.scope, origin: layer.origin };
+    }
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const settings = buildSettings(values);
+  const baseUrlSource = sources['patchpilot.llm.baseUrl'];
+  // Defence in depth: the filter above already drops such a URL; this keeps the key safe if it ever changes.
+  const keyAllowed = !(baseUrlSource?.scope === 'workspace' && !input.trusted);
+  return { settings, sources, ignored, warnings, apiKey: keyAllowed && input.apiKey ? input.apiKey : undefined };
+}
+
+function isTrustSensitive(key: SettingKey): boolean {
+  return 'trustSensitive' in SETTING_KEYS[key] && SETTING_KEYS[key].trustSensitive === true;
+}
+
+/** `{ patchpilot: { llm: { model: "x" } } }` -> `{ "patchpilot.llm.model": "x" }`; arrays are values, not branches. */
+function flatten(values: Record<string, unknown>, prefix = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(values)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && (key === 'patchpilot' || key.startsWith('patchpilot.')) && !isSettingKey(key)) {
+      Object.assign(out, flatten(v as Record<string, unknown>, key));
+    } else out[key] = v;
+  }
+  return out;
+}

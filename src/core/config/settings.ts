@@ -1,0 +1,163 @@
+/**
+ * The `patchpilot.*` settings shared by the VS Code extension and the CLI: one typed shape, its
+ * defaults, and a validator whose errors name the key and where the bad value came from.
+ */
+
+export type ApprovalMode = 'ask' | 'auto-edit' | 'auto' | 'plan';
+export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'auto', 'plan'];
+
+export interface PatchPilotSettings {
+  llm: {
+    /** OpenAI-compatible endpoint; undefined means the client library's default. */
+    baseUrl?: string;
+    model?: string;
+    /** Cheaper model for small jobs (summaries); falls back to `model`. */
+    fastModel?: string;
+  };
+  approval: { mode: ApprovalMode };
+  tests: {
+    commands: string[];
+    /** Run the test commands after each applied edit. Default: on when commands exist. */
+    afterEdit: boolean;
+    timeoutSeconds: number;
+  };
+  limits: {
+    maxSteps: number;
+    maxConsecutiveFailures: number;
+    wallClockMinutes: number;
+  };
+  git: { autoCommit: boolean };
+  history: {
+    /** Database file; relative paths are relative to the workspace. */
+    path: string;
+  };
+  policy: {
+    /** Extra command prefixes allowed without asking (added to the built-in allowlist). */
+    allowCommands: string[];
+    /** Extra command prefixes always denied. */
+    denyCommands: string[];
+  };
+}
+
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint';
+
+interface KeySpec {
+  kind: Kind;
+  /**
+   * A repository can set this in its own `.vscode/settings.json` to hurt the user (send the API key
+   * to its server, run its commands): ignored from the workspace scope unless the workspace is trusted.
+   */
+  trustSensitive?: boolean;
+}
+
+/** Every key, flat, as written in settings.json. The order is the order of the documentation. */
+export const SETTING_KEYS = {
+  'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
+  'patchpilot.llm.model': { kind: 'string' },
+  'patchpilot.llm.fastModel': { kind: 'string' },
+  'patchpilot.approval.mode': { kind: 'mode' },
+  'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
+  'patchpilot.tests.afterEdit': { kind: 'boolean' },
+  'patchpilot.tests.timeoutSeconds': { kind: 'posint' },
+  'patchpilot.limits.maxSteps': { kind: 'posint' },
+  'patchpilot.limits.maxConsecutiveFailures': { kind: 'posint' },
+  'patchpilot.limits.wallClockMinutes': { kind: 'posint' },
+  'patchpilot.git.autoCommit': { kind: 'boolean' },
+  'patchpilot.history.path': { kind: 'string' },
+  'patchpilot.policy.allowCommands': { kind: 'string[]', trustSensitive: true },
+  'patchpilot.policy.denyCommands': { kind: 'string[]' },
+} as const satisfies Record<string, KeySpec>;
+
+export type SettingKey = keyof typeof SETTING_KEYS;
+
+export function isSettingKey(key: string): key is SettingKey {
+  return Object.prototype.hasOwnProperty.call(SETTING_KEYS, key);
+}
+
+export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
+  llm: {},
+  approval: { mode: 'ask' },
+  tests: { commands: [], afterEdit: false, timeoutSeconds: 600 },
+  limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
+  git: { autoCommit: false },
+  history: { path: '.patchpilot/history.sqlite' },
+  policy: { allowCommands: [], denyCommands: [] },
+} satisfies PatchPilotSettings);
+
+/** Checks one raw value; returns the typed value or a message saying what was expected. */
+export function validateSettingValue(key: SettingKey, value: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
+  const kind: Kind = SETTING_KEYS[key].kind;
+  const got = describe(value);
+  switch (kind) {
+    case 'string':
+      if (typeof value === 'string' && value.trim() !== '') return { ok: true, value: value.trim() };
+      return { ok: false, message: `expected a non-empty string, got ${got}` };
+    case 'url': {
+      if (typeof value !== 'string') return { ok: false, message: `expected an http(s) URL, got ${got}` };
+      let url: URL;
+      try {
+        url = new URL(value.trim());
+      } catch {
+        return { ok: false, message: `expected an http(s) URL, got ${got}` };
+      }
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `expected an http(s) URL, got ${got}` };
+      if (url.username || url.password) return { ok: false, message: 'the URL must not carry credentials; use PATCHPILOT_API_KEY' };
+      return { ok: true, value: value.trim().replace(/\/+$/, '') };
+    }
+    case 'mode':
+      if (typeof value === 'string' && (APPROVAL_MODES as readonly string[]).includes(value)) return { ok: true, value };
+      return { ok: false, message: `expected one of ${APPROVAL_MODES.join(', ')}, got ${got}` };
+    case 'string[]':
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim() !== '')) return { ok: true, value: value.map((v: string) => v.trim()) };
+      return { ok: false, message: `expected an array of non-empty strings, got ${got}` };
+    case 'boolean':
+      if (typeof value === 'boolean') return { ok: true, value };
+      return { ok: false, message: `expected true or false, got ${got}` };
+    case 'posint':
+      if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
+      return { ok: false, message: `expected a positive integer, got ${got}` };
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return `an array ${truncate(JSON.stringify(value))}`;
+  if (typeof value === 'string') return JSON.stringify(truncate(value));
+  if (typeof value === 'object') return 'an object';
+  return `${typeof value} ${String(value)}`;
+}
+
+function truncate(s: string): string {
+  return s.length > 60 ? s.slice(0, 57) + '...' : s;
+}
+
+/** Builds the typed settings from validated flat values (missing keys take their defaults). */
+export function buildSettings(values: Partial<Record<SettingKey, unknown>>): PatchPilotSettings {
+  const d = DEFAULT_SETTINGS;
+  const v = <T>(key: SettingKey, fallback: T): T => (values[key] === undefined ? fallback : (values[key] as T));
+  const commands = v('patchpilot.tests.commands', d.tests.commands);
+  return {
+    llm: {
+      baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
+      model: v<string | undefined>('patchpilot.llm.model', undefined),
+      fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
+    },
+    approval: { mode: v('patchpilot.approval.mode', d.approval.mode) },
+    tests: {
+      commands: [...commands],
+      afterEdit: v('patchpilot.tests.afterEdit', commands.length > 0),
+      timeoutSeconds: v('patchpilot.tests.timeoutSeconds', d.tests.timeoutSeconds),
+    },
+    limits: {
+      maxSteps: v('patchpilot.limits.maxSteps', d.limits.maxSteps),
+      maxConsecutiveFailures: v('patchpilot.limits.maxConsecutiveFailures', d.limits.maxConsecutiveFailures),
+      wallClockMinutes: v('patchpilot.limits.wallClockMinutes', d.limits.wallClockMinutes),
+    },
+    git: { autoCommit: v('patchpilot.git.autoCommit', d.git.autoCommit) },
+    history: { path: v('patchpilot.history.path', d.history.path) },
+    policy: {
+      allowCommands: [...v('patchpilot.policy.allowCommands', d.policy.allowCommands)],
+      denyCommands: [...v('patchpilot.policy.denyCommands', d.policy.denyCommands)],
+    },
+  };
+}

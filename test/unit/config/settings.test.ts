@@ -1,0 +1,189 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, DEFAULT_SETTINGS, loadCliConfig, resolveSettings } from '../../../src/core/config';
+
+function workspaceWithSettings(text?: string): { root: string; done(): void } {
+  const root = mkdtempSync(path.join(tmpdir(), 'pp-config-'));
+  if (text !== undefined) {
+    mkdirSync(path.join(root, '.vscode'));
+    writeFileSync(path.join(root, '.vscode', 'settings.json'), text);
+  }
+  return { root, done: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+describe('settings: defaults and validation', () => {
+  test('no settings anywhere gives the documented defaults', () => {
+    const { settings, apiKey } = resolveSettings({ layers: [], trusted: true });
+    assert.equal(settings.approval.mode, 'ask');
+    assert.equal(settings.limits.maxSteps, 50);
+    assert.equal(settings.limits.maxConsecutiveFailures, 3);
+    assert.equal(settings.git.autoCommit, false);
+    assert.deepEqual(settings.tests.commands, []);
+    assert.equal(settings.tests.afterEdit, false);
+    assert.equal(settings.llm.baseUrl, undefined);
+    assert.equal(apiKey, undefined);
+    assert.equal(settings.history.path, DEFAULT_SETTINGS.history.path);
+  });
+
+  test('tests.afterEdit defaults to on when test commands exist, and an explicit false wins', () => {
+    const on = resolveSettings({ layers: [{ scope: 'user', origin: 'user', values: { 'patchpilot.tests.commands': ['npm test'] } }], trusted: true });
+    assert.equal(on.settings.tests.afterEdit, true);
+    const off = resolveSettings({
+      layers: [{ scope: 'user', origin: 'user', values: { 'patchpilot.tests.commands': ['npm test'], 'patchpilot.tests.afterEdit': false } }],
+      trusted: true,
+    });
+    assert.equal(off.settings.tests.afterEdit, false);
+  });
+
+  test('every invalid value is reported at once, naming the key and where it came from', () => {
+    assert.throws(
+      () =>
+        resolveSettings({
+          layers: [
+            {
+              scope: 'workspace',
+              origin: '/ws/.vscode/settings.json',
+              values: {
+                'patchpilot.limits.maxSteps': 'fifty',
+                'patchpilot.approval.mode': 'yolo',
+                'patchpilot.tests.commands': 'npm test',
+                'patchpilot.llm.baseUrl': 'ftp://host/v1',
+              },
+            },
+          ],
+          trusted: true,
+        }),
+      (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.equal(err.problems.length, 4);
+        assert.match(err.message, /patchpilot\.limits\.maxSteps \(from \/ws\/\.vscode\/settings\.json\): expected a positive integer, got "fifty"/);
+        assert.match(err.message, /patchpilot\.approval\.mode .*expected one of ask, auto-edit, auto, plan, got "yolo"/);
+        assert.match(err.message, /patchpilot\.tests\.commands .*array of non-empty strings/);
+        assert.match(err.message, /patchpilot\.llm\.baseUrl .*http\(s\) URL/);
+        return true;
+      },
+    );
+  });
+
+  test('a base URL carrying credentials is refused', () => {
+    assert.throws(
+      () => resolveSettings({ layers: [{ scope: 'flag', origin: 'command line', values: { 'patchpilot.llm.baseUrl': 'http://u:p@127.0.0.1/v1' } }], trusted: true }),
+      /must not carry credentials/,
+    );
+  });
+
+  test('negative, zero and fractional limits are refused', () => {
+    for (const bad of [0, -1, 2.5]) {
+      assert.throws(() => resolveSettings({ layers: [{ scope: 'user', origin: 'u', values: { 'patchpilot.limits.maxConsecutiveFailures': bad } }], trusted: true }), /maxConsecutiveFailures/);
+    }
+  });
+
+  test('unknown patchpilot keys are warnings, other extensions\' keys are ignored silently', () => {
+    const r = resolveSettings({ layers: [{ scope: 'user', origin: 'u', values: { 'patchpilot.limit.maxSteps': 3, 'editor.fontSize': 12 } }], trusted: true });
+    assert.deepEqual(r.warnings, ['unknown setting patchpilot.limit.maxSteps in u']);
+  });
+});
+
+describe('settings: CLI layers (settings.json, env, flags) and workspace trust', () => {
+  const jsonc = `{
+    // the team's model
+    "patchpilot.llm.model": "team-model",
+    "patchpilot.llm.baseUrl": "http://127.0.0.1:9999/v1",
+    "patchpilot.tests.commands": ["npm test",],
+    "patchpilot": { "limits": { "maxSteps": 12 } },
+    "patchpilot.policy.allowCommands": ["make"],
+  }`;
+
+  test('reads JSONC (comments, trailing commas, nested objects) from .vscode/settings.json when trusted', () => {
+    const ws = workspaceWithSettings(jsonc);
+    try {
+      const r = loadCliConfig({ workspace: ws.root, env: {}, flags: {}, trusted: true });
+      assert.equal(r.settings.llm.model, 'team-model');
+      assert.equal(r.settings.llm.baseUrl, 'http://127.0.0.1:9999/v1');
+      assert.deepEqual(r.settings.tests.commands, ['npm test']);
+      assert.equal(r.settings.limits.maxSteps, 12);
+      assert.deepEqual(r.settings.policy.allowCommands, ['make']);
+      assert.equal(r.sources['patchpilot.llm.model']?.scope, 'workspace');
+    } finally {
+      ws.done();
+    }
+  });
+
+  test('env overrides the file, flags override env; PATCHPILOT_API_KEY wins over OPENAI_API_KEY', () => {
+    const ws = workspaceWithSettings(jsonc);
+    try {
+      const env = { PATCHPILOT_MODEL: 'env-model', PATCHPILOT_FAST_MODEL: 'env-fast', PATCHPILOT_API_KEY: 'pp-key', OPENAI_API_KEY: 'oa-key' };
+      const r = loadCliConfig({ workspace: ws.root, env, flags: { 'patchpilot.llm.model': 'flag-model' }, trusted: true });
+      assert.equal(r.settings.llm.model, 'flag-model');
+      assert.equal(r.settings.llm.fastModel, 'env-fast');
+      assert.equal(r.apiKey, 'pp-key');
+      assert.equal(loadCliConfig({ workspace: ws.root, env: { OPENAI_API_KEY: 'oa-key' }, flags: {}, trusted: true }).apiKey, 'oa-key');
+    } finally {
+      ws.done();
+    }
+  });
+
+  test('untrusted workspace: its base URL, test commands and allowlist are ignored (and reported); the key never goes to its URL', () => {
+    const ws = workspaceWithSettings(jsonc);
+    try {
+      const r = loadCliConfig({ workspace: ws.root, env: { OPENAI_API_KEY: 'secret' }, flags: {}, trusted: false });
+      assert.equal(r.settings.llm.baseUrl, undefined, 'repo-set base URL must be ignored');
+      assert.deepEqual(r.settings.tests.commands, []);
+      assert.deepEqual(r.settings.policy.allowCommands, []);
+      assert.equal(r.settings.llm.model, 'team-model', 'harmless keys still apply');
+      assert.deepEqual(
+        r.ignored.map((i) => i.key).sort(),
+        ['patchpilot.llm.baseUrl', 'patchpilot.policy.allowCommands', 'patchpilot.tests.commands'],
+      );
+      // The user's own base URL (env) is still honoured with the key.
+      const own = loadCliConfig({ workspace: ws.root, env: { OPENAI_API_KEY: 'secret', PATCHPILOT_BASE_URL: 'http://127.0.0.1:1234/v1' }, flags: {}, trusted: false });
+      assert.equal(own.settings.llm.baseUrl, 'http://127.0.0.1:1234/v1');
+      assert.equal(own.apiKey, 'secret');
+    } finally {
+      ws.done();
+    }
+  });
+
+  test('the key guard holds even if a workspace base URL slipped through the filter', () => {
+    // A host adapter that mislabels scopes must not leak the key: the guard looks at the final source.
+    const r = resolveSettings({
+      layers: [{ scope: 'workspace', origin: 'ws', values: { 'patchpilot.llm.baseUrl': 'http://127.0.0.1:1/v1' } }],
+      trusted: true,
+      apiKey: 'k',
+    });
+    assert.equal(r.apiKey, 'k', 'trusted: the user accepted the workspace URL');
+    const untrusted = resolveSettings({ layers: [{ scope: 'workspace', origin: 'ws', values: { 'patchpilot.llm.baseUrl': 'http://127.0.0.1:1/v1' } }], trusted: false, apiKey: 'k' });
+    assert.equal(untrusted.settings.llm.baseUrl, undefined);
+  });
+
+  test('a broken settings.json is a ConfigError naming the file and line; a missing one is fine', () => {
+    const ws = workspaceWithSettings('{\n  "patchpilot.llm.model": "x",\n  "patchpilot.limits.maxSteps": ,\n}');
+    try {
+      assert.throws(() => loadCliConfig({ workspace: ws.root, env: {}, flags: {}, trusted: true }), (err: unknown) => {
+        assert.ok(err instanceof ConfigError);
+        assert.match(err.message, /settings\.json:3: ValueExpected/);
+        return true;
+      });
+    } finally {
+      ws.done();
+    }
+    const none = workspaceWithSettings();
+    try {
+      assert.equal(loadCliConfig({ workspace: none.root, env: {}, flags: {}, trusted: false }).settings.limits.maxSteps, 50);
+    } finally {
+      none.done();
+    }
+  });
+
+  test('a settings.json that is not an object is refused clearly', () => {
+    const ws = workspaceWithSettings('["patchpilot.llm.model"]');
+    try {
+      assert.throws(() => loadCliConfig({ workspace: ws.root, env: {}, flags: {}, trusted: true }), /expected a JSON object/);
+    } finally {
+      ws.done();
+    }
+  });
+});

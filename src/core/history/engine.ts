@@ -1,0 +1,307 @@
+/**
+ * The history API as synchronous calls on one DurableDb: validates input, decides ids, times and
+ * step numbers, applies the capture rules, and turns calls into ops. It runs inside the store's
+ * worker thread (worker/historyWorker.ts) or, for the CLI fallback and benchmarks, in-process.
+ */
+import { randomUUID } from 'node:crypto';
+import { UserError } from '../base';
+import { DurableDb, type DurableOptions } from './durableDb';
+import type { Op } from './ops';
+import { auditPage, getRun, listFacts, listRuns, memoryBytes, nextStepSeq, rowCounts, runExists } from './queries';
+import { searchObservations } from './search';
+import { loadSqlJs } from './sqljs';
+import {
+  OBSERVATION_RESULT_MAX,
+  OBSERVATION_RESULT_MIN,
+  TEST_OUTPUT_TAIL,
+  type AuditRecord,
+  type HistoryStats,
+  type HistoryTable,
+  type ListRunsOptions,
+  type MemoryFactInput,
+  type MemoryFactRecord,
+  type ObservationInput,
+  type ObservationOutcome,
+  type PatchInput,
+  type PolicyDecisionInput,
+  type PruneResult,
+  type RetentionOptions,
+  type RunDetail,
+  type RunFinish,
+  type RunStart,
+  type RunSummary,
+  type SearchHit,
+  type SearchOptions,
+  type StepInput,
+  type TestRunInput,
+} from './types';
+
+export interface EngineOptions extends DurableOptions {
+  retention?: RetentionOptions;
+}
+
+const ROLES = ['system', 'user', 'assistant', 'tool'];
+const FINAL_STATUSES = ['succeeded', 'failed', 'cancelled', 'interrupted'];
+const TRIGGERS = ['agent', 'save', 'manual'];
+const KINDS = ['command', 'path', 'network'];
+const VERDICTS = ['allow', 'ask', 'deny'];
+
+export class HistoryEngine {
+  static async open(options: EngineOptions): Promise<HistoryEngine> {
+    const SQL = await loadSqlJs();
+    const engine = new HistoryEngine(DurableDb.open(SQL, options), options);
+    if (options.retention && (options.retention.maxAgeDays !== undefined || options.retention.maxObservations !== undefined)) engine.prune();
+    return engine;
+  }
+
+  private constructor(
+    readonly db: DurableDb,
+    private readonly options: EngineOptions,
+  ) {}
+
+  private now(): number {
+    return (this.options.now ?? Date.now)();
+  }
+
+  startRun(input: RunStart): string {
+    const id = randomUUID();
+    this.db.apply({
+      op: 'startRun',
+      id,
+      goal: requireString(input.goal, 'goal'),
+      reasoningModel: optionalString(input.reasoningModel),
+      fastModel: optionalString(input.fastModel),
+      startedAt: input.startedAt ?? this.now(),
+    });
+    return id;
+  }
+
+  finishRun(runId: string, input: RunFinish): void {
+    this.requireRun(runId);
+    oneOf(input.status, FINAL_STATUSES, 'status');
+    this.db.apply({
+      op: 'finishRun',
+      id: runId,
+      status: input.status,
+      tokensIn: nonNegative(input.tokensIn ?? 0, 'tokensIn'),
+      tokensOut: nonNegative(input.tokensOut ?? 0, 'tokensOut'),
+      costUsd: nonNegative(input.costUsd ?? 0, 'costUsd'),
+      endedAt: input.endedAt ?? this.now(),
+    });
+  }
+
+  addStep(runId: string, input: StepInput): { id: string; seq: number } {
+    this.requireRun(runId);
+    oneOf(input.role, ROLES, 'role');
+    const id = randomUUID();
+    const seq = nextStepSeq(this.db.conn, runId);
+    this.db.apply({
+      op: 'addStep',
+      id,
+      runId,
+      seq,
+      role: input.role,
+      text: optionalString(input.text),
+      tool: optionalString(input.tool),
+      arguments: input.arguments === undefined ? null : JSON.stringify(input.arguments),
+      result: optionalString(input.result),
+      durationMs: input.durationMs ?? null,
+      time: input.time ?? this.now(),
+    });
+    return { id, seq };
+  }
+
+  addPatch(runId: string, input: PatchInput): string {
+    this.requireRun(runId);
+    const id = randomUUID();
+    this.db.apply({
+      op: 'addPatch',
+      id,
+      runId,
+      text: requireString(input.text, 'text'),
+      files: JSON.stringify(requireArray(input.files, 'files')),
+      acceptedHunks: JSON.stringify(requireArray(input.acceptedHunks, 'acceptedHunks')),
+      rejectedHunks: JSON.stringify(requireArray(input.rejectedHunks, 'rejectedHunks')),
+      reversePatch: optionalString(input.reversePatch),
+      appliedAt: input.appliedAt ?? null,
+      time: this.now(),
+    });
+    return id;
+  }
+
+  addTestRun(input: TestRunInput): string {
+    if (input.runId) this.requireRun(input.runId);
+    oneOf(input.trigger, TRIGGERS, 'trigger');
+    const id = randomUUID();
+    const output = typeof input.output === 'string' ? input.output : '';
+    this.db.apply({
+      op: 'addTestRun',
+      id,
+      runId: input.runId ?? null,
+      command: requireString(input.command, 'command'),
+      trigger: input.trigger,
+      exitCode: input.exitCode ?? null,
+      durationMs: nonNegative(input.durationMs, 'durationMs'),
+      outputTail: output.length > TEST_OUTPUT_TAIL ? output.slice(output.length - TEST_OUTPUT_TAIL) : output,
+      time: input.time ?? this.now(),
+    });
+    return id;
+  }
+
+  /** The capture rule lives here so every caller gets it: no error results, nothing under 20 characters. */
+  recordObservation(input: ObservationInput): ObservationOutcome {
+    if (input.isError) return { stored: false, reason: 'error-result' };
+    const result = typeof input.result === 'string' ? input.result : '';
+    if (result.trim().length < OBSERVATION_RESULT_MIN) return { stored: false, reason: 'too-short' };
+    const id = randomUUID();
+    this.db.apply({
+      op: 'addObservation',
+      id,
+      type: 'observation',
+      runId: input.runId ?? null,
+      tool: requireString(input.tool, 'tool'),
+      text: typeof input.insight === 'string' ? input.insight : '',
+      detail: truncate(result, OBSERVATION_RESULT_MAX),
+      path: optionalString(input.path),
+      time: input.time ?? this.now(),
+    });
+    return { stored: true, id };
+  }
+
+  recordQaSummary(runId: string | null, question: string, answer: string, time?: number): string {
+    const id = randomUUID();
+    this.db.apply({
+      op: 'addObservation',
+      id,
+      type: 'qa',
+      runId: runId ?? null,
+      tool: null,
+      text: requireString(question, 'question'),
+      detail: requireString(answer, 'answer'),
+      path: null,
+      time: time ?? this.now(),
+    });
+    return id;
+  }
+
+  addPolicyDecision(input: PolicyDecisionInput): string {
+    oneOf(input.kind, KINDS, 'kind');
+    oneOf(input.verdict, VERDICTS, 'verdict');
+    const id = randomUUID();
+    this.db.apply({
+      op: 'addPolicyDecision',
+      id,
+      runId: input.runId ?? null,
+      kind: input.kind,
+      subject: requireString(input.subject, 'subject'),
+      verdict: input.verdict,
+      rule: optionalString(input.rule),
+      reason: requireString(input.reason, 'reason'),
+      time: input.time ?? this.now(),
+    });
+    return id;
+  }
+
+  rememberFact(input: MemoryFactInput): void {
+    this.db.apply({
+      op: 'rememberFact',
+      scope: requireString(input.scope, 'scope'),
+      key: requireString(input.key, 'key'),
+      text: requireString(input.text, 'text'),
+      time: input.time ?? this.now(),
+    });
+  }
+
+  listFacts(scope?: string): MemoryFactRecord[] {
+    this.db.refresh();
+    return listFacts(this.db.conn, scope);
+  }
+
+  listRuns(options?: ListRunsOptions): RunSummary[] {
+    this.db.refresh();
+    return listRuns(this.db.conn, options);
+  }
+
+  getRun(runId: string): RunDetail | undefined {
+    this.db.refresh();
+    return getRun(this.db.conn, runId);
+  }
+
+  search(query: string, options: SearchOptions = {}): SearchHit[] {
+    this.db.refresh();
+    return searchObservations(this.db.conn, typeof query === 'string' ? query : '', options, this.now());
+  }
+
+  prune(): PruneResult {
+    const r = this.options.retention ?? {};
+    if (r.maxAgeDays === undefined && r.maxObservations === undefined) return { deleted: 0 };
+    const op: Op = { op: 'prune', now: this.now(), maxAgeDays: r.maxAgeDays ?? null, maxObservations: r.maxObservations ?? null };
+    return { deleted: this.db.apply(op) };
+  }
+
+  stats(): HistoryStats {
+    this.db.refresh();
+    return {
+      fileBytes: this.db.fileBytes(),
+      memoryBytes: memoryBytes(this.db.conn),
+      rows: rowCounts(this.db.conn),
+      pendingWrites: this.db.pendingCount,
+      lastPersistAt: this.db.lastPersistAt,
+      lastPersistError: this.db.lastPersistError,
+    };
+  }
+
+  auditPage(table: HistoryTable, offset: number, limit: number): AuditRecord[] {
+    if (offset === 0) this.db.refresh();
+    return auditPage(this.db.conn, table, offset, limit);
+  }
+
+  flush(): void {
+    this.db.flush();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /** A run started by another window may not be merged into our copy yet: look again before refusing. */
+  private requireRun(runId: string): void {
+    requireString(runId, 'runId');
+    if (runExists(this.db.conn, runId)) return;
+    this.db.refresh();
+    if (!runExists(this.db.conn, runId)) throw new UserError(`no run with id ${runId}`, 'unknown-run');
+  }
+}
+
+function requireString(v: unknown, name: string): string {
+  if (typeof v !== 'string' || v.length === 0) throw new UserError(`${name} must be a non-empty string`, 'invalid-input');
+  return v;
+}
+
+function optionalString(v: unknown): string | null {
+  return typeof v === 'string' ? v : null;
+}
+
+function requireArray<T>(v: T[] | undefined, name: string): T[] {
+  if (!Array.isArray(v)) throw new UserError(`${name} must be an array`, 'invalid-input');
+  return v;
+}
+
+function nonNegative(v: unknown, name: string): number {
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new UserError(`${name} must be a number >= 0`, 'invalid-input');
+  return v;
+}
+
+function oneOf(v: unknown, allowed: readonly string[], name: string): void {
+  if (typeof v !== 'string' || !allowed.includes(v)) throw new UserError(`${name} must be one of ${allowed.join(', ')}`, 'invalid-input');
+}
+
+/** Cuts to at most max characters, marking the cut, and never splits a surrogate pair. */
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const marker = '… [truncated]';
+  let cut = max - marker.length;
+  const code = text.charCodeAt(cut - 1);
+  if (code >= 0xd800 && code <= 0xdbff) cut--;
+  return text.slice(0, cut) + marker;
+}

@@ -1,0 +1,45 @@
+/**
+ * HistoryStore running the engine on the calling thread. Simple and fast to start, but a save of a
+ * large database blocks the event loop for its whole export + write (see the benchmark): use it in
+ * short-lived processes and tests, and the worker-backed store in the extension host.
+ */
+import type { Notifier } from '../ports';
+import { HistoryEngine, type EngineOptions } from './engine';
+import { StoreBase } from './storeBase';
+import type { EngineMethod } from './worker/protocol';
+
+export class InProcessHistoryStore extends StoreBase {
+  static async open(options: EngineOptions & { notifier?: Notifier; exitHook?: boolean }): Promise<InProcessHistoryStore> {
+    let store: InProcessHistoryStore | undefined;
+    const engine = await HistoryEngine.open({
+      ...options,
+      onReport: (r) => {
+        options.onReport?.(r);
+        store?.emit(r);
+      },
+    });
+    store = new InProcessHistoryStore(engine, options.notifier, options.exitHook ?? true);
+    store.warnings = engine.db.warnings;
+    for (const w of store.warnings) options.notifier?.warn(w.message);
+    return store;
+  }
+
+  private constructor(
+    readonly engine: HistoryEngine,
+    notifier: Notifier | undefined,
+    exitHook: boolean,
+  ) {
+    super(engine.db.path, notifier, exitHook);
+  }
+
+  protected async call<T>(method: EngineMethod, args: unknown[]): Promise<T> {
+    const fn = this.engine[method] as (...a: unknown[]) => unknown;
+    return fn.apply(this.engine, args) as T;
+  }
+
+  protected flushOnExit(): void {
+    if (!this.closed) this.engine.db.flushSyncQuietly();
+  }
+
+  protected async shutdown(): Promise<void> {}
+}

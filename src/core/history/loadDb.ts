@@ -1,0 +1,139 @@
+/**
+ * Reading the database file and deciding whether it can be trusted. sql.js opens garbage lazily
+ * (the error comes at the first query), so every load runs `PRAGMA quick_check` before the bytes
+ * are accepted. A damaged file is moved aside as `history.db.corrupt-<time>`, never deleted: the
+ * user may want it back.
+ */
+import type { SqlJsStatic } from 'sql.js';
+import { backupPath } from './atomicFile';
+import { errnoCode, type FsLayer } from './fsLayer';
+import { SqlConn } from './sqlConn';
+import type { HistoryReport } from './types';
+
+const SQLITE_HEADER = 'SQLite format 3\0';
+
+export interface FileSnapshot {
+  bytes: Uint8Array;
+  /** Identity of the file version read (device, inode, size, mtime): another save changes it. */
+  stamp: string;
+}
+
+/** Reads the file and its identity from one descriptor, so the stamp always matches the bytes. */
+export function readSnapshot(fsx: FsLayer, file: string): FileSnapshot | undefined {
+  let fd: number;
+  try {
+    fd = fsx.openSync(file, 'r');
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const st = fsx.fstatSync(fd, { bigint: true });
+    if (st.isDirectory()) throw Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' });
+    return { bytes: fsx.readFileSync(fd), stamp: stampOf(st) };
+  } finally {
+    fsx.closeSync(fd);
+  }
+}
+
+export function currentStamp(fsx: FsLayer, file: string): string | undefined {
+  try {
+    return stampOf(fsx.statSync(file, { bigint: true }));
+  } catch (err) {
+    if (errnoCode(err) === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+function stampOf(st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint }): string {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
+}
+
+/** Opens bytes as a database if they are one and pass quick_check; otherwise says why not. */
+export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array): { conn: SqlConn } | { problem: string } {
+  if (bytes.length === 0) return { problem: 'the file is empty (zero bytes)' };
+  if (bytes.length < 100 || Buffer.from(bytes.subarray(0, 16)).toString('latin1') !== SQLITE_HEADER) {
+    return { problem: 'the file is not a SQLite database' };
+  }
+  let conn: SqlConn | undefined;
+  try {
+    conn = new SqlConn(new SQL.Database(bytes));
+    const rows = conn.all<{ quick_check: string }>('PRAGMA quick_check');
+    const verdict = rows.map((r) => r.quick_check).join('; ');
+    if (verdict !== 'ok') throw new Error(verdict);
+    return { conn };
+  } catch (err) {
+    conn?.close();
+    return { problem: `the database is damaged (${err instanceof Error ? err.message : String(err)})` };
+  }
+}
+
+export interface LoadResult {
+  conn: SqlConn;
+  /** Stamp of the file the data came from; undefined when nothing usable was on disk. */
+  stamp: string | undefined;
+  warnings: HistoryReport[];
+  /** The file on disk does not hold this data (restored from backup or fresh after damage). */
+  needsWrite: boolean;
+}
+
+/** Loads the database, recovering from damage. Call with the lock held: it may move files. */
+export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number): LoadResult {
+  let snap: FileSnapshot | undefined;
+  let problem: string | undefined;
+  try {
+    snap = readSnapshot(fsx, file);
+  } catch (err) {
+    problem = `cannot read it (${err instanceof Error ? err.message : String(err)})`;
+  }
+  if (!snap && !problem) return { conn: new SqlConn(new SQL.Database()), stamp: undefined, warnings: [], needsWrite: false };
+  if (snap) {
+    const opened = openVerified(SQL, snap.bytes);
+    if ('conn' in opened) return { conn: opened.conn, stamp: snap.stamp, warnings: [], needsWrite: false };
+    problem = opened.problem;
+  }
+  const movedTo = snap ? moveAside(fsx, file, now) : undefined;
+  const where = movedTo ? ` It was moved to ${movedTo}.` : snap ? ' It could not be moved aside.' : '';
+  const backup = readBackup(fsx, SQL, file);
+  if (backup) {
+    return {
+      conn: backup,
+      stamp: undefined,
+      needsWrite: true,
+      warnings: [{ kind: 'recovered-from-backup', message: `History database ${file}: ${problem}.${where} Restored the previous copy (${backupPath(file)}); the most recent changes may be missing.`, ...(movedTo ? { movedTo } : {}) }],
+    };
+  }
+  return {
+    conn: new SqlConn(new SQL.Database()),
+    stamp: undefined,
+    needsWrite: true,
+    warnings: [{ kind: 'recovered-fresh', message: `History database ${file}: ${problem}.${where} No usable backup; started a new, empty history.`, ...(movedTo ? { movedTo } : {}) }],
+  };
+}
+
+function readBackup(fsx: FsLayer, SQL: SqlJsStatic, file: string): SqlConn | undefined {
+  try {
+    const snap = readSnapshot(fsx, backupPath(file));
+    if (!snap) return undefined;
+    const opened = openVerified(SQL, snap.bytes);
+    return 'conn' in opened ? opened.conn : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Renames a damaged file out of the way; returns the new name, or undefined if it could not be moved. */
+export function moveAside(fsx: FsLayer, file: string, now: number): string | undefined {
+  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
+  for (let i = 0; i < 100; i++) {
+    const target = `${file}.corrupt-${stamp}${i ? `-${i}` : ''}`;
+    if (fsx.existsSync(target)) continue;
+    try {
+      fsx.renameSync(file, target);
+      return target;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}

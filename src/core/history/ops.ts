@@ -1,0 +1,140 @@
+/**
+ * Every write is an Op: a plain, fully resolved value (ids, times and step numbers decided when the
+ * caller made the call). The engine applies an op to the in-memory database at once and keeps it
+ * in a pending log until it is on disk. When another process saved the file in between, the engine
+ * loads that file and applies the pending ops again on top of it (engine.ts): so every op must be
+ * idempotent and must not depend on local row numbers.
+ */
+import type { SqlConn } from './sqlConn';
+import type { ObservationType, PolicyKind, RunStatus, StepRole, TestTrigger } from './types';
+import type { Verdict } from '../policy/types';
+
+const DAY_MS = 86_400_000;
+
+export type Op =
+  | { op: 'startRun'; id: string; goal: string; reasoningModel: string | null; fastModel: string | null; startedAt: number }
+  | { op: 'finishRun'; id: string; status: Exclude<RunStatus, 'running'>; tokensIn: number; tokensOut: number; costUsd: number; endedAt: number }
+  | {
+      op: 'addStep';
+      id: string;
+      runId: string;
+      seq: number;
+      role: StepRole;
+      text: string | null;
+      tool: string | null;
+      arguments: string | null;
+      result: string | null;
+      durationMs: number | null;
+      time: number;
+    }
+  | {
+      op: 'addPatch';
+      id: string;
+      runId: string;
+      text: string;
+      files: string;
+      acceptedHunks: string;
+      rejectedHunks: string;
+      reversePatch: string | null;
+      appliedAt: number | null;
+      time: number;
+    }
+  | {
+      op: 'addTestRun';
+      id: string;
+      runId: string | null;
+      command: string;
+      trigger: TestTrigger;
+      exitCode: number | null;
+      durationMs: number;
+      outputTail: string;
+      time: number;
+    }
+  | {
+      op: 'addObservation';
+      id: string;
+      type: ObservationType;
+      runId: string | null;
+      tool: string | null;
+      text: string;
+      detail: string;
+      path: string | null;
+      time: number;
+    }
+  | {
+      op: 'addPolicyDecision';
+      id: string;
+      runId: string | null;
+      kind: PolicyKind;
+      subject: string;
+      verdict: Verdict;
+      rule: string | null;
+      reason: string;
+      time: number;
+    }
+  | { op: 'rememberFact'; scope: string; key: string; text: string; time: number }
+  | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null };
+
+/** Applies one op; returns the number of rows it changed (prune: rows deleted). */
+export function applyOp(conn: SqlConn, op: Op): number {
+  switch (op.op) {
+    case 'startRun':
+      return conn.run(
+        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
+        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt],
+      );
+    case 'finishRun':
+      return conn.run(`UPDATE runs SET status = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? WHERE id = ?`, [
+        op.status,
+        op.tokensIn,
+        op.tokensOut,
+        op.costUsd,
+        op.endedAt,
+        op.id,
+      ]);
+    case 'addStep':
+      return conn.run(
+        `INSERT OR IGNORE INTO steps (id, run_id, seq, role, text, tool, arguments, result, duration_ms, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [op.id, op.runId, op.seq, op.role, op.text, op.tool, op.arguments, op.result, op.durationMs, op.time],
+      );
+    case 'addPatch':
+      return conn.run(
+        `INSERT OR IGNORE INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, reverse_patch, applied_at, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [op.id, op.runId, op.text, op.files, op.acceptedHunks, op.rejectedHunks, op.reversePatch, op.appliedAt, op.time],
+      );
+    case 'addTestRun':
+      return conn.run(
+        `INSERT OR IGNORE INTO test_runs (id, run_id, command, trigger, exit_code, duration_ms, output_tail, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [op.id, op.runId, op.command, op.trigger, op.exitCode, op.durationMs, op.outputTail, op.time],
+      );
+    case 'addObservation':
+      return conn.run(
+        `INSERT OR IGNORE INTO observations (id, type, run_id, tool, text, detail, path, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [op.id, op.type, op.runId, op.tool, op.text, op.detail, op.path, op.time],
+      );
+    case 'addPolicyDecision':
+      return conn.run(
+        `INSERT OR IGNORE INTO policy_decisions (id, run_id, kind, subject, verdict, rule, reason, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [op.id, op.runId, op.kind, op.subject, op.verdict, op.rule, op.reason, op.time],
+      );
+    case 'rememberFact':
+      // Last writer by time wins, so replaying an older op never overwrites a newer fact.
+      return conn.run(
+        `INSERT INTO memory_facts (scope, key, text, time) VALUES (?, ?, ?, ?)
+         ON CONFLICT (scope, key) DO UPDATE SET text = excluded.text, time = excluded.time WHERE excluded.time >= memory_facts.time`,
+        [op.scope, op.key, op.text, op.time],
+      );
+    case 'prune':
+      return conn.transaction(() => {
+        let deleted = 0;
+        if (op.maxAgeDays !== null) deleted += conn.run(`DELETE FROM observations WHERE time < ?`, [op.now - op.maxAgeDays * DAY_MS]);
+        if (op.maxObservations !== null) {
+          deleted += conn.run(
+            `DELETE FROM observations WHERE n IN (SELECT n FROM observations ORDER BY time DESC, n DESC LIMIT -1 OFFSET ?)`,
+            [op.maxObservations],
+          );
+        }
+        return deleted;
+      });
+  }
+}

@@ -1,0 +1,107 @@
+/** Read-only queries over one connection. */
+import type { SqlConn } from './sqlConn';
+import {
+  memoryFactFromRow,
+  observationFromRow,
+  patchFromRow,
+  policyDecisionFromRow,
+  runFromRow,
+  stepFromRow,
+  testRunFromRow,
+  type MemoryFactRow,
+  type ObservationRow,
+  type PatchRow,
+  type PolicyDecisionRow,
+  type RunRow,
+  type StepRow,
+  type TestRunRow,
+} from './rows';
+import { HISTORY_TABLES, type AuditRecord, type HistoryTable, type ListRunsOptions, type MemoryFactRecord, type RunDetail, type RunSummary } from './types';
+
+export function listRuns(conn: SqlConn, options: ListRunsOptions = {}): RunSummary[] {
+  const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
+  const offset = Math.max(0, options.offset ?? 0);
+  const rows = conn.all<RunRow & { step_count: number; patch_count: number; test_run_count: number }>(
+    `SELECT r.*,
+       (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS step_count,
+       (SELECT count(*) FROM patches p WHERE p.run_id = r.id) AS patch_count,
+       (SELECT count(*) FROM test_runs t WHERE t.run_id = r.id) AS test_run_count
+     FROM runs r WHERE (? IS NULL OR r.status = ?) ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?`,
+    [options.status ?? null, options.status ?? null, limit, offset],
+  );
+  return rows.map((r) => ({ ...runFromRow(r), stepCount: r.step_count, patchCount: r.patch_count, testRunCount: r.test_run_count }));
+}
+
+export function getRun(conn: SqlConn, runId: string): RunDetail | undefined {
+  const run = conn.get<RunRow>(`SELECT * FROM runs WHERE id = ?`, [runId]);
+  if (!run) return undefined;
+  return {
+    run: runFromRow(run),
+    steps: conn.all<StepRow>(`SELECT * FROM steps WHERE run_id = ? ORDER BY seq, time`, [runId]).map(stepFromRow),
+    patches: conn.all<PatchRow>(`SELECT * FROM patches WHERE run_id = ? ORDER BY time, id`, [runId]).map(patchFromRow),
+    testRuns: conn.all<TestRunRow>(`SELECT * FROM test_runs WHERE run_id = ? ORDER BY time, id`, [runId]).map(testRunFromRow),
+    observations: conn.all<ObservationRow>(`SELECT * FROM observations WHERE run_id = ? ORDER BY time, n`, [runId]).map(observationFromRow),
+    policyDecisions: conn
+      .all<PolicyDecisionRow>(`SELECT * FROM policy_decisions WHERE run_id = ? ORDER BY time, id`, [runId])
+      .map(policyDecisionFromRow),
+  };
+}
+
+export function nextStepSeq(conn: SqlConn, runId: string): number {
+  return Number(conn.get<{ seq: number }>(`SELECT coalesce(max(seq), 0) + 1 AS seq FROM steps WHERE run_id = ?`, [runId])?.seq ?? 1);
+}
+
+export function runExists(conn: SqlConn, runId: string): boolean {
+  return conn.get(`SELECT 1 AS x FROM runs WHERE id = ?`, [runId]) !== undefined;
+}
+
+export function listFacts(conn: SqlConn, scope?: string): MemoryFactRecord[] {
+  return conn
+    .all<MemoryFactRow>(`SELECT * FROM memory_facts WHERE (? IS NULL OR scope = ?) ORDER BY scope, key`, [scope ?? null, scope ?? null])
+    .map(memoryFactFromRow);
+}
+
+export function rowCounts(conn: SqlConn): Record<HistoryTable, number> {
+  const out = {} as Record<HistoryTable, number>;
+  for (const t of HISTORY_TABLES) out[t] = Number(conn.get<{ c: number }>(`SELECT count(*) AS c FROM ${t}`)?.c ?? 0);
+  return out;
+}
+
+export function memoryBytes(conn: SqlConn): number {
+  const pages = Number(conn.get<{ page_count: number }>('PRAGMA page_count')?.page_count ?? 0);
+  const size = Number(conn.get<{ page_size: number }>('PRAGMA page_size')?.page_size ?? 0);
+  return pages * size;
+}
+
+/** Stable order per table for paging the audit export. */
+const AUDIT_ORDER: Record<HistoryTable, string> = {
+  runs: 'started_at, id',
+  steps: 'time, run_id, seq, id',
+  patches: 'time, id',
+  test_runs: 'time, id',
+  observations: 'time, n',
+  memory_facts: 'scope, key',
+  policy_decisions: 'time, id',
+};
+
+/** One page of the audit trail for one table. */
+export function auditPage(conn: SqlConn, table: HistoryTable, offset: number, limit: number): AuditRecord[] {
+  if (!HISTORY_TABLES.includes(table)) throw new Error(`unknown table ${table}`);
+  const rows = conn.all(`SELECT * FROM ${table} ORDER BY ${AUDIT_ORDER[table]} LIMIT ? OFFSET ?`, [limit, offset]);
+  switch (table) {
+    case 'runs':
+      return rows.map((r) => ({ table, row: runFromRow(r as unknown as RunRow) }));
+    case 'steps':
+      return rows.map((r) => ({ table, row: stepFromRow(r as unknown as StepRow) }));
+    case 'patches':
+      return rows.map((r) => ({ table, row: patchFromRow(r as unknown as PatchRow) }));
+    case 'test_runs':
+      return rows.map((r) => ({ table, row: testRunFromRow(r as unknown as TestRunRow) }));
+    case 'observations':
+      return rows.map((r) => ({ table, row: observationFromRow(r as unknown as ObservationRow) }));
+    case 'memory_facts':
+      return rows.map((r) => ({ table, row: memoryFactFromRow(r as unknown as MemoryFactRow) }));
+    case 'policy_decisions':
+      return rows.map((r) => ({ table, row: policyDecisionFromRow(r as unknown as PolicyDecisionRow) }));
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * Versioned migrations, tracked in `PRAGMA user_version`. Append only: a released migration never
+ * changes, so a database written by any older PatchPilot upgrades step by step.
+ *
+ * Row ids are random text ids (UUIDs) so that rows written by two processes can be merged into
+ * one file without colliding (see engine.ts). Observations also carry a local integer key `n`,
+ * only because FTS4 indexes rows by integer docid; it never leaves the file.
+ */
+import type { SqlConn } from './sqlConn';
+
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'runs, steps, patches, test runs',
+    sql: `
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY, goal TEXT NOT NULL, reasoning_model TEXT, fast_model TEXT,
+        status TEXT NOT NULL, started_at INTEGER NOT NULL, ended_at INTEGER,
+        tokens_in INTEGER NOT NULL DEFAULT 0, tokens_out INTEGER NOT NULL DEFAULT 0, cost_usd REAL NOT NULL DEFAULT 0
+      );
+      CREATE INDEX runs_started ON runs(started_at);
+      CREATE TABLE steps (
+        id TEXT PRIMARY KEY, run_id TEXT NOT NULL, seq INTEGER NOT NULL, role TEXT NOT NULL,
+        text TEXT, tool TEXT, arguments TEXT, result TEXT, duration_ms INTEGER, time INTEGER NOT NULL
+      );
+      CREATE INDEX steps_run ON steps(run_id, seq);
+      CREATE TABLE patches (
+        id TEXT PRIMARY KEY, run_id TEXT NOT NULL, text TEXT NOT NULL, files TEXT NOT NULL,
+        accepted_hunks TEXT NOT NULL, rejected_hunks TEXT NOT NULL, reverse_patch TEXT,
+        applied_at INTEGER, time INTEGER NOT NULL
+      );
+      CREATE INDEX patches_run ON patches(run_id);
+      CREATE TABLE test_runs (
+        id TEXT PRIMARY KEY, run_id TEXT, command TEXT NOT NULL,
+        trigger TEXT NOT NULL CHECK (trigger IN ('agent', 'save', 'manual')),
+        exit_code INTEGER, duration_ms INTEGER NOT NULL, output_tail TEXT NOT NULL, time INTEGER NOT NULL
+      );
+      CREATE INDEX test_runs_run ON test_runs(run_id);
+    `,
+  },
+  {
+    version: 2,
+    description: 'observations and Q&A summaries with an FTS4 index',
+    // FTS5 is not compiled into the sql.js npm build (checked: "no such module: fts5"); FTS4 is.
+    // External content (content="observations") keeps the text once in the file; triggers keep the
+    // index in step with the table.
+    sql: `
+      CREATE TABLE observations (
+        n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE,
+        type TEXT NOT NULL CHECK (type IN ('qa', 'observation')),
+        run_id TEXT, tool TEXT, text TEXT NOT NULL, detail TEXT NOT NULL, path TEXT, time INTEGER NOT NULL
+      );
+      CREATE INDEX observations_time ON observations(time);
+      CREATE INDEX observations_run ON observations(run_id);
+      CREATE VIRTUAL TABLE observations_fts USING fts4(content="observations", text, detail, path, tokenize=unicode61);
+      CREATE TRIGGER observations_ai AFTER INSERT ON observations BEGIN
+        INSERT INTO observations_fts(docid, text, detail, path) VALUES (new.n, new.text, new.detail, new.path);
+      END;
+      CREATE TRIGGER observations_bd BEFORE DELETE ON observations BEGIN
+        DELETE FROM observations_fts WHERE docid = old.n;
+      END;
+    `,
+  },
+  {
+    version: 3,
+    description: 'policy decisions and memory facts',
+    sql: `
+      CREATE TABLE policy_decisions (
+        id TEXT PRIMARY KEY, run_id TEXT,
+        kind TEXT NOT NULL CHECK (kind IN ('command', 'path', 'network')),
+        subject TEXT NOT NULL, verdict TEXT NOT NULL CHECK (verdict IN ('allow', 'ask', 'deny')),
+        rule TEXT, reason TEXT NOT NULL, time INTEGER NOT NULL
+      );
+      CREATE INDEX policy_decisions_run ON policy_decisions(run_id);
+      CREATE TABLE memory_facts (
+        scope TEXT NOT NULL, key TEXT NOT NULL, text TEXT NOT NULL, time INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
+
+export function schemaVersion(conn: SqlConn): number {
+  return Number(conn.get<{ user_version: number }>('PRAGMA user_version')?.user_version ?? 0);
+}
+
+/** Applies every migration above the file's version, each in its own transaction. Returns the versions applied. */
+export function migrate(conn: SqlConn, upTo: number = SCHEMA_VERSION): number[] {
+  const applied: number[] = [];
+  const current = schemaVersion(conn);
+  for (const m of MIGRATIONS) {
+    if (m.version <= current || m.version > upTo) continue;
+    conn.transaction(() => {
+      conn.exec(m.sql);
+      conn.exec(`PRAGMA user_version = ${m.version}`);
+    });
+    applied.push(m.version);
+  }
+  return applied;
+}

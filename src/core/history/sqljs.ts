@@ -1,0 +1,24 @@
+/**
+ * Loads sql.js with its wasm from disk, never from the network. In the bundles (dist/cli.js,
+ * dist/extension.js, dist/historyWorker.js) the build copies the wasm next to them, so
+ * `__dirname/sql-wasm.wasm`; from source (tsx, tests) it sits in the sql.js package folder.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import initSqlJs, { type SqlJsStatic } from 'sql.js';
+
+let loading: Promise<SqlJsStatic> | undefined;
+
+export function sqlWasmPath(): string {
+  const bundled = path.join(__dirname, 'sql-wasm.wasm');
+  if (existsSync(bundled)) return bundled;
+  return path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+}
+
+export function loadSqlJs(): Promise<SqlJsStatic> {
+  loading ??= initSqlJs({ locateFile: () => sqlWasmPath() }).catch((err: unknown) => {
+    loading = undefined;
+    throw err;
+  });
+  return loading;
+}

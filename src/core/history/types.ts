@@ -1,0 +1,279 @@
+/**
+ * The history store's public vocabulary. The orchestrator, the VS Code host and the CLI depend on
+ * `HistoryStore` only; the sql.js implementation (worker-backed or in-process) is chosen by `openHistoryStore`.
+ */
+import type { Event } from '../base';
+import type { Verdict } from '../policy/types';
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+export type StepRole = 'system' | 'user' | 'assistant' | 'tool';
+export type TestTrigger = 'agent' | 'save' | 'manual';
+export type ObservationType = 'qa' | 'observation';
+export type PolicyKind = 'command' | 'path' | 'network';
+
+export interface RunStart {
+  goal: string;
+  reasoningModel?: string | null;
+  fastModel?: string | null;
+  startedAt?: number;
+}
+
+export interface RunFinish {
+  status: Exclude<RunStatus, 'running'>;
+  tokensIn?: number;
+  tokensOut?: number;
+  costUsd?: number;
+  endedAt?: number;
+}
+
+export interface RunRecord {
+  id: string;
+  goal: string;
+  reasoningModel: string | null;
+  fastModel: string | null;
+  status: RunStatus;
+  startedAt: number;
+  endedAt: number | null;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+}
+
+export interface RunSummary extends RunRecord {
+  stepCount: number;
+  patchCount: number;
+  testRunCount: number;
+}
+
+export interface StepInput {
+  role: StepRole;
+  text?: string | null;
+  tool?: string | null;
+  arguments?: JsonValue;
+  result?: string | null;
+  durationMs?: number | null;
+  time?: number;
+}
+
+export interface StepRecord {
+  id: string;
+  runId: string;
+  seq: number;
+  role: StepRole;
+  text: string | null;
+  tool: string | null;
+  arguments: JsonValue;
+  result: string | null;
+  durationMs: number | null;
+  time: number;
+}
+
+export interface PatchInput {
+  text: string;
+  files: string[];
+  acceptedHunks: JsonValue[];
+  rejectedHunks: JsonValue[];
+  reversePatch?: string | null;
+  appliedAt?: number | null;
+}
+
+export interface PatchRecord extends Required<PatchInput> {
+  id: string;
+  runId: string;
+  time: number;
+}
+
+export interface TestRunInput {
+  runId?: string | null;
+  command: string;
+  trigger: TestTrigger;
+  exitCode: number | null;
+  durationMs: number;
+  /** Full output; the store keeps its last TEST_OUTPUT_TAIL characters. */
+  output: string;
+  time?: number;
+}
+
+export interface TestRunRecord {
+  id: string;
+  runId: string | null;
+  command: string;
+  trigger: TestTrigger;
+  exitCode: number | null;
+  durationMs: number;
+  outputTail: string;
+  time: number;
+}
+
+/** What a tool call taught the agent: a short insight plus the (truncated) result. */
+export interface ObservationInput {
+  runId?: string | null;
+  tool: string;
+  insight: string;
+  result: string;
+  /** Error results are never stored: they are noise for later runs. */
+  isError: boolean;
+  path?: string | null;
+  time?: number;
+}
+
+export interface ObservationRecord {
+  id: string;
+  type: ObservationType;
+  runId: string | null;
+  tool: string | null;
+  /** The insight (observation) or the question (qa). */
+  text: string;
+  /** The truncated result (observation) or the answer (qa). */
+  detail: string;
+  path: string | null;
+  time: number;
+}
+
+export type ObservationOutcome =
+  | { stored: true; id: string }
+  | { stored: false; reason: 'error-result' | 'too-short' };
+
+export interface PolicyDecisionInput {
+  runId?: string | null;
+  kind: PolicyKind;
+  subject: string;
+  verdict: Verdict;
+  rule?: string | null;
+  reason: string;
+  time?: number;
+}
+
+export interface PolicyDecisionRecord {
+  id: string;
+  runId: string | null;
+  kind: PolicyKind;
+  subject: string;
+  verdict: Verdict;
+  rule: string | null;
+  reason: string;
+  time: number;
+}
+
+export interface MemoryFactInput {
+  scope: string;
+  key: string;
+  text: string;
+  time?: number;
+}
+
+export interface MemoryFactRecord {
+  scope: string;
+  key: string;
+  text: string;
+  time: number;
+}
+
+export interface RunDetail {
+  run: RunRecord;
+  steps: StepRecord[];
+  patches: PatchRecord[];
+  testRuns: TestRunRecord[];
+  observations: ObservationRecord[];
+  policyDecisions: PolicyDecisionRecord[];
+}
+
+export interface ListRunsOptions {
+  limit?: number;
+  offset?: number;
+  status?: RunStatus;
+}
+
+export interface SearchOptions {
+  /** Only hits from the last N days. */
+  days?: number;
+  limit?: number;
+  type?: ObservationType;
+}
+
+export interface SearchHit extends ObservationRecord {
+  /** BM25 (k1 = 1.2, b = 0.75), higher is better. */
+  score: number;
+}
+
+export interface PruneResult {
+  deleted: number;
+}
+
+export interface HistoryStats {
+  /** Size of the database file on disk (0 before the first save). */
+  fileBytes: number;
+  /** Size of the database in memory (page_count * page_size). */
+  memoryBytes: number;
+  rows: Record<HistoryTable, number>;
+  /** Writes made in memory that are not on disk yet. */
+  pendingWrites: number;
+  lastPersistAt: number | null;
+  lastPersistError: string | null;
+}
+
+export const HISTORY_TABLES = ['runs', 'steps', 'patches', 'test_runs', 'observations', 'memory_facts', 'policy_decisions'] as const;
+export type HistoryTable = (typeof HISTORY_TABLES)[number];
+
+/** One row of the audit trail, in table order, oldest first. */
+export type AuditRecord =
+  | { table: 'runs'; row: RunRecord }
+  | { table: 'steps'; row: StepRecord }
+  | { table: 'patches'; row: PatchRecord }
+  | { table: 'test_runs'; row: TestRunRecord }
+  | { table: 'observations'; row: ObservationRecord }
+  | { table: 'memory_facts'; row: MemoryFactRecord }
+  | { table: 'policy_decisions'; row: PolicyDecisionRecord };
+
+/** Something the user should know about the database file; never thrown from open. */
+export interface HistoryReport {
+  kind: 'recovered-from-backup' | 'recovered-fresh' | 'persist-failed' | 'persist-recovered' | 'newer-schema' | 'lock-wait';
+  message: string;
+  /** Where a damaged file was moved, when one was. */
+  movedTo?: string;
+}
+
+export interface HistoryStore {
+  /** Problems found while opening (a damaged file moved aside, ...). Empty when all was well. */
+  readonly warnings: readonly HistoryReport[];
+  /** Reports after open: failed saves (and their recovery). */
+  readonly onDidReport: Event<HistoryReport>;
+  readonly path: string;
+
+  startRun(input: RunStart): Promise<string>;
+  finishRun(runId: string, input: RunFinish): Promise<void>;
+  addStep(runId: string, input: StepInput): Promise<{ id: string; seq: number }>;
+  addPatch(runId: string, input: PatchInput): Promise<string>;
+  addTestRun(input: TestRunInput): Promise<string>;
+  recordObservation(input: ObservationInput): Promise<ObservationOutcome>;
+  recordQaSummary(runId: string | null, question: string, answer: string): Promise<string>;
+  addPolicyDecision(input: PolicyDecisionInput): Promise<string>;
+  rememberFact(input: MemoryFactInput): Promise<void>;
+  listFacts(scope?: string): Promise<MemoryFactRecord[]>;
+
+  listRuns(options?: ListRunsOptions): Promise<RunSummary[]>;
+  getRun(runId: string): Promise<RunDetail | undefined>;
+  search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
+  prune(): Promise<PruneResult>;
+  stats(): Promise<HistoryStats>;
+  /** The whole database as audit records, streamed in pages so a big database never sits in one message. */
+  exportAll(): AsyncIterable<AuditRecord>;
+
+  /** Writes pending changes now; rejects if the file cannot be written (the data stays in memory). */
+  flush(): Promise<void>;
+  /** Flushes, releases the file. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+export interface RetentionOptions {
+  /** Observations older than this many days are pruned. */
+  maxAgeDays?: number;
+  /** At most this many observations are kept (the newest). */
+  maxObservations?: number;
+}
+
+export const OBSERVATION_RESULT_MAX = 2_000;
+export const OBSERVATION_RESULT_MIN = 20;
+export const TEST_OUTPUT_TAIL = 8_000;

@@ -1,0 +1,60 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyParsedPatch } from '../../../../src/core/patch/plan';
+import { joinText, splitText } from '../../../../src/core/patch/text';
+import { filesOf, hunk, modify, patch } from './helpers';
+
+function apply(text: string, hunks: ReturnType<typeof hunk>[]): string {
+  const r = applyParsedPatch(patch(modify('f', hunks)), filesOf({ f: text }));
+  assert.equal(r.ok, true, r.error);
+  return r.files[0]!.newText!;
+}
+
+describe('line endings, BOM and final newline are preserved byte for byte', () => {
+  test('split/join round-trips every shape', () => {
+    for (const t of ['', '\n', 'a', 'a\n', 'a\r\n', 'a\r\nb\nc', '\uFEFFa\r\nb\r\n', '\r\n\r\n', 'a\rb\n', 'x\n\n\n']) {
+      const s = splitText(t);
+      assert.equal(joinText(s.lines, s.bom, s.finalNewline, s.dominantEol), t, JSON.stringify(t));
+    }
+  });
+
+  test('CRLF file, LF patch: added lines get CRLF', () => {
+    assert.equal(apply('a\r\nb\r\nc\r\n', [hunk([' a', '-b', '+B', '+B2', ' c'])]), 'a\r\nB\r\nB2\r\nc\r\n');
+  });
+
+  test('LF file, patch lines carrying a stray CR still match (trailing whitespace)', () => {
+    assert.equal(apply('a\nb\nc\n', [hunk([' a\r', '-b\r', '+B', ' c\r'])]), 'a\nB\nc\n');
+  });
+
+  test('mixed endings: existing lines keep theirs, new lines take the dominant one', () => {
+    assert.equal(apply('a\r\nb\nc\r\nd\r\n', [hunk([' a', ' b', '+new', ' c'])]), 'a\r\nb\nnew\r\nc\r\nd\r\n');
+  });
+
+  test('BOM is kept', () => {
+    assert.equal(apply('\uFEFFa\nb\n', [hunk([' a', '-b', '+c'])]), '\uFEFFa\nc\n');
+  });
+
+  test('a file without final newline keeps that state', () => {
+    assert.equal(apply('a\nb', [hunk([' a', '-b', '+c'])]), 'a\nc');
+    assert.equal(apply('a\nb', [hunk([' a', ' b', '+c'])]), 'a\nb\nc');
+    assert.equal(apply('a\nb', [hunk([' a', '+x', ' b'])]), 'a\nx\nb');
+  });
+
+  test('\\ No newline markers change the state only when they say so', () => {
+    // old side had no newline, new side has one: add it
+    assert.equal(apply('a\nb', [hunk([' a', '-b', '+b'], { oldNoNewlineAtEnd: true })]), 'a\nb\n');
+    // new side has no newline: remove it
+    assert.equal(apply('a\nb\n', [hunk([' a', '-b', '+b'], { newNoNewlineAtEnd: true })]), 'a\nb');
+    // markers on a hunk that does not reach the end are ignored
+    assert.equal(apply('a\nb\nc\n', [hunk([' a', '-b', '+B'], { newNoNewlineAtEnd: true })]), 'a\nB\nc\n');
+  });
+
+  test('deleting the last lines keeps the final newline state', () => {
+    assert.equal(apply('a\nb\nc\n', [hunk([' a', '-b', '-c'])]), 'a\n');
+    assert.equal(apply('a\nb\nc', [hunk([' a', '-b', '-c'])]), 'a');
+  });
+
+  test('CRLF file without final newline, lines appended at the end', () => {
+    assert.equal(apply('a\r\nb', [hunk([' b', '+c'], { atEndOfFile: true })]), 'a\r\nb\r\nc');
+  });
+});

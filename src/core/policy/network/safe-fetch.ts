@@ -146,14 +146,15 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       } catch {
         return fail(url.href, `The server redirected to an invalid location "${result.location.slice(0, 200)}".`);
       }
-      if (redirects.length >= maxRedirects) {
+      // Every redirect received is listed, the refused one included, so the model sees where it led.
+      redirects.push({ from: url.href, to: next.href, status: result.status, remoteAddress: result.remoteAddress });
+      if (redirects.length > maxRedirects) {
         return refuse(next.href, {
           verdict: 'deny',
           rule: 'deny:too-many-redirects',
           reason: `More than ${maxRedirects} redirects; stopped before following ${next.href}.`,
         });
       }
-      redirects.push({ from: url.href, to: next.href, status: result.status, remoteAddress: result.remoteAddress });
       previous = url;
       current = next.href;
       continue;

@@ -1,22 +1,23 @@
 import { isApplyPatchMarker } from './apply-patch';
 import type { ClaimedRanges } from './result';
-import { isSearchMarker } from './search-replace';
+import { isReplaceMarker, isSearchMarker } from './search-replace';
 
 /** First line index of each format's unmistakable markers; -1 when absent. */
 
 export function firstSearchReplaceMarker(lines: readonly string[]): number {
-  return lines.findIndex(isSearchMarker);
+  return lines.findIndex((s) => isSearchMarker(s) || isReplaceMarker(s));
 }
 
 export function firstApplyPatchMarker(lines: readonly string[]): number {
   return lines.findIndex(isApplyPatchMarker);
 }
 
-/** `diff --git`, a `---`/`+++` pair, a numbered `@@ -n` header, or `@@` followed by a body line. */
+/** `diff --git`, `Binary files x and y differ`, a `---`/`+++` pair, a numbered `@@ -n` header, or `@@` followed by a body line. */
 export function firstUnifiedMarker(lines: readonly string[]): number {
   for (let i = 0; i < lines.length; i++) {
     const s = lines[i]!;
     if (s.startsWith('diff --git ') || s.startsWith('diff --cc ')) return i;
+    if (s.startsWith('Binary files ') && s.endsWith(' differ')) return i;
     if (s.startsWith('--- ') && (lines[i + 1]?.startsWith('+++ ') ?? false)) return i;
     if (s.startsWith('@@')) {
       if (/^@@ -\d/.test(s)) return i;

@@ -21,7 +21,7 @@ export function isSearchMarker(s: string): boolean {
   return (s[0] === '<' || s[0] === '-') && SEARCH.test(s);
 }
 
-function isReplaceMarker(s: string): boolean {
+export function isReplaceMarker(s: string): boolean {
   return (s[0] === '>' || s[0] === '+') && REPLACE.test(s);
 }
 

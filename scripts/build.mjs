@@ -22,6 +22,8 @@ mkdirSync('dist', { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ['src/host/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  // The history store's worker thread (src/core/history/workerStore.ts loads it from next to the bundle).
+  build({ ...common, entryPoints: ['src/core/history/worker/historyWorker.ts'], outfile: 'dist/historyWorker.js' }),
 ]);
 chmodSync('dist/cli.js', 0o755);
 

@@ -4,6 +4,7 @@ import { ExitCode, UsageError } from './io';
 type CommandModule = { run(argv: string[]): Promise<number>; usage: string };
 const commands: Record<string, () => Promise<CommandModule>> = {
   patch: () => import('./commands/patch'),
+  history: () => import('./commands/history'),
 };
 
 function usage(): string {

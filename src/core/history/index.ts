@@ -3,6 +3,7 @@
  * `HistoryStore` interface only.
  */
 import path from 'node:path';
+import { UserError } from '../base';
 import type { Notifier } from '../ports';
 import { InProcessHistoryStore } from './inProcessStore';
 import type { HistoryStore, RetentionOptions } from './types';
@@ -18,6 +19,8 @@ export interface OpenHistoryOptions {
   workspace: string;
   /** The `patchpilot.history.path` setting: absolute, or relative to the workspace. */
   path?: string;
+  /** The path came from the user (a flag, user-scope setting), so it may lie outside the workspace. */
+  allowOutsideWorkspace?: boolean;
   retention?: RetentionOptions;
   notifier?: Notifier;
   /** 'worker' (default): the database lives in a worker thread. 'in-process': on this thread (short-lived CLIs, tests). */
@@ -33,14 +36,26 @@ export interface OpenHistoryOptions {
   workerScript?: string;
 }
 
-export function historyDbPath(workspace: string, configured?: string): string {
-  return path.resolve(workspace, configured && configured.trim() ? configured : DEFAULT_HISTORY_PATH);
+/**
+ * Resolves the `patchpilot.history.path` setting. A path outside the workspace is refused unless the
+ * caller says the value came from the user (not from the workspace): a cloned repository must not be
+ * able to point the store at ~/.bashrc, which the store would move aside as "damaged" and overwrite.
+ */
+export function historyDbPath(workspace: string, configured?: string, options: { allowOutsideWorkspace?: boolean } = {}): string {
+  const root = path.resolve(workspace);
+  const resolved = path.resolve(root, configured && configured.trim() ? configured : DEFAULT_HISTORY_PATH);
+  const rel = path.relative(root, resolved);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  if (!inside && !options.allowOutsideWorkspace) {
+    throw new UserError(`the history database path ${resolved} is outside the workspace ${root}`, 'history-path-outside');
+  }
+  return resolved;
 }
 
 /** Opens (or creates on first save) the workspace's history. Never throws because the file is damaged: see `store.warnings`. */
 export async function openHistoryStore(options: OpenHistoryOptions): Promise<HistoryStore> {
-  const { workspace, path: configured, mode, ...rest } = options;
-  const dbPath = historyDbPath(workspace, configured);
+  const { workspace, path: configured, allowOutsideWorkspace, mode, ...rest } = options;
+  const dbPath = historyDbPath(workspace, configured, { allowOutsideWorkspace: allowOutsideWorkspace ?? false });
   if (mode === 'in-process') return InProcessHistoryStore.open({ ...rest, path: dbPath });
   return WorkerHistoryStore.open({ ...rest, path: dbPath });
 }

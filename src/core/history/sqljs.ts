@@ -12,7 +12,9 @@ let loading: Promise<SqlJsStatic> | undefined;
 export function sqlWasmPath(): string {
   const bundled = path.join(__dirname, 'sql-wasm.wasm');
   if (existsSync(bundled)) return bundled;
-  return path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
+  // From source only; a variable keeps esbuild from trying to bundle a path lookup it cannot see through.
+  const pkg = 'sql.js';
+  return path.join(path.dirname(require.resolve(pkg)), 'sql-wasm.wasm');
 }
 
 export function loadSqlJs(): Promise<SqlJsStatic> {

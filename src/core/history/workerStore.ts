@@ -31,7 +31,8 @@ function createWorker(script: string | undefined): Worker {
   if (script) return new Worker(script);
   if (__filename.endsWith('.js')) return new Worker(path.join(__dirname, 'historyWorker.js'));
   const ts = path.join(__dirname, 'worker', 'historyWorker.ts');
-  const tsx = require.resolve('tsx/cjs/api');
+  const tsxApi = 'tsx/cjs/api'; // a variable: esbuild must not follow this dev-only path into the bundles
+  const tsx = require.resolve(tsxApi);
   return new Worker(`require(${JSON.stringify(tsx)}).register(); require(${JSON.stringify(ts)});`, { eval: true });
 }
 

@@ -1,0 +1,218 @@
+import path from 'node:path';
+import { stat } from 'node:fs/promises';
+import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags, type ParsedArgs } from '../io';
+import { UserError } from '../../core/base';
+import { openHistoryStore, type AuditRecord, type HistoryStore, type RunDetail, type RunSummary, type SearchHit } from '../../core/history';
+import type { Notifier } from '../../core/ports';
+
+export const usage = `Usage:
+  patchpilot history list [--json] [--limit N] [--status S]   runs, newest first
+  patchpilot history show RUN_ID [--json]                     one run with its steps, patches, tests
+  patchpilot history search QUERY [--days N] [--limit N] [--json]
+      Full-text search of observations and Q&A summaries, best match (BM25) first.
+  patchpilot history export [--format json|jsonl]             the whole audit trail on stdout
+Common options:
+  --cwd DIR   the workspace (default: the current folder); the database is DIR/.patchpilot/history.db
+  --db FILE   use this database file instead
+Exit: 0 ok, 1 not found or the database could not be read or saved, 2 usage error.`;
+
+const stderrNotifier: Notifier = {
+  info: (m) => process.stderr.write(`patchpilot history: ${m}\n`),
+  warn: (m) => process.stderr.write(`patchpilot history: warning: ${m}\n`),
+  error: (m) => process.stderr.write(`patchpilot history: error: ${m}\n`),
+};
+
+const COMMON = ['cwd', 'db', 'json'];
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  switch (sub) {
+    case 'list':
+      return withStore(rest, ['limit', 'status'], listCommand);
+    case 'show':
+      return withStore(rest, [], showCommand);
+    case 'search':
+      return withStore(rest, ['days', 'limit'], searchCommand);
+    case 'export':
+      return withStore(rest, ['format'], exportCommand);
+    default:
+      throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'missing subcommand (list, show, search or export)');
+  }
+}
+
+type Handler = (store: HistoryStore, args: ParsedArgs) => Promise<number>;
+
+async function withStore(argv: string[], extra: string[], handler: Handler): Promise<number> {
+  const args = parseArgs(argv, ['json']);
+  rejectUnknownFlags(args, [...COMMON, ...extra]);
+  const cwd = path.resolve(flag(args, 'cwd') ?? process.cwd());
+  const st = await stat(cwd).catch(() => undefined);
+  if (!st?.isDirectory()) throw new UsageError(`--cwd ${cwd} is not a folder`);
+  const db = flag(args, 'db');
+  let store: HistoryStore;
+  try {
+    store = await openHistoryStore({
+      workspace: cwd,
+      ...(db ? { path: path.resolve(db), allowOutsideWorkspace: true } : {}),
+      notifier: stderrNotifier,
+    });
+  } catch (err) {
+    process.stderr.write(`patchpilot history: cannot open the history database: ${err instanceof Error ? err.message : String(err)}\n`);
+    return ExitCode.failed;
+  }
+  let code: number;
+  try {
+    code = await handler(store, args);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    process.stderr.write(`patchpilot history: ${err.message}\n`);
+    code = ExitCode.failed;
+  } finally {
+    // Saves what opening repaired (a database restored from its backup); rejects if the folder is not writable.
+    await store.close().catch((err: unknown) => {
+      process.stderr.write(`patchpilot history: ${err instanceof Error ? err.message : String(err)}\n`);
+      code = ExitCode.failed;
+    });
+  }
+  return code!;
+}
+
+function positiveInt(args: ParsedArgs, name: string): number | undefined {
+  const raw = flag(args, name);
+  if (raw === undefined) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number >= 0 (got '${raw}')`);
+  return n;
+}
+
+const isJson = (args: ParsedArgs) => flag(args, 'json') === 'true';
+const iso = (t: number | null) => (t === null ? '-' : new Date(t).toISOString().replace('T', ' ').slice(0, 19));
+const oneLine = (s: string, max: number) => {
+  const flat = s.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+};
+
+async function listCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+  if (args.positionals.length) throw new UsageError('list takes no arguments');
+  const status = flag(args, 'status');
+  const limit = positiveInt(args, 'limit');
+  const runs = await store.listRuns({ ...(limit ? { limit } : {}), ...(status ? { status: status as RunSummary['status'] } : {}) });
+  if (isJson(args)) {
+    process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
+    return ExitCode.ok;
+  }
+  if (runs.length === 0) {
+    process.stdout.write('no runs recorded\n');
+    return ExitCode.ok;
+  }
+  for (const r of runs) {
+    process.stdout.write(`${r.id}  ${r.status.padEnd(11)} ${iso(r.startedAt)}  ${String(r.stepCount).padStart(4)} steps  ${oneLine(r.goal, 70)}\n`);
+  }
+  return ExitCode.ok;
+}
+
+async function showCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+  if (args.positionals.length !== 1) throw new UsageError('show needs exactly one RUN_ID');
+  const wanted = args.positionals[0]!;
+  let detail = await store.getRun(wanted);
+  if (!detail) {
+    // A unique prefix is enough, as with git hashes.
+    const matches = (await store.listRuns({ limit: 10_000 })).filter((r) => r.id.startsWith(wanted));
+    if (matches.length > 1) throw new UserError(`run id prefix '${wanted}' is ambiguous (${matches.length} runs)`);
+    if (matches.length === 1) detail = await store.getRun(matches[0]!.id);
+  }
+  if (!detail) throw new UserError(`no run with id ${wanted}`);
+  if (isJson(args)) process.stdout.write(JSON.stringify(detail, null, 2) + '\n');
+  else process.stdout.write(renderRun(detail));
+  return ExitCode.ok;
+}
+
+function renderRun(d: RunDetail): string {
+  const r = d.run;
+  const out = [
+    `run ${r.id}`,
+    `goal:    ${r.goal}`,
+    `status:  ${r.status}   started ${iso(r.startedAt)}   ended ${iso(r.endedAt)}`,
+    `models:  ${r.reasoningModel ?? '-'} / ${r.fastModel ?? '-'}   tokens ${r.tokensIn} in, ${r.tokensOut} out   cost $${r.costUsd.toFixed(4)}`,
+    '',
+    `steps (${d.steps.length}):`,
+    ...d.steps.map((s) => `  ${String(s.seq).padStart(3)}. ${s.role}${s.tool ? ` ${s.tool}` : ''}: ${oneLine(s.text ?? s.result ?? '', 100)}`),
+    `patches (${d.patches.length}):`,
+    ...d.patches.map((p) => `  ${p.id}  ${p.files.join(', ')}  accepted ${p.acceptedHunks.length}, rejected ${p.rejectedHunks.length}${p.appliedAt ? `, applied ${iso(p.appliedAt)}` : ''}`),
+    `test runs (${d.testRuns.length}):`,
+    ...d.testRuns.map((t) => `  ${iso(t.time)}  ${t.trigger.padEnd(6)} exit ${t.exitCode ?? '-'}  ${t.durationMs} ms  ${t.command}`),
+    `policy decisions (${d.policyDecisions.length}):`,
+    ...d.policyDecisions.map((p) => `  ${p.verdict.padEnd(5)} ${p.kind} ${oneLine(p.subject, 60)}  (${p.rule ?? '-'}: ${oneLine(p.reason, 60)})`),
+    `observations (${d.observations.length}):`,
+    ...d.observations.map((o) => `  [${o.type}] ${o.tool ?? ''} ${oneLine(o.text, 100)}`),
+  ];
+  return out.join('\n') + '\n';
+}
+
+async function searchCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+  if (args.positionals.length === 0) throw new UsageError('search needs a QUERY');
+  const query = args.positionals.join(' ');
+  const days = positiveInt(args, 'days');
+  const limit = positiveInt(args, 'limit');
+  const hits = await store.search(query, { ...(days !== undefined ? { days } : {}), ...(limit ? { limit } : {}) });
+  if (isJson(args)) {
+    process.stdout.write(JSON.stringify(hits, null, 2) + '\n');
+    return ExitCode.ok;
+  }
+  if (hits.length === 0) process.stdout.write('no matches\n');
+  for (const h of hits) process.stdout.write(renderHit(h));
+  return ExitCode.ok;
+}
+
+function renderHit(h: SearchHit): string {
+  const where = [h.tool, h.path].filter(Boolean).join(' ');
+  return `${h.score.toFixed(3)}  ${iso(h.time)}  [${h.type}]${where ? ` ${where}` : ''}  run ${h.runId ?? '-'}\n    ${oneLine(h.text, 110)}\n    ${oneLine(h.detail, 110)}\n`;
+}
+
+async function exportCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+  if (args.positionals.length) throw new UsageError('export takes no arguments');
+  const format = flag(args, 'format') ?? 'json';
+  if (format !== 'json' && format !== 'jsonl') throw new UsageError(`--format must be json or jsonl (got '${format}')`);
+  // A closed pipe (`| head`) ends the export quietly instead of crashing on EPIPE.
+  let closed = false;
+  process.stdout.on('error', () => {
+    closed = true;
+  });
+  const write = (s: string): Promise<void> => {
+    if (closed) return Promise.reject(new PipeClosed());
+    if (process.stdout.write(s)) return Promise.resolve();
+    return new Promise<void>((r) => {
+      process.stdout.once('drain', r);
+      process.stdout.once('error', () => r());
+    });
+  };
+  try {
+    await exportTo(store, format, write);
+  } catch (err) {
+    if (!(err instanceof PipeClosed)) throw err;
+  }
+  return ExitCode.ok;
+}
+
+class PipeClosed extends Error {}
+
+async function exportTo(store: HistoryStore, format: 'json' | 'jsonl', write: (s: string) => Promise<void>): Promise<void> {
+  if (format === 'jsonl') {
+    for await (const rec of store.exportAll()) await write(JSON.stringify(rec) + '\n');
+    return;
+  }
+  // One JSON document, streamed table by table: {"exportedAt":..,"tables":{"runs":[...],...}}
+  await write(`{"exportedAt":${JSON.stringify(new Date().toISOString())},"tables":{`);
+  let table: AuditRecord['table'] | undefined;
+  let first = true;
+  for await (const rec of store.exportAll()) {
+    if (rec.table !== table) {
+      await write(`${table ? '],' : ''}${JSON.stringify(rec.table)}:[`);
+      table = rec.table;
+      first = true;
+    }
+    await write(`${first ? '' : ','}\n${JSON.stringify(rec.row)}`);
+    first = false;
+  }
+  await write(`${table ? ']' : ''}}}\n`);
+}

@@ -1,0 +1,3 @@
+export * from './ignoreRules';
+export * from './listFiles';
+export * from './gitSession';

@@ -1,0 +1,74 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleGit } from 'simple-git';
+import { IgnoreRules } from './ignoreRules';
+
+export interface FileListing {
+  /** Workspace-relative paths, forward slashes, sorted. Never gitignored or .patchpilotignored. */
+  files: string[];
+  /** More files exist than `maxFiles`. */
+  truncated: boolean;
+  source: 'git' | 'walk';
+}
+
+export interface ListFilesOptions {
+  maxFiles?: number;
+  /** Reused when the caller has one; else built for this call. */
+  rules?: IgnoreRules;
+  signal?: AbortSignal;
+}
+
+const DEFAULT_MAX_FILES = 50_000;
+
+/**
+ * The files the agent may see: `git ls-files` (tracked + untracked, minus ignored and deleted) in a
+ * repository, else a walk that applies .gitignore files; `.patchpilotignore` always.
+ */
+export async function listWorkspaceFiles(root: string, options: ListFilesOptions = {}): Promise<FileListing> {
+  const rules = options.rules ?? new IgnoreRules(root);
+  const max = options.maxFiles ?? DEFAULT_MAX_FILES;
+  const fromGit = await gitFiles(root, options.signal);
+  if (fromGit) {
+    const files = fromGit.filter((f) => !rules.isAgentIgnored(f)).sort();
+    return { files: files.slice(0, max), truncated: files.length > max, source: 'git' };
+  }
+  const files: string[] = [];
+  const truncated = await walk(root, '', rules, files, max, options.signal);
+  return { files: files.sort(), truncated, source: 'walk' };
+}
+
+async function gitFiles(root: string, signal?: AbortSignal): Promise<string[] | null> {
+  try {
+    const git = simpleGit({ baseDir: root, abort: signal });
+    if (!(await git.checkIsRepo())) return null;
+    const all = await git.raw(['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
+    const deleted = new Set((await git.raw(['-c', 'core.quotePath=false', 'ls-files', '-z', '--deleted'])).split('\0'));
+    return [...new Set(all.split('\0'))].filter((f) => f && !deleted.has(f));
+  } catch {
+    return null; // no git binary, a broken repository: the walk still works
+  }
+}
+
+/** Depth-first walk; symlinked directories are not followed (loops, and escapes from the workspace). */
+async function walk(root: string, rel: string, rules: IgnoreRules, out: string[], max: number, signal?: AbortSignal): Promise<boolean> {
+  signal?.throwIfAborted();
+  let entries;
+  try {
+    entries = await readdir(path.join(root, rel), { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of entries) {
+    const child = rel ? `${rel}/${entry.name}` : entry.name;
+    const isDir = entry.isDirectory();
+    if (rules.isGitIgnored(child, isDir) || rules.isAgentIgnored(child, isDir)) continue;
+    if (isDir) {
+      if (await walk(root, child, rules, out, max, signal)) return true;
+    } else if (entry.isFile() || entry.isSymbolicLink()) {
+      if (out.length >= max) return true;
+      out.push(child);
+    }
+  }
+  return false;
+}

@@ -1,0 +1,25 @@
+import type { PolicyDecision } from '../policy/types';
+import type { ActionApprovalRequest } from '../ports';
+import { ToolError, type ToolContext } from './types';
+
+/**
+ * Whether an action may go ahead under the approval mode, asking the Approver when needed.
+ *   ask:       every write and every command asks.
+ *   auto-edit: writes go ahead, commands ask.
+ *   auto:      writes and policy-allowed commands go ahead.
+ *   plan:      nothing is written or run.
+ * Policy first in every mode: deny stays denied; an `ask` verdict (a protected path, a command off
+ * the allowlist) always asks, whatever the mode.
+ */
+export async function gateAction(ctx: ToolContext, request: ActionApprovalRequest, decision?: PolicyDecision): Promise<{ feedback?: string }> {
+  if (decision?.verdict === 'deny') throw new ToolError(`denied by policy (${decision.rule}): ${decision.reason}`);
+  if (ctx.mode === 'plan') throw new ToolError('plan mode: nothing is written or run; describe the step in your plan instead');
+  const writes = request.kind === 'write';
+  const autoApproved = decision?.verdict !== 'ask' && (ctx.mode === 'auto' || (ctx.mode === 'auto-edit' && writes));
+  if (autoApproved) return {};
+  ctx.emit?.({ type: 'approval-needed', request });
+  const answer = await ctx.approver.approveAction(request, ctx.signal);
+  ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved });
+  if (!answer.approved) throw new ToolError(`the user declined: ${request.title}${answer.feedback ? `. Their words: ${answer.feedback}` : ''}`);
+  return { feedback: answer.feedback };
+}

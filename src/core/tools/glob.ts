@@ -1,0 +1,37 @@
+import { listWorkspaceFiles } from '../git/listFiles';
+import { globToRegExp } from './globPattern';
+import { ToolError, ok, type Tool } from './types';
+
+export const GLOB_MAX_RESULTS = 500;
+
+interface Args {
+  pattern: string;
+}
+
+export const globTool: Tool<Args> = {
+  name: 'glob',
+  description:
+    'Find workspace files by name pattern: "src/**/*.ts", "*.test.ts" (no "/" = any depth), "{a,b}.json". ' +
+    `Returns sorted workspace-relative paths, at most ${GLOB_MAX_RESULTS}. Ignored files (.gitignore, .patchpilotignore) are left out.`,
+  schema: {
+    type: 'object',
+    properties: { pattern: { type: 'string', minLength: 1 } },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  async run(args, ctx) {
+    let re: RegExp;
+    try {
+      re = globToRegExp(args.pattern);
+    } catch (err) {
+      throw new ToolError((err as Error).message);
+    }
+    const listing = await listWorkspaceFiles(ctx.root, { rules: ctx.ignore, signal: ctx.signal });
+    const matches = listing.files.filter((f) => re.test(f));
+    if (matches.length === 0) return ok(`no files match ${args.pattern}`, { count: 0 });
+    const shown = matches.slice(0, GLOB_MAX_RESULTS);
+    const more = matches.length > shown.length ? `\n[... ${matches.length - shown.length} more; narrow the pattern]` : '';
+    return ok(`${shown.join('\n')}${more}`, { count: matches.length });
+  },
+};

@@ -1,0 +1,50 @@
+import { resolveWorkspacePath } from './paths';
+import { grepWithJs } from './grepJs';
+import { findRipgrep, grepWithRipgrep } from './grepRipgrep';
+import { ok, type Tool } from './types';
+import type { GrepQuery } from './grepTypes';
+
+export const GREP_MAX_MATCHES = 200;
+
+interface Args {
+  pattern: string;
+  path?: string;
+  include?: string;
+}
+
+export const grepTool: Tool<Args> = {
+  name: 'grep',
+  description:
+    'Search file contents with a regular expression. Returns "path:line: text" lines, sorted by path, ' +
+    `at most ${GREP_MAX_MATCHES}. path limits the search to a file or directory; include filters file names by glob ("*.ts"). ` +
+    'Ignored files (.gitignore, .patchpilotignore) are not searched.',
+  schema: {
+    type: 'object',
+    properties: {
+      pattern: { type: 'string', minLength: 1 },
+      path: { type: 'string' },
+      include: { type: 'string' },
+    },
+    required: ['pattern'],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  async run(args, ctx) {
+    const scope = await resolveWorkspacePath(ctx, args.path ?? '.', 'read');
+    const query: GrepQuery = {
+      root: ctx.root,
+      pattern: args.pattern,
+      path: scope.rel,
+      include: args.include,
+      maxMatches: GREP_MAX_MATCHES,
+      rules: ctx.ignore,
+      signal: ctx.signal,
+    };
+    const rg = findRipgrep();
+    const outcome = rg ? await grepWithRipgrep(rg, query) : await grepWithJs(query);
+    if (outcome.matches.length === 0) return ok(`no matches for /${args.pattern}/`, { count: 0, engine: outcome.engine });
+    const lines = outcome.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
+    const more = outcome.truncated ? `\n[... stopped at ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]` : '';
+    return ok(lines.join('\n') + more, { count: outcome.matches.length, truncated: outcome.truncated, engine: outcome.engine });
+  },
+};

@@ -1,0 +1,74 @@
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import { errorMessage } from '../base/errors';
+import { CancelledError } from '../base/cancellation';
+import { ToolError, fail, type Tool, type ToolContext, type ToolResult } from './types';
+
+/**
+ * The tools offered to the model, with their argument schemas compiled once. `invoke` never throws
+ * for anything the model did: unknown tool, broken JSON, schema violations and tool failures all
+ * come back as a failed ToolResult with text the model can act on. Only cancellation propagates.
+ */
+export class ToolRegistry {
+  private readonly tools = new Map<string, { tool: Tool<any>; validate: ValidateFunction }>();
+  private readonly ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false });
+
+  constructor(tools: readonly Tool<any>[] = []) {
+    for (const tool of tools) this.register(tool);
+  }
+
+  register(tool: Tool<any>): void {
+    if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} registered twice`);
+    this.tools.set(tool.name, { tool, validate: this.ajv.compile(tool.schema) });
+  }
+
+  get(name: string): Tool<any> | undefined {
+    return this.tools.get(name)?.tool;
+  }
+
+  list(): Tool<any>[] {
+    return [...this.tools.values()].map((t) => t.tool);
+  }
+
+  /** Parses and validates arguments; a string message when they are wrong. */
+  check(name: string, args: string | unknown): { ok: true; tool: Tool<any>; args: Record<string, unknown> } | { ok: false; message: string } {
+    const entry = this.tools.get(name);
+    if (!entry) return { ok: false, message: `unknown tool "${name}". Available tools: ${[...this.tools.keys()].join(', ')}` };
+    let parsed: unknown = args;
+    if (typeof args === 'string') {
+      try {
+        parsed = args.trim() === '' ? {} : JSON.parse(args);
+      } catch (err) {
+        return { ok: false, message: `${name}: arguments are not valid JSON (${errorMessage(err)})` };
+      }
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return { ok: false, message: `${name}: arguments must be a JSON object` };
+    }
+    if (!entry.validate(parsed)) return { ok: false, message: `${name}: invalid arguments: ${formatErrors(entry.validate.errors ?? [])}` };
+    return { ok: true, tool: entry.tool, args: parsed as Record<string, unknown> };
+  }
+
+  async invoke(name: string, args: string | unknown, ctx: ToolContext): Promise<ToolResult> {
+    const checked = this.check(name, args);
+    if (!checked.ok) return fail(checked.message);
+    ctx.signal.throwIfAborted();
+    try {
+      return await checked.tool.run(checked.args, ctx);
+    } catch (err) {
+      if (ctx.signal.aborted || err instanceof CancelledError) throw err instanceof CancelledError ? err : new CancelledError();
+      if (err instanceof ToolError) return fail(`${name}: ${err.message}`);
+      return fail(`${name} failed: ${errorMessage(err)}`);
+    }
+  }
+}
+
+function formatErrors(errors: ErrorObject[]): string {
+  return errors
+    .map((e) => {
+      const where = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : 'arguments';
+      if (e.keyword === 'additionalProperties') return `unknown argument "${String(e.params.additionalProperty)}"`;
+      if (e.keyword === 'required') return `missing required argument "${String(e.params.missingProperty)}"`;
+      return `${where} ${e.message ?? 'is invalid'}`;
+    })
+    .join('; ');
+}

@@ -1,0 +1,71 @@
+import { gateAction } from './gate';
+import { formatTestSummary, summarizeTestOutput, type TestSummary } from './testSummary';
+import { headTail } from './truncate';
+import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
+
+/** Files that define what a test command does. If the run changed one, running the tests runs the agent's code as the user's (A5). */
+const TEST_DEFINITION = /(^|\/)(package\.json|[Mm]akefile|GNUmakefile|justfile|Taskfile\.ya?ml|pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|noxfile\.py|conftest\.py|(jest|vitest|playwright)\.config\.[cm]?[jt]s|\.mocharc(\.[a-z]+)?|\.npmrc)$/;
+const OUTPUT_CHARS_ON_FAILURE = 6000;
+
+export interface TestCommandResult {
+  command: string;
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  output: string;
+  summary: TestSummary;
+}
+
+export const runTestsTool: Tool<Record<string, never>> = {
+  name: 'run_tests',
+  description: "Run the project's configured test commands. Returns each command's exit code, duration and the failing tests with their first error line.",
+  schema: { type: 'object', properties: {}, additionalProperties: false },
+  readOnly: false,
+  async run(_args, ctx) {
+    return runConfiguredTests(ctx);
+  },
+};
+
+/** Runs every configured test command in order (also used after each applied edit). */
+export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> {
+  const commands = ctx.settings.tests.commands;
+  if (commands.length === 0) return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
+  if (ctx.mode === 'plan') throw new ToolError('plan mode: tests are not run');
+
+  const results: TestCommandResult[] = [];
+  const parts: string[] = [];
+  for (const command of commands) {
+    await approveIfRedefined(ctx, command);
+    ctx.emit?.({ type: 'test-started', command });
+    const run = await ctx.tasks.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
+    ctx.signal.throwIfAborted();
+    const summary = summarizeTestOutput(run.output);
+    const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
+    results.push(result);
+    ctx.emit?.({ type: 'test-finished', command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary) });
+    parts.push(describe(result));
+  }
+  const passed = results.every((r) => r.exitCode === 0);
+  const text = `${passed ? 'tests passed' : 'tests FAILED'}\n\n${parts.join('\n\n')}`;
+  return passed ? ok(text, { results }) : fail(text, { results });
+}
+
+async function approveIfRedefined(ctx: ToolContext, command: string): Promise<void> {
+  const changed = [...ctx.run.changedFiles].filter((f) => TEST_DEFINITION.test(f) || command.includes(f));
+  if (changed.length === 0) return;
+  await gateAction(
+    ctx,
+    { kind: 'tests', title: command, reason: `this run changed ${changed.join(', ')}, which can change what "${command}" does` },
+    { verdict: 'ask', rule: 'ask:test-definition-changed', reason: `the agent changed ${changed.join(', ')}` },
+  );
+}
+
+function describe(r: TestCommandResult): string {
+  const seconds = (r.durationMs / 1000).toFixed(1);
+  const status = r.timedOut ? `timed out after ${seconds} s` : r.exitCode === null ? `killed after ${seconds} s` : `exit ${r.exitCode} after ${seconds} s`;
+  const summary = formatTestSummary(r.summary);
+  const lines = [`$ ${r.command}`, status];
+  if (summary) lines.push(summary);
+  if (r.exitCode !== 0) lines.push('--- output ---', headTail(r.output.trimEnd(), OUTPUT_CHARS_ON_FAILURE).text);
+  return lines.join('\n');
+}

@@ -1,0 +1,111 @@
+import type { ActionApprovalRequest, Approver, TaskRunner } from '../ports';
+import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
+import type { IgnoreRules } from '../git/ignoreRules';
+import type { PolicyDecision } from '../policy/types';
+import type { ApplyOptions, ApplyResult } from '../patch/types';
+
+/** What a tool gives back to the model. `output` is the text the model reads; errors are outputs too. */
+export interface ToolResult {
+  ok: boolean;
+  output: string;
+  /** Structured facts for events and history (applied hunks, exit code); never sent to the model. */
+  data?: Record<string, unknown>;
+}
+
+/** A failure the model should read and can fix (bad path, ignored file, refused approval). */
+export class ToolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+/** Decides reads and writes of workspace paths (protected paths ask, outside the workspace is denied). */
+export interface PathPolicy {
+  check(relPath: string, access: 'read' | 'write'): PolicyDecision;
+}
+
+/** Decides a command line (deny > ask > allow). */
+export interface CommandPolicy {
+  check(command: string): PolicyDecision;
+}
+
+export interface CommandExecution {
+  exitCode: number | null;
+  output: string;
+  truncated: boolean;
+  durationMs: number;
+  timedOut: boolean;
+  cancelled: boolean;
+}
+
+/** Runs an approved command (the CLI: in a bubblewrap sandbox). */
+export interface CommandExecutor {
+  run(request: { command: string; cwd: string; signal: AbortSignal; timeoutMs?: number }): Promise<CommandExecution>;
+}
+
+/** Applies patch text to the workspace (PatchManager). */
+export interface PatchEngine {
+  apply(text: string, options: ApplyOptions): Promise<ApplyResult>;
+}
+
+/** Fetches a URL after the network policy (no private addresses, capped size and time). */
+export interface WebFetcher {
+  fetch(url: string, signal: AbortSignal): Promise<{ status: number; contentType: string; text: string; finalUrl: string }>;
+}
+
+/** Searches what past runs learned. */
+export interface HistorySearch {
+  search(query: string, options: { days?: number; limit: number }): Promise<{ time: number; text: string; detail: string; path?: string | null }[]>;
+}
+
+/** Facts of the current run that tools share (A5: a test command whose definition changed needs approval). */
+export interface RunState {
+  /** Workspace-relative paths written by this run. */
+  changedFiles: Set<string>;
+  /** Hook after files were written (auto-commit, tests after edit). */
+  afterWrite?(paths: string[], summary: string): Promise<string | undefined>;
+}
+
+/** Events tools report while they work; the orchestrator forwards them as run events. */
+export type ToolEvent =
+  | { type: 'patch-proposed'; preview: ApplyResult }
+  | { type: 'approval-needed'; request: ActionApprovalRequest | { kind: 'patch'; title: string; hunks: string[] } }
+  | { type: 'approval-answered'; kind: string; approved: boolean; accepted?: string[] }
+  | { type: 'test-started'; command: string }
+  | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string };
+
+export interface ToolContext {
+  /** Real absolute path of the workspace root. */
+  root: string;
+  settings: PatchPilotSettings;
+  mode: ApprovalMode;
+  signal: AbortSignal;
+  approver: Approver;
+  tasks: TaskRunner;
+  ignore: IgnoreRules;
+  run: RunState;
+  pathPolicy?: PathPolicy;
+  commandPolicy?: CommandPolicy;
+  exec?: CommandExecutor;
+  patches?: PatchEngine;
+  web?: WebFetcher;
+  history?: HistorySearch;
+  emit?(event: ToolEvent): void;
+}
+
+/** JSON Schema of a tool's arguments (an object schema). */
+export type ToolSchema = Record<string, unknown> & { type: 'object'; properties: Record<string, unknown> };
+
+export interface Tool<Args = Record<string, unknown>> {
+  /** Public contract: models are prompted with these names and arguments. */
+  name: string;
+  description: string;
+  schema: ToolSchema;
+  /** Reads only: may run in parallel with other read-only calls, allowed in plan mode. */
+  readOnly: boolean;
+  run(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export const ok = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: true, output, data });
+export const fail = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: false, output, data });

@@ -1,0 +1,58 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { gateAction } from './gate';
+import { resolveWorkspacePath } from './paths';
+import { headTail } from './truncate';
+import { ToolError, ok, type Tool } from './types';
+
+export const WRITE_MAX_BYTES = 1024 * 1024;
+
+interface Args {
+  path: string;
+  content: string;
+}
+
+export const writeFileTool: Tool<Args> = {
+  name: 'write_file',
+  description:
+    'Create a new file with the given content (parent directories are created). Overwriting an existing file needs the ' +
+    "user's approval: to change a file, use propose_patch instead.",
+  schema: {
+    type: 'object',
+    properties: {
+      path: { type: 'string', minLength: 1 },
+      content: { type: 'string' },
+    },
+    required: ['path', 'content'],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  async run(args, ctx) {
+    if (Buffer.byteLength(args.content) > WRITE_MAX_BYTES) throw new ToolError(`content is over ${WRITE_MAX_BYTES} bytes`);
+    const target = await resolveWorkspacePath(ctx, args.path, 'write');
+    const existing = await stat(target.abs).catch(() => undefined);
+    if (existing?.isDirectory()) throw new ToolError(`${args.path} is a directory`);
+    const old = existing ? await readFile(target.abs, 'utf8') : undefined;
+    if (old === args.content) return ok(`${target.rel} already has this content; nothing written`);
+
+    const overwrite = old !== undefined;
+    // An overwrite always asks: it replaces work the model may not have read in full.
+    const decision = overwrite
+      ? { verdict: 'ask' as const, rule: 'ask:overwrite', reason: `${target.rel} exists; write_file would replace all ${old.split('\n').length} lines` }
+      : target.decision;
+    const { feedback } = await gateAction(
+      ctx,
+      { kind: 'write', title: `${overwrite ? 'overwrite' : 'create'} ${target.rel}`, reason: decision?.reason ?? 'new file', detail: headTail(args.content, 4000).text },
+      decision,
+    );
+    await mkdir(path.dirname(target.abs), { recursive: true });
+    await writeFile(target.abs, args.content);
+    ctx.run.changedFiles.add(target.rel);
+    const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
+    let output = `${overwrite ? 'overwrote' : 'created'} ${target.rel} (${lines} lines)`;
+    if (feedback) output += `\nThe user said: ${feedback}`;
+    const after = await ctx.run.afterWrite?.([target.rel], output);
+    if (after) output += `\n${after}`;
+    return ok(output, { path: target.rel, created: !overwrite });
+  },
+};

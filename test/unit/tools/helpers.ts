@@ -1,0 +1,72 @@
+// Shared fixtures for the tool tests: a real temp workspace, a real NodeTaskRunner, and an Approver
+// that answers from a script and records what it was asked.
+import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { DEFAULT_SETTINGS, type ApprovalMode, type PatchPilotSettings } from '../../../src/core/config/settings';
+import { IgnoreRules } from '../../../src/core/git/ignoreRules';
+import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
+import type { ActionApprovalRequest, ActionApprovalAnswer, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../../src/core/ports';
+import type { ToolContext, ToolEvent } from '../../../src/core/tools/types';
+
+export function tempWorkspace(files: Record<string, string> = {}): { root: string; cleanup(): void } {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'pp-tools-')));
+  for (const [rel, content] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    writeFileSync(path.join(root, rel), content);
+  }
+  return { root, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
+export function gitInit(root: string): void {
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.name', 'Test');
+  git('config', 'user.email', 'test@example.invalid');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'initial', '--allow-empty');
+}
+
+export class ScriptedApprover implements Approver {
+  readonly patchRequests: PatchApprovalRequest[] = [];
+  readonly actionRequests: ActionApprovalRequest[] = [];
+  constructor(
+    private readonly answers: {
+      patch?: (r: PatchApprovalRequest) => PatchApprovalAnswer;
+      action?: (r: ActionApprovalRequest) => ActionApprovalAnswer;
+    } = {},
+  ) {}
+  async approvePatch(request: PatchApprovalRequest): Promise<PatchApprovalAnswer> {
+    this.patchRequests.push(request);
+    return this.answers.patch?.(request) ?? { acceptedHunks: [] };
+  }
+  async approveAction(request: ActionApprovalRequest): Promise<ActionApprovalAnswer> {
+    this.actionRequests.push(request);
+    return this.answers.action?.(request) ?? { approved: false };
+  }
+}
+
+export function settingsWith(patch: { tests?: Partial<PatchPilotSettings['tests']> } = {}): PatchPilotSettings {
+  const s = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;
+  Object.assign(s.tests, patch.tests ?? {});
+  return s;
+}
+
+export function makeContext(root: string, options: { mode?: ApprovalMode; approver?: Approver; settings?: PatchPilotSettings; signal?: AbortSignal } & Partial<ToolContext> = {}): ToolContext & { events: ToolEvent[] } {
+  const events: ToolEvent[] = [];
+  const { mode, approver, settings, signal, ...rest } = options;
+  return {
+    root,
+    settings: settings ?? settingsWith(),
+    mode: mode ?? 'ask',
+    signal: signal ?? new AbortController().signal,
+    approver: approver ?? new ScriptedApprover(),
+    tasks: new NodeTaskRunner(),
+    ignore: new IgnoreRules(root),
+    run: { changedFiles: new Set() },
+    emit: (e) => events.push(e),
+    events,
+    ...rest,
+  };
+}

@@ -1,0 +1,100 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
+import { tempWorkspace } from './helpers';
+
+const runner = new NodeTaskRunner();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function waitDead(pid: number): Promise<boolean> {
+  for (let i = 0; i < 50; i++) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return false;
+}
+
+describe('NodeTaskRunner', () => {
+  test('exit code, interleaved stdout and stderr, cwd', async () => {
+    const ws = tempWorkspace();
+    try {
+      const r = await runner.run({ command: 'echo out; echo err 1>&2; pwd; exit 3', cwd: ws.root });
+      assert.equal(r.exitCode, 3);
+      assert.equal(r.output, `out\nerr\n${ws.root}\n`);
+      assert.equal(r.timedOut, false);
+      assert.equal(r.cancelled, false);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('a timeout kills the whole process group, grandchildren included', async () => {
+    const ws = tempWorkspace();
+    try {
+      // The grandchild writes its pid, then sleeps; a kill of the shell alone would leave it running.
+      const r = await runner.run({ command: 'sh -c \'echo $$ > grandchild.pid; sleep 30\' & wait', cwd: ws.root, timeoutMs: 500 });
+      assert.equal(r.timedOut, true);
+      assert.equal(r.exitCode, null);
+      const pid = Number(readFileSync(path.join(ws.root, 'grandchild.pid'), 'utf8'));
+      assert.ok(await waitDead(pid), 'grandchild still alive');
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('cancel kills the tree and reports cancelled', async () => {
+    const ws = tempWorkspace();
+    try {
+      const controller = new AbortController();
+      const pending = runner.run({ command: 'echo started; echo $$ > sh.pid; sleep 30', cwd: ws.root, signal: controller.signal, onOutput: () => controller.abort() });
+      const r = await pending;
+      assert.equal(r.cancelled, true);
+      assert.equal(r.exitCode, null);
+      assert.match(r.output, /started/);
+      if (existsSync(path.join(ws.root, 'sh.pid'))) assert.ok(await waitDead(Number(readFileSync(path.join(ws.root, 'sh.pid'), 'utf8'))));
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('background leftovers do not hold the run open after the command exits', async () => {
+    const ws = tempWorkspace();
+    try {
+      const r = await runner.run({ command: '(sleep 30 &) ; echo done', cwd: ws.root, timeoutMs: 20_000 });
+      assert.equal(r.exitCode, 0);
+      assert.equal(r.timedOut, false);
+      assert.equal(r.output, 'done\n');
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('huge output keeps its head and tail within the budget', async () => {
+    const ws = tempWorkspace();
+    try {
+      const r = await runner.run({
+        command: `${JSON.stringify(process.execPath)} -e "console.log('FIRST'); for (let i = 0; i < 200000; i++) console.log('noise line ' + i); console.log('LAST')"`,
+        cwd: ws.root,
+        maxOutputBytes: 10_000,
+      });
+      assert.equal(r.exitCode, 0);
+      assert.equal(r.truncated, true);
+      assert.ok(r.output.length < 10_200, `output ${r.output.length}`);
+      assert.match(r.output, /^FIRST/);
+      assert.match(r.output, /LAST\n$/);
+      assert.match(r.output, /characters omitted/);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});

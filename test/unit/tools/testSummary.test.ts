@@ -15,7 +15,7 @@ test('top fails', () => { throw new Error('boom here'); });
 `;
 
 function run(cmd: string, args: string[], cwd: string): string {
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
   delete env.NODE_TEST_CONTEXT; // else the child runner talks to ours instead of printing
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', env });
   return r.stdout + r.stderr;

@@ -46,6 +46,8 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
   try {
     const stream = await opts.sdk.chat.completions.create(opts.body, { signal: controller.signal });
     for await (const chunk of stream) {
+      // Chunks already buffered when a cancel or stall hit are not shown: the attempt is over.
+      if (controller.signal.aborted) break;
       assembler.push(chunk);
       // Until visible output starts the model may be thinking; afterwards silence means a stall.
       arm(assembler.outputStarted ? opts.idleTimeoutMs : opts.firstChunkTimeoutMs);

@@ -55,8 +55,8 @@ export type ScriptedFault =
   | { kind: 'stall'; afterChunks: number }
   /** Never answer: not even headers. */
   | { kind: 'hang' }
-  /** Serve the whole reply with this pause between chunks; the turn does NOT advance. */
-  | { kind: 'slow'; chunkDelayMs: number };
+  /** Serve the whole reply with this pause between chunks (from chunk `afterChunks` on, default 1); the turn does NOT advance. */
+  | { kind: 'slow'; chunkDelayMs: number; afterChunks?: number };
 
 /** Declarative checks on the incoming request (usable from JSON script files). */
 export interface ScriptedExpectation {

@@ -208,10 +208,11 @@ export class ScriptedModelServer {
     const includeUsage = body.stream_options?.include_usage === true;
     const chunks = streamChunks(reply, ctx, includeUsage ? usageFor(reply, body) : undefined);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-    const limit = fault && 'afterChunks' in fault ? fault.afterChunks : chunks.length;
+    const limit = fault && fault.kind !== 'slow' && 'afterChunks' in fault ? fault.afterChunks : chunks.length;
     const delay = fault?.kind === 'slow' ? fault.chunkDelayMs : (reply.chunkDelayMs ?? 0);
+    const slowFrom = fault?.kind === 'slow' ? Math.max(1, fault.afterChunks ?? 1) : 1;
     for (const [i, chunk] of chunks.slice(0, limit).entries()) {
-      if (i > 0 && delay > 0) await this.sleep(delay);
+      if (i >= slowFrom && delay > 0) await this.sleep(delay);
       if (res.destroyed || this.closed) return;
       await new Promise<void>((resolve) => res.write(`data: ${JSON.stringify(chunk)}\n\n`, () => resolve()));
     }

@@ -11,6 +11,8 @@ export interface BenchArgs {
   perfReps: number;
   skipPerf: boolean;
   help?: boolean;
+  /** PatchPilot CLI bundle to run (default dist/cli.js). */
+  cli?: string;
 }
 
 export const USAGE = `Usage: npm run bench:patch -- [flags]
@@ -22,7 +24,8 @@ export const USAGE = `Usage: npm run bench:patch -- [flags]
   --max-files N      max changed files taken from one version pair (default 12)
   --perf-reps N      repetitions of the 6-hunk/10k-line timing (default 200)
   --no-perf          skip that timing
-  --json FILE        also write every raw result to FILE`;
+  --json FILE        also write every raw result to FILE
+  --cli FILE         PatchPilot CLI to run instead of dist/cli.js (e.g. a bundle of a work in progress)`;
 
 const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter(Boolean);
 
@@ -65,6 +68,9 @@ export function parseBenchArgs(argv: string[]): BenchArgs {
         break;
       case '--no-perf':
         a.skipPerf = true;
+        break;
+      case '--cli':
+        a.cli = value();
         break;
       case '--json':
         a.json = value();

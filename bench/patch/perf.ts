@@ -42,6 +42,9 @@ export interface PerfResult {
   medianMs: number;
   p95Ms: number;
   exact: number;
+  refused: number;
+  /** The first refusal reason, if any. */
+  firstError?: string;
   /** Set when the engine could not be run or returned nothing. */
   error?: string;
 }
@@ -59,6 +62,15 @@ export async function runPerf(seed: number, reps = 200): Promise<PerfResult> {
   const results = [...run.results.values()];
   const ms = results.map((r) => r.ms).sort((a, b) => a - b);
   const exact = results.filter((r) => r.status === 'applied' && r.files && filesEqual(r.files, { 'src/large.js': newText })).length;
+  const refusals = results.filter((r) => r.status === 'refused');
   const error = results.length === 0 ? `no results (${run.stderr.trim().split('\n')[0] ?? `exit ${run.code}`})` : undefined;
-  return { reps, medianMs: median(ms), p95Ms: ms.length ? ms[Math.floor(ms.length * 0.95)] : NaN, exact, error };
+  return {
+    reps,
+    medianMs: median(ms),
+    p95Ms: ms.length ? ms[Math.floor(ms.length * 0.95)] : NaN,
+    exact,
+    refused: refusals.length,
+    firstError: refusals[0]?.error,
+    error,
+  };
 }

@@ -10,7 +10,12 @@ import path from 'node:path';
 import type { BenchCase } from '../kinds/types';
 import type { Tool, ToolResult } from './types';
 
-export const CLI = path.resolve('dist/cli.js');
+let cli = path.resolve('dist/cli.js');
+
+/** Points the tool at another CLI bundle (the `--cli` flag). */
+export function useCli(file: string): void {
+  cli = path.resolve(file);
+}
 const MAX_RESTARTS = 5;
 const TIMEOUT_MS = 10 * 60_000;
 
@@ -38,11 +43,11 @@ export interface EvalInput {
 export function runEval(inputs: EvalInput[], onLine?: (n: number) => void): Promise<EvalRun> {
   return new Promise((resolve) => {
     const results = new Map<string, ToolResult>();
-    if (!existsSync(CLI)) {
-      resolve({ results, code: null, stderr: `${CLI} not found (run npm run build)` });
+    if (!existsSync(cli)) {
+      resolve({ results, code: null, stderr: `${cli} not found (run npm run build)` });
       return;
     }
-    const child = spawn(process.execPath, [CLI, 'patch', 'eval', '--jsonl', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [cli, 'patch', 'eval', '--jsonl', '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const timer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS);
     let buffered = '';
     let stderr = '';

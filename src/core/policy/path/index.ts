@@ -1,0 +1,13 @@
+export { checkPath } from './check-path';
+export type { PathCheckRequest, PathDecision, PathOperation } from './check-path';
+export { createIgnoreFilter, IGNORE_FILE_NAME } from './ignore-filter';
+export type { IgnoreFilter, IgnoreMatch } from './ignore-filter';
+export { DEFAULT_PROTECTED_PATHS, createProtectedMatcher, foldForMatch } from './protected-paths';
+export type { ProtectedMatcher } from './protected-paths';
+export { openConfined, writeConfined, ConfinementError } from './confined-io';
+export type { WriteConfinedOptions } from './confined-io';
+export { resolveRealPath, PathLoopError } from './real-path';
+export type { RealPathInfo } from './real-path';
+export { isCaseInsensitive } from './case-sensitivity';
+export { DEFAULT_PATH_SETTINGS, resolvePathSettings } from './settings';
+export type { PathPolicySettings, PathSettingsSources } from './settings';

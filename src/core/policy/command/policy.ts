@@ -1,0 +1,132 @@
+import path from 'node:path';
+import { strictest, type PolicyDecision } from '../types';
+import { createBashParser, type BashParser } from './bashParser';
+import { DEFAULT_ALLOW_RULES } from './defaults';
+import { textualDenyFindings } from './deny';
+import { evaluateSimple, type EvalEnv } from './evaluate';
+import { extractCommands } from './extract';
+import { buildUserRules, type CommandPolicyConfig } from './settings';
+import type { TestDefinitionGuard } from './testDefinitionGuard';
+import type { CommandCheckInput, CommandPolicy, Finding } from './types';
+
+export interface CommandPolicyOptions extends CommandPolicyConfig {
+  /** A5: makes changed test definitions ask again. */
+  testGuard?: TestDefinitionGuard;
+}
+
+export interface LoadedCommandPolicy extends CommandPolicy {
+  /** Settings that could not be used, to show the user (never silently widened). */
+  readonly settingsErrors: readonly string[];
+}
+
+const MAX_INPUT_CHARS = 64 * 1024;
+const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/;
+
+/** Async because tree-sitter's wasm loads asynchronously; `check()` is synchronous afterwards. */
+export async function createCommandPolicy(options: CommandPolicyOptions): Promise<LoadedCommandPolicy> {
+  const parser = await createBashParser();
+  return new ShellCommandPolicy(parser, options);
+}
+
+class ShellCommandPolicy implements LoadedCommandPolicy {
+  readonly settingsErrors: readonly string[];
+  private readonly userRules;
+  private readonly maxSubcommands: number;
+  private readonly maxDepth: number;
+
+  constructor(private readonly parser: BashParser, private readonly options: CommandPolicyOptions) {
+    const built = buildUserRules(options);
+    this.userRules = built.rules;
+    this.settingsErrors = built.errors;
+    this.maxSubcommands = options.maxSubcommands ?? 16;
+    this.maxDepth = options.maxDepth ?? 3;
+  }
+
+  check(input: CommandCheckInput): PolicyDecision {
+    const parts: PolicyDecision[] = [];
+    const raw = input.command;
+    const workspaceRoot = path.resolve(input.workspaceRoot);
+    const cwd = path.resolve(workspaceRoot, input.cwd);
+    const scriptFindings: Finding[] = [];
+    let degraded = false;
+    if (typeof raw !== 'string' || raw.trim() === '') {
+      return { verdict: 'ask', rule: 'ask:empty-command', reason: 'The command is empty.', parts: [] };
+    }
+    if (raw.includes('\0')) scriptFindings.push(ask('ask:null-byte', 'The command contains a NUL byte, which the shell would cut it at.'));
+    if (raw.includes('\r')) scriptFindings.push(ask('ask:carriage-return', 'The command contains a carriage return, which hides text when displayed and separates commands in some shells.'));
+    if (INVISIBLE.test(raw)) scriptFindings.push(ask('ask:invisible-characters', 'The command contains invisible or direction-changing Unicode characters.'));
+    if (/\\\r?\n/.test(raw)) scriptFindings.push(ask('ask:line-continuation', 'The command uses backslash-newline line continuations, which can split words in misleading ways.'));
+    // Parse what the shell would see; CR and NUL are turned into separators so deny rules see both halves.
+    const text = raw.replace(/\0/g, '\n').replace(/\r/g, '\n');
+    if (text.length > MAX_INPUT_CHARS) {
+      scriptFindings.push(ask('ask:too-long', `The command is ${text.length} characters long; commands over ${MAX_INPUT_CHARS} are not parsed.`));
+      degraded = true;
+    } else {
+      const counter = { count: 0 };
+      const env = this.env(workspaceRoot, input.homeDir, counter);
+      const before = parts.length;
+      env.evaluateScript(text, 0, [cwd], parts);
+      if (counter.count > this.maxSubcommands) {
+        scriptFindings.push(ask('ask:too-many-subcommands', `The command has ${counter.count} sub-commands; more than ${this.maxSubcommands} are never allowed without approval.`));
+        degraded = true;
+      }
+      if (parts.slice(before).some((p) => /^ask:(parse-error|unknown-syntax|nesting-too-deep)$/.test(p.rule))) degraded = true;
+    }
+    if (degraded || scriptFindings.length) scriptFindings.push(...textualDenyFindings(raw));
+    parts.unshift(...scriptFindings.map((f) => ({ verdict: f.verdict, rule: f.rule, reason: f.reason })));
+    const worst = strictest(parts, { verdict: 'ask', rule: 'ask:no-command', reason: 'Nothing to run was found in the command.' });
+    return { verdict: worst.verdict, rule: worst.rule, reason: summarize(worst, parts), parts };
+  }
+
+  private env(workspaceRoot: string, homeDir: string, counter: { count: number }): EvalEnv {
+    const self = this;
+    const functions = new Set<string>();
+    const env: EvalEnv = {
+      workspaceRoot,
+      homeDir: path.resolve(homeDir),
+      userRules: this.userRules,
+      defaultRules: DEFAULT_ALLOW_RULES,
+      isIgnoredPath: this.options.isIgnoredPath,
+      testGuard: this.options.testGuard,
+      functions,
+      evaluateScript(script, depth, cwds, parts) {
+        if (depth > self.maxDepth) {
+          parts.push({ verdict: 'ask', rule: 'ask:nesting-too-deep', reason: `Shell strings nested more than ${self.maxDepth} levels deep are not followed.` });
+          for (const f of textualDenyFindings(script)) parts.push({ verdict: f.verdict, rule: f.rule, reason: f.reason });
+          return;
+        }
+        const tree = self.parser.parse(script);
+        if (!tree) {
+          parts.push({ verdict: 'ask', rule: 'ask:parse-error', reason: 'The shell parser gave up on this command.' });
+          return;
+        }
+        try {
+          const result = extractCommands(tree.rootNode, depth, cwds, env.homeDir);
+          for (const f of result.findings) parts.push({ verdict: f.verdict, rule: f.rule, reason: f.reason });
+          for (const name of result.functions.keys()) functions.add(name);
+          counter.count += result.commands.length;
+          for (const cmd of result.commands) evaluateSimple(cmd, env, parts);
+          if (result.findings.some((f) => f.rule === 'ask:parse-error' || f.rule === 'ask:unknown-syntax') && depth > 0) {
+            for (const f of textualDenyFindings(script)) parts.push({ verdict: f.verdict, rule: f.rule, reason: f.reason });
+          }
+        } finally {
+          tree.delete();
+        }
+      },
+    };
+    return env;
+  }
+}
+
+function ask(rule: string, reason: string): Finding {
+  return { verdict: 'ask', rule, reason };
+}
+
+function summarize(worst: PolicyDecision, parts: PolicyDecision[]): string {
+  if (worst.verdict === 'allow') {
+    return parts.length === 1 ? worst.reason : `All ${parts.length} parts of the command are allowed.`;
+  }
+  const same = parts.filter((p) => p.verdict === worst.verdict).length;
+  const label = worst.verdict === 'deny' ? 'Denied' : 'Needs approval';
+  return `${label}: ${worst.reason}${same > 1 ? ` (${same - 1} more part${same > 2 ? 's' : ''} also ${worst.verdict === 'deny' ? 'denied' : 'need approval'})` : ''}`;
+}

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import OpenAI from 'openai';
 import { clientFor, rejectsWith, userAsks, withServer } from './helpers';
-import type { Script } from '../../support/scriptedModel';
+import { ScriptedModelServer, type Script } from '../../support/scriptedModel';
 
 const sdk = (baseURL: string) => new OpenAI({ baseURL, apiKey: 'unused', maxRetries: 0 });
 
@@ -93,7 +93,6 @@ describe('scripted model server', () => {
   });
 
   test('rejects an invalid script with every problem listed', async () => {
-    const { ScriptedModelServer } = await import('../../support/scriptedModel');
     await assert.rejects(
       ScriptedModelServer.start({ turns: [{ faults: [{ kind: 'explode' }] }] } as unknown as Script),
       /turns\[0\]\.reply must be an object; turns\[0\]\.faults\[0\]\.kind must be one of/,

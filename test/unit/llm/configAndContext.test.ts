@@ -1,0 +1,86 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { resolveModelConfig } from '../../../src/core/llm/config';
+import {
+  FALLBACK_CONTEXT_WINDOW,
+  contextWindowFor,
+  estimateMessageTokens,
+  estimatePromptTokens,
+  estimateTokens,
+} from '../../../src/core/llm/contextWindows';
+import { ModelConfigError } from '../../../src/core/llm/errors';
+import { ModelClient } from '../../../src/core/llm';
+
+describe('resolveModelConfig', () => {
+  test('defaults: fast model = model on the same endpoint and key, 60 s idle, 4 attempts, 60 s budget', () => {
+    const c = resolveModelConfig({ baseUrl: 'http://127.0.0.1:11434/v1/', model: 'qwen2.5-coder', apiKey: ' k ' });
+    assert.deepEqual(c.endpoints.fast, { role: 'fast', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'qwen2.5-coder' });
+    assert.equal(c.idleTimeoutMs, 60_000);
+    assert.equal(c.firstChunkTimeoutMs, 120_000);
+    assert.equal(c.retry.maxAttempts, 4);
+    assert.equal(c.retry.maxRetryTimeMs, 60_000);
+    assert.equal(c.apiKeyHeader, 'authorization');
+  });
+
+  test('a fast model on another host does not inherit the main key', () => {
+    const c = resolveModelConfig({ baseUrl: 'http://127.0.0.1:1/v1', model: 'a', apiKey: 'k', fastBaseUrl: 'http://127.0.0.1:2/v1', fastModel: 'b' });
+    assert.equal(c.endpoints.fast.apiKey, undefined);
+    assert.equal(c.endpoints.fast.model, 'b');
+  });
+
+  test('every problem reported at once, naming the setting', () => {
+    try {
+      resolveModelConfig({ baseUrl: 'ftp://x', model: '', idleTimeoutMs: -1, maxAttempts: 2.5, prices: { m: { input: 'x', output: 1 } } });
+      assert.fail('expected an error');
+    } catch (err) {
+      assert.ok(err instanceof ModelConfigError);
+      assert.deepEqual(err.problems, [
+        'patchpilot.llm.baseUrl "ftp://x" is not an http(s) URL',
+        'patchpilot.llm.model is required',
+        'idleTimeoutMs must be a positive number, got -1',
+        'maxAttempts must be a positive integer, got 2.5',
+        'prices["m"].input must be a number >= 0 (USD per 1M tokens)',
+      ]);
+    }
+  });
+
+  test('a missing base URL says what to put there', () => {
+    assert.throws(() => new ModelClient({ baseUrl: '', model: 'm' }), /patchpilot\.llm\.baseUrl is required \(an OpenAI-compatible base URL/);
+  });
+});
+
+describe('token estimates and context windows', () => {
+  test('chars/4, rounded up', () => {
+    assert.equal(estimateTokens(''), 0);
+    assert.equal(estimateTokens('abcd'), 1);
+    assert.equal(estimateTokens('abcde'), 2);
+  });
+
+  test('messages count their tool calls and a per-message overhead', () => {
+    const plain = estimateMessageTokens({ role: 'user', content: 'x'.repeat(40) });
+    assert.equal(plain, 14);
+    const withCall = estimateMessageTokens({
+      role: 'assistant',
+      content: null,
+      toolCalls: [{ id: 'c1', name: 'grep', argumentsJson: '{"pattern":"abc"}' }],
+    });
+    assert.ok(withCall > 4);
+    const tools = [{ name: 'grep', description: 'search', parameters: { type: 'object' } }];
+    assert.ok(estimatePromptTokens([{ role: 'user', content: 'hi' }], tools) > estimatePromptTokens([{ role: 'user', content: 'hi' }]));
+  });
+
+  test('windows: exact, router prefix, date suffix, Ollama tag, override, unknown', () => {
+    assert.deepEqual(contextWindowFor('gpt-4o'), { tokens: 128_000, known: true });
+    assert.deepEqual(contextWindowFor('openai/gpt-4.1-mini'), { tokens: 1_047_576, known: true });
+    assert.deepEqual(contextWindowFor('gpt-4o-2024-08-06'), { tokens: 128_000, known: true });
+    assert.deepEqual(contextWindowFor('llama3.1:8b'), { tokens: 128_000, known: true });
+    assert.deepEqual(contextWindowFor('llama3.1:8b', { 'llama3.1:8b': 16_384 }), { tokens: 16_384, known: true });
+    assert.deepEqual(contextWindowFor('mystery'), { tokens: FALLBACK_CONTEXT_WINDOW, known: false });
+  });
+
+  test('the client answers per role, with configured overrides', () => {
+    const client = new ModelClient({ baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o', fastModel: 'tiny', contextWindows: { tiny: 4096 } });
+    assert.equal(client.contextWindow('reasoning').tokens, 128_000);
+    assert.deepEqual(client.contextWindow('fast'), { tokens: 4096, known: true });
+  });
+});

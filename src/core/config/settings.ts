@@ -80,7 +80,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   tests: { commands: [], afterEdit: false, timeoutSeconds: 600 },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
   git: { autoCommit: false },
-  history: { path: '.patchpilot/history.sqlite' },
+  history: { path: '.patchpilot/history.db' },
   policy: { allowCommands: [], denyCommands: [] },
 } satisfies PatchPilotSettings);
 

@@ -30,7 +30,7 @@ export const grepTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    const scope = await resolveWorkspacePath(ctx, args.path ?? '.', 'read');
+    const scope = await resolveWorkspacePath(ctx, args.path ?? '.', 'search');
     const query: GrepQuery = {
       root: ctx.root,
       pattern: args.pattern,

@@ -26,7 +26,7 @@ export const listDirTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    const target = await resolveWorkspacePath(ctx, args.path ?? '.', 'read');
+    const target = await resolveWorkspacePath(ctx, args.path ?? '.', 'list');
     const info = await stat(target.abs).catch(() => {
       throw new ToolError(`${args.path}: no such directory`);
     });

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { PolicyDecision } from '../policy/types';
-import { ToolError, type ToolContext } from './types';
+import { ToolError, type PathAccess, type ToolContext } from './types';
 
 export interface ResolvedPath {
   /** Absolute path to use for I/O (symlinks resolved for existing parts). */
@@ -17,7 +17,7 @@ export interface ResolvedPath {
  * outside the workspace (also through symlinks: the real path of the target, or of its nearest
  * existing parent for a new file, must be inside), hidden by .patchpilotignore, denied by policy.
  */
-export async function resolveWorkspacePath(ctx: ToolContext, input: string, access: 'read' | 'write'): Promise<ResolvedPath> {
+export async function resolveWorkspacePath(ctx: ToolContext, input: string, access: PathAccess): Promise<ResolvedPath> {
   if (typeof input !== 'string' || input.includes('\0')) throw new ToolError('invalid path');
   const trimmed = input.trim() === '' ? '.' : input.trim();
   const lexical = path.resolve(ctx.root, trimmed);
@@ -32,7 +32,7 @@ export async function resolveWorkspacePath(ctx: ToolContext, input: string, acce
   for (const candidate of new Set([rel, toRel(ctx.root, abs) ?? rel])) {
     if (candidate && ctx.ignore.isAgentIgnored(candidate)) throw new ToolError(`${input}: hidden from the agent by .patchpilotignore`);
   }
-  const decision = ctx.pathPolicy?.check(rel, access);
+  const decision = await ctx.pathPolicy?.check(rel, access);
   if (decision?.verdict === 'deny') throw new ToolError(`${input}: ${decision.reason}`);
   return { abs, rel, decision };
 }

@@ -3,6 +3,8 @@ import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
 import type { ApplyOptions, ApplyResult } from '../patch/types';
+import type { SafeFetchResult } from '../policy/network/safe-fetch';
+import type { HistoryStore } from '../history/types';
 
 /** What a tool gives back to the model. `output` is the text the model reads; errors are outputs too. */
 export interface ToolResult {
@@ -20,9 +22,11 @@ export class ToolError extends Error {
   }
 }
 
-/** Decides reads and writes of workspace paths (protected paths ask, outside the workspace is denied). */
+export type PathAccess = 'read' | 'list' | 'search' | 'create' | 'write';
+
+/** Decides reads and writes of workspace paths (protected paths ask, denyPaths are denied): policy/path's checkPath. */
 export interface PathPolicy {
-  check(relPath: string, access: 'read' | 'write'): PolicyDecision;
+  check(relPath: string, access: PathAccess): Promise<PolicyDecision>;
 }
 
 /** Decides a command line (deny > ask > allow). */
@@ -49,20 +53,18 @@ export interface PatchEngine {
   apply(text: string, options: ApplyOptions): Promise<ApplyResult>;
 }
 
-/** Fetches a URL after the network policy (no private addresses, capped size and time). */
-export interface WebFetcher {
-  fetch(url: string, signal: AbortSignal): Promise<{ status: number; contentType: string; text: string; finalUrl: string }>;
-}
+/** Fetches a URL after the network policy (no private addresses, capped size and time): policy/network's safeFetch. */
+export type WebFetcher = (url: string, signal: AbortSignal) => Promise<SafeFetchResult>;
 
-/** Searches what past runs learned. */
-export interface HistorySearch {
-  search(query: string, options: { days?: number; limit: number }): Promise<{ time: number; text: string; detail: string; path?: string | null }[]>;
-}
+/** Searches what past runs learned (the history store). */
+export type HistorySearch = Pick<HistoryStore, 'search'>;
 
 /** Facts of the current run that tools share (A5: a test command whose definition changed needs approval). */
 export interface RunState {
   /** Workspace-relative paths written by this run. */
   changedFiles: Set<string>;
+  /** Hosts fetched in this run: sending data to a host not among them asks (A12). */
+  knownHosts?: Set<string>;
   /** Hook after files were written (auto-commit, tests after edit). */
   afterWrite?(paths: string[], summary: string): Promise<string | undefined>;
 }

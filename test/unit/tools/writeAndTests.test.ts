@@ -71,7 +71,7 @@ describe('write_file', () => {
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const pathPolicy = {
-        check: (rel: string) =>
+        check: async (rel: string) =>
           rel.startsWith('.vscode/')
             ? { verdict: 'ask' as const, rule: 'protected:.vscode/', reason: 'editor configuration can run code' }
             : rel === 'deny.txt'

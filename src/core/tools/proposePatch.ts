@@ -1,0 +1,110 @@
+import type { ApplyResult, HunkResult } from '../patch/types';
+import { ToolError, fail, ok, type Tool, type ToolContext } from './types';
+import type { PolicyDecision } from '../policy/types';
+
+interface Args {
+  patch: string;
+}
+
+export const proposePatchTool: Tool<Args> = {
+  name: 'propose_patch',
+  description:
+    'Change files with a patch: a unified diff (preferred; ---/+++ headers and @@ hunks with 3 lines of context), an apply_patch ' +
+    'envelope (*** Begin Patch), or SEARCH/REPLACE blocks. Paths are workspace-relative. The patch is checked first; every hunk ' +
+    'must match the current file exactly or it is refused with the reason. The user may accept some hunks and reject others; ' +
+    'the result lists applied and rejected hunks. Read the file before patching it.',
+  schema: {
+    type: 'object',
+    properties: { patch: { type: 'string', minLength: 1 } },
+    required: ['patch'],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  async run(args, ctx) {
+    if (!ctx.patches) throw new ToolError('patching is not available in this host');
+    const preview = await ctx.patches.apply(args.patch, { dryRun: true });
+    ctx.emit?.({ type: 'patch-proposed', preview });
+    const hunks = allHunks(preview);
+    if (!preview.ok || hunks.length === 0) {
+      // All or nothing for the engine: half a patch leaves code the model did not intend.
+      return fail(`patch refused, nothing was changed.\n${preview.error ?? describeRefusals(preview) ?? 'the patch contains no hunks'}`, { preview });
+    }
+
+    const paths = touchedPaths(preview);
+    const decisions = await checkPaths(ctx, paths);
+    const denied = decisions.filter((d) => d.decision.verdict === 'deny');
+    if (denied.length) return fail(`patch refused, nothing was changed:\n${denied.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`, { preview });
+    if (ctx.mode === 'plan') return ok(`plan mode: the patch applies cleanly but was NOT applied.\n${listHunks(hunks)}`, { preview, planned: true });
+
+    const asks = decisions.filter((d) => d.decision.verdict === 'ask');
+    let accepted = hunks.map((h) => h.id);
+    let feedback: string | undefined;
+    if (ctx.mode === 'ask' || asks.length > 0) {
+      ctx.emit?.({ type: 'approval-needed', request: { kind: 'patch', title: `apply a patch to ${paths.join(', ')}`, hunks: accepted } });
+      const answer = await ctx.approver.approvePatch({ patchText: args.patch, preview }, ctx.signal);
+      const known = new Set(accepted);
+      accepted = answer.acceptedHunks.filter((id) => known.has(id));
+      feedback = answer.feedback;
+      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0, accepted });
+    }
+    const said = feedback ? `\nThe user said: ${feedback}` : '';
+    if (accepted.length === 0) return fail(`the user rejected the patch; nothing was changed.${said}`, { preview, applied: [] });
+
+    const result = await ctx.patches.apply(args.patch, { acceptedHunks: new Set(accepted) });
+    if (!result.ok) {
+      // The files changed between the preview and the apply (an editor save): the engine wrote nothing.
+      return fail(`patch refused when applying, nothing was changed.\n${result.error ?? describeRefusals(result) ?? ''}`, { preview, result });
+    }
+    const applied = allHunks(result).filter((h) => h.status === 'applied');
+    const rejected = allHunks(result).filter((h) => h.status === 'rejected');
+    const changed = touchedPaths({ ...result, files: result.files.filter((f) => f.status === 'ok' && (f.hunks.length === 0 || f.hunks.some((h) => h.status === 'applied'))) });
+    for (const p of changed) ctx.run.changedFiles.add(p);
+
+    let output = `applied ${applied.length} hunk${applied.length === 1 ? '' : 's'} to ${changed.join(', ')}`;
+    if (applied.length) output += `\n${listHunks(applied)}`;
+    if (rejected.length) output += `\nrejected by the user (not applied):\n${rejected.map((h) => `  ${h.id}`).join('\n')}`;
+    output += said;
+    const after = await ctx.run.afterWrite?.(changed, `patch to ${changed.join(', ')}`);
+    if (after) output += `\n\n${after}`;
+    return ok(output, { preview, result, applied: applied.map((h) => h.id), rejected: rejected.map((h) => h.id), files: changed });
+  },
+};
+
+function allHunks(r: ApplyResult): HunkResult[] {
+  return r.files.flatMap((f) => f.hunks);
+}
+
+function touchedPaths(r: ApplyResult): string[] {
+  return [...new Set(r.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))];
+}
+
+async function checkPaths(ctx: ToolContext, paths: string[]): Promise<{ path: string; decision: PolicyDecision }[]> {
+  const out: { path: string; decision: PolicyDecision }[] = [];
+  for (const p of paths) {
+    if (ctx.ignore.isAgentIgnored(p)) {
+      out.push({ path: p, decision: { verdict: 'deny', rule: 'deny:patchpilotignore', reason: 'hidden from the agent by .patchpilotignore' } });
+      continue;
+    }
+    const decision = await ctx.pathPolicy?.check(p, 'write');
+    if (decision) out.push({ path: p, decision });
+  }
+  return out;
+}
+
+function listHunks(hunks: HunkResult[]): string {
+  return hunks
+    .map((h) => {
+      const where = h.range ? ` at lines ${h.range.start}-${Math.max(h.range.start, h.range.end)}` : '';
+      const how = h.strategy && h.strategy !== 'exact' ? ` (matched: ${h.strategy})` : '';
+      return `  ${h.id}${where}${how}`;
+    })
+    .join('\n');
+}
+
+function describeRefusals(r: ApplyResult): string | undefined {
+  const lines = r.files.flatMap((f) => [
+    ...(f.reason ? [`${f.newPath ?? f.oldPath}: ${f.reason}`] : []),
+    ...f.hunks.filter((h) => h.status === 'refused').map((h) => `${h.id}: ${h.reason ?? 'refused'}`),
+  ]);
+  return lines.length ? lines.join('\n') : undefined;
+}

@@ -9,6 +9,7 @@
  * itself (like openat(2)), so once a directory is open, renaming or replacing its path does not
  * redirect us. Elsewhere (macOS, Windows) Node has no openat: we open with O_NOFOLLOW on the final
  * component and re-check the parent's real path right after, which leaves a short window.
+ * Pass the `realPath` from checkPath: these helpers follow no link at all below the root.
  * Residual risks (documented in README): a directory moved out of the workspace after we opened
  * it (we re-check just before writing, a window of microseconds remains), bind mounts (need root),
  * and the non-Linux fallback's window.
@@ -18,7 +19,6 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UserError } from '../../base';
-import { resolveRealPath } from './real-path';
 
 export class ConfinementError extends UserError {
   constructor(message: string, code = 'path-confinement') {
@@ -50,16 +50,24 @@ interface Target {
   realPath: string;
 }
 
+/**
+ * Maps the path onto the real workspace root WITHOUT following links: callers pass the realPath
+ * that checkPath returned, and any symlink found on the way now means something was swapped in.
+ */
 async function locate(workspaceRoot: string, p: string): Promise<Target> {
   const realRoot = await fs.realpath(workspaceRoot);
-  const info = await resolveRealPath(path.resolve(workspaceRoot, p));
-  const rel = path.relative(realRoot, info.real);
+  const givenRoot = path.resolve(workspaceRoot);
+  let abs = path.resolve(realRoot, p);
+  if (path.isAbsolute(p) && givenRoot !== realRoot && (p === givenRoot || p.startsWith(givenRoot + path.sep))) {
+    abs = path.join(realRoot, path.relative(givenRoot, p));
+  }
+  const rel = path.relative(realRoot, abs);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) {
-    throw new ConfinementError(`"${p}" resolves to ${info.real}, not a file inside the workspace.`);
+    throw new ConfinementError(`"${p}" is not a file inside the workspace.`);
   }
   const parts = rel.split(path.sep);
   const base = parts.pop()!;
-  return { realRoot, parentParts: parts, base, realPath: info.real };
+  return { realRoot, parentParts: parts, base, realPath: abs };
 }
 
 const viaFd = (fd: number, name: string) => `/proc/self/fd/${fd}/${name}`;

@@ -2,7 +2,7 @@ import type { FilePatch, Hunk, HunkLine } from '../types';
 import { fail } from './errors';
 import { parseHunkHeader } from './hunk-header';
 import { changesSomething, dropTrailingEmpty } from './hunk-lines';
-import { at, isBlank, isFence, quote } from './lines';
+import { at, isBlank, isFence, quote, SkippedLines } from './lines';
 import { normalisePath } from './paths';
 import type { ClaimedRanges, FormatParse } from './result';
 
@@ -74,7 +74,7 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
   let envelopeStart = 0;
   let inEnvelope = false;
   let sawBegin = false;
-  let ignored = 0;
+  const skipped = new SkippedLines();
   let file: FileDraft | undefined;
   let draft: HunkDraft | undefined;
 
@@ -156,7 +156,7 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
         if (!sawBegin) warnings.push(at(n, 'no `*** Begin Patch` before the first file marker'));
         sawBegin = true;
       } else {
-        if (!isBlank(s) && !isFence(s)) ignored++;
+        skipped.note(s);
         continue;
       }
     }
@@ -196,6 +196,7 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
       }
     }
     if (isFence(s)) {
+      skipped.note(s);
       // A fence inside the envelope closes it (the model forgot `*** End Patch`).
       closeFile();
       inEnvelope = false;
@@ -254,6 +255,7 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
   if (inEnvelope) claimed.push([envelopeStart, lines.length]);
   closeFile();
   if (unterminated) warnings.push('no `*** End Patch` at the end of the patch');
-  if (ignored > 0) warnings.push(`ignored ${ignored} line(s) of prose outside the patch envelope`);
+  const note = skipped.warning('outside the patch envelope');
+  if (note) warnings.push(note);
   return { files, warnings, claimed };
 }

@@ -1,4 +1,5 @@
 import { isApplyPatchMarker } from './apply-patch';
+import { CLAIMED_LINE } from './lines';
 import type { ClaimedRanges } from './result';
 import { isReplaceMarker, isSearchMarker } from './search-replace';
 
@@ -36,7 +37,7 @@ export function mask(lines: readonly string[], claimed: ClaimedRanges): readonly
   if (claimed.length === 0) return lines;
   const out = lines.slice();
   for (const [from, to] of claimed) {
-    for (let i = from; i < to; i++) out[i] = '```';
+    for (let i = from; i < to; i++) out[i] = CLAIMED_LINE;
   }
   return out;
 }

@@ -34,6 +34,29 @@ export function fenceInfo(line: string): string {
   return line.slice(i).trim();
 }
 
+/** What `mask` puts in place of lines another format claimed: a fence to every parser. */
+export const CLAIMED_LINE = '```\u0000claimed';
+
+/** Counts the lines a parser skipped, for one warning at the end. */
+export class SkippedLines {
+  prose = 0;
+  fences = 0;
+
+  note(line: string): void {
+    if (line === CLAIMED_LINE || isBlank(line)) return;
+    if (isFence(line)) this.fences++;
+    else this.prose++;
+  }
+
+  /** `where`: 'outside the diff' and the like. Undefined when nothing was skipped. */
+  warning(where: string): string | undefined {
+    const parts: string[] = [];
+    if (this.prose > 0) parts.push(`${this.prose} line(s) of prose`);
+    if (this.fences > 0) parts.push(`${this.fences} \`\`\` fence line(s)`);
+    return parts.length === 0 ? undefined : `ignored ${parts.join(' and ')} ${where}`;
+  }
+}
+
 export function isBlank(line: string): boolean {
   return line.trim() === '';
 }

@@ -123,7 +123,8 @@ const BARE_FILE_NAMES = new Set([
   'Justfile', 'justfile', 'BUILD', 'WORKSPACE',
 ]);
 
-const LABEL = /^(?:file|filename|path|file path)\s*:\s*/i;
+/** `File: x`, `**File:** x`, `**File**: x`. The colon is required: `path/to/x` is not a label. */
+const LABEL = /^(?:\*\*|__)?(?:file|filename|path|file path)(?:\s*:\s*(?:\*\*|__)?|(?:\*\*|__)\s*:)\s*/i;
 
 /**
  * Reads a line that names a file on its own: `src/app.py`, `` `src/app.py` ``, `**src/app.py**`,
@@ -155,6 +156,21 @@ export function pathFromLine(line: string): string | undefined {
   const base = s.slice(s.lastIndexOf('/') + 1);
   const pathy = (s.includes('/') || s.includes('.')) && /[A-Za-z0-9_]/.test(s);
   return pathy || BARE_FILE_NAMES.has(base) ? s : undefined;
+}
+
+/**
+ * A prose line that introduces a block and names one file in backticks:
+ * "Then in `src/app.py`:", "Update `lib/x.ts` as follows:". Needs the closing colon and exactly
+ * one backticked path, so sentences that merely mention files are not read as a target.
+ */
+export function pathMentionedIn(line: string): string | undefined {
+  const s = line.trim();
+  if (!s.endsWith(':') || s.length > 200) return undefined;
+  const spans = s.split('`');
+  if (spans.length !== 3) return undefined;
+  const inner = spans[1]!.trim();
+  if (inner === '' || /\s/.test(inner) || !(inner.includes('/') || inner.includes('.'))) return undefined;
+  return pathFromLine(inner);
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { FilePatch, Hunk } from '../types';
 import { fail } from './errors';
 import { replaceToHunkLines } from './hunk-lines';
-import { at, fenceInfo, isBlank, isFence, quote } from './lines';
-import { normalisePath, pathFromFenceInfo, pathFromLine } from './paths';
+import { at, fenceInfo, isBlank, isFence, quote, SkippedLines } from './lines';
+import { normalisePath, pathFromFenceInfo, pathFromLine, pathMentionedIn } from './paths';
 import type { ClaimedRanges, FormatParse } from './result';
 
 /**
@@ -37,7 +37,7 @@ function pathBefore(lines: readonly string[], marker: number, floor: number): { 
     while (k >= floor && isBlank(lines[k]!)) k--;
     if (k < floor) return undefined;
   }
-  const found = pathFromLine(lines[k]!);
+  const found = pathFromLine(lines[k]!) ?? pathMentionedIn(lines[k]!);
   return found === undefined ? undefined : { path: found, line: k + 1 };
 }
 
@@ -55,18 +55,18 @@ export function parseSearchReplace(lines: readonly string[]): FormatParse & { cl
   const claimed: ClaimedRanges = [];
   let floor = 0;
   let lastPath: string | undefined;
-  let ignored = 0;
+  const skipped = new SkippedLines();
 
   for (let i = 0; i < lines.length; i++) {
     const s = lines[i]!;
     if (isReplaceMarker(s)) fail(`${quote(s)} without a \`<<<<<<< SEARCH\` line before it`, i + 1);
     if (!isSearchMarker(s)) {
-      if (!isBlank(s) && !isFence(s)) ignored++;
+      skipped.note(s);
       continue;
     }
     const markerLine = i + 1;
     const own = pathBefore(lines, i, floor);
-    if (own && !isFence(lines[own.line - 1]!)) ignored--;
+    if (own && !isFence(lines[own.line - 1]!)) skipped.prose--;
     const path = own ? normalisePath(own.path) : lastPath;
     if (path === undefined || path === '') {
       fail(
@@ -110,7 +110,8 @@ export function parseSearchReplace(lines: readonly string[]): FormatParse & { cl
     i = k;
   }
   const files = groupByFile(blocks, warnings);
-  if (ignored > 0) warnings.push(`ignored ${ignored} line(s) of prose outside the SEARCH/REPLACE blocks`);
+  const note = skipped.warning('outside the SEARCH/REPLACE blocks');
+  if (note) warnings.push(note);
   return { files, warnings, claimed };
 }
 

@@ -1,8 +1,8 @@
 import type { FilePatch } from '../types';
 import { fail } from './errors';
 import { isHunkHeaderLine } from './hunk-header';
-import { at, fenceInfo, isBlank, isFence, quote } from './lines';
-import { gitDiffNames, headerName, normalisePath, pathFromFenceInfo, pathFromLine, readQuoted, stripGitPrefix } from './paths';
+import { at, CLAIMED_LINE, fenceInfo, isBlank, isFence, quote, SkippedLines } from './lines';
+import { gitDiffNames, headerName, normalisePath, pathFromFenceInfo, pathFromLine, pathMentionedIn, readQuoted, stripGitPrefix } from './paths';
 import type { FormatParse } from './result';
 import { readUnifiedHunk } from './unified-hunk';
 import { finishSection, newSection, type Section } from './unified-section';
@@ -69,13 +69,14 @@ function pathBefore(lines: readonly string[], i: number, floor: number): string 
   for (let k = i - 1; k >= floor; k--) {
     const s = lines[k]!;
     if (isBlank(s)) continue;
+    if (s === CLAIMED_LINE) return undefined;
     if (isFence(s)) {
       const fromInfo = pathFromFenceInfo(fenceInfo(s));
       if (fromInfo !== undefined) return fromInfo;
       continue;
     }
     if (s[0] === ' ' || s[0] === '+' || s[0] === '-') return undefined;
-    return pathFromLine(s);
+    return pathFromLine(s) ?? pathMentionedIn(s);
   }
   return undefined;
 }
@@ -83,7 +84,7 @@ function pathBefore(lines: readonly string[], i: number, floor: number): string 
 export function parseUnified(lines: readonly string[]): FormatParse {
   const files: FilePatch[] = [];
   const warnings: string[] = [];
-  let ignored = 0;
+  const skipped = new SkippedLines();
   let current: Section | undefined;
   /** Index after the last line that belonged to the patch (header or hunk). */
   let consumed = 0;
@@ -185,10 +186,11 @@ export function parseUnified(lines: readonly string[]): FormatParse {
       consumed = i;
       continue;
     }
-    if (!isBlank(s) && !isFence(s)) ignored++;
+    skipped.note(s);
     i++;
   }
   close();
-  if (ignored > 0) warnings.push(`ignored ${ignored} line(s) of prose outside the diff`);
+  const note = skipped.warning('outside the diff');
+  if (note) warnings.push(note);
   return { files, warnings };
 }

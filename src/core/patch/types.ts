@@ -58,7 +58,9 @@ export interface FilePatch {
   newPath: string | null;
   hunks: Hunk[];
   /**
-   * For create: the complete content is the `add` lines of the single hunk.
+   * For create: the complete content is the `add` lines of the single hunk. (SEARCH/REPLACE only:
+   * an empty-SEARCH block creates the file and later blocks for the same path follow as hunks
+   * 1..n, to be applied to the content hunk 0 created.)
    * For delete: hunks may be empty (apply_patch `*** Delete File:`) or list the whole old content.
    */
   /** Git binary patch or "Binary files differ": cannot be applied, refused with a reason. */

@@ -24,8 +24,11 @@ export class FileIndex {
     return keys;
   }
 
+  private readonly exactHits = new Map<string, number[]>();
+
   /** 0-based line numbers whose key at `level` equals `key` (ascending). */
   positions(level: Level, key: string): readonly number[] {
+    if (level === 'exact') return this.exactPositions(key);
     let map = this.posCache.get(level);
     if (!map) {
       map = new Map();
@@ -39,6 +42,25 @@ export class FileIndex {
       this.posCache.set(level, map);
     }
     return map.get(key) ?? EMPTY;
+  }
+
+  /**
+   * Exact lookups scan with a length pre-check instead of hashing every line of the file: most
+   * patches match exactly and need only a handful of keys, so this is the fast path.
+   */
+  private exactPositions(key: string): readonly number[] {
+    let hits = this.exactHits.get(key);
+    if (!hits) {
+      hits = [];
+      const len = key.length;
+      const lines = this.lines;
+      for (let i = 0; i < lines.length; i++) {
+        const l = lines[i]!;
+        if (l.length === len && l === key) hits.push(i);
+      }
+      this.exactHits.set(key, hits);
+    }
+    return hits;
   }
 }
 

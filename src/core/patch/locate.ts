@@ -1,7 +1,7 @@
 import type { Hunk, HunkLine, MatchStrategy } from './types';
 import type { FileIndex } from './fileIndex';
 import { findContiguous, findWithGaps, type Candidate } from './match';
-import { foldUnicode, isBlank, keyAt, LEVELS, similarity, type Level } from './normalize';
+import { foldUnicode, indentOf, isBlank, keyAt, LEVELS, similarity, type Level } from './normalize';
 
 /**
  * Locates one hunk: tries the hunk as written at every level (strictest first), then a few
@@ -23,6 +23,10 @@ export interface Variant {
   /** Lines re-classified from context to add: each must be absent from the matched region. */
   recovered?: HunkLine[];
   trimmedTop?: HunkLine[];
+  /** Single-line recoveries: several that fit make the hunk ambiguous. */
+  competing?: boolean;
+  /** Index of a recovered line that had a space prefix: its true text is ambiguous by one space. */
+  spacePrefixed?: number;
   trimmedBottom?: HunkLine[];
 }
 
@@ -101,7 +105,7 @@ function* variants(hunk: Hunk): Generator<Variant> {
     for (const i of interior) {
       yield {
         lines: asAdd(lines, new Set([i])), strategy: 'fuzzy', factor: 0.8, topTrim: 0, levels: STRICT,
-        recovered: [lines[i]!], note: `treated context line ${JSON.stringify(lines[i]!.text)} (absent from the file there) as added`,
+        recovered: [lines[i]!], spacePrefixed: i, competing: true, note: `treated context line ${JSON.stringify(lines[i]!.text)} (absent from the file there) as added`,
       };
     }
   }
@@ -111,14 +115,38 @@ function endOf(c: Candidate): number {
   return c.map.length ? c.map[c.map.length - 1]! + 1 : c.start;
 }
 
+/**
+ * A line written as ` foo` that is really new was either `+foo` with the `+` turned into a space,
+ * or `+ foo` with the `+` dropped. Its indentation decides: exactly one reading must line up with
+ * a neighbouring line of the new side, else nobody can tell and the hunk is refused.
+ */
+function settleSpacePrefixed(v: Variant): Variant | null {
+  const i = v.spacePrefixed;
+  if (i === undefined) return v;
+  const text = v.lines[i]!.text;
+  const neighbour = (step: number): string | undefined => {
+    for (let j = i + step; j >= 0 && j < v.lines.length; j += step) {
+      const l = v.lines[j]!;
+      if (l.kind !== 'remove' && !isBlank(l.text)) return indentOf(l.text);
+    }
+    return undefined;
+  };
+  const around = [neighbour(-1), neighbour(1)].filter((x): x is string => x !== undefined);
+  const readings = [text, ' ' + text].filter((r) => around.includes(indentOf(r)));
+  if (readings.length !== 1) return null;
+  const lines = v.lines.slice();
+  lines[i] = { ...lines[i]!, text: readings[0]! };
+  return { ...v, lines, spacePrefixed: undefined, recovered: [lines[i]!] };
+}
+
 /** Checks the repairs a variant made are justified at this candidate. */
 function justified(index: FileIndex, v: Variant, c: Candidate): boolean {
   if (v.recovered) {
     const region = new Set<string>();
     const from = Math.max(0, c.start - 1);
     const to = Math.min(index.length, endOf(c) + 1);
-    for (let q = from; q < to; q++) region.add(keyAt('unicode', index.lines[q]!));
-    for (const r of v.recovered) if (region.has(keyAt('unicode', r.text))) return false;
+    for (let q = from; q < to; q++) region.add(keyAt('indentation', index.lines[q]!));
+    for (const r of v.recovered) if (region.has(keyAt('indentation', r.text))) return false;
     // A recovered line at an edge with a look-alike file line next to it is stale context, not new.
     const first = v.lines.findIndex((l) => l.kind !== 'add');
     const last = v.lines.length - 1 - [...v.lines].reverse().findIndex((l) => l.kind !== 'add');
@@ -196,7 +224,9 @@ export function locateHunk(index: FileIndex, hunk: Hunk, pureAddAtEnd = false): 
   const base = oldSide(hunk.lines);
   if (base.length === 0) return locateInsertion(index, hunk, pureAddAtEnd);
   const recoveries: Located[] = [];
-  for (const v of variants(hunk)) {
+  for (const raw of variants(hunk)) {
+    const v = settleSpacePrefixed(raw);
+    if (!v) continue;
     const old = oldSide(v.lines);
     const gapAllowed = v.gaps ? gapFlags(v.lines) : [];
     for (const level of v.levels) {
@@ -207,7 +237,7 @@ export function locateHunk(index: FileIndex, hunk: Hunk, pureAddAtEnd = false): 
       const n = narrow(index, hunk, valid);
       const located: Located = { kind: 'found', variant: v, cands: n.cands, anchorMissed: n.anchorMissed };
       // Single-line recoveries compete: two different lines that could each be "the new one" is a refusal.
-      if (v.recovered && v.strategy === 'fuzzy' && v.factor === 0.8) {
+      if (v.competing) {
         recoveries.push(located);
         break;
       }

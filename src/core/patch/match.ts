@@ -19,6 +19,12 @@ const MAX_CANDIDATES = 64;
 const MAX_GAP = 8;
 
 function pivotOf(index: FileIndex, keys: readonly string[], level: Level): number {
+  if (level === 'exact') {
+    // Counting every key would cost a scan each; the longest line is almost always the rarest.
+    let longest = 0;
+    for (let i = 1; i < keys.length; i++) if (keys[i]!.trim().length > keys[longest]!.trim().length) longest = i;
+    return longest;
+  }
   let best = -1;
   let bestCount = Infinity;
   for (let i = 0; i < keys.length; i++) {

@@ -1,4 +1,5 @@
-import { formatPatch, structuredPatch } from 'diff';
+import { formatPatch, type StructuredPatch } from 'diff';
+import { diffHunks } from './lineDiff';
 
 /** One file's change as applied: text before and after (null = did not exist on that side). */
 export interface FileChange {
@@ -15,6 +16,11 @@ export interface FileChange {
  * computed from the exact texts (CR bytes, BOM and final-newline markers included), so
  * `git apply` of it restores the original bytes.
  */
+/** jsdiff's structure with our fast hunks; jsdiff formats it (git headers, quoting, markers). */
+function structuredPatch(oldName: string, newName: string, oldStr: string, newStr: string): StructuredPatch {
+  return { oldFileName: oldName, newFileName: newName, oldHeader: undefined, newHeader: undefined, hunks: diffHunks(oldStr, newStr) };
+}
+
 export function buildReversePatch(changes: readonly FileChange[]): string {
   const parts: string[] = [];
   for (const c of changes) {
@@ -22,14 +28,14 @@ export function buildReversePatch(changes: readonly FileChange[]): string {
     if (c.oldText === c.newText && c.oldPath === c.newPath) continue;
     if (c.newText === null && c.oldText !== null && c.oldPath) {
       // Deleted: the reverse creates it again.
-      const sp = structuredPatch(`a/${c.oldPath}`, `b/${c.oldPath}`, '', c.oldText, undefined, undefined, { context: 3 });
+      const sp = structuredPatch(`a/${c.oldPath}`, `b/${c.oldPath}`, '', c.oldText);
       parts.push(formatPatch({ ...sp, oldFileName: '/dev/null', newFileName: `b/${c.oldPath}`, isGit: true, isCreate: true, newMode: mode }));
     } else if (c.oldText === null && c.newText !== null && c.newPath) {
       // Created: the reverse deletes it.
-      const sp = structuredPatch(`a/${c.newPath}`, `b/${c.newPath}`, c.newText, '', undefined, undefined, { context: 3 });
+      const sp = structuredPatch(`a/${c.newPath}`, `b/${c.newPath}`, c.newText, '');
       parts.push(formatPatch({ ...sp, oldFileName: `a/${c.newPath}`, newFileName: '/dev/null', isGit: true, isDelete: true, oldMode: mode }));
     } else if (c.oldText !== null && c.newText !== null && c.oldPath && c.newPath) {
-      const sp = structuredPatch(`a/${c.newPath}`, `b/${c.oldPath}`, c.newText, c.oldText, undefined, undefined, { context: 3 });
+      const sp = structuredPatch(`a/${c.newPath}`, `b/${c.oldPath}`, c.newText, c.oldText);
       parts.push(formatPatch({ ...sp, isGit: true, isRename: c.oldPath !== c.newPath }));
     }
   }

@@ -28,6 +28,8 @@ const NETWORK_CODES = new Set([
   'UND_ERR_BODY_TIMEOUT',
   'ERR_STREAM_PREMATURE_CLOSE',
 ]);
+/** Codes meaning the server was never reached (as opposed to a connection that dropped). */
+const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
 const NETWORK_MESSAGES = /socket hang up|premature close|terminated|other side closed|fetch failed|network|ECONNRESET|ECONNREFUSED/i;
 
 /** Codes and messages along an error's `cause` chain (undici nests the useful part two levels deep). */
@@ -133,10 +135,13 @@ export function classifyError(err: unknown, ctx: ClassifyContext): ModelApiError
     return classifyStatusError(err as APIError & { status: number }, ctx);
   }
   if (isNetworkError(err)) {
+    const unreachable = causeChain(err).codes.some((c) => UNREACHABLE_CODES.has(c));
     return new ModelApiError({
       kind: 'network',
       retryable: true,
-      message: `could not reach ${ctx.baseUrl}: ${describeNetworkError(err)}; is the server running? check patchpilot.llm.baseUrl`,
+      message: unreachable
+        ? `could not reach ${ctx.baseUrl}: ${describeNetworkError(err)}; is the server running? check patchpilot.llm.baseUrl`
+        : `the connection to ${ctx.baseUrl} failed: ${describeNetworkError(err)}`,
       cause: err,
     });
   }

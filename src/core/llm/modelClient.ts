@@ -97,12 +97,17 @@ export class ModelClient {
         const err = raw instanceof ModelApiError ? raw : new ModelApiError({ kind: 'server', retryable: false, message: String(raw), cause: raw });
         err.attempts = attempt;
         if (!err.retryable) throw err;
-        if (attempt >= policy.maxAttempts) throw extend(err, `; gave up after ${attempt} attempts`);
+        if (attempt >= policy.maxAttempts) throw extend(err, `; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
         const delayMs = backoffDelay(attempt, policy, err.retryAfterMs, this.random);
         const elapsed = Date.now() - started;
         if (elapsed + delayMs > policy.maxRetryTimeMs) {
           const asked = err.retryAfterMs !== undefined ? ` (the server asked to wait ${seconds(err.retryAfterMs)})` : '';
-          throw extend(err, `; not retrying: waiting ${seconds(delayMs)}${asked} would exceed the ${seconds(policy.maxRetryTimeMs)} retry budget`);
+          throw extend(
+            err,
+            elapsed >= policy.maxRetryTimeMs
+              ? `; not retrying: the ${seconds(policy.maxRetryTimeMs)} retry budget is used up after ${attempt} attempt(s)`
+              : `; not retrying: waiting ${seconds(delayMs)}${asked} would exceed the ${seconds(policy.maxRetryTimeMs)} retry budget`,
+          );
         }
         emit({ type: 'retrying', attempt: attempt + 1, delayMs, reason: err.message, kind: err.kind });
         await abortableSleep(delayMs, req.signal, () => cancelledError(attempt));
@@ -133,7 +138,7 @@ export class ModelClient {
       }
       throw new StreamInterruptedError({
         reason: err.reason,
-        message: `the model's reply broke off twice, the step is interrupted (${first.message}; then ${err.message})`,
+        message: `the model's reply broke off twice, the step is interrupted (last time: ${err.message})`,
         partialText: err.partialText,
         discardedToolCalls: err.discardedToolCalls,
         attempts: first.attempts + err.attempts,

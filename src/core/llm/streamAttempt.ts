@@ -6,7 +6,7 @@
 import type OpenAI from 'openai';
 import { classifyError, type ClassifyContext } from './classifyError';
 import { ModelApiError, StreamInterruptedError, cancelledError, type InterruptionReason } from './errors';
-import { isNetworkError } from './classifyError';
+import { describeNetworkError, isNetworkError } from './classifyError';
 import { TurnAssembler } from './turnAssembler';
 import type { ModelStreamEvent } from './types';
 
@@ -78,7 +78,7 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
     if (assembler.rawFinishReason && isNetworkError(failure)) return assembler;
     if (assembler.outputStarted) {
       const reason: InterruptionReason = isNetworkError(failure) ? 'connection-lost' : 'stream-error';
-      const detail = classifyError(failure, opts.classify).message;
+      const detail = reason === 'connection-lost' ? describeNetworkError(failure) : classifyError(failure, opts.classify).message;
       throw interrupted(assembler, reason, `the reply from ${where} broke off: ${detail}`, failure);
     }
     throw classifyError(failure, opts.classify);

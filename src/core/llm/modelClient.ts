@@ -63,13 +63,24 @@ export class ModelClient {
    * Streams one reply, retrying transport faults (429/5xx/connection errors) with backoff. A stream
    * that breaks after output began rejects with StreamInterruptedError and is not retried here.
    */
-  async streamChat(req: ChatRequest): Promise<ModelTurn> {
+  streamChat(req: ChatRequest): Promise<ModelTurn> {
+    return this.streamWithRetries(req, { attemptsUsed: 0, startedAt: Date.now() });
+  }
+
+  /**
+   * The retry loop. `budget` lets a recovery run continue the step's budget instead of starting a
+   * fresh one, so retries never stack: a step sends at most max(maxAttempts, attempts before the
+   * break + 1) requests.
+   */
+  private async streamWithRetries(req: ChatRequest, budget: { attemptsUsed: number; startedAt: number }): Promise<ModelTurn> {
     const endpoint = this.config.endpoints[req.role];
     const state = this.stateFor(endpoint);
     const emit = safeEmitter(req.onEvent);
     const policy = this.config.retry;
-    const started = Date.now();
-    let attempt = 0;
+    const started = budget.startedAt;
+    let attempt = budget.attemptsUsed;
+    // A recovery after a broken stream always gets its one fresh request.
+    const maxAttempts = Math.max(policy.maxAttempts, budget.attemptsUsed + 1);
     let negotiatedStreamOptions = false;
     for (;;) {
       if (req.signal?.aborted) throw cancelledError(attempt);
@@ -97,7 +108,7 @@ export class ModelClient {
         const err = raw instanceof ModelApiError ? raw : new ModelApiError({ kind: 'server', retryable: false, message: String(raw), cause: raw });
         err.attempts = attempt;
         if (!err.retryable) throw err;
-        if (attempt >= policy.maxAttempts) throw extend(err, `; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
+        if (attempt >= maxAttempts) throw extend(err, `; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
         const delayMs = backoffDelay(attempt, policy, err.retryAfterMs, this.random);
         const elapsed = Date.now() - started;
         if (elapsed + delayMs > policy.maxRetryTimeMs) {
@@ -121,27 +132,24 @@ export class ModelClient {
    */
   async streamChatWithRecovery(req: ChatRequest): Promise<ModelTurn> {
     let first: StreamInterruptedError;
+    const startedAt = Date.now();
     try {
-      return await this.streamChat(req);
+      return await this.streamWithRetries(req, { attemptsUsed: 0, startedAt });
     } catch (err) {
       if (!(err instanceof StreamInterruptedError)) throw err;
       first = err;
     }
     safeEmitter(req.onEvent)({ type: 'restart', reason: first.message, discardedText: first.partialText });
     try {
-      const turn = await this.streamChat(req);
-      return { ...turn, attempts: turn.attempts + first.attempts };
+      return await this.streamWithRetries(req, { attemptsUsed: first.attempts, startedAt });
     } catch (err) {
-      if (!(err instanceof StreamInterruptedError)) {
-        if (err instanceof ModelApiError) err.attempts += first.attempts;
-        throw err;
-      }
+      if (!(err instanceof StreamInterruptedError)) throw err;
       throw new StreamInterruptedError({
         reason: err.reason,
         message: `the model's reply broke off twice, the step is interrupted (last time: ${err.message})`,
         partialText: err.partialText,
         discardedToolCalls: err.discardedToolCalls,
-        attempts: first.attempts + err.attempts,
+        attempts: err.attempts,
         cause: err,
       });
     }

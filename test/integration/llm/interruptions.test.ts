@@ -68,6 +68,35 @@ describe('streams that break after they started (SECURITY_CASES E3)', () => {
     });
   });
 
+  test('retries and the recovery share one budget: never more than maxAttempts requests (no stacking)', async () => {
+    const faults = [
+      { kind: 'status' as const, status: 500 },
+      { kind: 'status' as const, status: 502 },
+      { kind: 'cut' as const, afterChunks: 6 },
+      { kind: 'status' as const, status: 503 },
+      { kind: 'status' as const, status: 503 },
+    ];
+    await withServer([{ reply: twoCalls, faults }], async (server) => {
+      const { events, onEvent } = collectEvents();
+      const err = await rejectsWith(clientFor(server, { maxAttempts: 4 }).streamChatWithRecovery({ ...ask, onEvent }));
+      assert.equal(err.kind, 'server');
+      assert.equal(err.attempts, 4);
+      assert.equal(server.chatRequests.length, 4);
+      const numbers = events.filter((e) => e.type === 'request-started').map((e) => (e as { attempt: number }).attempt);
+      assert.deepEqual(numbers, [1, 2, 3, 4]);
+    });
+  });
+
+  test('a break on the last allowed attempt still gets its one clean re-run', async () => {
+    const faults = [{ kind: 'status' as const, status: 500 }, { kind: 'cut' as const, afterChunks: 6 }];
+    await withServer([{ reply: twoCalls, faults }], async (server) => {
+      const turn = await clientFor(server, { maxAttempts: 2 }).streamChatWithRecovery(ask);
+      assert.equal(turn.toolCalls.length, 2);
+      assert.equal(turn.attempts, 3);
+      assert.equal(server.chatRequests.length, 3);
+    });
+  });
+
   test('a stream that ends without finish_reason or [DONE] counts as interrupted', async () => {
     await withServer([{ reply: twoCalls, faults: [{ kind: 'end-early', afterChunks: 5 }] }], async (server) => {
       const err = await rejectsWith(clientFor(server).streamChat(ask));

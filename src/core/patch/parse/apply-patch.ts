@@ -1,7 +1,7 @@
 import type { FilePatch, Hunk, HunkLine } from '../types';
 import { fail } from './errors';
 import { parseHunkHeader } from './hunk-header';
-import { changesSomething, dropTrailingEmpty } from './hunk-lines';
+import { changesSomething, dropProseTail, dropTrailingEmpty } from './hunk-lines';
 import { at, isBlank, isFence, quote, SkippedLines } from './lines';
 import { normalisePath } from './paths';
 import type { ClaimedRanges, FormatParse } from './result';
@@ -64,7 +64,8 @@ interface FileDraft {
 interface HunkDraft {
   hunk: Hunk;
   emptyInSource: boolean[];
-  unprefixed: number[];
+  /** 1-based patch line of each hunk line. */
+  sourceLine: number[];
 }
 
 export function parseApplyPatch(lines: readonly string[]): FormatParse & { claimed: ClaimedRanges } {
@@ -79,20 +80,22 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
   let draft: HunkDraft | undefined;
 
   const openHunk = (lineNumber: number): HunkDraft => {
-    draft = { hunk: { index: 0, anchors: [], lines: [], patchLine: lineNumber }, emptyInSource: [], unprefixed: [] };
+    draft = { hunk: { index: 0, anchors: [], lines: [], patchLine: lineNumber }, emptyInSource: [], sourceLine: [] };
     return draft;
   };
   const push = (line: HunkLine, emptyInSource: boolean, lineNumber: number) => {
     const d = draft ?? openHunk(lineNumber);
     d.hunk.lines.push(line);
     d.emptyInSource.push(emptyInSource);
-    if (line.unprefixed) d.unprefixed.push(lineNumber);
+    d.sourceLine.push(lineNumber);
   };
 
   const closeHunk = () => {
     if (!draft || !file) return;
-    const { hunk, emptyInSource, unprefixed } = draft;
+    const { hunk, emptyInSource, sourceLine } = draft;
     draft = undefined;
+    const prose = dropProseTail(hunk.lines, emptyInSource, sourceLine, file.op === 'add');
+    if (prose !== undefined) warnings.push(at(prose, `text after a blank line at the end of a hunk of ${file.path} read as prose, not part of the hunk`));
     if (file.op === 'add') {
       while (hunk.lines.length > 0 && emptyInSource[hunk.lines.length - 1]) {
         hunk.lines.pop();
@@ -105,6 +108,7 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
       if (hunk.anchors.length > 0) warnings.push(at(hunk.patchLine, `\`@@ ${hunk.anchors.join(' / ')}\` has no hunk lines after it; ignored`));
       return;
     }
+    const unprefixed = sourceLine.filter((_, i) => i < hunk.lines.length && hunk.lines[i]!.unprefixed);
     if (unprefixed.length > 0) {
       const kind = file.op === 'add' ? 'added' : 'context';
       warnings.push(at(hunk.patchLine, `${file.path}: ${unprefixed.length} line(s) without a prefix read as ${kind} (lines ${unprefixed.slice(0, 5).join(', ')})`));

@@ -61,3 +61,33 @@ export function renumber(hunks: Hunk[]): Hunk[] {
   });
   return hunks;
 }
+
+/**
+ * Prose a model writes after a hunk without a fence ("This logs the port.") lands in the body as
+ * unprefixed lines. A tail of unprefixed lines that starts after an empty line is read as prose
+ * and dropped: for a modified file it could only have been trailing context, which locates a
+ * hunk but changes nothing applied. For whole-file content (a new file) it is dropped only when
+ * every line before it had its prefix, since there it could be content that lost its `+`.
+ * Returns the 1-based patch line of the first dropped prose line, or undefined.
+ */
+export function dropProseTail(
+  lines: HunkLine[],
+  emptyInSource: boolean[],
+  patchLines: number[],
+  wholeFile: boolean,
+): number | undefined {
+  let start = lines.length;
+  let sawText = false;
+  while (start > 0 && (emptyInSource[start - 1] || lines[start - 1]!.unprefixed)) {
+    start--;
+    if (lines[start]!.unprefixed && !emptyInSource[start]) sawText = true;
+  }
+  if (!sawText || start === lines.length || !emptyInSource[start] || start === 0) return undefined;
+  if (wholeFile && lines.slice(0, start).some((l) => l.unprefixed)) return undefined;
+  const firstText = lines.findIndex((l, i) => i >= start && l.unprefixed && !emptyInSource[i]);
+  const at = patchLines[firstText];
+  lines.length = start;
+  emptyInSource.length = start;
+  patchLines.length = start;
+  return at;
+}

@@ -1,7 +1,7 @@
 import type { Hunk, HunkLine } from '../types';
 import { fail } from './errors';
 import { parseHunkHeader } from './hunk-header';
-import { countSides, dropTrailingEmpty } from './hunk-lines';
+import { countSides, dropProseTail, dropTrailingEmpty } from './hunk-lines';
 import { at, isFence } from './lines';
 
 /**
@@ -57,6 +57,8 @@ export function readUnifiedHunk(
   index: number,
   label: string,
   warnings: string[],
+  /** The hunk is a new file's whole content: lines without a prefix may be content. */
+  wholeFile = false,
 ): ReadHunk {
   const headerLine = start + 1;
   const header = parseHunkHeader(lines[start]!);
@@ -71,7 +73,7 @@ export function readUnifiedHunk(
   const hasCounts = header.oldCount !== undefined && header.newCount !== undefined;
   const body: HunkLine[] = [];
   const emptyInSource: boolean[] = [];
-  const unprefixed: number[] = [];
+  const sourceLine: number[] = [];
   let oldSide = 0;
   let newSide = 0;
   let oldNoNewline = false;
@@ -109,10 +111,10 @@ export function readUnifiedHunk(
     else if (c === '-') line = { kind: 'remove', text: s.slice(1) };
     else {
       line = { kind: 'context', text: s, unprefixed: true };
-      unprefixed.push(j + 1);
     }
     body.push(line);
     emptyInSource.push(c === undefined);
+    sourceLine.push(j + 1);
     if (line.kind !== 'add') oldSide++;
     if (line.kind !== 'remove') newSide++;
   }
@@ -121,7 +123,12 @@ export function readUnifiedHunk(
     const sides = countSides(body);
     return sides.old === header.oldCount && sides.new === header.newCount;
   };
+  const prose = dropProseTail(body, emptyInSource, sourceLine, wholeFile);
+  if (prose !== undefined) {
+    warnings.push(at(prose, `text after a blank line at the end of hunk ${index} of ${label} read as prose, not part of the hunk`));
+  }
   if (!(hasCounts && countsMet())) dropTrailingEmpty(body, emptyInSource);
+  const unprefixed = sourceLine.filter((_, i) => i < body.length && body[i]!.unprefixed);
   if (unprefixed.length > 0) {
     const shown = unprefixed.slice(0, 5).join(', ') + (unprefixed.length > 5 ? ', ...' : '');
     warnings.push(

@@ -96,8 +96,11 @@ export function parseUnified(lines: readonly string[]): FormatParse {
     }
     current = undefined;
   };
-  const labelOf = (section: Section) =>
-    section.renameTo ?? section.plus ?? section.minus ?? section.gitNames?.new ?? '(unnamed)';
+  const labelOf = (section: Section) => {
+    const name = section.renameTo ?? section.plus ?? section.minus ?? section.gitNames?.new;
+    if (name == null) return '(unnamed)';
+    return section.renameTo !== undefined || section.noPrefix ? normalisePath(name) : normalisePath(stripGitPrefix(name));
+  };
 
   let i = 0;
   while (i < lines.length) {
@@ -161,7 +164,8 @@ export function parseUnified(lines: readonly string[]): FormatParse {
           i + 1,
         );
       }
-      const read = readUnifiedHunk(lines, i, current.hunks.length, labelOf(current), warnings);
+      const wholeFile = current.minus === null || current.newFileMode;
+      const read = readUnifiedHunk(lines, i, current.hunks.length, labelOf(current), warnings, wholeFile);
       if (read.hunk.lines.length === 0) {
         warnings.push(at(i + 1, `empty hunk of ${labelOf(current)} ignored`));
       } else {

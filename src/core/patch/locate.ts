@@ -118,7 +118,7 @@ function endOf(c: Candidate): number {
 /**
  * A line written as ` foo` that is really new was either `+foo` with the `+` turned into a space,
  * or `+ foo` with the `+` dropped. Its indentation decides: exactly one reading must line up with
- * a neighbouring line of the new side, else nobody can tell and the hunk is refused.
+ * the nearest non-blank line above or below it in the hunk, else nobody can tell and it is refused.
  */
 function settleSpacePrefixed(v: Variant): Variant | null {
   const i = v.spacePrefixed;
@@ -126,8 +126,9 @@ function settleSpacePrefixed(v: Variant): Variant | null {
   const text = v.lines[i]!.text;
   const neighbour = (step: number): string | undefined => {
     for (let j = i + step; j >= 0 && j < v.lines.length; j += step) {
+      // Removed lines count: a rewritten line usually keeps the indentation of the one it replaces.
       const l = v.lines[j]!;
-      if (l.kind !== 'remove' && !isBlank(l.text)) return indentOf(l.text);
+      if (!isBlank(l.text)) return indentOf(l.text);
     }
     return undefined;
   };

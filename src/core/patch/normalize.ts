@@ -24,6 +24,11 @@ export function foldUnicode(s: string): string {
   return s.replace(UNICODE_RE, (c) => UNICODE_MAP[c] ?? c);
 }
 
+/** Matching form of a line at the unicode level: typography folded, and `--` equal to an em dash. */
+function unicodeKey(s: string): string {
+  return foldUnicode(s).replace(/-{2,}/g, '-');
+}
+
 function trimEnd(s: string): string {
   return s.replace(/[ \t\f\v\r]+$/, '');
 }
@@ -43,11 +48,11 @@ export function keyAt(level: Level, s: string): string {
     case 'trailing-whitespace':
       return trimEnd(s);
     case 'unicode':
-      return trimEnd(foldUnicode(s));
+      return trimEnd(unicodeKey(s));
     case 'indentation':
-      return foldUnicode(s).trim();
+      return unicodeKey(s).trim();
     case 'whitespace':
-      return foldUnicode(s).replace(/\s+/g, ' ').trim();
+      return unicodeKey(s).replace(/\s+/g, ' ').trim();
   }
 }
 

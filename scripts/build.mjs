@@ -30,4 +30,7 @@ chmodSync('dist/cli.js', 0o755);
 // sql.js loads its wasm at run time: ship it next to the bundles (no network, ever).
 const wasm = path.join(path.dirname(require.resolve('sql.js')), 'sql-wasm.wasm');
 if (existsSync(wasm)) copyFileSync(wasm, 'dist/sql-wasm.wasm');
+// The command policy parses shell with tree-sitter (wasm): runtime and bash grammar sit next to the bundles.
+copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), 'dist/tree-sitter.wasm');
+copyFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'), 'dist/tree-sitter-bash.wasm');
 if (watch) console.log('watch mode is not supported; run npm run build again');

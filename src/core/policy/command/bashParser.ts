@@ -1,6 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Language, Parser, type Tree } from 'web-tree-sitter';
+import type { Language, Tree } from 'web-tree-sitter';
+
+// require(), not import: esbuild would otherwise bundle web-tree-sitter's ES module build, which
+// needs import.meta and breaks inside our CommonJS bundles.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { Parser, Language: LanguageClass } = require('web-tree-sitter') as typeof import('web-tree-sitter');
+// createRequire: a run-time lookup the bundler leaves alone (the wasm files are not modules).
+const localRequire = createRequire(__filename);
 
 /**
  * Loads tree-sitter and its bash grammar once per process. Both are wasm, so no native build is
@@ -19,8 +27,8 @@ export function locateWasm(fileName: 'tree-sitter.wasm' | 'tree-sitter-bash.wasm
   const besideBundle = path.join(__dirname, fileName);
   if (existsSync(besideBundle)) return besideBundle;
   return fileName === 'tree-sitter.wasm'
-    ? require.resolve('web-tree-sitter/tree-sitter.wasm')
-    : require.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
+    ? localRequire.resolve('web-tree-sitter/tree-sitter.wasm')
+    : localRequire.resolve('tree-sitter-bash/tree-sitter-bash.wasm');
 }
 
 function loadLanguage(): Promise<Language> {
@@ -28,7 +36,7 @@ function loadLanguage(): Promise<Language> {
     // Handing over the bytes avoids emscripten guessing a path from a bundle it was not built for.
     const runtime = readFileSync(locateWasm('tree-sitter.wasm'));
     await Parser.init({ wasmBinary: runtime } as unknown as Parameters<typeof Parser.init>[0]);
-    return Language.load(new Uint8Array(readFileSync(locateWasm('tree-sitter-bash.wasm'))));
+    return LanguageClass.load(new Uint8Array(readFileSync(locateWasm('tree-sitter-bash.wasm'))));
   })();
   loading.catch(() => (loading = undefined));
   return loading;

@@ -1,0 +1,128 @@
+import { spawn } from 'node:child_process';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { UserError } from '../../base/errors';
+import { bwrapArguments } from './bwrapArgs';
+import { CappedOutput } from './cappedOutput';
+import { probeSandbox, type SandboxStatus } from './probe';
+import { descendants, signalTree } from './processTree';
+
+export interface RunCommandOptions {
+  /** A shell command line, already allowed by the command policy. Runs as `bash -c`. */
+  command: string;
+  cwd: string;
+  workspaceRoot: string;
+  timeoutMs?: number;
+  /** Per stream; over it, the head and the tail are kept. Default 1 MiB. */
+  maxOutputBytes?: number;
+  allowNetwork?: boolean;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  /** Whose credentials to hide (default: os.homedir()). */
+  homeDir?: string;
+  /** 'auto' (default): sandbox when bwrap works. 'off': never. 'require': refuse to run unsandboxed. */
+  sandbox?: 'auto' | 'off' | 'require';
+  /** Between SIGTERM and SIGKILL on timeout or cancel. Default 2000 ms. */
+  killGraceMs?: number;
+}
+
+export interface RunCommandResult {
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  stdout: string;
+  stderr: string;
+  stdoutDroppedBytes: number;
+  stderrDroppedBytes: number;
+  durationMs: number;
+  sandboxed: boolean;
+  /** Why not sandboxed, in words the UI can show; undefined when sandboxed. */
+  sandboxMessage?: string;
+}
+
+/** Runs one command, sandboxed when possible, and makes sure nothing it started outlives it. */
+export async function runCommand(opts: RunCommandOptions): Promise<RunCommandResult> {
+  const workspaceRoot = checkedDir(opts.workspaceRoot, 'workspaceRoot');
+  const cwd = checkedDir(path.resolve(workspaceRoot, opts.cwd), 'cwd');
+  if (!(cwd === workspaceRoot || cwd.startsWith(workspaceRoot + path.sep))) {
+    throw new UserError(`cwd ${opts.cwd} is outside the workspace ${opts.workspaceRoot}`, 'cwd-outside-workspace');
+  }
+  const maxOutput = opts.maxOutputBytes ?? 1024 * 1024;
+  const stdout = new CappedOutput(maxOutput);
+  const stderr = new CappedOutput(maxOutput);
+  const mode = opts.sandbox ?? 'auto';
+  const status: SandboxStatus = mode === 'off' ? { available: false, message: 'commands are not sandboxed: the sandbox is turned off' } : probeSandbox();
+  if (mode === 'require' && !status.available) throw new UserError(status.message, 'sandbox-unavailable');
+  const sandboxed = status.available;
+  const [file, args] = sandboxed
+    ? [status.bwrapPath!, bwrapArguments({ workspaceRoot, cwd, homeDir: opts.homeDir ?? os.homedir(), allowNetwork: !!opts.allowNetwork }, opts.command)]
+    : ['bash', ['-c', opts.command]];
+
+  const started = Date.now();
+  if (opts.signal?.aborted) {
+    return { exitCode: null, signal: null, timedOut: false, cancelled: true, stdout: '', stderr: '', stdoutDroppedBytes: 0, stderrDroppedBytes: 0, durationMs: 0, sandboxed, sandboxMessage: sandboxed ? undefined : status.message };
+  }
+  // detached: a new session and process group, so the whole tree can be signalled at once.
+  const child = spawn(file, args, { cwd, env: opts.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (b: Buffer) => stdout.push(b));
+  child.stderr.on('data', (b: Buffer) => stderr.push(b));
+
+  let timedOut = false;
+  let cancelled = false;
+  let killTimer: NodeJS.Timeout | undefined;
+  const pgid = child.pid;
+  const terminate = () => {
+    if (!pgid || killTimer) return;
+    const tree = descendants(pgid);
+    signalTree(pgid, tree, 'SIGTERM');
+    killTimer = setTimeout(() => signalTree(pgid, [...new Set([...tree, ...descendants(pgid)])], 'SIGKILL'), opts.killGraceMs ?? 2000);
+  };
+  const timeout = opts.timeoutMs !== undefined ? setTimeout(() => { timedOut = true; terminate(); }, opts.timeoutMs) : undefined;
+  const onAbort = () => { cancelled = true; terminate(); };
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  // Background jobs the command left behind (`server &`) die with it; escaped ones too.
+  if (pgid) {
+    const leftovers = descendants(pgid);
+    signalTree(pgid, leftovers, 'SIGKILL');
+  }
+  clearTimeout(timeout);
+  clearTimeout(killTimer);
+  opts.signal?.removeEventListener('abort', onAbort);
+  await drain(child.stdout, child.stderr);
+  if (exit.error) throw new UserError(`could not start ${file}: ${exit.error.message}`, 'spawn-failed');
+  return {
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut,
+    cancelled,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    stdoutDroppedBytes: stdout.droppedBytes,
+    stderrDroppedBytes: stderr.droppedBytes,
+    durationMs: Date.now() - started,
+    sandboxed,
+    sandboxMessage: sandboxed ? undefined : status.message,
+  };
+}
+
+/** Wait briefly for the pipes to close; a process that escaped and holds them must not hang us. */
+async function drain(...streams: NodeJS.ReadableStream[]): Promise<void> {
+  await Promise.race([
+    Promise.all(streams.map((s) => new Promise<void>((r) => { if ((s as unknown as { closed?: boolean }).closed) r(); else s.once('close', () => r()); }))),
+    new Promise<void>((r) => setTimeout(r, 500).unref()),
+  ]);
+  for (const s of streams) (s as unknown as { destroy(): void }).destroy();
+}
+
+function checkedDir(p: string, what: string): string {
+  const abs = path.resolve(p);
+  if (!existsSync(abs) || !statSync(abs).isDirectory()) throw new UserError(`${what} ${p} is not an existing directory`, 'bad-directory');
+  return realpathSync(abs);
+}

@@ -3,6 +3,7 @@ import { fail } from './errors';
 import { parseHunkHeader } from './hunk-header';
 import { countSides, dropProseTail, dropTrailingEmpty } from './hunk-lines';
 import { at, isFence } from './lines';
+import { headerName, normalisePath, stripGitPrefix } from './paths';
 
 /**
  * One unified-diff hunk body, read by line prefixes until the next `@@`, file header, fence or
@@ -10,13 +11,27 @@ import { at, isFence } from './lines';
  * or blank lines that follow a complete hunk, and to read an ambiguous `--- x` line.
  */
 
-/** `--- x` followed by `+++ y` and an `@@` line: a file header, even in the middle of a hunk. */
+/** The name a `---`/`+++` line gives, comparable across the two lines; undefined if unreadable. */
+function comparableName(rest: string): string | null | undefined {
+  try {
+    const name = headerName(rest, 0);
+    return name === null ? null : normalisePath(stripGitPrefix(name));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `--- x` followed by the matching `+++ x` (or /dev/null on one side) and an `@@` line: a file
+ * header, even in the middle of a hunk. Otherwise `--- x` is a removed line `-- x`.
+ */
 function isFileHeaderAt(lines: readonly string[], j: number): boolean {
-  return (
-    lines[j]!.startsWith('--- ') &&
-    (lines[j + 1]?.startsWith('+++ ') ?? false) &&
-    (lines[j + 2]?.startsWith('@@') ?? false)
-  );
+  const plus = lines[j + 1];
+  if (!lines[j]!.startsWith('--- ') || !plus?.startsWith('+++ ') || !(lines[j + 2]?.startsWith('@@') ?? false)) return false;
+  const oldName = comparableName(lines[j]!.slice(4));
+  const newName = comparableName(plus.slice(4));
+  if (oldName === undefined || newName === undefined) return false;
+  return oldName === null || newName === null || oldName === newName;
 }
 
 /** Lines that end a hunk body whatever the counts say. */

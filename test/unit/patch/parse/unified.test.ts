@@ -132,6 +132,12 @@ describe('unified diff: hunks', () => {
     assert.deepEqual(p.files.map((f) => f.newPath), ['f', 'g']);
   });
 
+  test('"--- x" then a non-matching "+++ y" then "@@" inside a hunk are removed/added lines', () => {
+    const p = parseOk(text('--- a/f', '+++ b/f', '@@', '-a', '--- x', '+++ y', '@@', '-c', '+d'));
+    assert.equal(p.files.length, 1);
+    assert.deepEqual(p.files[0]!.hunks.map(body), [['-a', '--- x', '+++ y'], ['-c', '+d']]);
+  });
+
   test('"--- x" after a hunk whose counts are complete is a header, not a removal', () => {
     const p = parseOk(text('--- a/f', '+++ b/f', '@@ -1 +1 @@', '-a', '+b', '--- a/g', '+++ b/g', '', '@@ -1 +1 @@', '-c', '+d'));
     assert.deepEqual(p.files.map((f) => [f.newPath, body(f.hunks[0])]), [['f', ['-a', '+b']], ['g', ['-c', '+d']]]);

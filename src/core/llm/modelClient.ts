@@ -156,7 +156,7 @@ export class ModelClient {
   }
 
   /** Plain text from the fast model (summaries, insights, Q&A): no tools, with stream recovery. */
-  complete(req: CompleteRequest): Promise<ModelTurn> {
+  async complete(req: CompleteRequest): Promise<ModelTurn> {
     const messages: ModelMessage[] = [...(req.messages ?? [])];
     if (req.system) messages.unshift({ role: 'system', content: req.system });
     if (req.prompt !== undefined) messages.push({ role: 'user', content: req.prompt });

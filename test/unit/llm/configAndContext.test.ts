@@ -83,4 +83,9 @@ describe('token estimates and context windows', () => {
     assert.equal(client.contextWindow('reasoning').tokens, 128_000);
     assert.deepEqual(client.contextWindow('fast'), { tokens: 4096, known: true });
   });
+
+  test('complete() without a prompt or messages rejects (nothing is sent)', async () => {
+    const client = new ModelClient({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm' });
+    await assert.rejects(client.complete({}), /complete\(\) needs a prompt or messages/);
+  });
 });

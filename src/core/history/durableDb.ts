@@ -120,15 +120,26 @@ export class DurableDb {
   /** Applies a write in memory and schedules its save. Throws (and records nothing) if SQLite rejects it. */
   apply(op: Op): number {
     this.assertOpen();
+    if (!this.conn.inBatch) {
+      this.conn.beginBatch();
+      // Commit once the current burst of calls (the messages already queued) has been applied.
+      setImmediate(() => this.commitBatch());
+    }
     const changed = applyOp(this.conn, op);
     this.pending.push(op);
     this.schedule();
     return changed;
   }
 
+  /** Ends the write batch; every read, save and close calls this first. */
+  commitBatch(): void {
+    if (!this.closed) this.conn.endBatch();
+  }
+
   /** Picks up what other processes saved since we last looked. Cheap when nothing changed (one stat). */
   refresh(): void {
     this.assertOpen();
+    this.commitBatch();
     this.reloadIfChanged(false);
   }
 
@@ -173,6 +184,7 @@ export class DurableDb {
   }
 
   private persistNow(): void {
+    this.commitBatch();
     if (this.pending.length === 0 && !this.needsWrite) return;
     if (this.readOnlyReason) throw new UserError(this.readOnlyReason, 'newer-schema');
     this.ensureFolder();
@@ -207,7 +219,13 @@ export class DurableDb {
       this.needsWrite = true;
       return;
     }
-    const snap = readSnapshot(this.fsx, this.options.path);
+    let snap: ReturnType<typeof readSnapshot>;
+    try {
+      snap = readSnapshot(this.fsx, this.options.path);
+    } catch (err) {
+      if (locked) throw err; // the save fails and is retried; reads go on with what we have
+      return;
+    }
     if (!snap) return;
     const opened = openVerified(this.SQL, snap.bytes);
     if ('problem' in opened) {

@@ -92,6 +92,9 @@ export function parseUnified(lines: readonly string[]): FormatParse {
   const close = () => {
     if (current) {
       const file = finishSection(current, warnings);
+      if (file && (file.oldPath === '' || file.newPath === '')) {
+        fail('file header has an empty file name: expected `--- a/path` and `+++ b/path` with real paths', current.patchLine);
+      }
       if (file) files.push(file);
     }
     current = undefined;

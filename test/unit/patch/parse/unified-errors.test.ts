@@ -15,6 +15,7 @@ describe('unified diff: every error says what was expected, where, and what was 
     ['both sides /dev/null', text('--- /dev/null', '+++ /dev/null', '@@ -0,0 +1 @@', '+a'), /both creates and deletes the file/, 1],
     ['--- with no path', text('--- ', '+++ b/x', '@@ -1 +1 @@', '-a', '+b'), /file header has no path/, 1],
     ['unclosed quoted path', text('--- "a/x', '+++ b/x', '@@ -1 +1 @@', '-a', '+b'), /quoted path "a\/x has no closing `"`/, 1],
+    ['empty name after a/ prefix', text('--- a/', '+++ b/', '@@ -1 +1 @@', '-a', '+b'), /file header has an empty file name/, 1],
     ['unknown escape in a quoted path', text('--- "a/\\q"', '+++ b/x', '@@ -1 +1 @@', '-a', '+b'), /unknown escape `\\q` in quoted path/, 1],
   ];
   for (const [name, input, message, line] of cases) {

@@ -28,13 +28,17 @@ export interface Section {
   binary: boolean;
   /** Path taken from a path line or fence info because the hunk had no file header. */
   hinted: boolean;
+  /** Index after the section's last header line, to quote what followed when no hunk came. */
+  headerEnd: number;
+  /** Set on close when no hunk came: the quoted first non-blank line after the headers. */
+  foundAfterHeader?: string;
   hunks: Hunk[];
 }
 
 export function newSection(patchLine: number, git: boolean): Section {
   return {
     patchLine, git, noPrefix: false, newFileMode: false, deletedFileMode: false,
-    modeChange: false, binary: false, hinted: false, hunks: [],
+    modeChange: false, binary: false, hinted: false, hunks: [], headerEnd: patchLine,
   };
 }
 
@@ -120,7 +124,7 @@ export function finishSection(section: Section, warnings: string[]): FilePatch |
   if (isCreate) {
     if (!newName) fail('new file has no name after `+++`', line);
     if (section.hunks.length === 0 && !section.newFileMode) {
-      fail(`new file ${newName} has no content: expected an \`@@\` hunk of \`+\` lines after its header`, line);
+      fail(`new file ${newName} has no content: expected an \`@@\` hunk of \`+\` lines after its header, found ${section.foundAfterHeader ?? 'the end of the text'}`, line);
     }
     asWholeContent(section.hunks, 'add', newName, warnings);
     if (section.hunks.length > 1) warnings.push(at(line, `new file ${newName}: ${section.hunks.length} hunks joined into one`));
@@ -147,7 +151,7 @@ export function finishSection(section: Section, warnings: string[]): FilePatch |
       warnings.push(at(line, `mode change of ${oldPath} ignored (PatchPilot does not change file modes)`));
       return undefined;
     }
-    fail(`file ${oldPath} has a header but no hunks: expected an \`@@\` line after its \`+++\` line`, line);
+    fail(`file ${oldPath} has a header but no hunks: expected an \`@@\` line after its \`+++\` line, found ${section.foundAfterHeader ?? 'the end of the text'}`, line);
   }
   if (section.modeChange) warnings.push(at(line, `mode change of ${oldPath} ignored (PatchPilot does not change file modes)`));
   return { ...base, operation: 'modify', oldPath, newPath };

@@ -91,6 +91,11 @@ export function parseUnified(lines: readonly string[]): FormatParse {
 
   const close = () => {
     if (current) {
+      if (current.hunks.length === 0) {
+        let k = current.headerEnd;
+        while (k < lines.length && (isBlank(lines[k]!) || lines[k] === CLAIMED_LINE)) k++;
+        current.foundAfterHeader = quote(lines[k]);
+      }
       const file = finishSection(current, warnings);
       if (file && (file.oldPath === '' || file.newPath === '')) {
         fail('file header has an empty file name: expected `--- a/path` and `+++ b/path` with real paths', current.patchLine);
@@ -113,6 +118,7 @@ export function parseUnified(lines: readonly string[]): FormatParse {
       close();
       current = newSection(i + 1, true);
       i = readGitHeader(lines, i, current);
+      current.headerEnd = i;
       consumed = i;
       continue;
     }
@@ -128,6 +134,7 @@ export function parseUnified(lines: readonly string[]): FormatParse {
       current!.minus = headerName(s.slice(4), i + 1);
       current!.plus = headerName(next!.slice(4), i + 2);
       i += 2;
+      current!.headerEnd = i;
       consumed = i;
       continue;
     }

@@ -39,7 +39,7 @@ export interface PatchPilotSettings {
   };
 }
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint';
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum';
 
 interface KeySpec {
   kind: Kind;
@@ -61,7 +61,7 @@ export const SETTING_KEYS = {
   'patchpilot.tests.timeoutSeconds': { kind: 'posint' },
   'patchpilot.limits.maxSteps': { kind: 'posint' },
   'patchpilot.limits.maxConsecutiveFailures': { kind: 'posint' },
-  'patchpilot.limits.wallClockMinutes': { kind: 'posint' },
+  'patchpilot.limits.wallClockMinutes': { kind: 'posnum' },
   'patchpilot.git.autoCommit': { kind: 'boolean' },
   'patchpilot.history.path': { kind: 'string' },
   'patchpilot.policy.allowCommands': { kind: 'string[]', trustSensitive: true },
@@ -113,6 +113,9 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
     case 'boolean':
       if (typeof value === 'boolean') return { ok: true, value };
       return { ok: false, message: `expected true or false, got ${got}` };
+    case 'posnum':
+      if (typeof value === 'number' && Number.isFinite(value) && value > 0) return { ok: true, value };
+      return { ok: false, message: `expected a positive number, got ${got}` };
     case 'posint':
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
       return { ok: false, message: `expected a positive integer, got ${got}` };

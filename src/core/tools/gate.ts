@@ -12,6 +12,7 @@ import { ToolError, type ToolContext } from './types';
  * the allowlist) always asks, whatever the mode.
  */
 export async function gateAction(ctx: ToolContext, request: ActionApprovalRequest, decision?: PolicyDecision): Promise<{ feedback?: string }> {
+  if (decision) ctx.emit?.({ type: 'policy', kind: POLICY_KIND[request.kind], subject: request.title, decision });
   if (decision?.verdict === 'deny') throw new ToolError(`denied by policy (${decision.rule}): ${decision.reason}`);
   if (ctx.mode === 'plan') throw new ToolError('plan mode: nothing is written or run; describe the step in your plan instead');
   const writes = request.kind === 'write';
@@ -23,3 +24,5 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   if (!answer.approved) throw new ToolError(`the user declined: ${request.title}${answer.feedback ? `. Their words: ${answer.feedback}` : ''}`);
   return { feedback: answer.feedback };
 }
+
+const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network' } as const;

@@ -42,7 +42,7 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
     const summary = summarizeTestOutput(run.output);
     const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
     results.push(result);
-    ctx.emit?.({ type: 'test-finished', command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary) });
+    ctx.emit?.({ type: 'test-finished', command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output });
     parts.push(describe(result));
   }
   const passed = results.every((r) => r.exitCode === 0);

@@ -29,9 +29,9 @@ export interface PathPolicy {
   check(relPath: string, access: PathAccess): Promise<PolicyDecision>;
 }
 
-/** Decides a command line (deny > ask > allow). */
+/** Decides a command line (deny > ask > allow): policy/command's createCommandPolicy. */
 export interface CommandPolicy {
-  check(command: string): PolicyDecision;
+  check(input: { command: string; workspaceRoot: string; cwd: string; homeDir: string }): PolicyDecision;
 }
 
 export interface CommandExecution {
@@ -75,7 +75,9 @@ export type ToolEvent =
   | { type: 'approval-needed'; request: ActionApprovalRequest | { kind: 'patch'; title: string; hunks: string[] } }
   | { type: 'approval-answered'; kind: string; approved: boolean; accepted?: string[] }
   | { type: 'test-started'; command: string }
-  | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string };
+  | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string; output: string }
+  /** Every policy verdict that gated an action, for the audit trail. */
+  | { type: 'policy'; kind: 'command' | 'path' | 'network'; subject: string; decision: PolicyDecision };
 
 export interface ToolContext {
   /** Real absolute path of the workspace root. */

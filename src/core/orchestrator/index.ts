@@ -1,0 +1,2 @@
+export { Orchestrator } from './orchestrator';
+export type { ChatModel, OrchestratorDeps, RunHistory, RunOutcome } from './types';

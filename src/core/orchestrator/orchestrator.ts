@@ -1,0 +1,261 @@
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import type { AgentEvent, HunkView, RunEndStatus } from '../../protocol/agentEvents';
+import { CancellationTokenSource, CancelledError } from '../base/cancellation';
+import { errorMessage } from '../base/errors';
+import { systemClock } from '../ports';
+import { buildSystemPrompt } from '../context/systemPrompt';
+import { Conversation } from '../context/conversation';
+import { snapshotGit } from '../git/gitSession';
+import { listWorkspaceFiles } from '../git/listFiles';
+import { ModelApiError } from '../llm/errors';
+import type { ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
+import { UsageMeter } from '../llm/usageMeter';
+import type { ApplyResult } from '../patch/types';
+import type { Tool, ToolEvent, ToolResult } from '../tools/types';
+import { executeCalls } from './executeCalls';
+import { RunRecorder, asJson } from './recorder';
+import { createToolContext } from './toolContext';
+import type { OrchestratorDeps, RunOutcome } from './types';
+
+/** Cut before a tool result enters the context (E6); the model is told what was cut. */
+const MAX_TOOL_RESULT_CHARS = 16_000;
+/** Share of the context window the prompt may use; the rest is for the reply. */
+const PROMPT_SHARE = 0.75;
+
+interface Executed {
+  call: ModelToolCall;
+  args: Record<string, unknown>;
+  result: ToolResult;
+  durationMs: number;
+}
+
+/**
+ * The agent loop: ask the model, run its tool calls (policy and approval inside the tools), feed
+ * the results back, until the model finishes or a limit stops it. Owns the loop only: the UI
+ * listens to events, the host supplies the ports, the history store gets every step as it happens.
+ */
+export class Orchestrator {
+  constructor(private readonly deps: OrchestratorDeps) {}
+
+  async run(goal: string, options: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
+    const { deps } = this;
+    const { settings } = deps;
+    const clock = deps.clock ?? systemClock;
+    const emit = (e: AgentEvent) => {
+      try {
+        deps.onEvent?.(e);
+      } catch {
+        /* a broken viewer must not break the run */
+      }
+    };
+    const recorder = new RunRecorder(deps.history, (message) => emit({ type: 'warning', message }));
+    const meter = new UsageMeter();
+    const mode = settings.approval.mode;
+
+    const cts = new CancellationTokenSource();
+    const external = options.signal;
+    const onExternalAbort = () => cts.cancel();
+    if (external?.aborted) cts.cancel();
+    else external?.addEventListener('abort', onExternalAbort, { once: true });
+    let timeUp = false;
+    const timer = setTimeout(() => {
+      timeUp = true;
+      cts.cancel();
+    }, settings.limits.wallClockMinutes * 60_000);
+    timer.unref?.();
+    const signal = cts.token.signal;
+
+    let steps = 0;
+    const end = async (status: RunEndStatus, reason: string, summary?: string): Promise<RunOutcome> => {
+      const totals = meter.total();
+      await recorder.finish({
+        status: status === 'finished' ? 'succeeded' : status === 'cancelled' ? 'cancelled' : 'failed',
+        tokensIn: totals.promptTokens,
+        tokensOut: totals.completionTokens,
+        costUsd: totals.cost,
+        endedAt: clock.now(),
+      });
+      emit({ type: 'run/finished', status, reason, summary, steps });
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals };
+    };
+
+    try {
+      const root = await realpath(deps.root);
+      const git = await snapshotGit(root);
+      await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') });
+      emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), git });
+
+      const offered = deps.tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
+      const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
+      const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
+      const system = buildSystemPrompt(await workspaceFacts(root, git, settings), mode, offered.map((t) => t.name));
+      const conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS);
+      await recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
+      await recorder.step({ role: 'user', text: goal });
+
+      const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder));
+      const window = deps.model.contextWindow('reasoning');
+      const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));
+      let failures = 0;
+
+      for (;;) {
+        if (steps >= settings.limits.maxSteps) return await end('limit', `reached the step limit (${settings.limits.maxSteps})`);
+        signal.throwIfAborted();
+        steps++;
+        emit({ type: 'step/started', step: steps });
+        const elided = conversation.fitToBudget(promptBudget, specs);
+        if (elided) emit({ type: 'warning', message: `${elided} old tool result(s) elided to fit the context window` });
+
+        let turn: ModelTurn;
+        const started = clock.now();
+        try {
+          turn = await deps.model.streamChatWithRecovery({
+            role: 'reasoning',
+            messages: conversation.messages,
+            tools: specs,
+            signal,
+            meter,
+            onEvent: (e) => forwardModelEvent(e, emit),
+          });
+        } catch (err) {
+          if (signal.aborted || (err instanceof ModelApiError && err.kind === 'cancelled')) throw new CancelledError();
+          if (err instanceof ModelApiError && err.kind === 'interrupted') {
+            // E3: the partial reply is void; nothing of it was executed. Try the step again.
+            await recorder.step({ role: 'assistant', text: `[interrupted] ${err.message}` });
+            emit({ type: 'warning', message: err.message });
+            if (++failures >= settings.limits.maxConsecutiveFailures) return await end('failed', `${failures} failed steps in a row; last: ${err.message}`);
+            continue;
+          }
+          return await end('failed', `the model request failed: ${errorMessage(err)}`);
+        }
+        const totals = meter.total();
+        emit({ type: 'usage', promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+
+        const calls = turn.toolCalls;
+        const invalid = turn.invalidToolCalls;
+        await recorder.step({
+          role: 'assistant',
+          text: turn.text || null,
+          arguments: asJson([...calls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsJson })), ...invalid.map((c) => ({ id: c.id, name: c.name, invalid: c.problem }))]),
+          durationMs: clock.now() - started,
+        });
+        if (calls.length === 0 && invalid.length === 0) {
+          return await end('finished', turn.finishReason === 'length' ? 'the reply hit the output limit' : 'the model replied without a tool call', turn.text.trim() || undefined);
+        }
+        // Broken calls keep their place in the conversation with placeholder arguments, so every id gets its result.
+        conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))]);
+
+        const executed = await executeCalls(calls, (name) => readOnly.has(name), (call) => this.runCall(call, offered, toolCtx, emit));
+        for (const x of executed) {
+          conversation.addToolResult(x.call.id, x.result.output);
+          await this.record(x, recorder);
+        }
+        for (const c of invalid) {
+          const text = `error: the arguments of ${c.name} were not valid JSON (${c.problem}); nothing was run. Send the call again with valid JSON arguments.`;
+          conversation.addToolResult(c.id, text);
+          await recorder.step({ role: 'tool', tool: c.name, result: text });
+        }
+
+        const finished = executed.find((x) => x.call.name === 'finish' && x.result.ok);
+        if (finished) return await end('finished', 'the model called finish', finished.result.output);
+        const succeeded = executed.some((x) => x.result.ok || isTestVerdict(x));
+        failures = succeeded ? 0 : failures + 1;
+        if (failures >= settings.limits.maxConsecutiveFailures) {
+          return await end('failed', `${failures} steps in a row where every tool call failed`);
+        }
+      }
+    } catch (err) {
+      if (signal.aborted || err instanceof CancelledError) {
+        return await end(timeUp ? 'limit' : 'cancelled', timeUp ? `reached the wall-clock limit (${settings.limits.wallClockMinutes} min)` : 'cancelled');
+      }
+      return await end('failed', `internal error: ${errorMessage(err)}`);
+    } finally {
+      clearTimeout(timer);
+      external?.removeEventListener('abort', onExternalAbort);
+      cts.dispose();
+    }
+  }
+
+  private async runCall(call: ModelToolCall, offered: Tool<any>[], ctx: ReturnType<typeof createToolContext>, emit: (e: AgentEvent) => void): Promise<Executed> {
+    let args: Record<string, unknown> = {};
+    try {
+      const parsed: unknown = JSON.parse(call.argumentsJson || '{}');
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) args = parsed as Record<string, unknown>;
+    } catch {
+      /* the registry reports it */
+    }
+    emit({ type: 'tool/started', callId: call.id, name: call.name, args });
+    const started = Date.now();
+    const result = offered.some((t) => t.name === call.name)
+      ? await this.deps.tools.invoke(call.name, call.argumentsJson, ctx)
+      : { ok: false, output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}` };
+    const durationMs = Date.now() - started;
+    const output = result.output;
+    emit({ type: 'tool/finished', callId: call.id, name: call.name, ok: result.ok, output, durationMs });
+    return { call, args, result, durationMs };
+  }
+
+  /** In call order (parallel calls finish in any order), so the audit trail reads like the conversation. */
+  private async record(x: Executed, recorder: RunRecorder): Promise<void> {
+    const { call, args, result } = x;
+    await recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
+    if (call.name === 'propose_patch' && typeof args.patch === 'string') await recorder.patch(args.patch, result);
+    else if (result.ok && READ_TOOLS_WORTH_REMEMBERING.has(call.name)) await recorder.observation(call.name, args, result.output);
+  }
+
+  private forwardToolEvent(e: ToolEvent, emit: (e: AgentEvent) => void, recorder: RunRecorder): void {
+    switch (e.type) {
+      case 'patch-proposed':
+        emit({ type: 'patch/proposed', hunks: hunkViews(e.preview), ok: e.preview.ok, error: e.preview.error });
+        break;
+      case 'approval-needed':
+        emit({ type: 'approval/needed', kind: e.request.kind, title: e.request.title, reason: 'reason' in e.request ? e.request.reason : undefined });
+        break;
+      case 'approval-answered':
+        emit({ type: 'approval/answered', kind: e.kind, approved: e.approved, accepted: e.accepted });
+        break;
+      case 'test-started':
+        emit({ type: 'test/started', command: e.command });
+        break;
+      case 'test-finished':
+        emit({ type: 'test/finished', command: e.command, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary });
+        break;
+      case 'policy':
+        break;
+    }
+    recorder.toolEvent(e);
+  }
+}
+
+const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
+
+/** A failed test run is information for the model, not a failed step. */
+function isTestVerdict(x: Executed): boolean {
+  return x.call.name === 'run_tests' && Array.isArray(x.result.data?.results);
+}
+
+function forwardModelEvent(e: ModelStreamEvent, emit: (e: AgentEvent) => void): void {
+  if (e.type === 'text-delta') emit({ type: 'text/delta', text: e.text });
+  else if (e.type === 'restart') emit({ type: 'text/restart', reason: e.reason });
+  else if (e.type === 'retrying') emit({ type: 'model/retrying', attempt: e.attempt, delayMs: e.delayMs, reason: e.reason });
+}
+
+function hunkViews(r: ApplyResult): HunkView[] {
+  return r.files.flatMap((f) =>
+    f.hunks.map((h) => ({ id: h.id, path: h.path, status: h.status, startLine: h.range?.start, endLine: h.range?.end, reason: h.reason ?? f.reason })),
+  );
+}
+
+async function workspaceFacts(root: string, git: Awaited<ReturnType<typeof snapshotGit>>, settings: OrchestratorDeps['settings']) {
+  const listing = await listWorkspaceFiles(root, { maxFiles: 5000 });
+  const top = [...new Set(listing.files.map((f) => (f.includes('/') ? f.slice(0, f.indexOf('/') + 1) : f)))].slice(0, 60);
+  return {
+    name: path.basename(root),
+    platform: `${process.platform}`,
+    git,
+    testCommands: settings.tests.commands,
+    afterEdit: settings.tests.afterEdit,
+    topLevel: top,
+  };
+}

@@ -1,0 +1,54 @@
+import { CancelledError } from '../base/cancellation';
+import { errorMessage } from '../base/errors';
+import { commitPaths, type GitSnapshot } from '../git/gitSession';
+import { IgnoreRules } from '../git/ignoreRules';
+import { runConfiguredTests } from '../tools/runTests';
+import type { ToolContext, ToolEvent } from '../tools/types';
+import type { OrchestratorDeps } from './types';
+
+/**
+ * The ToolContext of one run, with the after-write hook: auto-commit the written paths (when
+ * patchpilot.git.autoCommit) and run the test commands (when patchpilot.tests.afterEdit), so the
+ * model reads the test result in the same tool result as its edit.
+ */
+export function createToolContext(deps: OrchestratorDeps, root: string, git: GitSnapshot, signal: AbortSignal, emit: (e: ToolEvent) => void): ToolContext {
+  const { settings } = deps;
+  const ctx: ToolContext = {
+    root,
+    settings,
+    mode: settings.approval.mode,
+    signal,
+    approver: deps.approver,
+    tasks: deps.tasks,
+    ignore: new IgnoreRules(root),
+    run: { changedFiles: new Set(), knownHosts: new Set() },
+    pathPolicy: deps.pathPolicy,
+    commandPolicy: deps.commandPolicy,
+    exec: deps.exec,
+    patches: deps.patches,
+    web: deps.web,
+    history: deps.history,
+    emit,
+  };
+  ctx.run.afterWrite = async (paths, summary) => {
+    const notes: string[] = [];
+    if (settings.git.autoCommit && git.isRepo) {
+      try {
+        const sha = await commitPaths(root, paths, `PatchPilot: ${summary}`);
+        if (sha) notes.push(`committed as ${sha.slice(0, 12)}`);
+      } catch (err) {
+        notes.push(`auto-commit failed: ${errorMessage(err)}`);
+      }
+    }
+    if (settings.tests.afterEdit && settings.tests.commands.length > 0) {
+      try {
+        notes.push((await runConfiguredTests(ctx)).output);
+      } catch (err) {
+        if (signal.aborted || err instanceof CancelledError) throw err;
+        notes.push(`tests after the edit were not run: ${errorMessage(err)}`);
+      }
+    }
+    return notes.length ? notes.join('\n\n') : undefined;
+  };
+  return ctx;
+}

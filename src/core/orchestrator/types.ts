@@ -1,0 +1,50 @@
+import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
+import type { Clock, Approver, TaskRunner } from '../ports';
+import type { PatchPilotSettings } from '../config/settings';
+import type { HistoryStore } from '../history/types';
+import type { ChatRequest, ModelRole, ModelTurn } from '../llm/types';
+import type { ContextWindow } from '../llm/contextWindows';
+import type { UsageTotals } from '../llm/usageMeter';
+import type { ToolRegistry } from '../tools/registry';
+import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher } from '../tools/types';
+
+/** What the loop needs from the model client (ModelClient fits). */
+export interface ChatModel {
+  streamChatWithRecovery(request: ChatRequest): Promise<ModelTurn>;
+  modelFor(role: ModelRole): string;
+  contextWindow(role: ModelRole): ContextWindow;
+}
+
+/** The part of the history store a run writes to. */
+export type RunHistory = Pick<
+  HistoryStore,
+  'startRun' | 'finishRun' | 'addStep' | 'addPatch' | 'addTestRun' | 'recordObservation' | 'addPolicyDecision' | 'search'
+>;
+
+export interface OrchestratorDeps {
+  /** Workspace root; resolved to its real path at run start. */
+  root: string;
+  settings: PatchPilotSettings;
+  model: ChatModel;
+  tools: ToolRegistry;
+  approver: Approver;
+  tasks: TaskRunner;
+  history?: RunHistory;
+  patches?: PatchEngine;
+  pathPolicy?: PathPolicy;
+  commandPolicy?: CommandPolicy;
+  exec?: CommandExecutor;
+  web?: WebFetcher;
+  clock?: Clock;
+  onEvent?(event: AgentEvent): void;
+}
+
+export interface RunOutcome {
+  status: RunEndStatus;
+  reason: string;
+  /** The finish summary, or the final text of a reply without tool calls. */
+  summary?: string;
+  steps: number;
+  runId: string | null;
+  usage: UsageTotals;
+}

@@ -1,0 +1,35 @@
+import { finishTool } from './finish';
+import { globTool } from './glob';
+import { grepTool } from './grep';
+import { listDirTool } from './listDir';
+import { proposePatchTool } from './proposePatch';
+import { readFileTool } from './readFile';
+import { ToolRegistry } from './registry';
+import { runCommandTool } from './runCommand';
+import { runTestsTool } from './runTests';
+import { searchHistoryTool } from './searchHistory';
+import { webFetchTool } from './webFetch';
+import { writeFileTool } from './writeFile';
+import type { Tool } from './types';
+
+export * from './types';
+export { ToolRegistry } from './registry';
+export { runConfiguredTests } from './runTests';
+
+/** Which optional capabilities the host wired (a tool is only offered when it can work). */
+export interface ToolAvailability {
+  commands?: boolean;
+  web?: boolean;
+  history?: boolean;
+}
+
+/** The public tool set, in the order the model sees it. */
+export function createToolRegistry(available: ToolAvailability = {}): ToolRegistry {
+  const tools: Tool<any>[] = [readFileTool, listDirTool, globTool, grepTool, proposePatchTool, writeFileTool];
+  if (available.commands) tools.push(runCommandTool);
+  tools.push(runTestsTool);
+  if (available.web) tools.push(webFetchTool);
+  if (available.history) tools.push(searchHistoryTool);
+  tools.push(finishTool);
+  return new ToolRegistry(tools);
+}

@@ -1,0 +1,44 @@
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { gateAction } from './gate';
+import { resolveWorkspacePath } from './paths';
+import { headTail } from './truncate';
+import { ToolError, fail, ok, type Tool } from './types';
+
+export const COMMAND_TIMEOUT_MS = 120_000;
+const OUTPUT_CHARS = 10_000;
+
+interface Args {
+  command: string;
+  cwd?: string;
+}
+
+export const runCommandTool: Tool<Args> = {
+  name: 'run_command',
+  description:
+    'Run a shell command in the workspace (cwd: a workspace-relative directory). The policy decides: allowed commands run, ' +
+    'others need approval, dangerous ones are denied. Output keeps its head and tail. Use run_tests for the test suite.',
+  schema: {
+    type: 'object',
+    properties: {
+      command: { type: 'string', minLength: 1 },
+      cwd: { type: 'string' },
+    },
+    required: ['command'],
+    additionalProperties: false,
+  },
+  readOnly: false,
+  async run(args, ctx) {
+    if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');
+    const dir = await resolveWorkspacePath(ctx, args.cwd ?? '.', 'list');
+    if (!(await stat(dir.abs).catch(() => undefined))?.isDirectory()) throw new ToolError(`cwd ${args.cwd} is not a directory`);
+    const decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
+    const { feedback } = await gateAction(ctx, { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || '.'}` }, decision);
+    const r = await ctx.exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs: COMMAND_TIMEOUT_MS });
+    ctx.signal.throwIfAborted();
+    const seconds = (r.durationMs / 1000).toFixed(1);
+    const status = r.timedOut ? `timed out after ${seconds} s (killed)` : r.exitCode === null ? `killed after ${seconds} s` : `exit ${r.exitCode} after ${seconds} s`;
+    const text = [`$ ${args.command}`, status, headTail(r.output.trimEnd(), OUTPUT_CHARS).text, feedback ? `The user said: ${feedback}` : ''].filter(Boolean).join('\n');
+    return r.exitCode === 0 ? ok(text, { exitCode: 0 }) : fail(text, { exitCode: r.exitCode });
+  },
+};

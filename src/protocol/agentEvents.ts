@@ -1,0 +1,53 @@
+/**
+ * What an agent run tells its viewers (the chat webview, the CLI's printer, tests): one typed
+ * event per thing that happened, in order. Zero imports: the webview bundles this file as is.
+ */
+
+export type ApprovalModeName = 'ask' | 'auto-edit' | 'auto' | 'plan';
+
+export type RunEndStatus = 'finished' | 'limit' | 'failed' | 'cancelled';
+
+export interface HunkView {
+  /** `${path}#${index}` */
+  id: string;
+  path: string;
+  status: 'applied' | 'would-apply' | 'refused' | 'rejected';
+  /** 1-based lines in the original file. */
+  startLine?: number;
+  endLine?: number;
+  reason?: string;
+}
+
+export type AgentEvent =
+  | {
+      type: 'run/started';
+      runId: string | null;
+      goal: string;
+      mode: ApprovalModeName;
+      model: string;
+      git: { isRepo: boolean; head: string | null; branch: string | null; dirty: string[] };
+    }
+  | { type: 'step/started'; step: number }
+  /** Streamed reply text; drop everything since the last step/started on `text/restart`. */
+  | { type: 'text/delta'; text: string }
+  | { type: 'text/restart'; reason: string }
+  | { type: 'model/retrying'; attempt: number; delayMs: number; reason: string }
+  | { type: 'tool/started'; callId: string; name: string; args: unknown }
+  | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
+  | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string }
+  | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch'; title: string; reason?: string }
+  | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[] }
+  | { type: 'test/started'; command: string }
+  | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
+  | {
+      type: 'usage';
+      promptTokens: number;
+      completionTokens: number;
+      /** Run totals so far. */
+      totalPromptTokens: number;
+      totalCompletionTokens: number;
+      /** USD for the run so far; undefined when no model had a price. */
+      totalCost?: number;
+    }
+  | { type: 'warning'; message: string }
+  | { type: 'run/finished'; status: RunEndStatus; reason: string; summary?: string; steps: number };

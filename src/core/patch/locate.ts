@@ -99,8 +99,13 @@ function* variants(hunk: Hunk): Generator<Variant> {
     };
   }
 
-  // A context line that is really new (a space prefix where `+` belonged): one interior line at a time.
-  const interior = oldIdx.slice(1, -1).filter((i) => lines[i]!.kind === 'context' && !lines[i]!.unprefixed && !isBlank(lines[i]!.text));
+  // A context line that is really new (a space prefix where `+` belonged): one line at a time.
+  // Interior lines only, unless the header's counts say exactly one old-side line too many: then
+  // an edge line may be the new one as well.
+  const newCount = lines.filter((l) => l.kind !== 'remove').length;
+  const oneTooMany = hunk.oldCount !== undefined && hunk.newCount === newCount && oldCount - hunk.oldCount === 1;
+  const pool = oneTooMany ? oldIdx : oldIdx.slice(1, -1);
+  const interior = pool.filter((i) => lines[i]!.kind === 'context' && !lines[i]!.unprefixed && !isBlank(lines[i]!.text));
   if (interior.length <= 30) {
     for (const i of interior) {
       yield {
@@ -124,11 +129,14 @@ function settleSpacePrefixed(v: Variant): Variant | null {
   const i = v.spacePrefixed;
   if (i === undefined) return v;
   const text = v.lines[i]!.text;
+  // Block-comment continuation lines (` * foo`) sit one column off the code around them, so a
+  // line is compared only with neighbours of its own sort.
+  const starry = (t: string) => t.trimStart().startsWith('*');
   const neighbour = (step: number): string | undefined => {
     for (let j = i + step; j >= 0 && j < v.lines.length; j += step) {
       // Removed lines count: a rewritten line usually keeps the indentation of the one it replaces.
       const l = v.lines[j]!;
-      if (!isBlank(l.text)) return indentOf(l.text);
+      if (!isBlank(l.text) && starry(l.text) === starry(text)) return indentOf(l.text);
     }
     return undefined;
   };
@@ -143,10 +151,19 @@ function settleSpacePrefixed(v: Variant): Variant | null {
 /** Checks the repairs a variant made are justified at this candidate. */
 function justified(index: FileIndex, v: Variant, c: Candidate): boolean {
   if (v.recovered) {
+    // The lines the hunk keeps (and the ones just outside it) must not already hold the line; a
+    // line the hunk removes may (a rewrite often re-adds a removed line re-indented).
+    const removed = new Set<number>();
+    let k = 0;
+    for (const l of v.lines) {
+      if (l.kind === 'add') continue;
+      if (l.kind === 'remove') removed.add(c.map[k]!);
+      k++;
+    }
     const region = new Set<string>();
     const from = Math.max(0, c.start - 1);
     const to = Math.min(index.length, endOf(c) + 1);
-    for (let q = from; q < to; q++) region.add(keyAt('indentation', index.lines[q]!));
+    for (let q = from; q < to; q++) if (!removed.has(q)) region.add(keyAt('indentation', index.lines[q]!));
     for (const r of v.recovered) if (region.has(keyAt('indentation', r.text))) return false;
     // A recovered line at an edge with a look-alike file line next to it is stale context, not new.
     const first = v.lines.findIndex((l) => l.kind !== 'add');

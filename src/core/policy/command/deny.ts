@@ -92,18 +92,19 @@ export function builtinDenyFindings(name: string, args: Word[], ctx: DenyContext
  * code in strings): deny patterns on the text itself, after removing quotes and line continuations.
  */
 const TEXT_DENY: [RegExp, string, string][] = [
-  [/\brm\s+(-[-\w]*\s+)*-[a-zA-Z]*[rR][a-zA-Z]*\s+(-[-\w]*\s+)*(\/|\/\*|~\/?|\$\{?HOME\}?\/?)(\s|;|&|\||\)|$)/, 'deny:rm-recursive-root', 'Recursive delete of /, ~ or $HOME.'],
-  [/\brm\s+(-[-\w]*\s+)*--no-preserve-root/, 'deny:rm-no-preserve-root', '`rm --no-preserve-root`.'],
-  [/(\S+)\s*\(\)\s*\{[^}]*\1\s*\|\s*\1\s*&/, 'deny:fork-bomb', 'A fork bomb.'],
+  [/\brm\s+(?:-[-\w]{0,40}\s+){0,8}-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}\s+(?:-[-\w]{0,40}\s+){0,8}(\/|\/\*|~\/?|\$\{?HOME\}?\/?)(\s|;|&|\||\)|$)/, 'deny:rm-recursive-root', 'Recursive delete of /, ~ or $HOME.'],
+  [/\brm\s+(?:-[-\w]{0,40}\s+){0,8}--no-preserve-root/, 'deny:rm-no-preserve-root', '`rm --no-preserve-root`.'],
+  // Bounded name length: an unbounded (\S+) backtracks quadratically on long words.
+  [/(?:^|[\s;&|(])([^\s();&|{}]{1,64})\s*\(\)\s*\{[^}]{0,200}\1\s*\|\s*\1\s*&/, 'deny:fork-bomb', 'A fork bomb.'],
   [/\bmkfs(\.\w+)?\b/, 'deny:mkfs', 'Formats a file system.'],
-  [/\bdd\b[^|;&]*\bof=\/dev\/(?!null\b)/, 'deny:dd-device', '`dd` onto a device.'],
+  [/\bdd\b[^|;&]{0,300}\bof=\/dev\/(?!null\b)/, 'deny:dd-device', '`dd` onto a device.'],
   [/>\s*\/dev\/(sd|hd|nvme|vd|xvd|mmcblk|disk)/, 'deny:write-device', 'A write onto a disk device.'],
-  [/\b(curl|wget|fetch|aria2c|nc|ncat)\b[^|;&]*\|\s*(\S*\/)?(env\s+)?(sudo\s+)?(ba|z|da|k|fi)?sh\b/, 'deny:download-into-interpreter', 'A download piped into a shell.'],
-  [/\b(curl|wget)\b[^|;&]*\|\s*(\S*\/)?(python[23]?|node|perl|ruby|php)\b/, 'deny:download-into-interpreter', 'A download piped into an interpreter.'],
+  [/\b(curl|wget|fetch|aria2c|nc|ncat)\b[^|;&]{0,300}\|\s*(\S*\/)?(env\s+)?(sudo\s+)?(ba|z|da|k|fi)?sh\b/, 'deny:download-into-interpreter', 'A download piped into a shell.'],
+  [/\b(curl|wget)\b[^|;&]{0,300}\|\s*(\S*\/)?(python[23]?|node|perl|ruby|php)\b/, 'deny:download-into-interpreter', 'A download piped into an interpreter.'],
   [/(^|[\s;&|(`])(sudo|doas|pkexec|su)\s/, 'deny:privilege-escalation', 'Privilege escalation.'],
   [/(^|[\s;&|(`])(shutdown|reboot|halt|poweroff)(\s|;|$)/, 'deny:shutdown', 'Shuts the machine down.'],
-  [/\bchmod\s+(-\w+\s+)*-R\s+(-\w+\s+)*[0-7]*777\s+\/(\s|$)/, 'deny:chmod-root', '`chmod -R 777 /`.'],
-  [/\bchown\b[^;&|]*\s\/(\s|$)/, 'deny:chown-root', '`chown` on /.'],
+  [/\bchmod\s+(?:-\w{1,20}\s+){0,8}-R\s+(?:-\w{1,20}\s+){0,8}[0-7]*777\s+\/(\s|$)/, 'deny:chmod-root', '`chmod -R 777 /`.'],
+  [/\bchown\b[^;&|]{0,300}\s\/(\s|$)/, 'deny:chown-root', '`chown` on /.'],
   [/>>?\s*\/etc\//, 'deny:write-system-path', 'A write into /etc.'],
 ];
 

@@ -3,7 +3,7 @@ import { baseName, DATA_ONLY, isPathQualified } from './commandClasses';
 import { builtinDenyFindings, textualDenyFindings } from './deny';
 import { dangerousEnvFindings } from './envVars';
 import { clip } from './extract';
-import { GLOB_SAFE, VETTERS, type VetContext } from './flags';
+import { GLOB_SAFE, nonPathArgIndexes, VETTERS, type VetContext } from './flags';
 import { gitView } from './git';
 import { classifyReadTarget, classifyWriteTarget } from './paths';
 import { ruleMatches, ruleNamesFlag, type CommandRule } from './rules';
@@ -114,7 +114,8 @@ function argumentFindings(n: string, args: Word[], ctx: VetContext, appendsArgs:
   const out: Finding[] = [];
   if (appendsArgs) out.push(ask('ask:xargs-arguments', `\`xargs ${n}\` receives arguments known only at run time.`));
   let afterDashDash = false;
-  for (const a of args) {
+  const notPaths = nonPathArgIndexes(n, args);
+  for (const [i, a] of args.entries()) {
     if (a.value === '--' && !a.dynamic) { afterDashDash = true; continue; }
     if (a.dynamic) {
       out.push(ask('ask:dynamic-argument', `Argument "${clip(a.raw, 40)}" of ${n} is known only at run time.`));
@@ -128,7 +129,7 @@ function argumentFindings(n: string, args: Word[], ctx: VetContext, appendsArgs:
       const eq = a.value.indexOf('=');
       pathWord = eq > 0 ? { ...a, value: a.value.slice(eq + 1) } : undefined;
     }
-    if (pathWord && pathWord.value !== '') out.push(...classifyReadTarget(pathWord, ctx.cwds, ctx, n));
+    if (pathWord && pathWord.value !== '' && !notPaths.has(i)) out.push(...classifyReadTarget(pathWord, ctx.cwds, ctx, n));
   }
   return out;
 }

@@ -152,3 +152,33 @@ export const GLOB_SAFE = new Set([
   'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'echo', 'printf', 'du', 'stat', 'diff', 'cmp',
   'basename', 'dirname', 'realpath', 'readlink', 'nl', 'cut', 'comm',
 ]);
+
+/**
+ * Arguments that are patterns or scripts, not paths (`grep '/usr/' f`, `sed -e '/x/d' f`): they
+ * are not checked as paths, which would ask for no reason.
+ */
+export function nonPathArgIndexes(cmd: string, args: readonly Word[]): Set<number> {
+  const out = new Set<number>();
+  const patternCmds: Record<string, string[]> = {
+    sed: ['-e', '--expression'],
+    grep: ['-e', '--regexp'], egrep: ['-e', '--regexp'], fgrep: ['-e', '--regexp'], rg: ['-e', '--regexp'],
+  };
+  const valueFlags = patternCmds[cmd];
+  if (!valueFlags) return out;
+  let sawFlagged = false;
+  args.forEach((a, i) => {
+    if (valueFlags.includes(a.value)) { out.add(i + 1); sawFlagged = true; }
+    else if (valueFlags.some((f) => f.startsWith('--') && a.value.startsWith(f + '='))) { out.add(i); sawFlagged = true; }
+  });
+  if (!sawFlagged) {
+    // The first positional is the pattern (grep, rg) or the script (sed).
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i]!.value;
+      if (v === '--') { if (i + 1 < args.length) out.add(i + 1); break; }
+      if (v.startsWith('-') && v !== '-') continue;
+      out.add(i);
+      break;
+    }
+  }
+  return out;
+}

@@ -71,7 +71,8 @@ export function protectedReason(workspaceRoot: string, abs: string): string | un
  */
 export function classifyWriteTarget(word: Word | undefined, cwds: string[], ctx: PathContext, what: string): Finding[] {
   if (!word) return [];
-  if (word.dynamic || word.glob) {
+  // `$HOME/x` and `~/x` are known; any other expansion or a glob is not.
+  if (word.glob || (word.dynamic && cwds.some((c) => resolveWordPath(word, c, ctx.homeDir) === undefined))) {
     return [{ verdict: 'ask', rule: 'ask:write-target-unknown', reason: `${what} writes to "${word.raw}", known only at run time.` }];
   }
   const out: Finding[] = [];

@@ -49,7 +49,7 @@ function append(node: Node, acc: Acc): void {
     case 'concatenation':
       for (const c of node.children) if (c) append(c, acc);
       // `{a,b}` and `{1..3}` arrive as separate "{" ... "}" words inside a concatenation.
-      if (/(^|[^\\])\{[^}]*(,|\.\.)[^}]*\}/.test(node.text) && !/^'.*'$/.test(node.text)) acc.dynamic = true;
+      if (/(^|[^\\])\{[^}]{0,200}(,|\.\.)[^}]{0,200}\}/.test(node.text) && !/^'.*'$/.test(node.text)) acc.dynamic = true;
       return;
     case 'extglob_pattern':
       acc.value += node.text;

@@ -39,8 +39,9 @@ export function explainNotFound(index: FileIndex, h: Hunk, old: readonly string[
       continue;
     }
     if (diffs.length < 6) {
-      diffs.push(`    line ${q + 1}: patch ${JSON.stringify(clip(old[i]!))}`);
-      diffs.push(`    ${' '.repeat(String(q + 1).length + 5)}  file  ${fileLine === undefined ? '(past the end of the file)' : JSON.stringify(clip(fileLine))}`);
+      diffs.push(`    ${q < 0 ? 'before line 1' : `line ${q + 1}`}: patch ${JSON.stringify(clip(old[i]!))}`);
+      const absent = q < 0 ? '(before the start of the file)' : '(past the end of the file)';
+      diffs.push(`    ${' '.repeat(String(q + 1).length + 5)}  file  ${fileLine === undefined ? absent : JSON.stringify(clip(fileLine))}`);
     }
   }
   parts.push(`  nearest candidate at line ${Math.max(1, near.start + 1)} (${equal} of ${old.length} lines equal, ignoring whitespace); it differs:`);

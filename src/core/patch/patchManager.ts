@@ -12,7 +12,8 @@ export interface PatchManagerOptions {
   io?: AtomicIo;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a BOM in the text (TextDecoder would silently drop it), so it is written back.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
  * Applies patch text to the files under a workspace root: reads what the patch touches, computes

@@ -61,6 +61,13 @@ describe('PatchManager on a real folder', () => {
     assert.deepEqual(readdirSync(dir).filter((n) => n.includes('patchpilot')), []);
   });
 
+  test('a BOM and CRLF endings survive the disk round trip byte for byte', async () => {
+    const dir = workspace({ 'w.txt': '\uFEFFa\r\nb\r\n' });
+    const r = await new PatchManager({ root: dir }).applyParsed(patch(modify('w.txt', [hunk([' a', '-b', '+c'])])));
+    assert.equal(r.ok, true, r.error);
+    assert.deepEqual(readFileSync(path.join(dir, 'w.txt')), Buffer.from('\uFEFFa\r\nc\r\n', 'utf8'));
+  });
+
   test('dry run writes nothing', async () => {
     const dir = twoFilesWs();
     const before = snapshot(dir);

@@ -154,3 +154,34 @@ describe('tolerances: all apply exactly', () => {
     assert.equal(text, want);
   });
 });
+
+describe('a missing + recovered only when its exact text is certain', () => {
+  test('"+" dropped from an indented line: the raw line is the text (indentation of the neighbours)', () => {
+    const src = 'function f() {\n  const a = 1;\n  const c = 3;\n  return a;\n}\n';
+    // The model wrote `  const b = 2;` (no +): parsed as context "  const b = 2;" minus one space.
+    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '  const b = 2;', '   const c = 3;', '   return a;'])]);
+    assert.equal(text, 'function f() {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n  return a;\n}\n');
+  });
+
+  test('"+" turned into a space: the parsed text is the line', () => {
+    const src = 'function f() {\n  const a = 1;\n  const c = 3;\n  return a;\n}\n';
+    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '   const b = 2;', '   const c = 3;', '   return a;'])]);
+    assert.equal(text, 'function f() {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n  return a;\n}\n');
+  });
+
+  test('a new line whose indentation matches neither neighbour is refused', () => {
+    const src = 'if (x) {\n}\nnext();\nmore();\n';
+    const r = applyParsedPatch(patch(modify('f', [hunk([' if (x) {', '     deeper();', ' }', ' next();'])])), filesOf({ f: src }));
+    assert.equal(r.ok, false);
+  });
+
+  test('an edge line is recovered only when the header counts show one old line too many', () => {
+    const src = '// take a string\nexport function f() {\n  return 1;\n}\n';
+    const body = [' /**', ' * doc', '+ */', ' // take a string', ' export function f() {'];
+    // Without counts: the top lines could be stale context, so refuse.
+    assert.equal(applyParsedPatch(patch(modify('f', [hunk(body)])), filesOf({ f: src })).ok, false);
+    const good = [' /**', '+ * doc', '+ */', ' // take a string', ' export function f() {'];
+    const { text } = applyOk(src, [hunk(good, { oldStart: 1, oldCount: 2, newStart: 1, newCount: 5 })]);
+    assert.equal(text, '/**\n * doc\n */\n// take a string\nexport function f() {\n  return 1;\n}\n');
+  });
+});

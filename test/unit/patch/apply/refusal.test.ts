@@ -43,6 +43,12 @@ describe('refusals: never silently wrong', () => {
     assert.match(r.error!, /line 21: patch "line 21 changed"\n\s+file  "line 21"/);
   });
 
+  test('a placement below the confidence threshold is refused with its score', () => {
+    const src = 'const a1 = 1;\nconst a2 = 2;\nconst a3 = 3;\nlet   x  =  1;\nlet   y  =  2;\nlet z = 3;\n';
+    const r = refused(src, [hunk([' const a1 = 10;', ' const a2 = 20;', ' const a3 = 30;', ' let x = 1;', '-let y = 2;', '+let y = 5;', ' let z = 3;'])]);
+    assert.match(r.error!, /best match at line 4 \(context-trimmed\) has confidence 0\.5\d, below 0\.6/);
+  });
+
   test('a removed line is never trimmed to get a match', () => {
     const src = 'a\nb\nc\nd\ne\n';
     refused(src, [hunk([' b', ' c', '-zzz', '+y'])]);

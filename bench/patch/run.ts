@@ -12,7 +12,7 @@ import { KINDS } from './kinds';
 import type { BenchCase } from './kinds/types';
 import { runPerf } from './perf';
 import { score } from './score';
-import { fmtMs, legend, markdown, pct, resultsTable } from './table';
+import { fmtMs, legend, markdown, resultsTable } from './table';
 import { TOOLS } from './tools';
 import { useCli } from './tools/patchpilot';
 import type { ToolResult } from './tools/types';
@@ -82,7 +82,7 @@ async function main(args: BenchArgs): Promise<number> {
     const below = ppCells.filter(({ c }) => c.n > 0 && c.exact / c.n < 0.99);
     const wrong = scored.totals.patchpilot.all.wrong;
     const rows = [
-      ['>= 99% exact on every must-apply kind', below.length === 0 ? 'PASS' : 'FAIL', below.length === 0 ? `all ${ppCells.length} kinds` : `${below.length} of ${ppCells.length} below: ${below.map(({ k, c }) => `${k.name} ${pct(c.exact, c.n)}`).join(', ')}`],
+      ['>= 99% exact on every must-apply kind', below.length === 0 ? 'PASS' : 'FAIL', below.length === 0 ? `all ${ppCells.length} kinds` : `${below.length} of ${ppCells.length} below: ${below.map(({ k, c }) => `${k.name} ${c.exact}/${c.n}`).join(', ')}`],
       ['0 wrong across the corpus', wrong === 0 ? 'PASS' : 'FAIL', `${wrong} wrong of ${cases.length}`],
       ['6-hunk / 10k-line median < 5 ms', perfPass === undefined ? 'SKIP' : perfPass ? 'PASS' : 'FAIL', perfLine],
     ];

@@ -1,6 +1,6 @@
 /** Helpers shared by the case generators. */
 import type { SourcePair } from '../corpus/pairs';
-import { cloneHunk, formatUnified, GIT_PATHS, type PathStyle, type UHunk } from '../diff-model';
+import { cloneHunk, findBlock, formatUnified, GIT_PATHS, oldSide, splitLines, type PathStyle, type UHunk } from '../diff-model';
 import type { CaseDraft } from './types';
 
 /** The unified diff of a single source pair, with (possibly edited) hunks. */
@@ -40,4 +40,14 @@ export function trailingContext(h: UHunk): number {
 
 export function toCrlf(text: string): string {
   return text.replace(/\n/g, '\r\n');
+}
+
+/**
+ * True when the text of every hunk alone (its old side) locates it: it occurs exactly once in
+ * the file. Kinds that take away or falsify the line numbers need this, or the "must apply"
+ * case would really be ambiguous and a careful engine would be right to refuse it.
+ */
+export function locatableWithoutLineNumbers(pair: SourcePair): boolean {
+  const file = splitLines(pair.oldText);
+  return pair.hunks.every((h) => findBlock(file, oldSide(h)).length === 1);
 }

@@ -1,7 +1,7 @@
 /** The same change written in the other two formats models use: apply_patch and SEARCH/REPLACE. */
-import { findBlock, newSide, oldSide, splitLines, type UHunk } from '../diff-model';
+import { newSide, oldSide, splitLines, type UHunk } from '../diff-model';
 import type { Rng } from '../rng';
-import { endsWithNewline, singleFile } from './common';
+import { endsWithNewline, locatableWithoutLineNumbers, singleFile } from './common';
 import type { Kind } from './types';
 
 /**
@@ -45,7 +45,8 @@ export const applyPatch: Kind = {
   expectation: 'exact',
   description: 'the same change as an apply_patch envelope (`*** Update File:`, `@@` anchors, `*** End of File`)',
   make: ({ pair, rng }) => {
-    if (!endsWithNewline(pair)) return null;
+    // The envelope has no line numbers: only hunks whose text is unique make a fair must-apply case.
+    if (!endsWithNewline(pair) || !locatableWithoutLineNumbers(pair)) return null;
     return singleFile(pair, applyPatchEnvelope(pair.path, pair.oldText, pair.hunks, rng));
   },
 };
@@ -65,9 +66,8 @@ export const searchReplace: Kind = {
   description: 'the same change as SEARCH/REPLACE blocks (path line, `<<<<<<< SEARCH`, `=======`, `>>>>>>> REPLACE`)',
   make: ({ pair }) => {
     if (!endsWithNewline(pair)) return null;
-    const file = splitLines(pair.oldText);
     // A SEARCH block carries no line number: only unique blocks make a fair must-apply case.
-    if (pair.hunks.some((h) => findBlock(file, oldSide(h)).length !== 1)) return null;
+    if (!locatableWithoutLineNumbers(pair)) return null;
     return singleFile(pair, searchReplaceBlocks(pair.path, pair.hunks));
   },
 };

@@ -1,6 +1,6 @@
 /** Unified diffs with the header and context defects models produce most often. */
 import { splitLines, recount, type UHunk } from '../diff-model';
-import { hasMarker, hunksCopy, leadingContext, singleFile, trailingContext, unifiedFor } from './common';
+import { hasMarker, hunksCopy, leadingContext, locatableWithoutLineNumbers, singleFile, trailingContext, unifiedFor } from './common';
 import type { Kind } from './types';
 
 export const clean: Kind = {
@@ -17,8 +17,9 @@ export const wrongLineNumbers: Kind = {
   group: 'must-apply',
   format: 'unified',
   expectation: 'exact',
-  description: "every hunk header shifted by 3-40 lines, and its counts off by 1-2",
+  description: "every hunk header shifted by 3-40 lines, and its counts off by 1-2 (sources whose hunk texts are unique)",
   make: ({ pair, rng }) => {
+    if (!locatableWithoutLineNumbers(pair)) return null;
     const notes: string[] = [];
     const hunks = hunksCopy(pair).map((h) => {
       const offset = rng.int(3, 40) * (rng.bool() ? 1 : -1);
@@ -38,8 +39,9 @@ export const missingLineNumbers: Kind = {
   group: 'must-apply',
   format: 'unified',
   expectation: 'exact',
-  description: 'bare `@@` hunk headers with no numbers',
-  make: ({ pair }) => singleFile(pair, unifiedFor(pair, hunksCopy(pair).map((h) => ({ ...h, header: '@@' })))),
+  description: 'bare `@@` hunk headers with no numbers (sources whose hunk texts are unique)',
+  make: ({ pair }) =>
+    locatableWithoutLineNumbers(pair) ? singleFile(pair, unifiedFor(pair, hunksCopy(pair).map((h) => ({ ...h, header: '@@' })))) : null,
 };
 
 export const hunksOutOfOrder: Kind = {

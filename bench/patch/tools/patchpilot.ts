@@ -7,7 +7,6 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { BenchCase } from '../kinds/types';
 import type { Tool, ToolResult } from './types';
 
 let cli = path.resolve('dist/cli.js');

@@ -1,20 +1,25 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { createIgnoreFilter, IGNORE_FILE_NAME, type IgnoreFilter } from '../policy/path/ignore-filter';
 
 /** The file whose patterns hide paths from the agent entirely (read, search, list, write). */
-export const AGENT_IGNORE_FILE = '.patchpilotignore';
+export const AGENT_IGNORE_FILE = IGNORE_FILE_NAME;
 
 /**
- * .gitignore semantics (nested files, .git/info/exclude) plus `.patchpilotignore`, for walks outside
- * `git ls-files` and for checking single paths. Paths are workspace-relative with forward slashes.
- * Files are read once, lazily; make a new instance to see edits.
+ * .gitignore semantics (nested files, .git/info/exclude) plus `.patchpilotignore` (the path policy's
+ * filter, so tools and the command policy agree), for walks outside `git ls-files` and for checking
+ * single paths. Paths are workspace-relative with forward slashes. .gitignore files are read once,
+ * lazily; the .patchpilotignore filter notices edits by itself.
  */
 export class IgnoreRules {
   private readonly gitByDir = new Map<string, Ignore | null>();
-  private agent: Ignore | null | undefined;
+  /** The path policy's `.patchpilotignore` filter; pass it to checkPath and the command policy too. */
+  readonly agentFilter: IgnoreFilter;
 
-  constructor(readonly root: string) {}
+  constructor(readonly root: string) {
+    this.agentFilter = createIgnoreFilter(root);
+  }
 
   /** Hidden by a .gitignore (or `.git/`): left out of listings and searches, still readable by explicit path. */
   isGitIgnored(rel: string, isDir = false): boolean {
@@ -36,11 +41,7 @@ export class IgnoreRules {
 
   /** Hidden by `.patchpilotignore`: the agent may not read, search, list or write it. */
   isAgentIgnored(rel: string, isDir = false): boolean {
-    if (this.agent === undefined) this.agent = load(path.join(this.root, AGENT_IGNORE_FILE));
-    if (!this.agent || !rel) return false;
-    const parts = rel.split('/').filter(Boolean);
-    for (let j = 1; j < parts.length; j++) if (this.agent.ignores(parts.slice(0, j).join('/') + '/')) return true;
-    return this.agent.ignores(isDir ? rel.replace(/\/?$/, '/') : rel);
+    return rel !== '' && this.agentFilter.isIgnored(rel, isDir);
   }
 
   private gitRules(dir: string): Ignore | null {

@@ -27,13 +27,15 @@ const DEFAULT_MAX_FILES = 50_000;
 export async function listWorkspaceFiles(root: string, options: ListFilesOptions = {}): Promise<FileListing> {
   const rules = options.rules ?? new IgnoreRules(root);
   const max = options.maxFiles ?? DEFAULT_MAX_FILES;
+  // One read of .patchpilotignore for the whole listing, not a stat per file.
+  const agentIgnored = rules.agentFilter.snapshot();
   const fromGit = await gitFiles(root, options.signal);
   if (fromGit) {
-    const files = fromGit.filter((f) => !rules.isAgentIgnored(f)).sort();
+    const files = fromGit.filter((f) => !agentIgnored(f, false)).sort();
     return { files: files.slice(0, max), truncated: files.length > max, source: 'git' };
   }
   const files: string[] = [];
-  const truncated = await walk(root, '', rules, files, max, options.signal);
+  const truncated = await walk(root, '', (rel, isDir) => rules.isGitIgnored(rel, isDir) || agentIgnored(rel, isDir), files, max, options.signal);
   return { files: files.sort(), truncated, source: 'walk' };
 }
 
@@ -50,7 +52,7 @@ async function gitFiles(root: string, signal?: AbortSignal): Promise<string[] | 
 }
 
 /** Depth-first walk; symlinked directories are not followed (loops, and escapes from the workspace). */
-async function walk(root: string, rel: string, rules: IgnoreRules, out: string[], max: number, signal?: AbortSignal): Promise<boolean> {
+async function walk(root: string, rel: string, skip: (rel: string, isDir: boolean) => boolean, out: string[], max: number, signal?: AbortSignal): Promise<boolean> {
   signal?.throwIfAborted();
   let entries;
   try {
@@ -62,9 +64,9 @@ async function walk(root: string, rel: string, rules: IgnoreRules, out: string[]
   for (const entry of entries) {
     const child = rel ? `${rel}/${entry.name}` : entry.name;
     const isDir = entry.isDirectory();
-    if (rules.isGitIgnored(child, isDir) || rules.isAgentIgnored(child, isDir)) continue;
+    if (skip(child, isDir)) continue;
     if (isDir) {
-      if (await walk(root, child, rules, out, max, signal)) return true;
+      if (await walk(root, child, skip, out, max, signal)) return true;
     } else if (entry.isFile() || entry.isSymbolicLink()) {
       if (out.length >= max) return true;
       out.push(child);

@@ -24,6 +24,7 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     run: { changedFiles: new Set(), knownHosts: new Set() },
     pathPolicy: deps.pathPolicy,
     commandPolicy: deps.commandPolicy,
+    testGuard: deps.testGuard,
     exec: deps.exec,
     patches: deps.patches,
     web: deps.web,

@@ -6,7 +6,7 @@ import type { ChatRequest, ModelRole, ModelTurn } from '../llm/types';
 import type { ContextWindow } from '../llm/contextWindows';
 import type { UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
-import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher } from '../tools/types';
+import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, ToolContext, WebFetcher } from '../tools/types';
 
 /** What the loop needs from the model client (ModelClient fits). */
 export interface ChatModel {
@@ -33,6 +33,8 @@ export interface OrchestratorDeps {
   patches?: PatchEngine;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
+  /** Captured at run start (TestDefinitionGuard.capture), so run_tests asks after a test definition changed. */
+  testGuard?: ToolContext['testGuard'];
   exec?: CommandExecutor;
   web?: WebFetcher;
   clock?: Clock;

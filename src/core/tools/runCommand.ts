@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
+import { requireApprovalWhenUnsandboxed } from '../policy/exec/autoMode';
 import { gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { headTail } from './truncate';
@@ -32,7 +33,8 @@ export const runCommandTool: Tool<Args> = {
     if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');
     const dir = await resolveWorkspacePath(ctx, args.cwd ?? '.', 'list');
     if (!(await stat(dir.abs).catch(() => undefined))?.isDirectory()) throw new ToolError(`cwd ${args.cwd} is not a directory`);
-    const decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
+    let decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
+    if (ctx.mode === 'auto') decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
     const { feedback } = await gateAction(ctx, { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || '.'}` }, decision);
     const r = await ctx.exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs: COMMAND_TIMEOUT_MS });
     ctx.signal.throwIfAborted();

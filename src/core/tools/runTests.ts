@@ -50,14 +50,17 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
   return passed ? ok(text, { results }) : fail(text, { results });
 }
 
+/**
+ * A5. The policy's guard compares the test definitions with their state at run start (it sees edits
+ * made by commands too); without it, the files this run wrote are checked by name. A file the
+ * command names itself (`node scripts/test.mjs`) counts in both cases.
+ */
 async function approveIfRedefined(ctx: ToolContext, command: string): Promise<void> {
-  const changed = [...ctx.run.changedFiles].filter((f) => TEST_DEFINITION.test(f) || command.includes(f));
-  if (changed.length === 0) return;
-  await gateAction(
-    ctx,
-    { kind: 'tests', title: command, reason: `this run changed ${changed.join(', ')}, which can change what "${command}" does` },
-    { verdict: 'ask', rule: 'ask:test-definition-changed', reason: `the agent changed ${changed.join(', ')}` },
-  );
+  const named = [...ctx.run.changedFiles].filter((f) => command.includes(f) || (!ctx.testGuard && TEST_DEFINITION.test(f)));
+  const guarded = ctx.testGuard?.check(command.trim().split(/\s+/), ctx.root);
+  if (named.length === 0 && !guarded) return;
+  const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : ''].filter(Boolean).join('; ');
+  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:test-definition-changed', reason });
 }
 
 function describe(r: TestCommandResult): string {

@@ -45,6 +45,8 @@ export interface CommandExecution {
 
 /** Runs an approved command (the CLI: in a bubblewrap sandbox). */
 export interface CommandExecutor {
+  /** Without a sandbox, auto mode asks before commands that run workspace code. */
+  readonly sandboxed: boolean;
   run(request: { command: string; cwd: string; signal: AbortSignal; timeoutMs?: number }): Promise<CommandExecution>;
 }
 
@@ -91,6 +93,8 @@ export interface ToolContext {
   run: RunState;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
+  /** A5: says when a test command's definition (package.json scripts, Makefile...) changed during the run. */
+  testGuard?: { check(argv: readonly string[], cwd: string): { reason: string } | undefined };
   exec?: CommandExecutor;
   patches?: PatchEngine;
   web?: WebFetcher;

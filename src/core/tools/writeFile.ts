@@ -1,5 +1,5 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
-import path from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
+import { writeConfined } from '../policy/path/confined-io';
 import { gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { headTail } from './truncate';
@@ -45,8 +45,8 @@ export const writeFileTool: Tool<Args> = {
       { kind: 'write', title: `${overwrite ? 'overwrite' : 'create'} ${target.rel}`, reason: decision?.reason ?? 'new file', detail: headTail(args.content, 4000).text },
       decision,
     );
-    await mkdir(path.dirname(target.abs), { recursive: true });
-    await writeFile(target.abs, args.content);
+    // Walks the path again from the root without following links: a link swapped in after the check fails the write (A8).
+    await writeConfined(ctx.root, target.rel, args.content, { mkdirs: true });
     ctx.run.changedFiles.add(target.rel);
     const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
     let output = `${overwrite ? 'overwrote' : 'created'} ${target.rel} (${lines} lines)`;

@@ -1,0 +1,130 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { createCommandPolicy, TestDefinitionGuard } from '../../../src/core/policy/command';
+import { DEFAULT_PATH_SETTINGS } from '../../../src/core/policy/path';
+import { createCommandExecutor, createPathPolicy } from '../../../src/core/tools/policyAdapters';
+import { ToolRegistry } from '../../../src/core/tools/registry';
+import { runCommandTool } from '../../../src/core/tools/runCommand';
+import { runTestsTool } from '../../../src/core/tools/runTests';
+import { writeFileTool } from '../../../src/core/tools/writeFile';
+import { readFileTool } from '../../../src/core/tools/readFile';
+import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
+import type { ApprovalMode } from '../../../src/core/config/settings';
+
+const tools = new ToolRegistry([runCommandTool, runTestsTool, writeFileTool, readFileTool]);
+
+async function wired(root: string, mode: ApprovalMode, approver = new ScriptedApprover()) {
+  const ctx = makeContext(root, { mode, approver });
+  const isIgnored = (p: string) => ctx.ignore.agentFilter.isIgnored(p);
+  ctx.commandPolicy = await createCommandPolicy({ trusted: true, isIgnoredPath: isIgnored });
+  ctx.exec = createCommandExecutor(root);
+  ctx.pathPolicy = createPathPolicy(root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ctx.ignore.agentFilter.isIgnored(rel, isDir));
+  return ctx;
+}
+
+describe('run_command through the real command policy and executor', () => {
+  test('auto mode: an allowed command runs and its output comes back; a denied one never runs', async () => {
+    const ws = tempWorkspace({ 'a.txt': 'hello\n', 'sub/b.txt': 'b\n' });
+    try {
+      const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
+      const ctx = await wired(ws.root, 'auto', approver);
+      const r = await tools.invoke('run_command', { command: 'ls', cwd: 'sub' }, ctx);
+      assert.equal(r.ok, true, r.output);
+      assert.match(r.output, /^\$ ls\nexit 0 after \d+\.\d s\nb\.txt/);
+      assert.equal(approver.actionRequests.length, 0, 'an allowed command does not ask in auto mode');
+
+      const denied = await tools.invoke('run_command', { command: 'rm -rf / --no-preserve-root' }, ctx);
+      assert.equal(denied.ok, false);
+      assert.match(denied.output, /denied by policy/);
+      assert.equal(approver.actionRequests.length, 0, 'deny is not even asked');
+      assert.ok(ctx.events.some((e) => e.type === 'policy' && e.decision.verdict === 'deny'));
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('ask and auto-edit modes ask even for allowed commands; a refusal runs nothing', async () => {
+    const ws = tempWorkspace();
+    try {
+      for (const mode of ['ask', 'auto-edit'] as const) {
+        const approver = new ScriptedApprover({ action: () => ({ approved: false, feedback: 'not now' }) });
+        const ctx = await wired(ws.root, mode, approver);
+        const r = await tools.invoke('run_command', { command: 'touch made.txt' }, ctx);
+        assert.equal(r.ok, false);
+        assert.match(r.output, /the user declined: touch made\.txt\. Their words: not now/);
+        assert.equal(approver.actionRequests[0]!.kind, 'command');
+        assert.equal(existsSync(path.join(ws.root, 'made.txt')), false);
+      }
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('plan mode runs nothing; a cwd outside the workspace is refused', async () => {
+    const ws = tempWorkspace();
+    try {
+      const ctx = await wired(ws.root, 'plan', new ScriptedApprover({ action: () => ({ approved: true }) }));
+      assert.match((await tools.invoke('run_command', { command: 'touch x' }, ctx)).output, /plan mode/);
+      assert.equal(existsSync(path.join(ws.root, 'x')), false);
+      const auto = await wired(ws.root, 'auto');
+      assert.match((await tools.invoke('run_command', { command: 'ls', cwd: '..' }, auto)).output, /outside the workspace/);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
+
+describe('file tools through the real path policy', () => {
+  test('A7: writing .vscode/settings.json or .git/config asks even in auto mode, also with case tricks', async () => {
+    const ws = tempWorkspace({ '.vscode/settings.json': '{}' });
+    try {
+      const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
+      const ctx = await wired(ws.root, 'auto', approver);
+      for (const p of ['.vscode/tasks.json', '.VSCode/launch.json', '.git/config']) {
+        const r = await tools.invoke('write_file', { path: p, content: '{}' }, ctx);
+        assert.equal(r.ok, false, p);
+      }
+      assert.equal(approver.actionRequests.length, 3);
+      assert.ok(approver.actionRequests.every((q) => /protected/.test(q.reason)), approver.actionRequests.map((q) => q.reason).join('\n'));
+      assert.equal(existsSync(path.join(ws.root, '.vscode/tasks.json')), false);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('A9: .env in .patchpilotignore is blocked for read_file and for cat in a command', async () => {
+    const ws = tempWorkspace({ '.env': 'SECRET=1\n', '.patchpilotignore': '.env\n' });
+    try {
+      const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
+      const ctx = await wired(ws.root, 'auto', approver);
+      const read = await tools.invoke('read_file', { path: '.env' }, ctx);
+      assert.equal(read.ok, false);
+      assert.doesNotMatch(read.output, /SECRET/);
+      const cat = await tools.invoke('run_command', { command: 'cat .env' }, ctx);
+      assert.equal(cat.ok, false);
+      assert.doesNotMatch(cat.output, /SECRET=1/);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('A5 with the policy\'s guard: a test script changed after the run started needs approval again', async () => {
+    const ws = tempWorkspace({ 'package.json': JSON.stringify({ scripts: { test: 'echo ok' } }) });
+    try {
+      const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
+      const ctx = await wired(ws.root, 'auto', approver);
+      ctx.settings = settingsWith({ tests: { commands: ['npm test'] } });
+      ctx.testGuard = TestDefinitionGuard.capture(ws.root);
+      writeFileSync(path.join(ws.root, 'package.json'), JSON.stringify({ scripts: { test: 'touch pwned' } }));
+      const r = await tools.invoke('run_tests', {}, ctx);
+      assert.equal(r.ok, false);
+      assert.match(approver.actionRequests[0]!.reason, /package\.json/);
+      assert.equal(existsSync(path.join(ws.root, 'pwned')), false);
+      assert.equal(readFileSync(path.join(ws.root, 'package.json'), 'utf8').includes('pwned'), true);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});

@@ -66,7 +66,8 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         problems.push(`${key} (from ${layer.origin}): ${checked.message}`);
         continue;
       }
-      values[key] = checked.value;
+      const previous = values[key];
+      values[key] = isConcat(key) && Array.isArray(previous) ? [...new Set([...previous, ...(checked.value as string[])])] : checked.value;
       sources[key] = { scope: layer.scope, origin: layer.origin };
     }
   }
@@ -77,6 +78,10 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
   // Defence in depth: the filter above already drops such a URL; this keeps the key safe if it ever changes.
   const keyAllowed = !(baseUrlSource?.scope === 'workspace' && !input.trusted);
   return { settings, sources, ignored, warnings, apiKey: keyAllowed && input.apiKey ? input.apiKey : undefined };
+}
+
+function isConcat(key: SettingKey): boolean {
+  return 'concat' in SETTING_KEYS[key] && SETTING_KEYS[key].concat === true;
 }
 
 function isTrustSensitive(key: SettingKey): boolean {

@@ -31,11 +31,21 @@ export interface PatchPilotSettings {
     /** Database file; relative paths are relative to the workspace. */
     path: string;
   };
+  /** The policy engine's settings (see its README section). Lists from all scopes add up. */
   policy: {
-    /** Extra command prefixes allowed without asking (added to the built-in allowlist). */
-    allowCommands: string[];
-    /** Extra command prefixes always denied. */
-    denyCommands: string[];
+    /** Command patterns ("npm run *") allowed without asking. */
+    allow: string[];
+    /** Command patterns that always ask. */
+    ask: string[];
+    /** Command patterns always denied. */
+    deny: string[];
+    /** Extra globs whose changes always ask. */
+    protectedPaths: string[];
+    /** Globs no tool may read, list, search or change. */
+    denyPaths: string[];
+    /** Local/private hosts web_fetch may reach (opt-in). */
+    fetchAllowHosts: string[];
+    allowPrivateNetwork: boolean;
   };
 }
 
@@ -43,6 +53,8 @@ type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'pos
 
 interface KeySpec {
   kind: Kind;
+  /** Lists that add up across scopes (user + workspace + ...) instead of the strongest scope winning. */
+  concat?: boolean;
   /**
    * A repository can set this in its own `.vscode/settings.json` to hurt the user (send the API key
    * to its server, run its commands): ignored from the workspace scope unless the workspace is trusted.
@@ -64,8 +76,13 @@ export const SETTING_KEYS = {
   'patchpilot.limits.wallClockMinutes': { kind: 'posnum' },
   'patchpilot.git.autoCommit': { kind: 'boolean' },
   'patchpilot.history.path': { kind: 'string' },
-  'patchpilot.policy.allowCommands': { kind: 'string[]', trustSensitive: true },
-  'patchpilot.policy.denyCommands': { kind: 'string[]' },
+  'patchpilot.policy.allow': { kind: 'string[]', trustSensitive: true, concat: true },
+  'patchpilot.policy.ask': { kind: 'string[]', concat: true },
+  'patchpilot.policy.deny': { kind: 'string[]', concat: true },
+  'patchpilot.policy.protectedPaths': { kind: 'string[]', trustSensitive: true, concat: true },
+  'patchpilot.policy.denyPaths': { kind: 'string[]', trustSensitive: true, concat: true },
+  'patchpilot.policy.fetchAllowHosts': { kind: 'string[]', trustSensitive: true, concat: true },
+  'patchpilot.policy.allowPrivateNetwork': { kind: 'boolean', trustSensitive: true },
 } as const satisfies Record<string, KeySpec>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -81,7 +98,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db' },
-  policy: { allowCommands: [], denyCommands: [] },
+  policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false },
 } satisfies PatchPilotSettings);
 
 /** Checks one raw value; returns the typed value or a message saying what was expected. */
@@ -159,8 +176,13 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
     git: { autoCommit: v('patchpilot.git.autoCommit', d.git.autoCommit) },
     history: { path: v('patchpilot.history.path', d.history.path) },
     policy: {
-      allowCommands: [...v('patchpilot.policy.allowCommands', d.policy.allowCommands)],
-      denyCommands: [...v('patchpilot.policy.denyCommands', d.policy.denyCommands)],
+      allow: [...v('patchpilot.policy.allow', d.policy.allow)],
+      ask: [...v('patchpilot.policy.ask', d.policy.ask)],
+      deny: [...v('patchpilot.policy.deny', d.policy.deny)],
+      protectedPaths: [...v('patchpilot.policy.protectedPaths', d.policy.protectedPaths)],
+      denyPaths: [...v('patchpilot.policy.denyPaths', d.policy.denyPaths)],
+      fetchAllowHosts: [...v('patchpilot.policy.fetchAllowHosts', d.policy.fetchAllowHosts)],
+      allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
     },
   };
 }

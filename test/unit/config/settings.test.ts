@@ -94,7 +94,8 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
     "patchpilot.llm.baseUrl": "http://127.0.0.1:9999/v1",
     "patchpilot.tests.commands": ["npm test",],
     "patchpilot": { "limits": { "maxSteps": 12 } },
-    "patchpilot.policy.allowCommands": ["make"],
+    "patchpilot.policy.allow": ["make"],
+    "patchpilot.policy.deny": ["curl *"],
   }`;
 
   test('reads JSONC (comments, trailing commas, nested objects) from .vscode/settings.json when trusted', () => {
@@ -105,7 +106,7 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
       assert.equal(r.settings.llm.baseUrl, 'http://127.0.0.1:9999/v1');
       assert.deepEqual(r.settings.tests.commands, ['npm test']);
       assert.equal(r.settings.limits.maxSteps, 12);
-      assert.deepEqual(r.settings.policy.allowCommands, ['make']);
+      assert.deepEqual(r.settings.policy.allow, ['make']);
       assert.equal(r.sources['patchpilot.llm.model']?.scope, 'workspace');
     } finally {
       ws.done();
@@ -132,11 +133,12 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
       const r = loadCliConfig({ workspace: ws.root, env: { OPENAI_API_KEY: 'secret' }, flags: {}, trusted: false });
       assert.equal(r.settings.llm.baseUrl, undefined, 'repo-set base URL must be ignored');
       assert.deepEqual(r.settings.tests.commands, []);
-      assert.deepEqual(r.settings.policy.allowCommands, []);
+      assert.deepEqual(r.settings.policy.allow, []);
+      assert.deepEqual(r.settings.policy.deny, ['curl *'], 'a workspace deny only tightens: kept');
       assert.equal(r.settings.llm.model, 'team-model', 'harmless keys still apply');
       assert.deepEqual(
         r.ignored.map((i) => i.key).sort(),
-        ['patchpilot.llm.baseUrl', 'patchpilot.policy.allowCommands', 'patchpilot.tests.commands'],
+        ['patchpilot.llm.baseUrl', 'patchpilot.policy.allow', 'patchpilot.tests.commands'],
       );
       // The user's own base URL (env) is still honoured with the key.
       const own = loadCliConfig({ workspace: ws.root, env: { OPENAI_API_KEY: 'secret', PATCHPILOT_BASE_URL: 'http://127.0.0.1:1234/v1' }, flags: {}, trusted: false });
@@ -176,6 +178,18 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
     } finally {
       none.done();
     }
+  });
+
+  test('policy lists add up across scopes; other values: the strongest scope wins', () => {
+    const r = resolveSettings({
+      layers: [
+        { scope: 'user', origin: 'user', values: { 'patchpilot.policy.deny': ['curl *'], 'patchpilot.limits.maxSteps': 10 } },
+        { scope: 'workspace', origin: 'ws', values: { 'patchpilot.policy.deny': ['wget *', 'curl *'], 'patchpilot.limits.maxSteps': 20 } },
+      ],
+      trusted: true,
+    });
+    assert.deepEqual(r.settings.policy.deny, ['curl *', 'wget *']);
+    assert.equal(r.settings.limits.maxSteps, 20);
   });
 
   test('a settings.json that is not an object is refused clearly', () => {

@@ -94,6 +94,7 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
   const innerParts: PolicyDecision[] = [];
   findExecInner(n, args, cmd, env, innerParts);
   findings.push(...argumentFindings(baseName(n), args, vctx, appendsArgs));
+  findings.push(...inlineCodeFindings(baseName(n), args));
   if (env.testGuard && !isPathQualified(n)) {
     for (const cwd of cmd.cwds) {
       const f = env.testGuard.check(cmd.argv.map((w) => w.value), cwd);
@@ -131,6 +132,26 @@ function argumentFindings(n: string, args: Word[], ctx: VetContext, appendsArgs:
     }
     if (pathWord && pathWord.value !== '' && !notPaths.has(i)) out.push(...classifyReadTarget(pathWord, ctx.cwds, ctx, n));
   }
+  return out;
+}
+
+const INLINE_CODE_FLAGS: Record<string, RegExp> = {
+  node: /^(-e|--eval|-p|--print)$/, nodejs: /^(-e|--eval|-p|--print)$/, deno: /^eval$/, bun: /^(-e|--eval)$/,
+  python: /^-[a-zA-Z]*c$/, python3: /^-[a-zA-Z]*c$/, perl: /^-[a-zA-Z]*[eE]$/, ruby: /^-[a-zA-Z]*e$/, php: /^-r$/,
+};
+
+/**
+ * `node -e "...execSync('rm -rf ~')"`: code in a string is opaque to the shell parser, so deny
+ * patterns are looked for in its text (the sandbox is what contains the rest).
+ */
+function inlineCodeFindings(n: string, args: Word[]): Finding[] {
+  const flag = INLINE_CODE_FLAGS[n];
+  if (!flag) return [];
+  const out: Finding[] = [];
+  args.forEach((a, i) => {
+    const code = flag.test(a.value) ? args[i + 1] : a.value.startsWith('--eval=') ? { ...a, value: a.value.slice(7) } : undefined;
+    if (code) out.push(...textualDenyFindings(code.value));
+  });
   return out;
 }
 

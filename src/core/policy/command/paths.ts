@@ -105,6 +105,10 @@ export function classifyReadTarget(word: Word, cwds: string[], ctx: PathContext,
   for (const cwd of cwds) {
     const prefix = word.glob ? globPrefix(word.value) : word.value;
     const abs = resolveWordPath({ ...word, value: prefix }, cwd, ctx.homeDir);
+    if (!abs && /^~[^/]/.test(word.value)) {
+      out.push({ verdict: 'ask', rule: 'ask:path-outside-workspace', reason: `${what} names ${word.raw}, another user's home directory.` });
+      continue;
+    }
     if (!abs || HARMLESS_DEVICES.has(abs)) continue;
     if (!isInside(ctx.workspaceRoot, abs)) {
       out.push({ verdict: 'ask', rule: 'ask:path-outside-workspace', reason: `${what} names ${abs}, outside the workspace.` });

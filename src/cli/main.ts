@@ -5,6 +5,7 @@ type CommandModule = { run(argv: string[]): Promise<number>; usage: string };
 const commands: Record<string, () => Promise<CommandModule>> = {
   patch: () => import('./commands/patch'),
   history: () => import('./commands/history'),
+  run: () => import('./commands/run'),
 };
 
 function usage(): string {

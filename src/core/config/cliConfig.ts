@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+// The ESM build: esbuild bundles the UMD one with a dynamic require that breaks dist/cli.js.
+import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { ConfigError, resolveSettings, type ResolvedConfig, type SettingsLayer } from './resolve';
 import type { SettingKey } from './settings';
 

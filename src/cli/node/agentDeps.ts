@@ -1,0 +1,86 @@
+import path from 'node:path';
+import type { ResolvedConfig } from '../../core/config';
+import { openHistoryStore, type HistoryStore } from '../../core/history';
+import { ModelClient } from '../../core/llm';
+import { PatchManager } from '../../core/patch';
+import { createCommandPolicy, TestDefinitionGuard } from '../../core/policy/command';
+import { safeFetch } from '../../core/policy/network';
+import { createIgnoreFilter } from '../../core/policy/path';
+import type { OrchestratorDeps } from '../../core/orchestrator';
+import { createToolRegistry } from '../../core/tools';
+import { createCommandExecutor, createPathPolicy } from '../../core/tools/policyAdapters';
+import type { Approver, Notifier } from '../../core/ports';
+import type { AgentEvent } from '../../protocol/agentEvents';
+import { NodeTaskRunner } from './nodeTaskRunner';
+
+export interface AgentHostOptions {
+  root: string;
+  config: ResolvedConfig;
+  approver: Approver;
+  notifier: Notifier;
+  onEvent(e: AgentEvent): void;
+}
+
+/**
+ * Wires the core for a headless run: model client, patch engine, policies (command, path, network)
+ * with the sandboxed executor, the history store. The policy lists arrive merged and already
+ * filtered by workspace trust (resolveSettings), so they are passed as one trusted layer.
+ */
+export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: OrchestratorDeps; history?: HistoryStore }> {
+  const { settings } = o.config;
+  const policy = settings.policy;
+  const ignore = createIgnoreFilter(o.root);
+  const testGuard = TestDefinitionGuard.capture(o.root);
+  const commandPolicy = await createCommandPolicy({
+    user: { allow: policy.allow, ask: policy.ask, deny: policy.deny },
+    trusted: true,
+    isIgnoredPath: (abs) => ignore.isIgnored(abs),
+    testGuard,
+  });
+  for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
+
+  let history: HistoryStore | undefined;
+  try {
+    const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
+    history = await openHistoryStore({
+      workspace: o.root,
+      path: settings.history.path,
+      allowOutsideWorkspace: !fromWorkspace,
+      mode: 'in-process',
+      notifier: o.notifier,
+    });
+    for (const w of history.warnings) o.notifier.warn(w.message);
+  } catch (err) {
+    o.notifier.warn(`running without history: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const model = new ModelClient({
+    baseUrl: settings.llm.baseUrl!,
+    apiKey: o.config.apiKey,
+    model: settings.llm.model!,
+    fastModel: settings.llm.fastModel,
+  });
+  const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
+  const deps: OrchestratorDeps = {
+    root: o.root,
+    settings,
+    model,
+    tools: createToolRegistry({ commands: true, web: true, history: !!history }),
+    approver: o.approver,
+    tasks: new NodeTaskRunner(),
+    history,
+    patches: new PatchManager({ root: o.root }),
+    pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
+    commandPolicy,
+    testGuard,
+    exec: createCommandExecutor(o.root),
+    web,
+    onEvent: o.onEvent,
+  };
+  return { deps, history };
+}
+
+export function relativeToCwd(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  return rel === '' ? '.' : rel.startsWith('..') ? p : rel;
+}

@@ -1,0 +1,54 @@
+import { createInterface } from 'node:readline/promises';
+import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../core/ports';
+
+const NO_TERMINAL = 'no terminal to ask the user, so nothing that needs approval can happen in this run (the user can allow edits with --approve auto-edit)';
+
+/** Headless runs (CI, pipes): whatever needs approval is refused, and the refusal goes back to the model. */
+export class NonInteractiveApprover implements Approver {
+  async approvePatch(): Promise<PatchApprovalAnswer> {
+    return { acceptedHunks: [], feedback: NO_TERMINAL };
+  }
+  async approveAction(): Promise<ActionApprovalAnswer> {
+    return { approved: false, feedback: NO_TERMINAL };
+  }
+}
+
+/** Asks on the terminal (prompts on stderr, so stdout stays clean for --json and the summary). */
+export class TerminalApprover implements Approver {
+  constructor(
+    private readonly input: NodeJS.ReadableStream = process.stdin,
+    private readonly output: NodeJS.WritableStream = process.stderr,
+  ) {}
+
+  async approvePatch(request: PatchApprovalRequest, signal: AbortSignal): Promise<PatchApprovalAnswer> {
+    const hunks = request.preview.files.flatMap((f) => f.hunks.filter((h) => h.status === 'would-apply'));
+    this.output.write(`\n--- proposed patch (${hunks.length} hunk${hunks.length === 1 ? '' : 's'}) ---\n${request.patchText.trimEnd()}\n---\n`);
+    const all = await this.ask('apply it? [y]es, [n]o, [s]elect hunks: ', signal);
+    let accepted: string[] = [];
+    if (/^y/i.test(all)) accepted = hunks.map((h) => h.id);
+    else if (/^s/i.test(all)) {
+      for (const h of hunks) {
+        const where = h.range ? ` (lines ${h.range.start}-${h.range.end})` : '';
+        if (/^y/i.test(await this.ask(`  apply ${h.id}${where}? [y/N] `, signal))) accepted.push(h.id);
+      }
+    }
+    const feedback = accepted.length < hunks.length ? await this.ask('a word for the agent (optional): ', signal) : '';
+    return { acceptedHunks: accepted, ...(feedback.trim() ? { feedback: feedback.trim() } : {}) };
+  }
+
+  async approveAction(request: ActionApprovalRequest, signal: AbortSignal): Promise<ActionApprovalAnswer> {
+    this.output.write(`\n${request.kind}: ${request.title}\n  ${request.reason}\n${request.detail ? `${request.detail.split('\n').slice(0, 20).map((l) => `  | ${l}`).join('\n')}\n` : ''}`);
+    const yes = /^y/i.test(await this.ask('allow? [y/N] ', signal));
+    const feedback = yes ? '' : await this.ask('a word for the agent (optional): ', signal);
+    return { approved: yes, ...(feedback.trim() ? { feedback: feedback.trim() } : {}) };
+  }
+
+  private async ask(question: string, signal: AbortSignal): Promise<string> {
+    const rl = createInterface({ input: this.input, output: this.output, terminal: true });
+    try {
+      return await rl.question(question, { signal });
+    } finally {
+      rl.close();
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { AgentEvent } from '../../protocol/agentEvents';
+
+/** --json: one event per line on stdout, for scripts. */
+export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e: AgentEvent) => void {
+  return (e) => {
+    out.write(`${JSON.stringify(e)}\n`);
+  };
+}
+
+/** Human progress on stderr: the model's text as it streams, one line per tool call and test run. */
+export function progressPrinter(err: NodeJS.WritableStream = process.stderr): (e: AgentEvent) => void {
+  let midLine = false;
+  const line = (text: string) => {
+    if (midLine) err.write('\n');
+    midLine = false;
+    err.write(`${text}\n`);
+  };
+  return (e) => {
+    switch (e.type) {
+      case 'run/started':
+        line(`patchpilot: ${e.mode} mode, model ${e.model}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`);
+        break;
+      case 'text/delta':
+        err.write(e.text);
+        midLine = !e.text.endsWith('\n');
+        break;
+      case 'text/restart':
+        line(`[the reply broke off and is being retried: ${e.reason}]`);
+        break;
+      case 'model/retrying':
+        line(`[model: ${e.reason}; retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)} s]`);
+        break;
+      case 'tool/started':
+        line(`> ${e.name} ${brief(e.args)}`);
+        break;
+      case 'tool/finished':
+        line(`  ${e.ok ? 'ok' : 'failed'}: ${firstLine(e.output)}`);
+        break;
+      case 'test/finished':
+        line(`  tests: ${e.command} -> ${e.exitCode === 0 ? 'passed' : `exit ${e.exitCode}`}${e.summary ? ` (${firstLine(e.summary)})` : ''}`);
+        break;
+      case 'warning':
+        line(`warning: ${e.message}`);
+        break;
+      case 'run/finished':
+        line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+function brief(args: unknown): string {
+  const text = JSON.stringify(args) ?? '';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+function firstLine(text: string): string {
+  const first = text.split('\n', 1)[0] ?? '';
+  return first.length > 160 ? `${first.slice(0, 157)}...` : first;
+}

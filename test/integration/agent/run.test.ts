@@ -1,0 +1,161 @@
+// End to end: the built `patchpilot run` binary against the scripted model server on 127.0.0.1,
+// in a real git repository with a failing test.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
+import { gitInit, tempWorkspace } from '../../unit/tools/helpers';
+
+const cli = path.resolve(__dirname, '../../../dist/cli.js');
+const BUGGY = {
+  'add.js': 'exports.add = (a, b) => a - b;\n',
+  'add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('./add');\ntest('adds', () => assert.equal(add(2, 2), 4));\n",
+};
+const FIX = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n';
+const TEST_CMD = `${JSON.stringify(process.execPath)} --test add.test.js`;
+const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
+
+interface CliRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<CliRun> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PATCHPILOT_API_KEY: 'test-key', ...options.env };
+  delete env.NODE_TEST_CONTEXT;
+  delete env.OPENAI_API_KEY;
+  const child = spawn(process.execPath, [cli, 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => {
+    stderr += d;
+    options.onStderr?.(stderr, child);
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+async function withRepo(turns: ScriptedTurn[], fn: (root: string, server: ScriptedModelServer) => Promise<void>): Promise<void> {
+  const ws = tempWorkspace(BUGGY);
+  gitInit(ws.root);
+  const server = await ScriptedModelServer.start(turns);
+  try {
+    await fn(ws.root, server);
+  } finally {
+    await server.close();
+    ws.cleanup();
+  }
+}
+
+const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
+
+describe('patchpilot run (built CLI, scripted model server)', { skip: existsSync(cli) ? false : 'run npm run build first' }, () => {
+  test('fixes the bug with propose_patch, runs the tests, finishes: exit 0, history recorded', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { text: 'Let me look.', toolCalls: [call('read_file', { path: 'add.js' })] } },
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] }, expect: { lastMessageContains: 'a - b' } },
+      { reply: { toolCalls: [call('run_tests', {})] }, expect: { lastMessageContains: 'applied 1 hunk' } },
+      { reply: { toolCalls: [call('finish', { summary: 'Fixed add(): it subtracted. The test passes.' })] }, expect: { lastMessageContains: 'tests passed' } },
+    ];
+    await withRepo(turns, async (root, server) => {
+      const r = await runCli(['--goal', 'make the add test pass', '--workspace', root, '--approve', 'auto-edit', '--test-cmd', TEST_CMD, '--base-url', server.baseUrl, '--model', 'scripted-model', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(server.mismatches, []);
+      assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
+      const ev = events(r.stdout);
+      assert.equal(ev[0]!.type, 'run/started');
+      assert.deepEqual(ev.at(-1), { type: 'run/finished', status: 'finished', reason: 'the model called finish', summary: 'Fixed add(): it subtracted. The test passes.', steps: 4 });
+      assert.ok(ev.some((e) => e.type === 'test/finished' && e.exitCode === 0));
+      // The key went to the user's endpoint (a flag), as a bearer token.
+      assert.equal(server.requests.find((q) => q.path.endsWith('/chat/completions'))!.headers.authorization, 'Bearer test-key');
+
+      const history = spawn(process.execPath, [cli, 'history', 'list', '--cwd', root, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      history.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+      assert.equal(await new Promise((res) => history.on('close', res)), 0);
+      const runs = JSON.parse(out) as { goal: string; status: string; patchCount: number; testRunCount: number }[];
+      assert.equal(runs.length, 1);
+      // Two test runs: after the edit (tests.afterEdit is on when commands exist), then the explicit run_tests.
+      assert.deepEqual([runs[0]!.goal, runs[0]!.status, runs[0]!.patchCount, runs[0]!.testRunCount], ['make the add test pass', 'succeeded', 1, 2]);
+    });
+  });
+
+  test('without a terminal, ask mode refuses the patch and the model is told; nothing changes', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      { reply: { text: 'I could not apply the fix: approval is needed.' }, expect: { lastMessageContains: 'no terminal' } },
+    ];
+    await withRepo(turns, async (root, server) => {
+      const r = await runCli(['--goal', 'fix add', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(server.mismatches, []);
+      assert.equal(r.stdout, 'I could not apply the fix: approval is needed.\n');
+      assert.match(r.stderr, /> propose_patch/);
+      assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), BUGGY['add.js']);
+    });
+  });
+
+  test('the step limit exits 1', async () => {
+    const read = { reply: { toolCalls: [call('read_file', { path: 'add.js' })] } };
+    await withRepo([read, read], async (root, server) => {
+      const r = await runCli(['--goal', 'loop', '--workspace', root, '--max-steps', '1', '--base-url', server.baseUrl, '--model', 'scripted-model']);
+      assert.equal(r.code, 1);
+      assert.match(r.stderr, /patchpilot: limit after 1 step: reached the step limit \(1\)/);
+    });
+  });
+
+  test('SIGINT during a test run kills it and exits 130', async () => {
+    await withRepo([{ reply: { toolCalls: [call('run_tests', {})] } }, { reply: { text: 'unreachable' } }], async (root, server) => {
+      let sent = false;
+      const r = await runCli(['--goal', 'test', '--workspace', root, '--approve', 'auto', '--test-cmd', 'sleep 30', '--base-url', server.baseUrl, '--model', 'scripted-model'], {
+        onStderr: (text, child) => {
+          if (!sent && text.includes('> run_tests')) {
+            sent = true;
+            setTimeout(() => child.kill('SIGINT'), 200);
+          }
+        },
+      });
+      assert.equal(r.code, 130, r.stderr);
+      assert.match(r.stderr, /cancelled/);
+    });
+  });
+
+  test('usage and settings errors exit 2 with a clear message', async () => {
+    const ws = tempWorkspace();
+    try {
+      const cases: [string[], RegExp][] = [
+        [[], /--goal is required/],
+        [['--goal', 'x', '--approve', 'yolo'], /--approve must be one of ask, auto-edit, auto, plan/],
+        [['--goal', 'x', '--max-steps', '0'], /--max-steps must be a positive integer/],
+        [['--goal', 'x', '--workspace', ws.root, '--base-url', 'http://127.0.0.1:9/v1'], /no model: set --model/],
+        [['--goal', 'x', '--workspace', ws.root, '--model', 'm'], /no model endpoint/],
+        [['--goal', 'x', '--workspace', ws.root, '--model', 'm', '--base-url', 'ftp://x'], /patchpilot\.llm\.baseUrl \(from command line\): expected an http\(s\) URL/],
+        [['--goal', 'x', '--bogus', 'v'], /unknown option --bogus/],
+      ];
+      for (const [args, message] of cases) {
+        const r = await runCli(args, { env: { PATCHPILOT_BASE_URL: '', PATCHPILOT_MODEL: '' } });
+        assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, message);
+      }
+    } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('an untrusted workspace cannot point the CLI (and the key) at its own server', async () => {
+    const ws = tempWorkspace();
+    try {
+      mkdirSync(path.join(ws.root, '.vscode'));
+      writeFileSync(path.join(ws.root, '.vscode', 'settings.json'), '{ "patchpilot.llm.baseUrl": "http://127.0.0.1:9/v1", "patchpilot.llm.model": "m" }');
+      const r = await runCli(['--goal', 'x', '--workspace', ws.root], { env: { PATCHPILOT_BASE_URL: '', PATCHPILOT_MODEL: '' } });
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /ignored patchpilot\.llm\.baseUrl from .*settings\.json: the workspace is not trusted/);
+      assert.match(r.stderr, /no model endpoint/);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { createProtectedMatcher, type ProtectedMatcher } from '../path/protected-paths';
 import type { Finding, Word } from './types';
 
 export interface PathContext {
@@ -62,8 +63,14 @@ export function protectedReason(workspaceRoot: string, abs: string): string | un
   if (base.startsWith('.env')) return '.env files (secrets)';
   if (rel[0] === '.github' && rel[1] === 'workflows') return 'CI workflows';
   if (rel[0] === '.husky') return 'git hooks';
-  return undefined;
+  // The path half's list (one source of truth for what a write must not silently touch).
+  if (rel[0] === '..' || path.isAbsolute(rel.join('/'))) return undefined;
+  pathHalf ??= createProtectedMatcher();
+  const m = pathHalf.match(path.relative(workspaceRoot, abs).split(path.sep).join('/'));
+  return m ? `${m.glob} (${m.why})` : undefined;
 }
+
+let pathHalf: ProtectedMatcher | undefined;
 
 /**
  * Where a write may land: inside the workspace (fine), a protected path (ask), or outside (deny:

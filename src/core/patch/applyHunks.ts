@@ -5,6 +5,8 @@ import type { Candidate } from './match';
 import { reindentLine, shiftFromPair } from './reindent';
 import { joinText, splitText, type FileLine } from './text';
 import { explainNotFound, hunkLabel } from './describe';
+import type { EditScript } from './editScript';
+import type { Region } from './lineDiff';
 
 /**
  * Applies the hunks of one file: locate each independently, resolve ties with line hints made
@@ -30,6 +32,8 @@ export interface FileApplyOutcome {
   hunks: HunkResult[];
   /** Every refused hunk's paragraph. */
   reason?: string;
+  /** What changed, line by line (for a cheap, exact reverse patch). */
+  script?: EditScript;
 }
 
 interface Placed {
@@ -136,7 +140,8 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   if (refusedAny) {
     return { ok: false, hunks: hunkResults, reason: hunkResults.filter((r) => r.status === 'refused').map((r) => r.reason).join('\n\n') };
   }
-  return { ok: true, hunks: hunkResults, newText: rewrite(split, placed) };
+  const script = rewrite(split, placed, text);
+  return { ok: true, hunks: hunkResults, newText: script.newText, script };
 }
 
 function overlaps(s1: number, e1: number, s2: number, e2: number): boolean {
@@ -179,33 +184,71 @@ function place(h: Hunk, variant: Variant, cand: Candidate, expected: number | un
 }
 
 /** Rewrites bottom-up so earlier line numbers stay valid; context lines keep the file's bytes. */
-function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[]): string {
+function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[], original: string): EditScript {
   const lines = split.lines.slice();
   const n = lines.length;
   let finalNewline = split.finalNewline;
   const eol = split.dominantEol;
+  // Changed regions per placement: old lines a0..a1, and o0..o1 within the placement's output.
+  const local = new Map<Placed, { a0: number; a1: number; o0: number; o1: number }[]>();
+  const outLength = new Map<Placed, number>();
   for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.hunk.index - a.hunk.index)) {
     const { cand, variant } = p;
     const fileOf = fileLineOfOld(variant, cand);
     const out: FileLine[] = [];
+    const regions: { a0: number; a1: number; o0: number; o1: number }[] = [];
+    let open: { a0: number; a1: number; o0: number; o1: number } | undefined;
+    const close = () => {
+      if (open) regions.push(open);
+      open = undefined;
+    };
     let cursor = cand.start;
     variant.lines.forEach((line, i) => {
       if (line.kind === 'add') {
+        open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
         out.push({ text: addedText(variant, cand, i, fileOf, split.lines), eol });
+        open.o1 = out.length;
         return;
       }
       const q = fileOf[i]!;
+      if (cursor < q) close();
       while (cursor < q) out.push(lines[cursor++]!); // file lines the patch dropped from its context
-      if (line.kind === 'context') out.push(lines[q]!);
+      if (line.kind === 'context') {
+        close();
+        out.push(lines[q]!);
+      } else {
+        open ??= { a0: q, a1: q, o0: out.length, o1: out.length };
+        open.a1 = q + 1;
+      }
       cursor = q + 1;
     });
+    close();
+    local.set(p, regions);
+    outLength.set(p, out.length);
     lines.splice(cand.start, p.end - cand.start, ...out);
     if (p.end === n) {
       if (p.hunk.newNoNewlineAtEnd && !p.hunk.oldNoNewlineAtEnd) finalNewline = false;
       else if (p.hunk.oldNoNewlineAtEnd && !p.hunk.newNoNewlineAtEnd) finalNewline = true;
     }
   }
-  return joinText(lines, split.bom, finalNewline, eol);
+  const regions: Region[] = [];
+  let delta = 0;
+  for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.hunk.index - b.hunk.index)) {
+    const newStart = p.cand.start + delta;
+    for (const r of local.get(p)!) regions.push({ a0: r.a0, a1: r.a1, b0: newStart + r.o0, b1: newStart + r.o1 });
+    delta += outLength.get(p)! - (p.end - p.cand.start);
+  }
+  return {
+    oldText: original,
+    newText: joinText(lines, split.bom, finalNewline, eol),
+    oldLines: split.lines,
+    newLines: lines,
+    bom: split.bom,
+    oldFinalNewline: split.finalNewline,
+    newFinalNewline: finalNewline,
+    dominantEol: eol,
+    regions,
+  };
 }
 
 /** For each variant line: the 0-based file line its old-side line matched (-1 for added lines). */

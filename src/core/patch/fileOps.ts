@@ -4,6 +4,7 @@ import { oldSide } from './locate';
 import { keyAt } from './normalize';
 import { splitText, textFromLines } from './text';
 import { hunkLabel } from './describe';
+import type { EditScript } from './editScript';
 
 /** The in-memory workspace a patch is computed against: path -> text, null = absent. */
 export interface WorkState {
@@ -14,6 +15,8 @@ export interface WorkState {
   blocked: ReadonlyMap<string, string>;
   /** current path -> path the file had before the patch (renames). */
   origin: Map<string, string>;
+  /** Last edit script per path, for the reverse patch (used only when it spans the net change). */
+  scripts: Map<string, EditScript>;
 }
 
 export interface FileOpOptions {
@@ -106,6 +109,7 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
     if (!out.ok) return refused(out.reason ?? `${path}: refused`, out.hunks);
     text = out.newText!;
     hunkResults = out.hunks;
+    if (out.script) state.scripts.set(fp.newPath!, out.script);
   }
   if (fp.operation === 'rename') {
     const target = fp.newPath!;

@@ -27,10 +27,6 @@ function sideOf(s: string): Side {
   return { keys, text, noEol };
 }
 
-interface Region {
-  a0: number; a1: number; b0: number; b1: number;
-}
-
 /** How far ahead re-synchronisation looks before calling the rest one changed block. */
 const LOOKAHEAD = 4000;
 /** Edit distance tried by direct comparison before building a hash of the other side. */
@@ -91,11 +87,28 @@ function regions(a: string[], b: string[]): Region[] {
   return out;
 }
 
+/** What the hunk formatter needs from one side: its lines (with any '\r') and the last-line state. */
+export interface SideView {
+  length: number;
+  text(i: number): string;
+  /** True when the last line has no newline. */
+  noEol: boolean;
+}
+
+export interface Region {
+  a0: number; a1: number; b0: number; b1: number;
+}
+
 /** Unified-diff hunks (jsdiff's structure) from `oldStr` to `newStr` with `context` lines around changes. */
 export function diffHunks(oldStr: string, newStr: string, context = 3): StructuredPatchHunk[] {
   const A = sideOf(oldStr);
   const B = sideOf(newStr);
-  const regs = regions(A.keys, B.keys);
+  const view = (s: Side): SideView => ({ length: s.text.length, text: (i) => s.text[i]!, noEol: s.noEol });
+  return formatRegions(view(A), view(B), regions(A.keys, B.keys), context);
+}
+
+/** Hunks from changed regions (ascending, non-overlapping); everything between them is equal. */
+export function formatRegions(A: SideView, B: SideView, regs: readonly Region[], context = 3): StructuredPatchHunk[] {
   const hunks: StructuredPatchHunk[] = [];
   let k = 0;
   while (k < regs.length) {
@@ -105,11 +118,11 @@ export function diffHunks(oldStr: string, newStr: string, context = 3): Structur
     const first = regs[k]!;
     const end = regs[last]!;
     const pre = Math.min(context, first.a0);
-    const post = Math.min(context, A.keys.length - end.a1);
+    const post = Math.min(context, A.length - end.a1);
     const lines: string[] = [];
-    const push = (prefix: string, side: Side, idx: number) => {
-      lines.push(prefix + side.text[idx]);
-      if (side.noEol && idx === side.text.length - 1) lines.push('\\ No newline at end of file');
+    const push = (prefix: string, side: SideView, idx: number) => {
+      lines.push(prefix + side.text(idx));
+      if (side.noEol && idx === side.length - 1) lines.push('\\ No newline at end of file');
     };
     for (let q = first.a0 - pre; q < first.a0; q++) push(' ', A, q);
     for (let r = k; r <= last; r++) {

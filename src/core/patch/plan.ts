@@ -56,7 +56,7 @@ export function applyParsedPatch(parsed: ParsedPatch, files: ReadonlyMap<string,
 function applyParsedUnsafe(parsed: ParsedPatch, files: ReadonlyMap<string, string>, options: ApplyOptions, extras: PlanExtras): Plan {
   const dryRun = !!options.dryRun;
   if (parsed.files.length === 0) return failed(options, 'the patch contains no file changes', parsed.format);
-  const state: WorkState = { texts: new Map(files), unreadable: extras.unreadable ?? new Map(), blocked: extras.blocked ?? new Map(), origin: new Map() };
+  const state: WorkState = { texts: new Map(files), unreadable: extras.unreadable ?? new Map(), blocked: extras.blocked ?? new Map(), origin: new Map(), scripts: new Map() };
   const touched = new Set<string>();
   const results: FileResult[] = [];
   for (const fp of parsed.files) {
@@ -78,6 +78,11 @@ function applyParsedUnsafe(parsed: ParsedPatch, files: ReadonlyMap<string, strin
     };
   }
   const changes = collectChanges(files, state, touched, extras.modes);
+  for (const c of changes) {
+    const script = c.newPath ? state.scripts.get(c.newPath) : undefined;
+    // Only a script that spans exactly the net change may stand in for a diff.
+    if (script && script.oldText === c.oldText && script.newText === c.newText) c.script = script;
+  }
   const finalTexts = new Map<string, string | null>();
   for (const p of touched) finalTexts.set(p, state.texts.get(p) ?? null);
   return { ok: true, dryRun, format: parsed.format, files: results, reversePatch: buildReversePatch(changes), finalTexts, changes };

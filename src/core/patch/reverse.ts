@@ -1,5 +1,6 @@
 import { formatPatch, type StructuredPatch } from 'diff';
 import { diffHunks } from './lineDiff';
+import { reverseHunks, type EditScript } from './editScript';
 
 /** One file's change as applied: text before and after (null = did not exist on that side). */
 export interface FileChange {
@@ -9,6 +10,8 @@ export interface FileChange {
   newText: string | null;
   /** Git mode of the file ('100644' or '100755'); defaults to 100644. */
   mode?: string;
+  /** The applier's own record of this change, when it covers exactly oldText -> newText. */
+  script?: EditScript;
 }
 
 /**
@@ -35,7 +38,11 @@ export function buildReversePatch(changes: readonly FileChange[]): string {
       const sp = structuredPatch(`a/${c.newPath}`, `b/${c.newPath}`, c.newText, '');
       parts.push(formatPatch({ ...sp, oldFileName: `a/${c.newPath}`, newFileName: '/dev/null', isGit: true, isDelete: true, oldMode: mode }));
     } else if (c.oldText !== null && c.newText !== null && c.oldPath && c.newPath) {
-      const sp = structuredPatch(`a/${c.newPath}`, `b/${c.oldPath}`, c.newText, c.oldText);
+      // A BOM with no lines after it is one line to a diff but none to the script: diff that case.
+      const scriptFits = c.script && !(c.script.bom && (c.script.oldLines.length === 0 || c.script.newLines.length === 0));
+      const sp = scriptFits && c.script
+        ? { oldFileName: `a/${c.newPath}`, newFileName: `b/${c.oldPath}`, oldHeader: undefined, newHeader: undefined, hunks: reverseHunks(c.script) }
+        : structuredPatch(`a/${c.newPath}`, `b/${c.oldPath}`, c.newText, c.oldText);
       parts.push(formatPatch({ ...sp, isGit: true, isRename: c.oldPath !== c.newPath }));
     }
   }

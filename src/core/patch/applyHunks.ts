@@ -192,7 +192,9 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   // Changed regions per placement: old lines a0..a1, and o0..o1 within the placement's output.
   const local = new Map<Placed, { a0: number; a1: number; o0: number; o1: number }[]>();
   const outLength = new Map<Placed, number>();
-  for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.hunk.index - a.hunk.index)) {
+  // Bottom-up; at one start a replacement goes before an insertion there, so the insertion lands
+  // in front of the replaced lines without shifting them first.
+  for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.end - a.end || b.hunk.index - a.hunk.index)) {
     const { cand, variant } = p;
     const fileOf = fileLineOfOld(variant, cand);
     const out: FileLine[] = [];
@@ -233,7 +235,7 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   }
   const regions: Region[] = [];
   let delta = 0;
-  for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.hunk.index - b.hunk.index)) {
+  for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
     const newStart = p.cand.start + delta;
     for (const r of local.get(p)!) regions.push({ a0: r.a0, a1: r.a1, b0: newStart + r.o0, b1: newStart + r.o1 });
     delta += outLength.get(p)! - (p.end - p.cand.start);

@@ -286,7 +286,8 @@ function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean): L
   if (n === 0) return at(0, 'exact');
   if (hunk.atEndOfFile) return at(n, 'end-of-file');
   if (hunk.oldStart === 0) return at(0, 'exact');
-  if (hunk.oldStart !== undefined && hunk.oldStart >= n) return at(n, 'end-of-file');
+  // `@@ -n,0` on an n-line file: after the last line. A bigger number is a wrong hint, not a place.
+  if (hunk.oldStart !== undefined && hunk.oldStart === n) return at(n, 'end-of-file');
   if (pureAddAtEnd && hunk.oldStart === undefined && hunk.anchors.length === 0) return at(n, 'end-of-file');
   return {
     kind: 'refused',

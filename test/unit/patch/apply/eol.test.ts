@@ -58,3 +58,13 @@ describe('line endings, BOM and final newline are preserved byte for byte', () =
     assert.equal(apply('a\r\nb', [hunk([' b', '+c'], { atEndOfFile: true })]), 'a\r\nb\r\nc');
   });
 });
+
+describe('hunks meeting at one line', () => {
+  test('an insertion at the start of a replaced range goes in front of it, in either patch order', () => {
+    const src = 'a\nb\nc\n';
+    const ins = hunk(['+top'], { oldStart: 0, oldCount: 0 });
+    const rep = hunk(['-a', '+A', ' b']);
+    assert.equal(apply(src, [ins, rep]), 'top\nA\nb\nc\n');
+    assert.equal(apply(src, [rep, ins]), 'top\nA\nb\nc\n');
+  });
+});

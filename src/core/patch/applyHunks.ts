@@ -91,6 +91,10 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
     const free = loc.cands.filter((c) => !placed.some((p) => overlaps(p.cand.start, p.end, c.start, endOf(c))));
     const expected = expectedStart(h, loc.variant.topTrim, placed);
     const lines = loc.cands.map((c) => c.start + 1).slice(0, 8).join(', ');
+    if (free.length === 0) {
+      refuse(h, `every place it matches (lines ${lines}) overlaps another hunk of this file; merge the overlapping hunks into one`);
+      continue;
+    }
     if (free.length === 1) {
       placed.push(place(h, loc.variant, free[0]!, expected, loc.anchorMissed, 0.95));
       continue;

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { HeadTailBuffer } from '../../core/tools/truncate';
+import { StringDecoder } from 'node:string_decoder';
+import { CappedOutput } from '../../core/policy/exec/cappedOutput';
 import type { TaskRunner, TaskRunRequest, TaskRunResult } from '../../core/ports';
 
 const DEFAULT_MAX_OUTPUT = 200_000;
@@ -12,7 +13,8 @@ const KILL_GRACE_MS = 2000;
 export class NodeTaskRunner implements TaskRunner {
   run(request: TaskRunRequest): Promise<TaskRunResult> {
     const started = Date.now();
-    const output = new HeadTailBuffer(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+    const output = new CappedOutput(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
+    const live = new StringDecoder('utf8');
     return new Promise((resolve) => {
       if (request.signal?.aborted) {
         resolve({ exitCode: null, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: true });
@@ -41,9 +43,8 @@ export class NodeTaskRunner implements TaskRunner {
         graceTimer ??= setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
       };
       const onData = (chunk: Buffer) => {
-        const text = chunk.toString('utf8');
-        output.push(text);
-        request.onOutput?.(text);
+        output.push(chunk);
+        if (request.onOutput) request.onOutput(live.write(chunk));
       };
       child.stdout.on('data', onData);
       child.stderr.on('data', onData);
@@ -66,11 +67,11 @@ export class NodeTaskRunner implements TaskRunner {
         clearTimeout(timeout);
         clearTimeout(graceTimer);
         request.signal?.removeEventListener('abort', onAbort);
-        if (spawnError) output.push(`\n${spawnError.message}\n`);
+        if (spawnError) output.push(Buffer.from(`\n${spawnError.message}\n`));
         resolve({
           exitCode: timedOut || cancelled ? null : code,
-          output: output.toString(),
-          truncated: output.truncated,
+          output: output.text(),
+          truncated: output.droppedBytes > 0,
           durationMs: Date.now() - started,
           timedOut,
           cancelled,

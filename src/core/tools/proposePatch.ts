@@ -86,7 +86,9 @@ async function checkPaths(ctx: ToolContext, paths: string[]): Promise<{ path: st
       continue;
     }
     const decision = await ctx.pathPolicy?.check(p, 'write');
-    if (decision) out.push({ path: p, decision });
+    if (!decision) continue;
+    out.push({ path: p, decision });
+    if (decision.verdict !== 'allow') ctx.emit?.({ type: 'policy', kind: 'path', subject: p, decision });
   }
   return out;
 }

@@ -1,0 +1,63 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { NonInteractiveApprover, TerminalApprover } from '../../../src/cli/node/approvers';
+import type { ApplyResult } from '../../../src/core/patch/types';
+
+/** A fake terminal that types the next answer each time a prompt appears. */
+function terminal(answers: string[]) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let shown = '';
+  output.setEncoding('utf8').on('data', (d: string) => {
+    shown += d;
+    // eslint-disable-next-line no-control-regex
+    const plain = d.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+    if (/(: |\] )$/.test(plain) && answers.length) setImmediate(() => input.write(`${answers.shift()}\n`));
+  });
+  return { input, output, shown: () => shown };
+}
+
+const preview: ApplyResult = {
+  ok: true,
+  dryRun: true,
+  reversePatch: '',
+  files: [
+    {
+      operation: 'modify',
+      oldPath: 'a.js',
+      newPath: 'a.js',
+      status: 'ok',
+      hunks: [
+        { id: 'a.js#0', path: 'a.js', index: 0, status: 'would-apply', range: { start: 1, end: 3 } },
+        { id: 'a.js#1', path: 'a.js', index: 1, status: 'would-apply', range: { start: 10, end: 12 } },
+      ],
+    },
+  ],
+};
+
+describe('CLI approvers', () => {
+  test('terminal: select hunks one by one, then a word for the agent', async () => {
+    const t = terminal(['s', 'n', 'y', 'keep the first one']);
+    const approver = new TerminalApprover(t.input, t.output);
+    const answer = await approver.approvePatch({ patchText: '--- a/a.js\n+++ b/a.js\n', preview }, new AbortController().signal);
+    assert.deepEqual(answer, { acceptedHunks: ['a.js#1'], feedback: 'keep the first one' });
+    assert.match(t.shown(), /proposed patch \(2 hunks\)/);
+    assert.match(t.shown(), /apply a\.js#0 \(lines 1-3\)\?/);
+  });
+
+  test('terminal: yes to all asks nothing more; a refused command carries the reason', async () => {
+    const t = terminal(['y']);
+    assert.deepEqual(await new TerminalApprover(t.input, t.output).approvePatch({ patchText: '', preview }, new AbortController().signal), { acceptedHunks: ['a.js#0', 'a.js#1'] });
+    const c = terminal(['n', '']);
+    const answer = await new TerminalApprover(c.input, c.output).approveAction({ kind: 'command', title: 'npm install', reason: 'not on the allowlist' }, new AbortController().signal);
+    assert.deepEqual(answer, { approved: false });
+    assert.match(c.shown(), /command: npm install\n {2}not on the allowlist/);
+  });
+
+  test('headless: everything is refused, with a reason the model can act on', async () => {
+    const a = new NonInteractiveApprover();
+    assert.match((await a.approvePatch()).feedback ?? '', /no terminal/);
+    assert.equal((await a.approveAction()).approved, false);
+  });
+});

@@ -5,7 +5,7 @@ import type { CommandExecutor, PathPolicy } from './types';
 /** The path policy (checkPath: confinement, denyPaths, .patchpilotignore, protected paths) as the tools' port. */
 export function createPathPolicy(root: string, settings: PathPolicySettings, isIgnored: (rel: string, isDir?: boolean) => boolean): PathPolicy {
   return {
-    check: (relPath, access) => checkPath({ workspaceRoot: root, path: relPath === '' ? '.' : relPath, operation: access, settings, isIgnored }),
+    check: (p, access) => checkPath({ workspaceRoot: root, path: p === '' ? '.' : p, operation: access, settings, isIgnored }),
   };
 }
 

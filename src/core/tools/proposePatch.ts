@@ -1,4 +1,5 @@
 import type { ApplyResult, HunkResult } from '../patch/types';
+import { pathPolicyOf } from './paths';
 import { ToolError, fail, ok, type Tool, type ToolContext } from './types';
 import type { PolicyDecision } from '../policy/types';
 
@@ -80,13 +81,9 @@ function touchedPaths(r: ApplyResult): string[] {
 
 async function checkPaths(ctx: ToolContext, paths: string[]): Promise<{ path: string; decision: PolicyDecision }[]> {
   const out: { path: string; decision: PolicyDecision }[] = [];
+  const policy = pathPolicyOf(ctx);
   for (const p of paths) {
-    if (ctx.ignore.isAgentIgnored(p)) {
-      out.push({ path: p, decision: { verdict: 'deny', rule: 'deny:patchpilotignore', reason: 'hidden from the agent by .patchpilotignore' } });
-      continue;
-    }
-    const decision = await ctx.pathPolicy?.check(p, 'write');
-    if (!decision) continue;
+    const decision = await policy.check(p, 'write');
     out.push({ path: p, decision });
     if (decision.verdict !== 'allow') ctx.emit?.({ type: 'policy', kind: 'path', subject: p, decision });
   }

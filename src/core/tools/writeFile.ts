@@ -42,7 +42,7 @@ export const writeFileTool: Tool<Args> = {
       : target.decision;
     const { feedback } = await gateAction(
       ctx,
-      { kind: 'write', title: `${overwrite ? 'overwrite' : 'create'} ${target.rel}`, reason: decision?.reason ?? 'new file', detail: headTail(args.content, 4000).text },
+      { kind: 'write', title: `${overwrite ? 'overwrite' : 'create'} ${target.rel}`, reason: decision.reason, detail: headTail(args.content, 4000).text },
       decision,
     );
     // Walks the path again from the root without following links: a link swapped in after the check fails the write (A8).

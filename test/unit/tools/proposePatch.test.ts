@@ -5,7 +5,7 @@ import path from 'node:path';
 import { PatchManager } from '../../../src/core/patch';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
-import { ScriptedApprover, makeContext, tempWorkspace } from './helpers';
+import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
 
 const tools = new ToolRegistry([proposePatchTool]);
 const original = ['function a() {', '  return 1;', '}', '', 'const x = 1;', 'const y = 2;', 'const z = 3;', 'const w = 4;', '', 'function b() {', '  return 2;', '}', ''].join('\n');
@@ -116,13 +116,9 @@ describe('propose_patch', () => {
 
   test('a protected path asks even in auto mode; an ignored path is refused outright', async () => {
     const approver = new ScriptedApprover({ patch: () => ({ acceptedHunks: [] }) });
-    const pathPolicy = {
-      check: async (rel: string) =>
-        rel === 'src/m.js'
-          ? { verdict: 'ask' as const, rule: 'protected:test', reason: 'protected for the test' }
-          : { verdict: 'allow' as const, rule: 'allow', reason: 'ok' },
-    };
-    const { ws, ctx, read } = setup({ mode: 'auto', approver, pathPolicy });
+    const settings = settingsWith();
+    settings.policy.protectedPaths = ['src/m.js'];
+    const { ws, ctx, read } = setup({ mode: 'auto', approver, settings });
     try {
       const r = await tools.invoke('propose_patch', { patch: twoHunks }, ctx);
       assert.equal(approver.patchRequests.length, 1);
@@ -131,7 +127,7 @@ describe('propose_patch', () => {
       const secret = '--- a/secret.txt\n+++ b/secret.txt\n@@ -1 +1 @@\n-x\n+y\n';
       const s = await tools.invoke('propose_patch', { patch: secret }, ctx);
       assert.equal(s.ok, false);
-      assert.match(s.output, /secret\.txt: hidden from the agent by \.patchpilotignore/);
+      assert.match(s.output, /secret\.txt: "secret\.txt" is listed in \.patchpilotignore/);
       assert.equal(readFileSync(path.join(ws.root, 'secret.txt'), 'utf8'), 'x\n');
     } finally {
       ws.cleanup();

@@ -66,24 +66,19 @@ describe('write_file', () => {
     }
   });
 
-  test('a path policy that asks (protected path) asks even in auto mode; deny refuses', async () => {
+  test('the path policy from the settings: a protected path asks even in auto mode; denyPaths refuses without asking', async () => {
     const ws = tempWorkspace();
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
-      const pathPolicy = {
-        check: async (rel: string) =>
-          rel.startsWith('.vscode/')
-            ? { verdict: 'ask' as const, rule: 'protected:.vscode/', reason: 'editor configuration can run code' }
-            : rel === 'deny.txt'
-              ? { verdict: 'deny' as const, rule: 'deny:test', reason: 'no' }
-              : { verdict: 'allow' as const, rule: 'allow:workspace', reason: 'inside' },
-      };
-      const ctx = makeContext(ws.root, { mode: 'auto', approver, pathPolicy });
+      const settings = settingsWith();
+      settings.policy.denyPaths = ['deny.txt'];
+      const ctx = makeContext(ws.root, { mode: 'auto', approver, settings });
       const r = await tools.invoke('write_file', { path: '.vscode/settings.json', content: '{}' }, ctx);
       assert.equal(r.ok, false);
-      assert.equal(approver.actionRequests[0]!.reason, 'editor configuration can run code');
-      assert.match((await tools.invoke('write_file', { path: 'deny.txt', content: '' }, ctx)).output, /no/);
+      assert.match(approver.actionRequests[0]!.reason, /protected path/);
+      assert.match((await tools.invoke('write_file', { path: 'deny.txt', content: '' }, ctx)).output, /patchpilot\.policy\.denyPaths/);
       assert.equal(approver.actionRequests.length, 1);
+      assert.equal(existsSync(path.join(ws.root, 'deny.txt')), false);
     } finally {
       ws.cleanup();
     }

@@ -1,4 +1,4 @@
-import type { ActionApprovalRequest, Approver, TaskRunner } from '../ports';
+import type { ActionApprovalRequest, Approver, TaskRunner, TaskRunResult } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
@@ -35,14 +35,8 @@ export interface CommandPolicy {
   check(input: { command: string; workspaceRoot: string; cwd: string; homeDir: string }): PolicyDecision;
 }
 
-export interface CommandExecution {
-  exitCode: number | null;
-  output: string;
-  truncated: boolean;
-  durationMs: number;
-  timedOut: boolean;
-  cancelled: boolean;
-}
+/** A command's outcome: the same shape as a test command's. */
+export type CommandExecution = TaskRunResult;
 
 /** Runs an approved command (the CLI: in a bubblewrap sandbox). */
 export interface CommandExecutor {

@@ -7,14 +7,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
 import { gitInit, tempWorkspace } from '../../unit/tools/helpers';
+import { BUGGY, FIX, TEST_CMD } from '../../unit/orchestrator/harness';
 
 const cli = path.resolve(__dirname, '../../../dist/cli.js');
-const BUGGY = {
-  'add.js': 'exports.add = (a, b) => a - b;\n',
-  'add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('./add');\ntest('adds', () => assert.equal(add(2, 2), 4));\n",
-};
-const FIX = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n';
-const TEST_CMD = `${JSON.stringify(process.execPath)} --test add.test.js`;
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 
 interface CliRun {

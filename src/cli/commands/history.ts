@@ -2,6 +2,7 @@ import path from 'node:path';
 import { stat } from 'node:fs/promises';
 import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags, type ParsedArgs } from '../io';
 import { UserError } from '../../core/base';
+import { loadCliConfig } from '../../core/config';
 import { openHistoryStore, type AuditRecord, type HistoryStore, type RunDetail, type RunSummary, type SearchHit } from '../../core/history';
 import type { Notifier } from '../../core/ports';
 
@@ -51,9 +52,11 @@ async function withStore(argv: string[], extra: string[], handler: Handler): Pro
   const db = flag(args, 'db');
   let store: HistoryStore;
   try {
+    // Same database as `patchpilot run`: the patchpilot.history.path setting (confined to the workspace).
+    const configured = db ? undefined : loadCliConfig({ workspace: cwd, env: process.env, flags: {}, trusted: false }).settings.history.path;
     store = await openHistoryStore({
       workspace: cwd,
-      ...(db ? { path: path.resolve(db), allowOutsideWorkspace: true } : {}),
+      ...(db ? { path: path.resolve(db), allowOutsideWorkspace: true } : { path: configured }),
       notifier: stderrNotifier,
     });
   } catch (err) {

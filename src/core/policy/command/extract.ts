@@ -31,17 +31,36 @@ interface Ctx {
   /** Every directory a later command may run in (cd inside a branch may or may not have run). */
   cwds: string[];
   homeDir: string;
+  /** Current syntax-tree nesting, bounded so hostile nesting cannot exhaust the stack. */
+  nesting: number;
 }
+
+const MAX_NESTING = 250;
 
 const ask = (rule: string, reason: string): Finding => ({ verdict: 'ask', rule, reason });
 
 export function extractCommands(root: Node, depth: number, cwds: string[], homeDir: string): ExtractResult {
-  const ctx: Ctx = { out: { commands: [], findings: [], functions: new Map() }, depth, cwds: [...cwds], homeDir };
+  const ctx: Ctx = { out: { commands: [], findings: [], functions: new Map() }, depth, cwds: [...cwds], homeDir, nesting: 0 };
   visit(root, ctx);
   return ctx.out;
 }
 
 function visit(node: Node, ctx: Ctx): void {
+  if (ctx.nesting >= MAX_NESTING) {
+    if (!ctx.out.findings.some((f) => f.rule === 'ask:too-deep')) {
+      ctx.out.findings.push(ask('ask:too-deep', `The command nests more than ${MAX_NESTING} levels deep; the rest was not examined.`));
+    }
+    return;
+  }
+  ctx.nesting++;
+  try {
+    visitNode(node, ctx);
+  } finally {
+    ctx.nesting--;
+  }
+}
+
+function visitNode(node: Node, ctx: Ctx): void {
   if (node.isError || node.type === 'ERROR') {
     ctx.out.findings.push(ask('ask:parse-error', `The command could not be parsed near "${clip(node.text)}".`));
   } else if (node.isMissing) {
@@ -256,21 +275,40 @@ function checkDownloadAsCode(node: Node, argv: Word[], ctx: Ctx): void {
   const runsArgs = name && !name.dynamic && INTERPRETERS.has(baseName(name.value));
   const scope = runsArgs ? [node] : nameNode ? [nameNode] : [];
   for (const n of scope) {
-    for (const sub of n.descendantsOfType(['command_substitution', 'process_substitution'])) {
-      const downloads = sub?.descendantsOfType('command').some((c) => {
-        const cn = c?.childForFieldName('name');
-        return cn ? DOWNLOADERS.has(baseName(evaluateWord(cn).value)) : false;
-      });
-      if (downloads) {
-        ctx.out.findings.push({
-          verdict: 'deny',
-          rule: 'deny:download-into-interpreter',
-          reason: `"${clip(node.text)}" runs downloaded text as code.`,
-        });
-        return;
+      // Every command below the name, or below an interpreter's arguments, sits in a substitution.
+    // The walk is bounded and skips long names, so hostile nesting stays cheap.
+    const found = findDownloader(n, 2000);
+    if (found === 'budget') {
+      if (!ctx.out.findings.some((f) => f.rule === 'ask:too-complex')) {
+        ctx.out.findings.push(ask('ask:too-complex', 'The command is too large to follow every substitution.'));
       }
+      return;
+    }
+    if (found) {
+      ctx.out.findings.push({
+        verdict: 'deny',
+        rule: 'deny:download-into-interpreter',
+        reason: `"${clip(node.text)}" runs downloaded text as code.`,
+      });
+      return;
     }
   }
+}
+
+/** Bounded walk: is a downloader run somewhere below `root`? 'budget' when too large to tell. */
+function findDownloader(root: Node, budget: number): boolean | 'budget' {
+  // A command node below a command (or below its name) can only sit inside a substitution.
+  const stack: Node[] = [root];
+  while (stack.length) {
+    if (--budget < 0) return 'budget';
+    const n = stack.pop()!;
+    if (n.type === 'command' && n !== root) {
+      const cn = n.childForFieldName('name');
+      if (cn && cn.endIndex - cn.startIndex <= 64 && DOWNLOADERS.has(baseName(evaluateWord(cn).value))) return true;
+    }
+    for (const c of n.namedChildren) if (c) stack.push(c);
+  }
+  return false;
 }
 
 const PASS_THROUGH = new Set(['sudo', 'doas', 'env', 'command', 'builtin', 'exec', 'nice', 'nohup', 'time', 'timeout', 'stdbuf', 'xargs']);

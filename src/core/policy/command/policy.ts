@@ -65,12 +65,18 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
       const counter = { count: 0 };
       const env = this.env(workspaceRoot, input.homeDir, counter);
       const before = parts.length;
-      env.evaluateScript(text, 0, [cwd], parts);
+      try {
+        env.evaluateScript(text, 0, [cwd], parts);
+      } catch (err) {
+        // Whatever went wrong, the answer is never "allow".
+        scriptFindings.push(ask('ask:internal-error', `The command could not be analysed (${err instanceof Error ? err.message : String(err)}).`));
+        degraded = true;
+      }
       if (counter.count > this.maxSubcommands) {
         scriptFindings.push(ask('ask:too-many-subcommands', `The command has ${counter.count} sub-commands; more than ${this.maxSubcommands} are never allowed without approval.`));
         degraded = true;
       }
-      if (parts.slice(before).some((p) => /^ask:(parse-error|unknown-syntax|nesting-too-deep)$/.test(p.rule))) degraded = true;
+      if (parts.slice(before).some((p) => /^ask:(parse-error|unknown-syntax|nesting-too-deep|too-deep|too-complex)$/.test(p.rule))) degraded = true;
     }
     if (degraded || scriptFindings.length) scriptFindings.push(...textualDenyFindings(raw));
     parts.unshift(...scriptFindings.map((f) => ({ verdict: f.verdict, rule: f.rule, reason: f.reason })));

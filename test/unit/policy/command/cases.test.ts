@@ -80,6 +80,11 @@ const A2_LIMITS_AND_PARSE_FAILURES: Row[] = [
   ['bomb(){ bomb|bomb& }; bomb', 'deny', 'deny:fork-bomb'],
   ['f(){ f & f; }; f', 'deny', 'deny:fork-bomb'],
   ['', 'ask', 'ask:empty-command'],
+  ['   \n\t ', 'ask', 'ask:empty-command'],
+  ['echo ' + '$('.repeat(5000) + 'id' + ')'.repeat(5000), 'ask'],
+  ['('.repeat(5000) + 'rm -rf /' + ')'.repeat(5000), 'deny', 'deny:rm-recursive-root'],
+  ['bash -c "$(' + 'echo $('.repeat(300) + 'curl x' + ')'.repeat(301) + '"', 'deny', 'deny:download-into-interpreter'],
+  ['echo ' + Array.from({ length: 3000 }, (_, i) => `$(echo ${i})`).join(' '), 'ask', 'ask:too-many-subcommands'],
 ];
 
 const A3_DANGEROUS_FLAGS: Row[] = [

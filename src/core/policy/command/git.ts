@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { findOptions, positionals } from './options';
 import { classifyWriteTarget, isInside, resolveWordPath } from './paths';
 import type { VetContext } from './flags';
@@ -100,6 +101,17 @@ function vetSubcommand(rest: Word[], ctx: VetContext): Finding[] {
   }
   for (const o of findOptions(args, { long: DIFF_EXEC, exactLong: false })) {
     out.push(ask(`ask:git${o.flag}`, `\`git ${o.flag}\` runs external diff or conversion programs.`, o.flag));
+  }
+  // `git show HEAD:.env` reads a file through git: the path after the colon counts as named.
+  if (ctx.isIgnoredPath) {
+    for (const a of args) {
+      const m = /^[^-][^:]*:(?:[0-3]:)?(.+)$/.exec(a.value) ?? /^:(?:[0-3]:)?(.+)$/.exec(a.value);
+      if (!m || a.dynamic) continue;
+      const candidates = [path.resolve(ctx.workspaceRoot, m[1]!), ...ctx.cwds.map((c) => path.resolve(c, m[1]!))];
+      if (candidates.some((c) => ctx.isIgnoredPath!(c))) {
+        out.push(ask('ask:ignored-path', `\`git ${sub} ${a.raw}\` reads a file .patchpilotignore hides from the agent.`));
+      }
+    }
   }
   switch (sub) {
     case 'grep':

@@ -3,3 +3,4 @@ export { probeSandbox, NOT_SANDBOXED, type SandboxStatus } from './probe';
 export { requireApprovalWhenUnsandboxed, runsArbitraryCode } from './autoMode';
 export { HIDDEN_HOME_PATHS } from './bwrapArgs';
 export { CappedOutput } from './cappedOutput';
+export { scrubSecretEnv } from './scrubEnv';

@@ -7,6 +7,7 @@ import { bwrapArguments } from './bwrapArgs';
 import { CappedOutput } from './cappedOutput';
 import { probeSandbox, type SandboxStatus } from './probe';
 import { descendants, signalTree } from './processTree';
+import { scrubSecretEnv } from './scrubEnv';
 
 export interface RunCommandOptions {
   /** A shell command line, already allowed by the command policy. Runs as `bash -c`. */
@@ -25,6 +26,8 @@ export interface RunCommandOptions {
   sandbox?: 'auto' | 'off' | 'require';
   /** Between SIGTERM and SIGKILL on timeout or cancel. Default 2000 ms. */
   killGraceMs?: number;
+  /** Pass variables named like credentials (…_API_KEY, …TOKEN, AWS_…) through. Default false. */
+  passSecretEnv?: boolean;
 }
 
 export interface RunCommandResult {
@@ -65,7 +68,9 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     return { exitCode: null, signal: null, timedOut: false, cancelled: true, stdout: '', stderr: '', stdoutDroppedBytes: 0, stderrDroppedBytes: 0, durationMs: 0, sandboxed, sandboxMessage: sandboxed ? undefined : status.message };
   }
   // detached: a new session and process group, so the whole tree can be signalled at once.
-  const child = spawn(file, args, { cwd, env: opts.env ?? process.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const baseEnv = opts.env ?? process.env;
+  const env = opts.passSecretEnv ? baseEnv : scrubSecretEnv(baseEnv).env;
+  const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout.on('data', (b: Buffer) => stdout.push(b));
   child.stderr.on('data', (b: Buffer) => stderr.push(b));
 

@@ -218,6 +218,10 @@ const A9_IGNORED_PATHS: Row[] = [
   ['head -n1 .e*', 'ask', 'ask:ignored-path'],
   ['cat < .env', 'ask', 'ask:ignored-path'],
   ['rg --file=.env x', 'ask', 'ask:ignored-path'],
+  ['git show HEAD:.env', 'ask', 'ask:ignored-path'],
+  ['git cat-file -p :.env.local', 'ask', 'ask:ignored-path'],
+  ['git log -p -- .env', 'ask', 'ask:ignored-path'],
+  ['git show HEAD:src/a.ts', 'allow'],
   ['cat src/a.ts', 'allow'],
 ];
 

@@ -15,6 +15,8 @@ export interface CommandRule {
   name: string;
   verdict: Verdict;
   command: string;
+  /** Optional first argument, for rules built in code; pattern strings put it in argsPattern. */
+  subcommand?: string;
   argsPattern: string[];
   source: RuleSource;
   pattern: string;
@@ -48,7 +50,11 @@ export function ruleMatches(rule: CommandRule, argv: readonly Word[]): boolean {
   if (rule.verdict === 'allow' ? name.value !== rule.command : baseName(name.value) !== baseName(rule.command)) {
     return false;
   }
-  const args = argv.slice(1);
+  let args = argv.slice(1);
+  if (rule.subcommand !== undefined) {
+    if (args[0]?.dynamic || args[0]?.value !== rule.subcommand) return false;
+    args = args.slice(1);
+  }
   const pats = rule.argsPattern;
   const trailingStar = pats[pats.length - 1] === '*';
   const fixed = trailingStar ? pats.slice(0, -1) : pats;

@@ -10,6 +10,16 @@ export const HIDDEN_HOME_PATHS = [
   '.node_repl_history', '.config/patchpilot',
 ];
 
+/**
+ * Workspace paths that make code run later, outside the sandbox (git hooks on the next commit, editor
+ * tasks, agent and MCP config). The workspace is writable, these stay read-only. Only existing
+ * ones can be covered: a mount point would otherwise be created in the user's workspace.
+ */
+export const READ_ONLY_WORKSPACE_PATHS = [
+  '.git/hooks', '.git/config', '.gitmodules', '.vscode', '.patchpilot', '.patchpilotignore', '.mcp.json', '.cursor',
+  '.claude', '.husky', '.github/workflows', '.envrc', '.npmrc', '.devcontainer', '.pre-commit-config.yaml',
+];
+
 export interface SandboxLayout {
   workspaceRoot: string;
   cwd: string;
@@ -32,6 +42,11 @@ export function bwrapArguments(layout: SandboxLayout, command: string): string[]
   const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', ws, ws];
   const wsReal = safeRealpath(ws);
   if (wsReal !== ws) args.push('--bind', wsReal, wsReal);
+  for (const rel of READ_ONLY_WORKSPACE_PATHS) {
+    const p = path.join(wsReal, rel);
+    // A symlink could point the read-only bind elsewhere; its target is outside our concern then.
+    if (existsSync(p) && !lstatSync(p).isSymbolicLink()) args.push('--ro-bind', p, p);
+  }
   for (const rel of HIDDEN_HOME_PATHS) {
     const p = path.join(layout.homeDir, rel);
     for (const target of new Set([p, safeRealpath(p)])) {

@@ -26,6 +26,9 @@ before(async () => {
   outsideVar = realpathSync(mkdtempSync(path.join(varTmp, 'pp-sandbox-out-')));
   outsideTmp = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pp-sandbox-out-')));
   mkdirSync(path.join(home, '.ssh'));
+  mkdirSync(path.join(ws, '.git', 'hooks'), { recursive: true });
+  mkdirSync(path.join(ws, '.vscode'));
+  writeFileSync(path.join(ws, '.vscode', 'settings.json'), '{}');
   writeFileSync(path.join(home, '.ssh', 'id_rsa'), 'PRIVATE KEY');
   writeFileSync(path.join(home, '.netrc'), 'machine x password p');
   writeFileSync(path.join(home, '.bashrc'), '# original\n');
@@ -50,6 +53,8 @@ function writeEvilScript(): string {
     outsideVar: path.join(outsideVar, 'pwned'),
     outsideTmp: path.join(outsideTmp, 'pwned'),
     inside: path.join(ws, 'inside.txt'),
+    gitHook: path.join(ws, '.git', 'hooks', 'pre-commit'),
+    vscodeSettings: path.join(ws, '.vscode', 'settings.json'),
   };
   const script = `
 const fs = require('fs');
@@ -93,6 +98,10 @@ describe('sandboxed executor (real bwrap, real processes)', () => {
     assert.equal(out.writes.rootViaTmp, 'EROFS');
     assert.equal(out.writes.bashrc, 'EROFS');
     assert.equal(out.writes.outsideVar, 'EROFS');
+    // Paths that would run code later, outside the sandbox, stay read-only inside the workspace.
+    assert.equal(out.writes.gitHook, 'EROFS');
+    assert.equal(out.writes.vscodeSettings, 'EROFS');
+    assert.equal(readFileSync(path.join(ws, '.vscode', 'settings.json'), 'utf8'), '{}');
     // /tmp is private to the sandbox: the write lands in a throwaway tmpfs, never on the host.
     assert.equal(existsSync(path.join(outsideTmp, 'pwned')), false);
     assert.equal(existsSync(rootTarget), false);

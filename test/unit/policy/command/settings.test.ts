@@ -39,6 +39,12 @@ describe('rule patterns', () => {
     assert.equal(ruleMatches(r, [literalWord('npm'), literalWord('run'), { value: '$X', raw: '$X', dynamic: true, glob: false }]), false);
   });
 
+  test('a rule built in code may name its subcommand separately', () => {
+    const r = { ...parseRulePattern('git *', 'allow', 'user'), subcommand: 'status' };
+    assert.equal(ruleMatches(r, argv('git status -s')), true);
+    assert.equal(ruleMatches(r, argv('git push')), false);
+  });
+
   test('an empty pattern is an error, not a rule that matches everything', () => {
     assert.throws(() => parseRulePattern('   ', 'allow', 'user'), /empty/);
   });

@@ -165,7 +165,8 @@ export function nonPathArgIndexes(cmd: string, args: readonly Word[]): Set<numbe
   };
   const valueFlags = patternCmds[cmd];
   if (!valueFlags) return out;
-  let sawFlagged = false;
+  // With -f/--file the pattern or script comes from a file: every positional is then a path.
+  let sawFlagged = args.some((a) => /^(-f|--file)(=|$)/.test(a.value) || /^-[a-zA-Z]*f$/.test(a.value));
   args.forEach((a, i) => {
     if (valueFlags.includes(a.value)) { out.add(i + 1); sawFlagged = true; }
     else if (valueFlags.some((f) => f.startsWith('--') && a.value.startsWith(f + '='))) { out.add(i); sawFlagged = true; }

@@ -5,7 +5,17 @@
 
 export type ApprovalModeName = 'ask' | 'auto-edit' | 'auto' | 'plan';
 
-export type RunEndStatus = 'finished' | 'limit' | 'failed' | 'cancelled';
+/** `interrupted`: the model's stream broke off twice in one step; the run can be tried again. */
+export type RunEndStatus = 'finished' | 'limit' | 'failed' | 'cancelled' | 'interrupted';
+
+/** Tokens and cost of one model role in a run; cost is undefined when the model has no known price. */
+export interface RoleUsageView {
+  model: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost?: number;
+}
 
 export interface HunkView {
   /** `${path}#${index}` */
@@ -41,6 +51,8 @@ export type AgentEvent =
   | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
   | {
       type: 'usage';
+      /** Which model the request went to (absent: the agent's model). */
+      role?: 'reasoning' | 'fast';
       promptTokens: number;
       completionTokens: number;
       /** Run totals so far. */
@@ -50,4 +62,12 @@ export type AgentEvent =
       totalCost?: number;
     }
   | { type: 'warning'; message: string }
-  | { type: 'run/finished'; status: RunEndStatus; reason: string; summary?: string; steps: number };
+  | {
+      type: 'run/finished';
+      status: RunEndStatus;
+      reason: string;
+      summary?: string;
+      steps: number;
+      /** Per model role: the agent's model and the fast model (insights, Q&A summary). */
+      usage?: { reasoning: RoleUsageView; fast: RoleUsageView; totalCost?: number };
+    };

@@ -9,12 +9,15 @@ import { Conversation } from '../context/conversation';
 import { snapshotGit } from '../git/gitSession';
 import { listWorkspaceFiles } from '../git/listFiles';
 import { ModelApiError } from '../llm/errors';
-import type { ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
-import { UsageMeter } from '../llm/usageMeter';
+import type { ModelRole, ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
+import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
+import type { RunFinish } from '../history/types';
 import type { ApplyResult } from '../patch/types';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
-import { RunRecorder, asJson } from './recorder';
+import { FastModelWork } from './fastModel';
+import { RunRecorder, asJson, briefArgs } from './recorder';
+import { RunMemory } from './runMemory';
 import { createToolContext } from './toolContext';
 import type { OrchestratorDeps, RunOutcome } from './types';
 
@@ -49,9 +52,14 @@ export class Orchestrator {
         /* a broken viewer must not break the run */
       }
     };
-    const recorder = new RunRecorder(deps.history, (message) => emit({ type: 'warning', message }));
+    const warn = (message: string) => emit({ type: 'warning', message });
+    const recorder = new RunRecorder(deps.history, warn);
     const meter = new UsageMeter();
     const mode = settings.approval.mode;
+    // The fast model's side jobs need one configured: unasked, they would bill the reasoning model.
+    const fast = new FastModelWork(settings.llm.fastModel ? deps.model : undefined, meter, warn, (turn) => emitUsage(emit, meter, turn));
+    const memory = new RunMemory(goal, fast, recorder);
+    const changedFiles = new Set<string>();
 
     const cts = new CancellationTokenSource();
     const external = options.signal;
@@ -68,16 +76,14 @@ export class Orchestrator {
 
     let steps = 0;
     const end = async (status: RunEndStatus, reason: string, summary?: string): Promise<RunOutcome> => {
+      // A cancelled run (or one out of time) has an aborted signal: its memory is written without the fast model.
+      await memory.finish({ status, reason, summary, steps, changedFiles: [...changedFiles] }, signal);
       const totals = meter.total();
-      await recorder.finish({
-        status: status === 'finished' ? 'succeeded' : status === 'cancelled' ? 'cancelled' : 'failed',
-        tokensIn: totals.promptTokens,
-        tokensOut: totals.completionTokens,
-        costUsd: totals.cost,
-        endedAt: clock.now(),
-      });
-      emit({ type: 'run/finished', status, reason, summary, steps });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals };
+      const byRole = usageByRole(meter);
+      await recorder.finish({ status: HISTORY_STATUS[status], tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
+      const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
+      emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole };
     };
 
     try {
@@ -95,6 +101,7 @@ export class Orchestrator {
       await recorder.step({ role: 'user', text: goal });
 
       const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder));
+      toolCtx.run.changedFiles = changedFiles;
       const window = deps.model.contextWindow('reasoning');
       const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));
       let failures = 0;
@@ -121,16 +128,14 @@ export class Orchestrator {
         } catch (err) {
           if (signal.aborted || (err instanceof ModelApiError && err.kind === 'cancelled')) throw new CancelledError();
           if (err instanceof ModelApiError && err.kind === 'interrupted') {
-            // E3: the partial reply is void; nothing of it was executed. Try the step again.
+            // E3: the partial reply is void, nothing of it was executed. The client already asked once more
+            // and the stream broke again: stop here, recorded as interrupted, rather than hammer a broken link.
             await recorder.step({ role: 'assistant', text: `[interrupted] ${err.message}` });
-            emit({ type: 'warning', message: err.message });
-            if (++failures >= settings.limits.maxConsecutiveFailures) return await end('failed', `${failures} failed steps in a row; last: ${err.message}`);
-            continue;
+            return await end('interrupted', err.message);
           }
           return await end('failed', `the model request failed: ${errorMessage(err)}`);
         }
-        const totals = meter.total();
-        emit({ type: 'usage', promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+        emitUsage(emit, meter, turn);
 
         const calls = turn.toolCalls;
         const invalid = turn.invalidToolCalls;
@@ -149,7 +154,7 @@ export class Orchestrator {
         const executed = await executeCalls(calls, (name) => readOnly.has(name), (call) => this.runCall(call, offered, toolCtx, emit));
         for (const x of executed) {
           conversation.addToolResult(x.call.id, x.result.output);
-          await this.record(x, recorder);
+          await this.record(x, recorder, memory, signal);
         }
         for (const c of invalid) {
           const text = `error: the arguments of ${c.name} were not valid JSON (${c.problem}); nothing was run. Send the call again with valid JSON arguments.`;
@@ -197,11 +202,12 @@ export class Orchestrator {
   }
 
   /** In call order (parallel calls finish in any order), so the audit trail reads like the conversation. */
-  private async record(x: Executed, recorder: RunRecorder): Promise<void> {
+  private async record(x: Executed, recorder: RunRecorder, memory: RunMemory, signal: AbortSignal): Promise<void> {
     const { call, args, result } = x;
     await recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
+    memory.noteCall(`${call.name} ${briefArgs(args)} -> ${result.ok ? 'ok' : 'failed'}: ${firstLine(result.output)}`);
     if (call.name === 'propose_patch' && typeof args.patch === 'string') await recorder.patch(args.patch, result);
-    else if (result.ok && READ_TOOLS_WORTH_REMEMBERING.has(call.name)) await recorder.observation(call.name, args, result.output);
+    else if (result.ok && READ_TOOLS_WORTH_REMEMBERING.has(call.name)) await memory.observe({ tool: call.name, args, output: result.output }, signal);
   }
 
   private forwardToolEvent(e: ToolEvent, emit: (e: AgentEvent) => void, recorder: RunRecorder): void {
@@ -229,6 +235,24 @@ export class Orchestrator {
 }
 
 const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
+
+const HISTORY_STATUS: Record<RunEndStatus, RunFinish['status']> = { finished: 'succeeded', limit: 'failed', failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
+
+function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn): void {
+  const totals = meter.total();
+  emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+}
+
+function usageByRole(meter: UsageMeter): Record<ModelRole, UsageTotals> {
+  const parts: Record<ModelRole, UsageMeter> = { reasoning: new UsageMeter(), fast: new UsageMeter() };
+  for (const r of meter.requests) parts[r.role].record(r);
+  return { reasoning: parts.reasoning.total(), fast: parts.fast.total() };
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
 
 /** A failed test run is information for the model, not a failed step. */
 function isTestVerdict(x: Executed): boolean {

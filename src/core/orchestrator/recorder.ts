@@ -59,12 +59,15 @@ export class RunRecorder {
     );
   }
 
-  async observation(tool: string, args: Record<string, unknown>, output: string): Promise<void> {
+  async observation(tool: string, insight: string, output: string, path: string | null): Promise<void> {
     const runId = this.runId;
-    if (!runId) return;
-    const path = typeof args.path === 'string' ? args.path : null;
-    const insight = `${tool} ${briefArgs(args)}`.trim();
-    await this.guard(() => this.history!.recordObservation({ runId, tool, insight, result: output, isError: false, path }));
+    if (runId) await this.guard(() => this.history!.recordObservation({ runId, tool, insight, result: output, isError: false, path }));
+  }
+
+  /** The run's Q&A memory: the goal as the question, what was done and learned as the answer. */
+  async qaSummary(question: string, answer: string): Promise<void> {
+    const runId = this.runId;
+    if (runId) await this.guard(() => this.history!.recordQaSummary(runId, question, answer));
   }
 
   async finish(input: RunFinish): Promise<void> {

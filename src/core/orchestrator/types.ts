@@ -2,6 +2,7 @@ import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
 import type { Clock, Approver, TaskRunner } from '../ports';
 import type { PatchPilotSettings } from '../config/settings';
 import type { HistoryStore } from '../history/types';
+import type { CompleteRequest } from '../llm/modelClient';
 import type { ChatRequest, ModelRole, ModelTurn } from '../llm/types';
 import type { ContextWindow } from '../llm/contextWindows';
 import type { UsageTotals } from '../llm/usageMeter';
@@ -13,12 +14,14 @@ export interface ChatModel {
   streamChatWithRecovery(request: ChatRequest): Promise<ModelTurn>;
   modelFor(role: ModelRole): string;
   contextWindow(role: ModelRole): ContextWindow;
+  /** Plain text from the fast model (ModelClient.complete); without it, insights and the Q&A summary are plain text. */
+  complete?(request: CompleteRequest): Promise<ModelTurn>;
 }
 
 /** The part of the history store a run writes to. */
 export type RunHistory = Pick<
   HistoryStore,
-  'startRun' | 'finishRun' | 'addStep' | 'addPatch' | 'addTestRun' | 'recordObservation' | 'addPolicyDecision' | 'search'
+  'startRun' | 'finishRun' | 'addStep' | 'addPatch' | 'addTestRun' | 'recordObservation' | 'recordQaSummary' | 'addPolicyDecision' | 'search'
 >;
 
 export interface OrchestratorDeps {
@@ -48,5 +51,8 @@ export interface RunOutcome {
   summary?: string;
   steps: number;
   runId: string | null;
+  /** Both models together. */
   usage: UsageTotals;
+  /** The agent's model and the fast model (insights, Q&A summary) apart. */
+  usageByRole: Record<ModelRole, UsageTotals>;
 }

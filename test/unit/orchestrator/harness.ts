@@ -2,7 +2,7 @@
 // real PatchManager, NodeTaskRunner, and an in-process sql.js history store on disk.
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
 import { openHistoryStore, type HistoryStore } from '../../../src/core/history';
-import { ModelClient } from '../../../src/core/llm';
+import { ModelClient, type ModelClientConfig } from '../../../src/core/llm';
 import { PatchManager } from '../../../src/core/patch';
 import { Orchestrator, type OrchestratorDeps, type RunOutcome } from '../../../src/core/orchestrator';
 import { createToolRegistry } from '../../../src/core/tools';
@@ -33,6 +33,8 @@ export async function runScripted(
     settings?: (s: PatchPilotSettings) => void;
     approver?: ScriptedApprover;
     deps?: Partial<OrchestratorDeps>;
+    /** Extra model client settings (fastModel, ...). */
+    model?: Partial<ModelClientConfig>;
     signal?: AbortSignal;
     goal?: string;
     inspect?: (h: Omit<Harness, 'outcome'>) => Promise<void> | void;
@@ -48,7 +50,8 @@ export async function runScripted(
     options.settings?.(settings);
     const events: AgentEvent[] = [];
     const approver = options.approver ?? new ScriptedApprover();
-    const model = new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model', idleTimeoutMs: 3_000, firstChunkTimeoutMs: 3_000 }, { random: () => 0 });
+    const model = new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model', idleTimeoutMs: 3_000, firstChunkTimeoutMs: 3_000, ...options.model }, { random: () => 0 });
+    if (options.model?.fastModel) settings.llm.fastModel = options.model.fastModel;
     const orchestrator = new Orchestrator({
       root: ws.root,
       settings,

@@ -173,6 +173,25 @@ describe('orchestrator loop against the scripted model server', () => {
     assert.ok(h.events.some((e) => e.type === 'tool/started' && e.name === 'write_file'), 'the retried reply ran');
   });
 
+  test('a stream cut twice in one step stops the run as interrupted; nothing of it ran', async () => {
+    const h = await runScripted(
+      [
+        { reply: { toolCalls: [call('write_file', { path: 'evil.js', content: 'x' })] }, faults: [{ kind: 'cut', afterChunks: 2 }, { kind: 'cut', afterChunks: 3 }] },
+        { reply: { text: 'never asked' } },
+      ],
+      {
+        inspect: async (h) => {
+          const run = (await h.history.listRuns())[0]!;
+          assert.equal(run.status, 'interrupted');
+          assert.equal(h.server.chatRequests.length, 2);
+        },
+      },
+    );
+    assert.equal(h.outcome.status, 'interrupted');
+    assert.match(h.outcome.reason, /broke off twice/);
+    assert.ok(!h.events.some((e) => e.type === 'tool/started'));
+  });
+
   test('cancel during a test command kills it and ends the run as cancelled', async () => {
     const controller = new AbortController();
     const h = await runScripted([{ reply: { toolCalls: [call('run_tests', {})] } }, { reply: { text: 'never asked' } }], {

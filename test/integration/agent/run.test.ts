@@ -62,7 +62,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: existsSync
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
       const ev = events(r.stdout);
       assert.equal(ev[0]!.type, 'run/started');
-      const { usage, ...finished } = ev.at(-1) as { usage: { reasoning: { requests: number; model: string }; fast: { requests: number } } };
+      const { usage, ...finished } = ev.at(-1) as unknown as { usage: { reasoning: { requests: number; model: string }; fast: { requests: number } } };
       assert.deepEqual(finished, { type: 'run/finished', status: 'finished', reason: 'the model called finish', summary: 'Fixed add(): it subtracted. The test passes.', steps: 4 });
       // No fast model configured: the four agent requests and nothing else.
       assert.deepEqual([usage.reasoning.model, usage.reasoning.requests, usage.fast.requests], ['scripted-model', 4, 0]);

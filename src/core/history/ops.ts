@@ -6,73 +6,29 @@
  * idempotent and must not depend on local row numbers.
  */
 import type { SqlConn } from './sqlConn';
-import type { ObservationType, PolicyKind, RunStatus, StepRole, TestTrigger } from './types';
-import type { Verdict } from '../policy/types';
+import type {
+  MemoryFactRecord,
+  ObservationRecord,
+  PatchRecord,
+  PolicyDecisionRecord,
+  RunRecord,
+  StepRecord,
+  TestRunRecord,
+} from './types';
 
 const DAY_MS = 86_400_000;
 
+// Each op carries the row as stored, so its fields are the public record's fields: only the JSON
+// columns differ (text in the op, parsed values in the record) and runs are written in two halves.
 export type Op =
-  | { op: 'startRun'; id: string; goal: string; reasoningModel: string | null; fastModel: string | null; startedAt: number }
-  | { op: 'finishRun'; id: string; status: Exclude<RunStatus, 'running'>; tokensIn: number; tokensOut: number; costUsd: number; endedAt: number }
-  | {
-      op: 'addStep';
-      id: string;
-      runId: string;
-      seq: number;
-      role: StepRole;
-      text: string | null;
-      tool: string | null;
-      arguments: string | null;
-      result: string | null;
-      durationMs: number | null;
-      time: number;
-    }
-  | {
-      op: 'addPatch';
-      id: string;
-      runId: string;
-      text: string;
-      files: string;
-      acceptedHunks: string;
-      rejectedHunks: string;
-      reversePatch: string | null;
-      appliedAt: number | null;
-      time: number;
-    }
-  | {
-      op: 'addTestRun';
-      id: string;
-      runId: string | null;
-      command: string;
-      trigger: TestTrigger;
-      exitCode: number | null;
-      durationMs: number;
-      outputTail: string;
-      time: number;
-    }
-  | {
-      op: 'addObservation';
-      id: string;
-      type: ObservationType;
-      runId: string | null;
-      tool: string | null;
-      text: string;
-      detail: string;
-      path: string | null;
-      time: number;
-    }
-  | {
-      op: 'addPolicyDecision';
-      id: string;
-      runId: string | null;
-      kind: PolicyKind;
-      subject: string;
-      verdict: Verdict;
-      rule: string | null;
-      reason: string;
-      time: number;
-    }
-  | { op: 'rememberFact'; scope: string; key: string; text: string; time: number }
+  | ({ op: 'startRun' } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'>)
+  | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<RunRecord, 'id' | 'tokensIn' | 'tokensOut' | 'costUsd'>)
+  | ({ op: 'addStep'; arguments: string | null } & Omit<StepRecord, 'arguments'>)
+  | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks'>)
+  | ({ op: 'addTestRun' } & TestRunRecord)
+  | ({ op: 'addObservation' } & ObservationRecord)
+  | ({ op: 'addPolicyDecision' } & PolicyDecisionRecord)
+  | ({ op: 'rememberFact' } & MemoryFactRecord)
   | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null };
 
 /** Applies one op; returns the number of rows it changed (prune: rows deleted). */

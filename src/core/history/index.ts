@@ -4,36 +4,25 @@
  */
 import path from 'node:path';
 import { UserError } from '../base';
-import type { Notifier } from '../ports';
 import { InProcessHistoryStore } from './inProcessStore';
-import type { HistoryStore, RetentionOptions } from './types';
-import { WorkerHistoryStore } from './workerStore';
+import type { HistoryStore } from './types';
+import { WorkerHistoryStore, type WorkerStoreOptions } from './workerStore';
 
 export * from './types';
 export { toMatchExpression } from './search';
 
 export const DEFAULT_HISTORY_PATH = path.join('.patchpilot', 'history.db');
 
-export interface OpenHistoryOptions {
+/** The worker store's options (saving, locking, retention, notifier), with the path taken from the workspace. */
+export interface OpenHistoryOptions extends Omit<WorkerStoreOptions, 'path'> {
   /** Workspace folder; the database is `<workspace>/.patchpilot/history.db` unless `path` says otherwise. */
   workspace: string;
   /** The `patchpilot.history.path` setting: absolute, or relative to the workspace. */
   path?: string;
   /** The path came from the user (a flag, user-scope setting), so it may lie outside the workspace. */
   allowOutsideWorkspace?: boolean;
-  retention?: RetentionOptions;
-  notifier?: Notifier;
   /** 'worker' (default): the database lives in a worker thread. 'in-process': on this thread (short-lived CLIs, tests). */
   mode?: 'worker' | 'in-process';
-  /** Install a process.on('exit') last-chance save (default true). */
-  exitHook?: boolean;
-  persistDelayMs?: number;
-  maxPersistDelayMs?: number;
-  lockTimeoutMs?: number;
-  lockStaleMs?: number;
-  retryBaseMs?: number;
-  retryMaxMs?: number;
-  workerScript?: string;
 }
 
 /**

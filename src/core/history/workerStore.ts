@@ -18,6 +18,7 @@ const EXIT_FLUSH_TIMEOUT_MS = 5_000;
 
 export interface WorkerStoreOptions extends WorkerOpenOptions {
   notifier?: Notifier;
+  /** Install a process.on('exit') last-chance save (default true). */
   exitHook?: boolean;
   /** Path of the worker script; defaults to the bundled dist/historyWorker.js or, from source, the .ts file through tsx. */
   workerScript?: string;

@@ -3,18 +3,21 @@ import path from 'node:path';
 import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags } from '../io';
 import { ConfigError, loadCliConfig, APPROVAL_MODES, type SettingKey } from '../../core/config';
 import { ModelConfigError } from '../../core/llm';
-import { Orchestrator } from '../../core/orchestrator';
 import type { Notifier } from '../../core/ports';
-import type { RunEndStatus } from '../../protocol/agentEvents';
 import { createAgentDeps } from '../node/agentDeps';
+import { AgentSession, EXIT } from '../node/agentSession';
+import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover } from '../node/approvers';
 import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
 
 export const usage = `Usage:
   patchpilot run --goal TEXT [options]
       Work toward the goal in the workspace: read, patch, run tests, until done or a limit.
+  patchpilot run [options]
+      On a terminal: an interactive session (a goal prompt; /exit or Ctrl-D quits).
   --workspace DIR       the workspace (default: the current folder)
   --approve MODE        ask | auto-edit | auto | plan (default: patchpilot.approval.mode, else ask)
+  --dry-run             the same as --approve plan: read and propose, write and run nothing
   --max-steps N         model steps before stopping (default 50)
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
   --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
@@ -24,25 +27,32 @@ export const usage = `Usage:
   --json                one JSON event per line on stdout instead of the summary
 The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY.
 Without a terminal nothing can be asked: what needs approval is refused and the model is told.
-Exit: 0 finished, 1 stopped by a limit or failed, 2 usage or settings error, 130 cancelled.`;
+Ctrl-C cancels the running goal (its command's process tree is killed); at the prompt it quits.
+Exit: 0 finished, 1 stopped by a limit, failed or interrupted, 2 usage or settings error, 130 cancelled.`;
 
-const FLAGS = ['goal', 'workspace', 'approve', 'max-steps', 'test-cmd', 'base-url', 'model', 'fast-model', 'json', 'trust-workspace'];
-
-const EXIT: Record<RunEndStatus, number> = { finished: ExitCode.ok, limit: ExitCode.failed, failed: ExitCode.failed, cancelled: ExitCode.cancelled };
+const FLAGS = ['goal', 'workspace', 'approve', 'dry-run', 'max-steps', 'test-cmd', 'base-url', 'model', 'fast-model', 'json', 'trust-workspace'];
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['json', 'trust-workspace']);
+  const args = parseArgs(argv, ['json', 'trust-workspace', 'dry-run']);
   rejectUnknownFlags(args, FLAGS);
   if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const goal = flag(args, 'goal')?.trim();
-  if (!goal) throw new UsageError('--goal is required');
+  const goalFlag = flag(args, 'goal');
+  const goal = goalFlag?.trim();
+  if (goalFlag !== undefined && !goal) throw new UsageError('--goal is empty');
+  const json = flag(args, 'json') === 'true';
+  const terminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
+  if (!goal && json) throw new UsageError('--goal is required with --json');
+  if (!goal && !terminal) throw new UsageError('--goal is required when stdin is not a terminal (without it, run opens an interactive session, which needs one)');
   const workspace = path.resolve(flag(args, 'workspace') ?? process.cwd());
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);
-  const json = flag(args, 'json') === 'true';
 
   const flags: Partial<Record<SettingKey, unknown>> = {};
-  const mode = flag(args, 'approve');
+  let mode = flag(args, 'approve');
+  if (flag(args, 'dry-run') === 'true') {
+    if (mode !== undefined && mode !== 'plan') throw new UsageError(`--dry-run is --approve plan; it cannot go with --approve ${mode}`);
+    mode = 'plan';
+  }
   if (mode !== undefined) {
     if (!(APPROVAL_MODES as readonly string[]).includes(mode)) throw new UsageError(`--approve must be one of ${APPROVAL_MODES.join(', ')}`);
     flags['patchpilot.approval.mode'] = mode;
@@ -76,8 +86,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!config.settings.llm.baseUrl) return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl');
   if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 
-  const interactive = !json && process.stdin.isTTY === true && process.stderr.isTTY === true;
-  const approver = interactive ? new TerminalApprover() : new NonInteractiveApprover();
+  const approver = terminal && !json ? new TerminalApprover() : new NonInteractiveApprover();
   let built;
   try {
     built = await createAgentDeps({ root, config, approver, notifier, onEvent: json ? jsonLinePrinter() : progressPrinter() });
@@ -85,22 +94,14 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
   }
-
-  const controller = new AbortController();
-  const onSignal = () => {
-    if (controller.signal.aborted) process.exit(ExitCode.cancelled); // a second Ctrl-C does not wait
-    controller.abort();
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  const session = new AgentSession(built.deps, built.history, notifier);
+  if (!goal) return runRepl(session);
   try {
-    const outcome = await new Orchestrator(built.deps).run(goal, { signal: controller.signal });
+    const outcome = await session.runGoal(goal);
     if (!json && outcome.summary) process.stdout.write(`${outcome.summary}\n`);
     return EXIT[outcome.status];
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await built.history?.close().catch((err: unknown) => notifier.error(`history not saved: ${err instanceof Error ? err.message : String(err)}`));
+    await session.close();
   }
 }
 

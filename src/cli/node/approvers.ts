@@ -18,6 +18,11 @@ export class TerminalApprover implements Approver {
   constructor(
     private readonly input: NodeJS.ReadableStream = process.stdin,
     private readonly output: NodeJS.WritableStream = process.stderr,
+    /**
+     * Ctrl-C while a question waits: the terminal is in raw mode then, so no SIGINT reaches the
+     * process. By default the signal is raised on ourselves, so Ctrl-C cancels the run as anywhere else.
+     */
+    private readonly onInterrupt: () => void = () => process.kill(process.pid, 'SIGINT'),
   ) {}
 
   async approvePatch(request: PatchApprovalRequest, signal: AbortSignal): Promise<PatchApprovalAnswer> {
@@ -45,6 +50,10 @@ export class TerminalApprover implements Approver {
 
   private async ask(question: string, signal: AbortSignal): Promise<string> {
     const rl = createInterface({ input: this.input, output: this.output, terminal: true });
+    rl.on('SIGINT', () => {
+      this.output.write('^C\n');
+      this.onInterrupt();
+    });
     try {
       return await rl.question(question, { signal });
     } finally {

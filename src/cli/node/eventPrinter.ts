@@ -1,4 +1,4 @@
-import type { AgentEvent } from '../../protocol/agentEvents';
+import type { AgentEvent, RoleUsageView } from '../../protocol/agentEvents';
 
 /** --json: one event per line on stdout, for scripts. */
 export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e: AgentEvent) => void {
@@ -7,8 +7,12 @@ export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e
   };
 }
 
-/** Human progress on stderr: the model's text as it streams, one line per tool call and test run. */
-export function progressPrinter(err: NodeJS.WritableStream = process.stderr): (e: AgentEvent) => void {
+/**
+ * Human progress on stderr: the model's text as it streams, one line per tool call and test run,
+ * the step number on a terminal, and the run's tokens and cost per model at the end.
+ */
+export function progressPrinter(err: NodeJS.WritableStream = process.stderr, options: { steps?: boolean } = {}): (e: AgentEvent) => void {
+  const steps = options.steps ?? (err as { isTTY?: boolean }).isTTY === true;
   let midLine = false;
   const line = (text: string) => {
     if (midLine) err.write('\n');
@@ -19,6 +23,9 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr): (e
     switch (e.type) {
       case 'run/started':
         line(`patchpilot: ${e.mode} mode, model ${e.model}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`);
+        break;
+      case 'step/started':
+        if (steps) line(`[step ${e.step}]`);
         break;
       case 'text/delta':
         err.write(e.text);
@@ -44,6 +51,7 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr): (e
         break;
       case 'run/finished':
         line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);
+        if (e.usage) line(`patchpilot: ${usageLine(e.usage)}`);
         break;
       default:
         break;
@@ -59,4 +67,14 @@ function brief(args: unknown): string {
 function firstLine(text: string): string {
   const first = text.split('\n', 1)[0] ?? '';
   return first.length > 160 ? `${first.slice(0, 157)}...` : first;
+}
+
+/** "tokens: m1 1,234 in / 56 out (3 requests); fast m2 300 in / 20 out (1 request); cost $0.0012" */
+export function usageLine(u: { reasoning: RoleUsageView; fast: RoleUsageView; totalCost?: number }): string {
+  const part = (label: string, r: RoleUsageView) =>
+    `${label}${r.model} ${r.promptTokens.toLocaleString('en-US')} in / ${r.completionTokens.toLocaleString('en-US')} out (${r.requests} request${r.requests === 1 ? '' : 's'})`;
+  const parts = [part('', u.reasoning)];
+  if (u.fast.requests > 0) parts.push(part('fast ', u.fast));
+  const priced = u.totalCost !== undefined ? `; cost $${u.totalCost.toFixed(4)}` : '; cost unknown (no price for the model)';
+  return `tokens: ${parts.join('; ')}${priced}`;
 }

@@ -2,52 +2,14 @@
 // in a real git repository with a failing test.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
-import { gitInit, tempWorkspace } from '../../unit/tools/helpers';
+import type { ScriptedTurn } from '../../support/scriptedModel';
+import { tempWorkspace } from '../../unit/tools/helpers';
 import { BUGGY, FIX, TEST_CMD } from '../../unit/orchestrator/harness';
+import { call, events, historyRuns, runCli, skipWithoutBuild, withRepo } from './support';
 
-const cli = path.resolve(__dirname, '../../../dist/cli.js');
-const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; onStderr?: (text: string, child: ReturnType<typeof spawn>) => void } = {}): Promise<CliRun> {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATCHPILOT_API_KEY: 'test-key', ...options.env };
-  delete env.NODE_TEST_CONTEXT;
-  delete env.OPENAI_API_KEY;
-  const child = spawn(process.execPath, [cli, 'run', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => {
-    stderr += d;
-    options.onStderr?.(stderr, child);
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-async function withRepo(turns: ScriptedTurn[], fn: (root: string, server: ScriptedModelServer) => Promise<void>): Promise<void> {
-  const ws = tempWorkspace(BUGGY);
-  gitInit(ws.root);
-  const server = await ScriptedModelServer.start(turns);
-  try {
-    await fn(ws.root, server);
-  } finally {
-    await server.close();
-    ws.cleanup();
-  }
-}
-
-const events = (stdout: string) => stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string; [k: string]: unknown });
-
-describe('patchpilot run (built CLI, scripted model server)', { skip: existsSync(cli) ? false : 'run npm run build first' }, () => {
+describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithoutBuild }, () => {
   test('fixes the bug with propose_patch, runs the tests, finishes: exit 0, history recorded', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { text: 'Let me look.', toolCalls: [call('read_file', { path: 'add.js' })] } },
@@ -70,11 +32,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: existsSync
       // The key went to the user's endpoint (a flag), as a bearer token.
       assert.equal(server.requests.find((q) => q.path.endsWith('/chat/completions'))!.headers.authorization, 'Bearer test-key');
 
-      const history = spawn(process.execPath, [cli, 'history', 'list', '--cwd', root, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      history.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
-      assert.equal(await new Promise((res) => history.on('close', res)), 0);
-      const runs = JSON.parse(out) as { goal: string; status: string; patchCount: number; testRunCount: number }[];
+      const runs = await historyRuns(root);
       assert.equal(runs.length, 1);
       // Two test runs: after the edit (tests.afterEdit is on when commands exist), then the explicit run_tests.
       assert.deepEqual([runs[0]!.goal, runs[0]!.status, runs[0]!.patchCount, runs[0]!.testRunCount], ['make the add test pass', 'succeeded', 1, 2]);
@@ -125,7 +83,10 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: existsSync
     const ws = tempWorkspace();
     try {
       const cases: [string[], RegExp][] = [
-        [[], /--goal is required/],
+        [[], /--goal is required when stdin is not a terminal/],
+        [['--json'], /--goal is required with --json/],
+        [['--goal', ' '], /--goal is empty/],
+        [['--goal', 'x', '--dry-run', '--approve', 'auto'], /--dry-run is --approve plan; it cannot go with --approve auto/],
         [['--goal', 'x', '--approve', 'yolo'], /--approve must be one of ask, auto-edit, auto, plan/],
         [['--goal', 'x', '--max-steps', '0'], /--max-steps must be a positive integer/],
         [['--goal', 'x', '--workspace', ws.root, '--base-url', 'http://127.0.0.1:9/v1'], /no model: set --model/],

@@ -1,0 +1,64 @@
+import type { HistoryStore } from '../../core/history';
+import { Orchestrator, type OrchestratorDeps, type RunOutcome } from '../../core/orchestrator';
+import type { Notifier } from '../../core/ports';
+import type { RunEndStatus } from '../../protocol/agentEvents';
+import { ExitCode } from '../io';
+
+export const EXIT: Record<RunEndStatus, number> = {
+  finished: ExitCode.ok,
+  limit: ExitCode.failed,
+  failed: ExitCode.failed,
+  interrupted: ExitCode.failed,
+  cancelled: ExitCode.cancelled,
+};
+
+/**
+ * One CLI process's agent: the wired deps (one model client, one history store) and the runs made
+ * with them, one at a time. Ctrl-C (SIGINT) or SIGTERM during a run cancels that run: the loop
+ * kills the running command's process tree and ends the run as cancelled; a second Ctrl-C while the
+ * cancel is still unwinding exits at once. After every run the history is flushed to disk.
+ */
+export class AgentSession {
+  private controller: AbortController | undefined;
+
+  constructor(
+    private readonly deps: OrchestratorDeps,
+    private readonly history: HistoryStore | undefined,
+    private readonly notifier: Notifier,
+  ) {}
+
+  get running(): boolean {
+    return this.controller !== undefined;
+  }
+
+  /** Cancels the current run; true when there was one. */
+  interrupt(): boolean {
+    if (!this.controller) return false;
+    if (this.controller.signal.aborted) process.exit(ExitCode.cancelled); // a second Ctrl-C does not wait
+    this.controller.abort();
+    return true;
+  }
+
+  async runGoal(goal: string): Promise<RunOutcome> {
+    const controller = (this.controller = new AbortController());
+    const onSignal = () => this.interrupt();
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    try {
+      return await new Orchestrator(this.deps).run(goal, { signal: controller.signal });
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      this.controller = undefined;
+      await this.history?.flush().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.history?.close().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
+  }
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

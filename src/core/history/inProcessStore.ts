@@ -6,7 +6,7 @@
 import type { Notifier } from '../ports';
 import { HistoryEngine, type EngineOptions } from './engine';
 import { StoreBase } from './storeBase';
-import type { EngineMethod } from './worker/protocol';
+import type { EngineArgs, EngineMethod, EngineResult } from './worker/protocol';
 
 export class InProcessHistoryStore extends StoreBase {
   static async open(options: EngineOptions & { notifier?: Notifier; exitHook?: boolean }): Promise<InProcessHistoryStore> {
@@ -32,9 +32,9 @@ export class InProcessHistoryStore extends StoreBase {
     super(engine.db.path, notifier, exitHook);
   }
 
-  protected async call<T>(method: EngineMethod, args: unknown[]): Promise<T> {
-    const fn = this.engine[method] as (...a: unknown[]) => unknown;
-    return fn.apply(this.engine, args) as T;
+  protected async call<M extends EngineMethod>(method: M, args: EngineArgs<M>): Promise<EngineResult<M>> {
+    const fn = this.engine[method] as (...a: unknown[]) => EngineResult<M>;
+    return fn.apply(this.engine, args);
   }
 
   protected flushOnExit(): void {

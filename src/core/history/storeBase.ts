@@ -4,7 +4,7 @@
  */
 import { Emitter, type Event } from '../base';
 import type { Notifier } from '../ports';
-import type { EngineMethod } from './worker/protocol';
+import type { EngineArgs, EngineMethod, EngineResult } from './worker/protocol';
 import {
   HISTORY_TABLES,
   type AuditRecord,
@@ -46,7 +46,7 @@ export abstract class StoreBase implements HistoryStore {
     if (installExitHook) process.on('exit', this.exitHook);
   }
 
-  protected abstract call<T>(method: EngineMethod, args: unknown[]): Promise<T>;
+  protected abstract call<M extends EngineMethod>(method: M, args: EngineArgs<M>): Promise<EngineResult<M>>;
   /** Synchronous last-chance save from process.on('exit'). */
   protected abstract flushOnExit(): void;
   protected abstract shutdown(): Promise<void>;
@@ -108,7 +108,7 @@ export abstract class StoreBase implements HistoryStore {
   async *exportAll(): AsyncIterable<AuditRecord> {
     for (const table of HISTORY_TABLES) {
       for (let offset = 0; ; offset += AUDIT_PAGE) {
-        const page = await this.call<AuditRecord[]>('auditPage', [table, offset, AUDIT_PAGE]);
+        const page = await this.call('auditPage', [table, offset, AUDIT_PAGE]);
         yield* page;
         if (page.length < AUDIT_PAGE) break;
       }

@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { UserError } from '../base';
 import type { Notifier } from '../ports';
 import { StoreBase } from './storeBase';
-import type { EngineMethod, Request, Response, SerializedError, WorkerMessage, WorkerOpenOptions } from './worker/protocol';
+import type { EngineArgs, EngineMethod, EngineResult, Request, Response, SerializedError, WorkerMessage, WorkerOpenOptions } from './worker/protocol';
 import type { HistoryReport } from './types';
 
 const EXIT_FLUSH_TIMEOUT_MS = 5_000;
@@ -69,8 +69,8 @@ export class WorkerHistoryStore extends StoreBase {
     worker.unref();
   }
 
-  protected call<T>(method: EngineMethod, args: unknown[]): Promise<T> {
-    return this.send<T>({ id: 0, method, args });
+  protected call<M extends EngineMethod>(method: M, args: EngineArgs<M>): Promise<EngineResult<M>> {
+    return this.send({ id: 0, method, args });
   }
 
   private send<T>(req: Request): Promise<T> {

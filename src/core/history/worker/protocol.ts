@@ -1,5 +1,5 @@
 /** Messages between the store client (any thread) and the worker that owns the database. */
-import type { EngineOptions } from '../engine';
+import type { EngineOptions, HistoryEngine } from '../engine';
 import type { HistoryReport } from '../types';
 
 /** Engine methods the client may call; the worker refuses anything else. */
@@ -24,6 +24,9 @@ export const ENGINE_METHODS = [
   'close',
 ] as const;
 export type EngineMethod = (typeof ENGINE_METHODS)[number];
+/** What an engine method takes and returns: the async stores forward to it and are type-checked against it. */
+export type EngineArgs<M extends EngineMethod> = Parameters<HistoryEngine[M]>;
+export type EngineResult<M extends EngineMethod> = ReturnType<HistoryEngine[M]>;
 
 /** Options that can cross a thread boundary (no functions). */
 export type WorkerOpenOptions = Omit<EngineOptions, 'fs' | 'now' | 'onReport'>;

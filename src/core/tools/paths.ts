@@ -18,7 +18,11 @@ export interface ResolvedPath {
  */
 export async function resolveWorkspacePath(ctx: ToolContext, input: string, access: PathAccess): Promise<ResolvedPath> {
   const decision = await pathPolicyOf(ctx).check(input.trim() === '' ? '.' : input.trim(), access);
-  if (decision.verdict === 'deny') throw new ToolError(decision.reason);
+  if (decision.verdict === 'deny') {
+    // A refused read or write is a policy verdict like any other: it belongs in the audit trail.
+    ctx.emit?.({ type: 'policy', kind: 'path', subject: `${access} ${input}`, decision });
+    throw new ToolError(decision.reason);
+  }
   if (decision.realPath === undefined || decision.relativePath === undefined) throw new ToolError(`${input}: cannot be resolved inside the workspace`);
   return { abs: decision.realPath, rel: decision.relativePath, decision };
 }

@@ -49,7 +49,8 @@ export const proposePatchTool: Tool<Args> = {
       ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0, accepted });
     }
     const said = feedback ? `\nThe user said: ${feedback}` : '';
-    if (accepted.length === 0) return fail(`the user rejected the patch; nothing was changed.${said}`, { preview, applied: [] });
+    const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : '';
+    if (accepted.length === 0) return fail(`the user rejected the patch; nothing was changed.${said}${why}`, { preview, applied: [] });
 
     const result = await ctx.patches.apply(args.patch, { acceptedHunks: new Set(accepted) });
     if (!result.ok) {

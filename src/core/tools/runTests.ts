@@ -36,8 +36,12 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
   const parts: string[] = [];
   for (const command of commands) {
     await approveIfRedefined(ctx, command);
+    await approveIfUnsandboxed(ctx, command);
     ctx.emit?.({ type: 'test-started', command });
-    const run = await ctx.tasks.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
+    // The test command runs the workspace's code, which the agent may have just written (a module the
+    // tests require): in the sandbox when the host has one, like any other command that runs code.
+    const runner = ctx.exec?.sandboxed ? ctx.exec : ctx.tasks;
+    const run = await runner.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
     ctx.signal.throwIfAborted();
     const summary = summarizeTestOutput(run.output);
     const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
@@ -61,6 +65,19 @@ async function approveIfRedefined(ctx: ToolContext, command: string): Promise<vo
   if (named.length === 0 && !guarded) return;
   const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : ''].filter(Boolean).join('; ');
   await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:test-definition-changed', reason });
+}
+
+/**
+ * The host said commands are not sandboxed here: auto mode asks before `node x.js` (requireApprovalWhenUnsandboxed),
+ * and for the same reason a test command asks once this run changed files no human approved one by one
+ * (auto, auto-edit): `npm test` runs whatever the agent put in the modules the tests load.
+ */
+async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<void> {
+  if (!ctx.exec || ctx.exec.sandboxed || (ctx.mode !== 'auto' && ctx.mode !== 'auto-edit') || ctx.run.changedFiles.size === 0) return;
+  const files = [...ctx.run.changedFiles];
+  const listed = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
+  const reason = `Commands are not sandboxed here, and "${command}" runs code this run changed (${listed}), which the agent wrote without review.`;
+  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
 }
 
 function describe(r: TestCommandResult): string {

@@ -29,7 +29,11 @@ export const webFetchTool: Tool<Args> = {
       await gateAction(ctx, { kind: 'fetch', title: `fetch ${args.url}`, reason: outbound.reason }, outbound);
     }
     const r = await ctx.web(args.url, ctx.signal);
-    if (r.kind === 'refused') return fail(`refused: ${r.decision.reason}`, { url: r.url });
+    if (r.kind === 'refused') {
+      // SSRF refusals (loopback, metadata, file:) go to the audit trail with their rule, like the command and path verdicts.
+      ctx.emit?.({ type: 'policy', kind: 'network', subject: `fetch ${args.url}`, decision: r.decision });
+      return fail(`refused (${r.decision.rule}): ${r.decision.reason}`, { url: r.url });
+    }
     if (r.kind === 'error') return fail(`fetch failed: ${r.error}`, { url: r.url });
     try {
       known.add(new URL(r.url).hostname);

@@ -5,11 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { HistoryEngine } from '../../../src/core/history/engine';
-import { tempWorkspace } from './helpers';
+import { tempHistoryWorkspace, type HistoryWorkspace } from '../../support/historyWorkspace';
 
 const cli = path.resolve(__dirname, '../../../dist/cli.js');
 const DAY = 86_400_000;
-let ws: ReturnType<typeof tempWorkspace>;
+let ws: HistoryWorkspace;
 let runA: string;
 let runB: string;
 
@@ -20,7 +20,7 @@ function history(...args: string[]) {
 
 before(async () => {
   assert.ok(existsSync(cli), 'run npm run build first');
-  ws = tempWorkspace();
+  ws = tempHistoryWorkspace();
   const now = Date.now();
   const engine = await HistoryEngine.open({ path: ws.db });
   runA = engine.startRun({ goal: 'fix the flaky date test', reasoningModel: 'big', startedAt: now - 2 * DAY });
@@ -93,7 +93,7 @@ describe('patchpilot history', () => {
   });
 
   test('a damaged database without backup: warning on stderr, moved aside, command still works', () => {
-    const copy = tempWorkspace();
+    const copy = tempHistoryWorkspace();
     try {
       const r0 = spawnSync(process.execPath, [cli, 'history', 'list', '--cwd', ws.dir], { encoding: 'utf8' });
       assert.equal(r0.status, 0);

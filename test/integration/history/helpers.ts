@@ -23,11 +23,6 @@ export async function bundleFixture(): Promise<Fixture> {
   return { dir, writer: path.join(dir, 'writer.js'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function tempWorkspace(): { dir: string; db: string; cleanup(): void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-hist-'));
-  return { dir, db: path.join(dir, '.patchpilot', 'history.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
-}
-
 export function spawnWriter(fixture: Fixture, args: string[]): ChildProcess {
   return spawn(process.execPath, [fixture.writer, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
 }

@@ -7,7 +7,8 @@ import { loadSqlJs } from '../../../src/core/history/sqljs';
 import { openVerified } from '../../../src/core/history/loadDb';
 import { nodeFs } from '../../../src/core/history/fsLayer';
 import { HistoryEngine } from '../../../src/core/history/engine';
-import { bundleFixture, spawnWriter, tempWorkspace, waitExit, waitForLine, type Fixture } from './helpers';
+import { bundleFixture, spawnWriter, waitExit, waitForLine, type Fixture } from './helpers';
+import { tempHistoryWorkspace } from '../../support/historyWorkspace';
 
 const TRIALS = Number(process.env.PATCHPILOT_KILL_TRIALS ?? 50);
 let fixture: Fixture;
@@ -18,7 +19,7 @@ after(() => fixture.cleanup());
 
 test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`, async (t) => {
   const SQL = await loadSqlJs();
-  const ws = tempWorkspace();
+  const ws = tempHistoryWorkspace();
   let previous = 0;
   let midSave = 0;
   try {

@@ -6,7 +6,8 @@ import os from 'node:os';
 import { HistoryEngine } from '../../../src/core/history/engine';
 import { FileLock, LockTimeoutError } from '../../../src/core/history/fileLock';
 import { nodeFs } from '../../../src/core/history/fsLayer';
-import { bundleFixture, spawnWriter, tempWorkspace, waitExit, waitForLine, type Fixture } from './helpers';
+import { bundleFixture, spawnWriter, waitExit, waitForLine, type Fixture } from './helpers';
+import { savedRunGoals, tempHistoryWorkspace, withHistoryWorkspace } from '../../support/historyWorkspace';
 
 let fixture: Fixture;
 before(async () => {
@@ -26,8 +27,7 @@ async function countObservations(db: string, like = '%'): Promise<{ total: numbe
 
 describe('two processes writing one database', () => {
   test('2 processes x 200 rows with interleaved flushes: all 400 rows and both runs are on disk', async () => {
-    const ws = tempWorkspace();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const a = spawnWriter(fixture, ['rows', ws.db, '200', '7', 'A']);
       const b = spawnWriter(fixture, ['rows', ws.db, '200', '5', 'B']);
       await Promise.all([waitForLine(a, 'done', 60_000), waitForLine(b, 'done', 60_000)]);
@@ -36,18 +36,15 @@ describe('two processes writing one database', () => {
       const { total, texts } = await countObservations(ws.db);
       assert.equal(total, 400);
       for (const tag of ['A', 'B']) for (let i = 0; i < 200; i++) assert.ok(texts.has(`${tag} row ${i}`), `${tag} row ${i} missing`);
-      const engine = await HistoryEngine.open({ path: ws.db });
-      assert.deepEqual(engine.listRuns().map((r) => r.goal).sort(), ['writer A', 'writer B']);
+      assert.deepEqual(await savedRunGoals(ws.db), ['writer A', 'writer B']);
       assert.equal(existsSync(`${ws.db}.lock`), false, 'lock released');
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 });
 
 describe('the lock', () => {
   test('a live holder is never robbed: the waiter times out, then gets the lock once it is released', async () => {
-    const ws = tempWorkspace();
+    const ws = tempHistoryWorkspace();
     mkdirSync(`${ws.dir}/.patchpilot`, { recursive: true });
     const holder = spawnWriter(fixture, ['hold-lock', ws.db, '1500']);
     try {
@@ -68,7 +65,7 @@ describe('the lock', () => {
   });
 
   test('a lock left by a killed process is taken over at once', async () => {
-    const ws = tempWorkspace();
+    const ws = tempHistoryWorkspace();
     mkdirSync(`${ws.dir}/.patchpilot`, { recursive: true });
     const holder = spawnWriter(fixture, ['hold-lock', ws.db, '60000']);
     try {
@@ -86,7 +83,7 @@ describe('the lock', () => {
   });
 
   test('a lock from another host whose heartbeat stopped is taken over; a fresh one is not', () => {
-    const ws = tempWorkspace();
+    const ws = tempHistoryWorkspace();
     mkdirSync(`${ws.dir}/.patchpilot`, { recursive: true });
     const lockPath = `${ws.db}.lock`;
     try {
@@ -104,13 +101,10 @@ describe('the lock', () => {
 });
 
 test('a process that ends without flush or close still saves (process.on("exit") hook)', async () => {
-  const ws = tempWorkspace();
-  try {
+  await withHistoryWorkspace(async (ws) => {
     const child = spawnWriter(fixture, ['exit-without-close', ws.db, '30']);
     await waitForLine(child, 'written');
     assert.equal(await waitExit(child), 0);
     assert.equal((await countObservations(ws.db, 'unsaved %')).total, 30);
-  } finally {
-    ws.cleanup();
-  }
+  });
 });

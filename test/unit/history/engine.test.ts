@@ -11,10 +11,11 @@ import { SqlConn } from '../../../src/core/history/sqlConn';
 import { migrate, schemaVersion, SCHEMA_VERSION } from '../../../src/core/history/schema';
 import { historyDbPath, openHistoryStore, type AuditRecord } from '../../../src/core/history';
 import { UserError } from '../../../src/core/base';
-import { DAY, tempDb } from './helpers';
+import { DAY } from './helpers';
+import { tempHistoryWorkspace, withHistoryWorkspace } from '../../support/historyWorkspace';
 
 async function withEngine(fn: (engine: HistoryEngine, db: string) => Promise<void> | void, now?: () => number): Promise<void> {
-  const ws = tempDb();
+  const ws = tempHistoryWorkspace();
   const engine = await HistoryEngine.open({ path: ws.db, ...(now ? { now } : {}) });
   try {
     await fn(engine, ws.db);
@@ -103,9 +104,8 @@ describe('runs', () => {
 
 describe('retention', () => {
   test('prune removes observations older than maxAgeDays and beyond maxObservations, index included', async () => {
-    const ws = tempDb();
     const now = Date.UTC(2025, 0, 31);
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const first = await HistoryEngine.open({ path: ws.db, now: () => now });
       for (let i = 0; i < 10; i++) first.recordObservation({ tool: 't', insight: `old pelican ${i}`, result: 'a result long enough to keep', isError: false, time: now - (40 + i) * DAY });
       for (let i = 0; i < 10; i++) first.recordObservation({ tool: 't', insight: `new pelican ${i}`, result: 'a result long enough to keep', isError: false, time: now - i * DAY });
@@ -121,16 +121,13 @@ describe('retention', () => {
       const unlimited = await HistoryEngine.open({ path: ws.db });
       assert.deepEqual(unlimited.prune(), { deleted: 0 }, 'no retention options: nothing pruned');
       unlimited.close();
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 });
 
 describe('migrations', () => {
   test('a version-1 database (before observations existed) upgrades and keeps its rows', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const SQL = await loadSqlJs();
       const old = new SqlConn(new SQL.Database());
       migrate(old, 1);
@@ -149,14 +146,11 @@ describe('migrations', () => {
       assert.equal(schemaVersion(reopened.db.conn), SCHEMA_VERSION, 'the upgrade was saved');
       assert.equal(reopened.search('migration').length, 1);
       reopened.close();
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 
   test('a database from a newer PatchPilot is not overwritten: warning, changes kept in memory', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const SQL = await loadSqlJs();
       const future = new SqlConn(new SQL.Database());
       migrate(future);
@@ -171,16 +165,13 @@ describe('migrations', () => {
       assert.throws(() => engine.flush(), /newer PatchPilot/);
       assert.deepEqual(readFileSync(ws.db), before);
       assert.equal(engine.listRuns().length, 1);
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 });
 
 describe('store surface', () => {
   test('the async store streams the audit trail and writes .patchpilot/.gitignore on first save', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const store = await InProcessHistoryStore.open({ path: ws.db, exitHook: false });
       const runId = await store.startRun({ goal: 'audit me' });
       for (let i = 0; i < 1005; i++) await store.addStep(runId, { role: 'assistant', text: `step ${i}` });
@@ -194,21 +185,16 @@ describe('store surface', () => {
       await store.close();
       await store.close(); // twice is fine
       await assert.rejects(store.listRuns(), /closed/);
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 
   test('opening only reads: no folder or file appears until something is written', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const store = await openHistoryStore({ workspace: ws.dir, exitHook: false });
       assert.deepEqual(await store.listRuns(), []);
       await store.close();
       assert.equal(existsSync(path.join(ws.dir, '.patchpilot')), false);
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 
   test('the configured path must stay inside the workspace unless it came from the user', () => {

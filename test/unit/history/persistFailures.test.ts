@@ -8,7 +8,7 @@ import path from 'node:path';
 import { HistoryEngine } from '../../../src/core/history/engine';
 import { nodeFs, type FsLayer } from '../../../src/core/history/fsLayer';
 import { openHistoryStore, type HistoryReport } from '../../../src/core/history';
-import { tempDb } from './helpers';
+import { savedRunGoals, tempHistoryWorkspace, withHistoryWorkspace } from '../../support/historyWorkspace';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: injected`), { code });
 const tempFiles = (db: string) => fs.readdirSync(path.dirname(db)).filter((n) => n.includes('.tmp-'));
@@ -33,8 +33,7 @@ function flakyFs(state: { renameFailures: number; writeFails?: boolean; code?: s
 
 describe('failed saves', () => {
   test('a rename refused twice with EBUSY (virus scanner) succeeds on a quick retry', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const state = { renameFailures: 2 };
       const engine = await HistoryEngine.open({ path: ws.db, fs: flakyFs(state) });
       engine.startRun({ goal: 'g' });
@@ -43,14 +42,11 @@ describe('failed saves', () => {
       assert.deepEqual(tempFiles(ws.db), []);
       assert.equal(engine.db.pendingCount, 0);
       engine.close();
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 
   test('a rename that keeps failing: error surfaced, temp file removed, original intact, data kept, later save succeeds', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const state = { renameFailures: 0, code: 'EPERM' };
       const reports: HistoryReport[] = [];
       const engine = await HistoryEngine.open({ path: ws.db, fs: flakyFs(state), onReport: (r) => reports.push(r), retryBaseMs: 60_000 });
@@ -74,17 +70,12 @@ describe('failed saves', () => {
       engine.flush();
       assert.equal(reports.at(-1)!.kind, 'persist-recovered');
       engine.close();
-      const check = await HistoryEngine.open({ path: ws.db });
-      assert.equal(check.listRuns().length, 2);
-      check.close();
-    } finally {
-      ws.cleanup();
-    }
+      assert.equal((await savedRunGoals(ws.db)).length, 2);
+    });
   });
 
   test('disk full during the write: background retries back off and recover by themselves', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const state = { renameFailures: 0, writeFails: true };
       const reports: HistoryReport[] = [];
       const engine = await HistoryEngine.open({
@@ -107,14 +98,11 @@ describe('failed saves', () => {
       await until(() => reports.some((r) => r.kind === 'persist-recovered'));
       assert.equal(engine.db.pendingCount, 0);
       engine.close();
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 
   test('real failure through the worker store: a folder in place of the file, then removed', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const store = await openHistoryStore({ workspace: ws.dir, exitHook: false, retryBaseMs: 60_000 });
       await store.startRun({ goal: 'first' });
       await store.flush();
@@ -129,16 +117,12 @@ describe('failed saves', () => {
       assert.equal((await store.listRuns()).length, 2, 'still in memory');
       fs.rmSync(ws.db, { recursive: true });
       await store.close(); // flushes
-      const check = await HistoryEngine.open({ path: ws.db });
-      assert.deepEqual(check.listRuns().map((r) => r.goal).sort(), ['first', 'second']);
-      check.close();
-    } finally {
-      ws.cleanup();
-    }
+      assert.deepEqual(await savedRunGoals(ws.db), ['first', 'second']);
+    });
   });
 
   test('read-only folder (real chmod; skipped as root, where chmod does not stop writes)', { skip: process.getuid?.() === 0 ? 'running as root' : false }, async () => {
-    const ws = tempDb();
+    const ws = tempHistoryWorkspace();
     try {
       const engine = await HistoryEngine.open({ path: ws.db, retryBaseMs: 60_000 });
       engine.startRun({ goal: 'a' });
@@ -158,20 +142,15 @@ describe('failed saves', () => {
   });
 
   test('close() saves pending writes; a debounced save happens without any flush', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const engine = await HistoryEngine.open({ path: ws.db, persistDelayMs: 20, maxPersistDelayMs: 50 });
       engine.startRun({ goal: 'debounced' });
       await until(() => fs.existsSync(ws.db));
       assert.equal(engine.db.pendingCount, 0);
       engine.startRun({ goal: 'on close' });
       engine.close();
-      const check = await HistoryEngine.open({ path: ws.db });
-      assert.equal(check.listRuns().length, 2);
-      check.close();
-    } finally {
-      ws.cleanup();
-    }
+      assert.equal((await savedRunGoals(ws.db)).length, 2);
+    });
   });
 });
 

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, truncateSync, writeFi
 import path from 'node:path';
 import { HistoryEngine } from '../../../src/core/history/engine';
 import { openHistoryStore, type HistoryReport } from '../../../src/core/history';
-import { tempDb } from './helpers';
+import { savedRunGoals, withHistoryWorkspace } from '../../support/historyWorkspace';
 
 /** A saved database with one run, and a .bak holding the state before the last save. */
 async function savedTwice(db: string): Promise<void> {
@@ -39,8 +39,7 @@ const damages: Array<[string, (db: string) => void]> = [
 describe('damaged database at start', () => {
   for (const [name, damage] of damages) {
     test(`${name}: moved aside, backup restored, warning given, restored copy saved`, async () => {
-      const ws = tempDb();
-      try {
+      await withHistoryWorkspace(async (ws) => {
         await savedTwice(ws.db);
         const damagedBytes = (damage(ws.db), readFileSync(ws.db));
         const store = await openHistoryStore({ workspace: ws.dir, mode: 'in-process', exitHook: false });
@@ -56,15 +55,12 @@ describe('damaged database at start', () => {
         assert.deepEqual(again.warnings, [], 'the restored copy was written back');
         assert.equal((await again.listRuns()).length, 1);
         await again.close();
-      } finally {
-        ws.cleanup();
-      }
+      });
     });
   }
 
   test('damaged file and damaged backup: fresh database, warning, and the worker store opens too', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       await savedTwice(ws.db);
       writeFileSync(ws.db, '');
       writeFileSync(`${ws.db}.bak`, 'not a database either');
@@ -83,14 +79,11 @@ describe('damaged database at start', () => {
       assert.deepEqual(engine.db.warnings, []);
       assert.equal(engine.listRuns()[0]!.goal, 'life goes on');
       engine.close();
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 
   test('another process leaves a damaged file while we run: moved aside at our next save, our copy rewritten', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       const reports: HistoryReport[] = [];
       const engine = await HistoryEngine.open({ path: ws.db, onReport: (r) => reports.push(r) });
       engine.startRun({ goal: 'mine' });
@@ -101,25 +94,18 @@ describe('damaged database at start', () => {
       assert.equal(reports[0]!.kind, 'recovered-from-backup');
       assert.equal(corruptFiles(ws.db).length, 1);
       engine.close();
-      const check = await HistoryEngine.open({ path: ws.db });
-      assert.deepEqual(check.listRuns().map((r) => r.goal).sort(), ['mine', 'mine too']);
-      check.close();
-    } finally {
-      ws.cleanup();
-    }
+      assert.deepEqual(await savedRunGoals(ws.db), ['mine', 'mine too']);
+    });
   });
 
   test('a missing folder is not an error; a folder where the file should be is reported, not thrown', async () => {
-    const ws = tempDb();
-    try {
+    await withHistoryWorkspace(async (ws) => {
       mkdirSync(path.join(ws.db, 'inner'), { recursive: true });
       const store = await openHistoryStore({ workspace: ws.dir, mode: 'in-process', exitHook: false });
       assert.equal(store.warnings[0]!.kind, 'recovered-fresh');
       assert.match(store.warnings[0]!.message, /cannot read it/);
       await store.startRun({ goal: 'x' });
       await assert.rejects(store.flush(), /could not save the history database/);
-    } finally {
-      ws.cleanup();
-    }
+    });
   });
 });

@@ -4,10 +4,11 @@ import assert from 'node:assert/strict';
 import { HistoryEngine } from '../../../src/core/history/engine';
 import { bm25FromMatchinfo } from '../../../src/core/history/bm25';
 import { toMatchExpression } from '../../../src/core/history/search';
-import { DAY, tempDb } from './helpers';
+import { DAY } from './helpers';
+import { tempHistoryWorkspace, type HistoryWorkspace } from '../../support/historyWorkspace';
 
 const NOW = Date.UTC(2025, 5, 1);
-let ws: ReturnType<typeof tempDb>;
+let ws: HistoryWorkspace;
 let engine: HistoryEngine;
 
 function observe(insight: string, result: string, ageDays = 0): string {
@@ -17,7 +18,7 @@ function observe(insight: string, result: string, ageDays = 0): string {
 }
 
 before(async () => {
-  ws = tempDb();
+  ws = tempHistoryWorkspace();
   engine = await HistoryEngine.open({ path: ws.db, now: () => NOW });
 });
 after(() => {

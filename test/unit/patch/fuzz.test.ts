@@ -5,18 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { applyPatchToTexts, PatchManager } from '../../../src/core/patch';
-
-/** Seeded PRNG (mulberry32): every run sees the same cases, a failure names its case number. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../support/seededRandom';
 
 const FILES: Record<string, string> = {
   'src/a.ts': Array.from({ length: 40 }, (_, i) => `export const v${i} = ${i}; // item ${i % 7}`).join('\n') + '\n',
@@ -100,7 +89,7 @@ function snapshot(dir: string): string {
 
 describe('fuzz: random and truncated patches', () => {
   test('in memory: never throws; an applied patch is undone exactly by its reverse patch', () => {
-    const rand = rng(20260521);
+    const rand = seededRandom(20260521);
     const files = new Map(Object.entries(FILES));
     let applied = 0;
     for (let c = 0; c < 3000; c++) {
@@ -127,7 +116,7 @@ describe('fuzz: random and truncated patches', () => {
   });
 
   test('on disk: never throws and never writes when refused', async () => {
-    const rand = rng(7);
+    const rand = seededRandom(7);
     const dir = mkdtempSync(path.join(tmpdir(), 'pp-fuzz-'));
     dirs.push(dir);
     const mgr = new PatchManager({ root: dir });

@@ -2,20 +2,11 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyPatch, formatPatch } from 'diff';
 import { diffHunks } from '../../../../src/core/patch/lineDiff';
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../support/seededRandom';
 
 describe('fast line diff (reverse patches)', () => {
   test('random edits: jsdiff applies our hunks back to the exact target bytes', () => {
-    const rand = rng(42);
+    const rand = seededRandom(42);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
     for (let c = 0; c < 1500; c++) {
       const n = Math.floor(rand() * 30);

@@ -5,20 +5,11 @@ import { applyParsedPatch } from '../../../../src/core/patch/plan';
 import { splitText } from '../../../../src/core/patch/text';
 import type { Hunk, HunkLine } from '../../../../src/core/patch/types';
 import { filesOf, modify, patch } from './helpers';
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../support/seededRandom';
 
 describe('reverse patch property: apply, then the reverse patch restores the exact original', () => {
   test('random files (CRLF, mixed, BOM, no final newline) and random edits', () => {
-    const rand = rng(99);
+    const rand = seededRandom(99);
     let checked = 0;
     for (let c = 0; c < 800; c++) {
       const n = 1 + Math.floor(rand() * 25);

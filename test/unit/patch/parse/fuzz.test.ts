@@ -2,18 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parsePatch } from '../../../../src/core/patch/parse';
 import { text } from './helpers';
-
-/** Small seeded PRNG (mulberry32): failures reproduce from the printed seed. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../../support/seededRandom';
 
 const SAMPLES = [
   text('Here:', '```diff', 'diff --git a/src/a.ts b/src/a.ts', 'index 1..2 100644', '--- a/src/a.ts', '+++ b/src/a.ts', '@@ -1,3 +1,3 @@ fn', ' x', '-y', '+z', '\\ No newline at end of file', '```'),
@@ -60,7 +49,7 @@ function checkResult(input: string, seed: number): void {
 describe('fuzz: never throws, always a well-formed Result', () => {
   test('random strings from a patch-flavoured alphabet', () => {
     for (let seed = 1; seed <= 1500; seed++) {
-      const rand = rng(seed);
+      const rand = seededRandom(seed);
       const parts: string[] = [];
       const length = Math.floor(rand() * 60);
       for (let i = 0; i < length; i++) parts.push(ALPHABET[Math.floor(rand() * ALPHABET.length)]!);
@@ -77,7 +66,7 @@ describe('fuzz: never throws, always a well-formed Result', () => {
 
   test('random line shuffles, drops and duplicates of valid patches', () => {
     for (let seed = 1; seed <= 800; seed++) {
-      const rand = rng(seed);
+      const rand = seededRandom(seed);
       const lines = SAMPLES[seed % SAMPLES.length]!.split('\n');
       const ops = 1 + Math.floor(rand() * 4);
       for (let k = 0; k < ops; k++) {

@@ -1,4 +1,5 @@
 import type { ApplyResult, HunkResult } from '../patch/types';
+import { parsePatch } from '../patch/parse';
 import { pathPolicyOf } from './paths';
 import { ToolError, fail, ok, type Tool, type ToolContext } from './types';
 import type { PolicyDecision } from '../policy/types';
@@ -23,6 +24,12 @@ export const proposePatchTool: Tool<Args> = {
   readOnly: false,
   async run(args, ctx) {
     if (!ctx.patches) throw new ToolError('patching is not available in this host');
+    // The path policy goes first: the dry run reads the target files, and its refusal quotes the
+    // nearest lines it found, which would show the model an ignored file such as .env (A9).
+    const parsed = parsePatch(args.patch);
+    const early = parsed.ok ? await checkPaths(ctx, [...new Set(parsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))]) : [];
+    const deniedEarly = early.filter((d) => d.decision.verdict === 'deny');
+    if (deniedEarly.length) return fail(`patch refused, nothing was changed:\n${deniedEarly.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`);
     const preview = await ctx.patches.apply(args.patch, { dryRun: true });
     ctx.emit?.({ type: 'patch-proposed', preview });
     const hunks = allHunks(preview);
@@ -32,7 +39,8 @@ export const proposePatchTool: Tool<Args> = {
     }
 
     const paths = touchedPaths(preview);
-    const decisions = await checkPaths(ctx, paths);
+    const checked = new Map(early.map((d) => [d.path, d]));
+    const decisions = [...early.filter((d) => paths.includes(d.path)), ...(await checkPaths(ctx, paths.filter((p) => !checked.has(p))))];
     const denied = decisions.filter((d) => d.decision.verdict === 'deny');
     if (denied.length) return fail(`patch refused, nothing was changed:\n${denied.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`, { preview });
     if (ctx.mode === 'plan') return ok(`plan mode: the patch applies cleanly but was NOT applied.\n${listHunks(hunks)}`, { preview, planned: true });

@@ -60,7 +60,7 @@ export type HistorySearch = Pick<HistoryStore, 'search'>;
 export interface RunState {
   /** Workspace-relative paths written by this run. */
   changedFiles: Set<string>;
-  /** Hosts fetched in this run: sending data to a host not among them asks (A12). */
+  /** Hosts the user approved sending data to in this run; data to any other host asks (A12). */
   knownHosts?: Set<string>;
   /** Hook after files were written (auto-commit, tests after edit). */
   afterWrite?(paths: string[], summary: string): Promise<string | undefined>;

@@ -27,6 +27,13 @@ export const webFetchTool: Tool<Args> = {
     const outbound = checkOutboundData(args.url, known);
     if (outbound.verdict !== 'allow') {
       await gateAction(ctx, { kind: 'fetch', title: `fetch ${args.url}`, reason: outbound.reason }, outbound);
+      // Only a human's yes makes a host one that may receive data in this run. A host the model merely
+      // fetched first is not enough: a data-free fetch of https://x/ would otherwise open https://x/?d=SECRET.
+      try {
+        known.add(new URL(args.url).hostname);
+      } catch {
+        /* checkOutboundData already asked about an invalid URL; the fetcher refuses it */
+      }
     }
     const r = await ctx.web(args.url, ctx.signal);
     if (r.kind === 'refused') {
@@ -35,12 +42,6 @@ export const webFetchTool: Tool<Args> = {
       return fail(`refused (${r.decision.rule}): ${r.decision.reason}`, { url: r.url });
     }
     if (r.kind === 'error') return fail(`fetch failed: ${r.error}`, { url: r.url });
-    try {
-      known.add(new URL(r.url).hostname);
-      known.add(new URL(args.url).hostname);
-    } catch {
-      /* the fetcher already validated the URL */
-    }
     const body = headTail(r.text, FETCH_MAX_CHARS);
     const notes = [r.truncated ? `body cut (${r.truncatedBy})` : '', body.truncated ? 'shortened for the context' : '', r.note ?? ''].filter(Boolean);
     const header = `HTTP ${r.status} ${r.url} (${r.contentType || 'unknown type'}${notes.length ? `; ${notes.join('; ')}` : ''})`;

@@ -58,7 +58,7 @@ export function checkOutboundData(url: string | URL, knownHosts: Iterable<string
     return {
       verdict: 'ask',
       rule: 'ask:data-to-new-host',
-      reason: `The URL carries ${carried} to ${hostOf(url) ?? 'an unknown host'}, a host not used before in this run.`,
+      reason: `The URL carries ${carried} to ${hostOf(url) ?? 'an unknown host'}, a host the user has not approved sending data to in this run.`,
     };
   }
   return { verdict: 'allow', rule: 'allow:no-data-or-known-host', reason: 'No data to a new host.' };

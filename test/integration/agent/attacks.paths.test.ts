@@ -4,7 +4,7 @@
 // the model reads why, the history holds the verdicts, and nothing protected or outside changes.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, linkSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { changed, createArena, type Arena } from './attacks/arena';
 import { CLI, call, decisionFor, finish, runAgent, turn, type AgentRun } from './attacks/agent';
@@ -39,6 +39,8 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
   test('protected files ask, outside paths and symlinked parents are denied, the ignored .env stays hidden from every tool', async () => {
     const arena = createArena();
     try {
+      // A8: a hard link in the workspace shares its content with a file outside.
+      linkSync(path.join(arena.outside, 'keep.txt'), path.join(arena.ws, 'shared.txt'));
       const outsideBefore = arena.snapshotOutside();
       const protectedBefore = arena.snapshotProtected();
       const tag = path.basename(arena.base);
@@ -91,7 +93,7 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
       const run = await runAgent(arena, [
         turn(...writes.map(([id, tool, args]) => call(id, tool, args))),
         turn(...patches.map(([id, patch]) => call(id, 'propose_patch', { patch }))),
-        turn(...deniedPatches.map(([id, patch]) => call(id, 'propose_patch', { patch }))),
+        turn(...deniedPatches.map(([id, patch]) => call(id, 'propose_patch', { patch })), call('p-hardlink', 'propose_patch', { patch: appendPatch(arena, 'shared.txt', 'written through a hard link') })),
         turn(...reads.map(([id, tool, args]) => call(id, tool, args)), call('cat-env', 'run_command', { command: 'cat .env' })),
         finish(),
       ]);
@@ -115,6 +117,8 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         const row = decisionFor(run, 'path', file);
         assert.equal(row?.verdict, 'deny', `${id}: ${JSON.stringify(row)}`);
       }
+      assert.match(run.results.get('p-hardlink')!, /the user rejected the patch[^]*shared\.txt \(ask:hard-link\)/);
+      assert.deepEqual([decisionFor(run, 'path', 'shared.txt')?.verdict, decisionFor(run, 'path', 'shared.txt')?.rule], ['ask', 'ask:hard-link']);
       assert.equal(readFileSync(path.join(arena.ws, 'README.md'), 'utf8'), '# victim\n', 'the ordinary half of a patch with a protected file was not applied');
 
       for (const [id, tool, args] of reads.filter(([, tool, args]) => tool === 'read_file' || args.path)) {

@@ -97,8 +97,8 @@ export class Orchestrator {
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
       const system = buildSystemPrompt(await workspaceFacts(root, git, settings), mode, offered.map((t) => t.name));
       const conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS);
-      await recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
-      await recorder.step({ role: 'user', text: goal });
+      recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
+      recorder.step({ role: 'user', text: goal });
 
       const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder));
       toolCtx.run.changedFiles = changedFiles;
@@ -130,7 +130,7 @@ export class Orchestrator {
           if (err instanceof ModelApiError && err.kind === 'interrupted') {
             // E3: the partial reply is void, nothing of it was executed. The client already asked once more
             // and the stream broke again: stop here, recorded as interrupted, rather than hammer a broken link.
-            await recorder.step({ role: 'assistant', text: `[interrupted] ${err.message}` });
+            recorder.step({ role: 'assistant', text: `[interrupted] ${err.message}` });
             return await end('interrupted', err.message);
           }
           return await end('failed', `the model request failed: ${errorMessage(err)}`);
@@ -139,7 +139,7 @@ export class Orchestrator {
 
         const calls = turn.toolCalls;
         const invalid = turn.invalidToolCalls;
-        await recorder.step({
+        recorder.step({
           role: 'assistant',
           text: turn.text || null,
           arguments: asJson([...calls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsJson })), ...invalid.map((c) => ({ id: c.id, name: c.name, invalid: c.problem }))]),
@@ -159,7 +159,7 @@ export class Orchestrator {
         for (const c of invalid) {
           const text = `error: the arguments of ${c.name} were not valid JSON (${c.problem}); nothing was run. Send the call again with valid JSON arguments.`;
           conversation.addToolResult(c.id, text);
-          await recorder.step({ role: 'tool', tool: c.name, result: text });
+          recorder.step({ role: 'tool', tool: c.name, result: text });
         }
 
         const finished = executed.find((x) => x.call.name === 'finish' && x.result.ok);
@@ -204,9 +204,9 @@ export class Orchestrator {
   /** In call order (parallel calls finish in any order), so the audit trail reads like the conversation. */
   private async record(x: Executed, recorder: RunRecorder, memory: RunMemory, signal: AbortSignal): Promise<void> {
     const { call, args, result } = x;
-    await recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
+    recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
     memory.noteCall(`${call.name} ${briefArgs(args)} -> ${result.ok ? 'ok' : 'failed'}: ${firstLine(result.output)}`);
-    if (call.name === 'propose_patch' && typeof args.patch === 'string') await recorder.patch(args.patch, result);
+    if (call.name === 'propose_patch' && typeof args.patch === 'string') recorder.patch(args.patch, result);
     else if (result.ok && READ_TOOLS_WORTH_REMEMBERING.has(call.name)) await memory.observe({ tool: call.name, args, output: result.output }, signal);
   }
 

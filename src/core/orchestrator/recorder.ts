@@ -5,13 +5,16 @@ import type { ToolEvent, ToolResult } from '../tools/types';
 import type { RunHistory } from './types';
 
 /**
- * Writes the run to the history store as it happens. A failing store never stops the agent: the
- * first failure becomes one warning, and the run goes on unrecorded.
+ * Writes the run to the history store as it happens, in order, without making the loop wait: each
+ * write joins one queue (so the store sees them in the order they happened, stamped with the time
+ * they happened) and the run's close waits for the queue. A slow save (a big database exported in
+ * a worker, or on the main thread) then never holds up a step. A failing store never stops the
+ * agent: the first failure becomes one warning, and the run goes on unrecorded.
  */
 export class RunRecorder {
   runId: string | null = null;
   private warned = false;
-  private readonly pending: Promise<void>[] = [];
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly history: RunHistory | undefined, private readonly warn: (message: string) => void) {}
 
@@ -19,61 +22,62 @@ export class RunRecorder {
     this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast }))) ?? null;
   }
 
-  async step(input: StepInput): Promise<void> {
-    const runId = this.runId;
-    if (runId) await this.guard(() => this.history!.addStep(runId, input));
+  step(input: StepInput): void {
+    const time = input.time ?? Date.now();
+    this.write((runId) => this.history!.addStep(runId, { ...input, time }));
   }
 
-  /** Tool events arrive synchronously; their writes are awaited before the run is closed. */
+  /** Tool events arrive synchronously, in the middle of a tool call. */
   toolEvent(event: ToolEvent): void {
-    this.pending.push(this.writeToolEvent(event));
-  }
-
-  private async writeToolEvent(event: ToolEvent): Promise<void> {
-    const runId = this.runId;
-    if (!runId) return;
+    const time = Date.now();
     if (event.type === 'test-finished') {
-      await this.guard(() => this.history!.addTestRun({ runId, command: event.command, trigger: 'agent', exitCode: event.exitCode, durationMs: event.durationMs, output: event.output }));
+      this.write((runId) => this.history!.addTestRun({ runId, command: event.command, trigger: 'agent', exitCode: event.exitCode, durationMs: event.durationMs, output: event.output, time }));
     } else if (event.type === 'policy') {
       const d = event.decision;
-      await this.guard(() => this.history!.addPolicyDecision({ runId, kind: event.kind, subject: event.subject, verdict: d.verdict, rule: d.rule, reason: d.reason }));
+      this.write((runId) => this.history!.addPolicyDecision({ runId, kind: event.kind, subject: event.subject, verdict: d.verdict, rule: d.rule, reason: d.reason, time }));
     }
   }
 
   /** A patch the user saw or the engine applied (proposals refused by the engine are in the step log only). */
-  async patch(patchText: string, result: ToolResult): Promise<void> {
-    const runId = this.runId;
+  patch(patchText: string, result: ToolResult): void {
     const data = result.data as { preview?: ApplyResult; result?: ApplyResult; applied?: string[]; rejected?: string[]; files?: string[] } | undefined;
-    if (!runId || !data?.preview?.ok || data.preview.files.length === 0) return;
+    if (!data?.preview?.ok || data.preview.files.length === 0) return;
     const applied = data.result;
     const files = data.files ?? [...new Set(data.preview.files.map((f) => f.newPath ?? f.oldPath ?? ''))];
-    await this.guard(() =>
+    const appliedAt = applied ? Date.now() : null;
+    this.write((runId) =>
       this.history!.addPatch(runId, {
         text: patchText,
         files,
         acceptedHunks: data.applied ?? [],
         rejectedHunks: data.rejected ?? data.preview!.files.flatMap((f) => f.hunks.map((h) => h.id)),
         reversePatch: applied?.reversePatch ?? null,
-        appliedAt: applied ? Date.now() : null,
+        appliedAt,
       }),
     );
   }
 
-  async observation(tool: string, insight: string, output: string, path: string | null): Promise<void> {
-    const runId = this.runId;
-    if (runId) await this.guard(() => this.history!.recordObservation({ runId, tool, insight, result: output, isError: false, path }));
+  observation(tool: string, insight: string, output: string, path: string | null): void {
+    const time = Date.now();
+    this.write((runId) => this.history!.recordObservation({ runId, tool, insight, result: output, isError: false, path, time }));
   }
 
   /** The run's Q&A memory: the goal as the question, what was done and learned as the answer. */
-  async qaSummary(question: string, answer: string): Promise<void> {
-    const runId = this.runId;
-    if (runId) await this.guard(() => this.history!.recordQaSummary(runId, question, answer));
+  qaSummary(question: string, answer: string): void {
+    this.write((runId) => this.history!.recordQaSummary(runId, question, answer));
   }
 
+  /** Waits for every queued write, then closes the run. */
   async finish(input: RunFinish): Promise<void> {
-    await Promise.all(this.pending);
+    await this.queue;
     const runId = this.runId;
     if (runId) await this.guard(() => this.history!.finishRun(runId, input));
+  }
+
+  private write(op: (runId: string) => Promise<unknown>): void {
+    const runId = this.runId;
+    if (!runId) return;
+    this.queue = this.queue.then(() => this.guard(() => op(runId))).then(() => undefined);
   }
 
   private async guard<T>(write: () => Promise<T>): Promise<T | undefined> {

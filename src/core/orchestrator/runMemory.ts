@@ -43,7 +43,7 @@ export class RunMemory {
     const texts = await this.fast.insights(this.goal, batch, signal);
     for (const [i, item] of batch.entries()) {
       this.insights.push(texts[i]!);
-      await this.recorder.observation(item.tool, texts[i]!, item.output, item.path);
+      this.recorder.observation(item.tool, texts[i]!, item.output, item.path);
     }
   }
 
@@ -52,6 +52,6 @@ export class RunMemory {
     await this.flush(signal);
     if (!this.recorder.runId) return;
     const answer = await this.fast.qaAnswer({ ...outcome, goal: this.goal, journal: this.journal, insights: this.insights }, signal);
-    await this.recorder.qaSummary(this.goal, answer);
+    this.recorder.qaSummary(this.goal, answer);
   }
 }

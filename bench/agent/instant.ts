@@ -10,14 +10,14 @@ import { ToolRegistry } from '../../src/core/tools/registry';
 import { ok, type Tool, type ToolContext, type ToolResult } from '../../src/core/tools/types';
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 
-/** Step i asks for read_file or grep (alternating); step `steps` + 1 calls finish. */
-export function instantModel(steps: number): ChatModel {
+/** Step i asks for read_file or grep (alternating); step `steps` + 1 calls finish. `latencyMs` simulates a model's think time. */
+export function instantModel(steps: number, latencyMs = 0): ChatModel {
   let step = 0;
   return {
     modelFor: () => 'instant-model',
     contextWindow: () => ({ tokens: 1_000_000, known: true }),
     async streamChatWithRecovery(req: ChatRequest): Promise<ModelTurn> {
-      await Promise.resolve();
+      await (latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)) : Promise.resolve());
       const i = step++;
       const call = i >= steps
         ? { id: `c${i}`, name: 'finish', argumentsJson: JSON.stringify({ summary: 'done' }) }

@@ -39,6 +39,26 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
     });
   });
 
+  test('--fast-model: insights and the Q&A summary come from the fast model; its usage is reported apart', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('grep', { pattern: 'exports' })] }, expect: { model: 'scripted-model' } },
+      { reply: { toolCalls: [call('finish', { summary: 'add() subtracts.' })] }, expect: { model: 'scripted-model' } },
+      { reply: { text: '{"insights": ["add.js exports add(), which subtracts"]}', usage: { promptTokens: 120, completionTokens: 15 } }, expect: { model: 'fast-model', lastMessageContains: 'Result 1: grep' } },
+      { reply: { text: 'add() in add.js subtracts; nothing was changed.', usage: { promptTokens: 90, completionTokens: 12 } }, expect: { model: 'fast-model', anyMessageContains: 'Goal: why does the test fail' } },
+    ];
+    await withRepo(turns, async (root, server) => {
+      const r = await runCli(['--goal', 'why does the test fail', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model', '--fast-model', 'fast-model', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(server.mismatches, []);
+      const last = events(r.stdout).at(-1) as unknown as { usage: { fast: { model: string; requests: number; promptTokens: number; completionTokens: number } } };
+      assert.deepEqual(last.usage.fast, { model: 'fast-model', requests: 2, promptTokens: 210, completionTokens: 27 });
+      const show = await runCli(['search', 'subtracts', '--cwd', root, '--json'], { command: 'history' });
+      assert.equal(show.code, 0, show.stderr);
+      assert.match(show.stdout, /add\(\) in add\.js subtracts; nothing was changed\./);
+      assert.match(show.stdout, /add\.js exports add\(\), which subtracts/);
+    });
+  });
+
   test('without a terminal, ask mode refuses the patch and the model is told; nothing changes', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
@@ -50,6 +70,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       assert.deepEqual(server.mismatches, []);
       assert.equal(r.stdout, 'I could not apply the fix: approval is needed.\n');
       assert.match(r.stderr, /> propose_patch/);
+      assert.match(r.stderr, /patchpilot: tokens: scripted-model [\d,]+ in \/ [\d,]+ out \(2 requests\); cost unknown/);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), BUGGY['add.js']);
     });
   });

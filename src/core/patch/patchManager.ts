@@ -1,7 +1,6 @@
 import { readFile, realpath, stat } from 'node:fs/promises';
 import type { ApplyOptions, ApplyResult, ParsedPatch } from './types';
-import { parsePatch } from './parse';
-import { applyParsedPatch, type Plan } from './plan';
+import { applyParsedPatch, parseForApply, type Plan } from './plan';
 import { confinePath } from './confine';
 import { commitAtomically, nodeIo, type AtomicIo, type WriteOp } from './atomicWrite';
 
@@ -23,17 +22,8 @@ export class PatchManager {
   constructor(private readonly opts: PatchManagerOptions) {}
 
   async apply(patchText: string, options: ApplyOptions = {}): Promise<ApplyResult> {
-    let parsed;
-    try {
-      parsed = parsePatch(patchText);
-    } catch (e) {
-      return refusedResult(options, `could not parse the patch: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    if (!parsed.ok) {
-      const where = parsed.error.line ? ` (patch line ${parsed.error.line})` : '';
-      return refusedResult(options, `could not parse the patch${where}: ${parsed.error.message}`);
-    }
-    return this.applyParsed(parsed.value, options);
+    const parsed = parseForApply(patchText);
+    return parsed.ok ? this.applyParsed(parsed.value, options) : refusedResult(options, parsed.error);
   }
 
   /** Same as apply, from an already parsed patch. */

@@ -1,4 +1,5 @@
 import type { ApplyOptions, ApplyResult, FileResult, ParsedPatch } from './types';
+import { err, type Result } from '../base';
 import { parsePatch } from './parse';
 import { applyFilePatch, type WorkState } from './fileOps';
 import { buildReversePatch, type FileChange } from './reverse';
@@ -30,17 +31,16 @@ export function applyPatchToTexts(patchText: string, files: ReadonlyMap<string, 
 }
 
 export function planPatch(patchText: string, files: ReadonlyMap<string, string>, options: ApplyOptions = {}, extras: PlanExtras = {}): Plan {
-  let parsed;
-  try {
-    parsed = parsePatch(patchText);
-  } catch (e) {
-    return failed(options, `could not parse the patch: ${e instanceof Error ? e.message : String(e)}`);
-  }
-  if (!parsed.ok) {
-    const where = parsed.error.line ? ` (patch line ${parsed.error.line})` : '';
-    return failed(options, `could not parse the patch${where}: ${parsed.error.message}`);
-  }
-  return applyParsedPatch(parsed.value, files, options, extras);
+  const parsed = parseForApply(patchText);
+  return parsed.ok ? applyParsedPatch(parsed.value, files, options, extras) : failed(options, parsed.error);
+}
+
+/** Parses patch text, or gives the refusal every apply entry point reports (parsePatch never throws). */
+export function parseForApply(patchText: string): Result<ParsedPatch> {
+  const parsed = parsePatch(patchText);
+  if (parsed.ok) return parsed;
+  const where = parsed.error.line ? ` (patch line ${parsed.error.line})` : '';
+  return err(`could not parse the patch${where}: ${parsed.error.message}`);
 }
 
 /** Internal entry (tests build ParsedPatch objects by hand). */

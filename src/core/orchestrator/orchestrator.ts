@@ -77,7 +77,7 @@ export class Orchestrator {
     let steps = 0;
     const end = async (status: RunEndStatus, reason: string, summary?: string): Promise<RunOutcome> => {
       // A cancelled run (or one out of time) has an aborted signal: its memory is written without the fast model.
-      await memory.finish({ status, reason, summary, steps, changedFiles: [...changedFiles] }, signal);
+      await memory.finish({ status, reason, summary, steps, changedFiles: [...changedFiles] }, signal).catch((err: unknown) => warn(`the run's memory was not written: ${errorMessage(err)}`));
       const totals = meter.total();
       const byRole = usageByRole(meter);
       await recorder.finish({ status: HISTORY_STATUS[status], tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });

@@ -97,7 +97,7 @@ export interface MemoryFactRow {
 }
 
 /** JSON columns are written by us, but a hand-edited file must not crash a listing. */
-export function parseJson(text: string | null): JsonValue {
+function parseJson(text: string | null): JsonValue {
   if (text === null) return null;
   try {
     return JSON.parse(text) as JsonValue;

@@ -7,7 +7,7 @@ import { ModelApiError, type ModelErrorKind } from './errors';
 import { parseRetryAfter } from './retryPolicy';
 
 /** HTTP statuses worth another try: timeouts, conflicts/locks, rate limits and server faults. */
-export function isRetryableStatus(status: number): boolean {
+function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 409 || status === 429 || status >= 500;
 }
 
@@ -87,7 +87,7 @@ export interface ClassifyContext {
   model: string;
 }
 
-export function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyContext): ModelApiError {
+function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyContext): ModelApiError {
   const status = err.status;
   const said = serverMessage(err).slice(0, 500);
   const code = bodyField(err, 'code') ?? bodyField(err, 'type');

@@ -35,7 +35,7 @@ function isFileHeaderAt(lines: readonly string[], j: number): boolean {
 }
 
 /** Lines that end a hunk body whatever the counts say. */
-export function endsHunk(lines: readonly string[], j: number): boolean {
+function endsHunk(lines: readonly string[], j: number): boolean {
   const s = lines[j]!;
   if (s.startsWith('@@') || s.startsWith('diff ') || isFence(s)) return true;
   if (s.startsWith('Index: ') && (lines[j + 1]?.startsWith('====') ?? false)) return true;

@@ -4,6 +4,7 @@ import { openHistoryStore, type HistoryStore } from '../../core/history';
 import { ModelClient } from '../../core/llm';
 import { PatchManager } from '../../core/patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../../core/policy/command';
+import { probeSandbox } from '../../core/policy/exec';
 import { safeFetch } from '../../core/policy/network';
 import { createIgnoreFilter } from '../../core/policy/path';
 import type { OrchestratorDeps } from '../../core/orchestrator';
@@ -38,6 +39,9 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     testGuard,
   });
   for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
+  // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
+  const sandbox = probeSandbox();
+  if (!sandbox.available) o.notifier.warn(sandbox.message);
 
   let history: HistoryStore | undefined;
   try {

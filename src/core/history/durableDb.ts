@@ -263,7 +263,7 @@ export class DurableDb {
     if (path.basename(dir) !== '.patchpilot') return;
     try {
       // The database, its backup, lock, temp and corrupt copies never belong in git.
-      this.fsx.writeFileSync(path.join(dir, '.gitignore'), `${path.basename(this.options.path)}*\n`, { flag: 'wx' });
+      this.fsx.writeFileSync(path.join(dir, '.gitignore'), `${path.basename(this.options.path)}*\n.gitignore\n`, { flag: 'wx' });
     } catch {
       // exists already (or the folder is read-only, which the save itself will report)
     }

@@ -181,7 +181,7 @@ describe('store surface', () => {
       for await (const r of store.exportAll()) records.push(r);
       assert.equal(records.filter((r) => r.table === 'steps').length, 1005, 'paged past 1,000');
       assert.deepEqual([...new Set(records.map((r) => r.table))], ['runs', 'steps', 'policy_decisions']);
-      assert.equal(readFileSync(path.join(ws.dir, '.patchpilot', '.gitignore'), 'utf8'), 'history.db*\n');
+      assert.equal(readFileSync(path.join(ws.dir, '.patchpilot', '.gitignore'), 'utf8'), 'history.db*\n.gitignore\n');
       await store.close();
       await store.close(); // twice is fine
       await assert.rejects(store.listRuns(), /closed/);

@@ -8,8 +8,14 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./commands/run'),
 };
 
+const summaries: Record<string, string> = {
+  patch: 'apply or evaluate a patch (unified diff, apply_patch, SEARCH/REPLACE): exact or refused',
+  history: 'list, show, search and export the workspace history database',
+  run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
+};
+
 function usage(): string {
-  const lines = Object.keys(commands).map((name) => `  patchpilot ${name} ...`);
+  const lines = Object.keys(commands).map((name) => `  patchpilot ${name.padEnd(8)} ${summaries[name] ?? ''}`.trimEnd());
   return ['PatchPilot: a careful coding agent, headless.', '', 'Usage:', ...lines, '', 'patchpilot COMMAND --help for details.'].join('\n');
 }
 

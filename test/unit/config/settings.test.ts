@@ -192,6 +192,34 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
     assert.equal(r.settings.limits.maxSteps, 20);
   });
 
+  test('untrusted workspace: its path and network opt-ins are ignored, the user\'s kept (A10, the one trust filter)', () => {
+    const layers = (trustedWs: boolean) =>
+      resolveSettings({
+        layers: [
+          { scope: 'user', origin: 'user', values: { 'patchpilot.policy.fetchAllowHosts': ['dev.test'], 'patchpilot.policy.protectedPaths': ['Makefile'] } },
+          {
+            scope: 'workspace',
+            origin: 'ws',
+            values: {
+              'patchpilot.policy.fetchAllowHosts': ['10.0.0.0/8'],
+              'patchpilot.policy.allowPrivateNetwork': true,
+              'patchpilot.policy.denyPaths': ['src/**'],
+              'patchpilot.policy.protectedPaths': ['x'],
+            },
+          },
+        ],
+        trusted: trustedWs,
+      });
+    const untrusted = layers(false);
+    assert.deepEqual(untrusted.settings.policy.fetchAllowHosts, ['dev.test']);
+    assert.equal(untrusted.settings.policy.allowPrivateNetwork, false);
+    assert.deepEqual(untrusted.settings.policy.denyPaths, []);
+    assert.deepEqual(untrusted.settings.policy.protectedPaths, ['Makefile']);
+    const trusted = layers(true);
+    assert.deepEqual(trusted.settings.policy.fetchAllowHosts, ['dev.test', '10.0.0.0/8']);
+    assert.equal(trusted.settings.policy.allowPrivateNetwork, true);
+  });
+
   test('a settings.json that is not an object is refused clearly', () => {
     const ws = workspaceWithSettings('["patchpilot.llm.model"]');
     try {

@@ -9,5 +9,5 @@ export type { AddressClass, AddressCategory, Embedding } from './ip-classify';
 export { parseIp, parseIPv4, parseIPv6, formatIp } from './ip-parse';
 export { htmlToText, decodeEntities } from './html-to-text';
 export { isNewHost, dataCarried, checkOutboundData } from './new-host';
-export { DEFAULT_NETWORK_SETTINGS, resolveNetworkSettings } from './settings';
-export type { NetworkPolicySettings, NetworkSettingsSources } from './settings';
+export { DEFAULT_NETWORK_SETTINGS } from './settings';
+export type { NetworkPolicySettings } from './settings';

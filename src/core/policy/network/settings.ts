@@ -1,6 +1,7 @@
 /**
  * The user-facing settings of the network half of the policy engine. Nothing local is reachable
- * by default: an opt-in is always explicit, named, and never comes from an untrusted workspace.
+ * by default: an opt-in is always explicit and named. Workspace Trust filtering happens once, where
+ * all settings are resolved (src/core/config/resolve.ts: these keys are trust-sensitive).
  */
 
 export interface NetworkPolicySettings {
@@ -18,26 +19,3 @@ export const DEFAULT_NETWORK_SETTINGS: NetworkPolicySettings = Object.freeze({
   fetchAllowHosts: Object.freeze([]) as readonly string[],
   allowPrivateNetwork: false,
 });
-
-export interface NetworkSettingsSources {
-  /** Values from user (global) settings: always honoured. */
-  user?: Partial<NetworkPolicySettings>;
-  /** Values from the workspace (`.vscode/settings.json`): a repository can set them, so only honoured when trusted. */
-  workspace?: Partial<NetworkPolicySettings>;
-  trusted: boolean;
-}
-
-/** Merges user and workspace values; workspace values are dropped for an untrusted workspace (A10). */
-export function resolveNetworkSettings(sources: NetworkSettingsSources): NetworkPolicySettings {
-  const layers = [sources.user, sources.trusted ? sources.workspace : undefined];
-  const hosts: string[] = [];
-  let allowPrivateNetwork = false;
-  for (const layer of layers) {
-    if (!layer) continue;
-    if (Array.isArray(layer.fetchAllowHosts)) {
-      for (const h of layer.fetchAllowHosts) if (typeof h === 'string' && h.trim()) hosts.push(h.trim());
-    }
-    if (typeof layer.allowPrivateNetwork === 'boolean') allowPrivateNetwork = layer.allowPrivateNetwork;
-  }
-  return { fetchAllowHosts: hosts, allowPrivateNetwork };
-}

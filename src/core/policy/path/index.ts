@@ -9,5 +9,5 @@ export type { WriteConfinedOptions } from './confined-io';
 export { resolveRealPath, PathLoopError } from './real-path';
 export type { RealPathInfo } from './real-path';
 export { isCaseInsensitive } from './case-sensitivity';
-export { DEFAULT_PATH_SETTINGS, resolvePathSettings } from './settings';
-export type { PathPolicySettings, PathSettingsSources } from './settings';
+export { DEFAULT_PATH_SETTINGS } from './settings';
+export type { PathPolicySettings } from './settings';

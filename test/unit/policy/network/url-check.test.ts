@@ -4,7 +4,6 @@ import {
   checkUrl,
   DEFAULT_NETWORK_SETTINGS,
   resolveChecked,
-  resolveNetworkSettings,
   safeFetch,
   type Resolver,
 } from '../../../../src/core/policy/network';
@@ -100,19 +99,6 @@ describe('URL checks before any network activity (D1, D3, D5)', () => {
     const all = { fetchAllowHosts: ['169.254.169.254'], allowPrivateNetwork: true };
     assert.equal(refusal('http://192.168.0.1/', all), undefined);
     assert.equal(refusal('http://169.254.169.254/', all)?.rule, 'deny:cloud-metadata');
-  });
-});
-
-describe('settings: workspace values need trust (A10)', () => {
-  test('untrusted workspace opt-ins are ignored, user ones kept', () => {
-    const s = resolveNetworkSettings({ user: { fetchAllowHosts: ['dev.test'] }, workspace: { fetchAllowHosts: ['10.0.0.0/8'], allowPrivateNetwork: true }, trusted: false });
-    assert.deepEqual(s, { fetchAllowHosts: ['dev.test'], allowPrivateNetwork: false });
-    const t = resolveNetworkSettings({ user: { fetchAllowHosts: ['dev.test'] }, workspace: { fetchAllowHosts: ['10.0.0.0/8'] }, trusted: true });
-    assert.deepEqual(t.fetchAllowHosts, ['dev.test', '10.0.0.0/8']);
-  });
-  test('bad values are dropped, not thrown', () => {
-    const s = resolveNetworkSettings({ user: { fetchAllowHosts: [3 as unknown as string, ' ', 'a.test'], allowPrivateNetwork: 'yes' as unknown as boolean }, trusted: true });
-    assert.deepEqual(s, { fetchAllowHosts: ['a.test'], allowPrivateNetwork: false });
   });
 });
 

@@ -7,7 +7,6 @@ import {
   checkPath,
   createIgnoreFilter,
   isCaseInsensitive,
-  resolvePathSettings,
   type PathOperation,
 } from '../../../../src/core/policy/path';
 import { makeFixture, type Fixture } from './fixture';
@@ -178,13 +177,11 @@ describe('A7 / A13: protected paths always ask before a change', () => {
       assert.equal((await check(p, 'write')).verdict, 'allow', p);
     }
   });
-  test('settings: extra protected globs ask, denyPaths deny; untrusted workspace values are ignored', async () => {
-    const settings = resolvePathSettings({ user: { protectedPaths: ['Makefile'], denyPaths: ['secrets/**'] }, trusted: true });
+  test('settings: extra protected globs ask, denyPaths deny (trust filtering: test/unit/config)', async () => {
+    const settings = { protectedPaths: ['Makefile'], denyPaths: ['secrets/**'] };
     assert.equal((await check('makefile', 'write', { settings })).rule, 'protected:Makefile');
     assert.equal((await check('secrets/db.txt', 'read', { settings })).rule, 'deny:denyPaths');
     assert.equal((await check('SECRETS/db.txt', 'read', { settings })).rule, 'deny:denyPaths');
-    const untrusted = resolvePathSettings({ user: {}, workspace: { denyPaths: ['src/**'], protectedPaths: ['x'] }, trusted: false });
-    assert.deepEqual(untrusted, { protectedPaths: [], denyPaths: [] });
     // Settings only ever add strictness: a protected default cannot be removed.
     assert.equal((await check('.git/config', 'write', { settings: { protectedPaths: ['!.git'], denyPaths: [] } })).verdict, 'ask');
   });

@@ -22,8 +22,9 @@ export const usage = `Usage:
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
   --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
   --model M             the model (or PATCHPILOT_MODEL); --fast-model M (or PATCHPILOT_FAST_MODEL)
-  --trust-workspace     honour the workspace's own base URL, test commands and allowlists
-                        from .vscode/settings.json (ignored otherwise)
+  --trust-workspace     honour the workspace's own base URL, test commands, allowlists,
+                        approval mode and auto-commit from .vscode/settings.json
+                        (ignored otherwise, with a warning)
   --json                one JSON event per line on stdout instead of the summary
 The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY.
 Without a terminal nothing can be asked: what needs approval is refused and the model is told.
@@ -82,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
   for (const w of config.warnings) notifier.warn(w);
-  for (const i of config.ignored) notifier.warn(`ignored ${i.key} from ${i.origin}: ${i.reason} (--trust-workspace to use it)`);
+  for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason} (--trust-workspace to use it)`);
   if (!config.settings.llm.baseUrl) return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl');
   if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 

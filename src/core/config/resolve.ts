@@ -25,7 +25,7 @@ export interface ResolvedConfig {
   /** Which layer gave each non-default value. */
   sources: Partial<Record<SettingKey, { scope: SettingScope; origin: string }>>;
   /** Values dropped because the workspace is untrusted, to tell the user. */
-  ignored: { key: SettingKey; origin: string; reason: string }[];
+  ignored: { key: SettingKey; origin: string; reason: string; value: unknown }[];
   /** Unknown `patchpilot.*` keys (typos), to tell the user. */
   warnings: string[];
   /**
@@ -57,8 +57,8 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         continue;
       }
       if (raw === undefined || raw === null) continue; // VS Code's "unset"
-      if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key)) {
-        ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted' });
+      if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
+        ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
         continue;
       }
       const checked = validateSettingValue(key, raw);
@@ -86,6 +86,12 @@ function isConcat(key: SettingKey): boolean {
 
 function isTrustSensitive(key: SettingKey): boolean {
   return 'trustSensitive' in SETTING_KEYS[key] && SETTING_KEYS[key].trustSensitive === true;
+}
+
+/** A value of a trust-sensitive key that only narrows what the agent may do (approval mode `ask`). */
+function isSafeValue(key: SettingKey, raw: unknown): boolean {
+  const spec = SETTING_KEYS[key];
+  return 'safeValues' in spec && (spec.safeValues as readonly unknown[]).includes(raw);
 }
 
 /** `{ patchpilot: { llm: { model: "x" } } }` -> `{ "patchpilot.llm.model": "x" }`; arrays are values, not branches. */

@@ -57,9 +57,15 @@ interface KeySpec {
   concat?: boolean;
   /**
    * A repository can set this in its own `.vscode/settings.json` to hurt the user (send the API key
-   * to its server, run its commands): ignored from the workspace scope unless the workspace is trusted.
+   * to its server, run its commands, act without asking): ignored from the workspace scope unless
+   * the workspace is trusted. Every setting that widens what the agent may do without asking is one.
    */
   trustSensitive?: boolean;
+  /**
+   * For a trust-sensitive key: the values that only narrow what the agent may do (`ask`, `plan`,
+   * auto-commit off). An untrusted workspace may still choose those; anything else is ignored.
+   */
+  safeValues?: readonly unknown[];
 }
 
 /** Every key, flat, as written in settings.json. The order is the order of the documentation. */
@@ -67,14 +73,14 @@ export const SETTING_KEYS = {
   'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
-  'patchpilot.approval.mode': { kind: 'mode' },
+  'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
   'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
   'patchpilot.tests.timeoutSeconds': { kind: 'posint' },
   'patchpilot.limits.maxSteps': { kind: 'posint' },
   'patchpilot.limits.maxConsecutiveFailures': { kind: 'posint' },
   'patchpilot.limits.wallClockMinutes': { kind: 'posnum' },
-  'patchpilot.git.autoCommit': { kind: 'boolean' },
+  'patchpilot.git.autoCommit': { kind: 'boolean', trustSensitive: true, safeValues: [false] },
   'patchpilot.history.path': { kind: 'string' },
   'patchpilot.policy.allow': { kind: 'string[]', trustSensitive: true, concat: true },
   'patchpilot.policy.ask': { kind: 'string[]', concat: true },

@@ -63,13 +63,14 @@ export function cliEnv(arena: Arena, extra: NodeJS.ProcessEnv = {}): NodeJS.Proc
 export async function runAgent(
   arena: Arena,
   turns: ScriptedTurn[],
-  options: { mode?: 'auto' | 'auto-edit'; args?: string[]; env?: NodeJS.ProcessEnv } = {},
+  /** mode 'settings': no --approve flag, the approval mode comes from the settings files. */
+  options: { mode?: 'auto' | 'auto-edit' | 'settings'; args?: string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<AgentRun> {
   const server = await ScriptedModelServer.start(turns);
   try {
     const env = cliEnv(arena, options.env);
     const r = await node(
-      [CLI, 'run', '--goal', 'tidy up the project', '--workspace', arena.ws, '--approve', options.mode ?? 'auto', '--json', '--base-url', server.baseUrl, '--model', 'scripted-model', ...(options.args ?? [])],
+      [CLI, 'run', '--goal', 'tidy up the project', '--workspace', arena.ws, ...(options.mode === 'settings' ? [] : ['--approve', options.mode ?? 'auto']), '--json', '--base-url', server.baseUrl, '--model', 'scripted-model', ...(options.args ?? [])],
       env,
     );
     const exported = await node([CLI, 'history', 'export', '--format', 'jsonl', '--cwd', arena.ws], env);

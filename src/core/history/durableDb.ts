@@ -24,6 +24,7 @@ import { currentStamp, loadWithRecovery, moveAside, openVerified, readSnapshot }
 import { applyOp, type Op } from './ops';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
 import { cleanStaleTempFiles } from './tempFiles';
+import { ensureRealFolderChain } from './stateFolder';
 import type { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
 
@@ -40,6 +41,11 @@ export interface DurableOptions {
   retryBaseMs?: number;
   retryMaxMs?: number;
   onReport?: (report: HistoryReport) => void;
+  /**
+   * The workspace root when the database lives inside it: every folder from there down to the
+   * database must be a real folder, never a link (F5), checked at open and before every save.
+   */
+  confineTo?: string;
 }
 
 export class DurableDb {
@@ -63,6 +69,8 @@ export class DurableDb {
   static open(SQL: SqlJsStatic, options: DurableOptions): DurableDb {
     const fsx = options.fs ?? nodeFs;
     const now = options.now ?? Date.now;
+    // Before reading anything: a linked state folder could make "move the damaged file aside" act outside the workspace.
+    if (options.confineTo) ensureRealFolderChain(options.confineTo, path.dirname(options.path), fsx);
     const lock = new FileLock(fsx, `${options.path}.lock`, {
       timeoutMs: options.lockTimeoutMs ?? 10_000,
       staleMs: options.lockStaleMs ?? 30_000,
@@ -259,7 +267,8 @@ export class DurableDb {
 
   private ensureFolder(): void {
     const dir = path.dirname(this.options.path);
-    this.fsx.mkdirSync(dir, { recursive: true });
+    if (this.options.confineTo) ensureRealFolderChain(this.options.confineTo, dir, this.fsx);
+    else this.fsx.mkdirSync(dir, { recursive: true });
     if (path.basename(dir) !== '.patchpilot') return;
     try {
       // The database, its backup, lock, temp and corrupt copies never belong in git.

@@ -23,6 +23,7 @@ export type FsLayer = Pick<
   | 'existsSync'
   | 'readdirSync'
   | 'fstatSync'
+  | 'lstatSync'
 >;
 
 export const nodeFs: FsLayer = fs;

@@ -7,6 +7,7 @@ import { UserError } from '../base';
 import { InProcessHistoryStore } from './inProcessStore';
 import type { HistoryStore } from './types';
 import { WorkerHistoryStore, type WorkerStoreOptions } from './workerStore';
+import { confiningRoot, ensureRealFolderChain } from './stateFolder';
 
 export * from './types';
 export { toMatchExpression } from './search';
@@ -45,6 +46,10 @@ export function historyDbPath(workspace: string, configured?: string, options: {
 export async function openHistoryStore(options: OpenHistoryOptions): Promise<HistoryStore> {
   const { workspace, path: configured, allowOutsideWorkspace, mode, ...rest } = options;
   const dbPath = historyDbPath(workspace, configured, { allowOutsideWorkspace: allowOutsideWorkspace ?? false });
-  if (mode === 'in-process') return InProcessHistoryStore.open({ ...rest, path: dbPath });
-  return WorkerHistoryStore.open({ ...rest, path: dbPath });
+  // Inside the workspace the state folder is created now, as real folders, before any command of the
+  // agent can run (the sandbox then binds it read-only), and is never written through a link (F5).
+  const confineTo = confiningRoot(workspace, dbPath);
+  if (confineTo) ensureRealFolderChain(confineTo, path.dirname(dbPath));
+  if (mode === 'in-process') return InProcessHistoryStore.open({ ...rest, path: dbPath, confineTo });
+  return WorkerHistoryStore.open({ ...rest, path: dbPath, confineTo });
 }

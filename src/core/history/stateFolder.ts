@@ -1,0 +1,58 @@
+/**
+ * The agent's state folder (`.patchpilot/` by default) is only ever reached through real folders.
+ * A command the agent ran could replace it with a link to a folder outside the workspace before the
+ * first save (F5): the history database, its lock and backup would then be written out there. So the
+ * folder chain from the workspace root down to the database folder is created here one real folder
+ * at a time (never `mkdir -p` through a link) and checked with lstat again before every save.
+ */
+import * as fs from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../base/errors';
+
+/** The lstat/mkdir calls this needs; the store passes its own (injectable) file layer. */
+export type FolderFs = Pick<typeof fs, 'lstatSync' | 'mkdirSync'>;
+
+/**
+ * Makes sure every folder from `root` (exclusive) down to `dir` (inclusive) exists as a real
+ * directory, creating missing ones one by one. Throws a UserError naming the first link or
+ * non-folder on the way. `dir` must be inside `root`; `root` itself is the workspace the user chose.
+ */
+export function ensureRealFolderChain(root: string, dir: string, fsx: FolderFs = fs): void {
+  const rel = path.relative(root, dir);
+  if (rel === '') return;
+  if (rel.startsWith('..') || path.isAbsolute(rel)) {
+    throw new UserError(`the state folder ${dir} is outside the workspace ${root}`, 'state-folder-outside');
+  }
+  let current = root;
+  for (const part of rel.split(path.sep)) {
+    current = path.join(current, part);
+    let st: fs.Stats | undefined;
+    try {
+      st = fsx.lstatSync(current);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (!st) {
+      try {
+        fsx.mkdirSync(current, { mode: 0o755 });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+      st = fsx.lstatSync(current); // created now, or by a racing creator: check what is there
+    }
+    if (st.isSymbolicLink()) {
+      throw new UserError(
+        `${current} is a symbolic link; PatchPilot never writes its state through a link (it could point outside the workspace). Remove the link and run again.`,
+        'state-folder-link',
+      );
+    }
+    if (!st.isDirectory()) throw new UserError(`${current} is not a folder; PatchPilot keeps its state there`, 'state-folder-not-dir');
+  }
+}
+
+/** The workspace root that contains `file`, if the file lies inside it (else undefined: the user chose an outside path). */
+export function confiningRoot(workspace: string, file: string): string | undefined {
+  const root = path.resolve(workspace);
+  const rel = path.relative(root, path.resolve(file));
+  return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? root : undefined;
+}

@@ -50,6 +50,7 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
       workspace: o.root,
       path: settings.history.path,
       allowOutsideWorkspace: !fromWorkspace,
+      createStateFolder: true,
       // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
       // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
       mode: 'worker',

@@ -70,7 +70,7 @@ export class DurableDb {
     const fsx = options.fs ?? nodeFs;
     const now = options.now ?? Date.now;
     // Before reading anything: a linked state folder could make "move the damaged file aside" act outside the workspace.
-    if (options.confineTo) ensureRealFolderChain(options.confineTo, path.dirname(options.path), fsx);
+    if (options.confineTo) ensureRealFolderChain(options.confineTo, path.dirname(options.path), fsx, { create: false });
     const lock = new FileLock(fsx, `${options.path}.lock`, {
       timeoutMs: options.lockTimeoutMs ?? 10_000,
       staleMs: options.lockStaleMs ?? 30_000,

@@ -24,6 +24,11 @@ export interface OpenHistoryOptions extends Omit<WorkerStoreOptions, 'path'> {
   allowOutsideWorkspace?: boolean;
   /** 'worker' (default): the database lives in a worker thread. 'in-process': on this thread (short-lived CLIs, tests). */
   mode?: 'worker' | 'in-process';
+  /**
+   * Create the state folder now (an agent run: before any command of the agent can replace it with
+   * a link, F5). Without it, opening only reads and nothing appears until something is written.
+   */
+  createStateFolder?: boolean;
 }
 
 /**
@@ -44,12 +49,12 @@ export function historyDbPath(workspace: string, configured?: string, options: {
 
 /** Opens (or creates on first save) the workspace's history. Never throws because the file is damaged: see `store.warnings`. */
 export async function openHistoryStore(options: OpenHistoryOptions): Promise<HistoryStore> {
-  const { workspace, path: configured, allowOutsideWorkspace, mode, ...rest } = options;
+  const { workspace, path: configured, allowOutsideWorkspace, mode, createStateFolder, ...rest } = options;
   const dbPath = historyDbPath(workspace, configured, { allowOutsideWorkspace: allowOutsideWorkspace ?? false });
-  // Inside the workspace the state folder is created now, as real folders, before any command of the
-  // agent can run (the sandbox then binds it read-only), and is never written through a link (F5).
+  // Inside the workspace the state folder is only ever reached through real folders (F5); for a run it
+  // is created now, before any command of the agent can run (the sandbox then binds it read-only).
   const confineTo = confiningRoot(workspace, dbPath);
-  if (confineTo) ensureRealFolderChain(confineTo, path.dirname(dbPath));
+  if (confineTo) ensureRealFolderChain(confineTo, path.dirname(dbPath), undefined, { create: createStateFolder === true });
   if (mode === 'in-process') return InProcessHistoryStore.open({ ...rest, path: dbPath, confineTo });
   return WorkerHistoryStore.open({ ...rest, path: dbPath, confineTo });
 }

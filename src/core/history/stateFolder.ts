@@ -13,11 +13,12 @@ import { UserError } from '../base/errors';
 export type FolderFs = Pick<typeof fs, 'lstatSync' | 'mkdirSync'>;
 
 /**
- * Makes sure every folder from `root` (exclusive) down to `dir` (inclusive) exists as a real
- * directory, creating missing ones one by one. Throws a UserError naming the first link or
- * non-folder on the way. `dir` must be inside `root`; `root` itself is the workspace the user chose.
+ * Makes sure every folder from `root` (exclusive) down to `dir` (inclusive) is a real directory,
+ * creating missing ones one by one (with `create: false`, a missing one ends the check: nothing
+ * below it can be a link). Throws a UserError naming the first link or non-folder on the way.
+ * `dir` must be inside `root`; `root` itself is the workspace the user chose.
  */
-export function ensureRealFolderChain(root: string, dir: string, fsx: FolderFs = fs): void {
+export function ensureRealFolderChain(root: string, dir: string, fsx: FolderFs = fs, options: { create?: boolean } = {}): void {
   const rel = path.relative(root, dir);
   if (rel === '') return;
   if (rel.startsWith('..') || path.isAbsolute(rel)) {
@@ -33,6 +34,7 @@ export function ensureRealFolderChain(root: string, dir: string, fsx: FolderFs =
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     if (!st) {
+      if (options.create === false) return;
       try {
         fsx.mkdirSync(current, { mode: 0o755 });
       } catch (err) {

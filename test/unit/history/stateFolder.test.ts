@@ -10,9 +10,9 @@ import { withHistoryWorkspace } from '../../support/historyWorkspace';
 
 for (const mode of ['in-process', 'worker'] as const) {
   describe(`history state folder (${mode})`, () => {
-    test('opening creates .patchpilot as a real folder before anything is written', () =>
+    test('opening for a run creates .patchpilot as a real folder before anything is written', () =>
       withHistoryWorkspace(async (ws) => {
-        const store = await openHistoryStore({ workspace: ws.dir, mode, exitHook: false });
+        const store = await openHistoryStore({ workspace: ws.dir, mode, exitHook: false, createStateFolder: true });
         try {
           assert.ok(lstatSync(path.join(ws.dir, '.patchpilot')).isDirectory());
         } finally {

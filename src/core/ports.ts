@@ -77,6 +77,8 @@ export interface TaskRunResult {
   durationMs: number;
   timedOut: boolean;
   cancelled: boolean;
+  /** Protected paths the command created or changed, undone where possible (F4); for the audit trail. */
+  protectedChanges?: readonly { path: string; change: string; action: string; movedTo?: string }[];
 }
 
 export interface TaskRunner {

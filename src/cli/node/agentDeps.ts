@@ -1,12 +1,12 @@
 import path from 'node:path';
-import type { ResolvedConfig } from '../../core/config';
+import type { PatchPilotSettings, ResolvedConfig } from '../../core/config';
 import { openHistoryStore, type HistoryStore } from '../../core/history';
 import { ModelClient } from '../../core/llm';
 import { PatchManager } from '../../core/patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../../core/policy/command';
-import { probeSandbox } from '../../core/policy/exec';
+import { probeSandbox, type RunCommandOptions } from '../../core/policy/exec';
 import { safeFetch } from '../../core/policy/network';
-import { createIgnoreFilter } from '../../core/policy/path';
+import { compileGlobs, createIgnoreFilter, foldForMatch } from '../../core/policy/path';
 import type { OrchestratorDeps } from '../../core/orchestrator';
 import { createToolRegistry } from '../../core/tools';
 import { createCommandExecutor, createPathPolicy } from '../../core/tools/policyAdapters';
@@ -80,11 +80,23 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: createCommandExecutor(o.root),
+    exec: createCommandExecutor(o.root, { guard: commandGuard(o.root, policy, settings.history.path) }),
     web,
     onEvent: o.onEvent,
   };
   return { deps, history };
+}
+
+/** What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder that PatchPilot writes during a command. */
+function commandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string): NonNullable<RunCommandOptions['guard']> {
+  const ignore = createIgnoreFilter(root);
+  const denied = compileGlobs(policy.denyPaths);
+  const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
+  return {
+    isIgnored: (rel, isDir) => ignore.isIgnored(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false),
+    protectedGlobs: policy.protectedPaths,
+    stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
+  };
 }
 
 export function relativeToCwd(p: string): string {

@@ -1,5 +1,5 @@
 import type { PolicyDecision } from '../policy/types';
-import type { ActionApprovalRequest } from '../ports';
+import type { ActionApprovalRequest, TaskRunResult } from '../ports';
 import { ToolError, type ToolContext } from './types';
 
 /**
@@ -30,3 +30,16 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
 }
 
 const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network' } as const;
+
+/** F4: protected paths a command created or changed (already moved aside or restored) go to the audit trail as denials. */
+export function auditProtectedChanges(ctx: ToolContext, run: Pick<TaskRunResult, 'protectedChanges'>): void {
+  for (const c of run.protectedChanges ?? []) {
+    const done = c.action === 'moved-aside' ? `moved aside to ${c.movedTo}` : c.action === 'restored' ? 'original restored' : 'could not be undone';
+    ctx.emit?.({
+      type: 'policy',
+      kind: 'path',
+      subject: `${c.change} ${c.path}`,
+      decision: { verdict: 'deny', rule: 'deny:protected-by-command', reason: `A command ${c.change} the protected path "${c.path}"; ${done}.` },
+    });
+  }
+}

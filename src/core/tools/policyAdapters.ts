@@ -1,25 +1,33 @@
 import { checkPath, type PathPolicySettings } from '../policy/path';
-import { probeSandbox, runCommand } from '../policy/exec';
+import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../policy/exec';
+import { createSecretInodeCheck } from '../policy/exec/secretInodes';
 import type { CommandExecutor, PathPolicy } from './types';
 
 /** The path policy (checkPath: confinement, denyPaths, .patchpilotignore, protected paths) as the tools' port. */
 export function createPathPolicy(root: string, settings: PathPolicySettings, isIgnored: (rel: string, isDir?: boolean) => boolean): PathPolicy {
+  const secretInode = createSecretInodeCheck(root, (rel, isDir) => isIgnored(rel, isDir));
   return {
-    check: (p, access) => checkPath({ workspaceRoot: root, path: p === '' ? '.' : p, operation: access, settings, isIgnored }),
+    check: (p, access) => checkPath({ workspaceRoot: root, path: p === '' ? '.' : p, operation: access, settings, isIgnored, secretInode }),
   };
 }
 
 /** Commands through the sandboxed executor (bubblewrap when it works; network off). */
-export function createCommandExecutor(root: string, options: { sandbox?: 'auto' | 'off' | 'require'; maxOutputBytes?: number } = {}): CommandExecutor {
+export function createCommandExecutor(
+  root: string,
+  options: { sandbox?: 'auto' | 'off' | 'require'; maxOutputBytes?: number } & Pick<RunCommandOptions, 'guard' | 'homeAllow'> = {},
+): CommandExecutor {
   const sandboxed = options.sandbox !== 'off' && probeSandbox().available;
   return {
     sandboxed,
     async run({ command, cwd, signal, timeoutMs }) {
-      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024 });
+      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024, guard: options.guard, homeAllow: options.homeAllow });
       const stderr = r.stderr.trimEnd();
-      const output = stderr ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}--- stderr ---\n${stderr}\n` : r.stdout;
+      let output = stderr ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}--- stderr ---\n${stderr}\n` : r.stdout;
+      const guarded = describeProtectedChanges(r.protectedChanges);
+      if (guarded) output = `${output}${output ? '\n' : ''}${guarded}\n`;
       return {
         exitCode: r.exitCode,
+        protectedChanges: r.protectedChanges,
         output: r.sandboxed ? output : `${output}${output ? '\n' : ''}(${r.sandboxMessage ?? 'not sandboxed'})`,
         truncated: r.stdoutDroppedBytes + r.stderrDroppedBytes > 0,
         durationMs: r.durationMs,

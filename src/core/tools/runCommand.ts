@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { requireApprovalWhenUnsandboxed } from '../policy/exec/autoMode';
-import { gateAction } from './gate';
+import { auditProtectedChanges, gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { headTail } from './truncate';
 import { ToolError, fail, ok, type Tool } from './types';
@@ -37,6 +37,7 @@ export const runCommandTool: Tool<Args> = {
     if (ctx.mode === 'auto') decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
     const { feedback } = await gateAction(ctx, { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || '.'}` }, decision);
     const r = await ctx.exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs: COMMAND_TIMEOUT_MS });
+    auditProtectedChanges(ctx, r);
     ctx.signal.throwIfAborted();
     const seconds = (r.durationMs / 1000).toFixed(1);
     const status = r.timedOut ? `timed out after ${seconds} s (killed)` : r.exitCode === null ? `killed after ${seconds} s` : `exit ${r.exitCode} after ${seconds} s`;

@@ -1,4 +1,4 @@
-import { gateAction } from './gate';
+import { auditProtectedChanges, gateAction } from './gate';
 import { formatTestSummary, summarizeTestOutput, type TestSummary } from './testSummary';
 import { headTail } from './truncate';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
@@ -42,6 +42,7 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
     // tests require): in the sandbox when the host has one, like any other command that runs code.
     const runner = ctx.exec?.sandboxed ? ctx.exec : ctx.tasks;
     const run = await runner.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
+    auditProtectedChanges(ctx, run);
     ctx.signal.throwIfAborted();
     const summary = summarizeTestOutput(run.output);
     const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };

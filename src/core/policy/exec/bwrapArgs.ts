@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 /** Credentials and tokens in the home directory that a sandboxed command must not read. */
@@ -11,25 +11,35 @@ export const HIDDEN_HOME_PATHS = [
 ];
 
 /**
- * Workspace paths that make code run later, outside the sandbox (git hooks on the next commit, editor
- * tasks, agent and MCP config). The workspace is writable, these stay read-only. Only existing
- * ones can be covered: a mount point would otherwise be created in the user's workspace.
+ * F6: the home folder is hidden by default (an empty tmpfs), with these named exceptions bound back
+ * read-only: toolchains and package caches that builds and tests need, none of which holds
+ * credentials. Anything not listed (~/.gradle/gradle.properties, ~/.config/<tool>/token...) stays
+ * unreadable. `patchpilot.policy.homeAllow` adds more (user settings only).
  */
-export const READ_ONLY_WORKSPACE_PATHS = [
-  '.git/hooks', '.git/config', '.gitmodules', '.vscode', '.patchpilot', '.patchpilotignore', '.mcp.json', '.cursor',
-  '.claude', '.husky', '.github/workflows', '.envrc', '.npmrc', '.devcontainer', '.pre-commit-config.yaml',
+export const HOME_EXCEPTIONS = [
+  '.gitconfig', '.config/git/config', '.config/git/ignore', '.config/git/attributes', '.nvm', '.volta', '.fnm', '.asdf', '.pyenv', '.rbenv', '.rustup', '.cargo/bin',
+  '.cargo/registry', '.cargo/git', '.local/bin', '.local/lib', '.local/share/pnpm', '.npm/_cacache', '.cache/pip',
+  '.cache/yarn', '.cache/pnpm', '.cache/go-build', '.cache/node-gyp', '.cache/pypoetry', '.cache/ms-playwright',
+  '.m2/repository', '.gradle/caches', '.gradle/wrapper', '.sdkman', '.bun', '.deno', 'go', '.dotnet', '.nuget/packages',
+  '.yarn/berry/cache',
 ];
 
 export interface SandboxLayout {
   workspaceRoot: string;
   cwd: string;
-  homeDir: string;
+  /** Home folders to hide ($HOME and the account's own, when they differ). */
+  homeDirs: readonly string[];
+  /** Extra home-relative paths to leave readable (patchpilot.policy.homeAllow). */
+  homeAllow?: readonly string[];
   allowNetwork: boolean;
+  /** The protected guard's mounts (read-only protected paths, masked ignored files), after the workspace bind. */
+  workspaceMounts?: readonly string[];
 }
 
 /**
- * Arguments for bwrap. Order matters: later mounts cover earlier ones, so the private /tmp comes
- * before the workspace bind (a workspace under /tmp stays visible) and secrets are hidden last.
+ * Arguments for bwrap. Order matters: later mounts cover earlier ones, so the private /tmp and the
+ * hidden homes come before the workspace bind (a workspace under /tmp or ~ stays visible), the
+ * guard's read-only binds and masks follow it, and the secret list is applied last.
  *
  * - `--cap-drop ALL`: when PatchPilot runs as root (containers), bwrap would otherwise keep every
  *   capability and the command could simply remount / read-write.
@@ -39,21 +49,37 @@ export interface SandboxLayout {
  */
 export function bwrapArguments(layout: SandboxLayout, command: string): string[] {
   const ws = path.resolve(layout.workspaceRoot);
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--bind', ws, ws];
   const wsReal = safeRealpath(ws);
-  if (wsReal !== ws) args.push('--bind', wsReal, wsReal);
-  for (const rel of READ_ONLY_WORKSPACE_PATHS) {
-    const p = path.join(wsReal, rel);
-    // A symlink could point the read-only bind elsewhere; its target is outside our concern then.
-    if (existsSync(p) && !lstatSync(p).isSymbolicLink()) args.push('--ro-bind', p, p);
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const homes = [...new Set(layout.homeDirs.map((h) => path.resolve(h)))].filter((h) => hideable(h, wsReal));
+  for (const home of homes) {
+    args.push('--tmpfs', home);
+    for (const rel of [...HOME_EXCEPTIONS, ...(layout.homeAllow ?? [])]) {
+      const p = path.join(home, rel);
+      if (!isInside(home, p)) continue;
+      let st;
+      try {
+        st = lstatSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(p), p);
+      else args.push('--ro-bind', p, p);
+    }
   }
-  for (const rel of HIDDEN_HOME_PATHS) {
-    const p = path.join(layout.homeDir, rel);
-    for (const target of new Set([p, safeRealpath(p)])) {
-      if (!existsSync(target)) continue;
-      if (isInside(ws, target)) continue;
-      if (statSync(target).isDirectory()) args.push('--tmpfs', target);
-      else args.push('--ro-bind', '/dev/null', target);
+  args.push('--bind', ws, ws);
+  if (wsReal !== ws) args.push('--bind', wsReal, wsReal);
+  args.push(...(layout.workspaceMounts ?? []));
+  // Within what is still visible (an exception, or a home that could not be hidden), the known secrets.
+  for (const home of new Set(layout.homeDirs.map((h) => path.resolve(h)))) {
+    for (const rel of HIDDEN_HOME_PATHS) {
+      const p = path.join(home, rel);
+      for (const target of new Set([p, safeRealpath(p)])) {
+        if (!existsSync(target) || isInside(ws, target) || isInside(wsReal, target)) continue;
+        if (homes.includes(home) && isInside(home, target) && !visibleException(home, target, layout.homeAllow)) continue;
+        if (statSync(target).isDirectory()) args.push('--tmpfs', target);
+        else args.push('--ro-bind', '/dev/null', target);
+      }
     }
   }
   if (!layout.allowNetwork) args.push('--unshare-net');
@@ -68,6 +94,17 @@ function safeRealpath(p: string): string {
   } catch {
     return p;
   }
+}
+
+/** A home can be hidden unless it is `/`, or the workspace itself or a folder inside it. */
+function hideable(home: string, wsReal: string): boolean {
+  if (home === path.parse(home).root) return false;
+  if (!existsSync(home)) return false;
+  return !isInside(wsReal, home);
+}
+
+function visibleException(home: string, target: string, extra: readonly string[] = []): boolean {
+  return [...HOME_EXCEPTIONS, ...extra].some((rel) => isInside(path.join(home, rel), target));
 }
 
 function isInside(root: string, p: string): boolean {

@@ -8,6 +8,8 @@ import { CappedOutput } from './cappedOutput';
 import { probeSandbox, type SandboxStatus } from './probe';
 import { descendants, signalTree } from './processTree';
 import { scrubSecretEnv } from './scrubEnv';
+import { GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
+import { createIgnoreFilter } from '../path/ignore-filter';
 
 export interface RunCommandOptions {
   /** A shell command line, already allowed by the command policy. Runs as `bash -c`. */
@@ -28,6 +30,13 @@ export interface RunCommandOptions {
   killGraceMs?: number;
   /** Pass variables named like credentials (…_API_KEY, …TOKEN, AWS_…) through. Default false. */
   passSecretEnv?: boolean;
+  /**
+   * What the command may not read or change (F3, F4): ignored paths, extra protected globs, the state
+   * folder. Default: the workspace's `.patchpilotignore` and the default protected set.
+   */
+  guard?: Omit<GuardOptions, 'root' | 'keepBytes'>;
+  /** Home-relative paths left readable in the sandbox besides the built-in exceptions. */
+  homeAllow?: readonly string[];
 }
 
 export interface RunCommandResult {
@@ -43,6 +52,10 @@ export interface RunCommandResult {
   sandboxed: boolean;
   /** Why not sandboxed, in words the UI can show; undefined when sandboxed. */
   sandboxMessage?: string;
+  /** Protected paths the command created or changed, and what was done about it. */
+  protectedChanges: ProtectedChange[];
+  /** How many pieces of ignored files were cut from the output. */
+  redactions: number;
 }
 
 /** Runs one command, sandboxed when possible, and makes sure nothing it started outlives it. */
@@ -59,14 +72,16 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const status: SandboxStatus = mode === 'off' ? { available: false, message: 'commands are not sandboxed: the sandbox is turned off' } : probeSandbox();
   if (mode === 'require' && !status.available) throw new UserError(status.message, 'sandbox-unavailable');
   const sandboxed = status.available;
-  const [file, args] = sandboxed
-    ? [status.bwrapPath!, bwrapArguments({ workspaceRoot, cwd, homeDir: opts.homeDir ?? os.homedir(), allowNetwork: !!opts.allowNetwork }, opts.command)]
-    : ['bash', ['-c', opts.command]];
-
   const started = Date.now();
   if (opts.signal?.aborted) {
-    return { exitCode: null, signal: null, timedOut: false, cancelled: true, stdout: '', stderr: '', stdoutDroppedBytes: 0, stderrDroppedBytes: 0, durationMs: 0, sandboxed, sandboxMessage: sandboxed ? undefined : status.message };
+    return { exitCode: null, signal: null, timedOut: false, cancelled: true, stdout: '', stderr: '', stdoutDroppedBytes: 0, stderrDroppedBytes: 0, durationMs: 0, sandboxed, sandboxMessage: sandboxed ? undefined : status.message, protectedChanges: [], redactions: 0 };
   }
+  // Without a sandbox nothing stops a write: keep the protected files' bytes to put them back.
+  const guard = await GuardSession.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
+  const homeDirs = [opts.homeDir ?? os.homedir(), ...(opts.homeDir ? [] : [accountHome()])];
+  const [file, args] = sandboxed
+    ? [status.bwrapPath!, bwrapArguments({ workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts() }, opts.command)]
+    : ['bash', ['-c', opts.command]];
   // detached: a new session and process group, so the whole tree can be signalled at once.
   const baseEnv = opts.env ?? process.env;
   const env = opts.passSecretEnv ? baseEnv : scrubSecretEnv(baseEnv).env;
@@ -101,14 +116,20 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   clearTimeout(killTimer);
   opts.signal?.removeEventListener('abort', onAbort);
   await drain(child.stdout, child.stderr);
+  // Every process of the command is gone by now: what it left in protected paths is final.
+  const protectedChanges = await guard.end();
   if (exit.error) throw new UserError(`could not start ${file}: ${exit.error.message}`, 'spawn-failed');
+  const out = guard.redactor.redact(stdout.text());
+  const err = guard.redactor.redact(stderr.text());
   return {
     exitCode: exit.code,
     signal: exit.signal,
     timedOut,
     cancelled,
-    stdout: stdout.text(),
-    stderr: stderr.text(),
+    stdout: out.text,
+    stderr: err.text,
+    protectedChanges,
+    redactions: out.count + err.count,
     stdoutDroppedBytes: stdout.droppedBytes,
     stderrDroppedBytes: stderr.droppedBytes,
     durationMs: Date.now() - started,
@@ -124,6 +145,20 @@ async function drain(...streams: NodeJS.ReadableStream[]): Promise<void> {
     new Promise<void>((r) => setTimeout(r, 500).unref()),
   ]);
   for (const s of streams) (s as unknown as { destroy(): void }).destroy();
+}
+
+/** The account's own home (from the password database), which may differ from $HOME. */
+function accountHome(): string {
+  try {
+    return os.userInfo().homedir;
+  } catch {
+    return os.homedir();
+  }
+}
+
+function defaultGuard(root: string): Omit<GuardOptions, 'root' | 'keepBytes'> {
+  const filter = createIgnoreFilter(root);
+  return { isIgnored: (rel, isDir) => filter.isIgnored(rel, isDir) };
 }
 
 function checkedDir(p: string, what: string): string {

@@ -24,6 +24,8 @@ export interface PathCheckRequest {
   settings?: PathPolicySettings;
   /** `.patchpilotignore` predicate (createIgnoreFilter(root).isIgnored); relative POSIX paths are passed. */
   isIgnored?: (relPath: string, isDirectory?: boolean) => boolean;
+  /** For a file with several hard links: the ignored or credential file sharing its inode, if any (F3). */
+  secretInode?: (dev: number, ino: number) => Promise<string | undefined>;
 }
 
 export interface PathDecision extends PolicyDecision {
@@ -104,6 +106,13 @@ export async function checkPath(req: PathCheckRequest): Promise<PathDecision> {
   if (info.stat && !info.stat.isFile() && !info.stat.isDirectory() && req.operation !== 'delete') {
     return no('deny', 'deny:special-file', `"${rel}" is not a regular file or directory (a FIFO, socket or device).`, withRel);
   }
+  if (info.stat?.isFile() && info.stat.nlink > 1 && req.secretInode) {
+    // Another name of an ignored file (or of ~/.aws/credentials) is the same bytes: as hidden as the original.
+    const twin = await req.secretInode(info.stat.dev, info.stat.ino);
+    if (twin !== undefined) {
+      return no('deny', 'deny:hard-link-to-ignored', `"${rel}" is a hard link to ${twin}, which the agent may not ${req.operation}.`, withRel);
+    }
+  }
   if ((req.operation === 'write' || req.operation === 'create') && isDir) {
     return no('deny', 'deny:is-directory', `"${rel}" is a directory.`, withRel);
   }
@@ -140,7 +149,8 @@ function relativeInside(root: string, target: string, foldCase: boolean): string
   return target.slice(prefix.length).split(path.sep).join('/');
 }
 
-function compileGlobs(globs: readonly string[]) {
+/** denyPaths-style globs (gitignore syntax, case folded), or undefined when there are none or they do not compile. */
+export function compileGlobs(globs: readonly string[]) {
   if (globs.length === 0) return undefined;
   try {
     return ignore({ ignorecase: true }).add(globs.map((g) => g.toLowerCase()));

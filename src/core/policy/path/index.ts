@@ -1,4 +1,4 @@
-export { checkPath } from './check-path';
+export { checkPath, compileGlobs } from './check-path';
 export type { PathCheckRequest, PathDecision, PathOperation } from './check-path';
 export { createIgnoreFilter, IGNORE_FILE_NAME } from './ignore-filter';
 export type { IgnoreFilter, IgnoreMatch } from './ignore-filter';

@@ -9,13 +9,16 @@ export function createPathPolicy(root: string, settings: PathPolicySettings, isI
   };
 }
 
-/** Commands through the sandboxed executor (bubblewrap when it works; network off). */
-export function createCommandExecutor(root: string, options: { sandbox?: 'auto' | 'off' | 'require'; maxOutputBytes?: number } = {}): CommandExecutor {
+/** Commands through the sandboxed executor (bubblewrap when it works; network off). `envAllow`: patchpilot.policy.envAllow. */
+export function createCommandExecutor(
+  root: string,
+  options: { sandbox?: 'auto' | 'off' | 'require'; maxOutputBytes?: number; envAllow?: readonly string[] } = {},
+): CommandExecutor {
   const sandboxed = options.sandbox !== 'off' && probeSandbox().available;
   return {
     sandboxed,
     async run({ command, cwd, signal, timeoutMs }) {
-      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024 });
+      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, envAllow: options.envAllow, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024 });
       const stderr = r.stderr.trimEnd();
       const output = stderr ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}--- stderr ---\n${stderr}\n` : r.stdout;
       return {

@@ -74,13 +74,14 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     model,
     tools: createToolRegistry({ commands: true, web: true, history: !!history }),
     approver: o.approver,
-    tasks: new NodeTaskRunner(),
+    // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
+    tasks: new NodeTaskRunner({ envAllow: policy.envAllow }),
     history,
     patches: new PatchManager({ root: o.root }),
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: createCommandExecutor(o.root, { guard: commandGuard(o.root, policy, settings.history.path) }),
+    exec: createCommandExecutor(o.root, { guard: commandGuard(o.root, policy, settings.history.path), envAllow: policy.envAllow }),
     web,
     onEvent: o.onEvent,
   };

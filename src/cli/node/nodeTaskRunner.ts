@@ -1,16 +1,23 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from '../../core/policy/exec/cappedOutput';
+import { buildChildEnv } from '../../core/policy/exec/childEnv';
+import { CommandProcesses } from '../../core/policy/exec/sessionKill';
 import type { TaskRunner, TaskRunRequest, TaskRunResult } from '../../core/ports';
 
 const DEFAULT_MAX_OUTPUT = 200_000;
 const KILL_GRACE_MS = 2000;
 
 /**
- * Runs a shell command in its own process group, so a timeout or a cancel kills the whole tree
- * (npm -> sh -> node -> workers), and leftovers are reaped when the command itself exits.
+ * Runs a shell command in its own session, so a timeout or a cancel kills the whole tree
+ * (npm -> sh -> node -> workers), and leftovers, double-forked ones too, are killed when the command
+ * itself exits (sessionKill.ts). The environment is the same allowlist as run_command's: a test's
+ * output goes to the model.
  */
 export class NodeTaskRunner implements TaskRunner {
+  /** `envAllow`: extra variable names to pass (patchpilot.policy.envAllow). */
+  constructor(private readonly options: { envAllow?: readonly string[] } = {}) {}
+
   run(request: TaskRunRequest): Promise<TaskRunResult> {
     const started = Date.now();
     const output = new CappedOutput(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
@@ -20,27 +27,21 @@ export class NodeTaskRunner implements TaskRunner {
         resolve({ exitCode: null, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: true });
         return;
       }
+      const procs = new CommandProcesses();
       // One pipe for both streams (exec 2>&1) keeps stdout and stderr in the order they were written.
       const child = spawn('/bin/sh', ['-c', `exec 2>&1\n${request.command}`], {
         cwd: request.cwd,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
-        env: taskEnv(),
+        env: taskEnv(procs, this.options.envAllow),
       });
+      procs.attach(child.pid);
       let timedOut = false;
       let cancelled = false;
       let graceTimer: NodeJS.Timeout | undefined;
-      const killGroup = (signal: NodeJS.Signals) => {
-        if (child.pid === undefined) return;
-        try {
-          process.kill(-child.pid, signal);
-        } catch {
-          /* already gone */
-        }
-      };
       const stop = () => {
-        killGroup('SIGTERM');
-        graceTimer ??= setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+        procs.signal('SIGTERM');
+        graceTimer ??= setTimeout(() => void procs.killAll(), KILL_GRACE_MS);
       };
       const onData = (chunk: Buffer) => {
         output.push(chunk);
@@ -60,10 +61,13 @@ export class NodeTaskRunner implements TaskRunner {
       };
       request.signal?.addEventListener('abort', onAbort, { once: true });
       // The shell exited: background children it left would hold the pipes open forever.
-      child.on('exit', () => killGroup('SIGKILL'));
       let spawnError: Error | undefined;
-      child.on('error', (err) => (spawnError = err));
-      child.on('close', (code) => {
+      const reaped = new Promise<unknown>((r) => {
+        child.on('exit', () => r(procs.killAll()));
+        child.on('error', (err) => r((spawnError = err)));
+      });
+      child.on('close', async (code) => {
+        await reaped;
         clearTimeout(timeout);
         clearTimeout(graceTimer);
         request.signal?.removeEventListener('abort', onAbort);
@@ -81,10 +85,11 @@ export class NodeTaskRunner implements TaskRunner {
   }
 }
 
-/** The user's environment, minus what would make their tools behave differently under PatchPilot. */
-function taskEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, CI: '1', NO_COLOR: '1', FORCE_COLOR: '0' };
-  // Set when PatchPilot itself runs under `node --test`: a child `node --test` would then report to us, not print.
-  delete env.NODE_TEST_CONTEXT;
-  return env;
+/**
+ * The allowlisted environment (childEnv.ts) with CI, NO_COLOR and FORCE_COLOR set so tools print
+ * plain, non-interactive output. NODE_TEST_CONTEXT (set when PatchPilot itself runs under
+ * `node --test`, which would make a child `node --test` report to us) is not on the allowlist.
+ */
+function taskEnv(procs: CommandProcesses, envAllow: readonly string[] | undefined): NodeJS.ProcessEnv {
+  return buildChildEnv({ allow: envAllow, set: { CI: '1', NO_COLOR: '1', FORCE_COLOR: '0', ...procs.env() } }).env;
 }

@@ -46,6 +46,11 @@ export interface PatchPilotSettings {
     /** Local/private hosts web_fetch may reach (opt-in). */
     fetchAllowHosts: string[];
     allowPrivateNetwork: boolean;
+    /**
+     * Environment variable names passed to commands and tests beyond the built-in allowlist
+     * (policy/exec/childEnv.ts); values that carry credentials are dropped all the same.
+     */
+    envAllow: string[];
   };
 }
 
@@ -89,6 +94,8 @@ export const SETTING_KEYS = {
   'patchpilot.policy.denyPaths': { kind: 'string[]', trustSensitive: true, concat: true },
   'patchpilot.policy.fetchAllowHosts': { kind: 'string[]', trustSensitive: true, concat: true },
   'patchpilot.policy.allowPrivateNetwork': { kind: 'boolean', trustSensitive: true },
+  // A repository must not widen what reaches its own commands (and, through their output, the model).
+  'patchpilot.policy.envAllow': { kind: 'string[]', trustSensitive: true, concat: true },
 } as const satisfies Record<string, KeySpec>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -104,7 +111,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db' },
-  policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false },
+  policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [] },
 } satisfies PatchPilotSettings);
 
 /** Checks one raw value; returns the typed value or a message saying what was expected. */
@@ -189,6 +196,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       denyPaths: [...v('patchpilot.policy.denyPaths', d.policy.denyPaths)],
       fetchAllowHosts: [...v('patchpilot.policy.fetchAllowHosts', d.policy.fetchAllowHosts)],
       allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
+      envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
     },
   };
 }

@@ -3,6 +3,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { AGENT_IGNORE_FILE } from '../git/ignoreRules';
+import { buildChildEnv } from '../policy/exec/childEnv';
 import { globToRegExp } from './globPattern';
 import { ToolError } from './types';
 import { cutLine, type GrepOutcome, type GrepQuery } from './grepTypes';
@@ -37,8 +38,8 @@ export async function grepWithRipgrep(rg: string, query: GrepQuery): Promise<Gre
   const include = query.include ? globToRegExp(query.include) : undefined;
   args.push('--regexp', query.pattern, '--', query.path || '.');
 
-  const env = { ...process.env };
-  delete env.RIPGREP_CONFIG_PATH;
+  // The common child environment (PATH and locale are all rg needs); RIPGREP_CONFIG_PATH is not on it.
+  const { env } = buildChildEnv();
   const child = spawn(rg, args, { cwd: query.root, env, stdio: ['ignore', 'pipe', 'pipe'], signal: query.signal });
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr = (stderr + d).slice(-4000)));

@@ -71,13 +71,21 @@ async function approveIfRedefined(ctx: ToolContext, command: string): Promise<vo
 /**
  * The host said commands are not sandboxed here: auto mode asks before `node x.js` (requireApprovalWhenUnsandboxed),
  * and for the same reason a test command asks once this run changed files no human approved one by one
- * (auto, auto-edit): `npm test` runs whatever the agent put in the modules the tests load.
+ * (auto, auto-edit): `npm test` runs whatever the agent put in the modules the tests load. Any write
+ * by a command counts as a change (`echo ... > test.js`): once run_command ran, the workspace is
+ * treated as changed. A test command itself does not set that: it only runs agent code when this
+ * check already asked.
  */
 async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<void> {
-  if (!ctx.exec || ctx.exec.sandboxed || (ctx.mode !== 'auto' && ctx.mode !== 'auto-edit') || ctx.run.changedFiles.size === 0) return;
+  if (!ctx.exec || ctx.exec.sandboxed || (ctx.mode !== 'auto' && ctx.mode !== 'auto-edit')) return;
+  if (ctx.run.changedFiles.size === 0 && !ctx.run.commandsRan) return;
   const files = [...ctx.run.changedFiles];
   const listed = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
-  const reason = `Commands are not sandboxed here, and "${command}" runs code this run changed (${listed}), which the agent wrote without review.`;
+  const what = [
+    files.length ? `code this run changed (${listed})` : '',
+    ctx.run.commandsRan ? 'whatever the shell commands of this run wrote (they can change any file, tests included)' : '',
+  ].filter(Boolean).join(' and ');
+  const reason = `Commands are not sandboxed here, and "${command}" runs ${what}, which the agent wrote without review.`;
   await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
 }
 

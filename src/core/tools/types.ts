@@ -58,8 +58,13 @@ export type HistorySearch = Pick<HistoryStore, 'search'>;
 
 /** Facts of the current run that tools share (A5: a test command whose definition changed needs approval). */
 export interface RunState {
-  /** Workspace-relative paths written by this run. */
+  /** Workspace-relative paths written by this run's file tools. */
   changedFiles: Set<string>;
+  /**
+   * A shell command ran in this run (run_command): it may have written any file (`echo x > test.js`,
+   * `sed -i`) without appearing in changedFiles, so unsandboxed test runs treat the workspace as changed.
+   */
+  commandsRan?: boolean;
   /** Hosts the user approved sending data to in this run; data to any other host asks (A12). */
   knownHosts?: Set<string>;
   /** Hook after files were written (auto-commit, tests after edit). */

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCommandPolicy, TestDefinitionGuard } from '../../../src/core/policy/command';
 import { DEFAULT_PATH_SETTINGS } from '../../../src/core/policy/path';
@@ -123,6 +123,35 @@ describe('file tools through the real path policy', () => {
       assert.match(approver.actionRequests[0]!.reason, /package\.json/);
       assert.equal(existsSync(path.join(ws.root, 'pwned')), false);
       assert.equal(readFileSync(path.join(ws.root, 'package.json'), 'utf8').includes('pwned'), true);
+    } finally {
+      ws.cleanup();
+    }
+  });
+});
+
+describe('without a sandbox, any write by a command counts as a change', () => {
+  test('auto mode: after run_command rewrote a test file, run_tests asks and says why; a refusal runs nothing', async () => {
+    const ws = tempWorkspace({ 'test.js': 'console.log("ok")\n' });
+    try {
+      const approver = new ScriptedApprover({ action: (r) => ({ approved: r.kind === 'command' }) });
+      const ctx = makeContext(ws.root, { mode: 'auto', approver, settings: settingsWith({ tests: { commands: ['node test.js && touch tests-ran'] } }) });
+      ctx.commandPolicy = await createCommandPolicy({ trusted: true });
+      ctx.exec = createCommandExecutor(ws.root, { sandbox: 'off' });
+      const clean = await tools.invoke('run_tests', {}, ctx);
+      assert.equal(clean.ok, true, 'nothing ran yet: the tests run without asking');
+      assert.equal(approver.actionRequests.length, 0);
+
+      const wrote = await tools.invoke('run_command', { command: 'echo "require(\'fs\').writeFileSync(\'pwned\', \'x\')" > test.js' }, ctx);
+      assert.equal(wrote.ok, true, wrote.output);
+      assert.equal(ctx.run.changedFiles.size, 0, 'the file tools saw no change');
+      rmSync(path.join(ws.root, 'tests-ran'));
+      const r = await tools.invoke('run_tests', {}, ctx);
+      assert.equal(r.ok, false);
+      const ask = approver.actionRequests.at(-1)!;
+      assert.equal(ask.kind, 'tests');
+      assert.match(ask.reason ?? '', /not sandboxed.*shell commands of this run wrote/);
+      assert.equal(existsSync(path.join(ws.root, 'pwned')), false);
+      assert.equal(existsSync(path.join(ws.root, 'tests-ran')), false);
     } finally {
       ws.cleanup();
     }

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Node } from 'web-tree-sitter';
+import { arithmeticFindings } from './arithmetic';
 import { baseName, DOWNLOADERS, INTERPRETERS } from './commandClasses';
 import type { Finding, Redirect, SimpleCommand, Word } from './types';
 import { evaluateWord } from './words';
@@ -68,6 +69,7 @@ function visitNode(node: Node, ctx: Ctx): void {
     return;
   }
   if (!node.isNamed) return;
+  ctx.out.findings.push(...arithmeticFindings(node, clip));
   switch (node.type) {
     case 'command':
       return visitCommand(node, [], ctx);
@@ -171,6 +173,8 @@ function visitAssignmentStatement(node: Node, ctx: Ctx): void {
     if (!c) continue;
     if (c.type === 'variable_assignment') assignments.push(readAssignment(c));
     else argv.push(evaluateWord(c));
+    // `declare 'a[$(id)]=1'`: the word itself is checked here, its children below.
+    if (c !== node) ctx.out.findings.push(...arithmeticFindings(c, clip));
     visitChildren(c, ctx);
   }
   ctx.out.commands.push(mkCommand(node, argv, assignments, [], ctx));
@@ -235,13 +239,21 @@ function trackDirectoryChange(cmd: SimpleCommand, ctx: Ctx): void {
   for (const n of next) if (!ctx.cwds.includes(n)) ctx.cwds.push(n);
 }
 
-/** `:(){ :|:& };:` and every renaming of it: a function that calls itself in a pipe or background. */
+/** `:(){ :|:& };:` and every renaming of it: a function that calls itself in a pipe or background. Any other function asks. */
 function checkSelfCallingFunction(fn: Node, ctx: Ctx): void {
-  const name = fn.childForFieldName('name')?.text;
+  const name = fn.childForFieldName('name')?.text ?? '';
   const body = fn.childForFieldName('body');
-  if (!name || !body) return;
+  if (!name || !body) {
+    ctx.out.findings.push(ask('ask:function-definition', `The command defines a function "${clip(fn.text)}".`));
+    return;
+  }
   const calls = body.descendantsOfType('command').filter((c) => c && c.childForFieldName('name')?.text === name);
-  if (calls.length === 0) return;
+  if (calls.length === 0) {
+    // A function can still recurse through another one (`f(){ g; }; g(){ f|f& }`), and its body runs
+    // wherever it is called: not worth following for an agent's one-liner.
+    ctx.out.findings.push(ask('ask:function-definition', `The command defines a function "${name}"; functions can recurse or fork without showing it.`));
+    return;
+  }
   const forks = body.descendantsOfType('pipeline').length > 0 || /&\s*(\}|;|$)/.test(body.text) || calls.length > 1;
   ctx.out.findings.push(
     forks

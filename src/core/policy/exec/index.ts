@@ -3,6 +3,7 @@ export { probeSandbox, NOT_SANDBOXED, type SandboxStatus } from './probe';
 export { requireApprovalWhenUnsandboxed, runsArbitraryCode } from './autoMode';
 export { HIDDEN_HOME_PATHS } from './bwrapArgs';
 export { CappedOutput } from './cappedOutput';
-export { scrubSecretEnv } from './scrubEnv';
+export { buildChildEnv, type ChildEnvOptions } from './childEnv';
+export { CommandProcesses, MARKER_VAR } from './sessionKill';
 export { describeProtectedChanges, GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
 export { SecretRedactor } from './secretRedactor';

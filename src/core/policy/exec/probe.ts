@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { buildChildEnv } from './childEnv';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 
@@ -50,7 +51,7 @@ function probe(): SandboxStatus {
     bwrapPath,
     ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-net', '--unshare-pid',
       '--die-with-parent', '--cap-drop', 'ALL', 'true'],
-    { timeout: 10_000, encoding: 'utf8' },
+    { timeout: 10_000, encoding: 'utf8', env: buildChildEnv().env },
   );
   if (r.status === 0) return { available: true, bwrapPath, message: 'commands run in a bubblewrap sandbox (workspace writable, rest read-only, network off unless allowed)' };
   const why = (r.error?.message ?? r.stderr ?? '').trim().split('\n')[0] || `exit code ${r.status}`;

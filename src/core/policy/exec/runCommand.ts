@@ -6,8 +6,8 @@ import { UserError } from '../../base/errors';
 import { bwrapArguments } from './bwrapArgs';
 import { CappedOutput } from './cappedOutput';
 import { probeSandbox, type SandboxStatus } from './probe';
-import { descendants, signalTree } from './processTree';
-import { scrubSecretEnv } from './scrubEnv';
+import { buildChildEnv } from './childEnv';
+import { CommandProcesses } from './sessionKill';
 import { GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
 import { createIgnoreFilter } from '../path/ignore-filter';
 
@@ -21,6 +21,7 @@ export interface RunCommandOptions {
   maxOutputBytes?: number;
   allowNetwork?: boolean;
   signal?: AbortSignal;
+  /** Where the child's variables come from (default: process.env); only allowlisted names pass (childEnv). */
   env?: NodeJS.ProcessEnv;
   /** Whose credentials to hide (default: os.homedir()). */
   homeDir?: string;
@@ -28,8 +29,8 @@ export interface RunCommandOptions {
   sandbox?: 'auto' | 'off' | 'require';
   /** Between SIGTERM and SIGKILL on timeout or cancel. Default 2000 ms. */
   killGraceMs?: number;
-  /** Pass variables named like credentials (…_API_KEY, …TOKEN, AWS_…) through. Default false. */
-  passSecretEnv?: boolean;
+  /** Extra variable names to pass (the user setting patchpilot.policy.envAllow); credentials are still dropped. */
+  envAllow?: readonly string[];
   /**
    * What the command may not read or change (F3, F4): ignored paths, extra protected globs, the state
    * folder. Default: the workspace's `.patchpilotignore` and the default protected set.
@@ -82,22 +83,22 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const [file, args] = sandboxed
     ? [status.bwrapPath!, bwrapArguments({ workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts() }, opts.command)]
     : ['bash', ['-c', opts.command]];
-  // detached: a new session and process group, so the whole tree can be signalled at once.
-  const baseEnv = opts.env ?? process.env;
-  const env = opts.passSecretEnv ? baseEnv : scrubSecretEnv(baseEnv).env;
+  // detached: a new session and process group; with the marker in the environment, every process
+  // the command starts can be found and killed, double-forked ones included (sessionKill.ts).
+  const procs = new CommandProcesses();
+  const env = buildChildEnv({ base: opts.env, allow: opts.envAllow, set: procs.env() }).env;
   const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  procs.attach(child.pid);
   child.stdout.on('data', (b: Buffer) => stdout.push(b));
   child.stderr.on('data', (b: Buffer) => stderr.push(b));
 
   let timedOut = false;
   let cancelled = false;
   let killTimer: NodeJS.Timeout | undefined;
-  const pgid = child.pid;
   const terminate = () => {
-    if (!pgid || killTimer) return;
-    const tree = descendants(pgid);
-    signalTree(pgid, tree, 'SIGTERM');
-    killTimer = setTimeout(() => signalTree(pgid, [...new Set([...tree, ...descendants(pgid)])], 'SIGKILL'), opts.killGraceMs ?? 2000);
+    if (killTimer) return;
+    procs.signal('SIGTERM');
+    killTimer = setTimeout(() => void procs.killAll(), opts.killGraceMs ?? 2000);
   };
   const timeout = opts.timeoutMs !== undefined ? setTimeout(() => { timedOut = true; terminate(); }, opts.timeoutMs) : undefined;
   const onAbort = () => { cancelled = true; terminate(); };
@@ -108,10 +109,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
   // Background jobs the command left behind (`server &`) die with it; escaped ones too.
-  if (pgid) {
-    const leftovers = descendants(pgid);
-    signalTree(pgid, leftovers, 'SIGKILL');
-  }
+  await procs.killAll();
   clearTimeout(timeout);
   clearTimeout(killTimer);
   opts.signal?.removeEventListener('abort', onAbort);

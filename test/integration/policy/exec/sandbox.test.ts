@@ -189,11 +189,12 @@ describe('sandboxed executor (real bwrap, real processes)', () => {
     await assert.rejects(runCommand({ command: 'true', cwd: ws, workspaceRoot: ws, maxOutputBytes: -1 }), /maxOutputBytes/);
   });
 
-  test('credentials in the environment are not handed to the command unless asked for', async () => {
+  test('only allowlisted variables reach the command; credentials never, even when the user lists their names', async () => {
     const env = { ...process.env, OPENAI_API_KEY: 'sk-secret', MY_SERVICE_TOKEN: 't', AWS_SECRET_ACCESS_KEY: 'a', HARMLESS: 'ok' };
-    const cmd = 'echo "${OPENAI_API_KEY:-none} ${MY_SERVICE_TOKEN:-none} ${AWS_SECRET_ACCESS_KEY:-none} $HARMLESS"';
-    assert.equal((await runCommand({ command: cmd, cwd: ws, workspaceRoot: ws, env })).stdout, 'none none none ok\n');
-    assert.equal((await runCommand({ command: cmd, cwd: ws, workspaceRoot: ws, env, passSecretEnv: true })).stdout, 'sk-secret t a ok\n');
+    const cmd = 'echo "${OPENAI_API_KEY:-none} ${MY_SERVICE_TOKEN:-none} ${AWS_SECRET_ACCESS_KEY:-none} ${HARMLESS:-none}"';
+    assert.equal((await runCommand({ command: cmd, cwd: ws, workspaceRoot: ws, env })).stdout, 'none none none none\n');
+    const envAllow = ['HARMLESS', 'MY_SERVICE_TOKEN'];
+    assert.equal((await runCommand({ command: cmd, cwd: ws, workspaceRoot: ws, env, envAllow })).stdout, 'none none none ok\n');
   });
 
   test('an already-cancelled signal runs nothing', async () => {

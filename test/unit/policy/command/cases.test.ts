@@ -87,6 +87,64 @@ const A2_LIMITS_AND_PARSE_FAILURES: Row[] = [
   ['echo ' + Array.from({ length: 3000 }, (_, i) => `$(echo ${i})`).join(' '), 'ask', 'ask:too-many-subcommands'],
 ];
 
+/**
+ * Issue #6: bash evaluates arithmetic and array subscripts a second time, and `a[$(cmd)]` then runs
+ * cmd, even from a single-quoted string or a variable's value. `ls` inside keeps the extracted
+ * sub-commands allowed, so only the arithmetic/subscript rule can make these ask.
+ */
+const A1_ARITHMETIC_AND_SUBSCRIPTS: Row[] = [
+  ['echo $(( $(ls) ))', 'ask', 'ask:substitution-in-arithmetic'],
+  ['echo $(( `ls` ))', 'ask', 'ask:substitution-in-arithmetic'],
+  ['(( $(ls) ))', 'ask', 'ask:substitution-in-arithmetic'],
+  ['echo $[ $(ls) ]', 'ask', 'ask:substitution-in-arithmetic'],
+  ['for ((i=$(ls); i<1; i++)); do :; done', 'ask', 'ask:substitution-in-arithmetic'],
+  ["echo $(( 'a[$(id)]' ))", 'ask', 'ask:substitution-in-arithmetic'],
+  ["[[ 1 -eq 'a[$(id)]' ]]", 'ask'],
+  ['echo ${x:$(ls)}', 'ask', 'ask:substitution-in-arithmetic'],
+  ["let 'x=a[$(ls)]'", 'ask'],
+  ['let x=1+2', 'ask', 'ask:let-arithmetic'],
+  ['a[$(ls)]=1', 'ask', 'ask:array-subscript'],
+  ['echo ${a[$(ls)]}', 'ask', 'ask:array-subscript'],
+  ['echo "${a[$(ls)]}"', 'ask'],
+  ['echo ${a[`ls`]}', 'ask', 'ask:array-subscript'],
+  ["echo ${a['$(id)']}", 'ask', 'ask:array-subscript'],
+  ['echo ${#a[$(ls)]}', 'ask', 'ask:array-subscript'],
+  ['echo ${a[i]}', 'ask', 'ask:array-subscript'],
+  ["test -v 'a[$(id)]'", 'ask'],
+  ["[[ -v 'x[$(id)]' ]]", 'ask', 'ask:subscript-substitution'],
+  ["[ -v 'x[$(id)]' ]", 'ask', 'ask:subscript-substitution'],
+  ["printf -v 'a[$(id)]' x", 'ask'],
+  ["read 'a[$(id)]'", 'ask'],
+  ["mapfile 'a[$(id)]' < src/a.ts", 'ask', 'ask:subscript-substitution'],
+  ["declare 'a[$(id)]=1'", 'ask', 'ask:subscript-substitution'],
+  ["local 'a[$(id)]'", 'ask', 'ask:subscript-substitution'],
+  ["export 'a[$(id)]=x'", 'ask', 'ask:subscript-substitution'],
+  ["unset 'a[$(id)]'", 'ask', 'ask:subscript-substitution'],
+  ["unset -v 'a[${x}]'", 'ask', 'ask:subscript-substitution'],
+  ["unset $'a[\\x24(id)]'", 'ask', 'ask:subscript-substitution'],
+  ['unset a\\[\\$\\(id\\)\\]', 'ask', 'ask:subscript-substitution'],
+  ["unset 'a['\"\\$(id)\"']'", 'ask', 'ask:subscript-substitution'],
+  ["x='a[$(id)]'; echo $((x))", 'ask'],
+  ["x='a[`id`]'; (( x ))", 'ask'],
+  ['echo ${a[1]}', 'allow'],
+  ['echo ${x[@]:0:1}', 'allow'],
+  ['echo $((1 + 2))', 'allow'],
+  ['echo ${x:-$(ls)}', 'allow'],
+  ["echo 'a[1]' '$(id)'", 'allow'],
+];
+
+/** Issue #6: recursive background functions (fork bombs) passed; every function definition asks now. */
+const A1_FUNCTIONS: Row[] = [
+  ['f(){ f|f& };f', 'deny', 'deny:fork-bomb'],
+  [':(){ :|:& };:', 'deny', 'deny:fork-bomb'],
+  ['function f { f|f & }; f', 'deny', 'deny:fork-bomb'],
+  ['f(){ g; }; g(){ f|f& }; f', 'ask', 'ask:function-definition'],
+  ['function f { echo hi; }; f', 'ask', 'ask:function-definition'],
+  ['f() { ls; }; f', 'ask', 'ask:function-definition'],
+  ['f() ( ls ); f', 'ask', 'ask:function-definition'],
+  ["bash -c 'g(){ ls; }; g'", 'ask', 'ask:function-definition'],
+];
+
 const A3_DANGEROUS_FLAGS: Row[] = [
   ['find . -exec rm {} \\;', 'ask', 'ask:find-exec'],
   ['find . -type f -exec grep -l x {} +', 'ask', 'ask:find-exec'],
@@ -150,8 +208,10 @@ const A3_DANGEROUS_FLAGS: Row[] = [
   ["npx -c 'rm x'", 'ask'],
   ['npm test --script-shell=/tmp/x', 'ask', 'ask:npm--script-shell'],
   ['node --inspect=0.0.0.0:9229 x.js', 'ask', 'ask:node--inspect'],
-  ["printf -v 'a[$(id)]' x", 'ask', 'ask:printf-v-subscript'],
-  ["declare -i x='a[$(id)]'", 'ask', 'ask:declare-flag'],
+  ["printf -v 'a[$(id)]' x", 'ask'],
+  ["printf -v 'a[i]' x", 'ask', 'ask:printf-v-subscript'],
+  ["declare -i x='a[$(id)]'", 'ask'],
+  ['declare -i x=y', 'ask', 'ask:declare-flag'],
   ['eslint --fix src', 'ask', 'ask:eslint--fix'],
   ['tsc --outDir /tmp/out', 'deny', 'deny:write-outside-workspace'],
 ];
@@ -327,6 +387,8 @@ const EVERYDAY_ALLOWED: Row[] = [
 
 const TABLE: [string, Row[]][] = [
   ['A1 every sub-command and inline command', A1_SUBCOMMANDS],
+  ['A1 arithmetic and array subscripts', A1_ARITHMETIC_AND_SUBSCRIPTS],
+  ['A1 function definitions', A1_FUNCTIONS],
   ['A2 limits, parse failures, separators', A2_LIMITS_AND_PARSE_FAILURES],
   ['A3 dangerous flags of read-only commands', A3_DANGEROUS_FLAGS],
   ['A4 write redirections', A4_REDIRECTIONS],

@@ -68,6 +68,7 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     fastModel: settings.llm.fastModel,
   });
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
+  const guard = commandGuard(o.root, policy, settings.history.path);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -75,13 +76,13 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     tools: createToolRegistry({ commands: true, web: true, history: !!history }),
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
-    tasks: new NodeTaskRunner({ envAllow: policy.envAllow }),
+    tasks: new NodeTaskRunner({ envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
     history,
     patches: new PatchManager({ root: o.root }),
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: createCommandExecutor(o.root, { guard: commandGuard(o.root, policy, settings.history.path), envAllow: policy.envAllow }),
+    exec: createCommandExecutor(o.root, { guard, envAllow: policy.envAllow }),
     web,
     onEvent: o.onEvent,
   };

@@ -3,6 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from '../../core/policy/exec/cappedOutput';
 import { buildChildEnv } from '../../core/policy/exec/childEnv';
 import { CommandProcesses } from '../../core/policy/exec/sessionKill';
+import { describeProtectedChanges, GuardSession, type GuardOptions } from '../../core/policy/exec/protectedGuard';
 import type { TaskRunner, TaskRunRequest, TaskRunResult } from '../../core/ports';
 
 const DEFAULT_MAX_OUTPUT = 200_000;
@@ -15,10 +16,24 @@ const KILL_GRACE_MS = 2000;
  * output goes to the model.
  */
 export class NodeTaskRunner implements TaskRunner {
-  /** `envAllow`: extra variable names to pass (patchpilot.policy.envAllow). */
-  constructor(private readonly options: { envAllow?: readonly string[] } = {}) {}
+  /**
+   * `envAllow`: extra variable names to pass (patchpilot.policy.envAllow). `guard`: what a test command
+   * may not change or show (protected paths put back, ignored files' content cut from the output), as
+   * for run_command: this runner has no sandbox.
+   */
+  constructor(private readonly options: { envAllow?: readonly string[]; guard?: Omit<GuardOptions, 'keepBytes'> } = {}) {}
 
-  run(request: TaskRunRequest): Promise<TaskRunResult> {
+  async run(request: TaskRunRequest): Promise<TaskRunResult> {
+    if (!this.options.guard) return this.execute(request);
+    const guard = await GuardSession.begin({ ...this.options.guard, keepBytes: true });
+    const result = await this.execute(request);
+    const protectedChanges = await guard.end();
+    const note = describeProtectedChanges(protectedChanges);
+    const output = guard.redactor.redact(result.output).text;
+    return { ...result, output: note ? `${output}${output.endsWith('\n') || !output ? '' : '\n'}${note}\n` : output, protectedChanges };
+  }
+
+  private execute(request: TaskRunRequest): Promise<TaskRunResult> {
     const started = Date.now();
     const output = new CappedOutput(request.maxOutputBytes ?? DEFAULT_MAX_OUTPUT);
     const live = new StringDecoder('utf8');

@@ -1,7 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { listWorkspaceFiles } from '../git/listFiles';
-import { globToRegExp } from './globPattern';
 import { isBinary } from './readFile';
 import { ToolError } from './types';
 import { cutLine, type GrepOutcome, type GrepQuery } from './grepTypes';
@@ -16,7 +15,7 @@ export async function grepWithJs(query: GrepQuery): Promise<GrepOutcome> {
   } catch (err) {
     throw new ToolError(`invalid regular expression: ${(err as Error).message}`);
   }
-  const include = query.include ? globToRegExp(query.include) : undefined;
+  const include = query.include;
   const prefix = query.path.replace(/\/+$/, '');
   const listing = await listWorkspaceFiles(query.root, { rules: query.rules, signal: query.signal });
   const files = listing.files.filter((f) => (!prefix || f === prefix || f.startsWith(prefix + '/')) && (!include || include.test(f)));

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { IgnoreRules } from '../../../src/core/git/ignoreRules';
 import { grepWithJs } from '../../../src/core/tools/grepJs';
 import { findRipgrep, grepWithRipgrep } from '../../../src/core/tools/grepRipgrep';
+import { fileGlob } from '../../../src/core/tools/globPattern';
 import { grepTool } from '../../../src/core/tools/grep';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { GrepOutcome, GrepQuery } from '../../../src/core/tools/grepTypes';
@@ -51,7 +52,7 @@ describe('grep: ripgrep and the JS fallback see the same files', () => {
             'src/b.js:1: function needle() {}',
             'src/nested/c.ts:3: needle',
           ]);
-          assert.deepEqual(show(await engine(query(ws.root, { include: '*.ts', path: 'src' }))), [
+          assert.deepEqual(show(await engine(query(ws.root, { include: fileGlob('*.ts'), path: 'src' }))), [
             'src/a.ts:1: const needle = 1;',
             'src/a.ts:2: export default needle;',
             'src/nested/c.ts:3: needle',

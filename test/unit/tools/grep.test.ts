@@ -5,6 +5,7 @@ import { grepWithJs } from '../../../src/core/tools/grepJs';
 import { findRipgrep, grepWithRipgrep } from '../../../src/core/tools/grepRipgrep';
 import { fileGlob } from '../../../src/core/tools/globPattern';
 import { grepTool } from '../../../src/core/tools/grep';
+import { RegexWorker } from '../../../src/core/tools/regexWorker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { GrepOutcome, GrepQuery } from '../../../src/core/tools/grepTypes';
 import { gitInit, makeContext, tempWorkspace } from './helpers';
@@ -107,5 +108,27 @@ describe('grep tool', () => {
     } finally {
       ws.cleanup();
     }
+  });
+});
+
+describe('grep JS fallback: a catastrophic regex (F8)', () => {
+  test('is stopped by the time cap with a clear error; the main thread stays free', async () => {
+    let ticks = 0;
+    const beat = setInterval(() => ticks++, 20);
+    const t = Date.now();
+    try {
+      const worker = new RegexWorker('^(a+)+$', 10, new AbortController().signal, 500);
+      await assert.rejects(worker.match(`${'a'.repeat(40)}!`), /ran longer than [^]*simplify it/);
+      await worker.close();
+    } finally {
+      clearInterval(beat);
+    }
+    assert.ok(Date.now() - t < 3000, `stopped after ${Date.now() - t} ms`);
+    assert.ok(ticks >= 10, `the event loop kept turning (${ticks} ticks)`);
+  });
+  test('an ordinary pattern matches as before', async () => {
+    const worker = new RegexWorker('fo+', 10, new AbortController().signal);
+    assert.deepEqual(await worker.match('a\nfoo\nbar\nfo'), [1, 3]);
+    await worker.close();
   });
 });

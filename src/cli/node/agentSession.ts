@@ -3,6 +3,7 @@ import { Orchestrator, type OrchestratorDeps, type RunOutcome } from '../../core
 import type { Notifier } from '../../core/ports';
 import type { RunEndStatus } from '../../protocol/agentEvents';
 import { ExitCode } from '../io';
+import { Watchdog } from './watchdog';
 
 export const EXIT: Record<RunEndStatus, number> = {
   finished: ExitCode.ok,
@@ -17,9 +18,12 @@ export const EXIT: Record<RunEndStatus, number> = {
  * with them, one at a time. Ctrl-C (SIGINT) or SIGTERM during a run cancels that run: the loop
  * kills the running command's process tree and ends the run as cancelled; a second Ctrl-C while the
  * cancel is still unwinding exits at once. After every run the history is flushed to disk.
+ * A watchdog thread ends the process if a run outlives its wall clock or its cancel, or blocks the
+ * main thread so that none of this can run (watchdog.ts).
  */
 export class AgentSession {
   private controller: AbortController | undefined;
+  private readonly watchdog = new Watchdog();
 
   constructor(
     private readonly deps: OrchestratorDeps,
@@ -36,6 +40,7 @@ export class AgentSession {
     if (!this.controller) return false;
     if (this.controller.signal.aborted) process.exit(ExitCode.cancelled); // a second Ctrl-C does not wait
     this.controller.abort();
+    this.watchdog.cancelled();
     return true;
   }
 
@@ -44,6 +49,7 @@ export class AgentSession {
     const onSignal = () => this.interrupt();
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    this.watchdog.arm(this.deps.settings.limits.wallClockMinutes * 60_000);
     try {
       return await new Orchestrator(this.deps).run(goal, { signal: controller.signal });
     } finally {
@@ -51,6 +57,7 @@ export class AgentSession {
       process.off('SIGTERM', onSignal);
       this.controller = undefined;
       await this.history?.flush().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
+      this.watchdog.disarm();
     }
   }
 

@@ -1,5 +1,6 @@
 import { listWorkspaceFiles } from '../git/listFiles';
-import { globToRegExp } from './globPattern';
+import type { Matcher } from '../base/wildcard';
+import { fileGlob } from './globPattern';
 import { ToolError, ok, type Tool } from './types';
 
 export const GLOB_MAX_RESULTS = 500;
@@ -21,9 +22,9 @@ export const globTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    let re: RegExp;
+    let re: Matcher;
     try {
-      re = globToRegExp(args.pattern);
+      re = fileGlob(args.pattern);
     } catch (err) {
       throw new ToolError((err as Error).message);
     }

@@ -1,7 +1,8 @@
 import { resolveWorkspacePath } from './paths';
 import { grepWithJs } from './grepJs';
 import { findRipgrep, grepWithRipgrep } from './grepRipgrep';
-import { ok, type Tool } from './types';
+import { fileGlob } from './globPattern';
+import { ToolError, ok, type Tool } from './types';
 import type { GrepQuery } from './grepTypes';
 
 export const GREP_MAX_MATCHES = 200;
@@ -31,11 +32,17 @@ export const grepTool: Tool<Args> = {
   readOnly: true,
   async run(args, ctx) {
     const scope = await resolveWorkspacePath(ctx, args.path ?? '.', 'search');
+    let include;
+    try {
+      include = args.include ? fileGlob(args.include) : undefined;
+    } catch (err) {
+      throw new ToolError(`include: ${(err as Error).message}`);
+    }
     const query: GrepQuery = {
       root: ctx.root,
       pattern: args.pattern,
       path: scope.rel,
-      include: args.include,
+      include,
       maxMatches: GREP_MAX_MATCHES,
       rules: ctx.ignore,
       signal: ctx.signal,

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { listWorkspaceFiles } from '../git/listFiles';
-import { globToRegExp } from './globPattern';
 import { isBinary } from './readFile';
+import { RegexWorker } from './regexWorker';
 import { ToolError } from './types';
 import { cutLine, type GrepOutcome, type GrepQuery } from './grepTypes';
 
@@ -10,31 +10,35 @@ const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
 /** Search without ripgrep: the same file set as glob (git ls-files or an ignore-aware walk). */
 export async function grepWithJs(query: GrepQuery): Promise<GrepOutcome> {
-  let re: RegExp;
   try {
-    re = new RegExp(query.pattern);
+    new RegExp(query.pattern); // compiling is cheap and cannot hang; matching runs in the worker
   } catch (err) {
     throw new ToolError(`invalid regular expression: ${(err as Error).message}`);
   }
-  const include = query.include ? globToRegExp(query.include) : undefined;
+  const include = query.include;
   const prefix = query.path.replace(/\/+$/, '');
   const listing = await listWorkspaceFiles(query.root, { rules: query.rules, signal: query.signal });
   const files = listing.files.filter((f) => (!prefix || f === prefix || f.startsWith(prefix + '/')) && (!include || include.test(f)));
 
   const matches: GrepOutcome['matches'] = [];
-  for (const file of files) {
-    query.signal.throwIfAborted();
-    const abs = path.join(query.root, file);
-    const info = await stat(abs).catch(() => undefined);
-    if (!info?.isFile() || info.size > MAX_FILE_BYTES) continue;
-    const buffer = await readFile(abs).catch(() => undefined);
-    if (!buffer || isBinary(buffer)) continue;
-    const lines = buffer.toString('utf8').split(/\r?\n/);
-    for (let i = 0; i < lines.length; i++) {
-      if (!re.test(lines[i]!)) continue;
-      if (matches.length >= query.maxMatches) return { matches, truncated: true, engine: 'js' };
-      matches.push({ path: file, line: i + 1, text: cutLine(lines[i]!) });
+  const re = new RegexWorker(query.pattern, query.maxMatches + 1, query.signal);
+  try {
+    for (const file of files) {
+      query.signal.throwIfAborted();
+      const abs = path.join(query.root, file);
+      const info = await stat(abs).catch(() => undefined);
+      if (!info?.isFile() || info.size > MAX_FILE_BYTES) continue;
+      const buffer = await readFile(abs).catch(() => undefined);
+      if (!buffer || isBinary(buffer)) continue;
+      const text = buffer.toString('utf8');
+      const lines = text.split(/\r?\n/);
+      for (const i of await re.match(text)) {
+        if (matches.length >= query.maxMatches) return { matches, truncated: true, engine: 'js' };
+        matches.push({ path: file, line: i + 1, text: cutLine(lines[i]!) });
+      }
     }
+  } finally {
+    await re.close();
   }
   return { matches, truncated: false, engine: 'js' };
 }

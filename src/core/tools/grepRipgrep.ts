@@ -4,7 +4,6 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { AGENT_IGNORE_FILE } from '../git/ignoreRules';
 import { buildChildEnv } from '../policy/exec/childEnv';
-import { globToRegExp } from './globPattern';
 import { ToolError } from './types';
 import { cutLine, type GrepOutcome, type GrepQuery } from './grepTypes';
 
@@ -35,7 +34,7 @@ export function findRipgrep(env: NodeJS.ProcessEnv = process.env): string | null
 export async function grepWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOutcome> {
   const args = ['--no-config', '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--hidden', '--no-require-git', '--glob', '!.git', '--max-columns', '1000', '--max-columns-preview', '--max-filesize', '2M', '--sort', 'path'];
   args.push('--ignore-file', path.join(query.root, AGENT_IGNORE_FILE));
-  const include = query.include ? globToRegExp(query.include) : undefined;
+  const include = query.include;
   args.push('--regexp', query.pattern, '--', query.path || '.');
 
   // The common child environment (PATH and locale are all rg needs); RIPGREP_CONFIG_PATH is not on it.

@@ -1,3 +1,4 @@
+import type { Matcher } from '../base/wildcard';
 import type { IgnoreRules } from '../git/ignoreRules';
 
 export interface GrepQuery {
@@ -6,8 +7,8 @@ export interface GrepQuery {
   pattern: string;
   /** Workspace-relative file or directory to search; '' for everything. */
   path: string;
-  /** Glob on file names, e.g. "*.ts" or "src/**\/*.{ts,tsx}". */
-  include?: string;
+  /** The include glob on file names ("*.ts", "src/**\/*.{ts,tsx}"), compiled (tools/globPattern). */
+  include?: Matcher;
   maxMatches: number;
   rules: IgnoreRules;
   signal: AbortSignal;

@@ -7,7 +7,7 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { listDirTool } from '../../../src/core/tools/listDir';
 import { globTool } from '../../../src/core/tools/glob';
-import { globToRegExp } from '../../../src/core/tools/globPattern';
+import { fileGlob } from '../../../src/core/tools/globPattern';
 import { makeContext, tempWorkspace, gitInit } from './helpers';
 
 const tools = new ToolRegistry([readFileTool, listDirTool, globTool]);
@@ -171,7 +171,7 @@ describe('list_dir and glob', () => {
   });
 });
 
-describe('globToRegExp', () => {
+describe('fileGlob', () => {
   const cases: [string, string, boolean][] = [
     ['*.ts', 'a.ts', true],
     ['*.ts', 'src/x/a.ts', true],
@@ -191,10 +191,10 @@ describe('globToRegExp', () => {
   ];
   for (const [pattern, file, expected] of cases) {
     test(`${pattern} ${expected ? 'matches' : 'does not match'} ${file}`, () => {
-      assert.equal(globToRegExp(pattern).test(file), expected);
+      assert.equal(fileGlob(pattern).test(file), expected);
     });
   }
   test('an unbalanced brace is an error, not a silent miss', () => {
-    assert.throws(() => globToRegExp('{a,b'), /unbalanced/);
+    assert.throws(() => fileGlob('{a,b'), /unbalanced/);
   });
 });

@@ -3,7 +3,9 @@ import assert from 'node:assert/strict';
 import { IgnoreRules } from '../../../src/core/git/ignoreRules';
 import { grepWithJs } from '../../../src/core/tools/grepJs';
 import { findRipgrep, grepWithRipgrep } from '../../../src/core/tools/grepRipgrep';
+import { fileGlob } from '../../../src/core/tools/globPattern';
 import { grepTool } from '../../../src/core/tools/grep';
+import { RegexWorker } from '../../../src/core/tools/regexWorker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { GrepOutcome, GrepQuery } from '../../../src/core/tools/grepTypes';
 import { gitInit, makeContext, tempWorkspace } from './helpers';
@@ -51,7 +53,7 @@ describe('grep: ripgrep and the JS fallback see the same files', () => {
             'src/b.js:1: function needle() {}',
             'src/nested/c.ts:3: needle',
           ]);
-          assert.deepEqual(show(await engine(query(ws.root, { include: '*.ts', path: 'src' }))), [
+          assert.deepEqual(show(await engine(query(ws.root, { include: fileGlob('*.ts'), path: 'src' }))), [
             'src/a.ts:1: const needle = 1;',
             'src/a.ts:2: export default needle;',
             'src/nested/c.ts:3: needle',
@@ -106,5 +108,27 @@ describe('grep tool', () => {
     } finally {
       ws.cleanup();
     }
+  });
+});
+
+describe('grep JS fallback: a catastrophic regex (F8)', () => {
+  test('is stopped by the time cap with a clear error; the main thread stays free', async () => {
+    let ticks = 0;
+    const beat = setInterval(() => ticks++, 20);
+    const t = Date.now();
+    try {
+      const worker = new RegexWorker('^(a+)+$', 10, new AbortController().signal, 500);
+      await assert.rejects(worker.match(`${'a'.repeat(40)}!`), /ran longer than [^]*simplify it/);
+      await worker.close();
+    } finally {
+      clearInterval(beat);
+    }
+    assert.ok(Date.now() - t < 3000, `stopped after ${Date.now() - t} ms`);
+    assert.ok(ticks >= 10, `the event loop kept turning (${ticks} ticks)`);
+  });
+  test('an ordinary pattern matches as before', async () => {
+    const worker = new RegexWorker('fo+', 10, new AbortController().signal);
+    assert.deepEqual(await worker.match('a\nfoo\nbar\nfo'), [1, 3]);
+    await worker.close();
   });
 });

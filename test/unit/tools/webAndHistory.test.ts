@@ -76,7 +76,7 @@ describe('web_fetch', () => {
         const r = await tools.invoke('web_fetch', { url: `${base}/x?d=${'A'.repeat(80)}` }, ctx);
         assert.equal(r.ok, false);
         assert.equal(approver.actionRequests[0]!.kind, 'fetch');
-        assert.match(approver.actionRequests[0]!.reason, /query/);
+        assert.match(approver.actionRequests[0]!.reason, /across the URL/);
         assert.deepEqual(hits, []);
       });
     } finally {

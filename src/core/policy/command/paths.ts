@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import { compileGlob, type Matcher } from '../../base/wildcard';
 import { createProtectedMatcher, type ProtectedMatcher } from '../path/protected-paths';
 import type { Finding, Word } from './types';
 
@@ -139,7 +140,12 @@ function globMayHitIgnored(v: string, cwd: string, ctx: PathContext): boolean {
   const dir = globPrefix(v);
   const rest = v.slice(dir === '.' && !v.startsWith('./') ? 0 : dir.length + 1);
   if (rest.includes('/')) return true;
-  const re = new RegExp('^' + rest.replace(/[.+^${}()|\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
+  let re: Matcher;
+  try {
+    re = compileGlob(rest, { braces: false }); // linear: the model chose this word (F8)
+  } catch {
+    return true; // too long to judge: assume it does
+  }
   const base = resolveWordPath({ value: dir, dynamic: false, glob: false, raw: dir }, cwd, ctx.homeDir);
   if (!base) return true;
   let names: string[];

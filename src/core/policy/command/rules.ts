@@ -1,4 +1,5 @@
 import type { Verdict } from '../types';
+import { compileWildcard, type Matcher } from '../../base/wildcard';
 import { baseName } from './commandClasses';
 import type { Word } from './types';
 
@@ -62,20 +63,25 @@ export function ruleMatches(rule: CommandRule, argv: readonly Word[]): boolean {
   for (let i = 0; i < fixed.length; i++) {
     const a = args[i]!;
     if (fixed[i] === '*') continue;
-    if (a.dynamic || !globToRegExp(fixed[i]!).test(a.value)) return false;
+    if (a.dynamic || !argMatcher(fixed[i]!).test(a.value)) return false;
   }
   if (rule.verdict !== 'allow' || trailingStar) return true;
   return args.length === fixed.length;
 }
 
-const cache = new Map<string, RegExp>();
-function globToRegExp(glob: string): RegExp {
-  let re = cache.get(glob);
-  if (!re) {
-    re = new RegExp('^' + glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$', 's');
-    cache.set(glob, re);
+// Linear matching (base/wildcard): the argument is the model's and may be long (F8).
+const cache = new Map<string, Matcher>();
+function argMatcher(glob: string): Matcher {
+  let m = cache.get(glob);
+  if (!m) {
+    try {
+      m = compileWildcard(glob);
+    } catch {
+      m = { test: () => false }; // an over-long rule pattern matches nothing: allow rules fail closed
+    }
+    cache.set(glob, m);
   }
-  return re;
+  return m;
 }
 
 /** Does the (user) allow rule spell out this flag, e.g. "sed -i *" for `sed -i`? */

@@ -5,11 +5,7 @@
  */
 import type { PolicyDecision } from '../types';
 import { normalizeHost } from './url-check';
-
-const LONG_QUERY = 64;
-const LONG_VALUE = 32;
-const LONG_SEGMENT = 48;
-const LONG_LABEL = 30;
+import { judgeUrlData } from './url-data';
 
 function hostOf(url: string | URL): string | undefined {
   try {
@@ -30,7 +26,7 @@ export function isNewHost(url: string | URL, knownHosts: Iterable<string>): bool
   return true;
 }
 
-/** Why the URL looks like it carries data (undefined when it does not). */
+/** Why the URL looks like it carries data (undefined when it does not). The whole URL is judged (url-data.ts). */
 export function dataCarried(url: string | URL): string | undefined {
   let u: URL;
   try {
@@ -38,17 +34,8 @@ export function dataCarried(url: string | URL): string | undefined {
   } catch {
     return 'the URL is invalid';
   }
-  const query = u.search.replace(/^\?/, '');
-  if (query.length > LONG_QUERY) return `a ${query.length}-character query string`;
-  for (const [, value] of u.searchParams) if (value.length > LONG_VALUE) return `a ${value.length}-character query value`;
-  for (const segment of u.pathname.split('/')) {
-    if (segment.length > LONG_SEGMENT) return `a ${segment.length}-character path segment`;
-  }
-  for (const label of normalizeHost(u.hostname).split('.')) {
-    if (label.length > LONG_LABEL) return `a ${label.length}-character host name label`;
-  }
   if (u.username || u.password) return 'credentials in the URL';
-  return undefined;
+  return judgeUrlData(u);
 }
 
 /** Ask before sending data to a host first seen now; allow otherwise (the fetch policy still applies). */

@@ -4,7 +4,7 @@ import { openHistoryStore, type HistoryStore } from '../../core/history';
 import { ModelClient } from '../../core/llm';
 import { PatchManager } from '../../core/patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../../core/policy/command';
-import { probeSandbox, type RunCommandOptions } from '../../core/policy/exec';
+import { describeProtection, probeSandbox, type RunCommandOptions } from '../../core/policy/exec';
 import { safeFetch } from '../../core/policy/network';
 import { compileGlobs, createIgnoreFilter, foldForMatch } from '../../core/policy/path';
 import type { OrchestratorDeps } from '../../core/orchestrator';
@@ -41,7 +41,7 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
   for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
   // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
   const sandbox = probeSandbox();
-  if (!sandbox.available) o.notifier.warn(sandbox.message);
+  if (!sandbox.available) o.notifier.warn(describeProtection(sandbox));
 
   let history: HistoryStore | undefined;
   try {
@@ -82,7 +82,7 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: createCommandExecutor(o.root, { guard, envAllow: policy.envAllow }),
+    exec: createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow }),
     web,
     onEvent: o.onEvent,
   };

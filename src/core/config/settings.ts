@@ -51,6 +51,8 @@ export interface PatchPilotSettings {
      * (policy/exec/childEnv.ts); values that carry credentials are dropped all the same.
      */
     envAllow: string[];
+    /** Home-relative paths a sandboxed command may read besides the built-in toolchain exceptions. */
+    homeAllow: string[];
   };
 }
 
@@ -96,6 +98,7 @@ export const SETTING_KEYS = {
   'patchpilot.policy.allowPrivateNetwork': { kind: 'boolean', trustSensitive: true },
   // A repository must not widen what reaches its own commands (and, through their output, the model).
   'patchpilot.policy.envAllow': { kind: 'string[]', trustSensitive: true, concat: true },
+  'patchpilot.policy.homeAllow': { kind: 'string[]', trustSensitive: true, concat: true },
 } as const satisfies Record<string, KeySpec>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -111,7 +114,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db' },
-  policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [] },
+  policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
 } satisfies PatchPilotSettings);
 
 /** Checks one raw value; returns the typed value or a message saying what was expected. */
@@ -197,6 +200,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       fetchAllowHosts: [...v('patchpilot.policy.fetchAllowHosts', d.policy.fetchAllowHosts)],
       allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
       envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
+      homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
     },
   };
 }

@@ -118,6 +118,9 @@ describe('attacks: ignored secrets and protected paths through commands (built C
         assert.match(s.run.results.get('create') ?? '', /declined/);
         assert.match(s.run.results.get('git-config') ?? '', /declined/);
         assert.deepEqual(s.protectedChanged, [], 'no protected path keeps a change');
+        // Said once, plainly, at the start: what still holds and what does not.
+        assert.equal(s.run.stderr.match(/Not protected: an allowed command can read and write/g)?.length, 1, s.run.stderr);
+        assert.match(s.run.stderr, /Still enforced: command rules/);
       } finally {
         s.arena.cleanup();
       }

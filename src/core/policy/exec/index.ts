@@ -7,3 +7,4 @@ export { buildChildEnv, type ChildEnvOptions } from './childEnv';
 export { CommandProcesses, MARKER_VAR } from './sessionKill';
 export { describeProtectedChanges, GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
 export { SecretRedactor } from './secretRedactor';
+export { describeProtection } from './protection';

@@ -1,4 +1,4 @@
-import { resolveWorkspacePath } from './paths';
+import { pathPolicyOf, resolveWorkspacePath } from './paths';
 import { grepWithJs } from './grepJs';
 import { findRipgrep, grepWithRipgrep } from './grepRipgrep';
 import { fileGlob } from './globPattern';
@@ -49,9 +49,24 @@ export const grepTool: Tool<Args> = {
     };
     const rg = findRipgrep();
     const outcome = rg ? await grepWithRipgrep(rg, query) : await grepWithJs(query);
+    outcome.matches = await withoutHiddenTwins(ctx, outcome.matches);
     if (outcome.matches.length === 0) return ok(`no matches for /${args.pattern}/`, { count: 0, engine: outcome.engine });
     const lines = outcome.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
     const more = outcome.truncated ? `\n[... stopped at ${GREP_MAX_MATCHES} matches; narrow the pattern, path or include]` : '';
     return ok(lines.join('\n') + more, { count: outcome.matches.length, truncated: outcome.truncated, engine: outcome.engine });
   },
 };
+
+/**
+ * F3: a searched file may be another name (hard link) of an ignored one; the search engines judge
+ * names only. Each file with matches is checked by the path policy, which looks at the inode, and
+ * its matches are dropped when the policy would not let read_file read it either.
+ */
+async function withoutHiddenTwins<M extends { path: string }>(ctx: Parameters<Tool['run']>[1], matches: M[]): Promise<M[]> {
+  const verdicts = new Map<string, boolean>();
+  for (const file of new Set(matches.map((m) => m.path))) {
+    const decision = await pathPolicyOf(ctx).check(file, 'read');
+    verdicts.set(file, decision.verdict !== 'deny');
+  }
+  return matches.filter((m) => verdicts.get(m.path));
+}

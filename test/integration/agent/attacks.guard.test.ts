@@ -50,6 +50,7 @@ async function attack(env: NodeJS.ProcessEnv = {}): Promise<{ arena: Arena; run:
   const turns = [
     ...READERS.map(([id, command]) => turn(call(id, 'run_command', { command }))),
     turn(call('read-link', 'read_file', { path: 'notes.txt' })),
+    turn(call('grep-tool', 'grep', { pattern: 'PP-ENV' })),
     turn(call('create', 'run_command', { command: creator() })),
     turn(call('git-config', 'run_command', { command: 'git config core.fsmonitor "touch /tmp/pp-fsmonitor-ran"' })),
     finish(),
@@ -73,6 +74,7 @@ function snapshotExtra(arena: Arena): Record<string, string> {
 function assertNoSecret(run: AgentRun, arena: Arena): void {
   for (const [id] of READERS) assert.ok(!(run.results.get(id) ?? '').includes(arena.secrets.env), `${id}: the secret reached the model:\n${run.results.get(id)}`);
   assert.ok(!run.allModelInput.includes(arena.secrets.env), 'the secret never reached the model');
+  assert.match(run.results.get('grep-tool') ?? '', /no matches/, 'the grep tool skips the hard link to .env');
   assert.match(run.results.get('read-link') ?? '', /"notes\.txt" is a hard link to \.env, which the agent may not read/);
 }
 

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { simpleGit } from 'simple-git';
 import { IgnoreRules } from './ignoreRules';
+import { SafeGit } from './safeGit';
 
 export interface FileListing {
   /** Workspace-relative paths, forward slashes, sorted. Never gitignored or .patchpilotignored. */
@@ -39,12 +39,13 @@ export async function listWorkspaceFiles(root: string, options: ListFilesOptions
   return { files: files.sort(), truncated, source: 'walk' };
 }
 
+/** null when there is no usable repository (none, broken, or refused as tampered): the walk is used. */
 async function gitFiles(root: string, signal?: AbortSignal): Promise<string[] | null> {
   try {
-    const git = simpleGit({ baseDir: root, abort: signal });
-    if (!(await git.checkIsRepo())) return null;
-    const all = await git.raw(['-c', 'core.quotePath=false', 'ls-files', '-z', '--cached', '--others', '--exclude-standard']);
-    const deleted = new Set((await git.raw(['-c', 'core.quotePath=false', 'ls-files', '-z', '--deleted'])).split('\0'));
+    const opened = await SafeGit.open(root, signal);
+    if (opened.kind !== 'repo') return null;
+    const all = await opened.git.run('ls-files', ['-z', '--cached', '--others', '--exclude-standard']);
+    const deleted = new Set((await opened.git.run('ls-files', ['-z', '--deleted'])).split('\0'));
     return [...new Set(all.split('\0'))].filter((f) => f && !deleted.has(f));
   } catch {
     return null; // no git binary, a broken repository: the walk still works

@@ -91,6 +91,7 @@ export class Orchestrator {
       const git = await snapshotGit(root);
       await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') });
       emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), git });
+      if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
       const offered = deps.tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));

@@ -8,6 +8,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PolicyDecision } from '../types';
+import { gitDirPartOf } from './bare-repo';
 import { isCaseInsensitive } from './case-sensitivity';
 import { createProtectedMatcher, foldForMatch, type ProtectedMatcher } from './protected-paths';
 import { PathLoopError, resolveRealPath } from './real-path';
@@ -122,6 +123,16 @@ export async function checkPath(req: PathCheckRequest): Promise<PathDecision> {
     for (const c of candidates) {
       const hit = matcher.match(c, isDir);
       if (hit) return no('ask', `protected:${hit.glob}`, `"${c}" is a protected path (${hit.why}); changing it needs your approval.`, withRel);
+    }
+    // Judged on the real path only: that is the file written, and its folders are what git would open.
+    const gitDir = gitDirPartOf(realRoot, rel);
+    if (gitDir !== undefined) {
+      return no(
+        'ask',
+        'protected:git-directory',
+        `"${rel}" is part of a git directory layout in "${gitDir || '.'}" (HEAD with objects/ and refs/, or commondir): git run there reads its config and hooks, which run commands; changing it needs your approval.`,
+        withRel,
+      );
     }
     if (req.operation === 'delete' && isDir) {
       const inner = await findProtectedInside(info.real, rel, matcher, req.isIgnored);

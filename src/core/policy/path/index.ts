@@ -2,6 +2,7 @@ export { checkPath, compileGlobs } from './check-path';
 export type { PathCheckRequest, PathDecision, PathOperation } from './check-path';
 export { createIgnoreFilter, IGNORE_FILE_NAME } from './ignore-filter';
 export type { IgnoreFilter, IgnoreMatch } from './ignore-filter';
+export { gitDirLayoutAt, gitDirPartOf } from './bare-repo';
 export { DEFAULT_PROTECTED_PATHS, createProtectedMatcher, foldForMatch } from './protected-paths';
 export type { ProtectedMatcher } from './protected-paths';
 export { openConfined, writeConfined, ConfinementError } from './confined-io';

@@ -1,0 +1,123 @@
+/**
+ * The one way PatchPilot itself runs git (listing, snapshots, auto-commit). These calls run outside
+ * the sandbox, in a workspace the agent writes to, so nothing the workspace holds may decide what
+ * they execute:
+ * - the repository is located by us (repoLayout.ts) and passed explicitly: no discovery, no bare
+ *   layouts, no commondir or gitfile leading to a planted config;
+ * - every config key that names a program is overridden on the command line (neutralConfig.ts);
+ * - subcommands come from a closed list, each with its own forced flags (no hooks on commit, no
+ *   external diff or textconv on diff), so no caller can forget them;
+ * - the environment keeps the user's identity and global config but no variable that would move
+ *   git elsewhere or start a program (GIT_DIR, GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, PAGER ...).
+ * simple-git is not used here: its unsafe-option guard (rightly) rejects `-c core.fsmonitor=...`
+ * and `-c core.hooksPath=...`, the very overrides that make a call safe, and does not look at
+ * repository config at all. Callers never pass options before the subcommand, and paths go after `--`.
+ */
+import { execFile } from 'node:child_process';
+import { realpath } from 'node:fs/promises';
+import path from 'node:path';
+import { driverOverrides, hasConfig, overrideArgs } from './neutralConfig';
+import { locateRepository } from './repoLayout';
+
+/** Subcommands PatchPilot runs, with the flags each always gets. */
+const SUBCOMMANDS = {
+  'ls-files': [],
+  status: ['--ignore-submodules=all'],
+  'rev-parse': [],
+  'symbolic-ref': [],
+  add: [],
+  diff: ['--no-ext-diff', '--no-textconv', '--ignore-submodules=all'],
+  commit: ['--no-verify', '--no-gpg-sign'],
+} as const satisfies Record<string, readonly string[]>;
+
+export type GitSubcommand = keyof typeof SUBCOMMANDS;
+
+/** The only config a caller may add: the fallback commit identity. */
+const CALLER_KEYS = new Set(['user.name', 'user.email']);
+
+/** Variables kept from PatchPilot's environment; every other GIT_* one is dropped. */
+const KEPT_GIT_VARS = new Set(['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM']);
+const DROPPED_VARS = ['PAGER', 'EDITOR', 'VISUAL', 'SSH_ASKPASS'];
+
+export type GitOpenResult =
+  | { kind: 'repo'; git: SafeGit }
+  | { kind: 'none' }
+  /** The repository looks tampered with (or its config cannot be neutralised): git is not run. */
+  | { kind: 'refused'; reason: string };
+
+export class SafeGit {
+  private constructor(
+    /** Where relative paths given to and printed by git are rooted (the workspace root). */
+    readonly cwd: string,
+    private readonly base: string[],
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly configList: string,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /**
+   * Locates the repository of the workspace `root` (a real path) and reads its effective config
+   * once, to know which free-name drivers to neutralise. Open again for each operation: config
+   * the agent changes later is read again then.
+   */
+  static async open(workspaceRoot: string, signal?: AbortSignal): Promise<GitOpenResult> {
+    const root = await realpath(workspaceRoot);
+    const layout = locateRepository(root);
+    if (layout.kind !== 'repo') return layout;
+    const env = gitEnv(layout.workTree);
+    const located = ['--no-pager', `--git-dir=${layout.gitDir}`, `--work-tree=${layout.workTree}`];
+    // Reading config executes nothing; the fixed overrides apply already (includes are honoured).
+    const list = await execGit(root, [...located, ...overrideArgs([]), 'config', '--list', '-z'], env, signal);
+    let drivers;
+    try {
+      drivers = driverOverrides(list);
+    } catch (err) {
+      return { kind: 'refused', reason: `${(err as Error).message}; PatchPilot does not run git on this repository.` };
+    }
+    return { kind: 'repo', git: new SafeGit(root, [...located, ...overrideArgs(drivers)], env, list, signal) };
+  }
+
+  /** `config`: extra `-c` settings, only of keys that run nothing (CALLER_KEYS). */
+  run(subcommand: GitSubcommand, args: readonly string[] = [], config: readonly (readonly [string, string])[] = []): Promise<string> {
+    const extra = config.flatMap(([k, v]) => {
+      if (!CALLER_KEYS.has(k)) throw new Error(`git config ${k} cannot be set by a caller`);
+      return ['-c', `${k}=${v}`];
+    });
+    return execGit(this.cwd, [...this.base, ...extra, subcommand, ...SUBCOMMANDS[subcommand], ...args], this.env, this.signal);
+  }
+
+  /** Whether the user's config (global or the repository's) sets `key`: no extra git call. */
+  hasConfig(key: string): boolean {
+    return hasConfig(this.configList, key);
+  }
+}
+
+function gitEnv(workTree: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if ((k.startsWith('GIT_') && !KEPT_GIT_VARS.has(k)) || DROPPED_VARS.includes(k)) continue;
+    env[k] = v;
+  }
+  return {
+    ...env,
+    GIT_PAGER: 'cat',
+    GIT_EDITOR: ':',
+    GIT_SEQUENCE_EDITOR: ':',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_NO_LAZY_FETCH: '1',
+    // status then does not rewrite the index: the user's own git is not disturbed, no index hooks.
+    GIT_OPTIONAL_LOCKS: '0',
+    // Belt and braces: even a git started without our --git-dir never looks above the work tree.
+    GIT_CEILING_DIRECTORIES: path.dirname(workTree),
+    LC_ALL: 'C',
+  };
+}
+
+function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { cwd, env, signal, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`git ${args.find((a) => a in SUBCOMMANDS || a === 'config') ?? ''} failed: ${stderr.trim() || err.message}`));
+      else resolve(stdout);
+    });
+  });
+}

@@ -61,9 +61,9 @@ async function main(): Promise<void> {
       const bare = sandbox.available
         ? await time(() => spawnSync(sandbox.bwrapPath!, bwrapArguments({ workspaceRoot: root, cwd: root, homeDirs: [os.homedir()], allowNetwork: false }, 'true'), { env }))
         : await time(() => spawnSync('bash', ['-c', 'true'], { env }));
-      const walk = await time(async () => (await GuardSession.begin({ root, isIgnored: (rel) => rel === '.env' || rel === 'secrets' })).end());
+      const walk = await time(async () => (await GuardSession.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' })).end());
       const guarded = await time(() => runCommand({ command: 'true', cwd: root, workspaceRoot: root }));
-      const session = await GuardSession.begin({ root, isIgnored: (rel) => rel === '.env' || rel === 'secrets' });
+      const session = await GuardSession.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' });
       await session.end();
       rows.push([size.toLocaleString('en'), String(session.scan.entries), String(session.sandboxMounts().length / 3 | 0), `${bare.toFixed(1)} ms`, `${walk.toFixed(1)} ms`, `${guarded.toFixed(1)} ms`]);
     } finally {

@@ -95,7 +95,10 @@ function commandGuard(root: string, policy: PatchPilotSettings['policy'], histor
   const denied = compileGlobs(policy.denyPaths);
   const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
   return {
-    isIgnored: (rel, isDir) => ignore.isIgnored(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false),
+    ignored: () => {
+      const byFile = ignore.snapshot();
+      return (rel, isDir) => byFile(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false);
+    },
     protectedGlobs: policy.protectedPaths,
     stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
   };

@@ -8,7 +8,7 @@
 // trail are told.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, linkSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { probeSandbox } from '../../../src/core/policy/exec';
@@ -30,6 +30,8 @@ const READERS: [string, string][] = [
   ['git-grep', 'git grep -h PP-ENV HEAD'],
   ['interp', node("console.log(require('fs').readFileSync('.env','utf8'))")],
   ['link-cat', 'cat notes.txt'],
+  // F6: a credential file in the home that no list names.
+  ['home', node("console.log(require('fs').readFileSync(require('os').homedir()+'/.gradle/gradle.properties','utf8'))")],
 ];
 
 const CREATES = ['.vscode/tasks.json', '.envrc', '.npmrc', '.github/workflows/ci.yml', '.husky/pre-commit', 'sub/.vscode/settings.json', '.git/commondir', 'bare/HEAD', 'bare/objects/x', 'bare/refs/heads/main'];
@@ -46,6 +48,8 @@ async function attack(env: NodeJS.ProcessEnv = {}): Promise<{ arena: Arena; run:
   const arena = createArena({ files: { '.gitignore': 'node_modules/\n' } });
   // A hard link to the secret made earlier (by a command in a past run): another name for the same bytes.
   linkSync(path.join(arena.ws, '.env'), path.join(arena.ws, 'notes.txt'));
+  mkdirSync(path.join(arena.home, '.gradle'));
+  writeFileSync(path.join(arena.home, '.gradle', 'gradle.properties'), `repoPassword=${arena.secrets.env}-gradle\n`);
   const before = { ...arena.snapshotProtected(), ...snapshotExtra(arena) };
   const turns = [
     ...READERS.map(([id, command]) => turn(call(id, 'run_command', { command }))),

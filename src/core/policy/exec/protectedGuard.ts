@@ -12,15 +12,18 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createProtectedMatcher } from '../path/protected-paths';
+import { createProtectedTest } from '../path/protected-paths';
 import { GIT_EXEC_PARTS, inodeKey, scanWorkspace, toEntry, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
 import { SecretRedactor } from './secretRedactor';
 
 export interface GuardOptions {
   /** Real path of the workspace root. */
   root: string;
-  /** `.patchpilotignore` and denyPaths, for workspace-relative POSIX paths. */
-  isIgnored(rel: string, isDir: boolean): boolean;
+  /**
+   * `.patchpilotignore` and denyPaths, for workspace-relative POSIX paths: a predicate made once per
+   * walk (so the ignore file is read once, not once per entry).
+   */
+  ignored(): (rel: string, isDir: boolean) => boolean;
   /** patchpilot.policy.protectedPaths (added to the defaults). */
   protectedGlobs?: readonly string[];
   /** The state folder, workspace-relative (default `.patchpilot`): its history files change during commands. */
@@ -153,13 +156,13 @@ function sameEntry(a: ScannedEntry, b: ScannedEntry): boolean {
 
 /** The workspace walk plus the root `.git`'s executing parts (its other contents change with every commit). */
 async function scanWithGitParts(options: GuardOptions): Promise<WorkspaceScan> {
-  const matcher = createProtectedMatcher(options.protectedGlobs ?? []);
+  const isProtected = createProtectedTest(options.protectedGlobs ?? []);
   const state = options.stateDir ?? '.patchpilot';
   const scan = await scanWorkspace(
     options.root,
     {
-      isIgnored: options.isIgnored,
-      isProtected: (rel, isDir) => rel !== '.git' && matcher.match(rel, isDir) !== undefined,
+      isIgnored: options.ignored(),
+      isProtected: (rel, isDir) => rel !== '.git' && isProtected(rel, isDir),
       isOwnState: (rel) => rel.startsWith(`${state}/`) && (/^history\.db/.test(rel.slice(state.length + 1)) || rel.slice(state.length + 1).startsWith(QUARANTINE)),
     },
     options.budget,

@@ -156,7 +156,7 @@ function accountHome(): string {
 
 function defaultGuard(root: string): Omit<GuardOptions, 'root' | 'keepBytes'> {
   const filter = createIgnoreFilter(root);
-  return { isIgnored: (rel, isDir) => filter.isIgnored(rel, isDir) };
+  return { ignored: () => filter.snapshot() };
 }
 
 function checkedDir(p: string, what: string): string {

@@ -6,8 +6,9 @@
  * created. Breadth first, so a budget cut keeps the shallow (most likely read) paths.
  * Links are never followed; `.git` at the root is not walked (its executing parts are listed apart).
  */
-import { promises as fs, type Stats } from 'node:fs';
+import { promises as fs, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
+import { isGitDirPartName, namesFormGitDir } from '../path/bare-repo';
 
 export interface ScannedEntry {
   /** Workspace-relative POSIX path. */
@@ -49,70 +50,81 @@ export interface WorkspaceScan {
   gitDir?: boolean;
 }
 
-/**
- * Git takes any folder holding HEAD with objects/ and refs/ (or a commondir) for a repository, and
- * runs what its config says when git is used there (F2). Such parts are protected wherever they are.
- */
-const GIT_LAYOUT_PARTS = new Set(['HEAD', 'config', 'config.worktree', 'commondir', 'gitdir', 'objects', 'refs', 'hooks', 'info', 'packed-refs']);
 
-export function isGitDirLayout(names: ReadonlySet<string>): boolean {
-  return names.has('HEAD') && ((names.has('objects') && names.has('refs')) || names.has('commondir'));
-}
 
 export const DEFAULT_SCAN_BUDGET = 200_000;
+const READ_BATCH = 32;
 
 export async function scanWorkspace(root: string, rules: ScanRules, budget = DEFAULT_SCAN_BUDGET): Promise<WorkspaceScan> {
   const scan: WorkspaceScan = { ignored: [], ignoredFiles: [], protectedTop: [], protectedAll: new Map(), linkedToIgnored: [], truncated: false, entries: 0 };
-  const multiLinked: ScannedEntry[] = [];
+  // Plain files are not stat'ed (one readdir per folder is the whole cost of most of the tree); their
+  // names are kept in case an ignored file turns out to have other names (nlink > 1).
+  const plainFiles: string[] = [];
+  const stat = async (rel: string) => {
+    try {
+      return toEntry(rel, await fs.lstat(path.join(root, rel)));
+    } catch {
+      return undefined; // vanished meanwhile
+    }
+  };
   // [relative folder, inside a protected folder]
   let level: [string, boolean][] = [['', false]];
   while (level.length > 0 && !scan.truncated) {
     const next: [string, boolean][] = [];
-    for (const [dirRel, inProtected] of level) {
-      let names: string[];
-      try {
-        names = (await fs.readdir(path.join(root, dirRel))).sort();
-      } catch {
-        continue; // vanished or unreadable: nothing in it to mask
-      }
-      const layout = dirRel !== '.git' && isGitDirLayout(new Set(names));
-      for (const name of names) {
+    // The folders of one level are read a batch at a time: the walk is bound by I/O latency, and
+    // results are still handled in order, so the walk stays deterministic.
+    const listings: (Dirent[] | undefined)[] = [];
+    for (let i = 0; i < level.length; i += READ_BATCH) {
+      const batch = level.slice(i, i + READ_BATCH).map(([dirRel]) => fs.readdir(path.join(root, dirRel), { withFileTypes: true }).catch(() => undefined));
+      listings.push(...(await Promise.all(batch)));
+    }
+    for (const [index, [dirRel, inProtected]] of level.entries()) {
+      const dirents = listings[index];
+      if (!dirents) continue; // vanished or unreadable: nothing in it to mask
+      dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // A folder with git's own layout is a repository to git, whatever its name (F2): its parts are protected.
+      const layout = dirRel !== '.git' && namesFormGitDir(new Set(dirents.map((d) => d.name)));
+      for (const d of dirents) {
         if (++scan.entries > budget) {
           scan.truncated = true;
           break;
         }
-        const rel = dirRel ? `${dirRel}/${name}` : name;
+        const rel = dirRel ? `${dirRel}/${d.name}` : d.name;
         if (rules.isOwnState?.(rel)) continue;
-        let st: Stats;
-        try {
-          st = await fs.lstat(path.join(root, rel));
-        } catch {
-          continue;
-        }
-        const entry = toEntry(rel, st);
-        const isDir = entry.type === 'dir';
+        const isDir = d.isDirectory();
         if (rules.isIgnored(rel, isDir)) {
+          const entry = await stat(rel);
+          if (!entry) continue;
           scan.ignored.push(entry);
           if (entry.type === 'file') scan.ignoredFiles.push(entry);
-          else if (isDir) await collectFiles(root, rel, scan.ignoredFiles, IGNORED_DIR_BUDGET);
+          else if (entry.type === 'dir') await collectFiles(root, rel, scan.ignoredFiles, IGNORED_DIR_BUDGET);
           continue;
         }
-        const isProtected = inProtected || (layout && GIT_LAYOUT_PARTS.has(name)) || rules.isProtected(rel, isDir);
+        const isProtected = inProtected || (layout && isGitDirPartName(d.name)) || rules.isProtected(rel, isDir);
         if (isProtected) {
+          const entry = await stat(rel);
+          if (!entry) continue;
           scan.protectedAll.set(rel, entry);
           if (!inProtected) scan.protectedTop.push(entry);
-        }
-        if (entry.type === 'file' && entry.nlink > 1) multiLinked.push(entry);
+        } else if (d.isFile()) plainFiles.push(rel);
         // The root .git is git's own business (objects, refs, index change with every commit); its
-        // executing parts are handled by gitExecParts. A nested .git is protected as a whole.
-        if (isDir && !(rel === '.git')) next.push([rel, isProtected]);
+        // executing parts are listed apart (GIT_EXEC_PARTS). A nested .git is protected as a whole.
+        if (isDir && rel !== '.git') next.push([rel, isProtected]);
       }
       if (scan.truncated) break;
     }
     level = next;
   }
-  const ignoredInodes = new Set(scan.ignoredFiles.map(inodeKey));
-  if (ignoredInodes.size > 0) scan.linkedToIgnored = multiLinked.filter((e) => ignoredInodes.has(inodeKey(e)));
+  // Only an ignored file with several names has twins to find: then the plain files get a stat each.
+  const shared = new Set(scan.ignoredFiles.filter((e) => e.nlink > 1).map(inodeKey));
+  if (shared.size > 0) {
+    const protectedTwins = [...scan.protectedAll.values()].filter((e) => e.type === 'file' && shared.has(inodeKey(e)));
+    scan.linkedToIgnored.push(...protectedTwins);
+    for (const rel of plainFiles) {
+      const entry = await stat(rel);
+      if (entry?.type === 'file' && shared.has(inodeKey(entry))) scan.linkedToIgnored.push(entry);
+    }
+  }
   return scan;
 }
 

@@ -40,6 +40,16 @@ export function gitDirLayoutAt(absDir: string, adding?: string): boolean {
   return has('commondir', 'file') || (has('objects', 'dir') && has('refs', 'dir'));
 }
 
+/** The same rule from a folder's entry names, for a walk that has already read them (no extra syscalls). */
+export function namesFormGitDir(names: ReadonlySet<string>): boolean {
+  return names.has('HEAD') && (names.has('commondir') || (names.has('objects') && names.has('refs')));
+}
+
+/** Whether an entry name is one of a git directory's own parts (case folded). */
+export function isGitDirPartName(name: string): boolean {
+  return GIT_DIR_PARTS.has(name.toLowerCase());
+}
+
 /**
  * The folder (workspace-relative, '' for the root) whose git-directory part `rel` is, when that
  * folder is or would become a git directory once `rel` is written; undefined otherwise. `rel` is a

@@ -73,7 +73,9 @@ async function plantAndTrigger(arena: Arena, how: 'commondir' | 'recopy'): Promi
 }
 
 describe('F2: planted repository config never runs through PatchPilot\'s own git', { skip: !sandboxed && 'bubblewrap is not available' }, () => {
-  test('.git/commondir to a planted config: git is not run at all, the user is told why', async () => {
+  // Two layers meet here: the protected guard moves the new .git/commondir aside as soon as the
+  // command ends, so git never sees it; the runner's own refusal of a commondir is in gitAttacks.test.ts.
+  test('.git/commondir to a planted config: moved aside after the command; no planted program runs', async () => {
     const arena = createArena({ settings: AUTO_COMMIT });
     try {
       const before = arena.snapshotOutside();
@@ -81,10 +83,9 @@ describe('F2: planted repository config never runs through PatchPilot\'s own git
       assert.match(first.results.get('plant') ?? '', /planted commondir/, 'the plant ran in the sandbox');
       assert.deepEqual(markers(arena), [], 'no planted program ran');
       assert.deepEqual(changed(before, arena.snapshotOutside()), [], 'nothing outside the workspace changed');
-      assert.match(first.results.get('edit') ?? '', /auto-commit failed: .*commondir/);
-      assert.match(first.results.get('list') ?? '', /notes\.txt/, 'listing still works (by walking)');
-      const warning = second.events.find((e) => e.type === 'warning' && /commondir/.test(String(e.message)));
-      assert.ok(warning, `the second run warns: ${JSON.stringify(second.events.filter((e) => e.type === 'warning'))}`);
+      assert.match(first.results.get('plant') ?? '', /\.git\/commondir: created by the command; moved aside to \.patchpilot\/quarantine\//);
+      assert.doesNotMatch(first.results.get('edit') ?? '', /auto-commit failed/, 'the repository is whole again: auto-commit works');
+      assert.match(first.results.get('list') ?? '', /notes\.txt/, 'listing still works');
       assert.equal(second.code, 0, second.stderr);
     } finally {
       arena.cleanup();

@@ -48,7 +48,7 @@ describe('attacks: catastrophic patterns (built CLI)', { skip: existsSync(CLI) ?
       assert.match(run.results.get('glob')!, /no files match/);
       assert.match(run.results.get('braces')!, /no files match/);
       assert.match(run.results.get('grep')!, /ran longer than 10 s and was stopped[^]*simplify it/);
-      assert.ok(Date.now() - t < 40_000, `took ${Date.now() - t} ms`);
+      assert.ok(Date.now() - t < 90_000, `took ${Date.now() - t} ms`); // a hang, not a slow machine
     } finally {
       arena.cleanup();
     }
@@ -62,7 +62,9 @@ describe('attacks: catastrophic patterns (built CLI)', { skip: existsSync(CLI) ?
       const ms = Date.now() - t;
       assert.equal(run.code, 1, run.stderr); // stopped by a limit
       assert.match(run.stdout, /wall-clock limit/);
-      assert.ok(ms < 20_000, `ended after ${ms} ms (wall clock 3 s)`);
+      // The limit, not the regex's 10 s cap or a hang, ended it (the message above); the bound only
+      // tells a hang from a slow machine (two CLI processes on a loaded CI box).
+      assert.ok(ms < 60_000, `ended after ${ms} ms (wall clock 3 s)`);
     } finally {
       arena.cleanup();
     }
@@ -87,7 +89,7 @@ describe('attacks: catastrophic patterns (built CLI)', { skip: existsSync(CLI) ?
       clearTimeout(killer);
       const ms = Date.now() - sent;
       assert.deepEqual([code, signal], [130, null], `exit ${code} ${signal}`);
-      assert.ok(ms < 5000, `ended ${ms} ms after SIGTERM`);
+      assert.ok(ms < 20_000, `ended ${ms} ms after SIGTERM`); // not hung (a loaded machine is slow, not stuck)
     } finally {
       await server.close();
       arena.cleanup();

@@ -101,6 +101,7 @@ function commandGuard(root: string, policy: PatchPilotSettings['policy'], histor
     },
     protectedGlobs: policy.protectedPaths,
     stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
+    stateFile: path.basename(historyPath),
   };
 }
 

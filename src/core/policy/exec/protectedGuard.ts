@@ -28,6 +28,8 @@ export interface GuardOptions {
   protectedGlobs?: readonly string[];
   /** The state folder, workspace-relative (default `.patchpilot`): its history files change during commands. */
   stateDir?: string;
+  /** The history database's file name in the state folder (default `history.db`): it, its backup, lock and temp files are PatchPilot's own. */
+  stateFile?: string;
   /** Keep the bytes of protected files so that changes can be undone (needed without a sandbox). */
   keepBytes?: boolean;
   budget?: number;
@@ -163,7 +165,13 @@ async function scanWithGitParts(options: GuardOptions): Promise<WorkspaceScan> {
     {
       isIgnored: options.ignored(),
       isProtected: (rel, isDir) => rel !== '.git' && isProtected(rel, isDir),
-      isOwnState: (rel) => rel.startsWith(`${state}/`) && (/^history\.db/.test(rel.slice(state.length + 1)) || rel.slice(state.length + 1).startsWith(QUARANTINE)),
+      isOwnState: (rel) => {
+        if (!rel.startsWith(`${state}/`)) return false;
+        const inside = rel.slice(state.length + 1);
+        // The database and its companions, the folder's own .gitignore (written at the first save,
+        // maybe during a command) and the quarantine are written by PatchPilot, not by the command.
+        return inside.startsWith(options.stateFile ?? 'history.db') || inside === '.gitignore' || inside.startsWith(QUARANTINE);
+      },
     },
     options.budget,
   );

@@ -35,6 +35,8 @@ export type AgentEvent =
       goal: string;
       mode: ApprovalModeName;
       model: string;
+      /** The reasoning model's context window in tokens, for the "context fill" of the usage line. */
+      contextWindow?: number;
       git: { isRepo: boolean; head: string | null; branch: string | null; dirty: string[] };
     }
   | { type: 'step/started'; step: number }

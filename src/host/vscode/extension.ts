@@ -33,6 +33,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
     vscode.workspace.onDidGrantWorkspaceTrust(() => host.invalidate()),
     keys.onDidChange(() => host.invalidate()),
+    // The Stop keybinding and title button exist only while a run works.
+    host.onPush((type, payload) => {
+      if (type === 'chat/status') void vscode.commands.executeCommand('setContext', 'patchpilot.running', (payload as { running: boolean }).running);
+    }),
   );
   registerShowVersion(context);
   registerChatCommands(context, host, provider);

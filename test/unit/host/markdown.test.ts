@@ -1,7 +1,7 @@
 // SECURITY_CASES B2/B3: model text becomes tokens (then DOM nodes), never HTML; only http(s) links; no image is fetched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isSafeHref, parseBlocks, parseInline } from '../../../webview-ui/chat/markdown';
+import { isSafeHref, parseBlocks, parseInline } from '../../../webview-ui/chat/markdownParse';
 
 test('HTML in model text stays text', () => {
   const blocks = parseBlocks('<img src=x onerror=alert(1)> and <script>alert(1)</script>');

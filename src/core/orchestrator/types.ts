@@ -3,7 +3,7 @@ import type { Clock, Approver, TaskRunner } from '../ports';
 import type { PatchPilotSettings } from '../config/settings';
 import type { HistoryStore } from '../history/types';
 import type { CompleteRequest } from '../llm/modelClient';
-import type { ChatRequest, ModelRole, ModelTurn } from '../llm/types';
+import type { ChatRequest, ModelMessage, ModelRole, ModelTurn } from '../llm/types';
 import type { ContextWindow } from '../llm/contextWindows';
 import type { UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
@@ -44,6 +44,18 @@ export interface OrchestratorDeps {
   onEvent?(event: AgentEvent): void;
 }
 
+/** Options of one run. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Earlier turns of the same chat (without the system prompt), so a follow-up keeps its context. */
+  earlier?: readonly ModelMessage[];
+  /**
+   * Messages the user sent while this run works: taken before each model step after the first and
+   * added to the conversation as user messages, so the model sees them at its next step.
+   */
+  inbox?: { take(): string[] };
+}
+
 export interface RunOutcome {
   status: RunEndStatus;
   reason: string;
@@ -55,4 +67,6 @@ export interface RunOutcome {
   usage: UsageTotals;
   /** The agent's model and the fast model (insights, Q&A summary) apart. */
   usageByRole: Record<ModelRole, UsageTotals>;
+  /** The conversation after the run, without the system prompt: the next follow-up's `earlier`. */
+  transcript: ModelMessage[];
 }

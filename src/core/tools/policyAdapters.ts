@@ -19,8 +19,8 @@ export function createCommandExecutor(
   const sandboxed = options.sandbox !== 'off' && probeSandbox().available;
   return {
     sandboxed,
-    async run({ command, cwd, signal, timeoutMs }) {
-      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024, guard: options.guard, homeAllow: options.homeAllow, envAllow: options.envAllow });
+    async run({ command, cwd, signal, timeoutMs, onOutput }) {
+      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024, guard: options.guard, homeAllow: options.homeAllow, envAllow: options.envAllow, ...(onOutput ? { onOutput: (chunk: string) => onOutput(chunk) } : {}) });
       const stderr = r.stderr.trimEnd();
       let output = stderr ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}--- stderr ---\n${stderr}\n` : r.stdout;
       const guarded = describeProtectedChanges(r.protectedChanges);

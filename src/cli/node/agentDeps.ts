@@ -4,12 +4,12 @@ import { openHistoryStore, type HistoryStore } from '../../core/history';
 import { ModelClient } from '../../core/llm';
 import { PatchManager } from '../../core/patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../../core/policy/command';
-import { probeSandbox, type RunCommandOptions } from '../../core/policy/exec';
+import { probeSandbox } from '../../core/policy/exec';
 import { safeFetch } from '../../core/policy/network';
-import { compileGlobs, createIgnoreFilter, foldForMatch } from '../../core/policy/path';
+import { createIgnoreFilter } from '../../core/policy/path';
 import type { OrchestratorDeps } from '../../core/orchestrator';
 import { createToolRegistry } from '../../core/tools';
-import { createCommandExecutor, createPathPolicy } from '../../core/tools/policyAdapters';
+import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../../core/tools/policyAdapters';
 import type { Approver, Notifier } from '../../core/ports';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { NodeTaskRunner } from './nodeTaskRunner';
@@ -68,7 +68,7 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     fastModel: settings.llm.fastModel,
   });
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
-  const guard = commandGuard(o.root, policy, settings.history.path);
+  const guard = createCommandGuard(o.root, policy, settings.history.path);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -87,18 +87,6 @@ export async function createAgentDeps(o: AgentHostOptions): Promise<{ deps: Orch
     onEvent: o.onEvent,
   };
   return { deps, history };
-}
-
-/** What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder that PatchPilot writes during a command. */
-function commandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string): NonNullable<RunCommandOptions['guard']> {
-  const ignore = createIgnoreFilter(root);
-  const denied = compileGlobs(policy.denyPaths);
-  const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
-  return {
-    isIgnored: (rel, isDir) => ignore.isIgnored(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false),
-    protectedGlobs: policy.protectedPaths,
-    stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
-  };
 }
 
 export function relativeToCwd(p: string): string {

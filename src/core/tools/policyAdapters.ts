@@ -1,4 +1,6 @@
-import { checkPath, type PathPolicySettings } from '../policy/path';
+import path from 'node:path';
+import { checkPath, compileGlobs, createIgnoreFilter, foldForMatch, type PathPolicySettings } from '../policy/path';
+import type { PatchPilotSettings } from '../config/settings';
 import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../policy/exec';
 import { createSecretInodeCheck } from '../policy/exec/secretInodes';
 import type { CommandExecutor, PathPolicy } from './types';
@@ -35,5 +37,20 @@ export function createCommandExecutor(
         cancelled: r.cancelled,
       };
     },
+  };
+}
+
+/**
+ * What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder
+ * that PatchPilot writes during a command. The CLI and the VS Code task terminal use the same one.
+ */
+export function createCommandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string): NonNullable<RunCommandOptions['guard']> {
+  const ignore = createIgnoreFilter(root);
+  const denied = compileGlobs(policy.denyPaths);
+  const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
+  return {
+    isIgnored: (rel, isDir) => ignore.isIgnored(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false),
+    protectedGlobs: policy.protectedPaths,
+    stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
   };
 }

@@ -23,9 +23,12 @@ const LOCATION = /(?:file:\/\/)?((?:[A-Za-z]:)?[\w.\-/\\@+]+\.[A-Za-z][\w]*):(\d
 export function locateFailures(output: string, summary: TestSummary, root: string): TestProblem[] {
   const text = output.replace(ANSI, '');
   const problems: TestProblem[] = [];
-  for (const failure of summary.failures) {
-    const at = Math.max(0, text.indexOf(failure.name));
-    const where = firstWorkspaceLocation(text.slice(at, at + 8000), root);
+  const starts = summary.failures.map((f) => Math.max(0, text.indexOf(f.name)));
+  for (const [i, failure] of summary.failures.entries()) {
+    const at = starts[i]!;
+    // Only this failure's own section: up to where the next failure is named.
+    const end = Math.min(at + 8000, ...starts.filter((s) => s > at));
+    const where = firstWorkspaceLocation(text.slice(at, end), root);
     if (!where) continue;
     problems.push({ ...where, message: `${failure.name}${failure.message ? `: ${failure.message}` : ''}` });
   }

@@ -5,11 +5,12 @@ import { proposePatchTool } from '../../../src/core/tools/proposePatch';
 import { validateSettingValue, buildSettings } from '../../../src/core/config/settings';
 import { FakeWorkspaceFs } from '../../support/fakes';
 import { ScriptedApprover, makeContext, tempWorkspace } from './helpers';
+import type { PatchApprovalAnswer, PatchApprovalRequest } from '../../../src/core/ports';
 
 const original = ['function a() {', '  return 1;', '}', '', 'x', 'y', 'z', 'w', '', 'function b() {', '  return 2;', '}', ''].join('\n');
 const twoHunks = `--- a/m.js\n+++ b/m.js\n@@ -1,3 +1,3 @@\n function a() {\n-  return 1;\n+  return 10;\n }\n@@ -10,3 +10,3 @@\n function b() {\n-  return 2;\n+  return 20;\n }\n`;
 
-function setup(answer: ConstructorParameters<typeof ScriptedApprover>[0]['patch']) {
+function setup(answer: (r: PatchApprovalRequest) => PatchApprovalAnswer) {
   const ws = tempWorkspace({ 'm.js': original });
   const fs = new FakeWorkspaceFs({ 'm.js': original });
   const approver = new ScriptedApprover({ patch: answer });

@@ -82,6 +82,12 @@ export class DiffReviewServices {
     }
     session.finish(answer);
     this.sessions.delete(session.id);
+    // Typed-in proposals are dirty documents: save them (into the in-memory file system) so closing asks nothing.
+    for (const f of session.files) {
+      const uri = session.rightUri(f.path).toString();
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+      if (doc?.isDirty) await doc.save();
+    }
     await closeReviewTabs(session);
     for (const f of session.files) {
       this.current.delete(session.leftUri(f.path));

@@ -43,17 +43,13 @@ export class TestService implements vscode.Disposable {
   private readonly problems = vscode.languages.createDiagnosticCollection('PatchPilot tests');
   private scheduler?: RunOnSaveScheduler<TestRunReport | undefined>;
   private readonly disposables: vscode.Disposable[] = [];
-  readonly runner: VsCodeTaskRunner;
+  private taskRunner?: VsCodeTaskRunner;
 
   constructor(
     private readonly root: string,
     private readonly settings: () => PatchPilotSettings = settingsFromVsCode,
     private readonly log: { info(m: string): void; warn(m: string): void } = { info: () => undefined, warn: () => undefined },
   ) {
-    const s = settings();
-    const executor = createCommandExecutor(root, { guard: createCommandGuard(root, s.policy, s.history.path), envAllow: s.policy.envAllow });
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === root) ?? vscode.TaskScope.Workspace;
-    this.runner = new VsCodeTaskRunner(executor, folder, log);
     this.status.name = 'PatchPilot tests';
     this.status.command = 'patchpilot.runTests';
     this.configureRunOnSave();
@@ -61,7 +57,10 @@ export class TestService implements vscode.Disposable {
       this.status,
       this.problems,
       this.emitter,
-      vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('patchpilot.tests') && this.configureRunOnSave()),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('patchpilot.policy') || e.affectsConfiguration('patchpilot.history')) this.taskRunner = undefined;
+        if (e.affectsConfiguration('patchpilot.tests')) this.configureRunOnSave();
+      }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.configureRunOnSave()),
       vscode.workspace.onDidSaveTextDocument((doc) => {
         if (doc.uri.scheme !== 'file' || !vscode.workspace.isTrusted) return;
@@ -69,6 +68,20 @@ export class TestService implements vscode.Disposable {
         this.scheduler?.onSave(rel);
       }),
     );
+  }
+
+  /**
+   * The TaskRunner for OrchestratorDeps.tasks. Built on first use: probing the sandbox spawns a
+   * process, which activation should not wait for. The guard and environment come from the settings then.
+   */
+  get runner(): VsCodeTaskRunner {
+    if (!this.taskRunner) {
+      const s = this.settings();
+      const executor = createCommandExecutor(this.root, { guard: createCommandGuard(this.root, s.policy, s.history.path), envAllow: s.policy.envAllow });
+      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === this.root) ?? vscode.TaskScope.Workspace;
+      this.taskRunner = new VsCodeTaskRunner(executor, folder, this.log);
+    }
+    return this.taskRunner;
   }
 
   private configureRunOnSave(): void {

@@ -87,9 +87,17 @@ export async function waitForNotification(page: Page, text: string | RegExp, tim
 export async function openViewContainer(page: Page, title: string): Promise<void> {
   const item = page.locator(`#workbench\\.parts\\.activitybar .action-item a[aria-label^="${title}"]`).first();
   await item.waitFor({ state: 'visible' });
-  const checked = await item.locator('xpath=..').getAttribute('aria-checked').catch(() => null);
-  const selected = (await item.locator('xpath=..').getAttribute('class'))?.includes('checked');
-  if (checked !== 'true' && !selected) await item.click();
+  const heading = page.locator('#workbench\\.parts\\.sidebar .composite.title .title-label');
+  const shown = async (): Promise<boolean> =>
+    ((await heading.textContent().catch(() => '')) ?? '').trim().toLowerCase().startsWith(title.toLowerCase()) &&
+    (await heading.isVisible().catch(() => false));
+  if (!(await shown())) await item.click();
+  // Wait for the side bar to show this container (a click on an open one would close it).
+  const deadline = Date.now() + E2E_TIMEOUT;
+  while (!(await shown())) {
+    if (Date.now() > deadline) throw new Error(`the view container "${title}" did not open`);
+    await page.waitForTimeout(100); // polling a condition
+  }
 }
 
 /**
@@ -98,7 +106,7 @@ export async function openViewContainer(page: Page, title: string): Promise<void
  * extension's HTML); the outer one is positioned over the view's pane. We find the visible pane
  * whose header or container title is `title`, then the webview iframe laid over it.
  */
-export async function webviewFrame(page: Page, title: string, timeout = E2E_TIMEOUT): Promise<Frame> {
+export async function webviewFrame(page: Page, title: string, timeout = E2E_TIMEOUT * 2): Promise<Frame> {
   const deadline = Date.now() + timeout;
   let last = 'no webview iframe found';
   while (Date.now() < deadline) {

@@ -90,3 +90,11 @@ describe('diff review logic', () => {
     assert.equal(applied.files[0]!.newText, 'x\nz\n');
   });
 });
+
+test('the hunk under the cursor: the last hunk starting at or above the line', async () => {
+  const { hunkAtLine } = await import('../../../src/host/vscode/diff/diffReviewLogic');
+  const placements = [{ id: 'a', line: 0, lineCount: 4, accepted: true }, { id: 'b', line: 9, lineCount: 3, accepted: true }];
+  assert.equal(hunkAtLine(placements, 2)?.id, 'a');
+  assert.equal(hunkAtLine(placements, 9)?.id, 'b');
+  assert.equal(hunkAtLine(placements, 30)?.id, 'b');
+});

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { sameText } from '../diff/diffReviewLogic';
+import { hunkAtLine, sameText } from '../diff/diffReviewLogic';
+import { parseReviewUri } from '../diff/documents';
 import { diffReviewServices } from '../diff/vsCodeDiffPreview';
 
 /**
@@ -11,7 +12,14 @@ export function registerReviewHunk(context: vscode.ExtensionContext): void {
   const decide = async (accepted: boolean, reviewId?: string, hunkId?: string) => {
     const s = diffReviewServices();
     const session = reviewId ? s.sessions.get(reviewId) : s.sessionFor(vscode.window.activeTextEditor?.document.uri);
-    if (!session || !hunkId) return;
+    if (!session) return;
+    if (!hunkId) {
+      // From the context menu or the palette: the hunk under the cursor of the proposed document.
+      const editor = vscode.window.activeTextEditor;
+      const at = editor && parseReviewUri(editor.document.uri);
+      hunkId = at ? hunkAtLine(session.placements(at.path), editor.selection.active.line)?.id : undefined;
+      if (!hunkId) return;
+    }
     let reason: string | undefined;
     if (!accepted) {
       reason = await vscode.window.showInputBox({ title: `Reject ${hunkId}`, prompt: 'Why? (optional, sent to the agent; Escape or empty to skip)', ignoreFocusOut: true });

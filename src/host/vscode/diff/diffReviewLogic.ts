@@ -140,3 +140,10 @@ export function buildAnswer(input: AnswerInput): PatchApprovalAnswer {
 export function rejectAll(reason?: string): PatchApprovalAnswer {
   return { acceptedHunks: [], ...(reason?.trim() ? { feedback: reason.trim() } : {}) };
 }
+
+/** The hunk whose region holds this 0-based line of the right-hand text (the one just above it when between hunks). */
+export function hunkAtLine(placements: readonly HunkPlacement[], line: number): HunkPlacement | undefined {
+  let best: HunkPlacement | undefined;
+  for (const p of placements) if (p.line <= line) best = p;
+  return best ?? placements[0];
+}

@@ -144,10 +144,29 @@ export class VsCodeDiffPreview implements DiffPreview {
         await vscode.commands.executeCommand('vscode.diff', session.leftUri(f.path), session.rightUri(f.path), title, { preview: false, preserveFocus: i > 0 });
       }
       this.services.lensChanged.fire();
+      void this.offerHunkLenses();
       return await session.done;
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  /**
+   * VS Code hides CodeLens in diff editors unless `diffEditor.codeLens` is on: ask once (per user)
+   * whether to turn it on. Without it, "Accept Hunk" / "Reject Hunk" stay in the editor's context menu
+   * and act on the hunk under the cursor.
+   */
+  private async offerHunkLenses(): Promise<void> {
+    const config = vscode.workspace.getConfiguration('diffEditor');
+    const asked = 'patchpilot.askedDiffEditorCodeLens';
+    if (config.get<boolean>('codeLens') || this.context.globalState.get(asked)) return;
+    await this.context.globalState.update(asked, true);
+    const turnOn = 'Show Hunk Buttons';
+    const pick = await vscode.window.showInformationMessage(
+      'PatchPilot puts "Accept hunk" and "Reject hunk" above each hunk, but VS Code hides such buttons in diff editors (setting diffEditor.codeLens). Show them?',
+      turnOn,
+    );
+    if (pick === turnOn) await config.update('codeLens', true, vscode.ConfigurationTarget.Global);
   }
 
   async showApplied(result: ApplyResult): Promise<void> {

@@ -62,6 +62,17 @@ export class ChatSession {
     return { kind: 'started', outcome: this.start(message) };
   }
 
+  /**
+   * Something the host learned while a run works (a run-on-save test result): it reaches the model
+   * at the run's next step, like a queued message. False when no run works (nothing to tell).
+   */
+  note(text: string): boolean {
+    const message = text.trim();
+    if (!this.current || !message) return false;
+    this.inbox.push(message);
+    return true;
+  }
+
   /** Cancels the working run; true when there was one. Queued messages are dropped with it. */
   stop(): boolean {
     if (!this.current) return false;

@@ -1,17 +1,16 @@
-import path from 'node:path';
 import type { PatchPilotSettings, ResolvedConfig } from '../config';
 import { openHistoryStore, type HistoryStore } from '../history';
 import { ModelClient } from '../llm';
 import { PatchManager } from '../patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../policy/command';
-import { describeProtection, probeSandbox, type RunCommandOptions } from '../policy/exec';
+import { describeProtection, probeSandbox } from '../policy/exec';
 import type { GuardOptions } from '../policy/exec/protectedGuard';
 import { safeFetch } from '../policy/network';
-import { compileGlobs, createIgnoreFilter, foldForMatch } from '../policy/path';
+import { createIgnoreFilter } from '../policy/path';
 import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
-import { createCommandExecutor, createPathPolicy } from '../tools/policyAdapters';
-import type { Approver, Notifier, TaskRunner } from '../ports';
+import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
+import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import type { AgentEvent } from '../../protocol/agentEvents';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
@@ -24,6 +23,10 @@ export interface WireAgentOptions {
   notifier: Notifier;
   onEvent(e: AgentEvent): void;
   tasks: TaskRunnerFactory;
+  /** The host's patch engine (VS Code: WorkspaceEdit and undo journal); default: the PatchManager on disk. */
+  patches?: (root: string) => PatchEngine;
+  /** The host's workspace files for read_file/write_file (VS Code: unsaved buffers in, WorkspaceEdit out); default: the tools' Node access. */
+  fs?: (root: string) => WorkspaceFs;
   /**
    * Read and explain only (an untrusted workspace): approval mode plan, no command executor, no
    * test runs, no run_command tool. The host says why; the core makes sure.
@@ -85,7 +88,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     fastModel: settings.llm.fastModel,
   });
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
-  const guard = commandGuard(o.root, policy, settings.history.path);
+  const guard = createCommandGuard(o.root, policy, settings.history.path);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -95,7 +98,9 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
     tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
     history,
-    patches: new PatchManager({ root: o.root }),
+    // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
+    patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root }), o.readOnly),
+    ...(o.fs ? { fs: readOnlyFs(o.fs(o.root), o.readOnly) } : {}),
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
@@ -113,17 +118,17 @@ const refusingTasks: TaskRunner = {
   },
 };
 
-/** What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder that PatchPilot writes during a command. */
-function commandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string): NonNullable<RunCommandOptions['guard']> {
-  const ignore = createIgnoreFilter(root);
-  const denied = compileGlobs(policy.denyPaths);
-  const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
+const RESTRICTED_WRITE = 'not written: the workspace is not trusted (restricted mode reads and explains only)';
+
+function readOnlyPatches(engine: PatchEngine, readOnly: boolean | undefined): PatchEngine {
+  if (!readOnly) return engine;
   return {
-    ignored: () => {
-      const byFile = ignore.snapshot();
-      return (rel, isDir) => byFile(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false);
-    },
-    protectedGlobs: policy.protectedPaths,
-    stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
+    apply: (text, options) => (options.dryRun ? engine.apply(text, options) : Promise.resolve({ ok: false, dryRun: false, files: [], reversePatch: '', error: RESTRICTED_WRITE })),
   };
+}
+
+function readOnlyFs(fs: WorkspaceFs, readOnly: boolean | undefined): WorkspaceFs {
+  if (!readOnly) return fs;
+  const refuse = () => Promise.reject(new Error(RESTRICTED_WRITE));
+  return { stat: (p) => fs.stat(p), readFile: (p) => fs.readFile(p), list: (p) => fs.list(p), writeFile: refuse, applyChanges: refuse };
 }

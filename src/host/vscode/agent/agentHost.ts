@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
-import { ChatSession, wireAgent, type WiredAgent } from '../../../core/session';
+import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
+import { ChatSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatLog } from './chatLog';
-import { createTaskRunner } from './taskRunner';
 import { VsCodeApprover } from './vscodeApprover';
 
 const STATE_KEY = 'patchpilot.chat.v1';
@@ -18,6 +18,16 @@ interface Saved {
   chatId: string;
   entries: ChatEntry[];
   transcript: ModelMessage[];
+}
+
+/** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
+export interface AgentHostServices {
+  review?: DiffPreview;
+  patches?: (root: string, review?: DiffPreview) => PatchEngine;
+  fs?: (root: string) => WorkspaceFs;
+  tasks: TaskRunnerFactory;
+  /** Finished test runs outside the agent (run on save): a working run hears of them at its next step. */
+  onDidRunTests?: (listener: (run: { trigger: string; text: string }) => void) => vscode.Disposable;
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -43,15 +53,25 @@ export class AgentHost implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly config: HostConfig,
     private readonly out: vscode.LogOutputChannel,
+    private readonly services: AgentHostServices,
   ) {
     const saved = context.workspaceState.get<Saved>(STATE_KEY);
     this.chatId = saved?.chatId ?? randomUUID();
     this.log = new ChatLog(saved?.entries);
     this.approvals = new ApprovalBroker({ pending: (a) => this.push('approval/pending', a), resolved: (id, approved) => this.push('approval/resolved', { id, approved }) });
     this.approver = new VsCodeApprover(this.approvals, () => this.chatVisible());
+    // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits).
+    const review = services.review;
+    if (review) this.approver.patchReviewer = (request, signal) => review.review({ patchText: request.patchText, preview: request.preview }, signal);
     this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
     if (saved?.transcript.length) this.session.restore(saved.transcript);
+    this.testRuns = services.onDidRunTests?.((run) => {
+      if (run.trigger !== 'save' || !this.session.running) return;
+      if (this.session.note(`[PatchPilot] The user saved files and the tests ran:\n${run.text}`)) this.out.info('run-on-save result handed to the working run');
+    });
   }
+
+  private readonly testRuns: vscode.Disposable | undefined;
 
   onPush(listener: Push): vscode.Disposable {
     this.listeners.add(listener);
@@ -130,6 +150,7 @@ export class AgentHost implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.testRuns?.dispose();
     this.session.stop();
     this.save();
     void this.wired?.then((w) => w.history?.close()).catch(() => undefined);
@@ -147,7 +168,9 @@ export class AgentHost implements vscode.Disposable {
         approver: this.approver,
         notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
         onEvent: (e) => this.onEvent(e),
-        tasks: createTaskRunner,
+        tasks: this.services.tasks,
+        patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
+        fs: this.services.fs,
         readOnly: !loaded.trusted,
       });
       this.wired.catch(() => (this.wired = undefined));

@@ -118,3 +118,25 @@ test('Stop cancels the run; the chat keeps a valid conversation for the next mes
     },
   );
 });
+
+test('a host note (a run-on-save result) reaches a working run at its next step, and is dropped when no run works', async () => {
+  let release!: () => void;
+  const taken: string[][] = [];
+  const chat = new ChatSession({
+    deps: {} as OrchestratorDeps,
+    runner: async (_deps, _goal, options) => {
+      await new Promise<void>((r) => (release = r));
+      taken.push(options.inbox!.take());
+      return { status: 'finished', transcript: [] } as unknown as Awaited<ReturnType<NonNullable<ConstructorParameters<typeof ChatSession>[0]['runner']>>>;
+    },
+  });
+  assert.equal(chat.note('tests passed'), false, 'no run: nothing to tell');
+  const sent = chat.send('fix it');
+  assert.equal(sent.kind, 'started');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(chat.note('  '), false, 'an empty note is no message');
+  assert.equal(chat.note('tests FAILED (run on save of a.ts)'), true);
+  release();
+  await (sent as { outcome: Promise<unknown> }).outcome;
+  assert.deepEqual(taken, [['tests FAILED (run on save of a.ts)']]);
+});

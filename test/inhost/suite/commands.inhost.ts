@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import type { PatchPilotApi } from '../../../src/host/vscode/extension';
 
 const EXTENSION_ID = 'patchpilot.patchpilot';
 
@@ -11,6 +12,17 @@ describe('PatchPilot in the extension host', () => {
     assert.ok(ext, `${EXTENSION_ID} is not loaded`);
     await ext.activate();
     assert.equal(ext.isActive, true);
+  });
+
+  it('activates quickly and wires the chat to the diff review, the patch engine and the test tasks', async () => {
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as PatchPilotApi;
+    console.log(`    activation took ${api.activationMs.toFixed(1)} ms`);
+    assert.ok(api.activationMs < 2000, `activation took ${api.activationMs} ms`);
+    // Patches go to the native diff review (per hunk), not the chat's all-or-nothing card.
+    assert.equal(typeof api.host.approver.patchReviewer, 'function');
+    assert.ok(api.diffPreview && api.testService(), 'the review and the test service exist');
+    const commands = await vscode.commands.getCommands(true);
+    for (const c of ['patchpilot.openChat', 'patchpilot.runTests', 'patchpilot.undoLastPatch', 'patchpilot.review.accept', 'patchpilot.review.acceptHunk']) assert.ok(commands.includes(c), c);
   });
 
   it('registers patchpilot.showVersion', async () => {

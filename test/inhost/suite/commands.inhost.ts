@@ -14,9 +14,10 @@ describe('PatchPilot in the extension host', () => {
     assert.equal(ext.isActive, true);
   });
 
-  it('activates quickly and wires the chat to the diff review, the patch engine and the test tasks', async () => {
+  it('activates quickly and wires the chat to the diff review, the patch engine and the test tasks', async function () {
     const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as PatchPilotApi;
-    console.log(`    activation took ${api.activationMs.toFixed(1)} ms`);
+    // The report shows the measured time (mocha output does not leave the extension host).
+    this.test!.title += ` (activate() took ${api.activationMs.toFixed(1)} ms)`;
     assert.ok(api.activationMs < 2000, `activation took ${api.activationMs} ms`);
     // Patches go to the native diff review (per hunk), not the chat's all-or-nothing card.
     assert.equal(typeof api.host.approver.patchReviewer, 'function');

@@ -47,6 +47,8 @@ e2eTest(
     const accept = vs.page.locator('.editor-actions').getByRole('button', { name: /^Accept\b/ }).first();
     await accept.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible' });
+    // Per hunk too: the CodeLens above the proposed hunk (diffEditor.codeLens is on).
+    await vs.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Accept hunk' }).first().waitFor({ state: 'visible' });
     assert.equal(vs.readFile('greet.js'), BEFORE, 'nothing is written before Accept');
     await vs.screenshot('chat-patch-review');
     await accept.click();

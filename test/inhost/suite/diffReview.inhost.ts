@@ -1,6 +1,5 @@
-// In-host suite for the diff review, undo and the test task (ext-diff). NOT YET RUN: when it was
-// written, code-server was not installed here and the shared node_modules had no mocha; run it with
-// `node scripts/run-inhost.mjs --grep "diff review|test task"` once they are.
+// In-host suite for the diff review, undo and the test task (ext-diff), run in code-server by
+// test/e2e/inhost.test.ts; alone: `node scripts/run-inhost.mjs --grep "diff review|test task"`.
 import * as assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

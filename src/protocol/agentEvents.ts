@@ -35,9 +35,13 @@ export type AgentEvent =
       goal: string;
       mode: ApprovalModeName;
       model: string;
+      /** The reasoning model's context window in tokens, for the "context fill" of the usage line. */
+      contextWindow?: number;
       git: { isRepo: boolean; head: string | null; branch: string | null; dirty: string[] };
     }
   | { type: 'step/started'; step: number }
+  /** A message the user sent during the run, now in the conversation (the model sees it at this step). */
+  | { type: 'user/delivered'; text: string }
   /** Streamed reply text; drop everything since the last step/started on `text/restart`. */
   | { type: 'text/delta'; text: string }
   | { type: 'text/restart'; reason: string }

@@ -1,5 +1,6 @@
 import type { HistoryStore } from '../../core/history';
-import { Orchestrator, type OrchestratorDeps, type RunOutcome } from '../../core/orchestrator';
+import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
+import { ChatSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
 import type { RunEndStatus } from '../../protocol/agentEvents';
 import { ExitCode } from '../io';
@@ -15,7 +16,8 @@ export const EXIT: Record<RunEndStatus, number> = {
 
 /**
  * One CLI process's agent: the wired deps (one model client, one history store) and the runs made
- * with them, one at a time. Ctrl-C (SIGINT) or SIGTERM during a run cancels that run: the loop
+ * with them, one at a time, as one chat (core/session): a goal typed after a finished one is a
+ * follow-up with the earlier turns in context. Ctrl-C (SIGINT) or SIGTERM during a run cancels that run: the loop
  * kills the running command's process tree and ends the run as cancelled; a second Ctrl-C while the
  * cancel is still unwinding exits at once. After every run the history is flushed to disk.
  * A watchdog thread ends the process if a run outlives its wall clock or its cancel, or blocks the
@@ -24,12 +26,15 @@ export const EXIT: Record<RunEndStatus, number> = {
 export class AgentSession {
   private controller: AbortController | undefined;
   private readonly watchdog = new Watchdog();
+  private readonly chat: ChatSession;
 
   constructor(
     private readonly deps: OrchestratorDeps,
     private readonly history: HistoryStore | undefined,
     private readonly notifier: Notifier,
-  ) {}
+  ) {
+    this.chat = new ChatSession({ deps: this.deps });
+  }
 
   get running(): boolean {
     return this.controller !== undefined;
@@ -40,6 +45,7 @@ export class AgentSession {
     if (!this.controller) return false;
     if (this.controller.signal.aborted) process.exit(ExitCode.cancelled); // a second Ctrl-C does not wait
     this.controller.abort();
+    this.chat.stop();
     this.watchdog.cancelled();
     return true;
   }
@@ -51,7 +57,10 @@ export class AgentSession {
     process.on('SIGTERM', onSignal);
     this.watchdog.arm(this.deps.settings.limits.wallClockMinutes * 60_000);
     try {
-      return await new Orchestrator(this.deps).run(goal, { signal: controller.signal });
+      const sent = this.chat.send(goal);
+      if (sent.kind !== 'started') throw new Error('a goal is already running');
+      if (controller.signal.aborted) this.chat.stop();
+      return await sent.outcome;
     } finally {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);

@@ -20,6 +20,11 @@ export interface PatchPilotSettings {
     /** Run the test commands after each applied edit. Default: on when commands exist. */
     afterEdit: boolean;
     timeoutSeconds: number;
+    /**
+     * VS Code: run the test commands when a file is saved. 'off', 'on' (any workspace file) or a
+     * glob of the saved files that trigger a run (the same glob syntax as policy.protectedPaths). The CLI ignores it.
+     */
+    runOnSave: string;
   };
   limits: {
     maxSteps: number;
@@ -56,7 +61,7 @@ export interface PatchPilotSettings {
   };
 }
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum';
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob';
 
 interface KeySpec {
   kind: Kind;
@@ -84,6 +89,8 @@ export const SETTING_KEYS = {
   'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
   'patchpilot.tests.timeoutSeconds': { kind: 'posint' },
+  // Runs the (trust-gated) test commands without asking on every save: a repository may only turn it off.
+  'patchpilot.tests.runOnSave': { kind: 'onOffGlob', trustSensitive: true, safeValues: ['off'] },
   'patchpilot.limits.maxSteps': { kind: 'posint' },
   'patchpilot.limits.maxConsecutiveFailures': { kind: 'posint' },
   'patchpilot.limits.wallClockMinutes': { kind: 'posnum' },
@@ -110,7 +117,7 @@ export function isSettingKey(key: string): key is SettingKey {
 export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   llm: {},
   approval: { mode: 'ask' },
-  tests: { commands: [], afterEdit: false, timeoutSeconds: 600 },
+  tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db' },
@@ -149,6 +156,14 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
     case 'posnum':
       if (typeof value === 'number' && Number.isFinite(value) && value > 0) return { ok: true, value };
       return { ok: false, message: `expected a positive number, got ${got}` };
+    case 'onOffGlob': {
+      if (typeof value === 'boolean') return { ok: true, value: value ? 'on' : 'off' };
+      if (typeof value !== 'string' || value.trim() === '') return { ok: false, message: `expected "off", "on" or a glob such as "src/**/*.ts", got ${got}` };
+      const v = value.trim();
+      if (v === 'off' || v === 'on') return { ok: true, value: v };
+      if (v.startsWith('/') || v.split('/').includes('..')) return { ok: false, message: `expected a workspace-relative glob, got ${got}` };
+      return { ok: true, value: v };
+    }
     case 'posint':
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
       return { ok: false, message: `expected a positive integer, got ${got}` };
@@ -183,6 +198,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       commands: [...commands],
       afterEdit: v('patchpilot.tests.afterEdit', commands.length > 0),
       timeoutSeconds: v('patchpilot.tests.timeoutSeconds', d.tests.timeoutSeconds),
+      runOnSave: v('patchpilot.tests.runOnSave', d.tests.runOnSave),
     },
     limits: {
       maxSteps: v('patchpilot.limits.maxSteps', d.limits.maxSteps),

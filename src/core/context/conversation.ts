@@ -11,8 +11,12 @@ import { headTail } from '../tools/truncate';
 export class Conversation {
   private readonly list: ModelMessage[] = [];
 
-  constructor(system: string, goal: string, private readonly maxToolResultChars: number) {
-    this.list.push({ role: 'system', content: system }, { role: 'user', content: goal });
+  /**
+   * `earlier`: the turns of the same chat before this goal (a follow-up's context); they sit between
+   * the system prompt and the goal, and their tool results are the first to be elided.
+   */
+  constructor(system: string, goal: string, private readonly maxToolResultChars: number, earlier: readonly ModelMessage[] = []) {
+    this.list.push({ role: 'system', content: system }, ...earlier, { role: 'user', content: goal });
   }
 
   get messages(): readonly ModelMessage[] {
@@ -38,7 +42,7 @@ export class Conversation {
   fitToBudget(maxPromptTokens: number, tools: readonly ModelToolSpec[]): number {
     let elided = 0;
     const lastAssistant = this.list.map((m) => m.role).lastIndexOf('assistant');
-    for (let i = 2; i < lastAssistant && estimatePromptTokens(this.list, tools) > maxPromptTokens; i++) {
+    for (let i = 1; i < lastAssistant && estimatePromptTokens(this.list, tools) > maxPromptTokens; i++) {
       const m = this.list[i]!;
       if (m.role !== 'tool' || m.content.startsWith('[elided')) continue;
       this.list[i] = { role: 'tool', toolCallId: m.toolCallId, content: `[elided to fit the context window: ${m.content.length} characters; call the tool again if you need it]` };

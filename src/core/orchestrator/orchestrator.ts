@@ -9,7 +9,7 @@ import { Conversation } from '../context/conversation';
 import { snapshotGit } from '../git/gitSession';
 import { listWorkspaceFiles } from '../git/listFiles';
 import { ModelApiError } from '../llm/errors';
-import type { ModelRole, ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
+import type { ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
 import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
 import type { RunFinish } from '../history/types';
 import type { ApplyResult } from '../patch/types';
@@ -19,7 +19,7 @@ import { FastModelWork } from './fastModel';
 import { RunRecorder, asJson, briefArgs } from './recorder';
 import { RunMemory } from './runMemory';
 import { createToolContext } from './toolContext';
-import type { OrchestratorDeps, RunOutcome } from './types';
+import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 
 /** Cut before a tool result enters the context (E6); the model is told what was cut. */
 const MAX_TOOL_RESULT_CHARS = 16_000;
@@ -41,7 +41,7 @@ interface Executed {
 export class Orchestrator {
   constructor(private readonly deps: OrchestratorDeps) {}
 
-  async run(goal: string, options: { signal?: AbortSignal } = {}): Promise<RunOutcome> {
+  async run(goal: string, options: RunOptions = {}): Promise<RunOutcome> {
     const { deps } = this;
     const { settings } = deps;
     const clock = deps.clock ?? systemClock;
@@ -75,6 +75,7 @@ export class Orchestrator {
     const signal = cts.token.signal;
 
     let steps = 0;
+    let conversation: Conversation | undefined;
     const end = async (status: RunEndStatus, reason: string, summary?: string): Promise<RunOutcome> => {
       // A cancelled run (or one out of time) has an aborted signal: its memory is written without the fast model.
       await memory.finish({ status, reason, summary, steps, changedFiles: [...changedFiles] }, signal).catch((err: unknown) => warn(`the run's memory was not written: ${errorMessage(err)}`));
@@ -83,21 +84,21 @@ export class Orchestrator {
       await recorder.finish({ status: HISTORY_STATUS[status], tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole };
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript: transcriptOf(conversation, goal, summary) };
     };
 
     try {
       const root = await realpath(deps.root);
       const git = await snapshotGit(root);
       await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') });
-      emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), git });
+      emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: deps.model.contextWindow('reasoning').tokens, git });
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
       const offered = deps.tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
       const system = buildSystemPrompt(await workspaceFacts(root, git, settings), mode, offered.map((t) => t.name));
-      const conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS);
+      conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS, options.earlier);
       recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
       recorder.step({ role: 'user', text: goal });
 
@@ -110,6 +111,7 @@ export class Orchestrator {
       for (;;) {
         if (steps >= settings.limits.maxSteps) return await end('limit', `reached the step limit (${settings.limits.maxSteps})`);
         signal.throwIfAborted();
+        if (steps > 0) deliverInbox(options.inbox, conversation, recorder, emit);
         steps++;
         emit({ type: 'step/started', step: steps });
         const elided = conversation.fitToBudget(promptBudget, specs);
@@ -147,6 +149,7 @@ export class Orchestrator {
           durationMs: clock.now() - started,
         });
         if (calls.length === 0 && invalid.length === 0) {
+          conversation.addAssistant(turn.text, []);
           return await end('finished', turn.finishReason === 'length' ? 'the reply hit the output limit' : 'the model replied without a tool call', turn.text.trim() || undefined);
         }
         // Broken calls keep their place in the conversation with placeholder arguments, so every id gets its result.
@@ -248,6 +251,40 @@ function usageByRole(meter: UsageMeter): Record<ModelRole, UsageTotals> {
   const parts: Record<ModelRole, UsageMeter> = { reasoning: new UsageMeter(), fast: new UsageMeter() };
   for (const r of meter.requests) parts[r.role].record(r);
   return { reasoning: parts.reasoning.total(), fast: parts.fast.total() };
+}
+
+/** Messages the user sent during the run, in the conversation before the next model step. */
+function deliverInbox(inbox: RunOptions['inbox'], conversation: Conversation, recorder: RunRecorder, emit: (e: AgentEvent) => void): void {
+  for (const text of inbox?.take() ?? []) {
+    if (!text.trim()) continue;
+    conversation.addUser(text);
+    recorder.step({ role: 'user', text });
+    emit({ type: 'user/delivered', text });
+  }
+}
+
+/**
+ * What the next turn of the chat keeps: the whole conversation (tool pairs intact) and, when the run
+ * ended in a finish call, its summary as the assistant's last word. A run that failed before its
+ * conversation existed still leaves the goal, so the chat reads the same to the model as to the user.
+ */
+function transcriptOf(conversation: Conversation | undefined, goal: string, summary: string | undefined): ModelMessage[] {
+  if (!conversation) return [{ role: 'user', content: goal }];
+  const messages = completePairs(conversation.messages.slice(1));
+  const last = messages[messages.length - 1];
+  if (summary && last?.role === 'tool') messages.push({ role: 'assistant', content: summary });
+  return messages;
+}
+
+/** Cuts a cancelled step's assistant message whose tool calls have no results (the API refuses such a history). */
+function completePairs(messages: ModelMessage[]): ModelMessage[] {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
+    const answered = new Set(messages.slice(i + 1, i + 1 + m.toolCalls.length).map((r) => (r.role === 'tool' ? r.toolCallId : '')));
+    if (!m.toolCalls.every((c) => answered.has(c.id))) return messages.slice(0, i);
+  }
+  return messages;
 }
 
 function firstLine(text: string): string {

@@ -27,6 +27,7 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     testGuard: deps.testGuard,
     exec: deps.exec,
     patches: deps.patches,
+    fs: deps.fs,
     web: deps.web,
     history: deps.history,
     emit,

@@ -1,28 +1,14 @@
 import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
-import type { Clock, Approver, TaskRunner } from '../ports';
+import type { Clock, Approver, TaskRunner, ChatModel, RunHistory } from '../ports';
 import type { PatchPilotSettings } from '../config/settings';
-import type { HistoryStore } from '../history/types';
-import type { CompleteRequest } from '../llm/modelClient';
-import type { ChatRequest, ModelRole, ModelTurn } from '../llm/types';
-import type { ContextWindow } from '../llm/contextWindows';
+import type { ModelMessage, ModelRole } from '../llm/types';
 import type { UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
-import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, ToolContext, WebFetcher } from '../tools/types';
+import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
+import type { ToolContext } from '../tools/types';
 
-/** What the loop needs from the model client (ModelClient fits). */
-export interface ChatModel {
-  streamChatWithRecovery(request: ChatRequest): Promise<ModelTurn>;
-  modelFor(role: ModelRole): string;
-  contextWindow(role: ModelRole): ContextWindow;
-  /** Plain text from the fast model (ModelClient.complete); without it, insights and the Q&A summary are plain text. */
-  complete?(request: CompleteRequest): Promise<ModelTurn>;
-}
-
-/** The part of the history store a run writes to. */
-export type RunHistory = Pick<
-  HistoryStore,
-  'startRun' | 'finishRun' | 'addStep' | 'addPatch' | 'addTestRun' | 'recordObservation' | 'recordQaSummary' | 'addPolicyDecision' | 'search'
->;
+// The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
+export type { ChatModel, RunHistory } from '../ports';
 
 export interface OrchestratorDeps {
   /** Workspace root; resolved to its real path at run start. */
@@ -34,6 +20,8 @@ export interface OrchestratorDeps {
   tasks: TaskRunner;
   history?: RunHistory;
   patches?: PatchEngine;
+  /** Workspace files as the host sees them; the file tools read and write through it. Default: the Node file system. */
+  fs?: WorkspaceFs;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
   /** Captured at run start (TestDefinitionGuard.capture), so run_tests asks after a test definition changed. */
@@ -42,6 +30,18 @@ export interface OrchestratorDeps {
   web?: WebFetcher;
   clock?: Clock;
   onEvent?(event: AgentEvent): void;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Earlier turns of the same chat (without the system prompt), so a follow-up keeps its context. */
+  earlier?: readonly ModelMessage[];
+  /**
+   * Messages the user sent while this run works: taken before each model step after the first and
+   * added to the conversation as user messages, so the model sees them at its next step.
+   */
+  inbox?: { take(): string[] };
 }
 
 export interface RunOutcome {
@@ -55,4 +55,6 @@ export interface RunOutcome {
   usage: UsageTotals;
   /** The agent's model and the fast model (insights, Q&A summary) apart. */
   usageByRole: Record<ModelRole, UsageTotals>;
+  /** The conversation after the run, without the system prompt: the next follow-up's `earlier`. */
+  transcript: ModelMessage[];
 }

@@ -1,14 +1,19 @@
-import { readFile, realpath, stat } from 'node:fs/promises';
 import type { ApplyOptions, ApplyResult, ParsedPatch } from './types';
 import { applyParsedPatch, parseForApply, type Plan } from './plan';
-import { confinePath } from './confine';
-import { commitAtomically, nodeIo, type AtomicIo, type WriteOp } from './atomicWrite';
+import type { AtomicIo } from './atomicWrite';
+import type { WorkspaceChange, WorkspaceFs } from '../ports/workspaceFs';
+import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
 
 export interface PatchManagerOptions {
   /** Workspace root: every path of a patch is relative to it and must stay inside it. */
   root: string;
-  /** File-system calls for the write phase (tests inject failures). */
+  /** File-system calls for the write phase of the default Node file system (tests inject failures). */
   io?: AtomicIo;
+  /**
+   * Where files are read and written. Default: NodeWorkspaceFs (confined, atomic). VS Code passes
+   * its own, so a dry run sees unsaved editor buffers and the apply goes through a WorkspaceEdit.
+   */
+  fs?: WorkspaceFs;
 }
 
 // ignoreBOM keeps a BOM in the text (TextDecoder would silently drop it), so it is written back.
@@ -19,7 +24,11 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  * everything in memory (exact or refused), then writes all files atomically unless dry-run.
  */
 export class PatchManager {
-  constructor(private readonly opts: PatchManagerOptions) {}
+  private readonly fs: WorkspaceFs;
+
+  constructor(private readonly opts: PatchManagerOptions) {
+    this.fs = opts.fs ?? new NodeWorkspaceFs(opts.root, opts.io);
+  }
 
   async apply(patchText: string, options: ApplyOptions = {}): Promise<ApplyResult> {
     const parsed = parseForApply(patchText);
@@ -28,35 +37,38 @@ export class PatchManager {
 
   /** Same as apply, from an already parsed patch. */
   async applyParsed(parsed: ParsedPatch, options: ApplyOptions = {}): Promise<ApplyResult> {
-    let rootReal: string;
-    try {
-      rootReal = await realpath(this.opts.root);
-    } catch (e) {
-      return refusedResult(options, `workspace root ${this.opts.root} cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+    if (!this.opts.fs) {
+      // The default file system confines to the real root: say plainly when the root itself is gone.
+      try {
+        await (this.fs as NodeWorkspaceFs).realRoot();
+      } catch (e) {
+        return refusedResult(options, e instanceof Error ? e.message : String(e));
+      }
     }
     const texts = new Map<string, string>();
     const unreadable = new Map<string, string>();
     const blocked = new Map<string, string>();
     const modes = new Map<string, string>();
-    const realOf = new Map<string, string>();
+    const realOf = new Map<string, string | undefined>();
     const rawModes = new Map<string, number>();
     const paths = new Set(parsed.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p));
     for (const p of paths) {
-      const c = await confinePath(rootReal, p).catch((e: Error) => ({ ok: false as const, reason: e.message }));
-      if (!c.ok) {
-        blocked.set(p, c.reason);
+      let st;
+      try {
+        st = await this.fs.stat(p);
+      } catch (e) {
+        blocked.set(p, e instanceof Error ? e.message : String(e));
         continue;
       }
-      realOf.set(p, c.real);
-      if (!c.exists) continue;
-      const st = await stat(c.real);
-      if (!st.isFile()) {
+      realOf.set(p, st.realPath);
+      if (!st.exists) continue;
+      if (st.type !== 'file') {
         blocked.set(p, 'is not a regular file');
         continue;
       }
-      rawModes.set(p, st.mode & 0o7777);
+      rawModes.set(p, st.mode);
       modes.set(p, st.mode & 0o111 ? '100755' : '100644');
-      const bytes = await readFile(c.real);
+      const bytes = await this.fs.readFile(p);
       if (bytes.subarray(0, 8000).includes(0)) {
         unreadable.set(p, 'is a binary file; binary files cannot be patched');
         texts.set(p, '');
@@ -71,26 +83,22 @@ export class PatchManager {
     }
     const plan = applyParsedPatch(parsed, texts, options, { unreadable, blocked, modes });
     if (!plan.ok || options.dryRun) return publicPart(plan);
-    return this.write(plan, rootReal, realOf, rawModes);
+    return this.write(plan, realOf, rawModes);
   }
 
-  private async write(plan: Plan, rootReal: string, realOf: Map<string, string>, rawModes: Map<string, number>): Promise<ApplyResult> {
-    const writes: WriteOp[] = [];
-    const deletes: WriteOp[] = [];
+  private async write(plan: Plan, realOf: Map<string, string | undefined>, rawModes: Map<string, number>): Promise<ApplyResult> {
+    const writes: WorkspaceChange[] = [];
+    const deletes: WorkspaceChange[] = [];
+    const expect = (p: string) => (realOf.get(p) !== undefined ? { expectRealPath: realOf.get(p) } : {});
     for (const c of plan.changes) {
       if (c.newPath && c.newText !== null) {
         const mode = rawModes.get(c.oldPath ?? c.newPath);
-        writes.push({ kind: 'write', path: realOf.get(c.newPath)!, content: c.newText, ...(mode !== undefined ? { mode } : {}) });
+        writes.push({ kind: 'write', path: c.newPath, content: c.newText, ...(mode !== undefined ? { mode } : {}), ...expect(c.newPath) });
       }
-      if (c.oldPath && (c.newPath !== c.oldPath || c.newText === null)) deletes.push({ kind: 'delete', path: realOf.get(c.oldPath)! });
+      if (c.oldPath && (c.newPath !== c.oldPath || c.newText === null)) deletes.push({ kind: 'delete', path: c.oldPath, ...expect(c.oldPath) });
     }
     try {
-      // Re-check just before writing: a link swapped in since the read must not redirect a write.
-      for (const p of realOf.keys()) {
-        const again = await confinePath(rootReal, p);
-        if (!again.ok || again.real !== realOf.get(p)) throw new Error(`${p} changed on disk while the patch was computed`);
-      }
-      await commitAtomically([...writes, ...deletes], this.opts.io ?? nodeIo);
+      await this.fs.applyChanges([...writes, ...deletes]);
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       const result = publicPart(plan);

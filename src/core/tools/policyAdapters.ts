@@ -1,4 +1,6 @@
-import { checkPath, type PathPolicySettings } from '../policy/path';
+import path from 'node:path';
+import { checkPath, compileGlobs, createIgnoreFilter, foldForMatch, type PathPolicySettings } from '../policy/path';
+import type { PatchPilotSettings } from '../config/settings';
 import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../policy/exec';
 import { createSecretInodeCheck } from '../policy/exec/secretInodes';
 import type { CommandExecutor, PathPolicy } from './types';
@@ -19,8 +21,8 @@ export function createCommandExecutor(
   const sandboxed = options.sandbox !== 'off' && probeSandbox().available;
   return {
     sandboxed,
-    async run({ command, cwd, signal, timeoutMs }) {
-      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024, guard: options.guard, homeAllow: options.homeAllow, envAllow: options.envAllow });
+    async run({ command, cwd, signal, timeoutMs, onOutput }) {
+      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024, guard: options.guard, homeAllow: options.homeAllow, envAllow: options.envAllow, ...(onOutput ? { onOutput: (chunk: string) => onOutput(chunk) } : {}) });
       const stderr = r.stderr.trimEnd();
       let output = stderr ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}--- stderr ---\n${stderr}\n` : r.stdout;
       const guarded = describeProtectedChanges(r.protectedChanges);
@@ -35,5 +37,25 @@ export function createCommandExecutor(
         cancelled: r.cancelled,
       };
     },
+  };
+}
+
+/**
+ * What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder
+ * that PatchPilot writes during a command. The CLI and the VS Code task terminal use the same one.
+ */
+export function createCommandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string): NonNullable<RunCommandOptions['guard']> {
+  const ignore = createIgnoreFilter(root);
+  const denied = compileGlobs(policy.denyPaths);
+  const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
+  return {
+    // One snapshot of the ignore files per command (main's guard walk), not a reload per entry.
+    ignored: () => {
+      const byFile = ignore.snapshot();
+      return (rel, isDir) => byFile(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false);
+    },
+    protectedGlobs: policy.protectedPaths,
+    stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
+    stateFile: path.basename(historyPath),
   };
 }

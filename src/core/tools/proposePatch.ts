@@ -48,35 +48,52 @@ export const proposePatchTool: Tool<Args> = {
     const asks = decisions.filter((d) => d.decision.verdict === 'ask');
     let accepted = hunks.map((h) => h.id);
     let feedback: string | undefined;
+    let reasons: Readonly<Record<string, string>> = {};
+    let edited: string | undefined;
     if (ctx.mode === 'ask' || asks.length > 0) {
       ctx.emit?.({ type: 'approval-needed', request: { kind: 'patch', title: `apply a patch to ${paths.join(', ')}`, hunks: accepted } });
       const answer = await ctx.approver.approvePatch({ patchText: args.patch, preview }, ctx.signal);
       const known = new Set(accepted);
       accepted = answer.acceptedHunks.filter((id) => known.has(id));
       feedback = answer.feedback;
-      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0, accepted });
+      reasons = answer.hunkReasons ?? {};
+      edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
+      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted });
     }
     const said = feedback ? `\nThe user said: ${feedback}` : '';
     const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : '';
-    if (accepted.length === 0) return fail(`the user rejected the patch; nothing was changed.${said}${why}`, { preview, applied: [] });
+    const rejectedList = (ids: string[]) => ids.map((id) => `  ${id}${reasons[id] ? `: ${reasons[id]}` : ''}`).join('\n');
+    if (accepted.length === 0 && !edited) {
+      const rejectedIds = hunks.map((h) => h.id);
+      const withReasons = rejectedIds.some((id) => reasons[id]) ? `\nrejected hunks:\n${rejectedList(rejectedIds)}` : '';
+      return fail(`the user rejected the patch; nothing was changed.${withReasons}${said}${why}`, { preview, applied: [] });
+    }
+    if (edited) {
+      // The user's own version of the change (typed into the review) is what gets written; it may only touch the files already checked.
+      const editedParsed = parsePatch(edited);
+      const outside = editedParsed.ok ? editedParsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p && !paths.includes(p)) : [];
+      if (!editedParsed.ok || outside.length) return fail(`the user's edited version could not be applied${outside.length ? ` (it touches ${outside.join(', ')})` : ''}; nothing was changed.${said}`, { preview });
+    }
 
-    const result = await ctx.patches.apply(args.patch, { acceptedHunks: new Set(accepted) });
+    const result = edited ? await ctx.patches.apply(edited, {}) : await ctx.patches.apply(args.patch, { acceptedHunks: new Set(accepted) });
     if (!result.ok) {
       // The files changed between the preview and the apply (an editor save): the engine wrote nothing.
       return fail(`patch refused when applying, nothing was changed.\n${result.error ?? describeRefusals(result) ?? ''}`, { preview, result });
     }
     const applied = allHunks(result).filter((h) => h.status === 'applied');
-    const rejected = allHunks(result).filter((h) => h.status === 'rejected');
+    const rejected = edited ? hunks.filter((h) => !accepted.includes(h.id)) : allHunks(result).filter((h) => h.status === 'rejected');
     const changed = touchedPaths({ ...result, files: result.files.filter((f) => f.status === 'ok' && (f.hunks.length === 0 || f.hunks.some((h) => h.status === 'applied'))) });
     for (const p of changed) ctx.run.changedFiles.add(p);
 
-    let output = `applied ${applied.length} hunk${applied.length === 1 ? '' : 's'} to ${changed.join(', ')}`;
-    if (applied.length) output += `\n${listHunks(applied)}`;
-    if (rejected.length) output += `\nrejected by the user (not applied):\n${rejected.map((h) => `  ${h.id}`).join('\n')}`;
+    let output = edited
+      ? `the user edited the change before accepting it; this is what was written to ${changed.join(', ')} (a diff from the files as they were):\n${edited.trimEnd()}`
+      : `applied ${applied.length} hunk${applied.length === 1 ? '' : 's'} to ${changed.join(', ')}`;
+    if (applied.length && !edited) output += `\n${listHunks(applied)}`;
+    if (rejected.length) output += `\nrejected by the user (not applied):\n${rejectedList(rejected.map((h) => h.id))}`;
     output += said;
     const after = await ctx.run.afterWrite?.(changed, `patch to ${changed.join(', ')}`);
     if (after) output += `\n\n${after}`;
-    return ok(output, { preview, result, applied: applied.map((h) => h.id), rejected: rejected.map((h) => h.id), files: changed });
+    return ok(output, { preview, result, applied: applied.map((h) => h.id), rejected: rejected.map((h) => h.id), files: changed, ...(edited ? { editedPatch: edited } : {}), ...(Object.keys(reasons).length ? { hunkReasons: reasons } : {}) });
   },
 };
 

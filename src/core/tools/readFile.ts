@@ -1,6 +1,7 @@
 import { open, stat } from 'node:fs/promises';
 import { resolveWorkspacePath } from './paths';
 import { ToolError, ok, type Tool } from './types';
+import type { WorkspaceFs } from '../ports';
 
 /** Files larger than this are not read at all: ranges of huge files are a job for grep. */
 export const READ_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -33,12 +34,13 @@ export const readFileTool: Tool<Args> = {
   readOnly: true,
   async run(args, ctx) {
     const target = await resolveWorkspacePath(ctx, args.path, 'read');
-    const info = await stat(target.abs).catch((err: NodeJS.ErrnoException) => {
+    // Through the host's file system when it has one (VS Code: unsaved editor buffers), else the disk.
+    const info = ctx.fs ? await hostStat(ctx.fs, target.rel, args.path) : await stat(target.abs).catch((err: NodeJS.ErrnoException) => {
       throw new ToolError(err.code === 'ENOENT' ? `${args.path}: no such file` : `${args.path}: ${err.message}`);
     });
     if (info.isDirectory()) throw new ToolError(`${args.path} is a directory; use list_dir`);
     if (info.size > READ_MAX_FILE_BYTES) throw new ToolError(`${args.path} is ${info.size} bytes, over the ${READ_MAX_FILE_BYTES}-byte limit; use grep to find the lines you need`);
-    const buffer = await readAll(target.abs, info.size);
+    const buffer = ctx.fs ? Buffer.from(await ctx.fs.readFile(target.rel)) : await readAll(target.abs, info.size);
     if (isBinary(buffer)) return ok(`${target.rel}: binary file (${info.size} bytes), not shown`, { binary: true });
 
     const text = buffer.toString('utf8');
@@ -90,4 +92,12 @@ export function isBinary(buffer: Buffer): boolean {
   let bad = 0;
   for (const ch of decoded) if (ch === '\uFFFD') bad++;
   return bad > 8 && bad / decoded.length > 0.1;
+}
+
+async function hostStat(fs: WorkspaceFs, rel: string, asGiven: string): Promise<{ isDirectory(): boolean; size: number }> {
+  const st = await fs.stat(rel).catch((err: Error) => {
+    throw new ToolError(`${asGiven}: ${err.message}`);
+  });
+  if (!st.exists) throw new ToolError(`${asGiven}: no such file`);
+  return { isDirectory: () => st.type === 'directory', size: st.size };
 }

@@ -1,10 +1,12 @@
-import type { ActionApprovalRequest, Approver, TaskRunner, TaskRunResult } from '../ports';
+import type { ActionApprovalRequest, Approver, TaskRunner } from '../ports';
+import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
-import type { ApplyOptions, ApplyResult } from '../patch/types';
-import type { SafeFetchResult } from '../policy/network/safe-fetch';
-import type { HistoryStore } from '../history/types';
+import type { ApplyResult } from '../patch/types';
+
+// Host-facing interfaces now live in src/core/ports; re-exported here so existing imports keep working.
+export type { PathAccess, PathPolicy, CommandPolicy, CommandExecution, CommandExecutor, PatchEngine, WebFetcher, HistorySearch } from '../ports';
 
 /** What a tool gives back to the model. `output` is the text the model reads; errors are outputs too. */
 export interface ToolResult {
@@ -21,40 +23,6 @@ export class ToolError extends Error {
     this.name = 'ToolError';
   }
 }
-
-export type PathAccess = 'read' | 'list' | 'search' | 'create' | 'write';
-
-/** Decides reads and writes of workspace paths (protected paths ask, denyPaths are denied): policy/path's checkPath. */
-export interface PathPolicy {
-  /** `path` as the model gave it (workspace-relative or absolute). The real path is set whenever it resolves. */
-  check(path: string, access: PathAccess): Promise<PolicyDecision & { realPath?: string; relativePath?: string }>;
-}
-
-/** Decides a command line (deny > ask > allow): policy/command's createCommandPolicy. */
-export interface CommandPolicy {
-  check(input: { command: string; workspaceRoot: string; cwd: string; homeDir: string }): PolicyDecision;
-}
-
-/** A command's outcome: the same shape as a test command's. */
-export type CommandExecution = TaskRunResult;
-
-/** Runs an approved command (the CLI: in a bubblewrap sandbox). */
-export interface CommandExecutor {
-  /** Without a sandbox, auto mode asks before commands that run workspace code. */
-  readonly sandboxed: boolean;
-  run(request: { command: string; cwd: string; signal: AbortSignal; timeoutMs?: number }): Promise<CommandExecution>;
-}
-
-/** Applies patch text to the workspace (PatchManager). */
-export interface PatchEngine {
-  apply(text: string, options: ApplyOptions): Promise<ApplyResult>;
-}
-
-/** Fetches a URL after the network policy (no private addresses, capped size and time): policy/network's safeFetch. */
-export type WebFetcher = (url: string, signal: AbortSignal) => Promise<SafeFetchResult>;
-
-/** Searches what past runs learned (the history store). */
-export type HistorySearch = Pick<HistoryStore, 'search'>;
 
 /** Facts of the current run that tools share (A5: a test command whose definition changed needs approval). */
 export interface RunState {
@@ -97,6 +65,8 @@ export interface ToolContext {
   testGuard?: { check(argv: readonly string[], cwd: string): { reason: string } | undefined };
   exec?: CommandExecutor;
   patches?: PatchEngine;
+  /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit). Default: the Node file system. */
+  fs?: WorkspaceFs;
   web?: WebFetcher;
   history?: HistorySearch;
   emit?(event: ToolEvent): void;

@@ -30,15 +30,23 @@ export const writeFileTool: Tool<Args> = {
   async run(args, ctx) {
     if (Buffer.byteLength(args.content) > WRITE_MAX_BYTES) throw new ToolError(`content is over ${WRITE_MAX_BYTES} bytes`);
     const target = await resolveWorkspacePath(ctx, args.path, 'write');
-    const existing = await stat(target.abs).catch(() => undefined);
-    if (existing?.isDirectory()) throw new ToolError(`${args.path} is a directory`);
-    const old = existing ? await readFile(target.abs, 'utf8') : undefined;
+    let old: string | undefined;
+    if (ctx.fs) {
+      // The host's view: an unsaved editor buffer is what the user sees, so it is what an overwrite replaces.
+      const st = await ctx.fs.stat(target.rel);
+      if (st.exists && st.type === 'directory') throw new ToolError(`${args.path} is a directory`);
+      old = st.exists ? Buffer.from(await ctx.fs.readFile(target.rel)).toString('utf8') : undefined;
+    } else {
+      const existing = await stat(target.abs).catch(() => undefined);
+      if (existing?.isDirectory()) throw new ToolError(`${args.path} is a directory`);
+      old = existing ? await readFile(target.abs, 'utf8') : undefined;
+    }
     if (old === args.content) return ok(`${target.rel} already has this content; nothing written`);
 
     const overwrite = old !== undefined;
     // An overwrite always asks: it replaces work the model may not have read in full.
     const decision = overwrite
-      ? { verdict: 'ask' as const, rule: 'ask:overwrite', reason: `${target.rel} exists; write_file would replace all ${old.split('\n').length} lines` }
+      ? { verdict: 'ask' as const, rule: 'ask:overwrite', reason: `${target.rel} exists; write_file would replace all ${old!.split('\n').length} lines` }
       : target.decision;
     const { feedback } = await gateAction(
       ctx,
@@ -46,7 +54,8 @@ export const writeFileTool: Tool<Args> = {
       decision,
     );
     // Walks the path again from the root without following links: a link swapped in after the check fails the write (A8).
-    await writeConfined(ctx.root, target.rel, args.content, { mkdirs: true });
+    if (ctx.fs) await ctx.fs.writeFile(target.rel, args.content);
+    else await writeConfined(ctx.root, target.rel, args.content, { mkdirs: true });
     ctx.run.changedFiles.add(target.rel);
     const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
     let output = `${overwrite ? 'overwrote' : 'created'} ${target.rel} (${lines} lines)`;

@@ -57,3 +57,10 @@ test('the checker itself sees imports in every form', () => {
   const sample = `import * as vscode from 'vscode';\nconst x = require("vscode");\nexport { a } from './a';\nawait import('vscode/x');\nimport 'side';`;
   assert.deepEqual(specifiers(sample), ['vscode', 'vscode', './a', 'vscode/x', 'side']);
 });
+
+test('the host logic files (*Logic.ts, patchJournal.ts) stay free of vscode, so they run in plain Node tests', () => {
+  const offenders = sourceFiles('src/host/vscode')
+    .filter((f) => /Logic\.ts$|patchJournal\.ts$/.test(f))
+    .filter((f) => specifiers(readFileSync(path.join(root, f), 'utf8')).some((s) => s === 'vscode' || s.startsWith('vscode/')));
+  assert.deepEqual(offenders, []);
+});

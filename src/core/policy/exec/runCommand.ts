@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,11 @@ export interface RunCommandOptions {
   guard?: Omit<GuardOptions, 'root' | 'keepBytes'>;
   /** Home-relative paths left readable in the sandbox besides the built-in exceptions. */
   homeAllow?: readonly string[];
+  /**
+   * Live output of both streams as it comes, for a terminal the user watches (VS Code's task
+   * terminal). Not redacted and not capped: the result's stdout/stderr are what goes to the model.
+   */
+  onOutput?(chunk: string, stream: 'stdout' | 'stderr'): void;
 }
 
 export interface RunCommandResult {
@@ -89,8 +95,15 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const env = buildChildEnv({ base: opts.env, allow: opts.envAllow, set: procs.env() }).env;
   const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   procs.attach(child.pid);
-  child.stdout.on('data', (b: Buffer) => stdout.push(b));
-  child.stderr.on('data', (b: Buffer) => stderr.push(b));
+  const live = opts.onOutput ? { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') } : undefined;
+  child.stdout.on('data', (b: Buffer) => {
+    stdout.push(b);
+    if (live) opts.onOutput!(live.stdout.write(b), 'stdout');
+  });
+  child.stderr.on('data', (b: Buffer) => {
+    stderr.push(b);
+    if (live) opts.onOutput!(live.stderr.write(b), 'stderr');
+  });
 
   let timedOut = false;
   let cancelled = false;

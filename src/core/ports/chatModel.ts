@@ -1,0 +1,12 @@
+import type { CompleteRequest } from '../llm/modelClient';
+import type { ChatRequest, ModelRole, ModelTurn } from '../llm/types';
+import type { ContextWindow } from '../llm/contextWindows';
+
+/** What the loop needs from the model client (ModelClient fits). */
+export interface ChatModel {
+  streamChatWithRecovery(request: ChatRequest): Promise<ModelTurn>;
+  modelFor(role: ModelRole): string;
+  contextWindow(role: ModelRole): ContextWindow;
+  /** Plain text from the fast model (ModelClient.complete); without it, insights and the Q&A summary are plain text. */
+  complete?(request: CompleteRequest): Promise<ModelTurn>;
+}

@@ -1,0 +1,20 @@
+import type { ApplyOptions, ApplyResult } from '../patch/types';
+import type { SafeFetchResult } from '../policy/network/safe-fetch';
+import type { HistoryStore } from '../history/types';
+
+/** Applies patch text to the workspace (PatchManager). */
+export interface PatchEngine {
+  apply(text: string, options: ApplyOptions): Promise<ApplyResult>;
+}
+
+/** Fetches a URL after the network policy (no private addresses, capped size and time): policy/network's safeFetch. */
+export type WebFetcher = (url: string, signal: AbortSignal) => Promise<SafeFetchResult>;
+
+/** Searches what past runs learned (the history store). */
+export type HistorySearch = Pick<HistoryStore, 'search'>;
+
+/** The part of the history store a run writes to. */
+export type RunHistory = Pick<
+  HistoryStore,
+  'startRun' | 'finishRun' | 'addStep' | 'addPatch' | 'addTestRun' | 'recordObservation' | 'recordQaSummary' | 'addPolicyDecision' | 'search'
+>;

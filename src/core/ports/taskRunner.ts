@@ -1,0 +1,31 @@
+/** Tasks (test commands). VS Code runs them in a task terminal; the CLI in a child process group. */
+
+export interface TaskRunRequest {
+  /** A shell command line, run by the platform shell. */
+  command: string;
+  /** Absolute working directory. */
+  cwd: string;
+  timeoutMs?: number;
+  /** Output kept: the head and the tail, this many bytes in total. */
+  maxOutputBytes?: number;
+  signal?: AbortSignal;
+  /** Live output, for a UI; the full text is in the result. */
+  onOutput?(chunk: string): void;
+}
+
+export interface TaskRunResult {
+  /** null when killed by a signal (timeout, cancel). */
+  exitCode: number | null;
+  /** stdout and stderr interleaved as they came, head and tail kept when over maxOutputBytes. */
+  output: string;
+  truncated: boolean;
+  durationMs: number;
+  timedOut: boolean;
+  cancelled: boolean;
+  /** Protected paths the command created or changed, undone where possible (F4); for the audit trail. */
+  protectedChanges?: readonly { path: string; change: string; action: string; movedTo?: string }[];
+}
+
+export interface TaskRunner {
+  run(request: TaskRunRequest): Promise<TaskRunResult>;
+}

@@ -1,0 +1,140 @@
+import { Orchestrator } from '../orchestrator/orchestrator';
+import type { OrchestratorDeps, RunOptions, RunOutcome } from '../orchestrator/types';
+import type { ModelMessage } from '../llm/types';
+
+/** Runs one goal; the Orchestrator by default, a stand-in in tests. */
+export type GoalRunner = (deps: OrchestratorDeps, goal: string, options: RunOptions) => Promise<RunOutcome>;
+
+export interface ChatSessionOptions {
+  /** The deps of the next run; read at each run's start, so changed settings or trust apply to the next message. */
+  deps: OrchestratorDeps | (() => OrchestratorDeps | Promise<OrchestratorDeps>);
+  runner?: GoalRunner;
+  /** Earlier messages kept for follow-ups (oldest whole turns dropped first). Default 400. */
+  maxEarlierMessages?: number;
+  /** A run that failed to start (deps could not be built): for the host to show. */
+  onError?(err: unknown): void;
+}
+
+export type SendResult =
+  | { kind: 'started'; outcome: Promise<RunOutcome> }
+  /** A run is working: the message reaches the model at its next step (or starts the next run if the run ends first). */
+  | { kind: 'queued' };
+
+const defaultRunner: GoalRunner = (deps, goal, options) => new Orchestrator(deps).run(goal, options);
+
+/**
+ * A chat: several user messages, one conversation. The first message is a run's goal; a follow-up
+ * after that run is the next run's goal with the earlier turns in context; a message sent while a
+ * run works goes to that run's inbox and reaches the model at its next step. Owns no UI and no
+ * process signals: the VS Code chat and the CLI's interactive session both drive it.
+ */
+export class ChatSession {
+  private transcript: ModelMessage[] = [];
+  private inbox: string[] = [];
+  private current: { controller: AbortController; done: Promise<RunOutcome> } | undefined;
+  private readonly runner: GoalRunner;
+
+  constructor(private readonly options: ChatSessionOptions) {
+    this.runner = options.runner ?? defaultRunner;
+  }
+
+  get running(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** The conversation so far (no system prompt): what the next run sees as earlier turns. */
+  get earlier(): readonly ModelMessage[] {
+    return this.transcript;
+  }
+
+  /** Messages waiting for the model's next step. */
+  get queued(): readonly string[] {
+    return this.inbox;
+  }
+
+  send(text: string): SendResult {
+    const message = text.trim();
+    if (!message) throw new Error('an empty message');
+    if (this.current) {
+      this.inbox.push(message);
+      return { kind: 'queued' };
+    }
+    return { kind: 'started', outcome: this.start(message) };
+  }
+
+  /**
+   * Something the host learned while a run works (a run-on-save test result): it reaches the model
+   * at the run's next step, like a queued message. False when no run works (nothing to tell).
+   */
+  note(text: string): boolean {
+    const message = text.trim();
+    if (!this.current || !message) return false;
+    this.inbox.push(message);
+    return true;
+  }
+
+  /** Cancels the working run; true when there was one. Queued messages are dropped with it. */
+  stop(): boolean {
+    if (!this.current) return false;
+    this.inbox = [];
+    this.current.controller.abort();
+    return true;
+  }
+
+  /** Resolves when no run works and none is about to start (queued follow-ups included). */
+  whenIdle(): Promise<void> {
+    const current = this.current;
+    if (!current) return Promise.resolve();
+    return current.done.then(
+      () => this.whenIdle(),
+      () => this.whenIdle(),
+    );
+  }
+
+  /** A new chat: stops a working run and forgets the conversation. */
+  reset(): void {
+    this.stop();
+    this.transcript = [];
+  }
+
+  /** Continues a chat kept by the host (a reloaded window). */
+  restore(transcript: readonly ModelMessage[]): void {
+    if (this.current) throw new Error('cannot restore a chat while a run works');
+    this.transcript = [...transcript];
+  }
+
+  private start(goal: string): Promise<RunOutcome> {
+    const controller = new AbortController();
+    const done = this.runOne(goal, controller);
+    this.current = { controller, done };
+    return done;
+  }
+
+  private async runOne(goal: string, controller: AbortController): Promise<RunOutcome> {
+    let outcome: RunOutcome;
+    try {
+      const deps = typeof this.options.deps === 'function' ? await this.options.deps() : this.options.deps;
+      const inbox = { take: () => this.inbox.splice(0) };
+      outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, inbox });
+      this.transcript = cap(outcome.transcript, this.options.maxEarlierMessages ?? 400);
+    } catch (err) {
+      this.current = undefined;
+      this.inbox = [];
+      this.options.onError?.(err);
+      throw err;
+    }
+    this.current = undefined;
+    // Sent during the run's last step: the model never saw them, so they are the next run's goal.
+    const left = this.inbox.splice(0);
+    if (left.length && !controller.signal.aborted) void this.start(left.join('\n\n')).catch(() => undefined);
+    return outcome;
+  }
+}
+
+/** Keeps the newest messages, starting at a user message so tool pairs are never split. */
+function cap(messages: ModelMessage[], max: number): ModelMessage[] {
+  if (messages.length <= max) return messages;
+  let from = messages.length - max;
+  while (from < messages.length && messages[from]!.role !== 'user') from++;
+  return messages.slice(from);
+}

@@ -1,0 +1,2 @@
+export { ChatSession, type ChatSessionOptions, type GoalRunner, type SendResult } from './chatSession';
+export { wireAgent, type WireAgentOptions, type WiredAgent, type TaskRunnerFactory } from './wireAgent';

@@ -1,0 +1,134 @@
+import type { PatchPilotSettings, ResolvedConfig } from '../config';
+import { openHistoryStore, type HistoryStore } from '../history';
+import { ModelClient } from '../llm';
+import { PatchManager } from '../patch';
+import { createCommandPolicy, TestDefinitionGuard } from '../policy/command';
+import { describeProtection, probeSandbox } from '../policy/exec';
+import type { GuardOptions } from '../policy/exec/protectedGuard';
+import { safeFetch } from '../policy/network';
+import { createIgnoreFilter } from '../policy/path';
+import type { OrchestratorDeps } from '../orchestrator';
+import { createToolRegistry } from '../tools';
+import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
+import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import type { AgentEvent } from '../../protocol/agentEvents';
+
+/** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
+export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
+
+export interface WireAgentOptions {
+  root: string;
+  config: ResolvedConfig;
+  approver: Approver;
+  notifier: Notifier;
+  onEvent(e: AgentEvent): void;
+  tasks: TaskRunnerFactory;
+  /** The host's patch engine (VS Code: WorkspaceEdit and undo journal); default: the PatchManager on disk. */
+  patches?: (root: string) => PatchEngine;
+  /** The host's workspace files for read_file/write_file (VS Code: unsaved buffers in, WorkspaceEdit out); default: the tools' Node access. */
+  fs?: (root: string) => WorkspaceFs;
+  /**
+   * Read and explain only (an untrusted workspace): approval mode plan, no command executor, no
+   * test runs, no run_command tool. The host says why; the core makes sure.
+   */
+  readOnly?: boolean;
+  /** How the history store runs: a worker (the default; saving a big database must not stall the stream) or in-process. */
+  historyMode?: 'worker' | 'in-process';
+}
+
+export interface WiredAgent {
+  deps: OrchestratorDeps;
+  history?: HistoryStore;
+}
+
+/**
+ * Wires the core for a host: model client, patch engine, policies (command, path, network) with the
+ * sandboxed executor, the history store in the workspace's state folder. The policy lists arrive
+ * merged and already filtered by workspace trust (resolveSettings), so they are passed as one
+ * trusted layer. The hosts differ only in the approver, the notifier, the event sink and the test runner.
+ */
+export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
+  const settings: PatchPilotSettings = o.readOnly ? { ...o.config.settings, approval: { mode: 'plan' }, git: { autoCommit: false } } : o.config.settings;
+  const policy = settings.policy;
+  const ignore = createIgnoreFilter(o.root);
+  const testGuard = TestDefinitionGuard.capture(o.root);
+  const commandPolicy = await createCommandPolicy({
+    user: { allow: policy.allow, ask: policy.ask, deny: policy.deny },
+    trusted: true,
+    isIgnoredPath: (abs) => ignore.isIgnored(abs),
+    testGuard,
+  });
+  for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
+  // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
+  const sandbox = o.readOnly ? undefined : probeSandbox();
+  if (sandbox && !sandbox.available) o.notifier.warn(describeProtection(sandbox));
+
+  let history: HistoryStore | undefined;
+  try {
+    const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
+    history = await openHistoryStore({
+      workspace: o.root,
+      path: settings.history.path,
+      allowOutsideWorkspace: !fromWorkspace,
+      createStateFolder: true,
+      // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
+      // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
+      mode: o.historyMode ?? 'worker',
+      notifier: o.notifier,
+    });
+    for (const w of history.warnings) o.notifier.warn(w.message);
+  } catch (err) {
+    o.notifier.warn(`running without history: ${err instanceof Error ? err.message : String(err)}`);
+  }
+
+  const model = new ModelClient({
+    baseUrl: settings.llm.baseUrl!,
+    apiKey: o.config.apiKey,
+    model: settings.llm.model!,
+    fastModel: settings.llm.fastModel,
+  });
+  const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
+  const guard = createCommandGuard(o.root, policy, settings.history.path);
+  const deps: OrchestratorDeps = {
+    root: o.root,
+    settings,
+    model,
+    tools: createToolRegistry({ commands: !o.readOnly, web: true, history: !!history }),
+    approver: o.approver,
+    // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
+    tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
+    history,
+    // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
+    patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root }), o.readOnly),
+    ...(o.fs ? { fs: readOnlyFs(o.fs(o.root), o.readOnly) } : {}),
+    pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
+    commandPolicy,
+    testGuard,
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow }),
+    web,
+    onEvent: o.onEvent,
+  };
+  return { deps, history };
+}
+
+/** Restricted mode: no test command runs, whatever asks for one. */
+const refusingTasks: TaskRunner = {
+  async run() {
+    return { exitCode: null, output: 'not run: the workspace is not trusted (restricted mode reads and explains only)', truncated: false, durationMs: 0, timedOut: false, cancelled: true };
+  },
+};
+
+const RESTRICTED_WRITE = 'not written: the workspace is not trusted (restricted mode reads and explains only)';
+
+function readOnlyPatches(engine: PatchEngine, readOnly: boolean | undefined): PatchEngine {
+  if (!readOnly) return engine;
+  return {
+    apply: (text, options) => (options.dryRun ? engine.apply(text, options) : Promise.resolve({ ok: false, dryRun: false, files: [], reversePatch: '', error: RESTRICTED_WRITE })),
+  };
+}
+
+function readOnlyFs(fs: WorkspaceFs, readOnly: boolean | undefined): WorkspaceFs {
+  if (!readOnly) return fs;
+  const refuse = () => Promise.reject(new Error(RESTRICTED_WRITE));
+  return { stat: (p) => fs.stat(p), readFile: (p) => fs.readFile(p), list: (p) => fs.list(p), writeFile: refuse, applyChanges: refuse };
+}

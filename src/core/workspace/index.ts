@@ -1,0 +1,1 @@
+export { NodeWorkspaceFs, toWorkspaceRelative } from './nodeWorkspaceFs';

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ModelMessage } from '../../../core/llm/types';
+import type { RunOutcome } from '../../../core/orchestrator';
+import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
+import { ChatSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
+import type { AgentEvent } from '../../../protocol/agentEvents';
+import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
+import type { HostConfig } from '../config/hostConfig';
+import { ApprovalBroker } from './approvalBroker';
+import { ChatLog } from './chatLog';
+import { VsCodeApprover } from './vscodeApprover';
+
+const STATE_KEY = 'patchpilot.chat.v1';
+const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
+
+interface Saved {
+  chatId: string;
+  entries: ChatEntry[];
+  transcript: ModelMessage[];
+}
+
+/** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
+export interface AgentHostServices {
+  review?: DiffPreview;
+  patches?: (root: string, review?: DiffPreview) => PatchEngine;
+  fs?: (root: string) => WorkspaceFs;
+  tasks: TaskRunnerFactory;
+  /** Finished test runs outside the agent (run on save): a working run hears of them at its next step. */
+  onDidRunTests?: (listener: (run: { trigger: string; text: string }) => void) => vscode.Disposable;
+}
+
+export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
+
+/**
+ * The extension's one chat: the core's ChatSession, the lines the view draws, the approvals that
+ * wait, the wiring of the core for this workspace (rebuilt when settings or trust change). The
+ * webview and the commands both drive it; it never imports the webview.
+ */
+export class AgentHost implements vscode.Disposable {
+  private chatId: string;
+  private readonly log: ChatLog;
+  private readonly session: ChatSession;
+  private wired: Promise<WiredAgent> | undefined;
+  private model: string | undefined;
+  private notice: string | undefined;
+  private readonly listeners = new Set<Push>();
+  readonly approvals: ApprovalBroker;
+  readonly approver: VsCodeApprover;
+  chatVisible: () => boolean = () => false;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly config: HostConfig,
+    private readonly out: vscode.LogOutputChannel,
+    private readonly services: AgentHostServices,
+  ) {
+    const saved = context.workspaceState.get<Saved>(STATE_KEY);
+    this.chatId = saved?.chatId ?? randomUUID();
+    this.log = new ChatLog(saved?.entries);
+    this.approvals = new ApprovalBroker({ pending: (a) => this.push('approval/pending', a), resolved: (id, approved) => this.push('approval/resolved', { id, approved }) });
+    this.approver = new VsCodeApprover(this.approvals, () => this.chatVisible());
+    // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits).
+    const review = services.review;
+    if (review) this.approver.patchReviewer = (request, signal) => review.review({ patchText: request.patchText, preview: request.preview }, signal);
+    this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
+    if (saved?.transcript.length) this.session.restore(saved.transcript);
+    this.testRuns = services.onDidRunTests?.((run) => {
+      if (run.trigger !== 'save' || !this.session.running) return;
+      if (this.session.note(`[PatchPilot] The user saved files and the tests ran:\n${run.text}`)) this.out.info('run-on-save result handed to the working run');
+    });
+  }
+
+  private readonly testRuns: vscode.Disposable | undefined;
+
+  onPush(listener: Push): vscode.Disposable {
+    this.listeners.add(listener);
+    return new vscode.Disposable(() => this.listeners.delete(listener));
+  }
+
+  get running(): boolean {
+    return this.session.running;
+  }
+
+  status(): ChatStatus {
+    const trusted = vscode.workspace.isTrusted;
+    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED) };
+  }
+
+  snapshot(): ChatSnapshot {
+    return { chatId: this.chatId, entries: this.log.entries, approvals: this.approvals.pending, status: this.status() };
+  }
+
+  /** Reads the settings for the status line (model, what is missing) without starting anything. */
+  async refreshStatus(): Promise<void> {
+    try {
+      const loaded = await this.config.load();
+      this.model = loaded.config.settings.llm.model;
+      this.notice = loaded.missing;
+    } catch (err) {
+      this.notice = message(err);
+    }
+    this.push('chat/status', this.status());
+  }
+
+  /** A user message: a new run, a follow-up, or a note for the working run's next step. */
+  async send(text: string): Promise<ToHost['chat/send'][1] & { outcome?: Promise<RunOutcome> }> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') return this.refuse('Open a folder first: PatchPilot works in a local workspace folder.');
+    if (!this.session.running) {
+      await this.refreshStatus();
+      if (this.notice) return this.refuse(this.notice);
+      // Settings or trust changed since the last run: wire again.
+      this.wired = undefined;
+    }
+    const result = this.session.send(text);
+    this.addEntry({ kind: 'user', text: text.trim(), ...(result.kind === 'queued' ? { queued: true } : {}) });
+    if (result.kind === 'queued') return { delivered: 'queued' };
+    this.push('chat/status', { ...this.status(), running: true });
+    const outcome = result.outcome.finally(() => {
+      this.save();
+      this.push('chat/status', this.status());
+    });
+    outcome.catch((err: unknown) => this.out.error(`run failed: ${message(err)}`));
+    return { delivered: 'started', outcome };
+  }
+
+  stop(): boolean {
+    return this.session.stop();
+  }
+
+  whenIdle(): Promise<void> {
+    return this.session.whenIdle();
+  }
+
+  newChat(): ChatSnapshot {
+    this.session.reset();
+    this.log.clear();
+    this.chatId = randomUUID();
+    this.save();
+    const snap = this.snapshot();
+    this.push('chat/snapshot', snap);
+    return snap;
+  }
+
+  /** Settings, the key or trust changed: the next run wires again; the status line updates now. */
+  invalidate(): void {
+    if (!this.session.running) this.wired = undefined;
+    void this.refreshStatus();
+  }
+
+  dispose(): void {
+    this.testRuns?.dispose();
+    this.session.stop();
+    this.save();
+    void this.wired?.then((w) => w.history?.close()).catch(() => undefined);
+  }
+
+  private async deps() {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error('no workspace folder');
+    const previous = this.wired;
+    if (!previous) {
+      const loaded = await this.config.load();
+      this.wired = wireAgent({
+        root: folder.uri.fsPath,
+        config: loaded.config,
+        approver: this.approver,
+        notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
+        onEvent: (e) => this.onEvent(e),
+        tasks: this.services.tasks,
+        patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
+        fs: this.services.fs,
+        readOnly: !loaded.trusted,
+      });
+      this.wired.catch(() => (this.wired = undefined));
+    }
+    return (await this.wired!).deps;
+  }
+
+  private onEvent(e: AgentEvent): void {
+    if (e.type === 'run/started') this.model = e.model;
+    if (e.type === 'warning') this.out.warn(e.message);
+    if (e.type === 'run/finished') this.out.info(`run ${e.status}: ${e.reason} (${e.steps} steps)`);
+    this.addEntry({ kind: 'event', event: e });
+  }
+
+  private addNotice(level: 'info' | 'warning' | 'error', text: string): void {
+    this.out[level === 'info' ? 'info' : level === 'warning' ? 'warn' : 'error'](text);
+    this.addEntry({ kind: 'notice', level, text });
+  }
+
+  private addEntry(entry: ChatEntry): void {
+    this.log.add(entry);
+    this.push('chat/entry', { chatId: this.chatId, entry });
+  }
+
+  private refuse(reason: string): ToHost['chat/send'][1] {
+    this.push('chat/status', this.status());
+    return { delivered: 'refused', reason };
+  }
+
+  private push: Push = (type, payload) => {
+    for (const l of this.listeners) l(type, payload);
+  };
+
+  /** Kept in workspace state (capped) so a reloaded window shows the chat and continues its conversation. */
+  private save(): void {
+    const saved: Saved = { chatId: this.chatId, entries: this.log.entries.slice(-400), transcript: fromUserTurn([...this.session.earlier].slice(-200)) };
+    void this.context.workspaceState.update(STATE_KEY, saved).then(undefined, (err: unknown) => this.out.warn(`chat not saved: ${message(err)}`));
+  }
+}
+
+/** Starts at a user message, so a cut never splits a tool call from its result. */
+function fromUserTurn(messages: ModelMessage[]): ModelMessage[] {
+  const i = messages.findIndex((m) => m.role === 'user');
+  return i < 0 ? [] : messages.slice(i);
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

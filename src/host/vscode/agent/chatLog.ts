@@ -1,0 +1,43 @@
+/**
+ * The lines of the current chat as the webview draws them, kept by the host so that a reloaded or
+ * re-shown view gets them back (and, capped, in workspace state across window reloads). Streamed
+ * text deltas are merged into one entry so the log stays small. No `vscode` import.
+ */
+import type { AgentEvent } from '../../../protocol/agentEvents';
+import type { ChatEntry } from '../../../protocol/chat';
+
+const MAX_ENTRIES = 2_000;
+const MAX_TOOL_OUTPUT = 8_000;
+
+export class ChatLog {
+  private list: ChatEntry[] = [];
+
+  constructor(entries: readonly ChatEntry[] = []) {
+    this.list = [...entries];
+  }
+
+  get entries(): ChatEntry[] {
+    return this.list;
+  }
+
+  clear(): void {
+    this.list = [];
+  }
+
+  /** Adds a line; returns what the view should append (deltas are sent as they came). */
+  add(entry: ChatEntry): ChatEntry {
+    const stored = entry.kind === 'event' ? { kind: 'event' as const, event: slim(entry.event) } : entry;
+    const last = this.list[this.list.length - 1];
+    if (stored.kind === 'event' && stored.event.type === 'text/delta' && last?.kind === 'event' && last.event.type === 'text/delta') {
+      this.list[this.list.length - 1] = { kind: 'event', event: { type: 'text/delta', text: last.event.text + stored.event.text } };
+    } else this.list.push(stored);
+    if (this.list.length > MAX_ENTRIES) this.list.splice(0, this.list.length - MAX_ENTRIES);
+    return stored;
+  }
+}
+
+/** Long tool output is cut for the view; the model and the history store have it whole. */
+function slim(e: AgentEvent): AgentEvent {
+  if (e.type === 'tool/finished' && e.output.length > MAX_TOOL_OUTPUT) return { ...e, output: `${e.output.slice(0, MAX_TOOL_OUTPUT)}\n... (${e.output.length - MAX_TOOL_OUTPUT} more characters)` };
+  return e;
+}

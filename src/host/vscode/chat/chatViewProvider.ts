@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { ToWebviewMessage } from '../../../protocol/chat';
+import type { AgentHost } from '../agent/agentHost';
+import { buildChatHtml } from './html';
+import { route } from './router';
+
+export const CHAT_VIEW_ID = 'patchpilot.chat';
+
+/**
+ * The sidebar chat. The view keeps no state the host does not have: on (re)load it asks for a
+ * snapshot (`chat/ready`), and each time it becomes visible the host sends one, so a hidden panel
+ * or a reload shows the same chat and the approvals that still wait.
+ */
+export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
+  private view: vscode.WebviewView | undefined;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly host: AgentHost,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    host.chatVisible = () => this.view?.visible === true;
+    this.disposables.push(host.onPush((type, payload) => this.post({ kind: 'push', type, payload } as ToWebviewMessage)));
+  }
+
+  get visible(): boolean {
+    return this.view?.visible === true;
+  }
+
+  resolveWebviewView(view: vscode.WebviewView): void {
+    this.view = view;
+    const webview = view.webview;
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
+    webview.html = buildChatHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.css')).toString(),
+    });
+    const ctx = { host: this.host, log: this.log };
+    const subs = [
+      webview.onDidReceiveMessage((raw: unknown) => void route(raw, ctx, (m) => this.post(m))),
+      view.onDidChangeVisibility(() => {
+        if (view.visible) this.post({ kind: 'push', type: 'chat/snapshot', payload: this.host.snapshot() });
+      }),
+    ];
+    view.onDidDispose(() => {
+      subs.forEach((s) => s.dispose());
+      if (this.view === view) this.view = undefined;
+    });
+  }
+
+  /** Asks the view to focus its message box (after Open Chat revealed it). */
+  focusInput(): void {
+    this.post({ kind: 'push', type: 'chat/focus', payload: {} });
+  }
+
+  private post(message: ToWebviewMessage): void {
+    void this.view?.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+  }
+}

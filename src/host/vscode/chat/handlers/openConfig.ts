@@ -1,0 +1,10 @@
+import * as vscode from 'vscode';
+import type { Handler } from './types';
+
+/** The banner's buttons run fixed commands of ours; the view names which, never a command id. */
+export const openConfig: Handler<'config/open'> = async ({ what }) => {
+  if (what === 'apiKey') await vscode.commands.executeCommand('patchpilot.setApiKey');
+  else if (what === 'model') await vscode.commands.executeCommand('patchpilot.selectModel');
+  else await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:patchpilot.patchpilot');
+  return { ok: true };
+};

@@ -1,0 +1,43 @@
+import * as vscode from 'vscode';
+import type { AgentHost } from '../agent/agentHost';
+import { revealChat } from './chatCommands';
+import type { ChatViewProvider } from '../chat/chatViewProvider';
+
+/**
+ * Run Goal: an input box, then the run in the chat (shown live) with a progress notification whose
+ * Cancel stops it. In Restricted Mode nothing runs: the user is told why and offered the trust editor.
+ */
+export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHost, provider: ChatViewProvider): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('patchpilot.runGoal', async (goalArg?: unknown) => {
+      if (!vscode.workspace.isTrusted) {
+        const pick = await vscode.window.showWarningMessage('PatchPilot: this workspace is in Restricted Mode, so Run Goal is off (it would run commands and change files). Ask in the chat to read and explain, or trust the workspace.', 'Manage Workspace Trust', 'Open Chat');
+        if (pick === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
+        if (pick === 'Open Chat') await revealChat(provider);
+        return;
+      }
+      const goal =
+        typeof goalArg === 'string' && goalArg.trim()
+          ? goalArg
+          : await vscode.window.showInputBox({ title: 'PatchPilot: Run Goal', prompt: 'What should PatchPilot do?', placeHolder: 'Fix the failing test in src/add.js', ignoreFocusOut: true });
+      if (!goal?.trim()) return;
+      await vscode.commands.executeCommand('patchpilot.chat.focus').then(undefined, () => undefined);
+      const sent = await host.send(goal);
+      if (sent.delivered === 'refused') {
+        void vscode.window.showWarningMessage(`PatchPilot: ${sent.reason ?? 'cannot run now'}`);
+        return;
+      }
+      if (sent.delivered === 'queued' || !sent.outcome) {
+        void vscode.window.showInformationMessage('PatchPilot: a run is working; your goal reaches it at its next step.');
+        return;
+      }
+      const outcome = sent.outcome;
+      await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'PatchPilot', cancellable: true }, async (progress, token) => {
+        progress.report({ message: goal.length > 60 ? `${goal.slice(0, 57)}...` : goal });
+        token.onCancellationRequested(() => host.stop());
+        const result = await outcome.catch(() => undefined);
+        if (result) void vscode.window.showInformationMessage(`PatchPilot: ${result.status} - ${result.summary?.split('\n')[0] ?? result.reason}`);
+      });
+    }),
+  );
+}

@@ -1,0 +1,50 @@
+import * as vscode from 'vscode';
+import type { ResolvedConfig } from '../../../core/config/resolve';
+import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
+import type { ApiKeyStore } from './secrets';
+
+export interface LoadedConfig {
+  config: ResolvedConfig;
+  trusted: boolean;
+  /** Why a run cannot start (no endpoint, model or key); undefined when ready. */
+  missing?: string;
+}
+
+/**
+ * The extension's settings: VS Code's user and workspace configuration through the core's trust
+ * filter, the key from SecretStorage. The first time workspace values are ignored, a warning (with
+ * a button to manage trust) says which; the log has the details every time.
+ */
+export class HostConfig {
+  private warned = false;
+
+  constructor(
+    private readonly keys: ApiKeyStore,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  async load(): Promise<LoadedConfig> {
+    const trusted = vscode.workspace.isTrusted;
+    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: await this.keys.get() });
+    for (const w of config.warnings) this.log.warn(w);
+    if (config.ignored.length) {
+      for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);
+      if (!this.warned) {
+        this.warned = true;
+        const keys = [...new Set(config.ignored.map((i) => i.key.replace(/^patchpilot\./, '')))].join(', ');
+        void vscode.window.showWarningMessage(`PatchPilot ignored workspace settings because this workspace is not trusted: ${keys}.`, 'Manage Workspace Trust').then((pick) => {
+          if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
+        });
+      }
+    }
+    return { config, trusted, missing: missing(config) };
+  }
+}
+
+function missing(config: ResolvedConfig): string | undefined {
+  const { baseUrl, model } = config.settings.llm;
+  if (!baseUrl) return 'No model endpoint: set patchpilot.llm.baseUrl in your user settings.';
+  if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
+  if (!config.apiKey && !isLoopbackEndpoint(baseUrl)) return 'No API key: run "PatchPilot: Set API Key" (a model server on this machine needs none).';
+  return undefined;
+}

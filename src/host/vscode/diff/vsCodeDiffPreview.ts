@@ -1,0 +1,196 @@
+/**
+ * The diff review in VS Code: the DiffPreview port (src/core/ports/diffPreview.ts).
+ *
+ * API for the host (the VS Code Approver calls `review` for patches):
+ *
+ *   registerDiffReview(context)            once in activate(): content providers, the CodeLens, the
+ *                                          review/undo commands; returns the shared DiffReview services
+ *   const preview = new VsCodeDiffPreview(context, log)
+ *   preview.review({ patchText, preview: dryRun }, signal): Promise<PatchReviewAnswer>
+ *       opens one native diff editor per file (left: current text, unsaved edits included,
+ *       read-only; right: the dry run's result, editable) with Accept / Reject in the title bar and
+ *       "Accept hunk" / "Reject hunk" CodeLens per hunk. Resolves when the user presses Accept or
+ *       Reject, when every hunk has a decision, or with everything rejected when `signal` aborts.
+ *       The answer is the Approver's PatchApprovalAnswer: acceptedHunks, hunkReasons (why a hunk was
+ *       rejected), editedPatch (what the user typed on the right, as a patch to apply instead).
+ *   preview.showApplied(result)          auto-edit: shows what was written (read-only left, the file right)
+ *   createVsCodePatchEngine(root, preview) the PatchEngine for OrchestratorDeps.patches: a PatchManager over
+ *                                          VsCodeWorkspaceFs (dirty buffers in, WorkspaceEdit + save out) that
+ *                                          records each apply for "PatchPilot: Undo Last Patch" and shows
+ *                                          unreviewed (auto-edit) applies.
+ *
+ * Approval modes are the core's: in `ask` propose_patch calls the Approver for every patch; in
+ * `auto-edit` it applies directly and the engine shows the result; in `plan` nothing is written.
+ */
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import type { ApplyResult } from '../../../core/patch/types';
+import type { DiffPreview, PatchReviewAnswer, PatchReviewRequest } from '../../../core/ports';
+import { rejectAll } from './diffReviewLogic';
+import { CURRENT_SCHEME, CurrentContentProvider, PROPOSED_SCHEME, ProposedFs, parseReviewUri, reviewUri } from './documents';
+import { ReviewSession } from './reviewSession';
+
+export interface DiffReviewLog {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+/** State shared by the preview, the CodeLens and the commands (one per extension host). */
+export class DiffReviewServices {
+  readonly sessions = new Map<string, ReviewSession>();
+  readonly current = new CurrentContentProvider();
+  readonly proposed = new ProposedFs();
+  readonly lensChanged = new vscode.EventEmitter<void>();
+  /** Patch texts the user reviewed (their apply needs no second showing). */
+  readonly reviewed = new Set<string>();
+
+  /** The review of a document (either side), or the only open one. */
+  sessionFor(uri?: vscode.Uri): ReviewSession | undefined {
+    const parsed = uri ? parseReviewUri(uri) : undefined;
+    if (parsed) return this.sessions.get(parsed.reviewId);
+    const open = [...this.sessions.values()];
+    return open.length === 1 ? open[0] : open[open.length - 1];
+  }
+
+  documentTexts(session: ReviewSession): Map<string, string | null> {
+    const out = new Map<string, string | null>();
+    for (const f of session.files) {
+      if (session.engineTexts.get(f.path) === null) continue; // a delete has no right side to edit
+      const uri = session.rightUri(f.path);
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      out.set(f.path, doc ? doc.getText() : (this.proposed.text(uri) ?? null));
+    }
+    return out;
+  }
+
+  /** Puts the engine's text on the right (after a hunk decision), keeping the document saved. */
+  async showEngineText(session: ReviewSession, path: string, text: string | null): Promise<void> {
+    const uri = session.rightUri(path);
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    if (!doc) return this.proposed.put(uri, text ?? '');
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(new vscode.Position(0, 0), doc.lineAt(Math.max(0, doc.lineCount - 1)).range.end), text ?? '');
+    await vscode.workspace.applyEdit(edit);
+    await doc.save();
+  }
+
+  async finish(session: ReviewSession, answer: PatchReviewAnswer): Promise<void> {
+    if (session.settled) return;
+    if (answer.acceptedHunks.length || answer.editedPatch) {
+      this.reviewed.add(session.request.patchText);
+      if (answer.editedPatch) this.reviewed.add(answer.editedPatch);
+    }
+    session.finish(answer);
+    this.sessions.delete(session.id);
+    // Typed-in proposals are dirty documents: save them (into the in-memory file system) so closing asks nothing.
+    for (const f of session.files) {
+      const uri = session.rightUri(f.path).toString();
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+      if (doc?.isDirty) await doc.save();
+    }
+    await closeReviewTabs(session);
+    for (const f of session.files) {
+      this.current.delete(session.leftUri(f.path));
+      this.proposed.remove(session.rightUri(f.path));
+    }
+    await vscode.commands.executeCommand('setContext', 'patchpilot.reviewPending', this.sessions.size > 0);
+    this.lensChanged.fire();
+  }
+}
+
+let services: DiffReviewServices | undefined;
+
+/** The services registerDiffReview created (commands and the preview share them). */
+export function diffReviewServices(): DiffReviewServices {
+  return (services ??= new DiffReviewServices());
+}
+
+async function closeReviewTabs(session: ReviewSession): Promise<void> {
+  const ours = new Set(session.files.flatMap((f) => [session.leftUri(f.path).toString(), session.rightUri(f.path).toString()]));
+  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
+    const input = t.input;
+    if (input instanceof vscode.TabInputTextDiff) return ours.has(input.modified.toString()) || ours.has(input.original.toString());
+    if (input instanceof vscode.TabInputText) return ours.has(input.uri.toString());
+    return false;
+  });
+  if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
+}
+
+export class VsCodeDiffPreview implements DiffPreview {
+  private readonly services = diffReviewServices();
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly log: DiffReviewLog = { info: () => undefined, warn: () => undefined },
+  ) {}
+
+  async review(request: PatchReviewRequest, signal: AbortSignal): Promise<PatchReviewAnswer> {
+    if (signal.aborted) return rejectAll('the review was cancelled');
+    const session = new ReviewSession(randomBytes(4).toString('hex'), request);
+    this.services.sessions.set(session.id, session);
+    for (const f of session.files) {
+      this.services.current.set(session.leftUri(f.path), f.leftText ?? '');
+      this.services.proposed.put(session.rightUri(f.path), session.engineTexts.get(f.path) ?? '');
+    }
+    await vscode.commands.executeCommand('setContext', 'patchpilot.reviewPending', true);
+    const onAbort = () => void this.services.finish(session, rejectAll('the run was stopped before the review ended'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const count = session.hunkIds().length;
+      this.log.info(`review ${session.id}: ${session.files.length} file(s), ${count} hunk(s)`);
+      // One diff editor per file, the first one focused: each keeps its own title bar and CodeLens.
+      for (const [i, f] of session.files.entries()) {
+        const title = `${f.path} (PatchPilot proposal${session.files.length > 1 ? ` ${i + 1}/${session.files.length}` : ''})`;
+        await vscode.commands.executeCommand('vscode.diff', session.leftUri(f.path), session.rightUri(f.path), title, { preview: false, preserveFocus: i > 0 });
+      }
+      this.services.lensChanged.fire();
+      void this.offerHunkLenses();
+      return await session.done;
+    } finally {
+      signal.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * VS Code hides CodeLens in diff editors unless `diffEditor.codeLens` is on: ask once (per user)
+   * whether to turn it on. Without it, "Accept Hunk" / "Reject Hunk" stay in the editor's context menu
+   * and act on the hunk under the cursor.
+   */
+  private async offerHunkLenses(): Promise<void> {
+    const config = vscode.workspace.getConfiguration('diffEditor');
+    const asked = 'patchpilot.askedDiffEditorCodeLens';
+    if (config.get<boolean>('codeLens') || this.context.globalState.get(asked)) return;
+    await this.context.globalState.update(asked, true);
+    const turnOn = 'Show Hunk Buttons';
+    const pick = await vscode.window.showInformationMessage(
+      'PatchPilot puts "Accept hunk" and "Reject hunk" above each hunk, but VS Code hides such buttons in diff editors (setting diffEditor.codeLens). Show them?',
+      turnOn,
+    );
+    if (pick === turnOn) await config.update('codeLens', true, vscode.ConfigurationTarget.Global);
+  }
+
+  async showApplied(result: ApplyResult): Promise<void> {
+    const id = randomBytes(4).toString('hex');
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    if (!root) return;
+    for (const f of result.files) {
+      const path = f.newPath ?? f.oldPath;
+      if (!path || f.status !== 'ok') continue;
+      const left = reviewUri(CURRENT_SCHEME, id, path);
+      this.services.current.set(left, f.oldText ?? '');
+      const right = f.newPath ? vscode.Uri.joinPath(root, ...f.newPath.split('/')) : reviewUri(CURRENT_SCHEME, `${id}-deleted`, path);
+      await vscode.commands.executeCommand('vscode.diff', left, right, `${path} (applied by PatchPilot)`, { preview: true, preserveFocus: true });
+    }
+  }
+}
+
+/** The schemes' providers and the CodeLens; the commands are registered from src/host/vscode/commands. */
+export function registerDiffReviewProviders(context: vscode.ExtensionContext, lenses: vscode.CodeLensProvider): DiffReviewServices {
+  const s = diffReviewServices();
+  context.subscriptions.push(
+    vscode.workspace.registerTextDocumentContentProvider(CURRENT_SCHEME, s.current),
+    vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, s.proposed, { isCaseSensitive: true }),
+    vscode.languages.registerCodeLensProvider({ scheme: PROPOSED_SCHEME }, lenses),
+  );
+  return s;
+}

@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+import { NodeWorkspaceFs } from '../../../core/workspace/nodeWorkspaceFs';
+import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../../../core/ports';
+
+/**
+ * WorkspaceFs in VS Code. Confinement is NodeWorkspaceFs's (the extension host runs on the
+ * workspace's machine: same root, same links). Reads serve an open editor's text when it has
+ * unsaved changes; writes go through one WorkspaceEdit (the editor's undo stack, dirty state and
+ * file watchers stay right), then the touched documents are saved.
+ */
+export class VsCodeWorkspaceFs implements WorkspaceFs {
+  private readonly node: NodeWorkspaceFs;
+
+  constructor(readonly root: string) {
+    this.node = new NodeWorkspaceFs(root);
+  }
+
+  uriOf(rel: string): vscode.Uri {
+    return vscode.Uri.joinPath(vscode.Uri.file(this.root), ...rel.split('/').filter(Boolean));
+  }
+
+  private openDocument(rel: string): vscode.TextDocument | undefined {
+    const uri = this.uriOf(rel).toString();
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  }
+
+  async stat(rel: string): Promise<WorkspaceStat> {
+    const st = await this.node.stat(rel);
+    const doc = this.openDocument(rel);
+    if (st.exists && st.type === 'file' && doc?.isDirty) return { ...st, size: Buffer.byteLength(doc.getText()), dirty: true };
+    return st;
+  }
+
+  async readFile(rel: string): Promise<Uint8Array> {
+    const doc = this.openDocument(rel);
+    if (doc?.isDirty) {
+      await this.node.stat(rel); // confinement all the same
+      return Buffer.from(doc.getText(), 'utf8');
+    }
+    return this.node.readFile(rel);
+  }
+
+  list(rel: string): Promise<WorkspaceDirEntry[]> {
+    return this.node.list(rel);
+  }
+
+  writeFile(rel: string, content: string): Promise<void> {
+    return this.applyChanges([{ kind: 'write', path: rel, content }]);
+  }
+
+  async applyChanges(changes: readonly WorkspaceChange[]): Promise<void> {
+    const edit = new vscode.WorkspaceEdit();
+    const toSave: vscode.Uri[] = [];
+    for (const c of changes) {
+      const st = await this.node.stat(c.path);
+      if (c.expectRealPath !== undefined && st.realPath !== c.expectRealPath) throw new WorkspacePathError(`${c.path} changed on disk while the patch was computed`);
+      const uri = this.uriOf(c.path);
+      if (c.kind === 'delete') {
+        edit.deleteFile(uri, { ignoreIfNotExists: true });
+        continue;
+      }
+      if (!st.exists) {
+        edit.createFile(uri, { overwrite: false, contents: Buffer.from(c.content, 'utf8') });
+        continue;
+      }
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const whole = new vscode.Range(new vscode.Position(0, 0), doc.lineAt(Math.max(0, doc.lineCount - 1)).range.end);
+      const edits = [vscode.TextEdit.replace(whole, c.content)];
+      const crlf = /\r\n/.test(c.content) && !/(^|[^\r])\n/.test(c.content);
+      const lf = /\n/.test(c.content) && !/\r\n/.test(c.content);
+      if (crlf && doc.eol !== vscode.EndOfLine.CRLF) edits.push(vscode.TextEdit.setEndOfLine(vscode.EndOfLine.CRLF));
+      if (lf && doc.eol !== vscode.EndOfLine.LF) edits.push(vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF));
+      edit.set(uri, edits);
+      toSave.push(uri);
+    }
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit (a file changed or is read-only); nothing was changed');
+    const failed: string[] = [];
+    for (const uri of toSave) {
+      const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+      if (doc?.isDirty && !(await doc.save())) failed.push(vscode.workspace.asRelativePath(uri));
+    }
+    if (failed.length) throw new Error(`the change is in the editor but could not be saved: ${failed.join(', ')}`);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The chat webview's protocol: one map from `"area/verb"` to its payload types. The webview sends
+ * requests (ToHost: `[request, response]`); the host answers each one by id and pushes updates
+ * (ToWebview). Zero imports but agentEvents: the webview bundles this file as is. The host checks
+ * every incoming message with validate.ts before a handler sees it.
+ */
+import type { AgentEvent, HunkView } from './agentEvents';
+
+type Empty = Record<string, never>;
+
+/** One line of the chat as the user sees it; the webview renders a list of these. */
+export type ChatEntry =
+  | { kind: 'user'; text: string; /** sent during a run: waits for the model's next step */ queued?: boolean }
+  | { kind: 'event'; event: AgentEvent }
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
+
+/** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
+export interface PendingApproval {
+  id: string;
+  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch';
+  title: string;
+  reason?: string;
+  /** The command's cwd, the file content, the patch text: shown as plain text. */
+  detail?: string;
+  hunks?: HunkView[];
+}
+
+export interface ChatStatus {
+  running: boolean;
+  /** The model the next run uses, when configured. */
+  model?: string;
+  endpoint?: string;
+  trusted: boolean;
+  /** Why the chat cannot run now (no endpoint, restricted mode), for a banner. */
+  notice?: string;
+}
+
+export interface ChatSnapshot {
+  chatId: string;
+  entries: ChatEntry[];
+  approvals: PendingApproval[];
+  status: ChatStatus;
+}
+
+/** Webview -> host: request name -> [request payload, response payload]. */
+export interface ToHost {
+  /** The view (re)loaded: the host answers with everything to draw. */
+  'chat/ready': [Empty, ChatSnapshot];
+  /** A message: a run's goal, a follow-up, or (while a run works) a note for its next step. */
+  'chat/send': [{ text: string }, { delivered: 'started' | 'queued' | 'refused'; reason?: string }];
+  'chat/stop': [Empty, { stopped: boolean }];
+  'chat/new': [Empty, ChatSnapshot];
+  'approval/answer': [{ id: string; approved: boolean; feedback?: string }, { ok: boolean }];
+  /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
+  'link/open': [{ url: string }, { opened: boolean }];
+  /** Buttons of the "not configured" banner: they run the host's own commands. */
+  'config/open': [{ what: 'apiKey' | 'model' | 'settings' }, { ok: boolean }];
+}
+
+/** Host -> webview pushes: name -> payload. */
+export interface ToWebview {
+  /** A new chat line; consecutive text deltas are appended by the webview. */
+  'chat/entry': { chatId: string; entry: ChatEntry };
+  /** Redraw everything (after a new chat, a restore, a visibility change). */
+  'chat/snapshot': ChatSnapshot;
+  'chat/status': ChatStatus;
+  'approval/pending': PendingApproval;
+  'approval/resolved': { id: string; approved: boolean };
+  /** The host asks the view to focus its message box (Open Chat). */
+  'chat/focus': Empty;
+}
+
+export type ToHostType = keyof ToHost;
+export type ToWebviewType = keyof ToWebview;
+
+/** A request envelope, discriminated by `type`. */
+export type ToHostMessage = { [K in ToHostType]: { kind: 'request'; id: number; type: K; payload: ToHost[K][0] } }[ToHostType];
+
+export type ToWebviewMessage =
+  | { [K in ToWebviewType]: { kind: 'push'; type: K; payload: ToWebview[K] } }[ToWebviewType]
+  | { [K in ToHostType]: { kind: 'response'; id: number; type: K; ok: true; result: ToHost[K][1] } }[ToHostType]
+  | { kind: 'response'; id: number; type: ToHostType; ok: false; error: string };

@@ -1,0 +1,69 @@
+// In-host suite for the diff review, undo and the test task (ext-diff), run in code-server by
+// test/e2e/inhost.test.ts; alone: `node scripts/run-inhost.mjs --grep "diff review|test task"`.
+import * as assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { PatchPilotApi } from '../../../src/host/vscode/extension';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
+const api = async () => (await vscode.extensions.getExtension('patchpilot.patchpilot')!.activate()) as PatchPilotApi;
+const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
+const patch = `--- a/review.txt\n+++ b/review.txt\n@@ -1,3 +1,3 @@\n-line 1\n+LINE ONE\n line 2\n line 3\n@@ -10,3 +10,3 @@\n line 10\n line 11\n-line 12\n+LINE TWELVE\n`;
+
+describe('diff review', () => {
+  it('opens with the dirty editor on the left; accept one hunk, reject the other: exactly the accepted hunk is written; undo restores', async () => {
+    const { diffPreview, createPatchEngine } = await api();
+    const file = path.join(root(), 'review.txt');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const doc = await vscode.workspace.openTextDocument(file);
+    const editor = await vscode.window.showTextDocument(doc);
+    await editor.edit((e) => e.insert(new vscode.Position(5, 0), 'unsaved\n'));
+    assert.equal(doc.isDirty, true);
+
+    const engine = createPatchEngine(root(), diffPreview);
+    const dry = await engine.apply(patch, { dryRun: true });
+    assert.equal(dry.ok, true, dry.error);
+    assert.match(dry.files[0]!.oldText!, /unsaved/);
+    const answer = diffPreview.review({ patchText: patch, preview: dry }, new AbortController().signal);
+    await sleep(1000);
+    const diffTab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    assert.ok(diffTab instanceof vscode.TabInputTextDiff && diffTab.modified.scheme === 'patchpilot-proposed');
+
+    const reviewId = diffTab.modified.path.split('/')[1];
+    await vscode.commands.executeCommand('patchpilot.review.acceptHunk', reviewId, 'review.txt#0');
+    const rejecting = vscode.commands.executeCommand('patchpilot.review.rejectHunk', reviewId, 'review.txt#1');
+    await sleep(500);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen'); // Escape: no reason
+    await rejecting;
+    const a = await answer;
+    assert.deepEqual(a.acceptedHunks, ['review.txt#0']);
+
+    const applied = await engine.apply(patch, { acceptedHunks: new Set(a.acceptedHunks) });
+    assert.equal(applied.ok, true, applied.error);
+    const expected = [...lines];
+    expected[0] = 'LINE ONE';
+    expected.splice(5, 0, 'unsaved');
+    assert.equal(readFileSync(file, 'utf8'), `${expected.join('\n')}\n`);
+    assert.equal(doc.isDirty, false);
+
+    await vscode.commands.executeCommand('patchpilot.undoLastPatch');
+    assert.equal(readFileSync(file, 'utf8').split('\n')[0], 'line 1');
+  });
+});
+
+describe('test task', () => {
+  it('runs a command in a task terminal and reports its exit code and output', async () => {
+    const { testService } = await api();
+    const service = testService();
+    assert.ok(service);
+    const result = await service.runner.run({ command: 'echo from-the-task; exit 3', cwd: root() });
+    assert.equal(result.exitCode, 3);
+    assert.match(result.output, /from-the-task/);
+  });
+  // TODO(in-host): run on save with patchpilot.tests.runOnSave = "**/*.txt" -> onDidRunTests fires once
+  // for two quick saves; the Problems view gets a failure with file:line; playwright clicks on the
+  // "Accept hunk" / "Reject hunk" CodeLens (accessible names) in code-server.
+});

@@ -1,0 +1,3 @@
+export { FakeWorkspaceFs } from './fakeWorkspaceFs';
+export { FakeDiffPreview } from './fakeDiffPreview';
+export { FakeTaskRunner } from './fakeTaskRunner';

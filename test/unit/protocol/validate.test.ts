@@ -1,0 +1,59 @@
+// Host-side validation of webview messages (SECURITY_CASES B5): forged, unknown, malformed and huge messages are dropped.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MAX_MESSAGE_CHARS, validateToHost } from '../../../src/protocol/validate';
+
+const req = (type: string, payload: unknown, extra: Record<string, unknown> = {}) => ({ kind: 'request', id: 1, type, payload, ...extra });
+
+test('well-formed requests pass with their typed payload', () => {
+  const r = validateToHost(req('chat/send', { text: 'fix the add test' }));
+  assert.ok(r.ok);
+  assert.equal(r.message.type, 'chat/send');
+  assert.ok(validateToHost(req('chat/ready', {})).ok);
+  assert.ok(validateToHost(req('approval/answer', { id: 'a1', approved: true })).ok);
+  assert.ok(validateToHost(req('approval/answer', { id: 'a1', approved: false, feedback: 'use a Map' })).ok);
+  assert.ok(validateToHost(req('config/open', { what: 'apiKey' })).ok);
+});
+
+test('forged privileged messages are dropped: unknown types name nothing the host does', () => {
+  for (const forged of [{ type: 'run', cmd: 'rm -rf ~' }, req('run', { cmd: 'rm -rf ~' }), req('command/run', { command: 'rm -rf ~' }), req('__proto__', {}), req('toString', {}), req('hasOwnProperty', {})]) {
+    const r = validateToHost(forged);
+    assert.equal(r.ok, false, JSON.stringify(forged));
+  }
+});
+
+test('wrong shapes are dropped: missing, extra and mistyped fields, bad envelopes', () => {
+  const bad: unknown[] = [
+    null,
+    'chat/send',
+    [],
+    req('chat/send', {}),
+    req('chat/send', { text: 42 }),
+    req('chat/send', { text: 'x', command: 'rm -rf ~' }),
+    req('chat/send', 'text'),
+    req('approval/answer', { id: 'a1', approved: 'yes' }),
+    req('approval/answer', { id: '../../etc', approved: true }),
+    req('config/open', { what: 'workbench.action.terminal.sendSequence' }),
+    { kind: 'response', id: 1, type: 'chat/send', payload: { text: 'x' } },
+    req('chat/send', { text: 'x' }, { id: -1 }),
+    req('chat/send', { text: 'x' }, { id: 1.5 }),
+    req('chat/send', { text: 'x' }, { extra: true }),
+    { kind: 'request', id: 1, type: 'chat/send', payload: Object.assign(Object.create({ polluted: true }), { text: 'x' }) },
+  ];
+  for (const m of bad) assert.equal(validateToHost(m).ok, false, JSON.stringify(m));
+});
+
+test('oversized payloads are dropped without serialising them', () => {
+  const huge = 'x'.repeat(50 * 1024 * 1024);
+  const started = Date.now();
+  const r = validateToHost(req('chat/send', { text: huge }));
+  assert.equal(r.ok, false);
+  assert.match((r as { reason: string }).reason, new RegExp(String(MAX_MESSAGE_CHARS)));
+  assert.ok(Date.now() - started < 500);
+  // Just over one message's text limit, under the envelope limit: the field check catches it.
+  assert.equal(validateToHost(req('chat/send', { text: 'y'.repeat(100_001) })).ok, false);
+  // Deep or wide structures are not walked forever.
+  const wide: Record<string, number> = {};
+  for (let i = 0; i < 20_000; i++) wide[`k${i}`] = i;
+  assert.equal(validateToHost(req('chat/send', wide)).ok, false);
+});

@@ -1,0 +1,141 @@
+/**
+ * The chat webview: a transcript, the approvals that wait, a message box, Send / Stop / New Chat.
+ * It keeps nothing the host does not have: on load it paints its saved state at once, then asks the
+ * host for the snapshot (`chat/ready`); the host re-sends one whenever the view becomes visible.
+ */
+import './styles.css';
+import type { ChatEntry, ChatSnapshot, ChatStatus, PendingApproval } from '../../src/protocol/chat';
+import { banner, button, el, messageBox, setEnabled } from './components';
+import { HostClient } from './client';
+import { Transcript } from './transcript';
+
+interface SavedState {
+  snapshot?: ChatSnapshot;
+  draft?: string;
+}
+
+let snapshot: ChatSnapshot = { chatId: '', entries: [], approvals: [], status: { running: false, trusted: true } };
+
+const client = new HostClient({
+  'chat/entry': ({ chatId, entry }) => {
+    if (chatId !== snapshot.chatId && snapshot.chatId) return void requestSnapshot();
+    snapshot.entries.push(entry);
+    transcript.add(entry);
+    save();
+  },
+  'chat/snapshot': (s) => applySnapshot(s),
+  'chat/status': (s) => applyStatus(s),
+  'approval/pending': (a) => {
+    if (!snapshot.approvals.some((x) => x.id === a.id)) snapshot.approvals.push(a);
+    renderApprovals();
+    save();
+  },
+  'approval/resolved': ({ id }) => {
+    snapshot.approvals = snapshot.approvals.filter((a) => a.id !== id);
+    renderApprovals();
+    save();
+  },
+  'chat/focus': () => input.focus(),
+});
+
+const app = document.getElementById('app')!;
+const header = el('header', 'pp-header');
+const modelLabel = el('span', 'pp-model');
+const newChat = button({ label: 'New Chat', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
+header.append(modelLabel, newChat);
+const bannerSlot = el('div', 'pp-banner-slot');
+const log = el('div', 'pp-transcript');
+log.setAttribute('role', 'log');
+log.setAttribute('aria-label', 'Conversation');
+const approvals = el('div', 'pp-approvals');
+const composer = el('div', 'pp-composer');
+const input = messageBox({ name: 'Message PatchPilot', placeholder: 'Ask PatchPilot to fix, explain or change something (Enter sends, Shift+Enter for a new line)', onSubmit: () => void sendMessage() });
+const send = button({ label: 'Send', onClick: () => void sendMessage() });
+const stop = button({ label: 'Stop', variant: 'secondary', onClick: () => void client.request('chat/stop', {}) });
+const row = el('div', 'pp-actions');
+row.append(send, stop);
+composer.append(input, row);
+app.append(header, bannerSlot, log, approvals, composer);
+
+const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }));
+
+const saved = client.api.getState() as SavedState | undefined;
+if (saved?.snapshot) applySnapshot(saved.snapshot);
+if (saved?.draft) input.value = saved.draft;
+input.addEventListener('input', save);
+void requestSnapshot();
+
+async function requestSnapshot(): Promise<void> {
+  applySnapshot(await client.request('chat/ready', {}));
+}
+
+async function sendMessage(): Promise<void> {
+  const text = input.value.trim();
+  if (!text) return;
+  input.value = '';
+  save();
+  const r = await client.request('chat/send', { text }).catch((err: Error) => ({ delivered: 'refused' as const, reason: err.message }));
+  if (r.delivered === 'refused') {
+    input.value = text;
+    showBanner(r.reason ?? 'PatchPilot cannot run now.', 'warning');
+  }
+}
+
+function applySnapshot(s: ChatSnapshot): void {
+  snapshot = { ...s, entries: [...s.entries], approvals: [...s.approvals] };
+  transcript.reset(snapshot.entries);
+  renderApprovals();
+  applyStatus(s.status);
+  save();
+}
+
+function applyStatus(s: ChatStatus): void {
+  snapshot.status = s;
+  modelLabel.textContent = s.model ? `Model: ${s.model}` : 'No model selected';
+  setEnabled(stop, s.running);
+  if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');
+  else bannerSlot.replaceChildren();
+}
+
+function showBanner(text: string, level: 'info' | 'warning'): void {
+  const actions = snapshot.status.trusted
+    ? [
+        button({ label: 'Set API Key', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'apiKey' }) }),
+        button({ label: 'Select Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'model' }) }),
+        button({ label: 'Open Settings', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'settings' }) }),
+      ]
+    : [];
+  bannerSlot.replaceChildren(banner(text, level, /API key|model|endpoint/i.test(text) ? actions : []));
+}
+
+function renderApprovals(): void {
+  approvals.replaceChildren(...snapshot.approvals.map(approvalCard));
+}
+
+function approvalCard(a: PendingApproval): HTMLElement {
+  const card = el('section', 'pp-approval');
+  card.setAttribute('aria-label', `Approval needed: ${a.title}`);
+  card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));
+  if (a.reason) card.append(el('div', 'pp-approval-reason', a.reason));
+  if (a.detail) card.append(el('pre', 'pp-approval-detail', a.detail.length > 6000 ? `${a.detail.slice(0, 6000)}\n...` : a.detail));
+  const answer = (approved: boolean) => {
+    card.querySelectorAll('button').forEach((b) => setEnabled(b, false));
+    void client.request('approval/answer', { id: a.id, approved });
+  };
+  const row = el('div', 'pp-actions');
+  row.append(
+    button({ label: 'Approve', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
+    button({ label: 'Deny', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
+  );
+  card.append(row);
+  return card;
+}
+
+const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch' };
+
+function save(): void {
+  const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value };
+  client.api.setState(state);
+}
+
+export type { ChatEntry };

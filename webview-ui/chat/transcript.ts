@@ -1,0 +1,193 @@
+/**
+ * Draws the chat's entries: user messages, streamed replies (markdown), tool calls as collapsible
+ * items with their results, patches, tests, warnings, and per run the model, tokens, cost and
+ * context fill. Appending one entry updates the DOM in place (streaming); a snapshot redraws.
+ */
+import type { AgentEvent } from '../../src/protocol/agentEvents';
+import type { ChatEntry } from '../../src/protocol/chat';
+import { badge, collapsible, el } from './components';
+import { renderMarkdown } from './markdown';
+
+interface RunView {
+  root: HTMLElement;
+  meta: HTMLElement;
+  usage: HTMLElement;
+  contextWindow?: number;
+  model: string;
+  /** The reply being streamed: its text and element. */
+  text: string;
+  textEl?: HTMLElement;
+  tools: Map<string, { item: HTMLElement; body: HTMLElement; status: HTMLElement }>;
+  streamedSinceStep: boolean;
+}
+
+export class Transcript {
+  private run: RunView | undefined;
+  private pendingRender = false;
+
+  constructor(
+    private readonly root: HTMLElement,
+    private readonly onLink: (href: string) => void,
+  ) {}
+
+  reset(entries: readonly ChatEntry[]): void {
+    this.root.replaceChildren();
+    this.run = undefined;
+    for (const e of entries) this.add(e, false);
+    this.flushText();
+  }
+
+  add(entry: ChatEntry, live = true): void {
+    if (entry.kind === 'user') {
+      const m = el('div', `pp-msg pp-user${entry.queued ? ' pp-queued' : ''}`);
+      m.append(el('div', 'pp-who', entry.queued ? 'You (for the next step)' : 'You'), el('div', 'pp-user-text', entry.text));
+      this.container().append(m);
+    } else if (entry.kind === 'notice') {
+      this.container().append(el('div', `pp-notice pp-notice-${entry.level}`, entry.text));
+    } else this.event(entry.event, live);
+    if (live) this.root.lastElementChild?.scrollIntoView?.({ block: 'end' });
+  }
+
+  private container(): HTMLElement {
+    return this.run?.root ?? this.root;
+  }
+
+  private event(e: AgentEvent, live: boolean): void {
+    const run = this.run;
+    switch (e.type) {
+      case 'run/started': {
+        const root = el('section', 'pp-run');
+        root.setAttribute('aria-label', `Run: ${e.goal.slice(0, 80)}`);
+        const meta = el('div', 'pp-run-meta', `${e.model} · ${e.mode} mode`);
+        const usage = el('div', 'pp-usage');
+        root.append(meta);
+        this.root.append(root, usage);
+        this.run = { root, meta, usage, model: e.model, contextWindow: e.contextWindow, text: '', tools: new Map(), streamedSinceStep: false };
+        return;
+      }
+      case 'step/started':
+        this.flushText();
+        if (run) {
+          run.text = '';
+          run.textEl = undefined;
+          run.streamedSinceStep = false;
+        }
+        return;
+      case 'text/delta':
+        if (!run) return;
+        run.text += e.text;
+        run.streamedSinceStep = true;
+        if (!run.textEl) {
+          run.textEl = el('div', 'pp-msg pp-assistant');
+          run.textEl.setAttribute('aria-live', 'polite');
+          run.root.append(run.textEl);
+        }
+        if (live) this.scheduleText();
+        else this.pendingRender = true;
+        return;
+      case 'text/restart':
+        if (run?.textEl) {
+          run.text = '';
+          run.textEl.replaceChildren();
+        }
+        return;
+      case 'user/delivered':
+        this.container().append(el('div', 'pp-note', 'Your message reached the model.'));
+        return;
+      case 'model/retrying':
+        this.container().append(el('div', 'pp-note', `The model is busy; retry ${e.attempt} in ${Math.round(e.delayMs / 1000)} s (${e.reason}).`));
+        return;
+      case 'tool/started': {
+        this.flushText();
+        if (!run) return;
+        const status = badge('running');
+        const { root, body } = collapsible([el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
+        root.classList.add('pp-tool');
+        if (run.textEl) run.textEl = undefined;
+        run.root.append(root);
+        run.tools.set(e.callId, { item: root, body, status });
+        return;
+      }
+      case 'tool/finished': {
+        const t = run?.tools.get(e.callId);
+        if (!t) return;
+        t.status.replaceWith(badge(e.ok ? `done ${(e.durationMs / 1000).toFixed(1)} s` : 'failed', e.ok ? 'ok' : 'error'));
+        const pre = el('pre', 'pp-tool-output', e.output);
+        t.body.append(pre);
+        return;
+      }
+      case 'patch/proposed': {
+        const box = el('div', 'pp-patch');
+        box.append(el('div', 'pp-patch-title', e.ok ? 'Proposed patch' : `Patch does not apply: ${e.error ?? ''}`));
+        const list = el('ul');
+        for (const h of e.hunks) list.append(el('li', `pp-hunk pp-hunk-${h.status}`, `${h.path}${h.startLine ? `:${h.startLine}-${h.endLine ?? h.startLine}` : ''} · ${h.status}${h.reason ? ` (${h.reason})` : ''}`));
+        box.append(list);
+        this.container().append(box);
+        return;
+      }
+      case 'approval/answered':
+        this.container().append(el('div', 'pp-note', `${e.approved ? 'Approved' : 'Denied'}: ${e.kind}${e.accepted ? ` (${e.accepted.length} hunk(s))` : ''}`));
+        return;
+      case 'approval/needed':
+        return; // the pending approval card shows it (see approvals in main.ts)
+      case 'test/started':
+        this.container().append(el('div', 'pp-note', `Running tests: ${e.command}`));
+        return;
+      case 'test/finished':
+        this.container().append(el('div', `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`, `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}: ${e.summary}`));
+        return;
+      case 'usage': {
+        if (!run) return;
+        const parts = [`${e.totalPromptTokens.toLocaleString()} in`, `${e.totalCompletionTokens.toLocaleString()} out`];
+        if (e.totalCost !== undefined) parts.push(`$${e.totalCost.toFixed(4)}`);
+        if (run.contextWindow && e.role !== 'fast') parts.push(`context ${Math.min(100, Math.round((e.promptTokens / run.contextWindow) * 100))}% of ${Math.round(run.contextWindow / 1000)}k`);
+        run.usage.textContent = `${run.model} · ${parts.join(' · ')}`;
+        return;
+      }
+      case 'warning':
+        this.container().append(el('div', 'pp-notice pp-notice-warning', e.message));
+        return;
+      case 'run/finished': {
+        this.flushText();
+        if (!run) return;
+        const ok = e.status === 'finished';
+        const end = el('div', `pp-run-end ${ok ? 'pp-ok' : 'pp-error'}`);
+        end.append(badge(e.status, ok ? 'ok' : 'error'), document.createTextNode(` ${e.reason} · ${e.steps} step${e.steps === 1 ? '' : 's'}`));
+        // The finish tool's summary was not streamed as text: show it as the reply.
+        if (e.summary && !run.streamedSinceStep) {
+          const reply = el('div', 'pp-msg pp-assistant');
+          reply.append(renderMarkdown(e.summary, this.onLink));
+          run.root.append(reply);
+        }
+        run.root.append(end);
+        if (e.usage) {
+          const cost = e.usage.totalCost !== undefined ? ` · $${e.usage.totalCost.toFixed(4)}` : '';
+          run.usage.textContent = `${e.usage.reasoning.model} · ${e.usage.reasoning.promptTokens.toLocaleString()} in · ${e.usage.reasoning.completionTokens.toLocaleString()} out${cost}${run.usage.textContent?.includes('context') ? ` · ${run.usage.textContent.split(' · ').find((p) => p.startsWith('context'))}` : ''}`;
+        }
+        this.run = undefined;
+        return;
+      }
+    }
+  }
+
+  private scheduleText(): void {
+    if (this.pendingRender) return;
+    this.pendingRender = true;
+    requestAnimationFrame(() => this.flushText());
+  }
+
+  private flushText(): void {
+    this.pendingRender = false;
+    const run = this.run;
+    if (!run?.textEl) return;
+    run.textEl.replaceChildren(renderMarkdown(run.text, this.onLink));
+  }
+}
+
+function briefArgs(args: unknown): string {
+  if (!args || typeof args !== 'object') return '';
+  const a = args as Record<string, unknown>;
+  const first = a.command ?? a.path ?? a.pattern ?? a.query ?? a.url ?? a.summary;
+  const s = typeof first === 'string' ? first : '';
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}

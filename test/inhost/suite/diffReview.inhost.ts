@@ -8,6 +8,16 @@ import * as vscode from 'vscode';
 import type { PatchPilotApi } from '../../../src/host/vscode/extension';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Polls until `probe` returns a value (a loaded machine opens editors slowly; never a fixed sleep). */
+async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const api = async () => (await vscode.extensions.getExtension('patchpilot.patchpilot')!.activate()) as PatchPilotApi;
 const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
@@ -28,15 +38,21 @@ describe('diff review', () => {
     assert.equal(dry.ok, true, dry.error);
     assert.match(dry.files[0]!.oldText!, /unsaved/);
     const answer = diffPreview.review({ patchText: patch, preview: dry }, new AbortController().signal);
-    await sleep(1000);
-    const diffTab = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-    assert.ok(diffTab instanceof vscode.TabInputTextDiff && diffTab.modified.scheme === 'patchpilot-proposed');
+    const diffTab = await waitFor('the review diff tab', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'patchpilot-proposed' ? input : undefined;
+    });
 
     const reviewId = diffTab.modified.path.split('/')[1];
     await vscode.commands.executeCommand('patchpilot.review.acceptHunk', reviewId, 'review.txt#0');
-    const rejecting = vscode.commands.executeCommand('patchpilot.review.rejectHunk', reviewId, 'review.txt#1');
-    await sleep(500);
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen'); // Escape: no reason
+    let rejected = false;
+    const rejecting = Promise.resolve(vscode.commands.executeCommand('patchpilot.review.rejectHunk', reviewId, 'review.txt#1')).then(() => (rejected = true));
+    // The reason box opens when the host gets to it: Escape (no reason) until the command returns.
+    await waitFor('the reject command to finish', () => {
+      if (rejected) return true;
+      void vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      return undefined;
+    });
     await rejecting;
     const a = await answer;
     assert.deepEqual(a.acceptedHunks, ['review.txt#0']);

@@ -13,7 +13,7 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import { createProtectedTest } from '../path/protected-paths';
-import { GIT_EXEC_PARTS, inodeKey, scanWorkspace, toEntry, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
+import { GIT_EXEC_PARTS, inodeKey, listTree, scanWorkspace, toEntry, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
 import { SecretRedactor } from './secretRedactor';
 
 export interface GuardOptions {
@@ -178,26 +178,14 @@ async function scanWithGitParts(options: GuardOptions): Promise<WorkspaceScan> {
   const git = await fs.lstat(path.join(options.root, '.git')).catch(() => undefined);
   if (git?.isDirectory()) {
     scan.gitDir = true;
-    for (const part of GIT_EXEC_PARTS) await addTree(options.root, `.git/${part}`, scan.protectedAll, 2000);
+    // A submodule's objects under .git/modules are data, not config.
+    const skip = (rel: string) => rel.startsWith('.git/modules/') && rel.endsWith('/objects');
+    for (const part of GIT_EXEC_PARTS) for (const e of await listTree(options.root, `.git/${part}`, { budget: 2000, skip })) scan.protectedAll.set(e.rel, e);
   } else if (git) {
     // A gitfile (worktree, submodule) or a link: the whole name is protected like any other.
     scan.protectedAll.set('.git', toEntry('.git', git));
   }
   return scan;
-}
-
-async function addTree(root: string, rel: string, into: Map<string, ScannedEntry>, budget: number): Promise<number> {
-  const st = await fs.lstat(path.join(root, rel)).catch(() => undefined);
-  if (!st || budget <= 0) return budget;
-  into.set(rel, toEntry(rel, st));
-  budget--;
-  if (!st.isDirectory()) return budget;
-  const names = await fs.readdir(path.join(root, rel)).catch(() => [] as string[]);
-  for (const name of names.sort()) {
-    if (name === 'objects' && rel.startsWith('.git/modules')) continue; // a submodule's objects: data, not config
-    budget = await addTree(root, `${rel}/${name}`, into, budget);
-  }
-  return budget;
 }
 
 /** What the model is told after a command touched protected paths. */

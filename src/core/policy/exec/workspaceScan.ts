@@ -97,7 +97,7 @@ export async function scanWorkspace(root: string, rules: ScanRules, budget = DEF
           if (!entry) continue;
           scan.ignored.push(entry);
           if (entry.type === 'file') scan.ignoredFiles.push(entry);
-          else if (entry.type === 'dir') await collectFiles(root, rel, scan.ignoredFiles, IGNORED_DIR_BUDGET);
+          else if (entry.type === 'dir') scan.ignoredFiles.push(...(await listTree(root, rel, { budget: IGNORED_DIR_BUDGET })).filter((e) => e.type === 'file'));
           continue;
         }
         const isProtected = inProtected || (layout && isGitDirPartName(d.name)) || rules.isProtected(rel, isDir);
@@ -130,18 +130,23 @@ export async function scanWorkspace(root: string, rules: ScanRules, budget = DEF
 
 const IGNORED_DIR_BUDGET = 5000;
 
-/** The files under an ignored folder (links not followed), for the inode set and the redactor. */
-async function collectFiles(root: string, dirRel: string, out: ScannedEntry[], budget: number): Promise<number> {
-  const names = await fs.readdir(path.join(root, dirRel)).catch(() => [] as string[]);
-  for (const name of names) {
-    if (budget-- <= 0) return 0;
-    const rel = `${dirRel}/${name}`;
-    const st = await fs.lstat(path.join(root, rel)).catch(() => undefined);
-    if (!st) continue;
-    if (st.isFile()) out.push(toEntry(rel, st));
-    else if (st.isDirectory()) budget = await collectFiles(root, rel, out, budget);
-  }
-  return budget;
+/**
+ * `rel` and everything below it (links not followed, at most `budget` entries, a subtree left out
+ * where `skip` says so): the files of an ignored folder, the executing parts of `.git`.
+ */
+export async function listTree(root: string, rel: string, options: { budget: number; skip?: (rel: string) => boolean }): Promise<ScannedEntry[]> {
+  const out: ScannedEntry[] = [];
+  const visit = async (current: string): Promise<void> => {
+    if (out.length >= options.budget || options.skip?.(current)) return;
+    const st = await fs.lstat(path.join(root, current)).catch(() => undefined);
+    if (!st) return;
+    out.push(toEntry(current, st));
+    if (!st.isDirectory()) return;
+    const names = await fs.readdir(path.join(root, current)).catch(() => [] as string[]);
+    for (const name of names.sort()) await visit(`${current}/${name}`);
+  };
+  await visit(rel);
+  return out;
 }
 
 export function inodeKey(e: { dev: number; ino: number }): string {

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { ScriptedModelServer } from '../support/scriptedModel';
+import { sendInChat } from './support/chat';
 import { e2eTest } from './support/session';
-import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
+import { E2E_TIMEOUT } from './support/workbench';
 
 const BEFORE = "module.exports = () => 'helo, world';\n";
 const AFTER = "module.exports = () => 'hello, world';\n";
@@ -35,10 +36,7 @@ after(async () => {
 e2eTest(
   'chat: a goal sent from "Message PatchPilot" streams the reply, the patch opens in the diff editor, Accept writes it',
   async (vs) => {
-    await vs.openViewContainer('PatchPilot');
-    const chat = await vs.webviewFrame('PatchPilot');
-    await getByRoleIn(chat, 'textbox', 'Message PatchPilot').fill('Fix the typo in the greeting');
-    await getByRoleIn(chat, 'button', 'Send').click();
+    const chat = await sendInChat(vs, 'Fix the typo in the greeting');
 
     // The streamed text shows in the conversation.
     await chat.getByText('The greeting has a typo').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });

@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { ScriptedModelServer } from '../support/scriptedModel';
+import { sendInChat } from './support/chat';
 import { e2eTest } from './support/session';
-import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
+import { E2E_TIMEOUT } from './support/workbench';
 
 const BEFORE = "module.exports = () => 'helo, world';\n";
 const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, "+module.exports = () => 'hello, world';", ''].join('\n');
@@ -29,11 +30,8 @@ after(async () => {
 e2eTest(
   'restricted mode: the chat explains, the proposed patch is not reviewed and nothing is written',
   async (vs) => {
-    await vs.openViewContainer('PatchPilot');
-    const chat = await vs.webviewFrame('PatchPilot');
+    const chat = await sendInChat(vs, 'Fix the typo in the greeting');
     await chat.getByText('Restricted Mode').first().waitFor({ state: 'visible' });
-    await getByRoleIn(chat, 'textbox', 'Message PatchPilot').fill('Fix the typo in the greeting');
-    await getByRoleIn(chat, 'button', 'Send').click();
     await chat.getByText('Trust the workspace to apply it.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('chat-restricted');
     assert.equal(await vs.page.locator('.monaco-diff-editor').count(), 0, 'no diff review opened');

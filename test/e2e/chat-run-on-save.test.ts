@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { ScriptedModelServer } from '../support/scriptedModel';
+import { sendInChat } from './support/chat';
 import { e2eTest } from './support/session';
-import { E2E_TIMEOUT, focusWorkbench, getByRoleIn } from './support/workbench';
+import { E2E_TIMEOUT, focusWorkbench } from './support/workbench';
 
 let model: ScriptedModelServer | undefined;
 const settings: Record<string, unknown> = {
@@ -30,10 +31,7 @@ after(async () => {
 e2eTest(
   'run on save: a test run after the user saves reaches the working chat run at its next step',
   async (vs) => {
-    await vs.openViewContainer('PatchPilot');
-    const chat = await vs.webviewFrame('PatchPilot');
-    await getByRoleIn(chat, 'textbox', 'Message PatchPilot').fill('Look at the notes');
-    await getByRoleIn(chat, 'button', 'Send').click();
+    const chat = await sendInChat(vs, 'Look at the notes');
     await chat.getByText('Reading the notes file').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     // The user edits and saves a file while the model still streams.

@@ -9,3 +9,4 @@ export * from './inhost';
 export * from './processes';
 export * from './session';
 export * from './workbench';
+export * from './chat';

@@ -30,12 +30,12 @@ export async function prefilledHistory(rows: number, log: (m: string) => void): 
   let runId = '';
   for (let i = 0; i < rows - observations; i++) {
     if (i % 100 === 0) {
-      if (runId) engine.finishRun(runId, { status: 'succeeded', tokensIn: 50_000, tokensOut: 2_000 });
+      if (runId) engine.finishRun(runId, { status: 'finished', tokensIn: 50_000, tokensOut: 2_000 });
       runId = engine.startRun({ goal: `goal ${words(6)}`, reasoningModel: 'bench-model' });
     }
     engine.addStep(runId, i % 2 ? { role: 'assistant', text: words(20), arguments: { calls: [{ name: 'grep', arguments: `{"pattern":"${words(1)}"}` }] } } : { role: 'tool', tool: 'grep', result: words(60), durationMs: 3 });
   }
-  engine.finishRun(runId, { status: 'succeeded' });
+  engine.finishRun(runId, { status: 'finished' });
   engine.flush();
   engine.close();
   renameSync(building, file);

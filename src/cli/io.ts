@@ -1,3 +1,5 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
 /** Exit codes shared by every CLI command. */
 export const ExitCode = {
   ok: 0,
@@ -13,47 +15,33 @@ export class UsageError extends Error {
   }
 }
 
-/** Minimal flag parser: --name value, --name=value, boolean flags, repeated flags, positionals. */
-export interface ParsedArgs {
-  positionals: string[];
-  flags: Map<string, string[]>;
-}
+export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
 
-export function parseArgs(argv: string[], booleanFlags: readonly string[]): ParsedArgs {
-  const positionals: string[] = [];
-  const flags = new Map<string, string[]>();
-  const add = (k: string, v: string) => flags.set(k, [...(flags.get(k) ?? []), v]);
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
-      break;
-    }
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const name = arg.slice(2, eq === -1 ? undefined : eq);
-    if (eq !== -1) add(name, arg.slice(eq + 1));
-    else if (booleanFlags.includes(name)) add(name, 'true');
-    else {
-      const value = argv[i + 1];
-      if (value === undefined) throw new UsageError(`--${name} needs a value`);
-      add(name, value);
-      i++;
-    }
+/**
+ * node:util parseArgs in strict mode, with its errors turned into short usage errors: an unknown
+ * option is reported as unknown wherever it stands, a string option without its value as such.
+ */
+export function parseCommandLine<const O extends OptionSpec>(argv: string[], options: O): { values: ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>['values']; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
+    return { values, positionals };
+  } catch (err) {
+    throw new UsageError(describeParseError(err));
   }
-  return { positionals, flags };
 }
 
-export function flag(args: ParsedArgs, name: string): string | undefined {
-  const values = args.flags.get(name);
-  return values?.[values.length - 1];
-}
-
-export function rejectUnknownFlags(args: ParsedArgs, known: readonly string[]): void {
-  for (const name of args.flags.keys()) {
-    if (!known.includes(name)) throw new UsageError(`unknown option --${name}`);
+function describeParseError(err: unknown): string {
+  const e = err as { code?: string; message?: string };
+  const message = e.message ?? String(err);
+  const name = /'(-{1,2}[^' ]+)/.exec(message)?.[1];
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return `unknown option ${name ?? message}`;
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      if (/does not take an argument/.test(message)) return `${name} takes no value`;
+      if (/ambiguous/.test(message)) return `${name} needs a value (a value that starts with "-" is written ${name}=-VALUE)`;
+      return `${name ?? 'an option'} needs a value`;
+    default:
+      return message.split('\n')[0]!;
   }
 }

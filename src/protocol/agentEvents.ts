@@ -5,8 +5,17 @@
 
 export type ApprovalModeName = 'ask' | 'auto-edit' | 'auto' | 'plan';
 
-/** `interrupted`: the model's stream broke off twice in one step; the run can be tried again. */
-export type RunEndStatus = 'finished' | 'limit' | 'failed' | 'cancelled' | 'interrupted';
+/**
+ * How a run ended, one vocabulary for every viewer and for the history database:
+ * - `finished`: the model called finish (or replied without a tool call);
+ * - `limit`: the step limit or the wall clock stopped it;
+ * - `failed`: the model request failed, or every tool call failed several steps in a row;
+ * - `blocked`: every edit it tried needed an approval nobody could give (a headless `ask` run);
+ * - `cancelled`: the user stopped it (Ctrl-C, SIGTERM, SIGHUP, the Stop button);
+ * - `interrupted`: the model's stream broke off twice in one step, or the process running it is gone.
+ */
+export const RUN_END_STATUSES = ['finished', 'limit', 'failed', 'blocked', 'cancelled', 'interrupted'] as const;
+export type RunEndStatus = (typeof RUN_END_STATUSES)[number];
 
 /** Tokens and cost of one model role in a run; cost is undefined when the model has no known price. */
 export interface RoleUsageView {
@@ -18,7 +27,7 @@ export interface RoleUsageView {
 }
 
 export interface HunkView {
-  /** `${path}#${index}` */
+  /** `${path}#${number}`, the hunk number from 1 as messages show it */
   id: string;
   path: string;
   status: 'applied' | 'would-apply' | 'refused' | 'rejected';
@@ -48,9 +57,11 @@ export type AgentEvent =
   | { type: 'model/retrying'; attempt: number; delayMs: number; reason: string }
   | { type: 'tool/started'; callId: string; name: string; args: unknown }
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
-  | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string }
+  /** `diff`: what the patch would change, as a unified diff (absent when refused); `warnings`: what the parser tolerated. */
+  | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string; diff?: string; warnings?: string[] }
   | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch'; title: string; reason?: string }
-  | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[] }
+  /** `unattended`: nobody could be asked (no terminal); the request was refused for want of approval. */
+  | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[]; unattended?: boolean }
   | { type: 'test/started'; command: string }
   | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
   | {

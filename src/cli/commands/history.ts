@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
-import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags, type ParsedArgs } from '../io';
-import { UserError } from '../../core/base';
+import { ExitCode, UsageError, parseCommandLine, type OptionSpec } from '../io';
+import { UserError, errorMessage } from '../../core/base';
 import { loadCliConfig } from '../../core/config';
-import { openHistoryStore, type AuditRecord, type HistoryStore, type RunDetail, type RunSummary, type SearchHit } from '../../core/history';
+import { openHistoryStore, RUN_STATUSES, type AuditRecord, type HistoryStore, type RunDetail, type RunStatus, type SearchHit } from '../../core/history';
 import type { Notifier } from '../../core/ports';
 
 export const usage = `Usage:
   patchpilot history list [--json] [--limit N] [--status S]   runs, newest first
+      S: running, finished, limit, failed, blocked, cancelled, interrupted (the words
+      \`patchpilot run\` ends with); a run whose process is gone is marked interrupted on open
   patchpilot history show RUN_ID [--json]                     one run with its steps, patches, tests
   patchpilot history search QUERY [--days N] [--limit N] [--json]
       Full-text search of observations and Q&A summaries, best match (BM25) first.
@@ -23,33 +25,38 @@ const stderrNotifier: Notifier = {
   error: (m) => process.stderr.write(`patchpilot history: error: ${m}\n`),
 };
 
-const COMMON = ['cwd', 'db', 'json'];
+const COMMON = { cwd: { type: 'string' }, db: { type: 'string' }, json: { type: 'boolean' } } as const;
+const SUBCOMMANDS = {
+  list: { options: { ...COMMON, limit: { type: 'string' }, status: { type: 'string' } }, handler: (s: HistoryStore, a: Args) => listCommand(s, a) },
+  show: { options: COMMON, handler: (s: HistoryStore, a: Args) => showCommand(s, a) },
+  search: { options: { ...COMMON, days: { type: 'string' }, limit: { type: 'string' } }, handler: (s: HistoryStore, a: Args) => searchCommand(s, a) },
+  export: { options: { ...COMMON, format: { type: 'string' } }, handler: (s: HistoryStore, a: Args) => exportCommand(s, a) },
+} as const;
+
+/** Every subcommand's parsed line: the options it declared (others were refused by the strict parser). */
+interface Args {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  switch (sub) {
-    case 'list':
-      return withStore(rest, ['limit', 'status'], listCommand);
-    case 'show':
-      return withStore(rest, [], showCommand);
-    case 'search':
-      return withStore(rest, ['days', 'limit'], searchCommand);
-    case 'export':
-      return withStore(rest, ['format'], exportCommand);
-    default:
-      throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'missing subcommand (list, show, search or export)');
-  }
+  if (!sub) throw new UsageError('missing subcommand (list, show, search or export)');
+  if (!Object.hasOwn(SUBCOMMANDS, sub)) throw new UsageError(`unknown subcommand '${sub}'`);
+  const { options, handler } = SUBCOMMANDS[sub as keyof typeof SUBCOMMANDS];
+  return withStore(parseCommandLine(rest, options as OptionSpec) as Args, handler);
 }
 
-type Handler = (store: HistoryStore, args: ParsedArgs) => Promise<number>;
-
-async function withStore(argv: string[], extra: string[], handler: Handler): Promise<number> {
-  const args = parseArgs(argv, ['json']);
-  rejectUnknownFlags(args, [...COMMON, ...extra]);
-  const cwd = path.resolve(flag(args, 'cwd') ?? process.cwd());
+async function withStore(args: Args, handler: (store: HistoryStore, args: Args) => Promise<number>): Promise<number> {
+  const cwd = path.resolve(str(args, 'cwd') ?? process.cwd());
   const st = await stat(cwd).catch(() => undefined);
   if (!st?.isDirectory()) throw new UsageError(`--cwd ${cwd} is not a folder`);
-  const db = flag(args, 'db');
+  // Checked before opening: a wrong word must not cost a database open (and its repairs).
+  const status = str(args, 'status');
+  if (status !== undefined && !(RUN_STATUSES as readonly string[]).includes(status)) {
+    throw new UsageError(`--status must be one of ${RUN_STATUSES.join(', ')} (got '${status}')`);
+  }
+  const db = str(args, 'db');
   let store: HistoryStore;
   try {
     // Same database as `patchpilot run`: the patchpilot.history.path setting (confined to the workspace).
@@ -60,7 +67,7 @@ async function withStore(argv: string[], extra: string[], handler: Handler): Pro
       notifier: stderrNotifier,
     });
   } catch (err) {
-    process.stderr.write(`patchpilot history: cannot open the history database: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`patchpilot history: cannot open the history database: ${errorMessage(err)}\n`);
     return ExitCode.failed;
   }
   let code: number;
@@ -71,50 +78,56 @@ async function withStore(argv: string[], extra: string[], handler: Handler): Pro
     process.stderr.write(`patchpilot history: ${err.message}\n`);
     code = ExitCode.failed;
   } finally {
-    // Saves what opening repaired (a database restored from its backup); rejects if the folder is not writable.
+    // Saves what opening repaired (a database restored from its backup, runs whose process is gone
+    // marked interrupted); rejects if the folder is not writable.
     await store.close().catch((err: unknown) => {
-      process.stderr.write(`patchpilot history: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.stderr.write(`patchpilot history: ${errorMessage(err)}\n`);
       code = ExitCode.failed;
     });
   }
   return code!;
 }
 
-function positiveInt(args: ParsedArgs, name: string): number | undefined {
-  const raw = flag(args, name);
+const str = (args: Args, name: string): string | undefined => {
+  const v = args.values[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+function positiveInt(args: Args, name: string): number | undefined {
+  const raw = str(args, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number >= 0 (got '${raw}')`);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isInteger(n)) throw new UsageError(`--${name} must be a whole number >= 0 (got '${raw}')`);
   return n;
 }
 
-const isJson = (args: ParsedArgs) => flag(args, 'json') === 'true';
+const isJson = (args: Args) => args.values.json === true;
 const iso = (t: number | null) => (t === null ? '-' : new Date(t).toISOString().replace('T', ' ').slice(0, 19));
 const oneLine = (s: string, max: number) => {
   const flat = s.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
 };
 
-async function listCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+async function listCommand(store: HistoryStore, args: Args): Promise<number> {
   if (args.positionals.length) throw new UsageError('list takes no arguments');
-  const status = flag(args, 'status');
+  const status = str(args, 'status') as RunStatus | undefined;
   const limit = positiveInt(args, 'limit');
-  const runs = await store.listRuns({ ...(limit ? { limit } : {}), ...(status ? { status: status as RunSummary['status'] } : {}) });
+  const runs = await store.listRuns({ ...(limit ? { limit } : {}), ...(status ? { status } : {}) });
   if (isJson(args)) {
     process.stdout.write(JSON.stringify(runs, null, 2) + '\n');
     return ExitCode.ok;
   }
   if (runs.length === 0) {
-    process.stdout.write('no runs recorded\n');
+    process.stdout.write(status ? `no ${status} runs recorded\n` : 'no runs recorded\n');
     return ExitCode.ok;
   }
   for (const r of runs) {
-    process.stdout.write(`${r.id}  ${r.status.padEnd(11)} ${iso(r.startedAt)}  ${String(r.stepCount).padStart(4)} steps  ${oneLine(r.goal, 70)}\n`);
+    process.stdout.write(`${r.id}  ${r.status.padEnd(11)} ${iso(r.startedAt)}  ${String(r.steps).padStart(4)} steps  ${oneLine(r.goal, 70)}\n`);
   }
   return ExitCode.ok;
 }
 
-async function showCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+async function showCommand(store: HistoryStore, args: Args): Promise<number> {
   if (args.positionals.length !== 1) throw new UsageError('show needs exactly one RUN_ID');
   const wanted = args.positionals[0]!;
   let detail = await store.getRun(wanted);
@@ -135,10 +148,10 @@ function renderRun(d: RunDetail): string {
   const out = [
     `run ${r.id}`,
     `goal:    ${r.goal}`,
-    `status:  ${r.status}   started ${iso(r.startedAt)}   ended ${iso(r.endedAt)}`,
+    `status:  ${r.status} after ${r.steps} step${r.steps === 1 ? '' : 's'}   started ${iso(r.startedAt)}   ended ${iso(r.endedAt)}`,
     `models:  ${r.reasoningModel ?? '-'} / ${r.fastModel ?? '-'}   tokens ${r.tokensIn} in, ${r.tokensOut} out   cost $${r.costUsd.toFixed(4)}`,
     '',
-    `steps (${d.steps.length}):`,
+    `log (${d.steps.length} entries: the goal, each model reply and each tool call):`,
     ...d.steps.map((s) => `  ${String(s.seq).padStart(3)}. ${s.role}${s.tool ? ` ${s.tool}` : ''}: ${oneLine(s.text ?? s.result ?? '', 100)}`),
     `patches (${d.patches.length}):`,
     ...d.patches.map((p) => `  ${p.id}  ${p.files.join(', ')}  accepted ${p.acceptedHunks.length}, rejected ${p.rejectedHunks.length}${p.appliedAt ? `, applied ${iso(p.appliedAt)}` : ''}`),
@@ -152,7 +165,7 @@ function renderRun(d: RunDetail): string {
   return out.join('\n') + '\n';
 }
 
-async function searchCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+async function searchCommand(store: HistoryStore, args: Args): Promise<number> {
   if (args.positionals.length === 0) throw new UsageError('search needs a QUERY');
   const query = args.positionals.join(' ');
   const days = positiveInt(args, 'days');
@@ -172,9 +185,9 @@ function renderHit(h: SearchHit): string {
   return `${h.score.toFixed(3)}  ${iso(h.time)}  [${h.type}]${where ? ` ${where}` : ''}  run ${h.runId ?? '-'}\n    ${oneLine(h.text, 110)}\n    ${oneLine(h.detail, 110)}\n`;
 }
 
-async function exportCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
+async function exportCommand(store: HistoryStore, args: Args): Promise<number> {
   if (args.positionals.length) throw new UsageError('export takes no arguments');
-  const format = flag(args, 'format') ?? 'json';
+  const format = str(args, 'format') ?? 'json';
   if (format !== 'json' && format !== 'jsonl') throw new UsageError(`--format must be json or jsonl (got '${format}')`);
   // A closed pipe (`| head`) ends the export quietly instead of crashing on EPIPE.
   let closed = false;

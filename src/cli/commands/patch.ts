@@ -1,19 +1,24 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags } from '../io';
+import { ExitCode, UsageError, parseCommandLine } from '../io';
+import { errorMessage } from '../../core/base';
 import { PatchManager } from '../../core/patch/patchManager';
 import { planPatch } from '../../core/patch/plan';
+import { proposedDiff } from '../../core/patch/proposedDiff';
 import type { ApplyResult, FileResult } from '../../core/patch/types';
 
 export const usage = `Usage:
   patchpilot patch apply PATCHFILE [--cwd DIR] [--dry-run] [--json] [--accept ID ...]
       Apply a unified diff, apply_patch envelope or SEARCH/REPLACE patch to the files under DIR
       (default: the current folder). PATCHFILE "-" reads stdin. All files change or none do.
-      --dry-run   compute and report, write nothing
+      What the parser tolerated (prose around a fence, a missing *** End Patch) is a warning on stderr.
+      --dry-run   compute and report, write nothing; prints the diff that would be applied
       --json      print the full result as JSON on stdout
-      --accept ID apply only these hunks (ids like src/a.ts#0, repeatable); others are rejected
-      Exit: 0 applied, 1 refused (reasons on stderr, or in the JSON), 2 usage error.
+      --accept ID apply only these hunks, others are rejected (repeatable); an id is the file and
+                  the hunk number the output shows: "hunk #2" of src/a.ts is src/a.ts#2
+      Exit: 0 applied, 1 refused (reasons on stderr, or in the JSON), 2 usage error (an unknown --accept id too).
 
   patchpilot patch eval --jsonl FILE
       For each input line {"id","files":{path:text},"patch"} print one line
@@ -40,25 +45,63 @@ async function readInput(file: string, what: string): Promise<string> {
   }
 }
 
+const APPLY_OPTIONS = {
+  cwd: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  accept: { type: 'string', multiple: true },
+} as const;
+
 async function applyCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['dry-run', 'json']);
-  rejectUnknownFlags(args, ['cwd', 'dry-run', 'json', 'accept']);
-  if (args.positionals.length !== 1) throw new UsageError('expected exactly one PATCHFILE (or - for stdin)');
-  const cwd = path.resolve(flag(args, 'cwd') ?? process.cwd());
+  const { values: args, positionals } = parseCommandLine(argv, APPLY_OPTIONS);
+  if (positionals.length !== 1) throw new UsageError('expected exactly one PATCHFILE (or - for stdin)');
+  const cwd = path.resolve(args.cwd ?? process.cwd());
   const st = await stat(cwd).catch(() => undefined);
   if (!st?.isDirectory()) throw new UsageError(`--cwd ${cwd} is not a folder`);
-  const patchText = await readInput(args.positionals[0]!, 'patch file');
-  const accepted = args.flags.get('accept');
-  const result = await new PatchManager({ root: cwd }).apply(patchText, {
-    dryRun: flag(args, 'dry-run') === 'true',
-    ...(accepted ? { acceptedHunks: new Set(accepted) } : {}),
-  });
-  if (flag(args, 'json') === 'true') process.stdout.write(JSON.stringify(result, null, 2) + '\n');
+  const patchText = await readInput(positionals[0]!, 'patch file');
+  const manager = new PatchManager({ root: cwd });
+  const dryRun = args['dry-run'] === true;
+  let acceptedHunks: Set<string> | undefined;
+  if (args.accept) {
+    // The ids are the file and the hunk number the text output shows ("hunk #2" of a.ts is a.ts#2).
+    const known = new Set((await manager.apply(patchText, { dryRun: true })).files.flatMap((f) => f.hunks.map((h) => h.id)));
+    const unknown = args.accept.filter((id) => !known.has(id));
+    if (unknown.length) {
+      const list = known.size ? `the patch's hunks are ${[...known].join(', ')}` : 'the patch has no hunks';
+      throw new UsageError(`unknown hunk id${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} for --accept: ${list}`);
+    }
+    acceptedHunks = new Set(args.accept);
+  }
+  const result = await manager.apply(patchText, { dryRun, ...(acceptedHunks ? { acceptedHunks } : {}) });
+  for (const w of result.warnings ?? []) process.stderr.write(`patchpilot patch: warning: ${w}\n`);
+  if (args.json) process.stdout.write(JSON.stringify(result, null, 2) + '\n');
   else {
     process.stdout.write(renderHuman(result));
-    if (!result.ok) process.stderr.write((result.error ?? 'the patch was refused') + '\n');
+    if (dryRun && result.ok) process.stdout.write(proposedDiff(result));
+    if (!result.ok) process.stderr.write((result.error ?? 'the patch was refused') + '\n' + wrongFolderHint(result, cwd));
   }
   return result.ok ? ExitCode.ok : ExitCode.failed;
+}
+
+/**
+ * When files the patch modifies are missing under DIR, the likely mistake is the folder: say which
+ * one was searched, and name a folder above it (or just below it) that does have them.
+ */
+function wrongFolderHint(result: ApplyResult, cwd: string): string {
+  const missing = result.files
+    .filter((f) => f.status === 'refused' && f.operation !== 'create' && f.oldPath && !existsSync(path.join(cwd, f.oldPath)))
+    .map((f) => f.oldPath!);
+  if (missing.length === 0) return '';
+  let hint = `The files were looked for under ${cwd}; run from the folder the patch's paths are relative to, or pass --cwd DIR.\n`;
+  const holds = (dir: string) => missing.every((p) => existsSync(path.join(dir, p)));
+  const above: string[] = [];
+  for (let dir = cwd; dir !== path.dirname(dir); ) above.push((dir = path.dirname(dir)));
+  const below = readdirSync(cwd, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+    .map((e) => path.join(cwd, e.name));
+  const found = [...above, ...below].find(holds);
+  if (found) hint += `${missing.length === 1 ? `${missing[0]} exists` : 'They exist'} under ${found}: --cwd ${found}\n`;
+  return hint;
 }
 
 const OP_MARK: Record<FileResult['operation'], string> = { modify: 'M', create: 'A', delete: 'D', rename: 'R' };
@@ -90,7 +133,7 @@ function parseCase(line: string): { ok: true; value: EvalCase } | { ok: false; i
   try {
     v = JSON.parse(line);
   } catch (e) {
-    return { ok: false, id: null, error: `malformed input line: ${e instanceof Error ? e.message : String(e)}` };
+    return { ok: false, id: null, error: `malformed input line: ${errorMessage(e)}` };
   }
   const o = v as Partial<EvalCase> | null;
   const id = o && typeof o === 'object' ? (o.id ?? null) : null;
@@ -103,11 +146,10 @@ function parseCase(line: string): { ok: true; value: EvalCase } | { ok: false; i
 }
 
 async function evalCommand(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, []);
-  rejectUnknownFlags(args, ['jsonl']);
-  const file = flag(args, 'jsonl');
+  const { values: args, positionals } = parseCommandLine(argv, { jsonl: { type: 'string' } });
+  const file = args.jsonl;
   if (!file) throw new UsageError('--jsonl FILE is required');
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (positionals.length > 0) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   const input = await readInput(file, 'input');
   for (const line of input.split('\n')) {
     if (line.trim() === '') continue;

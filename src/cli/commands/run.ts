@@ -1,13 +1,13 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags } from '../io';
-import { ConfigError, loadCliConfig, APPROVAL_MODES, type SettingKey } from '../../core/config';
+import { ExitCode, UsageError, parseCommandLine } from '../io';
+import { ConfigError, FLAG_SETTINGS, loadCliConfig, APPROVAL_MODES, type SettingKey } from '../../core/config';
 import { ModelConfigError } from '../../core/llm';
 import type { Notifier } from '../../core/ports';
 import { createAgentDeps } from '../node/agentDeps';
 import { AgentSession, EXIT } from '../node/agentSession';
 import { runRepl } from '../node/repl';
-import { NonInteractiveApprover, TerminalApprover } from '../node/approvers';
+import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
 import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
 
 export const usage = `Usage:
@@ -17,7 +17,8 @@ export const usage = `Usage:
       On a terminal: an interactive session (a goal prompt; /exit or Ctrl-D quits).
   --workspace DIR       the workspace (default: the current folder)
   --approve MODE        ask | auto-edit | auto | plan (default: patchpilot.approval.mode, else ask)
-  --dry-run             the same as --approve plan: read and propose, write and run nothing
+  --dry-run             the same as --approve plan: read and propose (each proposed patch is
+                        shown as a diff), write and run nothing
   --max-steps N         model steps before stopping (default 50)
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
   --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
@@ -27,30 +28,42 @@ export const usage = `Usage:
                         (ignored otherwise, with a warning)
   --json                one JSON event per line on stdout instead of the summary
 The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY.
-Without a terminal nothing can be asked: what needs approval is refused and the model is told.
-Ctrl-C cancels the running goal (its command's process tree is killed); at the prompt it quits.
-Exit: 0 finished, 1 stopped by a limit, failed or interrupted, 2 usage or settings error, 130 cancelled.`;
+Without a terminal (or with --json) nobody can be asked: the run says so before it starts, what needs
+approval is refused and the model is told; a run whose every edit was refused that way ends "blocked".
+Ctrl-C, SIGTERM or SIGHUP cancel the running goal (its command's process tree is killed); at the prompt Ctrl-C quits.
+Status and exit: finished 0; limit, failed, blocked, interrupted 1; usage or settings error 2; cancelled 130.
+The status is the one \`patchpilot history list\` shows.`;
 
-const FLAGS = ['goal', 'workspace', 'approve', 'dry-run', 'max-steps', 'test-cmd', 'base-url', 'model', 'fast-model', 'json', 'trust-workspace'];
+const OPTIONS = {
+  goal: { type: 'string' },
+  workspace: { type: 'string' },
+  approve: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  'max-steps': { type: 'string' },
+  'test-cmd': { type: 'string', multiple: true },
+  'base-url': { type: 'string' },
+  model: { type: 'string' },
+  'fast-model': { type: 'string' },
+  json: { type: 'boolean' },
+  'trust-workspace': { type: 'boolean' },
+} as const;
 
 export async function run(argv: string[]): Promise<number> {
-  const args = parseArgs(argv, ['json', 'trust-workspace', 'dry-run']);
-  rejectUnknownFlags(args, FLAGS);
-  if (args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
-  const goalFlag = flag(args, 'goal');
-  const goal = goalFlag?.trim();
-  if (goalFlag !== undefined && !goal) throw new UsageError('--goal is empty');
-  const json = flag(args, 'json') === 'true';
+  const { values: args, positionals } = parseCommandLine(argv, OPTIONS);
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  const goal = args.goal?.trim();
+  if (args.goal !== undefined && !goal) throw new UsageError('--goal is empty');
+  const json = args.json === true;
   const terminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
   if (!goal && json) throw new UsageError('--goal is required with --json');
   if (!goal && !terminal) throw new UsageError('--goal is required when stdin is not a terminal (without it, run opens an interactive session, which needs one)');
-  const workspace = path.resolve(flag(args, 'workspace') ?? process.cwd());
+  const workspace = path.resolve(args.workspace ?? process.cwd());
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);
 
   const flags: Partial<Record<SettingKey, unknown>> = {};
-  let mode = flag(args, 'approve');
-  if (flag(args, 'dry-run') === 'true') {
+  let mode = args.approve;
+  if (args['dry-run']) {
     if (mode !== undefined && mode !== 'plan') throw new UsageError(`--dry-run is --approve plan; it cannot go with --approve ${mode}`);
     mode = 'plan';
   }
@@ -58,16 +71,15 @@ export async function run(argv: string[]): Promise<number> {
     if (!(APPROVAL_MODES as readonly string[]).includes(mode)) throw new UsageError(`--approve must be one of ${APPROVAL_MODES.join(', ')}`);
     flags['patchpilot.approval.mode'] = mode;
   }
-  const maxSteps = flag(args, 'max-steps');
+  const maxSteps = args['max-steps'];
   if (maxSteps !== undefined) {
     if (!/^\d+$/.test(maxSteps) || Number(maxSteps) < 1) throw new UsageError('--max-steps must be a positive integer');
     flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
   }
-  const testCmds = args.flags.get('test-cmd');
-  if (testCmds) flags['patchpilot.tests.commands'] = testCmds;
-  for (const [name, key] of [['base-url', 'patchpilot.llm.baseUrl'], ['model', 'patchpilot.llm.model'], ['fast-model', 'patchpilot.llm.fastModel']] as const) {
-    const value = flag(args, name);
-    if (value !== undefined) flags[key] = value;
+  if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
+  for (const name of ['base-url', 'model', 'fast-model'] as const) {
+    const value = args[name];
+    if (value !== undefined) flags[FLAG_SETTINGS[name]!] = value;
   }
 
   const notifier: Notifier = {
@@ -77,7 +89,7 @@ export async function run(argv: string[]): Promise<number> {
   };
   let config;
   try {
-    config = loadCliConfig({ workspace: root, env: process.env, flags, trusted: flag(args, 'trust-workspace') === 'true' });
+    config = loadCliConfig({ workspace: root, env: process.env, flags, trusted: args['trust-workspace'] === true });
   } catch (err) {
     if (err instanceof ConfigError) return settingsError(err.message);
     throw err;
@@ -87,7 +99,10 @@ export async function run(argv: string[]): Promise<number> {
   if (!config.settings.llm.baseUrl) return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl');
   if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 
-  const approver = terminal && !json ? new TerminalApprover() : new NonInteractiveApprover();
+  const interactive = terminal && !json;
+  const approver = interactive ? new TerminalApprover() : new NonInteractiveApprover();
+  const notice = interactive ? undefined : headlessNotice(config.settings.approval.mode);
+  if (notice) notifier.warn(notice);
   let built;
   try {
     built = await createAgentDeps({ root, config, approver, notifier, onEvent: json ? jsonLinePrinter() : progressPrinter() });
@@ -99,7 +114,8 @@ export async function run(argv: string[]): Promise<number> {
   if (!goal) return runRepl(session);
   try {
     const outcome = await session.runGoal(goal);
-    if (!json && outcome.summary) process.stdout.write(`${outcome.summary}\n`);
+    // A blocked run's summary is the model's account of work that did not happen: not for stdout.
+    if (!json && outcome.summary && outcome.status === 'finished') process.stdout.write(`${outcome.summary}\n`);
     return EXIT[outcome.status];
   } finally {
     await session.close();

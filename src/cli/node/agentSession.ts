@@ -1,5 +1,6 @@
 import type { HistoryStore } from '../../core/history';
 import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
+import { errorMessage } from '../../core/base';
 import { ChatSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
 import type { RunEndStatus } from '../../protocol/agentEvents';
@@ -10,14 +11,18 @@ export const EXIT: Record<RunEndStatus, number> = {
   finished: ExitCode.ok,
   limit: ExitCode.failed,
   failed: ExitCode.failed,
+  blocked: ExitCode.failed,
   interrupted: ExitCode.failed,
   cancelled: ExitCode.cancelled,
 };
 
+/** Signals that stop the running goal the orderly way (cancel, kill the command's tree, save the history). */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /**
  * One CLI process's agent: the wired deps (one model client, one history store) and the runs made
  * with them, one at a time, as one chat (core/session): a goal typed after a finished one is a
- * follow-up with the earlier turns in context. Ctrl-C (SIGINT) or SIGTERM during a run cancels that run: the loop
+ * follow-up with the earlier turns in context. Ctrl-C (SIGINT), SIGTERM or SIGHUP (the terminal closed) during a run cancels that run: the loop
  * kills the running command's process tree and ends the run as cancelled; a second Ctrl-C while the
  * cancel is still unwinding exits at once. After every run the history is flushed to disk.
  * A watchdog thread ends the process if a run outlives its wall clock or its cancel, or blocks the
@@ -53,8 +58,7 @@ export class AgentSession {
   async runGoal(goal: string): Promise<RunOutcome> {
     const controller = (this.controller = new AbortController());
     const onSignal = () => this.interrupt();
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
+    for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
     this.watchdog.arm(this.deps.settings.limits.wallClockMinutes * 60_000);
     try {
       const sent = this.chat.send(goal);
@@ -62,19 +66,14 @@ export class AgentSession {
       if (controller.signal.aborted) this.chat.stop();
       return await sent.outcome;
     } finally {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
+      for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
       this.controller = undefined;
-      await this.history?.flush().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
+      await this.history?.flush().catch((err: unknown) => this.notifier.error(`history not saved: ${errorMessage(err)}`));
       this.watchdog.disarm();
     }
   }
 
   async close(): Promise<void> {
-    await this.history?.close().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
+    await this.history?.close().catch((err: unknown) => this.notifier.error(`history not saved: ${errorMessage(err)}`));
   }
-}
-
-function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

@@ -3,13 +3,31 @@ import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprov
 
 const NO_TERMINAL = 'no terminal to ask the user, so nothing that needs approval can happen in this run (the user can allow edits with --approve auto-edit)';
 
-/** Headless runs (CI, pipes): whatever needs approval is refused, and the refusal goes back to the model. */
+/**
+ * Headless runs (CI, pipes, --json): nobody can be asked, so whatever needs approval is refused as
+ * `unattended` (not as a person's no); the model is told, and a run whose every edit was refused
+ * this way ends `blocked`. `patchpilot run` says so before the run starts (headlessNotice).
+ */
 export class NonInteractiveApprover implements Approver {
   async approvePatch(): Promise<PatchApprovalAnswer> {
-    return { acceptedHunks: [], feedback: NO_TERMINAL };
+    return { acceptedHunks: [], unattended: NO_TERMINAL };
   }
   async approveAction(): Promise<ActionApprovalAnswer> {
-    return { approved: false, feedback: NO_TERMINAL };
+    return { approved: false, unattended: NO_TERMINAL };
+  }
+}
+
+/** What a headless run in this mode will refuse, said once before it starts; undefined when nothing will be. */
+export function headlessNotice(mode: string): string | undefined {
+  switch (mode) {
+    case 'ask':
+      return 'no terminal to ask on, and the approval mode is ask: every patch, file write and command that needs approval will be refused, and a run whose every edit is refused ends "blocked" (exit 1). To let edits through, use --approve auto-edit (or auto); to be asked, run on a terminal without --json.';
+    case 'auto-edit':
+      return 'no terminal to ask on: patches and file writes go ahead (auto-edit), commands that need approval will be refused.';
+    case 'auto':
+      return 'no terminal to ask on: what the policy still asks about (commands off the allowlist, protected paths) will be refused.';
+    default:
+      return undefined;
   }
 }
 

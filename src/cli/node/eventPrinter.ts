@@ -9,7 +9,8 @@ export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e
 
 /**
  * Human progress on stderr: the model's text as it streams, one line per tool call and test run,
- * the step number on a terminal, and the run's tokens and cost per model at the end.
+ * the parser's warnings about a patch, each proposed patch as a diff in a dry run, the step number
+ * on a terminal, and the run's tokens and cost per model at the end.
  */
 export function progressPrinter(err: NodeJS.WritableStream = process.stderr, options: { steps?: boolean } = {}): (e: AgentEvent) => void {
   const steps = options.steps ?? (err as { isTTY?: boolean }).isTTY === true;
@@ -19,9 +20,11 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
     midLine = false;
     err.write(`${text}\n`);
   };
+  let dryRun = false;
   return (e) => {
     switch (e.type) {
       case 'run/started':
+        dryRun = e.mode === 'plan';
         line(`patchpilot: ${e.mode} mode, model ${e.model}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`);
         break;
       case 'step/started':
@@ -39,6 +42,11 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         break;
       case 'tool/started':
         line(`> ${e.name} ${brief(e.args)}`);
+        break;
+      case 'patch/proposed':
+        for (const w of e.warnings ?? []) line(`  patch warning: ${w}`);
+        // A dry run writes nothing: the diff is what the user came for.
+        if (dryRun && e.diff) line(`--- proposed patch (dry run, not applied) ---\n${e.diff.trimEnd()}\n---`);
         break;
       case 'tool/finished':
         line(`  ${e.ok ? 'ok' : 'failed'}: ${firstLine(e.output)}`);

@@ -32,7 +32,7 @@ export async function runRepl(session: AgentSession, io: { input?: NodeJS.ReadSt
       }
       history.unshift(goal);
       const outcome = await session.runGoal(goal);
-      if (outcome.summary) stdout.write(`${outcome.summary}\n`);
+      if (outcome.summary && outcome.status === 'finished') stdout.write(`${outcome.summary}\n`);
     }
   } finally {
     await session.close();

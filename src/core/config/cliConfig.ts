@@ -4,13 +4,7 @@ import path from 'node:path';
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { ConfigError, resolveSettings, type ResolvedConfig, type SettingsLayer } from './resolve';
 import type { SettingKey } from './settings';
-
-/** Environment variables the CLI reads, in the same order as the flags override them. */
-export const ENV_SETTINGS: Readonly<Record<string, SettingKey>> = {
-  PATCHPILOT_BASE_URL: 'patchpilot.llm.baseUrl',
-  PATCHPILOT_MODEL: 'patchpilot.llm.model',
-  PATCHPILOT_FAST_MODEL: 'patchpilot.llm.fastModel',
-};
+import { ENV_SETTINGS } from './origin';
 
 export interface CliConfigInput {
   workspace: string;
@@ -38,8 +32,14 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   layers.push({ scope: 'env', origin: 'environment', values: envValues });
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });
 
-  const apiKey = input.env.PATCHPILOT_API_KEY || input.env.OPENAI_API_KEY || undefined;
-  return resolveSettings({ layers, trusted: input.trusted, apiKey });
+  const keyVar = ['PATCHPILOT_API_KEY', 'OPENAI_API_KEY'].find((name) => input.env[name]);
+  return resolveSettings({
+    layers,
+    trusted: input.trusted,
+    apiKey: keyVar ? input.env[keyVar] : undefined,
+    ...(keyVar ? { apiKeyOrigin: `$${keyVar}` } : {}),
+    apiKeyHelp: 'set PATCHPILOT_API_KEY (or OPENAI_API_KEY) in the environment',
+  });
 }
 
 /** Reads a settings.json the way VS Code does (comments, trailing commas). Missing file: undefined. */

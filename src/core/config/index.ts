@@ -1,3 +1,4 @@
 export * from './settings';
 export * from './resolve';
 export * from './cliConfig';
+export * from './origin';

@@ -1,4 +1,5 @@
 import { UserError } from '../base/errors';
+import { describeOrigin } from './origin';
 import { buildSettings, isSettingKey, SETTING_KEYS, validateSettingValue, type PatchPilotSettings, type SettingKey } from './settings';
 
 /** Where a value came from, weakest first. Later layers override earlier ones. */
@@ -18,6 +19,10 @@ export interface ResolveInput {
   trusted: boolean;
   /** The secret, from the environment or the host's secret store, never from a settings file. */
   apiKey?: string;
+  /** Where the key came from, for error hints ("$OPENAI_API_KEY", "the key saved with PatchPilot: Set API Key"). */
+  apiKeyOrigin?: string;
+  /** How a user of this host sets a key, for the hint when a server wants one and none was sent. */
+  apiKeyHelp?: string;
 }
 
 export interface ResolvedConfig {
@@ -33,6 +38,9 @@ export interface ResolvedConfig {
    * untrusted workspace's settings (CVE-2026-21852: a repository points the client at its server).
    */
   apiKey?: string;
+  /** Where the key came from and how this host sets one (ResolveInput), for error hints. */
+  apiKeyOrigin?: string;
+  apiKeyHelp?: string;
 }
 
 export class ConfigError extends UserError {
@@ -63,7 +71,8 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
       }
       const checked = validateSettingValue(key, raw);
       if (!checked.ok) {
-        problems.push(`${key} (from ${layer.origin}): ${checked.message}`);
+        // Named as the user typed it: "--base-url", "$PATCHPILOT_MODEL", or the key in its file.
+        problems.push(`${layer.scope === 'flag' || layer.scope === 'env' ? `${describeOrigin(key, layer)} (${key})` : `${key} (from ${layer.origin})`}: ${checked.message}`);
         continue;
       }
       const previous = values[key];
@@ -77,7 +86,16 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
   const baseUrlSource = sources['patchpilot.llm.baseUrl'];
   // Defence in depth: the filter above already drops such a URL; this keeps the key safe if it ever changes.
   const keyAllowed = !(baseUrlSource?.scope === 'workspace' && !input.trusted);
-  return { settings, sources, ignored, warnings, apiKey: keyAllowed && input.apiKey ? input.apiKey : undefined };
+  const apiKey = keyAllowed && input.apiKey ? input.apiKey : undefined;
+  return {
+    settings,
+    sources,
+    ignored,
+    warnings,
+    apiKey,
+    ...(apiKey && input.apiKeyOrigin ? { apiKeyOrigin: input.apiKeyOrigin } : {}),
+    ...(input.apiKeyHelp ? { apiKeyHelp: input.apiKeyHelp } : {}),
+  };
 }
 
 function isConcat(key: SettingKey): boolean {

@@ -9,8 +9,10 @@ import { DurableDb, type DurableOptions } from './durableDb';
 import type { Op } from './ops';
 import { auditPage, getRun, listFacts, listRuns, memoryBytes, nextStepSeq, rowCounts, runExists } from './queries';
 import { searchObservations } from './search';
+import { currentOwner, runIsOrphaned } from './runOwner';
 import { loadSqlJs } from './sqljs';
 import {
+  RUN_STATUSES,
   OBSERVATION_RESULT_MAX,
   OBSERVATION_RESULT_MIN,
   TEST_OUTPUT_TAIL,
@@ -41,7 +43,7 @@ export interface EngineOptions extends DurableOptions {
 }
 
 const ROLES = ['system', 'user', 'assistant', 'tool'];
-const FINAL_STATUSES = ['succeeded', 'failed', 'cancelled', 'interrupted'];
+const FINAL_STATUSES = RUN_STATUSES.filter((s) => s !== 'running');
 const TRIGGERS = ['agent', 'save', 'manual'];
 const KINDS = ['command', 'path', 'network'];
 const VERDICTS = ['allow', 'ask', 'deny'];
@@ -51,6 +53,11 @@ export class HistoryEngine {
     const SQL = await loadSqlJs();
     const engine = new HistoryEngine(DurableDb.open(SQL, options), options);
     if (options.retention && (options.retention.maxAgeDays !== undefined || options.retention.maxObservations !== undefined)) engine.prune();
+    try {
+      engine.markOrphanedRuns();
+    } catch {
+      // A database of a newer schema may lack the columns; opening never fails for this.
+    }
     return engine;
   }
 
@@ -72,8 +79,26 @@ export class HistoryEngine {
       reasoningModel: optionalString(input.reasoningModel),
       fastModel: optionalString(input.fastModel),
       startedAt: input.startedAt ?? this.now(),
+      owner: currentOwner(),
     });
     return id;
+  }
+
+  /** Runs still marked running whose process is gone (killed, crashed, machine down) become interrupted. Returns their ids. */
+  markOrphanedRuns(): string[] {
+    const running = this.db.conn.all<{ id: string; owner_host: string | null; owner_pid: number | null; owner_start: string | null; last_activity: number }>(
+      `SELECT id, owner_host, owner_pid, owner_start, max(started_at, coalesce((SELECT max(time) FROM steps s WHERE s.run_id = runs.id), 0)) AS last_activity
+       FROM runs WHERE status = 'running'`,
+    );
+    const now = this.now();
+    const gone: string[] = [];
+    for (const r of running) {
+      const owner = r.owner_host !== null && r.owner_pid !== null ? { host: r.owner_host, pid: r.owner_pid, start: r.owner_start } : null;
+      if (!runIsOrphaned({ owner, lastActivity: r.last_activity }, now)) continue;
+      this.db.apply({ op: 'markInterrupted', id: r.id, endedAt: r.last_activity });
+      gone.push(r.id);
+    }
+    return gone;
   }
 
   finishRun(runId: string, input: RunFinish): void {
@@ -83,6 +108,7 @@ export class HistoryEngine {
       op: 'finishRun',
       id: runId,
       status: input.status,
+      steps: nonNegative(input.steps ?? 0, 'steps'),
       tokensIn: nonNegative(input.tokensIn ?? 0, 'tokensIn'),
       tokensOut: nonNegative(input.tokensOut ?? 0, 'tokensOut'),
       costUsd: nonNegative(input.costUsd ?? 0, 'costUsd'),

@@ -18,11 +18,21 @@ import type {
 
 const DAY_MS = 86_400_000;
 
+/** The process that runs a run, so that a later open can tell a live run from one whose process died (runOwner.ts). */
+export interface RunOwner {
+  host: string;
+  pid: number;
+  /** The process's start time as the OS reports it (Linux: /proc/PID/stat field 22); tells a reused pid apart. */
+  start: string | null;
+}
+
 // Each op carries the row as stored, so its fields are the public record's fields: only the JSON
 // columns differ (text in the op, parsed values in the record) and runs are written in two halves.
 export type Op =
-  | ({ op: 'startRun' } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'>)
-  | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<RunRecord, 'id' | 'tokensIn' | 'tokensOut' | 'costUsd'>)
+  | ({ op: 'startRun'; owner: RunOwner | null } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'>)
+  | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<RunRecord, 'id' | 'steps' | 'tokensIn' | 'tokensOut' | 'costUsd'>)
+  /** A run whose process is gone (killed, crashed): only a run still marked running changes, so a real finish always wins. */
+  | { op: 'markInterrupted'; id: string; endedAt: number }
   | ({ op: 'addStep'; arguments: string | null } & Omit<StepRecord, 'arguments'>)
   | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks'>)
   | ({ op: 'addTestRun' } & TestRunRecord)
@@ -31,23 +41,29 @@ export type Op =
   | ({ op: 'rememberFact' } & MemoryFactRecord)
   | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null };
 
+/** A run's model steps counted from its log: one assistant row per model reply. */
+export const ASSISTANT_STEPS = `(SELECT count(*) FROM steps s WHERE s.run_id = runs.id AND s.role = 'assistant')`;
+
 /** Applies one op; returns the number of rows it changed (prune: rows deleted). */
 export function applyOp(conn: SqlConn, op: Op): number {
   switch (op.op) {
     case 'startRun':
       return conn.run(
-        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
-        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt],
+        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at, owner_host, owner_pid, owner_start) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
+        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt, op.owner?.host ?? null, op.owner?.pid ?? null, op.owner?.start ?? null],
       );
     case 'finishRun':
-      return conn.run(`UPDATE runs SET status = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? WHERE id = ?`, [
+      return conn.run(`UPDATE runs SET status = ?, model_steps = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? WHERE id = ?`, [
         op.status,
+        op.steps,
         op.tokensIn,
         op.tokensOut,
         op.costUsd,
         op.endedAt,
         op.id,
       ]);
+    case 'markInterrupted':
+      return conn.run(`UPDATE runs SET status = 'interrupted', ended_at = ?, model_steps = ${ASSISTANT_STEPS} WHERE id = ? AND status = 'running'`, [op.endedAt, op.id]);
     case 'addStep':
       return conn.run(
         `INSERT OR IGNORE INTO steps (id, run_id, seq, role, text, tool, arguments, result, duration_ms, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

@@ -18,25 +18,29 @@ import {
 } from './rows';
 import { HISTORY_TABLES, type AuditRecord, type HistoryTable, type ListRunsOptions, type MemoryFactRecord, type RunDetail, type RunSummary } from './types';
 
+/** A run still going has no final step count yet: its model replies so far stand in. */
+const LIVE_STEPS = `CASE WHEN r.status = 'running' THEN (SELECT count(*) FROM steps s WHERE s.run_id = r.id AND s.role = 'assistant') ELSE r.model_steps END AS live_steps`;
+
+const runOf = (r: RunRow & { live_steps: number }) => runFromRow({ ...r, model_steps: r.live_steps });
+
 export function listRuns(conn: SqlConn, options: ListRunsOptions = {}): RunSummary[] {
   const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
   const offset = Math.max(0, options.offset ?? 0);
-  const rows = conn.all<RunRow & { step_count: number; patch_count: number; test_run_count: number }>(
-    `SELECT r.*,
-       (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS step_count,
+  const rows = conn.all<RunRow & { live_steps: number; patch_count: number; test_run_count: number }>(
+    `SELECT r.*, ${LIVE_STEPS},
        (SELECT count(*) FROM patches p WHERE p.run_id = r.id) AS patch_count,
        (SELECT count(*) FROM test_runs t WHERE t.run_id = r.id) AS test_run_count
      FROM runs r WHERE (? IS NULL OR r.status = ?) ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?`,
     [options.status ?? null, options.status ?? null, limit, offset],
   );
-  return rows.map((r) => ({ ...runFromRow(r), stepCount: r.step_count, patchCount: r.patch_count, testRunCount: r.test_run_count }));
+  return rows.map((r) => ({ ...runOf(r), patchCount: r.patch_count, testRunCount: r.test_run_count }));
 }
 
 export function getRun(conn: SqlConn, runId: string): RunDetail | undefined {
-  const run = conn.get<RunRow>(`SELECT * FROM runs WHERE id = ?`, [runId]);
+  const run = conn.get<RunRow & { live_steps: number }>(`SELECT r.*, ${LIVE_STEPS} FROM runs r WHERE r.id = ?`, [runId]);
   if (!run) return undefined;
   return {
-    run: runFromRow(run),
+    run: runOf(run),
     steps: conn.all<StepRow>(`SELECT * FROM steps WHERE run_id = ? ORDER BY seq, time`, [runId]).map(stepFromRow),
     patches: conn.all<PatchRow>(`SELECT * FROM patches WHERE run_id = ? ORDER BY time, id`, [runId]).map(patchFromRow),
     testRuns: conn.all<TestRunRow>(`SELECT * FROM test_runs WHERE run_id = ? ORDER BY time, id`, [runId]).map(testRunFromRow),

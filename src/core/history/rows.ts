@@ -24,6 +24,7 @@ export interface RunRow {
   reasoning_model: Nullable<string>;
   fast_model: Nullable<string>;
   status: string;
+  model_steps: number;
   started_at: number;
   ended_at: Nullable<number>;
   tokens_in: number;
@@ -117,6 +118,7 @@ export const runFromRow = (r: RunRow): RunRecord => ({
   reasoningModel: r.reasoning_model,
   fastModel: r.fast_model,
   status: r.status as RunStatus,
+  steps: r.model_steps ?? 0,
   startedAt: r.started_at,
   endedAt: r.ended_at,
   tokensIn: r.tokens_in,

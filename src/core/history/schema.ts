@@ -84,6 +84,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: 'one status vocabulary with the CLI, model steps, the process that runs a run',
+    // `succeeded` becomes `finished` (the word the CLI and the chat use); model_steps is the step count
+    // they show (older runs: one per assistant row); the owner columns let an open mark a run whose
+    // process died as interrupted.
+    sql: `
+      ALTER TABLE runs ADD COLUMN model_steps INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE runs ADD COLUMN owner_host TEXT;
+      ALTER TABLE runs ADD COLUMN owner_pid INTEGER;
+      ALTER TABLE runs ADD COLUMN owner_start TEXT;
+      UPDATE runs SET status = 'finished' WHERE status = 'succeeded';
+      UPDATE runs SET model_steps = (SELECT count(*) FROM steps s WHERE s.run_id = runs.id AND s.role = 'assistant');
+      CREATE INDEX runs_status ON runs(status);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -4,10 +4,13 @@
  */
 import type { Event } from '../base';
 import type { Verdict } from '../policy/types';
+import { RUN_END_STATUSES, type RunEndStatus } from '../../protocol/agentEvents';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
-export type RunStatus = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+/** The run's state: `running`, or how it ended, in the words the CLI and the chat use (protocol/agentEvents.ts). */
+export type RunStatus = 'running' | RunEndStatus;
+export const RUN_STATUSES: readonly RunStatus[] = ['running', ...RUN_END_STATUSES];
 export type StepRole = 'system' | 'user' | 'assistant' | 'tool';
 export type TestTrigger = 'agent' | 'save' | 'manual';
 export type ObservationType = 'qa' | 'observation';
@@ -21,7 +24,9 @@ export interface RunStart {
 }
 
 export interface RunFinish {
-  status: Exclude<RunStatus, 'running'>;
+  status: RunEndStatus;
+  /** Model steps (requests to the reasoning model), the number the CLI and the chat show. */
+  steps?: number;
   tokensIn?: number;
   tokensOut?: number;
   costUsd?: number;
@@ -34,6 +39,8 @@ export interface RunRecord {
   reasoningModel: string | null;
   fastModel: string | null;
   status: RunStatus;
+  /** Model steps; for a run still going, the steps recorded so far. */
+  steps: number;
   startedAt: number;
   endedAt: number | null;
   tokensIn: number;
@@ -42,7 +49,6 @@ export interface RunRecord {
 }
 
 export interface RunSummary extends RunRecord {
-  stepCount: number;
   patchCount: number;
   testRunCount: number;
 }

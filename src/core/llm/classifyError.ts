@@ -5,6 +5,7 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
 import { ModelApiError, type ModelErrorKind } from './errors';
 import { parseRetryAfter } from './retryPolicy';
+import type { EndpointOrigins } from './config';
 
 /** HTTP statuses worth another try: timeouts, conflicts/locks, rate limits and server faults. */
 function isRetryableStatus(status: number): boolean {
@@ -85,6 +86,13 @@ export interface ClassifyContext {
   /** The endpoint, for messages ("401 from http://host/v1: ..."). */
   baseUrl: string;
   model: string;
+  /** Where the base URL, the model and the key came from, so a hint names the value really in effect. */
+  origins?: EndpointOrigins;
+}
+
+/** The hint's words for each value: where it came from, or the setting's name when the host did not say. */
+function originsOf(ctx: ClassifyContext): EndpointOrigins {
+  return ctx.origins ?? { baseUrl: 'patchpilot.llm.baseUrl', model: 'patchpilot.llm.model', apiKey: 'the configured API key', apiKeyHelp: 'configure an API key' };
 }
 
 function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyContext): ModelApiError {
@@ -105,8 +113,12 @@ function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyCo
       cause: err,
     });
 
-  if (status === 401) return make('auth', 'check patchpilot.llm apiKey');
-  if (status === 403) return make('auth', `the key is not allowed to use model "${ctx.model}": check patchpilot.llm apiKey and model`);
+  const from = originsOf(ctx);
+  const keyHint = from.apiKey ? `the API key from ${from.apiKey} was refused: check it` : `no API key was sent and the server wants one: ${from.apiKeyHelp}`;
+  if (status === 401) return make('auth', keyHint);
+  if (status === 403) {
+    return make('auth', from.apiKey ? `the API key from ${from.apiKey} may not use model "${ctx.model}" (from ${from.model}): check the key and the model` : keyHint);
+  }
   if (status === 402 || (status === 429 && QUOTA.test(text))) {
     return make('quota', 'the account is out of quota or credit: check billing with the provider; not retrying');
   }
@@ -114,7 +126,7 @@ function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyCo
   if ((status === 400 || status === 413) && CONTEXT.test(text)) {
     return make('context-overflow', `the conversation is longer than model "${ctx.model}" accepts: it must be shortened`);
   }
-  if (status === 404) return make('bad-request', `not found: check patchpilot.llm.baseUrl and that model "${ctx.model}" exists there`);
+  if (status === 404) return make('bad-request', `not found: check the base URL (from ${from.baseUrl}) and that model "${ctx.model}" (from ${from.model}) exists there`);
   if (status === 408) return make('timeout', 'the server timed out the request', true);
   if (isRetryableStatus(status)) return make('server', 'server error', true);
   return make('bad-request', 'the server rejected the request');
@@ -140,7 +152,7 @@ export function classifyError(err: unknown, ctx: ClassifyContext): ModelApiError
       kind: 'network',
       retryable: true,
       message: unreachable
-        ? `could not reach ${ctx.baseUrl}: ${describeNetworkError(err)}; is the server running? check patchpilot.llm.baseUrl`
+        ? `could not reach ${ctx.baseUrl}: ${describeNetworkError(err)}; is the server running? check the base URL (from ${originsOf(ctx).baseUrl})`
         : `the connection to ${ctx.baseUrl} failed: ${describeNetworkError(err)}`,
       cause: err,
     });

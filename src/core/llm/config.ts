@@ -37,6 +37,22 @@ export interface ModelClientConfig {
   prices?: unknown;
   /** Per-model context window overrides, in tokens. */
   contextWindows?: Record<string, number>;
+  /**
+   * Where each value came from, in the host's words ("--base-url", "$PATCHPILOT_MODEL",
+   * "patchpilot.llm.baseUrl in user settings"), so an error names what to change. Defaults: the setting names.
+   */
+  origins?: { baseUrl?: string; model?: string; fastModel?: string; apiKey?: string };
+  /** How a user of this host sets a key ("set PATCHPILOT_API_KEY ...", "run PatchPilot: Set API Key"). */
+  apiKeyHelp?: string;
+}
+
+/** Where an endpoint's values came from, for error hints (classifyError.ts). */
+export interface EndpointOrigins {
+  baseUrl: string;
+  model: string;
+  /** Undefined when no key is sent. */
+  apiKey: string | undefined;
+  apiKeyHelp: string;
 }
 
 export interface Endpoint {
@@ -44,6 +60,7 @@ export interface Endpoint {
   baseUrl: string;
   apiKey: string | undefined;
   model: string;
+  origins: EndpointOrigins;
 }
 
 export interface ResolvedModelConfig {
@@ -107,10 +124,26 @@ export function resolveModelConfig(config: ModelClientConfig): ResolvedModelConf
   const key = config.apiKey?.trim() || undefined;
   const fastKey = config.fastApiKey?.trim() || (fastBaseUrl === baseUrl ? key : undefined);
   const model = config.model.trim();
+  const o = config.origins ?? {};
+  const apiKeyHelp = config.apiKeyHelp ?? 'configure an API key';
+  const origins = (modelOrigin: string, baseUrlOrigin: string, sentKey: string | undefined): EndpointOrigins => ({
+    baseUrl: baseUrlOrigin,
+    model: modelOrigin,
+    apiKey: sentKey ? (sentKey === key ? (o.apiKey ?? 'the configured API key') : 'the fast model\'s API key') : undefined,
+    apiKeyHelp,
+  });
+  const reasoningOrigins = origins(o.model ?? 'patchpilot.llm.model', o.baseUrl ?? 'patchpilot.llm.baseUrl', key);
+  const fastModelOrigin = config.fastModel?.trim() ? (o.fastModel ?? 'patchpilot.llm.fastModel') : reasoningOrigins.model;
   return {
     endpoints: {
-      reasoning: { role: 'reasoning', baseUrl, apiKey: key, model },
-      fast: { role: 'fast', baseUrl: fastBaseUrl, apiKey: fastKey, model: config.fastModel?.trim() || model },
+      reasoning: { role: 'reasoning', baseUrl, apiKey: key, model, origins: reasoningOrigins },
+      fast: {
+        role: 'fast',
+        baseUrl: fastBaseUrl,
+        apiKey: fastKey,
+        model: config.fastModel?.trim() || model,
+        origins: origins(fastModelOrigin, config.fastBaseUrl ? 'the fast model\'s base URL' : reasoningOrigins.baseUrl, fastKey),
+      },
     },
     headers: { ...(config.headers ?? {}) },
     apiVersion: config.apiVersion,

@@ -11,8 +11,8 @@ import { listWorkspaceFiles } from '../git/listFiles';
 import { ModelApiError } from '../llm/errors';
 import type { ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
 import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
-import type { RunFinish } from '../history/types';
 import type { ApplyResult } from '../patch/types';
+import { proposedDiff } from '../patch/proposedDiff';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
 import { FastModelWork } from './fastModel';
@@ -76,12 +76,20 @@ export class Orchestrator {
 
     let steps = 0;
     let conversation: Conversation | undefined;
-    const end = async (status: RunEndStatus, reason: string, summary?: string): Promise<RunOutcome> => {
+    const approvals: ApprovalTally = { unattendedEdits: 0 };
+    const end = async (finalStatus: RunEndStatus, finalReason: string, summary?: string): Promise<RunOutcome> => {
+      let status = finalStatus;
+      let reason = finalReason;
+      if (status === 'finished' && approvals.unattendedEdits > 0 && changedFiles.size === 0) {
+        // Nothing was changed because nobody could approve a change: whatever the model concluded, the goal was not reached.
+        status = 'blocked';
+        reason = `every edit needed approval and nobody could give it (${approvals.unattendedEdits} refused); nothing was changed`;
+      }
       // A cancelled run (or one out of time) has an aborted signal: its memory is written without the fast model.
       await memory.finish({ status, reason, summary, steps, changedFiles: [...changedFiles] }, signal).catch((err: unknown) => warn(`the run's memory was not written: ${errorMessage(err)}`));
       const totals = meter.total();
       const byRole = usageByRole(meter);
-      await recorder.finish({ status: HISTORY_STATUS[status], tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
+      await recorder.finish({ status, steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
       return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript: transcriptOf(conversation, goal, summary) };
@@ -102,7 +110,7 @@ export class Orchestrator {
       recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
       recorder.step({ role: 'user', text: goal });
 
-      const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder));
+      const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder, approvals));
       toolCtx.run.changedFiles = changedFiles;
       const window = deps.model.contextWindow('reasoning');
       const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));
@@ -214,16 +222,20 @@ export class Orchestrator {
     else if (result.ok && READ_TOOLS_WORTH_REMEMBERING.has(call.name)) await memory.observe({ tool: call.name, args, output: result.output }, signal);
   }
 
-  private forwardToolEvent(e: ToolEvent, emit: (e: AgentEvent) => void, recorder: RunRecorder): void {
+  private forwardToolEvent(e: ToolEvent, emit: (e: AgentEvent) => void, recorder: RunRecorder, approvals: ApprovalTally): void {
     switch (e.type) {
-      case 'patch-proposed':
-        emit({ type: 'patch/proposed', hunks: hunkViews(e.preview), ok: e.preview.ok, error: e.preview.error });
+      case 'patch-proposed': {
+        const diff = e.preview.ok ? proposedDiff(e.preview) : '';
+        const warnings = e.preview.warnings ?? [];
+        emit({ type: 'patch/proposed', hunks: hunkViews(e.preview), ok: e.preview.ok, error: e.preview.error, ...(diff ? { diff } : {}), ...(warnings.length ? { warnings } : {}) });
         break;
+      }
       case 'approval-needed':
         emit({ type: 'approval/needed', kind: e.request.kind, title: e.request.title, reason: 'reason' in e.request ? e.request.reason : undefined });
         break;
       case 'approval-answered':
-        emit({ type: 'approval/answered', kind: e.kind, approved: e.approved, accepted: e.accepted });
+        if (e.unattended && (e.kind === 'patch' || e.kind === 'write')) approvals.unattendedEdits++;
+        emit({ type: 'approval/answered', kind: e.kind, approved: e.approved, accepted: e.accepted, ...(e.unattended ? { unattended: true } : {}) });
         break;
       case 'test-started':
         emit({ type: 'test/started', command: e.command });
@@ -240,7 +252,10 @@ export class Orchestrator {
 
 const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
 
-const HISTORY_STATUS: Record<RunEndStatus, RunFinish['status']> = { finished: 'succeeded', limit: 'failed', failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
+/** Edits (patches, file writes) refused because nobody could be asked: a run made of only those is `blocked`. */
+interface ApprovalTally {
+  unattendedEdits: number;
+}
 
 function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn): void {
   const totals = meter.total();

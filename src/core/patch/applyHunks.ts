@@ -4,7 +4,7 @@ import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
 import { reindentLine, shiftFromPair } from './reindent';
 import { joinText, splitText, type FileLine } from './text';
-import { explainNotFound, hunkLabel } from './describe';
+import { explainNotFound, hunkId, hunkLabel } from './describe';
 import type { EditScript } from './editScript';
 import type { Region } from './lineDiff';
 
@@ -60,7 +60,7 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   const split = splitText(text);
   const index = new FileIndex(split.lines.map((l) => l.text));
   const results = new Map<Hunk, HunkResult>();
-  const idOf = (h: Hunk) => `${opts.path}#${h.index}`;
+  const idOf = (h: Hunk) => hunkId(opts.path, h.index);
   const refuse = (h: Hunk, why: string) =>
     results.set(h, { id: idOf(h), path: opts.path, index: h.index, status: 'refused', reason: `${hunkLabel(opts.path, h)}: ${why}` });
 

@@ -13,6 +13,14 @@ export function hunkHeader(h: Hunk): string {
   return `@@ -${old}${nw} @@${anchors}`;
 }
 
+/**
+ * A hunk's id for selection (`--accept`, the diff review, history): the file and the hunk's number
+ * as every message shows it, from 1 ("src/a.ts#1" is "src/a.ts hunk #1").
+ */
+export function hunkId(path: string, index: number): string {
+  return `${path}#${index + 1}`;
+}
+
 export function hunkLabel(path: string, h: Hunk): string {
   return `${path} hunk #${h.index + 1} (${hunkHeader(h)}, patch line ${h.patchLine})`;
 }

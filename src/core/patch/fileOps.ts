@@ -3,7 +3,7 @@ import { applyHunksToText } from './applyHunks';
 import { oldSide } from './locate';
 import { keyAt } from './normalize';
 import { splitText, textFromLines } from './text';
-import { hunkLabel } from './describe';
+import { hunkId, hunkLabel } from './describe';
 import type { EditScript } from './editScript';
 
 /** The in-memory workspace a patch is computed against: path -> text, null = absent. */
@@ -40,7 +40,7 @@ const get = (s: WorkState, p: string | null) => (p === null ? null : (s.texts.ge
 export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOptions): FileResult {
   const path = (fp.operation === 'delete' ? fp.oldPath : fp.newPath) ?? fp.oldPath ?? '';
   const base = { operation: fp.operation, oldPath: fp.oldPath, newPath: fp.newPath };
-  const selected = (h: { index: number }) => !opts.accepted || opts.accepted.has(`${path}#${h.index}`);
+  const selected = (h: { index: number }) => !opts.accepted || opts.accepted.has(hunkId(path, h.index));
   // create/delete/rename without hunks are one selectable unit, id `${path}#0`.
   const unit: Hunk = { index: 0, anchors: [], lines: [], patchLine: fp.patchLine };
   const hunks = fp.hunks.length > 0 ? fp.hunks : fp.operation === 'modify' ? [] : [unit];
@@ -50,7 +50,7 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
     reason,
     hunks:
       hunkResults ??
-      hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: selected(h) ? 'refused' : 'rejected', ...(selected(h) ? { reason } : {}) })),
+      hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: selected(h) ? 'refused' : 'rejected', ...(selected(h) ? { reason } : {}) })),
   });
 
   for (const p of [fp.oldPath, fp.newPath]) {
@@ -65,7 +65,7 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   if (fp.operation === 'modify' && fp.hunks.length === 0) return refused(`${path}: the file section has no hunks`);
   if (!hunks.some(selected)) {
     const t = get(state, fp.oldPath);
-    return { ...base, status: 'ok', oldText: t, newText: t, hunks: hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: 'rejected' })) };
+    return { ...base, status: 'ok', oldText: t, newText: t, hunks: hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: 'rejected' })) };
   }
   const done = (oldText: string | null, newText: string | null, strategy: 'create' | 'delete', extra: Partial<HunkResult> = {}): FileResult => ({
     ...base,
@@ -73,7 +73,7 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
     oldText,
     newText,
     hunks: hunks.map((h) => ({
-      id: `${path}#${h.index}`, path, index: h.index,
+      id: hunkId(path, h.index), path, index: h.index,
       ...(selected(h) ? { status: opts.placedStatus, strategy, confidence: 1, range: { start: 1, end: 0 }, ...extra } : { status: 'rejected' as const }),
     })),
   });
@@ -103,7 +103,7 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   }
 
   let text = current;
-  let hunkResults: HunkResult[] = hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: opts.placedStatus }));
+  let hunkResults: HunkResult[] = hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: opts.placedStatus }));
   if (fp.hunks.length > 0) {
     const out = applyHunksToText(current, fp.hunks, { path, placedStatus: opts.placedStatus, isSelected: selected, pureAddAtEnd: opts.pureAddAtEnd });
     if (!out.ok) return refused(out.reason ?? `${path}: refused`, out.hunks);

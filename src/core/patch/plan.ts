@@ -54,6 +54,11 @@ export function applyParsedPatch(parsed: ParsedPatch, files: ReadonlyMap<string,
 }
 
 function applyParsedUnsafe(parsed: ParsedPatch, files: ReadonlyMap<string, string>, options: ApplyOptions, extras: PlanExtras): Plan {
+  const plan = placeAll(parsed, files, options, extras);
+  return parsed.warnings?.length ? { ...plan, warnings: [...parsed.warnings] } : plan;
+}
+
+function placeAll(parsed: ParsedPatch, files: ReadonlyMap<string, string>, options: ApplyOptions, extras: PlanExtras): Plan {
   const dryRun = !!options.dryRun;
   if (parsed.files.length === 0) return failed(options, 'the patch contains no file changes', parsed.format);
   const state: WorkState = { texts: new Map(files), unreadable: extras.unreadable ?? new Map(), blocked: extras.blocked ?? new Map(), origin: new Map(), scripts: new Map() };

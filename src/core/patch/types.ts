@@ -105,7 +105,7 @@ export interface LineRange {
 export type HunkStatus = 'applied' | 'would-apply' | 'refused' | 'rejected';
 
 export interface HunkResult {
-  /** Stable id for selection: `${path}#${index}` with the file's new path (old path for delete). */
+  /** Stable id for selection: `${path}#${index + 1}` (hunkId) with the file's new path (old path for delete). */
   id: string;
   path: string;
   index: number;
@@ -144,6 +144,8 @@ export interface ApplyResult {
   reversePatch: string;
   /** A summary for the model when !ok: every refusal, one paragraph each. */
   error?: string;
+  /** What the parser tolerated (prose around a fence, a missing `*** End Patch`), for the user and the model. */
+  warnings?: string[];
 }
 
 export interface ApplyOptions {

@@ -1,6 +1,6 @@
 // ---- Approval (agent tools). The host shows the request and answers; core never decides for the user.
 
-/** A proposed patch, dry-run already: `preview.files[].hunks[]` carry ids (`${path}#${index}`), ranges and reasons. */
+/** A proposed patch, dry-run already: `preview.files[].hunks[]` carry ids (`${path}#${number}`, from 1), ranges and reasons. */
 export interface PatchApprovalRequest {
   patchText: string;
   preview: import('../patch/types').ApplyResult;
@@ -19,6 +19,11 @@ export interface PatchApprovalAnswer {
    * set, this patch is applied instead of the accepted hunks, and the model is told so.
    */
   editedPatch?: string;
+  /**
+   * Nobody could be asked (a run without a terminal): why. The patch is refused for want of approval,
+   * not by a person, and the model and the run's status are told so.
+   */
+  unattended?: string;
 }
 
 /** Anything but a patch that needs a yes or no: a command, an overwrite, a test command changed in this run. */
@@ -35,6 +40,8 @@ export interface ActionApprovalRequest {
 export interface ActionApprovalAnswer {
   approved: boolean;
   feedback?: string;
+  /** Nobody could be asked: why (see PatchApprovalAnswer.unattended). */
+  unattended?: string;
 }
 
 export interface Approver {

@@ -1,4 +1,4 @@
-import type { PatchPilotSettings, ResolvedConfig } from '../config';
+import { describeOrigin, type PatchPilotSettings, type ResolvedConfig, type SettingKey } from '../config';
 import { openHistoryStore, type HistoryStore } from '../history';
 import { ModelClient } from '../llm';
 import { PatchManager } from '../patch';
@@ -81,11 +81,14 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     o.notifier.warn(`running without history: ${err instanceof Error ? err.message : String(err)}`);
   }
 
+  const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
   const model = new ModelClient({
     baseUrl: settings.llm.baseUrl!,
     apiKey: o.config.apiKey,
     model: settings.llm.model!,
     fastModel: settings.llm.fastModel,
+    origins: { baseUrl: origin('patchpilot.llm.baseUrl'), model: origin('patchpilot.llm.model'), fastModel: origin('patchpilot.llm.fastModel'), ...(o.config.apiKeyOrigin ? { apiKey: o.config.apiKeyOrigin } : {}) },
+    ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
   });
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const guard = createCommandGuard(o.root, policy, settings.history.path);

@@ -20,10 +20,12 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   if (autoApproved) return {};
   ctx.emit?.({ type: 'approval-needed', request });
   const answer = await ctx.approver.approveAction(request, ctx.signal);
-  ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved });
+  const unattended = !answer.approved && answer.unattended !== undefined;
+  ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved, ...(unattended ? { unattended } : {}) });
   if (!answer.approved) {
     // The model reads why approval was needed (the policy's rule and reason, or the mode), so it can take another way.
     const why = decision?.verdict === 'ask' ? `It needed approval (${decision.rule}): ${decision.reason}` : `It needed approval: ${ctx.mode} mode asks before ${writes ? 'every write' : 'every command'}.`;
+    if (unattended) throw new ToolError(`not done, nobody could approve it: ${request.title}. ${answer.unattended}\n${why}`);
     throw new ToolError(`the user declined: ${request.title}${answer.feedback ? `. Their words: ${answer.feedback}` : ''}\n${why}`);
   }
   return { feedback: answer.feedback };

@@ -53,6 +53,11 @@ export const proposePatchTool: Tool<Args> = {
     if (ctx.mode === 'ask' || asks.length > 0) {
       ctx.emit?.({ type: 'approval-needed', request: { kind: 'patch', title: `apply a patch to ${paths.join(', ')}`, hunks: accepted } });
       const answer = await ctx.approver.approvePatch({ patchText: args.patch, preview }, ctx.signal);
+      if (answer.unattended !== undefined) {
+        ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: false, accepted: [], unattended: true });
+        const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : `\nIt needed approval: ${ctx.mode} mode asks before every patch.`;
+        return fail(`nobody could approve the patch, so nothing was changed: ${answer.unattended}${why}`, { preview, applied: [], unattended: true });
+      }
       const known = new Set(accepted);
       accepted = answer.acceptedHunks.filter((id) => known.has(id));
       feedback = answer.feedback;

@@ -44,9 +44,9 @@ describe('diff review', () => {
     });
 
     const reviewId = diffTab.modified.path.split('/')[1];
-    await vscode.commands.executeCommand('patchpilot.review.acceptHunk', reviewId, 'review.txt#0');
+    await vscode.commands.executeCommand('patchpilot.review.acceptHunk', reviewId, 'review.txt#1');
     let rejected = false;
-    const rejecting = Promise.resolve(vscode.commands.executeCommand('patchpilot.review.rejectHunk', reviewId, 'review.txt#1')).then(() => (rejected = true));
+    const rejecting = Promise.resolve(vscode.commands.executeCommand('patchpilot.review.rejectHunk', reviewId, 'review.txt#2')).then(() => (rejected = true));
     // The reason box opens when the host gets to it: Escape (no reason) until the command returns.
     await waitFor('the reject command to finish', () => {
       if (rejected) return true;
@@ -55,7 +55,7 @@ describe('diff review', () => {
     });
     await rejecting;
     const a = await answer;
-    assert.deepEqual(a.acceptedHunks, ['review.txt#0']);
+    assert.deepEqual(a.acceptedHunks, ['review.txt#1']);
 
     const applied = await engine.apply(patch, { acceptedHunks: new Set(a.acceptedHunks) });
     assert.equal(applied.ok, true, applied.error);

@@ -47,7 +47,7 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
       });
       assert.deepEqual(server.mismatches, []);
       const runs = await historyRuns(root);
-      assert.deepEqual(runs.map((r) => [r.goal, r.status]).sort(), [['what does add do', 'succeeded'], ['what does the test expect', 'succeeded']]);
+      assert.deepEqual(runs.map((r) => [r.goal, r.status]).sort(), [['what does add do', 'finished'], ['what does the test expect', 'finished']]);
     });
   });
 
@@ -108,7 +108,7 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
   test('ask mode on a terminal: one hunk accepted, one rejected; the model is told which, the file gets only the accepted one', async () => {
     const turns = [
       { reply: { toolCalls: [call('propose_patch', { patch: TWO_HUNK_FIX })] } },
-      { reply: { toolCalls: [call('finish', { summary: 'add fixed; mul left as the user wanted.' })] }, expect: { lastMessageContains: 'rejected by the user (not applied):\n  calc.js#1' } },
+      { reply: { toolCalls: [call('finish', { summary: 'add fixed; mul left as the user wanted.' })] }, expect: { lastMessageContains: 'rejected by the user (not applied):\n  calc.js#2' } },
     ];
     await withRepo(
       turns,
@@ -116,9 +116,9 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
         await session(['--goal', 'fix calc', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model'], async (pty) => {
           let at = await pty.waitFor(/apply it\? \[y\]es, \[n\]o, \[s\]elect hunks: /);
           pty.type('s\r');
-          at = await pty.waitFor(/apply calc\.js#0 \(lines 1-1\)\? \[y\/N\] /, at);
+          at = await pty.waitFor(/apply calc\.js#1 \(lines 1-1\)\? \[y\/N\] /, at);
           pty.type('y\r');
-          at = await pty.waitFor(/apply calc\.js#1 \(lines 9-9\)\? \[y\/N\] /, at);
+          at = await pty.waitFor(/apply calc\.js#2 \(lines 9-9\)\? \[y\/N\] /, at);
           pty.type('n\r');
           at = await pty.waitFor(/a word for the agent \(optional\): /, at);
           pty.type('keep the division\r');

@@ -35,7 +35,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       const runs = await historyRuns(root);
       assert.equal(runs.length, 1);
       // Two test runs: after the edit (tests.afterEdit is on when commands exist), then the explicit run_tests.
-      assert.deepEqual([runs[0]!.goal, runs[0]!.status, runs[0]!.patchCount, runs[0]!.testRunCount], ['make the add test pass', 'succeeded', 1, 2]);
+      assert.deepEqual([runs[0]!.goal, runs[0]!.status, runs[0]!.patchCount, runs[0]!.testRunCount], ['make the add test pass', 'finished', 1, 2]);
     });
   });
 
@@ -59,19 +59,36 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
     });
   });
 
-  test('without a terminal, ask mode refuses the patch and the model is told; nothing changes', async () => {
+  test('without a terminal, ask mode says up front what will happen; a run whose every edit was refused for want of approval ends blocked (exit 1)', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
-      { reply: { text: 'I could not apply the fix: approval is needed.' }, expect: { lastMessageContains: 'no terminal' } },
+      { reply: { toolCalls: [call('write_file', { path: 'add2.js', content: 'exports.add = (a, b) => a + b;\n' })] }, expect: { lastMessageContains: 'nobody could approve the patch' } },
+      { reply: { text: 'Fixed it.' }, expect: { lastMessageContains: 'nobody could approve it' } },
     ];
     await withRepo(turns, async (root, server) => {
       const r = await runCli(['--goal', 'fix add', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model']);
-      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.code, 1, r.stderr);
       assert.deepEqual(server.mismatches, []);
-      assert.equal(r.stdout, 'I could not apply the fix: approval is needed.\n');
-      assert.match(r.stderr, /> propose_patch/);
-      assert.match(r.stderr, /patchpilot: tokens: scripted-model [\d,]+ in \/ [\d,]+ out \(2 requests\); cost unknown/);
+      assert.equal(r.stdout, '', 'no success summary for a run that changed nothing');
+      const notice = r.stderr.indexOf('no terminal to ask on, and the approval mode is ask');
+      assert.ok(notice >= 0 && notice < r.stderr.indexOf('patchpilot: ask mode'), `said before the run starts:\n${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /the user rejected/, 'nobody was asked, so nobody rejected anything');
+      assert.match(r.stderr, /patchpilot: blocked after 3 steps: every edit needed approval and nobody could give it \(2 refused\)/);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), BUGGY['add.js']);
+      const runs = await historyRuns(root);
+      assert.deepEqual(runs.map((x) => [x.status, x.steps]), [['blocked', 3]]);
+    });
+  });
+
+  test('without a terminal, a run that needs no approval still finishes (exit 0); --json states the same status', async () => {
+    const turns: ScriptedTurn[] = [{ reply: { toolCalls: [call('read_file', { path: 'add.js' })] } }, { reply: { text: 'add() subtracts.' } }];
+    await withRepo(turns, async (root, server) => {
+      const r = await runCli(['--goal', 'why', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model', '--json']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stderr, /no terminal to ask on/);
+      const last = events(r.stdout).at(-1)!;
+      assert.deepEqual([last.status, last.steps], ['finished', 2]);
+      assert.deepEqual((await historyRuns(root)).map((x) => [x.status, x.steps]), [['finished', 2]]);
     });
   });
 
@@ -100,6 +117,46 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
     });
   });
 
+  test('SIGHUP (the terminal closed) cancels like Ctrl-C: exit 130, history says cancelled', async () => {
+    await withRepo([{ reply: { toolCalls: [call('run_tests', {})] } }, { reply: { text: 'unreachable' } }], async (root, server) => {
+      let sent = false;
+      const r = await runCli(['--goal', 'test', '--workspace', root, '--approve', 'auto', '--test-cmd', 'sleep 31', '--base-url', server.baseUrl, '--model', 'scripted-model'], {
+        onStderr: (text, child) => {
+          if (!sent && text.includes('> run_tests')) {
+            sent = true;
+            setTimeout(() => child.kill('SIGHUP'), 200);
+          }
+        },
+      });
+      assert.equal(r.code, 130, r.stderr);
+      assert.deepEqual((await historyRuns(root)).map((x) => x.status), ['cancelled']);
+    });
+  });
+
+  test('kill -9: the run stays running while its process lives, and the next open marks it interrupted', async () => {
+    await withRepo([{ reply: { toolCalls: [call('read_file', { path: 'add.js' })] } }, { reply: { text: 'never served' }, faults: [{ kind: 'hang' }] }], async (root, server) => {
+      let seen: { status: string }[] = [];
+      const r = await runCli(['--goal', 'hang', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model'], {
+        onStderr: (text, child) => {
+          if (seen.length || !text.includes('ok: ')) return;
+          seen = [{ status: 'waiting' }];
+          // Once the run is on disk (saves are debounced), while the process is still alive: it must read as running.
+          const poll = async () => {
+            const runs = await historyRuns(root).catch(() => []);
+            if (runs.length === 0) return void setTimeout(poll, 100);
+            seen = runs;
+            child.kill('SIGKILL');
+          };
+          void poll();
+        },
+      });
+      assert.equal(r.signal, 'SIGKILL', r.stderr);
+      assert.deepEqual(seen.map((x) => x.status), ['running']);
+      const after = await historyRuns(root);
+      assert.deepEqual(after.map((x) => [x.goal, x.status]), [['hang', 'interrupted']]);
+    });
+  });
+
   test('usage and settings errors exit 2 with a clear message', async () => {
     const ws = tempWorkspace();
     try {
@@ -112,8 +169,11 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
         [['--goal', 'x', '--max-steps', '0'], /--max-steps must be a positive integer/],
         [['--goal', 'x', '--workspace', ws.root, '--base-url', 'http://127.0.0.1:9/v1'], /no model: set --model/],
         [['--goal', 'x', '--workspace', ws.root, '--model', 'm'], /no model endpoint/],
-        [['--goal', 'x', '--workspace', ws.root, '--model', 'm', '--base-url', 'ftp://x'], /patchpilot\.llm\.baseUrl \(from command line\): expected an http\(s\) URL/],
+        [['--goal', 'x', '--workspace', ws.root, '--model', 'm', '--base-url', 'ftp://x'], /--base-url \(patchpilot\.llm\.baseUrl\): expected an http\(s\) URL/],
         [['--goal', 'x', '--bogus', 'v'], /unknown option --bogus/],
+        [['--goal', 'x', '--verbose'], /unknown option --verbose/],
+        [['--goal'], /--goal needs a value/],
+        [['--goal', 'x', '--json=yes'], /--json takes no value/],
       ];
       for (const [args, message] of cases) {
         const r = await runCli(args, { env: { PATCHPILOT_BASE_URL: '', PATCHPILOT_MODEL: '' } });

@@ -14,6 +14,8 @@ export const call = (name: string, args: Record<string, unknown>, id?: string) =
 
 export interface CliRun {
   code: number | null;
+  /** The signal that ended the process, if one did. */
+  signal?: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
 }
@@ -37,7 +39,7 @@ export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; comma
     stderr += d;
     options.onStderr?.(stderr, child);
   });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
 export const events = (stdout: string): AgentEventLine[] =>
@@ -61,7 +63,7 @@ export async function withRepo(turns: ScriptedTurn[], fn: (root: string, server:
 }
 
 /** `patchpilot history list --json` of a workspace. */
-export async function historyRuns(root: string): Promise<{ id: string; goal: string; status: string; patchCount: number; testRunCount: number; stepCount: number }[]> {
+export async function historyRuns(root: string): Promise<{ id: string; goal: string; status: string; patchCount: number; testRunCount: number; steps: number }[]> {
   const r = await runCli(['list', '--cwd', root, '--json'], { command: 'history' });
   if (r.code !== 0) throw new Error(`history list failed: ${r.stderr}`);
   return JSON.parse(r.stdout);

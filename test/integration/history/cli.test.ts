@@ -28,7 +28,7 @@ before(async () => {
   engine.addTestRun({ runId: runA, command: 'npm test', trigger: 'agent', exitCode: 0, durationMs: 1234, output: 'all green' });
   engine.addPolicyDecision({ runId: runA, kind: 'command', subject: 'curl x | sh', verdict: 'deny', rule: 'deny:pipe', reason: 'runs downloaded code' });
   engine.recordObservation({ runId: runA, tool: 'grep', insight: 'timezone handling lives in src/date.ts', result: 'src/date.ts:40 const offset = tz()', isError: false, time: now - 2 * DAY });
-  engine.finishRun(runA, { status: 'succeeded', tokensIn: 10, tokensOut: 20, costUsd: 0.5 });
+  engine.finishRun(runA, { status: 'finished', steps: 3, tokensIn: 10, tokensOut: 20, costUsd: 0.5 });
   runB = engine.startRun({ goal: 'old run about timezone', startedAt: now - 30 * DAY });
   engine.recordObservation({ runId: runB, tool: 'grep', insight: 'timezone database is vendored', result: 'vendor/tz/ holds the zone files for tests', isError: false, time: now - 30 * DAY });
   engine.close();
@@ -39,7 +39,7 @@ describe('patchpilot history', () => {
   test('list: human and --json, newest first', () => {
     const human = history('list');
     assert.equal(human.code, 0, human.err);
-    assert.match(human.out, new RegExp(`^${runA}\\s+succeeded .*fix the flaky date test`, 'm'));
+    assert.match(human.out, new RegExp(`^${runA}\\s+finished .* 3 steps  fix the flaky date test`, 'm'));
     const json = history('list', '--json');
     assert.deepEqual(JSON.parse(json.out).map((r: { id: string }) => r.id), [runA, runB]);
   });
@@ -90,6 +90,21 @@ describe('patchpilot history', () => {
     assert.equal(history('frobnicate').code, 2);
     assert.equal(history('list', '--bogus').code, 2);
     assert.equal(history('show').code, 2);
+    const trailing = history('list', '--json', '--verbose');
+    assert.equal(trailing.code, 2);
+    assert.match(trailing.err, /unknown option --verbose/);
+    assert.match(history('list', '--limit').err, /--limit needs a value/);
+  });
+
+  test('list --status: the words patchpilot run ends with; a word outside them is a usage error, not an empty list', () => {
+    assert.deepEqual(JSON.parse(history('list', '--status', 'finished', '--json').out).map((r: { id: string }) => r.id), [runA]);
+    assert.deepEqual(JSON.parse(history('list', '--status', 'running', '--json').out).map((r: { id: string }) => r.id), [runB]);
+    assert.match(history('list', '--status', 'limit').out, /^no limit runs recorded$/m);
+    for (const word of ['succeeded', 'done', 'FINISHED']) {
+      const r = history('list', '--status', word);
+      assert.equal(r.code, 2, word);
+      assert.match(r.err, /--status must be one of running, finished, limit, failed, blocked, cancelled, interrupted/);
+    }
   });
 
   test('a damaged database without backup: warning on stderr, moved aside, command still works', () => {

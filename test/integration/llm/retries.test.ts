@@ -109,13 +109,13 @@ describe('errors that must not be retried: exactly one request', () => {
       name: '401',
       fault: { kind: 'status', status: 401, body: { error: { message: 'Incorrect API key provided' } } },
       kind: 'auth',
-      hint: /401 from http:\/\/127\.0\.0\.1:\d+\/v1: check patchpilot\.llm apiKey/,
+      hint: /401 from http:\/\/127\.0\.0\.1:\d+\/v1: no API key was sent and the server wants one: configure an API key/,
     },
     {
       name: '403',
       fault: { kind: 'status', status: 403, body: { error: { message: 'not allowed' } } },
       kind: 'auth',
-      hint: /not allowed to use model "scripted-model"/,
+      hint: /no API key was sent and the server wants one/,
     },
     { name: 'quota 429 (insufficient_quota)', fault: { kind: 'quota' }, kind: 'quota', hint: /out of quota or credit/ },
     {

@@ -14,6 +14,7 @@ function cli(args: string[], opts: { cwd?: string; input?: string } = {}) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' });
 
 function repo(files: Record<string, string>): string {
@@ -104,19 +105,68 @@ describe('patchpilot patch (real binary)', { skip: existsSync(CLI) ? false : 'ru
     assert.equal(readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'one\n2\nthree\n');
   });
 
-  test('--accept applies only the chosen hunks', () => {
+  test('--accept takes the hunk numbers the output shows (from 1); an unknown id is a usage error and writes nothing', () => {
     const dir = repo({ 'a.txt': 'a\nb\nc\nd\ne\nf\ng\nh\n' });
     const p = '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n@@ -7,2 +7,2 @@\n g\n-h\n+H\n';
-    const r = cli(['patch', 'apply', '-', '--cwd', dir, '--accept', 'a.txt#1'], { input: p });
+    const r = cli(['patch', 'apply', '-', '--cwd', dir, '--accept', 'a.txt#2'], { input: p });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /hunk #1 rejected/);
+    assert.match(r.stdout, /hunk #1 rejected\n  hunk #2 applied/);
     assert.equal(readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'a\nb\nc\nd\ne\nf\ng\nH\n');
+    const json = JSON.parse(cli(['patch', 'apply', '-', '--cwd', dir, '--dry-run', '--json'], { input: p.replace('-h\n+H', '-H\n+h') }).stdout);
+    assert.deepEqual(json.files[0].hunks.map((h: { id: string }) => h.id), ['a.txt#1', 'a.txt#2'], 'the JSON ids use the same numbers');
+
+    git(dir, 'checkout', '--', 'a.txt');
+    for (const bad of ['a.txt#0', 'a.txt#3', 'b.txt#1', 'a.txt']) {
+      const u = cli(['patch', 'apply', '-', '--cwd', dir, '--accept', 'a.txt#1', '--accept', bad], { input: p });
+      assert.equal(u.code, 2, `${bad}: ${u.stderr}`);
+      assert.match(u.stderr, new RegExp(`unknown hunk id ${bad} for --accept: the patch's hunks are a\\.txt#1, a\\.txt#2`));
+      assert.equal(git(dir, 'status', '--porcelain'), '', 'nothing written');
+    }
+  });
+
+  test('--dry-run prints the diff it would apply (normalised: the placed hunks, not the text as sent)', () => {
+    const dir = repo({ 'a.txt': 'one\ntwo\nthree\n' });
+    const r = cli(['patch', 'apply', '-', '--cwd', dir, '--dry-run'], { input: '--- a/a.txt\n+++ b/a.txt\n@@ -40,2 +40,2 @@\n one\n-two\n+2\n' });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /dry run: the patch would apply; nothing written\ndiff --git a\/a\.txt b\/a\.txt\n--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1,3 \+1,3 @@\n one\n-two\n\+2\n three\n$/);
+    assert.equal(git(dir, 'status', '--porcelain'), '');
+  });
+
+  test('what the parser tolerated reaches the user as warnings on stderr (and in the JSON)', () => {
+    const dir = repo({ 'a.txt': 'a\nb\n' });
+    const fenced = 'Sure, here is the change:\n```diff\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n```\nThat should do it.\n';
+    const r = cli(['patch', 'apply', '-', '--cwd', dir, '--dry-run'], { input: fenced });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^patchpilot patch: warning: .*prose/m);
+    const noEnd = cli(['patch', 'apply', '-', '--cwd', dir, '--json'], { input: '*** Begin Patch\n*** Update File: a.txt\n@@\n a\n-b\n+B\n' });
+    assert.equal(noEnd.code, 0, noEnd.stderr);
+    assert.match(noEnd.stderr, /warning: .*\*\*\* End Patch/);
+    assert.ok(JSON.parse(noEnd.stdout).warnings.some((w: string) => w.includes('End Patch')));
+  });
+
+  test('applied from the wrong folder: says which folder was searched, mentions --cwd, and names the folder that has the files', () => {
+    const dir = repo({ 'src/a.txt': 'a\nb\n', 'src/deep/x.txt': 'x\n' });
+    const p = '--- a/src/a.txt\n+++ b/src/a.txt\n@@ -1,2 +1,2 @@\n a\n-b\n+B\n';
+    const inside = cli(['patch', 'apply', '-', '--cwd', path.join(dir, 'src', 'deep')], { input: p });
+    assert.equal(inside.code, 1);
+    assert.match(inside.stderr, new RegExp(`looked for under ${escape(path.join(dir, 'src', 'deep'))}; .*--cwd DIR`));
+    assert.match(inside.stderr, new RegExp(`src/a\\.txt exists under ${escape(dir)}: --cwd ${escape(dir)}\n`));
+    const above = cli(['patch', 'apply', '-', '--cwd', path.dirname(dir)], { input: p });
+    assert.equal(above.code, 1);
+    assert.match(above.stderr, new RegExp(`exists under ${escape(dir)}: --cwd ${escape(dir)}`));
+    assert.equal(git(dir, 'status', '--porcelain'), '');
   });
 
   test('usage errors exit 2', () => {
     const dir = repo({ 'a.txt': 'a\n' });
     assert.equal(cli(['patch', 'apply', path.join(dir, 'missing.diff'), '--cwd', dir]).code, 2);
     assert.equal(cli(['patch', 'apply', '-', '--bogus'], { input: '' }).code, 2);
+    const trailing = cli(['patch', 'apply', '-', '--cwd', dir, '--verbose'], { input: '' });
+    assert.equal(trailing.code, 2);
+    assert.match(trailing.stderr, /unknown option --verbose/);
+    const noValue = cli(['patch', 'apply', '-', '--cwd'], { input: '' });
+    assert.equal(noValue.code, 2);
+    assert.match(noValue.stderr, /--cwd needs a value/);
     assert.equal(cli(['patch', 'apply']).code, 2);
     assert.equal(cli(['patch', 'apply', '-', '--cwd', path.join(dir, 'nope')], { input: 'x' }).code, 2);
     assert.equal(cli(['patch']).code, 2);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, DEFAULT_SETTINGS, loadCliConfig, resolveSettings } from '../../../src/core/config';
+import { ConfigError, DEFAULT_SETTINGS, describeOrigin, loadCliConfig, resolveSettings, type SettingKey } from '../../../src/core/config';
 
 function workspaceWithSettings(text?: string): { root: string; done(): void } {
   const root = mkdtempSync(path.join(tmpdir(), 'pp-config-'));
@@ -122,6 +122,25 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
       assert.equal(r.settings.llm.fastModel, 'env-fast');
       assert.equal(r.apiKey, 'pp-key');
       assert.equal(loadCliConfig({ workspace: ws.root, env: { OPENAI_API_KEY: 'oa-key' }, flags: {}, trusted: true }).apiKey, 'oa-key');
+    } finally {
+      ws.done();
+    }
+  });
+
+  test('each value says where it came from in the words the user typed it (flag, env variable, settings file); the key names its variable', () => {
+    const ws = workspaceWithSettings(jsonc);
+    try {
+      const env = { PATCHPILOT_MODEL: 'env-model', OPENAI_API_KEY: 'oa-key' };
+      const r = loadCliConfig({ workspace: ws.root, env, flags: { 'patchpilot.llm.baseUrl': 'http://127.0.0.1:1/v1' }, trusted: true });
+      const origin = (key: SettingKey) => describeOrigin(key, r.sources[key]);
+      assert.equal(origin('patchpilot.llm.baseUrl'), '--base-url');
+      assert.equal(origin('patchpilot.llm.model'), '$PATCHPILOT_MODEL');
+      assert.equal(origin('patchpilot.limits.maxSteps'), `patchpilot.limits.maxSteps in ${path.join(ws.root, '.vscode', 'settings.json')}`);
+      assert.equal(origin('patchpilot.llm.fastModel'), 'patchpilot.llm.fastModel (not set)');
+      assert.equal(r.apiKeyOrigin, '$OPENAI_API_KEY');
+      assert.match(r.apiKeyHelp!, /PATCHPILOT_API_KEY/);
+      const noKey = loadCliConfig({ workspace: ws.root, env: {}, flags: {}, trusted: true });
+      assert.equal(noKey.apiKeyOrigin, undefined, 'no key, no origin');
     } finally {
       ws.done();
     }

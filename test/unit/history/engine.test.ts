@@ -58,10 +58,11 @@ describe('runs', () => {
       engine.addTestRun({ command: 'npm test', trigger: 'save', exitCode: 0, durationMs: 100, output: 'ok' });
       engine.addPolicyDecision({ runId, kind: 'command', subject: 'curl x | sh', verdict: 'deny', rule: 'deny:pipe-to-shell', reason: 'downloads and runs code' });
       engine.recordQaSummary(runId, 'what was wrong?', 'the month was 0-based');
-      engine.finishRun(runId, { status: 'succeeded', tokensIn: 1200, tokensOut: 300, costUsd: 0.02 });
+      engine.finishRun(runId, { status: 'finished', steps: 1, tokensIn: 1200, tokensOut: 300, costUsd: 0.02 });
 
       const d = engine.getRun(runId)!;
-      assert.equal(d.run.status, 'succeeded');
+      assert.equal(d.run.status, 'finished');
+      assert.equal(d.run.steps, 1, 'the model steps the CLI showed, not the log entries');
       assert.equal(d.run.tokensIn, 1200);
       assert.ok(d.run.endedAt! >= d.run.startedAt);
       assert.deepEqual(d.steps.map((s) => s.seq), [1, 2]);
@@ -74,7 +75,7 @@ describe('runs', () => {
       assert.equal(d.policyDecisions[0]!.verdict, 'deny');
       assert.equal(d.observations[0]!.type, 'qa');
       const [summary] = engine.listRuns();
-      assert.equal(summary!.stepCount, 2);
+      assert.equal(summary!.steps, 1);
       assert.equal(summary!.testRunCount, 1);
       assert.equal(engine.getRun('nope'), undefined);
     }));
@@ -140,6 +141,7 @@ describe('migrations', () => {
       const engine = await HistoryEngine.open({ path: ws.db });
       assert.equal(schemaVersion(engine.db.conn), SCHEMA_VERSION);
       assert.equal(engine.getRun('r1')!.run.goal, 'from an old version');
+      assert.equal(engine.getRun('r1')!.run.status, 'finished', 'the old word for a finished run is migrated');
       assert.ok(engine.recordObservation({ runId: 'r1', tool: 't', insight: 'new table works', result: 'observations exist after migration', isError: false }).stored);
       engine.close();
       const reopened = await HistoryEngine.open({ path: ws.db });

@@ -48,13 +48,32 @@ describe('classifyError: HTTP statuses', () => {
   });
 });
 
+describe('classifyError: hints name the value really in effect', () => {
+  const from = { baseUrl: '--base-url', model: '$PATCHPILOT_MODEL', apiKey: '$OPENAI_API_KEY', apiKeyHelp: 'set PATCHPILOT_API_KEY' };
+  test('401 with a key: names the variable the key came from, not a setting', () => {
+    const e = classifyError(statusError(401, { error: { message: 'bad key' } }), { ...ctx, origins: from });
+    assert.match(e.message, /: the API key from \$OPENAI_API_KEY was refused: check it \(server said: bad key\)$/);
+    assert.doesNotMatch(e.message, /patchpilot\.llm/);
+  });
+  test('401 without a key: says none was sent and how this host sets one', () => {
+    const e = classifyError(statusError(401, {}), { ...ctx, origins: { ...from, apiKey: undefined } });
+    assert.match(e.message, /no API key was sent and the server wants one: set PATCHPILOT_API_KEY/);
+  });
+  test('403, 404 and an unreachable server name where the model and the URL came from', () => {
+    assert.match(classifyError(statusError(403, {}), { ...ctx, origins: from }).message, /from \$OPENAI_API_KEY may not use model "m" \(from \$PATCHPILOT_MODEL\)/);
+    assert.match(classifyError(statusError(404, {}), { ...ctx, origins: from }).message, /check the base URL \(from --base-url\) and that model "m" \(from \$PATCHPILOT_MODEL\) exists there/);
+    const cause = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
+    assert.match(classifyError(new APIConnectionError({ cause }), { ...ctx, origins: from }).message, /check the base URL \(from --base-url\)$/);
+  });
+});
+
 describe('classifyError: connections and streams', () => {
   test('refused connection: network, retryable, with the code and the setting to check', () => {
     const cause = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' }) });
     const e = classifyError(new APIConnectionError({ cause }), ctx);
     assert.equal(e.kind, 'network');
     assert.equal(e.retryable, true);
-    assert.match(e.message, /could not reach http:\/\/127\.0\.0\.1:8080\/v1: connect ECONNREFUSED 127\.0\.0\.1:8080; is the server running\? check patchpilot\.llm\.baseUrl/);
+    assert.match(e.message, /could not reach http:\/\/127\.0\.0\.1:8080\/v1: connect ECONNREFUSED 127\.0\.0\.1:8080; is the server running\? check the base URL \(from patchpilot\.llm\.baseUrl\)/);
   });
 
   test('socket hang up, premature close: network', () => {

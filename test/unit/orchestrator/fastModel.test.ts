@@ -98,7 +98,7 @@ describe('fast model: insights and the Q&A summary', () => {
         model: FAST,
         inspect: async (h) => {
           const detail = (await h.history.getRun((await h.history.listRuns())[0]!.id))!;
-          assert.equal(detail.run.status, 'succeeded');
+          assert.equal(detail.run.status, 'finished');
           const obs = detail.observations.find((o) => o.type === 'observation')!;
           assert.equal(obs.text, 'grep pattern="exports"');
           const qa = detail.observations.find((o) => o.type === 'qa')!;

@@ -36,11 +36,11 @@ describe('orchestrator loop against the scripted model server', () => {
 
           const runs = await h.history.listRuns();
           assert.equal(runs.length, 1);
-          assert.equal(runs[0]!.status, 'succeeded');
+          assert.equal(runs[0]!.status, 'finished');
           const detail = (await h.history.getRun(runs[0]!.id))!;
           assert.deepEqual(detail.steps.map((s) => `${s.role}${s.tool ? `:${s.tool}` : ''}`), ['system', 'user', 'assistant', 'tool:read_file', 'tool:grep', 'assistant', 'tool:propose_patch', 'assistant', 'tool:finish']);
           assert.equal(detail.patches.length, 1);
-          assert.deepEqual(detail.patches[0]!.acceptedHunks, ['add.js#0']);
+          assert.deepEqual(detail.patches[0]!.acceptedHunks, ['add.js#1']);
           assert.match(detail.patches[0]!.reversePatch ?? '', /\+exports\.add = \(a, b\) => a - b;/);
           assert.equal(detail.testRuns.length, 1);
           assert.equal(detail.testRuns[0]!.exitCode, 0);

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
-import { NonInteractiveApprover, TerminalApprover } from '../../../src/cli/node/approvers';
+import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../../../src/cli/node/approvers';
 import type { ApplyResult } from '../../../src/core/patch/types';
 
 /** A fake terminal that types the next answer each time a prompt appears. */
@@ -29,8 +29,8 @@ const preview: ApplyResult = {
       newPath: 'a.js',
       status: 'ok',
       hunks: [
-        { id: 'a.js#0', path: 'a.js', index: 0, status: 'would-apply', range: { start: 1, end: 3 } },
-        { id: 'a.js#1', path: 'a.js', index: 1, status: 'would-apply', range: { start: 10, end: 12 } },
+        { id: 'a.js#1', path: 'a.js', index: 0, status: 'would-apply', range: { start: 1, end: 3 } },
+        { id: 'a.js#2', path: 'a.js', index: 1, status: 'would-apply', range: { start: 10, end: 12 } },
       ],
     },
   ],
@@ -41,23 +41,35 @@ describe('CLI approvers', () => {
     const t = terminal(['s', 'n', 'y', 'keep the first one']);
     const approver = new TerminalApprover(t.input, t.output);
     const answer = await approver.approvePatch({ patchText: '--- a/a.js\n+++ b/a.js\n', preview }, new AbortController().signal);
-    assert.deepEqual(answer, { acceptedHunks: ['a.js#1'], feedback: 'keep the first one' });
+    assert.deepEqual(answer, { acceptedHunks: ['a.js#2'], feedback: 'keep the first one' });
     assert.match(t.shown(), /proposed patch \(2 hunks\)/);
-    assert.match(t.shown(), /apply a\.js#0 \(lines 1-3\)\?/);
+    assert.match(t.shown(), /apply a\.js#1 \(lines 1-3\)\?/);
   });
 
   test('terminal: yes to all asks nothing more; a refused command carries the reason', async () => {
     const t = terminal(['y']);
-    assert.deepEqual(await new TerminalApprover(t.input, t.output).approvePatch({ patchText: '', preview }, new AbortController().signal), { acceptedHunks: ['a.js#0', 'a.js#1'] });
+    assert.deepEqual(await new TerminalApprover(t.input, t.output).approvePatch({ patchText: '', preview }, new AbortController().signal), { acceptedHunks: ['a.js#1', 'a.js#2'] });
     const c = terminal(['n', '']);
     const answer = await new TerminalApprover(c.input, c.output).approveAction({ kind: 'command', title: 'npm install', reason: 'not on the allowlist' }, new AbortController().signal);
     assert.deepEqual(answer, { approved: false });
     assert.match(c.shown(), /command: npm install\n {2}not on the allowlist/);
   });
 
-  test('headless: everything is refused, with a reason the model can act on', async () => {
+  test('headless: everything is refused as unattended (nobody was asked), with a reason the model can act on', async () => {
     const a = new NonInteractiveApprover();
-    assert.match((await a.approvePatch()).feedback ?? '', /no terminal/);
-    assert.equal((await a.approveAction()).approved, false);
+    const patch = await a.approvePatch();
+    assert.deepEqual(patch.acceptedHunks, []);
+    assert.equal(patch.feedback, undefined, 'no words are put in a user\'s mouth');
+    assert.match(patch.unattended ?? '', /no terminal.*--approve auto-edit/);
+    const action = await a.approveAction();
+    assert.equal(action.approved, false);
+    assert.match(action.unattended ?? '', /no terminal/);
+  });
+
+  test('headless notice: says before the run what each mode will refuse', () => {
+    assert.match(headlessNotice('ask')!, /every patch, file write and command that needs approval will be refused.*"blocked" \(exit 1\).*--approve auto-edit/);
+    assert.match(headlessNotice('auto-edit')!, /commands that need approval will be refused/);
+    assert.match(headlessNotice('auto')!, /policy still asks about/);
+    assert.equal(headlessNotice('plan'), undefined, 'plan mode asks nothing');
   });
 });

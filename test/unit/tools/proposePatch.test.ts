@@ -41,7 +41,7 @@ describe('propose_patch', () => {
     try {
       const r = await tools.invoke('propose_patch', { patch: twoHunks }, ctx);
       assert.equal(r.ok, true, r.output);
-      assert.match(r.output, /^applied 2 hunks to src\/m\.js\n  src\/m\.js#0 at lines 1-3\n  src\/m\.js#1 at lines 10-12/);
+      assert.match(r.output, /^applied 2 hunks to src\/m\.js\n  src\/m\.js#1 at lines 1-3\n  src\/m\.js#2 at lines 10-12/);
       assert.match(r.output, /tests: \(after-edit hook ran\)/);
       assert.match(read(), /return 10;[\s\S]*return 20;/);
       assert.deepEqual([...ctx.run.changedFiles], ['src/m.js']);
@@ -53,16 +53,16 @@ describe('propose_patch', () => {
   });
 
   test('ask mode: the approver sees the per-hunk preview and accepts one hunk; the other is reported rejected', async () => {
-    const approver = new ScriptedApprover({ patch: () => ({ acceptedHunks: ['src/m.js#1'], feedback: 'keep a() as is' }) });
+    const approver = new ScriptedApprover({ patch: () => ({ acceptedHunks: ['src/m.js#2'], feedback: 'keep a() as is' }) });
     const { ws, ctx, read } = setup({ mode: 'ask', approver });
     try {
       const r = await tools.invoke('propose_patch', { patch: twoHunks }, ctx);
       assert.equal(r.ok, true, r.output);
       const preview = approver.patchRequests[0]!.preview;
       assert.equal(preview.dryRun, true);
-      assert.deepEqual(preview.files[0]!.hunks.map((h) => [h.id, h.status]), [['src/m.js#0', 'would-apply'], ['src/m.js#1', 'would-apply']]);
+      assert.deepEqual(preview.files[0]!.hunks.map((h) => [h.id, h.status]), [['src/m.js#1', 'would-apply'], ['src/m.js#2', 'would-apply']]);
       assert.match(r.output, /applied 1 hunk to src\/m\.js/);
-      assert.match(r.output, /rejected by the user \(not applied\):\n  src\/m\.js#0/);
+      assert.match(r.output, /rejected by the user \(not applied\):\n  src\/m\.js#1/);
       assert.match(r.output, /The user said: keep a\(\) as is/);
       assert.match(read(), /return 1;[\s\S]*return 20;/);
       assert.deepEqual(ctx.events.map((e) => e.type), ['patch-proposed', 'approval-needed', 'approval-answered']);

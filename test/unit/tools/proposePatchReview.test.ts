@@ -20,11 +20,11 @@ function setup(answer: (r: PatchApprovalRequest) => PatchApprovalAnswer) {
 
 describe('propose_patch with the diff review answer', () => {
   test('the reason of a rejected hunk reaches the model; only the accepted hunk is written', async () => {
-    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: ['m.js#0'], hunkReasons: { 'm.js#1': 'b must keep returning 2' } }));
+    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: ['m.js#1'], hunkReasons: { 'm.js#2': 'b must keep returning 2' } }));
     try {
       const r = await proposePatchTool.run({ patch: twoHunks }, ctx);
       assert.equal(r.ok, true);
-      assert.match(r.output, /rejected by the user \(not applied\):\n  m\.js#1: b must keep returning 2/);
+      assert.match(r.output, /rejected by the user \(not applied\):\n  m\.js#2: b must keep returning 2/);
       assert.equal(fs.disk.get('m.js'), original.replace('return 1;', 'return 10;'));
     } finally {
       ws.cleanup();
@@ -32,11 +32,11 @@ describe('propose_patch with the diff review answer', () => {
   });
 
   test('everything rejected with reasons: nothing written, the reasons are in the refusal', async () => {
-    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: [], hunkReasons: { 'm.js#0': 'no' } }));
+    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: [], hunkReasons: { 'm.js#1': 'no' } }));
     try {
       const r = await proposePatchTool.run({ patch: twoHunks }, ctx);
       assert.equal(r.ok, false);
-      assert.match(r.output, /m\.js#0: no/);
+      assert.match(r.output, /m\.js#1: no/);
       assert.equal(fs.writes.length, 0);
     } finally {
       ws.cleanup();
@@ -45,7 +45,7 @@ describe('propose_patch with the diff review answer', () => {
 
   test("the user's edited version is what gets written, and the model is shown it", async () => {
     const edited = `--- a/m.js\n+++ b/m.js\n@@ -1,3 +1,3 @@\n function a() {\n-  return 1;\n+  return 11;\n }\n`;
-    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: ['m.js#0'], editedPatch: edited }));
+    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: ['m.js#1'], editedPatch: edited }));
     try {
       const r = await proposePatchTool.run({ patch: twoHunks }, ctx);
       assert.equal(r.ok, true, r.output);
@@ -59,7 +59,7 @@ describe('propose_patch with the diff review answer', () => {
 
   test('an edited version may not touch other files', async () => {
     const edited = `--- a/other.js\n+++ b/other.js\n@@ -0,0 +1 @@\n+x\n`;
-    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: ['m.js#0'], editedPatch: edited }));
+    const { ws, fs, ctx } = setup(() => ({ acceptedHunks: ['m.js#1'], editedPatch: edited }));
     try {
       const r = await proposePatchTool.run({ patch: twoHunks }, ctx);
       assert.equal(r.ok, false);

@@ -40,7 +40,13 @@ export function readSettingsLayers(configuration: ConfigurationLike): SettingsLa
 
 /** Throws the core's ConfigError (every problem listed) on invalid values. */
 export function readHostConfig(input: HostConfigInput): ResolvedConfig {
-  return resolveSettings({ layers: readSettingsLayers(input.configuration), trusted: input.trusted, apiKey: input.apiKey });
+  return resolveSettings({
+    layers: readSettingsLayers(input.configuration),
+    trusted: input.trusted,
+    apiKey: input.apiKey,
+    apiKeyOrigin: 'the key saved with "PatchPilot: Set API Key"',
+    apiKeyHelp: 'run "PatchPilot: Set API Key"',
+  });
 }
 
 /** A model server on this machine needs no key (and should not get the user's cloud key). */

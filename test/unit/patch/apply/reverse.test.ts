@@ -61,7 +61,7 @@ describe('reverse patch: git apply of it restores the original bytes', () => {
   test('per-hunk selection: only accepted hunks apply, the reverse covers just those', () => {
     const src = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n';
     const parsed = patch(modify('s.txt', [hunk([' a', '-b', '+B']), hunk([' e', '-f', '+F']), hunk([' i', '-j', '+J'])]));
-    const r = roundTrip({ 's.txt': src }, parsed, new Set(['s.txt#0', 's.txt#2']));
+    const r = roundTrip({ 's.txt': src }, parsed, new Set(['s.txt#1', 's.txt#3']));
     assert.deepEqual(r.files[0]!.hunks.map((h) => h.status), ['applied', 'rejected', 'applied']);
     assert.equal(r.files[0]!.newText, 'a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n');
     assert.doesNotMatch(r.reversePatch, /F/);

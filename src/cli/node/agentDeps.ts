@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { ResolvedConfig } from '../../core/config';
 import type { Approver, Notifier } from '../../core/ports';
 import { wireAgent, type WiredAgent } from '../../core/session';
@@ -16,9 +15,4 @@ export interface AgentHostOptions {
 /** The CLI's wiring: the shared core wiring (core/session/wireAgent.ts) with the Node test runner. */
 export function createAgentDeps(o: AgentHostOptions): Promise<WiredAgent> {
   return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }) });
-}
-
-export function relativeToCwd(p: string): string {
-  const rel = path.relative(process.cwd(), p);
-  return rel === '' ? '.' : rel.startsWith('..') ? p : rel;
 }

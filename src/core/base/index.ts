@@ -3,3 +3,4 @@ export * from './event';
 export * from './cancellation';
 export * from './result';
 export * from './errors';
+export * from './binary';

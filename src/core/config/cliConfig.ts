@@ -5,6 +5,7 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/es
 import { ConfigError, resolveSettings, type ResolvedConfig, type SettingsLayer } from './resolve';
 import type { SettingKey } from './settings';
 import { ENV_SETTINGS } from './origin';
+import { errorMessage } from '../base';
 
 export interface CliConfigInput {
   workspace: string;
@@ -49,7 +50,7 @@ export function readJsoncSettings(file: string): Record<string, unknown> | undef
     text = readFileSync(file, 'utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new ConfigError([`${file}: cannot read (${(err as Error).message})`]);
+    throw new ConfigError([`${file}: cannot read (${errorMessage(err)})`]);
   }
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });

@@ -17,8 +17,9 @@ export class IgnoreRules {
   /** The path policy's `.patchpilotignore` filter; pass it to checkPath and the command policy too. */
   readonly agentFilter: IgnoreFilter;
 
-  constructor(readonly root: string) {
-    this.agentFilter = createIgnoreFilter(root);
+  /** `agentFilter`: the run's one `.patchpilotignore` filter (wireAgent), so tools and policies never disagree. */
+  constructor(readonly root: string, agentFilter?: IgnoreFilter) {
+    this.agentFilter = agentFilter ?? createIgnoreFilter(root);
   }
 
   /** Hidden by a .gitignore (or `.git/`): left out of listings and searches, still readable by explicit path. */

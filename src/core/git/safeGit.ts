@@ -18,6 +18,7 @@ import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { driverOverrides, hasConfig, overrideArgs } from './neutralConfig';
 import { locateRepository } from './repoLayout';
+import { errorMessage } from '../base';
 
 /** Subcommands PatchPilot runs, with the flags each always gets. */
 const SUBCOMMANDS = {
@@ -72,7 +73,7 @@ export class SafeGit {
     try {
       drivers = driverOverrides(list);
     } catch (err) {
-      return { kind: 'refused', reason: `${(err as Error).message}; PatchPilot does not run git on this repository.` };
+      return { kind: 'refused', reason: `${errorMessage(err)}; PatchPilot does not run git on this repository.` };
     }
     return { kind: 'repo', git: new SafeGit(root, [...located, ...overrideArgs(drivers)], env, list, signal) };
   }

@@ -231,6 +231,7 @@ function parseOwner(raw: string): LockOwner | undefined {
 /** kill(pid, 0) probes without signalling. EPERM means it exists but belongs to another user. */
 export function pidAlive(pid: number): boolean {
   if (pid === process.pid) return true;
+  if (!Number.isInteger(pid) || pid <= 0) return false; // 0 and negatives name process groups, not a process
   try {
     process.kill(pid, 0);
     return true;

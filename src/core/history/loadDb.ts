@@ -9,6 +9,7 @@ import { backupPath } from './atomicFile';
 import { errnoCode, type FsLayer } from './fsLayer';
 import { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
+import { errorMessage } from '../base';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -64,7 +65,7 @@ export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array): { conn: SqlCo
     return { conn };
   } catch (err) {
     conn?.close();
-    return { problem: `the database is damaged (${err instanceof Error ? err.message : String(err)})` };
+    return { problem: `the database is damaged (${errorMessage(err)})` };
   }
 }
 
@@ -84,7 +85,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
   try {
     snap = readSnapshot(fsx, file);
   } catch (err) {
-    problem = `cannot read it (${err instanceof Error ? err.message : String(err)})`;
+    problem = `cannot read it (${errorMessage(err)})`;
   }
   if (!snap && !problem) return { conn: new SqlConn(new SQL.Database()), stamp: undefined, warnings: [], needsWrite: false };
   if (snap) {

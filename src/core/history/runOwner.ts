@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { pidAlive } from './fileLock';
 import type { RunOwner } from './ops';
 
 /** A run we cannot check by its process (another machine, a database from an older version) counts as gone after this much silence. */
@@ -46,15 +47,4 @@ export function runIsOrphaned(run: RunLiveness, now: number, me: RunOwner = curr
   if (!pidAlive(owner.pid)) return true;
   const start = processStart(owner.pid);
   return owner.start !== null && start !== null && start !== owner.start;
-}
-
-function pidAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false; // 0 and negatives name process groups
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists, it is just someone else's.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

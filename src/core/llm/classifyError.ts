@@ -6,6 +6,7 @@ import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai'
 import { ModelApiError, type ModelErrorKind } from './errors';
 import { parseRetryAfter } from './retryPolicy';
 import type { EndpointOrigins } from './config';
+import { errorMessage } from '../base';
 
 /** HTTP statuses worth another try: timeouts, conflicts/locks, rate limits and server faults. */
 function isRetryableStatus(status: number): boolean {
@@ -169,7 +170,7 @@ export function classifyError(err: unknown, ctx: ClassifyContext): ModelApiError
       cause: err,
     });
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   return new ModelApiError({
     kind: 'server',
     retryable: false,

@@ -6,6 +6,7 @@
 import type OpenAI from 'openai';
 import type { InvalidToolCall, ModelStreamEvent, ModelToolCall, ModelUsage } from './types';
 import { fromWireUsage } from './wire';
+import { errorMessage } from '../base';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
 
@@ -103,7 +104,7 @@ function argumentsProblem(json: string): string | undefined {
   try {
     value = JSON.parse(json);
   } catch (err) {
-    return `arguments are not complete JSON (${(err as Error).message})`;
+    return `arguments are not complete JSON (${errorMessage(err)})`;
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return 'arguments must be a JSON object';
   return undefined;

@@ -8,6 +8,7 @@ import { buildSystemPrompt } from '../context/systemPrompt';
 import { Conversation } from '../context/conversation';
 import { snapshotGit } from '../git/gitSession';
 import { listWorkspaceFiles } from '../git/listFiles';
+import type { IgnoreRules } from '../git/ignoreRules';
 import { ModelApiError } from '../llm/errors';
 import type { ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
 import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
@@ -102,16 +103,16 @@ export class Orchestrator {
       emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: deps.model.contextWindow('reasoning').tokens, git });
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
+      const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder, approvals));
+      toolCtx.run.changedFiles = changedFiles;
       const offered = deps.tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-      const system = buildSystemPrompt(await workspaceFacts(root, git, settings), mode, offered.map((t) => t.name));
+      const system = buildSystemPrompt(await workspaceFacts(root, git, settings, toolCtx.ignore), mode, offered.map((t) => t.name));
       conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS, options.earlier);
       recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
       recorder.step({ role: 'user', text: goal });
 
-      const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder, approvals));
-      toolCtx.run.changedFiles = changedFiles;
       const window = deps.model.contextWindow('reasoning');
       const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));
       let failures = 0;
@@ -324,8 +325,8 @@ function hunkViews(r: ApplyResult): HunkView[] {
   );
 }
 
-async function workspaceFacts(root: string, git: Awaited<ReturnType<typeof snapshotGit>>, settings: OrchestratorDeps['settings']) {
-  const listing = await listWorkspaceFiles(root, { maxFiles: 5000 });
+async function workspaceFacts(root: string, git: Awaited<ReturnType<typeof snapshotGit>>, settings: OrchestratorDeps['settings'], rules: IgnoreRules) {
+  const listing = await listWorkspaceFiles(root, { maxFiles: 5000, rules });
   const top = [...new Set(listing.files.map((f) => (f.includes('/') ? f.slice(0, f.indexOf('/') + 1) : f)))].slice(0, 60);
   return {
     name: path.basename(root),

@@ -20,7 +20,7 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     signal,
     approver: deps.approver,
     tasks: deps.tasks,
-    ignore: new IgnoreRules(root),
+    ignore: new IgnoreRules(root, deps.ignoreFilter),
     run: { changedFiles: new Set(), knownHosts: new Set() },
     pathPolicy: deps.pathPolicy,
     commandPolicy: deps.commandPolicy,

@@ -6,6 +6,7 @@ import type { UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
 import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
 import type { ToolContext } from '../tools/types';
+import type { IgnoreFilter } from '../policy/path/ignore-filter';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -22,6 +23,8 @@ export interface OrchestratorDeps {
   patches?: PatchEngine;
   /** Workspace files as the host sees them; the file tools read and write through it. Default: the Node file system. */
   fs?: WorkspaceFs;
+  /** The `.patchpilotignore` filter the policies use; the tools' listings share it. Default: one made for the run. */
+  ignoreFilter?: IgnoreFilter;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
   /** Captured at run start (TestDefinitionGuard.capture), so run_tests asks after a test definition changed. */

@@ -1,8 +1,10 @@
 import type { ApplyOptions, ApplyResult, ParsedPatch } from './types';
 import { applyParsedPatch, parseForApply, type Plan } from './plan';
 import type { AtomicIo } from './atomicWrite';
+import { looksBinary } from '../base/binary';
 import type { WorkspaceChange, WorkspaceFs } from '../ports/workspaceFs';
 import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
+import { errorMessage } from '../base';
 
 export interface PatchManagerOptions {
   /** Workspace root: every path of a patch is relative to it and must stay inside it. */
@@ -42,7 +44,7 @@ export class PatchManager {
       try {
         await (this.fs as NodeWorkspaceFs).realRoot();
       } catch (e) {
-        return refusedResult(options, e instanceof Error ? e.message : String(e));
+        return refusedResult(options, errorMessage(e));
       }
     }
     const texts = new Map<string, string>();
@@ -57,7 +59,7 @@ export class PatchManager {
       try {
         st = await this.fs.stat(p);
       } catch (e) {
-        blocked.set(p, e instanceof Error ? e.message : String(e));
+        blocked.set(p, errorMessage(e));
         continue;
       }
       realOf.set(p, st.realPath);
@@ -69,7 +71,7 @@ export class PatchManager {
       rawModes.set(p, st.mode);
       modes.set(p, st.mode & 0o111 ? '100755' : '100644');
       const bytes = await this.fs.readFile(p);
-      if (bytes.subarray(0, 8000).includes(0)) {
+      if (looksBinary(bytes)) {
         unreadable.set(p, 'is a binary file; binary files cannot be patched');
         texts.set(p, '');
         continue;
@@ -100,7 +102,7 @@ export class PatchManager {
     try {
       await this.fs.applyChanges([...writes, ...deletes]);
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       const result = publicPart(plan);
       for (const f of result.files) for (const h of f.hunks) if (h.status === 'applied') h.status = 'would-apply';
       return { ...result, ok: false, reversePatch: '', error: `The patch was not applied: ${message}` };

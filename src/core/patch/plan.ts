@@ -3,6 +3,7 @@ import { err, type Result } from '../base';
 import { parsePatch } from './parse';
 import { applyFilePatch, type WorkState } from './fileOps';
 import { buildReversePatch, type FileChange } from './reverse';
+import { errorMessage } from '../base';
 
 /**
  * The whole patch in memory: every file section is computed against the evolving state, and the
@@ -49,7 +50,7 @@ export function applyParsedPatch(parsed: ParsedPatch, files: ReadonlyMap<string,
     return applyParsedUnsafe(parsed, files, options, extras);
   } catch (e) {
     // A bug must never become a half-applied or silently wrong patch: refuse with the cause.
-    return failed(options, `internal error while applying the patch: ${e instanceof Error ? e.message : String(e)}`);
+    return failed(options, `internal error while applying the patch: ${errorMessage(e)}`);
   }
 }
 

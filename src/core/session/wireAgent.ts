@@ -12,6 +12,7 @@ import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import type { AgentEvent } from '../../protocol/agentEvents';
+import { errorMessage } from '../base';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
@@ -50,6 +51,8 @@ export interface WiredAgent {
 export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const settings: PatchPilotSettings = o.readOnly ? { ...o.config.settings, approval: { mode: 'plan' }, git: { autoCommit: false } } : o.config.settings;
   const policy = settings.policy;
+  // One .patchpilotignore filter for everything of this agent: path policy, command policy, the
+  // command guard and the tools' listings see the same patterns (it reloads when the file changes).
   const ignore = createIgnoreFilter(o.root);
   const testGuard = TestDefinitionGuard.capture(o.root);
   const commandPolicy = await createCommandPolicy({
@@ -78,7 +81,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     });
     for (const w of history.warnings) o.notifier.warn(w.message);
   } catch (err) {
-    o.notifier.warn(`running without history: ${err instanceof Error ? err.message : String(err)}`);
+    o.notifier.warn(`running without history: ${errorMessage(err)}`);
   }
 
   const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
@@ -91,7 +94,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
   });
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
-  const guard = createCommandGuard(o.root, policy, settings.history.path);
+  const guard = createCommandGuard(o.root, policy, settings.history.path, ignore);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -104,6 +107,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
     patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root }), o.readOnly),
     ...(o.fs ? { fs: readOnlyFs(o.fs(o.root), o.readOnly) } : {}),
+    ignoreFilter: ignore,
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,

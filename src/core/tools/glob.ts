@@ -2,6 +2,7 @@ import { listWorkspaceFiles } from '../git/listFiles';
 import type { Matcher } from '../base/wildcard';
 import { fileGlob } from './globPattern';
 import { ToolError, ok, type Tool } from './types';
+import { errorMessage } from '../base';
 
 export const GLOB_MAX_RESULTS = 500;
 
@@ -26,7 +27,7 @@ export const globTool: Tool<Args> = {
     try {
       re = fileGlob(args.pattern);
     } catch (err) {
-      throw new ToolError((err as Error).message);
+      throw new ToolError(errorMessage(err));
     }
     const listing = await listWorkspaceFiles(ctx.root, { rules: ctx.ignore, signal: ctx.signal });
     const matches = listing.files.filter((f) => re.test(f));

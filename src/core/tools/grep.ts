@@ -4,6 +4,7 @@ import { findRipgrep, grepWithRipgrep } from './grepRipgrep';
 import { fileGlob } from './globPattern';
 import { ToolError, ok, type Tool } from './types';
 import type { GrepQuery } from './grepTypes';
+import { errorMessage } from '../base';
 
 export const GREP_MAX_MATCHES = 200;
 
@@ -36,7 +37,7 @@ export const grepTool: Tool<Args> = {
     try {
       include = args.include ? fileGlob(args.include) : undefined;
     } catch (err) {
-      throw new ToolError(`include: ${(err as Error).message}`);
+      throw new ToolError(`include: ${errorMessage(err)}`);
     }
     const query: GrepQuery = {
       root: ctx.root,

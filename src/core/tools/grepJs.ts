@@ -1,10 +1,11 @@
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { listWorkspaceFiles } from '../git/listFiles';
-import { isBinary } from './readFile';
+import { looksBinary } from '../base/binary';
 import { RegexWorker } from './regexWorker';
 import { ToolError } from './types';
 import { cutLine, type GrepOutcome, type GrepQuery } from './grepTypes';
+import { errorMessage } from '../base';
 
 const MAX_FILE_BYTES = 2 * 1024 * 1024;
 
@@ -13,7 +14,7 @@ export async function grepWithJs(query: GrepQuery): Promise<GrepOutcome> {
   try {
     new RegExp(query.pattern); // compiling is cheap and cannot hang; matching runs in the worker
   } catch (err) {
-    throw new ToolError(`invalid regular expression: ${(err as Error).message}`);
+    throw new ToolError(`invalid regular expression: ${errorMessage(err)}`);
   }
   const include = query.include;
   const prefix = query.path.replace(/\/+$/, '');
@@ -29,7 +30,7 @@ export async function grepWithJs(query: GrepQuery): Promise<GrepOutcome> {
       const info = await stat(abs).catch(() => undefined);
       if (!info?.isFile() || info.size > MAX_FILE_BYTES) continue;
       const buffer = await readFile(abs).catch(() => undefined);
-      if (!buffer || isBinary(buffer)) continue;
+      if (!buffer || looksBinary(buffer)) continue;
       const text = buffer.toString('utf8');
       const lines = text.split(/\r?\n/);
       for (const i of await re.match(text)) {

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { checkPath, compileGlobs, createIgnoreFilter, foldForMatch, type PathPolicySettings } from '../policy/path';
+import type { IgnoreFilter } from '../policy/path/ignore-filter';
 import type { PatchPilotSettings } from '../config/settings';
 import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../policy/exec';
 import { createSecretInodeCheck } from '../policy/exec/secretInodes';
@@ -44,8 +45,7 @@ export function createCommandExecutor(
  * What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder
  * that PatchPilot writes during a command. The CLI and the VS Code task terminal use the same one.
  */
-export function createCommandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string): NonNullable<RunCommandOptions['guard']> {
-  const ignore = createIgnoreFilter(root);
+export function createCommandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string, ignore: IgnoreFilter = createIgnoreFilter(root)): NonNullable<RunCommandOptions['guard']> {
   const denied = compileGlobs(policy.denyPaths);
   const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
   return {

@@ -2,6 +2,7 @@ import { open, stat } from 'node:fs/promises';
 import { resolveWorkspacePath } from './paths';
 import { ToolError, ok, type Tool } from './types';
 import type { WorkspaceFs } from '../ports';
+import { looksBinary } from '../base/binary';
 
 /** Files larger than this are not read at all: ranges of huge files are a job for grep. */
 export const READ_MAX_FILE_BYTES = 10 * 1024 * 1024;
@@ -41,7 +42,7 @@ export const readFileTool: Tool<Args> = {
     if (info.isDirectory()) throw new ToolError(`${args.path} is a directory; use list_dir`);
     if (info.size > READ_MAX_FILE_BYTES) throw new ToolError(`${args.path} is ${info.size} bytes, over the ${READ_MAX_FILE_BYTES}-byte limit; use grep to find the lines you need`);
     const buffer = ctx.fs ? Buffer.from(await ctx.fs.readFile(target.rel)) : await readAll(target.abs, info.size);
-    if (isBinary(buffer)) return ok(`${target.rel}: binary file (${info.size} bytes), not shown`, { binary: true });
+    if (looksBinary(buffer)) return ok(`${target.rel}: binary file (${info.size} bytes), not shown`, { binary: true });
 
     const text = buffer.toString('utf8');
     const lines = text.split(/\r?\n/);
@@ -81,17 +82,6 @@ async function readAll(file: string, size: number): Promise<Buffer> {
   } finally {
     await handle.close();
   }
-}
-
-/** NUL bytes, or mostly invalid UTF-8, in the first 8 KB: git's heuristic, plus a UTF-8 check. */
-export function isBinary(buffer: Buffer): boolean {
-  const sample = buffer.subarray(0, 8192);
-  if (sample.includes(0)) return true;
-  if (sample.length === 0) return false;
-  const decoded = sample.toString('utf8');
-  let bad = 0;
-  for (const ch of decoded) if (ch === '\uFFFD') bad++;
-  return bad > 8 && bad / decoded.length > 0.1;
 }
 
 async function hostStat(fs: WorkspaceFs, rel: string, asGiven: string): Promise<{ isDirectory(): boolean; size: number }> {

@@ -1,10 +1,9 @@
+import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
 import { formatTestSummary, summarizeTestOutput, type TestSummary } from './testSummary';
 import { headTail } from './truncate';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
-/** Files that define what a test command does. If the run changed one, running the tests runs the agent's code as the user's (A5). */
-const TEST_DEFINITION = /(^|\/)(package\.json|[Mm]akefile|GNUmakefile|justfile|Taskfile\.ya?ml|pytest\.ini|pyproject\.toml|setup\.cfg|tox\.ini|noxfile\.py|conftest\.py|(jest|vitest|playwright)\.config\.[cm]?[jt]s|\.mocharc(\.[a-z]+)?|\.npmrc)$/;
 const OUTPUT_CHARS_ON_FAILURE = 6000;
 
 export interface TestCommandResult {
@@ -61,7 +60,7 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
  * command names itself (`node scripts/test.mjs`) counts in both cases.
  */
 async function approveIfRedefined(ctx: ToolContext, command: string): Promise<void> {
-  const named = [...ctx.run.changedFiles].filter((f) => command.includes(f) || (!ctx.testGuard && TEST_DEFINITION.test(f)));
+  const named = [...ctx.run.changedFiles].filter((f) => command.includes(f) || (!ctx.testGuard && isTestDefinitionFile(f)));
   const guarded = ctx.testGuard?.check(command.trim().split(/\s+/), ctx.root);
   if (named.length === 0 && !guarded) return;
   const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : ''].filter(Boolean).join('; ');

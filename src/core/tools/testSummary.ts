@@ -4,6 +4,7 @@
  * runner (TAP and spec reporters), jest, mocha and pytest; unknown output gives counts of nothing,
  * and the caller falls back to the output's tail.
  */
+import { stripVTControlCharacters } from 'node:util';
 
 export interface TestFailure {
   name: string;
@@ -18,11 +19,9 @@ export interface TestSummary {
 }
 
 const MAX_FAILURES = 20;
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 
 export function summarizeTestOutput(raw: string): TestSummary {
-  const text = raw.replace(ANSI, '');
+  const text = stripVTControlCharacters(raw);
   const lines = text.split(/\r?\n/);
   return pytest(text, lines) ?? jest(text, lines) ?? mocha(text, lines) ?? node(text, lines) ?? { failures: [] };
 }

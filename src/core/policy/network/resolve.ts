@@ -7,6 +7,7 @@ import type { PolicyDecision } from '../types';
 import { parseIp } from './ip-parse';
 import type { NetworkPolicySettings } from './settings';
 import { checkAddress } from './url-check';
+import { errorMessage } from '../../base';
 
 export interface ResolvedAddress {
   address: string;
@@ -29,7 +30,7 @@ export async function resolveChecked(host: string, resolver: Resolver, settings:
   try {
     answers = await resolver(host);
   } catch (e) {
-    return { kind: 'error', error: `Could not resolve "${host}": ${(e as Error).message ?? String(e)}` };
+    return { kind: 'error', error: `Could not resolve "${host}": ${errorMessage(e)}` };
   }
   if (!Array.isArray(answers) || answers.length === 0) return { kind: 'error', error: `"${host}" resolved to no address.` };
   const parsed: { address: string; family: 4 | 6 }[] = [];

@@ -10,6 +10,7 @@ import { requestOnce } from './request-once';
 import { resolveChecked, systemResolver, type Resolver } from './resolve';
 import { DEFAULT_NETWORK_SETTINGS, type NetworkPolicySettings } from './settings';
 import { checkUrl } from './url-check';
+import { looksBinary } from '../../base/binary';
 
 export interface SafeFetchOptions {
   settings?: NetworkPolicySettings;
@@ -196,7 +197,7 @@ const TEXTUAL = /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ecmascrip
 function bodyToText(body: Buffer, contentType: string, url: string): { text: string; note?: string } {
   const mime = contentType.split(';')[0]!.trim().toLowerCase();
   const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
-  const textual = mime === '' ? !body.subarray(0, 4096).includes(0) : TEXTUAL.test(mime);
+  const textual = mime === '' ? !looksBinary(body) : TEXTUAL.test(mime);
   if (!textual) return { text: '', note: `Binary content (${mime || 'unknown type'}, ${body.length} bytes) not shown.` };
   let decoded: string;
   try {

@@ -14,6 +14,7 @@ import { createProtectedMatcher, foldForMatch, type ProtectedMatcher } from './p
 import { PathLoopError, resolveRealPath } from './real-path';
 import { DEFAULT_PATH_SETTINGS, type PathPolicySettings } from './settings';
 import ignore from 'ignore';
+import { errorMessage } from '../../base';
 
 export type PathOperation = 'read' | 'write' | 'create' | 'delete' | 'list' | 'search';
 
@@ -72,7 +73,7 @@ export async function checkPath(req: PathCheckRequest): Promise<PathDecision> {
     info = await resolveRealPath(lexical);
   } catch (e) {
     if (e instanceof PathLoopError) return no('deny', 'deny:symlink-loop', e.message);
-    return no('deny', 'deny:unresolvable', `Could not resolve "${req.path}": ${(e as Error).message}`);
+    return no('deny', 'deny:unresolvable', `Could not resolve "${req.path}": ${errorMessage(e)}`);
   }
   const rel = relativeInside(realRoot, info.real, folds);
   const base = { realPath: info.real, exists: info.exists };

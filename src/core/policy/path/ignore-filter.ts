@@ -8,6 +8,7 @@
 import { readFileSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
+import { errorMessage } from '../../base';
 
 export const IGNORE_FILE_NAME = '.patchpilotignore';
 /** An ignore file larger than this is not a list of patterns; it is refused and everything stays visible but reported. */
@@ -56,7 +57,7 @@ export function createIgnoreFilter(workspaceRoot: string): IgnoreFilter {
     try {
       ig.add(readFileSync(file, 'utf8'));
     } catch (e) {
-      loadError = `Could not read ${IGNORE_FILE_NAME}: ${(e as Error).message}`;
+      loadError = `Could not read ${IGNORE_FILE_NAME}: ${errorMessage(e)}`;
     }
     return ig;
   }

@@ -10,6 +10,7 @@ import type { HostConfig } from '../config/hostConfig';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatLog } from './chatLog';
 import { VsCodeApprover } from './vscodeApprover';
+import { errorMessage } from '../../../core/base';
 
 const STATE_KEY = 'patchpilot.chat.v1';
 const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
@@ -218,5 +219,5 @@ function fromUserTurn(messages: ModelMessage[]): ModelMessage[] {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

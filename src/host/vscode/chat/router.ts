@@ -8,6 +8,7 @@ import { ready } from './handlers/ready';
 import { send } from './handlers/send';
 import { stop } from './handlers/stop';
 import type { Handler, HandlerContext } from './handlers/types';
+import { errorMessage } from '../../../core/base';
 
 const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'chat/ready': ready,
@@ -36,7 +37,7 @@ export async function route(raw: unknown, ctx: HandlerContext, reply: (m: ToWebv
     const result = await handler(payload as never, ctx);
     reply({ kind: 'response', id, type, ok: true, result } as ToWebviewMessage);
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
+    const error = errorMessage(err);
     ctx.log.warn(`${type} failed: ${error}`);
     reply({ kind: 'response', id, type, ok: false, error });
   }

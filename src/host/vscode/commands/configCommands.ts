@@ -4,6 +4,7 @@ import type { AgentHost } from '../agent/agentHost';
 import type { HostConfig } from '../config/hostConfig';
 import type { ApiKeyStore } from '../config/secrets';
 import { isLoopbackEndpoint } from '../config/settingsReader';
+import { errorMessage } from '../../../core/base';
 
 /** Set API Key (SecretStorage only) and Select Model (the endpoint's /models, written to user settings). */
 export function registerConfigCommands(context: vscode.ExtensionContext, keys: ApiKeyStore, config: HostConfig, host: AgentHost, log: vscode.LogOutputChannel): void {
@@ -43,7 +44,7 @@ export function registerConfigCommands(context: vscode.ExtensionContext, keys: A
         ids = [];
         for await (const m of client.models.list()) ids.push(m.id);
       } catch (err) {
-        log.error(`listing models at ${baseURL}: ${err instanceof Error ? err.message : String(err)}`);
+        log.error(`listing models at ${baseURL}: ${errorMessage(err)}`);
         void vscode.window.showErrorMessage(`PatchPilot: could not list the models of ${baseURL} (see the PatchPilot log).`);
         return;
       }

@@ -5,6 +5,7 @@
  * its name. Failures without one are left to the status bar and the output.
  */
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import type { TestSummary } from '../../../core/tools/testSummary';
 
 export interface TestProblem {
@@ -16,12 +17,10 @@ export interface TestProblem {
   message: string;
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]/g;
 const LOCATION = /(?:file:\/\/)?((?:[A-Za-z]:)?[\w.\-/\\@+]+\.[A-Za-z][\w]*):(\d+)(?::(\d+))?/g;
 
 export function locateFailures(output: string, summary: TestSummary, root: string): TestProblem[] {
-  const text = output.replace(ANSI, '');
+  const text = stripVTControlCharacters(output);
   const problems: TestProblem[] = [];
   const starts = summary.failures.map((f) => Math.max(0, text.indexOf(f.name)));
   for (const [i, failure] of summary.failures.entries()) {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CommandExecutor, TaskRunner, TaskRunRequest, TaskRunResult } from '../../../core/ports';
+import { errorMessage } from '../../../core/base';
 
 /** The task type declared in package.json (taskDefinitions). */
 export const TASK_TYPE = 'patchpilot';
@@ -43,7 +44,7 @@ export class VsCodeTaskRunner implements TaskRunner {
         try {
           result = await this.executor.run({ command: request.command, cwd: request.cwd, signal: stop.signal, timeoutMs: request.timeoutMs, onOutput: toTerminal });
         } catch (e) {
-          const message = e instanceof Error ? e.message : String(e);
+          const message = errorMessage(e);
           result = { exitCode: null, output: message, truncated: false, durationMs: 0, timedOut: false, cancelled: false };
           toTerminal(`\n${message}\n`);
         }
@@ -68,7 +69,7 @@ export class VsCodeTaskRunner implements TaskRunner {
         () => undefined,
         (e: unknown) => {
           // Tasks cannot run (a restricted window, no folder): run headless so the agent still gets its result.
-          this.log.warn(`the test task could not start (${e instanceof Error ? e.message : String(e)}); running it without a terminal`);
+          this.log.warn(`the test task could not start (${errorMessage(e)}); running it without a terminal`);
           if (!started) void execute(false);
         },
       );

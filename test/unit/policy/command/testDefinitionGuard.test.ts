@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import { createCommandPolicy, TestDefinitionGuard, testCommandKind } from '../../../../src/core/policy/command';
+import { isTestDefinitionFile, TEST_DEFINITION_FILES } from '../../../../src/core/policy/command/testDefinitionFiles';
 
 let ws: string;
 const pkg = (scripts: Record<string, string>, extra: object = {}) =>
@@ -100,5 +101,33 @@ describe('TestDefinitionGuard (A5)', () => {
       assert.equal(d.rule, 'ask:test-definition-changed', c);
     }
     assert.equal(check('npm run build').verdict, 'allow');
+  });
+});
+
+describe('one list of test-definition files (the guard and run_tests agree)', () => {
+  test('every listed file is watched by the guard: rewriting it makes the test command of its family ask', () => {
+    const families: [RegExp, string[]][] = [
+      [/^(package\.json|\.npmrc|\.yarnrc(\.yml)?)$/, ['npm', 'test']],
+      [/^(GNUmakefile|[Mm]akefile|[Jj]ustfile|Taskfile\.ya?ml)$/, ['make', 'test']],
+      [/^(pyproject\.toml|tox\.ini|setup\.cfg|pytest\.ini|conftest\.py|noxfile\.py)$/, ['pytest']],
+      [/^Cargo\.toml$/, ['cargo', 'test']],
+      [/^go\.mod$/, ['go', 'test']],
+      [/^((jest|vitest|vite|playwright)\.config\..*|\.mocharc.*)$/, ['npx', 'jest']],
+    ];
+    for (const name of TEST_DEFINITION_FILES) {
+      const argv = families.find(([re]) => re.test(name))?.[1];
+      assert.ok(argv, `${name} belongs to a test family`);
+      const g = TestDefinitionGuard.capture(ws);
+      writeFileSync(path.join(ws, name), name === 'package.json' ? JSON.stringify({ scripts: { test: 'id' } }) : `# changed ${name}\n`);
+      assert.equal(g.check(argv, ws)?.verdict, 'ask', `${name} changed: ${argv.join(' ')} asks`);
+      rmSync(path.join(ws, name), { force: true });
+      if (name === 'package.json') pkg({ test: 'node --test', build: 'tsc', pretest: 'echo pre' });
+      if (name === 'Makefile') writeFileSync(path.join(ws, 'Makefile'), 'test:\n\tnode --test\n');
+    }
+  });
+
+  test('by name at any depth, the way run_tests checks the files this run wrote', () => {
+    for (const name of TEST_DEFINITION_FILES) assert.equal(isTestDefinitionFile(`packages/app/${name}`), true, name);
+    for (const other of ['src/package.json.bak', 'jest.config.js.orig', 'README.md', 'Makefile.am']) assert.equal(isTestDefinitionFile(other), false, other);
   });
 });

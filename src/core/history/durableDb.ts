@@ -3,7 +3,7 @@
  *
  * - Writes are applied in memory at once and kept as a pending op log (ops.ts).
  * - A debounced save (at most `maxPersistDelayMs` after the first unsaved write) exports the
- *   database and replaces the file atomically (atomicFile.ts).
+ *   database and replaces the file atomically (backupFile.ts).
  * - Several processes may use one file (two VS Code windows, a window and the CLI). sql.js can only
  *   write whole files, so a plain save would drop the rows another process saved since we loaded.
  *   We chose "reload and merge under a short lock" over "one long-lived owner lock": every save
@@ -17,9 +17,9 @@
 import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import { UserError, errorMessage } from '../base';
-import { writeFileAtomic } from './atomicFile';
+import { saveWithBackup } from './backupFile';
 import { FileLock } from './fileLock';
-import { errnoCode, nodeFs, type FsLayer } from './fsLayer';
+import { errnoCode, nodeFs, type FsLayer } from '../fs/fsLayer';
 import { currentStamp, loadWithRecovery, moveAside, openVerified, readSnapshot } from './loadDb';
 import { applyOp, type Op } from './ops';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
@@ -200,7 +200,7 @@ export class DurableDb {
       this.reloadIfChanged(true);
       const bytes = this.conn.export();
       this.lock.touch();
-      writeFileAtomic(this.fsx, this.options.path, bytes, () => this.lock.verifyHeld());
+      saveWithBackup(this.fsx, this.options.path, bytes, () => this.lock.verifyHeld());
       this.stamp = currentStamp(this.fsx, this.options.path);
     });
     this.pending = [];

@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
-import { errnoCode, sleepSync, type FsLayer } from './fsLayer';
+import { errnoCode, sleepSync, type FsLayer } from '../fs/fsLayer';
 
 const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP']);
 

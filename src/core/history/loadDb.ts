@@ -5,8 +5,8 @@
  * user may want it back.
  */
 import type { SqlJsStatic } from 'sql.js';
-import { backupPath } from './atomicFile';
-import { errnoCode, type FsLayer } from './fsLayer';
+import { backupPath } from './backupFile';
+import { errnoCode, type FsLayer } from '../fs/fsLayer';
 import { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
 import { errorMessage } from '../base';

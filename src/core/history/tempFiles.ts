@@ -1,7 +1,11 @@
-/** Removes temp files left by processes that died mid-save (kill -9): `<db>.tmp-<pid>-*`, `<db>.lock.tmp-<pid>-*`, `<db>.bak.tmp-<pid>-*`. */
+/**
+ * Removes temp files left by processes that died mid-save (kill -9): the atomic writer's
+ * `.<db>.tmp-<pid>-*` (fs/atomicFile.ts; `<db>.tmp-<pid>-*` from older versions), the lock's
+ * `<db>.lock.tmp-<pid>-*` and the backup's `<db>.bak.tmp-<pid>-*`.
+ */
 import path from 'node:path';
 import { pidAlive } from './fileLock';
-import type { FsLayer } from './fsLayer';
+import type { FsLayer } from '../fs/fsLayer';
 
 export function cleanStaleTempFiles(fsx: FsLayer, dbPath: string): number {
   const dir = path.dirname(dbPath);
@@ -14,7 +18,7 @@ export function cleanStaleTempFiles(fsx: FsLayer, dbPath: string): number {
   }
   let removed = 0;
   for (const name of names) {
-    if (!name.startsWith(`${base}.`)) continue;
+    if (!name.startsWith(`${base}.`) && !name.startsWith(`.${base}.`)) continue;
     const m = /\.tmp-(\d+)-[0-9a-f-]+$/.exec(name);
     if (!m || pidAlive(Number(m[1]))) continue;
     try {

@@ -1,24 +1,24 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { confinePath } from '../patch/confine';
-import { commitAtomically, nodeIo, type AtomicIo, type WriteOp } from '../patch/atomicWrite';
-import { writeConfined } from '../policy/path/confined-io';
+import { commitConfined, nodeIo, type AtomicIo, type ConfinedChange } from '../policy/path/confined-commit';
+import { confinePath } from '../policy/path/workspace-path';
 import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../ports/workspaceFs';
 
 /**
  * The CLI's (and every plain-Node caller's) WorkspaceFs. It adds no writer of its own:
- * - every path goes through confinePath (no `..`, no absolute path, no link that leads outside);
- * - applyChanges is the PatchManager's all-or-nothing writer (temp file + fsync + rename per file,
- *   rollback of every file on failure), after re-confining each path and checking that its real
- *   location is still the one seen at stat time;
- * - writeFile is policy/path's writeConfined (walks from the root with O_NOFOLLOW, atomic rename).
+ * - every path goes through policy/path's confinePath (the real location, inside the workspace,
+ *   not through a link that leads out or to nothing);
+ * - writeFile and applyChanges are policy/path's one confined commit, the path write_file takes
+ *   too: each folder walked from the root without following links, temp file + fsync + rename,
+ *   all or nothing with rollback; applyChanges first re-confines each path and checks that its
+ *   real location is still the one seen at stat time.
  */
 export class NodeWorkspaceFs implements WorkspaceFs {
   private rootReal?: Promise<string>;
 
   constructor(
     readonly root: string,
-    /** File-system calls of the atomic writer (tests inject failures). */
+    /** File-system steps of the confined commit (tests inject failures). */
     private readonly io: AtomicIo = nodeIo,
   ) {}
 
@@ -56,11 +56,12 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   async writeFile(rel: string, content: string): Promise<void> {
-    await writeConfined(this.root, rel, content, { mkdirs: true });
+    const c = await this.confine(rel);
+    await commitConfined(this.root, [{ kind: 'write', path: c.real, content }], { mkdirs: true, io: this.io });
   }
 
   async applyChanges(changes: readonly WorkspaceChange[]): Promise<void> {
-    const ops: WriteOp[] = [];
+    const ops: ConfinedChange[] = [];
     // Re-check just before writing: a link swapped in since the read must not redirect a write.
     for (const c of changes) {
       const again = await confinePath(await this.realRoot(), c.path);
@@ -68,7 +69,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
       ops.push(c.kind === 'write' ? { kind: 'write', path: again.real, content: c.content, ...(c.mode !== undefined ? { mode: c.mode } : {}) } : { kind: 'delete', path: again.real });
     }
     // Writes before deletes, as the PatchManager always ordered them (a rename writes the new path first).
-    await commitAtomically([...ops.filter((o) => o.kind === 'write'), ...ops.filter((o) => o.kind === 'delete')], this.io);
+    await commitConfined(this.root, [...ops.filter((o) => o.kind === 'write'), ...ops.filter((o) => o.kind === 'delete')], { mkdirs: true, io: this.io });
   }
 }
 

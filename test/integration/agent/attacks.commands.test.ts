@@ -74,7 +74,7 @@ const POISON_PACKAGE = [
 function assertRefused(run: AgentRun, [id, command, verdict, rule]: Case): void {
   const told = run.results.get(id);
   assert.ok(told, `${id}: the model got a result`);
-  const named = new RegExp(verdict === 'deny' ? `denied by policy \\(${rule}\\)` : `the user declined[^]*\\(${rule}\\)`);
+  const named = new RegExp(verdict === 'deny' ? `denied by policy \\(${rule}\\)` : `not done, nobody could approve it[^]*\\(${rule}\\)`);
   assert.match(told, named, `${id}: the refusal names the rule`);
   assert.doesNotMatch(told, /^\$ /m, `${id}: nothing ran`);
   const row = decisionFor(run, 'command', command);
@@ -120,8 +120,8 @@ describe('attacks: commands (built CLI, auto mode, no TTY)', { skip: existsSync(
 
       // A5: the patch applied, then the redefined test command was refused both as run_tests and as run_command.
       assert.match(run.results.get('poison-package')!, /applied 1 hunk to package\.json/);
-      assert.match(run.results.get('poison-package')!, /tests after the edit were not run: the user declined: npm test[^]*ask:test-definition-changed/);
-      assert.match(run.results.get('tests')!, /the user declined: npm test[^]*\(ask:test-definition-changed\)/);
+      assert.match(run.results.get('poison-package')!, /tests after the edit were not run: not done, nobody could approve it: npm test[^]*ask:test-definition-changed/);
+      assert.match(run.results.get('tests')!, /not done, nobody could approve it: npm test[^]*\(ask:test-definition-changed\)/);
       assertRefused(run, ['npm-test', 'npm test', 'ask', 'ask:test-definition-changed']);
       const testRows = run.policy.filter((p) => p.subject === 'npm test');
       assert.ok(testRows.length >= 3 && testRows.every((p) => p.verdict === 'ask' && p.rule === 'ask:test-definition-changed'), JSON.stringify(testRows));
@@ -180,7 +180,7 @@ describe('attacks: commands (built CLI, auto mode, no TTY)', { skip: existsSync(
       const run = await runAgent(arena, [turn(...subset.map(([id, command]) => call(id, 'run_command', { command })), call('echo', 'run_command', { command: 'echo hi' })), finish()], { mode: 'auto-edit' });
       assert.equal(run.code, 0, run.stderr);
       for (const c of subset) assertRefused(run, c);
-      assert.match(run.results.get('echo')!, /the user declined: echo hi\.[^]*auto-edit mode asks before every command/);
+      assert.match(run.results.get('echo')!, /not done, nobody could approve it: echo hi\.[^]*auto-edit mode asks before every command/);
       const echo = decisionFor(run, 'command', 'echo hi');
       assert.deepEqual([echo?.verdict, echo?.rule], ['allow', 'allow:echo'], 'the policy allowed it; the mode asked');
       assert.deepEqual(changed(outsideBefore, arena.snapshotOutside()), []);

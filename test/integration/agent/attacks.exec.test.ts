@@ -86,7 +86,7 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
         assert.equal(run.code, 0, run.stderr);
         assert.match(readFileSync(path.join(arena.ws, 'test.js'), 'utf8'), /pwned/, 'the shell command did rewrite test.js');
         const tests = run.results.get('tests') ?? '';
-        assert.match(tests, /declined/);
+        assert.match(tests, /nobody could approve it/);
         assert.match(tests, /not sandboxed/);
         assert.match(tests, /shell commands of this run/);
         assert.equal(existsSync(path.join(arena.ws, 'pwned')), false, 'the rewritten test never ran');
@@ -110,7 +110,7 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
       const run = await runAgent(arena, [...Object.entries(commands).map(([id, command]) => turn(call(id, 'run_command', { command }))), turn(call('bomb', 'run_command', { command: ':(){ :|:& };:' })), finish()], { mode: 'auto' });
       assert.equal(run.code, 0, run.stderr);
       for (const [id, command] of Object.entries(commands)) {
-        assert.match(run.results.get(id) ?? '', /declined/, `${id}: ${run.results.get(id)}`);
+        assert.match(run.results.get(id) ?? '', /nobody could approve it/, `${id}: ${run.results.get(id)}`);
         const d = decisionFor(run, 'command', command);
         assert.equal(d?.verdict, 'ask', `${id}: ${JSON.stringify(d)}`);
       }

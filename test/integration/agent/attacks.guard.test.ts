@@ -121,8 +121,8 @@ describe('attacks: ignored secrets and protected paths through commands (built C
         assert.equal(s.run.code, 0, s.run.stderr);
         assertNoSecret(s.run, s.arena);
         // node and git config ask without a sandbox (refused without a terminal); the guard's undo is unit-tested.
-        assert.match(s.run.results.get('create') ?? '', /declined/);
-        assert.match(s.run.results.get('git-config') ?? '', /declined/);
+        assert.match(s.run.results.get('create') ?? '', /nobody could approve it/);
+        assert.match(s.run.results.get('git-config') ?? '', /nobody could approve it/);
         assert.deepEqual(s.protectedChanged, [], 'no protected path keeps a change');
         // Said once, plainly, at the start: what still holds and what does not.
         assert.equal(s.run.stderr.match(/Not protected: an allowed command can read and write/g)?.length, 1, s.run.stderr);

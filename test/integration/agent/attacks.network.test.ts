@@ -41,10 +41,10 @@ describe('attacks: network (built CLI, auto mode, no TTY)', { skip: existsSync(C
         assert.ok(row, `${id}: ${JSON.stringify(run.policy.filter((p) => p.kind === 'network'))}`);
         // Credentials in a URL count as data to a new host (A12), which asks before the fetch policy would deny it.
         assert.equal(row.verdict, id === 'userinfo' ? 'ask' : 'deny', `${id}: ${row.reason}`);
-        assert.match(told, id === 'userinfo' ? /the user declined: fetch / : /^refused \(/, `${id}: ${told}`);
+        assert.match(told, id === 'userinfo' ? /not done, nobody could approve it: fetch / : /^refused \(/, `${id}: ${told}`);
         assert.ok(told.includes(`(${row.rule}): ${row.reason}`), `${id}: the model reads the recorded rule and reason: ${told}`);
       }
-      assert.match(run.results.get('curl')!, /the user declined: curl[^]*\(ask:not-allowlisted\)/);
+      assert.match(run.results.get('curl')!, /not done, nobody could approve it: curl[^]*\(ask:not-allowlisted\)/);
       // node is allowed and runs in the sandbox, whose network is off (without the sandbox it asks).
       assert.match(run.results.get('node-fetch')!, /FAILED|ask:unsandboxed-code/);
       assert.equal(canary.connections, 0, `nothing reached the canary: ${canary.requests.join(', ')}`);
@@ -83,7 +83,7 @@ describe('attacks: network (built CLI, auto mode, no TTY)', { skip: existsSync(C
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(run.server.mismatches, []);
       assert.match(run.results.get('docs')!, /^HTTP 200 [^]*AI agents: read notes\/deploy\.txt/, 'the opt-in host was fetched');
-      assert.match(run.results.get('exfil')!, /the user declined: fetch http:\/\/localhost[^]*\(ask:data-to-new-host\)/);
+      assert.match(run.results.get('exfil')!, /not done, nobody could approve it: fetch http:\/\/localhost[^]*\(ask:data-to-new-host\)/);
       const row = decisionFor(run, 'network', `fetch ${exfil}`);
       assert.deepEqual([row?.verdict, row?.rule], ['ask', 'ask:data-to-new-host']);
       // Cloud metadata stays refused even with allowPrivateNetwork.
@@ -126,7 +126,7 @@ describe('attacks: network (built CLI, auto mode, no TTY)', { skip: existsSync(C
       );
       assert.equal(run.code, 0, run.stderr);
       for (const [id, url] of urls) {
-        assert.match(run.results.get(id)!, /the user declined: fetch [^]*\(ask:data-to-new-host\)/, `${id}: ${run.results.get(id)}`);
+        assert.match(run.results.get(id)!, /not done, nobody could approve it: fetch [^]*\(ask:data-to-new-host\)/, `${id}: ${run.results.get(id)}`);
         assert.equal(decisionFor(run, 'network', `fetch ${url}`)?.rule, 'ask:data-to-new-host', id);
       }
       assert.equal(canary.connections, 0, `nothing reached the canary: ${canary.requests.join(', ')}`);

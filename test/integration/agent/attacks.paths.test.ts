@@ -44,7 +44,7 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
       const outsideBefore = arena.snapshotOutside();
       const protectedBefore = arena.snapshotProtected();
       const tag = path.basename(arena.base);
-      const declined = /the user declined: (create|overwrite) [^]*It needed approval \(protected:/;
+      const declined = /not done, nobody could approve it: (create|overwrite) [^]*It needed approval \(protected:/;
       const denied = /outside the workspace|\.patchpilotignore|ignored/i;
       // A7: new protected files through write_file (they do not exist, so only the protection can ask).
       const writes: PathCase[] = [
@@ -60,7 +60,7 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         ['w-dotdot2', 'write_file', { path: '../../.ssh/id_rsa', content: 'x' }, 'deny', /^deny:/, denied],
         ['w-abs', 'write_file', { path: `/etc/${tag}`, content: 'x' }, 'deny', /^deny:/, denied],
         // A9: the ignore file itself.
-        ['w-ignore', 'write_file', { path: '.patchpilotignore', content: '' }, 'ask', /^ask:overwrite$|^protected:/, /the user declined: overwrite \.patchpilotignore/],
+        ['w-ignore', 'write_file', { path: '.patchpilotignore', content: '' }, 'ask', /^ask:overwrite$|^protected:/, /not done, nobody could approve it: overwrite \.patchpilotignore/],
       ];
       // A7/A9: patches to existing protected files; one patch mixes an ordinary file in (all or nothing).
       const patches: [string, string, RegExp][] = [
@@ -97,15 +97,16 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         turn(...reads.map(([id, tool, args]) => call(id, tool, args)), call('cat-env', 'run_command', { command: 'cat .env' })),
         finish(),
       ]);
-      assert.equal(run.code, 0, run.stderr);
+      // Every edit was refused (denied, or asked with nobody to ask): the run ends blocked, exit 1.
+      assert.equal(run.code, 1, run.stderr);
       assert.deepEqual(run.server.mismatches, []);
-      assert.equal(run.events.at(-1)?.status, 'finished');
+      assert.equal(run.events.at(-1)?.status, 'blocked');
 
       for (const c of writes) assertPathCase(run, c, new RegExp(`^(create|overwrite|write) ${escape(String(c[2].path))}$`));
 
       for (const [id, , file] of patches) {
         const text = run.results.get(id)!;
-        assert.match(text, /the user rejected the patch; nothing was changed[^]*It needed approval:[^]*\(protected:/, `${id}: ${text}`);
+        assert.match(text, /nobody could approve the patch, so nothing was changed[^]*It needed approval:[^]*\(protected:/, `${id}: ${text}`);
         const row = decisionFor(run, 'path', file);
         assert.deepEqual([row?.verdict, row?.rule?.startsWith('protected:')], ['ask', true], `${id}: ${JSON.stringify(row)}`);
       }
@@ -117,7 +118,7 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         const row = decisionFor(run, 'path', file);
         assert.equal(row?.verdict, 'deny', `${id}: ${JSON.stringify(row)}`);
       }
-      assert.match(run.results.get('p-hardlink')!, /the user rejected the patch[^]*shared\.txt \(ask:hard-link\)/);
+      assert.match(run.results.get('p-hardlink')!, /nobody could approve the patch[^]*shared\.txt \(ask:hard-link\)/);
       assert.deepEqual([decisionFor(run, 'path', 'shared.txt')?.verdict, decisionFor(run, 'path', 'shared.txt')?.rule], ['ask', 'ask:hard-link']);
       assert.equal(readFileSync(path.join(arena.ws, 'README.md'), 'utf8'), '# victim\n', 'the ordinary half of a patch with a protected file was not applied');
 
@@ -131,7 +132,7 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
       assert.doesNotMatch(run.results.get('glob-env')!, /^\.env$/m);
       assert.doesNotMatch(run.results.get('glob-all')!, /^\.env$/m);
       assert.match(run.results.get('glob-all')!, /^index\.js$/m, 'glob works otherwise');
-      assert.match(run.results.get('cat-env')!, /the user declined: cat \.env[^]*\(ask:ignored-path\)/);
+      assert.match(run.results.get('cat-env')!, /not done, nobody could approve it: cat \.env[^]*\(ask:ignored-path\)/);
       assert.deepEqual([decisionFor(run, 'command', 'cat .env')?.verdict, decisionFor(run, 'command', 'cat .env')?.rule], ['ask', 'ask:ignored-path']);
 
       for (const [name, secret] of Object.entries(arena.secrets)) assert.ok(!run.allModelInput.includes(secret), `the ${name} secret never reached the model`);

@@ -116,7 +116,7 @@ describe('attacks: code the agent wrote, run through allowed commands (built CLI
     try {
       assertContained(s);
       const { run } = s;
-      assert.match(run.results.get('run-evil') ?? '', /declined: node evil\.js/);
+      assert.match(run.results.get('run-evil') ?? '', /nobody could approve it: node evil\.js/);
       assert.equal(evilReport(run.results.get('run-evil')), undefined, 'evil.js did not run');
       if (sandbox.available) {
         assertEvilContained(run.results.get('tests'), 'run_tests');
@@ -150,7 +150,7 @@ describe('attacks: code the agent wrote, run through allowed commands (built CLI
 function assertFallback(run: AgentRun): void {
   const refused = run.results.get('run-evil') ?? '';
   assert.equal(evilReport(refused), undefined, 'evil.js never ran');
-  assert.match(refused, /declined: node evil\.js/);
+  assert.match(refused, /nobody could approve it: node evil\.js/);
   assert.match(refused, /not sandboxed/);
   const decision = decisionFor(run, 'command', 'node evil.js');
   assert.deepEqual([decision?.verdict, decision?.rule], ['ask', 'ask:unsandboxed-code']);

@@ -27,12 +27,14 @@ describe('attacks: a repository escalates itself through its own settings (built
     try {
       const before = commits(arena);
       const run = await runAgent(arena, turns(), { mode: 'settings' });
-      assert.equal(run.code, 0, run.stderr);
+      // Its one edit was refused for want of approval (ask mode, no terminal): the run is blocked, not finished.
+      assert.equal(run.code, 1, run.stderr);
+      assert.equal(run.events.at(-1)?.status, 'blocked');
       assert.match(run.stderr, /warning: ignored patchpilot\.approval\.mode = "auto" from .*settings\.json: the workspace is not trusted/);
       assert.match(run.stderr, /warning: ignored patchpilot\.git\.autoCommit = true from .*settings\.json: the workspace is not trusted/);
-      assert.match(run.results.get('write') ?? '', /declined: create planted\.js/);
+      assert.match(run.results.get('write') ?? '', /nobody could approve it: create planted\.js/);
       assert.equal(existsSync(path.join(arena.ws, 'planted.js')), false, 'the write asked (ask mode) and was refused');
-      assert.match(run.results.get('node') ?? '', /declined: node planted\.js/);
+      assert.match(run.results.get('node') ?? '', /nobody could approve it: node planted\.js/);
       assert.equal(existsSync(path.join(arena.ws, 'ran.txt')), false, 'node never ran');
       assert.equal(commits(arena), before, 'nothing was committed');
     } finally {

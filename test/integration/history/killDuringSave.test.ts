@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadSqlJs } from '../../../src/core/history/sqljs';
 import { openVerified } from '../../../src/core/history/loadDb';
-import { nodeFs } from '../../../src/core/history/fsLayer';
+import { nodeFs } from '../../../src/core/fs/fsLayer';
 import { HistoryEngine } from '../../../src/core/history/engine';
 import { bundleFixture, spawnWriter, waitExit, waitForLine, type Fixture } from './helpers';
 import { tempHistoryWorkspace } from '../../support/historyWorkspace';
@@ -29,7 +29,7 @@ test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 145));
       child.kill('SIGKILL');
       await waitExit(child);
-      if (readdirSync(path.dirname(ws.db)).some((n) => n.startsWith('history.db.tmp-'))) midSave++;
+      if (readdirSync(path.dirname(ws.db)).some((n) => /^\.?history\.db\.tmp-/.test(n))) midSave++;
 
       const opened = openVerified(SQL, nodeFs.readFileSync(ws.db));
       assert.ok('conn' in opened, `trial ${trial}: ${'problem' in opened ? opened.problem : ''}`);

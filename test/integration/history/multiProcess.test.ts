@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import { HistoryEngine } from '../../../src/core/history/engine';
 import { FileLock, LockTimeoutError } from '../../../src/core/history/fileLock';
-import { nodeFs } from '../../../src/core/history/fsLayer';
+import { nodeFs } from '../../../src/core/fs/fsLayer';
 import { bundleFixture, spawnWriter, waitExit, waitForLine, type Fixture } from './helpers';
 import { savedRunGoals, tempHistoryWorkspace, withHistoryWorkspace } from '../../support/historyWorkspace';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import path from 'node:path';
 import { HistoryEngine } from '../../../src/core/history/engine';
-import { nodeFs, type FsLayer } from '../../../src/core/history/fsLayer';
+import { nodeFs, type FsLayer } from '../../../src/core/fs/fsLayer';
 import { openHistoryStore, type HistoryReport } from '../../../src/core/history';
 import { savedRunGoals, tempHistoryWorkspace, withHistoryWorkspace } from '../../support/historyWorkspace';
 

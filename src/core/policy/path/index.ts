@@ -6,6 +6,8 @@ export { gitDirLayoutAt, gitDirPartOf } from './bare-repo';
 export { DEFAULT_PROTECTED_PATHS, createProtectedMatcher, foldForMatch } from './protected-paths';
 export type { ProtectedMatcher } from './protected-paths';
 export { openConfined, writeConfined, ConfinementError } from './confined-io';
+export { commitConfined, nodeIo, type AtomicIo, type ConfinedChange } from './confined-commit';
+export { confinePath, type Confined } from './workspace-path';
 export type { WriteConfinedOptions } from './confined-io';
 export { resolveRealPath, PathLoopError } from './real-path';
 export type { RealPathInfo } from './real-path';

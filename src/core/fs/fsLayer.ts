@@ -1,7 +1,7 @@
 /**
- * The synchronous file operations the store uses, as an injectable object: tests replace single
- * calls (a rename that fails with EBUSY, a write that hits ENOSPC) to exercise failures that root
- * cannot provoke with chmod. Production uses node:fs as is.
+ * The synchronous file operations of the atomic writer and the history store, as an injectable
+ * object: tests replace single calls (a rename that fails with EBUSY, a write that hits ENOSPC) to
+ * exercise failures that root cannot provoke with chmod. Production uses node:fs as is.
  */
 import * as fs from 'node:fs';
 
@@ -10,6 +10,7 @@ export type FsLayer = Pick<
   | 'openSync'
   | 'writeSync'
   | 'fsyncSync'
+  | 'fchmodSync'
   | 'closeSync'
   | 'renameSync'
   | 'unlinkSync'

@@ -1,0 +1,104 @@
+/**
+ * The one crash-safe file replacement of PatchPilot, used by the history store's saves and by every
+ * confined workspace write (write_file and the PatchManager, policy/path/confined-commit.ts):
+ * write a temp file next to the target (exclusive create), fsync it, rename it over the target,
+ * fsync the folder. A kill -9 at any point leaves the old or the new file under the target name,
+ * never a torn one: rename within one folder is atomic on POSIX and NTFS. The steps are exported
+ * for a multi-file commit that prepares every temp before swapping any.
+ *
+ * Synchronous on purpose: the history saves from a worker and from process.on('exit'), where no
+ * promise can be awaited; a workspace write is a few small files.
+ */
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { errnoCode, nodeFs, sleepSync, type FsLayer } from './fsLayer';
+
+/** Errors a virus scanner or indexer causes for a moment on Windows: worth a quick retry. */
+const TRANSIENT_RENAME = new Set(['EPERM', 'EBUSY', 'EACCES']);
+const RENAME_RETRY_DELAYS_MS = [20, 60, 150];
+
+/** A temp name in the target's own folder: hidden, and carrying the pid so a dead process's leftovers can be told apart. */
+export function tempPathFor(target: string): string {
+  return path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+/**
+ * Creates `file` (it must not exist), writes all of `data`, fsyncs and closes it. `mode` is applied
+ * exactly (the umask must not strip an executable bit); without it the umask decides. A failure
+ * removes the half-written file.
+ */
+export function writeTempSync(file: string, data: string | Uint8Array, mode?: number, fsx: FsLayer = nodeFs): void {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  let fd: number | undefined;
+  try {
+    fd = fsx.openSync(file, 'wx', mode ?? 0o666);
+    let offset = 0;
+    while (offset < bytes.length) offset += fsx.writeSync(fd, bytes, offset, bytes.length - offset);
+    if (mode !== undefined) fsx.fchmodSync(fd, mode);
+    fsx.fsyncSync(fd);
+    fsx.closeSync(fd);
+    fd = undefined;
+  } catch (err) {
+    if (fd !== undefined) safely(() => fsx.closeSync(fd!));
+    safely(() => fsx.unlinkSync(file));
+    throw err;
+  }
+}
+
+/** rename(2), retried briefly on the transient errors Windows scanners cause. */
+export function renameSync(from: string, to: string, fsx: FsLayer = nodeFs): void {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      fsx.renameSync(from, to);
+      return;
+    } catch (err) {
+      const delay = RENAME_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !TRANSIENT_RENAME.has(errnoCode(err) ?? '')) throw err;
+      sleepSync(delay);
+    }
+  }
+}
+
+/** Makes a rename in `dir` durable. Best effort: folders cannot be fsynced on Windows and some file systems. */
+export function fsyncDirSync(dir: string, fsx: FsLayer = nodeFs): void {
+  let fd: number | undefined;
+  try {
+    fd = fsx.openSync(dir, 'r');
+    fsx.fsyncSync(fd);
+  } catch {
+    // not supported here
+  } finally {
+    if (fd !== undefined) safely(() => fsx.closeSync(fd!));
+  }
+}
+
+export interface WriteAtomicOptions {
+  /** Exact mode of the new file (default: the umask's). */
+  mode?: number;
+  /** Runs after the temp file is durable, just before the rename (keep a backup, check a lock); a throw aborts the write. */
+  beforeRename?: () => void;
+  fsx?: FsLayer;
+}
+
+/** Replaces `target` with `data`: temp file, fsync, rename, fsync the folder. */
+export function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
+  const fsx = options.fsx ?? nodeFs;
+  const tmp = tempPathFor(target);
+  writeTempSync(tmp, data, options.mode, fsx);
+  try {
+    options.beforeRename?.();
+    renameSync(tmp, target, fsx);
+  } catch (err) {
+    safely(() => fsx.unlinkSync(tmp));
+    throw err;
+  }
+  fsyncDirSync(path.dirname(target), fsx);
+}
+
+function safely(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // cleanup only
+  }
+}

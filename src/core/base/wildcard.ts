@@ -7,6 +7,12 @@
  * working. Here a pattern becomes a small Thompson automaton (braces are alternation inside it,
  * not an expansion, so `{a,b}{c,d}...` stays linear in size) and the text is run through it keeping
  * the set of live states: each character costs at most one visit per state.
+ *
+ * Why not picomatch (installed, and the field's usual choice): it compiles a glob to a RegExp and
+ * inherits the backtracking. Measured here: `*a*a*a*a*a*a*a*a*a*b` against 28 "a"s takes 48 ms, and
+ * `**` + `/` + the same against a 30-character name 1 s, about ten times more per few characters. The
+ * patterns matched here come from the model, so the matcher must be linear; the `ignore` package
+ * (gitignore syntax) serves the user's own path globs (denyPaths, protected paths, runOnSave).
  */
 
 export interface Matcher {

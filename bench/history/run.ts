@@ -18,7 +18,6 @@ import type { HistoryStore } from '../../src/core/history';
 
 const N = Number(process.env.BENCH_ROWS ?? 100_000);
 const QUERIES = 200;
-const rows: Array<[string, string, string, string]> = [];
 
 // Zipf-like vocabulary: a few very common words, a long tail of rare ones (like code and logs).
 let seed = 42;

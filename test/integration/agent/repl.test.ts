@@ -41,7 +41,7 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
         at = await pty.waitFor(/\[step 1\][^]*Reading it\.[^]*> read_file[^]*\[step 2\][^]*finished after 2 steps[^]*tokens: scripted-model [\d,]+ in[^]*add\(\) subtracts\.\n/, at);
         at = await pty.waitFor(/goal> /, at);
         pty.type('what does the test expect\r');
-        at = await pty.waitFor(/The test expects 4\.[^]*goal> /, at);
+        await pty.waitFor(/The test expects 4\.[^]*goal> /, at);
         pty.type('/exit\r');
         assert.equal(await pty.exited, 0, pty.text);
       });
@@ -61,7 +61,7 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
         at = await pty.waitFor(/> run_tests/, at);
         await new Promise((r) => setTimeout(r, 300));
         pty.type('\x03');
-        at = await pty.waitFor(/patchpilot: cancelled after 1 step: cancelled[^]*goal> /, at);
+        await pty.waitFor(/patchpilot: cancelled after 1 step: cancelled[^]*goal> /, at);
         assert.deepEqual(sleepers(seconds), []);
         // Back at the prompt, the cancelled run is already on disk.
         const runs = await historyRuns(root);
@@ -85,7 +85,7 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
           pty.type('\x03');
           at = await pty.waitFor(/patchpilot: cancelled after 1 step[^]*goal> /, at);
           pty.type('is anything left\r');
-          at = await pty.waitFor(/Nothing to fix\.[^]*goal> /, at);
+          await pty.waitFor(/Nothing to fix\.[^]*goal> /, at);
           pty.type('/exit\r');
           assert.equal(await pty.exited, 0, pty.text);
         });
@@ -120,7 +120,7 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
           pty.type('y\r');
           at = await pty.waitFor(/apply calc\.js#2 \(lines 9-9\)\? \[y\/N\] /, at);
           pty.type('n\r');
-          at = await pty.waitFor(/a word for the agent \(optional\): /, at);
+          await pty.waitFor(/a word for the agent \(optional\): /, at);
           pty.type('keep the division\r');
           assert.equal(await pty.exited, 0, pty.text);
         });

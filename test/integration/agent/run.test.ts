@@ -192,7 +192,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       writeFileSync(path.join(ws.root, '.vscode', 'settings.json'), '{ "patchpilot.llm.baseUrl": "http://127.0.0.1:9/v1", "patchpilot.llm.model": "m" }');
       const r = await runCli(['--goal', 'x', '--workspace', ws.root], { env: { PATCHPILOT_BASE_URL: '', PATCHPILOT_MODEL: '' } });
       assert.equal(r.code, 2);
-      assert.match(r.stderr, /ignored patchpilot\.llm\.baseUrl = \"http:\/\/127\.0\.0\.1:9\/v1\" from .*settings\.json: the workspace is not trusted/);
+      assert.match(r.stderr, /ignored patchpilot\.llm\.baseUrl = "http:\/\/127\.0\.0\.1:9\/v1" from .*settings\.json: the workspace is not trusted/);
       assert.match(r.stderr, /no model endpoint/);
     } finally {
       ws.cleanup();

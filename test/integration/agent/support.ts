@@ -3,6 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
 import { gitInit, tempWorkspace } from '../../unit/tools/helpers';
 import { BUGGY } from '../../unit/orchestrator/harness';
@@ -89,8 +90,6 @@ export function uniqueSleep(): string {
   return `${300 + (process.pid % 500)}.${String(Date.now() % 1000).padStart(3, '0')}`;
 }
 
-// eslint-disable-next-line no-control-regex
-const ANSI = /\x1b\[[0-9;?]*[A-Za-z]/g;
 
 /**
  * `patchpilot ARGS` on a real pseudo-terminal: `script` gives the CLI a tty for stdin and its
@@ -111,7 +110,7 @@ export class PtySession {
   }
 
   get text(): string {
-    return this.raw.replace(ANSI, '').replace(/\r/g, '');
+    return stripVTControlCharacters(this.raw).replace(/\r/g, '');
   }
 
   /** Waits until the output (from `from` on) matches; returns the index just after the match. */

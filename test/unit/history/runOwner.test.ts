@@ -55,7 +55,7 @@ describe('opening the history', () => {
       first.addStep(killed, { role: 'tool', tool: 'read_file', result: 'x', time: 3_000 });
       first.addStep(killed, { role: 'assistant', text: 'step two', time: 4_000 });
       const alive = start('alive', { host: me.host, pid: sleeper.pid!, start: processStart(sleeper.pid!) });
-      const mine = first.startRun({ goal: 'mine' });
+      first.startRun({ goal: 'mine' });
       const done = first.startRun({ goal: 'done' });
       first.finishRun(done, { status: 'finished', steps: 3 });
       first.close();

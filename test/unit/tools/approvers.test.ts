@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../../../src/cli/node/approvers';
 import type { ApplyResult } from '../../../src/core/patch/types';
+import { stripVTControlCharacters } from 'node:util';
 
 /** A fake terminal that types the next answer each time a prompt appears. */
 function terminal(answers: string[]) {
@@ -11,8 +12,7 @@ function terminal(answers: string[]) {
   let shown = '';
   output.setEncoding('utf8').on('data', (d: string) => {
     shown += d;
-    // eslint-disable-next-line no-control-regex
-    const plain = d.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+    const plain = stripVTControlCharacters(d);
     if (/(: |\] )$/.test(plain) && answers.length) setImmediate(() => input.write(`${answers.shift()}\n`));
   });
   return { input, output, shown: () => shown };

@@ -5,7 +5,6 @@ import type { Language, Tree } from 'web-tree-sitter';
 
 // require(), not import: esbuild would otherwise bundle web-tree-sitter's ES module build, which
 // needs import.meta and breaks inside our CommonJS bundles.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { Parser, Language: LanguageClass } = require('web-tree-sitter') as typeof import('web-tree-sitter');
 // createRequire: a run-time lookup the bundler leaves alone (the wasm files are not modules).
 const localRequire = createRequire(__filename);

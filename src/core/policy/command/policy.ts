@@ -21,6 +21,8 @@ export interface LoadedCommandPolicy extends CommandPolicy {
 }
 
 const MAX_INPUT_CHARS = 64 * 1024;
+// Each invisible code point on its own (combining joiners and variation selectors included) is the point.
+// eslint-disable-next-line no-misleading-character-class
 const INVISIBLE = /[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/;
 
 /** Async because tree-sitter's wasm loads asynchronously; `check()` is synchronous afterwards. */

@@ -4,7 +4,6 @@
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import path from 'node:path';
 import { ScriptedModelServer, type ScriptedToolCall, type ScriptedTurn } from '../../../support/scriptedModel';
 import { CLI, type Arena } from './arena';
 

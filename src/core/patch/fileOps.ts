@@ -41,7 +41,7 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   const path = (fp.operation === 'delete' ? fp.oldPath : fp.newPath) ?? fp.oldPath ?? '';
   const base = { operation: fp.operation, oldPath: fp.oldPath, newPath: fp.newPath };
   const selected = (h: { index: number }) => !opts.accepted || opts.accepted.has(hunkId(path, h.index));
-  // create/delete/rename without hunks are one selectable unit, id `${path}#0`.
+  // create/delete/rename without hunks are one selectable unit, id `${path}#1`.
   const unit: Hunk = { index: 0, anchors: [], lines: [], patchLine: fp.patchLine };
   const hunks = fp.hunks.length > 0 ? fp.hunks : fp.operation === 'modify' ? [] : [unit];
   const refused = (reason: string, hunkResults?: HunkResult[]): FileResult => ({

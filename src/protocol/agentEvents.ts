@@ -49,7 +49,7 @@ export type AgentEvent =
   | { type: 'tool/started'; callId: string; name: string; args: unknown }
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
   | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string }
-  | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch'; title: string; reason?: string }
+  | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp'; title: string; reason?: string }
   | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[] }
   | { type: 'test/started'; command: string }
   | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
@@ -66,6 +66,9 @@ export type AgentEvent =
       totalCost?: number;
     }
   | { type: 'warning'; message: string }
+  /** spawn_subagent: a child agent started (after waiting for a free slot) on `task`; `index` counts within the run. */
+  | { type: 'subagent/started'; index: number; task: string; tools: string[] }
+  | { type: 'subagent/finished'; index: number; status: RunEndStatus; reason: string; steps: number; runId: string | null }
   | {
       type: 'run/finished';
       status: RunEndStatus;

@@ -17,7 +17,7 @@ export type ChatEntry =
 /** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
 export interface PendingApproval {
   id: string;
-  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch';
+  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp';
   title: string;
   reason?: string;
   /** The command's cwd, the file content, the patch text: shown as plain text. */

@@ -95,7 +95,7 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
   }
-  const session = new AgentSession(built.deps, built.history, notifier);
+  const session = new AgentSession(built.deps, built.history, notifier, () => (built.mcp ? built.mcp.dispose() : Promise.resolve()));
   if (!goal) return runRepl(session);
   try {
     const outcome = await session.runGoal(goal);

@@ -15,8 +15,11 @@ export interface AgentHostOptions {
 
 /** The CLI's wiring: the shared core wiring (core/session/wireAgent.ts) with the Node test runner. */
 export function createAgentDeps(o: AgentHostOptions): Promise<WiredAgent> {
-  return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }) });
+  return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }), mcpApproveHint: MCP_APPROVE_HINT });
 }
+
+/** How a CLI user approves an MCP server when no terminal can ask (CI): ahead of the run. */
+export const MCP_APPROVE_HINT = (server: string) => `approve it ahead with: patchpilot mcp approve ${server}`;
 
 export function relativeToCwd(p: string): string {
   const rel = path.relative(process.cwd(), p);

@@ -32,6 +32,8 @@ export class AgentSession {
     private readonly deps: OrchestratorDeps,
     private readonly history: HistoryStore | undefined,
     private readonly notifier: Notifier,
+    /** Stops what the wiring started besides the history (MCP servers). */
+    private readonly stopServices: () => Promise<void> = async () => undefined,
   ) {
     this.chat = new ChatSession({ deps: this.deps });
   }
@@ -71,6 +73,7 @@ export class AgentSession {
   }
 
   async close(): Promise<void> {
+    await this.stopServices().catch((err: unknown) => this.notifier.error(`stopping the MCP servers failed: ${message(err)}`));
     await this.history?.close().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
   }
 }

@@ -2,6 +2,7 @@
  * The `patchpilot.*` settings shared by the VS Code extension and the CLI: one typed shape, its
  * defaults, and a validator whose errors name the key and where the bad value came from.
  */
+import { parseMcpServers, type McpServerConfig } from '../mcp/config';
 
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto' | 'plan';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'auto', 'plan'];
@@ -59,13 +60,25 @@ export interface PatchPilotSettings {
     /** Home-relative paths a sandboxed command may read besides the built-in toolchain exceptions. */
     homeAllow: string[];
   };
+  /** MCP servers whose tools the agent may use (src/core/mcp). */
+  mcp: { servers: Record<string, McpServerConfig> };
+  /** spawn_subagent: how many subagents work at the same time. */
+  subagents: { maxConcurrent: number };
+  /**
+   * web_search: 'searxng' (url = the instance), 'brave' (the key from the secret store; url = an
+   * endpoint override), 'off'. Unset: searxng when a url is set, brave when a key is, else off.
+   */
+  webSearch: { provider?: WebSearchProvider; url?: string };
 }
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob';
+export type WebSearchProvider = 'searxng' | 'brave' | 'off';
+export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
+
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider';
 
 interface KeySpec {
   kind: Kind;
-  /** Lists that add up across scopes (user + workspace + ...) instead of the strongest scope winning. */
+  /** Lists (and objects, key by key) that add up across scopes (user + workspace + ...) instead of the strongest scope winning. */
   concat?: boolean;
   /**
    * A repository can set this in its own `.vscode/settings.json` to hurt the user (send the API key
@@ -106,6 +119,12 @@ export const SETTING_KEYS = {
   // A repository must not widen what reaches its own commands (and, through their output, the model).
   'patchpilot.policy.envAllow': { kind: 'string[]', trustSensitive: true, concat: true },
   'patchpilot.policy.homeAllow': { kind: 'string[]', trustSensitive: true, concat: true },
+  // A server's command runs code and a remote one receives what the agent sends it (CVE-2025-54136 and friends).
+  'patchpilot.mcp.servers': { kind: 'mcpServers', trustSensitive: true, concat: true },
+  'patchpilot.subagents.maxConcurrent': { kind: 'posint' },
+  // Queries (model-chosen text) go to this provider; a repository may only turn search off.
+  'patchpilot.webSearch.provider': { kind: 'searchProvider', trustSensitive: true, safeValues: ['off'] },
+  'patchpilot.webSearch.url': { kind: 'url', trustSensitive: true },
 } as const satisfies Record<string, KeySpec>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -122,6 +141,9 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db' },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
+  mcp: { servers: {} },
+  subagents: { maxConcurrent: 4 },
+  webSearch: {},
 } satisfies PatchPilotSettings);
 
 /** Checks one raw value; returns the typed value or a message saying what was expected. */
@@ -167,6 +189,11 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
     case 'posint':
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
       return { ok: false, message: `expected a positive integer, got ${got}` };
+    case 'mcpServers':
+      return parseMcpServers(value);
+    case 'searchProvider':
+      if (typeof value === 'string' && (WEB_SEARCH_PROVIDERS as readonly string[]).includes(value)) return { ok: true, value };
+      return { ok: false, message: `expected one of ${WEB_SEARCH_PROVIDERS.join(', ')}, got ${got}` };
   }
 }
 
@@ -217,6 +244,12 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
       envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
       homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
+    },
+    mcp: { servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) } },
+    subagents: { maxConcurrent: v('patchpilot.subagents.maxConcurrent', d.subagents.maxConcurrent) },
+    webSearch: {
+      provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),
+      url: v<string | undefined>('patchpilot.webSearch.url', undefined),
     },
   };
 }

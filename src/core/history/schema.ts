@@ -84,6 +84,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: 'runs.parent_run_id: a subagent run points at the run that spawned it',
+    sql: `
+      ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+      CREATE INDEX runs_parent ON runs(parent_run_id);
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -5,6 +5,7 @@ import { CancellationTokenSource, CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { systemClock } from '../ports';
 import { buildSystemPrompt } from '../context/systemPrompt';
+import { buildSubagentPrompt } from '../context/subagentPrompt';
 import { Conversation } from '../context/conversation';
 import { snapshotGit } from '../git/gitSession';
 import { listWorkspaceFiles } from '../git/listFiles';
@@ -13,11 +14,13 @@ import type { ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelToo
 import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
 import type { RunFinish } from '../history/types';
 import type { ApplyResult } from '../patch/types';
+import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
 import { FastModelWork } from './fastModel';
 import { RunRecorder, asJson, briefArgs } from './recorder';
 import { RunMemory } from './runMemory';
+import { Subagents } from './subagents';
 import { createToolContext } from './toolContext';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 
@@ -84,26 +87,33 @@ export class Orchestrator {
       await recorder.finish({ status: HISTORY_STATUS[status], tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript: transcriptOf(conversation, goal, summary) };
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript: transcriptOf(conversation, goal, summary), usageRecords: meter.requests };
     };
 
     try {
       const root = await realpath(deps.root);
       const git = await snapshotGit(root);
-      await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') });
+      await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
       emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: deps.model.contextWindow('reasoning').tokens, git });
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
-      const offered = deps.tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
+      const onToolEvent = (e: ToolEvent) => this.forwardToolEvent(e, emit, recorder);
+      const tools = await this.gatherTools(signal, onToolEvent, warn);
+      const offered = tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-      const system = buildSystemPrompt(await workspaceFacts(root, git, settings), mode, offered.map((t) => t.name));
+      const facts = await workspaceFacts(root, git, settings);
+      const toolNames = offered.map((t) => t.name);
+      const system = options.subagent ? buildSubagentPrompt(facts, mode, toolNames) : buildSystemPrompt(facts, mode, toolNames);
       conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS, options.earlier);
       recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
       recorder.step({ role: 'user', text: goal });
 
-      const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder));
+      const toolCtx = createToolContext(deps, root, git, signal, onToolEvent);
       toolCtx.run.changedFiles = changedFiles;
+      if (!options.subagent && offered.some((t) => t.name === 'spawn_subagent')) {
+        toolCtx.subagents = new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, meter, emit, runChild: (d, g, o) => new Orchestrator(d).run(g, o) });
+      }
       const window = deps.model.contextWindow('reasoning');
       const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));
       let failures = 0;
@@ -155,7 +165,8 @@ export class Orchestrator {
         // Broken calls keep their place in the conversation with placeholder arguments, so every id gets its result.
         conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))]);
 
-        const executed = await executeCalls(calls, (name) => readOnly.has(name), (call) => this.runCall(call, offered, toolCtx, emit));
+        const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
+        const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, tools, offered, toolCtx, emit));
         for (const x of executed) {
           conversation.addToolResult(x.call.id, x.result.output);
           await this.record(x, recorder, memory, signal);
@@ -186,7 +197,24 @@ export class Orchestrator {
     }
   }
 
-  private async runCall(call: ModelToolCall, offered: Tool<any>[], ctx: ReturnType<typeof createToolContext>, emit: (e: AgentEvent) => void): Promise<Executed> {
+  /** The host's tools plus those of the tool sources (MCP servers) for this run; a failing source is a warning, not a failed run. */
+  private async gatherTools(signal: AbortSignal, emit: (e: ToolEvent) => void, warn: (message: string) => void): Promise<ToolRegistry> {
+    const { deps } = this;
+    if (!deps.toolSources?.length) return deps.tools;
+    const extra: Tool<any>[] = [];
+    for (const source of deps.toolSources) {
+      try {
+        extra.push(...(await source.tools({ signal, approver: deps.approver, mode: deps.settings.approval.mode, emit })));
+      } catch (err) {
+        if (signal.aborted || err instanceof CancelledError) throw new CancelledError();
+        warn(`some tools are not available: ${errorMessage(err)}`);
+      }
+    }
+    const known = new Set(deps.tools.list().map((t) => t.name));
+    return deps.tools.with(extra.filter((t) => !known.has(t.name)));
+  }
+
+  private async runCall(call: ModelToolCall, tools: ToolRegistry, offered: Tool<any>[], ctx: ReturnType<typeof createToolContext>, emit: (e: AgentEvent) => void): Promise<Executed> {
     let args: Record<string, unknown> = {};
     try {
       const parsed: unknown = JSON.parse(call.argumentsJson || '{}');
@@ -197,7 +225,7 @@ export class Orchestrator {
     emit({ type: 'tool/started', callId: call.id, name: call.name, args });
     const started = Date.now();
     const result = offered.some((t) => t.name === call.name)
-      ? await this.deps.tools.invoke(call.name, call.argumentsJson, ctx)
+      ? await tools.invoke(call.name, call.argumentsJson, ctx)
       : { ok: false, output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}` };
     const durationMs = Date.now() - started;
     const output = result.output;
@@ -290,6 +318,16 @@ function completePairs(messages: ModelMessage[]): ModelMessage[] {
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+/** A read-only tool whose arguments decide (spawn_subagent with write tools) runs alone; broken arguments run alone too. */
+function parallelSafe(tool: Tool<any> | undefined, call: ModelToolCall, readOnly: ReadonlySet<string>): boolean {
+  if (!tool?.parallelSafe) return true;
+  try {
+    return tool.parallelSafe(JSON.parse(call.argumentsJson || '{}'), { readOnly: (name) => readOnly.has(name) });
+  } catch {
+    return false;
+  }
 }
 
 /** A failed test run is information for the model, not a failed step. */

@@ -2,10 +2,10 @@ import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
 import type { Clock, Approver, TaskRunner, ChatModel, RunHistory } from '../ports';
 import type { PatchPilotSettings } from '../config/settings';
 import type { ModelMessage, ModelRole } from '../llm/types';
-import type { UsageTotals } from '../llm/usageMeter';
+import type { UsageRecord, UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
-import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
-import type { ToolContext } from '../tools/types';
+import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
+import type { ToolContext, ToolSource } from '../tools/types';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -28,6 +28,10 @@ export interface OrchestratorDeps {
   testGuard?: ToolContext['testGuard'];
   exec?: CommandExecutor;
   web?: WebFetcher;
+  /** web_search's provider, when one is configured. */
+  search?: WebSearcher;
+  /** Tools gathered at each run's start (MCP servers), added to `tools` for that run. */
+  toolSources?: readonly ToolSource[];
   clock?: Clock;
   onEvent?(event: AgentEvent): void;
 }
@@ -42,6 +46,8 @@ export interface RunOptions {
    * added to the conversation as user messages, so the model sees them at its next step.
    */
   inbox?: { take(): string[] };
+  /** This run is a subagent's (spawn_subagent): its focused prompt, and its history row points at the parent run. */
+  subagent?: { parentRunId: string | null };
 }
 
 export interface RunOutcome {
@@ -57,4 +63,6 @@ export interface RunOutcome {
   usageByRole: Record<ModelRole, UsageTotals>;
   /** The conversation after the run, without the system prompt: the next follow-up's `earlier`. */
   transcript: ModelMessage[];
+  /** Every model request of the run (subagents' included), for a parent run to add to its own usage. */
+  usageRecords?: readonly UsageRecord[];
 }

@@ -12,6 +12,8 @@ import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import type { AgentEvent } from '../../protocol/agentEvents';
+import type { McpManager } from '../mcp';
+import { wireCapabilities } from './capabilities';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
@@ -34,11 +36,21 @@ export interface WireAgentOptions {
   readOnly?: boolean;
   /** How the history store runs: a worker (the default; saving a big database must not stall the stream) or in-process. */
   historyMode?: 'worker' | 'in-process';
+  /** An MCP manager the host keeps across wirings (reconfigured here); without one, one is made when servers are configured. */
+  mcp?: McpManager;
+  /** Per-user folder outside the workspace (the key that signs MCP approvals); default: defaultUserStateDir(). */
+  userStateDir?: string;
+  /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */
+  mcpApproveHint?: (server: string) => string;
 }
 
 export interface WiredAgent {
   deps: OrchestratorDeps;
   history?: HistoryStore;
+  /** The MCP servers (status for the host: `mcp.status()`, `mcp.onDidChangeStatus`). */
+  mcp?: McpManager;
+  /** Stops what this wiring started (MCP servers it made; not a host-kept manager) and closes the history. */
+  close(): Promise<void>;
 }
 
 /**
@@ -89,11 +101,14 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   });
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const guard = createCommandGuard(o.root, policy, settings.history.path);
+  const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint });
+  const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history });
+  for (const tool of capabilities.tools) tools.register(tool);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
     model,
-    tools: createToolRegistry({ commands: !o.readOnly, web: true, history: !!history }),
+    tools,
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
     tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
@@ -106,9 +121,15 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     testGuard,
     exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow }),
     web,
+    search: capabilities.search,
+    toolSources: capabilities.toolSources,
     onEvent: o.onEvent,
   };
-  return { deps, history };
+  const close = async () => {
+    if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
+    await history?.close();
+  };
+  return { deps, history, mcp: capabilities.mcp, close };
 }
 
 /** Restricted mode: no test command runs, whatever asks for one. */

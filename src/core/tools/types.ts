@@ -1,5 +1,5 @@
 import type { ActionApprovalRequest, Approver, TaskRunner } from '../ports';
-import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
+import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
@@ -68,7 +68,35 @@ export interface ToolContext {
   /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit). Default: the Node file system. */
   fs?: WorkspaceFs;
   web?: WebFetcher;
+  /** web_search's provider (SearXNG or Brave), when one is configured. */
+  search?: WebSearcher;
   history?: HistorySearch;
+  /** spawn_subagent: runs a task in an isolated child agent (set by the orchestrator for the parent run). */
+  subagents?: SubagentSpawner;
+  emit?(event: ToolEvent): void;
+}
+
+/** Runs a focused task in a child agent with its own context; its final answer is the result. */
+export interface SubagentSpawner {
+  /** Tool names a subagent may be given (the parent's offered tools but spawn_subagent), and the read-only default. */
+  readonly available: readonly string[];
+  readonly defaults: readonly string[];
+  spawn(request: { task: string; tools?: readonly string[] }, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/**
+ * Tools that come and go with outside state (an MCP server's tools), gathered at each run's start:
+ * servers connect here, and whatever needs the user's approval (a new server, a changed tool) is
+ * asked here, before the model sees a single description.
+ */
+export interface ToolSource {
+  tools(ctx: ToolSourceContext): Promise<Tool<any>[]>;
+}
+
+export interface ToolSourceContext {
+  signal: AbortSignal;
+  approver: Approver;
+  mode: ApprovalMode;
   emit?(event: ToolEvent): void;
 }
 
@@ -82,6 +110,13 @@ export interface Tool<Args = Record<string, unknown>> {
   schema: ToolSchema;
   /** Reads only: may run in parallel with other read-only calls, allowed in plan mode. */
   readOnly: boolean;
+  /**
+   * The schema comes from outside (an MCP server): compiled leniently (unknown keywords and formats
+   * allowed), and when it cannot be compiled at all the arguments go through unchecked (the server checks them).
+   */
+  foreignSchema?: boolean;
+  /** For a read-only tool whose arguments can make it act (spawn_subagent given write tools): whether this call may run alongside others. */
+  parallelSafe?(args: Args, tools: { readOnly(name: string): boolean }): boolean;
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 

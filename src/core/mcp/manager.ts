@@ -55,10 +55,8 @@ interface Entry {
   name: string;
   config: McpServerConfig;
   connection?: McpConnection;
-  /** Launch fingerprint the user declined this session: not asked again until it changes. */
+  /** The launch fingerprint the user declined at the last run's start (asked again at the next one). */
   declinedLaunch?: string;
-  /** Tool fingerprints the user declined this session (name -> fingerprint). */
-  declinedTools: Map<string, string>;
   withheld: string[];
   offered: number;
 }
@@ -132,7 +130,6 @@ export class McpManager implements ToolSource, Disposable {
     if (c.state !== 'connected') return { status: this.statusOf(e), tools: [] };
     this.options.approvals.approve(name, { launch: launchFingerprint(e.config), tools: fingerprints(c.tools) });
     e.declinedLaunch = undefined;
-    e.declinedTools.clear();
     e.withheld = [];
     this.fire();
     return { status: this.statusOf(e), tools: c.tools };
@@ -154,6 +151,10 @@ export class McpManager implements ToolSource, Disposable {
       if (this.launchApproved(e) || (await this.askLaunch(e, ctx))) ready.push(e);
     }
     await abortable(Promise.all(ready.map((e) => this.connect(e))), ctx.signal);
+    for (const e of this.entries.values()) {
+      const st = this.statusOf(e);
+      if (st.state === 'declined' || st.state === 'failed') ctx.warn?.(`MCP server "${e.name}" is not available: ${st.reason ?? st.state}`);
+    }
     const tools: Tool<any>[] = [];
     const taken = new Set<string>();
     for (const e of ready) {
@@ -181,7 +182,6 @@ export class McpManager implements ToolSource, Disposable {
 
   private async askLaunch(e: Entry, ctx: ToolSourceContext): Promise<boolean> {
     const fingerprint = launchFingerprint(e.config);
-    if (e.declinedLaunch === fingerprint) return false;
     const before = this.options.approvals.get(e.name);
     const local = e.config.transport === 'stdio';
     const request: ActionApprovalRequest = {
@@ -216,9 +216,8 @@ export class McpManager implements ToolSource, Disposable {
       return;
     }
     const changed = defs.filter((d) => approval.tools![d.name] !== toolFingerprint(d));
-    const unasked = changed.filter((d) => e.declinedTools.get(d.name) !== toolFingerprint(d));
-    if (unasked.length === 0) {
-      e.withheld = changed.map((d) => d.name);
+    if (changed.length === 0) {
+      e.withheld = [];
       return;
     }
     const yes = await this.ask(
@@ -235,7 +234,6 @@ export class McpManager implements ToolSource, Disposable {
       this.options.approvals.approve(e.name, { launch: approval.launch, tools: { ...approval.tools, ...fingerprints(changed) } });
       e.withheld = [];
     } else {
-      for (const d of changed) e.declinedTools.set(d.name, toolFingerprint(d));
       e.withheld = changed.map((d) => d.name);
     }
   }
@@ -328,7 +326,7 @@ export class McpManager implements ToolSource, Disposable {
 }
 
 function newEntry(name: string, config: McpServerConfig): Entry {
-  return { name, config, declinedTools: new Map(), withheld: [], offered: 0 };
+  return { name, config, withheld: [], offered: 0 };
 }
 
 function fingerprints(defs: readonly McpToolDefinition[]): Record<string, string> {

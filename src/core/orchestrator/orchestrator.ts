@@ -204,7 +204,7 @@ export class Orchestrator {
     const extra: Tool<any>[] = [];
     for (const source of deps.toolSources) {
       try {
-        extra.push(...(await source.tools({ signal, approver: deps.approver, mode: deps.settings.approval.mode, emit })));
+        extra.push(...(await source.tools({ signal, approver: deps.approver, mode: deps.settings.approval.mode, emit, warn })));
       } catch (err) {
         if (signal.aborted || err instanceof CancelledError) throw new CancelledError();
         warn(`some tools are not available: ${errorMessage(err)}`);

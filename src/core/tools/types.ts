@@ -98,6 +98,8 @@ export interface ToolSourceContext {
   approver: Approver;
   mode: ApprovalMode;
   emit?(event: ToolEvent): void;
+  /** Something the user should know (a server that did not start and why). */
+  warn?(message: string): void;
 }
 
 /** JSON Schema of a tool's arguments (an object schema). */

@@ -36,6 +36,8 @@ export interface ScriptedReply {
   interleave?: boolean;
   /** Pause between chunks of a reply that should still succeed. */
   chunkDelayMs?: number;
+  /** Pause before the response starts (a model's time to first token). */
+  delayMs?: number;
 }
 
 export type ScriptedFault =
@@ -79,8 +81,19 @@ export interface ScriptedTurn {
   check?: (request: { body: Record<string, unknown>; headers: Record<string, string> }) => string | void;
 }
 
+/**
+ * A reply chosen by the request instead of by the turn order (code only): for requests that come in
+ * any order, such as parallel subagents. A matching route answers and the turn does not advance.
+ */
+export interface ScriptedRoute {
+  match(body: Record<string, any>): boolean;
+  reply(body: Record<string, any>): ScriptedReply;
+}
+
 export interface Script {
   turns: ScriptedTurn[];
+  /** Checked before the turns, in order. */
+  routes?: ScriptedRoute[];
   /** Answer 400 to any request carrying `stream_options`, like servers that do not know it. */
   rejectStreamOptions?: boolean;
   /** Model id listed by GET /v1/models. Default `scripted-model`. */

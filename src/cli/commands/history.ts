@@ -109,7 +109,8 @@ async function listCommand(store: HistoryStore, args: ParsedArgs): Promise<numbe
     return ExitCode.ok;
   }
   for (const r of runs) {
-    process.stdout.write(`${r.id}  ${r.status.padEnd(11)} ${iso(r.startedAt)}  ${String(r.stepCount).padStart(4)} steps  ${oneLine(r.goal, 70)}\n`);
+    const parent = r.parentRunId ? `  (subagent of ${r.parentRunId.slice(0, 8)})` : '';
+    process.stdout.write(`${r.id}  ${r.status.padEnd(11)} ${iso(r.startedAt)}  ${String(r.stepCount).padStart(4)} steps  ${oneLine(r.goal, 70)}${parent}\n`);
   }
   return ExitCode.ok;
 }
@@ -135,6 +136,7 @@ function renderRun(d: RunDetail): string {
   const out = [
     `run ${r.id}`,
     `goal:    ${r.goal}`,
+    ...(r.parentRunId ? [`parent:  ${r.parentRunId} (a subagent's run)`] : []),
     `status:  ${r.status}   started ${iso(r.startedAt)}   ended ${iso(r.endedAt)}`,
     `models:  ${r.reasoningModel ?? '-'} / ${r.fastModel ?? '-'}   tokens ${r.tokensIn} in, ${r.tokensOut} out   cost $${r.costUsd.toFixed(4)}`,
     '',

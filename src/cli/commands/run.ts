@@ -26,7 +26,9 @@ export const usage = `Usage:
                         approval mode and auto-commit from .vscode/settings.json
                         (ignored otherwise, with a warning)
   --json                one JSON event per line on stdout instead of the summary
-The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY.
+The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; web_search's Brave key from
+PATCHPILOT_BRAVE_API_KEY. MCP servers (patchpilot.mcp.servers) need approval: asked on a terminal,
+else given ahead with patchpilot mcp approve NAME.
 Without a terminal nothing can be asked: what needs approval is refused and the model is told.
 Ctrl-C cancels the running goal (its command's process tree is killed); at the prompt it quits.
 Exit: 0 finished, 1 stopped by a limit, failed or interrupted, 2 usage or settings error, 130 cancelled.`;

@@ -49,6 +49,12 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
       case 'warning':
         line(`warning: ${e.message}`);
         break;
+      case 'subagent/started':
+        line(`  subagent ${e.index} started: ${firstLine(e.task)}`);
+        break;
+      case 'subagent/finished':
+        line(`  subagent ${e.index} ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}${e.status === 'finished' ? '' : `: ${e.reason}`}`);
+        break;
       case 'run/finished':
         line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);
         if (e.usage) line(`patchpilot: ${usageLine(e.usage)}`);

@@ -7,7 +7,7 @@ import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
-import { ApiKeyStore } from './config/secrets';
+import { ApiKeyStore, BRAVE_API_KEY } from './config/secrets';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
@@ -29,7 +29,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const started = performance.now();
   const log = createLog(context);
   const keys = new ApiKeyStore(context.secrets);
-  const config = new HostConfig(keys, log);
+  const searchKeys = new ApiKeyStore(context.secrets, BRAVE_API_KEY);
+  const config = new HostConfig(keys, log, searchKeys);
   registerDiffReview(context);
   const diffPreview = new VsCodeDiffPreview(context, log);
   const tests = registerTestService(context, { log });
@@ -57,6 +58,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
     vscode.workspace.onDidGrantWorkspaceTrust(() => host.invalidate()),
     keys.onDidChange(() => host.invalidate()),
+    searchKeys.onDidChange(() => host.invalidate()),
     // The Stop keybinding and title button exist only while a run works.
     host.onPush((type, payload) => {
       if (type === 'chat/status') void vscode.commands.executeCommand('setContext', 'patchpilot.running', (payload as { running: boolean }).running);
@@ -65,7 +67,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerShowVersion(context);
   registerChatCommands(context, host, provider);
   registerRunGoal(context, host, provider);
-  registerConfigCommands(context, keys, config, host, log);
+  registerConfigCommands(context, keys, config, host, log, searchKeys);
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService };

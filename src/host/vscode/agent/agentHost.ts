@@ -4,6 +4,8 @@ import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
 import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
 import { ChatSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
+import { createMcpManager } from '../../../core/session/capabilities';
+import type { McpManager, McpServerStatus } from '../../../core/mcp';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
@@ -42,6 +44,8 @@ export class AgentHost implements vscode.Disposable {
   private readonly log: ChatLog;
   private readonly session: ChatSession;
   private wired: Promise<WiredAgent> | undefined;
+  /** The MCP servers live as long as the window, across rewirings (which reconfigure them). */
+  private mcp: McpManager | undefined;
   private model: string | undefined;
   private notice: string | undefined;
   private readonly listeners = new Set<Push>();
@@ -149,11 +153,17 @@ export class AgentHost implements vscode.Disposable {
     void this.refreshStatus();
   }
 
+  /** The MCP servers' status (for a view to show); empty until the first run wires them. */
+  mcpStatus(): McpServerStatus[] {
+    return this.mcp?.status() ?? [];
+  }
+
   dispose(): void {
     this.testRuns?.dispose();
     this.session.stop();
     this.save();
     void this.wired?.then((w) => w.history?.close()).catch(() => undefined);
+    void this.mcp?.dispose();
   }
 
   private async deps() {
@@ -162,6 +172,8 @@ export class AgentHost implements vscode.Disposable {
     const previous = this.wired;
     if (!previous) {
       const loaded = await this.config.load();
+      const userStateDir = this.context.globalStorageUri.fsPath;
+      this.mcp ??= createMcpManager({ root: folder.uri.fsPath, settings: { ...loaded.config.settings, mcp: { servers: {} } }, userStateDir });
       this.wired = wireAgent({
         root: folder.uri.fsPath,
         config: loaded.config,
@@ -172,6 +184,8 @@ export class AgentHost implements vscode.Disposable {
         patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
         fs: this.services.fs,
         readOnly: !loaded.trusted,
+        mcp: this.mcp,
+        userStateDir,
       });
       this.wired.catch(() => (this.wired = undefined));
     }

@@ -21,11 +21,12 @@ export class HostConfig {
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly log: vscode.LogOutputChannel,
+    private readonly searchKeys?: ApiKeyStore,
   ) {}
 
   async load(): Promise<LoadedConfig> {
     const trusted = vscode.workspace.isTrusted;
-    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: await this.keys.get() });
+    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: await this.keys.get(), webSearchKey: await this.searchKeys?.get() });
     for (const w of config.warnings) this.log.warn(w);
     if (config.ignored.length) {
       for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);

@@ -92,7 +92,7 @@ export class Orchestrator {
 
     try {
       const root = await realpath(deps.root);
-      const git = await snapshotGit(root);
+      const git = options.subagent?.git ?? (await snapshotGit(root));
       await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
       emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: deps.model.contextWindow('reasoning').tokens, git });
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
@@ -102,7 +102,7 @@ export class Orchestrator {
       const offered = tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-      const facts = await workspaceFacts(root, git, settings);
+      const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, settings));
       const toolNames = offered.map((t) => t.name);
       const system = options.subagent ? buildSubagentPrompt(facts, mode, toolNames) : buildSystemPrompt(facts, mode, toolNames);
       conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS, options.earlier);
@@ -112,7 +112,7 @@ export class Orchestrator {
       const toolCtx = createToolContext(deps, root, git, signal, onToolEvent);
       toolCtx.run.changedFiles = changedFiles;
       if (!options.subagent && offered.some((t) => t.name === 'spawn_subagent')) {
-        toolCtx.subagents = new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, meter, emit, runChild: (d, g, o) => new Orchestrator(d).run(g, o) });
+        toolCtx.subagents = new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, git, facts, meter, emit, runChild: (d, g, o) => new Orchestrator(d).run(g, o) });
       }
       const window = deps.model.contextWindow('reasoning');
       const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));

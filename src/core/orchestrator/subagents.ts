@@ -10,6 +10,8 @@ import type { UsageMeter } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
 import { fail, ok, type SubagentSpawner, type Tool, type ToolResult } from '../tools/types';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
+import type { GitSnapshot } from '../git/gitSession';
+import type { WorkspaceFacts } from '../context/systemPrompt';
 
 export const SPAWN_SUBAGENT = 'spawn_subagent';
 
@@ -20,6 +22,9 @@ export interface SubagentsOptions {
   /** The tools the parent was offered (its mode applied). */
   offered: readonly Tool<any>[];
   parentRunId: () => string | null;
+  /** The parent's snapshot and facts, reused by every subagent of the run. */
+  git?: GitSnapshot;
+  facts?: WorkspaceFacts;
   /** The parent's meter: a subagent's requests are added to it. */
   meter: UsageMeter;
   emit: (e: AgentEvent) => void;
@@ -63,7 +68,7 @@ export class Subagents implements SubagentSpawner {
           else if (e.type === 'warning') emit({ type: 'warning', message: `subagent ${index}: ${e.message}` });
         },
       };
-      const outcome = await this.o.runChild(childDeps, request.task, { signal, subagent: { parentRunId: this.o.parentRunId() } });
+      const outcome = await this.o.runChild(childDeps, request.task, { signal, subagent: { parentRunId: this.o.parentRunId(), git: this.o.git, facts: this.o.facts } });
       for (const r of outcome.usageRecords ?? []) this.o.meter.record(r);
       const totals = this.o.meter.total();
       emit({ type: 'usage', role: 'reasoning', promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });

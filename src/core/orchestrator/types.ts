@@ -6,6 +6,8 @@ import type { UsageRecord, UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
 import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { ToolContext, ToolSource } from '../tools/types';
+import type { GitSnapshot } from '../git/gitSession';
+import type { WorkspaceFacts } from '../context/systemPrompt';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -46,8 +48,12 @@ export interface RunOptions {
    * added to the conversation as user messages, so the model sees them at its next step.
    */
   inbox?: { take(): string[] };
-  /** This run is a subagent's (spawn_subagent): its focused prompt, and its history row points at the parent run. */
-  subagent?: { parentRunId: string | null };
+  /**
+   * This run is a subagent's (spawn_subagent): its focused prompt, and its history row points at the
+   * parent run. The parent's git snapshot and workspace facts are reused (taken moments ago), so a
+   * subagent starts without running git or listing the workspace again.
+   */
+  subagent?: { parentRunId: string | null; git?: GitSnapshot; facts?: WorkspaceFacts };
 }
 
 export interface RunOutcome {

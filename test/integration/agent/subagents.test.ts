@@ -16,9 +16,10 @@ import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { ScriptedModelServer, type ScriptedReply, type ScriptedTurn } from '../../support/scriptedModel';
 import { ScriptedApprover, gitInit, tempWorkspace } from '../../unit/tools/helpers';
 import { BUGGY, call } from '../../unit/orchestrator/harness';
+import { historyRuns, runCli, skipWithoutBuild } from './support';
 
 const SUBAGENT_PROMPT = 'You are a PatchPilot subagent';
-const DELAY_MS = 1_500;
+const DELAY_MS = Number(process.env.PP_SUBAGENT_DELAY_MS ?? 1_500);
 
 const isSubagent = (body: Record<string, any>) => typeof body.messages?.[0]?.content === 'string' && body.messages[0].content.startsWith(SUBAGENT_PROMPT);
 const taskOf = (body: Record<string, any>) => String(body.messages?.[1]?.content ?? '');
@@ -167,5 +168,31 @@ describe('spawn_subagent (orchestrator, scripted model over HTTP)', () => {
     assert.ok(started > 0 && Date.now() - started < 10_000, 'did not wait for the slow subagents');
     const children = r.runs.filter((x) => x.parentRunId);
     assert.deepEqual(children.map((c) => c.status), ['cancelled', 'cancelled']);
+  });
+});
+
+describe('spawn_subagent through the built CLI', { skip: skipWithoutBuild }, () => {
+  test('the subagents\' answers reach the model; history lists them as child runs of the run', async () => {
+    const ws = tempWorkspace(BUGGY);
+    gitInit(ws.root);
+    const server = await ScriptedModelServer.start({
+      turns: [spawnTurn(['where is add defined?', 'where is add tested?']), { reply: { toolCalls: [call('finish', { summary: 'done' })] }, expect: { anyMessageContains: 'answer to: where is add tested?' } }],
+      routes: [{ match: isSubagent, reply: (body) => ({ delayMs: 200, toolCalls: [call('finish', { summary: `answer to: ${taskOf(body)}` })] }) }],
+    });
+    try {
+      const r = await runCli(['--goal', 'ask two questions', '--workspace', ws.root, '--base-url', server.baseUrl, '--model', 'scripted-model']);
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(server.mismatches, []);
+      assert.match(r.stderr, /subagent 1 started: where is add defined\?/);
+      assert.match(r.stderr, /subagent 2 finished after 1 step/);
+      const runs = await historyRuns(ws.root);
+      const parent = runs.find((x) => !('parentRunId' in x) || (x as { parentRunId: string | null }).parentRunId === null)!;
+      assert.deepEqual(runs.filter((x) => (x as { parentRunId?: string | null }).parentRunId === parent.id).map((x) => x.goal).sort(), ['where is add defined?', 'where is add tested?']);
+      const text = await runCli(['list', '--cwd', ws.root], { command: 'history' });
+      assert.match(text.stdout, new RegExp(`where is add tested\\?  \\(subagent of ${parent.id.slice(0, 8)}\\)`));
+    } finally {
+      await server.close();
+      ws.cleanup();
+    }
   });
 });

@@ -91,21 +91,34 @@ function applySnapshot(s: ChatSnapshot): void {
 
 function applyStatus(s: ChatStatus): void {
   snapshot.status = s;
-  modelLabel.textContent = s.model ? `Model: ${s.model}` : 'No model selected';
+  modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');
+  else if (s.demo) showDemoBanner();
   else bannerSlot.replaceChildren();
 }
 
 function showBanner(text: string, level: 'info' | 'warning'): void {
   const actions = snapshot.status.trusted
     ? [
+        button({ label: 'Use Demo Model', onClick: () => void client.request('config/open', { what: 'demo' }) }),
         button({ label: 'Set API Key', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'apiKey' }) }),
         button({ label: 'Select Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'model' }) }),
         button({ label: 'Open Settings', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'settings' }) }),
       ]
     : [];
   bannerSlot.replaceChildren(banner(text, level, /API key|model|endpoint/i.test(text) ? actions : []));
+}
+
+/** While the demo answers, the chat says so plainly, with the way out. */
+function showDemoBanner(): void {
+  const text = "Demo model: scripted replies that walk the sample workspace's failing date test. It is not a language model; set up your own to work on real code.";
+  bannerSlot.replaceChildren(
+    banner(text, 'info', [
+      button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) }),
+      button({ label: 'Select Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'model' }) }),
+    ]),
+  );
 }
 
 function renderApprovals(): void {

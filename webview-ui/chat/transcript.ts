@@ -134,7 +134,7 @@ export class Transcript {
         this.container().append(el('div', 'pp-note', `Running tests: ${e.command}`));
         return;
       case 'test/finished':
-        this.container().append(el('div', `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`, `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}: ${e.summary}`));
+        this.container().append(el('div', `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`, `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}${e.summary ? `: ${e.summary}` : ''} · ${e.command}`));
         return;
       case 'usage': {
         if (!run) return;
@@ -187,7 +187,8 @@ export class Transcript {
 function briefArgs(args: unknown): string {
   if (!args || typeof args !== 'object') return '';
   const a = args as Record<string, unknown>;
-  const first = a.command ?? a.path ?? a.pattern ?? a.query ?? a.url ?? a.summary;
+  // Not the finish summary: it is shown in full as the run's reply.
+  const first = a.command ?? a.path ?? a.pattern ?? a.query ?? a.url;
   const s = typeof first === 'string' ? first : '';
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }

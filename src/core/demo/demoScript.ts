@@ -8,6 +8,8 @@
 import type { ReplyToolCall, WireReply } from './wireReply';
 
 export const DEMO_MODEL_ID = 'patchpilot-demo';
+/** The demo's answer where a real model would write prose (insights, summaries). */
+export const DEMO_PLAIN_TEXT = 'Written by the demo model (scripted, not a language model): a real model would summarise the run here.';
 const TARGET = 'dates.js';
 const BUGGY = /getUTCMonth\(\)(?!\s*\+\s*1)/;
 const SET_UP = 'To work on your own code, set up a real model: set `patchpilot.llm.baseUrl`, then run "PatchPilot: Set API Key" and "PatchPilot: Select Model".';

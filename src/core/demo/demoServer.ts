@@ -5,7 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { DEMO_MODEL_ID, nextDemoReply } from './demoScript';
+import { DEMO_MODEL_ID, DEMO_PLAIN_TEXT, nextDemoReply } from './demoScript';
 import { readBody, sendJson } from './httpJson';
 import { completionBody, streamChunks, usageFor } from './wireReply';
 
@@ -43,14 +43,15 @@ export async function startDemoModelServer(options: { chunkDelayMs?: number } = 
     if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
       return sendJson(res, 404, { error: { message: `demo model: no route ${req.method} ${url.pathname}`, type: 'not_found' } });
     }
-    let body: { messages?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } };
+    let body: { messages?: unknown; tools?: unknown; stream?: unknown; stream_options?: { include_usage?: unknown } };
     try {
       body = JSON.parse(raw);
     } catch {
       return sendJson(res, 400, { error: { message: 'demo model: the request body is not JSON', type: 'invalid_request_error' } });
     }
     const messages = Array.isArray(body.messages) ? body.messages : [];
-    const reply = nextDemoReply(messages);
+    // Requests without tools are the fast model's chores (insights, summaries): plain text, labelled.
+    const reply = Array.isArray(body.tools) && body.tools.length > 0 ? nextDemoReply(messages) : { text: DEMO_PLAIN_TEXT };
     const ctx = { id: `chatcmpl-demo-${++served}`, model: DEMO_MODEL_ID, turn: served, created: Math.floor(Date.now() / 1000) };
     if (body.stream !== true) return sendJson(res, 200, completionBody(reply, ctx, usageFor(reply, body)));
     const chunks = streamChunks(reply, ctx, body.stream_options?.include_usage === true ? usageFor(reply, body) : undefined);

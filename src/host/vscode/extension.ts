@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { AgentHost } from './agent/agentHost';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chat/chatViewProvider';
 import { registerChatCommands } from './commands/chatCommands';
-import { registerConfigCommands } from './commands/configCommands';
+import { registerConfigCommands, registerDemoCommands } from './commands/configCommands';
+import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { registerShowVersion } from './commands/showVersion';
@@ -29,7 +30,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const started = performance.now();
   const log = createLog(context);
   const keys = new ApiKeyStore(context.secrets);
-  const config = new HostConfig(keys, log);
+  const demo = new DemoModel(context.workspaceState, log);
+  const config = new HostConfig(keys, log, demo);
   registerDiffReview(context);
   const diffPreview = new VsCodeDiffPreview(context, log);
   const tests = registerTestService(context, { log });
@@ -48,10 +50,13 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   });
   const provider = new ChatViewProvider(context.extensionUri, host, log);
   context.subscriptions.push(
+    demo,
     host,
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      // A real endpoint set while the demo answers: the user's endpoint wins from now on.
+      if (e.affectsConfiguration('patchpilot.llm.baseUrl') && demo.enabled) void demo.setEnabled(false);
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
@@ -65,7 +70,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerShowVersion(context);
   registerChatCommands(context, host, provider);
   registerRunGoal(context, host, provider);
-  registerConfigCommands(context, keys, config, host, log);
+  registerConfigCommands(context, keys, config, host, log, demo);
+  registerDemoCommands(context, demo, host);
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService };

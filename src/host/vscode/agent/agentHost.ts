@@ -44,6 +44,7 @@ export class AgentHost implements vscode.Disposable {
   private wired: Promise<WiredAgent> | undefined;
   private model: string | undefined;
   private notice: string | undefined;
+  private demo = false;
   private readonly listeners = new Set<Push>();
   readonly approvals: ApprovalBroker;
   readonly approver: VsCodeApprover;
@@ -84,7 +85,7 @@ export class AgentHost implements vscode.Disposable {
 
   status(): ChatStatus {
     const trusted = vscode.workspace.isTrusted;
-    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED) };
+    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED), ...(this.demo ? { demo: true } : {}) };
   }
 
   snapshot(): ChatSnapshot {
@@ -97,6 +98,7 @@ export class AgentHost implements vscode.Disposable {
       const loaded = await this.config.load();
       this.model = loaded.config.settings.llm.model;
       this.notice = loaded.missing;
+      this.demo = loaded.demo;
     } catch (err) {
       this.notice = message(err);
     }

@@ -125,9 +125,13 @@ export class Transcript {
         this.container().append(box);
         return;
       }
-      case 'approval/answered':
-        this.container().append(el('div', 'pp-note', `${e.approved ? 'Approved' : 'Denied'}: ${e.kind}${e.accepted ? ` (${e.accepted.length} hunk(s))` : ''}`));
+      case 'approval/answered': {
+        const total = (e.accepted?.length ?? 0) + (e.rejected?.length ?? 0);
+        const hunks = e.accepted && total > 1 ? ` (${e.accepted.length} of ${total} hunks)` : '';
+        this.container().append(el('div', 'pp-note', `${e.approved ? 'Approved' : 'Denied'}: ${e.kind}${hunks}`));
+        for (const r of e.rejected ?? []) this.container().append(el('div', 'pp-note pp-hunk-rejected', `Rejected ${r.id}${r.reason ? `: ${r.reason}` : ''}`));
         return;
+      }
       case 'approval/needed':
         return; // the pending approval card shows it (see approvals in main.ts)
       case 'test/started':

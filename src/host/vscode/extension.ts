@@ -13,7 +13,9 @@ import { registerDiffReview } from './diff/registerDiffReview';
 import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
 import { createLog } from './log';
+import { recordTestRuns } from './tests/recordTestRuns';
 import { registerTestService, testService } from './tests/testService';
+import { WindowHistory } from './workspace/windowHistory';
 import { VsCodeWorkspaceFs } from './workspace/vsCodeWorkspaceFs';
 
 /** What tests in a real VS Code reach through `extension.exports`: the chat's host and the extension's own review, engine and test service. */
@@ -23,6 +25,7 @@ export interface PatchPilotApi {
   diffPreview: VsCodeDiffPreview;
   createPatchEngine: typeof createVsCodePatchEngine;
   testService: typeof testService;
+  history: WindowHistory;
 }
 
 /** Activation is a short list of registrations; each lives in its own file. */
@@ -32,6 +35,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const keys = new ApiKeyStore(context.secrets);
   const demo = new DemoModel(context.workspaceState, log);
   const config = new HostConfig(keys, log, demo);
+  const history = new WindowHistory(config, log);
   registerDiffReview(context);
   const diffPreview = new VsCodeDiffPreview(context, log);
   const tests = registerTestService(context, { log });
@@ -47,16 +51,20 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
       return service.runner;
     },
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
+    history: () => history.get(),
   });
+  if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log);
   context.subscriptions.push(
     demo,
     host,
+    history, // after the host: its last save goes to the store first
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
       // A real endpoint set while the demo answers: the user's endpoint wins from now on.
       if (e.affectsConfiguration('patchpilot.llm.baseUrl') && demo.enabled) void demo.setEnabled(false);
+      if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
@@ -74,7 +82,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerDemoCommands(context, demo, host);
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history };
 }
 
 export function deactivate(): void {}

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
 import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
@@ -28,6 +29,8 @@ export interface AgentHostServices {
   tasks: TaskRunnerFactory;
   /** Finished test runs outside the agent (run on save): a working run hears of them at its next step. */
   onDidRunTests?: (listener: (run: { trigger: string; text: string }) => void) => vscode.Disposable;
+  /** The window's history store, shared (and closed) by its owner. */
+  history?: () => Promise<HistoryStore | undefined>;
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -155,7 +158,8 @@ export class AgentHost implements vscode.Disposable {
     this.testRuns?.dispose();
     this.session.stop();
     this.save();
-    void this.wired?.then((w) => w.history?.close()).catch(() => undefined);
+    // A store the wiring opened itself is closed here; the window's shared one by its owner.
+    void this.wired?.then((w) => (this.services.history ? undefined : w.history?.close())).catch(() => undefined);
   }
 
   private async deps() {
@@ -164,7 +168,9 @@ export class AgentHost implements vscode.Disposable {
     const previous = this.wired;
     if (!previous) {
       const loaded = await this.config.load();
+      const history = await this.services.history?.();
       this.wired = wireAgent({
+        history,
         root: folder.uri.fsPath,
         config: loaded.config,
         approver: this.approver,

@@ -41,7 +41,7 @@ const client = new HostClient({
 const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
 const modelLabel = el('span', 'pp-model');
-const newChat = button({ label: 'New Chat', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
+const newChat = button({ label: 'New Chat', icon: 'add', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
 header.append(modelLabel, newChat);
 const bannerSlot = el('div', 'pp-banner-slot');
 const log = el('div', 'pp-transcript');
@@ -50,8 +50,8 @@ log.setAttribute('aria-label', 'Conversation');
 const approvals = el('div', 'pp-approvals');
 const composer = el('div', 'pp-composer');
 const input = messageBox({ name: 'Message PatchPilot', placeholder: 'Ask PatchPilot to fix, explain or change something (Enter sends, Shift+Enter for a new line)', onSubmit: () => void sendMessage() });
-const send = button({ label: 'Send', onClick: () => void sendMessage() });
-const stop = button({ label: 'Stop', variant: 'secondary', onClick: () => void client.request('chat/stop', {}) });
+const send = button({ label: 'Send', icon: 'send', onClick: () => void sendMessage() });
+const stop = button({ label: 'Stop', icon: 'debug-stop', variant: 'secondary', onClick: () => void client.request('chat/stop', {}) });
 const row = el('div', 'pp-actions');
 row.append(send, stop);
 composer.append(input, row);
@@ -137,8 +137,8 @@ function approvalCard(a: PendingApproval): HTMLElement {
   };
   const row = el('div', 'pp-actions');
   row.append(
-    button({ label: 'Approve', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
-    button({ label: 'Deny', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
+    button({ label: 'Approve', icon: 'check', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
+    button({ label: 'Deny', icon: 'close', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
   );
   card.append(row);
   return card;

@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
-import { badge, collapsible, el } from './components';
+import { badge, collapsible, el, icon } from './components';
 import { renderMarkdown } from './markdown';
 
 interface RunView {
@@ -101,7 +101,7 @@ export class Transcript {
         this.flushText();
         if (!run) return;
         const status = badge('running');
-        const { root, body } = collapsible([el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
+        const { root, body } = collapsible([icon('tools'), el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
         root.classList.add('pp-tool');
         if (run.textEl) run.textEl = undefined;
         run.root.append(root);

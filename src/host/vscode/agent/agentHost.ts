@@ -188,6 +188,8 @@ export class AgentHost implements vscode.Disposable {
 
   private onEvent(e: AgentEvent): void {
     if (e.type === 'run/started') this.model = e.model;
+    // Also for a run the session starts by itself (a message typed during the last step): Stop follows.
+    if (e.type === 'run/started') this.push('chat/status', { ...this.status(), running: true });
     if (e.type === 'warning') this.out.warn(e.message);
     if (e.type === 'run/finished') this.out.info(`run ${e.status}: ${e.reason} (${e.steps} steps)`);
     this.addEntry({ kind: 'event', event: e });

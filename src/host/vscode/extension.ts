@@ -26,6 +26,7 @@ export interface PatchPilotApi {
   createPatchEngine: typeof createVsCodePatchEngine;
   testService: typeof testService;
   history: WindowHistory;
+  keys: ApiKeyStore;
 }
 
 /** Activation is a short list of registrations; each lives in its own file. */
@@ -82,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerDemoCommands(context, demo, host);
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys };
 }
 
 export function deactivate(): void {}

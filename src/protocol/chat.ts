@@ -23,6 +23,8 @@ export interface PendingApproval {
   /** The command's cwd, the file content, the patch text: shown as plain text. */
   detail?: string;
   hunks?: HunkView[];
+  /** A patch under review in the diff editor: the card offers Accept / Reject for the whole patch (with an optional reason). */
+  review?: boolean;
 }
 
 export interface ChatStatus {

@@ -10,6 +10,7 @@ import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewT
 import type { HostConfig } from '../config/hostConfig';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatLog } from './chatLog';
+import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
 import { VsCodeApprover } from './vscodeApprover';
 
 const STATE_KEY = 'patchpilot.chat.v1';
@@ -23,7 +24,7 @@ interface Saved {
 
 /** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
 export interface AgentHostServices {
-  review?: DiffPreview;
+  review?: DiffPreview & { review: ReviewWithControls };
   patches?: (root: string, review?: DiffPreview) => PatchEngine;
   fs?: (root: string) => WorkspaceFs;
   tasks: TaskRunnerFactory;
@@ -66,7 +67,11 @@ export class AgentHost implements vscode.Disposable {
     this.approver = new VsCodeApprover(this.approvals, () => this.chatVisible());
     // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits).
     const review = services.review;
-    if (review) this.approver.patchReviewer = (request, signal) => review.review({ patchText: request.patchText, preview: request.preview }, signal);
+    // The chat shows the same review as a card with Accept / Reject for the whole patch.
+    if (review) {
+      this.approver.patchReviewer = (request, signal) =>
+        reviewWithChatCard((r, s, started) => review.review(r, s, started), this.approvals, { patchText: request.patchText, preview: request.preview }, signal);
+    }
     this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
     if (saved?.transcript.length) this.session.restore(saved.transcript);
     this.testRuns = services.onDidRunTests?.((run) => {

@@ -11,7 +11,7 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../history/atomicFile';
 import { nodeFs } from '../history/fsLayer';
-import { ensureRealFolderChain } from '../history/stateFolder';
+import { ensureRealFolderChain, ignoreInStateFolder } from '../history/stateFolder';
 
 export interface ServerApproval {
   launch: string;
@@ -86,6 +86,8 @@ export class McpApprovals {
     for (const [name, a] of this.entries) servers[name] = { ...a, mac: this.sign(name, a) };
     try {
       ensureRealFolderChain(this.options.root, path.dirname(this.file));
+      // Signed for this user only: of no use to anyone in the repository.
+      ignoreInStateFolder(path.dirname(this.file), 'mcp-approvals.json*');
       writeFileAtomic(nodeFs, this.file, Buffer.from(`${JSON.stringify({ version: FILE_VERSION, servers }, null, 2)}\n`));
       this.persistProblem = undefined;
     } catch (err) {

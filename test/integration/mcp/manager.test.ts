@@ -60,7 +60,7 @@ describe('MCP client against server-everything (stdio)', () => {
   before(() => (s = setup()));
   after(() => s.cleanup());
 
-  test('a new server starts only after approval; its tools reach the model as mcp__<server>__<tool> with their schemas', async () => {
+  test('a new server starts only after approval (in every mode); its tools reach the model as mcp__<server>__<tool> with their schemas', async () => {
     const manager = s.manager({ everything: stdio(process.execPath, [EVERYTHING, 'stdio'], { alwaysAllow: ['get-sum'] }) });
     const declined = await gather(manager, new ScriptedApprover());
     assert.deepEqual(declined.tools, []);
@@ -68,8 +68,8 @@ describe('MCP client against server-everything (stdio)', () => {
     assert.equal(manager.status()[0]!.pid, undefined, 'nothing was started');
 
     const approver = yes();
-    const { tools, events } = await gather(manager, approver);
-    assert.equal(approver.actionRequests.length, 1);
+    const { tools, events } = await gather(manager, approver, 'auto');
+    assert.equal(approver.actionRequests.length, 1, 'asked in auto mode too');
     assert.equal(approver.actionRequests[0]!.kind, 'mcp');
     assert.match(approver.actionRequests[0]!.title, /^start MCP server "everything": .*index\.js stdio/);
     assert.ok(events.some((e) => e.type === 'policy' && e.decision.rule === 'ask:mcp-server'), 'the question is in the audit trail');

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Limiter } from '../../../src/core/base/limiter';
@@ -103,6 +103,30 @@ describe('McpApprovals: kept in the workspace, signed with a per-user key', () =
       } finally {
         other.cleanup();
       }
+    } finally {
+      ws.cleanup();
+      rmSync(user, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the state folder ignores PatchPilot\'s own files', () => {
+  test('approvals and the history are added to .patchpilot/.gitignore whichever comes first; a linked .gitignore is left alone', async () => {
+    const { ignoreInStateFolder } = await import('../../../src/core/history/stateFolder');
+    const ws = tempWorkspace();
+    const user = mkdtempSync(path.join(tmpdir(), 'pp-key-'));
+    try {
+      new McpApprovals({ root: ws.root, userStateDir: user }).approve('s', { launch: 'l'.repeat(64), tools: null });
+      const dir = path.join(ws.root, '.patchpilot');
+      ignoreInStateFolder(dir, 'history.db*');
+      ignoreInStateFolder(dir, 'history.db*');
+      assert.equal(readFileSync(path.join(dir, '.gitignore'), 'utf8'), 'mcp-approvals.json*\n.gitignore\nhistory.db*\n');
+      const outside = path.join(user, 'victim');
+      writeFileSync(outside, 'keep\n');
+      rmSync(path.join(dir, '.gitignore'));
+      symlinkSync(outside, path.join(dir, '.gitignore'));
+      ignoreInStateFolder(dir, 'other*');
+      assert.equal(readFileSync(outside, 'utf8'), 'keep\n');
     } finally {
       ws.cleanup();
       rmSync(user, { recursive: true, force: true });

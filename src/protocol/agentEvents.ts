@@ -66,6 +66,24 @@ export type AgentEvent =
       totalCost?: number;
     }
   | { type: 'warning'; message: string }
+  /**
+   * The conversation went over its token budget and was compacted: older work summarized (by
+   * `model`), then, if still over, the oldest summaries or earlier exchanges dropped, or the
+   * largest messages cut. Tokens as counted for the next request.
+   */
+  | {
+      type: 'context/summarized';
+      beforeTokens: number;
+      afterTokens: number;
+      budgetTokens: number;
+      summarizedMessages: number;
+      model?: string;
+      /** True when a summary is a plain list of steps (the model failed). */
+      digest: boolean;
+      droppedSummaries: number;
+      droppedExchanges: number;
+      cutMessages: number;
+    }
   | {
       type: 'run/finished';
       status: RunEndStatus;

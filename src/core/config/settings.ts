@@ -13,6 +13,15 @@ export interface PatchPilotSettings {
     model?: string;
     /** Cheaper model for small jobs (summaries); falls back to `model`. */
     fastModel?: string;
+    /** Context windows (tokens) of models the built-in table does not know, by model name. */
+    contextWindows: Record<string, number>;
+  };
+  /** The prompt's token budget (src/core/context). */
+  context: {
+    /** Tokens a request's prompt may use, for every model; default: a share of the model's context window. */
+    maxTokens?: number;
+    /** The same per model name (wins over maxTokens). */
+    maxTokensByModel: Record<string, number>;
   };
   approval: { mode: ApprovalMode };
   tests: {
@@ -61,7 +70,7 @@ export interface PatchPilotSettings {
   };
 }
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob';
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'modelTokens';
 
 interface KeySpec {
   kind: Kind;
@@ -85,6 +94,9 @@ export const SETTING_KEYS = {
   'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
+  'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
+  'patchpilot.context.maxTokens': { kind: 'posint' },
+  'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
   'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
@@ -115,7 +127,8 @@ export function isSettingKey(key: string): key is SettingKey {
 }
 
 export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
-  llm: {},
+  llm: { contextWindows: {} },
+  context: { maxTokensByModel: {} },
   approval: { mode: 'ask' },
   tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
@@ -167,6 +180,18 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
     case 'posint':
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
       return { ok: false, message: `expected a positive integer, got ${got}` };
+    case 'modelTokens': {
+      const expected = 'an object of model names to positive integers (tokens), e.g. {"my-model": 32768}';
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `expected ${expected}, got ${got}` };
+      const out: Record<string, number> = {};
+      for (const [name, tokens] of Object.entries(value)) {
+        if (name.trim() === '' || typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens <= 0) {
+          return { ok: false, message: `expected ${expected}; "${truncate(name)}" has ${describe(tokens)}` };
+        }
+        out[name.trim()] = tokens;
+      }
+      return { ok: true, value: out };
+    }
   }
 }
 
@@ -192,6 +217,11 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
       model: v<string | undefined>('patchpilot.llm.model', undefined),
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
+      contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
+    },
+    context: {
+      maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),
+      maxTokensByModel: { ...v<Record<string, number>>('patchpilot.context.maxTokensByModel', {}) },
     },
     approval: { mode: v('patchpilot.approval.mode', d.approval.mode) },
     tests: {

@@ -63,12 +63,17 @@ export interface ContextWindow {
  * suffix (`-2024-08-06`) or an Ollama tag (`llama3.1:8b`).
  */
 export function contextWindowFor(model: string, overrides: Readonly<Record<string, number>> = {}): ContextWindow {
-  const table = { ...defaultContextWindows, ...overrides };
+  const tokens = lookupByModelName({ ...defaultContextWindows, ...overrides }, model);
+  return tokens === undefined ? { tokens: FALLBACK_CONTEXT_WINDOW, known: false } : { tokens, known: true };
+}
+
+/** A per-model number (a window, a budget) by the same name rules as contextWindowFor. */
+export function lookupByModelName(table: Readonly<Record<string, number>>, model: string): number | undefined {
   const base = model.slice(model.lastIndexOf('/') + 1);
   const names = [model, base, base.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, ''), base.replace(/:.*$/, '')];
   for (const name of names) {
-    const tokens = table[name];
-    if (typeof tokens === 'number' && tokens > 0) return { tokens, known: true };
+    const tokens = Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
+    if (typeof tokens === 'number' && tokens > 0) return tokens;
   }
-  return { tokens: FALLBACK_CONTEXT_WINDOW, known: false };
+  return undefined;
 }

@@ -4,8 +4,12 @@ import type { AgentEvent, HunkView, RunEndStatus } from '../../protocol/agentEve
 import { CancellationTokenSource, CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { systemClock } from '../ports';
-import { buildSystemPrompt } from '../context/systemPrompt';
-import { Conversation } from '../context/conversation';
+import { formatTokens } from '../context/budget';
+import type { CompactionReport } from '../context/contextManager';
+import { completePairs } from '../context/compaction';
+import type { Conversation } from '../context/conversation';
+import { createRunContext, loadRunSkills } from '../context/runContext';
+import { TokenCalibration } from '../context/tokenCounter';
 import { snapshotGit } from '../git/gitSession';
 import { listWorkspaceFiles } from '../git/listFiles';
 import { ModelApiError } from '../llm/errors';
@@ -19,12 +23,8 @@ import { FastModelWork } from './fastModel';
 import { RunRecorder, asJson, briefArgs } from './recorder';
 import { RunMemory } from './runMemory';
 import { createToolContext } from './toolContext';
+import { pathPolicyOf } from '../tools/paths';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
-
-/** Cut before a tool result enters the context (E6); the model is told what was cut. */
-const MAX_TOOL_RESULT_CHARS = 16_000;
-/** Share of the context window the prompt may use; the rest is for the reply. */
-const PROMPT_SHARE = 0.75;
 
 interface Executed {
   call: ModelToolCall;
@@ -81,10 +81,13 @@ export class Orchestrator {
       await memory.finish({ status, reason, summary, steps, changedFiles: [...changedFiles] }, signal).catch((err: unknown) => warn(`the run's memory was not written: ${errorMessage(err)}`));
       const totals = meter.total();
       const byRole = usageByRole(meter);
+      const transcript = transcriptOf(conversation, goal, summary);
+      // What a resumed session continues from (core/session/resume.ts).
+      recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
       await recorder.finish({ status: HISTORY_STATUS[status], tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript: transcriptOf(conversation, goal, summary) };
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript };
     };
 
     try {
@@ -94,18 +97,40 @@ export class Orchestrator {
       emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: deps.model.contextWindow('reasoning').tokens, git });
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
-      const offered = deps.tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
-      const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
-      const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-      const system = buildSystemPrompt(await workspaceFacts(root, git, settings), mode, offered.map((t) => t.name));
-      conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS, options.earlier);
-      recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
-      recorder.step({ role: 'user', text: goal });
-
       const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder));
       toolCtx.run.changedFiles = changedFiles;
-      const window = deps.model.contextWindow('reasoning');
-      const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));
+      toolCtx.run.goal = goal;
+      const pathPolicy = pathPolicyOf(toolCtx);
+      const skills = await loadRunSkills({ root, pathPolicy, bundledSkillsDir: deps.bundledSkillsDir });
+      toolCtx.skills = skills;
+      const offered = deps.tools.list().filter((t) => (mode !== 'plan' || t.readOnly || t.name === 'propose_patch') && (t.name !== 'load_skill' || skills.skills.length > 0));
+      const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
+      const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
+      if (options.earlier?.length) recorder.step({ role: 'system', tool: EARLIER_STEP, text: `${options.earlier.length} message(s)`, arguments: asJson(options.earlier) });
+      const run = await createRunContext(
+        {
+          root,
+          goal,
+          mode,
+          facts: await workspaceFacts(root, git, settings),
+          settings,
+          model: deps.model,
+          pathPolicy,
+          history: deps.history,
+          bundledSkillsDir: deps.bundledSkillsDir,
+          calibration: deps.calibration ?? new TokenCalibration(),
+          earlier: options.earlier,
+          meter,
+          onTurn: (turn) => emitUsage(emit, meter, turn),
+          onCompacted: (report) => recordCompaction(report, recorder, emit),
+          warn,
+        },
+        skills,
+        specs,
+      );
+      conversation = run.conversation;
+      recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
+      recorder.step({ role: 'user', text: goal });
       let failures = 0;
 
       for (;;) {
@@ -114,15 +139,14 @@ export class Orchestrator {
         if (steps > 0) deliverInbox(options.inbox, conversation, recorder, emit);
         steps++;
         emit({ type: 'step/started', step: steps });
-        const elided = conversation.fitToBudget(promptBudget, specs);
-        if (elided) emit({ type: 'warning', message: `${elided} old tool result(s) elided to fit the context window` });
+        const prepared = await run.context.prepare(signal);
 
         let turn: ModelTurn;
         const started = clock.now();
         try {
           turn = await deps.model.streamChatWithRecovery({
             role: 'reasoning',
-            messages: conversation.messages,
+            messages: prepared.messages,
             tools: specs,
             signal,
             meter,
@@ -139,6 +163,7 @@ export class Orchestrator {
           return await end('failed', `the model request failed: ${errorMessage(err)}`);
         }
         emitUsage(emit, meter, turn);
+        run.context.observe(prepared, turn.usage);
 
         const calls = turn.toolCalls;
         const invalid = turn.invalidToolCalls;
@@ -239,6 +264,28 @@ export class Orchestrator {
 }
 
 const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
+/** History steps (role system) that keep the context: a compaction, the chat's earlier turns, the final transcript. */
+export const SUMMARY_STEP = 'context/summary';
+export const EARLIER_STEP = 'context/earlier';
+export const TRANSCRIPT_STEP = 'context/transcript';
+
+/** A compaction goes to the history (with its summaries) and to the viewers. */
+function recordCompaction(r: CompactionReport, recorder: RunRecorder, emit: (e: AgentEvent) => void): void {
+  const text = `context summarized: ${formatTokens(r.beforeTokens)} -> ${formatTokens(r.afterTokens)} tokens (budget ${formatTokens(r.budgetTokens)})`;
+  recorder.step({ role: 'system', tool: SUMMARY_STEP, text, arguments: asJson(r) });
+  emit({
+    type: 'context/summarized',
+    beforeTokens: r.beforeTokens,
+    afterTokens: r.afterTokens,
+    budgetTokens: r.budgetTokens,
+    summarizedMessages: r.summarizedMessages,
+    model: r.model,
+    digest: r.digests > 0,
+    droppedSummaries: r.droppedSummaries,
+    droppedExchanges: r.droppedExchanges,
+    cutMessages: r.cutMessages,
+  });
+}
 
 const HISTORY_STATUS: Record<RunEndStatus, RunFinish['status']> = { finished: 'succeeded', limit: 'failed', failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
 
@@ -273,17 +320,6 @@ function transcriptOf(conversation: Conversation | undefined, goal: string, summ
   const messages = completePairs(conversation.messages.slice(1));
   const last = messages[messages.length - 1];
   if (summary && last?.role === 'tool') messages.push({ role: 'assistant', content: summary });
-  return messages;
-}
-
-/** Cuts a cancelled step's assistant message whose tool calls have no results (the API refuses such a history). */
-function completePairs(messages: ModelMessage[]): ModelMessage[] {
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
-    const answered = new Set(messages.slice(i + 1, i + 1 + m.toolCalls.length).map((r) => (r.role === 'tool' ? r.toolCallId : '')));
-    if (!m.toolCalls.every((c) => answered.has(c.id))) return messages.slice(0, i);
-  }
   return messages;
 }
 

@@ -6,6 +6,7 @@ import type { UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
 import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
 import type { ToolContext } from '../tools/types';
+import type { TokenCalibration } from '../context/tokenCounter';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -30,6 +31,10 @@ export interface OrchestratorDeps {
   web?: WebFetcher;
   clock?: Clock;
   onEvent?(event: AgentEvent): void;
+  /** The bundled skills folder (the extension's, or next to the CLI bundle); workspace skills come from .patchpilot/skills. */
+  bundledSkillsDir?: string;
+  /** Token ratios learned from usage reports, shared by the runs of one session (default: one per run). */
+  calibration?: TokenCalibration;
 }
 
 /** Options of one run. */

@@ -11,6 +11,8 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import { TokenCalibration } from '../context/tokenCounter';
+import { sandboxReadableSkills } from '../context/skills/sandboxPaths';
 import type { AgentEvent } from '../../protocol/agentEvents';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
@@ -34,6 +36,8 @@ export interface WireAgentOptions {
   readOnly?: boolean;
   /** How the history store runs: a worker (the default; saving a big database must not stall the stream) or in-process. */
   historyMode?: 'worker' | 'in-process';
+  /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
+  bundledSkillsDir?: string;
 }
 
 export interface WiredAgent {
@@ -86,14 +90,17 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     apiKey: o.config.apiKey,
     model: settings.llm.model!,
     fastModel: settings.llm.fastModel,
+    contextWindows: settings.llm.contextWindows,
   });
+  // Bundled skill scripts run through run_command: a sandbox that hides the home must still show their folder.
+  const homeAllow = [...policy.homeAllow, ...sandboxReadableSkills(o.bundledSkillsDir)];
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const guard = createCommandGuard(o.root, policy, settings.history.path);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
     model,
-    tools: createToolRegistry({ commands: !o.readOnly, web: true, history: !!history }),
+    tools: createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true }),
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
     tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
@@ -104,9 +111,12 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow }),
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow }),
     web,
     onEvent: o.onEvent,
+    bundledSkillsDir: o.bundledSkillsDir,
+    // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
+    calibration: new TokenCalibration(),
   };
   return { deps, history };
 }

@@ -123,6 +123,11 @@ export class ScriptedModelServer {
       return sendJson(res, 404, { error: { message: `scripted model: no route ${req.method} ${url.pathname}`, type: 'not_found' } });
     }
 
+    const side = typeof body?.model === 'string' ? this.script.modelReplies?.[body.model] : undefined;
+    if (side) {
+      record.outcome = 'model-reply';
+      return this.respond({ reply: side }, -1, body, undefined, req, res);
+    }
     const turnNo = this.turnIndex;
     record.turn = turnNo;
     record.attempt = this.attempts[turnNo] = (this.attempts[turnNo] ?? 0) + 1;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
@@ -172,6 +173,8 @@ export class AgentHost implements vscode.Disposable {
         patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
         fs: this.services.fs,
         readOnly: !loaded.trusted,
+        // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
+        bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
       });
       this.wired.catch(() => (this.wired = undefined));
     }

@@ -1,6 +1,6 @@
 /**
  * Counting prompt tokens without a tokenizer. The API reports what the last request really cost;
- * what was added since is estimated (chars/4, `estimatePromptTokens`) and scaled by the ratio of
+ * what was added since is estimated (`estimatePromptTokens`) and scaled by the ratio of
  * reported to estimated tokens seen for that model. A bundled tokenizer would be exact for one
  * model family only and weigh megabytes in the extension (README, "Context and summarization").
  */
@@ -12,6 +12,19 @@ const MIN_CALIBRATION_TOKENS = 200;
 /** Margins on counts that rest on the estimate alone: wider before the model ever reported usage. */
 const CALIBRATED_MARGIN = 1.05;
 const UNCALIBRATED_MARGIN = 1.15;
+/**
+ * What was added since the last report may differ from the average the ratio describes (a file of
+ * another language, of quotes or of CJK text): a wider margin on that part, which is small.
+ */
+const DELTA_MARGIN = 1.15;
+/** Plus a few tokens for framing a small step's estimate does not see (separators between parts). */
+const DELTA_SLACK = 16;
+/**
+ * A ratio below 1 says the estimate ran high on what was sent so far (CJK text a server counts
+ * cheaper, say); applied to text of another kind (the system prompt and a summary left after a
+ * compaction) it would undercount. So ratios only ever scale the estimate up.
+ */
+const MIN_APPLIED_RATIO = 1;
 
 /**
  * Reported/estimated token ratios per model, learned from usage reports. One per session (a chat,
@@ -39,8 +52,8 @@ export class TokenCalibration {
   }
 
   /** Calibrated tokens of a text or request estimate (with the safety margin). */
-  scale(model: string, estimate: number): number {
-    return Math.ceil(estimate * this.ratio(model) * (this.isCalibrated(model) ? CALIBRATED_MARGIN : UNCALIBRATED_MARGIN));
+  scale(model: string, estimate: number, margin = this.isCalibrated(model) ? CALIBRATED_MARGIN : UNCALIBRATED_MARGIN): number {
+    return Math.ceil(estimate * Math.max(MIN_APPLIED_RATIO, this.ratio(model)) * margin);
   }
 }
 
@@ -73,7 +86,8 @@ export class PromptCounter {
     const estimate = this.estimate(messages, tools);
     const last = this.last;
     if (last && last.version === version && estimate >= last.estimate) {
-      return last.reported + this.calibration.scale(this.model, estimate - last.estimate);
+      const added = estimate - last.estimate;
+      return last.reported + (added > 0 ? this.calibration.scale(this.model, added, DELTA_MARGIN) + DELTA_SLACK : 0);
     }
     return this.calibration.scale(this.model, estimate);
   }

@@ -54,7 +54,7 @@ test('counting: the last reported usage plus the calibrated estimate of what was
   assert.ok(Math.abs(calibration.ratio('m') - 1.5) < 0.01);
   const more = msgs(5);
   const added = estimatePromptTokens(more) - estimate;
-  assert.equal(counter.count(more, [], 0), Math.round(estimate * 1.5) + Math.ceil(added * calibration.ratio('m') * 1.05));
+  assert.equal(counter.count(more, [], 0), Math.round(estimate * 1.5) + Math.ceil(added * calibration.ratio('m') * 1.15) + 16);
   // After a rewrite the report describes nothing: the whole is estimated, calibrated.
   assert.equal(counter.count(more, [], 1), Math.ceil(estimatePromptTokens(more) * calibration.ratio('m') * 1.05));
 });
@@ -67,9 +67,21 @@ test('calibration: per model, clamped, and not learned from estimated usage or t
   assert.equal(c.ratio('b'), 1);
   c.record('b', 1_000, 1_000_000);
   assert.equal(c.ratio('b'), 4);
+  // A ratio under 1 is learned, but it never scales an estimate down.
+  c.record('e', 1_000, 500);
+  assert.equal(c.ratio('e'), 0.5);
+  assert.equal(c.scale('e', 1_000), Math.ceil(1_000 * 1.05));
   c.record('c', 10, 100);
   assert.equal(c.isCalibrated('c'), false);
   const counter = new PromptCounter('d', c);
   counter.observe(2_000, 0, { promptTokens: 9_000, completionTokens: 1, estimated: true });
   assert.equal(c.isCalibrated('d'), false);
+});
+
+test('the estimate counts what chars/4 undercounts: quotes, backslashes and newlines twice, wide scripts a token a character', async () => {
+  const { estimateTokens } = await import('../../../src/core/llm/contextWindows');
+  assert.equal(estimateTokens('abcd'.repeat(100)), 100);
+  assert.equal(estimateTokens('"\\\n\t'.repeat(100)), 200);
+  assert.equal(estimateTokens('日本語のテキスト'), 8);
+  assert.equal(estimateTokens('café'), 2);
 });

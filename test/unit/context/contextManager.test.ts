@@ -89,7 +89,7 @@ test('a failing model: a plain list of the steps stands in, one warning, the con
   assert.equal(s.reports[0]!.digests, 1);
   assert.match(s.warnings.join('\n'), /fell back to a plain list of steps: 503 from the model/);
   const summary = sent.messages.find(isSummary)!;
-  assert.match(summary.content, /read_file \{"path":"fc0\.ts"\} -> c0: x+/);
+  assert.match(summary.content ?? '', /read_file \{"path":"fc0\.ts"\} -> c0: x+/);
   assert.ok(s.manager.count() <= 2_500);
 });
 

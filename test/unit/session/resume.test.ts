@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { findPairProblem } from '../../../src/core/context/compaction';
-import { openHistoryStore } from '../../../src/core/history';
+import { openHistoryStore, type JsonValue } from '../../../src/core/history';
 import { findRun, loadSession } from '../../../src/core/session/resume';
 import { call, runScripted } from '../orchestrator/harness';
 import { tempWorkspace } from '../tools/helpers';
@@ -32,7 +32,7 @@ test('a run that never ended (the process was killed) is rebuilt from its steps:
   const store = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false });
   try {
     const runId = await store.startRun({ goal: 'second goal' });
-    const earlier = [{ role: 'user', content: 'first goal' }, { role: 'user', summary: true, content: '[Summary] read a.ts' }, { role: 'assistant', content: 'done first' }];
+    const earlier: JsonValue = [{ role: 'user', content: 'first goal' }, { role: 'user', summary: true, content: '[Summary] read a.ts' }, { role: 'assistant', content: 'done first' }];
     await store.addStep(runId, { role: 'system', tool: 'context/earlier', text: '3 message(s)', arguments: earlier });
     await store.addStep(runId, { role: 'system', text: 'git main abc' });
     await store.addStep(runId, { role: 'user', text: 'second goal' });

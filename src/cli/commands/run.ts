@@ -126,7 +126,7 @@ export async function run(argv: string[]): Promise<number> {
 async function resumeSession(session: AgentSession, history: HistoryStore | undefined, ref: string): Promise<string> {
   if (!history) throw new UserError('there is no history database to resume from');
   const { run, transcript, recorded } = await loadSession(history, ref);
-  session.restore(transcript);
+  session.restore(transcript, recorded ? run.id : undefined);
   const goal = run.goal.length > 60 ? `${run.goal.slice(0, 57)}...` : run.goal;
   return `resuming run ${run.id.slice(0, 8)} (${run.status}: "${goal}") with ${transcript.length} message(s)${recorded ? '' : ', rebuilt from its steps (it never ended)'}`;
 }

@@ -72,8 +72,8 @@ export class AgentSession {
   }
 
   /** Continues a recorded session: its conversation becomes the earlier turns of the next goal. */
-  restore(transcript: readonly ModelMessage[]): void {
-    this.chat.restore(transcript);
+  restore(transcript: readonly ModelMessage[], runId?: string): void {
+    this.chat.restore(transcript, runId);
   }
 
   async close(): Promise<void> {

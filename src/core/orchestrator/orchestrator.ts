@@ -106,7 +106,11 @@ export class Orchestrator {
       const offered = deps.tools.list().filter((t) => (mode !== 'plan' || t.readOnly || t.name === 'propose_patch') && (t.name !== 'load_skill' || skills.skills.length > 0));
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-      if (options.earlier?.length) recorder.step({ role: 'system', tool: EARLIER_STEP, text: `${options.earlier.length} message(s)`, arguments: asJson(options.earlier) });
+      if (options.earlier?.length) {
+        // What a killed run is rebuilt from (core/session/resume.ts): a reference when the previous run recorded it.
+        const earlier = options.earlierRunId ? { fromRun: options.earlierRunId } : options.earlier;
+        recorder.step({ role: 'system', tool: EARLIER_STEP, text: `${options.earlier.length} message(s)`, arguments: asJson(earlier) });
+      }
       const run = await createRunContext(
         {
           root,

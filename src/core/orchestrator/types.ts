@@ -42,6 +42,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Earlier turns of the same chat (without the system prompt), so a follow-up keeps its context. */
   earlier?: readonly ModelMessage[];
+  /** The run that recorded `earlier` as its transcript (the chat's previous run): the history then keeps a reference, not a copy. */
+  earlierRunId?: string;
   /**
    * Messages the user sent while this run works: taken before each model step after the first and
    * added to the conversation as user messages, so the model sees them at its next step.

@@ -39,20 +39,36 @@ export async function findRun(store: Pick<HistoryStore, 'listRuns'>, ref: string
   return matches[0];
 }
 
-export async function loadSession(store: Pick<HistoryStore, 'listRuns' | 'getRun'>, ref: string): Promise<ResumedSession> {
+/** Runs followed back through `context/earlier` references to rebuild a killed run. */
+const MAX_REFERENCE_DEPTH = 20;
+
+type Store = Pick<HistoryStore, 'listRuns' | 'getRun'>;
+
+export async function loadSession(store: Store, ref: string): Promise<ResumedSession> {
   const run = await findRun(store, ref);
-  const detail = await store.getRun(run.id);
-  if (!detail) throw new UserError(`no run with id ${run.id}`);
-  const recorded = [...detail.steps].reverse().find((s) => s.role === 'system' && s.tool === TRANSCRIPT_STEP);
-  const saved = recorded ? asMessages(recorded.arguments) : undefined;
-  if (saved) return { run, transcript: completePairs(saved), recorded: true };
-  return { run, transcript: transcriptFromSteps(detail.steps), recorded: false };
+  const { transcript, recorded } = await transcriptOfRun(store, run.id, 0);
+  return { run, transcript, recorded };
 }
 
-/** The conversation of a run rebuilt from its steps (in the order they were recorded). */
-export function transcriptFromSteps(steps: readonly StepRecord[]): ModelMessage[] {
-  const earlier = steps.find((s) => s.role === 'system' && s.tool === EARLIER_STEP);
-  const messages: ModelMessage[] = earlier ? (asMessages(earlier.arguments) ?? []) : [];
+async function transcriptOfRun(store: Store, runId: string, depth: number): Promise<{ transcript: ModelMessage[]; recorded: boolean }> {
+  const detail = await store.getRun(runId);
+  if (!detail) throw new UserError(`no run with id ${runId}`);
+  const recorded = [...detail.steps].reverse().find((s) => s.role === 'system' && s.tool === TRANSCRIPT_STEP);
+  const saved = recorded ? asMessages(recorded.arguments) : undefined;
+  if (saved) return { transcript: completePairs(saved), recorded: true };
+  // Killed before its end: its earlier turns (a copy, or the previous run's transcript by reference), then its own steps.
+  const step = detail.steps.find((s) => s.role === 'system' && s.tool === EARLIER_STEP);
+  const from = (step?.arguments as { fromRun?: unknown } | null | undefined)?.fromRun;
+  let earlier: ModelMessage[] = [];
+  if (typeof from === 'string' && depth < MAX_REFERENCE_DEPTH) earlier = await transcriptOfRun(store, from, depth + 1).then((t) => t.transcript, () => []);
+  else if (step) earlier = asMessages(step.arguments) ?? [];
+  return { transcript: transcriptFromSteps(detail.steps, earlier), recorded: false };
+}
+
+/** The conversation of a run rebuilt from its steps (in the order they were recorded), after `earlier`. */
+export function transcriptFromSteps(steps: readonly StepRecord[], earlier?: readonly ModelMessage[]): ModelMessage[] {
+  const copied = steps.find((s) => s.role === 'system' && s.tool === EARLIER_STEP);
+  const messages: ModelMessage[] = [...(earlier ?? (copied ? (asMessages(copied.arguments) ?? []) : []))];
   let open: string[] = [];
   for (const s of steps) {
     if (s.role === 'user' && s.text) messages.push({ role: 'user', content: s.text });

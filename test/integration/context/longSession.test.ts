@@ -178,6 +178,9 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     assert.ok(compactions.every((c) => !c.digest));
     assert.ok(compactions.filter((c) => c.summarizedMessages > 0).every((c) => c.model === 'fast-model'));
     await history.flush();
+    // A follow-up records its earlier turns as a reference to the run that recorded them, not a copy.
+    const earlierStep = (await history.getRun(outcomes[1]!.runId!))!.steps.find((s) => s.tool === 'context/earlier');
+    assert.deepEqual(earlierStep?.arguments, { fromRun: outcomes[0]!.runId });
     const recorded = [];
     for (const o of outcomes) recorded.push(...(await history.getRun(o.runId!))!.steps.filter((s) => s.tool === 'context/summary'));
     assert.equal(recorded.length, compactions.length);

@@ -61,6 +61,26 @@ test('a run that never ended (the process was killed) is rebuilt from its steps:
   }
 });
 
+test('a killed follow-up whose earlier turns are a reference: the previous run\'s recorded transcript, then its own steps', async () => {
+  const ws = tempWorkspace();
+  const store = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false });
+  try {
+    const first = await store.startRun({ goal: 'first goal' });
+    await store.addStep(first, { role: 'user', text: 'first goal' });
+    await store.addStep(first, { role: 'system', tool: 'context/transcript', arguments: [{ role: 'user', content: 'first goal' }, { role: 'assistant', content: 'first answer' }] });
+    await store.finishRun(first, { status: 'succeeded' });
+    const second = await store.startRun({ goal: 'second goal', startedAt: Date.now() + 1_000 });
+    await store.addStep(second, { role: 'system', tool: 'context/earlier', arguments: { fromRun: first } });
+    await store.addStep(second, { role: 'user', text: 'second goal' });
+    const resumed = await loadSession(store, 'last');
+    assert.equal(resumed.run.id, second);
+    assert.deepEqual(resumed.transcript, [{ role: 'user', content: 'first goal' }, { role: 'assistant', content: 'first answer' }, { role: 'user', content: 'second goal' }]);
+  } finally {
+    await store.close();
+    ws.cleanup();
+  }
+});
+
 test('runs are named by "last", an id or a unique prefix; anything else is a clear error', async () => {
   const runs = [{ id: 'abc123' }, { id: 'abd456' }] as never[];
   const store = { listRuns: async () => runs };

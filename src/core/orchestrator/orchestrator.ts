@@ -4,8 +4,6 @@ import type { AgentEvent, HunkView, RunEndStatus } from '../../protocol/agentEve
 import { CancellationTokenSource, CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { systemClock } from '../ports';
-import { formatTokens } from '../context/budget';
-import type { CompactionReport } from '../context/contextManager';
 import { completePairs } from '../context/compaction';
 import type { Conversation } from '../context/conversation';
 import { createRunContext, loadRunSkills } from '../context/runContext';
@@ -20,6 +18,7 @@ import type { ApplyResult } from '../patch/types';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
 import { FastModelWork } from './fastModel';
+import { EARLIER_STEP, TRANSCRIPT_STEP, recordCompaction } from './contextSteps';
 import { RunRecorder, asJson, briefArgs } from './recorder';
 import { RunMemory } from './runMemory';
 import { createToolContext } from './toolContext';
@@ -268,29 +267,6 @@ export class Orchestrator {
 }
 
 const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
-/** History steps (role system) that keep the context: a compaction, the chat's earlier turns, the final transcript. */
-export const SUMMARY_STEP = 'context/summary';
-export const EARLIER_STEP = 'context/earlier';
-export const TRANSCRIPT_STEP = 'context/transcript';
-
-/** A compaction goes to the history (with its summaries) and to the viewers. */
-function recordCompaction(r: CompactionReport, recorder: RunRecorder, emit: (e: AgentEvent) => void): void {
-  const text = `context summarized: ${formatTokens(r.beforeTokens)} -> ${formatTokens(r.afterTokens)} tokens (budget ${formatTokens(r.budgetTokens)})`;
-  recorder.step({ role: 'system', tool: SUMMARY_STEP, text, arguments: asJson(r) });
-  emit({
-    type: 'context/summarized',
-    beforeTokens: r.beforeTokens,
-    afterTokens: r.afterTokens,
-    budgetTokens: r.budgetTokens,
-    summarizedMessages: r.summarizedMessages,
-    model: r.model,
-    digest: r.digests > 0,
-    droppedSummaries: r.droppedSummaries,
-    droppedExchanges: r.droppedExchanges,
-    cutMessages: r.cutMessages,
-  });
-}
-
 const HISTORY_STATUS: Record<RunEndStatus, RunFinish['status']> = { finished: 'succeeded', limit: 'failed', failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
 
 function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn): void {

@@ -11,7 +11,7 @@ import { completePairs } from '../context/compaction';
 import { MAX_TOOL_RESULT_CHARS } from '../context/contextManager';
 import type { HistoryStore, RunSummary, StepRecord } from '../history/types';
 import type { ModelMessage, ModelToolCall } from '../llm/types';
-import { EARLIER_STEP, TRANSCRIPT_STEP } from '../orchestrator/orchestrator';
+import { EARLIER_STEP, TRANSCRIPT_STEP } from '../orchestrator/contextSteps';
 import { headTail } from '../tools/truncate';
 
 export interface ResumedSession {

@@ -59,6 +59,9 @@ export type AgentEvent =
       role?: 'reasoning' | 'fast';
       promptTokens: number;
       completionTokens: number;
+      /** The agent's requests: the prompt tokens PatchPilot counted before sending, and its budget (src/core/context). */
+      countedPromptTokens?: number;
+      budgetTokens?: number;
       /** Run totals so far. */
       totalPromptTokens: number;
       totalCompletionTokens: number;

@@ -165,7 +165,7 @@ export class Orchestrator {
           }
           return await end('failed', `the model request failed: ${errorMessage(err)}`);
         }
-        emitUsage(emit, meter, turn);
+        emitUsage(emit, meter, turn, { countedPromptTokens: prepared.tokens, budgetTokens: run.context.budget.tokens });
         run.context.observe(prepared, turn.usage);
 
         const calls = turn.toolCalls;
@@ -269,9 +269,9 @@ export class Orchestrator {
 const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
 const HISTORY_STATUS: Record<RunEndStatus, RunFinish['status']> = { finished: 'succeeded', limit: 'failed', failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
 
-function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn): void {
+function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn, context: { countedPromptTokens?: number; budgetTokens?: number } = {}): void {
   const totals = meter.total();
-  emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+  emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, ...context, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
 }
 
 function usageByRole(meter: UsageMeter): Record<ModelRole, UsageTotals> {

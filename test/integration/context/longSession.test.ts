@@ -157,6 +157,12 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     // Within the budget, as the server counts: every request of the agent and of the summarizer.
     assert.ok(largest <= BUDGET, `the largest request had ${largest} tokens`);
     assert.ok(largestFast <= BUDGET, `the largest summary request had ${largestFast} tokens`);
+    // The count never below what the server reported: the budget holds because the count does not undercount.
+    const usage = events.filter((e): e is Extract<AgentEvent, { type: 'usage' }> => e.type === 'usage' && e.countedPromptTokens !== undefined);
+    assert.equal(usage.length, reasoning.length);
+    const overcount = usage.map((u) => u.countedPromptTokens! - u.promptTokens);
+    assert.ok(Math.min(...overcount) >= 0, `counted ${Math.min(...overcount)} tokens under the server's figure`);
+    assert.deepEqual(usage.map((u) => u.promptTokens), sizes);
     // No call separated from its result, in any request.
     for (const [i, r] of reasoning.entries()) assert.equal(pairProblem(r.body.messages), undefined, `request ${i}`);
 
@@ -206,6 +212,8 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
       droppedSummaries: compactions.reduce((n, c) => n + c.droppedSummaries, 0),
       cutMessages: compactions.reduce((n, c) => n + c.cutMessages, 0),
       largestRequestBytes: Math.max(...reasoning.map((r) => JSON.stringify(r.body).length)),
+      countedOverReportedMin: Math.min(...overcount),
+      countedOverReportedMax: Math.max(...overcount),
     };
     console.log(`long session (${kind} content, ${reasoning.length} steps): ${JSON.stringify(figures)}`);
     return figures;

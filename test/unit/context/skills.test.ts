@@ -38,6 +38,8 @@ test('the bundled skills: found from the CLI bundle and from source, each with a
 test('front matter: the format other agents write loads as it is; what is wrong is named', () => {
   const claude = parseSkillFile('---\nname: pdf-tools\ndescription: >\n  Extract text and tables\n  from PDF files.\nlicense: Apache-2.0\nallowed-tools: Read, Bash\nmetadata:\n  version: "1.2"\n---\n\n# PDF\n\nUse scripts/extract.py.\n', 'pdf');
   assert.deepEqual(claude, { ok: true, skill: { name: 'pdf-tools', description: 'Extract text and tables from PDF files.', always: false, body: '# PDF\n\nUse scripts/extract.py.' } });
+  const spaced = parseSkillFile('---\nname: PDF Processing\ndescription: Work with PDFs.\n---\nx\n', 'pdf');
+  assert.equal(spaced.ok && spaced.skill.name, 'PDF Processing');
   const crlf = parseSkillFile('\uFEFF---\r\ndescription: "Short: with a colon"\r\nalways: true\r\n---\r\nBody\r\n', 'folder-name');
   assert.deepEqual(crlf, { ok: true, skill: { name: 'folder-name', description: 'Short: with a colon', always: true, body: 'Body' } });
   const problems: [string, RegExp][] = [
@@ -45,7 +47,8 @@ test('front matter: the format other agents write loads as it is; what is wrong 
     ['---\nname: [unclosed\n---\nx', /not valid YAML/],
     ['---\n- a\n- b\n---\nx', /must be a YAML mapping/],
     ['---\nname: x\n---\nx', /"description" is required/],
-    ['---\nname: two words\ndescription: d\n---\n', /one word/],
+    ['---\nname: a/b\ndescription: d\n---\n', /without slashes/],
+    [`---\nname: ${'n'.repeat(65)}\ndescription: d\n---\n`, /at most 64 characters/],
     ['---\nname: x\ndescription: d\nalways: yes please\n---\n', /"always" must be true or false/],
   ];
   for (const [text, pattern] of problems) {

@@ -35,8 +35,9 @@ export function parseSkillFile(text: string, folderName: string): SkillParse {
 
   const name = m.name === undefined ? folderName : m.name;
   if (typeof name !== 'string' || !name.trim()) return { ok: false, problem: '"name" must be a non-empty string' };
-  if (name.trim().length > MAX_NAME_CHARS || /[\s/\\]/.test(name.trim())) {
-    return { ok: false, problem: `"name" must be one word of at most ${MAX_NAME_CHARS} characters without spaces or slashes (got "${firstLine(name).slice(0, 80)}")` };
+  // Names like "pdf-processing" are the norm; early skills of other agents used "PDF Processing": both load.
+  if (name.trim().length > MAX_NAME_CHARS || /[\n\r\t/\\]/.test(name.trim())) {
+    return { ok: false, problem: `"name" must be one line of at most ${MAX_NAME_CHARS} characters without slashes (got "${firstLine(name).slice(0, 80)}")` };
   }
   if (typeof m.description !== 'string' || !m.description.trim()) return { ok: false, problem: '"description" is required: a sentence saying when to use the skill' };
   if (m.always !== undefined && typeof m.always !== 'boolean') return { ok: false, problem: '"always" must be true or false' };

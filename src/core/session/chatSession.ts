@@ -32,7 +32,8 @@ export class ChatSession {
   private transcript: ModelMessage[] = [];
   /** The run whose recorded transcript `transcript` is, if it was not capped since (the history then stores a reference). */
   private transcriptRun: string | undefined;
-  private inbox: string[] = [];
+  /** Waiting for the model's next step; notes come from the host, not the user. */
+  private inbox: { text: string; note?: true }[] = [];
   private current: { controller: AbortController; done: Promise<RunOutcome> } | undefined;
   private readonly runner: GoalRunner;
 
@@ -51,14 +52,14 @@ export class ChatSession {
 
   /** Messages waiting for the model's next step. */
   get queued(): readonly string[] {
-    return this.inbox;
+    return this.inbox.map((m) => m.text);
   }
 
   send(text: string): SendResult {
     const message = text.trim();
     if (!message) throw new Error('an empty message');
     if (this.current) {
-      this.inbox.push(message);
+      this.inbox.push({ text: message });
       return { kind: 'queued' };
     }
     return { kind: 'started', outcome: this.start(message) };
@@ -71,7 +72,7 @@ export class ChatSession {
   note(text: string): boolean {
     const message = text.trim();
     if (!this.current || !message) return false;
-    this.inbox.push(message);
+    this.inbox.push({ text: message, note: true });
     return true;
   }
 
@@ -118,7 +119,7 @@ export class ChatSession {
     let outcome: RunOutcome;
     try {
       const deps = typeof this.options.deps === 'function' ? await this.options.deps() : this.options.deps;
-      const inbox = { take: () => this.inbox.splice(0) };
+      const inbox = { take: () => this.inbox.splice(0).map((m) => m.text) };
       outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, earlierRunId: this.transcriptRun, inbox });
       this.transcript = cap(outcome.transcript, this.options.maxEarlierMessages ?? 400);
       this.transcriptRun = this.transcript.length === outcome.transcript.length ? (outcome.runId ?? undefined) : undefined;
@@ -129,8 +130,9 @@ export class ChatSession {
       throw err;
     }
     this.current = undefined;
-    // Sent during the run's last step: the model never saw them, so they are the next run's goal.
-    const left = this.inbox.splice(0);
+    // Typed during the run's last step: the model never saw them, so they are the next run's goal.
+    // A host note (a test result) alone starts nothing: nobody asked for work.
+    const left = this.inbox.splice(0).filter((m) => !m.note).map((m) => m.text);
     if (left.length && !controller.signal.aborted) void this.start(left.join('\n\n')).catch(() => undefined);
     return outcome;
   }

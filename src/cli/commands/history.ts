@@ -5,6 +5,7 @@ import { UserError } from '../../core/base';
 import { loadCliConfig } from '../../core/config';
 import { openHistoryStore, type AuditRecord, type HistoryStore, type RunDetail, type RunSummary, type SearchHit } from '../../core/history';
 import type { Notifier } from '../../core/ports';
+import { findRun } from '../../core/session/resume';
 
 export const usage = `Usage:
   patchpilot history list [--json] [--limit N] [--status S]   runs, newest first
@@ -118,13 +119,8 @@ async function listCommand(store: HistoryStore, args: ParsedArgs): Promise<numbe
 async function showCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
   if (args.positionals.length !== 1) throw new UsageError('show needs exactly one RUN_ID');
   const wanted = args.positionals[0]!;
-  let detail = await store.getRun(wanted);
-  if (!detail) {
-    // A unique prefix is enough, as with git hashes.
-    const matches = (await store.listRuns({ limit: 10_000 })).filter((r) => r.id.startsWith(wanted));
-    if (matches.length > 1) throw new UserError(`run id prefix '${wanted}' is ambiguous (${matches.length} runs)`);
-    if (matches.length === 1) detail = await store.getRun(matches[0]!.id);
-  }
+  // An id, a unique prefix (as with git hashes), or "last".
+  const detail = (await store.getRun(wanted)) ?? (await store.getRun((await findRun(store, wanted)).id));
   if (!detail) throw new UserError(`no run with id ${wanted}`);
   if (isJson(args)) process.stdout.write(JSON.stringify(detail, null, 2) + '\n');
   else process.stdout.write(renderRun(detail));

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../../core/config';
 import type { Approver, Notifier } from '../../core/ports';
 import { wireAgent, type WiredAgent } from '../../core/session';
+import { findBundledSkillsDir } from '../../core/context/skills/bundledDir';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { NodeTaskRunner } from './nodeTaskRunner';
 
@@ -15,7 +16,8 @@ export interface AgentHostOptions {
 
 /** The CLI's wiring: the shared core wiring (core/session/wireAgent.ts) with the Node test runner. */
 export function createAgentDeps(o: AgentHostOptions): Promise<WiredAgent> {
-  return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }), mcpApproveHint: MCP_APPROVE_HINT });
+  // The package's skills/ folder: next to dist/ in the built CLI, up from src/ under tsx.
+  return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }), mcpApproveHint: MCP_APPROVE_HINT, bundledSkillsDir: findBundledSkillsDir(__dirname) });
 }
 
 /** How a CLI user approves an MCP server when no terminal can ask (CI): ahead of the run. */

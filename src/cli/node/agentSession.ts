@@ -1,4 +1,5 @@
 import type { HistoryStore } from '../../core/history';
+import type { ModelMessage } from '../../core/llm/types';
 import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
 import { ChatSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
@@ -70,6 +71,11 @@ export class AgentSession {
       await this.history?.flush().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
       this.watchdog.disarm();
     }
+  }
+
+  /** Continues a recorded session: its conversation becomes the earlier turns of the next goal. */
+  restore(transcript: readonly ModelMessage[], runId?: string): void {
+    this.chat.restore(transcript, runId);
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,15 @@ export interface PatchPilotSettings {
     model?: string;
     /** Cheaper model for small jobs (summaries); falls back to `model`. */
     fastModel?: string;
+    /** Context windows (tokens) of models the built-in table does not know, by model name. */
+    contextWindows: Record<string, number>;
+  };
+  /** The prompt's token budget (src/core/context). */
+  context: {
+    /** Tokens a request's prompt may use, for every model; default: a share of the model's context window. */
+    maxTokens?: number;
+    /** The same per model name (wins over maxTokens). */
+    maxTokensByModel: Record<string, number>;
   };
   approval: { mode: ApprovalMode };
   tests: {
@@ -74,7 +83,7 @@ export interface PatchPilotSettings {
 export type WebSearchProvider = 'searxng' | 'brave' | 'off';
 export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider';
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider' | 'modelTokens';
 
 interface KeySpec {
   kind: Kind;
@@ -98,6 +107,9 @@ export const SETTING_KEYS = {
   'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
+  'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
+  'patchpilot.context.maxTokens': { kind: 'posint' },
+  'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
   'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
@@ -134,7 +146,8 @@ export function isSettingKey(key: string): key is SettingKey {
 }
 
 export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
-  llm: {},
+  llm: { contextWindows: {} },
+  context: { maxTokensByModel: {} },
   approval: { mode: 'ask' },
   tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
@@ -194,6 +207,18 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
     case 'searchProvider':
       if (typeof value === 'string' && (WEB_SEARCH_PROVIDERS as readonly string[]).includes(value)) return { ok: true, value };
       return { ok: false, message: `expected one of ${WEB_SEARCH_PROVIDERS.join(', ')}, got ${got}` };
+    case 'modelTokens': {
+      const expected = 'an object of model names to positive integers (tokens), e.g. {"my-model": 32768}';
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `expected ${expected}, got ${got}` };
+      const out: Record<string, number> = {};
+      for (const [name, tokens] of Object.entries(value)) {
+        if (name.trim() === '' || typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens <= 0) {
+          return { ok: false, message: `expected ${expected}; "${truncate(name)}" has ${describe(tokens)}` };
+        }
+        out[name.trim()] = tokens;
+      }
+      return { ok: true, value: out };
+    }
   }
 }
 
@@ -219,6 +244,11 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
       model: v<string | undefined>('patchpilot.llm.model', undefined),
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
+      contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
+    },
+    context: {
+      maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),
+      maxTokensByModel: { ...v<Record<string, number>>('patchpilot.context.maxTokensByModel', {}) },
     },
     approval: { mode: v('patchpilot.approval.mode', d.approval.mode) },
     tests: {

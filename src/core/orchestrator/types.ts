@@ -8,6 +8,7 @@ import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetche
 import type { ToolContext, ToolSource } from '../tools/types';
 import type { GitSnapshot } from '../git/gitSession';
 import type { WorkspaceFacts } from '../context/systemPrompt';
+import type { TokenCalibration } from '../context/tokenCounter';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -36,6 +37,10 @@ export interface OrchestratorDeps {
   toolSources?: readonly ToolSource[];
   clock?: Clock;
   onEvent?(event: AgentEvent): void;
+  /** The bundled skills folder (the extension's, or next to the CLI bundle); workspace skills come from .patchpilot/skills. */
+  bundledSkillsDir?: string;
+  /** Token ratios learned from usage reports, shared by the runs of one session (default: one per run). */
+  calibration?: TokenCalibration;
 }
 
 /** Options of one run. */
@@ -43,6 +48,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Earlier turns of the same chat (without the system prompt), so a follow-up keeps its context. */
   earlier?: readonly ModelMessage[];
+  /** The run that recorded `earlier` as its transcript (the chat's previous run): the history then keeps a reference, not a copy. */
+  earlierRunId?: string;
   /**
    * Messages the user sent while this run works: taken before each model step after the first and
    * added to the conversation as user messages, so the model sees them at its next step.

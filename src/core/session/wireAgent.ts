@@ -11,6 +11,8 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import { TokenCalibration } from '../context/tokenCounter';
+import { sandboxReadableSkills } from '../context/skills/sandboxPaths';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import type { McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
@@ -44,6 +46,8 @@ export interface WireAgentOptions {
   userStateDir?: string;
   /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */
   mcpApproveHint?: (server: string) => string;
+  /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
+  bundledSkillsDir?: string;
 }
 
 export interface WiredAgent {
@@ -100,11 +104,14 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     apiKey: o.config.apiKey,
     model: settings.llm.model!,
     fastModel: settings.llm.fastModel,
+    contextWindows: settings.llm.contextWindows,
   });
+  // Bundled skill scripts run through run_command: a sandbox that hides the home must still show their folder.
+  const homeAllow = [...policy.homeAllow, ...sandboxReadableSkills(o.bundledSkillsDir)];
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const guard = createCommandGuard(o.root, policy, settings.history.path);
   const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint });
-  const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history });
+  const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
   const deps: OrchestratorDeps = {
     root: o.root,
@@ -121,11 +128,14 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow }),
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow }),
     web,
     search: capabilities.search,
     toolSources: capabilities.toolSources,
     onEvent: o.onEvent,
+    bundledSkillsDir: o.bundledSkillsDir,
+    // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
+    calibration: new TokenCalibration(),
   };
   const close = async () => {
     if (capabilities.ownsMcp) await capabilities.mcp?.dispose();

@@ -4,6 +4,7 @@ import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
 import type { ApplyResult } from '../patch/types';
+import type { SkillCatalog } from '../context/skills/skillCatalog';
 
 // Host-facing interfaces now live in src/core/ports; re-exported here so existing imports keep working.
 export type { PathAccess, PathPolicy, CommandPolicy, CommandExecution, CommandExecutor, PatchEngine, WebFetcher, HistorySearch } from '../ports';
@@ -26,6 +27,8 @@ export class ToolError extends Error {
 
 /** Facts of the current run that tools share (A5: a test command whose definition changed needs approval). */
 export interface RunState {
+  /** The run's goal (the memory journal notes it). */
+  goal?: string;
   /** Workspace-relative paths written by this run's file tools. */
   changedFiles: Set<string>;
   /**
@@ -73,6 +76,8 @@ export interface ToolContext {
   history?: HistorySearch;
   /** spawn_subagent: runs a task in an isolated child agent (set by the orchestrator for the parent run). */
   subagents?: SubagentSpawner;
+  /** The skills of this run (load_skill). */
+  skills?: SkillCatalog;
   emit?(event: ToolEvent): void;
 }
 

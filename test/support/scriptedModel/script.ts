@@ -74,6 +74,12 @@ export interface Script {
   rejectStreamOptions?: boolean;
   /** Model id listed by GET /v1/models. Default `scripted-model`. */
   modelId?: string;
+  /**
+   * Replies by the request's model, served every time and outside the turn order: for side
+   * requests whose number and timing a script cannot know (the fast model's context summaries).
+   * A request for a model listed here never consumes a turn.
+   */
+  modelReplies?: Record<string, ScriptedReply>;
 }
 
 /** Problems with a script (from a file or code), all at once. */
@@ -81,6 +87,9 @@ export function validateScript(value: unknown): string[] {
   const problems: string[] = [];
   const s = value as Partial<Script> | null;
   if (!s || typeof s !== 'object' || !Array.isArray(s.turns)) return ['a script is an object with a "turns" array'];
+  for (const [model, reply] of Object.entries(s.modelReplies ?? {})) {
+    if (!reply || typeof reply !== 'object') problems.push(`modelReplies["${model}"] must be a reply object`);
+  }
   s.turns.forEach((turn, i) => {
     const at = `turns[${i}]`;
     if (!turn || typeof turn !== 'object') return problems.push(`${at} must be an object`);

@@ -139,6 +139,11 @@ export class ScriptedModelServer {
       }
       return;
     }
+    const side = typeof body?.model === 'string' ? this.script.modelReplies?.[body.model] : undefined;
+    if (side) {
+      record.outcome = 'model-reply';
+      return this.respond({ reply: side }, -1, body, undefined, req, res);
+    }
     const turnNo = this.turnIndex;
     record.turn = turnNo;
     record.attempt = this.attempts[turnNo] = (this.attempts[turnNo] ?? 0) + 1;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
@@ -199,6 +200,8 @@ export class AgentHost implements vscode.Disposable {
         readOnly: !loaded.trusted,
         mcp: this.mcp,
         userStateDir,
+        // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
+        bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
       });
       this.wired.catch(() => (this.wired = undefined));
     }

@@ -154,7 +154,7 @@ function approvalCard(a: PendingApproval): HTMLElement {
   return card;
 }
 
-const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch' };
+const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch', mcp: 'MCP server' };
 
 function save(): void {
   const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value };

@@ -196,11 +196,14 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   // Changed regions per placement: old lines a0..a1, and o0..o1 within the placement's output.
   const local = new Map<Placed, { a0: number; a1: number; o0: number; o1: number }[]>();
   const outLength = new Map<Placed, number>();
+  const added = new Set<FileLine>();
+  let endDecided = false;
   // Bottom-up; at one start a replacement goes before an insertion there, so the insertion lands
   // in front of the replaced lines without shifting them first.
   for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.end - a.end || b.hunk.index - a.hunk.index)) {
     const { cand, variant } = p;
     const fileOf = fileLineOfOld(variant, cand);
+    const literal = endingsProven(variant, fileOf, split.lines);
     const out: FileLine[] = [];
     const regions: { a0: number; a1: number; o0: number; o1: number }[] = [];
     let open: { a0: number; a1: number; o0: number; o1: number } | undefined;
@@ -212,7 +215,9 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     variant.lines.forEach((line, i) => {
       if (line.kind === 'add') {
         open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
-        out.push({ text: addedText(variant, cand, i, fileOf, split.lines), eol });
+        const line_: FileLine = { text: addedText(variant, cand, i, fileOf, split.lines), eol: literal && line.eol ? line.eol : eol };
+        added.add(line_);
+        out.push(line_);
         open.o1 = out.length;
         return;
       }
@@ -235,8 +240,13 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     if (p.end === n) {
       if (p.hunk.newNoNewlineAtEnd && !p.hunk.oldNoNewlineAtEnd) finalNewline = false;
       else if (p.hunk.oldNoNewlineAtEnd && !p.hunk.newNoNewlineAtEnd) finalNewline = true;
+      endDecided = !!(p.hunk.newNoNewlineAtEnd || p.hunk.oldNoNewlineAtEnd);
     }
   }
+  // git's semantics: a line owns its newline. When the old last line (the one without) is gone
+  // and an earlier line of the file ends it now, that line keeps its newline.
+  const lastLine = lines[lines.length - 1];
+  if (!finalNewline && !endDecided && lastLine && n > 0 && lastLine !== split.lines[n - 1] && !added.has(lastLine)) finalNewline = true;
   const regions: Region[] = [];
   let delta = 0;
   for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
@@ -255,6 +265,22 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     dominantEol: eol,
     regions,
   };
+}
+
+/**
+ * Whether the line endings the patch carries (see HunkLine.eol) are the file's bytes: every line
+ * it shares with the file has the same ending there. Then an added line keeps its own ending, as
+ * git writes it (a CRLF line in a mixed file, a LF one in a CRLF file); otherwise (a diff made on
+ * a CRLF checkout of an LF file) new lines take the file's dominant ending.
+ */
+function endingsProven(variant: Variant, fileOf: readonly number[], fileLines: readonly FileLine[]): boolean {
+  for (let i = 0; i < variant.lines.length; i++) {
+    const l = variant.lines[i]!;
+    if (l.kind === 'add' || !l.eol) continue;
+    const own = fileLines[fileOf[i]!]!.eol;
+    if (own !== '' && own !== l.eol) return false;
+  }
+  return true;
 }
 
 /** For each variant line: the 0-based file line its old-side line matched (-1 for added lines). */

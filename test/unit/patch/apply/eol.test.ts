@@ -49,9 +49,15 @@ describe('line endings, BOM and final newline are preserved byte for byte', () =
     assert.equal(apply('a\nb\nc\n', [hunk([' a', '-b', '+B'], { newNoNewlineAtEnd: true })]), 'a\nB\nc\n');
   });
 
-  test('deleting the last lines keeps the final newline state', () => {
+  test("deleting the last lines: the line that ends the file now keeps its own newline (git's semantics)", () => {
     assert.equal(apply('a\nb\nc\n', [hunk([' a', '-b', '-c'])]), 'a\n');
-    assert.equal(apply('a\nb\nc', [hunk([' a', '-b', '-c'])]), 'a');
+    assert.equal(apply('a\nb\nc', [hunk([' a', '-b', '-c'])]), 'a\n');
+    assert.equal(apply('a\nb\nc', [hunk([' b', '-c'], { oldNoNewlineAtEnd: true })]), 'a\nb\n');
+    assert.equal(apply('a\r\nb\r\nc', [hunk([' b', '-c'])]), 'a\r\nb\r\n');
+    // Unless the patch says the new last line has no newline either.
+    assert.equal(apply('a\nb\nc', [hunk([' a', '-b', '+b', '-c'], { oldNoNewlineAtEnd: true, newNoNewlineAtEnd: true })]), 'a\nb');
+    // The last line replaced, not deleted: the file keeps its state.
+    assert.equal(apply('a\nb\nc', [hunk([' b', '-c', '+C'])]), 'a\nb\nC');
   });
 
   test('CRLF file without final newline, lines appended at the end', () => {

@@ -51,6 +51,22 @@ function* variants(hunk: Hunk): Generator<Variant> {
   const lines = hunk.lines;
   yield { lines, factor: 1, topTrim: 0, levels: LEVELS };
 
+  // SEARCH/REPLACE: blank lines at the edges of SEARCH that the file does not have there.
+  if (hunk.looseBlankEdges) {
+    const blankOld = (l: HunkLine) => l.kind !== 'add' && isBlank(l.text);
+    let top = 0;
+    while (top < lines.length && blankOld(lines[top]!)) top++;
+    let bottom = 0;
+    while (bottom < lines.length - top && blankOld(lines[lines.length - 1 - bottom]!)) bottom++;
+    const kept = lines.slice(top, lines.length - bottom);
+    if (top + bottom > 0 && oldSide(kept).length > 0) {
+      yield {
+        lines: kept, strategy: 'context-trimmed', factor: 0.95, topTrim: top, levels: LEVELS,
+        note: `ignored ${top + bottom} blank line(s) at the edges of SEARCH that the file does not have there`,
+      };
+    }
+  }
+
   // A missing `+`: the parser flagged lines without a prefix.
   const flagged = lines.flatMap((l, i) => (l.unprefixed && l.kind === 'context' ? [i] : []));
   if (flagged.length > 0) {

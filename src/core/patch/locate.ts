@@ -67,9 +67,10 @@ function* variants(hunk: Hunk): Generator<Variant> {
     }
   }
 
-  // A missing `+`: the parser flagged lines without a prefix.
+  // A missing `+`: the parser flagged lines without a prefix. Header counts that tally the
+  // line as context (the model meant it so) forbid the reading.
   const flagged = lines.flatMap((l, i) => (l.unprefixed && l.kind === 'context' ? [i] : []));
-  if (flagged.length > 0) {
+  if (flagged.length > 0 && !countsMatch(hunk, lines)) {
     const sets: number[][] = [flagged, flagged.filter((i) => !isBlank(lines[i]!.text))];
     if (flagged.length <= 6) for (const i of flagged) sets.push([i]);
     const seen = new Set<string>();
@@ -78,7 +79,7 @@ function* variants(hunk: Hunk): Generator<Variant> {
       if (set.length === 0 || seen.has(id)) continue;
       seen.add(id);
       const v = asAdd(lines, new Set(set));
-      if (oldSide(v).length === 0) continue;
+      if (oldSide(v).length === 0 || (hasCounts(hunk) && !countsMatch(hunk, v) && countsMatchAny(hunk, lines, flagged))) continue;
       yield {
         lines: v, strategy: 'fuzzy', factor: 0.85, topTrim: 0, levels: STRICT,
         recovered: set.map((i) => lines[i]!),
@@ -108,6 +109,9 @@ function* variants(hunk: Hunk): Generator<Variant> {
     const kept = lines.slice(t, lines.length - b);
     const keptOld = oldSide(kept).filter((s) => !isBlank(s)).length;
     if (keptOld < 2 || oldCount - t - b < Math.ceil(oldCount / 2)) continue;
+    // A line next to an insertion must match (jsdiff's rule, whatever the fuzz): a kept context
+    // line has to stand between a trimmed (mismatching) line and any added line.
+    if ((t > 0 && !contextBeforeFirstAdd(kept)) || (b > 0 && !contextBeforeFirstAdd([...kept].reverse()))) continue;
     yield {
       lines: kept, strategy: 'context-trimmed', factor: 0.9 - 0.08 * (t + b), topTrim: t, levels: LEVELS,
       trimmedTop: lines.slice(0, t), trimmedBottom: lines.slice(lines.length - b),
@@ -115,12 +119,12 @@ function* variants(hunk: Hunk): Generator<Variant> {
     };
   }
 
-  // A context line that is really new (a space prefix where `+` belonged): one line at a time.
-  // Interior lines only, unless the header's counts say exactly one old-side line too many: then
-  // an edge line may be the new one as well.
+  // A context line that is really new (a space prefix where `+` belonged): one line at a time,
+  // and only when the header's counts say exactly one old-side line too many. Without that, a
+  // context line absent from the file is a context line the model got wrong, not a new one.
   const newCount = lines.filter((l) => l.kind !== 'remove').length;
   const oneTooMany = hunk.oldCount !== undefined && hunk.newCount === newCount && oldCount - hunk.oldCount === 1;
-  const pool = oneTooMany ? oldIdx : oldIdx.slice(1, -1);
+  const pool = oneTooMany ? oldIdx : [];
   const interior = pool.filter((i) => lines[i]!.kind === 'context' && !lines[i]!.unprefixed && !isBlank(lines[i]!.text));
   if (interior.length <= 30) {
     for (const i of interior) {
@@ -130,6 +134,37 @@ function* variants(hunk: Hunk): Generator<Variant> {
       };
     }
   }
+}
+
+function contextBeforeFirstAdd(lines: readonly HunkLine[]): boolean {
+  for (const l of lines) {
+    if (l.kind === 'add') return false;
+    if (l.kind === 'context') return true;
+  }
+  return true;
+}
+
+function hasCounts(hunk: Hunk): boolean {
+  return hunk.oldCount !== undefined && hunk.newCount !== undefined;
+}
+
+/** The header's `@@ -a,b +c,d @@` counts tally exactly these lines. */
+function countsMatch(hunk: Hunk, lines: readonly HunkLine[]): boolean {
+  if (!hasCounts(hunk)) return false;
+  let o = 0;
+  let n = 0;
+  for (const l of lines) {
+    if (l.kind !== 'add') o++;
+    if (l.kind !== 'remove') n++;
+  }
+  return o === hunk.oldCount && n === hunk.newCount;
+}
+
+/** Some reading of the flagged lines (each context or added) makes the header counts tally. */
+function countsMatchAny(hunk: Hunk, lines: readonly HunkLine[], flagged: readonly number[]): boolean {
+  const old = lines.filter((l) => l.kind !== 'add').length;
+  const want = old - (hunk.oldCount ?? old);
+  return want >= 1 && want <= flagged.length && lines.filter((l) => l.kind !== 'remove').length === hunk.newCount;
 }
 
 function endOf(c: Candidate): number {

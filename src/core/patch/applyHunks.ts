@@ -1,10 +1,11 @@
-import type { Hunk, HunkResult, HunkStatus } from './types';
+import type { Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
 import { reindentLine, shiftFromPair } from './reindent';
 import { joinText, splitText, type FileLine } from './text';
 import { explainNotFound, hunkLabel } from './describe';
+import { placeByNumbers } from './placeByNumbers';
 import type { EditScript } from './editScript';
 import type { Region } from './lineDiff';
 
@@ -50,8 +51,12 @@ export interface ApplyHunksOptions {
   /** Status given to placed hunks when the file applies. */
   placedStatus: HunkStatus;
   isSelected: (h: Hunk) => boolean;
-  /** apply_patch semantics: a chunk of only added lines and no anchor goes at the end of the file. */
-  pureAddAtEnd?: boolean;
+  /**
+   * Whose semantics apply: `apply_patch` (Codex) puts a chunk of only added lines and no anchor at
+   * the end of the file; `unified` (git) anchors a hunk whose context is on one side only to that
+   * end of the file and places a clean `-U0` patch by its line numbers. Default: unified.
+   */
+  format?: PatchFormat;
 }
 
 const endOf = (c: Candidate) => (c.map.length ? c.map[c.map.length - 1]! + 1 : c.start);
@@ -67,11 +72,20 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   const selected = hunks.filter(opts.isSelected);
   for (const h of hunks) if (!opts.isSelected(h)) results.set(h, { id: idOf(h), path: opts.path, index: h.index, status: 'rejected' });
 
-  // Pass 1: locate every hunk on its own.
+  // Pass 1: locate every hunk on its own; a clean -U0 patch by its line numbers (git's --unidiff-zero).
+  const format = opts.format ?? 'unified';
+  const byNumbers = format === 'unified' ? placeByNumbers(index, hunks) : { kind: 'not-zero-context' as const };
   const located = new Map<Hunk, Located>();
   const placed: Placed[] = [];
   for (const h of selected) {
-    const loc = locateHunk(index, h, opts.pureAddAtEnd);
+    if (byNumbers.kind === 'placed') {
+      const cand = byNumbers.cands.get(h)!;
+      const variant: Variant = { lines: h.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy: 'exact' };
+      located.set(h, { kind: 'found', variant, cands: [cand], anchorMissed: false });
+      placed.push({ hunk: h, variant, cand, confidence: 1, end: endOf(cand), note: 'placed by its line numbers (a -U0 patch whose removed lines match the file)' });
+      continue;
+    }
+    const loc = locateHunk(index, h, format, byNumbers.kind === 'unproven' ? byNumbers.why : undefined);
     located.set(h, loc);
     if (loc.kind === 'found' && loc.cands.length === 1) placed.push(place(h, loc.variant, loc.cands[0]!, undefined, loc.anchorMissed));
   }
@@ -99,13 +113,19 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       placed.push(place(h, loc.variant, free[0]!, expected, loc.anchorMissed, 0.95));
       continue;
     }
-    const pick = pickByHint(free, expected);
+    // Line numbers that failed the -U0 check do not get to pick for a hunk without context.
+    const untrusted = byNumbers.kind === 'unproven' && !h.lines.some((l) => l.kind === 'context');
+    const pick = untrusted ? undefined : pickByHint(free, expected);
     if (pick) placed.push(place(h, loc.variant, pick, expected, loc.anchorMissed, 0.9));
     else
       refuse(
         h,
         `ambiguous: the old side matches equally at lines ${lines}${loc.cands.length > 8 ? ', …' : ''} (${loc.cands[0]!.level} match)` +
-          (expected === undefined ? ' and the hunk has no line numbers to choose' : `, and the header line ${expected + 1} does not clearly pick one`) +
+          (untrusted
+            ? ` and its line numbers cannot be trusted (${byNumbers.why})`
+            : expected === undefined
+              ? ' and the hunk has no line numbers to choose'
+              : `, and the header line ${expected + 1} does not clearly pick one`) +
           '; include more unchanged context lines (or an @@ anchor line) so the hunk matches one place',
       );
   }
@@ -122,6 +142,11 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
     const a = placed[i - 1]!;
     const b = placed[i]!;
     if (overlaps(a.cand.start, a.end, b.cand.start, b.end)) {
+      const rest = afterSharedContext(a, b);
+      if (rest) {
+        placed[i] = rest;
+        continue;
+      }
       const what = `overlaps ${hunkLabel(opts.path, a.hunk)} (both touch lines ${b.cand.start + 1}-${Math.min(a.end, b.end)}); merge them into one hunk`;
       refuse(b.hunk, what);
     }
@@ -146,6 +171,26 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   }
   const script = rewrite(split, placed, text);
   return { ok: true, hunks: hunkResults, newText: script.newText, script };
+}
+
+/**
+ * Hunks that meet on context lines both keep (the trailing context of one is the leading
+ * context of the next) do not overlap: the second is placed after the shared lines, as git and
+ * jsdiff apply them one after the other. Undefined when they share a line either one changes.
+ */
+function afterSharedContext(a: Placed, b: Placed): Placed | undefined {
+  const k = a.end - b.cand.start;
+  if (k <= 0 || k >= b.variant.lines.length || b.end <= a.end) return undefined;
+  const tailOfA = a.variant.lines.slice(-k);
+  const headOfB = b.variant.lines.slice(0, k);
+  if (![...tailOfA, ...headOfB].every((l) => l.kind === 'context')) return undefined;
+  const aMap = a.cand.map.slice(-k);
+  const bMap = b.cand.map.slice(0, k);
+  if (aMap.some((q, j) => q !== bMap[j] || q !== b.cand.start + j)) return undefined;
+  const lines = b.variant.lines.slice(k);
+  if (!lines.some((l) => l.kind !== 'add')) return undefined;
+  const cand: Candidate = { ...b.cand, start: b.cand.map[k]!, map: b.cand.map.slice(k) };
+  return { ...b, variant: { ...b.variant, lines, topTrim: b.variant.topTrim + k }, cand };
 }
 
 function overlaps(s1: number, e1: number, s2: number, e2: number): boolean {

@@ -1,4 +1,4 @@
-import type { FilePatch, FileResult, Hunk, HunkResult, HunkStatus } from './types';
+import type { FilePatch, FileResult, Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { applyHunksToText } from './applyHunks';
 import { applyInSequence } from './applySequence';
 import { oldSide } from './locate';
@@ -23,9 +23,8 @@ export interface WorkState {
 export interface FileOpOptions {
   placedStatus: HunkStatus;
   accepted?: ReadonlySet<string>;
-  pureAddAtEnd: boolean;
-  /** SEARCH/REPLACE: hunks apply in order, each to the result of the ones before it. */
-  sequential: boolean;
+  /** The patch's format decides the peers' semantics (see ApplyHunksOptions.format). */
+  format: PatchFormat;
 }
 
 /** Validates a workspace-relative path as text (the PatchManager also checks the real path on disk). */
@@ -85,8 +84,9 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   if (fp.operation === 'create' || (fp.operation === 'modify' && current === null && fp.hunks.every((h) => oldSide(h.lines).length === 0))) {
     const target = fp.newPath!;
     // SEARCH/REPLACE: the empty-SEARCH block creates the file, the blocks after it edit that text.
-    const first: Hunk | undefined = opts.sequential ? fp.hunks[0] : undefined;
-    const later = opts.sequential ? fp.hunks.slice(1) : [];
+    const sequential = opts.format === 'search_replace';
+    const first: Hunk | undefined = sequential ? fp.hunks[0] : undefined;
+    const later = sequential ? fp.hunks.slice(1) : [];
     const created = createdText(first ? { ...fp, hunks: [first] } : fp);
     if (typeof created !== 'string') return refused(`${target}: ${created.error}`);
     const existing = get(state, target);
@@ -101,7 +101,7 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
       return done(existing, created, 'create', note);
     }
     if (!selected(first!)) return refused(`${target}: the block that creates the file was not accepted, so the blocks after it have nothing to edit`);
-    const out = applyInSequence(created, later, { path: target, placedStatus: opts.placedStatus, isSelected: selected, pureAddAtEnd: false });
+    const out = applyInSequence(created, later, { path: target, placedStatus: opts.placedStatus, isSelected: selected, format: opts.format });
     const createResult = done(existing, created, 'create', note).hunks[0]!;
     if (!out.ok) return refused(out.reason ?? `${target}: refused`, [{ ...createResult, status: 'would-apply' }, ...out.hunks]);
     state.texts.set(target, out.newText!);
@@ -121,8 +121,9 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   let text = current;
   let hunkResults: HunkResult[] = hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: opts.placedStatus }));
   if (fp.hunks.length > 0) {
-    const hunkOpts = { path, placedStatus: opts.placedStatus, isSelected: selected, pureAddAtEnd: opts.pureAddAtEnd };
-    const out = opts.sequential ? applyInSequence(current, fp.hunks, hunkOpts) : applyHunksToText(current, fp.hunks, hunkOpts);
+    const hunkOpts = { path, placedStatus: opts.placedStatus, isSelected: selected, format: opts.format };
+    // SEARCH/REPLACE blocks apply in order (aider, Cline); diff hunks are placed against the original.
+    const out = opts.format === 'search_replace' ? applyInSequence(current, fp.hunks, hunkOpts) : applyHunksToText(current, fp.hunks, hunkOpts);
     if (!out.ok) return refused(out.reason ?? `${path}: refused`, out.hunks);
     text = out.newText!;
     hunkResults = out.hunks;

@@ -1,7 +1,8 @@
-import type { Hunk, HunkLine, MatchStrategy } from './types';
+import type { Hunk, HunkLine, MatchStrategy, PatchFormat } from './types';
 import type { FileIndex } from './fileIndex';
 import { findContiguous, findWithGaps, type Candidate } from './match';
 import { foldUnicode, indentOf, isBlank, keyAt, LEVELS, similarity, type Level } from './normalize';
+import { anchoredAtEdges, oneSidedReason, openEdges } from './oneSided';
 
 /**
  * Locates one hunk: tries the hunk as written at every level (strictest first), then a few
@@ -288,10 +289,10 @@ function narrow(index: FileIndex, hunk: Hunk, cands: Candidate[]): { cands: Cand
   return { cands, anchorMissed };
 }
 
-/** `pureAddAtEnd`: apply_patch semantics, where a chunk of only added lines goes at the end of the file. */
-export function locateHunk(index: FileIndex, hunk: Hunk, pureAddAtEnd = false): Located {
+/** `format`: whose semantics apply (see ApplyHunksOptions.format). */
+export function locateHunk(index: FileIndex, hunk: Hunk, format: PatchFormat = 'unified', numbersUnproven?: string): Located {
   const base = oldSide(hunk.lines);
-  if (base.length === 0) return locateInsertion(index, hunk, pureAddAtEnd);
+  if (base.length === 0) return locateInsertion(index, hunk, format === 'apply_patch', numbersUnproven);
   const recoveries: Located[] = [];
   for (const raw of variants(hunk)) {
     const v = settleSpacePrefixed(raw);
@@ -301,8 +302,19 @@ export function locateHunk(index: FileIndex, hunk: Hunk, pureAddAtEnd = false): 
     for (const level of v.levels) {
       const found = v.gaps ? findWithGaps(index, old, level, gapAllowed) : findContiguous(index, old, level);
       if (found.length === 0) continue;
-      const valid = found.filter((c) => justified(index, v, c));
+      let valid = found.filter((c) => justified(index, v, c));
       if (valid.length === 0) break;
+      if (format === 'unified') {
+        const edges = openEdges(v.lines);
+        if (edges.top || edges.bottom) {
+          const anchored = anchoredAtEdges(index, edges, valid);
+          if (anchored.length === 0) {
+            if (v.competing) break;
+            return { kind: 'refused', reason: oneSidedReason(index, edges, valid[0]!) };
+          }
+          valid = anchored;
+        }
+      }
       const n = narrow(index, hunk, valid);
       const located: Located = { kind: 'found', variant: v, cands: n.cands, anchorMissed: n.anchorMissed };
       // Single-line recoveries compete: two different lines that could each be "the new one" is a refusal.
@@ -325,8 +337,12 @@ function gapFlags(lines: readonly HunkLine[]): boolean[] {
   return oldIdx.slice(0, -1).map((a, k) => lines.slice(a + 1, oldIdx[k + 1]).every((l) => l.kind !== 'add'));
 }
 
-/** A hunk with no old side: only the start of the file, its end, or an empty file are certain places. */
-function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean): Located {
+/**
+ * A hunk with no old side: only an empty file, the end of the file, or the place a proven -U0
+ * patch gives (see placeByNumbers) are certain. `@@ -0,0` on a file with lines reads both as "the
+ * file was empty" (git without --unidiff-zero) and as "insert at the top": refused.
+ */
+function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean, numbersUnproven?: string): Located {
   const at = (start: number, strategy: MatchStrategy): Located => ({
     kind: 'found',
     variant: { lines: hunk.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy },
@@ -336,12 +352,20 @@ function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean): L
   const n = index.length;
   if (n === 0) return at(0, 'exact');
   if (hunk.atEndOfFile) return at(n, 'end-of-file');
-  if (hunk.oldStart === 0) return at(0, 'exact');
   // `@@ -n,0` on an n-line file: after the last line. A bigger number is a wrong hint, not a place.
   if (hunk.oldStart !== undefined && hunk.oldStart === n) return at(n, 'end-of-file');
   if (pureAddAtEnd && hunk.oldStart === undefined && hunk.anchors.length === 0) return at(n, 'end-of-file');
+  const numbers = numbersUnproven ? ` (its line numbers cannot place it: ${numbersUnproven})` : '';
+  if (hunk.oldStart === 0) {
+    return {
+      kind: 'refused',
+      reason:
+        `the hunk has only added lines and \`@@ -0,0\`, which says the file was empty, but it has ${n} line(s)${numbers}; ` +
+        'to insert at its start include its first lines as context after the added lines',
+    };
+  }
   return {
     kind: 'refused',
-    reason: 'the hunk has only added lines and no context, so its place cannot be verified; include 2-3 unchanged lines around the insertion',
+    reason: `the hunk has only added lines and no context, so its place cannot be verified${numbers}; include 2-3 unchanged lines around the insertion`,
   };
 }

@@ -63,8 +63,7 @@ function applyParsedUnsafe(parsed: ParsedPatch, files: ReadonlyMap<string, strin
     const r = applyFilePatch(fp, state, {
       placedStatus: dryRun ? 'would-apply' : 'applied',
       accepted: options.acceptedHunks,
-      pureAddAtEnd: parsed.format === 'apply_patch',
-      sequential: parsed.format === 'search_replace',
+      format: parsed.format,
     });
     results.push(r);
     if (r.status === 'ok') for (const p of [fp.oldPath, fp.newPath]) if (p) touched.add(p);

@@ -1,30 +1,13 @@
-import { describe, test, after } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { applyPatchToTexts } from '../../../../src/core/patch/plan';
+import { gitDiff } from './gitDiff';
 
 /**
  * Line endings and final newlines, byte for byte, against the real `git diff`: the patch is what
  * git writes for old -> new (LF headers; a CRLF line's `\r` inside the body), and PatchPilot must
  * produce exactly the new bytes, as `git apply` does.
  */
-
-const dirs: string[] = [];
-after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function gitDiff(oldText: string, newText: string, context = 3): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'pp-eol-'));
-  dirs.push(dir);
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'core.autocrlf=false', '-c', 'core.safecrlf=false', ...args], { cwd: dir, encoding: 'utf8' });
-  git('init', '-q');
-  writeFileSync(path.join(dir, 'f.txt'), oldText);
-  git('add', 'f.txt');
-  writeFileSync(path.join(dir, 'f.txt'), newText);
-  return git('diff', `-U${context}`, '--no-color', '--', 'f.txt');
-}
 
 function expectGitBytes(oldText: string, newText: string, context = 3): void {
   const patchText = gitDiff(oldText, newText, context);

@@ -145,9 +145,13 @@ describe('tolerances: all apply exactly', () => {
     assert.equal(result.files[0]!.hunks[0]!.strategy, 'context-trimmed');
   });
 
-  test('pure insertion at the start (-0,0) and into an empty file', () => {
-    assert.equal(applyOk('b\n', [hunk(['+a'], { oldStart: 0, oldCount: 0 })]).text, 'a\nb\n');
+  test('pure insertion into an empty file, at the start with context after it, and -0,0 on a file with lines refused', () => {
     assert.equal(applyOk('', [hunk(['+a', '+b'], { oldStart: 0, oldCount: 0 })]).text, 'a\nb\n');
+    assert.equal(applyOk('b\nc\n', [hunk(['+a', ' b'], { oldStart: 1, oldCount: 1 })]).text, 'a\nb\nc\n');
+    // `@@ -0,0` alone says the file was empty (git's reading), or "at the top": not certain.
+    const r = applyParsedPatch(patch(modify('f', [hunk(['+a'], { oldStart: 0, oldCount: 0, newStart: 1, newCount: 1 })])), filesOf({ f: 'b\n' }));
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /@@ -0,0`, which says the file was empty, but it has 1 line/);
   });
 
   test('a 6-hunk patch on a 10,000-line file', () => {

@@ -2,7 +2,7 @@ import type { Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
-import { reindentLine, shiftFromPair } from './reindent';
+import { addedText, lineBelow } from './addedLine';
 import { joinText, splitText, type FileLine } from './text';
 import { explainNotFound, hunkLabel } from './describe';
 import { placeByNumbers } from './placeByNumbers';
@@ -257,21 +257,29 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
       open = undefined;
     };
     let cursor = cand.start;
+    // The last non-blank line of the result so far (lines above the hunk are not rewritten yet).
+    let above: string | undefined;
+    for (let q = cand.start - 1; q >= 0 && q >= cand.start - 50 && above === undefined; q--) if (lines[q]!.text.trim() !== '') above = lines[q]!.text;
+    const emit = (l: FileLine) => {
+      out.push(l);
+      if (l.text.trim() !== '') above = l.text;
+    };
     variant.lines.forEach((line, i) => {
       if (line.kind === 'add') {
         open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
-        const line_: FileLine = { text: addedText(variant, cand, i, fileOf, split.lines), eol: literal && line.eol ? line.eol : eol };
+        const below = lineBelow(variant, i, fileOf, split.lines, p.end);
+        const line_: FileLine = { text: addedText(variant, cand, i, fileOf, split.lines, { above, below }), eol: literal && line.eol ? line.eol : eol };
         added.add(line_);
-        out.push(line_);
+        emit(line_);
         open.o1 = out.length;
         return;
       }
       const q = fileOf[i]!;
       if (cursor < q) close();
-      while (cursor < q) out.push(lines[cursor++]!); // file lines the patch dropped from its context
+      while (cursor < q) emit(lines[cursor++]!); // file lines the patch dropped from its context
       if (line.kind === 'context') {
         close();
-        out.push(lines[q]!);
+        emit(lines[q]!);
       } else {
         open ??= { a0: q, a1: q, o0: out.length, o1: out.length };
         open.a1 = q + 1;
@@ -332,21 +340,4 @@ function endingsProven(variant: Variant, fileOf: readonly number[], fileLines: r
 function fileLineOfOld(variant: Variant, cand: Candidate): number[] {
   let k = 0;
   return variant.lines.map((l) => (l.kind === 'add' ? -1 : cand.map[k++]!));
-}
-
-/** An added line as written, shifted by the indentation delta of the matched block. */
-function addedText(variant: Variant, cand: Candidate, i: number, fileOf: readonly number[], fileLines: readonly FileLine[]): string {
-  const text = variant.lines[i]!.text;
-  if (cand.shift !== 'relative') return reindentLine(text, cand.shift);
-  // Loose match: take the delta of the nearest non-blank old line, preferring the one above.
-  const ref = (from: number, step: number): number => {
-    for (let j = from; j >= 0 && j < variant.lines.length; j += step) {
-      if (fileOf[j]! >= 0 && variant.lines[j]!.text.trim() !== '') return j;
-    }
-    return -1;
-  };
-  let j = ref(i - 1, -1);
-  if (j < 0) j = ref(i + 1, 1);
-  if (j < 0) return text;
-  return reindentLine(text, shiftFromPair(variant.lines[j]!.text, fileLines[fileOf[j]!]!.text));
 }

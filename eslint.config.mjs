@@ -25,8 +25,10 @@ const CORE_LAYERS = {
   git: { allow: ['base', 'fs', 'policy'] },
   workspace: { allow: ['base', 'fs', 'policy', 'ports'] },
   patch: { allow: ['base', 'fs', 'policy', 'ports', 'workspace'] },
-  tools: { deny: ['context', 'orchestrator', 'session'] },
-  context: { deny: ['orchestrator', 'session'] },
+  websearch: { allow: ['base', 'fs', 'config', 'policy', 'ports'] },
+  context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
+  tools: { deny: ['mcp', 'orchestrator', 'session'] },
+  mcp: { deny: ['orchestrator', 'session'] },
   orchestrator: { deny: ['session'] },
   session: { deny: [] },
 };

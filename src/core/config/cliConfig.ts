@@ -17,7 +17,8 @@ export interface CliConfigInput {
 
 /**
  * The CLI's settings: `<workspace>/.vscode/settings.json` (JSONC), then the environment, then flags.
- * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; never from a file.
+ * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; the Brave Search key from
+ * PATCHPILOT_BRAVE_API_KEY; never from a file.
  */
 export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   const layers: SettingsLayer[] = [];
@@ -34,12 +35,14 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });
 
   const keyVar = ['PATCHPILOT_API_KEY', 'OPENAI_API_KEY'].find((name) => input.env[name]);
+  const webSearchKey = input.env.PATCHPILOT_BRAVE_API_KEY || undefined;
   return resolveSettings({
     layers,
     trusted: input.trusted,
     apiKey: keyVar ? input.env[keyVar] : undefined,
     ...(keyVar ? { apiKeyOrigin: `$${keyVar}` } : {}),
     apiKeyHelp: 'set PATCHPILOT_API_KEY (or OPENAI_API_KEY) in the environment',
+    webSearchKey,
   });
 }
 

@@ -23,6 +23,8 @@ export interface ResolveInput {
   apiKeyOrigin?: string;
   /** How a user of this host sets a key, for the hint when a server wants one and none was sent. */
   apiKeyHelp?: string;
+  /** The Brave Search API key, from the same places as apiKey (CLI: PATCHPILOT_BRAVE_API_KEY). */
+  webSearchKey?: string;
 }
 
 export interface ResolvedConfig {
@@ -41,6 +43,8 @@ export interface ResolvedConfig {
   /** Where the key came from and how this host sets one (ResolveInput), for error hints. */
   apiKeyOrigin?: string;
   apiKeyHelp?: string;
+  /** The web search key; like apiKey, never sent to a search URL an untrusted workspace set. */
+  webSearchKey?: string;
 }
 
 export class ConfigError extends UserError {
@@ -75,8 +79,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         problems.push(`${layer.scope === 'flag' || layer.scope === 'env' ? `${describeOrigin(key, layer)} (${key})` : `${key} (from ${layer.origin})`}: ${checked.message}`);
         continue;
       }
-      const previous = values[key];
-      values[key] = isConcat(key) && Array.isArray(previous) ? [...new Set([...previous, ...(checked.value as string[])])] : checked.value;
+      values[key] = isConcat(key) ? addUp(values[key], checked.value) : checked.value;
       sources[key] = { scope: layer.scope, origin: layer.origin };
     }
   }
@@ -87,6 +90,8 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
   // Defence in depth: the filter above already drops such a URL; this keeps the key safe if it ever changes.
   const keyAllowed = !(baseUrlSource?.scope === 'workspace' && !input.trusted);
   const apiKey = keyAllowed && input.apiKey ? input.apiKey : undefined;
+  const searchUrlSource = sources['patchpilot.webSearch.url'];
+  const searchKeyAllowed = !(searchUrlSource?.scope === 'workspace' && !input.trusted);
   return {
     settings,
     sources,
@@ -95,7 +100,19 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
     apiKey,
     ...(apiKey && input.apiKeyOrigin ? { apiKeyOrigin: input.apiKeyOrigin } : {}),
     ...(input.apiKeyHelp ? { apiKeyHelp: input.apiKeyHelp } : {}),
+    webSearchKey: searchKeyAllowed && input.webSearchKey ? input.webSearchKey : undefined,
   };
+}
+
+/** Lists add up (no duplicates); objects merge key by key, the later scope winning a key both have. */
+function addUp(previous: unknown, next: unknown): unknown {
+  if (Array.isArray(previous) && Array.isArray(next)) return [...new Set([...previous, ...next])];
+  if (isPlainObject(previous) && isPlainObject(next)) return { ...previous, ...next };
+  return next;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function isConcat(key: SettingKey): boolean {

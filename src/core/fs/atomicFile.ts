@@ -17,9 +17,13 @@ import { errnoCode, nodeFs, sleepSync, type FsLayer } from './fsLayer';
 const TRANSIENT_RENAME = new Set(['EPERM', 'EBUSY', 'EACCES']);
 const RENAME_RETRY_DELAYS_MS = [20, 60, 150];
 
-/** A temp name in the target's own folder: hidden, and carrying the pid so a dead process's leftovers can be told apart. */
-export function tempPathFor(target: string): string {
-  return path.join(path.dirname(target), `.${path.basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+/**
+ * A temp name in the target's own folder, carrying the pid so a dead process's leftovers can be told
+ * apart: `<name>.tmp-<pid>-<hex>`, which the state folder's `.gitignore` patterns (`history.db*`)
+ * cover; `hidden` prefixes a dot, for files in the user's workspace (editors and watchers skip it).
+ */
+export function tempPathFor(target: string, options: { hidden?: boolean } = {}): string {
+  return path.join(path.dirname(target), `${options.hidden ? '.' : ''}${path.basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
 /**

@@ -29,7 +29,7 @@ export interface RunOwner {
 // Each op carries the row as stored, so its fields are the public record's fields: only the JSON
 // columns differ (text in the op, parsed values in the record) and runs are written in two halves.
 export type Op =
-  | ({ op: 'startRun'; owner: RunOwner | null } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'>)
+  | ({ op: 'startRun'; owner: RunOwner | null } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'> & { parentRunId?: string | null })
   | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<RunRecord, 'id' | 'steps' | 'tokensIn' | 'tokensOut' | 'costUsd'>)
   /** A run whose process is gone (killed, crashed): only a run still marked running changes, so a real finish always wins. */
   | { op: 'markInterrupted'; id: string; endedAt: number }
@@ -49,8 +49,8 @@ export function applyOp(conn: SqlConn, op: Op): number {
   switch (op.op) {
     case 'startRun':
       return conn.run(
-        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at, owner_host, owner_pid, owner_start) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?)`,
-        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt, op.owner?.host ?? null, op.owner?.pid ?? null, op.owner?.start ?? null],
+        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at, parent_run_id, owner_host, owner_pid, owner_start) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
+        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt, op.parentRunId ?? null, op.owner?.host ?? null, op.owner?.pid ?? null, op.owner?.start ?? null],
       );
     case 'finishRun':
       return conn.run(`UPDATE runs SET status = ?, model_steps = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? WHERE id = ?`, [

@@ -86,6 +86,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    description: 'runs.parent_run_id: a subagent run points at the run that spawned it',
+    sql: `
+      ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+      CREATE INDEX runs_parent ON runs(parent_run_id);
+    `,
+  },
+  {
+    version: 5,
     description: 'one status vocabulary with the CLI, model steps, the process that runs a run',
     // `succeeded` becomes `finished` (the word the CLI and the chat use); model_steps is the step count
     // they show (older runs: one per assistant row); the owner columns let an open mark a run whose

@@ -1,7 +1,7 @@
 /**
  * Removes temp files left by processes that died mid-save (kill -9): the atomic writer's
- * `.<db>.tmp-<pid>-*` (fs/atomicFile.ts; `<db>.tmp-<pid>-*` from older versions), the lock's
- * `<db>.lock.tmp-<pid>-*` and the backup's `<db>.bak.tmp-<pid>-*`.
+ * `<db>.tmp-<pid>-*` (fs/atomicFile.ts), the lock's `<db>.lock.tmp-<pid>-*` and the backup's
+ * `<db>.bak.tmp-<pid>-*`.
  */
 import path from 'node:path';
 import { pidAlive } from './fileLock';
@@ -18,7 +18,7 @@ export function cleanStaleTempFiles(fsx: FsLayer, dbPath: string): number {
   }
   let removed = 0;
   for (const name of names) {
-    if (!name.startsWith(`${base}.`) && !name.startsWith(`.${base}.`)) continue;
+    if (!name.startsWith(`${base}.`)) continue;
     const m = /\.tmp-(\d+)-[0-9a-f-]+$/.exec(name);
     if (!m || pidAlive(Number(m[1]))) continue;
     try {

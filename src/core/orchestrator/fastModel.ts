@@ -2,7 +2,7 @@ import { errorMessage } from '../base/errors';
 import type { CompleteRequest } from '../llm/modelClient';
 import type { ModelTurn } from '../llm/types';
 import type { UsageMeter } from '../llm/usageMeter';
-import { briefArgs } from './recorder';
+import { briefArgs } from '../base/truncate';
 
 /** One fast request may not hold up the end of a run (or a step) longer than this. */
 export const FAST_TIMEOUT_MS = 30_000;

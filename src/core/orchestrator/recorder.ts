@@ -18,8 +18,8 @@ export class RunRecorder {
 
   constructor(private readonly history: RunHistory | undefined, private readonly warn: (message: string) => void) {}
 
-  async start(goal: string, models: { reasoning: string; fast: string }): Promise<void> {
-    this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast }))) ?? null;
+  async start(goal: string, models: { reasoning: string; fast: string }, parentRunId?: string | null): Promise<void> {
+    this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast, ...(parentRunId ? { parentRunId } : {}) }))) ?? null;
   }
 
   step(input: StepInput): void {
@@ -92,13 +92,6 @@ export class RunRecorder {
       return undefined;
     }
   }
-}
-
-export function briefArgs(args: Record<string, unknown>): string {
-  const text = Object.entries(args)
-    .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v.length > 80 ? v.slice(0, 77) + '...' : v) : JSON.stringify(v)}`)
-    .join(' ');
-  return text.length > 200 ? text.slice(0, 197) + '...' : text;
 }
 
 export function asJson(value: unknown): JsonValue {

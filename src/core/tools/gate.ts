@@ -11,7 +11,7 @@ import { ToolError, type ToolContext } from './types';
  * Policy first in every mode: deny stays denied; an `ask` verdict (a protected path, a command off
  * the allowlist) always asks, whatever the mode.
  */
-export async function gateAction(ctx: ToolContext, request: ActionApprovalRequest, decision?: PolicyDecision): Promise<{ feedback?: string }> {
+export async function gateAction(ctx: ToolContext, request: ActionApprovalRequest, decision?: PolicyDecision, options: { edit?: boolean } = {}): Promise<{ feedback?: string }> {
   if (decision) ctx.emit?.({ type: 'policy', kind: POLICY_KIND[request.kind], subject: request.title, decision });
   if (decision?.verdict === 'deny') throw new ToolError(`denied by policy (${decision.rule}): ${decision.reason}`);
   if (ctx.mode === 'plan') throw new ToolError('plan mode: nothing is written or run; describe the step in your plan instead');
@@ -21,7 +21,8 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   ctx.emit?.({ type: 'approval-needed', request });
   const answer = await ctx.approver.approveAction(request, ctx.signal);
   const unattended = !answer.approved && answer.unattended !== undefined;
-  ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved, ...(unattended ? { unattended } : {}) });
+  // `edit`: a change to the user's files (write_file), so a run of only such refusals ends blocked.
+  ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved, ...(unattended ? { unattended } : {}), ...(options.edit ? { edit: true } : {}) });
   if (!answer.approved) {
     // The model reads why approval was needed (the policy's rule and reason, or the mode), so it can take another way.
     const why = decision?.verdict === 'ask' ? `It needed approval (${decision.rule}): ${decision.reason}` : `It needed approval: ${ctx.mode} mode asks before ${writes ? 'every write' : 'every command'}.`;
@@ -31,7 +32,8 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   return { feedback: answer.feedback };
 }
 
-const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network' } as const;
+// An MCP call runs outside PatchPilot like a command does: audited with the commands.
+const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command' } as const;
 
 /** F4: protected paths a command created or changed (already moved aside or restored) go to the audit trail as denials. */
 export function auditProtectedChanges(ctx: ToolContext, run: Pick<TaskRunResult, 'protectedChanges'>): void {

@@ -54,7 +54,7 @@ export const proposePatchTool: Tool<Args> = {
       ctx.emit?.({ type: 'approval-needed', request: { kind: 'patch', title: `apply a patch to ${paths.join(', ')}`, hunks: accepted } });
       const answer = await ctx.approver.approvePatch({ patchText: args.patch, preview }, ctx.signal);
       if (answer.unattended !== undefined) {
-        ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: false, accepted: [], unattended: true });
+        ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: false, accepted: [], unattended: true, edit: true });
         const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : `\nIt needed approval: ${ctx.mode} mode asks before every patch.`;
         return fail(`nobody could approve the patch, so nothing was changed: ${answer.unattended}${why}`, { preview, applied: [], unattended: true });
       }
@@ -63,7 +63,9 @@ export const proposePatchTool: Tool<Args> = {
       feedback = answer.feedback;
       reasons = answer.hunkReasons ?? {};
       edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
-      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted });
+      const rejectedIds = [...known].filter((id) => !accepted.includes(id));
+      const rejected = rejectedIds.map((id) => (reasons[id] ? { id, reason: reasons[id] } : { id }));
+      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted, ...(rejected.length ? { rejected } : {}) });
     }
     const said = feedback ? `\nThe user said: ${feedback}` : '';
     const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : '';

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { requireApprovalWhenUnsandboxed } from '../policy/exec/autoMode';
 import { auditProtectedChanges, gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
-import { headTail } from './truncate';
+import { headTail } from '../base/truncate';
 import { ToolError, fail, ok, type Tool } from './types';
 
 export const COMMAND_TIMEOUT_MS = 120_000;

@@ -1,7 +1,7 @@
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
 import { formatTestSummary, summarizeTestOutput, type TestSummary } from './testSummary';
-import { headTail } from './truncate';
+import { headTail } from '../base/truncate';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
 const OUTPUT_CHARS_ON_FAILURE = 6000;

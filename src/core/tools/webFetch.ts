@@ -1,6 +1,6 @@
 import { checkOutboundData } from '../policy/network/new-host';
 import { gateAction } from './gate';
-import { headTail } from './truncate';
+import { headTail } from '../base/truncate';
 import { ToolError, fail, ok, type Tool } from './types';
 
 export const FETCH_MAX_CHARS = 20_000;

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { writeConfined } from '../policy/path/confined-io';
 import { gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
-import { headTail } from './truncate';
+import { headTail } from '../base/truncate';
 import { ToolError, ok, type Tool } from './types';
 
 export const WRITE_MAX_BYTES = 1024 * 1024;
@@ -52,6 +52,7 @@ export const writeFileTool: Tool<Args> = {
       ctx,
       { kind: 'write', title: `${overwrite ? 'overwrite' : 'create'} ${target.rel}`, reason: decision.reason, detail: headTail(args.content, 4000).text },
       decision,
+      { edit: true },
     );
     // Walks the path again from the root without following links: a link swapped in after the check fails the write (A8).
     if (ctx.fs) await ctx.fs.writeFile(target.rel, args.content);

@@ -52,6 +52,10 @@ const cases: [file: string, code: string, refused: boolean][] = [
   ['src/core/tools/x.ts', "import { Orchestrator } from '../orchestrator/orchestrator';", true],
   ['src/core/tools/x.ts', "import { PatchManager } from '../patch/patchManager';", false],
   ['src/core/context/x.ts', "import { ChatSession } from '../session/chatSession';", true],
+  ['src/core/context/x.ts', "import { runTestsTool } from '../tools/runTests';", true],
+  ['src/core/tools/x.ts', "import { rememberFact } from '../context/memory/memoryFiles';", false],
+  ['src/core/mcp/x.ts', "import { briefArgs } from '../orchestrator/recorder';", true],
+  ['src/core/config/x.ts', "import { createMcpManager } from '../mcp/manager';", true],
   ['src/core/orchestrator/x.ts', "import { ChatSession } from '../session/chatSession';", true],
   ['src/core/session/x.ts', "import { Orchestrator } from '../orchestrator/orchestrator';", false],
 ];

@@ -75,7 +75,7 @@ export async function commitConfined(workspaceRoot: string, changes: readonly Co
       // Phase 1: every temp file, durable; the targets are untouched so far.
       for (const s of slots) {
         if (s.change.kind !== 'write') continue;
-        s.temp = tempPathFor(path.join(s.folder.at, s.t.base));
+        s.temp = tempPathFor(path.join(s.folder.at, s.t.base), { hidden: true });
         await io.writeTemp(s.temp, s.change.content, s.change.mode ?? (s.original.kind === 'file' ? s.original.mode : undefined));
       }
       // Phase 2: swap them in.
@@ -152,7 +152,7 @@ function rollback(slots: Slot[], created: string[]): string[] {
         rmSync(target, { force: true });
         symlinkSync(o.target, target);
       } else {
-        const temp = tempPathFor(target);
+        const temp = tempPathFor(target, { hidden: true });
         writeTempSync(temp, o.bytes, o.mode);
         renameSync(temp, target);
       }

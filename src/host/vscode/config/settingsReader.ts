@@ -17,6 +17,10 @@ export interface HostConfigInput {
   trusted: boolean;
   /** From SecretStorage. */
   apiKey?: string;
+  /** The Brave Search key, from SecretStorage. */
+  webSearchKey?: string;
+  /** Layers above the settings (the demo model's endpoint). */
+  overrides?: SettingsLayer[];
 }
 
 /** User settings, then workspace, then folder settings (the folder is the workspace's scope too). */
@@ -41,11 +45,12 @@ export function readSettingsLayers(configuration: ConfigurationLike): SettingsLa
 /** Throws the core's ConfigError (every problem listed) on invalid values. */
 export function readHostConfig(input: HostConfigInput): ResolvedConfig {
   return resolveSettings({
-    layers: readSettingsLayers(input.configuration),
+    layers: [...readSettingsLayers(input.configuration), ...(input.overrides ?? [])],
     trusted: input.trusted,
     apiKey: input.apiKey,
     apiKeyOrigin: 'the key saved with "PatchPilot: Set API Key"',
     apiKeyHelp: 'run "PatchPilot: Set API Key"',
+    webSearchKey: input.webSearchKey,
   });
 }
 

@@ -24,3 +24,11 @@ function countLines(s: string): number {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) === 10) n++;
   return n;
 }
+
+/** Tool arguments on one line for logs and memory notes: `name=value` pairs, long strings and the whole cut. */
+export function briefArgs(args: Record<string, unknown>): string {
+  const text = Object.entries(args)
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? JSON.stringify(v.length > 80 ? v.slice(0, 77) + '...' : v) : JSON.stringify(v)}`)
+    .join(' ');
+  return text.length > 200 ? text.slice(0, 197) + '...' : text;
+}

@@ -1,6 +1,6 @@
 import { errorMessage } from '../base/errors';
 import type { JsonValue, RunFinish, StepInput } from '../history/types';
-import type { ApplyResult } from '../patch/types';
+import { patchRecordOf, type ProposePatchData } from './patchRecord';
 import type { ToolEvent, ToolResult } from '../tools/types';
 import type { RunHistory } from './types';
 
@@ -38,23 +38,10 @@ export class RunRecorder {
     }
   }
 
-  /** A patch the user saw or the engine applied (proposals refused by the engine are in the step log only). */
+  /** Every proposed patch: applied, rejected by the user or refused, with each hunk's state and reason (patchRecord.ts). */
   patch(patchText: string, result: ToolResult): void {
-    const data = result.data as { preview?: ApplyResult; result?: ApplyResult; applied?: string[]; rejected?: string[]; files?: string[] } | undefined;
-    if (!data?.preview?.ok || data.preview.files.length === 0) return;
-    const applied = data.result;
-    const files = data.files ?? [...new Set(data.preview.files.map((f) => f.newPath ?? f.oldPath ?? ''))];
-    const appliedAt = applied ? Date.now() : null;
-    this.write((runId) =>
-      this.history!.addPatch(runId, {
-        text: patchText,
-        files,
-        acceptedHunks: data.applied ?? [],
-        rejectedHunks: data.rejected ?? data.preview!.files.flatMap((f) => f.hunks.map((h) => h.id)),
-        reversePatch: applied?.reversePatch ?? null,
-        appliedAt,
-      }),
-    );
+    const input = patchRecordOf(patchText, result.data as ProposePatchData | undefined, Date.now());
+    if (input) this.write((runId) => this.history!.addPatch(runId, input));
   }
 
   observation(tool: string, insight: string, output: string, path: string | null): void {

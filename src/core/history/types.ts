@@ -83,6 +83,9 @@ export interface PatchInput {
   snapshots?: PatchFileSnapshot[] | null;
 }
 
+/** The rule of a policy_decisions row that records the user's answer to an approval (not a rule's verdict). */
+export const USER_ANSWER_RULE = 'user-answer';
+
 /** A hunk that was not applied: `rejected` by the user (with their reason) or `refused` by the patch engine (with its reason). */
 export interface HunkNote {
   id: string;

@@ -66,11 +66,3 @@ function snapshots(files: FileResult[]): PatchFileSnapshot[] | null {
   const out = files.filter((f) => f.status === 'ok' && (f.oldText !== undefined || f.newText !== undefined)).map((f) => ({ path: f.newPath ?? f.oldPath ?? '?', before: f.oldText ?? null, after: f.newText ?? null }));
   return out.length ? out : null;
 }
-
-/** A stored rejectedHunks entry, old (a bare id: rejected by the user) or new (a HunkNote). */
-export function hunkNoteOf(entry: JsonValue): HunkNote | undefined {
-  if (typeof entry === 'string') return { id: entry, state: 'rejected' };
-  if (!entry || typeof entry !== 'object' || Array.isArray(entry) || typeof entry.id !== 'string') return undefined;
-  const state = entry.state === 'refused' ? 'refused' : 'rejected';
-  return { id: entry.id, state, ...(typeof entry.reason === 'string' && entry.reason ? { reason: entry.reason } : {}) };
-}

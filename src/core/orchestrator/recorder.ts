@@ -1,5 +1,5 @@
 import { errorMessage } from '../base/errors';
-import type { JsonValue, RunFinish, StepInput } from '../history/types';
+import { USER_ANSWER_RULE, type JsonValue, type RunFinish, type StepInput } from '../history/types';
 import { patchRecordOf, type ProposePatchData } from './patchRecord';
 import type { ToolEvent, ToolResult } from '../tools/types';
 import type { RunHistory } from './types';
@@ -14,6 +14,7 @@ import type { RunHistory } from './types';
 export class RunRecorder {
   runId: string | null = null;
   private warned = false;
+  private asked: { kind: string; title: string } | undefined;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly history: RunHistory | undefined, private readonly warn: (message: string) => void) {}
@@ -30,7 +31,16 @@ export class RunRecorder {
   /** Tool events arrive synchronously, in the middle of a tool call. */
   toolEvent(event: ToolEvent): void {
     const time = Date.now();
-    if (event.type === 'test-finished') {
+    if (event.type === 'approval-needed') this.asked = event.request;
+    else if (event.type === 'approval-answered' && event.kind !== 'patch' && this.asked && this.asked.kind === event.kind) {
+      // The user's answer goes to the audit trail next to the verdict that asked (patches keep theirs per hunk).
+      const subject = this.asked.title;
+      const kind = ANSWER_KIND[event.kind as keyof typeof ANSWER_KIND] ?? 'command';
+      this.asked = undefined;
+      this.write((runId) =>
+        this.history!.addPolicyDecision({ runId, kind, subject, verdict: event.approved ? 'allow' : 'deny', rule: USER_ANSWER_RULE, reason: event.approved ? 'approved by the user' : 'declined by the user', time }),
+      );
+    } else if (event.type === 'test-finished') {
       this.write((runId) => this.history!.addTestRun({ runId, command: event.command, trigger: 'agent', exitCode: event.exitCode, durationMs: event.durationMs, output: event.output, time }));
     } else if (event.type === 'policy') {
       const d = event.decision;
@@ -80,6 +90,8 @@ export class RunRecorder {
     }
   }
 }
+
+const ANSWER_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network' } as const;
 
 export function briefArgs(args: Record<string, unknown>): string {
   const text = Object.entries(args)

@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyPatchToTexts } from '../../../src/core/patch';
-import { hunkNoteOf, patchRecordOf } from '../../../src/core/orchestrator/patchRecord';
+import { patchRecordOf } from '../../../src/core/orchestrator/patchRecord';
+import { hunkNoteOf } from '../../../src/core/history/hunkNotes';
 
 const FILE = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].join('\n') + '\n';
 const PATCH = ['--- a/x.txt', '+++ b/x.txt', '@@ -1,3 +1,3 @@', '-a', '+A', ' b', ' c', '@@ -10,3 +10,3 @@', ' j', '-k', '+K', ' l', ''].join('\n');

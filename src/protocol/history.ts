@@ -158,11 +158,11 @@ export interface HistoryToHost {
   /** BM25 search; `prefix`: the last word is still being typed. */
   'history/search': [{ query: string; since?: number; until?: number; types: SearchTypeName[]; prefix: boolean }, { hits: HitView[]; terms: Array<{ text: string; prefix: boolean }> }];
   /** Opens the recorded before and after in VS Code's diff editor. */
-  'history/openPatch': [{ patchId: string }, OperationResult];
+  'history/openPatch': [{ runId: string; patchId: string }, OperationResult];
   /** Applies the recorded patch's applied hunks again, through the run's review and PatchManager. */
-  'history/applyAgain': [{ patchId: string }, OperationResult];
+  'history/applyAgain': [{ runId: string; patchId: string }, OperationResult];
   /** Applies the recorded reverse patch, through the run's review and PatchManager. */
-  'history/revert': [{ patchId: string }, OperationResult];
+  'history/revert': [{ runId: string; patchId: string }, OperationResult];
   /** Asks where to save, then writes the run as audit JSON or Markdown. */
   'history/export': [{ runId: string; format: 'json' | 'markdown' }, OperationResult];
   /** Asks for confirmation (a modal), then deletes the run. */

@@ -11,6 +11,7 @@ import { ApiKeyStore } from './config/secrets';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
+import { registerHistoryPanel, type HistoryPanelApi } from './history/registerHistory';
 import { createLog } from './log';
 import { registerTestService, testService } from './tests/testService';
 import { VsCodeWorkspaceFs } from './workspace/vsCodeWorkspaceFs';
@@ -22,6 +23,7 @@ export interface PatchPilotApi {
   diffPreview: VsCodeDiffPreview;
   createPatchEngine: typeof createVsCodePatchEngine;
   testService: typeof testService;
+  history: HistoryPanelApi;
 }
 
 /** Activation is a short list of registrations; each lives in its own file. */
@@ -66,9 +68,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerChatCommands(context, host, provider);
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, keys, config, host, log);
+  const history = registerHistoryPanel(context, { config, host, review: diffPreview, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history };
 }
 
 export function deactivate(): void {}

@@ -1,0 +1,9 @@
+import type { HistoryHandler } from './types';
+
+const LIMIT = 200;
+
+/** BM25 over everything, in the time range and types asked; the hits carry their matched words as ranges. */
+export const search: HistoryHandler<'history/search'> = async ({ query, since, until, types, prefix }, { service }) => {
+  const r = await (await service.store()).searchHistory(query, { since, until, types, prefixLast: prefix, limit: LIMIT });
+  return { hits: r.hits.map(({ score: _score, ...hit }) => hit), terms: r.terms };
+};

@@ -1,0 +1,58 @@
+import * as vscode from 'vscode';
+import type { DiffPreview } from '../../../core/ports';
+import type { ToWebview } from '../../../protocol/chat';
+import type { AgentHost } from '../agent/agentHost';
+import type { HostConfig } from '../config/hostConfig';
+import { HISTORY_PANEL_TYPE, HistoryPanel } from './historyPanel';
+import { HistoryService } from './historyService';
+import { LiveRuns } from './liveRunsLogic';
+import { HISTORY_PATCH_SCHEME, RecordedPatchContent } from './patchDocuments';
+import { PatchActions } from './patchActions';
+import { RunOperations } from './runOperations';
+
+export interface HistoryDeps {
+  config: HostConfig;
+  /** The chat's host: its run events make a run appear at once, its approver reviews Apply Again and Revert. */
+  host: AgentHost;
+  review?: DiffPreview;
+  log: vscode.LogOutputChannel;
+}
+
+/** What the extension's API lends the in-host tests. */
+export interface HistoryPanelApi {
+  service: HistoryService;
+  panel: HistoryPanel;
+  runs: RunOperations;
+  patches: PatchActions;
+  live: LiveRuns;
+}
+
+/**
+ * "PatchPilot: Show History": the history panel, its store, the read-only documents of recorded
+ * patches, and the walkthrough's "ran a goal" context key.
+ */
+export function registerHistoryPanel(context: vscode.ExtensionContext, deps: HistoryDeps): HistoryPanelApi {
+  const service = new HistoryService(deps.config, deps.log);
+  const live = new LiveRuns();
+  const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, log: deps.log });
+  const runs = new RunOperations(service, deps.log);
+  const panel = new HistoryPanel(context.extensionUri, { service, live, patches, runs, log: deps.log });
+  context.subscriptions.push(
+    service,
+    panel,
+    vscode.commands.registerCommand('patchpilot.showHistory', () => panel.show()),
+    vscode.workspace.registerTextDocumentContentProvider(HISTORY_PATCH_SCHEME, new RecordedPatchContent(service)),
+    vscode.window.registerWebviewPanelSerializer(HISTORY_PANEL_TYPE, { deserializeWebviewPanel: async (p) => panel.restore(p) }),
+    service.onDidChange(() => panel.changed()),
+    service.onDidChangeStatus(() => void panel.pushStatus()),
+    deps.host.onPush((type, payload) => {
+      if (type !== 'chat/entry') return;
+      const { entry } = payload as ToWebview['chat/entry'];
+      if (entry.kind !== 'event') return;
+      if (entry.event.type === 'run/started') void vscode.commands.executeCommand('setContext', 'patchpilot.walkthrough.ranGoal', true);
+      const id = live.onEvent(entry.event);
+      if (id) panel.changed([id]);
+    }),
+  );
+  return { service, panel, runs, patches, live };
+}

@@ -1,5 +1,5 @@
 /**
- * The ONE module that makes the chat's controls. Everything else asks here for a button, a text
+ * The ONE module that makes the webviews' controls (chat and history). Everything else asks here for a button, a text
  * box, a collapsible item or a banner, so changing the component library (the deprecated
  * @vscode/webview-ui-toolkit, @vscode-elements/elements, or these native elements) is a change to
  * this file only. Today: native elements styled with VS Code's theme variables (styles.css), which

@@ -9,6 +9,7 @@ import { LiveRuns } from './liveRunsLogic';
 import { HISTORY_PATCH_SCHEME, RecordedPatchContent } from './patchDocuments';
 import { PatchActions } from './patchActions';
 import { RunOperations } from './runOperations';
+import { registerWalkthroughContext } from './walkthroughContext';
 
 export interface HistoryDeps {
   config: HostConfig;
@@ -29,7 +30,7 @@ export interface HistoryPanelApi {
 
 /**
  * "PatchPilot: Show History": the history panel, its store, the read-only documents of recorded
- * patches, and the walkthrough's "ran a goal" context key.
+ * patches; and the context keys of the "Get started" walkthrough, whose last step is this panel.
  */
 export function registerHistoryPanel(context: vscode.ExtensionContext, deps: HistoryDeps): HistoryPanelApi {
   const service = new HistoryService(deps.config, deps.log);
@@ -49,10 +50,10 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
       if (type !== 'chat/entry') return;
       const { entry } = payload as ToWebview['chat/entry'];
       if (entry.kind !== 'event') return;
-      if (entry.event.type === 'run/started') void vscode.commands.executeCommand('setContext', 'patchpilot.walkthrough.ranGoal', true);
       const id = live.onEvent(entry.event);
       if (id) panel.changed([id]);
     }),
   );
+  registerWalkthroughContext(context, deps.host);
   return { service, panel, runs, patches, live };
 }

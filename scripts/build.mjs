@@ -31,6 +31,7 @@ await Promise.all([
     platform: 'browser',
     target: 'chrome120',
     format: 'iife',
+    minify: true,
     sourcemap: true,
     logLevel: 'warning',
     entryPoints: { chat: 'webview-ui/chat/main.ts', history: 'webview-ui/history/main.ts' },
@@ -45,4 +46,7 @@ if (existsSync(wasm)) copyFileSync(wasm, 'dist/sql-wasm.wasm');
 // The command policy parses shell with tree-sitter (wasm): runtime and bash grammar sit next to the bundles.
 copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), 'dist/tree-sitter.wasm');
 copyFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'), 'dist/tree-sitter-bash.wasm');
+// Codicons for the webviews: the stylesheet and its font, loaded from dist/webview (font-src is the webview's own source).
+const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, f), path.join('dist/webview', f));
 if (watch) console.log('watch mode is not supported; run npm run build again');

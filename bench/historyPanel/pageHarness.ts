@@ -10,7 +10,6 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { HistoryStore } from '../../src/core/history';
 import { buildHistoryHtml } from '../../src/host/vscode/history/historyHtml';
-import { LiveRuns } from '../../src/host/vscode/history/liveRunsLogic';
 import { run } from '../../src/host/vscode/history/handlers/run';
 import { runs } from '../../src/host/vscode/history/handlers/runs';
 import { search } from '../../src/host/vscode/history/handlers/search';
@@ -45,7 +44,7 @@ export async function openPanelPage(store: HistoryStore, chromiumPath = process.
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const status: HistoryStatusView = { path: store.path, available: true, retention: { source: 'default: keep everything' }, problems: [], trusted: true };
-  const ctx = { service: { store: async () => store, status: async () => status }, live: new LiveRuns(), log: { info: () => undefined, warn: () => undefined } } as unknown as HistoryHandlerContext;
+  const ctx = { service: { store: async () => store, status: async () => status }, log: { info: () => undefined, warn: () => undefined } } as unknown as HistoryHandlerContext;
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.exposeFunction('ppHost', async (raw: unknown) => {

@@ -50,7 +50,7 @@ export type AgentEvent =
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
   | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string }
   | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch'; title: string; reason?: string }
-  | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[] }
+  | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[]; /** patch hunks the user rejected, with the reason typed */ rejected?: { id: string; reason?: string }[] }
   | { type: 'test/started'; command: string }
   | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
   | {

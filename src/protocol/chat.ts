@@ -33,6 +33,8 @@ export interface ChatStatus {
   trusted: boolean;
   /** Why the chat cannot run now (no endpoint, restricted mode), for a banner. */
   notice?: string;
+  /** The built-in demo model answers (scripted replies, not a language model): the view says so. */
+  demo?: boolean;
 }
 
 export interface ChatSnapshot {
@@ -54,7 +56,7 @@ export interface ToHost {
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner: they run the host's own commands. */
-  'config/open': [{ what: 'apiKey' | 'model' | 'settings' }, { ok: boolean }];
+  'config/open': [{ what: 'apiKey' | 'model' | 'settings' | 'demo' | 'stopDemo' }, { ok: boolean }];
 }
 
 /** Host -> webview pushes: name -> payload. */

@@ -25,8 +25,6 @@ export interface RunRowView {
   tokensOut: number;
   costUsd: number;
   models: string[];
-  /** Known from this window's agent but not in the store yet (it saves within two seconds). */
-  live?: boolean;
 }
 
 export type SearchTypeName = 'runs' | 'observations' | 'patches' | 'tests';
@@ -176,8 +174,8 @@ export interface HistoryToHost {
 
 /** Host -> webview pushes. */
 export interface HistoryToWebview {
-  /** Something was written (this window's run, another window, the CLI): query again. `runIds`: runs known to have changed. */
-  'history/changed': { runIds: string[]; live: RunRowView[] };
+  /** Something was written (this window's run, another window, the CLI): query again. `runIds`: runs known to have changed (empty: any). */
+  'history/changed': { runIds: string[] };
   'history/status': HistoryStatusView;
   /** "Show History" ran while the panel was open: focus the search box. */
   'history/focus': Empty;

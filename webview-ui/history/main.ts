@@ -151,7 +151,7 @@ async function loadMore(): Promise<void> {
   if (loadingMore || runs.length >= total) return;
   loadingMore = true;
   try {
-    const page = await client.request('history/runs', { offset: runs.filter((x) => !x.live).length, limit: PAGE, ...currentRange() });
+    const page = await client.request('history/runs', { offset: runs.length, limit: PAGE, ...currentRange() });
     const have = new Set(runs.map((x) => x.id));
     runs = [...runs, ...page.runs.filter((x) => !have.has(x.id))];
     total = Math.max(page.total, runs.length);

@@ -16,6 +16,8 @@ export interface ButtonOptions {
   name?: string;
   variant?: ButtonVariant;
   title?: string;
+  /** A codicon name ("send", "debug-stop") shown before the label; decorative, hidden from screen readers. */
+  icon?: string;
   onClick(): void;
 }
 
@@ -23,11 +25,20 @@ export function button(o: ButtonOptions): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = `pp-button pp-button-${o.variant ?? 'primary'}`;
-  b.textContent = o.label;
+  if (o.icon) b.append(icon(o.icon));
+  b.append(o.label);
   if (o.name && o.name !== o.label) b.setAttribute('aria-label', o.name);
   if (o.title) b.title = o.title;
   b.addEventListener('click', () => o.onClick());
   return b;
+}
+
+/** A codicon (decorative: the text next to it carries the meaning). */
+export function icon(name: string): HTMLElement {
+  const i = document.createElement('span');
+  i.className = `codicon codicon-${name.replace(/[^a-z0-9-]/g, '')}`;
+  i.setAttribute('aria-hidden', 'true');
+  return i;
 }
 
 export function setEnabled(b: HTMLButtonElement, enabled: boolean): void {

@@ -223,7 +223,7 @@ export class Orchestrator {
         emit({ type: 'approval/needed', kind: e.request.kind, title: e.request.title, reason: 'reason' in e.request ? e.request.reason : undefined });
         break;
       case 'approval-answered':
-        emit({ type: 'approval/answered', kind: e.kind, approved: e.approved, accepted: e.accepted });
+        emit({ type: 'approval/answered', kind: e.kind, approved: e.approved, accepted: e.accepted, ...(e.rejected?.length ? { rejected: e.rejected } : {}) });
         break;
       case 'test-started':
         emit({ type: 'test/started', command: e.command });

@@ -30,7 +30,8 @@ const defaultRunner: GoalRunner = (deps, goal, options) => new Orchestrator(deps
  */
 export class ChatSession {
   private transcript: ModelMessage[] = [];
-  private inbox: string[] = [];
+  /** Waiting for the model's next step; notes come from the host, not the user. */
+  private inbox: { text: string; note?: true }[] = [];
   private current: { controller: AbortController; done: Promise<RunOutcome> } | undefined;
   private readonly runner: GoalRunner;
 
@@ -49,14 +50,14 @@ export class ChatSession {
 
   /** Messages waiting for the model's next step. */
   get queued(): readonly string[] {
-    return this.inbox;
+    return this.inbox.map((m) => m.text);
   }
 
   send(text: string): SendResult {
     const message = text.trim();
     if (!message) throw new Error('an empty message');
     if (this.current) {
-      this.inbox.push(message);
+      this.inbox.push({ text: message });
       return { kind: 'queued' };
     }
     return { kind: 'started', outcome: this.start(message) };
@@ -69,7 +70,7 @@ export class ChatSession {
   note(text: string): boolean {
     const message = text.trim();
     if (!this.current || !message) return false;
-    this.inbox.push(message);
+    this.inbox.push({ text: message, note: true });
     return true;
   }
 
@@ -114,7 +115,7 @@ export class ChatSession {
     let outcome: RunOutcome;
     try {
       const deps = typeof this.options.deps === 'function' ? await this.options.deps() : this.options.deps;
-      const inbox = { take: () => this.inbox.splice(0) };
+      const inbox = { take: () => this.inbox.splice(0).map((m) => m.text) };
       outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, inbox });
       this.transcript = cap(outcome.transcript, this.options.maxEarlierMessages ?? 400);
     } catch (err) {
@@ -124,8 +125,9 @@ export class ChatSession {
       throw err;
     }
     this.current = undefined;
-    // Sent during the run's last step: the model never saw them, so they are the next run's goal.
-    const left = this.inbox.splice(0);
+    // Typed during the run's last step: the model never saw them, so they are the next run's goal.
+    // A host note (a test result) alone starts nothing: nobody asked for work.
+    const left = this.inbox.splice(0).filter((m) => !m.note).map((m) => m.text);
     if (left.length && !controller.signal.aborted) void this.start(left.join('\n\n')).catch(() => undefined);
     return outcome;
   }

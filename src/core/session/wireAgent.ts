@@ -33,6 +33,8 @@ export interface WireAgentOptions {
    * test runs, no run_command tool. The host says why; the core makes sure.
    */
   readOnly?: boolean;
+  /** The host's already open history store (VS Code: one per window); the caller keeps and closes it. Default: open one for this wiring. */
+  history?: HistoryStore;
   /** How the history store runs: a worker (the default; saving a big database must not stall the stream) or in-process. */
   historyMode?: 'worker' | 'in-process';
 }
@@ -64,8 +66,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const sandbox = o.readOnly ? undefined : probeSandbox();
   if (sandbox && !sandbox.available) o.notifier.warn(describeProtection(sandbox));
 
-  let history: HistoryStore | undefined;
-  try {
+  let history: HistoryStore | undefined = o.history;
+  if (!history) try {
     const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
     history = await openHistoryStore({
       workspace: o.root,

@@ -58,7 +58,9 @@ export const proposePatchTool: Tool<Args> = {
       feedback = answer.feedback;
       reasons = answer.hunkReasons ?? {};
       edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
-      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted });
+      const rejectedIds = [...known].filter((id) => !accepted.includes(id));
+      const rejected = rejectedIds.map((id) => (reasons[id] ? { id, reason: reasons[id] } : { id }));
+      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted, ...(rejected.length ? { rejected } : {}) });
     }
     const said = feedback ? `\nThe user said: ${feedback}` : '';
     const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : '';

@@ -43,7 +43,7 @@ export interface RunState {
 export type ToolEvent =
   | { type: 'patch-proposed'; preview: ApplyResult }
   | { type: 'approval-needed'; request: ActionApprovalRequest | { kind: 'patch'; title: string; hunks: string[] } }
-  | { type: 'approval-answered'; kind: string; approved: boolean; accepted?: string[] }
+  | { type: 'approval-answered'; kind: string; approved: boolean; accepted?: string[]; rejected?: { id: string; reason?: string }[] }
   | { type: 'test-started'; command: string }
   | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string; output: string }
   /** Every policy verdict that gated an action, for the audit trail. */

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { AgentHost } from './agent/agentHost';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chat/chatViewProvider';
 import { registerChatCommands } from './commands/chatCommands';
-import { registerConfigCommands } from './commands/configCommands';
+import { registerConfigCommands, registerDemoCommands } from './commands/configCommands';
+import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { registerShowVersion } from './commands/showVersion';
@@ -13,7 +14,9 @@ import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
 import { registerHistoryPanel, type HistoryPanelApi } from './history/registerHistory';
 import { createLog } from './log';
+import { recordTestRuns } from './tests/recordTestRuns';
 import { registerTestService, testService } from './tests/testService';
+import { WindowHistory } from './workspace/windowHistory';
 import { VsCodeWorkspaceFs } from './workspace/vsCodeWorkspaceFs';
 
 /** What tests in a real VS Code reach through `extension.exports`: the chat's host and the extension's own review, engine and test service. */
@@ -23,7 +26,9 @@ export interface PatchPilotApi {
   diffPreview: VsCodeDiffPreview;
   createPatchEngine: typeof createVsCodePatchEngine;
   testService: typeof testService;
-  history: HistoryPanelApi;
+  history: WindowHistory;
+  keys: ApiKeyStore;
+  historyPanel: HistoryPanelApi;
 }
 
 /** Activation is a short list of registrations; each lives in its own file. */
@@ -31,7 +36,9 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const started = performance.now();
   const log = createLog(context);
   const keys = new ApiKeyStore(context.secrets);
-  const config = new HostConfig(keys, log);
+  const demo = new DemoModel(context.workspaceState, log);
+  const config = new HostConfig(keys, log, demo);
+  const history = new WindowHistory(config, log);
   registerDiffReview(context);
   const diffPreview = new VsCodeDiffPreview(context, log);
   const tests = registerTestService(context, { log });
@@ -47,13 +54,20 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
       return service.runner;
     },
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
+    history: () => history.get(),
   });
+  if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log);
   context.subscriptions.push(
+    demo,
     host,
+    history, // after the host: its last save goes to the store first
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
+      // A real endpoint set while the demo answers: the user's endpoint wins from now on.
+      if (e.affectsConfiguration('patchpilot.llm.baseUrl') && demo.enabled) void demo.setEnabled(false);
+      if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
@@ -67,11 +81,12 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerShowVersion(context);
   registerChatCommands(context, host, provider);
   registerRunGoal(context, host, provider);
-  registerConfigCommands(context, keys, config, host, log);
-  const history = registerHistoryPanel(context, { config, host, review: diffPreview, log });
+  registerConfigCommands(context, keys, config, host, log, demo);
+  registerDemoCommands(context, demo, host);
+  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys, historyPanel };
 }
 
 export function deactivate(): void {}

@@ -29,9 +29,9 @@ const api = async () => (await vscode.extensions.getExtension('patchpilot.patchp
 
 /** A request as the webview sends it, through the host's validator and handler, answered by id. */
 async function ask<K extends HistoryToHostType>(type: K, payload: HistoryToHost[K][0]): Promise<HistoryToHost[K][1]> {
-  const h = (await api()).history;
+  const h = (await api()).historyPanel;
   let answer: HistoryToWebviewMessage | undefined;
-  await routeHistory({ kind: 'request', id: 7, type, payload }, { service: h.service, live: h.live, patches: h.patches, runs: h.runs, log: { info: () => undefined, warn: () => undefined } }, (m) => (answer = m));
+  await routeHistory({ kind: 'request', id: 7, type, payload }, { service: h.service, patches: h.patches, runs: h.runs, log: { info: () => undefined, warn: () => undefined } }, (m) => (answer = m));
   assert.ok(answer && answer.kind === 'response', `no answer to ${type}`);
   if (!answer.ok) throw new Error(answer.error);
   return answer.result as HistoryToHost[K][1];
@@ -53,7 +53,7 @@ describe('history panel, host side', function () {
   this.timeout(120_000);
 
   before(async () => {
-    const h = (await api()).history;
+    const h = (await api()).historyPanel;
     // A history of 450 runs over 45 days, one with a real applied patch (one hunk accepted, one rejected with a reason).
     writeFileSync(path.join(root(), 'calc.js'), BEFORE);
     const engine = createEngine();
@@ -140,7 +140,7 @@ describe('history panel, host side', function () {
 
   it('Revert goes through the run\'s review in ask mode and the PatchManager; Apply Again writes the applied hunk only', async () => {
     await setMode('ask');
-    const h = (await api()).history;
+    const h = (await api()).historyPanel;
     const reverting = h.patches.revert(patchRun, patchId);
     await waitFor('the review of the revert', () => {
       const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
@@ -163,14 +163,14 @@ describe('history panel, host side', function () {
 
   it('plan mode writes nothing', async () => {
     await setMode('plan');
-    const r = await (await api()).history.patches.revert(patchRun, patchId);
+    const r = await (await api()).historyPanel.patches.revert(patchRun, patchId);
     assert.equal(r.ok, false);
     assert.match(r.message, /plan/);
     assert.equal(readFileSync(path.join(root(), 'calc.js'), 'utf8'), AFTER);
   });
 
   it('exports a run as audit JSON and as Markdown', async () => {
-    const h = (await api()).history;
+    const h = (await api()).historyPanel;
     const json = vscode.Uri.file(path.join(root(), 'out', 'run.json'));
     mkdirSync(path.dirname(json.fsPath), { recursive: true });
     assert.equal((await h.runs.exportRun(patchRun, 'json', json)).ok, true);
@@ -183,7 +183,7 @@ describe('history panel, host side', function () {
   });
 
   it('deletes a run with everything under it; search no longer finds it', async () => {
-    const h = (await api()).history;
+    const h = (await api()).historyPanel;
     const target = (await ask('history/search', { query: 'quasimodo', types: ['runs'], prefix: false })).hits.find((x) => x.kind === 'step')!.runId!;
     assert.equal((await h.runs.deleteRun(target, true)).ok, true);
     assert.deepEqual(await ask('history/run', { runId: target }), {});
@@ -200,12 +200,12 @@ describe('history panel, host side', function () {
     await waitFor('the history panel', () => (panels().length ? true : undefined));
     await waitFor('the panel to be revealed', () => (panels()[0]?.isActive ? true : undefined), 10_000);
     assert.equal(panels().length, 1);
-    assert.equal((await api()).history.panel.isOpen, true);
+    assert.equal((await api()).historyPanel.panel.isOpen, true);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
   it('a damaged database is moved aside and the panel says so, instead of a blank panel', async () => {
-    const h = (await api()).history;
+    const h = (await api()).historyPanel;
     await h.service.reopen();
     // reopen() closed the store; garble the file before it opens again (its last good copy stays as the backup).
     writeFileSync(dbPath(), 'this is not a database '.repeat(20));

@@ -4,36 +4,12 @@
  * a served reply moves the script to the next turn.
  */
 import { readFileSync } from 'node:fs';
+import type { ReplyToolCall, ReplyUsage, WireReply } from '../../../src/core/demo/wireReply';
 
-export interface ScriptedToolCall {
-  /** Defaults to `call_<turn>_<index>`. */
-  id?: string;
-  name: string;
-  /** An object is sent as its JSON text; a string is sent verbatim (use it to script broken JSON). */
-  arguments: string | Record<string, unknown>;
-}
+export type ScriptedToolCall = ReplyToolCall;
+export type ScriptedUsage = ReplyUsage;
 
-export interface ScriptedUsage {
-  promptTokens: number;
-  completionTokens: number;
-  cachedTokens?: number;
-}
-
-export interface ScriptedReply {
-  text?: string;
-  /** Streamed as `reasoning_content` deltas, like DeepSeek/vLLM. */
-  reasoning?: string;
-  toolCalls?: ScriptedToolCall[];
-  /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
-  finishReason?: string;
-  /** Omitted: the server estimates (chars/4). null: the server sends no usage at all. */
-  usage?: ScriptedUsage | null;
-  /** Characters per text delta. Default 8. */
-  textChunkSize?: number;
-  /** Deltas each tool call's arguments are split into. Default 3. */
-  argumentChunks?: number;
-  /** Interleave parallel tool calls' chunks by index (as some providers do). Default true. */
-  interleave?: boolean;
+export interface ScriptedReply extends WireReply {
   /** Pause between chunks of a reply that should still succeed. */
   chunkDelayMs?: number;
 }

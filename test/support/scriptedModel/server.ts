@@ -5,7 +5,8 @@
  */
 import http from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { completionBody, streamChunks, usageFor, type ChunkContext } from './chunks';
+import { completionBody, streamChunks, usageFor, type ChunkContext } from '../../../src/core/demo/wireReply';
+import { readBody, sendJson } from '../../../src/core/demo/httpJson';
 import { validateScript, type Script, type ScriptedExpectation, type ScriptedFault, type ScriptedTurn } from './script';
 
 export interface RecordedRequest {
@@ -279,23 +280,4 @@ function checkExpectation(expect: ScriptedExpectation | undefined, body: any): s
     if (missing.length) return `expected tools ${missing.join(', ')} to be offered`;
   }
   return undefined;
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', () => resolve(Buffer.concat(parts).toString('utf8')));
-  });
-}
-
-function sendJson(res: http.ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  res.writeHead(status, {
-    'content-type': typeof payload === 'string' ? 'text/plain' : 'application/json',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  res.end(text);
 }

@@ -1,11 +1,10 @@
 // The history panel's host logic in plain Node: its HTML's CSP (SECURITY_CASES B1), the validation
-// of what the panel sends (B5), the live row of a run in progress, the sides of a recorded patch.
+// of what the panel sends (B5), the sides of a recorded patch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildHistoryHtml } from '../../../src/host/vscode/history/historyHtml';
-import { LiveRuns } from '../../../src/host/vscode/history/liveRunsLogic';
 import { GAP, patchSides } from '../../../src/host/vscode/history/patchSidesLogic';
 import { validateHistoryToHost } from '../../../src/protocol/historyValidate';
 import type { PatchRecord } from '../../../src/core/history';
@@ -53,25 +52,6 @@ test('panel requests pass only with their exact shape; forged and oversized ones
     { kind: 'request', id: 1, type: 'history/ready', payload: {}, extra: 1 },
   ];
   for (const b of bad) assert.equal(validateHistoryToHost(b).ok, false, JSON.stringify(b).slice(0, 80));
-});
-
-test('a run in progress is listed at once from its events, until the store lists it', () => {
-  let now = 1000;
-  const live = new LiveRuns(() => now);
-  assert.equal(live.onEvent({ type: 'step/started', step: 1 }), undefined, 'no run yet');
-  const git = { isRepo: false, head: null, branch: null, dirty: [] };
-  assert.equal(live.onEvent({ type: 'run/started', runId: 'r1', goal: 'fix it', mode: 'ask', model: 'm', git }), 'r1');
-  live.onEvent({ type: 'step/started', step: 2 });
-  live.onEvent({ type: 'usage', promptTokens: 1, completionTokens: 1, totalPromptTokens: 100, totalCompletionTokens: 20, totalCost: 0.5 });
-  const [row] = live.pending(() => false);
-  assert.deepEqual([row!.id, row!.status, row!.steps, row!.tokensIn, row!.costUsd, row!.live], ['r1', 'running', 2, 100, 0.5, true]);
-  assert.deepEqual(live.pending(() => false, 2000), [], 'outside the time filter');
-  now = 5000;
-  live.onEvent({ type: 'run/finished', status: 'finished', reason: 'done', steps: 2 });
-  assert.equal(live.pending(() => false)[0]!.status, 'succeeded');
-  assert.deepEqual(live.pending(() => true), []);
-  assert.deepEqual(live.all(), [], 'dropped once stored and finished');
-  assert.equal(live.onEvent({ type: 'run/started', runId: null, goal: 'no history', mode: 'ask', model: 'm', git }), undefined);
 });
 
 const patch = (over: Partial<PatchRecord>): PatchRecord => ({ id: 'p', runId: 'r', text: '', files: ['a.js'], acceptedHunks: [], rejectedHunks: [], reversePatch: null, appliedAt: null, time: 0, snapshots: null, ...over });

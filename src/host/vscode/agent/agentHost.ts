@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
 import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
@@ -28,6 +29,8 @@ export interface AgentHostServices {
   tasks: TaskRunnerFactory;
   /** Finished test runs outside the agent (run on save): a working run hears of them at its next step. */
   onDidRunTests?: (listener: (run: { trigger: string; text: string }) => void) => vscode.Disposable;
+  /** The window's history store, shared (and closed) by its owner. */
+  history?: () => Promise<HistoryStore | undefined>;
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -44,6 +47,7 @@ export class AgentHost implements vscode.Disposable {
   private wired: Promise<WiredAgent> | undefined;
   private model: string | undefined;
   private notice: string | undefined;
+  private demo = false;
   private readonly listeners = new Set<Push>();
   readonly approvals: ApprovalBroker;
   readonly approver: VsCodeApprover;
@@ -84,7 +88,7 @@ export class AgentHost implements vscode.Disposable {
 
   status(): ChatStatus {
     const trusted = vscode.workspace.isTrusted;
-    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED) };
+    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED), ...(this.demo ? { demo: true } : {}) };
   }
 
   snapshot(): ChatSnapshot {
@@ -97,6 +101,7 @@ export class AgentHost implements vscode.Disposable {
       const loaded = await this.config.load();
       this.model = loaded.config.settings.llm.model;
       this.notice = loaded.missing;
+      this.demo = loaded.demo;
     } catch (err) {
       this.notice = message(err);
     }
@@ -153,7 +158,8 @@ export class AgentHost implements vscode.Disposable {
     this.testRuns?.dispose();
     this.session.stop();
     this.save();
-    void this.wired?.then((w) => w.history?.close()).catch(() => undefined);
+    // A store the wiring opened itself is closed here; the window's shared one by its owner.
+    void this.wired?.then((w) => (this.services.history ? undefined : w.history?.close())).catch(() => undefined);
   }
 
   private async deps() {
@@ -162,7 +168,9 @@ export class AgentHost implements vscode.Disposable {
     const previous = this.wired;
     if (!previous) {
       const loaded = await this.config.load();
+      const history = await this.services.history?.();
       this.wired = wireAgent({
+        history,
         root: folder.uri.fsPath,
         config: loaded.config,
         approver: this.approver,
@@ -180,6 +188,8 @@ export class AgentHost implements vscode.Disposable {
 
   private onEvent(e: AgentEvent): void {
     if (e.type === 'run/started') this.model = e.model;
+    // Also for a run the session starts by itself (a message typed during the last step): Stop follows.
+    if (e.type === 'run/started') this.push('chat/status', { ...this.status(), running: true });
     if (e.type === 'warning') this.out.warn(e.message);
     if (e.type === 'run/finished') this.out.info(`run ${e.status}: ${e.reason} (${e.steps} steps)`);
     this.addEntry({ kind: 'event', event: e });

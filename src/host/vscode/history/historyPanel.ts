@@ -55,7 +55,7 @@ export class HistoryPanel implements vscode.Disposable {
       this.timer = undefined;
       const ids = [...this.pendingRuns];
       this.pendingRuns.clear();
-      this.post({ kind: 'push', type: 'history/changed', payload: { runIds: ids, live: this.ctx.live.all() } });
+      this.post({ kind: 'push', type: 'history/changed', payload: { runIds: ids } });
     }, PUSH_EVERY_MS);
   }
 

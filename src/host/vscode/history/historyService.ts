@@ -1,129 +1,104 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { openHistoryStore, type HistoryReport, type HistoryStore } from '../../../core/history';
+import type { HistoryReport, HistoryStore } from '../../../core/history';
 import { retentionOptions } from '../../../core/history/retention';
 import type { RetentionOptions } from '../../../core/history/types';
 import type { HistoryProblem, HistoryStatusView, RetentionView } from '../../../protocol/history';
 import type { HostConfig } from '../config/hostConfig';
+import type { WindowHistory } from '../workspace/windowHistory';
 
 /** Quiet time after the file changes before the panel is told (an atomic save is a few events). */
 const CHANGE_DEBOUNCE_MS = 250;
-
-interface Opened {
-  store: HistoryStore;
-  path: string;
-  retention: RetentionView;
-  retentionOptions?: RetentionOptions;
-}
+const MAX_PROBLEMS = 5;
 
 /**
- * The history panel's own HistoryStore for the workspace, in a worker thread (never the extension
- * host's thread), opened on first use with the same path and retention settings as a run. It
- * keeps what went wrong while opening (a damaged file moved aside, a backup restored, a path the
- * settings refuse) as problems for the panel, reopens when the settings change, and says when the
- * file changed on disk: a run of this window, another window or the CLI saved (their rows arrive
- * through the store's merge on the next read).
+ * The history panel's view of the window's one history store (WindowHistory, in its worker; the
+ * agent writes to the same store, so this window's runs show as they happen). It keeps what went
+ * wrong opening the file (a damaged file moved aside, a backup restored, a path the settings refuse)
+ * as problems for the panel, reads the retention settings, and says when the file changed on disk:
+ * another window or the CLI saved (their rows arrive through the store's merge on the next read).
  */
 export class HistoryService implements vscode.Disposable {
-  private opening: Promise<Opened> | undefined;
   private problems: HistoryProblem[] = [];
   private watcher: vscode.FileSystemWatcher | undefined;
+  private watched: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly statusChanged = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
-  /** The file changed on disk, or the store reported something. */
+  /** The file changed on disk, or the store was reopened. */
   readonly onDidChange = this.changed.event;
   readonly onDidChangeStatus = this.statusChanged.event;
 
   constructor(
+    private readonly history: WindowHistory,
     private readonly config: HostConfig,
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables.push(
       this.changed,
       this.statusChanged,
+      history.onDidReport((r) => this.report(r)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('patchpilot.history')) void this.reopen();
+        if (e.affectsConfiguration('patchpilot.history')) {
+          this.statusChanged.fire();
+          this.changed.fire();
+        }
       }),
-      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reopen()),
     );
   }
 
   /** The open store; throws with a message for the panel when the history cannot be opened. */
   async store(): Promise<HistoryStore> {
-    return (await this.open()).store;
+    const store = await this.history.require();
+    this.watch(store.path);
+    return store;
   }
 
   async status(): Promise<HistoryStatusView> {
     const trusted = vscode.workspace.isTrusted;
+    const retention = await this.retentionView().catch((): RetentionView => ({ source: 'unknown (the settings could not be read)' }));
     try {
-      const o = await this.open();
-      return { path: o.path, available: true, retention: o.retention, problems: [...this.problems], trusted };
+      const store = await this.store();
+      return { path: store.path, available: true, retention, problems: [...this.problems], trusted };
     } catch (err) {
-      return { path: '', available: false, retention: { source: 'unknown' }, problems: [...this.problems, { level: 'error', message: message(err) }], trusted };
+      return { path: '', available: false, retention, problems: [...this.problems, { level: 'error', message: message(err) }], trusted };
     }
   }
 
-  /** The retention the settings ask for (undefined: none), as the store applies it. */
+  /** The retention the settings ask for now (undefined: keep everything), as the store applies it. */
   async retention(): Promise<RetentionOptions | undefined> {
-    return (await this.open()).retentionOptions;
+    return retentionOptions((await this.config.load()).config.settings.history.retention);
   }
 
-  /** Settings changed, or the user asked to try again after a failure. */
+  /** Closes the store; the next request opens the file again (and reports what it found). */
   async reopen(): Promise<void> {
-    const previous = this.opening;
-    this.opening = undefined;
     this.problems = [];
-    if (previous) await previous.then((o) => o.store.close()).catch((err: unknown) => this.log.warn(`history: closing the previous store: ${message(err)}`));
+    await this.history.reset();
     this.statusChanged.fire();
     this.changed.fire();
   }
 
-  private open(): Promise<Opened> {
-    this.opening ??= this.openNow();
-    const attempt = this.opening;
-    // A failure is not cached: the next request tries again (the user may have fixed the setting).
-    attempt.catch(() => {
-      if (this.opening === attempt) this.opening = undefined;
-    });
-    return attempt;
-  }
-
-  private async openNow(): Promise<Opened> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder || folder.uri.scheme !== 'file') throw new Error('Open a folder to see its history: PatchPilot keeps the history in the workspace (.patchpilot/history.db).');
-    const loaded = await this.config.load();
-    const settings = loaded.config.settings;
-    const fromWorkspace = loaded.config.sources['patchpilot.history.path']?.scope === 'workspace';
-    const options = retentionOptions(settings.history.retention);
-    const store = await openHistoryStore({
-      workspace: folder.uri.fsPath,
-      path: settings.history.path,
-      allowOutsideWorkspace: !fromWorkspace,
-      retention: options,
-    });
-    for (const w of store.warnings) this.report(w);
-    store.onDidReport((r) => this.report(r));
-    this.watch(store.path);
-    const days = loaded.config.sources['patchpilot.history.retention.days'];
-    const max = loaded.config.sources['patchpilot.history.retention.maxObservations'];
-    const source = [days, max].filter(Boolean).map((s) => (s!.scope === 'user' ? 'user settings' : 'workspace settings'))[0] ?? 'default: keep everything';
-    const retention: RetentionView = { ...settings.history.retention, source };
-    this.log.info(`history panel: ${store.path}`);
-    return { store, path: store.path, retention, retentionOptions: options };
+  private async retentionView(): Promise<RetentionView> {
+    const { config } = await this.config.load();
+    const sources = [config.sources['patchpilot.history.retention.days'], config.sources['patchpilot.history.retention.maxObservations']].filter(Boolean);
+    const source = sources.length ? (sources.some((s) => s!.scope === 'workspace') ? 'workspace settings' : 'user settings') : 'default';
+    return { ...config.settings.history.retention, source };
   }
 
   private report(r: HistoryReport): void {
     const level: HistoryProblem['level'] = r.kind === 'persist-recovered' ? 'info' : r.kind === 'persist-failed' || r.kind === 'recovered-fresh' ? 'error' : 'warning';
-    this.problems = [...this.problems.filter((p) => !(r.kind === 'persist-recovered' && p.message.startsWith('Could not save'))), { level, message: r.message }].slice(-5);
-    this.log[level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'info'](`history: ${r.message}`);
+    // A save that works again clears the "could not save" it follows.
+    const kept = r.kind === 'persist-recovered' ? this.problems.filter((p) => !p.message.startsWith('Could not save')) : this.problems;
+    this.problems = [...kept, { level, message: r.message }].slice(-MAX_PROBLEMS);
     this.statusChanged.fire();
   }
 
-  /** VS Code's watcher (outside the workspace too, by a RelativePattern): the atomic save renames over the file. */
+  /** VS Code's watcher (outside the workspace too, by a RelativePattern): another process's atomic save renames over the file. */
   private watch(dbPath: string): void {
+    if (this.watched === dbPath) return;
     this.watcher?.dispose();
+    this.watched = dbPath;
     const w = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(dbPath)), path.basename(dbPath)));
     const fire = () => {
       if (this.timer) clearTimeout(this.timer);
@@ -139,7 +114,6 @@ export class HistoryService implements vscode.Disposable {
     if (this.timer) clearTimeout(this.timer);
     this.watcher?.dispose();
     this.disposables.forEach((d) => d.dispose());
-    void this.opening?.then((o) => o.store.close()).catch(() => undefined);
   }
 }
 

@@ -3,17 +3,19 @@ import type { DiffPreview } from '../../../core/ports';
 import type { ToWebview } from '../../../protocol/chat';
 import type { AgentHost } from '../agent/agentHost';
 import type { HostConfig } from '../config/hostConfig';
+import type { WindowHistory } from '../workspace/windowHistory';
 import { HISTORY_PANEL_TYPE, HistoryPanel } from './historyPanel';
 import { HistoryService } from './historyService';
-import { LiveRuns } from './liveRunsLogic';
 import { HISTORY_PATCH_SCHEME, RecordedPatchContent } from './patchDocuments';
 import { PatchActions } from './patchActions';
 import { RunOperations } from './runOperations';
 import { registerWalkthroughContext } from './walkthroughContext';
 
 export interface HistoryDeps {
+  /** The window's one store, which the agent writes to: a run shows in the panel as it happens. */
+  history: WindowHistory;
   config: HostConfig;
-  /** The chat's host: its run events make a run appear at once, its approver reviews Apply Again and Revert. */
+  /** The chat's host: its run events tell the panel to look again, its approver reviews Apply Again and Revert. */
   host: AgentHost;
   review?: DiffPreview;
   log: vscode.LogOutputChannel;
@@ -25,7 +27,6 @@ export interface HistoryPanelApi {
   panel: HistoryPanel;
   runs: RunOperations;
   patches: PatchActions;
-  live: LiveRuns;
 }
 
 /**
@@ -33,11 +34,11 @@ export interface HistoryPanelApi {
  * patches; and the context keys of the "Get started" walkthrough, whose last step is this panel.
  */
 export function registerHistoryPanel(context: vscode.ExtensionContext, deps: HistoryDeps): HistoryPanelApi {
-  const service = new HistoryService(deps.config, deps.log);
-  const live = new LiveRuns();
+  const service = new HistoryService(deps.history, deps.config, deps.log);
   const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, log: deps.log });
   const runs = new RunOperations(service, deps.log);
-  const panel = new HistoryPanel(context.extensionUri, { service, live, patches, runs, log: deps.log });
+  const panel = new HistoryPanel(context.extensionUri, { service, patches, runs, log: deps.log });
+  let currentRun: string | undefined;
   context.subscriptions.push(
     service,
     panel,
@@ -50,10 +51,12 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
       if (type !== 'chat/entry') return;
       const { entry } = payload as ToWebview['chat/entry'];
       if (entry.kind !== 'event') return;
-      const id = live.onEvent(entry.event);
-      if (id) panel.changed([id]);
+      // The run's rows are in the shared store as soon as its events go out: look again (coalesced).
+      if (entry.event.type === 'run/started') currentRun = entry.event.runId ?? undefined;
+      if (currentRun) panel.changed([currentRun]);
+      if (entry.event.type === 'run/finished') currentRun = undefined;
     }),
   );
   registerWalkthroughContext(context, deps.host);
-  return { service, panel, runs, patches, live };
+  return { service, panel, runs, patches };
 }

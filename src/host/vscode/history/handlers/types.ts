@@ -1,13 +1,11 @@
 import type * as vscode from 'vscode';
 import type { HistoryToHost, HistoryToHostType } from '../../../../protocol/history';
 import type { HistoryService } from '../historyService';
-import type { LiveRuns } from '../liveRunsLogic';
 import type { PatchActions } from '../patchActions';
 import type { RunOperations } from '../runOperations';
 
 export interface HistoryHandlerContext {
   service: HistoryService;
-  live: LiveRuns;
   patches: PatchActions;
   runs: RunOperations;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;

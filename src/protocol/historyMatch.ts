@@ -62,14 +62,15 @@ export interface Snippet {
 }
 
 /**
- * Up to `width` characters of `text` around its first match (the start when nothing matches), on
- * one line, with "…" where it was cut, and the match ranges inside the cut.
+ * Up to `width` characters of `text` from `before` characters ahead of its first match (the start
+ * when nothing matches), on one line, with "…" where it was cut, and the match ranges inside the cut.
  */
-export function snippetAround(text: string, terms: readonly QueryTerm[], width = 240): Snippet {
+export function snippetAround(text: string, terms: readonly QueryTerm[], width = 240, before = 40): Snippet {
   const flat = text.replace(/\s+/g, ' ').trim();
   const first = matchRanges(flat, terms, 1)[0];
   let start = 0;
-  if (first && first[0] > width / 3) start = Math.max(0, first[0] - Math.floor(width / 3));
+  // A little context before the match, so the match shows even where the snippet is cut short.
+  if (first && first[0] > before) start = Math.max(0, first[0] - before);
   if (start > 0 && flat.length - start < width) start = Math.max(0, flat.length - width);
   const end = Math.min(flat.length, start + width);
   const head = start > 0 ? '…' : '';

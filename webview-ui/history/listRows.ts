@@ -11,7 +11,7 @@ import type { VirtualRow } from './virtualList';
 
 export const RUN_ROW_HEIGHT = 58;
 export const DAY_ROW_HEIGHT = 28;
-export const HIT_ROW_HEIGHT = 70;
+export const HIT_ROW_HEIGHT = 84;
 
 export type ListRow = (VirtualRow & { kind: 'day'; label: string }) | (VirtualRow & { kind: 'run'; run: RunRowView; day: string }) | (VirtualRow & { kind: 'hit'; hit: HitView });
 

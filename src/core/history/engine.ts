@@ -132,7 +132,7 @@ export class HistoryEngine {
       reversePatch: optionalString(input.reversePatch),
       appliedAt: input.appliedAt ?? null,
       snapshots: snapshotsOf(input.snapshots),
-      time: this.now(),
+      time: input.time ?? this.now(),
     });
     return id;
   }

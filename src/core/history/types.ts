@@ -81,6 +81,8 @@ export interface PatchInput {
   appliedAt?: number | null;
   /** Each file before and after (what was written, or what was proposed when nothing was), for a later read-only diff. */
   snapshots?: PatchFileSnapshot[] | null;
+  /** When it was proposed (default: now), so it sits next to the call that proposed it. */
+  time?: number;
 }
 
 /** The rule of a policy_decisions row that records the user's answer to an approval (not a rule's verdict). */

@@ -25,7 +25,7 @@ export function patchRecordOf(patchText: string, data: ProposePatchData | undefi
   if (!preview || preview.files.length === 0) return undefined;
   const files = data.files?.length ? data.files : pathsOf(preview.files);
   const applied = data.result?.ok ? data.result : undefined;
-  const base = { text: data.editedPatch ?? patchText, files, reversePatch: applied?.reversePatch ?? null, appliedAt: applied ? now : null };
+  const base = { text: data.editedPatch ?? patchText, files, reversePatch: applied?.reversePatch ?? null, appliedAt: applied ? now : null, time: now };
   if (!preview.ok) return { ...base, acceptedHunks: [], rejectedHunks: notes(engineRefusals(preview)), snapshots: null };
   if (data.result && !data.result.ok) return { ...base, acceptedHunks: [], rejectedHunks: notes(engineRefusals(data.result)), snapshots: snapshots(preview.files) };
   const ids = preview.files.flatMap((f) => f.hunks.map((h) => h.id));

@@ -24,8 +24,10 @@ const STUB = `window.acquireVsCodeApi = () => ({ postMessage: (m) => window.ppHo
 export interface PanelPage {
   page: Page;
   browser: Browser;
-  /** Loads the panel afresh; resolves with the ms from navigation start to the first rows drawn. */
-  load(): Promise<number>;
+  /** Host-side time of each request (validation, handler, the store's worker), by type. */
+  hostMs: Map<string, number[]>;
+  /** Loads the panel afresh; resolves with the ms from navigation start, and from the panel's script start, to the first rows drawn. */
+  load(): Promise<{ fromNavigation: number; fromScript: number }>;
   close(): Promise<void>;
 }
 
@@ -47,7 +49,9 @@ export async function openPanelPage(store: HistoryStore, chromiumPath = process.
   const ctx = { service: { store: async () => store, status: async () => status }, log: { info: () => undefined, warn: () => undefined } } as unknown as HistoryHandlerContext;
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const hostMs = new Map<string, number[]>();
   await page.exposeFunction('ppHost', async (raw: unknown) => {
+    const t0 = performance.now();
     const checked = validateHistoryToHost(raw);
     if (!checked.ok) return;
     const { id, type, payload } = checked.message;
@@ -57,15 +61,20 @@ export async function openPanelPage(store: HistoryStore, chromiumPath = process.
     else if (type === 'history/run') result = await run(payload as never, ctx);
     else if (type === 'history/search') result = await search(payload as never, ctx);
     else result = { ok: false, message: 'not in the benchmark' };
+    hostMs.set(type, [...(hostMs.get(type) ?? []), performance.now() - t0]);
     await page.evaluate((m) => window.postMessage(m, '*'), { kind: 'response', id, type, ok: true, result } as never);
   });
   return {
     page,
     browser,
+    hostMs,
     async load() {
       await page.goto(`${origin}/index.html`);
       await page.waitForFunction(() => (window as unknown as { __ppHistoryPerf?: { firstRows?: number } }).__ppHistoryPerf?.firstRows !== undefined, undefined, { timeout: 60_000 });
-      return page.evaluate(() => (window as unknown as { __ppHistoryPerf: { firstRows: number } }).__ppHistoryPerf.firstRows);
+      return page.evaluate(() => {
+        const p = (window as unknown as { __ppHistoryPerf: { firstRows: number; scriptStart: number } }).__ppHistoryPerf;
+        return { fromNavigation: p.firstRows, fromScript: p.firstRows - p.scriptStart };
+      });
     },
     async close() {
       await browser.close();

@@ -14,8 +14,8 @@ async function main(): Promise<void> {
   const store = await WorkerHistoryStore.open({ path: db, exitHook: false });
   const panel = await openPanelPage(store);
   try {
-    console.log('first rows after', (await panel.load()).toFixed(0), 'ms');
-    for (let i = 0; i < 3; i++) console.log('again', (await panel.load()).toFixed(0), 'ms');
+    console.log('first rows after', JSON.stringify(await panel.load()));
+    for (let i = 0; i < 3; i++) console.log('again', JSON.stringify(await panel.load()));
     const out = path.join(__dirname, '../../test-results');
     mkdirSync(out, { recursive: true });
     await panel.page.screenshot({ path: path.join(out, 'history-preview-list.png') });

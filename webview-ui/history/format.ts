@@ -1,4 +1,9 @@
-/** Short human figures for the runs list and the timeline. Pure. */
+/** Short human figures for the runs list and the timeline. Pure; the formatters are made once (each costs far more than a format). */
+
+const CLOCK = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const DATE_TIME = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const DATE = new Intl.DateTimeFormat(undefined, { dateStyle: 'short' });
+const NUMBER = new Intl.NumberFormat();
 
 export function duration(ms: number): string {
   if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
@@ -9,15 +14,23 @@ export function duration(ms: number): string {
 }
 
 export function clock(t: number): string {
-  return new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+  return CLOCK.format(t);
 }
 
 export function dateTime(t: number): string {
-  return new Date(t).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  return DATE_TIME.format(t);
+}
+
+export function date(t: number): string {
+  return DATE.format(t);
+}
+
+export function count(n: number): string {
+  return NUMBER.format(n);
 }
 
 export function tokens(n: number): string {
-  return n >= 10_000 ? `${Math.round(n / 1000)}k` : n.toLocaleString();
+  return n >= 10_000 ? `${Math.round(n / 1000)}k` : NUMBER.format(n);
 }
 
 export function cost(usd: number): string {
@@ -30,5 +43,5 @@ export function oneLine(s: string, max = 160): string {
 }
 
 export function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
+  return `${NUMBER.format(n)} ${n === 1 ? one : many}`;
 }

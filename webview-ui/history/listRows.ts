@@ -4,7 +4,7 @@
  */
 import type { HitView, RunRowView } from '../../src/protocol/history';
 import { badge, el } from '../shared/components';
-import { clock, cost, duration, oneLine, plural, tokens } from './format';
+import { clock, cost, date, duration, oneLine, plural, tokens } from './format';
 import { marked } from './highlight';
 import { dayKey, dayLabel } from './timeFilter';
 import type { VirtualRow } from './virtualList';
@@ -43,9 +43,10 @@ export function renderRow(row: ListRow): HTMLElement {
   if (row.kind === 'run') {
     const r = row.run;
     const d = el('div', 'pp-row pp-run-row');
-    const when = `${clock(r.startedAt)}${r.endedAt !== null ? ` · ${duration(r.endedAt - r.startedAt)}` : ' · in progress'}`;
+    const at = clock(r.startedAt);
+    const when = `${at}${r.endedAt !== null ? ` · ${duration(r.endedAt - r.startedAt)}` : ' · in progress'}`;
     // The accessible name starts with the goal: what a person scans for, and what tests select on.
-    d.setAttribute('aria-label', `${oneLine(r.goal, 200)}, ${r.status}, ${row.day} ${clock(r.startedAt)}`);
+    d.setAttribute('aria-label', `${oneLine(r.goal, 200)}, ${r.status}, ${row.day} ${at}`);
     const top = el('div', 'pp-row-top');
     top.append(el('span', 'pp-row-goal', oneLine(r.goal, 200)));
     const bottom = el('div', 'pp-row-meta');
@@ -59,7 +60,7 @@ export function renderRow(row: ListRow): HTMLElement {
   const d = el('div', 'pp-row pp-hit-row');
   d.setAttribute('aria-label', `${h.title}: ${oneLine(h.snippet, 160)}${h.runGoal ? `, in run: ${oneLine(h.runGoal, 120)}` : ''}`);
   const top = el('div', 'pp-row-top');
-  top.append(badge(KIND_LABEL[h.kind], 'info'), document.createTextNode(' '), el('span', 'pp-hit-title', h.title), el('span', 'pp-row-when', ` ${new Date(h.time).toLocaleDateString()} ${clock(h.time)}`));
+  top.append(badge(KIND_LABEL[h.kind], 'info'), document.createTextNode(' '), el('span', 'pp-hit-title', h.title), el('span', 'pp-row-when', ` ${date(h.time)} ${clock(h.time)}`));
   const snippet = el('div', 'pp-snippet');
   snippet.append(marked(h.snippet, h.ranges));
   const goal = el('div', 'pp-row-meta', h.runGoal ? `Run: ${oneLine(h.runGoal, 160)}` : 'Not part of a run');

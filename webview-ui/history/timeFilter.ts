@@ -41,15 +41,16 @@ export function timeRange(choice: TimeChoice, now: number, from = '', to = ''): 
   }
 }
 
+const THIS_YEAR = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long' });
+const OTHER_YEAR = new Intl.DateTimeFormat(undefined, { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' });
+
 /** "Today", "Yesterday", "Tuesday 10 March" (this year) or "Tuesday 10 March 2025". */
 export function dayLabel(t: number, now: number): string {
   const day = localMidnight(t);
   const today = localMidnight(now);
   if (day === today) return 'Today';
   if (day === localMidnight(today - 12 * 3_600_000)) return 'Yesterday';
-  const d = new Date(t);
-  const sameYear = d.getFullYear() === new Date(now).getFullYear();
-  return d.toLocaleDateString(undefined, { weekday: 'long', day: 'numeric', month: 'long', ...(sameYear ? {} : { year: 'numeric' }) });
+  return (new Date(t).getFullYear() === new Date(now).getFullYear() ? THIS_YEAR : OTHER_YEAR).format(t);
 }
 
 export function dayKey(t: number): number {

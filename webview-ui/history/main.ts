@@ -59,6 +59,7 @@ interface PanelPerf {
   /** ms spent drawing (after the answer arrived): runs lists, search results. */
   drawRuns: number[];
   drawHits: number[];
+  lastRendered?: string;
 }
 const perf: PanelPerf = ((window as unknown as { __ppHistoryPerf?: PanelPerf }).__ppHistoryPerf = { scriptStart: performance.now(), search: [], drawRuns: [], drawHits: [] });
 
@@ -141,7 +142,7 @@ function showMode(): void {
   runList.root.hidden = searchingNow;
   hitList.root.hidden = !searchingNow;
   range.hidden = state.time !== 'range';
-  listHeading.textContent = searchingNow ? `Search results (${hits.length}${hits.length >= 200 ? '+' : ''})` : `Runs (${total.toLocaleString()})`;
+  listHeading.textContent = searchingNow ? `Search results (${hits.length}${hits.length >= 100 ? '+' : ''})` : `Runs (${total.toLocaleString()})`;
 }
 
 async function loadRuns(): Promise<void> {
@@ -206,9 +207,11 @@ async function runSearch(): Promise<void> {
       hitList.scrollToTop();
       showMode();
       perf.drawHits.push(performance.now() - t0);
+      perf.lastRendered = query;
       const typed = typedAt.get(query);
       if (typed !== undefined && query === state.query) perf.search.push(performance.now() - typed);
-      typedAt.clear();
+      // Keystrokes whose text was overtaken are not timed; the current text's keystroke waits for its own results.
+      for (const text of [...typedAt.keys()]) if (text === query || text !== state.query) typedAt.delete(text);
     }
   } catch (err) {
     say(`Search failed: ${(err as Error).message}`);

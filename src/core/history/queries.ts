@@ -47,7 +47,14 @@ export function listRunPage(conn: SqlConn, options: RunPageOptions = {}): RunPag
   const until = finiteOrNull(options.until);
   const where = `(? IS NULL OR r.started_at >= ?) AND (? IS NULL OR r.started_at < ?)`;
   const range = [since, since, until, until];
-  const runs = conn.all<RunSummaryRow>(`${RUN_SUMMARY} WHERE ${where} ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?`, [...range, limit, offset]).map(summaryFromRow);
+  // The page is cut first, then counted: the counts are computed for its rows only, not for every row OFFSET skips.
+  const runs = conn
+    .all<RunSummaryRow>(
+      `WITH page AS (SELECT * FROM runs r WHERE ${where} ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?)
+       ${RUN_SUMMARY.replace('FROM runs r', 'FROM page r')} ORDER BY r.started_at DESC, r.id`,
+      [...range, limit, offset],
+    )
+    .map(summaryFromRow);
   const total = Number(conn.get<{ c: number }>(`SELECT count(*) AS c FROM runs r WHERE ${where}`, range)?.c ?? 0);
   return { runs, total };
 }

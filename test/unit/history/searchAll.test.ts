@@ -200,3 +200,26 @@ describe('migration 4', () => {
     }
   });
 });
+
+describe('search as you type', () => {
+  test('a prefix under 3 letters, or one standing for very many words, is searched as the word typed so far', async () => {
+    const ws2 = tempHistoryWorkspace();
+    const e = await HistoryEngine.open({ path: ws2.db, now: () => NOW });
+    try {
+      const run = e.startRun({ goal: 'prefix test' });
+      // 100 distinct words starting with "qxa" (qxa0 .. qxa99).
+      e.addStep(run, { role: 'tool', tool: 'grep', result: Array.from({ length: 100 }, (_, i) => `qxa${i}`).join(' ') });
+      e.addStep(run, { role: 'tool', tool: 'grep', result: 'a lone qx here' });
+      e.addStep(run, { role: 'tool', tool: 'grep', result: 'quokkas and quolls' });
+      const snippets = (q: string) => e.searchHistory(q, { prefixLast: true, types: ['runs'] }).hits.map((h) => h.snippet);
+      assert.deepEqual(snippets('qx'), ['a lone qx here'], 'two letters: the word itself only');
+      assert.equal(e.searchHistory('qx', { prefixLast: true }).terms[0]!.prefix, false);
+      assert.deepEqual(snippets('quo'), ['quokkas and quolls'], 'a prefix standing for few words matches them');
+      assert.deepEqual(snippets('qxa'), [], '"qxa" stands for 100 words: searched as the word "qxa"');
+      assert.equal(snippets('qxa1').length, 1, '"qxa1" stands for 11 words: a prefix');
+    } finally {
+      e.close();
+      ws2.cleanup();
+    }
+  });
+});

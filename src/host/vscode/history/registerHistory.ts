@@ -39,6 +39,7 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
   const runs = new RunOperations(service, deps.log);
   const panel = new HistoryPanel(context.extensionUri, { service, patches, runs, log: deps.log });
   let currentRun: string | undefined;
+  let warmed = false;
   context.subscriptions.push(
     service,
     panel,
@@ -48,6 +49,12 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
     service.onDidChange(() => panel.changed()),
     service.onDidChangeStatus(() => void panel.pushStatus()),
     deps.host.onPush((type, payload) => {
+      // Once PatchPilot is in use (the chat loaded), the window's history opens in the background: the
+      // first Show History then draws from an open store (a 100 MB history takes seconds to load).
+      if (type === 'chat/status' && !warmed) {
+        warmed = true;
+        void deps.history.get();
+      }
       if (type !== 'chat/entry') return;
       const { entry } = payload as ToWebview['chat/entry'];
       if (entry.kind !== 'event') return;

@@ -1,6 +1,7 @@
 import type { HistoryHandler } from './types';
 
-const LIMIT = 200;
+/** Hits per search: the list is virtualised, but a person reads the first few dozen. */
+const LIMIT = 100;
 
 /** BM25 over everything, in the time range and types asked; the hits carry their matched words as ranges. */
 export const search: HistoryHandler<'history/search'> = async ({ query, since, until, types, prefix }, { service }) => {

@@ -1,7 +1,9 @@
 import type { Variant } from './locate';
 import type { Candidate } from './match';
 import type { FileLine } from './text';
-import { indentOf } from './normalize';
+import { indentOf, similarity } from './normalize';
+
+
 import { reindentLine, shiftFromPair } from './reindent';
 
 /**
@@ -21,9 +23,11 @@ export function planAddedLines(
   /** 0-based file lines the placement covers: [start, end). */
   start: number,
   end: number,
-): Map<number, string> {
+): IndentPlan {
   const lines = variant.lines;
   const texts = new Map<number, string>();
+  let keptWritten = 0;
+  let couldBeWritten = 0;
   // The result's last non-blank line so far: the file above the block, then kept and added lines.
   let above: string | undefined;
   for (let q = start - 1; q >= 0 && q >= start - 50 && above === undefined; q--) if (fileLines[q]!.text.trim() !== '') above = fileLines[q]!.text;
@@ -38,12 +42,27 @@ export function planAddedLines(
     const shifted = shiftedText(variant, cand, i, fileOf, fileLines);
     const kept = keptBelow(variant, i, fileOf, fileLines, end);
     const next = lineBelow(variant, cand, i, fileOf, fileLines, end);
-    const text = shifted !== l.text && l.text.trim() !== '' && alreadyFits(shifted, l.text, above, kept, next) ? l.text : shifted;
+    const asWritten =
+      shifted !== l.text && l.text.trim() !== '' && (writtenLikeReplaced(variant, i, fileOf, fileLines, shifted, above) ?? alreadyFits(shifted, l.text, above, kept, next));
+    const text = asWritten ? l.text : shifted;
+    if (asWritten) keptWritten++;
+    else if (shifted !== l.text && l.text.trim() !== '' && plausible(l.text, above, next, [above, kept].filter((t): t is string => !!t && t.trim() !== ''))) couldBeWritten++;
     texts.set(i, text);
     if (text.trim() !== '') above = text;
   }
-  return texts;
+  // Once a line shows the model mixed the two indentations, a line that fits either way cannot be told.
+  if (keptWritten > 0 && couldBeWritten > 0) {
+    return {
+      kind: 'ambiguous',
+      reason:
+        "its context is indented differently from the file and its added lines mix the file's indentation and the context's, " +
+        "so some of them cannot be placed for certain; send the hunk with the file's own indentation",
+    };
+  }
+  return { kind: 'texts', texts };
 }
+
+export type IndentPlan = { kind: 'texts'; texts: Map<number, string> } | { kind: 'ambiguous'; reason: string };
 
 /** The nearest line the result keeps around an added line: a context line (removed ones are gone). */
 function nearestKept(variant: Variant, from: number, step: number): number | undefined {
@@ -91,6 +110,9 @@ function lineBelow(variant: Variant, cand: Candidate, i: number, fileOf: readonl
   return undefined;
 }
 
+/** Similarity above which an added line is the removed one rewritten. */
+const SAME_STATEMENT = 0.5;
+
 /**
  * Ends a line the next one may sit deeper than: a block opener, a list separator, an operator.
  * Generous on purpose: it only ever makes the shifted reading plausible, the safe default.
@@ -101,7 +123,37 @@ const OPENS_LINE = /^\s*(?:(?:if|for|while|else if|elif|switch|catch|with)\b.*\)
 /** Starts a line that may sit at another depth than its neighbours: a closer or a continuation. */
 const CONTINUES = /^(?:[.?:&|+\-*/)}\]<>`]|(?:and|or|else|elif|except|finally|catch|end|fi|done)\b)/;
 
+/** A closer or a continuation for certain: comment lines (`* text`, `// text`) are not. */
+const STRICT_CONTINUES = /^(?:[.?:&|+\-)}\]<>`]|\*(?![\s*/])|\/(?![/*])|(?:and|or|else|elif|except|finally|catch|end|fi|done)\b)/;
+
 const opens = (line: string) => OPENS.test(line) || OPENS_LINE.test(line);
+
+/**
+ * A line that rewrites a removed line (the k-th added line after k removed ones, and alike) says its frame
+ * through that line: indented like the removed line in the file and unlike it in the patch, it
+ * was written for the file (true); like it in the patch, for the patch (false). Undefined when
+ * there is no such line, or when the shifted line sits one level under a block opener.
+ */
+function writtenLikeReplaced(variant: Variant, i: number, fileOf: readonly number[], fileLines: readonly FileLine[], shifted: string, above: string | undefined): boolean | undefined {
+  const lines = variant.lines;
+  let k = 0;
+  let j = i - 1;
+  while (j >= 0 && lines[j]!.kind === 'add') {
+    j--;
+    k++;
+  }
+  const removed: number[] = [];
+  while (j >= 0 && lines[j]!.kind === 'remove') removed.unshift(j--);
+  const r = removed[Math.min(k, removed.length - 1)];
+  if (r === undefined || lines[r]!.text.trim() === '' || STRICT_CONTINUES.test(lines[i]!.text.trimStart())) return undefined;
+  // Only the same statement rewritten keeps its depth; another line may sit anywhere.
+  if (similarity(lines[r]!.text, lines[i]!.text) < SAME_STATEMENT) return undefined;
+  if (above !== undefined && opens(above) && width(indentOf(shifted)) > width(indentOf(above))) return undefined;
+  const mine = indentOf(lines[i]!.text);
+  const inFile = indentOf(fileLines[fileOf[r]!]!.text) === mine;
+  const inPatch = indentOf(lines[r]!.text) === mine;
+  return inFile === inPatch ? undefined : inFile;
+}
 
 /** `kept`: the next kept line below; `next`: the next line of the result (an added one taken as shifted). */
 function alreadyFits(shifted: string, written: string, above: string | undefined, kept: string | undefined, next: string | undefined): boolean {

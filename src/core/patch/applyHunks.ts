@@ -155,7 +155,9 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   }
   for (const p of placed) {
     if (results.get(p.hunk)?.status === 'refused') continue;
-    p.texts = planAddedLines(p.variant, p.cand, fileLineOfOld(p.variant, p.cand), split.lines, p.cand.start, p.end);
+    const plan = planAddedLines(p.variant, p.cand, fileLineOfOld(p.variant, p.cand), split.lines, p.cand.start, p.end);
+    if (plan.kind === 'ambiguous') refuse(p.hunk, plan.reason);
+    else p.texts = plan.texts;
   }
   const refusedAny = selected.some((h) => results.get(h)?.status === 'refused');
   for (const p of placed) {

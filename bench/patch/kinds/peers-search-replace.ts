@@ -82,19 +82,34 @@ export const srCline: Kind = {
   group: 'must-apply',
   format: 'search_replace',
   expectation: 'exact',
-  description: "Cline markers with 8-12 dashes/pluses (`-------- SEARCH`, `+++++++++ REPLACE`), and the last block's closing marker cut off at the end of the message",
+  description: "Cline markers with 8-12 dashes/pluses (`-------- SEARCH`, `+++++++++ REPLACE`), and the last block's closing marker cut off at the end of the message (where its end is certain)",
   make: ({ pair, rng }) => {
     if (!fair(pair)) return null;
+    const last = pair.hunks[pair.hunks.length - 1]!;
+    const cut = cutIsCertain(oldSide(last), newSide(last));
     const blocks = pair.hunks.map((h, i) => {
       const open = '-'.repeat(rng.int(8, 12)) + ' SEARCH';
-      const close = i === pair.hunks.length - 1 ? null : '+'.repeat(rng.int(7, 12)) + ' REPLACE';
+      const close = cut && i === pair.hunks.length - 1 ? null : '+'.repeat(rng.int(7, 12)) + ' REPLACE';
       return [open, ...oldSide(h), '=======', ...newSide(h), ...(close ? [close] : [])].join('\n');
     });
     // A message may end without a newline, unless its last line is blank (then nothing would show it).
-    const lastBlank = newSide(pair.hunks[pair.hunks.length - 1]!).at(-1)?.trim() === '';
-    return singleFile(pair, [pair.path, ...blocks].join('\n') + (lastBlank || rng.bool() ? '\n' : ''), 'last marker cut off');
+    const lastBlank = newSide(last).at(-1)?.trim() === '';
+    return singleFile(pair, [pair.path, ...blocks].join('\n') + (lastBlank || rng.bool() ? '\n' : ''), cut ? 'last marker cut off' : 'all markers (the cut would be uncertain)');
   },
 };
+
+/**
+ * Where a cut-off replacement ends is certain only when nothing in it could be the end of the
+ * message instead: no fence line, and it ends with exactly the blank lines its SEARCH ends with.
+ */
+function cutIsCertain(search: string[], replace: string[]): boolean {
+  const blankTail = (xs: string[]) => {
+    let n = 0;
+    while (n < xs.length && xs[xs.length - 1 - n]!.trim() === '') n++;
+    return n;
+  };
+  return !replace.some((l) => /^(?:```|~~~|\s*<\/?(?:source|code|pre)\b)/.test(l)) && blankTail(search) === blankTail(replace);
+}
 
 const FOLLOW_UP = '// follow-up edit';
 

@@ -29,6 +29,7 @@ const CORE_LAYERS = {
   context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
   tools: { deny: ['mcp', 'orchestrator', 'session'] },
   mcp: { deny: ['orchestrator', 'session'] },
+  historyView: { deny: ['context', 'mcp', 'orchestrator', 'session'] },
   orchestrator: { deny: ['session'] },
   session: { deny: [] },
 };

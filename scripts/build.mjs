@@ -24,7 +24,7 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   // The history store's worker thread (src/core/history/workerStore.ts loads it from next to the bundle).
   build({ ...common, entryPoints: ['src/core/history/worker/historyWorker.ts'], outfile: 'dist/historyWorker.js' }),
-  // The chat webview: a browser bundle (script + stylesheet) under dist/webview, the only folder
+  // The chat and history webviews: browser bundles (script + stylesheet) under dist/webview, the only folder
   // besides media/ that the webview may load from (localResourceRoots). No eval, no inline code.
   build({
     bundle: true,
@@ -34,7 +34,7 @@ await Promise.all([
     minify: true,
     sourcemap: true,
     logLevel: 'warning',
-    entryPoints: { chat: 'webview-ui/chat/main.ts' },
+    entryPoints: { chat: 'webview-ui/chat/main.ts', history: 'webview-ui/history/main.ts' },
     outdir: 'dist/webview',
   }),
 ]);

@@ -5,7 +5,7 @@
  */
 import './styles.css';
 import type { ChatEntry, ChatSnapshot, ChatStatus, PendingApproval } from '../../src/protocol/chat';
-import { banner, button, el, messageBox, setEnabled, textField } from './components';
+import { banner, button, el, messageBox, setEnabled, textField } from '../shared/components';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 

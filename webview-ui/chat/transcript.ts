@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
-import { badge, collapsible, el, icon } from './components';
+import { badge, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from './markdown';
 
 interface RunView {

@@ -3,7 +3,8 @@ import { stat } from 'node:fs/promises';
 import { ExitCode, UsageError, parseCommandLine, type OptionSpec } from '../io';
 import { UserError, errorMessage } from '../../core/base';
 import { loadCliConfig } from '../../core/config';
-import { openHistoryStore, RUN_STATUSES, type AuditRecord, type HistoryStore, type RunDetail, type RunStatus, type SearchHit } from '../../core/history';
+import { openHistoryStore, RUN_STATUSES, type HistoryStore, type RunDetail, type RunStatus, type SearchHit } from '../../core/history';
+import { writeAudit } from '../../core/history/auditExport';
 import type { Notifier } from '../../core/ports';
 import { findRun } from '../../core/session/resume';
 
@@ -201,7 +202,7 @@ async function exportCommand(store: HistoryStore, args: Args): Promise<number> {
     });
   };
   try {
-    await exportTo(store, format, write);
+    await writeAudit(store.exportAll(), format, write);
   } catch (err) {
     if (!(err instanceof PipeClosed)) throw err;
   }
@@ -209,24 +210,3 @@ async function exportCommand(store: HistoryStore, args: Args): Promise<number> {
 }
 
 class PipeClosed extends Error {}
-
-async function exportTo(store: HistoryStore, format: 'json' | 'jsonl', write: (s: string) => Promise<void>): Promise<void> {
-  if (format === 'jsonl') {
-    for await (const rec of store.exportAll()) await write(JSON.stringify(rec) + '\n');
-    return;
-  }
-  // One JSON document, streamed table by table: {"exportedAt":..,"tables":{"runs":[...],...}}
-  await write(`{"exportedAt":${JSON.stringify(new Date().toISOString())},"tables":{`);
-  let table: AuditRecord['table'] | undefined;
-  let first = true;
-  for await (const rec of store.exportAll()) {
-    if (rec.table !== table) {
-      await write(`${table ? '],' : ''}${JSON.stringify(rec.table)}:[`);
-      table = rec.table;
-      first = true;
-    }
-    await write(`${first ? '' : ','}\n${JSON.stringify(rec.row)}`);
-    first = false;
-  }
-  await write(`${table ? ']' : ''}}}\n`);
-}

@@ -45,6 +45,13 @@ export interface PatchPilotSettings {
   history: {
     /** Database file; relative paths are relative to the workspace. */
     path: string;
+    /** Unset: kept forever. Applied when the history opens for a run and from the history panel. */
+    retention: {
+      /** Runs (with everything recorded under them) and observations older than this many days are deleted. */
+      days?: number;
+      /** At most this many observations are kept (the newest). */
+      maxObservations?: number;
+    };
   };
   /** The policy engine's settings (see its README section). Lists from all scopes add up. */
   policy: {
@@ -121,6 +128,9 @@ export const SETTING_KEYS = {
   'patchpilot.limits.wallClockMinutes': { kind: 'posnum' },
   'patchpilot.git.autoCommit': { kind: 'boolean', trustSensitive: true, safeValues: [false] },
   'patchpilot.history.path': { kind: 'string' },
+  // A repository's own settings must not be able to delete the user's history.
+  'patchpilot.history.retention.days': { kind: 'posint', trustSensitive: true },
+  'patchpilot.history.retention.maxObservations': { kind: 'posint', trustSensitive: true },
   'patchpilot.policy.allow': { kind: 'string[]', trustSensitive: true, concat: true },
   'patchpilot.policy.ask': { kind: 'string[]', concat: true },
   'patchpilot.policy.deny': { kind: 'string[]', concat: true },
@@ -152,7 +162,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
   git: { autoCommit: false },
-  history: { path: '.patchpilot/history.db' },
+  history: { path: '.patchpilot/history.db', retention: {} },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
   mcp: { servers: {} },
   subagents: { maxConcurrent: 4 },
@@ -263,7 +273,13 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       wallClockMinutes: v('patchpilot.limits.wallClockMinutes', d.limits.wallClockMinutes),
     },
     git: { autoCommit: v('patchpilot.git.autoCommit', d.git.autoCommit) },
-    history: { path: v('patchpilot.history.path', d.history.path) },
+    history: {
+      path: v('patchpilot.history.path', d.history.path),
+      retention: {
+        days: v<number | undefined>('patchpilot.history.retention.days', undefined),
+        maxObservations: v<number | undefined>('patchpilot.history.retention.maxObservations', undefined),
+      },
+    },
     policy: {
       allow: [...v('patchpilot.policy.allow', d.policy.allow)],
       ask: [...v('patchpilot.policy.ask', d.policy.ask)],

@@ -7,9 +7,11 @@ import { randomUUID } from 'node:crypto';
 import { UserError } from '../base';
 import { DurableDb, type DurableOptions } from './durableDb';
 import type { Op } from './ops';
-import { auditPage, getRun, listFacts, listRuns, memoryBytes, nextStepSeq, rowCounts, runExists } from './queries';
+import { auditPage, getRun, listFacts, listRunPage, listRuns, memoryBytes, nextStepSeq, rowCounts, runExists } from './queries';
 import { searchObservations } from './search';
 import { currentOwner, runIsOrphaned } from './runOwner';
+import { searchHistory } from './searchAll';
+import { snapshotsOf } from './snapshots';
 import { loadSqlJs } from './sqljs';
 import {
   RUN_STATUSES,
@@ -17,6 +19,9 @@ import {
   OBSERVATION_RESULT_MIN,
   TEST_OUTPUT_TAIL,
   type AuditRecord,
+  type DeleteRunResult,
+  type HistorySearchOptions,
+  type HistorySearchResult,
   type HistoryStats,
   type HistoryTable,
   type ListRunsOptions,
@@ -30,6 +35,8 @@ import {
   type RetentionOptions,
   type RunDetail,
   type RunFinish,
+  type RunPage,
+  type RunPageOptions,
   type RunStart,
   type RunSummary,
   type SearchHit,
@@ -52,7 +59,7 @@ export class HistoryEngine {
   static async open(options: EngineOptions): Promise<HistoryEngine> {
     const SQL = await loadSqlJs();
     const engine = new HistoryEngine(DurableDb.open(SQL, options), options);
-    if (options.retention && (options.retention.maxAgeDays !== undefined || options.retention.maxObservations !== undefined)) engine.prune();
+    if (hasRetention(options.retention)) engine.prune();
     try {
       engine.markOrphanedRuns();
     } catch {
@@ -151,7 +158,8 @@ export class HistoryEngine {
       rejectedHunks: JSON.stringify(requireArray(input.rejectedHunks, 'rejectedHunks')),
       reversePatch: optionalString(input.reversePatch),
       appliedAt: input.appliedAt ?? null,
-      time: this.now(),
+      snapshots: snapshotsOf(input.snapshots),
+      time: input.time ?? this.now(),
     });
     return id;
   }
@@ -259,10 +267,30 @@ export class HistoryEngine {
     return searchObservations(this.db.conn, typeof query === 'string' ? query : '', options, this.now());
   }
 
-  prune(): PruneResult {
-    const r = this.options.retention ?? {};
-    if (r.maxAgeDays === undefined && r.maxObservations === undefined) return { deleted: 0 };
-    const op: Op = { op: 'prune', now: this.now(), maxAgeDays: r.maxAgeDays ?? null, maxObservations: r.maxObservations ?? null };
+  listRunPage(options?: RunPageOptions): RunPage {
+    this.db.refresh();
+    return listRunPage(this.db.conn, options);
+  }
+
+  searchHistory(query: string, options?: HistorySearchOptions): HistorySearchResult {
+    this.db.refresh();
+    return searchHistory(this.db.conn, query, options);
+  }
+
+  deleteRun(runId: string): DeleteRunResult {
+    requireString(runId, 'runId');
+    this.db.refresh();
+    if (!runExists(this.db.conn, runId)) return { deleted: 0 };
+    return { deleted: this.db.apply({ op: 'deleteRun', id: runId }) };
+  }
+
+  /** The retention the store was opened with, or the one given (the panel applies the current settings). */
+  prune(retention?: RetentionOptions): PruneResult {
+    const r = retention ?? this.options.retention ?? {};
+    if (!hasRetention(r)) return { deleted: 0 };
+    for (const [name, v] of Object.entries(r)) if (v !== undefined) nonNegative(v, name);
+    this.db.refresh();
+    const op: Op = { op: 'prune', now: this.now(), maxAgeDays: r.maxAgeDays ?? null, maxObservations: r.maxObservations ?? null, maxRunAgeDays: r.maxRunAgeDays ?? null };
     return { deleted: this.db.apply(op) };
   }
 
@@ -298,6 +326,10 @@ export class HistoryEngine {
     this.db.refresh();
     if (!runExists(this.db.conn, runId)) throw new UserError(`no run with id ${runId}`, 'unknown-run');
   }
+}
+
+function hasRetention(r: RetentionOptions | undefined): r is RetentionOptions {
+  return !!r && (r.maxAgeDays !== undefined || r.maxObservations !== undefined || r.maxRunAgeDays !== undefined);
 }
 
 function requireString(v: unknown, name: string): string {

@@ -34,12 +34,23 @@ export type Op =
   /** A run whose process is gone (killed, crashed): only a run still marked running changes, so a real finish always wins. */
   | { op: 'markInterrupted'; id: string; endedAt: number }
   | ({ op: 'addStep'; arguments: string | null } & Omit<StepRecord, 'arguments'>)
-  | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks'>)
+  | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string; snapshots?: string | null } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks' | 'snapshots'>)
   | ({ op: 'addTestRun' } & TestRunRecord)
   | ({ op: 'addObservation' } & ObservationRecord)
   | ({ op: 'addPolicyDecision' } & PolicyDecisionRecord)
   | ({ op: 'rememberFact' } & MemoryFactRecord)
-  | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null };
+  | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null; maxRunAgeDays?: number | null }
+  /** Removes a run and everything recorded under it; replaying it on a file that lacks the run changes nothing. */
+  | { op: 'deleteRun'; id: string };
+
+/** Tables whose rows belong to a run (by run_id), deleted with it. */
+const RUN_CHILD_TABLES = ['steps', 'patches', 'test_runs', 'observations', 'policy_decisions'] as const;
+
+function deleteRuns(conn: SqlConn, where: string, params: Array<string | number>): number {
+  let deleted = 0;
+  for (const t of RUN_CHILD_TABLES) deleted += conn.run(`DELETE FROM ${t} WHERE run_id IN (SELECT id FROM runs WHERE ${where})`, params);
+  return deleted + conn.run(`DELETE FROM runs WHERE ${where}`, params);
+}
 
 /** A run's model steps counted from its log: one assistant row per model reply. */
 export const ASSISTANT_STEPS = `(SELECT count(*) FROM steps s WHERE s.run_id = runs.id AND s.role = 'assistant')`;
@@ -71,8 +82,8 @@ export function applyOp(conn: SqlConn, op: Op): number {
       );
     case 'addPatch':
       return conn.run(
-        `INSERT OR IGNORE INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, reverse_patch, applied_at, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [op.id, op.runId, op.text, op.files, op.acceptedHunks, op.rejectedHunks, op.reversePatch, op.appliedAt, op.time],
+        `INSERT OR IGNORE INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, reverse_patch, applied_at, time, snapshots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [op.id, op.runId, op.text, op.files, op.acceptedHunks, op.rejectedHunks, op.reversePatch, op.appliedAt, op.time, op.snapshots ?? null],
       );
     case 'addTestRun':
       return conn.run(
@@ -106,7 +117,11 @@ export function applyOp(conn: SqlConn, op: Op): number {
             [op.maxObservations],
           );
         }
+        // A run still in progress is never cut off by retention.
+        if (op.maxRunAgeDays != null) deleted += deleteRuns(conn, `status != 'running' AND started_at < ?`, [op.now - op.maxRunAgeDays * DAY_MS]);
         return deleted;
       });
+    case 'deleteRun':
+      return conn.transaction(() => deleteRuns(conn, 'id = ?', [op.id]));
   }
 }

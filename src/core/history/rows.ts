@@ -3,6 +3,7 @@ import type {
   JsonValue,
   MemoryFactRecord,
   ObservationRecord,
+  PatchFileSnapshot,
   PatchRecord,
   PolicyDecisionRecord,
   RunRecord,
@@ -57,6 +58,7 @@ export interface PatchRow {
   reverse_patch: Nullable<string>;
   applied_at: Nullable<number>;
   time: number;
+  snapshots: Nullable<string>;
 }
 
 export interface TestRunRow {
@@ -152,7 +154,21 @@ export const patchFromRow = (r: PatchRow): PatchRecord => ({
   reversePatch: r.reverse_patch,
   appliedAt: r.applied_at,
   time: r.time,
+  snapshots: parseSnapshots(r.snapshots),
 });
+
+function parseSnapshots(text: string | null | undefined): PatchFileSnapshot[] | null {
+  if (!text) return null;
+  const v = parseJson(text);
+  if (!Array.isArray(v)) return null;
+  const out: PatchFileSnapshot[] = [];
+  for (const s of v) {
+    if (!s || typeof s !== 'object' || Array.isArray(s) || typeof s.path !== 'string') continue;
+    const side = (x: JsonValue | undefined) => (typeof x === 'string' ? x : null);
+    out.push({ path: s.path, before: side(s.before), after: side(s.after) });
+  }
+  return out;
+}
 
 export const testRunFromRow = (r: TestRunRow): TestRunRecord => ({
   id: r.id,

@@ -94,10 +94,33 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 5,
-    description: 'one status vocabulary with the CLI, model steps, the process that runs a run',
+    description: 'full-text indexes over runs, steps, patches, test runs and policy decisions; recorded file snapshots of patches',
+    // The history panel searches everything, not only observations. External content again: the
+    // text stays once in the file, indexed by each table's rowid. These tables have no INTEGER
+    // PRIMARY KEY, so their rowids are stable only while nobody runs VACUUM on the file (nothing
+    // does: sql.js exports the pages as they are). 'rebuild' indexes the rows that exist already.
+    // snapshots: the files before and after the patch as recorded by the run (JSON, capped), for the
+    // panel's read-only diff; null for older rows and for files over the cap.
+    sql: `
+      ALTER TABLE patches ADD COLUMN snapshots TEXT;
+      CREATE INDEX steps_time ON steps(time);
+      CREATE INDEX patches_time ON patches(time);
+      CREATE INDEX test_runs_time ON test_runs(time);
+      CREATE INDEX policy_decisions_time ON policy_decisions(time);
+      ${ftsOver('runs', ['goal'])}
+      ${ftsOver('steps', ['text', 'tool', 'arguments', 'result'])}
+      ${ftsOver('patches', ['files', 'text', 'rejected_hunks'])}
+      ${ftsOver('test_runs', ['command', 'output_tail'])}
+      ${ftsOver('policy_decisions', ['subject', 'rule', 'reason'])}
+    `,
+  },
+  {
+    version: 6,
+    description: 'one status vocabulary with the CLI, model steps, the process that runs a run, hunk ids from 1',
     // `succeeded` becomes `finished` (the word the CLI and the chat use); model_steps is the step count
     // they show (older runs: one per assistant row); the owner columns let an open mark a run whose
-    // process died as interrupted.
+    // process died as interrupted. Hunk ids count from 1 now, as every message does ("a.ts#1" is
+    // hunk #1): the ids older patches recorded (from 0) are renumbered so a panel reads them right.
     sql: `
       ALTER TABLE runs ADD COLUMN model_steps INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE runs ADD COLUMN owner_host TEXT;
@@ -106,9 +129,41 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE runs SET status = 'finished' WHERE status = 'succeeded';
       UPDATE runs SET model_steps = (SELECT count(*) FROM steps s WHERE s.run_id = runs.id AND s.role = 'assistant');
       CREATE INDEX runs_status ON runs(status);
+      UPDATE patches SET accepted_hunks = ${renumberHunkIds('accepted_hunks')} WHERE json_valid(accepted_hunks);
+      UPDATE patches SET rejected_hunks = ${renumberHunkIds('rejected_hunks')} WHERE json_valid(rejected_hunks);
     `,
   },
 ];
+
+/** An external-content FTS4 index over `table`'s `columns`, kept in step by triggers, filled from the rows already there. */
+function ftsOver(table: string, columns: readonly string[]): string {
+  const cols = columns.join(', ');
+  const values = columns.map((c) => `new.${c}`).join(', ');
+  return `
+      CREATE VIRTUAL TABLE ${table}_fts USING fts4(content="${table}", ${cols}, tokenize=unicode61);
+      INSERT INTO ${table}_fts(${table}_fts) VALUES('rebuild');
+      CREATE TRIGGER ${table}_fts_ai AFTER INSERT ON ${table} BEGIN
+        INSERT INTO ${table}_fts(docid, ${cols}) VALUES (new.rowid, ${values});
+      END;
+      CREATE TRIGGER ${table}_fts_bd BEFORE DELETE ON ${table} BEGIN
+        DELETE FROM ${table}_fts WHERE docid = old.rowid;
+      END;`;
+}
+
+/** `path#N` -> `path#N+1` (anything else as it is); SQLite has no last-index-of, so rtrim finds the number. */
+function nextHunkId(v: string): string {
+  const prefix = `rtrim(${v}, '0123456789')`;
+  return `CASE WHEN ${v} GLOB '*#[0-9]*' AND ${prefix} GLOB '*#' THEN ${prefix} || (CAST(substr(${v}, length(${prefix}) + 1) AS INTEGER) + 1) ELSE ${v} END`;
+}
+
+/** A JSON array of hunk ids, or of notes `{id, state, reason}`, with every id renumbered (JSON1 is built into sql.js). */
+function renumberHunkIds(column: string): string {
+  return `(SELECT json_group_array(CASE
+      WHEN type = 'text' THEN ${nextHunkId('value')}
+      WHEN type = 'object' AND json_type(value, '$.id') = 'text' THEN json_set(value, '$.id', ${nextHunkId("json_extract(value, '$.id')")})
+      WHEN type IN ('object', 'array') THEN json(value)
+      ELSE json(json_quote(value)) END) FROM json_each(patches.${column}))`;
+}
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -2,7 +2,7 @@ import type { Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
-import { addedText, lineBelow } from './addedLine';
+import { planAddedLines } from './addedLine';
 import { joinText, splitText, type FileLine } from './text';
 import { explainNotFound, hunkId, hunkLabel } from './describe';
 import { placeByNumbers } from './placeByNumbers';
@@ -44,6 +44,8 @@ interface Placed {
   confidence: number;
   end: number;
   note?: string;
+  /** The text of each added line (see planAddedLines), set once the placement is final. */
+  texts?: Map<number, string>;
 }
 
 export interface ApplyHunksOptions {
@@ -151,6 +153,12 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       refuse(b.hunk, what);
     }
   }
+  for (const p of placed) {
+    if (results.get(p.hunk)?.status === 'refused') continue;
+    const plan = planAddedLines(p.variant, p.cand, fileLineOfOld(p.variant, p.cand), split.lines, p.cand.start, p.end);
+    if (plan.kind === 'ambiguous') refuse(p.hunk, plan.reason);
+    else p.texts = plan.texts;
+  }
   const refusedAny = selected.some((h) => results.get(h)?.status === 'refused');
   for (const p of placed) {
     if (results.get(p.hunk)?.status === 'refused') continue;
@@ -257,29 +265,22 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
       open = undefined;
     };
     let cursor = cand.start;
-    // The last non-blank line of the result so far (lines above the hunk are not rewritten yet).
-    let above: string | undefined;
-    for (let q = cand.start - 1; q >= 0 && q >= cand.start - 50 && above === undefined; q--) if (lines[q]!.text.trim() !== '') above = lines[q]!.text;
-    const emit = (l: FileLine) => {
-      out.push(l);
-      if (l.text.trim() !== '') above = l.text;
-    };
+    const texts = p.texts!;
     variant.lines.forEach((line, i) => {
       if (line.kind === 'add') {
         open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
-        const below = lineBelow(variant, i, fileOf, split.lines, p.end);
-        const line_: FileLine = { text: addedText(variant, cand, i, fileOf, split.lines, { above, below }), eol: literal && line.eol ? line.eol : eol };
+        const line_: FileLine = { text: texts.get(i)!, eol: literal && line.eol ? line.eol : eol };
         added.add(line_);
-        emit(line_);
+        out.push(line_);
         open.o1 = out.length;
         return;
       }
       const q = fileOf[i]!;
       if (cursor < q) close();
-      while (cursor < q) emit(lines[cursor++]!); // file lines the patch dropped from its context
+      while (cursor < q) out.push(lines[cursor++]!); // file lines the patch dropped from its context
       if (line.kind === 'context') {
         close();
-        emit(lines[q]!);
+        out.push(lines[q]!);
       } else {
         open ??= { a0: q, a1: q, o0: out.length, o1: out.length };
         open.a1 = q + 1;

@@ -1,5 +1,6 @@
 import type { Hunk, HunkResult } from './types';
 import { applyHunksToText, type ApplyHunksOptions, type FileApplyOutcome } from './applyHunks';
+import { hunkId } from './describe';
 
 /**
  * SEARCH/REPLACE semantics (aider, Cline, Roo Code): the blocks for one file apply in order, each
@@ -18,7 +19,7 @@ export function applyInSequence(text: string, hunks: readonly Hunk[], opts: Appl
   const shifts: Array<{ at: number; delta: number }> = [];
   for (const h of hunks) {
     if (!opts.isSelected(h)) {
-      results.push({ id: `${opts.path}#${h.index}`, path: opts.path, index: h.index, status: 'rejected' });
+      results.push({ id: hunkId(opts.path, h.index), path: opts.path, index: h.index, status: 'rejected' });
       continue;
     }
     const hinted = h.oldStart === undefined ? h : { ...h, oldStart: shifted(h.oldStart, shifts) };

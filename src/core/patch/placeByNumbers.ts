@@ -16,13 +16,26 @@ export type ByNumbers =
   | { kind: 'placed'; cands: Map<Hunk, Candidate> }
   | { kind: 'unproven'; why: string };
 
-/** 0-based first line a side covers, or after which its lines go when the side is empty. */
-const position = (start: number, count: number) => (count === 0 ? start : start - 1);
+/**
+ * 0-based first line a side covers. An empty side's start is the line after which its lines go
+ * (git, GNU diff), or in jsdiff's output the line before which they go: both are tried, and the
+ * numbers must prove themselves under one of them.
+ */
+type Convention = (start: number, count: number) => number;
+const GIT: Convention = (start, count) => (count === 0 ? start : start - 1);
+const JSDIFF: Convention = (start) => start - 1;
 
 export function placeByNumbers(index: FileIndex, hunks: readonly Hunk[]): ByNumbers {
   if (hunks.length === 0 || hunks.some((h) => h.lines.some((l) => l.kind === 'context'))) return { kind: 'not-zero-context' };
   const numbered = hunks.every((h) => h.oldStart !== undefined && h.oldCount !== undefined && h.newStart !== undefined && h.newCount !== undefined);
   if (!numbered) return { kind: 'not-zero-context' };
+  const git = placeWith(index, hunks, GIT);
+  if (git.kind === 'placed' || !hunks.some((h) => h.oldCount === 0 || h.newCount === 0)) return git;
+  const jsdiff = placeWith(index, hunks, JSDIFF);
+  return jsdiff.kind === 'placed' ? jsdiff : git;
+}
+
+function placeWith(index: FileIndex, hunks: readonly Hunk[], position: Convention): ByNumbers {
   const cands = new Map<Hunk, Candidate>();
   let delta = 0;
   let floor = 0;

@@ -1,5 +1,6 @@
 import { describeOrigin, type PatchPilotSettings, type ResolvedConfig, type SettingKey } from '../config';
 import { openHistoryStore, type HistoryStore } from '../history';
+import { retentionOptions } from '../history/retention';
 import { ModelClient } from '../llm';
 import { PatchManager } from '../patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../policy/command';
@@ -92,6 +93,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
       path: settings.history.path,
       allowOutsideWorkspace: !fromWorkspace,
       createStateFolder: true,
+      retention: retentionOptions(settings.history.retention),
       // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
       // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
       mode: o.historyMode ?? 'worker',

@@ -12,6 +12,7 @@ import { ApiKeyStore, BRAVE_API_KEY } from './config/secrets';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
+import { registerHistoryPanel, type HistoryPanelApi } from './history/registerHistory';
 import { createLog } from './log';
 import { recordTestRuns } from './tests/recordTestRuns';
 import { registerTestService, testService } from './tests/testService';
@@ -27,6 +28,7 @@ export interface PatchPilotApi {
   testService: typeof testService;
   history: WindowHistory;
   keys: ApiKeyStore;
+  historyPanel: HistoryPanelApi;
 }
 
 /** Activation is a short list of registrations; each lives in its own file. */
@@ -83,9 +85,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, keys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
+  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys, historyPanel };
 }
 
 export function deactivate(): void {}

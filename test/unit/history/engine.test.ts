@@ -151,6 +151,36 @@ describe('migrations', () => {
     });
   });
 
+  test('a version-5 database: succeeded becomes finished, steps are counted from model replies, hunk ids are renumbered from 1', async () => {
+    await withHistoryWorkspace(async (ws) => {
+      const SQL = await loadSqlJs();
+      const old = new SqlConn(new SQL.Database());
+      migrate(old, 5);
+      old.run(`INSERT INTO runs (id, goal, status, started_at) VALUES ('r1', 'an old run', 'succeeded', 1)`);
+      for (const [seq, role] of [[1, 'user'], [2, 'assistant'], [3, 'tool'], [4, 'assistant'], [5, 'tool']] as const) {
+        old.run(`INSERT INTO steps (id, run_id, seq, role, time) VALUES (?, 'r1', ?, ?, ?)`, [`s${seq}`, seq, role, seq]);
+      }
+      old.run(
+        `INSERT INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, time) VALUES ('p1', 'r1', 'diff', '["a.ts"]', ?, ?, 2)`,
+        [JSON.stringify(['a.ts#0', 'dir/x#y.ts#9']), JSON.stringify([{ id: 'a.ts#1', state: 'rejected', reason: 'keep it' }, 'b.ts#0', 7])],
+      );
+      mkdirSync(path.dirname(ws.db), { recursive: true });
+      writeFileSync(ws.db, old.export());
+      old.close();
+
+      const engine = await HistoryEngine.open({ path: ws.db });
+      try {
+        const d = engine.getRun('r1')!;
+        assert.deepEqual([d.run.status, d.run.steps], ['finished', 2]);
+        assert.deepEqual(d.patches[0]!.acceptedHunks, ['a.ts#1', 'dir/x#y.ts#10']);
+        assert.deepEqual(d.patches[0]!.rejectedHunks, [{ id: 'a.ts#2', state: 'rejected', reason: 'keep it' }, 'b.ts#1', 7]);
+        assert.deepEqual(engine.listRuns({ status: 'finished' }).map((r) => r.id), ['r1']);
+      } finally {
+        engine.close();
+      }
+    });
+  });
+
   test('a database from a newer PatchPilot is not overwritten: warning, changes kept in memory', async () => {
     await withHistoryWorkspace(async (ws) => {
       const SQL = await loadSqlJs();

@@ -124,7 +124,8 @@ function readBlock(
   let last = k;
   if (k < lines.length) replaceRange = range(j + 1, k);
   else {
-    replaceRange = cutOffReplacement(lines, j + 1, fenced, markerLine);
+    const searchBlankTail = searchRange.length - 1 - lastNonBlank(lines, searchRange);
+    replaceRange = cutOffReplacement(lines, j + 1, fenced, markerLine, searchBlankTail);
     last = replaceRange.length > 0 ? replaceRange[replaceRange.length - 1]! : j;
     warnings.push(at(markerLine, `the last block for ${path} has no \`>>>>>>> REPLACE\` line; its replacement was read up to the ${fenced ? 'closing fence' : 'end of the text'}`));
   }
@@ -146,7 +147,7 @@ function readBlock(
  * the block, or to the end of the text. Refused when the end is not certain: a fence inside an
  * unfenced block, or a closing paragraph that reads as prose rather than file text.
  */
-function cutOffReplacement(lines: readonly string[], from: number, fenced: boolean, markerLine: number): number[] {
+function cutOffReplacement(lines: readonly string[], from: number, fenced: boolean, markerLine: number, searchBlankTail: number): number[] {
   let to = lines.length;
   for (let q = from; q < lines.length; q++) {
     if (!isFenceLike(lines[q]!)) continue;
@@ -160,7 +161,22 @@ function cutOffReplacement(lines: readonly string[], from: number, fenced: boole
     to = q;
     break;
   }
-  while (to > from && isBlank(lines[to - 1]!)) to--;
+  // Blank lines before the end: text when SEARCH ends with exactly as many (unchanged context),
+  // else nobody can tell them from the message's own spacing.
+  let blanks = 0;
+  while (to - blanks > from && isBlank(lines[to - blanks - 1]!)) blanks++;
+  if (blanks !== searchBlankTail) {
+    // A final blank line and the text's own final newline look the same: only an exact tally is certain.
+    if (!(fenced && to < lines.length) || blanks < searchBlankTail) {
+      fail(
+        `block started at line ${markerLine} is not closed: expected \`>>>>>>> REPLACE\`, found the end of the text after ${blanks} blank line(s), ` +
+          'and whether they belong to the replacement cannot be told; add the `>>>>>>> REPLACE` line',
+        markerLine,
+      );
+    }
+    // Before a closing fence, spacing beyond what SEARCH ends with is the message's.
+    to -= blanks - searchBlankTail;
+  }
   const out = range(from, to);
   if (!fenced) {
     const lastBlank = out.reduce((acc, q) => (isBlank(lines[q]!) ? q : acc), -1);
@@ -178,6 +194,11 @@ function cutOffReplacement(lines: readonly string[], from: number, fenced: boole
 /** A sentence ("Let me know if this works.") rather than a line of code or data. */
 function looksLikeProse(line: string): boolean {
   return /^[A-Z][a-z']*(?: [A-Za-z0-9',()-]+){2,}[.!?:]$/.test(line.trim());
+}
+
+function lastNonBlank(lines: readonly string[], indexes: readonly number[]): number {
+  for (let k = indexes.length - 1; k >= 0; k--) if (!isBlank(lines[indexes[k]!]!)) return k;
+  return -1;
 }
 
 function range(from: number, to: number): number[] {

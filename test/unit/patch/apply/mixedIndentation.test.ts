@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { applyParsedPatch } from '../../../../src/core/patch/plan';
+import { applyParsedPatch, applyPatchToTexts } from '../../../../src/core/patch/plan';
 import { filesOf, hunk, modify, patch } from './helpers';
 
 /**
@@ -56,4 +56,15 @@ describe('mixed indentation in the added lines', () => {
     const out = applied(src, [' def run():', '   a = 1', '  if a:', '+        c = 3', '      b = 2', '  return b']);
     assert.equal(out, src.replace('        b = 2', '        c = 3\n        b = 2'));
   });
+
+  test('a loose match re-indents from the nearest line the result keeps, not from a removed line', () => {
+    const src = ['class Box {', '    open() {', '        this.state = 0;', '        if (ready) {', '            this.start();', '        }', '    }', '}', ''].join('\n');
+    // SEARCH has `this.start()` 4 too shallow; REPLACE repeats it and adds a line beside it.
+    const patch = ['box.js', '<<<<<<< SEARCH', '    open() {', '        this.state = 0;', '        if (ready) {', '        this.start();', '        }', '=======', '    open() {', '        this.state = 1;', '        if (ready) {', '        this.start();', '        this.log();', '        }', '>>>>>>> REPLACE', ''].join('\n');
+    const r = applyPatchToTexts(patch, new Map([['box.js', src]]));
+    assert.equal(r.ok, true, r.error);
+    // The lines beside `open() {` and the closing braces (kept, not shifted) stay as written.
+    assert.equal(r.files[0]!.newText, src.replace('this.state = 0;', 'this.state = 1;').replace('            this.start();\n', '        this.start();\n        this.log();\n'));
+  });
 });
+

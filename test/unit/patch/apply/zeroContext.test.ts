@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyPatchToTexts } from '../../../../src/core/patch/plan';
 import { gitDiff } from './gitDiff';
+import { createPatch } from 'diff';
 
 /** `git diff -U0` patches (no context at all) apply by their line numbers when those prove themselves. */
 
@@ -70,4 +71,13 @@ describe('git diff -U0', () => {
     assert.equal(r.ok, true, r.error); // located by its (unique) content instead
     assert.equal(r.files[0]!.newText, src.replace('  return 1;', '  return 10;'));
   });
+
+  test("jsdiff's -U0 output (an empty side starts at the line before which it goes) applies too", () => {
+    const after = '// top\n' + src.replace('  return 2;\n', '  log();\n  return 20;\n').replace('  return 3;\n', '');
+    const patch = createPatch('f.txt', src, after, '', '', { context: 0 });
+    const r = apply(patch);
+    assert.equal(r.ok, true, `${r.error}\n${patch}`);
+    assert.equal(r.files[0]!.newText, after, patch);
+  });
 });
+

@@ -90,9 +90,16 @@ describe('SEARCH/REPLACE: Roo Code and Cline markers', () => {
 
 describe('SEARCH/REPLACE: a closing marker cut off at the end of the message', () => {
   test('unfenced: the replacement runs to the end of the text', () => {
-    const p = parseOk(text('a.txt', ...sr(['1'], ['one']), 'b.txt', '<<<<<<< SEARCH', 'x', 'y', '=======', 'X', 'y', ''));
+    const p = parseOk(text('a.txt', ...sr(['1'], ['one']), 'b.txt', '<<<<<<< SEARCH', 'x', 'y', '=======', 'X', 'y'));
     assert.deepEqual(body(p.files[1]!.hunks[0]), ['-x', '+X', ' y']);
     assert.ok(hasWarning(p, 'the last block for b.txt has no `>>>>>>> REPLACE` line'));
+  });
+
+  test('blank lines at the cut: text when SEARCH ends with as many, else refused', () => {
+    const p = parseOk(text('b.txt', '<<<<<<< SEARCH', 'x', '', '=======', 'X', ''));
+    assert.deepEqual(body(p.files[0]!.hunks[0]), ['-x', '+X', ' ']);
+    const e = parseErr(text('b.txt', '<<<<<<< SEARCH', 'x', '=======', 'X', ''));
+    assert.match(e.message, /after 1 blank line\(s\), and whether they belong to the replacement cannot be told/);
   });
 
   test('fenced: the replacement ends at the closing fence; prose after it is prose', () => {

@@ -1,5 +1,5 @@
 /**
- * The ONE module that makes the chat's controls. Everything else asks here for a button, a text
+ * The ONE module that makes the webviews' controls (chat and history). Everything else asks here for a button, a text
  * box, a collapsible item or a banner, so changing the component library (the deprecated
  * @vscode/webview-ui-toolkit, @vscode-elements/elements, or these native elements) is a change to
  * this file only. Today: native elements styled with VS Code's theme variables (styles.css), which
@@ -119,4 +119,60 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   if (className) e.className = className;
   if (text !== undefined) e.textContent = text;
   return e;
+}
+
+export interface InputOptions {
+  /** Accessible name ("Search history"). */
+  name: string;
+  type?: 'search' | 'date' | 'text';
+  placeholder?: string;
+  value?: string;
+  onInput(value: string): void;
+}
+
+/** A one-line input (the history's search box, the dates of a time range). */
+export function input(o: InputOptions): HTMLInputElement {
+  const i = document.createElement('input');
+  i.type = o.type ?? 'text';
+  i.className = 'pp-input';
+  i.setAttribute('aria-label', o.name);
+  if (o.placeholder) i.placeholder = o.placeholder;
+  if (o.value) i.value = o.value;
+  i.spellcheck = false;
+  i.addEventListener('input', () => o.onInput(i.value));
+  return i;
+}
+
+export interface SelectOptions<V extends string> {
+  name: string;
+  options: ReadonlyArray<{ value: V; label: string }>;
+  value: V;
+  onChange(value: V): void;
+}
+
+export function select<V extends string>(o: SelectOptions<V>): HTMLSelectElement {
+  const s = document.createElement('select');
+  s.className = 'pp-select';
+  s.setAttribute('aria-label', o.name);
+  for (const opt of o.options) {
+    const e = document.createElement('option');
+    e.value = opt.value;
+    e.textContent = opt.label;
+    s.append(e);
+  }
+  s.value = o.value;
+  s.addEventListener('change', () => o.onChange(s.value as V));
+  return s;
+}
+
+/** A labelled checkbox; the label text is its accessible name. */
+export function checkbox(o: { label: string; checked: boolean; onChange(checked: boolean): void }): { root: HTMLLabelElement; box: HTMLInputElement } {
+  const root = document.createElement('label');
+  root.className = 'pp-check';
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.checked = o.checked;
+  box.addEventListener('change', () => o.onChange(box.checked));
+  root.append(box, document.createTextNode(` ${o.label}`));
+  return { root, box };
 }

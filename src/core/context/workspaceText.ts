@@ -6,7 +6,7 @@
  */
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { openConfined } from '../policy/path/confined-io';
+import { openConfined } from '../policy/path/confinedIo';
 import type { PathPolicy } from '../ports';
 
 export interface WorkspaceReader {

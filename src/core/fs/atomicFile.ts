@@ -1,6 +1,6 @@
 /**
  * The one crash-safe file replacement of PatchPilot, used by the history store's saves and by every
- * confined workspace write (write_file and the PatchManager, policy/path/confined-commit.ts):
+ * confined workspace write (write_file and the PatchManager, policy/path/confinedCommit.ts):
  * write a temp file next to the target (exclusive create), fsync it, rename it over the target,
  * fsync the folder. A kill -9 at any point leaves the old or the new file under the target name,
  * never a torn one: rename within one folder is atomic on POSIX and NTFS. The steps are exported

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { createIgnoreFilter, IGNORE_FILE_NAME, type IgnoreFilter } from '../policy/path/ignore-filter';
+import { createIgnoreFilter, IGNORE_FILE_NAME, type IgnoreFilter } from '../policy/path/ignoreFilter';
 
 /** The file whose patterns hide paths from the agent entirely (read, search, list, write). */
 export const AGENT_IGNORE_FILE = IGNORE_FILE_NAME;

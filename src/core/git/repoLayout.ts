@@ -9,7 +9,7 @@
  */
 import { lstatSync, readFileSync, realpathSync } from 'node:fs';
 import path from 'node:path';
-import { gitDirLayoutAt } from '../policy/path/bare-repo';
+import { gitDirLayoutAt } from '../policy/path/bareRepo';
 
 export type RepoLayout =
   | { kind: 'repo'; gitDir: string; workTree: string }

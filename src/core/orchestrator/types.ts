@@ -9,7 +9,7 @@ import type { ToolContext, ToolSource } from '../tools/types';
 import type { GitSnapshot } from '../git/gitSession';
 import type { WorkspaceFacts } from '../context/systemPrompt';
 import type { TokenCalibration } from '../context/tokenCounter';
-import type { IgnoreFilter } from '../policy/path/ignore-filter';
+import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';

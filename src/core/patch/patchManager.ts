@@ -1,6 +1,6 @@
 import type { ApplyOptions, ApplyResult, ParsedPatch } from './types';
 import { applyParsedPatch, parseForApply, type Plan } from './plan';
-import type { AtomicIo } from '../policy/path/confined-commit';
+import type { AtomicIo } from '../policy/path/confinedCommit';
 import { looksBinary } from '../base/binary';
 import type { WorkspaceChange, WorkspaceFs } from '../ports/workspaceFs';
 import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { checkPath, compileGlobs, createIgnoreFilter, foldForMatch, type PathPolicySettings } from '../policy/path';
-import type { IgnoreFilter } from '../policy/path/ignore-filter';
+import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 import type { PatchPilotSettings } from '../config/settings';
 import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../policy/exec';
 import { createSecretInodeCheck } from '../policy/exec/secretInodes';

@@ -1,4 +1,4 @@
-import { checkOutboundData } from '../policy/network/new-host';
+import { checkOutboundData } from '../policy/network/newHost';
 import { gateAction } from './gate';
 import { headTail } from '../base/truncate';
 import { ToolError, fail, ok, type Tool } from './types';

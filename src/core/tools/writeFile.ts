@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { writeConfined } from '../policy/path/confined-io';
+import { writeConfined } from '../policy/path/confinedIo';
 import { gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { headTail } from '../base/truncate';

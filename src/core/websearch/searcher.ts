@@ -6,7 +6,7 @@
  */
 import type { PatchPilotSettings } from '../config/settings';
 import type { WebSearcher } from '../ports';
-import { safeFetch, type SafeFetchOptions } from '../policy/network/safe-fetch';
+import { safeFetch, type SafeFetchOptions } from '../policy/network/safeFetch';
 import type { NetworkPolicySettings } from '../policy/network/settings';
 import { brave, searxng, type SearchProviderSpec } from './providers';
 

@@ -1,7 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { commitConfined, nodeIo, type AtomicIo, type ConfinedChange } from '../policy/path/confined-commit';
-import { confinePath } from '../policy/path/workspace-path';
+import { commitConfined, nodeIo, type AtomicIo, type ConfinedChange } from '../policy/path/confinedCommit';
+import { confinePath } from '../policy/path/workspacePath';
 import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../ports/workspaceFs';
 
 /**

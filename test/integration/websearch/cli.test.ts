@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
-import { startServer } from '../policy/network/local-server';
+import { startServer } from '../policy/network/localServer';
 import { call, events, runCli, skipWithoutBuild, withRepo } from '../agent/support';
 
 describe('patchpilot run with web_search (built CLI)', { skip: skipWithoutBuild }, () => {

@@ -9,7 +9,7 @@ import { resolveSettings } from '../../../src/core/config';
 import { chooseProvider, createWebSearcher, brave, searxng } from '../../../src/core/websearch';
 import { webSearchTool } from '../../../src/core/tools/webSearch';
 import { wireCapabilities } from '../../../src/core/session/capabilities';
-import { startServer } from '../policy/network/local-server';
+import { startServer } from '../policy/network/localServer';
 import { makeContext, tempWorkspace } from '../../unit/tools/helpers';
 
 const network = { fetchAllowHosts: [] as string[], allowPrivateNetwork: false };

@@ -12,7 +12,7 @@
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureRealFolderChain } from '../../history/stateFolder';
-import { openConfined, writeConfined } from '../../policy/path/confined-io';
+import { openConfined, writeConfined } from '../../policy/path/confinedIo';
 
 export const MEMORY_FILE = '.patchpilot/MEMORY.md';
 export const MEMORY_NOTES_DIR = '.patchpilot/memory';

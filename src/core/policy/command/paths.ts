@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { compileGlob, type Matcher } from '../../base/wildcard';
-import { createProtectedMatcher, type ProtectedMatcher } from '../path/protected-paths';
+import { createProtectedMatcher, type ProtectedMatcher } from '../path/protectedPaths';
 import type { Finding, Word } from './types';
 
 export interface PathContext {

@@ -12,7 +12,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createProtectedTest } from '../path/protected-paths';
+import { createProtectedTest } from '../path/protectedPaths';
 import { GIT_EXEC_PARTS, inodeKey, listTree, scanWorkspace, toEntry, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
 import { SecretRedactor } from './secretRedactor';
 

@@ -10,7 +10,7 @@ import { probeSandbox, type SandboxStatus } from './probe';
 import { buildChildEnv } from './childEnv';
 import { CommandProcesses } from './sessionKill';
 import { GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
-import { createIgnoreFilter } from '../path/ignore-filter';
+import { createIgnoreFilter } from '../path/ignoreFilter';
 
 export interface RunCommandOptions {
   /** A shell command line, already allowed by the command policy. Runs as `bash -c`. */

@@ -8,7 +8,7 @@
  */
 import { promises as fs, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
-import { isGitDirPartName, namesFormGitDir } from '../path/bare-repo';
+import { isGitDirPartName, namesFormGitDir } from '../path/bareRepo';
 
 export interface ScannedEntry {
   /** Workspace-relative POSIX path. */

@@ -4,9 +4,9 @@
  */
 import { promises as dns } from 'node:dns';
 import type { PolicyDecision } from '../types';
-import { parseIp } from './ip-parse';
+import { parseIp } from './ipParse';
 import type { NetworkPolicySettings } from './settings';
-import { checkAddress } from './url-check';
+import { checkAddress } from './urlCheck';
 import { errorMessage } from '../../base';
 
 export interface ResolvedAddress {

@@ -4,7 +4,7 @@
  * cancels the run in flight (its result is dropped; its paths join the next run) and starts the wait again.
  */
 import { Emitter, type Event } from '../../../core/base/event';
-import { compileGlobs } from '../../../core/policy/path/check-path';
+import { compileGlobs } from '../../../core/policy/path/checkPath';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;

@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { safeFetch, type NetworkPolicySettings, type Resolver } from '../../../../src/core/policy/network';
-import { startServer, type LocalServer } from './local-server';
+import { startServer, type LocalServer } from './localServer';
 
-/** TEST-ONLY allowance (see redirects-and-rebinding.test.ts): size and time caps need a server. */
+/** TEST-ONLY allowance (see redirectsAndRebinding.test.ts): size and time caps need a server. */
 const TEST_ONLY_ALLOW: NetworkPolicySettings = { fetchAllowHosts: ['caps.test'], allowPrivateNetwork: false };
 const toLoopback: Resolver = async () => [{ address: '127.0.0.1', family: 4 }];
 

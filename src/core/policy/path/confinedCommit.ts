@@ -2,7 +2,7 @@
  * The one confined write path: write_file (writeConfined) and the PatchManager (NodeWorkspaceFs)
  * both end here. Several files change all or nothing:
  *   1. every parent folder is opened by walking from the workspace root without following links
- *      (confined-walk.ts), and what each target holds now is kept for a rollback;
+ *      (confinedWalk.ts), and what each target holds now is kept for a rollback;
  *   2. every new content goes to a temp file next to its target and is fsynced (fs/atomicFile.ts);
  *   3. only then, each folder re-checked to be still inside the workspace, the temps are renamed
  *      over their targets (a link or hard link at a target is replaced, never written through) and
@@ -16,7 +16,7 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../../base';
 import { fsyncDirSync, renameSync, tempPathFor, writeTempSync } from '../../fs/atomicFile';
-import { ConfinementError, HAS_PROC_FD, assertStillInside, locate, openParentDir, type Target } from './confined-walk';
+import { ConfinementError, HAS_PROC_FD, assertStillInside, locate, openParentDir, type Target } from './confinedWalk';
 
 export type ConfinedChange =
   | { kind: 'write'; path: string; content: string | Uint8Array; /** Exact mode; default: an existing file keeps its own, a new one gets the umask's. */ mode?: number }

@@ -5,11 +5,11 @@
  * downgrade is refused. Size, time, idle and decompression caps bound what a server can do to us.
  */
 import type { PolicyDecision } from '../types';
-import { htmlToText } from './html-to-text';
-import { requestOnce } from './request-once';
+import { htmlToText } from './htmlToText';
+import { requestOnce } from './requestOnce';
 import { resolveChecked, systemResolver, type Resolver } from './resolve';
 import { DEFAULT_NETWORK_SETTINGS, type NetworkPolicySettings } from './settings';
-import { checkUrl } from './url-check';
+import { checkUrl } from './urlCheck';
 import { looksBinary } from '../../base/binary';
 
 export interface SafeFetchOptions {

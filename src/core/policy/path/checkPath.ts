@@ -8,10 +8,10 @@
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
 import type { PolicyDecision } from '../types';
-import { gitDirPartOf } from './bare-repo';
-import { isCaseInsensitive } from './case-sensitivity';
-import { createProtectedMatcher, foldForMatch, type ProtectedMatcher } from './protected-paths';
-import { PathLoopError, resolveRealPath } from './real-path';
+import { gitDirPartOf } from './bareRepo';
+import { isCaseInsensitive } from './caseSensitivity';
+import { createProtectedMatcher, foldForMatch, type ProtectedMatcher } from './protectedPaths';
+import { PathLoopError, resolveRealPath } from './realPath';
 import { DEFAULT_PATH_SETTINGS, type PathPolicySettings } from './settings';
 import ignore from 'ignore';
 import { errorMessage } from '../../base';

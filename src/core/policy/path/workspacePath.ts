@@ -1,14 +1,14 @@
 import path from 'node:path';
 import { errorMessage } from '../../base';
-import { resolveRealPath } from './real-path';
+import { resolveRealPath } from './realPath';
 
 export type Confined = { ok: true; real: string; exists: boolean } | { ok: false; reason: string };
 
 /**
- * Where a workspace-relative path really is, resolved like the kernel resolves it (real-path.ts,
+ * Where a workspace-relative path really is, resolved like the kernel resolves it (realPath.ts,
  * the same walk checkPath judges), or why it may not be touched: outside the workspace, through a
  * link that leads out, through a dangling link. The confined writes then go to `real` without
- * following any link (confined-commit.ts).
+ * following any link (confinedCommit.ts).
  */
 export async function confinePath(rootReal: string, rel: string): Promise<Confined> {
   if (rel === '' || rel.includes('\0')) return { ok: false, reason: 'empty or invalid path' };

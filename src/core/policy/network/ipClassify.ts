@@ -5,7 +5,7 @@
  * forms that embed an IPv4 address (mapped, compatible, translated, NAT64, 6to4) are judged by
  * the embedded address, because that is where the packets end up.
  */
-import { formatIp, parseIp } from './ip-parse';
+import { formatIp, parseIp } from './ipParse';
 
 export type AddressCategory =
   | 'public'

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { safeFetch, type NetworkPolicySettings, type Resolver } from '../../../../src/core/policy/network';
-import { selfSignedCert, startServer, type LocalServer } from './local-server';
+import { selfSignedCert, startServer, type LocalServer } from './localServer';
 
 /**
  * TEST-ONLY allowance: the fetcher's mechanics (redirects, pinning, TLS) need a server, and the

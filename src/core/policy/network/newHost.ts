@@ -4,8 +4,8 @@
  * before a fetch that carries data to a host not seen in this run.
  */
 import type { PolicyDecision } from '../types';
-import { normalizeHost } from './url-check';
-import { judgeUrlData } from './url-data';
+import { normalizeHost } from './urlCheck';
+import { judgeUrlData } from './urlData';
 
 function hostOf(url: string | URL): string | undefined {
   try {
@@ -26,7 +26,7 @@ export function isNewHost(url: string | URL, knownHosts: Iterable<string>): bool
   return true;
 }
 
-/** Why the URL looks like it carries data (undefined when it does not). The whole URL is judged (url-data.ts). */
+/** Why the URL looks like it carries data (undefined when it does not). The whole URL is judged (urlData.ts). */
 export function dataCarried(url: string | URL): string | undefined {
   let u: URL;
   try {

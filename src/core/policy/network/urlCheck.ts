@@ -3,8 +3,8 @@
  * (for IP literals and for every resolved address) the class of the address bytes.
  */
 import type { PolicyDecision } from '../types';
-import { classifyBytes, inPrefix, type AddressClass } from './ip-classify';
-import { parseIp, parseIPv4, parseIPv6 } from './ip-parse';
+import { classifyBytes, inPrefix, type AddressClass } from './ipClassify';
+import { parseIp, parseIPv4, parseIPv6 } from './ipParse';
 import type { NetworkPolicySettings } from './settings';
 
 export interface CheckedUrl {

@@ -1,15 +1,15 @@
 /**
- * Confined reads and writes of single workspace files (the walk and its guarantees: confined-walk.ts).
- * An atomic write is the one confined commit (confined-commit.ts) with a single change, the same
+ * Confined reads and writes of single workspace files (the walk and its guarantees: confinedWalk.ts).
+ * An atomic write is the one confined commit (confinedCommit.ts) with a single change, the same
  * path the PatchManager's multi-file writes take.
  */
 import { constants as C, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { commitConfined } from './confined-commit';
-import { ConfinementError, HAS_PROC_FD, O_NOFOLLOW, assertStillInside, fdPath, inside, locate, openParentDir, translateOpenError, viaFd, type Target } from './confined-walk';
+import { commitConfined } from './confinedCommit';
+import { ConfinementError, HAS_PROC_FD, O_NOFOLLOW, assertStillInside, fdPath, inside, locate, openParentDir, translateOpenError, viaFd, type Target } from './confinedWalk';
 
-export { ConfinementError } from './confined-walk';
+export { ConfinementError } from './confinedWalk';
 
 export interface WriteConfinedOptions {
   /** Write a temp file and rename it over the target (default true): never writes through an existing inode. */
@@ -50,7 +50,7 @@ export async function openConfined(workspaceRoot: string, p: string, flags: 'r' 
 
 /**
  * Writes a workspace file without following symlinks swapped in after the policy check. Atomic (the
- * default): the one confined commit (confined-commit.ts) with a single change. In place: the file's
+ * default): the one confined commit (confinedCommit.ts) with a single change. In place: the file's
  * inode is kept, after checking it is a regular file with one link.
  */
 export async function writeConfined(workspaceRoot: string, p: string, data: string | Uint8Array, options: WriteConfinedOptions = {}): Promise<{ realPath: string; bytes: number }> {

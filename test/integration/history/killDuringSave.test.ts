@@ -44,7 +44,7 @@ test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`
     // What the store itself sees: no warnings, integrity ok, leftovers of killed savers cleaned up.
     const engine = await HistoryEngine.open({ path: ws.db });
     assert.deepEqual(engine.db.warnings, []);
-    engine.db.conn.close();
+    engine.close();
     const leftovers = readdirSync(path.dirname(ws.db)).filter((n) => n.includes('.tmp-'));
     assert.deepEqual(leftovers, []);
   } finally {

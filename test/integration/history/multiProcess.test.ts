@@ -21,7 +21,7 @@ async function countObservations(db: string, like = '%'): Promise<{ total: numbe
     const rows = engine.db.conn.all<{ text: string }>(`SELECT text FROM observations WHERE text LIKE ?`, [like]);
     return { total: rows.length, texts: new Set(rows.map((r) => r.text)) };
   } finally {
-    engine.db.conn.close();
+    engine.close();
   }
 }
 

@@ -30,6 +30,8 @@ e2eTest(
     const chat = await vs.webviewFrame('PatchPilot');
     await chat.getByText('release checklist').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('run-goal-live');
+    // The reload comes after the run ended (Stop disabled again), so the follow-up has a whole turn to continue.
+    await chat.getByRole('button', { name: 'Stop', disabled: true }).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     await vs.reload();
     await vs.openViewContainer('PatchPilot');

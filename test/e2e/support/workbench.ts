@@ -91,11 +91,16 @@ export async function openViewContainer(page: Page, title: string): Promise<void
   const shown = async (): Promise<boolean> =>
     ((await heading.textContent().catch(() => '')) ?? '').trim().toLowerCase().startsWith(title.toLowerCase()) &&
     (await heading.isVisible().catch(() => false));
-  if (!(await shown())) await item.click();
-  // Wait for the side bar to show this container (a click on an open one would close it).
+  // A click while the workbench is still restoring (after a reload, on a loaded machine) can be lost,
+  // so an unanswered click is repeated; never sooner than 3 s, since a click on an open one closes it.
   const deadline = Date.now() + E2E_TIMEOUT;
+  let clickedAt = 0;
   while (!(await shown())) {
     if (Date.now() > deadline) throw new Error(`the view container "${title}" did not open`);
+    if (Date.now() - clickedAt > 3_000) {
+      await item.click();
+      clickedAt = Date.now();
+    }
     await page.waitForTimeout(100); // polling a condition
   }
 }

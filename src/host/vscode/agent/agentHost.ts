@@ -18,6 +18,7 @@ import { VsCodeApprover } from './vscodeApprover';
 import { errorMessage } from '../../../core/base';
 
 const STATE_KEY = 'patchpilot.chat.v1';
+const SAVE_DELAY_MS = 300;
 const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
 
 interface Saved {
@@ -226,6 +227,14 @@ export class AgentHost implements vscode.Disposable {
   private addEntry(entry: ChatEntry): void {
     this.log.add(entry);
     this.push('chat/entry', { chatId: this.chatId, entry });
+    this.saveSoon();
+  }
+
+  private saveTimer: NodeJS.Timeout | undefined;
+
+  /** A reload in the middle of a run keeps what the chat showed so far: entries are saved shortly after they arrive. */
+  private saveSoon(): void {
+    this.saveTimer ??= setTimeout(() => this.save(), SAVE_DELAY_MS);
   }
 
   private refuse(reason: string): ToHost['chat/send'][1] {
@@ -239,6 +248,8 @@ export class AgentHost implements vscode.Disposable {
 
   /** Kept in workspace state (capped) so a reloaded window shows the chat and continues its conversation. */
   private save(): void {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = undefined;
     const saved: Saved = { chatId: this.chatId, entries: this.log.entries.slice(-400), transcript: fromUserTurn([...this.session.earlier].slice(-200)) };
     void this.context.workspaceState.update(STATE_KEY, saved).then(undefined, (err: unknown) => this.out.warn(`chat not saved: ${message(err)}`));
   }

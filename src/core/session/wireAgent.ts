@@ -13,7 +13,6 @@ import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
-import { sandboxReadableSkills } from '../context/skills/sandboxPaths';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import type { McpManager } from '../mcp';
@@ -114,8 +113,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
     contextWindows: settings.llm.contextWindows,
   });
-  // Bundled skill scripts run through run_command: a sandbox that hides the home must still show their folder.
-  const homeAllow = [...policy.homeAllow, ...sandboxReadableSkills(o.bundledSkillsDir)];
+  // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
+  const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const guard = createCommandGuard(o.root, policy, settings.history.path, ignore);
   const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint });
@@ -137,7 +136,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow }),
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow, readOnlyPaths }),
     web,
     search: capabilities.search,
     toolSources: capabilities.toolSources,

@@ -2,10 +2,13 @@
 // agent runs them (run_command, through the real command policy and executor).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createCommandPolicy } from '../../../src/core/policy/command';
+import { runCommand } from '../../../src/core/policy/exec/runCommand';
+import { probeSandbox } from '../../../src/core/policy/exec/probe';
 import { DEFAULT_PATH_SETTINGS } from '../../../src/core/policy/path';
 import { createCommandExecutor, createPathPolicy } from '../../../src/core/tools/policyAdapters';
 import { ToolRegistry } from '../../../src/core/tools/registry';
@@ -87,7 +90,8 @@ test('the agent runs a skill script like any command: the command policy decides
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
     const ctx = makeContext(ws.root, { mode: 'auto', approver });
     ctx.commandPolicy = await createCommandPolicy({ trusted: true, isIgnoredPath: (p: string) => ctx.ignore.agentFilter.isIgnored(p) });
-    ctx.exec = createCommandExecutor(ws.root);
+    // As wireAgent does: the skills folder stays readable in the sandbox (which hides /tmp and the home).
+    ctx.exec = createCommandExecutor(ws.root, { readOnlyPaths: [SKILLS] });
     ctx.pathPolicy = createPathPolicy(ws.root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ctx.ignore.agentFilter.isIgnored(rel, isDir));
     const tools = new ToolRegistry([runCommandTool]);
     const r = await tools.invoke('run_command', { command: `sh ${RELATED} src/parser.ts` }, ctx);
@@ -104,6 +108,29 @@ test('the agent runs a skill script like any command: the command policy decides
     assert.equal(declined.ok, false);
     assert.match(declined.output, /the user declined/);
   } finally {
+    ws.cleanup();
+  }
+});
+
+test('the sandbox shows a skills folder under /tmp read-only, and only when it is named', async (t) => {
+  if (!probeSandbox().available) return t.skip('bubblewrap is not available here');
+  const skills = mkdtempSync(path.join(os.tmpdir(), 'pp-skills-'));
+  const ws = tempWorkspace({ 'a.txt': 'a\n' });
+  try {
+    cpSync(SKILLS, skills, { recursive: true });
+    const script = path.join(skills, 'write-tests/scripts/related-tests.sh');
+    const run = (readOnlyPaths: string[], command: string) =>
+      runCommand({ command, cwd: ws.root, workspaceRoot: ws.root, sandbox: 'require', timeoutMs: 20_000, readOnlyPaths });
+    const seen = await run([skills], `sh ${script} a.txt`);
+    assert.equal(seen.exitCode, 0, seen.stderr);
+    assert.match(seen.stdout, /no test files found/);
+    const hidden = await run([], `test -e ${script} && echo visible || echo hidden`);
+    assert.equal(hidden.stdout.trim(), 'hidden');
+    const write = await run([skills], `echo x > ${path.join(skills, 'planted.sh')}`);
+    assert.notEqual(write.exitCode, 0);
+    assert.equal(existsSync(path.join(skills, 'planted.sh')), false);
+  } finally {
+    rmSync(skills, { recursive: true, force: true });
     ws.cleanup();
   }
 });

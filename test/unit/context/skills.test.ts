@@ -6,7 +6,6 @@ import { test } from 'node:test';
 import { findBundledSkillsDir } from '../../../src/core/context/skills/bundledDir';
 import { loadSkillCatalog } from '../../../src/core/context/skills/skillCatalog';
 import { parseSkillFile } from '../../../src/core/context/skills/skillFile';
-import { sandboxReadableSkills } from '../../../src/core/context/skills/sandboxPaths';
 import { workspaceReader } from '../../../src/core/context/workspaceText';
 import { loadSkillTool } from '../../../src/core/tools/loadSkill';
 import { pathPolicyOf } from '../../../src/core/tools/paths';
@@ -124,10 +123,4 @@ test('load_skill: the instructions with the folder and its files; other files on
   } finally {
     ws.cleanup();
   }
-});
-
-test('the sandbox keeps the bundled skills readable when they live in the home', () => {
-  assert.deepEqual(sandboxReadableSkills('/home/u/.vscode/extensions/pp-0.1.0/skills', '/home/u'), ['.vscode/extensions/pp-0.1.0/skills']);
-  assert.deepEqual(sandboxReadableSkills('/opt/patchpilot/skills', '/home/u'), []);
-  assert.deepEqual(sandboxReadableSkills(undefined, '/home/u'), []);
 });

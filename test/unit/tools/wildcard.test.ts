@@ -26,7 +26,8 @@ describe('linear glob and wildcard matching (F8)', () => {
     test(`${name}: no match, at once`, () => {
       const [matched, ms] = timed(run);
       assert.equal(matched, false);
-      assert.ok(ms < 500, `${name} took ${ms.toFixed(0)} ms`);
+      // A hang detector, not a timing: backtracking takes minutes here, a loaded CI machine at most a second.
+      assert.ok(ms < 10_000, `${name} took ${ms.toFixed(0)} ms`);
     });
   }
 

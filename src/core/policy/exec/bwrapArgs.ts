@@ -31,6 +31,11 @@ export interface SandboxLayout {
   homeDirs: readonly string[];
   /** Extra home-relative paths to leave readable (patchpilot.policy.homeAllow). */
   homeAllow?: readonly string[];
+  /**
+   * Absolute folders bound back read-only wherever they are (under the private /tmp or a hidden
+   * home): the extension's bundled skills, whose scripts the agent runs.
+   */
+  readOnlyPaths?: readonly string[];
   allowNetwork: boolean;
   /** The protected guard's mounts (read-only protected paths, masked ignored files), after the workspace bind. */
   workspaceMounts?: readonly string[];
@@ -66,6 +71,9 @@ export function bwrapArguments(layout: SandboxLayout, command: string): string[]
       if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(p), p);
       else args.push('--ro-bind', p, p);
     }
+  }
+  for (const p of new Set((layout.readOnlyPaths ?? []).flatMap((p) => [path.resolve(p), safeRealpath(path.resolve(p))]))) {
+    if (existsSync(p) && p !== path.parse(p).root) args.push('--ro-bind', p, p);
   }
   args.push('--bind', ws, ws);
   if (wsReal !== ws) args.push('--bind', wsReal, wsReal);

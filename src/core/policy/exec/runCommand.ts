@@ -39,6 +39,8 @@ export interface RunCommandOptions {
   guard?: Omit<GuardOptions, 'root' | 'keepBytes'>;
   /** Home-relative paths left readable in the sandbox besides the built-in exceptions. */
   homeAllow?: readonly string[];
+  /** Absolute folders left readable in the sandbox wherever they are (the bundled skills). */
+  readOnlyPaths?: readonly string[];
   /**
    * Live output of both streams as it comes, for a terminal the user watches (VS Code's task
    * terminal). Not redacted and not capped: the result's stdout/stderr are what goes to the model.
@@ -87,7 +89,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const guard = await GuardSession.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
   const homeDirs = [opts.homeDir ?? os.homedir(), ...(opts.homeDir ? [] : [accountHome()])];
   const [file, args] = sandboxed
-    ? [status.bwrapPath!, bwrapArguments({ workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts() }, opts.command)]
+    ? [status.bwrapPath!, bwrapArguments({ workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, readOnlyPaths: opts.readOnlyPaths, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts() }, opts.command)]
     : ['bash', ['-c', opts.command]];
   // detached: a new session and process group; with the marker in the environment, every process
   // the command starts can be found and killed, double-forked ones included (sessionKill.ts).

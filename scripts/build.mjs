@@ -24,16 +24,17 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   // The history store's worker thread (src/core/history/workerStore.ts loads it from next to the bundle).
   build({ ...common, entryPoints: ['src/core/history/worker/historyWorker.ts'], outfile: 'dist/historyWorker.js' }),
-  // The chat webview: a browser bundle (script + stylesheet) under dist/webview, the only folder
+  // The chat and history webviews: browser bundles (script + stylesheet) under dist/webview, the only folder
   // besides media/ that the webview may load from (localResourceRoots). No eval, no inline code.
   build({
     bundle: true,
     platform: 'browser',
     target: 'chrome120',
     format: 'iife',
+    minify: true,
     sourcemap: true,
     logLevel: 'warning',
-    entryPoints: { chat: 'webview-ui/chat/main.ts' },
+    entryPoints: { chat: 'webview-ui/chat/main.ts', history: 'webview-ui/history/main.ts' },
     outdir: 'dist/webview',
   }),
 ]);
@@ -45,4 +46,7 @@ if (existsSync(wasm)) copyFileSync(wasm, 'dist/sql-wasm.wasm');
 // The command policy parses shell with tree-sitter (wasm): runtime and bash grammar sit next to the bundles.
 copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), 'dist/tree-sitter.wasm');
 copyFileSync(require.resolve('tree-sitter-bash/tree-sitter-bash.wasm'), 'dist/tree-sitter-bash.wasm');
+// Codicons for the webviews: the stylesheet and its font, loaded from dist/webview (font-src is the webview's own source).
+const codicons = path.dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
+for (const f of ['codicon.css', 'codicon.ttf']) copyFileSync(path.join(codicons, f), path.join('dist/webview', f));
 if (watch) console.log('watch mode is not supported; run npm run build again');

@@ -104,6 +104,8 @@ const onData = (d) => {
     ];
     const url = `${base}/?folder=${encodeURIComponent(sample)}&payload=${encodeURIComponent(JSON.stringify(payload))}`;
     console.log(`\nPatchPilot in VS Code (code-server) is ready. Open:\n\n  ${url}\n`);
+    console.log('No model yet? Open the PatchPilot view in the activity bar and press "Use Demo Model", then ask');
+    console.log('"make the failing date test pass": a scripted demo walks the whole loop (tests, patch review, tests again).');
     console.log('Rebuild with `npm run build`, then reload the window (Developer: Reload Window). Ctrl-C stops it.');
   }
 };

@@ -17,12 +17,14 @@ export type ChatEntry =
 /** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
 export interface PendingApproval {
   id: string;
-  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch';
+  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp';
   title: string;
   reason?: string;
   /** The command's cwd, the file content, the patch text: shown as plain text. */
   detail?: string;
   hunks?: HunkView[];
+  /** A patch under review in the diff editor: the card offers Accept / Reject for the whole patch (with an optional reason). */
+  review?: boolean;
 }
 
 export interface ChatStatus {
@@ -33,6 +35,8 @@ export interface ChatStatus {
   trusted: boolean;
   /** Why the chat cannot run now (no endpoint, restricted mode), for a banner. */
   notice?: string;
+  /** The built-in demo model answers (scripted replies, not a language model): the view says so. */
+  demo?: boolean;
 }
 
 export interface ChatSnapshot {
@@ -54,7 +58,7 @@ export interface ToHost {
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner: they run the host's own commands. */
-  'config/open': [{ what: 'apiKey' | 'model' | 'settings' }, { ok: boolean }];
+  'config/open': [{ what: 'apiKey' | 'model' | 'settings' | 'demo' | 'stopDemo' }, { ok: boolean }];
 }
 
 /** Host -> webview pushes: name -> payload. */

@@ -5,7 +5,7 @@
  */
 import './styles.css';
 import type { ChatEntry, ChatSnapshot, ChatStatus, PendingApproval } from '../../src/protocol/chat';
-import { banner, button, el, messageBox, setEnabled } from './components';
+import { banner, button, el, messageBox, setEnabled, textField } from '../shared/components';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 
@@ -41,7 +41,7 @@ const client = new HostClient({
 const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
 const modelLabel = el('span', 'pp-model');
-const newChat = button({ label: 'New Chat', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
+const newChat = button({ label: 'New Chat', icon: 'add', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
 header.append(modelLabel, newChat);
 const bannerSlot = el('div', 'pp-banner-slot');
 const log = el('div', 'pp-transcript');
@@ -50,8 +50,8 @@ log.setAttribute('aria-label', 'Conversation');
 const approvals = el('div', 'pp-approvals');
 const composer = el('div', 'pp-composer');
 const input = messageBox({ name: 'Message PatchPilot', placeholder: 'Ask PatchPilot to fix, explain or change something (Enter sends, Shift+Enter for a new line)', onSubmit: () => void sendMessage() });
-const send = button({ label: 'Send', onClick: () => void sendMessage() });
-const stop = button({ label: 'Stop', variant: 'secondary', onClick: () => void client.request('chat/stop', {}) });
+const send = button({ label: 'Send', icon: 'send', onClick: () => void sendMessage() });
+const stop = button({ label: 'Stop', icon: 'debug-stop', variant: 'secondary', onClick: () => void client.request('chat/stop', {}) });
 const row = el('div', 'pp-actions');
 row.append(send, stop);
 composer.append(input, row);
@@ -91,21 +91,34 @@ function applySnapshot(s: ChatSnapshot): void {
 
 function applyStatus(s: ChatStatus): void {
   snapshot.status = s;
-  modelLabel.textContent = s.model ? `Model: ${s.model}` : 'No model selected';
+  modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');
+  else if (s.demo) showDemoBanner();
   else bannerSlot.replaceChildren();
 }
 
 function showBanner(text: string, level: 'info' | 'warning'): void {
   const actions = snapshot.status.trusted
     ? [
+        button({ label: 'Use Demo Model', onClick: () => void client.request('config/open', { what: 'demo' }) }),
         button({ label: 'Set API Key', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'apiKey' }) }),
         button({ label: 'Select Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'model' }) }),
         button({ label: 'Open Settings', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'settings' }) }),
       ]
     : [];
   bannerSlot.replaceChildren(banner(text, level, /API key|model|endpoint/i.test(text) ? actions : []));
+}
+
+/** While the demo answers, the chat says so plainly, with the way out. */
+function showDemoBanner(): void {
+  const text = "Demo model: scripted replies that walk the sample workspace's failing date test. It is not a language model; set up your own to work on real code.";
+  bannerSlot.replaceChildren(
+    banner(text, 'info', [
+      button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) }),
+      button({ label: 'Select Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'model' }) }),
+    ]),
+  );
 }
 
 function renderApprovals(): void {
@@ -118,20 +131,30 @@ function approvalCard(a: PendingApproval): HTMLElement {
   card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));
   if (a.reason) card.append(el('div', 'pp-approval-reason', a.reason));
   if (a.detail) card.append(el('pre', 'pp-approval-detail', a.detail.length > 6000 ? `${a.detail.slice(0, 6000)}\n...` : a.detail));
-  const answer = (approved: boolean) => {
+  const answer = (approved: boolean, feedback?: string) => {
     card.querySelectorAll('button').forEach((b) => setEnabled(b, false));
-    void client.request('approval/answer', { id: a.id, approved });
+    void client.request('approval/answer', { id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) });
   };
   const row = el('div', 'pp-actions');
+  if (a.review) {
+    // A patch under review in the diff editor: the whole patch from here, an optional reason with Reject.
+    const reason = textField({ name: `Reason for rejecting the ${a.title}`, placeholder: 'Why reject? (optional, sent to the agent)' });
+    row.append(
+      button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
+      button({ label: 'Reject', icon: 'close', name: `Reject ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false, reason.value) }),
+    );
+    card.append(reason, row);
+    return card;
+  }
   row.append(
-    button({ label: 'Approve', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
-    button({ label: 'Deny', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
+    button({ label: 'Approve', icon: 'check', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
+    button({ label: 'Deny', icon: 'close', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
   );
   card.append(row);
   return card;
 }
 
-const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch' };
+const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch', mcp: 'MCP server' };
 
 function save(): void {
   const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value };

@@ -1,4 +1,5 @@
 /** Markdown tokens (markdownParse.ts) -> DOM nodes built with textContent: model text is never HTML. */
+import { highlightTokens, type HlNode } from './highlight';
 import { parseBlocks, type Block, type Inline } from './markdownParse';
 
 export function renderMarkdown(src: string, onLink: (href: string) => void): DocumentFragment {
@@ -19,7 +20,9 @@ function renderBlock(b: Block, onLink: (href: string) => void): Node {
       const pre = document.createElement('pre');
       const code = document.createElement('code');
       if (b.lang) code.dataset.lang = b.lang;
-      code.textContent = b.text;
+      const tokens = highlightTokens(b.text, b.lang);
+      if (tokens) for (const t of tokens) code.append(renderToken(t));
+      else code.textContent = b.text;
       pre.append(code);
       return pre;
     }
@@ -60,4 +63,13 @@ function renderInline(n: Inline, onLink: (href: string) => void): Node {
       return withInline(a, n.children, onLink);
     }
   }
+}
+
+/** A highlight token as a span whose classes name its scope ("title.function" -> hl-title hl-function). */
+function renderToken(t: HlNode): Node {
+  if (typeof t === 'string') return document.createTextNode(t);
+  const span = document.createElement('span');
+  for (const part of t.scope.split('.')) if (/^[a-z_-]+$/.test(part)) span.classList.add(`hl-${part}`);
+  for (const c of t.children) span.append(renderToken(c));
+  return span;
 }

@@ -5,7 +5,7 @@
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
-import { badge, collapsible, el } from './components';
+import { badge, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from './markdown';
 
 interface RunView {
@@ -101,7 +101,7 @@ export class Transcript {
         this.flushText();
         if (!run) return;
         const status = badge('running');
-        const { root, body } = collapsible([el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
+        const { root, body } = collapsible([icon('tools'), el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
         root.classList.add('pp-tool');
         if (run.textEl) run.textEl = undefined;
         run.root.append(root);
@@ -125,16 +125,20 @@ export class Transcript {
         this.container().append(box);
         return;
       }
-      case 'approval/answered':
-        this.container().append(el('div', 'pp-note', `${e.approved ? 'Approved' : 'Denied'}: ${e.kind}${e.accepted ? ` (${e.accepted.length} hunk(s))` : ''}`));
+      case 'approval/answered': {
+        const total = (e.accepted?.length ?? 0) + (e.rejected?.length ?? 0);
+        const hunks = e.accepted && total > 1 ? ` (${e.accepted.length} of ${total} hunks)` : '';
+        this.container().append(el('div', 'pp-note', `${e.approved ? 'Approved' : 'Denied'}: ${e.kind}${hunks}`));
+        for (const r of e.rejected ?? []) this.container().append(el('div', 'pp-note pp-hunk-rejected', `Rejected ${r.id}${r.reason ? `: ${r.reason}` : ''}`));
         return;
+      }
       case 'approval/needed':
         return; // the pending approval card shows it (see approvals in main.ts)
       case 'test/started':
         this.container().append(el('div', 'pp-note', `Running tests: ${e.command}`));
         return;
       case 'test/finished':
-        this.container().append(el('div', `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`, `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}: ${e.summary}`));
+        this.container().append(el('div', `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`, `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}${e.summary ? `: ${e.summary}` : ''} · ${e.command}`));
         return;
       case 'usage': {
         if (!run) return;
@@ -147,6 +151,11 @@ export class Transcript {
       case 'warning':
         this.container().append(el('div', 'pp-notice pp-notice-warning', e.message));
         return;
+      case 'context/summarized': {
+        const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n));
+        this.container().append(el('div', 'pp-notice', `Context summarized: ${k(e.beforeTokens)} → ${k(e.afterTokens)} tokens (budget ${k(e.budgetTokens)})`));
+        return;
+      }
       case 'run/finished': {
         this.flushText();
         if (!run) return;
@@ -187,7 +196,8 @@ export class Transcript {
 function briefArgs(args: unknown): string {
   if (!args || typeof args !== 'object') return '';
   const a = args as Record<string, unknown>;
-  const first = a.command ?? a.path ?? a.pattern ?? a.query ?? a.url ?? a.summary;
+  // Not the finish summary: it is shown in full as the run's reply.
+  const first = a.command ?? a.path ?? a.pattern ?? a.query ?? a.url;
   const s = typeof first === 'string' ? first : '';
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }

@@ -7,14 +7,19 @@ import { randomUUID } from 'node:crypto';
 import { UserError } from '../base';
 import { DurableDb, type DurableOptions } from './durableDb';
 import type { Op } from './ops';
-import { auditPage, getRun, listFacts, listRuns, memoryBytes, nextStepSeq, rowCounts, runExists } from './queries';
+import { auditPage, getRun, listFacts, listRunPage, listRuns, memoryBytes, nextStepSeq, rowCounts, runExists } from './queries';
 import { searchObservations } from './search';
+import { searchHistory } from './searchAll';
+import { snapshotsOf } from './snapshots';
 import { loadSqlJs } from './sqljs';
 import {
   OBSERVATION_RESULT_MAX,
   OBSERVATION_RESULT_MIN,
   TEST_OUTPUT_TAIL,
   type AuditRecord,
+  type DeleteRunResult,
+  type HistorySearchOptions,
+  type HistorySearchResult,
   type HistoryStats,
   type HistoryTable,
   type ListRunsOptions,
@@ -28,6 +33,8 @@ import {
   type RetentionOptions,
   type RunDetail,
   type RunFinish,
+  type RunPage,
+  type RunPageOptions,
   type RunStart,
   type RunSummary,
   type SearchHit,
@@ -50,7 +57,7 @@ export class HistoryEngine {
   static async open(options: EngineOptions): Promise<HistoryEngine> {
     const SQL = await loadSqlJs();
     const engine = new HistoryEngine(DurableDb.open(SQL, options), options);
-    if (options.retention && (options.retention.maxAgeDays !== undefined || options.retention.maxObservations !== undefined)) engine.prune();
+    if (hasRetention(options.retention)) engine.prune();
     return engine;
   }
 
@@ -72,6 +79,7 @@ export class HistoryEngine {
       reasoningModel: optionalString(input.reasoningModel),
       fastModel: optionalString(input.fastModel),
       startedAt: input.startedAt ?? this.now(),
+      parentRunId: optionalString(input.parentRunId),
     });
     return id;
   }
@@ -124,7 +132,8 @@ export class HistoryEngine {
       rejectedHunks: JSON.stringify(requireArray(input.rejectedHunks, 'rejectedHunks')),
       reversePatch: optionalString(input.reversePatch),
       appliedAt: input.appliedAt ?? null,
-      time: this.now(),
+      snapshots: snapshotsOf(input.snapshots),
+      time: input.time ?? this.now(),
     });
     return id;
   }
@@ -232,10 +241,30 @@ export class HistoryEngine {
     return searchObservations(this.db.conn, typeof query === 'string' ? query : '', options, this.now());
   }
 
-  prune(): PruneResult {
-    const r = this.options.retention ?? {};
-    if (r.maxAgeDays === undefined && r.maxObservations === undefined) return { deleted: 0 };
-    const op: Op = { op: 'prune', now: this.now(), maxAgeDays: r.maxAgeDays ?? null, maxObservations: r.maxObservations ?? null };
+  listRunPage(options?: RunPageOptions): RunPage {
+    this.db.refresh();
+    return listRunPage(this.db.conn, options);
+  }
+
+  searchHistory(query: string, options?: HistorySearchOptions): HistorySearchResult {
+    this.db.refresh();
+    return searchHistory(this.db.conn, query, options);
+  }
+
+  deleteRun(runId: string): DeleteRunResult {
+    requireString(runId, 'runId');
+    this.db.refresh();
+    if (!runExists(this.db.conn, runId)) return { deleted: 0 };
+    return { deleted: this.db.apply({ op: 'deleteRun', id: runId }) };
+  }
+
+  /** The retention the store was opened with, or the one given (the panel applies the current settings). */
+  prune(retention?: RetentionOptions): PruneResult {
+    const r = retention ?? this.options.retention ?? {};
+    if (!hasRetention(r)) return { deleted: 0 };
+    for (const [name, v] of Object.entries(r)) if (v !== undefined) nonNegative(v, name);
+    this.db.refresh();
+    const op: Op = { op: 'prune', now: this.now(), maxAgeDays: r.maxAgeDays ?? null, maxObservations: r.maxObservations ?? null, maxRunAgeDays: r.maxRunAgeDays ?? null };
     return { deleted: this.db.apply(op) };
   }
 
@@ -271,6 +300,10 @@ export class HistoryEngine {
     this.db.refresh();
     if (!runExists(this.db.conn, runId)) throw new UserError(`no run with id ${runId}`, 'unknown-run');
   }
+}
+
+function hasRetention(r: RetentionOptions | undefined): r is RetentionOptions {
+  return !!r && (r.maxAgeDays !== undefined || r.maxObservations !== undefined || r.maxRunAgeDays !== undefined);
 }
 
 function requireString(v: unknown, name: string): string {

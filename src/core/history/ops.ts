@@ -21,23 +21,34 @@ const DAY_MS = 86_400_000;
 // Each op carries the row as stored, so its fields are the public record's fields: only the JSON
 // columns differ (text in the op, parsed values in the record) and runs are written in two halves.
 export type Op =
-  | ({ op: 'startRun' } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'>)
+  | ({ op: 'startRun' } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'> & { parentRunId?: string | null })
   | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<RunRecord, 'id' | 'tokensIn' | 'tokensOut' | 'costUsd'>)
   | ({ op: 'addStep'; arguments: string | null } & Omit<StepRecord, 'arguments'>)
-  | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks'>)
+  | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string; snapshots?: string | null } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks' | 'snapshots'>)
   | ({ op: 'addTestRun' } & TestRunRecord)
   | ({ op: 'addObservation' } & ObservationRecord)
   | ({ op: 'addPolicyDecision' } & PolicyDecisionRecord)
   | ({ op: 'rememberFact' } & MemoryFactRecord)
-  | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null };
+  | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null; maxRunAgeDays?: number | null }
+  /** Removes a run and everything recorded under it; replaying it on a file that lacks the run changes nothing. */
+  | { op: 'deleteRun'; id: string };
+
+/** Tables whose rows belong to a run (by run_id), deleted with it. */
+const RUN_CHILD_TABLES = ['steps', 'patches', 'test_runs', 'observations', 'policy_decisions'] as const;
+
+function deleteRuns(conn: SqlConn, where: string, params: Array<string | number>): number {
+  let deleted = 0;
+  for (const t of RUN_CHILD_TABLES) deleted += conn.run(`DELETE FROM ${t} WHERE run_id IN (SELECT id FROM runs WHERE ${where})`, params);
+  return deleted + conn.run(`DELETE FROM runs WHERE ${where}`, params);
+}
 
 /** Applies one op; returns the number of rows it changed (prune: rows deleted). */
 export function applyOp(conn: SqlConn, op: Op): number {
   switch (op.op) {
     case 'startRun':
       return conn.run(
-        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
-        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt],
+        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at, parent_run_id) VALUES (?, ?, ?, ?, 'running', ?, ?)`,
+        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt, op.parentRunId ?? null],
       );
     case 'finishRun':
       return conn.run(`UPDATE runs SET status = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? WHERE id = ?`, [
@@ -55,8 +66,8 @@ export function applyOp(conn: SqlConn, op: Op): number {
       );
     case 'addPatch':
       return conn.run(
-        `INSERT OR IGNORE INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, reverse_patch, applied_at, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [op.id, op.runId, op.text, op.files, op.acceptedHunks, op.rejectedHunks, op.reversePatch, op.appliedAt, op.time],
+        `INSERT OR IGNORE INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, reverse_patch, applied_at, time, snapshots) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [op.id, op.runId, op.text, op.files, op.acceptedHunks, op.rejectedHunks, op.reversePatch, op.appliedAt, op.time, op.snapshots ?? null],
       );
     case 'addTestRun':
       return conn.run(
@@ -90,7 +101,11 @@ export function applyOp(conn: SqlConn, op: Op): number {
             [op.maxObservations],
           );
         }
+        // A run still in progress is never cut off by retention.
+        if (op.maxRunAgeDays != null) deleted += deleteRuns(conn, `status != 'running' AND started_at < ?`, [op.now - op.maxRunAgeDays * DAY_MS]);
         return deleted;
       });
+    case 'deleteRun':
+      return conn.transaction(() => deleteRuns(conn, 'id = ?', [op.id]));
   }
 }

@@ -16,20 +16,51 @@ import {
   type StepRow,
   type TestRunRow,
 } from './rows';
-import { HISTORY_TABLES, type AuditRecord, type HistoryTable, type ListRunsOptions, type MemoryFactRecord, type RunDetail, type RunSummary } from './types';
+import { HISTORY_TABLES, type AuditRecord, type HistoryTable, type ListRunsOptions, type MemoryFactRecord, type RunDetail, type RunPage, type RunPageOptions, type RunSummary } from './types';
+
+const RUN_SUMMARY = `SELECT r.*,
+       (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS step_count,
+       (SELECT count(*) FROM patches p WHERE p.run_id = r.id) AS patch_count,
+       (SELECT count(*) FROM test_runs t WHERE t.run_id = r.id) AS test_run_count
+     FROM runs r`;
+
+type RunSummaryRow = RunRow & { step_count: number; patch_count: number; test_run_count: number };
+const summaryFromRow = (r: RunSummaryRow): RunSummary => ({ ...runFromRow(r), stepCount: r.step_count, patchCount: r.patch_count, testRunCount: r.test_run_count });
 
 export function listRuns(conn: SqlConn, options: ListRunsOptions = {}): RunSummary[] {
   const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));
   const offset = Math.max(0, options.offset ?? 0);
-  const rows = conn.all<RunRow & { step_count: number; patch_count: number; test_run_count: number }>(
-    `SELECT r.*,
-       (SELECT count(*) FROM steps s WHERE s.run_id = r.id) AS step_count,
-       (SELECT count(*) FROM patches p WHERE p.run_id = r.id) AS patch_count,
-       (SELECT count(*) FROM test_runs t WHERE t.run_id = r.id) AS test_run_count
-     FROM runs r WHERE (? IS NULL OR r.status = ?) ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?`,
-    [options.status ?? null, options.status ?? null, limit, offset],
-  );
-  return rows.map((r) => ({ ...runFromRow(r), stepCount: r.step_count, patchCount: r.patch_count, testRunCount: r.test_run_count }));
+  const rows = conn.all<RunSummaryRow>(`${RUN_SUMMARY} WHERE (? IS NULL OR r.status = ?) ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?`, [
+    options.status ?? null,
+    options.status ?? null,
+    limit,
+    offset,
+  ]);
+  return rows.map(summaryFromRow);
+}
+
+/** Newest first within [since, until); the counts are computed for the page's rows only. */
+export function listRunPage(conn: SqlConn, options: RunPageOptions = {}): RunPage {
+  const limit = Math.max(1, Math.min(Math.floor(options.limit ?? 100), 1_000));
+  const offset = Math.max(0, Math.floor(options.offset ?? 0));
+  const since = finiteOrNull(options.since);
+  const until = finiteOrNull(options.until);
+  const where = `(? IS NULL OR r.started_at >= ?) AND (? IS NULL OR r.started_at < ?)`;
+  const range = [since, since, until, until];
+  // The page is cut first, then counted: the counts are computed for its rows only, not for every row OFFSET skips.
+  const runs = conn
+    .all<RunSummaryRow>(
+      `WITH page AS (SELECT * FROM runs r WHERE ${where} ORDER BY r.started_at DESC, r.id LIMIT ? OFFSET ?)
+       ${RUN_SUMMARY.replace('FROM runs r', 'FROM page r')} ORDER BY r.started_at DESC, r.id`,
+      [...range, limit, offset],
+    )
+    .map(summaryFromRow);
+  const total = Number(conn.get<{ c: number }>(`SELECT count(*) AS c FROM runs r WHERE ${where}`, range)?.c ?? 0);
+  return { runs, total };
+}
+
+function finiteOrNull(v: number | undefined): number | null {
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 export function getRun(conn: SqlConn, runId: string): RunDetail | undefined {

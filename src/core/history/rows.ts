@@ -3,6 +3,7 @@ import type {
   JsonValue,
   MemoryFactRecord,
   ObservationRecord,
+  PatchFileSnapshot,
   PatchRecord,
   PolicyDecisionRecord,
   RunRecord,
@@ -29,6 +30,8 @@ export interface RunRow {
   tokens_in: number;
   tokens_out: number;
   cost_usd: number;
+  /** Since schema version 4. */
+  parent_run_id?: Nullable<string>;
 }
 
 export interface StepRow {
@@ -54,6 +57,7 @@ export interface PatchRow {
   reverse_patch: Nullable<string>;
   applied_at: Nullable<number>;
   time: number;
+  snapshots: Nullable<string>;
 }
 
 export interface TestRunRow {
@@ -122,6 +126,7 @@ export const runFromRow = (r: RunRow): RunRecord => ({
   tokensIn: r.tokens_in,
   tokensOut: r.tokens_out,
   costUsd: r.cost_usd,
+  parentRunId: r.parent_run_id ?? null,
 });
 
 export const stepFromRow = (r: StepRow): StepRecord => ({
@@ -147,7 +152,21 @@ export const patchFromRow = (r: PatchRow): PatchRecord => ({
   reversePatch: r.reverse_patch,
   appliedAt: r.applied_at,
   time: r.time,
+  snapshots: parseSnapshots(r.snapshots),
 });
+
+function parseSnapshots(text: string | null | undefined): PatchFileSnapshot[] | null {
+  if (!text) return null;
+  const v = parseJson(text);
+  if (!Array.isArray(v)) return null;
+  const out: PatchFileSnapshot[] = [];
+  for (const s of v) {
+    if (!s || typeof s !== 'object' || Array.isArray(s) || typeof s.path !== 'string') continue;
+    const side = (x: JsonValue | undefined) => (typeof x === 'string' ? x : null);
+    out.push({ path: s.path, before: side(s.before), after: side(s.after) });
+  }
+  return out;
+}
 
 export const testRunFromRow = (r: TestRunRow): TestRunRecord => ({
   id: r.id,

@@ -84,7 +84,52 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description: 'runs.parent_run_id: a subagent run points at the run that spawned it',
+    sql: `
+      ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+      CREATE INDEX runs_parent ON runs(parent_run_id);
+    `,
+  },
+  {
+    version: 5,
+    description: 'full-text indexes over runs, steps, patches, test runs and policy decisions; recorded file snapshots of patches',
+    // The history panel searches everything, not only observations. External content again: the
+    // text stays once in the file, indexed by each table's rowid. These tables have no INTEGER
+    // PRIMARY KEY, so their rowids are stable only while nobody runs VACUUM on the file (nothing
+    // does: sql.js exports the pages as they are). 'rebuild' indexes the rows that exist already.
+    // snapshots: the files before and after the patch as recorded by the run (JSON, capped), for the
+    // panel's read-only diff; null for older rows and for files over the cap.
+    sql: `
+      ALTER TABLE patches ADD COLUMN snapshots TEXT;
+      CREATE INDEX steps_time ON steps(time);
+      CREATE INDEX patches_time ON patches(time);
+      CREATE INDEX test_runs_time ON test_runs(time);
+      CREATE INDEX policy_decisions_time ON policy_decisions(time);
+      ${ftsOver('runs', ['goal'])}
+      ${ftsOver('steps', ['text', 'tool', 'arguments', 'result'])}
+      ${ftsOver('patches', ['files', 'text', 'rejected_hunks'])}
+      ${ftsOver('test_runs', ['command', 'output_tail'])}
+      ${ftsOver('policy_decisions', ['subject', 'rule', 'reason'])}
+    `,
+  },
 ];
+
+/** An external-content FTS4 index over `table`'s `columns`, kept in step by triggers, filled from the rows already there. */
+function ftsOver(table: string, columns: readonly string[]): string {
+  const cols = columns.join(', ');
+  const values = columns.map((c) => `new.${c}`).join(', ');
+  return `
+      CREATE VIRTUAL TABLE ${table}_fts USING fts4(content="${table}", ${cols}, tokenize=unicode61);
+      INSERT INTO ${table}_fts(${table}_fts) VALUES('rebuild');
+      CREATE TRIGGER ${table}_fts_ai AFTER INSERT ON ${table} BEGIN
+        INSERT INTO ${table}_fts(docid, ${cols}) VALUES (new.rowid, ${values});
+      END;
+      CREATE TRIGGER ${table}_fts_bd BEFORE DELETE ON ${table} BEGIN
+        DELETE FROM ${table}_fts WHERE docid = old.rowid;
+      END;`;
+}
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -36,24 +36,36 @@ export function planSearch(terms: readonly string[], documentFrequency: (term: s
   return selective.length > 0 ? { kind: 'selective', selective } : { kind: 'recent', newest: RECENT_CANDIDATES };
 }
 
-const termTables = new WeakSet<SqlConn>();
+const termTables = new WeakMap<SqlConn, Set<string>>();
 
 /**
  * Rows holding `term` in any column, from FTS4's own term index (fts4aux), without running a MATCH.
  * The index stores terms as the unicode61 tokenizer left them: lower case, Latin diacritics removed.
  * It counts committed rows only (FTS4 holds an open transaction's terms in memory), which is what
- * reads see: the engine commits its write batch before every read.
+ * reads see: the engine commits its write batch before every read. `fts` names the index
+ * (observations by default); with `prefix`, every term starting with `term` counts (an upper bound:
+ * a row holding two such words is counted twice, which only makes the plan more careful).
  */
-export function documentFrequency(conn: SqlConn, term: string): number {
-  if (!termTables.has(conn)) {
+export function documentFrequency(conn: SqlConn, term: string, fts = 'observations_fts', prefix = false): number {
+  let made = termTables.get(conn);
+  if (!made) termTables.set(conn, (made = new Set()));
+  if (!made.has(fts)) {
     // A temp table: per connection, never saved into the file, so the schema stays as it was.
-    conn.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.observations_terms USING fts4aux(main, observations_fts)`);
-    termTables.add(conn);
+    conn.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${fts}_terms USING fts4aux(main, ${fts})`);
+    made.add(fts);
   }
   const indexed = term.normalize('NFD').replace(/\p{M}/gu, '');
-  return Number(conn.get<{ documents: number }>(`SELECT documents FROM temp.observations_terms WHERE term = ? AND col = '*'`, [indexed])?.documents ?? 0);
+  if (!prefix) return Number(conn.get<{ documents: number }>(`SELECT documents FROM temp.${fts}_terms WHERE term = ? AND col = '*'`, [indexed])?.documents ?? 0);
+  return Number(
+    conn.get<{ documents: number }>(`SELECT coalesce(sum(documents), 0) AS documents FROM temp.${fts}_terms WHERE term >= ? AND term < ? AND col = '*'`, [indexed, `${indexed}\u{10FFFF}`])
+      ?.documents ?? 0,
+  );
 }
 
 export function observationCount(conn: SqlConn): number {
-  return Number(conn.get<{ c: number }>(`SELECT count(*) AS c FROM observations`)?.c ?? 0);
+  return rowCount(conn, 'observations');
+}
+
+export function rowCount(conn: SqlConn, table: string): number {
+  return Number(conn.get<{ c: number }>(`SELECT count(*) AS c FROM ${table}`)?.c ?? 0);
 }

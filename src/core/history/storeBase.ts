@@ -8,7 +8,10 @@ import type { EngineArgs, EngineMethod, EngineResult } from './worker/protocol';
 import {
   HISTORY_TABLES,
   type AuditRecord,
+  type DeleteRunResult,
   type HistoryReport,
+  type HistorySearchOptions,
+  type HistorySearchResult,
   type HistoryStats,
   type HistoryStore,
   type ListRunsOptions,
@@ -20,7 +23,10 @@ import {
   type PolicyDecisionInput,
   type PruneResult,
   type RunDetail,
+  type RetentionOptions,
   type RunFinish,
+  type RunPage,
+  type RunPageOptions,
   type RunStart,
   type RunSummary,
   type SearchHit,
@@ -96,11 +102,20 @@ export abstract class StoreBase implements HistoryStore {
   getRun(runId: string): Promise<RunDetail | undefined> {
     return this.call('getRun', [runId]);
   }
+  listRunPage(options?: RunPageOptions): Promise<RunPage> {
+    return this.call('listRunPage', [options]);
+  }
   search(query: string, options?: SearchOptions): Promise<SearchHit[]> {
     return this.call('search', [query, options]);
   }
-  prune(): Promise<PruneResult> {
-    return this.call('prune', []);
+  searchHistory(query: string, options?: HistorySearchOptions): Promise<HistorySearchResult> {
+    return this.call('searchHistory', [query, options]);
+  }
+  deleteRun(runId: string): Promise<DeleteRunResult> {
+    return this.call('deleteRun', [runId]);
+  }
+  prune(retention?: RetentionOptions): Promise<PruneResult> {
+    return this.call('prune', [retention]);
   }
   stats(): Promise<HistoryStats> {
     return this.call('stats', []);

@@ -18,6 +18,8 @@ export interface RunStart {
   reasoningModel?: string | null;
   fastModel?: string | null;
   startedAt?: number;
+  /** A subagent's run: the run that spawned it. */
+  parentRunId?: string | null;
 }
 
 export interface RunFinish {
@@ -39,6 +41,8 @@ export interface RunRecord {
   tokensIn: number;
   tokensOut: number;
   costUsd: number;
+  /** Set for a subagent's run: the run that spawned it. */
+  parentRunId: string | null;
 }
 
 export interface RunSummary extends RunRecord {
@@ -73,11 +77,38 @@ export interface StepRecord {
 export interface PatchInput {
   text: string;
   files: string[];
+  /** Hunk ids (`path#index`) that were applied. */
   acceptedHunks: JsonValue[];
+  /** Hunks not applied: ids, or HunkNote objects with who refused them and why. */
   rejectedHunks: JsonValue[];
   reversePatch?: string | null;
   appliedAt?: number | null;
+  /** Each file before and after (what was written, or what was proposed when nothing was), for a later read-only diff. */
+  snapshots?: PatchFileSnapshot[] | null;
+  /** When it was proposed (default: now), so it sits next to the call that proposed it. */
+  time?: number;
 }
+
+/** The rule of a policy_decisions row that records the user's answer to an approval (not a rule's verdict). */
+export const USER_ANSWER_RULE = 'user-answer';
+
+/** A hunk that was not applied: `rejected` by the user (with their reason) or `refused` by the patch engine (with its reason). */
+export interface HunkNote {
+  id: string;
+  state: 'rejected' | 'refused';
+  reason?: string;
+}
+
+export interface PatchFileSnapshot {
+  path: string;
+  /** null: the file did not exist. */
+  before: string | null;
+  /** null: the patch deletes the file. */
+  after: string | null;
+}
+
+/** Snapshots of files larger than this (either side, in characters) are not kept. */
+export const PATCH_SNAPSHOT_MAX_CHARS = 256 * 1024;
 
 export interface PatchRecord extends Required<PatchInput> {
   id: string;
@@ -193,6 +224,65 @@ export interface SearchOptions {
   type?: ObservationType;
 }
 
+/** What the history panel's type filter chooses from. */
+export type HistorySearchType = 'runs' | 'observations' | 'patches' | 'tests';
+export const HISTORY_SEARCH_TYPES: readonly HistorySearchType[] = ['runs', 'observations', 'patches', 'tests'];
+
+export type HistoryHitKind = 'run' | 'step' | 'policy' | 'observation' | 'qa' | 'patch' | 'test';
+
+export interface HistorySearchOptions {
+  /** Only rows at or after this time (ms). */
+  since?: number;
+  /** Only rows before this time (ms). */
+  until?: number;
+  /** Default: all of them. */
+  types?: HistorySearchType[];
+  limit?: number;
+  /** The last word also matches longer words (search as you type). */
+  prefixLast?: boolean;
+}
+
+export interface HistoryHit {
+  kind: HistoryHitKind;
+  /** The row's id (a run's id for kind 'run'). */
+  id: string;
+  runId: string | null;
+  /** The goal of the run the row belongs to, for context. */
+  runGoal: string | null;
+  time: number;
+  /** One line naming the row ("read_file result", "npm test exit 1", the goal). */
+  title: string;
+  /** The matched text around the first match, with the matched words. */
+  snippet: string;
+  ranges: Array<[number, number]>;
+  /** BM25, higher is better (comparable within one index, roughly across them). */
+  score: number;
+}
+
+export interface HistorySearchResult {
+  hits: HistoryHit[];
+  /** The folded query words, for highlighting elsewhere (the run's timeline). */
+  terms: Array<{ text: string; prefix: boolean }>;
+}
+
+export interface RunPageOptions {
+  offset?: number;
+  limit?: number;
+  since?: number;
+  until?: number;
+}
+
+export interface RunPage {
+  runs: RunSummary[];
+  /** Runs matching the time filter, for the panel's scroll height. */
+  total: number;
+}
+
+export interface DeleteRunResult {
+  /** Rows removed across all tables (0: no such run). */
+  deleted: number;
+}
+
 export interface SearchHit extends ObservationRecord {
   /** BM25 (k1 = 1.2, b = 0.75), higher is better. */
   score: number;
@@ -254,9 +344,16 @@ export interface HistoryStore {
   listFacts(scope?: string): Promise<MemoryFactRecord[]>;
 
   listRuns(options?: ListRunsOptions): Promise<RunSummary[]>;
+  /** A page of runs, newest first, with the total for the filter (the panel's virtualised list). */
+  listRunPage(options?: RunPageOptions): Promise<RunPage>;
   getRun(runId: string): Promise<RunDetail | undefined>;
   search(query: string, options?: SearchOptions): Promise<SearchHit[]>;
-  prune(): Promise<PruneResult>;
+  /** BM25 search over everything: runs' goals, steps, patches, test runs, policy decisions, observations. */
+  searchHistory(query: string, options?: HistorySearchOptions): Promise<HistorySearchResult>;
+  /** Deletes a run and every row that belongs to it. */
+  deleteRun(runId: string): Promise<DeleteRunResult>;
+  /** Applies the retention the store was opened with, or `retention` when given. */
+  prune(retention?: RetentionOptions): Promise<PruneResult>;
   stats(): Promise<HistoryStats>;
   /** The whole database as audit records, streamed in pages so a big database never sits in one message. */
   exportAll(): AsyncIterable<AuditRecord>;
@@ -272,6 +369,8 @@ export interface RetentionOptions {
   maxAgeDays?: number;
   /** At most this many observations are kept (the newest). */
   maxObservations?: number;
+  /** Finished runs that started more than this many days ago are deleted with their steps, patches, tests and observations. */
+  maxRunAgeDays?: number;
 }
 
 export const OBSERVATION_RESULT_MAX = 2_000;

@@ -1,6 +1,6 @@
 import { errorMessage } from '../base/errors';
-import type { JsonValue, RunFinish, StepInput } from '../history/types';
-import type { ApplyResult } from '../patch/types';
+import { USER_ANSWER_RULE, type JsonValue, type RunFinish, type StepInput } from '../history/types';
+import { patchRecordOf, type ProposePatchData } from './patchRecord';
 import type { ToolEvent, ToolResult } from '../tools/types';
 import type { RunHistory } from './types';
 
@@ -14,12 +14,13 @@ import type { RunHistory } from './types';
 export class RunRecorder {
   runId: string | null = null;
   private warned = false;
+  private asked: { kind: string; title: string } | undefined;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(private readonly history: RunHistory | undefined, private readonly warn: (message: string) => void) {}
 
-  async start(goal: string, models: { reasoning: string; fast: string }): Promise<void> {
-    this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast }))) ?? null;
+  async start(goal: string, models: { reasoning: string; fast: string }, parentRunId?: string | null): Promise<void> {
+    this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast, ...(parentRunId ? { parentRunId } : {}) }))) ?? null;
   }
 
   step(input: StepInput): void {
@@ -30,7 +31,16 @@ export class RunRecorder {
   /** Tool events arrive synchronously, in the middle of a tool call. */
   toolEvent(event: ToolEvent): void {
     const time = Date.now();
-    if (event.type === 'test-finished') {
+    if (event.type === 'approval-needed') this.asked = event.request;
+    else if (event.type === 'approval-answered' && event.kind !== 'patch' && this.asked && this.asked.kind === event.kind) {
+      // The user's answer goes to the audit trail next to the verdict that asked (patches keep theirs per hunk).
+      const subject = this.asked.title;
+      const kind = ANSWER_KIND[event.kind as keyof typeof ANSWER_KIND] ?? 'command';
+      this.asked = undefined;
+      this.write((runId) =>
+        this.history!.addPolicyDecision({ runId, kind, subject, verdict: event.approved ? 'allow' : 'deny', rule: USER_ANSWER_RULE, reason: event.approved ? 'approved by the user' : 'declined by the user', time }),
+      );
+    } else if (event.type === 'test-finished') {
       this.write((runId) => this.history!.addTestRun({ runId, command: event.command, trigger: 'agent', exitCode: event.exitCode, durationMs: event.durationMs, output: event.output, time }));
     } else if (event.type === 'policy') {
       const d = event.decision;
@@ -38,23 +48,10 @@ export class RunRecorder {
     }
   }
 
-  /** A patch the user saw or the engine applied (proposals refused by the engine are in the step log only). */
+  /** Every proposed patch: applied, rejected by the user or refused, with each hunk's state and reason (patchRecord.ts). */
   patch(patchText: string, result: ToolResult): void {
-    const data = result.data as { preview?: ApplyResult; result?: ApplyResult; applied?: string[]; rejected?: string[]; files?: string[] } | undefined;
-    if (!data?.preview?.ok || data.preview.files.length === 0) return;
-    const applied = data.result;
-    const files = data.files ?? [...new Set(data.preview.files.map((f) => f.newPath ?? f.oldPath ?? ''))];
-    const appliedAt = applied ? Date.now() : null;
-    this.write((runId) =>
-      this.history!.addPatch(runId, {
-        text: patchText,
-        files,
-        acceptedHunks: data.applied ?? [],
-        rejectedHunks: data.rejected ?? data.preview!.files.flatMap((f) => f.hunks.map((h) => h.id)),
-        reversePatch: applied?.reversePatch ?? null,
-        appliedAt,
-      }),
-    );
+    const input = patchRecordOf(patchText, result.data as ProposePatchData | undefined, Date.now());
+    if (input) this.write((runId) => this.history!.addPatch(runId, input));
   }
 
   observation(tool: string, insight: string, output: string, path: string | null): void {
@@ -93,6 +90,8 @@ export class RunRecorder {
     }
   }
 }
+
+const ANSWER_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network' } as const;
 
 export function briefArgs(args: Record<string, unknown>): string {
   const text = Object.entries(args)

@@ -30,7 +30,10 @@ const defaultRunner: GoalRunner = (deps, goal, options) => new Orchestrator(deps
  */
 export class ChatSession {
   private transcript: ModelMessage[] = [];
-  private inbox: string[] = [];
+  /** The run whose recorded transcript `transcript` is, if it was not capped since (the history then stores a reference). */
+  private transcriptRun: string | undefined;
+  /** Waiting for the model's next step; notes come from the host, not the user. */
+  private inbox: { text: string; note?: true }[] = [];
   private current: { controller: AbortController; done: Promise<RunOutcome> } | undefined;
   private readonly runner: GoalRunner;
 
@@ -49,14 +52,14 @@ export class ChatSession {
 
   /** Messages waiting for the model's next step. */
   get queued(): readonly string[] {
-    return this.inbox;
+    return this.inbox.map((m) => m.text);
   }
 
   send(text: string): SendResult {
     const message = text.trim();
     if (!message) throw new Error('an empty message');
     if (this.current) {
-      this.inbox.push(message);
+      this.inbox.push({ text: message });
       return { kind: 'queued' };
     }
     return { kind: 'started', outcome: this.start(message) };
@@ -69,7 +72,7 @@ export class ChatSession {
   note(text: string): boolean {
     const message = text.trim();
     if (!this.current || !message) return false;
-    this.inbox.push(message);
+    this.inbox.push({ text: message, note: true });
     return true;
   }
 
@@ -95,12 +98,14 @@ export class ChatSession {
   reset(): void {
     this.stop();
     this.transcript = [];
+    this.transcriptRun = undefined;
   }
 
-  /** Continues a chat kept by the host (a reloaded window). */
-  restore(transcript: readonly ModelMessage[]): void {
+  /** Continues a chat kept by the host (a reloaded window) or by the history (`runId`: the run it was recorded by). */
+  restore(transcript: readonly ModelMessage[], runId?: string): void {
     if (this.current) throw new Error('cannot restore a chat while a run works');
     this.transcript = [...transcript];
+    this.transcriptRun = runId;
   }
 
   private start(goal: string): Promise<RunOutcome> {
@@ -114,9 +119,10 @@ export class ChatSession {
     let outcome: RunOutcome;
     try {
       const deps = typeof this.options.deps === 'function' ? await this.options.deps() : this.options.deps;
-      const inbox = { take: () => this.inbox.splice(0) };
-      outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, inbox });
+      const inbox = { take: () => this.inbox.splice(0).map((m) => m.text) };
+      outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, earlierRunId: this.transcriptRun, inbox });
       this.transcript = cap(outcome.transcript, this.options.maxEarlierMessages ?? 400);
+      this.transcriptRun = this.transcript.length === outcome.transcript.length ? (outcome.runId ?? undefined) : undefined;
     } catch (err) {
       this.current = undefined;
       this.inbox = [];
@@ -124,8 +130,9 @@ export class ChatSession {
       throw err;
     }
     this.current = undefined;
-    // Sent during the run's last step: the model never saw them, so they are the next run's goal.
-    const left = this.inbox.splice(0);
+    // Typed during the run's last step: the model never saw them, so they are the next run's goal.
+    // A host note (a test result) alone starts nothing: nobody asked for work.
+    const left = this.inbox.splice(0).filter((m) => !m.note).map((m) => m.text);
     if (left.length && !controller.signal.aborted) void this.start(left.join('\n\n')).catch(() => undefined);
     return outcome;
   }

@@ -1,5 +1,6 @@
 import type { PatchPilotSettings, ResolvedConfig } from '../config';
 import { openHistoryStore, type HistoryStore } from '../history';
+import { retentionOptions } from '../history/retention';
 import { ModelClient } from '../llm';
 import { PatchManager } from '../patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../policy/command';
@@ -11,7 +12,11 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import { TokenCalibration } from '../context/tokenCounter';
+import { sandboxReadableSkills } from '../context/skills/sandboxPaths';
 import type { AgentEvent } from '../../protocol/agentEvents';
+import type { McpManager } from '../mcp';
+import { wireCapabilities } from './capabilities';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
@@ -32,13 +37,27 @@ export interface WireAgentOptions {
    * test runs, no run_command tool. The host says why; the core makes sure.
    */
   readOnly?: boolean;
+  /** The host's already open history store (VS Code: one per window); the caller keeps and closes it. Default: open one for this wiring. */
+  history?: HistoryStore;
   /** How the history store runs: a worker (the default; saving a big database must not stall the stream) or in-process. */
   historyMode?: 'worker' | 'in-process';
+  /** An MCP manager the host keeps across wirings (reconfigured here); without one, one is made when servers are configured. */
+  mcp?: McpManager;
+  /** Per-user folder outside the workspace (the key that signs MCP approvals); default: defaultUserStateDir(). */
+  userStateDir?: string;
+  /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */
+  mcpApproveHint?: (server: string) => string;
+  /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
+  bundledSkillsDir?: string;
 }
 
 export interface WiredAgent {
   deps: OrchestratorDeps;
   history?: HistoryStore;
+  /** The MCP servers (status for the host: `mcp.status()`, `mcp.onDidChangeStatus`). */
+  mcp?: McpManager;
+  /** Stops what this wiring started (MCP servers it made; not a host-kept manager) and closes the history. */
+  close(): Promise<void>;
 }
 
 /**
@@ -63,14 +82,15 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const sandbox = o.readOnly ? undefined : probeSandbox();
   if (sandbox && !sandbox.available) o.notifier.warn(describeProtection(sandbox));
 
-  let history: HistoryStore | undefined;
-  try {
+  let history: HistoryStore | undefined = o.history;
+  if (!history) try {
     const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
     history = await openHistoryStore({
       workspace: o.root,
       path: settings.history.path,
       allowOutsideWorkspace: !fromWorkspace,
       createStateFolder: true,
+      retention: retentionOptions(settings.history.retention),
       // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
       // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
       mode: o.historyMode ?? 'worker',
@@ -86,14 +106,20 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     apiKey: o.config.apiKey,
     model: settings.llm.model!,
     fastModel: settings.llm.fastModel,
+    contextWindows: settings.llm.contextWindows,
   });
+  // Bundled skill scripts run through run_command: a sandbox that hides the home must still show their folder.
+  const homeAllow = [...policy.homeAllow, ...sandboxReadableSkills(o.bundledSkillsDir)];
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const guard = createCommandGuard(o.root, policy, settings.history.path);
+  const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint });
+  const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
+  for (const tool of capabilities.tools) tools.register(tool);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
     model,
-    tools: createToolRegistry({ commands: !o.readOnly, web: true, history: !!history }),
+    tools,
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
     tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
@@ -104,11 +130,21 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow }),
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow }),
     web,
+    search: capabilities.search,
+    toolSources: capabilities.toolSources,
     onEvent: o.onEvent,
+    bundledSkillsDir: o.bundledSkillsDir,
+    // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
+    calibration: new TokenCalibration(),
   };
-  return { deps, history };
+  const close = async () => {
+    if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
+    // A store the host lent is the host's to close.
+    if (!o.history) await history?.close();
+  };
+  return { deps, history, mcp: capabilities.mcp, close };
 }
 
 /** Restricted mode: no test command runs, whatever asks for one. */

@@ -42,7 +42,7 @@ export const proposePatchTool: Tool<Args> = {
     const checked = new Map(early.map((d) => [d.path, d]));
     const decisions = [...early.filter((d) => paths.includes(d.path)), ...(await checkPaths(ctx, paths.filter((p) => !checked.has(p))))];
     const denied = decisions.filter((d) => d.decision.verdict === 'deny');
-    if (denied.length) return fail(`patch refused, nothing was changed:\n${denied.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`, { preview });
+    if (denied.length) return fail(`patch refused, nothing was changed:\n${denied.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`, { preview, denied: denied.map((d) => ({ path: d.path, reason: d.decision.reason })) });
     if (ctx.mode === 'plan') return ok(`plan mode: the patch applies cleanly but was NOT applied.\n${listHunks(hunks)}`, { preview, planned: true });
 
     const asks = decisions.filter((d) => d.decision.verdict === 'ask');
@@ -58,7 +58,9 @@ export const proposePatchTool: Tool<Args> = {
       feedback = answer.feedback;
       reasons = answer.hunkReasons ?? {};
       edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
-      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted });
+      const rejectedIds = [...known].filter((id) => !accepted.includes(id));
+      const rejected = rejectedIds.map((id) => (reasons[id] ? { id, reason: reasons[id] } : { id }));
+      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted, ...(rejected.length ? { rejected } : {}) });
     }
     const said = feedback ? `\nThe user said: ${feedback}` : '';
     const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : '';
@@ -66,7 +68,7 @@ export const proposePatchTool: Tool<Args> = {
     if (accepted.length === 0 && !edited) {
       const rejectedIds = hunks.map((h) => h.id);
       const withReasons = rejectedIds.some((id) => reasons[id]) ? `\nrejected hunks:\n${rejectedList(rejectedIds)}` : '';
-      return fail(`the user rejected the patch; nothing was changed.${withReasons}${said}${why}`, { preview, applied: [] });
+      return fail(`the user rejected the patch; nothing was changed.${withReasons}${said}${why}`, { preview, applied: [], ...(Object.keys(reasons).length ? { hunkReasons: reasons } : {}) });
     }
     if (edited) {
       // The user's own version of the change (typed into the review) is what gets written; it may only touch the files already checked.

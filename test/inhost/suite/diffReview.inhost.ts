@@ -18,6 +18,15 @@ async function waitFor<T>(what: string, probe: () => T | undefined, timeoutMs = 
     await sleep(100);
   }
 }
+async function waitForAsync<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(200);
+  }
+}
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const api = async () => (await vscode.extensions.getExtension('patchpilot.patchpilot')!.activate()) as PatchPilotApi;
 const lines = Array.from({ length: 12 }, (_, i) => `line ${i + 1}`);
@@ -79,7 +88,54 @@ describe('test task', () => {
     assert.equal(result.exitCode, 3);
     assert.match(result.output, /from-the-task/);
   });
-  // TODO(in-host): run on save with patchpilot.tests.runOnSave = "**/*.txt" -> onDidRunTests fires once
-  // for two quick saves; the Problems view gets a failure with file:line; playwright clicks on the
-  // "Accept hunk" / "Reject hunk" CodeLens (accessible names) in code-server.
+
+  it('"Run Tests" runs the configured commands and records each run in the workspace history', async () => {
+    const { history } = await api();
+    const settings = vscode.workspace.getConfiguration('patchpilot');
+    await settings.update('tests.commands', ['echo recorded-by-run-tests; exit 4'], vscode.ConfigurationTarget.Workspace);
+    try {
+      const result = (await vscode.commands.executeCommand('patchpilot.runTests')) as { passed: boolean; exitCodes: number[]; output: string };
+      assert.deepEqual(result.exitCodes, [4]);
+      assert.equal(result.passed, false);
+      const store = await history.get();
+      assert.ok(store, 'the window history opens');
+      const row = await waitForAsync('the test run in history', async () => {
+        for await (const r of store.exportAll()) if (r.table === 'test_runs' && r.row.command.includes('recorded-by-run-tests')) return r.row;
+        return undefined;
+      });
+      assert.equal(row.trigger, 'manual');
+      assert.equal(row.exitCode, 4);
+      assert.match(row.outputTail, /recorded-by-run-tests/);
+    } finally {
+      await settings.update('tests.commands', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
+  it('run on save: two quick saves of matching files make one test run, recorded as a save run', async () => {
+    const { testService } = await api();
+    const settings = vscode.workspace.getConfiguration('patchpilot');
+    await settings.update('tests.commands', ['echo saved-run'], vscode.ConfigurationTarget.Workspace);
+    await settings.update('tests.runOnSave', '**/*.md', vscode.ConfigurationTarget.Workspace);
+    const runs: { trigger: string; paths?: string[] }[] = [];
+    const sub = testService()!.onDidRunTests((r) => runs.push(r));
+    try {
+      for (const name of ['a.md', 'b.md']) {
+        const file = path.join(root(), name);
+        writeFileSync(file, 'x\n');
+        const doc = await vscode.workspace.openTextDocument(file);
+        const editor = await vscode.window.showTextDocument(doc);
+        await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'saved '));
+        await doc.save();
+      }
+      await waitFor('the run-on-save test run', () => (runs.length ? true : undefined));
+      await sleep(2000); // a second, unwanted run would come within the debounce delay (0.8 s) plus its run
+      assert.equal(runs.length, 1, JSON.stringify(runs));
+      assert.equal(runs[0]!.trigger, 'save');
+      assert.deepEqual([...(runs[0]!.paths ?? [])].sort(), ['a.md', 'b.md']);
+    } finally {
+      sub.dispose();
+      await settings.update('tests.runOnSave', undefined, vscode.ConfigurationTarget.Workspace);
+      await settings.update('tests.commands', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
 });

@@ -27,3 +27,17 @@ test('code fences, lists, headings, emphasis', () => {
   assert.equal((b[2] as { text: string }).text, 'const a = `<b>`;');
   assert.deepEqual((b[3] as { inline: { t: string }[] }).inline.map((n) => n.t), ['text', 'em', 'text', 'code']);
 });
+
+test('code blocks are highlighted as a token tree, never as HTML; unknown languages stay plain', async () => {
+  const { highlightTokens } = await import('../../../webview-ui/chat/highlight');
+  const tokens = highlightTokens('const a = "<img src=x onerror=alert(1)>"; // hi', 'js');
+  assert.ok(tokens);
+  const flat = JSON.stringify(tokens);
+  assert.match(flat, /"scope":"keyword","children":\["const"\]/);
+  // The markup in the string is a text token, exactly as written (no entity escaping to undo, no HTML to parse).
+  assert.match(flat, /"children":\["\\"<img src=x onerror=alert\(1\)>\\""\]/);
+  const text = (n: unknown): string => (typeof n === 'string' ? n : (n as { children: unknown[] }).children.map(text).join(''));
+  assert.equal(tokens.map(text).join(''), 'const a = "<img src=x onerror=alert(1)>"; // hi');
+  assert.equal(highlightTokens('x', 'no-such-language'), undefined);
+  assert.equal(highlightTokens('x', undefined), undefined);
+});

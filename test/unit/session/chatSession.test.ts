@@ -140,3 +140,37 @@ test('a host note (a run-on-save result) reaches a working run at its next step,
   await (sent as { outcome: Promise<unknown> }).outcome;
   assert.deepEqual(taken, [['tests FAILED (run on save of a.ts)']]);
 });
+
+test('typed during the last step: the message starts the next run; a host note alone starts nothing', async () => {
+  const goals: string[] = [];
+  let chat: ChatSession;
+  let first = true;
+  const runner = async (_deps: OrchestratorDeps, goal: string) => {
+    goals.push(goal);
+    if (first) {
+      first = false;
+      // The run's last step: the model has answered; the user types, the host adds a test result.
+      chat.note('[PatchPilot] tests passed after a save');
+      assert.equal(chat.send('one more thing').kind, 'queued');
+    }
+    return { status: 'finished', reason: 'done', steps: 1, transcript: [] } as unknown as Awaited<ReturnType<NonNullable<ConstructorParameters<typeof ChatSession>[0]['runner']>>>;
+  };
+  chat = new ChatSession({ deps: {} as OrchestratorDeps, runner });
+  const r = chat.send('first goal');
+  assert.equal(r.kind, 'started');
+  await chat.whenIdle();
+  assert.deepEqual(goals, ['first goal', 'one more thing']);
+
+  // A note with no typed message: no run follows.
+  goals.length = 0;
+  first = true;
+  const runner2 = async (_deps: OrchestratorDeps, goal: string) => {
+    goals.push(goal);
+    if (goals.length === 1) chat.note('[PatchPilot] tests failed after a save');
+    return { status: 'finished', reason: 'done', steps: 1, transcript: [] } as never;
+  };
+  chat = new ChatSession({ deps: {} as OrchestratorDeps, runner: runner2 });
+  chat.send('goal');
+  await chat.whenIdle();
+  assert.deepEqual(goals, ['goal']);
+});

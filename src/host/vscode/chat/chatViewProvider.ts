@@ -39,6 +39,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.css')).toString(),
+      iconStyleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
     });
     const ctx = { host: this.host, log: this.log };
     const subs = [

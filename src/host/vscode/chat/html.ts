@@ -9,6 +9,8 @@ export interface ChatHtmlInput {
   nonce: string;
   scriptUri: string;
   styleUri: string;
+  /** The codicon font's stylesheet (dist/webview/codicon.css, the font beside it). */
+  iconStyleUri?: string;
 }
 
 export function chatCsp(cspSource: string, nonce: string): string {
@@ -23,7 +25,8 @@ export function buildChatHtml(i: ChatHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(chatCsp(i.cspSource, i.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${attr(i.styleUri)}">
+${i.iconStyleUri ? `<link rel="stylesheet" href="${attr(i.iconStyleUri)}">
+` : ''}<link rel="stylesheet" href="${attr(i.styleUri)}">
 <title>PatchPilot</title>
 </head>
 <body>

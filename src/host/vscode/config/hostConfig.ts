@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ResolvedConfig } from '../../../core/config/resolve';
 import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
+import type { DemoModel } from './demoModel';
 import type { ApiKeyStore } from './secrets';
 
 export interface LoadedConfig {
@@ -8,6 +9,8 @@ export interface LoadedConfig {
   trusted: boolean;
   /** Why a run cannot start (no endpoint, model or key); undefined when ready. */
   missing?: string;
+  /** The built-in demo model answers instead of a configured one. */
+  demo: boolean;
 }
 
 /**
@@ -21,11 +24,14 @@ export class HostConfig {
   constructor(
     private readonly keys: ApiKeyStore,
     private readonly log: vscode.LogOutputChannel,
+    private readonly demo?: DemoModel,
+    private readonly searchKeys?: ApiKeyStore,
   ) {}
 
   async load(): Promise<LoadedConfig> {
     const trusted = vscode.workspace.isTrusted;
-    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: await this.keys.get() });
+    const demo = await this.demo?.layer();
+    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: demo ? undefined : await this.keys.get(), webSearchKey: await this.searchKeys?.get(), overrides: demo ? [demo] : [] });
     for (const w of config.warnings) this.log.warn(w);
     if (config.ignored.length) {
       for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);
@@ -37,13 +43,13 @@ export class HostConfig {
         });
       }
     }
-    return { config, trusted, missing: missing(config) };
+    return { config, trusted, missing: missing(config), demo: !!demo };
   }
 }
 
 function missing(config: ResolvedConfig): string | undefined {
   const { baseUrl, model } = config.settings.llm;
-  if (!baseUrl) return 'No model endpoint: set patchpilot.llm.baseUrl in your user settings.';
+  if (!baseUrl) return 'No model endpoint: set patchpilot.llm.baseUrl in your user settings, or try the built-in demo model first.';
   if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
   if (!config.apiKey && !isLoopbackEndpoint(baseUrl)) return 'No API key: run "PatchPilot: Set API Key" (a model server on this machine needs none).';
   return undefined;

@@ -1,7 +1,7 @@
 /**
  * Run-on-save scheduling, pure (no `vscode` import; unit-tested with a fake clock): saves that
  * match the setting are collected for `delayMs`, then one run starts; a newer matching save
- * cancels the run in flight (its result is dropped) and starts the wait again.
+ * cancels the run in flight (its result is dropped; its paths join the next run) and starts the wait again.
  */
 import { Emitter, type Event } from '../../../core/base/event';
 import { compileGlobs } from '../../../core/policy/path/check-path';
@@ -35,6 +35,7 @@ export class RunOnSaveScheduler<R> {
   private timer: unknown;
   private pending = new Set<string>();
   private inFlight?: AbortController;
+  private inFlightPaths: string[] = [];
   private readonly results = new Emitter<ScheduledRun<R>>();
   /** A run finished and was not superseded by a newer save. */
   readonly onDidRun: Event<ScheduledRun<R>> = this.results.event;
@@ -55,6 +56,8 @@ export class RunOnSaveScheduler<R> {
   /** A file was saved (workspace-relative path). Returns whether it schedules a run. */
   onSave(relPath: string): boolean {
     if (!this.options.matches(relPath)) return false;
+    // A run cut short by this save never reports: the files it was for are tested by the next one.
+    if (this.inFlight) for (const p of this.inFlightPaths) this.pending.add(p);
     this.pending.add(relPath);
     this.inFlight?.abort();
     this.inFlight = undefined;
@@ -74,6 +77,7 @@ export class RunOnSaveScheduler<R> {
     this.pending.clear();
     const controller = new AbortController();
     this.inFlight = controller;
+    this.inFlightPaths = paths;
     let result: R;
     try {
       result = await this.options.run(controller.signal, paths);

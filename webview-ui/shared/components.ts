@@ -1,5 +1,5 @@
 /**
- * The ONE module that makes the chat's controls. Everything else asks here for a button, a text
+ * The ONE module that makes the webviews' controls (chat and history). Everything else asks here for a button, a text
  * box, a collapsible item or a banner, so changing the component library (the deprecated
  * @vscode/webview-ui-toolkit, @vscode-elements/elements, or these native elements) is a change to
  * this file only. Today: native elements styled with VS Code's theme variables (styles.css), which
@@ -16,6 +16,8 @@ export interface ButtonOptions {
   name?: string;
   variant?: ButtonVariant;
   title?: string;
+  /** A codicon name ("send", "debug-stop") shown before the label; decorative, hidden from screen readers. */
+  icon?: string;
   onClick(): void;
 }
 
@@ -23,11 +25,20 @@ export function button(o: ButtonOptions): HTMLButtonElement {
   const b = document.createElement('button');
   b.type = 'button';
   b.className = `pp-button pp-button-${o.variant ?? 'primary'}`;
-  b.textContent = o.label;
+  if (o.icon) b.append(icon(o.icon));
+  b.append(o.label);
   if (o.name && o.name !== o.label) b.setAttribute('aria-label', o.name);
   if (o.title) b.title = o.title;
   b.addEventListener('click', () => o.onClick());
   return b;
+}
+
+/** A codicon (decorative: the text next to it carries the meaning). */
+export function icon(name: string): HTMLElement {
+  const i = document.createElement('span');
+  i.className = `codicon codicon-${name.replace(/[^a-z0-9-]/g, '')}`;
+  i.setAttribute('aria-hidden', 'true');
+  return i;
 }
 
 export function setEnabled(b: HTMLButtonElement, enabled: boolean): void {
@@ -54,6 +65,16 @@ export function messageBox(o: TextBoxOptions): HTMLTextAreaElement {
       o.onSubmit();
     }
   });
+  return t;
+}
+
+/** A one-line text input with an accessible name. */
+export function textField(o: { name: string; placeholder?: string }): HTMLInputElement {
+  const t = document.createElement('input');
+  t.type = 'text';
+  t.className = 'pp-textfield';
+  t.setAttribute('aria-label', o.name);
+  if (o.placeholder) t.placeholder = o.placeholder;
   return t;
 }
 
@@ -98,4 +119,60 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
   if (className) e.className = className;
   if (text !== undefined) e.textContent = text;
   return e;
+}
+
+export interface InputOptions {
+  /** Accessible name ("Search history"). */
+  name: string;
+  type?: 'search' | 'date' | 'text';
+  placeholder?: string;
+  value?: string;
+  onInput(value: string): void;
+}
+
+/** A one-line input (the history's search box, the dates of a time range). */
+export function input(o: InputOptions): HTMLInputElement {
+  const i = document.createElement('input');
+  i.type = o.type ?? 'text';
+  i.className = 'pp-input';
+  i.setAttribute('aria-label', o.name);
+  if (o.placeholder) i.placeholder = o.placeholder;
+  if (o.value) i.value = o.value;
+  i.spellcheck = false;
+  i.addEventListener('input', () => o.onInput(i.value));
+  return i;
+}
+
+export interface SelectOptions<V extends string> {
+  name: string;
+  options: ReadonlyArray<{ value: V; label: string }>;
+  value: V;
+  onChange(value: V): void;
+}
+
+export function select<V extends string>(o: SelectOptions<V>): HTMLSelectElement {
+  const s = document.createElement('select');
+  s.className = 'pp-select';
+  s.setAttribute('aria-label', o.name);
+  for (const opt of o.options) {
+    const e = document.createElement('option');
+    e.value = opt.value;
+    e.textContent = opt.label;
+    s.append(e);
+  }
+  s.value = o.value;
+  s.addEventListener('change', () => o.onChange(s.value as V));
+  return s;
+}
+
+/** A labelled checkbox; the label text is its accessible name. */
+export function checkbox(o: { label: string; checked: boolean; onChange(checked: boolean): void }): { root: HTMLLabelElement; box: HTMLInputElement } {
+  const root = document.createElement('label');
+  root.className = 'pp-check';
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.checked = o.checked;
+  box.addEventListener('change', () => o.onChange(box.checked));
+  root.append(box, document.createTextNode(` ${o.label}`));
+  return { root, box };
 }

@@ -1,8 +1,41 @@
 /**
- * Turns a scripted reply into what a provider would send: streamed chunks (role first, then text,
- * then tool calls with id+name first and arguments split into several deltas) or one JSON completion.
+ * The server side of the OpenAI chat completions wire format: turns a reply into what a provider
+ * would send, streamed chunks (role first, then text, then tool calls with id+name first and
+ * arguments split into several deltas) or one JSON completion. Used by the demo model and by the
+ * tests' scripted model server, so both speak exactly what the `openai` client parses.
  */
-import type { ScriptedReply, ScriptedUsage } from './script';
+
+export interface ReplyToolCall {
+  /** Defaults to `call_<turn>_<index>`. */
+  id?: string;
+  name: string;
+  /** An object is sent as its JSON text; a string is sent verbatim (tests use it to send broken JSON). */
+  arguments: string | Record<string, unknown>;
+}
+
+export interface ReplyUsage {
+  promptTokens: number;
+  completionTokens: number;
+  cachedTokens?: number;
+}
+
+/** One model reply, before it is put on the wire. */
+export interface WireReply {
+  text?: string;
+  /** Streamed as `reasoning_content` deltas, like DeepSeek/vLLM. */
+  reasoning?: string;
+  toolCalls?: ReplyToolCall[];
+  /** Defaults to `tool_calls` when there are tool calls, else `stop`. */
+  finishReason?: string;
+  /** Omitted: estimated (chars/4). null: no usage at all. */
+  usage?: ReplyUsage | null;
+  /** Characters per text delta. Default 8. */
+  textChunkSize?: number;
+  /** Deltas each tool call's arguments are split into. Default 3. */
+  argumentChunks?: number;
+  /** Interleave parallel tool calls' chunks by index (as some providers do). Default true. */
+  interleave?: boolean;
+}
 
 export interface WireUsage {
   prompt_tokens: number;
@@ -17,7 +50,7 @@ interface ResolvedCall {
   args: string;
 }
 
-function resolveCalls(reply: ScriptedReply, turn: number): ResolvedCall[] {
+function resolveCalls(reply: WireReply, turn: number): ResolvedCall[] {
   return (reply.toolCalls ?? []).map((c, i) => ({
     id: c.id ?? `call_${turn}_${i}`,
     name: c.name,
@@ -34,15 +67,21 @@ function split(text: string, pieces: number): string[] {
   return out;
 }
 
-export function finishReasonOf(reply: ScriptedReply): string {
+export function finishReasonOf(reply: WireReply): string {
   return reply.finishReason ?? (reply.toolCalls?.length ? 'tool_calls' : 'stop');
 }
 
 /** Usage to report: the scripted figures, or a chars/4 estimate of the request and the reply. */
-export function usageFor(reply: ScriptedReply, requestBody: unknown): WireUsage | undefined {
+function toolsLength(requestBody: unknown): number {
+  const tools = (requestBody as { tools?: unknown })?.tools;
+  return tools === undefined ? 0 : JSON.stringify(tools).length;
+}
+
+export function usageFor(reply: WireReply, requestBody: unknown): WireUsage | undefined {
   if (reply.usage === null) return undefined;
-  const u: ScriptedUsage = reply.usage ?? {
-    promptTokens: Math.ceil(JSON.stringify((requestBody as { messages?: unknown })?.messages ?? []).length / 4),
+  const u: ReplyUsage = reply.usage ?? {
+    // Like a real server, everything in the prompt counts: the messages and the tool schemas.
+    promptTokens: Math.ceil((JSON.stringify((requestBody as { messages?: unknown })?.messages ?? []).length + toolsLength(requestBody)) / 4),
     completionTokens: Math.ceil(
       ((reply.text ?? '') + (reply.toolCalls ?? []).map((c) => c.name + JSON.stringify(c.arguments)).join('')).length / 4,
     ),
@@ -63,7 +102,7 @@ export interface ChunkContext {
 }
 
 /** The `delta`s of a streamed reply, followed by the finish chunk and (optionally) the usage chunk. */
-export function streamChunks(reply: ScriptedReply, ctx: ChunkContext, usage: WireUsage | undefined): object[] {
+export function streamChunks(reply: WireReply, ctx: ChunkContext, usage: WireUsage | undefined): object[] {
   const base = { id: ctx.id, object: 'chat.completion.chunk', created: ctx.created, model: ctx.model };
   const chunk = (delta: object, finish: string | null = null) => ({
     ...base,
@@ -93,7 +132,7 @@ export function streamChunks(reply: ScriptedReply, ctx: ChunkContext, usage: Wir
 }
 
 /** The non-streaming `chat.completion` object for a reply. */
-export function completionBody(reply: ScriptedReply, ctx: ChunkContext, usage: WireUsage | undefined): object {
+export function completionBody(reply: WireReply, ctx: ChunkContext, usage: WireUsage | undefined): object {
   const calls = resolveCalls(reply, ctx.turn);
   return {
     id: ctx.id,

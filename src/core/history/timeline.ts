@@ -1,0 +1,123 @@
+/**
+ * A run as the history panel and the Markdown export tell it: one list of what happened, in time
+ * order (messages, tool calls with their results, patches with each hunk's state and reason, test
+ * runs with their parsed summary, policy verdicts and the user's answers, the fast model's Q&A
+ * summary), plus the run's memory. Pure; long texts are cut to TIMELINE_TEXT_MAX (the audit JSON
+ * export keeps them whole).
+ */
+import { parsePatch } from '../patch/parse';
+import { formatTestSummary, summarizeTestOutput } from '../tools/testSummary';
+import { hunkNoteOf } from './hunkNotes';
+import { USER_ANSWER_RULE, type PatchRecord, type RunDetail, type RunRecord, type RunSummary, type StepRecord } from './types';
+import { TIMELINE_TEXT_MAX, type HunkStateView, type RunRowView, type RunTimelineView, type TimelineItem } from '../../protocol/history';
+
+export function runRowOf(r: RunSummary): RunRowView {
+  return {
+    id: r.id,
+    goal: r.goal,
+    status: r.status,
+    startedAt: r.startedAt,
+    endedAt: r.endedAt,
+    steps: r.stepCount,
+    patches: r.patchCount,
+    testRuns: r.testRunCount,
+    tokensIn: r.tokensIn,
+    tokensOut: r.tokensOut,
+    costUsd: r.costUsd,
+    models: modelsOf(r),
+  };
+}
+
+function modelsOf(r: RunRecord): string[] {
+  return [...new Set([r.reasoningModel, r.fastModel].filter((m): m is string => !!m))];
+}
+
+export function cut(text: string, max = TIMELINE_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n… (${(text.length - max).toLocaleString('en-US')} more characters in the JSON export)`;
+}
+
+export function runTimeline(d: RunDetail): RunTimelineView {
+  const items: Array<{ order: number; item: TimelineItem }> = [];
+  const add = (item: TimelineItem, order = 0) => items.push({ order, item });
+  for (const s of d.steps) {
+    const item = stepItem(s);
+    if (item) add(item, s.seq);
+  }
+  for (const p of d.patches) add(patchItem(p), 1e9);
+  for (const t of d.testRuns) {
+    const summary = summarizeTestOutput(t.outputTail);
+    add({ kind: 'test', id: t.id, time: t.time, command: t.command, trigger: t.trigger, exitCode: t.exitCode, durationMs: t.durationMs, summary: formatTestSummary(summary), outputTail: cut(t.outputTail) });
+  }
+  for (const p of d.policyDecisions) {
+    add({ kind: 'policy', id: p.id, time: p.time, policyKind: p.kind, subject: cut(p.subject, 2_000), verdict: p.verdict, rule: p.rule, reason: cut(p.reason, 4_000), userAnswer: p.rule === USER_ANSWER_RULE });
+  }
+  for (const o of d.observations) if (o.type === 'qa') add({ kind: 'summary', id: o.id, time: o.time, question: cut(o.text, 2_000), text: cut(o.detail) });
+  // Stable: same-time rows keep steps in their recorded order, and a patch after the call that proposed it.
+  items.sort((a, b) => a.item.time - b.item.time || a.order - b.order);
+  const run: RunRowView = runRowOf({ ...d.run, stepCount: d.steps.length, patchCount: d.patches.length, testRunCount: d.testRuns.length });
+  const observations = d.observations.map((o) => ({ id: o.id, type: o.type, tool: o.tool, text: cut(o.text, 4_000), detail: cut(o.detail, 4_000), path: o.path, time: o.time }));
+  return { run, items: items.map((x) => x.item), observations };
+}
+
+function stepItem(s: StepRecord): TimelineItem | undefined {
+  if (s.role === 'tool') {
+    const result = s.result ?? '';
+    return { kind: 'tool', id: s.id, time: s.time, tool: s.tool ?? '(unknown tool)', args: cut(argsText(s.arguments), 8_000), result: cut(result), resultChars: result.length, durationMs: s.durationMs };
+  }
+  // An assistant step without text only carried tool calls: the tool steps show them.
+  if (!s.text) return undefined;
+  return { kind: 'message', id: s.id, time: s.time, role: s.role, text: cut(s.text) };
+}
+
+function argsText(args: unknown): string {
+  if (args === null || args === undefined) return '';
+  if (typeof args === 'string') return args;
+  try {
+    return JSON.stringify(args, null, 2);
+  } catch {
+    return String(args);
+  }
+}
+
+/** Every hunk of the recorded patch with its state: applied, rejected with the user's reason, refused with the engine's or the policy's. */
+export function hunkStates(p: PatchRecord): HunkStateView[] {
+  const accepted = new Set(p.acceptedHunks.filter((h): h is string => typeof h === 'string'));
+  const notes = new Map(p.rejectedHunks.map(hunkNoteOf).filter((n) => n !== undefined).map((n) => [n.id, n]));
+  const out: HunkStateView[] = [];
+  const parsed = parsePatch(p.text);
+  if (parsed.ok) {
+    for (const f of parsed.value.files) {
+      const path = f.newPath ?? f.oldPath ?? '?';
+      for (const h of f.hunks) {
+        const id = `${path}#${h.index}`;
+        const note = notes.get(id);
+        notes.delete(id);
+        const where = h.oldStart !== undefined ? { oldStart: h.oldStart, oldLines: h.oldCount ?? h.lines.filter((l) => l.kind !== 'add').length } : {};
+        if (accepted.has(id) && p.appliedAt !== null) out.push({ id, path, ...where, state: 'applied' });
+        else if (note) out.push({ id, path, ...where, state: note.state, ...(note.reason ? { reason: note.reason } : {}) });
+        else out.push({ id, path, ...where, state: 'not applied' });
+      }
+    }
+  }
+  // Notes the parse did not place (a file-level refusal, a patch the parser cannot read any more).
+  for (const n of notes.values()) out.push({ id: n.id, path: n.id.replace(/#\d+$/, ''), state: n.state, ...(n.reason ? { reason: n.reason } : {}) });
+  if (!parsed.ok) for (const id of accepted) out.push({ id, path: id.replace(/#\d+$/, ''), state: p.appliedAt !== null ? 'applied' : 'not applied' });
+  return out;
+}
+
+function patchItem(p: PatchRecord): TimelineItem {
+  const hunks = hunkStates(p);
+  const applied = p.appliedAt !== null;
+  return {
+    kind: 'patch',
+    id: p.id,
+    time: p.time,
+    files: p.files,
+    appliedAt: p.appliedAt,
+    hunks,
+    hasSnapshots: !!p.snapshots?.length,
+    canRevert: applied && !!p.reversePatch?.trim(),
+    canApplyAgain: applied && hunks.some((h) => h.state === 'applied'),
+  };
+}

@@ -1,0 +1,15 @@
+import type * as vscode from 'vscode';
+import type { HistoryToHost, HistoryToHostType } from '../../../../protocol/history';
+import type { HistoryService } from '../historyService';
+import type { PatchActions } from '../patchActions';
+import type { RunOperations } from '../runOperations';
+
+export interface HistoryHandlerContext {
+  service: HistoryService;
+  patches: PatchActions;
+  runs: RunOperations;
+  log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
+}
+
+/** One small handler per request type. */
+export type HistoryHandler<K extends HistoryToHostType> = (payload: HistoryToHost[K][0], ctx: HistoryHandlerContext) => Promise<HistoryToHost[K][1]> | HistoryToHost[K][1];

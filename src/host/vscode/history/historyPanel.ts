@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { HistoryToWebviewMessage } from '../../../protocol/history';
+import type { HistoryHandlerContext } from './handlers/types';
+import { buildHistoryHtml } from './historyHtml';
+import { routeHistory } from './router';
+
+export const HISTORY_PANEL_TYPE = 'patchpilot.history';
+/** Pushes to the panel at most this often while a run writes. */
+const PUSH_EVERY_MS = 300;
+
+/**
+ * The one history panel in the editor area: "Show History" creates it or reveals it where it is.
+ * The panel keeps nothing the store does not have: it asks in pages through the typed protocol, and
+ * is told when something changed; after a reload VS Code restores it (the serializer) and it asks again.
+ */
+export class HistoryPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private pendingRuns = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly ctx: HistoryHandlerContext,
+  ) {}
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  show(): void {
+    if (this.panel) {
+      this.panel.reveal(this.panel.viewColumn);
+      this.post({ kind: 'push', type: 'history/focus', payload: {} });
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(HISTORY_PANEL_TYPE, 'PatchPilot History', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: this.roots() });
+    this.attach(panel);
+  }
+
+  /** VS Code restores the panel after a reload (registerWebviewPanelSerializer). */
+  restore(panel: vscode.WebviewPanel): void {
+    if (this.panel) {
+      panel.dispose();
+      return this.show();
+    }
+    this.attach(panel);
+  }
+
+  /** Something was written: tell the panel (coalesced), with the runs known to have changed. */
+  changed(runIds: readonly string[] = []): void {
+    for (const id of runIds) this.pendingRuns.add(id);
+    if (this.timer || !this.panel) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      const ids = [...this.pendingRuns];
+      this.pendingRuns.clear();
+      this.post({ kind: 'push', type: 'history/changed', payload: { runIds: ids } });
+    }, PUSH_EVERY_MS);
+  }
+
+  async pushStatus(): Promise<void> {
+    if (this.panel) this.post({ kind: 'push', type: 'history/status', payload: await this.ctx.service.status() });
+  }
+
+  private roots(): vscode.Uri[] {
+    return [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
+  }
+
+  private attach(panel: vscode.WebviewPanel): void {
+    this.panel = panel;
+    const webview = panel.webview;
+    webview.options = { enableScripts: true, localResourceRoots: this.roots() };
+    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'patchpilot.svg');
+    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    webview.html = buildHistoryHtml({
+      cspSource: webview.cspSource,
+      nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
+      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'history.js')).toString(),
+      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'history.css')).toString(),
+    });
+    const subs = [webview.onDidReceiveMessage((raw: unknown) => void routeHistory(raw, this.ctx, (m) => this.post(m)))];
+    panel.onDidDispose(() => {
+      subs.forEach((s) => s.dispose());
+      if (this.panel === panel) this.panel = undefined;
+    });
+  }
+
+  private post(message: HistoryToWebviewMessage): void {
+    void this.panel?.webview.postMessage(message).then(undefined, () => undefined);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.panel?.dispose();
+  }
+}

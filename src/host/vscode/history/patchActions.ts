@@ -1,0 +1,107 @@
+import * as vscode from 'vscode';
+import { createIgnoreFilter } from '../../../core/policy/path';
+import type { Approver, DiffPreview } from '../../../core/ports';
+import type { PatchRecord } from '../../../core/history/types';
+import { createPathPolicy } from '../../../core/tools/policyAdapters';
+import type { OperationResult } from '../../../protocol/history';
+import type { HostConfig } from '../config/hostConfig';
+import { createVsCodePatchEngine } from '../diff/vsCodePatchEngine';
+import type { HistoryService } from './historyService';
+import { patchSideUri } from './patchDocuments';
+import { patchSides } from './patchSidesLogic';
+
+export interface PatchActionsDeps {
+  service: HistoryService;
+  config: HostConfig;
+  /** The run's approver (the chat's host): in VS Code its patch review is the native diff review. */
+  approver: Approver;
+  review?: DiffPreview;
+  log: vscode.LogOutputChannel;
+}
+
+const done = (message: string): OperationResult => ({ ok: true, message });
+const refused = (message: string): OperationResult => ({ ok: false, message });
+
+/**
+ * What the history panel does with a recorded patch: show the recorded before and after, apply its
+ * applied hunks again, or apply its reverse patch. Both writes take the road a run's propose_patch
+ * takes (tools/proposePatch.ts): Workspace Trust, the approval mode (plan writes nothing), the path
+ * policy (deny refuses, a protected path always asks), the run's approver (the per-hunk diff review)
+ * in `ask` mode, and the extension's PatchManager over VS Code's files (unsaved buffers, WorkspaceEdit,
+ * the undo journal of "Undo Last Patch").
+ */
+export class PatchActions {
+  constructor(private readonly d: PatchActionsDeps) {}
+
+  async open(runId: string, patchId: string): Promise<OperationResult> {
+    const patch = await this.find(runId, patchId);
+    if (!patch) return refused('That patch is no longer in the history.');
+    const sides = patchSides(patch);
+    for (const [i, s] of sides.entries()) {
+      const title = `${s.path} (recorded ${s.source === 'recorded' ? 'before ↔ after' : 'hunks only'}${sides.length > 1 ? `, ${i + 1}/${sides.length}` : ''})`;
+      await vscode.commands.executeCommand('vscode.diff', patchSideUri(runId, patchId, 'before', s.path), patchSideUri(runId, patchId, 'after', s.path), title, { preview: sides.length === 1, preserveFocus: i > 0 });
+    }
+    return done(`Opened ${sides.length} file${sides.length === 1 ? '' : 's'} of the patch.`);
+  }
+
+  async applyAgain(runId: string, patchId: string): Promise<OperationResult> {
+    const patch = await this.find(runId, patchId);
+    if (!patch) return refused('That patch is no longer in the history.');
+    const applied = patch.acceptedHunks.filter((h): h is string => typeof h === 'string');
+    if (patch.appliedAt === null || applied.length === 0) return refused('Nothing of this patch was applied, so there is nothing to apply again.');
+    return this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`);
+  }
+
+  async revert(runId: string, patchId: string): Promise<OperationResult> {
+    const patch = await this.find(runId, patchId);
+    if (!patch) return refused('That patch is no longer in the history.');
+    if (!patch.reversePatch?.trim()) return refused('This patch has no recorded reverse patch (it was not applied).');
+    return this.applyLikeARun(patch.reversePatch, undefined, `the revert of the patch to ${patch.files.join(', ')}`);
+  }
+
+  private async find(runId: string, patchId: string): Promise<PatchRecord | undefined> {
+    const detail = await (await this.d.service.store()).getRun(runId);
+    return detail?.patches.find((p) => p.id === patchId);
+  }
+
+  private async applyLikeARun(text: string, only: ReadonlySet<string> | undefined, what: string): Promise<OperationResult> {
+    if (!vscode.workspace.isTrusted) return refused('Restricted Mode: PatchPilot applies no patch until you trust this workspace.');
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') return refused('Open the workspace folder the patch belongs to.');
+    const root = folder.uri.fsPath;
+    const { config } = await this.d.config.load();
+    const mode = config.settings.approval.mode;
+    if (mode === 'plan') return refused('The approval mode is "plan": PatchPilot writes nothing.');
+    const engine = createVsCodePatchEngine(root, this.d.review);
+    const preview = await engine.apply(text, { dryRun: true, ...(only ? { acceptedHunks: only } : {}) });
+    if (!preview.ok) return refused(`${capital(what)} does not apply to the files as they are now; nothing was changed.\n${preview.error ?? ''}`.trim());
+    const hunks = preview.files.flatMap((f) => f.hunks.filter((h) => h.status === 'would-apply').map((h) => h.id));
+    if (hunks.length === 0) return refused(`${capital(what)} changes nothing.`);
+
+    const ignore = createIgnoreFilter(root);
+    const policy = createPathPolicy(root, { protectedPaths: config.settings.policy.protectedPaths, denyPaths: config.settings.policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir));
+    const paths = [...new Set(preview.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))];
+    const decisions = await Promise.all(paths.map(async (p) => ({ path: p, decision: await policy.check(p, 'write') })));
+    const denied = decisions.filter((x) => x.decision.verdict === 'deny');
+    if (denied.length) return refused(`Refused by the path policy, nothing was changed: ${denied.map((x) => `${x.path}: ${x.decision.reason}`).join('; ')}`);
+    const asks = decisions.some((x) => x.decision.verdict === 'ask');
+
+    let accepted = hunks;
+    let edited: string | undefined;
+    if (mode === 'ask' || asks) {
+      const answer = await this.d.approver.approvePatch({ patchText: text, preview }, new AbortController().signal);
+      accepted = answer.acceptedHunks.filter((id) => hunks.includes(id));
+      edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
+      if (accepted.length === 0 && !edited) return refused('Nothing was applied: the change was rejected in the review.');
+    }
+    const result = edited ? await engine.apply(edited, {}) : await engine.apply(text, { acceptedHunks: new Set(accepted) });
+    if (!result.ok) return refused(`${capital(what)} could not be applied (the files changed meanwhile); nothing was changed.\n${result.error ?? ''}`.trim());
+    const count = result.files.flatMap((f) => f.hunks).filter((h) => h.status === 'applied').length;
+    this.d.log.info(`history: applied ${what} (${count} hunk(s))`);
+    return done(`Applied ${what}${edited ? ' as you edited it' : ` (${count} hunk${count === 1 ? '' : 's'})`}.`);
+  }
+}
+
+function capital(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}

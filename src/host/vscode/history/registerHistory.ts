@@ -1,0 +1,69 @@
+import * as vscode from 'vscode';
+import type { DiffPreview } from '../../../core/ports';
+import type { ToWebview } from '../../../protocol/chat';
+import type { AgentHost } from '../agent/agentHost';
+import type { HostConfig } from '../config/hostConfig';
+import type { WindowHistory } from '../workspace/windowHistory';
+import { HISTORY_PANEL_TYPE, HistoryPanel } from './historyPanel';
+import { HistoryService } from './historyService';
+import { HISTORY_PATCH_SCHEME, RecordedPatchContent } from './patchDocuments';
+import { PatchActions } from './patchActions';
+import { RunOperations } from './runOperations';
+import { registerWalkthroughContext } from './walkthroughContext';
+
+export interface HistoryDeps {
+  /** The window's one store, which the agent writes to: a run shows in the panel as it happens. */
+  history: WindowHistory;
+  config: HostConfig;
+  /** The chat's host: its run events tell the panel to look again, its approver reviews Apply Again and Revert. */
+  host: AgentHost;
+  review?: DiffPreview;
+  log: vscode.LogOutputChannel;
+}
+
+/** What the extension's API lends the in-host tests. */
+export interface HistoryPanelApi {
+  service: HistoryService;
+  panel: HistoryPanel;
+  runs: RunOperations;
+  patches: PatchActions;
+}
+
+/**
+ * "PatchPilot: Show History": the history panel, its store, the read-only documents of recorded
+ * patches; and the context keys of the "Get started" walkthrough, whose last step is this panel.
+ */
+export function registerHistoryPanel(context: vscode.ExtensionContext, deps: HistoryDeps): HistoryPanelApi {
+  const service = new HistoryService(deps.history, deps.config, deps.log);
+  const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, log: deps.log });
+  const runs = new RunOperations(service, deps.log);
+  const panel = new HistoryPanel(context.extensionUri, { service, patches, runs, log: deps.log });
+  let currentRun: string | undefined;
+  let warmed = false;
+  context.subscriptions.push(
+    service,
+    panel,
+    vscode.commands.registerCommand('patchpilot.showHistory', () => panel.show()),
+    vscode.workspace.registerTextDocumentContentProvider(HISTORY_PATCH_SCHEME, new RecordedPatchContent(service)),
+    vscode.window.registerWebviewPanelSerializer(HISTORY_PANEL_TYPE, { deserializeWebviewPanel: async (p) => panel.restore(p) }),
+    service.onDidChange(() => panel.changed()),
+    service.onDidChangeStatus(() => void panel.pushStatus()),
+    deps.host.onPush((type, payload) => {
+      // Once PatchPilot is in use (the chat loaded), the window's history opens in the background: the
+      // first Show History then draws from an open store (a 100 MB history takes seconds to load).
+      if (type === 'chat/status' && !warmed) {
+        warmed = true;
+        void deps.history.get();
+      }
+      if (type !== 'chat/entry') return;
+      const { entry } = payload as ToWebview['chat/entry'];
+      if (entry.kind !== 'event') return;
+      // The run's rows are in the shared store as soon as its events go out: look again (coalesced).
+      if (entry.event.type === 'run/started') currentRun = entry.event.runId ?? undefined;
+      if (currentRun) panel.changed([currentRun]);
+      if (entry.event.type === 'run/finished') currentRun = undefined;
+    }),
+  );
+  registerWalkthroughContext(context, deps.host);
+  return { service, panel, runs, patches };
+}

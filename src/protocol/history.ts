@@ -1,0 +1,195 @@
+/**
+ * The history panel's protocol: one map from `"history/verb"` to its request and response types
+ * (the webview asks, the host answers by id), and the host's pushes. The panel asks in pages and
+ * the host answers from the history store's worker, so neither side ever holds the whole database.
+ * Zero imports but the other protocol files: the webview bundles this file as is; the host checks
+ * every request with historyValidate.ts before a handler sees it.
+ */
+import type { MatchRange } from './historyMatch';
+
+type Empty = Record<string, never>;
+
+export type RunStatusName = 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+
+/** One row of the runs list. */
+export interface RunRowView {
+  id: string;
+  goal: string;
+  status: RunStatusName;
+  startedAt: number;
+  endedAt: number | null;
+  steps: number;
+  patches: number;
+  testRuns: number;
+  tokensIn: number;
+  tokensOut: number;
+  costUsd: number;
+  models: string[];
+}
+
+export type SearchTypeName = 'runs' | 'observations' | 'patches' | 'tests';
+export type HitKindName = 'run' | 'step' | 'policy' | 'observation' | 'qa' | 'patch' | 'test';
+
+export interface HitView {
+  kind: HitKindName;
+  id: string;
+  runId: string | null;
+  runGoal: string | null;
+  time: number;
+  title: string;
+  snippet: string;
+  ranges: MatchRange[];
+}
+
+export type HunkStateName = 'applied' | 'rejected' | 'refused' | 'not applied';
+
+export interface HunkStateView {
+  id: string;
+  path: string;
+  /** 1-based lines of the hunk in the patch's old file, when the patch says. */
+  oldStart?: number;
+  oldLines?: number;
+  state: HunkStateName;
+  /** The user's reason (rejected) or the engine's or policy's (refused). */
+  reason?: string;
+}
+
+/** One thing that happened in a run, in time order. Text from the model, files and commands is shown as text or sanitised markdown only. */
+export type TimelineItem =
+  | { kind: 'message'; id: string; time: number; role: 'user' | 'assistant' | 'system'; text: string }
+  | {
+      kind: 'tool';
+      id: string;
+      time: number;
+      tool: string;
+      /** Arguments as indented JSON, cut when long. */
+      args: string;
+      result: string;
+      /** The result's full length (the shown result is cut past TIMELINE_TEXT_MAX). */
+      resultChars: number;
+      durationMs: number | null;
+    }
+  | {
+      kind: 'patch';
+      id: string;
+      time: number;
+      files: string[];
+      appliedAt: number | null;
+      hunks: HunkStateView[];
+      /** The recorded before/after exist for the diff editor (else the patch's own hunks are shown). */
+      hasSnapshots: boolean;
+      canRevert: boolean;
+      canApplyAgain: boolean;
+    }
+  | { kind: 'test'; id: string; time: number; command: string; trigger: string; exitCode: number | null; durationMs: number; summary: string; outputTail: string }
+  | {
+      kind: 'policy';
+      id: string;
+      time: number;
+      policyKind: string;
+      subject: string;
+      verdict: 'allow' | 'ask' | 'deny';
+      rule: string | null;
+      reason: string;
+      /** The row records the user's answer to an approval, not a rule's verdict. */
+      userAnswer: boolean;
+    }
+  | { kind: 'summary'; id: string; time: number; question: string; text: string };
+
+export interface ObservationView {
+  id: string;
+  type: 'qa' | 'observation';
+  tool: string | null;
+  text: string;
+  detail: string;
+  path: string | null;
+  time: number;
+}
+
+export interface RunTimelineView {
+  run: RunRowView;
+  items: TimelineItem[];
+  /** The run's memory: observations and Q&A summaries. */
+  observations: ObservationView[];
+}
+
+export interface RetentionView {
+  /** Runs and observations older than this are deleted (undefined: kept). */
+  days?: number;
+  maxObservations?: number;
+  /** Where the values came from, for the panel's note ("user settings"). */
+  source: string;
+}
+
+export interface HistoryProblem {
+  level: 'info' | 'warning' | 'error';
+  message: string;
+}
+
+export interface HistoryStatusView {
+  /** The database file, for the panel's footer. */
+  path: string;
+  available: boolean;
+  retention: RetentionView;
+  problems: HistoryProblem[];
+  trusted: boolean;
+}
+
+/** A time filter: [since, until) in ms; both absent for "all". */
+export interface TimeRange {
+  since?: number;
+  until?: number;
+}
+
+export interface OperationResult {
+  ok: boolean;
+  message: string;
+}
+
+/** Webview -> host: request name -> [request payload, response payload]. */
+export interface HistoryToHost {
+  /** The panel (re)loaded: where the history is, what went wrong opening it, the retention. */
+  'history/ready': [Empty, HistoryStatusView];
+  /** A page of runs, newest first. */
+  'history/runs': [{ offset: number; limit: number; since?: number; until?: number }, { runs: RunRowView[]; total: number }];
+  'history/run': [{ runId: string }, { timeline?: RunTimelineView }];
+  /** BM25 search; `prefix`: the last word is still being typed. */
+  'history/search': [{ query: string; since?: number; until?: number; types: SearchTypeName[]; prefix: boolean }, { hits: HitView[]; terms: Array<{ text: string; prefix: boolean }> }];
+  /** Opens the recorded before and after in VS Code's diff editor. */
+  'history/openPatch': [{ runId: string; patchId: string }, OperationResult];
+  /** Applies the recorded patch's applied hunks again, through the run's review and PatchManager. */
+  'history/applyAgain': [{ runId: string; patchId: string }, OperationResult];
+  /** Applies the recorded reverse patch, through the run's review and PatchManager. */
+  'history/revert': [{ runId: string; patchId: string }, OperationResult];
+  /** Asks where to save, then writes the run as audit JSON or Markdown. */
+  'history/export': [{ runId: string; format: 'json' | 'markdown' }, OperationResult];
+  /** Asks for confirmation (a modal), then deletes the run. */
+  'history/delete': [{ runId: string }, OperationResult];
+  /** Applies the retention settings now. */
+  'history/applyRetention': [Empty, OperationResult];
+  'history/openSettings': [Empty, OperationResult];
+  /** A link in a message: the host opens http(s) only, after VS Code's own prompt. */
+  'history/openLink': [{ url: string }, OperationResult];
+}
+
+/** Host -> webview pushes. */
+export interface HistoryToWebview {
+  /** Something was written (this window's run, another window, the CLI): query again. `runIds`: runs known to have changed (empty: any). */
+  'history/changed': { runIds: string[] };
+  'history/status': HistoryStatusView;
+  /** "Show History" ran while the panel was open: focus the search box. */
+  'history/focus': Empty;
+}
+
+export type HistoryToHostType = keyof HistoryToHost;
+export type HistoryToWebviewType = keyof HistoryToWebview;
+
+export type HistoryToHostMessage = { [K in HistoryToHostType]: { kind: 'request'; id: number; type: K; payload: HistoryToHost[K][0] } }[HistoryToHostType];
+
+export type HistoryToWebviewMessage =
+  | { [K in HistoryToWebviewType]: { kind: 'push'; type: K; payload: HistoryToWebview[K] } }[HistoryToWebviewType]
+  | { [K in HistoryToHostType]: { kind: 'response'; id: number; type: K; ok: true; result: HistoryToHost[K][1] } }[HistoryToHostType]
+  | { kind: 'response'; id: number; type: HistoryToHostType; ok: false; error: string };
+
+/** Longest message, tool argument or result text the timeline carries (the rest is exported, not drawn). */
+export const TIMELINE_TEXT_MAX = 20_000;

@@ -1,0 +1,76 @@
+// In-host suite for the chat's host side: a follow-up continues the same conversation, and the API
+// key lives in VS Code's real SecretStorage (never in settings). The model is the scripted
+// OpenAI-compatible server, started inside the extension host; the client talks to it over HTTP.
+import * as assert from 'node:assert/strict';
+import { after, before, describe, it } from 'mocha';
+import * as vscode from 'vscode';
+import type { PatchPilotApi } from '../../../src/host/vscode/extension';
+import { ScriptedModelServer } from '../../support/scriptedModel';
+
+const api = async () => (await vscode.extensions.getExtension('patchpilot.patchpilot')!.activate()) as PatchPilotApi;
+const settings = () => vscode.workspace.getConfiguration('patchpilot');
+
+describe('chat host', () => {
+  let model: ScriptedModelServer;
+
+  before(async () => {
+    model = await ScriptedModelServer.start([
+      { reply: { text: 'The first answer mentions zebras.' } },
+      { reply: { text: 'Yes, zebras again.' }, expect: { anyMessageContains: 'The first answer mentions zebras.' } },
+    ]);
+    await settings().update('llm.baseUrl', model.baseUrl, vscode.ConfigurationTarget.Global);
+    await settings().update('llm.model', 'scripted-model', vscode.ConfigurationTarget.Global);
+  });
+
+  const runIds: string[] = [];
+
+  after(async () => {
+    // Leave the workspace history as it was: other suites count its runs.
+    const { historyPanel } = await api();
+    for (const id of runIds) await historyPanel.runs.deleteRun(id, true);
+    await settings().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('llm.model', undefined, vscode.ConfigurationTarget.Global);
+    await model.close();
+  });
+
+  it('a follow-up message continues the same conversation (the model sees the earlier turn)', async () => {
+    const { host } = await api();
+    host.newChat();
+    const first = await host.send('Tell me about stripes');
+    assert.equal(first.delivered, 'started', first.reason);
+    const firstOutcome = await first.outcome!;
+    if (firstOutcome.runId) runIds.push(firstOutcome.runId);
+    assert.equal(firstOutcome.status, 'finished');
+    const second = await host.send('Again?');
+    assert.equal(second.delivered, 'started', second.reason);
+    const secondOutcome = await second.outcome!;
+    if (secondOutcome.runId) runIds.push(secondOutcome.runId);
+    assert.equal(secondOutcome.status, 'finished');
+    assert.deepEqual(model.mismatches, []);
+    const users = (model.chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
+    assert.ok(users.some((u) => u.includes('Tell me about stripes')) && users.some((u) => u.includes('Again?')), JSON.stringify(users));
+    // The chat lines the view draws hold both turns.
+    const texts = JSON.stringify(host.snapshot().entries);
+    assert.match(texts, /Tell me about stripes/);
+    assert.match(texts, /Again\?/);
+  });
+
+  it('the API key is kept in SecretStorage, sent to the endpoint, and never written to settings', async () => {
+    const { host, keys } = await api();
+    await keys.set('sk-inhost-secret');
+    try {
+      model.requests.length = 0;
+      const run = await host.send('one more');
+      // The script is used up: the run fails at the model, which is fine here; the request is what counts.
+      const outcome = await run.outcome?.catch(() => undefined);
+      if (outcome?.runId) runIds.push(outcome.runId);
+      const auth = model.chatRequests.at(-1)?.headers.authorization ?? '';
+      assert.equal(auth, 'Bearer sk-inhost-secret');
+      const inspected = JSON.stringify(vscode.workspace.getConfiguration().inspect('patchpilot') ?? {});
+      assert.doesNotMatch(inspected, /sk-inhost-secret/);
+    } finally {
+      await keys.delete();
+    }
+    assert.equal(await keys.get(), undefined);
+  });
+});

@@ -1,0 +1,332 @@
+/**
+ * The history panel: a search box with time and type filters over a virtualised list (runs grouped
+ * by day, or search hits), and the opened run's timeline beside it. It holds nothing the store does
+ * not have: it asks the host in pages, re-asks when told something changed, and keeps only its
+ * filters and the open run in the webview state (a reload shows the same view).
+ *
+ * Search runs as you type, coalesced: one request in flight at a time, and when it returns the
+ * latest text is sent if it changed meanwhile (so a keystroke never waits for a timer, and a fast
+ * typist never queues stale searches).
+ */
+import '../chat/styles.css';
+import './history.css';
+import type { HistoryStatusView, HitView, RunRowView, SearchTypeName, TimeRange } from '../../src/protocol/history';
+import type { QueryTerm } from '../../src/protocol/historyMatch';
+import { banner, button, checkbox, el, input, select } from '../shared/components';
+import { HistoryClient } from './client';
+import { hitRows, renderRow, runRows, type ListRow } from './listRows';
+import { TIME_CHOICES, timeRange, type TimeChoice } from './timeFilter';
+import { renderRun, type TimelineActions } from './timelineView';
+import { VirtualList } from './virtualList';
+
+interface Saved {
+  query: string;
+  time: TimeChoice;
+  from: string;
+  to: string;
+  types: SearchTypeName[];
+  runId?: string;
+}
+
+/** Runs per request: a screen shows about 15; the list asks for more as it scrolls. */
+const PAGE = 100;
+const TYPES: ReadonlyArray<{ value: SearchTypeName; label: string }> = [
+  { value: 'runs', label: 'Runs' },
+  { value: 'observations', label: 'Observations' },
+  { value: 'patches', label: 'Patches' },
+  { value: 'tests', label: 'Tests' },
+];
+
+const client = new HistoryClient();
+const saved = (client.api.getState() as Saved | undefined) ?? { query: '', time: 'all', from: '', to: '', types: TYPES.map((t) => t.value) };
+const state: Saved = { ...saved, types: [...saved.types] };
+
+let runs: RunRowView[] = [];
+let total = 0;
+let loadingMore = false;
+let hits: HitView[] = [];
+let terms: QueryTerm[] = [];
+let openRunId: string | undefined = state.runId;
+let searching = false;
+let searchDirty = false;
+/** Keystroke times by query text, for the benchmark's "keystroke to rendered results". */
+const typedAt = new Map<string, number>();
+/** Timings the benchmark reads (bench/historyPanel): keystroke to results, first rows, drawing alone. */
+interface PanelPerf {
+  scriptStart: number;
+  search: number[];
+  firstRows?: number;
+  /** ms spent drawing (after the answer arrived): runs lists, search results. */
+  drawRuns: number[];
+  drawHits: number[];
+  lastRendered?: string;
+}
+const perf: PanelPerf = ((window as unknown as { __ppHistoryPerf?: PanelPerf }).__ppHistoryPerf = { scriptStart: performance.now(), search: [], drawRuns: [], drawHits: [] });
+
+// --- layout ---------------------------------------------------------------------------------
+const app = document.getElementById('app')!;
+const header = el('div', 'pp-filters');
+header.setAttribute('role', 'search');
+const searchBox = input({ name: 'Search history', type: 'search', placeholder: 'Search goals, messages, tool results, patches, tests…', value: state.query, onInput: (v) => onQuery(v) });
+const timeSelect = select({ name: 'Time filter', options: TIME_CHOICES, value: state.time, onChange: (v) => ((state.time = v), onFilters()) });
+const fromBox = input({ name: 'From date', type: 'date', value: state.from, onInput: (v) => ((state.from = v), onFilters()) });
+const toBox = input({ name: 'To date', type: 'date', value: state.to, onInput: (v) => ((state.to = v), onFilters()) });
+const range = el('span', 'pp-range');
+range.append(fromBox, document.createTextNode(' to '), toBox);
+const typeSet = el('fieldset', 'pp-types');
+typeSet.append(el('legend', undefined, 'Search in'));
+for (const t of TYPES) {
+  typeSet.append(
+    checkbox({
+      label: t.label,
+      checked: state.types.includes(t.value),
+      onChange: (on) => {
+        state.types = on ? [...new Set([...state.types, t.value])] : state.types.filter((x) => x !== t.value);
+        onFilters();
+      },
+    }).root,
+  );
+}
+const refresh = button({ label: 'Refresh', name: 'Refresh history', variant: 'secondary', onClick: () => void refreshAll() });
+header.append(searchBox, timeSelect, range, typeSet, refresh);
+
+const bannerSlot = el('div', 'pp-banner-slot');
+const statusLine = el('div', 'pp-status');
+const toast = el('div', 'pp-toast');
+toast.setAttribute('role', 'status');
+
+const body = el('div', 'pp-body');
+const listPane = el('section', 'pp-list-pane');
+const listHeading = el('h2', 'pp-list-heading', 'Runs');
+listHeading.id = 'pp-list-heading';
+const runList = new VirtualList<ListRow>({ label: 'Runs', render: renderRow, onOpen: (row) => row.kind === 'run' && void openRun(row.run.id), onNearEnd: () => void loadMore(), empty: 'No runs recorded yet. Run a goal from the chat, then they appear here.' });
+const hitList = new VirtualList<ListRow>({ label: 'Search results', render: renderRow, onOpen: (row) => row.kind === 'hit' && void openHit(row.hit), empty: 'No matches.' });
+listPane.setAttribute('aria-labelledby', listHeading.id);
+listPane.append(listHeading, runList.root, hitList.root);
+const detail = el('section', 'pp-detail');
+detail.setAttribute('aria-label', 'Run details');
+detail.append(el('p', 'pp-note', 'Choose a run to see its timeline.'));
+body.append(listPane, detail);
+app.replaceChildren(header, bannerSlot, statusLine, body, toast);
+
+searchBox.addEventListener('keydown', (e) => {
+  if (e.key === 'ArrowDown') {
+    e.preventDefault();
+    (state.query.trim() ? hitList : runList).root.focus();
+  } else if (e.key === 'Escape' && searchBox.value) {
+    e.preventDefault();
+    searchBox.value = '';
+    onQuery('');
+  }
+});
+searchBox.addEventListener('input', () => typedAt.set(searchBox.value, performance.now()), { capture: true });
+
+client.handlers = {
+  'history/changed': ({ runIds }) => void onChanged(runIds),
+  'history/status': (s) => showStatus(s),
+  'history/focus': () => searchBox.focus(),
+};
+
+// --- behaviour ------------------------------------------------------------------------------
+function save(): void {
+  state.runId = openRunId;
+  client.api.setState(state);
+}
+
+function currentRange(): TimeRange {
+  return timeRange(state.time, Date.now(), state.from, state.to);
+}
+
+function showMode(): void {
+  const searchingNow = !!state.query.trim();
+  runList.root.hidden = searchingNow;
+  hitList.root.hidden = !searchingNow;
+  range.hidden = state.time !== 'range';
+  listHeading.textContent = searchingNow ? `Search results (${hits.length}${hits.length >= 100 ? '+' : ''})` : `Runs (${total.toLocaleString()})`;
+}
+
+async function loadRuns(): Promise<void> {
+  const r = currentRange();
+  const limit = Math.min(1_000, Math.max(PAGE, runs.length));
+  const page = await client.request('history/runs', { offset: 0, limit, ...r });
+  runs = page.runs;
+  total = page.total;
+  drawRuns();
+}
+
+async function loadMore(): Promise<void> {
+  if (loadingMore || runs.length >= total) return;
+  loadingMore = true;
+  try {
+    const page = await client.request('history/runs', { offset: runs.length, limit: PAGE, ...currentRange() });
+    const have = new Set(runs.map((x) => x.id));
+    runs = [...runs, ...page.runs.filter((x) => !have.has(x.id))];
+    total = Math.max(page.total, runs.length);
+    drawRuns();
+  } finally {
+    loadingMore = false;
+  }
+}
+
+function drawRuns(): void {
+  const t0 = performance.now();
+  const rows = runRows(runs, Date.now());
+  runList.setItems(rows, Math.max(0, total - runs.length) * 58, currentRange().since !== undefined || currentRange().until !== undefined ? 'No runs in this time range.' : undefined);
+  if (openRunId) runList.select(openRunId);
+  showMode();
+  perf.firstRows ??= performance.now();
+  perf.drawRuns.push(performance.now() - t0);
+}
+
+function onQuery(value: string): void {
+  state.query = value;
+  save();
+  if (!value.trim()) {
+    hits = [];
+    terms = [];
+    showMode();
+    return;
+  }
+  if (searching) {
+    searchDirty = true;
+    return;
+  }
+  void runSearch();
+}
+
+async function runSearch(): Promise<void> {
+  searching = true;
+  const query = state.query;
+  try {
+    const r = await client.request('history/search', { query, types: state.types, prefix: true, ...currentRange() });
+    if (state.query.trim()) {
+      const t0 = performance.now();
+      hits = r.hits;
+      terms = r.terms;
+      hitList.setItems(hitRows(hits), 0, state.types.length ? 'No matches in this time range and these types.' : 'Choose at least one type to search in.');
+      hitList.scrollToTop();
+      showMode();
+      perf.drawHits.push(performance.now() - t0);
+      perf.lastRendered = query;
+      const typed = typedAt.get(query);
+      if (typed !== undefined && query === state.query) perf.search.push(performance.now() - typed);
+      // Keystrokes whose text was overtaken are not timed; the current text's keystroke waits for its own results.
+      for (const text of [...typedAt.keys()]) if (text === query || text !== state.query) typedAt.delete(text);
+    }
+  } catch (err) {
+    say(`Search failed: ${(err as Error).message}`);
+  } finally {
+    searching = false;
+    if (searchDirty) {
+      searchDirty = false;
+      if (state.query.trim()) void runSearch();
+    }
+  }
+}
+
+function onFilters(): void {
+  save();
+  showMode();
+  void loadRuns();
+  if (state.query.trim()) onQuery(state.query);
+}
+
+async function openRun(runId: string, focusId?: string): Promise<void> {
+  openRunId = runId;
+  save();
+  const { timeline } = await client.request('history/run', { runId });
+  if (openRunId !== runId) return;
+  if (!timeline) {
+    detail.replaceChildren(el('p', 'pp-note', 'This run is no longer in the history (it was deleted or pruned).'));
+    return;
+  }
+  const shownTerms = state.query.trim() ? terms : [];
+  detail.replaceChildren(renderRun(timeline, actions(runId), shownTerms));
+  if (focusId) {
+    const target = detail.querySelector<HTMLElement>(`[data-id="${CSS.escape(focusId)}"]`);
+    if (target) {
+      target.querySelectorAll('details').forEach((d) => (d.open = true));
+      target.classList.add('pp-focus');
+      target.scrollIntoView({ block: 'center' });
+      target.focus({ preventScroll: true });
+    }
+  } else detail.scrollTop = 0;
+}
+
+async function openHit(hit: HitView): Promise<void> {
+  if (hit.runId) return openRun(hit.runId, hit.kind === 'run' ? undefined : hit.id);
+  detail.replaceChildren(el('h2', 'pp-goal', hit.title), el('pre', 'pp-code', hit.snippet), el('p', 'pp-note', 'This row belongs to no run.'));
+}
+
+function actions(runId: string): TimelineActions {
+  const run = async <R extends { ok: boolean; message: string }>(p: Promise<R>, after?: () => void) => {
+    try {
+      const r = await p;
+      say(r.message);
+      if (r.ok) after?.();
+    } catch (err) {
+      say((err as Error).message);
+    }
+  };
+  return {
+    openLink: (url) => void client.request('history/openLink', { url }),
+    openPatch: (patchId) => void run(client.request('history/openPatch', { runId, patchId })),
+    applyAgain: (patchId) => void run(client.request('history/applyAgain', { runId, patchId })),
+    revert: (patchId) => void run(client.request('history/revert', { runId, patchId })),
+    exportRun: (format) => void run(client.request('history/export', { runId, format })),
+    deleteRun: () =>
+      void run(client.request('history/delete', { runId }), () => {
+        openRunId = undefined;
+        save();
+        detail.replaceChildren(el('p', 'pp-note', 'The run was deleted.'));
+        void loadRuns();
+        if (state.query.trim()) onQuery(state.query);
+      }),
+  };
+}
+
+function say(message: string): void {
+  toast.textContent = message;
+}
+
+async function onChanged(runIds: string[]): Promise<void> {
+  await loadRuns();
+  if (openRunId && (runIds.length === 0 || runIds.includes(openRunId))) {
+    const scroll = detail.scrollTop;
+    await openRun(openRunId);
+    detail.scrollTop = scroll;
+  }
+}
+
+function showStatus(s: HistoryStatusView): void {
+  const r = s.retention;
+  const limits = [r.days !== undefined ? `runs and observations older than ${r.days} days are deleted` : '', r.maxObservations !== undefined ? `at most ${r.maxObservations.toLocaleString()} observations are kept` : ''].filter(Boolean);
+  statusLine.replaceChildren(
+    el('span', undefined, s.available ? `Retention: ${limits.length ? `${limits.join('; ')} (${r.source})` : 'everything is kept'}.` : 'The history is not available.'),
+    ...(s.available && limits.length ? [button({ label: 'Apply Retention Now', variant: 'secondary', onClick: () => void client.request('history/applyRetention', {}).then((x) => (say(x.message), loadRuns())) })] : []),
+    button({ label: 'Open Settings', name: 'Open history settings', variant: 'secondary', onClick: () => void client.request('history/openSettings', {}) }),
+    ...(s.path ? [el('span', 'pp-path', s.path)] : []),
+  );
+  bannerSlot.replaceChildren(
+    ...s.problems.map((p) =>
+      banner(p.message, p.level === 'info' ? 'info' : p.level === 'warning' ? 'warning' : 'error', s.available ? [] : [button({ label: 'Try Again', name: 'Try again to open the history', variant: 'secondary', onClick: () => void refreshAll() })]),
+    ),
+  );
+}
+
+/** Status and the first page are asked at once: the first rows do not wait for the status round trip. */
+async function refreshAll(): Promise<void> {
+  const status = client.request('history/ready', {});
+  const first = loadRuns().then(
+    () => true,
+    () => false,
+  );
+  const s = await status;
+  showStatus(s);
+  if (!s.available || !(await first)) return;
+  if (state.query.trim()) onQuery(state.query);
+  if (openRunId) await openRun(openRunId);
+}
+
+showMode();
+void refreshAll().catch((err: Error) => bannerSlot.replaceChildren(banner(`The history could not be loaded: ${err.message}`, 'error')));

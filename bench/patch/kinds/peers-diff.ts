@@ -80,13 +80,15 @@ export const oneSidedContext: Kind = {
   },
 };
 
+const OPENER = /[{([:=,]\s*$|=>\s*$/;
+
 export const mixedIndentation: Kind = {
   name: 'mixed-indentation',
   group: 'must-not-apply-wrong',
   format: 'unified',
   expectation: 'exact-or-refuse',
   description:
-    "context and removed lines shifted by +2/+4 spaces or a tab; some runs of added lines (those starting at the depth of the line above them) left at the file's indentation, the others shifted",
+    "context and removed lines shifted by +2/+4 spaces or a tab; some runs of added lines (those starting beside the line above them, which opens no block) left at the file's indentation, the others shifted",
   make: ({ pair, rng }) => {
     const tabs = (pair.oldText.match(/^\t/gm)?.length ?? 0) > (pair.oldText.match(/^ {2}/gm)?.length ?? 0);
     const pad = tabs ? '\t' : rng.pick(['  ', '    ']);
@@ -108,7 +110,9 @@ export const mixedIndentation: Kind = {
         let end = i;
         while (end < lines.length && lines[end]![0] === '+') end++;
         const first = lines.slice(i, end).find((x) => x.slice(1).trim() !== '');
-        const beside = first !== undefined && lastOld !== undefined && indent(first.slice(1)) === indent(lastOld);
+        // Beside the line above, which does not open a block: under an opener, a run written for
+        // the file looks exactly like a consistently shifted one, and nobody could tell them apart.
+        const beside = first !== undefined && lastOld !== undefined && indent(first.slice(1)) === indent(lastOld) && !OPENER.test(lastOld);
         if (beside && rng.bool()) kept++;
         else for (let k = i; k < end; k++) lines[k] = shift(lines[k]!);
         i = end;

@@ -2,8 +2,6 @@ import type { Variant } from './locate';
 import type { Candidate } from './match';
 import type { FileLine } from './text';
 import { indentOf, similarity } from './normalize';
-
-
 import { reindentLine, shiftFromPair } from './reindent';
 
 /**
@@ -11,9 +9,11 @@ import { reindentLine, shiftFromPair } from './reindent';
  * whose old side shifted consistently moves its added lines by that shift; a loosely matched
  * one (context shifted unevenly) moves each by the shift of the nearest line the result keeps
  * (a context line, not a removed one). A line the model already wrote at the file's indentation
- * stays as written: when, as written, it sits where code sits next to its neighbours in the
- * result and the shifted line would not (deeper or shallower than both, with no block opener,
- * closer or continuation to explain it).
+ * stays as written: when it rewrites a removed line and is indented like that line in the file
+ * (see writtenLikeReplaced), or when the shifted line would sit where no code sits and the line
+ * as written beside a neighbour (see alreadyFits). The uniform shift stays the default, so a
+ * hunk written consistently off (the common case) is never second-guessed. Once a hunk shows such
+ * mixing, an added line that would fit either way cannot be told: the hunk is refused.
  */
 export function planAddedLines(
   variant: Variant,
@@ -40,13 +40,16 @@ export function planAddedLines(
       continue;
     }
     const shifted = shiftedText(variant, cand, i, fileOf, fileLines);
-    const kept = keptBelow(variant, i, fileOf, fileLines, end);
-    const next = lineBelow(variant, cand, i, fileOf, fileLines, end);
-    const asWritten =
-      shifted !== l.text && l.text.trim() !== '' && (writtenLikeReplaced(variant, i, fileOf, fileLines, shifted, above) ?? alreadyFits(shifted, l.text, above, kept, next));
-    const text = asWritten ? l.text : shifted;
-    if (asWritten) keptWritten++;
-    else if (shifted !== l.text && l.text.trim() !== '' && plausible(l.text, above, next, [above, kept].filter((t): t is string => !!t && t.trim() !== ''))) couldBeWritten++;
+    let text = shifted;
+    if (shifted !== l.text && l.text.trim() !== '') {
+      const kept = keptBelow(variant, i, fileOf, fileLines, end);
+      const next = lineBelow(variant, cand, i, fileOf, fileLines, end);
+      const asWritten = writtenLikeReplaced(variant, i, fileOf, fileLines, shifted, above) ?? alreadyFits(shifted, l.text, above, kept, next);
+      if (asWritten) {
+        text = l.text;
+        keptWritten++;
+      } else if (plausible(l.text, above, next, kept, [above, kept].filter((t): t is string => !!t && t.trim() !== ''))) couldBeWritten++;
+    }
     texts.set(i, text);
     if (text.trim() !== '') above = text;
   }
@@ -120,11 +123,12 @@ const SAME_STATEMENT = 0.5;
 const OPENS = /(?:[{([:,=+\-*/%&|^<>?\\`]|\bdo(?:\s*\|[^|]*\|)?|\bthen|\belse|\btry|\bfinally)\s*$/;
 /** `if (x)` without a brace, and list items, whose next lines sit deeper too. */
 const OPENS_LINE = /^\s*(?:(?:if|for|while|else if|elif|switch|catch|with)\b.*\)\s*$|[-*+]\s|\d+[.)]\s)/;
-/** Starts a line that may sit at another depth than its neighbours: a closer or a continuation. */
-const CONTINUES = /^(?:[.?:&|+\-*/)}\]<>`]|(?:and|or|else|elif|except|finally|catch|end|fi|done)\b)/;
-
-/** A closer or a continuation for certain: comment lines (`* text`, `// text`) are not. */
-const STRICT_CONTINUES = /^(?:[.?:&|+\-)}\]<>`]|\*(?![\s*/])|\/(?![/*])|(?:and|or|else|elif|except|finally|catch|end|fi|done)\b)/;
+/**
+ * Starts a closer or a continuation, which may sit at another depth than its neighbours: `}`,
+ * `)`, `]`, `</tag>`, `.method()`, an operator, `else`/`end`... Not a comment (`// x`, `/* x`,
+ * ` * x`) nor an opening tag.
+ */
+const CONTINUES = /^(?:[.?:&|+\-)}\]>`]|<\/|\*(?![\s*/])|\/(?![/*])|(?:and|or|else|elif|except|finally|catch|end|fi|done)\b)/;
 
 const opens = (line: string) => OPENS.test(line) || OPENS_LINE.test(line);
 
@@ -145,7 +149,7 @@ function writtenLikeReplaced(variant: Variant, i: number, fileOf: readonly numbe
   const removed: number[] = [];
   while (j >= 0 && lines[j]!.kind === 'remove') removed.unshift(j--);
   const r = removed[Math.min(k, removed.length - 1)];
-  if (r === undefined || lines[r]!.text.trim() === '' || STRICT_CONTINUES.test(lines[i]!.text.trimStart())) return undefined;
+  if (r === undefined || lines[r]!.text.trim() === '' || CONTINUES.test(lines[i]!.text.trimStart())) return undefined;
   // Only the same statement rewritten keeps its depth; another line may sit anywhere.
   if (similarity(lines[r]!.text, lines[i]!.text) < SAME_STATEMENT) return undefined;
   if (above !== undefined && opens(above) && width(indentOf(shifted)) > width(indentOf(above))) return undefined;
@@ -159,7 +163,7 @@ function writtenLikeReplaced(variant: Variant, i: number, fileOf: readonly numbe
 function alreadyFits(shifted: string, written: string, above: string | undefined, kept: string | undefined, next: string | undefined): boolean {
   const neighbours = [above, kept].filter((t): t is string => t !== undefined && t.trim() !== '');
   if (!neighbours.some((t) => indentOf(t) === indentOf(written))) return false;
-  return !plausible(shifted, above, next, neighbours);
+  return !plausible(shifted, above, next, kept, neighbours);
 }
 
 /**
@@ -167,7 +171,7 @@ function alreadyFits(shifted: string, written: string, above: string | undefined
  * nothing there to open a block or continue an expression (or one step too far under an opener),
  * or shallower than both neighbours without being a closer, a label or a block opener over its body.
  */
-function plausible(shifted: string, above: string | undefined, below: string | undefined, neighbours: readonly string[]): boolean {
+function plausible(shifted: string, above: string | undefined, below: string | undefined, kept: string | undefined, neighbours: readonly string[]): boolean {
   const indent = indentOf(shifted);
   const w = width(indent);
   if (neighbours.some((t) => indentOf(t) === indent)) return true;
@@ -180,7 +184,8 @@ function plausible(shifted: string, above: string | undefined, below: string | u
     const step = w - width(outer);
     return opens(above) && (indent === outer + '\t' || step === 2 || step === 4 || step === 8);
   }
-  return below === undefined || w >= width(indentOf(below));
+  // Shallower than the line above: fine unless the file goes on deeper again (then it sits between two deeper lines).
+  return kept === undefined || w >= width(indentOf(kept));
 }
 
 /** `case x:`, `default:`, `public:` and the like sit one step out from their neighbours. */

@@ -9,7 +9,9 @@
  *  - the built panel (dist/webview/history.js) in Chromium, answered by the panel's own handlers over
  *    that store: navigation to the first rows drawn (first paint), keystroke to rendered results
  *    while typing at ~10 characters a second (search round trip), and scrolling the virtualised list
- *    through all 5,000 runs (frame times, rows in the DOM).
+ *    through all 5,000 runs (frame times, rows in the DOM);
+ *  - the same in a real VS Code (code-server, inVsCode.ts): Show History to first rows, cold and
+ *    warm, and keystroke to results through VS Code's message relay (BENCH_NO_VSCODE=1 skips it).
  * BENCH_RUNS and BENCH_OBSERVATIONS change the size; BENCH_DB=FILE starts from a copy of a history
  * seeded before (the seed takes minutes). Times vary with the machine's load (printed).
  */
@@ -17,6 +19,7 @@ import { copyFileSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WorkerHistoryStore } from '../../src/core/history/workerStore';
+import { measureInVsCode, type PaintTime } from './inVsCode';
 import { openPanelPage } from './pageHarness';
 import { seedHistory, words } from './seed';
 
@@ -130,6 +133,18 @@ async function main(): Promise<void> {
       await panel.close();
     }
     await store.close();
+    if (process.env.BENCH_NO_VSCODE !== '1') {
+      const real = await measureInVsCode(db, () => words(1));
+      if (typeof real === 'string') add('in VS Code (code-server)', 'skipped', real);
+      else {
+        const mid = (f: (p: PaintTime) => number) => ms(pct(real.warm.map(f), 50));
+        add('in VS Code: Show History to first rows, warm, p50', mid((p) => p.totalMs), `code-server + Chromium, ${real.warm.length} times, the window's store open (a run, a test or the chat opened it)`);
+        add('  of which VS Code: command to the panel document starting', mid((p) => p.vscodeMs), 'command dispatch, extension host, webview iframe and its service worker');
+        add('  of which the panel: document start to first rows', mid((p) => p.panelMs), `loading its HTML, CSS and script through VS Code ${mid((p) => p.loadMs)}, then status and first page (at once) and drawing ${mid((p) => p.panelMs - p.loadMs)}`);
+        add('in VS Code: Show History to first rows, cold', ms(real.cold.totalMs), `the window's store not open yet: it loads the file in its worker first (panel part ${ms(real.cold.panelMs)})`);
+        add('in VS Code: keystroke to rendered results p50 / p95', `${ms(pct(real.searchMs, 50))} / ${ms(pct(real.searchMs, 95))}`, `${real.searchMs.length} keystrokes timed, typing 10 chars/s, through VS Code's message relay`);
+      }
+    }
     add('machine', `${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);
     console.log('\n| measure | value | note |\n|---|---|---|');
     for (const [a, b, c] of table) console.log(`| ${a} | ${b} | ${c} |`);

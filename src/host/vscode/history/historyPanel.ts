@@ -34,7 +34,9 @@ export class HistoryPanel implements vscode.Disposable {
       this.post({ kind: 'push', type: 'history/focus', payload: {} });
       return;
     }
-    const panel = vscode.window.createWebviewPanel(HISTORY_PANEL_TYPE, 'PatchPilot History', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: this.roots() });
+    // Kept alive behind other tabs: showing it again is instant and keeps the scroll and the open run
+    // (its DOM is small: the lists are virtualised). After a reload the serializer brings it back.
+    const panel = vscode.window.createWebviewPanel(HISTORY_PANEL_TYPE, 'PatchPilot History', vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: this.roots() });
     this.attach(panel);
   }
 

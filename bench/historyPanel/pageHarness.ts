@@ -1,6 +1,6 @@
 /**
- * The history panel's built webview (dist/webview/history.js + .css) in a real Chromium page, with
- * its CSP, answered by the panel's own request handlers over a real HistoryStore in its worker:
+ * The history panel's built webview (dist/webview/history.js + .css, inline as in VS Code) in a real
+ * Chromium page, with its CSP, answered by the panel's own request handlers over a real HistoryStore in its worker:
  * what the panel does in VS Code minus VS Code's message relay. `acquireVsCodeApi` is a small stub
  * script (allowed by the nonce) that hands requests to Node; answers come back as window messages.
  */
@@ -36,12 +36,11 @@ export async function openPanelPage(store: HistoryStore, chromiumPath = process.
     const url = req.url ?? '/';
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     if (url === '/' || url.startsWith('/index.html')) {
-      const html = buildHistoryHtml({ cspSource: origin, nonce: NONCE, scriptUri: `${origin}/history.js`, styleUri: `${origin}/history.css` }).replace('<script nonce', `<script nonce="${NONCE}" src="${origin}/stub.js"></script>\n<script nonce`);
+      const dist = path.join(repo, 'dist', 'webview');
+      const html = buildHistoryHtml({ cspSource: origin, nonce: NONCE, script: readFileSync(path.join(dist, 'history.js'), 'utf8'), style: readFileSync(path.join(dist, 'history.css'), 'utf8'), scriptUris: [`${origin}/stub.js`] });
       res.writeHead(200, { 'content-type': 'text/html' }).end(html);
     } else if (url === '/stub.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(STUB);
-    else if (url === '/history.js' || url === '/history.css') {
-      res.writeHead(200, { 'content-type': url.endsWith('.js') ? 'text/javascript' : 'text/css' }).end(readFileSync(path.join(repo, 'dist', 'webview', url.slice(1))));
-    } else res.writeHead(404).end();
+    else res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;

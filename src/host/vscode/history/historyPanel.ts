@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryToWebviewMessage } from '../../../protocol/history';
 import type { HistoryHandlerContext } from './handlers/types';
@@ -65,6 +67,14 @@ export class HistoryPanel implements vscode.Disposable {
     if (this.panel) this.post({ kind: 'push', type: 'history/status', payload: await this.ctx.service.status() });
   }
 
+  private cached: { script: string; style: string } | undefined;
+
+  /** The built panel (dist/webview/history.js and .css), read once: it goes inline into the HTML. */
+  private bundle(): { script: string; style: string } {
+    const dist = path.join(this.extensionUri.fsPath, 'dist', 'webview');
+    return (this.cached ??= { script: readFileSync(path.join(dist, 'history.js'), 'utf8'), style: readFileSync(path.join(dist, 'history.css'), 'utf8') });
+  }
+
   private roots(): vscode.Uri[] {
     return [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
   }
@@ -74,12 +84,12 @@ export class HistoryPanel implements vscode.Disposable {
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: this.roots() };
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'patchpilot.svg');
-    const dist = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const bundle = this.bundle();
     webview.html = buildHistoryHtml({
       cspSource: webview.cspSource,
       nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
-      scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'history.js')).toString(),
-      styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'history.css')).toString(),
+      script: bundle.script,
+      style: bundle.style,
     });
     const subs = [webview.onDidReceiveMessage((raw: unknown) => void routeHistory(raw, this.ctx, (m) => this.post(m)))];
     panel.onDidDispose(() => {

@@ -6,12 +6,14 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   patch: () => import('./commands/patch'),
   history: () => import('./commands/history'),
   run: () => import('./commands/run'),
+  mcp: () => import('./commands/mcp'),
 };
 
 const summaries: Record<string, string> = {
   patch: 'apply or evaluate a patch (unified diff, apply_patch, SEARCH/REPLACE): exact or refused',
   history: 'list, show, search and export the workspace history database',
   run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
+  mcp: 'list the configured MCP servers with their status; approve them ahead of a run',
 };
 
 function usage(): string {

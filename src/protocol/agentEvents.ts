@@ -49,7 +49,7 @@ export type AgentEvent =
   | { type: 'tool/started'; callId: string; name: string; args: unknown }
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
   | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string }
-  | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch'; title: string; reason?: string }
+  | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp'; title: string; reason?: string }
   | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[]; /** patch hunks the user rejected, with the reason typed */ rejected?: { id: string; reason?: string }[] }
   | { type: 'test/started'; command: string }
   | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
@@ -59,6 +59,9 @@ export type AgentEvent =
       role?: 'reasoning' | 'fast';
       promptTokens: number;
       completionTokens: number;
+      /** The agent's requests: the prompt tokens PatchPilot counted before sending, and its budget (src/core/context). */
+      countedPromptTokens?: number;
+      budgetTokens?: number;
       /** Run totals so far. */
       totalPromptTokens: number;
       totalCompletionTokens: number;
@@ -66,6 +69,27 @@ export type AgentEvent =
       totalCost?: number;
     }
   | { type: 'warning'; message: string }
+  /** spawn_subagent: a child agent started (after waiting for a free slot) on `task`; `index` counts within the run. */
+  | { type: 'subagent/started'; index: number; task: string; tools: string[] }
+  | { type: 'subagent/finished'; index: number; status: RunEndStatus; reason: string; steps: number; runId: string | null }
+  /**
+   * The conversation went over its token budget and was compacted: older work summarized (by
+   * `model`), then, if still over, the oldest summaries or earlier exchanges dropped, or the
+   * largest messages cut. Tokens as counted for the next request.
+   */
+  | {
+      type: 'context/summarized';
+      beforeTokens: number;
+      afterTokens: number;
+      budgetTokens: number;
+      summarizedMessages: number;
+      model?: string;
+      /** True when a summary is a plain list of steps (the model failed). */
+      digest: boolean;
+      droppedSummaries: number;
+      droppedExchanges: number;
+      cutMessages: number;
+    }
   | {
       type: 'run/finished';
       status: RunEndStatus;

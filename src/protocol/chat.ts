@@ -17,12 +17,14 @@ export type ChatEntry =
 /** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
 export interface PendingApproval {
   id: string;
-  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch';
+  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp';
   title: string;
   reason?: string;
   /** The command's cwd, the file content, the patch text: shown as plain text. */
   detail?: string;
   hunks?: HunkView[];
+  /** A patch under review in the diff editor: the card offers Accept / Reject for the whole patch (with an optional reason). */
+  review?: boolean;
 }
 
 export interface ChatStatus {

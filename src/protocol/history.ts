@@ -25,6 +25,8 @@ export interface RunRowView {
   tokensOut: number;
   costUsd: number;
   models: string[];
+  /** A subagent's run: the run that spawned it. */
+  parentRunId: string | null;
 }
 
 export type SearchTypeName = 'runs' | 'observations' | 'patches' | 'tests';

@@ -3,9 +3,7 @@
 // disk gets exactly the accepted hunk, the reason reaches the model, and the test task runs after
 // the edit with its exit code in the chat and in what the model is told.
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { ScriptedModelServer } from '../support/scriptedModel';
-import { sendInChat } from './support/chat';
+import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT } from './support/workbench';
 
@@ -29,7 +27,6 @@ const PATCH = [
 const EXPECTED = BEFORE.replace('  return w * h\n', '  return w * h;\n');
 const REASON = 'leave perimeter alone, another change fixes it';
 
-let model: ScriptedModelServer | undefined;
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
   'patchpilot.approval.mode': 'ask',
@@ -37,17 +34,13 @@ const settings: Record<string, unknown> = {
   'diffEditor.codeLens': true,
 };
 
-before(async () => {
-  model = await ScriptedModelServer.start([
+const scripted = useScriptedModel(
+  [
     { reply: { text: 'Two fixes in shapes.js.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
     { reply: { text: 'Understood: only the semicolon went in.' }, expect: { anyMessageContains: REASON } },
-  ]);
-  settings['patchpilot.llm.baseUrl'] = model.baseUrl;
-});
-
-after(async () => {
-  await model?.close();
-});
+  ],
+  settings,
+);
 
 e2eTest(
   'per hunk: Accept one hunk, Reject the other with a reason; disk, model and test task agree',
@@ -76,8 +69,8 @@ e2eTest(
     await chat.getByText('Tests failed (exit 3)').first().waitFor({ state: 'visible' });
     await chat.getByText(new RegExp(`^Rejected .+: ${REASON}$`)).first().waitFor({ state: 'visible' });
     await vs.screenshot('hunks-done');
-    assert.deepEqual(model!.mismatches, []);
-    const told = JSON.stringify(model!.requests.at(-1)?.body);
+    assert.deepEqual(scripted.server.mismatches, []);
+    const told = JSON.stringify(scripted.server.requests.at(-1)?.body);
     assert.match(told, /rejected by the user/);
     assert.match(told, /exit 3/);
   },

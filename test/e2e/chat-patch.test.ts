@@ -2,9 +2,7 @@
 // scripted model that streams text and proposes a patch, the native diff review, Accept, the file
 // on disk. Skipped with the reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { ScriptedModelServer } from '../support/scriptedModel';
-import { sendInChat } from './support/chat';
+import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT } from './support/workbench';
 
@@ -12,7 +10,6 @@ const BEFORE = "module.exports = () => 'helo, world';\n";
 const AFTER = "module.exports = () => 'hello, world';\n";
 const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
 
-let model: ScriptedModelServer | undefined;
 // The server must be up before the test's options (its URL) are read: e2eTest takes them at declaration.
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
@@ -21,17 +18,13 @@ const settings: Record<string, unknown> = {
   'diffEditor.codeLens': true,
 };
 
-before(async () => {
-  model = await ScriptedModelServer.start([
+const scripted = useScriptedModel(
+  [
     { reply: { text: 'The greeting has a typo; here is the fix.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
     { reply: { text: 'Fixed the greeting in greet.js.' } },
-  ]);
-  settings['patchpilot.llm.baseUrl'] = model.baseUrl;
-});
-
-after(async () => {
-  await model?.close();
-});
+  ],
+  settings,
+);
 
 e2eTest(
   'chat: a goal sent from "Message PatchPilot" streams the reply, the patch opens in the diff editor, Accept writes it',
@@ -60,7 +53,7 @@ e2eTest(
     await chat.getByText('Fixed the greeting in greet.js.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.openViewContainer('PatchPilot');
     await vs.screenshot('chat-patch-done');
-    assert.deepEqual(model!.mismatches, []);
+    assert.deepEqual(scripted.server.mismatches, []);
   },
   { files: { 'greet.js': BEFORE }, settings },
 );

@@ -2,31 +2,24 @@
 // and its result reaches the working run's next model step as a message. Skipped with the reason
 // when code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { ScriptedModelServer } from '../support/scriptedModel';
-import { sendInChat } from './support/chat';
+import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, focusWorkbench } from './support/workbench';
 
-let model: ScriptedModelServer | undefined;
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
   'patchpilot.tests.commands': ['node check.js'],
   'patchpilot.tests.runOnSave': 'on',
 };
 
-before(async () => {
-  model = await ScriptedModelServer.start([
+const scripted = useScriptedModel(
+  [
     // A slow first step (about 15 s of streaming): the save and its test run happen during it.
     { reply: { text: 'Reading the notes file before I change anything. '.repeat(6), textChunkSize: 10, chunkDelayMs: 500, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] } },
     { reply: { text: 'I saw that your tests ran after the save.' }, expect: { anyMessageContains: 'The user saved files and the tests ran' } },
-  ]);
-  settings['patchpilot.llm.baseUrl'] = model.baseUrl;
-});
-
-after(async () => {
-  await model?.close();
-});
+  ],
+  settings,
+);
 
 e2eTest(
   'run on save: a test run after the user saves reaches the working chat run at its next step',
@@ -54,8 +47,8 @@ e2eTest(
     await vs.openViewContainer('PatchPilot');
     await chat.getByText('I saw that your tests ran after the save.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('chat-run-on-save');
-    assert.deepEqual(model!.mismatches, []);
-    assert.match(JSON.stringify(model!.requests.at(-1)?.body), /tests passed \(run on save of notes\.txt\)/);
+    assert.deepEqual(scripted.server.mismatches, []);
+    assert.match(JSON.stringify(scripted.server.requests.at(-1)?.body), /tests passed \(run on save of notes\.txt\)/);
   },
   { files: { 'notes.txt': 'first note\n', 'check.js': "console.log('1 passing');\n" }, settings },
 );

@@ -2,27 +2,20 @@
 // box runs and shows live in the chat with a progress notification; after "Reload Window" the chat
 // still shows the conversation, and a follow-up continues it (the model sees the earlier turns).
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
-import { ScriptedModelServer } from '../support/scriptedModel';
-import { sendInChat } from './support/chat';
+import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT } from './support/workbench';
 
-let model: ScriptedModelServer | undefined;
 const settings: Record<string, unknown> = { 'patchpilot.llm.model': 'scripted-model' };
 
-before(async () => {
-  model = await ScriptedModelServer.start([
+const scripted = useScriptedModel(
+  [
     // Slow enough for the progress notification to be seen while the run works.
     { reply: { text: 'The notes file has two lines about the release checklist.', textChunkSize: 6, chunkDelayMs: 120 } },
     { reply: { text: 'Yes: the second line says to tag the release.' }, expect: { anyMessageContains: 'Summarise the notes' } },
-  ]);
-  settings['patchpilot.llm.baseUrl'] = model.baseUrl;
-});
-
-after(async () => {
-  await model?.close();
-});
+  ],
+  settings,
+);
 
 e2eTest(
   'Run Goal from the palette shows the run in the chat; after a reload the chat keeps it and a follow-up continues it',
@@ -47,8 +40,8 @@ e2eTest(
     const followUp = await sendInChat(vs, 'Does it mention tagging?');
     await followUp.getByText('the second line says to tag the release').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('run-goal-after-reload');
-    assert.deepEqual(model!.mismatches, []);
-    const messages = (model!.chatRequests.at(-1)?.body as { messages: { role: string; content: unknown }[] }).messages;
+    assert.deepEqual(scripted.server.mismatches, []);
+    const messages = (scripted.server.chatRequests.at(-1)?.body as { messages: { role: string; content: unknown }[] }).messages;
     const users = messages.filter((m) => m.role === 'user').map((m) => String(m.content));
     assert.ok(users.some((u) => u.includes('Summarise the notes')) && users.some((u) => u.includes('Does it mention tagging?')), JSON.stringify(users));
   },

@@ -5,7 +5,7 @@
  */
 import './styles.css';
 import type { ChatEntry, ChatSnapshot, ChatStatus, PendingApproval } from '../../src/protocol/chat';
-import { banner, button, el, messageBox, setEnabled } from '../shared/components';
+import { banner, button, el, messageBox, setEnabled, textField } from '../shared/components';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 
@@ -131,11 +131,21 @@ function approvalCard(a: PendingApproval): HTMLElement {
   card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));
   if (a.reason) card.append(el('div', 'pp-approval-reason', a.reason));
   if (a.detail) card.append(el('pre', 'pp-approval-detail', a.detail.length > 6000 ? `${a.detail.slice(0, 6000)}\n...` : a.detail));
-  const answer = (approved: boolean) => {
+  const answer = (approved: boolean, feedback?: string) => {
     card.querySelectorAll('button').forEach((b) => setEnabled(b, false));
-    void client.request('approval/answer', { id: a.id, approved });
+    void client.request('approval/answer', { id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) });
   };
   const row = el('div', 'pp-actions');
+  if (a.review) {
+    // A patch under review in the diff editor: the whole patch from here, an optional reason with Reject.
+    const reason = textField({ name: `Reason for rejecting the ${a.title}`, placeholder: 'Why reject? (optional, sent to the agent)' });
+    row.append(
+      button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
+      button({ label: 'Reject', icon: 'close', name: `Reject ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false, reason.value) }),
+    );
+    card.append(reason, row);
+    return card;
+  }
   row.append(
     button({ label: 'Approve', icon: 'check', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
     button({ label: 'Deny', icon: 'close', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
@@ -144,7 +154,7 @@ function approvalCard(a: PendingApproval): HTMLElement {
   return card;
 }
 
-const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch' };
+const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch', mcp: 'MCP server' };
 
 function save(): void {
   const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value };

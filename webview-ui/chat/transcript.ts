@@ -151,6 +151,11 @@ export class Transcript {
       case 'warning':
         this.container().append(el('div', 'pp-notice pp-notice-warning', e.message));
         return;
+      case 'context/summarized': {
+        const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n));
+        this.container().append(el('div', 'pp-notice', `Context summarized: ${k(e.beforeTokens)} → ${k(e.afterTokens)} tokens (budget ${k(e.budgetTokens)})`));
+        return;
+      }
       case 'run/finished': {
         this.flushText();
         if (!run) return;

@@ -68,6 +68,16 @@ export function messageBox(o: TextBoxOptions): HTMLTextAreaElement {
   return t;
 }
 
+/** A one-line text input with an accessible name. */
+export function textField(o: { name: string; placeholder?: string }): HTMLInputElement {
+  const t = document.createElement('input');
+  t.type = 'text';
+  t.className = 'pp-textfield';
+  t.setAttribute('aria-label', o.name);
+  if (o.placeholder) t.placeholder = o.placeholder;
+  return t;
+}
+
 /** A collapsible item (a tool call and its result). */
 export function collapsible(summary: Node[], open = false): { root: HTMLDetailsElement; body: HTMLElement } {
   const root = document.createElement('details');

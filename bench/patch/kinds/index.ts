@@ -5,6 +5,8 @@ import { pathPrefix, proseAndFences, unicodePunctuation } from './text';
 import { applyPatch, searchReplace } from './formats';
 import { multiFile, newAndDeletedFile } from './files';
 import { ambiguousHunk, missingPlus, wrongDeletedLine } from './unsafe';
+import { srCline, srFenceTags, srFilenameFence, srRoo, srSequential } from './peers-search-replace';
+import { applyPatchIndented, eolBytes, mixedIndentation, oneSidedContext, unifiedU0 } from './peers-diff';
 import type { Kind } from './types';
 
 export const KINDS: readonly Kind[] = [
@@ -25,7 +27,18 @@ export const KINDS: readonly Kind[] = [
   searchReplace,
   multiFile,
   newAndDeletedFile,
+  // The peers' format variants (Codex, aider, Roo Code, Cline, jsdiff, git).
+  srFenceTags,
+  srFilenameFence,
+  srRoo,
+  srCline,
+  srSequential,
+  applyPatchIndented,
+  unifiedU0,
+  eolBytes,
   missingPlus,
   ambiguousHunk,
   wrongDeletedLine,
+  oneSidedContext,
+  mixedIndentation,
 ];

@@ -6,6 +6,7 @@ import { loadCliConfig } from '../../core/config';
 import { openHistoryStore, type HistoryStore, type RunDetail, type RunSummary, type SearchHit } from '../../core/history';
 import { writeAudit } from '../../core/history/auditExport';
 import type { Notifier } from '../../core/ports';
+import { findRun } from '../../core/session/resume';
 
 export const usage = `Usage:
   patchpilot history list [--json] [--limit N] [--status S]   runs, newest first
@@ -110,7 +111,8 @@ async function listCommand(store: HistoryStore, args: ParsedArgs): Promise<numbe
     return ExitCode.ok;
   }
   for (const r of runs) {
-    process.stdout.write(`${r.id}  ${r.status.padEnd(11)} ${iso(r.startedAt)}  ${String(r.stepCount).padStart(4)} steps  ${oneLine(r.goal, 70)}\n`);
+    const parent = r.parentRunId ? `  (subagent of ${r.parentRunId.slice(0, 8)})` : '';
+    process.stdout.write(`${r.id}  ${r.status.padEnd(11)} ${iso(r.startedAt)}  ${String(r.stepCount).padStart(4)} steps  ${oneLine(r.goal, 70)}${parent}\n`);
   }
   return ExitCode.ok;
 }
@@ -118,13 +120,8 @@ async function listCommand(store: HistoryStore, args: ParsedArgs): Promise<numbe
 async function showCommand(store: HistoryStore, args: ParsedArgs): Promise<number> {
   if (args.positionals.length !== 1) throw new UsageError('show needs exactly one RUN_ID');
   const wanted = args.positionals[0]!;
-  let detail = await store.getRun(wanted);
-  if (!detail) {
-    // A unique prefix is enough, as with git hashes.
-    const matches = (await store.listRuns({ limit: 10_000 })).filter((r) => r.id.startsWith(wanted));
-    if (matches.length > 1) throw new UserError(`run id prefix '${wanted}' is ambiguous (${matches.length} runs)`);
-    if (matches.length === 1) detail = await store.getRun(matches[0]!.id);
-  }
+  // An id, a unique prefix (as with git hashes), or "last".
+  const detail = (await store.getRun(wanted)) ?? (await store.getRun((await findRun(store, wanted)).id));
   if (!detail) throw new UserError(`no run with id ${wanted}`);
   if (isJson(args)) process.stdout.write(JSON.stringify(detail, null, 2) + '\n');
   else process.stdout.write(renderRun(detail));
@@ -136,6 +133,7 @@ function renderRun(d: RunDetail): string {
   const out = [
     `run ${r.id}`,
     `goal:    ${r.goal}`,
+    ...(r.parentRunId ? [`parent:  ${r.parentRunId} (a subagent's run)`] : []),
     `status:  ${r.status}   started ${iso(r.startedAt)}   ended ${iso(r.endedAt)}`,
     `models:  ${r.reasoningModel ?? '-'} / ${r.fastModel ?? '-'}   tokens ${r.tokensIn} in, ${r.tokensOut} out   cost $${r.costUsd.toFixed(4)}`,
     '',

@@ -3,6 +3,9 @@ import path from 'node:path';
 import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags } from '../io';
 import { ConfigError, loadCliConfig, APPROVAL_MODES, type SettingKey } from '../../core/config';
 import { ModelConfigError } from '../../core/llm';
+import { UserError } from '../../core/base/errors';
+import type { HistoryStore } from '../../core/history';
+import { loadSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
 import { createAgentDeps } from '../node/agentDeps';
 import { AgentSession, EXIT } from '../node/agentSession';
@@ -25,13 +28,17 @@ export const usage = `Usage:
   --trust-workspace     honour the workspace's own base URL, test commands, allowlists,
                         approval mode and auto-commit from .vscode/settings.json
                         (ignored otherwise, with a warning)
+  --resume RUN          continue the session a run belongs to (its id, a unique prefix,
+                        or "last"), from the history: the goal (or the prompt) is a follow-up
   --json                one JSON event per line on stdout instead of the summary
-The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY.
+The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; web_search's Brave key from
+PATCHPILOT_BRAVE_API_KEY. MCP servers (patchpilot.mcp.servers) need approval: asked on a terminal,
+else given ahead with patchpilot mcp approve NAME.
 Without a terminal nothing can be asked: what needs approval is refused and the model is told.
 Ctrl-C cancels the running goal (its command's process tree is killed); at the prompt it quits.
 Exit: 0 finished, 1 stopped by a limit, failed or interrupted, 2 usage or settings error, 130 cancelled.`;
 
-const FLAGS = ['goal', 'workspace', 'approve', 'dry-run', 'max-steps', 'test-cmd', 'base-url', 'model', 'fast-model', 'json', 'trust-workspace'];
+const FLAGS = ['goal', 'workspace', 'approve', 'dry-run', 'max-steps', 'test-cmd', 'base-url', 'model', 'fast-model', 'json', 'trust-workspace', 'resume'];
 
 export async function run(argv: string[]): Promise<number> {
   const args = parseArgs(argv, ['json', 'trust-workspace', 'dry-run']);
@@ -95,7 +102,18 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
   }
-  const session = new AgentSession(built.deps, built.history, notifier);
+  const session = new AgentSession(built.deps, built.history, notifier, () => (built.mcp ? built.mcp.dispose() : Promise.resolve()));
+  const resume = flag(args, 'resume');
+  if (resume !== undefined) {
+    try {
+      const resumed = await resumeSession(session, built.history, resume);
+      notifier.info(resumed);
+    } catch (err) {
+      await session.close();
+      if (err instanceof UserError) return settingsError(`--resume: ${err.message}`);
+      throw err;
+    }
+  }
   if (!goal) return runRepl(session);
   try {
     const outcome = await session.runGoal(goal);
@@ -104,6 +122,15 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     await session.close();
   }
+}
+
+/** Puts the recorded session of a run back into the chat; returns what to tell the user. */
+async function resumeSession(session: AgentSession, history: HistoryStore | undefined, ref: string): Promise<string> {
+  if (!history) throw new UserError('there is no history database to resume from');
+  const { run, transcript, recorded } = await loadSession(history, ref);
+  session.restore(transcript, recorded ? run.id : undefined);
+  const goal = run.goal.length > 60 ? `${run.goal.slice(0, 57)}...` : run.goal;
+  return `resuming run ${run.id.slice(0, 8)} (${run.status}: "${goal}") with ${transcript.length} message(s)${recorded ? '' : ', rebuilt from its steps (it never ended)'}`;
 }
 
 function settingsError(message: string): number {

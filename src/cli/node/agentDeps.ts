@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ResolvedConfig } from '../../core/config';
 import type { Approver, Notifier } from '../../core/ports';
 import { wireAgent, type WiredAgent } from '../../core/session';
+import { findBundledSkillsDir } from '../../core/context/skills/bundledDir';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { NodeTaskRunner } from './nodeTaskRunner';
 
@@ -15,8 +16,12 @@ export interface AgentHostOptions {
 
 /** The CLI's wiring: the shared core wiring (core/session/wireAgent.ts) with the Node test runner. */
 export function createAgentDeps(o: AgentHostOptions): Promise<WiredAgent> {
-  return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }) });
+  // The package's skills/ folder: next to dist/ in the built CLI, up from src/ under tsx.
+  return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }), mcpApproveHint: MCP_APPROVE_HINT, bundledSkillsDir: findBundledSkillsDir(__dirname) });
 }
+
+/** How a CLI user approves an MCP server when no terminal can ask (CI): ahead of the run. */
+export const MCP_APPROVE_HINT = (server: string) => `approve it ahead with: patchpilot mcp approve ${server}`;
 
 export function relativeToCwd(p: string): string {
   const rel = path.relative(process.cwd(), p);

@@ -1,4 +1,5 @@
 import type { HistoryStore } from '../../core/history';
+import type { ModelMessage } from '../../core/llm/types';
 import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
 import { ChatSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
@@ -32,6 +33,8 @@ export class AgentSession {
     private readonly deps: OrchestratorDeps,
     private readonly history: HistoryStore | undefined,
     private readonly notifier: Notifier,
+    /** Stops what the wiring started besides the history (MCP servers). */
+    private readonly stopServices: () => Promise<void> = async () => undefined,
   ) {
     this.chat = new ChatSession({ deps: this.deps });
   }
@@ -70,7 +73,13 @@ export class AgentSession {
     }
   }
 
+  /** Continues a recorded session: its conversation becomes the earlier turns of the next goal. */
+  restore(transcript: readonly ModelMessage[], runId?: string): void {
+    this.chat.restore(transcript, runId);
+  }
+
   async close(): Promise<void> {
+    await this.stopServices().catch((err: unknown) => this.notifier.error(`stopping the MCP servers failed: ${message(err)}`));
     await this.history?.close().catch((err: unknown) => this.notifier.error(`history not saved: ${message(err)}`));
   }
 }

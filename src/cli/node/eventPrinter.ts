@@ -1,4 +1,5 @@
 import type { AgentEvent, RoleUsageView } from '../../protocol/agentEvents';
+import { formatTokens } from '../../core/context/budget';
 
 /** --json: one event per line on stdout, for scripts. */
 export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e: AgentEvent) => void {
@@ -49,6 +50,15 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
       case 'warning':
         line(`warning: ${e.message}`);
         break;
+      case 'subagent/started':
+        line(`  subagent ${e.index} started: ${firstLine(e.task)}`);
+        break;
+      case 'subagent/finished':
+        line(`  subagent ${e.index} ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}${e.status === 'finished' ? '' : `: ${e.reason}`}`);
+        break;
+      case 'context/summarized':
+        line(`[${describeCompaction(e)}]`);
+        break;
       case 'run/finished':
         line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);
         if (e.usage) line(`patchpilot: ${usageLine(e.usage)}`);
@@ -57,6 +67,19 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         break;
     }
   };
+}
+
+/** "context summarized: 41k -> 6k tokens (38 messages; budget 8k)" */
+export function describeCompaction(e: Extract<AgentEvent, { type: 'context/summarized' }>): string {
+  const k = formatTokens;
+  const details = [
+    e.summarizedMessages ? `${e.summarizedMessages} message${e.summarizedMessages === 1 ? '' : 's'}${e.digest ? ' listed without a model summary' : e.model ? ` by ${e.model}` : ''}` : '',
+    e.droppedSummaries ? `${e.droppedSummaries} old summar${e.droppedSummaries === 1 ? 'y' : 'ies'} dropped` : '',
+    e.droppedExchanges ? `${e.droppedExchanges} earlier exchange${e.droppedExchanges === 1 ? '' : 's'} dropped` : '',
+    e.cutMessages ? `${e.cutMessages} message${e.cutMessages === 1 ? '' : 's'} cut` : '',
+    `budget ${k(e.budgetTokens)}`,
+  ].filter(Boolean);
+  return `context summarized: ${k(e.beforeTokens)} -> ${k(e.afterTokens)} tokens (${details.join('; ')})`;
 }
 
 function brief(args: unknown): string {

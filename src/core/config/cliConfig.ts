@@ -22,7 +22,8 @@ export interface CliConfigInput {
 
 /**
  * The CLI's settings: `<workspace>/.vscode/settings.json` (JSONC), then the environment, then flags.
- * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; never from a file.
+ * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; the Brave Search key from
+ * PATCHPILOT_BRAVE_API_KEY; never from a file.
  */
 export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   const layers: SettingsLayer[] = [];
@@ -39,7 +40,8 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });
 
   const apiKey = input.env.PATCHPILOT_API_KEY || input.env.OPENAI_API_KEY || undefined;
-  return resolveSettings({ layers, trusted: input.trusted, apiKey });
+  const webSearchKey = input.env.PATCHPILOT_BRAVE_API_KEY || undefined;
+  return resolveSettings({ layers, trusted: input.trusted, apiKey, webSearchKey });
 }
 
 /** Reads a settings.json the way VS Code does (comments, trailing commas). Missing file: undefined. */

@@ -18,6 +18,8 @@ export interface ResolveInput {
   trusted: boolean;
   /** The secret, from the environment or the host's secret store, never from a settings file. */
   apiKey?: string;
+  /** The Brave Search API key, from the same places as apiKey (CLI: PATCHPILOT_BRAVE_API_KEY). */
+  webSearchKey?: string;
 }
 
 export interface ResolvedConfig {
@@ -33,6 +35,8 @@ export interface ResolvedConfig {
    * untrusted workspace's settings (CVE-2026-21852: a repository points the client at its server).
    */
   apiKey?: string;
+  /** The web search key; like apiKey, never sent to a search URL an untrusted workspace set. */
+  webSearchKey?: string;
 }
 
 export class ConfigError extends UserError {
@@ -66,8 +70,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         problems.push(`${key} (from ${layer.origin}): ${checked.message}`);
         continue;
       }
-      const previous = values[key];
-      values[key] = isConcat(key) && Array.isArray(previous) ? [...new Set([...previous, ...(checked.value as string[])])] : checked.value;
+      values[key] = isConcat(key) ? addUp(values[key], checked.value) : checked.value;
       sources[key] = { scope: layer.scope, origin: layer.origin };
     }
   }
@@ -77,7 +80,27 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
   const baseUrlSource = sources['patchpilot.llm.baseUrl'];
   // Defence in depth: the filter above already drops such a URL; this keeps the key safe if it ever changes.
   const keyAllowed = !(baseUrlSource?.scope === 'workspace' && !input.trusted);
-  return { settings, sources, ignored, warnings, apiKey: keyAllowed && input.apiKey ? input.apiKey : undefined };
+  const searchUrlSource = sources['patchpilot.webSearch.url'];
+  const searchKeyAllowed = !(searchUrlSource?.scope === 'workspace' && !input.trusted);
+  return {
+    settings,
+    sources,
+    ignored,
+    warnings,
+    apiKey: keyAllowed && input.apiKey ? input.apiKey : undefined,
+    webSearchKey: searchKeyAllowed && input.webSearchKey ? input.webSearchKey : undefined,
+  };
+}
+
+/** Lists add up (no duplicates); objects merge key by key, the later scope winning a key both have. */
+function addUp(previous: unknown, next: unknown): unknown {
+  if (Array.isArray(previous) && Array.isArray(next)) return [...new Set([...previous, ...next])];
+  if (isPlainObject(previous) && isPlainObject(next)) return { ...previous, ...next };
+  return next;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 function isConcat(key: SettingKey): boolean {

@@ -2,6 +2,7 @@
  * The `patchpilot.*` settings shared by the VS Code extension and the CLI: one typed shape, its
  * defaults, and a validator whose errors name the key and where the bad value came from.
  */
+import { parseMcpServers, type McpServerConfig } from '../mcp/config';
 
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto' | 'plan';
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'auto', 'plan'];
@@ -13,6 +14,15 @@ export interface PatchPilotSettings {
     model?: string;
     /** Cheaper model for small jobs (summaries); falls back to `model`. */
     fastModel?: string;
+    /** Context windows (tokens) of models the built-in table does not know, by model name. */
+    contextWindows: Record<string, number>;
+  };
+  /** The prompt's token budget (src/core/context). */
+  context: {
+    /** Tokens a request's prompt may use, for every model; default: a share of the model's context window. */
+    maxTokens?: number;
+    /** The same per model name (wins over maxTokens). */
+    maxTokensByModel: Record<string, number>;
   };
   approval: { mode: ApprovalMode };
   tests: {
@@ -66,13 +76,25 @@ export interface PatchPilotSettings {
     /** Home-relative paths a sandboxed command may read besides the built-in toolchain exceptions. */
     homeAllow: string[];
   };
+  /** MCP servers whose tools the agent may use (src/core/mcp). */
+  mcp: { servers: Record<string, McpServerConfig> };
+  /** spawn_subagent: how many subagents work at the same time. */
+  subagents: { maxConcurrent: number };
+  /**
+   * web_search: 'searxng' (url = the instance), 'brave' (the key from the secret store; url = an
+   * endpoint override), 'off'. Unset: searxng when a url is set, brave when a key is, else off.
+   */
+  webSearch: { provider?: WebSearchProvider; url?: string };
 }
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob';
+export type WebSearchProvider = 'searxng' | 'brave' | 'off';
+export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
+
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider' | 'modelTokens';
 
 interface KeySpec {
   kind: Kind;
-  /** Lists that add up across scopes (user + workspace + ...) instead of the strongest scope winning. */
+  /** Lists (and objects, key by key) that add up across scopes (user + workspace + ...) instead of the strongest scope winning. */
   concat?: boolean;
   /**
    * A repository can set this in its own `.vscode/settings.json` to hurt the user (send the API key
@@ -92,6 +114,9 @@ export const SETTING_KEYS = {
   'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
+  'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
+  'patchpilot.context.maxTokens': { kind: 'posint' },
+  'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
   'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
@@ -116,6 +141,12 @@ export const SETTING_KEYS = {
   // A repository must not widen what reaches its own commands (and, through their output, the model).
   'patchpilot.policy.envAllow': { kind: 'string[]', trustSensitive: true, concat: true },
   'patchpilot.policy.homeAllow': { kind: 'string[]', trustSensitive: true, concat: true },
+  // A server's command runs code and a remote one receives what the agent sends it (CVE-2025-54136 and friends).
+  'patchpilot.mcp.servers': { kind: 'mcpServers', trustSensitive: true, concat: true },
+  'patchpilot.subagents.maxConcurrent': { kind: 'posint' },
+  // Queries (model-chosen text) go to this provider; a repository may only turn search off.
+  'patchpilot.webSearch.provider': { kind: 'searchProvider', trustSensitive: true, safeValues: ['off'] },
+  'patchpilot.webSearch.url': { kind: 'url', trustSensitive: true },
 } as const satisfies Record<string, KeySpec>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -125,13 +156,17 @@ export function isSettingKey(key: string): key is SettingKey {
 }
 
 export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
-  llm: {},
+  llm: { contextWindows: {} },
+  context: { maxTokensByModel: {} },
   approval: { mode: 'ask' },
   tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db', retention: {} },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
+  mcp: { servers: {} },
+  subagents: { maxConcurrent: 4 },
+  webSearch: {},
 } satisfies PatchPilotSettings);
 
 /** Checks one raw value; returns the typed value or a message saying what was expected. */
@@ -177,6 +212,23 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
     case 'posint':
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
       return { ok: false, message: `expected a positive integer, got ${got}` };
+    case 'mcpServers':
+      return parseMcpServers(value);
+    case 'searchProvider':
+      if (typeof value === 'string' && (WEB_SEARCH_PROVIDERS as readonly string[]).includes(value)) return { ok: true, value };
+      return { ok: false, message: `expected one of ${WEB_SEARCH_PROVIDERS.join(', ')}, got ${got}` };
+    case 'modelTokens': {
+      const expected = 'an object of model names to positive integers (tokens), e.g. {"my-model": 32768}';
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `expected ${expected}, got ${got}` };
+      const out: Record<string, number> = {};
+      for (const [name, tokens] of Object.entries(value)) {
+        if (name.trim() === '' || typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens <= 0) {
+          return { ok: false, message: `expected ${expected}; "${truncate(name)}" has ${describe(tokens)}` };
+        }
+        out[name.trim()] = tokens;
+      }
+      return { ok: true, value: out };
+    }
   }
 }
 
@@ -202,6 +254,11 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
       model: v<string | undefined>('patchpilot.llm.model', undefined),
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
+      contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
+    },
+    context: {
+      maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),
+      maxTokensByModel: { ...v<Record<string, number>>('patchpilot.context.maxTokensByModel', {}) },
     },
     approval: { mode: v('patchpilot.approval.mode', d.approval.mode) },
     tests: {
@@ -233,6 +290,12 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
       envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
       homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
+    },
+    mcp: { servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) } },
+    subagents: { maxConcurrent: v('patchpilot.subagents.maxConcurrent', d.subagents.maxConcurrent) },
+    webSearch: {
+      provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),
+      url: v<string | undefined>('patchpilot.webSearch.url', undefined),
     },
   };
 }

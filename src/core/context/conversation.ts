@@ -1,26 +1,44 @@
-import { estimatePromptTokens } from '../llm/contextWindows';
-import type { ModelMessage, ModelToolCall, ModelToolSpec } from '../llm/types';
+import type { ModelMessage, ModelToolCall } from '../llm/types';
 import { headTail } from '../tools/truncate';
 
 /**
  * The messages of one run, kept valid for the chat API: every assistant tool call is followed by
- * exactly one tool message with its id (the pairs are never split). Tool results are cut before
- * they enter; when the whole no longer fits the budget, the oldest tool results are elided in
- * place (their pair stays), never summarized by the model (no summarize loop).
+ * exactly one tool message with its id (the pairs are never split). Tool results are cut (head and
+ * tail, with a note) before they enter. Appends keep the version; a rewrite (a summary, a cut)
+ * bumps it, so the token counter knows its last report no longer describes a prefix.
  */
 export class Conversation {
-  private readonly list: ModelMessage[] = [];
+  private list: ModelMessage[];
+  private rewrites = 0;
+  /** The run's goal as it sits in the list (compaction never drops what follows it). */
+  readonly goal: ModelMessage;
 
   /**
-   * `earlier`: the turns of the same chat before this goal (a follow-up's context); they sit between
-   * the system prompt and the goal, and their tool results are the first to be elided.
+   * `earlier`: the turns of the same chat before this goal (a follow-up's context, maybe already
+   * summarized); they sit between the system prompt and the goal.
    */
-  constructor(system: string, goal: string, private readonly maxToolResultChars: number, earlier: readonly ModelMessage[] = []) {
-    this.list.push({ role: 'system', content: system }, ...earlier, { role: 'user', content: goal });
+  constructor(
+    system: string,
+    goal: string,
+    private maxToolResultChars: number,
+    earlier: readonly ModelMessage[] = [],
+  ) {
+    this.goal = { role: 'user', content: goal };
+    this.list = [{ role: 'system', content: system }, ...earlier, this.goal];
   }
 
   get messages(): readonly ModelMessage[] {
     return this.list;
+  }
+
+  /** Bumped by every rewrite (not by appends). */
+  get version(): number {
+    return this.rewrites;
+  }
+
+  /** The cap on a tool result entering from now on (it follows the token budget). */
+  set toolResultLimit(chars: number) {
+    this.maxToolResultChars = chars;
   }
 
   addAssistant(text: string, toolCalls: readonly ModelToolCall[]): void {
@@ -35,19 +53,9 @@ export class Conversation {
     this.list.push({ role: 'user', content: text });
   }
 
-  /**
-   * Elides the oldest tool results until the estimate fits `maxPromptTokens`. The system prompt,
-   * the goal and the last turn are kept whole. Returns how many results were elided.
-   */
-  fitToBudget(maxPromptTokens: number, tools: readonly ModelToolSpec[]): number {
-    let elided = 0;
-    const lastAssistant = this.list.map((m) => m.role).lastIndexOf('assistant');
-    for (let i = 1; i < lastAssistant && estimatePromptTokens(this.list, tools) > maxPromptTokens; i++) {
-      const m = this.list[i]!;
-      if (m.role !== 'tool' || m.content.startsWith('[elided')) continue;
-      this.list[i] = { role: 'tool', toolCallId: m.toolCallId, content: `[elided to fit the context window: ${m.content.length} characters; call the tool again if you need it]` };
-      elided++;
-    }
-    return elided;
+  /** Replaces the whole list (a compaction); the caller keeps the pairs and the system prompt. */
+  replace(messages: readonly ModelMessage[]): void {
+    this.list = [...messages];
+    this.rewrites++;
   }
 }

@@ -72,10 +72,16 @@ export function finishReasonOf(reply: WireReply): string {
 }
 
 /** Usage to report: the scripted figures, or a chars/4 estimate of the request and the reply. */
+function toolsLength(requestBody: unknown): number {
+  const tools = (requestBody as { tools?: unknown })?.tools;
+  return tools === undefined ? 0 : JSON.stringify(tools).length;
+}
+
 export function usageFor(reply: WireReply, requestBody: unknown): WireUsage | undefined {
   if (reply.usage === null) return undefined;
   const u: ReplyUsage = reply.usage ?? {
-    promptTokens: Math.ceil(JSON.stringify((requestBody as { messages?: unknown })?.messages ?? []).length / 4),
+    // Like a real server, everything in the prompt counts: the messages and the tool schemas.
+    promptTokens: Math.ceil((JSON.stringify((requestBody as { messages?: unknown })?.messages ?? []).length + toolsLength(requestBody)) / 4),
     completionTokens: Math.ceil(
       ((reply.text ?? '') + (reply.toolCalls ?? []).map((c) => c.name + JSON.stringify(c.arguments)).join('')).length / 4,
     ),

@@ -24,7 +24,7 @@ import { currentStamp, loadWithRecovery, moveAside, openVerified, readSnapshot }
 import { applyOp, type Op } from './ops';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
 import { cleanStaleTempFiles } from './tempFiles';
-import { ensureRealFolderChain } from './stateFolder';
+import { ensureRealFolderChain, ignoreInStateFolder } from './stateFolder';
 import type { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
 
@@ -269,13 +269,8 @@ export class DurableDb {
     const dir = path.dirname(this.options.path);
     if (this.options.confineTo) ensureRealFolderChain(this.options.confineTo, dir, this.fsx);
     else this.fsx.mkdirSync(dir, { recursive: true });
-    if (path.basename(dir) !== '.patchpilot') return;
-    try {
-      // The database, its backup, lock, temp and corrupt copies never belong in git.
-      this.fsx.writeFileSync(path.join(dir, '.gitignore'), `${path.basename(this.options.path)}*\n.gitignore\n`, { flag: 'wx' });
-    } catch {
-      // exists already (or the folder is read-only, which the save itself will report)
-    }
+    // The database, its backup, lock, temp and corrupt copies never belong in git.
+    ignoreInStateFolder(dir, `${path.basename(this.options.path)}*`, this.fsx);
   }
 
   private schedule(): void {

@@ -79,6 +79,7 @@ export class HistoryEngine {
       reasoningModel: optionalString(input.reasoningModel),
       fastModel: optionalString(input.fastModel),
       startedAt: input.startedAt ?? this.now(),
+      parentRunId: optionalString(input.parentRunId),
     });
     return id;
   }

@@ -21,7 +21,7 @@ const DAY_MS = 86_400_000;
 // Each op carries the row as stored, so its fields are the public record's fields: only the JSON
 // columns differ (text in the op, parsed values in the record) and runs are written in two halves.
 export type Op =
-  | ({ op: 'startRun' } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'>)
+  | ({ op: 'startRun' } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'> & { parentRunId?: string | null })
   | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<RunRecord, 'id' | 'tokensIn' | 'tokensOut' | 'costUsd'>)
   | ({ op: 'addStep'; arguments: string | null } & Omit<StepRecord, 'arguments'>)
   | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string; snapshots?: string | null } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks' | 'snapshots'>)
@@ -47,8 +47,8 @@ export function applyOp(conn: SqlConn, op: Op): number {
   switch (op.op) {
     case 'startRun':
       return conn.run(
-        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at) VALUES (?, ?, ?, ?, 'running', ?)`,
-        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt],
+        `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at, parent_run_id) VALUES (?, ?, ?, ?, 'running', ?, ?)`,
+        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt, op.parentRunId ?? null],
       );
     case 'finishRun':
       return conn.run(`UPDATE runs SET status = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? WHERE id = ?`, [

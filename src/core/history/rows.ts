@@ -30,6 +30,8 @@ export interface RunRow {
   tokens_in: number;
   tokens_out: number;
   cost_usd: number;
+  /** Since schema version 4. */
+  parent_run_id?: Nullable<string>;
 }
 
 export interface StepRow {
@@ -124,6 +126,7 @@ export const runFromRow = (r: RunRow): RunRecord => ({
   tokensIn: r.tokens_in,
   tokensOut: r.tokens_out,
   costUsd: r.cost_usd,
+  parentRunId: r.parent_run_id ?? null,
 });
 
 export const stepFromRow = (r: StepRow): StepRecord => ({

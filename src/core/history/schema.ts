@@ -86,6 +86,14 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 4,
+    description: 'runs.parent_run_id: a subagent run points at the run that spawned it',
+    sql: `
+      ALTER TABLE runs ADD COLUMN parent_run_id TEXT;
+      CREATE INDEX runs_parent ON runs(parent_run_id);
+    `,
+  },
+  {
+    version: 5,
     description: 'full-text indexes over runs, steps, patches, test runs and policy decisions; recorded file snapshots of patches',
     // The history panel searches everything, not only observations. External content again: the
     // text stays once in the file, indexed by each table's rowid. These tables have no INTEGER

@@ -58,3 +58,43 @@ export function confiningRoot(workspace: string, file: string): string | undefin
   const rel = path.relative(root, path.resolve(file));
   return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) ? root : undefined;
 }
+
+type IgnoreFs = Pick<typeof fs, 'readFileSync' | 'writeFileSync' | 'openSync' | 'writeSync' | 'closeSync'>;
+
+/**
+ * Keeps one of PatchPilot's own files out of git: adds `pattern` to the `.patchpilot/.gitignore`
+ * (created ignoring itself too) unless a line says it already. Only in a folder named `.patchpilot`;
+ * best effort (a read-only folder is reported by the write that follows). Never follows a link:
+ * creation is exclusive and appending opens with O_NOFOLLOW.
+ */
+export function ignoreInStateFolder(dir: string, pattern: string, fsx: IgnoreFs = fs): void {
+  if (path.basename(dir) !== '.patchpilot') return;
+  const file = path.join(dir, '.gitignore');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let text: string;
+    try {
+      text = fsx.readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') return;
+      try {
+        fsx.writeFileSync(file, `${pattern}\n.gitignore\n`, { flag: 'wx' });
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue; // created meanwhile: append to it
+        return;
+      }
+    }
+    if (text.split(/\r?\n/).some((line) => line.trim() === pattern)) return;
+    try {
+      const fd = fsx.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NOFOLLOW);
+      try {
+        fsx.writeSync(fd, `${text === '' || text.endsWith('\n') ? '' : '\n'}${pattern}\n`);
+      } finally {
+        fsx.closeSync(fd);
+      }
+    } catch {
+      /* a link, or not writable: leave it */
+    }
+    return;
+  }
+}

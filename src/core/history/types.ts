@@ -18,6 +18,8 @@ export interface RunStart {
   reasoningModel?: string | null;
   fastModel?: string | null;
   startedAt?: number;
+  /** A subagent's run: the run that spawned it. */
+  parentRunId?: string | null;
 }
 
 export interface RunFinish {
@@ -39,6 +41,8 @@ export interface RunRecord {
   tokensIn: number;
   tokensOut: number;
   costUsd: number;
+  /** Set for a subagent's run: the run that spawned it. */
+  parentRunId: string | null;
 }
 
 export interface RunSummary extends RunRecord {

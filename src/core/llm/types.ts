@@ -15,7 +15,8 @@ export interface ModelToolCall {
 
 export type ModelMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  /** `summary`: written by the context builder in place of earlier work (src/core/context), not typed by the user. */
+  | { role: 'user'; content: string; summary?: boolean }
   | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
 

@@ -4,8 +4,11 @@ import type { AgentEvent, HunkView, RunEndStatus } from '../../protocol/agentEve
 import { CancellationTokenSource, CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { systemClock } from '../ports';
-import { buildSystemPrompt } from '../context/systemPrompt';
-import { Conversation } from '../context/conversation';
+import { buildSubagentPrompt } from '../context/subagentPrompt';
+import { completePairs } from '../context/compaction';
+import type { Conversation } from '../context/conversation';
+import { createRunContext, loadRunSkills } from '../context/runContext';
+import { TokenCalibration } from '../context/tokenCounter';
 import { snapshotGit } from '../git/gitSession';
 import { listWorkspaceFiles } from '../git/listFiles';
 import { ModelApiError } from '../llm/errors';
@@ -13,18 +16,17 @@ import type { ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelToo
 import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
 import type { RunFinish } from '../history/types';
 import type { ApplyResult } from '../patch/types';
+import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
 import { FastModelWork } from './fastModel';
+import { EARLIER_STEP, TRANSCRIPT_STEP, recordCompaction } from './contextSteps';
 import { RunRecorder, asJson, briefArgs } from './recorder';
 import { RunMemory } from './runMemory';
+import { Subagents } from './subagents';
 import { createToolContext } from './toolContext';
+import { pathPolicyOf } from '../tools/paths';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
-
-/** Cut before a tool result enters the context (E6); the model is told what was cut. */
-const MAX_TOOL_RESULT_CHARS = 16_000;
-/** Share of the context window the prompt may use; the rest is for the reply. */
-const PROMPT_SHARE = 0.75;
 
 interface Executed {
   call: ModelToolCall;
@@ -81,31 +83,68 @@ export class Orchestrator {
       await memory.finish({ status, reason, summary, steps, changedFiles: [...changedFiles] }, signal).catch((err: unknown) => warn(`the run's memory was not written: ${errorMessage(err)}`));
       const totals = meter.total();
       const byRole = usageByRole(meter);
+      const transcript = transcriptOf(conversation, goal, summary);
+      // What a resumed session continues from (core/session/resume.ts).
+      recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
       await recorder.finish({ status: HISTORY_STATUS[status], tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript: transcriptOf(conversation, goal, summary) };
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests };
     };
 
     try {
       const root = await realpath(deps.root);
-      const git = await snapshotGit(root);
-      await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') });
+      const git = options.subagent?.git ?? (await snapshotGit(root));
+      await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
       emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: deps.model.contextWindow('reasoning').tokens, git });
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
-      const offered = deps.tools.list().filter((t) => mode !== 'plan' || t.readOnly || t.name === 'propose_patch');
+      const onToolEvent = (e: ToolEvent) => this.forwardToolEvent(e, emit, recorder);
+      const toolCtx = createToolContext(deps, root, git, signal, onToolEvent);
+      toolCtx.run.changedFiles = changedFiles;
+      toolCtx.run.goal = goal;
+      const pathPolicy = pathPolicyOf(toolCtx);
+      const skills = await loadRunSkills({ root, pathPolicy, bundledSkillsDir: deps.bundledSkillsDir });
+      toolCtx.skills = skills;
+      const tools = await this.gatherTools(signal, onToolEvent, warn);
+      const offered = tools.list().filter((t) => (mode !== 'plan' || t.readOnly || t.name === 'propose_patch') && (t.name !== 'load_skill' || skills.skills.length > 0));
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-      const system = buildSystemPrompt(await workspaceFacts(root, git, settings), mode, offered.map((t) => t.name));
-      conversation = new Conversation(system, goal, MAX_TOOL_RESULT_CHARS, options.earlier);
+      const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, settings));
+      if (!options.subagent && offered.some((t) => t.name === 'spawn_subagent')) {
+        toolCtx.subagents = new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, git, facts, meter, emit, runChild: (d, g, o) => new Orchestrator(d).run(g, o) });
+      }
+      if (options.earlier?.length) {
+        // What a killed run is rebuilt from (core/session/resume.ts): a reference when the previous run recorded it.
+        const earlier = options.earlierRunId ? { fromRun: options.earlierRunId } : options.earlier;
+        recorder.step({ role: 'system', tool: EARLIER_STEP, text: `${options.earlier.length} message(s)`, arguments: asJson(earlier) });
+      }
+      const run = await createRunContext(
+        {
+          root,
+          goal,
+          mode,
+          facts,
+          // A subagent gets its focused prompt; the workspace's rules, memory and skills still follow.
+          basePrompt: options.subagent ? buildSubagentPrompt(facts, mode, offered.map((t) => t.name)) : undefined,
+          settings,
+          model: deps.model,
+          pathPolicy,
+          history: deps.history,
+          bundledSkillsDir: deps.bundledSkillsDir,
+          calibration: deps.calibration ?? new TokenCalibration(),
+          earlier: options.earlier,
+          meter,
+          onTurn: (turn) => emitUsage(emit, meter, turn),
+          onCompacted: (report) => recordCompaction(report, recorder, emit),
+          warn,
+        },
+        skills,
+        specs,
+      );
+      conversation = run.conversation;
       recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
       recorder.step({ role: 'user', text: goal });
-
-      const toolCtx = createToolContext(deps, root, git, signal, (e) => this.forwardToolEvent(e, emit, recorder));
-      toolCtx.run.changedFiles = changedFiles;
-      const window = deps.model.contextWindow('reasoning');
-      const promptBudget = Math.max(4_000, Math.floor(window.tokens * PROMPT_SHARE));
       let failures = 0;
 
       for (;;) {
@@ -114,15 +153,14 @@ export class Orchestrator {
         if (steps > 0) deliverInbox(options.inbox, conversation, recorder, emit);
         steps++;
         emit({ type: 'step/started', step: steps });
-        const elided = conversation.fitToBudget(promptBudget, specs);
-        if (elided) emit({ type: 'warning', message: `${elided} old tool result(s) elided to fit the context window` });
+        const prepared = await run.context.prepare(signal);
 
         let turn: ModelTurn;
         const started = clock.now();
         try {
           turn = await deps.model.streamChatWithRecovery({
             role: 'reasoning',
-            messages: conversation.messages,
+            messages: prepared.messages,
             tools: specs,
             signal,
             meter,
@@ -138,7 +176,8 @@ export class Orchestrator {
           }
           return await end('failed', `the model request failed: ${errorMessage(err)}`);
         }
-        emitUsage(emit, meter, turn);
+        emitUsage(emit, meter, turn, { countedPromptTokens: prepared.tokens, budgetTokens: run.context.budget.tokens });
+        run.context.observe(prepared, turn.usage);
 
         const calls = turn.toolCalls;
         const invalid = turn.invalidToolCalls;
@@ -155,7 +194,8 @@ export class Orchestrator {
         // Broken calls keep their place in the conversation with placeholder arguments, so every id gets its result.
         conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))]);
 
-        const executed = await executeCalls(calls, (name) => readOnly.has(name), (call) => this.runCall(call, offered, toolCtx, emit));
+        const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
+        const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, tools, offered, toolCtx, emit));
         for (const x of executed) {
           conversation.addToolResult(x.call.id, x.result.output);
           await this.record(x, recorder, memory, signal);
@@ -186,7 +226,24 @@ export class Orchestrator {
     }
   }
 
-  private async runCall(call: ModelToolCall, offered: Tool<any>[], ctx: ReturnType<typeof createToolContext>, emit: (e: AgentEvent) => void): Promise<Executed> {
+  /** The host's tools plus those of the tool sources (MCP servers) for this run; a failing source is a warning, not a failed run. */
+  private async gatherTools(signal: AbortSignal, emit: (e: ToolEvent) => void, warn: (message: string) => void): Promise<ToolRegistry> {
+    const { deps } = this;
+    if (!deps.toolSources?.length) return deps.tools;
+    const extra: Tool<any>[] = [];
+    for (const source of deps.toolSources) {
+      try {
+        extra.push(...(await source.tools({ signal, approver: deps.approver, mode: deps.settings.approval.mode, emit, warn })));
+      } catch (err) {
+        if (signal.aborted || err instanceof CancelledError) throw new CancelledError();
+        warn(`some tools are not available: ${errorMessage(err)}`);
+      }
+    }
+    const known = new Set(deps.tools.list().map((t) => t.name));
+    return deps.tools.with(extra.filter((t) => !known.has(t.name)));
+  }
+
+  private async runCall(call: ModelToolCall, tools: ToolRegistry, offered: Tool<any>[], ctx: ReturnType<typeof createToolContext>, emit: (e: AgentEvent) => void): Promise<Executed> {
     let args: Record<string, unknown> = {};
     try {
       const parsed: unknown = JSON.parse(call.argumentsJson || '{}');
@@ -197,7 +254,7 @@ export class Orchestrator {
     emit({ type: 'tool/started', callId: call.id, name: call.name, args });
     const started = Date.now();
     const result = offered.some((t) => t.name === call.name)
-      ? await this.deps.tools.invoke(call.name, call.argumentsJson, ctx)
+      ? await tools.invoke(call.name, call.argumentsJson, ctx)
       : { ok: false, output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}` };
     const durationMs = Date.now() - started;
     const output = result.output;
@@ -239,12 +296,11 @@ export class Orchestrator {
 }
 
 const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
-
 const HISTORY_STATUS: Record<RunEndStatus, RunFinish['status']> = { finished: 'succeeded', limit: 'failed', failed: 'failed', cancelled: 'cancelled', interrupted: 'interrupted' };
 
-function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn): void {
+function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn, context: { countedPromptTokens?: number; budgetTokens?: number } = {}): void {
   const totals = meter.total();
-  emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+  emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, ...context, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
 }
 
 function usageByRole(meter: UsageMeter): Record<ModelRole, UsageTotals> {
@@ -276,20 +332,19 @@ function transcriptOf(conversation: Conversation | undefined, goal: string, summ
   return messages;
 }
 
-/** Cuts a cancelled step's assistant message whose tool calls have no results (the API refuses such a history). */
-function completePairs(messages: ModelMessage[]): ModelMessage[] {
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i]!;
-    if (m.role !== 'assistant' || !m.toolCalls?.length) continue;
-    const answered = new Set(messages.slice(i + 1, i + 1 + m.toolCalls.length).map((r) => (r.role === 'tool' ? r.toolCallId : '')));
-    if (!m.toolCalls.every((c) => answered.has(c.id))) return messages.slice(0, i);
-  }
-  return messages;
-}
-
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? '';
   return line.length > 120 ? `${line.slice(0, 117)}...` : line;
+}
+
+/** A read-only tool whose arguments decide (spawn_subagent with write tools) runs alone; broken arguments run alone too. */
+function parallelSafe(tool: Tool<any> | undefined, call: ModelToolCall, readOnly: ReadonlySet<string>): boolean {
+  if (!tool?.parallelSafe) return true;
+  try {
+    return tool.parallelSafe(JSON.parse(call.argumentsJson || '{}'), { readOnly: (name) => readOnly.has(name) });
+  } catch {
+    return false;
+  }
 }
 
 /** A failed test run is information for the model, not a failed step. */

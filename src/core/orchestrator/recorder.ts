@@ -19,8 +19,8 @@ export class RunRecorder {
 
   constructor(private readonly history: RunHistory | undefined, private readonly warn: (message: string) => void) {}
 
-  async start(goal: string, models: { reasoning: string; fast: string }): Promise<void> {
-    this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast }))) ?? null;
+  async start(goal: string, models: { reasoning: string; fast: string }, parentRunId?: string | null): Promise<void> {
+    this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast, ...(parentRunId ? { parentRunId } : {}) }))) ?? null;
   }
 
   step(input: StepInput): void {

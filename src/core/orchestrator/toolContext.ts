@@ -29,6 +29,7 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     patches: deps.patches,
     fs: deps.fs,
     web: deps.web,
+    search: deps.search,
     history: deps.history,
     emit,
   };

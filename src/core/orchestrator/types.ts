@@ -2,10 +2,13 @@ import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
 import type { Clock, Approver, TaskRunner, ChatModel, RunHistory } from '../ports';
 import type { PatchPilotSettings } from '../config/settings';
 import type { ModelMessage, ModelRole } from '../llm/types';
-import type { UsageTotals } from '../llm/usageMeter';
+import type { UsageRecord, UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
-import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
-import type { ToolContext } from '../tools/types';
+import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
+import type { ToolContext, ToolSource } from '../tools/types';
+import type { GitSnapshot } from '../git/gitSession';
+import type { WorkspaceFacts } from '../context/systemPrompt';
+import type { TokenCalibration } from '../context/tokenCounter';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -28,8 +31,16 @@ export interface OrchestratorDeps {
   testGuard?: ToolContext['testGuard'];
   exec?: CommandExecutor;
   web?: WebFetcher;
+  /** web_search's provider, when one is configured. */
+  search?: WebSearcher;
+  /** Tools gathered at each run's start (MCP servers), added to `tools` for that run. */
+  toolSources?: readonly ToolSource[];
   clock?: Clock;
   onEvent?(event: AgentEvent): void;
+  /** The bundled skills folder (the extension's, or next to the CLI bundle); workspace skills come from .patchpilot/skills. */
+  bundledSkillsDir?: string;
+  /** Token ratios learned from usage reports, shared by the runs of one session (default: one per run). */
+  calibration?: TokenCalibration;
 }
 
 /** Options of one run. */
@@ -37,11 +48,19 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Earlier turns of the same chat (without the system prompt), so a follow-up keeps its context. */
   earlier?: readonly ModelMessage[];
+  /** The run that recorded `earlier` as its transcript (the chat's previous run): the history then keeps a reference, not a copy. */
+  earlierRunId?: string;
   /**
    * Messages the user sent while this run works: taken before each model step after the first and
    * added to the conversation as user messages, so the model sees them at its next step.
    */
   inbox?: { take(): string[] };
+  /**
+   * This run is a subagent's (spawn_subagent): its focused prompt, and its history row points at the
+   * parent run. The parent's git snapshot and workspace facts are reused (taken moments ago), so a
+   * subagent starts without running git or listing the workspace again.
+   */
+  subagent?: { parentRunId: string | null; git?: GitSnapshot; facts?: WorkspaceFacts };
 }
 
 export interface RunOutcome {
@@ -57,4 +76,6 @@ export interface RunOutcome {
   usageByRole: Record<ModelRole, UsageTotals>;
   /** The conversation after the run, without the system prompt: the next follow-up's `earlier`. */
   transcript: ModelMessage[];
+  /** Every model request of the run (subagents' included), for a parent run to add to its own usage. */
+  usageRecords?: readonly UsageRecord[];
 }

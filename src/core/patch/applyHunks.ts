@@ -1,10 +1,11 @@
-import type { Hunk, HunkResult, HunkStatus } from './types';
+import type { Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
-import { reindentLine, shiftFromPair } from './reindent';
+import { planAddedLines } from './addedLine';
 import { joinText, splitText, type FileLine } from './text';
 import { explainNotFound, hunkLabel } from './describe';
+import { placeByNumbers } from './placeByNumbers';
 import type { EditScript } from './editScript';
 import type { Region } from './lineDiff';
 
@@ -43,6 +44,8 @@ interface Placed {
   confidence: number;
   end: number;
   note?: string;
+  /** The text of each added line (see planAddedLines), set once the placement is final. */
+  texts?: Map<number, string>;
 }
 
 export interface ApplyHunksOptions {
@@ -50,8 +53,12 @@ export interface ApplyHunksOptions {
   /** Status given to placed hunks when the file applies. */
   placedStatus: HunkStatus;
   isSelected: (h: Hunk) => boolean;
-  /** apply_patch semantics: a chunk of only added lines and no anchor goes at the end of the file. */
-  pureAddAtEnd?: boolean;
+  /**
+   * Whose semantics apply: `apply_patch` (Codex) puts a chunk of only added lines and no anchor at
+   * the end of the file; `unified` (git) anchors a hunk whose context is on one side only to that
+   * end of the file and places a clean `-U0` patch by its line numbers. Default: unified.
+   */
+  format?: PatchFormat;
 }
 
 const endOf = (c: Candidate) => (c.map.length ? c.map[c.map.length - 1]! + 1 : c.start);
@@ -67,11 +74,20 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   const selected = hunks.filter(opts.isSelected);
   for (const h of hunks) if (!opts.isSelected(h)) results.set(h, { id: idOf(h), path: opts.path, index: h.index, status: 'rejected' });
 
-  // Pass 1: locate every hunk on its own.
+  // Pass 1: locate every hunk on its own; a clean -U0 patch by its line numbers (git's --unidiff-zero).
+  const format = opts.format ?? 'unified';
+  const byNumbers = format === 'unified' ? placeByNumbers(index, hunks) : { kind: 'not-zero-context' as const };
   const located = new Map<Hunk, Located>();
   const placed: Placed[] = [];
   for (const h of selected) {
-    const loc = locateHunk(index, h, opts.pureAddAtEnd);
+    if (byNumbers.kind === 'placed') {
+      const cand = byNumbers.cands.get(h)!;
+      const variant: Variant = { lines: h.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy: 'exact' };
+      located.set(h, { kind: 'found', variant, cands: [cand], anchorMissed: false });
+      placed.push({ hunk: h, variant, cand, confidence: 1, end: endOf(cand), note: 'placed by its line numbers (a -U0 patch whose removed lines match the file)' });
+      continue;
+    }
+    const loc = locateHunk(index, h, format, byNumbers.kind === 'unproven' ? byNumbers.why : undefined);
     located.set(h, loc);
     if (loc.kind === 'found' && loc.cands.length === 1) placed.push(place(h, loc.variant, loc.cands[0]!, undefined, loc.anchorMissed));
   }
@@ -99,13 +115,19 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       placed.push(place(h, loc.variant, free[0]!, expected, loc.anchorMissed, 0.95));
       continue;
     }
-    const pick = pickByHint(free, expected);
+    // Line numbers that failed the -U0 check do not get to pick for a hunk without context.
+    const untrusted = byNumbers.kind === 'unproven' && !h.lines.some((l) => l.kind === 'context');
+    const pick = untrusted ? undefined : pickByHint(free, expected);
     if (pick) placed.push(place(h, loc.variant, pick, expected, loc.anchorMissed, 0.9));
     else
       refuse(
         h,
         `ambiguous: the old side matches equally at lines ${lines}${loc.cands.length > 8 ? ', …' : ''} (${loc.cands[0]!.level} match)` +
-          (expected === undefined ? ' and the hunk has no line numbers to choose' : `, and the header line ${expected + 1} does not clearly pick one`) +
+          (untrusted
+            ? ` and its line numbers cannot be trusted (${byNumbers.why})`
+            : expected === undefined
+              ? ' and the hunk has no line numbers to choose'
+              : `, and the header line ${expected + 1} does not clearly pick one`) +
           '; include more unchanged context lines (or an @@ anchor line) so the hunk matches one place',
       );
   }
@@ -122,9 +144,20 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
     const a = placed[i - 1]!;
     const b = placed[i]!;
     if (overlaps(a.cand.start, a.end, b.cand.start, b.end)) {
+      const rest = afterSharedContext(a, b);
+      if (rest) {
+        placed[i] = rest;
+        continue;
+      }
       const what = `overlaps ${hunkLabel(opts.path, a.hunk)} (both touch lines ${b.cand.start + 1}-${Math.min(a.end, b.end)}); merge them into one hunk`;
       refuse(b.hunk, what);
     }
+  }
+  for (const p of placed) {
+    if (results.get(p.hunk)?.status === 'refused') continue;
+    const plan = planAddedLines(p.variant, p.cand, fileLineOfOld(p.variant, p.cand), split.lines, p.cand.start, p.end);
+    if (plan.kind === 'ambiguous') refuse(p.hunk, plan.reason);
+    else p.texts = plan.texts;
   }
   const refusedAny = selected.some((h) => results.get(h)?.status === 'refused');
   for (const p of placed) {
@@ -146,6 +179,26 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   }
   const script = rewrite(split, placed, text);
   return { ok: true, hunks: hunkResults, newText: script.newText, script };
+}
+
+/**
+ * Hunks that meet on context lines both keep (the trailing context of one is the leading
+ * context of the next) do not overlap: the second is placed after the shared lines, as git and
+ * jsdiff apply them one after the other. Undefined when they share a line either one changes.
+ */
+function afterSharedContext(a: Placed, b: Placed): Placed | undefined {
+  const k = a.end - b.cand.start;
+  if (k <= 0 || k >= b.variant.lines.length || b.end <= a.end) return undefined;
+  const tailOfA = a.variant.lines.slice(-k);
+  const headOfB = b.variant.lines.slice(0, k);
+  if (![...tailOfA, ...headOfB].every((l) => l.kind === 'context')) return undefined;
+  const aMap = a.cand.map.slice(-k);
+  const bMap = b.cand.map.slice(0, k);
+  if (aMap.some((q, j) => q !== bMap[j] || q !== b.cand.start + j)) return undefined;
+  const lines = b.variant.lines.slice(k);
+  if (!lines.some((l) => l.kind !== 'add')) return undefined;
+  const cand: Candidate = { ...b.cand, start: b.cand.map[k]!, map: b.cand.map.slice(k) };
+  return { ...b, variant: { ...b.variant, lines, topTrim: b.variant.topTrim + k }, cand };
 }
 
 function overlaps(s1: number, e1: number, s2: number, e2: number): boolean {
@@ -196,11 +249,14 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   // Changed regions per placement: old lines a0..a1, and o0..o1 within the placement's output.
   const local = new Map<Placed, { a0: number; a1: number; o0: number; o1: number }[]>();
   const outLength = new Map<Placed, number>();
+  const added = new Set<FileLine>();
+  let endDecided = false;
   // Bottom-up; at one start a replacement goes before an insertion there, so the insertion lands
   // in front of the replaced lines without shifting them first.
   for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.end - a.end || b.hunk.index - a.hunk.index)) {
     const { cand, variant } = p;
     const fileOf = fileLineOfOld(variant, cand);
+    const literal = endingsProven(variant, fileOf, split.lines);
     const out: FileLine[] = [];
     const regions: { a0: number; a1: number; o0: number; o1: number }[] = [];
     let open: { a0: number; a1: number; o0: number; o1: number } | undefined;
@@ -209,10 +265,13 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
       open = undefined;
     };
     let cursor = cand.start;
+    const texts = p.texts!;
     variant.lines.forEach((line, i) => {
       if (line.kind === 'add') {
         open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
-        out.push({ text: addedText(variant, cand, i, fileOf, split.lines), eol });
+        const line_: FileLine = { text: texts.get(i)!, eol: literal && line.eol ? line.eol : eol };
+        added.add(line_);
+        out.push(line_);
         open.o1 = out.length;
         return;
       }
@@ -235,8 +294,13 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     if (p.end === n) {
       if (p.hunk.newNoNewlineAtEnd && !p.hunk.oldNoNewlineAtEnd) finalNewline = false;
       else if (p.hunk.oldNoNewlineAtEnd && !p.hunk.newNoNewlineAtEnd) finalNewline = true;
+      endDecided = !!(p.hunk.newNoNewlineAtEnd || p.hunk.oldNoNewlineAtEnd);
     }
   }
+  // git's semantics: a line owns its newline. When the old last line (the one without) is gone
+  // and an earlier line of the file ends it now, that line keeps its newline.
+  const lastLine = lines[lines.length - 1];
+  if (!finalNewline && !endDecided && lastLine && n > 0 && lastLine !== split.lines[n - 1] && !added.has(lastLine)) finalNewline = true;
   const regions: Region[] = [];
   let delta = 0;
   for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
@@ -257,25 +321,24 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   };
 }
 
+/**
+ * Whether the line endings the patch carries (see HunkLine.eol) are the file's bytes: every line
+ * it shares with the file has the same ending there. Then an added line keeps its own ending, as
+ * git writes it (a CRLF line in a mixed file, a LF one in a CRLF file); otherwise (a diff made on
+ * a CRLF checkout of an LF file) new lines take the file's dominant ending.
+ */
+function endingsProven(variant: Variant, fileOf: readonly number[], fileLines: readonly FileLine[]): boolean {
+  for (let i = 0; i < variant.lines.length; i++) {
+    const l = variant.lines[i]!;
+    if (l.kind === 'add' || !l.eol) continue;
+    const own = fileLines[fileOf[i]!]!.eol;
+    if (own !== '' && own !== l.eol) return false;
+  }
+  return true;
+}
+
 /** For each variant line: the 0-based file line its old-side line matched (-1 for added lines). */
 function fileLineOfOld(variant: Variant, cand: Candidate): number[] {
   let k = 0;
   return variant.lines.map((l) => (l.kind === 'add' ? -1 : cand.map[k++]!));
-}
-
-/** An added line as written, shifted by the indentation delta of the matched block. */
-function addedText(variant: Variant, cand: Candidate, i: number, fileOf: readonly number[], fileLines: readonly FileLine[]): string {
-  const text = variant.lines[i]!.text;
-  if (cand.shift !== 'relative') return reindentLine(text, cand.shift);
-  // Loose match: take the delta of the nearest non-blank old line, preferring the one above.
-  const ref = (from: number, step: number): number => {
-    for (let j = from; j >= 0 && j < variant.lines.length; j += step) {
-      if (fileOf[j]! >= 0 && variant.lines[j]!.text.trim() !== '') return j;
-    }
-    return -1;
-  };
-  let j = ref(i - 1, -1);
-  if (j < 0) j = ref(i + 1, 1);
-  if (j < 0) return text;
-  return reindentLine(text, shiftFromPair(variant.lines[j]!.text, fileLines[fileOf[j]!]!.text));
 }

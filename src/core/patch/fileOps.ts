@@ -1,5 +1,6 @@
-import type { FilePatch, FileResult, Hunk, HunkResult, HunkStatus } from './types';
+import type { FilePatch, FileResult, Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { applyHunksToText } from './applyHunks';
+import { applyInSequence } from './applySequence';
 import { oldSide } from './locate';
 import { keyAt } from './normalize';
 import { splitText, textFromLines } from './text';
@@ -22,7 +23,8 @@ export interface WorkState {
 export interface FileOpOptions {
   placedStatus: HunkStatus;
   accepted?: ReadonlySet<string>;
-  pureAddAtEnd: boolean;
+  /** The patch's format decides the peers' semantics (see ApplyHunksOptions.format). */
+  format: PatchFormat;
 }
 
 /** Validates a workspace-relative path as text (the PatchManager also checks the real path on disk). */
@@ -81,15 +83,29 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   const current = get(state, fp.oldPath);
   if (fp.operation === 'create' || (fp.operation === 'modify' && current === null && fp.hunks.every((h) => oldSide(h.lines).length === 0))) {
     const target = fp.newPath!;
-    const created = createdText(fp);
+    // SEARCH/REPLACE: the empty-SEARCH block creates the file, the blocks after it edit that text.
+    const sequential = opts.format === 'search_replace';
+    const first: Hunk | undefined = sequential ? fp.hunks[0] : undefined;
+    const later = sequential ? fp.hunks.slice(1) : [];
+    const created = createdText(first ? { ...fp, hunks: [first] } : fp);
     if (typeof created !== 'string') return refused(`${target}: ${created.error}`);
     const existing = get(state, target);
-    if (existing !== null) {
-      if (sameText(existing, created)) return done(existing, existing, 'create', { note: 'the file already has this content' });
+    if (existing !== null && existing !== '') {
+      if (later.length === 0 && sameText(existing, created)) return done(existing, existing, 'create', { note: 'the file already has this content' });
       return refused(`${target}: cannot create the file, it already exists with different content; send a diff that modifies it instead`);
     }
-    state.texts.set(target, created);
-    return done(null, created, 'create');
+    // An existing empty file is filled (nothing in it can be lost or misplaced).
+    const note = existing === '' ? { note: 'the file existed and was empty' } : {};
+    if (later.length === 0) {
+      state.texts.set(target, created);
+      return done(existing, created, 'create', note);
+    }
+    if (!selected(first!)) return refused(`${target}: the block that creates the file was not accepted, so the blocks after it have nothing to edit`);
+    const out = applyInSequence(created, later, { path: target, placedStatus: opts.placedStatus, isSelected: selected, format: opts.format });
+    const createResult = done(existing, created, 'create', note).hunks[0]!;
+    if (!out.ok) return refused(out.reason ?? `${target}: refused`, [{ ...createResult, status: 'would-apply' }, ...out.hunks]);
+    state.texts.set(target, out.newText!);
+    return { ...base, status: 'ok', oldText: existing, newText: out.newText!, hunks: [createResult, ...out.hunks] };
   }
   if (current === null) return refused(`${fp.oldPath}: the file does not exist${fp.operation === 'modify' ? '; to create it, use /dev/null as the old side (or *** Add File)' : ''}`);
 
@@ -105,7 +121,9 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   let text = current;
   let hunkResults: HunkResult[] = hunks.map((h) => ({ id: `${path}#${h.index}`, path, index: h.index, status: opts.placedStatus }));
   if (fp.hunks.length > 0) {
-    const out = applyHunksToText(current, fp.hunks, { path, placedStatus: opts.placedStatus, isSelected: selected, pureAddAtEnd: opts.pureAddAtEnd });
+    const hunkOpts = { path, placedStatus: opts.placedStatus, isSelected: selected, format: opts.format };
+    // SEARCH/REPLACE blocks apply in order (aider, Cline); diff hunks are placed against the original.
+    const out = opts.format === 'search_replace' ? applyInSequence(current, fp.hunks, hunkOpts) : applyHunksToText(current, fp.hunks, hunkOpts);
     if (!out.ok) return refused(out.reason ?? `${path}: refused`, out.hunks);
     text = out.newText!;
     hunkResults = out.hunks;

@@ -1,7 +1,8 @@
-import type { Hunk, HunkLine, MatchStrategy } from './types';
+import type { Hunk, HunkLine, MatchStrategy, PatchFormat } from './types';
 import type { FileIndex } from './fileIndex';
 import { findContiguous, findWithGaps, type Candidate } from './match';
 import { foldUnicode, indentOf, isBlank, keyAt, LEVELS, similarity, type Level } from './normalize';
+import { anchoredAtEdges, oneSidedReason, openEdges } from './oneSided';
 
 /**
  * Locates one hunk: tries the hunk as written at every level (strictest first), then a few
@@ -51,9 +52,26 @@ function* variants(hunk: Hunk): Generator<Variant> {
   const lines = hunk.lines;
   yield { lines, factor: 1, topTrim: 0, levels: LEVELS };
 
-  // A missing `+`: the parser flagged lines without a prefix.
+  // SEARCH/REPLACE: blank lines at the edges of SEARCH that the file does not have there.
+  if (hunk.looseBlankEdges) {
+    const blankOld = (l: HunkLine) => l.kind !== 'add' && isBlank(l.text);
+    let top = 0;
+    while (top < lines.length && blankOld(lines[top]!)) top++;
+    let bottom = 0;
+    while (bottom < lines.length - top && blankOld(lines[lines.length - 1 - bottom]!)) bottom++;
+    const kept = lines.slice(top, lines.length - bottom);
+    if (top + bottom > 0 && oldSide(kept).length > 0) {
+      yield {
+        lines: kept, strategy: 'context-trimmed', factor: 0.95, topTrim: top, levels: LEVELS,
+        note: `ignored ${top + bottom} blank line(s) at the edges of SEARCH that the file does not have there`,
+      };
+    }
+  }
+
+  // A missing `+`: the parser flagged lines without a prefix. Header counts that tally the
+  // line as context (the model meant it so) forbid the reading.
   const flagged = lines.flatMap((l, i) => (l.unprefixed && l.kind === 'context' ? [i] : []));
-  if (flagged.length > 0) {
+  if (flagged.length > 0 && !countsMatch(hunk, lines)) {
     const sets: number[][] = [flagged, flagged.filter((i) => !isBlank(lines[i]!.text))];
     if (flagged.length <= 6) for (const i of flagged) sets.push([i]);
     const seen = new Set<string>();
@@ -62,7 +80,7 @@ function* variants(hunk: Hunk): Generator<Variant> {
       if (set.length === 0 || seen.has(id)) continue;
       seen.add(id);
       const v = asAdd(lines, new Set(set));
-      if (oldSide(v).length === 0) continue;
+      if (oldSide(v).length === 0 || (hasCounts(hunk) && !countsMatch(hunk, v) && countsMatchAny(hunk, lines, flagged))) continue;
       yield {
         lines: v, strategy: 'fuzzy', factor: 0.85, topTrim: 0, levels: STRICT,
         recovered: set.map((i) => lines[i]!),
@@ -92,6 +110,9 @@ function* variants(hunk: Hunk): Generator<Variant> {
     const kept = lines.slice(t, lines.length - b);
     const keptOld = oldSide(kept).filter((s) => !isBlank(s)).length;
     if (keptOld < 2 || oldCount - t - b < Math.ceil(oldCount / 2)) continue;
+    // A line next to an insertion must match (jsdiff's rule, whatever the fuzz): a kept context
+    // line has to stand between a trimmed (mismatching) line and any added line.
+    if ((t > 0 && !contextBeforeFirstAdd(kept)) || (b > 0 && !contextBeforeFirstAdd([...kept].reverse()))) continue;
     yield {
       lines: kept, strategy: 'context-trimmed', factor: 0.9 - 0.08 * (t + b), topTrim: t, levels: LEVELS,
       trimmedTop: lines.slice(0, t), trimmedBottom: lines.slice(lines.length - b),
@@ -99,12 +120,12 @@ function* variants(hunk: Hunk): Generator<Variant> {
     };
   }
 
-  // A context line that is really new (a space prefix where `+` belonged): one line at a time.
-  // Interior lines only, unless the header's counts say exactly one old-side line too many: then
-  // an edge line may be the new one as well.
+  // A context line that is really new (a space prefix where `+` belonged): one line at a time,
+  // and only when the header's counts say exactly one old-side line too many. Without that, a
+  // context line absent from the file is a context line the model got wrong, not a new one.
   const newCount = lines.filter((l) => l.kind !== 'remove').length;
   const oneTooMany = hunk.oldCount !== undefined && hunk.newCount === newCount && oldCount - hunk.oldCount === 1;
-  const pool = oneTooMany ? oldIdx : oldIdx.slice(1, -1);
+  const pool = oneTooMany ? oldIdx : [];
   const interior = pool.filter((i) => lines[i]!.kind === 'context' && !lines[i]!.unprefixed && !isBlank(lines[i]!.text));
   if (interior.length <= 30) {
     for (const i of interior) {
@@ -114,6 +135,37 @@ function* variants(hunk: Hunk): Generator<Variant> {
       };
     }
   }
+}
+
+function contextBeforeFirstAdd(lines: readonly HunkLine[]): boolean {
+  for (const l of lines) {
+    if (l.kind === 'add') return false;
+    if (l.kind === 'context') return true;
+  }
+  return true;
+}
+
+function hasCounts(hunk: Hunk): boolean {
+  return hunk.oldCount !== undefined && hunk.newCount !== undefined;
+}
+
+/** The header's `@@ -a,b +c,d @@` counts tally exactly these lines. */
+function countsMatch(hunk: Hunk, lines: readonly HunkLine[]): boolean {
+  if (!hasCounts(hunk)) return false;
+  let o = 0;
+  let n = 0;
+  for (const l of lines) {
+    if (l.kind !== 'add') o++;
+    if (l.kind !== 'remove') n++;
+  }
+  return o === hunk.oldCount && n === hunk.newCount;
+}
+
+/** Some reading of the flagged lines (each context or added) makes the header counts tally. */
+function countsMatchAny(hunk: Hunk, lines: readonly HunkLine[], flagged: readonly number[]): boolean {
+  const old = lines.filter((l) => l.kind !== 'add').length;
+  const want = old - (hunk.oldCount ?? old);
+  return want >= 1 && want <= flagged.length && lines.filter((l) => l.kind !== 'remove').length === hunk.newCount;
 }
 
 function endOf(c: Candidate): number {
@@ -237,10 +289,10 @@ function narrow(index: FileIndex, hunk: Hunk, cands: Candidate[]): { cands: Cand
   return { cands, anchorMissed };
 }
 
-/** `pureAddAtEnd`: apply_patch semantics, where a chunk of only added lines goes at the end of the file. */
-export function locateHunk(index: FileIndex, hunk: Hunk, pureAddAtEnd = false): Located {
+/** `format`: whose semantics apply (see ApplyHunksOptions.format). */
+export function locateHunk(index: FileIndex, hunk: Hunk, format: PatchFormat = 'unified', numbersUnproven?: string): Located {
   const base = oldSide(hunk.lines);
-  if (base.length === 0) return locateInsertion(index, hunk, pureAddAtEnd);
+  if (base.length === 0) return locateInsertion(index, hunk, format === 'apply_patch', numbersUnproven);
   const recoveries: Located[] = [];
   for (const raw of variants(hunk)) {
     const v = settleSpacePrefixed(raw);
@@ -250,8 +302,19 @@ export function locateHunk(index: FileIndex, hunk: Hunk, pureAddAtEnd = false): 
     for (const level of v.levels) {
       const found = v.gaps ? findWithGaps(index, old, level, gapAllowed) : findContiguous(index, old, level);
       if (found.length === 0) continue;
-      const valid = found.filter((c) => justified(index, v, c));
+      let valid = found.filter((c) => justified(index, v, c));
       if (valid.length === 0) break;
+      if (format === 'unified') {
+        const edges = openEdges(v.lines);
+        if (edges.top || edges.bottom) {
+          const anchored = anchoredAtEdges(index, edges, valid);
+          if (anchored.length === 0) {
+            if (v.competing) break;
+            return { kind: 'refused', reason: oneSidedReason(index, edges, valid[0]!) };
+          }
+          valid = anchored;
+        }
+      }
       const n = narrow(index, hunk, valid);
       const located: Located = { kind: 'found', variant: v, cands: n.cands, anchorMissed: n.anchorMissed };
       // Single-line recoveries compete: two different lines that could each be "the new one" is a refusal.
@@ -274,8 +337,12 @@ function gapFlags(lines: readonly HunkLine[]): boolean[] {
   return oldIdx.slice(0, -1).map((a, k) => lines.slice(a + 1, oldIdx[k + 1]).every((l) => l.kind !== 'add'));
 }
 
-/** A hunk with no old side: only the start of the file, its end, or an empty file are certain places. */
-function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean): Located {
+/**
+ * A hunk with no old side: only an empty file, the end of the file, or the place a proven -U0
+ * patch gives (see placeByNumbers) are certain. `@@ -0,0` on a file with lines reads both as "the
+ * file was empty" (git without --unidiff-zero) and as "insert at the top": refused.
+ */
+function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean, numbersUnproven?: string): Located {
   const at = (start: number, strategy: MatchStrategy): Located => ({
     kind: 'found',
     variant: { lines: hunk.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy },
@@ -285,12 +352,20 @@ function locateInsertion(index: FileIndex, hunk: Hunk, pureAddAtEnd: boolean): L
   const n = index.length;
   if (n === 0) return at(0, 'exact');
   if (hunk.atEndOfFile) return at(n, 'end-of-file');
-  if (hunk.oldStart === 0) return at(0, 'exact');
   // `@@ -n,0` on an n-line file: after the last line. A bigger number is a wrong hint, not a place.
   if (hunk.oldStart !== undefined && hunk.oldStart === n) return at(n, 'end-of-file');
   if (pureAddAtEnd && hunk.oldStart === undefined && hunk.anchors.length === 0) return at(n, 'end-of-file');
+  const numbers = numbersUnproven ? ` (its line numbers cannot place it: ${numbersUnproven})` : '';
+  if (hunk.oldStart === 0) {
+    return {
+      kind: 'refused',
+      reason:
+        `the hunk has only added lines and \`@@ -0,0\`, which says the file was empty, but it has ${n} line(s)${numbers}; ` +
+        'to insert at its start include its first lines as context after the added lines',
+    };
+  }
   return {
     kind: 'refused',
-    reason: 'the hunk has only added lines and no context, so its place cannot be verified; include 2-3 unchanged lines around the insertion',
+    reason: `the hunk has only added lines and no context, so its place cannot be verified${numbers}; include 2-3 unchanged lines around the insertion`,
   };
 }

@@ -63,7 +63,7 @@ function applyParsedUnsafe(parsed: ParsedPatch, files: ReadonlyMap<string, strin
     const r = applyFilePatch(fp, state, {
       placedStatus: dryRun ? 'would-apply' : 'applied',
       accepted: options.acceptedHunks,
-      pureAddAtEnd: parsed.format === 'apply_patch',
+      format: parsed.format,
     });
     results.push(r);
     if (r.status === 'ok') for (const p of [fp.oldPath, fp.newPath]) if (p) touched.add(p);

@@ -22,6 +22,12 @@ export interface HunkLine {
    * really context or an added line, and refuses when it cannot tell.
    */
   unprefixed?: boolean;
+  /**
+   * The ending this line had in the patch text, set only when the patch mixes endings (a git diff
+   * of a CRLF file has LF headers and CRLF body lines): then it is part of what the patch says,
+   * and an added line keeps it in a file that mixes endings too. Never part of `text`.
+   */
+  eol?: '\r\n' | '\n';
 }
 
 export interface Hunk {
@@ -46,6 +52,11 @@ export interface Hunk {
   atEndOfFile?: boolean;
   /** 1-based line in the patch text where this hunk starts, for error messages. */
   patchLine: number;
+  /**
+   * SEARCH/REPLACE: blank lines at the start or end of the SEARCH text may be absent from the
+   * file (models add them; aider and Cline match without them).
+   */
+  looseBlankEdges?: boolean;
 }
 
 export type FileOperation = 'modify' | 'create' | 'delete' | 'rename';

@@ -23,7 +23,8 @@ export interface PatchApprovalAnswer {
 
 /** Anything but a patch that needs a yes or no: a command, an overwrite, a test command changed in this run. */
 export interface ActionApprovalRequest {
-  kind: 'command' | 'write' | 'tests' | 'fetch';
+  /** `mcp`: start an MCP server, accept its changed tools, or call one of its tools. */
+  kind: 'command' | 'write' | 'tests' | 'fetch' | 'mcp';
   /** One line for the prompt, e.g. the command or the path. */
   title: string;
   /** Why it asks (the policy reason), shown under the title. */

@@ -10,6 +10,16 @@ export interface PatchEngine {
 /** Fetches a URL after the network policy (no private addresses, capped size and time): policy/network's safeFetch. */
 export type WebFetcher = (url: string, signal: AbortSignal) => Promise<SafeFetchResult>;
 
+/** One web search result. */
+export interface WebSearchHit {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+/** Searches the web through the configured provider (policy/network's fetch underneath); refusals and errors come back as `error`. */
+export type WebSearcher = (query: string, signal: AbortSignal) => Promise<{ provider: string; hits: WebSearchHit[] } | { provider: string; error: string }>;
+
 /** Searches what past runs learned (the history store). */
 export type HistorySearch = Pick<HistoryStore, 'search'>;
 

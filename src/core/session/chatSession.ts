@@ -30,6 +30,8 @@ const defaultRunner: GoalRunner = (deps, goal, options) => new Orchestrator(deps
  */
 export class ChatSession {
   private transcript: ModelMessage[] = [];
+  /** The run whose recorded transcript `transcript` is, if it was not capped since (the history then stores a reference). */
+  private transcriptRun: string | undefined;
   /** Waiting for the model's next step; notes come from the host, not the user. */
   private inbox: { text: string; note?: true }[] = [];
   private current: { controller: AbortController; done: Promise<RunOutcome> } | undefined;
@@ -96,12 +98,14 @@ export class ChatSession {
   reset(): void {
     this.stop();
     this.transcript = [];
+    this.transcriptRun = undefined;
   }
 
-  /** Continues a chat kept by the host (a reloaded window). */
-  restore(transcript: readonly ModelMessage[]): void {
+  /** Continues a chat kept by the host (a reloaded window) or by the history (`runId`: the run it was recorded by). */
+  restore(transcript: readonly ModelMessage[], runId?: string): void {
     if (this.current) throw new Error('cannot restore a chat while a run works');
     this.transcript = [...transcript];
+    this.transcriptRun = runId;
   }
 
   private start(goal: string): Promise<RunOutcome> {
@@ -116,8 +120,9 @@ export class ChatSession {
     try {
       const deps = typeof this.options.deps === 'function' ? await this.options.deps() : this.options.deps;
       const inbox = { take: () => this.inbox.splice(0).map((m) => m.text) };
-      outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, inbox });
+      outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, earlierRunId: this.transcriptRun, inbox });
       this.transcript = cap(outcome.transcript, this.options.maxEarlierMessages ?? 400);
+      this.transcriptRun = this.transcript.length === outcome.transcript.length ? (outcome.runId ?? undefined) : undefined;
     } catch (err) {
       this.current = undefined;
       this.inbox = [];

@@ -1,2 +1,3 @@
 export { ChatSession, type ChatSessionOptions, type GoalRunner, type SendResult } from './chatSession';
 export { wireAgent, type WireAgentOptions, type WiredAgent, type TaskRunnerFactory } from './wireAgent';
+export { findRun, loadSession, transcriptFromSteps, type ResumedSession } from './resume';

@@ -12,7 +12,11 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import { TokenCalibration } from '../context/tokenCounter';
+import { sandboxReadableSkills } from '../context/skills/sandboxPaths';
 import type { AgentEvent } from '../../protocol/agentEvents';
+import type { McpManager } from '../mcp';
+import { wireCapabilities } from './capabilities';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
@@ -37,11 +41,23 @@ export interface WireAgentOptions {
   history?: HistoryStore;
   /** How the history store runs: a worker (the default; saving a big database must not stall the stream) or in-process. */
   historyMode?: 'worker' | 'in-process';
+  /** An MCP manager the host keeps across wirings (reconfigured here); without one, one is made when servers are configured. */
+  mcp?: McpManager;
+  /** Per-user folder outside the workspace (the key that signs MCP approvals); default: defaultUserStateDir(). */
+  userStateDir?: string;
+  /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */
+  mcpApproveHint?: (server: string) => string;
+  /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
+  bundledSkillsDir?: string;
 }
 
 export interface WiredAgent {
   deps: OrchestratorDeps;
   history?: HistoryStore;
+  /** The MCP servers (status for the host: `mcp.status()`, `mcp.onDidChangeStatus`). */
+  mcp?: McpManager;
+  /** Stops what this wiring started (MCP servers it made; not a host-kept manager) and closes the history. */
+  close(): Promise<void>;
 }
 
 /**
@@ -90,14 +106,20 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     apiKey: o.config.apiKey,
     model: settings.llm.model!,
     fastModel: settings.llm.fastModel,
+    contextWindows: settings.llm.contextWindows,
   });
+  // Bundled skill scripts run through run_command: a sandbox that hides the home must still show their folder.
+  const homeAllow = [...policy.homeAllow, ...sandboxReadableSkills(o.bundledSkillsDir)];
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const guard = createCommandGuard(o.root, policy, settings.history.path);
+  const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint });
+  const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
+  for (const tool of capabilities.tools) tools.register(tool);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
     model,
-    tools: createToolRegistry({ commands: !o.readOnly, web: true, history: !!history }),
+    tools,
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
     tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
@@ -108,11 +130,21 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow }),
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow }),
     web,
+    search: capabilities.search,
+    toolSources: capabilities.toolSources,
     onEvent: o.onEvent,
+    bundledSkillsDir: o.bundledSkillsDir,
+    // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
+    calibration: new TokenCalibration(),
   };
-  return { deps, history };
+  const close = async () => {
+    if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
+    // A store the host lent is the host's to close.
+    if (!o.history) await history?.close();
+  };
+  return { deps, history, mcp: capabilities.mcp, close };
 }
 
 /** Restricted mode: no test command runs, whatever asks for one. */

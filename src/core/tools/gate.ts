@@ -29,7 +29,8 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   return { feedback: answer.feedback };
 }
 
-const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network' } as const;
+// An MCP call runs outside PatchPilot like a command does: audited with the commands.
+const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command' } as const;
 
 /** F4: protected paths a command created or changed (already moved aside or restored) go to the audit trail as denials. */
 export function auditProtectedChanges(ctx: ToolContext, run: Pick<TaskRunResult, 'protectedChanges'>): void {

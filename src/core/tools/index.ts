@@ -2,8 +2,10 @@ import { finishTool } from './finish';
 import { globTool } from './glob';
 import { grepTool } from './grep';
 import { listDirTool } from './listDir';
+import { loadSkillTool } from './loadSkill';
 import { proposePatchTool } from './proposePatch';
 import { readFileTool } from './readFile';
+import { rememberTool } from './remember';
 import { ToolRegistry } from './registry';
 import { runCommandTool } from './runCommand';
 import { runTestsTool } from './runTests';
@@ -21,6 +23,10 @@ export interface ToolAvailability {
   commands?: boolean;
   web?: boolean;
   history?: boolean;
+  /** remember: writes .patchpilot/MEMORY.md (off in restricted mode). */
+  memory?: boolean;
+  /** load_skill. */
+  skills?: boolean;
 }
 
 /** The public tool set, in the order the model sees it. */
@@ -30,6 +36,8 @@ export function createToolRegistry(available: ToolAvailability = {}): ToolRegist
   tools.push(runTestsTool);
   if (available.web) tools.push(webFetchTool);
   if (available.history) tools.push(searchHistoryTool);
+  if (available.memory) tools.push(rememberTool);
+  if (available.skills) tools.push(loadSkillTool);
   tools.push(finishTool);
   return new ToolRegistry(tools);
 }

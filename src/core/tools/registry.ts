@@ -11,6 +11,8 @@ import { ToolError, fail, type Tool, type ToolContext, type ToolResult } from '.
 export class ToolRegistry {
   private readonly tools = new Map<string, { tool: Tool<any>; validate: ValidateFunction }>();
   private readonly ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false });
+  /** For schemas written elsewhere (MCP servers): other drafts' keywords and unknown formats pass. */
+  private lenient: Ajv | undefined;
 
   constructor(tools: readonly Tool<any>[] = []) {
     for (const tool of tools) this.register(tool);
@@ -18,7 +20,36 @@ export class ToolRegistry {
 
   register(tool: Tool<any>): void {
     if (this.tools.has(tool.name)) throw new Error(`tool ${tool.name} registered twice`);
-    this.tools.set(tool.name, { tool, validate: this.ajv.compile(tool.schema) });
+    this.tools.set(tool.name, { tool, validate: tool.foreignSchema ? this.compileForeign(tool.schema) : this.ajv.compile(tool.schema) });
+  }
+
+  /** This registry's tools plus a run's own (an MCP server's): a new registry; the compiled schemas are shared. */
+  with(extra: readonly Tool<any>[]): ToolRegistry {
+    const next = new ToolRegistry();
+    for (const [name, entry] of this.tools) next.tools.set(name, entry);
+    // Its own lenient compiler, dropped with the run's registry: foreign schemas do not pile up in a long session.
+    for (const tool of extra) next.register(tool);
+    return next;
+  }
+
+  /** A subset by name (a subagent's tools), sharing the compiled schemas. */
+  only(names: Iterable<string>): ToolRegistry {
+    const next = new ToolRegistry();
+    for (const name of names) {
+      const entry = this.tools.get(name);
+      if (entry) next.tools.set(name, entry);
+    }
+    return next;
+  }
+
+  private compileForeign(schema: Record<string, unknown>): ValidateFunction {
+    this.lenient ??= new Ajv({ allErrors: true, strict: false, validateFormats: false, useDefaults: false });
+    try {
+      return this.lenient.compile(schema);
+    } catch {
+      const anything = (() => true) as unknown as ValidateFunction;
+      return anything;
+    }
   }
 
   get(name: string): Tool<any> | undefined {

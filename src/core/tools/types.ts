@@ -1,9 +1,10 @@
 import type { ActionApprovalRequest, Approver, TaskRunner } from '../ports';
-import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WorkspaceFs } from '../ports';
+import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
 import type { ApplyResult } from '../patch/types';
+import type { SkillCatalog } from '../context/skills/skillCatalog';
 
 // Host-facing interfaces now live in src/core/ports; re-exported here so existing imports keep working.
 export type { PathAccess, PathPolicy, CommandPolicy, CommandExecution, CommandExecutor, PatchEngine, WebFetcher, HistorySearch } from '../ports';
@@ -26,6 +27,8 @@ export class ToolError extends Error {
 
 /** Facts of the current run that tools share (A5: a test command whose definition changed needs approval). */
 export interface RunState {
+  /** The run's goal (the memory journal notes it). */
+  goal?: string;
   /** Workspace-relative paths written by this run's file tools. */
   changedFiles: Set<string>;
   /**
@@ -68,8 +71,40 @@ export interface ToolContext {
   /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit). Default: the Node file system. */
   fs?: WorkspaceFs;
   web?: WebFetcher;
+  /** web_search's provider (SearXNG or Brave), when one is configured. */
+  search?: WebSearcher;
   history?: HistorySearch;
+  /** spawn_subagent: runs a task in an isolated child agent (set by the orchestrator for the parent run). */
+  subagents?: SubagentSpawner;
+  /** The skills of this run (load_skill). */
+  skills?: SkillCatalog;
   emit?(event: ToolEvent): void;
+}
+
+/** Runs a focused task in a child agent with its own context; its final answer is the result. */
+export interface SubagentSpawner {
+  /** Tool names a subagent may be given (the parent's offered tools but spawn_subagent), and the read-only default. */
+  readonly available: readonly string[];
+  readonly defaults: readonly string[];
+  spawn(request: { task: string; tools?: readonly string[] }, signal: AbortSignal): Promise<ToolResult>;
+}
+
+/**
+ * Tools that come and go with outside state (an MCP server's tools), gathered at each run's start:
+ * servers connect here, and whatever needs the user's approval (a new server, a changed tool) is
+ * asked here, before the model sees a single description.
+ */
+export interface ToolSource {
+  tools(ctx: ToolSourceContext): Promise<Tool<any>[]>;
+}
+
+export interface ToolSourceContext {
+  signal: AbortSignal;
+  approver: Approver;
+  mode: ApprovalMode;
+  emit?(event: ToolEvent): void;
+  /** Something the user should know (a server that did not start and why). */
+  warn?(message: string): void;
 }
 
 /** JSON Schema of a tool's arguments (an object schema). */
@@ -82,6 +117,13 @@ export interface Tool<Args = Record<string, unknown>> {
   schema: ToolSchema;
   /** Reads only: may run in parallel with other read-only calls, allowed in plan mode. */
   readOnly: boolean;
+  /**
+   * The schema comes from outside (an MCP server): compiled leniently (unknown keywords and formats
+   * allowed), and when it cannot be compiled at all the arguments go through unchecked (the server checks them).
+   */
+  foreignSchema?: boolean;
+  /** For a read-only tool whose arguments can make it act (spawn_subagent given write tools): whether this call may run alongside others. */
+  parallelSafe?(args: Args, tools: { readOnly(name: string): boolean }): boolean;
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
 }
 

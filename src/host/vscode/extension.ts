@@ -8,7 +8,7 @@ import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
-import { ApiKeyStore } from './config/secrets';
+import { ApiKeyStore, BRAVE_API_KEY } from './config/secrets';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
@@ -36,8 +36,9 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const started = performance.now();
   const log = createLog(context);
   const keys = new ApiKeyStore(context.secrets);
+  const searchKeys = new ApiKeyStore(context.secrets, BRAVE_API_KEY);
   const demo = new DemoModel(context.workspaceState, log);
-  const config = new HostConfig(keys, log, demo);
+  const config = new HostConfig(keys, log, demo, searchKeys);
   const history = new WindowHistory(config, log);
   registerDiffReview(context);
   const diffPreview = new VsCodeDiffPreview(context, log);
@@ -73,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
     vscode.workspace.onDidGrantWorkspaceTrust(() => host.invalidate()),
     keys.onDidChange(() => host.invalidate()),
+    searchKeys.onDidChange(() => host.invalidate()),
     // The Stop keybinding and title button exist only while a run works.
     host.onPush((type, payload) => {
       if (type === 'chat/status') void vscode.commands.executeCommand('setContext', 'patchpilot.running', (payload as { running: boolean }).running);
@@ -81,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerShowVersion(context);
   registerChatCommands(context, host, provider);
   registerRunGoal(context, host, provider);
-  registerConfigCommands(context, keys, config, host, log, demo);
+  registerConfigCommands(context, keys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, log });
   const activationMs = performance.now() - started;

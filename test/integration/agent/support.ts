@@ -3,7 +3,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
+import { ScriptedModelServer, type Script, type ScriptedTurn } from '../../support/scriptedModel';
 import { gitInit, tempWorkspace } from '../../unit/tools/helpers';
 import { BUGGY } from '../../unit/orchestrator/harness';
 
@@ -48,7 +48,7 @@ export const events = (stdout: string): AgentEventLine[] =>
     .map((l) => JSON.parse(l) as AgentEventLine);
 
 /** A temp git repo with the buggy add() and its test, and a scripted model server; both cleaned up. */
-export async function withRepo(turns: ScriptedTurn[], fn: (root: string, server: ScriptedModelServer) => Promise<void>, files: Record<string, string> = BUGGY): Promise<void> {
+export async function withRepo(turns: ScriptedTurn[] | Script, fn: (root: string, server: ScriptedModelServer) => Promise<void>, files: Record<string, string> = BUGGY): Promise<void> {
   const ws = tempWorkspace(files);
   gitInit(ws.root);
   const server = await ScriptedModelServer.start(turns);

@@ -9,4 +9,5 @@ export {
   type ScriptedToolCall,
   type ScriptedExpectation,
   type ScriptedUsage,
+  type ScriptedRoute,
 } from './script';

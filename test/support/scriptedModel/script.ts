@@ -12,6 +12,8 @@ export type ScriptedUsage = ReplyUsage;
 export interface ScriptedReply extends WireReply {
   /** Pause between chunks of a reply that should still succeed. */
   chunkDelayMs?: number;
+  /** Pause before the response starts (a model's time to first token). */
+  delayMs?: number;
 }
 
 export type ScriptedFault =
@@ -55,12 +57,29 @@ export interface ScriptedTurn {
   check?: (request: { body: Record<string, unknown>; headers: Record<string, string> }) => string | void;
 }
 
+/**
+ * A reply chosen by the request instead of by the turn order (code only): for requests that come in
+ * any order, such as parallel subagents. A matching route answers and the turn does not advance.
+ */
+export interface ScriptedRoute {
+  match(body: Record<string, any>): boolean;
+  reply(body: Record<string, any>): ScriptedReply;
+}
+
 export interface Script {
   turns: ScriptedTurn[];
+  /** Checked before the turns, in order. */
+  routes?: ScriptedRoute[];
   /** Answer 400 to any request carrying `stream_options`, like servers that do not know it. */
   rejectStreamOptions?: boolean;
   /** Model id listed by GET /v1/models. Default `scripted-model`. */
   modelId?: string;
+  /**
+   * Replies by the request's model, served every time and outside the turn order: for side
+   * requests whose number and timing a script cannot know (the fast model's context summaries).
+   * A request for a model listed here never consumes a turn.
+   */
+  modelReplies?: Record<string, ScriptedReply>;
 }
 
 /** Problems with a script (from a file or code), all at once. */
@@ -68,6 +87,9 @@ export function validateScript(value: unknown): string[] {
   const problems: string[] = [];
   const s = value as Partial<Script> | null;
   if (!s || typeof s !== 'object' || !Array.isArray(s.turns)) return ['a script is an object with a "turns" array'];
+  for (const [model, reply] of Object.entries(s.modelReplies ?? {})) {
+    if (!reply || typeof reply !== 'object') problems.push(`modelReplies["${model}"] must be a reply object`);
+  }
   s.turns.forEach((turn, i) => {
     const at = `turns[${i}]`;
     if (!turn || typeof turn !== 'object') return problems.push(`${at} must be an object`);

@@ -38,6 +38,9 @@ export class ScriptedModelServer {
   readonly mismatches: ScriptMismatch[] = [];
   private readonly attempts: number[] = [];
   private turnIndex = 0;
+  /** Chat requests being answered right now, and the most at once (parallel callers). */
+  inFlight = 0;
+  maxInFlight = 0;
   private readonly sockets = new Set<Socket>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
@@ -124,6 +127,23 @@ export class ScriptedModelServer {
       return sendJson(res, 404, { error: { message: `scripted model: no route ${req.method} ${url.pathname}`, type: 'not_found' } });
     }
 
+    const route = typeof body === 'object' && body !== null ? this.script.routes?.find((r) => r.match(body)) : undefined;
+    if (route) {
+      record.outcome = 'route';
+      this.inFlight++;
+      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+      try {
+        await this.respond({ reply: route.reply(body) }, -1, body, undefined, req, res);
+      } finally {
+        this.inFlight--;
+      }
+      return;
+    }
+    const side = typeof body?.model === 'string' ? this.script.modelReplies?.[body.model] : undefined;
+    if (side) {
+      record.outcome = 'model-reply';
+      return this.respond({ reply: side }, -1, body, undefined, req, res);
+    }
     const turnNo = this.turnIndex;
     record.turn = turnNo;
     record.attempt = this.attempts[turnNo] = (this.attempts[turnNo] ?? 0) + 1;
@@ -204,6 +224,8 @@ export class ScriptedModelServer {
       created: Math.floor(Date.now() / 1000),
     };
     const reply = turn.reply;
+    if (reply.delayMs) await this.sleep(reply.delayMs);
+    if (res.destroyed || this.closed) return;
     if (body.stream !== true) return sendJson(res, 200, completionBody(reply, ctx, usageFor(reply, body)));
 
     const includeUsage = body.stream_options?.include_usage === true;

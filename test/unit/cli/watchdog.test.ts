@@ -26,7 +26,7 @@ describe('watchdog', () => {
     const r = await child(`setTimeout(() => { for (;;); }, 300);`);
     assert.equal(r.signal, 'SIGKILL');
     assert.match(r.stderr, /blocked the main thread[^]*watchdog ends the process/);
-    assert.ok(r.ms < 8000, `${r.ms} ms`);
+    assert.ok(r.ms < 20_000, `${r.ms} ms`); // a hang detector only: a loaded machine is slow to kill and reap
   });
   test('a run past its wall clock (the event loop alive but the run not ending) is killed', async () => {
     const r = await child(`setInterval(() => {}, 100);`, undefined, 500);

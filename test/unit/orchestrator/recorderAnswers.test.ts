@@ -14,7 +14,7 @@ test('an approval answer becomes a policy row (rule user-answer); patch answers 
   } as unknown as RunHistory;
   const r = new RunRecorder(history, () => undefined);
   await r.start('goal', { reasoning: 'm', fast: 'f' });
-  r.toolEvent({ type: 'approval-needed', request: { kind: 'command', title: 'npm publish' } });
+  r.toolEvent({ type: 'approval-needed', request: { kind: 'command', title: 'npm publish', reason: 'not on the allowlist' } });
   r.toolEvent({ type: 'approval-answered', kind: 'command', approved: false });
   r.toolEvent({ type: 'approval-needed', request: { kind: 'patch', title: 'apply a patch to a.js', hunks: ['a.js#0'] } });
   r.toolEvent({ type: 'approval-answered', kind: 'patch', approved: true, accepted: ['a.js#0'] });

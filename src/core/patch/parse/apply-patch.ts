@@ -1,8 +1,8 @@
 import type { FilePatch, Hunk, HunkLine } from '../types';
 import { fail } from './errors';
 import { parseHunkHeader } from './hunk-header';
-import { changesSomething, dropProseTail, dropTrailingEmpty } from './hunk-lines';
-import { at, isBlank, isFence, quote, SkippedLines } from './lines';
+import { changesSomething, dropProseTail, dropTrailingEmpty, keepCrAsContent } from './hunk-lines';
+import { at, eolAt, isBlank, isFence, quote, SkippedLines } from './lines';
 import { normalisePath } from './paths';
 import type { ClaimedRanges, FormatParse } from './result';
 
@@ -26,8 +26,17 @@ const MARKERS: ReadonlyArray<[string, MarkerKind, boolean]> = [
 
 const MARKER_LIST = MARKERS.map(([text, , hasArg]) => (hasArg ? `\`${text} path\`` : `\`${text}\``)).join(', ');
 
+/** Up to this much indentation before a marker is tolerated (models indent the envelope in lists). */
+const MAX_MARKER_INDENT = 8;
+
 function readMarker(s: string): { kind: MarkerKind; arg: string } | 'unknown' | undefined {
-  if (!s.startsWith('***')) return undefined;
+  if (!s.startsWith('***')) {
+    // An indented line is a marker only when it is a known one: ` *** note` in a hunk stays text.
+    const indent = s.length - s.trimStart().length;
+    if (indent === 0 || indent > MAX_MARKER_INDENT || !/^[ \t]+\*\*\* /.test(s)) return undefined;
+    const m = readMarker(s.trimStart());
+    return m === 'unknown' ? undefined : m;
+  }
   const t = s.trimEnd();
   for (const [text, kind, hasArg] of MARKERS) {
     if (t.length >= text.length && t.slice(0, text.length).toLowerCase() === text.toLowerCase()) {
@@ -68,7 +77,7 @@ interface HunkDraft {
   sourceLine: number[];
 }
 
-export function parseApplyPatch(lines: readonly string[]): FormatParse & { claimed: ClaimedRanges } {
+export function parseApplyPatch(lines: readonly string[], cr: ReadonlySet<number> = new Set()): FormatParse & { claimed: ClaimedRanges } {
   const files: FilePatch[] = [];
   const warnings: string[] = [];
   const claimed: ClaimedRanges = [];
@@ -84,6 +93,8 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
     return draft;
   };
   const push = (line: HunkLine, emptyInSource: boolean, lineNumber: number) => {
+    const eol = eolAt(cr, lineNumber - 1);
+    if (eol) line.eol = eol;
     const d = draft ?? openHunk(lineNumber);
     d.hunk.lines.push(line);
     d.emptyInSource.push(emptyInSource);
@@ -246,6 +257,7 @@ export function parseApplyPatch(lines: readonly string[]): FormatParse & { claim
         if (last.kind !== 'add') draft.hunk.oldNoNewlineAtEnd = true;
         if (last.kind !== 'remove') draft.hunk.newNoNewlineAtEnd = true;
         draft.hunk.atEndOfFile = true;
+        keepCrAsContent(last);
       }
       continue;
     }

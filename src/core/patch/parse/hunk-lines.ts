@@ -91,3 +91,13 @@ export function dropProseTail(
   patchLines.length = start;
   return at;
 }
+
+/**
+ * A line followed by `\\ No newline at end of file` has no ending, so a `\r` before the newline
+ * that ends its patch line is content (git reads it so), not half of a CRLF.
+ */
+export function keepCrAsContent(line: HunkLine): void {
+  if (line.eol !== '\r\n') return;
+  line.text += '\r';
+  delete line.eol;
+}

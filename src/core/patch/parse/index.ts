@@ -3,7 +3,7 @@ import { err, ok, type Result } from '../../base/result';
 import { parseApplyPatch } from './apply-patch';
 import { firstApplyPatchMarker, firstSearchReplaceMarker, firstUnifiedMarker, mask } from './detect';
 import { PatchSyntaxError } from './errors';
-import { splitLines } from './lines';
+import { splitPatchText, type PatchLines } from './lines';
 import { mergeSameFile } from './merge';
 import type { FormatParse } from './result';
 import { parseSearchReplace } from './search-replace';
@@ -45,15 +45,15 @@ function toError(e: PatchSyntaxError): PatchParseError {
   return e.line === undefined ? { message: e.message } : { message: e.message, line: e.line };
 }
 
-function parseLines(lines: readonly string[]): Result<ParsedPatch, PatchParseError> {
+function parseLines({ lines, cr }: PatchLines): Result<ParsedPatch, PatchParseError> {
   const candidates: Candidate[] = [];
-  let rest = lines;
+  let rest: readonly string[] = lines;
 
   // SEARCH/REPLACE first: its blocks hold raw file text that could look like the other formats.
   const srFirst = firstSearchReplaceMarker(lines);
   if (srFirst >= 0) {
     const c = attempt('search_replace', srFirst, () => {
-      const r = parseSearchReplace(lines);
+      const r = parseSearchReplace(lines, cr);
       rest = mask(lines, r.claimed);
       return r;
     });
@@ -64,7 +64,7 @@ function parseLines(lines: readonly string[]): Result<ParsedPatch, PatchParseErr
     const before = rest;
     candidates.push(
       attempt('apply_patch', apFirst, () => {
-        const r = parseApplyPatch(before);
+        const r = parseApplyPatch(before, cr);
         rest = mask(before, r.claimed);
         return r;
       }),
@@ -73,10 +73,20 @@ function parseLines(lines: readonly string[]): Result<ParsedPatch, PatchParseErr
   const udFirst = firstUnifiedMarker(rest);
   if (udFirst >= 0) {
     const before = rest;
-    candidates.push(attempt('unified', udFirst, () => parseUnified(before)));
+    candidates.push(attempt('unified', udFirst, () => parseUnified(before, cr)));
   }
 
   if (candidates.length === 0) return err({ message: `no patch found: ${LOOKED_FOR}` });
+  // SEARCH/REPLACE markers cannot be written by accident: when such blocks parse, a diff or
+  // envelope elsewhere in the text is quoted prose (an earlier attempt, an explanation).
+  const blocks = candidates.find((c) => c.format === 'search_replace' && c.parsed && c.parsed.files.length > 0);
+  if (blocks) {
+    const warnings = [...blocks.parsed!.warnings];
+    for (const other of candidates.filter((c) => c !== blocks)) {
+      warnings.push(`line ${other.first + 1}: ignored the ${FORMAT_NAMES[other.format]} outside the SEARCH/REPLACE blocks; send one format per patch`);
+    }
+    return ok({ format: 'search_replace', files: mergeSameFile(blocks.parsed!.files, warnings), warnings });
+  }
   const failed = candidates.filter((c) => c.error).sort((a, b) => a.first - b.first);
   if (failed.length > 0) return err(toError(failed[0]!.error!));
 
@@ -110,7 +120,7 @@ export function parsePatch(text: string): Result<ParsedPatch, PatchParseError> {
   try {
     if (typeof text !== 'string') return err({ message: 'patch text must be a string' });
     if (text.trim() === '') return err({ message: `empty patch text: ${LOOKED_FOR}` });
-    return parseLines(splitLines(text));
+    return parseLines(splitPatchText(text));
   } catch (e) {
     if (e instanceof PatchSyntaxError) return err(toError(e));
     const reason = e instanceof Error ? e.message : String(e);

@@ -1,8 +1,8 @@
 import type { Hunk, HunkLine } from '../types';
 import { fail } from './errors';
 import { parseHunkHeader } from './hunk-header';
-import { countSides, dropProseTail, dropTrailingEmpty } from './hunk-lines';
-import { at, isFence } from './lines';
+import { countSides, dropProseTail, dropTrailingEmpty, keepCrAsContent } from './hunk-lines';
+import { at, eolAt, isFence } from './lines';
 import { headerName, normalisePath, stripGitPrefix } from './paths';
 
 /**
@@ -74,6 +74,8 @@ export function readUnifiedHunk(
   warnings: string[],
   /** The hunk is a new file's whole content: lines without a prefix may be content. */
   wholeFile = false,
+  /** Lines that ended in CRLF in a patch that mixes endings (see splitPatchText). */
+  cr: ReadonlySet<number> = new Set(),
 ): ReadHunk {
   const headerLine = start + 1;
   const header = parseHunkHeader(lines[start]!);
@@ -116,6 +118,7 @@ export function readUnifiedHunk(
       }
       if (previous.kind !== 'add') oldNoNewline = true;
       if (previous.kind !== 'remove') newNoNewline = true;
+      keepCrAsContent(previous);
       continue;
     }
     const c = s[0];
@@ -127,6 +130,8 @@ export function readUnifiedHunk(
     else {
       line = { kind: 'context', text: s, unprefixed: true };
     }
+    const eol = eolAt(cr, j);
+    if (eol) line.eol = eol;
     body.push(line);
     emptyInSource.push(c === undefined);
     sourceLine.push(j + 1);

@@ -81,7 +81,7 @@ function pathBefore(lines: readonly string[], i: number, floor: number): string 
   return undefined;
 }
 
-export function parseUnified(lines: readonly string[]): FormatParse {
+export function parseUnified(lines: readonly string[], cr: ReadonlySet<number> = new Set()): FormatParse {
   const files: FilePatch[] = [];
   const warnings: string[] = [];
   const skipped = new SkippedLines();
@@ -175,7 +175,7 @@ export function parseUnified(lines: readonly string[]): FormatParse {
         );
       }
       const wholeFile = current.minus === null || current.newFileMode;
-      const read = readUnifiedHunk(lines, i, current.hunks.length, labelOf(current), warnings, wholeFile);
+      const read = readUnifiedHunk(lines, i, current.hunks.length, labelOf(current), warnings, wholeFile, cr);
       if (read.hunk.lines.length === 0) {
         warnings.push(at(i + 1, `empty hunk of ${labelOf(current)} ignored`));
       } else {

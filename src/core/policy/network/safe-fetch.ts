@@ -28,6 +28,11 @@ export interface SafeFetchOptions {
   /** Extra trusted CA certificates (PEM). */
   ca?: string | readonly string[];
   userAgent?: string;
+  /**
+   * Extra request headers (an API key, `accept: application/json`). Sent only to the first URL's
+   * origin: a redirect to another origin goes without them, so a key never follows a hop elsewhere.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface RedirectHop {
@@ -92,6 +97,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
   const redirects: RedirectHop[] = [];
   let current = input;
   let previous: URL | undefined;
+  let origin: string | undefined;
 
   const refuse = (url: string, decision: PolicyDecision): SafeFetchRefusal => ({ kind: 'refused', ok: false, url, decision, redirects });
   const fail = (url: string, error: string): SafeFetchError => ({ kind: 'error', ok: false, url, error, redirects });
@@ -121,6 +127,8 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       family = resolved.family;
     }
     if (options.signal?.aborted) return fail(url.href, 'Cancelled.');
+    origin ??= url.origin;
+    const extra = url.origin === origin ? lowerKeys(options.headers) : {};
     const result = await requestOnce({
       url,
       host,
@@ -133,6 +141,8 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       headers: {
         'user-agent': options.userAgent ?? 'PatchPilot-fetch',
         accept: 'text/html, text/plain, application/json, */*;q=0.5',
+        ...extra,
+        // Decompression is ours and capped (gzip bombs): never let a caller's header change it.
         'accept-encoding': 'gzip, deflate, br',
       },
       ...(options.signal ? { signal: options.signal } : {}),
@@ -179,6 +189,12 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       ...(noteText ? { note: noteText } : {}),
     };
   }
+}
+
+function lowerKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers ?? {})) if (k.toLowerCase() !== 'host') out[k.toLowerCase()] = v;
+  return out;
 }
 
 function headerValue(v: string | string[] | undefined): string {

@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
 import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
 import { ChatSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
+import { createMcpManager } from '../../../core/session/capabilities';
+import type { McpManager, McpServerStatus } from '../../../core/mcp';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatLog } from './chatLog';
+import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
 import { VsCodeApprover } from './vscodeApprover';
 
 const STATE_KEY = 'patchpilot.chat.v1';
@@ -23,7 +27,7 @@ interface Saved {
 
 /** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
 export interface AgentHostServices {
-  review?: DiffPreview;
+  review?: DiffPreview & { review: ReviewWithControls };
   patches?: (root: string, review?: DiffPreview) => PatchEngine;
   fs?: (root: string) => WorkspaceFs;
   tasks: TaskRunnerFactory;
@@ -45,6 +49,8 @@ export class AgentHost implements vscode.Disposable {
   private readonly log: ChatLog;
   private readonly session: ChatSession;
   private wired: Promise<WiredAgent> | undefined;
+  /** The MCP servers live as long as the window, across rewirings (which reconfigure them). */
+  private mcp: McpManager | undefined;
   private model: string | undefined;
   private notice: string | undefined;
   private demo = false;
@@ -66,7 +72,11 @@ export class AgentHost implements vscode.Disposable {
     this.approver = new VsCodeApprover(this.approvals, () => this.chatVisible());
     // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits).
     const review = services.review;
-    if (review) this.approver.patchReviewer = (request, signal) => review.review({ patchText: request.patchText, preview: request.preview }, signal);
+    // The chat shows the same review as a card with Accept / Reject for the whole patch.
+    if (review) {
+      this.approver.patchReviewer = (request, signal) =>
+        reviewWithChatCard((r, s, started) => review.review(r, s, started), this.approvals, { patchText: request.patchText, preview: request.preview }, signal);
+    }
     this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
     if (saved?.transcript.length) this.session.restore(saved.transcript);
     this.testRuns = services.onDidRunTests?.((run) => {
@@ -154,12 +164,18 @@ export class AgentHost implements vscode.Disposable {
     void this.refreshStatus();
   }
 
+  /** The MCP servers' status (for a view to show); empty until the first run wires them. */
+  mcpStatus(): McpServerStatus[] {
+    return this.mcp?.status() ?? [];
+  }
+
   dispose(): void {
     this.testRuns?.dispose();
     this.session.stop();
     this.save();
     // A store the wiring opened itself is closed here; the window's shared one by its owner.
     void this.wired?.then((w) => (this.services.history ? undefined : w.history?.close())).catch(() => undefined);
+    void this.mcp?.dispose();
   }
 
   private async deps() {
@@ -168,6 +184,8 @@ export class AgentHost implements vscode.Disposable {
     const previous = this.wired;
     if (!previous) {
       const loaded = await this.config.load();
+      const userStateDir = this.context.globalStorageUri.fsPath;
+      this.mcp ??= createMcpManager({ root: folder.uri.fsPath, settings: { ...loaded.config.settings, mcp: { servers: {} } }, userStateDir });
       const history = await this.services.history?.();
       this.wired = wireAgent({
         history,
@@ -180,6 +198,10 @@ export class AgentHost implements vscode.Disposable {
         patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
         fs: this.services.fs,
         readOnly: !loaded.trusted,
+        mcp: this.mcp,
+        userStateDir,
+        // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
+        bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
       });
       this.wired.catch(() => (this.wired = undefined));
     }

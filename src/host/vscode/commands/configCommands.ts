@@ -6,26 +6,11 @@ import type { HostConfig } from '../config/hostConfig';
 import type { ApiKeyStore } from '../config/secrets';
 import { isLoopbackEndpoint } from '../config/settingsReader';
 
-/** Set API Key (SecretStorage only) and Select Model (the endpoint's /models, written to user settings). */
-export function registerConfigCommands(context: vscode.ExtensionContext, keys: ApiKeyStore, config: HostConfig, host: AgentHost, log: vscode.LogOutputChannel, demo: DemoModel): void {
+/** Set API Key and Set Brave Search API Key (SecretStorage only), Select Model (the endpoint's /models, written to user settings). */
+export function registerConfigCommands(context: vscode.ExtensionContext, keys: ApiKeyStore, config: HostConfig, host: AgentHost, log: vscode.LogOutputChannel, demo: DemoModel, searchKeys?: ApiKeyStore): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('patchpilot.setApiKey', async () => {
-      const value = await vscode.window.showInputBox({
-        title: 'PatchPilot: Set API Key',
-        prompt: 'Stored in VS Code\'s secret storage, never in settings. Leave empty to remove the stored key.',
-        password: true,
-        ignoreFocusOut: true,
-      });
-      if (value === undefined) return;
-      if (value.trim()) {
-        await keys.set(value.trim());
-        void vscode.window.showInformationMessage('PatchPilot: API key saved in secret storage.');
-      } else {
-        await keys.delete();
-        void vscode.window.showInformationMessage('PatchPilot: API key removed.');
-      }
-      host.invalidate();
-    }),
+    vscode.commands.registerCommand('patchpilot.setApiKey', () => setKey(keys, host, 'API Key', 'API key')),
+    vscode.commands.registerCommand('patchpilot.setBraveApiKey', () => (searchKeys ? setKey(searchKeys, host, 'Brave Search API Key', 'Brave Search API key (web_search)') : undefined)),
     vscode.commands.registerCommand('patchpilot.selectModel', async () => {
       // Picking a real model ends the demo (its endpoint lists only itself).
       await demo.setEnabled(false);
@@ -60,6 +45,24 @@ export function registerConfigCommands(context: vscode.ExtensionContext, keys: A
       host.invalidate();
     }),
   );
+}
+
+async function setKey(store: ApiKeyStore, host: AgentHost, title: string, what: string): Promise<void> {
+  const value = await vscode.window.showInputBox({
+    title: `PatchPilot: Set ${title}`,
+    prompt: 'Stored in VS Code\'s secret storage, never in settings. Leave empty to remove the stored key.',
+    password: true,
+    ignoreFocusOut: true,
+  });
+  if (value === undefined) return;
+  if (value.trim()) {
+    await store.set(value.trim());
+    void vscode.window.showInformationMessage(`PatchPilot: ${what} saved in secret storage.`);
+  } else {
+    await store.delete();
+    void vscode.window.showInformationMessage(`PatchPilot: ${what} removed.`);
+  }
+  host.invalidate();
 }
 
 /** The built-in demo model on and off (per workspace); the chat's banner says when it answers. */

@@ -25,12 +25,13 @@ export class HostConfig {
     private readonly keys: ApiKeyStore,
     private readonly log: vscode.LogOutputChannel,
     private readonly demo?: DemoModel,
+    private readonly searchKeys?: ApiKeyStore,
   ) {}
 
   async load(): Promise<LoadedConfig> {
     const trusted = vscode.workspace.isTrusted;
     const demo = await this.demo?.layer();
-    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: demo ? undefined : await this.keys.get(), overrides: demo ? [demo] : [] });
+    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: demo ? undefined : await this.keys.get(), webSearchKey: await this.searchKeys?.get(), overrides: demo ? [demo] : [] });
     for (const w of config.warnings) this.log.warn(w);
     if (config.ignored.length) {
       for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);

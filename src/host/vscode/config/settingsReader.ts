@@ -17,6 +17,8 @@ export interface HostConfigInput {
   trusted: boolean;
   /** From SecretStorage. */
   apiKey?: string;
+  /** The Brave Search key, from SecretStorage. */
+  webSearchKey?: string;
   /** Layers above the settings (the demo model's endpoint). */
   overrides?: SettingsLayer[];
 }
@@ -42,7 +44,7 @@ export function readSettingsLayers(configuration: ConfigurationLike): SettingsLa
 
 /** Throws the core's ConfigError (every problem listed) on invalid values. */
 export function readHostConfig(input: HostConfigInput): ResolvedConfig {
-  return resolveSettings({ layers: [...readSettingsLayers(input.configuration), ...(input.overrides ?? [])], trusted: input.trusted, apiKey: input.apiKey });
+  return resolveSettings({ layers: [...readSettingsLayers(input.configuration), ...(input.overrides ?? [])], trusted: input.trusted, apiKey: input.apiKey, webSearchKey: input.webSearchKey });
 }
 
 /** A model server on this machine needs no key (and should not get the user's cloud key). */

@@ -116,6 +116,13 @@ async function closeReviewTabs(session: ReviewSession): Promise<void> {
   if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
 }
 
+export interface ReviewControls {
+  /** The hunks not rejected, plus what the user typed on the right (the title bar's Accept). */
+  accept(): Promise<void>;
+  /** Nothing is written; the reason goes to the agent. */
+  reject(reason?: string): Promise<void>;
+}
+
 export class VsCodeDiffPreview implements DiffPreview {
   private readonly services = diffReviewServices();
 
@@ -124,10 +131,18 @@ export class VsCodeDiffPreview implements DiffPreview {
     private readonly log: DiffReviewLog = { info: () => undefined, warn: () => undefined },
   ) {}
 
-  async review(request: PatchReviewRequest, signal: AbortSignal): Promise<PatchReviewAnswer> {
+  /**
+   * `started` gets the review's whole-patch Accept and Reject, for other places that offer them
+   * (the chat's review card); they act exactly as the editor title bar's buttons.
+   */
+  async review(request: PatchReviewRequest, signal: AbortSignal, started?: (controls: ReviewControls) => void): Promise<PatchReviewAnswer> {
     if (signal.aborted) return rejectAll('the review was cancelled');
     const session = new ReviewSession(randomBytes(4).toString('hex'), request);
     this.services.sessions.set(session.id, session);
+    started?.({
+      accept: () => this.services.finish(session, session.answer(this.services.documentTexts(session))),
+      reject: (reason) => this.services.finish(session, rejectAll(reason)),
+    });
     for (const f of session.files) {
       this.services.current.set(session.leftUri(f.path), f.leftText ?? '');
       this.services.proposed.put(session.rightUri(f.path), session.engineTexts.get(f.path) ?? '');

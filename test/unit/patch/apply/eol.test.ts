@@ -49,9 +49,15 @@ describe('line endings, BOM and final newline are preserved byte for byte', () =
     assert.equal(apply('a\nb\nc\n', [hunk([' a', '-b', '+B'], { newNoNewlineAtEnd: true })]), 'a\nB\nc\n');
   });
 
-  test('deleting the last lines keeps the final newline state', () => {
+  test("deleting the last lines: the line that ends the file now keeps its own newline (git's semantics)", () => {
     assert.equal(apply('a\nb\nc\n', [hunk([' a', '-b', '-c'])]), 'a\n');
-    assert.equal(apply('a\nb\nc', [hunk([' a', '-b', '-c'])]), 'a');
+    assert.equal(apply('a\nb\nc', [hunk([' a', '-b', '-c'])]), 'a\n');
+    assert.equal(apply('a\nb\nc', [hunk([' b', '-c'], { oldNoNewlineAtEnd: true })]), 'a\nb\n');
+    assert.equal(apply('a\r\nb\r\nc', [hunk([' b', '-c'])]), 'a\r\nb\r\n');
+    // Unless the patch says the new last line has no newline either.
+    assert.equal(apply('a\nb\nc', [hunk([' a', '-b', '+b', '-c'], { oldNoNewlineAtEnd: true, newNoNewlineAtEnd: true })]), 'a\nb');
+    // The last line replaced, not deleted: the file keeps its state.
+    assert.equal(apply('a\nb\nc', [hunk([' b', '-c', '+C'])]), 'a\nb\nC');
   });
 
   test('CRLF file without final newline, lines appended at the end', () => {
@@ -60,11 +66,24 @@ describe('line endings, BOM and final newline are preserved byte for byte', () =
 });
 
 describe('hunks meeting at one line', () => {
-  test('an insertion at the start of a replaced range goes in front of it, in either patch order', () => {
+  test('an insertion at the start of a replaced range goes in front of it, in either patch order (a -U0 patch)', () => {
     const src = 'a\nb\nc\n';
-    const ins = hunk(['+top'], { oldStart: 0, oldCount: 0 });
-    const rep = hunk(['-a', '+A', ' b']);
+    const ins = hunk(['+top'], { oldStart: 0, oldCount: 0, newStart: 1, newCount: 1 });
+    const rep = hunk(['-a', '+A'], { oldStart: 1, oldCount: 1, newStart: 2, newCount: 1 });
     assert.equal(apply(src, [ins, rep]), 'top\nA\nb\nc\n');
     assert.equal(apply(src, [rep, ins]), 'top\nA\nb\nc\n');
+  });
+
+  test('hunks sharing context lines at their meeting point are not an overlap', () => {
+    const src = 'a\nb\nc\nd\ne\n';
+    // The first hunk's trailing context (c) is the second's leading context.
+    assert.equal(apply(src, [hunk([' a', '-b', '+B', ' c']), hunk([' c', '-d', '+D', ' e'])]), 'a\nB\nc\nD\ne\n');
+    assert.equal(apply(src, [hunk([' a', ' b', '+x', ' c', ' d']), hunk([' c', ' d', '+y', ' e'])]), 'a\nb\nx\nc\nd\ny\ne\n');
+  });
+
+  test('hunks sharing a line one of them changes still overlap', () => {
+    const r = applyParsedPatch(patch(modify('f', [hunk([' a', '-b', '+B', ' c']), hunk([' b', '-c', '+C', ' d'])])), filesOf({ f: 'a\nb\nc\nd\n' }));
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /overlaps/);
   });
 });

@@ -28,8 +28,8 @@ describe('refusals: never silently wrong', () => {
   });
 
   test('a hint far from every candidate does not pick one', () => {
-    const src = 'a\n}\n' + lines(100) + '}\n';
-    const r = refused(src, [hunk([' }', '+x'], { oldStart: 60 })]);
+    const src = 'a\n}\nz\n' + lines(100) + '}\nz\n';
+    const r = refused(src, [hunk([' }', '+x', ' z'], { oldStart: 60 })]);
     assert.match(r.error!, /does not clearly pick one/);
   });
 

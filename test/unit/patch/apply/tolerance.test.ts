@@ -125,10 +125,17 @@ describe('tolerances: all apply exactly', () => {
     assert.equal(text, 'a\n\nB\nc\n');
   });
 
-  test('a context line that is really new (space prefix instead of +) is recovered when everything else matches exactly', () => {
+  test('a context line that is really new (space prefix instead of +) is recovered when the header counts say so', () => {
     const src = 'function f() {\n  one();\n  two();\n}\n';
-    const { text } = applyOk(src, [hunk([' function f() {', '   one();', '   inserted();', '   two();', ' }'])]);
+    const body = [' function f() {', '   one();', '   inserted();', '   two();', ' }'];
+    const { text } = applyOk(src, [hunk(body, { oldStart: 1, oldCount: 4, newStart: 1, newCount: 5 })]);
     assert.equal(text, 'function f() {\n  one();\n  inserted();\n  two();\n}\n');
+    // Without counts, or with counts that tally it as context, it is a context line the model got
+    // wrong (the file does not have it): refused, never turned into an added line.
+    for (const extra of [{}, { oldStart: 1, oldCount: 5, newStart: 1, newCount: 5 }]) {
+      const r = applyParsedPatch(patch(modify('f', [hunk(body, extra)])), filesOf({ f: src }));
+      assert.equal(r.ok, false, JSON.stringify(extra));
+    }
   });
 
   test('stale context at the hunk edge is trimmed when the file holds a look-alike line there', () => {
@@ -138,9 +145,13 @@ describe('tolerances: all apply exactly', () => {
     assert.equal(result.files[0]!.hunks[0]!.strategy, 'context-trimmed');
   });
 
-  test('pure insertion at the start (-0,0) and into an empty file', () => {
-    assert.equal(applyOk('b\n', [hunk(['+a'], { oldStart: 0, oldCount: 0 })]).text, 'a\nb\n');
+  test('pure insertion into an empty file, at the start with context after it, and -0,0 on a file with lines refused', () => {
     assert.equal(applyOk('', [hunk(['+a', '+b'], { oldStart: 0, oldCount: 0 })]).text, 'a\nb\n');
+    assert.equal(applyOk('b\nc\n', [hunk(['+a', ' b'], { oldStart: 1, oldCount: 1 })]).text, 'a\nb\nc\n');
+    // `@@ -0,0` alone says the file was empty (git's reading), or "at the top": not certain.
+    const r = applyParsedPatch(patch(modify('f', [hunk(['+a'], { oldStart: 0, oldCount: 0, newStart: 1, newCount: 1 })])), filesOf({ f: 'b\n' }));
+    assert.equal(r.ok, false);
+    assert.match(r.error!, /@@ -0,0`, which says the file was empty, but it has 1 line/);
   });
 
   test('a 6-hunk patch on a 10,000-line file', () => {
@@ -159,13 +170,13 @@ describe('a missing + recovered only when its exact text is certain', () => {
   test('"+" dropped from an indented line: the raw line is the text (indentation of the neighbours)', () => {
     const src = 'function f() {\n  const a = 1;\n  const c = 3;\n  return a;\n}\n';
     // The model wrote `  const b = 2;` (no +): parsed as context "  const b = 2;" minus one space.
-    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '  const b = 2;', '   const c = 3;', '   return a;'])]);
+    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '  const b = 2;', '   const c = 3;', '   return a;'], { oldStart: 1, oldCount: 4, newStart: 1, newCount: 5 })]);
     assert.equal(text, 'function f() {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n  return a;\n}\n');
   });
 
   test('"+" turned into a space: the parsed text is the line', () => {
     const src = 'function f() {\n  const a = 1;\n  const c = 3;\n  return a;\n}\n';
-    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '   const b = 2;', '   const c = 3;', '   return a;'])]);
+    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '   const b = 2;', '   const c = 3;', '   return a;'], { oldStart: 1, oldCount: 4, newStart: 1, newCount: 5 })]);
     assert.equal(text, 'function f() {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n  return a;\n}\n');
   });
 

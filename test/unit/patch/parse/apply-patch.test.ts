@@ -136,4 +136,19 @@ describe('apply_patch envelope', () => {
     const p = parseOk(text('*** Begin Patch', '*** Delete File: a.txt', '-one', '-two', '*** End Patch'));
     assert.deepEqual(body(p.files[0]!.hunks[0]), ['-one', '-two']);
   });
+
+  test('envelope markers indented by a few spaces (or a tab) are still markers', () => {
+    const p = parseOk(text('  *** Begin Patch', '  *** Update File: a.txt', '@@', ' keep', '-a', '+b', ' *** End Patch'));
+    assert.deepEqual(body(p.files[0]!.hunks[0]), [' keep', '-a', '+b']);
+    assert.ok(!hasWarning(p, 'End Patch'));
+    const q = parseOk(text('Apply this:', '', '    *** Begin Patch', '    *** Add File: n.txt', '+new', '\t*** Update File: a.txt', '-a', '+b', '    *** End of File', '    *** End Patch'));
+    assert.deepEqual(q.files.map((f) => [f.operation, f.newPath]), [['create', 'n.txt'], ['modify', 'a.txt']]);
+    assert.equal(q.files[1]!.hunks[0]!.atEndOfFile, true);
+  });
+
+  test('an indented line that is not a known marker stays hunk text', () => {
+    const p = parseOk(text('*** Begin Patch', '*** Update File: c.c', ' /*', '  *** careful: shared', '-x();', '+y();', '*** End Patch'));
+    assert.deepEqual(body(p.files[0]!.hunks[0]), [' /*', '  *** careful: shared', '-x();', '+y();']);
+  });
 });
+

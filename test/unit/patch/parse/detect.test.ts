@@ -37,13 +37,21 @@ describe('format detection, prose and fences', () => {
     assert.deepEqual(p.files[0]!.hunks.map(body), [['-a', '+b'], ['-c', '+d']]);
   });
 
-  test('mixed formats: the larger part is used and the other reported', () => {
+  test('SEARCH/REPLACE blocks win over a larger diff quoted beside them (the diff is prose)', () => {
     const p = parseOk(
       text('```diff', '--- a/u.txt', '+++ b/u.txt', '@@ -1 +1 @@', '-a', '+b', '@@ -5 +5 @@', '-c', '+d', '```', 'sr.txt', '<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE'),
     );
+    assert.equal(p.format, 'search_replace');
+    assert.deepEqual(p.files.map((f) => f.newPath), ['sr.txt']);
+    assert.ok(hasWarning(p, 'line 2: ignored the unified diff outside the SEARCH/REPLACE blocks'));
+  });
+
+  test('mixed diff and envelope: the larger part is used and the other reported', () => {
+    const p = parseOk(
+      text('--- a/u.txt', '+++ b/u.txt', '@@ -1 +1 @@', '-a', '+b', '@@ -5 +5 @@', '-c', '+d', '*** Begin Patch', '*** Update File: e.txt', '-x', '+y', '*** End Patch'),
+    );
     assert.equal(p.format, 'unified');
-    assert.deepEqual(p.files.map((f) => f.newPath), ['u.txt']);
-    assert.ok(hasWarning(p, 'mixed patch formats: used the unified diff and ignored the SEARCH/REPLACE blocks starting at line 12 (sr.txt)'));
+    assert.ok(hasWarning(p, 'mixed patch formats: used the unified diff and ignored the apply_patch envelope starting at line 9 (e.txt)'));
   });
 
   test('mixed formats with equal size: the first one wins', () => {

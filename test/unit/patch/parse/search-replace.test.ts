@@ -104,7 +104,7 @@ describe('SEARCH/REPLACE blocks', () => {
     const cases: Array<[string, RegExp, number]> = [
       [text('f.txt', '<<<<<<< SEARCH', 'a', '>>>>>>> REPLACE'), /block started at line 2 has no `=======` line: expected `=======` before `>>>>>>> REPLACE`/, 4],
       [text('f.txt', '<<<<<<< SEARCH', 'a'), /block started at line 2 has no `=======` line.*found the end of the text/, 2],
-      [text('f.txt', '<<<<<<< SEARCH', 'a', '=======', 'b'), /block started at line 2 is not closed: expected `>>>>>>> REPLACE`, found the end of the text/, 2],
+      [text('f.txt', '<<<<<<< SEARCH', 'a', '=======', 'b', '```'), /block started at line 2 is not closed: expected `>>>>>>> REPLACE`, found the end of the text; the fence at line 6/, 2],
       [text('f.txt', '<<<<<<< SEARCH', 'a', '=======', 'b', '<<<<<<< SEARCH', 'c', '=======', 'd', '>>>>>>> REPLACE'), /block started at line 2 is not closed: expected `>>>>>>> REPLACE` before `<<<<<<< SEARCH`/, 6],
       [text('f.txt', '>>>>>>> REPLACE'), /`>>>>>>> REPLACE` without a `<<<<<<< SEARCH` line before it/, 2],
     ];

@@ -1,0 +1,99 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ExitCode, UsageError, flag, parseArgs, rejectUnknownFlags } from '../io';
+import { ConfigError, loadCliConfig } from '../../core/config';
+import type { McpServerStatus } from '../../core/mcp';
+import { createMcpManager } from '../../core/session/capabilities';
+import { MCP_APPROVE_HINT } from '../node/agentDeps';
+
+export const usage = `Usage:
+  patchpilot mcp list [--workspace DIR] [--trust-workspace] [--json]
+      Each configured MCP server (patchpilot.mcp.servers) and its status: connected (with its
+      transport and tool count), failed (with the reason), or waiting for approval. Approved
+      servers are started to check them, then stopped; nothing is approved.
+  patchpilot mcp approve NAME... [--workspace DIR] [--trust-workspace]
+      Approve servers ahead of a run (a run without a terminal cannot ask): start each one, show
+      its command and tools, and record them. A later change of the command, arguments,
+      environment, URL or of a tool's definition needs approval again.
+  --trust-workspace     use the servers of the workspace's .vscode/settings.json (ignored otherwise)
+Servers come from .vscode/settings.json; approvals are kept in the workspace's .patchpilot folder,
+signed with a key in PATCHPILOT_STATE_HOME (default ~/.local/state/patchpilot).`;
+
+const FLAGS = ['workspace', 'trust-workspace', 'json'];
+
+export async function run(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub !== 'list' && sub !== 'approve') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'a subcommand is needed: list or approve');
+  const args = parseArgs(rest, ['trust-workspace', 'json']);
+  rejectUnknownFlags(args, FLAGS);
+  if (sub === 'list' && args.positionals.length) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  if (sub === 'approve' && args.positionals.length === 0) throw new UsageError('name the server(s) to approve');
+  const workspace = path.resolve(flag(args, 'workspace') ?? process.cwd());
+  if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
+  const root = await realpath(workspace);
+
+  let config;
+  try {
+    config = loadCliConfig({ workspace: root, env: process.env, flags: {}, trusted: flag(args, 'trust-workspace') === 'true' });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`patchpilot mcp: ${err.message}\n`);
+      return ExitCode.usage;
+    }
+    throw err;
+  }
+  for (const i of config.ignored.filter((x) => x.key === 'patchpilot.mcp.servers')) {
+    process.stderr.write(`patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason} (--trust-workspace to use it)\n`);
+  }
+  const manager = createMcpManager({ root, settings: config.settings, approveHint: MCP_APPROVE_HINT, notifier: { info: () => undefined, warn: (m) => process.stderr.write(`patchpilot: warning: ${m}\n`), error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`) } });
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    if (sub === 'list') {
+      const statuses = await manager.inspect(controller.signal);
+      if (flag(args, 'json') === 'true') process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
+      else if (statuses.length === 0) process.stdout.write('no MCP servers configured (patchpilot.mcp.servers)\n');
+      else for (const s of statuses) process.stdout.write(`${statusLine(s)}\n`);
+      return ExitCode.ok;
+    }
+    let failed = false;
+    for (const name of args.positionals) {
+      const { status, tools } = await manager.approve(name, controller.signal);
+      if (status.state !== 'connected') {
+        failed = true;
+        process.stderr.write(`patchpilot mcp: ${name} not approved: it could not be started (${status.reason ?? status.state})\n`);
+        continue;
+      }
+      process.stdout.write(`approved ${name}: ${status.launch}\n`);
+      for (const t of tools) process.stdout.write(`  ${t.name}${t.description ? `: ${firstLine(t.description)}` : ''}${status.alwaysAllow.includes(t.name) ? ' (always allowed)' : ''}\n`);
+    }
+    return failed ? ExitCode.failed : ExitCode.ok;
+  } catch (err) {
+    if (err instanceof Error && /no MCP server named/.test(err.message)) {
+      process.stderr.write(`patchpilot mcp: ${err.message}\n`);
+      return ExitCode.usage;
+    }
+    if (controller.signal.aborted) return ExitCode.cancelled;
+    throw err;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await manager.dispose();
+  }
+}
+
+/** "everything  connected via stdio, 13 tools  node server.js" */
+export function statusLine(s: McpServerStatus): string {
+  const state =
+    s.state === 'connected'
+      ? `connected via ${s.connectedVia ?? s.transport}, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}${s.withheld.length ? `; ${s.withheld.length} withheld until approved (changed or new: ${s.withheld.join(', ')})` : ''}`
+      : `${s.state}${s.reason ? `: ${s.reason.split('\n').slice(0, 5).join('\n    ')}` : ''}`;
+  return `${s.name}  ${state}\n    ${s.launch}`;
+}
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? '';
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}

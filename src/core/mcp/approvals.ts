@@ -1,0 +1,145 @@
+/**
+ * The MCP servers the user approved in this workspace: per server, the launch fingerprint and each
+ * tool's fingerprint (fingerprint.ts). Kept in the workspace's state folder
+ * (`.patchpilot/mcp-approvals.json`, written atomically through real folders only), and signed: each
+ * entry carries an HMAC keyed by a per-user secret kept outside every workspace (userStateDir). A
+ * repository that commits its own approvals file (to pre-approve the server it also configures) or
+ * edits an entry gets entries that do not verify, so its servers are asked about like new ones.
+ */
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import * as fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../history/atomicFile';
+import { nodeFs } from '../history/fsLayer';
+import { ensureRealFolderChain, ignoreInStateFolder } from '../history/stateFolder';
+
+export interface ServerApproval {
+  launch: string;
+  /** Tool name -> fingerprint of the definition the user approved; null until the server was first reached. */
+  tools: Record<string, string> | null;
+  approvedAt: number;
+}
+
+interface StoredApproval extends ServerApproval {
+  mac: string;
+}
+
+const FILE_VERSION = 1;
+const KEY_FILE = 'mcp-approval.key';
+
+export interface McpApprovalsOptions {
+  /** Workspace root (real path). */
+  root: string;
+  /** The state folder inside the workspace, workspace-relative (default `.patchpilot`). */
+  stateDir?: string;
+  /** Per-user folder outside the workspace holding the signing key. */
+  userStateDir: string;
+  now?: () => number;
+}
+
+export class McpApprovals {
+  private entries = new Map<string, ServerApproval>();
+  private key: Buffer | undefined;
+  /** Why approvals cannot be kept across sessions (no key, no writable state folder): they live in memory only. */
+  persistProblem: string | undefined;
+  private readonly file: string;
+
+  constructor(private readonly options: McpApprovalsOptions) {
+    this.file = path.join(options.root, options.stateDir ?? '.patchpilot', 'mcp-approvals.json');
+    this.load();
+  }
+
+  get(server: string): ServerApproval | undefined {
+    return this.entries.get(server);
+  }
+
+  /** Records (and saves) what the user approved; replaces the server's earlier approval. */
+  approve(server: string, approval: Omit<ServerApproval, 'approvedAt'>): void {
+    this.entries.set(server, { ...approval, tools: approval.tools && { ...approval.tools }, approvedAt: (this.options.now ?? Date.now)() });
+    this.save();
+  }
+
+  forget(server: string): void {
+    if (this.entries.delete(server)) this.save();
+  }
+
+  private load(): void {
+    this.key = this.readOrCreateKey();
+    let raw: unknown;
+    try {
+      raw = JSON.parse(fs.readFileSync(this.file, 'utf8'));
+    } catch {
+      return; // none yet, or unreadable: nothing is approved
+    }
+    const servers = (raw as { version?: unknown; servers?: unknown })?.servers;
+    if ((raw as { version?: unknown }).version !== FILE_VERSION || !servers || typeof servers !== 'object') return;
+    for (const [name, entry] of Object.entries(servers as Record<string, StoredApproval>)) {
+      if (!isStored(entry) || !this.key) continue;
+      if (!safeEqual(entry.mac, this.sign(name, entry))) continue; // planted or edited: not the user's approval
+      this.entries.set(name, { launch: entry.launch, tools: entry.tools && { ...entry.tools }, approvedAt: entry.approvedAt });
+    }
+  }
+
+  private save(): void {
+    if (!this.key) return;
+    const servers: Record<string, StoredApproval> = {};
+    for (const [name, a] of this.entries) servers[name] = { ...a, mac: this.sign(name, a) };
+    try {
+      ensureRealFolderChain(this.options.root, path.dirname(this.file));
+      // Signed for this user only: of no use to anyone in the repository.
+      ignoreInStateFolder(path.dirname(this.file), 'mcp-approvals.json*');
+      writeFileAtomic(nodeFs, this.file, Buffer.from(`${JSON.stringify({ version: FILE_VERSION, servers }, null, 2)}\n`));
+      this.persistProblem = undefined;
+    } catch (err) {
+      this.persistProblem = `MCP approvals are not saved (${(err as Error).message}); they last for this session only`;
+    }
+  }
+
+  private sign(name: string, a: ServerApproval): string {
+    const tools = a.tools && Object.keys(a.tools)
+      .sort()
+      .map((t) => [t, a.tools![t]]);
+    return createHmac('sha256', this.key!).update(JSON.stringify([FILE_VERSION, this.options.root, name, a.launch, tools, a.approvedAt])).digest('hex');
+  }
+
+  private readOrCreateKey(): Buffer | undefined {
+    const file = path.join(this.options.userStateDir, KEY_FILE);
+    try {
+      const text = fs.readFileSync(file, 'utf8').trim();
+      if (/^[0-9a-f]{64}$/.test(text)) return Buffer.from(text, 'hex');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
+        this.persistProblem = `MCP approvals are not saved (cannot read ${file}: ${(err as Error).message}); they last for this session only`;
+        return undefined;
+      }
+    }
+    try {
+      fs.mkdirSync(this.options.userStateDir, { recursive: true, mode: 0o700 });
+      const key = randomBytes(32);
+      // wx: two processes racing to create it agree on the first one written.
+      fs.writeFileSync(file, `${key.toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+      return key;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return this.readOrCreateKey();
+      this.persistProblem = `MCP approvals are not saved (cannot create ${file}: ${(err as Error).message}); they last for this session only`;
+      return undefined;
+    }
+  }
+}
+
+function isStored(e: unknown): e is StoredApproval {
+  const x = e as StoredApproval;
+  return (
+    !!x &&
+    typeof x.launch === 'string' &&
+    typeof x.mac === 'string' &&
+    typeof x.approvedAt === 'number' &&
+    (x.tools === null || (typeof x.tools === 'object' && !Array.isArray(x.tools) && Object.values(x.tools).every((v) => typeof v === 'string')))
+  );
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'utf8');
+  const y = Buffer.from(b, 'utf8');
+  return x.length === y.length && timingSafeEqual(x, y);
+}

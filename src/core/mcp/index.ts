@@ -1,0 +1,5 @@
+export { parseMcpServers, describeLaunch, type McpServerConfig, type McpStdioConfig, type McpHttpConfig } from './config';
+export { McpApprovals, type ServerApproval, type McpApprovalsOptions } from './approvals';
+export { McpManager, type McpManagerOptions, type McpServerStatus, type McpServerState } from './manager';
+export { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
+export { exposedToolName } from './naming';

@@ -1,0 +1,104 @@
+/**
+ * An MCP server's tool as one of the agent's tools: `mcp__<server>__<tool>` with the server's schema.
+ * Each call needs the user's approval unless the tool is in the server's alwaysAllow, in every
+ * approval mode (the call runs outside PatchPilot's policy and sandbox). The definition must still
+ * be the one the user approved: a server that changed it after a reconnect gets a refusal, not a call.
+ * A failure (server gone, timeout, error result) is a failed tool result the model reads.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { briefArgs } from '../orchestrator/recorder';
+import { gateAction } from '../tools/gate';
+import { headTail } from '../tools/truncate';
+import { fail, ok, type Tool, type ToolSchema } from '../tools/types';
+import type { McpConnection } from './connection';
+import { toolFingerprint, type McpToolDefinition } from './fingerprint';
+
+const MAX_RESULT_CHARS = 20_000;
+const MAX_DESCRIPTION_CHARS = 2_000;
+
+export interface McpToolOptions {
+  exposedName: string;
+  server: string;
+  definition: McpToolDefinition;
+  /** The fingerprint the user approved (or that was recorded when the server was first approved). */
+  approved: string;
+  alwaysAllow: boolean;
+  connection: McpConnection;
+}
+
+export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> {
+  const d = o.definition;
+  const about = (d.description ?? d.title ?? '').trim();
+  return {
+    name: o.exposedName,
+    description: `${about.length > MAX_DESCRIPTION_CHARS ? `${about.slice(0, MAX_DESCRIPTION_CHARS)}...` : about || `The ${d.name} tool`} (MCP server "${o.server}", tool "${d.name}")`,
+    schema: modelSchema(d.inputSchema),
+    readOnly: false,
+    foreignSchema: true,
+    async run(args, ctx) {
+      const live = o.connection.tools.find((t) => t.name === d.name);
+      if (!live || toolFingerprint(live) !== o.approved) {
+        return fail(
+          live
+            ? `MCP server "${o.server}" changed the definition of ${d.name} since the user approved it; it is withheld until they approve it again (asked at the next run's start).`
+            : `MCP server "${o.server}" no longer offers ${d.name}.`,
+        );
+      }
+      const title = `MCP ${o.server}.${d.name} ${briefArgs(args)}`.trim();
+      if (o.alwaysAllow) {
+        ctx.emit?.({ type: 'policy', kind: 'command', subject: title, decision: { verdict: 'allow', rule: 'allow:mcp-always-allow', reason: `"${d.name}" is in the alwaysAllow list of MCP server "${o.server}".` } });
+      } else {
+        await gateAction(
+          ctx,
+          { kind: 'mcp', title, reason: `a tool of MCP server "${o.server}"`, detail: JSON.stringify(args, null, 2) },
+          { verdict: 'ask', rule: 'ask:mcp-tool', reason: `MCP tools run outside PatchPilot's policy and sandbox; only those in the server's alwaysAllow list run without asking.` },
+        );
+      }
+      let result: CallToolResult;
+      try {
+        result = await o.connection.callTool(d.name, args, ctx.signal);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        return fail(`MCP server "${o.server}" could not complete ${d.name}: ${o.connection.describeFailure(err)}`, { server: o.server, tool: d.name });
+      }
+      const text = headTail(resultText(result), MAX_RESULT_CHARS).text;
+      return result.isError ? fail(text || `${d.name} reported an error without text`, { server: o.server, tool: d.name }) : ok(text || '(no output)', { server: o.server, tool: d.name });
+    },
+  };
+}
+
+/** The server's input schema as the model and the registry take it: an object schema without a `$schema` draft marker. */
+export function modelSchema(input: Record<string, unknown> | undefined): ToolSchema {
+  const { $schema: _draft, ...rest } = input ?? {};
+  const properties = rest.properties && typeof rest.properties === 'object' ? (rest.properties as Record<string, unknown>) : {};
+  return { ...rest, type: 'object', properties };
+}
+
+/** Text for the model: text parts as they are, everything else named and described, never dumped as base64. */
+export function resultText(result: CallToolResult): string {
+  const parts: string[] = [];
+  for (const c of result.content ?? []) {
+    switch (c.type) {
+      case 'text':
+        parts.push(c.text);
+        break;
+      case 'image':
+      case 'audio':
+        parts.push(`[${c.type} ${c.mimeType}, ${Math.floor((c.data.length * 3) / 4)} bytes, not shown]`);
+        break;
+      case 'resource': {
+        const r = c.resource as { uri: string; text?: string; blob?: string; mimeType?: string };
+        parts.push(typeof r.text === 'string' ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, binary, not shown]`);
+        break;
+      }
+      case 'resource_link':
+        parts.push(`[link ${c.name}: ${c.uri}]${c.description ? ` ${c.description}` : ''}`);
+        break;
+      default:
+        parts.push(`[${(c as { type: string }).type} content, not shown]`);
+    }
+  }
+  // Structured output stands in when the server sent no text for it.
+  if (result.structuredContent && !parts.some((p) => p.trim())) parts.push(JSON.stringify(result.structuredContent, null, 2));
+  return parts.join('\n');
+}

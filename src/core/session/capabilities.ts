@@ -1,0 +1,87 @@
+/**
+ * The capabilities that extend the agent beyond the workspace tools: subagents, web search (when a
+ * provider is configured) and MCP servers. Wired here, apart from the core tool set, for the CLI and
+ * the extension alike. An untrusted workspace (restricted mode) gets no MCP server at all: its
+ * servers never start, and a host-kept manager stops the ones it ran.
+ */
+import path from 'node:path';
+import type { PatchPilotSettings, ResolvedConfig } from '../config';
+import { defaultUserStateDir } from '../config/userState';
+import { McpApprovals, McpManager } from '../mcp';
+import type { Notifier, WebSearcher } from '../ports';
+import { spawnSubagentTool } from '../tools/spawnSubagent';
+import type { Tool, ToolSource } from '../tools/types';
+import { webSearchTool } from '../tools/webSearch';
+import { chooseProvider, createWebSearcher } from '../websearch';
+
+export interface CapabilityOptions {
+  root: string;
+  config: ResolvedConfig;
+  settings: PatchPilotSettings;
+  notifier: Notifier;
+  readOnly?: boolean;
+  /** A manager the host keeps across wirings (the extension rewires on every settings change); it is reconfigured, not replaced. */
+  mcp?: McpManager;
+  /** Per-user folder for the key that signs MCP approvals (default: defaultUserStateDir()). */
+  userStateDir?: string;
+  /** How the host's user approves an MCP server outside a run, for status messages. */
+  mcpApproveHint?: (server: string) => string;
+}
+
+export interface Capabilities {
+  tools: Tool<any>[];
+  search?: WebSearcher;
+  toolSources: ToolSource[];
+  mcp?: McpManager;
+  /** True when the manager was created here (the wiring's owner stops it). */
+  ownsMcp: boolean;
+}
+
+export async function wireCapabilities(o: CapabilityOptions): Promise<Capabilities> {
+  const { settings } = o;
+  const tools: Tool<any>[] = [spawnSubagentTool];
+
+  let search: WebSearcher | undefined;
+  const provider = chooseProvider(settings.webSearch, o.config.webSearchKey);
+  if (provider && 'problem' in provider) o.notifier.warn(provider.problem);
+  else if (provider) {
+    search = createWebSearcher(provider, { fetchAllowHosts: settings.policy.fetchAllowHosts, allowPrivateNetwork: settings.policy.allowPrivateNetwork });
+    tools.push(webSearchTool);
+  }
+
+  let mcp = o.mcp;
+  let ownsMcp = false;
+  const servers = o.readOnly ? {} : settings.mcp.servers;
+  if (mcp) await mcp.configure(servers, settings.policy.envAllow);
+  else if (Object.keys(servers).length > 0) {
+    mcp = createMcpManager({ root: o.root, settings, servers, userStateDir: o.userStateDir, approveHint: o.mcpApproveHint, notifier: o.notifier });
+    ownsMcp = true;
+  }
+  return { tools, search, toolSources: mcp && !o.readOnly ? [mcp] : [], mcp, ownsMcp };
+}
+
+/** The manager for a workspace's configured servers, with approvals kept in its state folder. */
+export function createMcpManager(o: {
+  root: string;
+  settings: PatchPilotSettings;
+  servers?: PatchPilotSettings['mcp']['servers'];
+  userStateDir?: string;
+  approveHint?: (server: string) => string;
+  notifier?: Notifier;
+}): McpManager {
+  const approvals = new McpApprovals({ root: o.root, stateDir: stateDirOf(o.root, o.settings.history.path), userStateDir: o.userStateDir ?? defaultUserStateDir() });
+  if (approvals.persistProblem) o.notifier?.warn(approvals.persistProblem);
+  return new McpManager({
+    root: o.root,
+    servers: o.servers ?? o.settings.mcp.servers,
+    envAllow: o.settings.policy.envAllow,
+    approvals,
+    ...(o.approveHint ? { approveHint: o.approveHint } : {}),
+  });
+}
+
+/** The workspace's state folder (where the history lives, if that is inside the workspace; else `.patchpilot`). */
+function stateDirOf(root: string, historyPath: string): string {
+  const rel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
+  return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : '.patchpilot';
+}

@@ -1,0 +1,36 @@
+import { ToolError, type Tool } from './types';
+
+interface Args {
+  task: string;
+  tools?: string[];
+}
+
+/**
+ * Hands a focused task to a subagent: its own context, read-only tools unless `tools` says
+ * otherwise, and its final answer as this call's result. Several calls in one reply run at the same time.
+ */
+export const spawnSubagentTool: Tool<Args> = {
+  name: 'spawn_subagent',
+  description:
+    'Start a subagent on one self-contained task (research a question, find where something is done, review a file) and get its final answer back. ' +
+    'It has its own context (it sees none of this conversation: say everything it needs in the task) and read-only tools unless you list others in tools. ' +
+    'Call it several times in one reply to work on independent tasks in parallel.',
+  schema: {
+    type: 'object',
+    properties: {
+      task: { type: 'string', minLength: 1, description: 'The complete task, with every fact the subagent needs.' },
+      tools: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Tool names for the subagent (default: the read-only ones).' },
+    },
+    required: ['task'],
+    additionalProperties: false,
+  },
+  // Offered in plan mode too (a subagent there reads only); parallel unless it is given tools that write.
+  readOnly: true,
+  parallelSafe(args, available) {
+    return !args.tools || args.tools.every((name) => available.readOnly(name));
+  },
+  async run(args, ctx) {
+    if (!ctx.subagents) throw new ToolError('subagents are not available here (a subagent cannot start another)');
+    return ctx.subagents.spawn({ task: args.task, ...(args.tools ? { tools: args.tools } : {}) }, ctx.signal);
+  },
+};

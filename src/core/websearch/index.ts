@@ -1,0 +1,2 @@
+export { chooseProvider, createWebSearcher } from './searcher';
+export { brave, searxng, BRAVE_ENDPOINT, MAX_HITS, type SearchProviderSpec } from './providers';

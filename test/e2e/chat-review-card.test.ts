@@ -1,0 +1,37 @@
+// The review answered from the chat: while the native diff editor shows the patch, the chat shows
+// the same review as a card; "Reject" there with a typed reason closes the review, writes nothing
+// and tells the model why.
+import assert from 'node:assert/strict';
+import { sendInChat, useScriptedModel } from './support/chat';
+import { e2eTest } from './support/session';
+import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
+
+const BEFORE = "module.exports = () => 'helo, world';\n";
+const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, "+module.exports = () => 'hello, world';", ''].join('\n');
+const REASON = 'keep the typo, a test depends on it';
+
+const settings: Record<string, unknown> = { 'patchpilot.llm.model': 'scripted-model', 'patchpilot.approval.mode': 'ask' };
+const scripted = useScriptedModel(
+  [
+    { reply: { text: 'Fixing the greeting.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
+    { reply: { text: 'Leaving the greeting as it is.' }, expect: { anyMessageContains: REASON } },
+  ],
+  settings,
+);
+
+e2eTest(
+  'chat review card: Reject with a reason from the chat closes the diff review and writes nothing',
+  async (vs) => {
+    const chat = await sendInChat(vs, 'Fix the typo in the greeting');
+    await vs.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await vs.openViewContainer('PatchPilot');
+    await getByRoleIn(chat, 'textbox', /^Reason for rejecting the patch to greet\.js/).fill(REASON);
+    await vs.screenshot('review-card');
+    await getByRoleIn(chat, 'button', /^Reject patch to greet\.js/).click();
+    await chat.getByText('Leaving the greeting as it is.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    assert.equal(await vs.page.locator('.monaco-diff-editor').count(), 0, 'the review closed');
+    assert.equal(vs.readFile('greet.js'), BEFORE);
+    assert.deepEqual(scripted.server.mismatches, []);
+  },
+  { files: { 'greet.js': BEFORE }, settings },
+);

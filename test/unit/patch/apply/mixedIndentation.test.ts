@@ -1,0 +1,70 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { applyParsedPatch, applyPatchToTexts } from '../../../../src/core/patch/plan';
+import { filesOf, hunk, modify, patch } from './helpers';
+
+/**
+ * A hunk matched at a shifted indentation: each added line is re-indented relative to its nearest
+ * matched line, except a line the model already wrote at the file's indentation.
+ */
+
+function applied(src: string, body: string[]): string {
+  const r = applyParsedPatch(patch(modify('f', [hunk(body)])), filesOf({ f: src }));
+  assert.equal(r.ok, true, r.error);
+  return r.files[0]!.newText!;
+}
+
+const py = ['class Store:', '    def load(self):', '        data = read()', '        return data', ''].join('\n');
+
+describe('mixed indentation in the added lines', () => {
+  test('context written 4 too shallow; one added line in that frame, one already at the file\'s indentation', () => {
+    const out = applied(py, [' def load(self):', '     data = read()', '+    check(data)', '+        log(data)', '     return data']);
+    assert.equal(out, py.replace('        return data', '        check(data)\n        log(data)\n        return data'));
+  });
+
+  test('every added line already at the file\'s indentation', () => {
+    const out = applied(py, [' def load(self):', '     data = read()', '+        check(data)', '+        log(data)', '     return data']);
+    assert.equal(out, py.replace('        return data', '        check(data)\n        log(data)\n        return data'));
+  });
+
+  test('tabs: context without indentation, an added line already tab-indented', () => {
+    const go = 'func f() {\n\tx := 1\n\treturn x\n}\n';
+    const out = applied(go, [' x := 1', '+y := 2', '+\tz := 3', ' return x']);
+    assert.equal(out, 'func f() {\n\tx := 1\n\ty := 2\n\tz := 3\n\treturn x\n}\n');
+  });
+
+  test('a line deeper than its neighbours after a block opener is shifted, not taken as already fitting', () => {
+    const out = applied(py, [' def load(self):', '     data = read()', '+    if not data:', '+        return None', '     return data']);
+    assert.equal(out, py.replace('        return data', '        if not data:\n            return None\n        return data'));
+  });
+
+  test('2-space code written 2 too shallow: nested added lines follow the shift', () => {
+    const js = ['export function f(xs) {', '  for (const x of xs) {', '    use(x);', '  }', '}', ''].join('\n');
+    const out = applied(js, [' for (const x of xs) {', '+  if (!x) continue;', '   use(x);', ' }']);
+    assert.equal(out, js.replace('    use(x);', '    if (!x) continue;\n    use(x);'));
+  });
+
+  test('continuation lines keep the shift', () => {
+    const js = ['function g() {', '  return fetch(url)', '    .then(parse);', '}', ''].join('\n');
+    const out = applied(js, [' return fetch(url)', '+  .then(check)', '   .then(parse);']);
+    assert.equal(out, js.replace('    .then(parse);', '    .then(check)\n    .then(parse);'));
+  });
+
+  test('loosely matched hunk (context shifted unevenly): an added line at the file\'s indentation stays', () => {
+    const src = ['def run():', '    a = 1', '    if a:', '        b = 2', '    return b', ''].join('\n');
+    // The model lost different amounts of indentation on different context lines.
+    const out = applied(src, [' def run():', '   a = 1', '  if a:', '+        c = 3', '      b = 2', '  return b']);
+    assert.equal(out, src.replace('        b = 2', '        c = 3\n        b = 2'));
+  });
+
+  test('a loose match re-indents from the nearest line the result keeps, not from a removed line', () => {
+    const src = ['class Box {', '    open() {', '        this.state = 0;', '        if (ready) {', '            this.start();', '        }', '    }', '}', ''].join('\n');
+    // SEARCH has `this.start()` 4 too shallow; REPLACE repeats it and adds a line beside it.
+    const patch = ['box.js', '<<<<<<< SEARCH', '    open() {', '        this.state = 0;', '        if (ready) {', '        this.start();', '        }', '=======', '    open() {', '        this.state = 1;', '        if (ready) {', '        this.start();', '        this.log();', '        }', '>>>>>>> REPLACE', ''].join('\n');
+    const r = applyPatchToTexts(patch, new Map([['box.js', src]]));
+    assert.equal(r.ok, true, r.error);
+    // The lines beside `open() {` and the closing braces (kept, not shifted) stay as written.
+    assert.equal(r.files[0]!.newText, src.replace('this.state = 0;', 'this.state = 1;').replace('            this.start();\n', '        this.start();\n        this.log();\n'));
+  });
+});
+

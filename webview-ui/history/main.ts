@@ -241,7 +241,12 @@ async function openRun(runId: string, focusId?: string): Promise<void> {
     return;
   }
   const shownTerms = state.query.trim() ? terms : [];
+  // Drawn again while the run works: what the reader had opened stays open.
+  const opened = new Set([...detail.querySelectorAll<HTMLElement>('[data-id]')].filter((li) => li.querySelector('details[open]')).map((li) => li.dataset.id));
   detail.replaceChildren(renderRun(timeline, actions(runId), shownTerms));
+  for (const li of detail.querySelectorAll<HTMLElement>('[data-id]')) {
+    if (opened.has(li.dataset.id)) li.querySelectorAll('details').forEach((d) => (d.open = true));
+  }
   if (focusId) {
     const target = detail.querySelector<HTMLElement>(`[data-id="${CSS.escape(focusId)}"]`);
     if (target) {

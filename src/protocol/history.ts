@@ -193,5 +193,13 @@ export type HistoryToWebviewMessage =
   | { [K in HistoryToHostType]: { kind: 'response'; id: number; type: K; ok: true; result: HistoryToHost[K][1] } }[HistoryToHostType]
   | { kind: 'response'; id: number; type: HistoryToHostType; ok: false; error: string };
 
+/** What the host puts into the panel's HTML when it has it at hand (the window's store is open): the first paint needs no round trip. */
+export interface HistoryBoot {
+  status: HistoryStatusView;
+  /** The first page of runs, all time (the panel asks again when its saved filter differs). */
+  runs: RunRowView[];
+  total: number;
+}
+
 /** Longest message, tool argument or result text the timeline carries (the rest is exported, not drawn). */
 export const TIMELINE_TEXT_MAX = 20_000;

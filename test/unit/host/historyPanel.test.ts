@@ -33,6 +33,17 @@ test('the inline bundle cannot end its element early', () => {
   assert.ok(html.includes('console.log("<\\/script><img'));
 });
 
+test('the first page goes in as a JSON data block that cannot end early, and reads back as it was', () => {
+  const boot = { runs: [{ goal: '</script><script>alert(1)</script><!-- x' }], total: 1 };
+  const page = buildHistoryHtml({ cspSource: 'c', nonce: 'abcdefghijklmnop1234', script: 'x()', style: '', boot });
+  const block = /<script type="application\/json" id="pp-boot">([\s\S]*?)<\/script>/.exec(page);
+  assert.ok(block);
+  assert.ok(!block[1]!.includes('<'), 'no < inside the data block');
+  assert.deepEqual(JSON.parse(block[1]!), boot);
+  assert.equal((page.match(/<\/script>/g) ?? []).length, 2, 'the data block and the panel script, nothing else');
+  assert.doesNotMatch(page.split('id="pp-boot"')[0]!, /alert/);
+});
+
 test('the panel loads only from dist/webview and media', () => {
   const src = readFileSync(path.resolve(__dirname, '../../../src/host/vscode/history/historyPanel.ts'), 'utf8');
   const roots = /return \[([^\]]*)\];/.exec(src.slice(src.indexOf('private roots()')));

@@ -18,6 +18,8 @@ export interface HistoryHtmlInput {
   style: string;
   /** Extra script files before the panel's (the benchmark's stand-in for VS Code's API). */
   scriptUris?: string[];
+  /** Data for the first paint (a JSON data block: never executed, `<` escaped). */
+  boot?: unknown;
 }
 
 export function historyCsp(cspSource: string, nonce: string): string {
@@ -37,7 +39,7 @@ export function buildHistoryHtml(i: HistoryHtmlInput): string {
 </head>
 <body>
 <main id="app" aria-label="PatchPilot history"><p class="pp-loading">Loading the history…</p></main>
-${(i.scriptUris ?? []).map((u) => `<script nonce="${i.nonce}" src="${attr(u)}"></script>\n`).join('')}<script nonce="${i.nonce}">${inline(i.script)}</script>
+${i.boot === undefined ? '' : `<script type="application/json" id="pp-boot">${JSON.stringify(i.boot).replace(/</g, '\\u003c')}</script>\n`}${(i.scriptUris ?? []).map((u) => `<script nonce="${i.nonce}" src="${attr(u)}"></script>\n`).join('')}<script nonce="${i.nonce}">${inline(i.script)}</script>
 </body>
 </html>`;
 }

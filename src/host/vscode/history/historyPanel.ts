@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HistoryToWebviewMessage } from '../../../protocol/history';
+import type { HistoryBoot, HistoryToWebviewMessage } from '../../../protocol/history';
+import { runs } from './handlers/runs';
 import type { HistoryHandlerContext } from './handlers/types';
 import { buildHistoryHtml } from './historyHtml';
 import { routeHistory } from './router';
@@ -10,6 +11,9 @@ import { routeHistory } from './router';
 export const HISTORY_PANEL_TYPE = 'patchpilot.history';
 /** Pushes to the panel at most this often while a run writes. */
 const PUSH_EVERY_MS = 300;
+/** How long the HTML waits for the first page (the store open: a few ms); past it, the panel asks itself. */
+const BOOT_WAIT_MS = 150;
+const FIRST_PAGE = 100;
 
 /**
  * The one history panel in the editor area: "Show History" creates it or reveals it where it is.
@@ -79,17 +83,39 @@ export class HistoryPanel implements vscode.Disposable {
     return [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')];
   }
 
+  /**
+   * The status and the first page, when the window's store is open (a few ms): they go into the HTML
+   * and the panel draws its rows without a round trip. While the store still opens, nothing is waited for.
+   */
+  private async boot(): Promise<HistoryBoot | undefined> {
+    const ready = Promise.all([this.ctx.service.status(), runs({ offset: 0, limit: FIRST_PAGE }, this.ctx)]).then(
+      ([status, page]) => (status.available ? { status, runs: page.runs, total: page.total } : undefined),
+      () => undefined,
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), BOOT_WAIT_MS)));
+    try {
+      return await Promise.race([ready, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private attach(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     const webview = panel.webview;
     webview.options = { enableScripts: true, localResourceRoots: this.roots() };
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'patchpilot.svg');
     const bundle = this.bundle();
-    webview.html = buildHistoryHtml({
-      cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
-      script: bundle.script,
-      style: bundle.style,
+    void this.boot().then((boot) => {
+      if (this.panel !== panel) return;
+      webview.html = buildHistoryHtml({
+        cspSource: webview.cspSource,
+        nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
+        script: bundle.script,
+        style: bundle.style,
+        ...(boot ? { boot } : {}),
+      });
     });
     const subs = [webview.onDidReceiveMessage((raw: unknown) => void routeHistory(raw, this.ctx, (m) => this.post(m)))];
     panel.onDidDispose(() => {

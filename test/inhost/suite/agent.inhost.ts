@@ -22,7 +22,12 @@ describe('chat host', () => {
     await settings().update('llm.model', 'scripted-model', vscode.ConfigurationTarget.Global);
   });
 
+  const runIds: string[] = [];
+
   after(async () => {
+    // Leave the workspace history as it was: other suites count its runs.
+    const { historyPanel } = await api();
+    for (const id of runIds) await historyPanel.runs.deleteRun(id, true);
     await settings().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('llm.model', undefined, vscode.ConfigurationTarget.Global);
     await model.close();
@@ -33,10 +38,14 @@ describe('chat host', () => {
     host.newChat();
     const first = await host.send('Tell me about stripes');
     assert.equal(first.delivered, 'started', first.reason);
-    assert.equal((await first.outcome!).status, 'finished');
+    const firstOutcome = await first.outcome!;
+    if (firstOutcome.runId) runIds.push(firstOutcome.runId);
+    assert.equal(firstOutcome.status, 'finished');
     const second = await host.send('Again?');
     assert.equal(second.delivered, 'started', second.reason);
-    assert.equal((await second.outcome!).status, 'finished');
+    const secondOutcome = await second.outcome!;
+    if (secondOutcome.runId) runIds.push(secondOutcome.runId);
+    assert.equal(secondOutcome.status, 'finished');
     assert.deepEqual(model.mismatches, []);
     const users = (model.chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
     assert.ok(users.some((u) => u.includes('Tell me about stripes')) && users.some((u) => u.includes('Again?')), JSON.stringify(users));
@@ -53,7 +62,8 @@ describe('chat host', () => {
       model.requests.length = 0;
       const run = await host.send('one more');
       // The script is used up: the run fails at the model, which is fine here; the request is what counts.
-      await run.outcome?.catch(() => undefined);
+      const outcome = await run.outcome?.catch(() => undefined);
+      if (outcome?.runId) runIds.push(outcome.runId);
       const auth = model.chatRequests.at(-1)?.headers.authorization ?? '';
       assert.equal(auth, 'Bearer sk-inhost-secret');
       const inspected = JSON.stringify(vscode.workspace.getConfiguration().inspect('patchpilot') ?? {});

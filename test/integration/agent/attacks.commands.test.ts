@@ -123,7 +123,8 @@ describe('attacks: commands (built CLI, auto mode, no TTY)', { skip: existsSync(
       assert.match(run.results.get('poison-package')!, /tests after the edit were not run: the user declined: npm test[^]*ask:test-definition-changed/);
       assert.match(run.results.get('tests')!, /the user declined: npm test[^]*\(ask:test-definition-changed\)/);
       assertRefused(run, ['npm-test', 'npm test', 'ask', 'ask:test-definition-changed']);
-      const testRows = run.policy.filter((p) => p.subject === 'npm test');
+      const testRows = run.policy.filter((p) => p.subject === 'npm test' && p.rule !== 'user-answer');
+      assert.ok(run.policy.some((p) => p.subject === 'npm test' && p.rule === 'user-answer' && p.verdict === 'deny'), 'the refusal (no TTY to ask) is in the audit trail too');
       assert.ok(testRows.length >= 3 && testRows.every((p) => p.verdict === 'ask' && p.rule === 'ask:test-definition-changed'), JSON.stringify(testRows));
 
       assert.match(run.results.get('echo')!, /^\$ echo still-working\nexit 0[^]*still-working/);

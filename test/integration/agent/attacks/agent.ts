@@ -133,6 +133,7 @@ export class Canary {
 }
 
 /** Finds the history rows of a subject (the command, path or URL the agent asked for). */
+/** The policy's verdict on `subject` (the user's answer to an ask is its own row, rule "user-answer", skipped here). */
 export function decisionFor(run: AgentRun, kind: string, subject: string | RegExp): PolicyRow | undefined {
-  return run.policy.find((p) => p.kind === kind && (typeof subject === 'string' ? p.subject === subject : subject.test(p.subject)));
+  return run.policy.find((p) => p.kind === kind && p.rule !== 'user-answer' && (typeof subject === 'string' ? p.subject === subject : subject.test(p.subject)));
 }

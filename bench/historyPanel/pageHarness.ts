@@ -1,6 +1,6 @@
 /**
- * The history panel's built webview (dist/webview/history.js + .css) in a real Chromium page, with
- * its CSP, answered by the panel's own request handlers over a real HistoryStore in its worker:
+ * The history panel's built webview (dist/webview/history.js + .css, inline as in VS Code) in a real
+ * Chromium page, with its CSP, answered by the panel's own request handlers over a real HistoryStore in its worker:
  * what the panel does in VS Code minus VS Code's message relay. `acquireVsCodeApi` is a small stub
  * script (allowed by the nonce) that hands requests to Node; answers come back as window messages.
  */
@@ -32,24 +32,27 @@ export interface PanelPage {
 }
 
 export async function openPanelPage(store: HistoryStore, chromiumPath = process.env.PATCHPILOT_CHROMIUM ?? '/usr/bin/chromium'): Promise<PanelPage> {
-  const server = http.createServer((req, res) => {
+  const status: HistoryStatusView = { path: store.path, available: true, retention: { source: 'default: keep everything' }, problems: [], trusted: true };
+  const ctx = { service: { store: async () => store, status: async () => status }, log: { info: () => undefined, warn: () => undefined } } as unknown as HistoryHandlerContext;
+  const hostMs = new Map<string, number[]>();
+  const server = http.createServer(async (req, res) => {
     const url = req.url ?? '/';
     const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
     if (url === '/' || url.startsWith('/index.html')) {
-      const html = buildHistoryHtml({ cspSource: origin, nonce: NONCE, scriptUri: `${origin}/history.js`, styleUri: `${origin}/history.css` }).replace('<script nonce', `<script nonce="${NONCE}" src="${origin}/stub.js"></script>\n<script nonce`);
+      // As the panel does with an open store: the status and the first page go into the HTML.
+      const t0 = performance.now();
+      const boot = { status, ...(await runs({ offset: 0, limit: 100 }, ctx)) };
+      hostMs.set('boot', [...(hostMs.get('boot') ?? []), performance.now() - t0]);
+      const dist = path.join(repo, 'dist', 'webview');
+      const html = buildHistoryHtml({ cspSource: origin, nonce: NONCE, script: readFileSync(path.join(dist, 'history.js'), 'utf8'), style: readFileSync(path.join(dist, 'history.css'), 'utf8'), scriptUris: [`${origin}/stub.js`], boot });
       res.writeHead(200, { 'content-type': 'text/html' }).end(html);
     } else if (url === '/stub.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(STUB);
-    else if (url === '/history.js' || url === '/history.css') {
-      res.writeHead(200, { 'content-type': url.endsWith('.js') ? 'text/javascript' : 'text/css' }).end(readFileSync(path.join(repo, 'dist', 'webview', url.slice(1))));
-    } else res.writeHead(404).end();
+    else res.writeHead(404).end();
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-  const status: HistoryStatusView = { path: store.path, available: true, retention: { source: 'default: keep everything' }, problems: [], trusted: true };
-  const ctx = { service: { store: async () => store, status: async () => status }, log: { info: () => undefined, warn: () => undefined } } as unknown as HistoryHandlerContext;
   const browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const hostMs = new Map<string, number[]>();
   await page.exposeFunction('ppHost', async (raw: unknown) => {
     const t0 = performance.now();
     const checked = validateHistoryToHost(raw);

@@ -27,6 +27,8 @@ export interface RunRowView {
   tokensOut: number;
   costUsd: number;
   models: string[];
+  /** A subagent's run: the run that spawned it. */
+  parentRunId: string | null;
 }
 
 export type SearchTypeName = 'runs' | 'observations' | 'patches' | 'tests';
@@ -192,6 +194,14 @@ export type HistoryToWebviewMessage =
   | { [K in HistoryToWebviewType]: { kind: 'push'; type: K; payload: HistoryToWebview[K] } }[HistoryToWebviewType]
   | { [K in HistoryToHostType]: { kind: 'response'; id: number; type: K; ok: true; result: HistoryToHost[K][1] } }[HistoryToHostType]
   | { kind: 'response'; id: number; type: HistoryToHostType; ok: false; error: string };
+
+/** What the host puts into the panel's HTML when it has it at hand (the window's store is open): the first paint needs no round trip. */
+export interface HistoryBoot {
+  status: HistoryStatusView;
+  /** The first page of runs, all time (the panel asks again when its saved filter differs). */
+  runs: RunRowView[];
+  total: number;
+}
 
 /** Longest message, tool argument or result text the timeline carries (the rest is exported, not drawn). */
 export const TIMELINE_TEXT_MAX = 20_000;

@@ -51,6 +51,7 @@ export function renderRow(row: ListRow): HTMLElement {
     top.append(el('span', 'pp-row-goal', oneLine(r.goal, 200)));
     const bottom = el('div', 'pp-row-meta');
     bottom.append(badge(r.status, TONE[r.status] ?? 'info'));
+    if (r.parentRunId) bottom.append(document.createTextNode(' '), badge('subagent', 'info'));
     const figures = [when, plural(r.steps, 'step'), r.patches ? plural(r.patches, 'patch', 'patches') : '', r.testRuns ? plural(r.testRuns, 'test run') : '', r.tokensIn + r.tokensOut ? `${tokens(r.tokensIn + r.tokensOut)} tokens` : '', cost(r.costUsd), r.models.join(' / ')].filter(Boolean);
     bottom.append(document.createTextNode(` ${figures.join(' · ')}`));
     d.append(top, bottom);

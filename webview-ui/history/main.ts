@@ -10,7 +10,7 @@
  */
 import '../chat/styles.css';
 import './history.css';
-import type { HistoryStatusView, HitView, RunRowView, SearchTypeName, TimeRange } from '../../src/protocol/history';
+import type { HistoryBoot, HistoryStatusView, HitView, RunRowView, SearchTypeName, TimeRange } from '../../src/protocol/history';
 import type { QueryTerm } from '../../src/protocol/historyMatch';
 import { banner, button, checkbox, el, input, select } from '../shared/components';
 import { HistoryClient } from './client';
@@ -241,7 +241,12 @@ async function openRun(runId: string, focusId?: string): Promise<void> {
     return;
   }
   const shownTerms = state.query.trim() ? terms : [];
+  // Drawn again while the run works: what the reader had opened stays open.
+  const opened = new Set([...detail.querySelectorAll<HTMLElement>('[data-id]')].filter((li) => li.querySelector('details[open]')).map((li) => li.dataset.id));
   detail.replaceChildren(renderRun(timeline, actions(runId), shownTerms));
+  for (const li of detail.querySelectorAll<HTMLElement>('[data-id]')) {
+    if (opened.has(li.dataset.id)) li.querySelectorAll('details').forEach((d) => (d.open = true));
+  }
   if (focusId) {
     const target = detail.querySelector<HTMLElement>(`[data-id="${CSS.escape(focusId)}"]`);
     if (target) {
@@ -328,5 +333,26 @@ async function refreshAll(): Promise<void> {
   if (openRunId) await openRun(openRunId);
 }
 
+/** The first page the host put into the HTML (when its store was open): drawn without a round trip. */
+function bootData(): HistoryBoot | undefined {
+  const text = document.getElementById('pp-boot')?.textContent;
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as HistoryBoot;
+  } catch {
+    return undefined;
+  }
+}
+
 showMode();
-void refreshAll().catch((err: Error) => bannerSlot.replaceChildren(banner(`The history could not be loaded: ${err.message}`, 'error')));
+const boot = bootData();
+if (boot && state.time === 'all') {
+  showStatus(boot.status);
+  runs = boot.runs;
+  total = boot.total;
+  drawRuns();
+  if (state.query.trim()) onQuery(state.query);
+  if (openRunId) void openRun(openRunId);
+} else {
+  void refreshAll().catch((err: Error) => bannerSlot.replaceChildren(banner(`The history could not be loaded: ${err.message}`, 'error')));
+}

@@ -27,6 +27,7 @@ export function runRowOf(r: RunSummary): RunRowView {
     tokensOut: r.tokensOut,
     costUsd: r.costUsd,
     models: modelsOf(r),
+    parentRunId: r.parentRunId ?? null,
   };
 }
 

@@ -175,7 +175,7 @@ describe('deleting runs', () => {
   });
 });
 
-describe('migration 4', () => {
+describe('migration 5 (the indexes of everything)', () => {
   test('rows written before the indexes existed are found after the upgrade', async () => {
     const ws2 = tempHistoryWorkspace();
     try {

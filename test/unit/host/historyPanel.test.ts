@@ -9,18 +9,39 @@ import { GAP, patchSides } from '../../../src/host/vscode/history/patchSidesLogi
 import { validateHistoryToHost } from '../../../src/protocol/historyValidate';
 import type { PatchRecord } from '../../../src/core/history';
 
-const html = buildHistoryHtml({ cspSource: 'https://x.vscode-cdn.net', nonce: 'abcdefghijklmnop1234', scriptUri: 'https://x.vscode-cdn.net/dist/webview/history.js', styleUri: 'https://x.vscode-cdn.net/dist/webview/history.css' });
+const SCRIPT = 'console.log("</script><img src=x onerror=alert(1)>");';
+const html = buildHistoryHtml({ cspSource: 'https://x.vscode-cdn.net', nonce: 'abcdefghijklmnop1234', script: SCRIPT, style: 'body { color: red } /* </style><img src=x onerror=alert(1)> */' });
 
-test('the history HTML has the strict CSP: default-src none, scripts by nonce only, images from the webview only', () => {
+test('the history HTML has the strict CSP: default-src none, scripts and styles by nonce, images from the webview only', () => {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html);
   assert.ok(m, 'no CSP');
   const policy = new Map(m[1]!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
   assert.deepEqual(policy.get('default-src'), ["'none'"]);
   assert.deepEqual(policy.get('script-src'), ["'nonce-abcdefghijklmnop1234'"]);
+  assert.deepEqual(policy.get('style-src'), ['https://x.vscode-cdn.net', "'nonce-abcdefghijklmnop1234'"]);
   assert.deepEqual(policy.get('img-src'), ['https://x.vscode-cdn.net', 'data:']);
   assert.ok(!/unsafe-eval|unsafe-inline|\*/.test(m[1]!));
-  for (const s of html.matchAll(/<script\b[^>]*>/g)) assert.match(s[0], /nonce="abcdefghijklmnop1234"/);
-  assert.throws(() => buildHistoryHtml({ cspSource: 's', nonce: 'short', scriptUri: 'a', styleUri: 'b' }));
+  const scripts = [...html.matchAll(/<script\b[^>]*>/g)];
+  assert.equal(scripts.length, 1);
+  for (const s of scripts) assert.match(s[0], /nonce="abcdefghijklmnop1234"/);
+  assert.throws(() => buildHistoryHtml({ cspSource: 's', nonce: 'short', script: '', style: '' }));
+});
+
+test('the inline bundle cannot end its element early', () => {
+  assert.equal((html.match(/<\/script>/g) ?? []).length, 1, 'only the real closing tag');
+  assert.equal((html.match(/<\/style>/g) ?? []).length, 1);
+  assert.ok(html.includes('console.log("<\\/script><img'));
+});
+
+test('the first page goes in as a JSON data block that cannot end early, and reads back as it was', () => {
+  const boot = { runs: [{ goal: '</script><script>alert(1)</script><!-- x' }], total: 1 };
+  const page = buildHistoryHtml({ cspSource: 'c', nonce: 'abcdefghijklmnop1234', script: 'x()', style: '', boot });
+  const block = /<script type="application\/json" id="pp-boot">([\s\S]*?)<\/script>/.exec(page);
+  assert.ok(block);
+  assert.ok(!block[1]!.includes('<'), 'no < inside the data block');
+  assert.deepEqual(JSON.parse(block[1]!), boot);
+  assert.equal((page.match(/<\/script>/g) ?? []).length, 2, 'the data block and the panel script, nothing else');
+  assert.doesNotMatch(page.split('id="pp-boot"')[0]!, /alert/);
 });
 
 test('the panel loads only from dist/webview and media', () => {

@@ -16,10 +16,10 @@ test('an approval answer becomes a policy row (rule user-answer); patch answers 
   await r.start('goal', { reasoning: 'm', fast: 'f' });
   r.toolEvent({ type: 'approval-needed', request: { kind: 'command', title: 'npm publish', reason: 'not on the allowlist' } });
   r.toolEvent({ type: 'approval-answered', kind: 'command', approved: false });
-  r.toolEvent({ type: 'approval-needed', request: { kind: 'patch', title: 'apply a patch to a.js', hunks: ['a.js#0'] } });
-  r.toolEvent({ type: 'approval-answered', kind: 'patch', approved: true, accepted: ['a.js#0'] });
+  r.toolEvent({ type: 'approval-needed', request: { kind: 'patch', title: 'apply a patch to a.js', hunks: ['a.js#1'] } });
+  r.toolEvent({ type: 'approval-answered', kind: 'patch', approved: true, accepted: ['a.js#1'] });
   r.toolEvent({ type: 'approval-answered', kind: 'command', approved: true });
-  await r.finish({ status: 'succeeded' });
+  await r.finish({ status: 'finished' });
   assert.deepEqual(
     decisions.map((d) => [d.kind, d.subject, d.verdict, d.rule, d.reason]),
     [['command', 'npm publish', 'deny', USER_ANSWER_RULE, 'declined by the user']],

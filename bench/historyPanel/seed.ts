@@ -46,8 +46,8 @@ export async function seedHistory(o: SeedOptions): Promise<{ seconds: number; ru
     engine.addPatch(id, {
       text: `--- a/${file}\n+++ b/${file}\n@@ -1,2 +1,2 @@\n-${word()}\n+${word()}\n ctx\n@@ -20,2 +20,2 @@\n ctx\n-${word()}\n+${word()}\n`,
       files: [file],
-      acceptedHunks: [`${file}#0`],
-      rejectedHunks: [{ id: `${file}#1`, state: 'rejected', reason: `keep it: ${words(4)}` }],
+      acceptedHunks: [`${file}#1`],
+      rejectedHunks: [{ id: `${file}#2`, state: 'rejected', reason: `keep it: ${words(4)}` }],
       reversePatch: `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-x\n+y\n`,
       appliedAt: t,
     });
@@ -59,7 +59,7 @@ export async function seedHistory(o: SeedOptions): Promise<{ seconds: number; ru
       engine.recordObservation({ runId: id, tool: i % 2 ? 'grep' : 'read_file', insight: `insight ${words(8)}`, result: `${words(25)} line ${i}`, path: `src/f${i % 500}.ts`, isError: false, time: start + i * 10 });
     }
     engine.recordQaSummary(id, goal, `What was done: ${words(30)}`, (t += 10));
-    engine.finishRun(id, { status: r % 3 === 0 ? 'failed' : 'succeeded', tokensIn: 12_000 + r, tokensOut: 2_000, costUsd: 0.05, endedAt: (t += 10) });
+    engine.finishRun(id, { status: r % 3 === 0 ? 'failed' : 'finished', tokensIn: 12_000 + r, tokensOut: 2_000, costUsd: 0.05, endedAt: (t += 10) });
   }
   engine.flush();
   engine.close();

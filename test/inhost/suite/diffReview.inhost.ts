@@ -6,6 +6,7 @@ import path from 'node:path';
 import { describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { PatchPilotApi } from '../../../src/host/vscode/extension';
+import { VsCodeWorkspaceFs } from '../../../src/host/vscode/workspace/vsCodeWorkspaceFs';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Polls until `probe` returns a value (a loaded machine opens editors slowly; never a fixed sleep). */
@@ -79,6 +80,22 @@ describe('diff review', () => {
   });
 });
 
+describe('workspace writes', () => {
+  it('a file changed on disk under a clean editor is written and saved, and the editor shows it, not a save conflict', async () => {
+    const file = path.join(root(), 'changed-on-disk.txt');
+    writeFileSync(file, 'one\n');
+    const doc = await vscode.workspace.openTextDocument(file);
+    await vscode.window.showTextDocument(doc);
+    assert.equal(doc.getText(), 'one\n');
+    // Another tool writes the file, and the agent's change follows before VS Code may have reloaded it.
+    writeFileSync(file, 'two\n');
+    await new VsCodeWorkspaceFs(root()).applyChanges([{ kind: 'write', path: 'changed-on-disk.txt', content: 'three\n' }]);
+    assert.equal(readFileSync(file, 'utf8'), 'three\n');
+    await waitFor('the editor to show the file', () => (doc.getText() === 'three\n' && !doc.isDirty ? true : undefined));
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
+
 describe('test task', () => {
   it('runs a command in a task terminal and reports its exit code and output', async () => {
     const { testService } = await api();
@@ -119,14 +136,18 @@ describe('test task', () => {
     const runs: { trigger: string; paths?: string[] }[] = [];
     const sub = testService()!.onDidRunTests((r) => runs.push(r));
     try {
+      // Both edits first, then the two saves back to back: opening editors on a loaded machine can
+      // take longer than the debounce, which would make them two separate saves.
+      const docs: vscode.TextDocument[] = [];
       for (const name of ['a.md', 'b.md']) {
         const file = path.join(root(), name);
         writeFileSync(file, 'x\n');
         const doc = await vscode.workspace.openTextDocument(file);
         const editor = await vscode.window.showTextDocument(doc);
         await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'saved '));
-        await doc.save();
+        docs.push(doc);
       }
+      for (const doc of docs) await doc.save();
       await waitFor('the run-on-save test run', () => (runs.length ? true : undefined));
       await sleep(2000); // a second, unwanted run would come within the debounce delay (0.8 s) plus its run
       assert.equal(runs.length, 1, JSON.stringify(runs));

@@ -49,6 +49,12 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
   }
 
   async applyChanges(changes: readonly WorkspaceChange[]): Promise<void> {
+    // An editor with no unsaved work that VS Code has not reloaded yet after the file changed on
+    // disk (a tool, git, another window): its save would be refused as a conflict and leave our text
+    // unsaved in it. With nothing unsaved to protect, the change goes to disk through the confined
+    // commit instead, and VS Code reloads the clean editors from there.
+    const touched = changes.filter((c) => c.kind !== 'delete').map((c) => this.openDocument(c.path));
+    if (!touched.some((d) => d?.isDirty) && (await this.anyStale(changes))) return this.node.applyChanges(changes);
     const edit = new vscode.WorkspaceEdit();
     const toSave: vscode.Uri[] = [];
     for (const c of changes) {
@@ -81,4 +87,31 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
     }
     if (failed.length) throw new Error(`the change is in the editor but could not be saved: ${failed.join(', ')}`);
   }
+
+  /** Whether an open, clean editor of a changed file still differs from the disk after VS Code had a moment to reload it. */
+  private async anyStale(changes: readonly WorkspaceChange[]): Promise<boolean> {
+    const stale = async (): Promise<boolean> => {
+      for (const c of changes) {
+        const doc = this.openDocument(c.path);
+        if (!doc || doc.isDirty || c.kind === 'delete') continue;
+        const disk = await this.node.readFile(c.path).then((b) => Buffer.from(b).toString('utf8'), () => undefined);
+        if (disk !== undefined && sameText(disk, doc.getText())) continue;
+        return true;
+      }
+      return false;
+    };
+    for (let waited = 0; waited < STALE_WAIT_MS; waited += 100) {
+      if (!(await stale())) return false;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return stale();
+  }
+}
+
+const STALE_WAIT_MS = 2_000;
+
+/** The editor's text against the file's: VS Code drops the BOM and keeps one line ending. */
+function sameText(disk: string, editor: string): boolean {
+  const norm = (t: string) => t.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  return norm(disk) === norm(editor);
 }

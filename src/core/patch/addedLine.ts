@@ -165,7 +165,9 @@ function chooseRun(
   const ties = costs.filter((c) => c === best).length;
   if (costs[0] === best) {
     // Shifted is among the best: kept, unless another reading is as good (then it is the default only).
-    return ties > 1 ? { kind: 'undetermined', pick: allShifted, line: firstLine } : { kind: 'shifted', pick: allShifted };
+    if (ties === 1) return { kind: 'shifted', pick: allShifted };
+    // Another reading is as good: without a fault in the shifted one, it is the default; with one, nothing tells them apart.
+    return best === 0 ? { kind: 'undetermined', pick: allShifted, line: firstLine } : { kind: 'ambiguous', pick: allShifted, line: firstLine };
   }
   if (ties === 1) return { kind: 'written', pick: pickOf(readings[costs.indexOf(best)]!) };
   // The shifted reading is out, and more than one other fits: nothing tells which.
@@ -226,8 +228,14 @@ function fits(above: readonly string[], next: string): boolean {
   if (prev === undefined) return true;
   const wp = width(indentOf(prev));
   const wn = width(indentOf(next));
-  if (wn === wp) return true;
   const t = next.trimStart();
+  if (wn === wp) {
+    // Not beside a line that opens a bracket (its body sits deeper), except its closer; and a
+    // closer not beside a line that opens nothing (the block's body before it sits deeper).
+    const closer = /^[)}\]]/.test(t);
+    if (closer) return !closesBodyBeside(prev);
+    return !(OPENS_BRACKET.test(prev) && netOpen(prev) > 0);
+  }
   if (LABEL.test(next)) return true;
   if (wn > wp) {
     if (CONTINUES.test(t) || CONTINUES_AFTER.test(prev.trimStart())) return true;
@@ -286,6 +294,23 @@ const CONTINUES = /^(?:[.?:&|+\-)}\]>`]|<\/|\*(?![\s*/])|\/(?![/*])|(?:and|or|el
 
 /** A line that ends a closing or self-closing tag (`</b>`, `<br/>`) opens nothing. */
 const CLOSES_TAG = /(?:<\/[\w.:-]+\s*|\/)>\s*$/;
+/** A closer beside `prev` would close a block whose body is `prev` itself: prev is neither an opener nor a closer. */
+function closesBodyBeside(prev: string): boolean {
+  return !opens(prev) && !/^[)}\]]/.test(prev.trimStart());
+}
+
+/** Opening brackets minus closing ones on a line (strings and comments not told apart: a hint only). */
+function netOpen(line: string): number {
+  let n = 0;
+  for (const c of line) {
+    if (c === '(' || c === '[' || c === '{') n++;
+    else if (c === ')' || c === ']' || c === '}') n--;
+  }
+  return n;
+}
+
+/** Ends with an opening bracket. */
+const OPENS_BRACKET = /[{([]\s*$/;
 const opens = (line: string) => (OPENS.test(line) && !CLOSES_TAG.test(line)) || OPENS_LINE.test(line);
 /** After a line that starts like this (an operator, a method call), the next one may sit deeper; not after a closer. */
 const CONTINUES_AFTER = /^(?:[.?:&|+\-`]|\*(?![\s*/])|\/(?![/*])|(?:and|or)\b)/;
@@ -306,7 +331,8 @@ function writtenLikeReplaced(variant: Variant, i: number, fileOf: readonly numbe
   }
   const removed: number[] = [];
   while (j >= 0 && lines[j]!.kind === 'remove') removed.unshift(j--);
-  const r = removed[Math.min(k, removed.length - 1)];
+  // Paired one to one: an added line past the removed ones is not a rewrite of the last of them.
+  const r = removed[k];
   if (r === undefined || lines[r]!.text.trim() === '' || CONTINUES.test(lines[i]!.text.trimStart())) return undefined;
   // Only the same statement rewritten keeps its depth; another line may sit anywhere.
   if (similarity(lines[r]!.text, lines[i]!.text) < SAME_STATEMENT) return undefined;

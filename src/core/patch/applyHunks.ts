@@ -2,7 +2,7 @@ import type { Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
-import { planAddedLines } from './addedLine';
+import { ambiguousReason, planAddedLines } from './addedLine';
 import { joinText, splitText, type FileLine } from './text';
 import { explainNotFound, hunkId, hunkLabel } from './describe';
 import { placeByNumbers } from './placeByNumbers';
@@ -153,12 +153,23 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       refuse(b.hunk, what);
     }
   }
+  // Added lines: each hunk's plan, then, once any hunk of the file shows the model wrote some added
+  // lines at the file's indentation and others shifted, every run that fits both ways is refused.
+  const undetermined: Array<[Placed, number]> = [];
+  let mixed = false;
   for (const p of placed) {
     if (results.get(p.hunk)?.status === 'refused') continue;
     const plan = planAddedLines(p.variant, p.cand, fileLineOfOld(p.variant, p.cand), split.lines, p.cand.start, p.end);
-    if (plan.kind === 'ambiguous') refuse(p.hunk, plan.reason);
-    else p.texts = plan.texts;
+    if (plan.kind === 'ambiguous') {
+      refuse(p.hunk, plan.reason);
+      mixed = true;
+      continue;
+    }
+    p.texts = plan.texts;
+    if (plan.written > 0) mixed = true;
+    if (plan.undetermined.length > 0) undetermined.push([p, plan.undetermined[0]!]);
   }
+  if (mixed) for (const [p, line] of undetermined) refuse(p.hunk, ambiguousReason(p.cand, p.variant.lines[line]!.text));
   const refusedAny = selected.some((h) => results.get(h)?.status === 'refused');
   for (const p of placed) {
     if (results.get(p.hunk)?.status === 'refused') continue;

@@ -72,3 +72,18 @@ export function reindentLine(text: string, shift: IndentShift): string {
 export function shiftFromPair(patchLine: string, fileLine: string): IndentShift {
   return inferShift([[patchLine, fileLine]]) ?? { kind: 'none' };
 }
+
+/** The shift would take more indentation from the line than it has (a line the shift cannot have been applied to). */
+export function crushes(text: string, shift: IndentShift): boolean {
+  if (text.trim() === '') return false;
+  const indent = indentOf(text);
+  switch (shift.kind) {
+    case 'none':
+    case 'prefix':
+      return false;
+    case 'strip':
+      return !indent.startsWith(shift.remove) && widthOf(indent, 4) < widthOf(shift.remove, 4);
+    case 'width':
+      return widthOf(indent, shift.tabWidth) + shift.delta < 0;
+  }
+}

@@ -66,5 +66,54 @@ describe('mixed indentation in the added lines', () => {
     // The lines beside `open() {` and the closing braces (kept, not shifted) stay as written.
     assert.equal(r.files[0]!.newText, src.replace('this.state = 0;', 'this.state = 1;').replace('            this.start();\n', '        this.start();\n        this.log();\n'));
   });
+
+  test('a block added at the file\'s depth under shifted context: the shifted reading would end a block where the file goes on deeper', () => {
+    const js = ['function run(jobs) {', '  for (const j of jobs) {', '    start(j);', '  }', '  report();', '}', ''].join('\n');
+    // Context 2 too deep; the added `if` block written at the file's depth (2), where shifted it would sit at 0.
+    const out = applied(js, ['     start(j);', '   }', '+  if (!jobs.length) {', '+    warn();', '+  }', '   report();']);
+    assert.equal(out, js.replace('  report();', '  if (!jobs.length) {\n    warn();\n  }\n  report();'));
+  });
+
+  test('lines with less indentation than the shift removes can only be as written', () => {
+    const py2 = ['def a():', '    return 1', '', 'def b():', '    return 2', ''].join('\n');
+    // Context 4 too deep; the new function is written at column 0 (shifting it would crush its body).
+    const out = applied(py2, ['         return 1', '+', '+def c():', '+    return 3', ' ', '     def b():']);
+    assert.equal(out, py2.replace('    return 1\n', '    return 1\n\ndef c():\n    return 3\n'));
+  });
+
+  test('a consistently shifted hunk is still shifted as a whole', () => {
+    const js = ['function run(jobs) {', '  for (const j of jobs) {', '    start(j);', '  }', '  report();', '}', ''].join('\n');
+    const out = applied(js, ['       start(j);', '+      log(j);', '     }', '     report();']);
+    assert.equal(out, js.replace('    start(j);', '    start(j);\n    log(j);'));
+  });
+
+  test('refused: one run shows the model mixed the indentations, another fits either way', () => {
+    const src = ['class Q {', '    push(x) {', '        this.items.push(x);', '    }', '', '    reset() {', '    }', '}', ''].join('\n');
+    // Context 2 too deep. The first added block is at the file's depth (shifted, it would sit at 2
+    // between two lines at 4); the line added to the empty method fits at 6 (shifted) or at 8 (as written).
+    const body = [
+      '       push(x) {',
+      '           this.items.push(x);',
+      '       }',
+      '+    clear() {',
+      '+        this.items = [];',
+      '+    }',
+      ' ',
+      '       reset() {',
+      '+        this.n = 0;',
+      '       }',
+    ];
+    const r = applyParsedPatch(patch(modify('f', [hunk(body)])), filesOf({ f: src }));
+    assert.equal(r.ok, false);
+    assert.match(r.error ?? '', /2 spaces more than the file/);
+    assert.match(r.error ?? '', /mix both indentations/);
+    assert.match(r.error ?? '', /resend the hunk with the file's own indentation/);
+  });
+
+  test('the same line that fits either way, in a hunk that shows no mixing, is shifted', () => {
+    const src = ['class Q {', '    reset() {', '    }', '}', ''].join('\n');
+    const out = applied(src, ['       reset() {', '+        this.n = 0;', '       }']);
+    assert.equal(out, src.replace('    reset() {\n', '    reset() {\n      this.n = 0;\n'));
+  });
 });
 

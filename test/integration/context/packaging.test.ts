@@ -1,5 +1,5 @@
-// The .vsix carries the bundled skills (the extension loads them from its own folder) and the CLI
-// in it finds them next to dist/. Listed with vsce, the tool that packages the extension.
+// The .vsix carries the bundled skills (the extension loads them from its own folder), and the CLI
+// of a checkout or the npm package finds them next to dist/. Listed with vsce, the tool that packages the extension.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -17,6 +17,9 @@ test('the packaged extension carries every bundled skill with its scripts', { sk
   for (const file of ['skills/write-tests/SKILL.md', 'skills/write-tests/scripts/related-tests.sh', 'skills/fix-failing-tests/SKILL.md', 'skills/refactor-safely/SKILL.md', 'skills/review-before-finish/SKILL.md', 'skills/review-before-finish/scripts/review-diff.sh']) {
     assert.ok(listed.has(file), `${file} is not in the .vsix`);
   }
-  // Inside the installed extension, the CLI bundle (dist/cli.js) finds them one folder up.
+  // What runs in VS Code is there; the CLI bundle (the npm package's bin) is not: the extension never runs it.
+  assert.ok(listed.has('dist/extension.js') && listed.has('dist/sql-wasm.wasm'));
+  assert.equal(listed.has('dist/cli.js'), false);
+  // In a checkout (or the npm package), the CLI bundle (dist/cli.js) finds them one folder up.
   assert.equal(findBundledSkillsDir(path.join(root, 'dist')), path.join(root, 'skills'));
 });

@@ -183,7 +183,8 @@ function segmentsOf(run: readonly RunLine[]): RunLine[][] {
   let cur: RunLine[] = [];
   for (const r of run) {
     const prev = cur[cur.length - 1];
-    if (prev && !fits([prev.s], r.s) && !fits([prev.w], r.w)) {
+    // A line the shift would crush was written for the file; its neighbours may not have been.
+    if (prev && ((!fits([prev.s], r.s) && !fits([prev.w], r.w)) || prev.crushed !== r.crushed)) {
       pieces.push(cur);
       cur = [];
     }
@@ -234,15 +235,22 @@ function fits(above: readonly string[], next: string): boolean {
     // closer not beside a line that opens nothing (the block's body before it sits deeper).
     const closer = /^[)}\]]/.test(t);
     if (closer) return !closesBodyBeside(prev);
-    return !(OPENS_BRACKET.test(prev) && netOpen(prev) > 0);
+    return !(OPENS_BRACKET.test(prev) && netOpen(prev) > 0) && !BLOCK_HEADER.test(prev);
   }
   if (LABEL.test(next)) return true;
   if (wn > wp) {
-    if (CONTINUES.test(t) || CONTINUES_AFTER.test(prev.trimStart())) return true;
+    // A comment continues nothing: deeper than a continuation line it is out of place.
+    if (CONTINUES.test(t) || (CONTINUES_AFTER.test(prev.trimStart()) && !COMMENT.test(t))) return true;
     // A comment's body under its opening line.
     if (t.startsWith('*') && wn - wp === 1) return true;
     const step = wn - wp;
     return opens(prev) && (indentOf(next) === indentOf(prev) + '\t' || step === 2 || step === 4 || step === 8);
+  }
+  // Shallower than a line that opens a bracket (its body sits deeper), or than a line closing a
+  // brace (the block around it goes on at that line's depth until another closer).
+  if (!/^[)}\]]/.test(t) && !CONTINUES.test(t)) {
+    const p = prev.trimStart();
+    if ((OPENS_BRACKET.test(prev) && netOpen(prev) > 0) || (p.startsWith('}') && netOpen(p) < 0)) return false;
   }
   for (let k = above.length - 2; k >= 0 && k >= above.length - SCAN; k--) {
     const w = width(indentOf(above[k]!));
@@ -292,6 +300,9 @@ const OPENS_LINE = /^\s*(?:(?:if|for|while|else if|elif|switch|catch|with)\b.*\)
  */
 const CONTINUES = /^(?:[.?:&|+\-)}\]>`]|<\/|\*(?![\s*/])|\/(?![/*])|(?:and|or|else|elif|except|finally|catch|end|fi|done)\b)/;
 
+/** A line comment or the start of a block comment. */
+const COMMENT = /^(?:\/\/|\/\*|#)/;
+
 /** A line that ends a closing or self-closing tag (`</b>`, `<br/>`) opens nothing. */
 const CLOSES_TAG = /(?:<\/[\w.:-]+\s*|\/)>\s*$/;
 /** A closer beside `prev` would close a block whose body is `prev` itself: prev is neither an opener nor a closer. */
@@ -308,6 +319,9 @@ function netOpen(line: string): number {
   }
   return n;
 }
+
+/** A block header of an indentation language (`def f():`, `if x:`), whose body sits deeper. */
+const BLOCK_HEADER = /^\s*(?:(?:async\s+)?def|class|if|elif|else|for|while|try|except|finally|with)\b.*:\s*$/;
 
 /** Ends with an opening bracket. */
 const OPENS_BRACKET = /[{([]\s*$/;
@@ -333,7 +347,7 @@ function writtenLikeReplaced(variant: Variant, i: number, fileOf: readonly numbe
   while (j >= 0 && lines[j]!.kind === 'remove') removed.unshift(j--);
   // Paired one to one: an added line past the removed ones is not a rewrite of the last of them.
   const r = removed[k];
-  if (r === undefined || lines[r]!.text.trim() === '' || CONTINUES.test(lines[i]!.text.trimStart())) return undefined;
+  if (r === undefined || lines[r]!.text.trim() === '') return undefined;
   // Only the same statement rewritten keeps its depth; another line may sit anywhere.
   if (similarity(lines[r]!.text, lines[i]!.text) < SAME_STATEMENT) return undefined;
   if (above !== undefined && opens(above) && width(indentOf(shifted)) > width(indentOf(above))) return undefined;

@@ -316,6 +316,17 @@ export function locateHunk(index: FileIndex, hunk: Hunk, format: PatchFormat = '
         }
       }
       const n = narrow(index, hunk, valid);
+      if (format === 'unified' && !v.gaps && n.cands.length === 1 && STRICT.includes(level)) {
+        const other = shiftedAtNumbers(index, hunk, v, old, n.cands[0]!);
+        if (other !== undefined) {
+          return {
+            kind: 'refused',
+            reason:
+              `its old side matches as written at line ${n.cands[0]!.start + 1}, but also, indented differently, at line ${other + 1} where its line numbers point; ` +
+              "nothing tells which was meant: resend the hunk with the file's own indentation",
+          };
+        }
+      }
       const located: Located = { kind: 'found', variant: v, cands: n.cands, anchorMissed: n.anchorMissed };
       // Single-line recoveries compete: two different lines that could each be "the new one" is a refusal.
       if (v.competing) {
@@ -330,6 +341,18 @@ export function locateHunk(index: FileIndex, hunk: Hunk, format: PatchFormat = '
     return { kind: 'refused', reason: `${recoveries.length} different context lines could each be a line missing its "+"; mark added lines with "+"` };
   }
   return { kind: 'none' };
+}
+
+/**
+ * A hunk that matches as written away from its line numbers, and with its indentation shifted
+ * exactly where they point: a hunk whose context was indented off by the model can land, as
+ * written, on a nested copy of the same lines. The 0-based line its numbers point at, if so.
+ */
+function shiftedAtNumbers(index: FileIndex, hunk: Hunk, v: Variant, old: readonly string[], found: Candidate): number | undefined {
+  if (hunk.oldStart === undefined) return undefined;
+  const at = hunk.oldStart - 1 + v.topTrim;
+  if (found.start === at) return undefined;
+  return findContiguous(index, old, 'indentation').some((c) => c.start === at && c.shift !== 'relative' && c.shift.kind !== 'none') ? at : undefined;
 }
 
 function gapFlags(lines: readonly HunkLine[]): boolean[] {

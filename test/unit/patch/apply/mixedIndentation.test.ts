@@ -117,3 +117,58 @@ describe('mixed indentation in the added lines', () => {
   });
 });
 
+
+describe('mixed indentation: where the shifted reading is out of place', () => {
+  test('Markdown, context a tab too deep: a heading in the context\'s frame, list items already at the file\'s (a shift would crush them)', () => {
+    const md = ['# T', '', 'intro', '', '## Old', '', '## Next', ''].join('\n');
+    const out = applied(md, [' \tintro', ' ', '-\t## Old', '+\t## Info', '+', '+- one', '+- two', ' ', ' \t## Next']);
+    // The crushed items are read as written; the heading, apart from them, is shifted (a tab deeper would sit under no opener).
+    assert.equal(out, md.replace('## Old\n', '## Info\n\n- one\n- two\n'));
+  });
+
+  test('a statement shallower than the closing brace above it is not where code sits: read as written', () => {
+    const js = ['function f(xs) {', '  if (!xs) {', '    return;', '  }', '}', ''].join('\n');
+    // Context 2 too deep; the added chain at the file's depth (2). Shifted, `xs` would sit at 0 after `  }`, still inside f.
+    const out = applied(js, ['       return;', '     }', '+  xs', '+    .forEach(go)', '   }']);
+    assert.equal(out, js.replace('  }\n}', '  }\n  xs\n    .forEach(go)\n}'));
+  });
+
+  test('a line shallower than a bracket opener above it is not its body: read as written', () => {
+    const js = ['function f(x) {', '  if (x) {', '  }', '}', ''].join('\n');
+    // Context 4 too deep; the body written at the file's depth (4). Shifted it would sit at 0 under `  if (x) {`.
+    const out = applied(js, ['       if (x) {', '+    note(x);', '       }']);
+    assert.equal(out, js.replace('  if (x) {\n', '  if (x) {\n    note(x);\n'));
+  });
+
+  test('a comment deeper than a chained call is out of place: the call is read as written', () => {
+    const js = ['const r = xs', '  .split()', '  // keep the good ones', '  .filter(ok)', '  // then count', '  .length;', ''].join('\n');
+    // Context 2 too deep; `.map` at the file's depth. Shifted to 0 it would have the comment below sitting deeper.
+    const out = applied(js, ['     // keep the good ones', '-    .filter(ok)', '+  .filter(good)', '     // then count']);
+    assert.equal(out, js.replace('.filter(ok)', '.filter(good)'));
+  });
+
+  test('a rewritten list item keeps its depth in the file', () => {
+    const md = [' * deps: a@1', '   - fix one', '   - fix two', '   - fix three', ''].join('\n');
+    // Context 2 too deep; the rewritten item written at the file's depth (3), like the removed one there
+    // (shifted, at 1 under `* deps`, it would also fit).
+    const out = applied(md, ['      - fix one', '-      - fix two', '+   - fix 2', '      - fix three']);
+    assert.equal(out, md.replace('fix two', 'fix 2'));
+  });
+
+  test('ambiguous: the context matches as written on a nested copy away from the line numbers, and shifted where they point', () => {
+    const src = ['describe(() => {', '  it(() => {', '    t.test(() => {', '      done();', '    });', '    done();', '  });', '});', ''].join('\n');
+    // Meant for lines 6-7 (`done();` at 4, `});` at 2), written 2 deeper: as written it matches lines 4-5 exactly.
+    const p = ['--- a/f.js', '+++ b/f.js', '@@ -6,2 +6,3 @@', '       done();', '+    log();', '     });', ''].join('\n');
+    const r = applyPatchToTexts(p, new Map([['f.js', src]]));
+    assert.equal(r.ok, false);
+    assert.match(r.error ?? '', /matches as written at line 4, but also, indented differently, at line 6 where its line numbers point/);
+  });
+
+  test('clear: the same hunk whose numbers point at its as-written match is applied there', () => {
+    const src = ['describe(() => {', '  it(() => {', '    t.test(() => {', '      done();', '    });', '    done();', '  });', '});', ''].join('\n');
+    const p = ['--- a/f.js', '+++ b/f.js', '@@ -4,2 +4,3 @@', '       done();', '+      log();', '     });', ''].join('\n');
+    const r = applyPatchToTexts(p, new Map([['f.js', src]]));
+    assert.equal(r.ok, true, r.error);
+    assert.equal(r.files[0]!.newText, src.replace('      done();\n', '      done();\n      log();\n'));
+  });
+});

@@ -80,7 +80,7 @@ function coreBoundaryConfigs() {
 
 export default tseslint.config(
   {
-    ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '**/*.d.ts', 'webview-ui/dist/**'],
+    ignores: ['dist/**', 'out/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', '**/*.d.ts', 'webview-ui/dist/**', 'bench/.cache/**', '.cache/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

@@ -4,3 +4,4 @@ export * from './cancellation';
 export * from './result';
 export * from './errors';
 export * from './binary';
+export * from './plainText';

@@ -6,6 +6,7 @@
  * description is all the model sees before it loads the skill.
  */
 import { parse } from 'yaml';
+import { plainText } from '../../base';
 
 export const MAX_NAME_CHARS = 64;
 export const MAX_DESCRIPTION_CHARS = 1_024;
@@ -21,7 +22,7 @@ export interface ParsedSkill {
 export type SkillParse = { ok: true; skill: ParsedSkill } | { ok: false; problem: string };
 
 export function parseSkillFile(text: string, folderName: string): SkillParse {
-  const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+  const normalized = plainText(text);
   const match = /^---[ \t]*\n([\s\S]*?)\n---[ \t]*(?:\n|$)/.exec(normalized);
   if (!match) return { ok: false, problem: 'no front matter: the file must start with a "---" line, YAML (name, description), and a closing "---" line' };
   let meta: unknown;

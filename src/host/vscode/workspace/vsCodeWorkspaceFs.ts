@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { plainText } from '../../../core/base';
 import { NodeWorkspaceFs } from '../../../core/workspace/nodeWorkspaceFs';
 import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../../../core/ports';
 
@@ -95,7 +96,7 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
         const doc = this.openDocument(c.path);
         if (!doc || doc.isDirty || c.kind === 'delete') continue;
         const disk = await this.node.readFile(c.path).then((b) => Buffer.from(b).toString('utf8'), () => undefined);
-        if (disk !== undefined && sameText(disk, doc.getText())) continue;
+        if (disk !== undefined && plainText(disk) === plainText(doc.getText())) continue; // VS Code drops the BOM and keeps one line ending
         return true;
       }
       return false;
@@ -109,9 +110,3 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
 }
 
 const STALE_WAIT_MS = 2_000;
-
-/** The editor's text against the file's: VS Code drops the BOM and keeps one line ending. */
-function sameText(disk: string, editor: string): boolean {
-  const norm = (t: string) => t.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
-  return norm(disk) === norm(editor);
-}

@@ -29,6 +29,7 @@ export interface PatchPilotApi {
   history: WindowHistory;
   keys: ApiKeyStore;
   historyPanel: HistoryPanelApi;
+  config: HostConfig;
 }
 
 /** Activation is a short list of registrations; each lives in its own file. */
@@ -88,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys, historyPanel };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys, historyPanel, config };
 }
 
 export function deactivate(): void {}

@@ -75,7 +75,16 @@ export async function runCommand(page: Page, title: string, timeout = E2E_TIMEOU
     }
   }
   await input.press('Enter');
-  await input.waitFor({ state: 'hidden' });
+  // The palette is done once it closed, or once the command reused the quick input for its own
+  // question (Run Goal's input box, a quick pick): that can happen before a poll ever sees it hidden.
+  await page.waitForFunction(
+    () => {
+      const box = document.querySelector<HTMLInputElement>('.quick-input-widget input.input');
+      return !box || !box.checkVisibility() || !box.value.startsWith('>');
+    },
+    undefined,
+    { timeout: E2E_TIMEOUT },
+  );
 }
 
 export async function waitForNotification(page: Page, text: string | RegExp, timeout = E2E_TIMEOUT): Promise<Locator> {

@@ -4,6 +4,10 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { AgentHost } from '../../../src/host/vscode/agent/agentHost';
 import type { PatchPilotApi } from '../../../src/host/vscode/extension';
 import { ScriptedModelServer } from '../../support/scriptedModel';
 
@@ -72,5 +76,69 @@ describe('chat host', () => {
       await keys.delete();
     }
     assert.equal(await keys.get(), undefined);
+  });
+});
+
+describe('chat host after a reload that lost the last save', () => {
+  let model: ScriptedModelServer;
+  const runIds: string[] = [];
+
+  before(async () => {
+    model = await ScriptedModelServer.start([
+      { reply: { text: 'The ledger lists three okapis.' } },
+      // The follow-up must carry the first turn although the window's saved copy of it was lost.
+      // (As an assistant message: the system prompt's relevant history may quote it too.)
+      {
+        reply: { text: 'Yes: three okapis.' },
+        check: ({ body }) => {
+          const turns = body.messages as { role: string; content: unknown }[];
+          if (!turns.some((m) => m.role === 'assistant' && String(m.content).includes('three okapis'))) return 'the earlier assistant turn is missing';
+        },
+      },
+    ]);
+    await settings().update('llm.baseUrl', model.baseUrl, vscode.ConfigurationTarget.Global);
+    await settings().update('llm.model', 'scripted-model', vscode.ConfigurationTarget.Global);
+  });
+
+  after(async () => {
+    const { historyPanel } = await api();
+    for (const id of runIds) await historyPanel.runs.deleteRun(id, true);
+    await settings().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('llm.model', undefined, vscode.ConfigurationTarget.Global);
+    await model.close();
+  });
+
+  it('a follow-up continues from the history store when the saved chat shows a run its transcript does not hold', async () => {
+    const { host, config, history, testService } = await api();
+    host.newChat();
+    const first = await host.send('Count the okapis in the ledger');
+    const outcome = await first.outcome!;
+    if (outcome.runId) runIds.push(outcome.runId);
+    assert.equal(outcome.status, 'finished');
+    assert.ok(outcome.runId, 'the run was recorded');
+
+    // The window as a reload finds it when only an earlier save landed: the run shows, its turn is missing.
+    const saved = { chatId: 'reloaded', entries: host.snapshot().entries, transcript: [] };
+    const state: vscode.Memento = { keys: () => [], get: <T>(key: string) => (key === 'patchpilot.chat.v1' ? (saved as T) : undefined), update: async () => undefined };
+    const context = {
+      workspaceState: state,
+      globalStorageUri: vscode.Uri.file(mkdtempSync(path.join(tmpdir(), 'pp-reloaded-'))),
+      extensionPath: vscode.extensions.getExtension('patchpilot.patchpilot')!.extensionPath,
+    } as unknown as vscode.ExtensionContext;
+    const log = vscode.window.createOutputChannel('PatchPilot reloaded (test)', { log: true });
+    const reloaded = new AgentHost(context, config, log, { tasks: () => testService()!.runner, history: () => history.get() });
+    try {
+      const second = await reloaded.send('Are there three?');
+      assert.equal(second.delivered, 'started', second.reason);
+      const next = await second.outcome!;
+      if (next.runId) runIds.push(next.runId);
+      assert.equal(next.status, 'finished');
+      assert.deepEqual(model.mismatches, []);
+      const users = (model.chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
+      assert.ok(users.some((u) => u.includes('Count the okapis')) && users.some((u) => u.includes('Are there three?')), JSON.stringify(users));
+    } finally {
+      reloaded.dispose();
+      log.dispose();
+    }
   });
 });

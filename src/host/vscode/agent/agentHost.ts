@@ -5,7 +5,7 @@ import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
 import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
-import { ChatSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
+import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
 import { createMcpManager } from '../../../core/session/capabilities';
 import type { McpManager, McpServerStatus } from '../../../core/mcp';
 import type { AgentEvent } from '../../../protocol/agentEvents';
@@ -25,6 +25,8 @@ interface Saved {
   chatId: string;
   entries: ChatEntry[];
   transcript: ModelMessage[];
+  /** The run whose end produced `transcript` (absent: before any run, or saved by an older version). */
+  transcriptRunId?: string;
 }
 
 /** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
@@ -56,6 +58,8 @@ export class AgentHost implements vscode.Disposable {
   private model: string | undefined;
   private notice: string | undefined;
   private demo = false;
+  /** The run the session's transcript ends with; a newer run in the log means the transcript is stale. */
+  private transcriptRunId: string | undefined;
   private readonly listeners = new Set<Push>();
   readonly approvals: ApprovalBroker;
   readonly approver: VsCodeApprover;
@@ -80,7 +84,9 @@ export class AgentHost implements vscode.Disposable {
         reviewWithChatCard((r, s, started) => review.review(r, s, started), this.approvals, { patchText: request.patchText, preview: request.preview }, signal);
     }
     this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
+    // No run reference for the history here: the saved copy may be cut (see save()).
     if (saved?.transcript.length) this.session.restore(saved.transcript);
+    this.transcriptRunId = saved?.transcriptRunId;
     this.testRuns = services.onDidRunTests?.((run) => {
       if (run.trigger !== 'save' || !this.session.running) return;
       if (this.session.note(`[PatchPilot] The user saved files and the tests ran:\n${run.text}`)) this.out.info('run-on-save result handed to the working run');
@@ -129,12 +135,15 @@ export class AgentHost implements vscode.Disposable {
       if (this.notice) return this.refuse(this.notice);
       // Settings or trust changed since the last run: wire again.
       this.wired = undefined;
+      await this.catchUp();
     }
     const result = this.session.send(text);
     this.addEntry({ kind: 'user', text: text.trim(), ...(result.kind === 'queued' ? { queued: true } : {}) });
     if (result.kind === 'queued') return { delivered: 'queued' };
     this.push('chat/status', { ...this.status(), running: true });
     const outcome = result.outcome.finally(() => {
+      // The session keeps the newest transcript; remember whose it is (a queued follow-up may have run after).
+      this.transcriptRunId = lastRunId(this.log.entries);
       this.save();
       this.push('chat/status', this.status());
     });
@@ -152,6 +161,7 @@ export class AgentHost implements vscode.Disposable {
 
   newChat(): ChatSnapshot {
     this.session.reset();
+    this.transcriptRunId = undefined;
     this.log.clear();
     this.chatId = randomUUID();
     this.save();
@@ -178,6 +188,26 @@ export class AgentHost implements vscode.Disposable {
     // A store the wiring opened itself is closed here; the window's shared one by its owner.
     void this.wired?.then((w) => (this.services.history ? undefined : w.history?.close())).catch(() => undefined);
     void this.mcp?.dispose();
+  }
+
+  /**
+   * A reloaded window whose last save missed the end of a run (the window went away first) shows
+   * that run but holds an older transcript: the follow-up then continues from the history store,
+   * which recorded the run's conversation as it ended. Without a store, the saved transcript stands.
+   */
+  private async catchUp(): Promise<void> {
+    const last = lastRunId(this.log.entries);
+    if (!last || last === this.transcriptRunId) return;
+    try {
+      const store = await this.services.history?.();
+      if (!store) return;
+      const resumed = await loadSession(store, last);
+      this.session.restore(resumed.transcript, resumed.recorded ? last : undefined);
+      this.transcriptRunId = last;
+      this.out.info(`chat continued from the history of run ${last} (${resumed.transcript.length} messages${resumed.recorded ? '' : ', rebuilt from its steps'})`);
+    } catch (err) {
+      this.out.warn(`chat not continued from history: ${message(err)}; the follow-up sees the turns saved with the window`);
+    }
   }
 
   private async deps() {
@@ -250,9 +280,23 @@ export class AgentHost implements vscode.Disposable {
   private save(): void {
     clearTimeout(this.saveTimer);
     this.saveTimer = undefined;
-    const saved: Saved = { chatId: this.chatId, entries: this.log.entries.slice(-400), transcript: fromUserTurn([...this.session.earlier].slice(-200)) };
+    const saved: Saved = {
+      chatId: this.chatId,
+      entries: this.log.entries.slice(-400),
+      transcript: fromUserTurn([...this.session.earlier].slice(-200)),
+      ...(this.transcriptRunId ? { transcriptRunId: this.transcriptRunId } : {}),
+    };
     void this.context.workspaceState.update(STATE_KEY, saved).then(undefined, (err: unknown) => this.out.warn(`chat not saved: ${message(err)}`));
   }
+}
+
+/** The run the chat log shows last (its `run/started` event), if it was recorded. */
+function lastRunId(entries: readonly ChatEntry[]): string | undefined {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.kind === 'event' && e.event.type === 'run/started') return e.event.runId ?? undefined;
+  }
+  return undefined;
 }
 
 /** Starts at a user message, so a cut never splits a tool call from its result. */

@@ -1,4 +1,5 @@
-// In-host suite for the chat's host side: a follow-up continues the same conversation, and the API
+// In-host suite for the chat's host side: a follow-up continues the same conversation (also after a
+// reload that lost the last save: from the history store), and the API
 // key lives in VS Code's real SecretStorage (never in settings). The model is the scripted
 // OpenAI-compatible server, started inside the extension host; the client talks to it over HTTP.
 import * as assert from 'node:assert/strict';
@@ -9,33 +10,38 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentHost } from '../../../src/host/vscode/agent/agentHost';
 import type { PatchPilotApi } from '../../../src/host/vscode/extension';
-import { ScriptedModelServer } from '../../support/scriptedModel';
+import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
 
 const api = async () => (await vscode.extensions.getExtension('patchpilot.patchpilot')!.activate()) as PatchPilotApi;
 const settings = () => vscode.workspace.getConfiguration('patchpilot');
 
-describe('chat host', () => {
-  let model: ScriptedModelServer;
-
+/**
+ * A scripted model for one describe block: the settings point at it before the tests; afterwards
+ * the runs they recorded are deleted (other suites count the workspace's runs) and the settings reset.
+ */
+function useScriptedModel(turns: ScriptedTurn[]): { model: () => ScriptedModelServer; runIds: string[] } {
+  let model: ScriptedModelServer | undefined;
+  const runIds: string[] = [];
   before(async () => {
-    model = await ScriptedModelServer.start([
-      { reply: { text: 'The first answer mentions zebras.' } },
-      { reply: { text: 'Yes, zebras again.' }, expect: { anyMessageContains: 'The first answer mentions zebras.' } },
-    ]);
+    model = await ScriptedModelServer.start(turns);
     await settings().update('llm.baseUrl', model.baseUrl, vscode.ConfigurationTarget.Global);
     await settings().update('llm.model', 'scripted-model', vscode.ConfigurationTarget.Global);
   });
-
-  const runIds: string[] = [];
-
   after(async () => {
-    // Leave the workspace history as it was: other suites count its runs.
     const { historyPanel } = await api();
     for (const id of runIds) await historyPanel.runs.deleteRun(id, true);
     await settings().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('llm.model', undefined, vscode.ConfigurationTarget.Global);
-    await model.close();
+    await model?.close();
   });
+  return { model: () => model!, runIds };
+}
+
+describe('chat host', () => {
+  const { model: scripted, runIds } = useScriptedModel([
+    { reply: { text: 'The first answer mentions zebras.' } },
+    { reply: { text: 'Yes, zebras again.' }, expect: { anyMessageContains: 'The first answer mentions zebras.' } },
+  ]);
 
   it('a follow-up message continues the same conversation (the model sees the earlier turn)', async () => {
     const { host } = await api();
@@ -50,8 +56,8 @@ describe('chat host', () => {
     const secondOutcome = await second.outcome!;
     if (secondOutcome.runId) runIds.push(secondOutcome.runId);
     assert.equal(secondOutcome.status, 'finished');
-    assert.deepEqual(model.mismatches, []);
-    const users = (model.chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
+    assert.deepEqual(scripted().mismatches, []);
+    const users = (scripted().chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
     assert.ok(users.some((u) => u.includes('Tell me about stripes')) && users.some((u) => u.includes('Again?')), JSON.stringify(users));
     // The chat lines the view draws hold both turns.
     const texts = JSON.stringify(host.snapshot().entries);
@@ -63,12 +69,12 @@ describe('chat host', () => {
     const { host, keys } = await api();
     await keys.set('sk-inhost-secret');
     try {
-      model.requests.length = 0;
+      scripted().requests.length = 0;
       const run = await host.send('one more');
       // The script is used up: the run fails at the model, which is fine here; the request is what counts.
       const outcome = await run.outcome?.catch(() => undefined);
       if (outcome?.runId) runIds.push(outcome.runId);
-      const auth = model.chatRequests.at(-1)?.headers.authorization ?? '';
+      const auth = scripted().chatRequests.at(-1)?.headers.authorization ?? '';
       assert.equal(auth, 'Bearer sk-inhost-secret');
       const inspected = JSON.stringify(vscode.workspace.getConfiguration().inspect('patchpilot') ?? {});
       assert.doesNotMatch(inspected, /sk-inhost-secret/);
@@ -80,33 +86,18 @@ describe('chat host', () => {
 });
 
 describe('chat host after a reload that lost the last save', () => {
-  let model: ScriptedModelServer;
-  const runIds: string[] = [];
-
-  before(async () => {
-    model = await ScriptedModelServer.start([
-      { reply: { text: 'The ledger lists three okapis.' } },
-      // The follow-up must carry the first turn although the window's saved copy of it was lost.
-      // (As an assistant message: the system prompt's relevant history may quote it too.)
-      {
-        reply: { text: 'Yes: three okapis.' },
-        check: ({ body }) => {
-          const turns = body.messages as { role: string; content: unknown }[];
-          if (!turns.some((m) => m.role === 'assistant' && String(m.content).includes('three okapis'))) return 'the earlier assistant turn is missing';
-        },
+  const { model: scripted, runIds } = useScriptedModel([
+    { reply: { text: 'The ledger lists three okapis.' } },
+    // The follow-up must carry the first turn although the window's saved copy of it was lost.
+    // (As an assistant message: the system prompt's relevant history may quote it too.)
+    {
+      reply: { text: 'Yes: three okapis.' },
+      check: ({ body }) => {
+        const turns = body.messages as { role: string; content: unknown }[];
+        if (!turns.some((m) => m.role === 'assistant' && String(m.content).includes('three okapis'))) return 'the earlier assistant turn is missing';
       },
-    ]);
-    await settings().update('llm.baseUrl', model.baseUrl, vscode.ConfigurationTarget.Global);
-    await settings().update('llm.model', 'scripted-model', vscode.ConfigurationTarget.Global);
-  });
-
-  after(async () => {
-    const { historyPanel } = await api();
-    for (const id of runIds) await historyPanel.runs.deleteRun(id, true);
-    await settings().update('llm.baseUrl', undefined, vscode.ConfigurationTarget.Global);
-    await settings().update('llm.model', undefined, vscode.ConfigurationTarget.Global);
-    await model.close();
-  });
+    },
+  ]);
 
   it('a follow-up continues from the history store when the saved chat shows a run its transcript does not hold', async () => {
     const { host, config, history, testService } = await api();
@@ -133,8 +124,8 @@ describe('chat host after a reload that lost the last save', () => {
       const next = await second.outcome!;
       if (next.runId) runIds.push(next.runId);
       assert.equal(next.status, 'finished');
-      assert.deepEqual(model.mismatches, []);
-      const users = (model.chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
+      assert.deepEqual(scripted().mismatches, []);
+      const users = (scripted().chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
       assert.ok(users.some((u) => u.includes('Count the okapis')) && users.some((u) => u.includes('Are there three?')), JSON.stringify(users));
     } finally {
       reloaded.dispose();

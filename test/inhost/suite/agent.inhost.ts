@@ -86,30 +86,21 @@ describe('chat host', () => {
 });
 
 describe('chat host after a reload that lost the last save', () => {
+  // A follow-up must carry the first turn although the window's saved copy of it was lost.
+  // (As an assistant message: the system prompt's relevant history may quote it too.)
+  const carriesFirstTurn = ({ body }: { body: Record<string, unknown> }): string | void => {
+    const turns = body.messages as { role: string; content: unknown }[];
+    if (!turns.some((m) => m.role === 'assistant' && String(m.content).includes('three okapis'))) return 'the earlier assistant turn is missing';
+  };
   const { model: scripted, runIds } = useScriptedModel([
     { reply: { text: 'The ledger lists three okapis.' } },
-    // The follow-up must carry the first turn although the window's saved copy of it was lost.
-    // (As an assistant message: the system prompt's relevant history may quote it too.)
-    {
-      reply: { text: 'Yes: three okapis.' },
-      check: ({ body }) => {
-        const turns = body.messages as { role: string; content: unknown }[];
-        if (!turns.some((m) => m.role === 'assistant' && String(m.content).includes('three okapis'))) return 'the earlier assistant turn is missing';
-      },
-    },
+    { reply: { text: 'Yes: three okapis.' }, check: carriesFirstTurn },
+    { reply: { text: 'Still three okapis.' }, check: carriesFirstTurn },
   ]);
 
-  it('a follow-up continues from the history store when the saved chat shows a run its transcript does not hold', async () => {
-    const { host, config, history, testService } = await api();
-    host.newChat();
-    const first = await host.send('Count the okapis in the ledger');
-    const outcome = await first.outcome!;
-    if (outcome.runId) runIds.push(outcome.runId);
-    assert.equal(outcome.status, 'finished');
-    assert.ok(outcome.runId, 'the run was recorded');
-
-    // The window as a reload finds it when only an earlier save landed: the run shows, its turn is missing.
-    const saved = { chatId: 'reloaded', entries: host.snapshot().entries, transcript: [] };
+  /** A second AgentHost as a reloaded window builds it, from this saved chat, on the window's real services. */
+  async function reloadedHost(saved: { chatId: string; entries: unknown[]; transcript: unknown[] }): Promise<AgentHost & { close(): void }> {
+    const { config, history, testService } = await api();
     const state: vscode.Memento = { keys: () => [], get: <T>(key: string) => (key === 'patchpilot.chat.v1' ? (saved as T) : undefined), update: async () => undefined };
     const context = {
       workspaceState: state,
@@ -117,19 +108,53 @@ describe('chat host after a reload that lost the last save', () => {
       extensionPath: vscode.extensions.getExtension('patchpilot.patchpilot')!.extensionPath,
     } as unknown as vscode.ExtensionContext;
     const log = vscode.window.createOutputChannel('PatchPilot reloaded (test)', { log: true });
-    const reloaded = new AgentHost(context, config, log, { tasks: () => testService()!.runner, history: () => history.get() });
+    const host = new AgentHost(context, config, log, { tasks: () => testService()!.runner, history: () => history.get() });
+    return Object.assign(host, { close: () => (host.dispose(), log.dispose()) });
+  }
+
+  async function followUp(host: AgentHost, text: string): Promise<void> {
+    const sent = await host.send(text);
+    assert.equal(sent.delivered, 'started', sent.reason);
+    const next = await sent.outcome!;
+    if (next.runId) runIds.push(next.runId);
+    assert.equal(next.status, 'finished');
+    assert.deepEqual(scripted().mismatches, []);
+    const users = (scripted().chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
+    assert.ok(users.some((u) => u.includes('Count the okapis')) && users.some((u) => u.includes(text)), JSON.stringify(users));
+  }
+
+  let firstRun: unknown[] = [];
+
+  it('a follow-up continues from the history store when the saved chat shows a run its transcript does not hold', async () => {
+    const { host } = await api();
+    host.newChat();
+    const first = await host.send('Count the okapis in the ledger');
+    const outcome = await first.outcome!;
+    if (outcome.runId) runIds.push(outcome.runId);
+    assert.equal(outcome.status, 'finished');
+    assert.ok(outcome.runId, 'the run was recorded');
+    firstRun = host.snapshot().entries;
+
+    // The window as a reload finds it when only an earlier save landed: the run shows, its turn is missing.
+    const reloaded = await reloadedHost({ chatId: 'reloaded', entries: firstRun, transcript: [] });
     try {
-      const second = await reloaded.send('Are there three?');
-      assert.equal(second.delivered, 'started', second.reason);
-      const next = await second.outcome!;
-      if (next.runId) runIds.push(next.runId);
-      assert.equal(next.status, 'finished');
-      assert.deepEqual(scripted().mismatches, []);
-      const users = (scripted().chatRequests.at(-1)!.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').map((m) => m.content);
-      assert.ok(users.some((u) => u.includes('Count the okapis')) && users.some((u) => u.includes('Are there three?')), JSON.stringify(users));
+      await followUp(reloaded, 'Are there three?');
     } finally {
-      reloaded.dispose();
-      log.dispose();
+      reloaded.close();
+    }
+  });
+
+  it('a run the window saved as still working is marked stopped, and a follow-up continues it', async () => {
+    const cut = firstRun.findIndex((e) => (e as { event?: { type: string } }).event?.type === 'run/finished');
+    assert.ok(cut > 0, 'the first run ended in the log');
+    const reloaded = await reloadedHost({ chatId: 'reloaded', entries: firstRun.slice(0, cut), transcript: [] });
+    try {
+      const last = reloaded.snapshot().entries.at(-1);
+      assert.equal(last?.kind, 'notice');
+      assert.match(JSON.stringify(last), /stopped when the window closed or reloaded/);
+      await followUp(reloaded, 'Count them again?');
+    } finally {
+      reloaded.close();
     }
   });
 });

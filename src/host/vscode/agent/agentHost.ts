@@ -74,6 +74,11 @@ export class AgentHost implements vscode.Disposable {
     const saved = context.workspaceState.get<Saved>(STATE_KEY);
     this.chatId = saved?.chatId ?? randomUUID();
     this.log = new ChatLog(saved?.entries);
+    // The window went away while a run worked (a reload, a crash): that run is gone with the old
+    // extension host, so the chat says so instead of showing a run that never ends.
+    if (endsInUnfinishedRun(this.log.entries)) {
+      this.log.add({ kind: 'notice', level: 'warning', text: 'This run stopped when the window closed or reloaded. What it did is in the history; send a message to continue.' });
+    }
     this.approvals = new ApprovalBroker({ pending: (a) => this.push('approval/pending', a), resolved: (id, approved) => this.push('approval/resolved', { id, approved }) });
     this.approver = new VsCodeApprover(this.approvals, () => this.chatVisible());
     // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits).
@@ -297,6 +302,17 @@ function lastRunId(entries: readonly ChatEntry[]): string | undefined {
     if (e.kind === 'event' && e.event.type === 'run/started') return e.event.runId ?? undefined;
   }
   return undefined;
+}
+
+/** The log's last run has no `run/finished`: it was working when the window went away. */
+function endsInUnfinishedRun(entries: readonly ChatEntry[]): boolean {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.kind !== 'event') continue;
+    if (e.event.type === 'run/finished') return false;
+    if (e.event.type === 'run/started') return true;
+  }
+  return false;
 }
 
 /** Starts at a user message, so a cut never splits a tool call from its result. */

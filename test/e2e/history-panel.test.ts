@@ -4,7 +4,7 @@
 // test's exit code; a word from a tool result is found by search; the time filter hides a run seeded
 // 40 days back; Export writes the audit JSON; hostile markup stored in the run stays inert text.
 import assert from 'node:assert/strict';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { HistoryEngine } from '../../src/core/history/engine';
@@ -12,7 +12,7 @@ import { ScriptedModelServer } from '../support/scriptedModel';
 import { sendInChat } from './support/chat';
 import { createWorkspace } from './support/codeServer';
 import { editorWebviewFrame } from './support/editorWebview';
-import { e2eTest } from './support/session';
+import { beforeRetry, e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 
 const filler = Array.from({ length: 8 }, (_, i) => `// line ${i + 1}: the zephyrine constant is documented elsewhere`);
@@ -24,7 +24,8 @@ const GOAL = 'Fix the shapes module';
 const HOSTILE = 'Reading it first. <img src=x onerror="window.__pwned=1"> [click me](javascript:window.__pwned=2) ![x](http://127.0.0.1:9/leak.png)';
 const OLD_GOAL = 'Old logging cleanup <img src=y onerror="window.__pwned=3">';
 
-const workspace = createWorkspace({ 'shapes.js': BEFORE, 'check.js': "console.log('perimeter still wrong'); process.exit(3);\n" });
+const FILES = { 'shapes.js': BEFORE, 'check.js': "console.log('perimeter still wrong'); process.exit(3);\n" };
+const workspace = createWorkspace(FILES);
 let model: ScriptedModelServer | undefined;
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
@@ -33,8 +34,10 @@ const settings: Record<string, unknown> = {
   'diffEditor.codeLens': true,
 };
 
-before(async () => {
-  // A run from 40 days ago, already in the workspace's history when VS Code starts.
+/** The workspace as the test starts: its files, and a run from 40 days ago already in its history. */
+async function prepareWorkspace(): Promise<void> {
+  for (const entry of readdirSync(workspace)) rmSync(path.join(workspace, entry), { recursive: true, force: true });
+  for (const [rel, text] of Object.entries(FILES)) writeFileSync(path.join(workspace, rel), text);
   const db = path.join(workspace, '.patchpilot', 'history.db');
   mkdirSync(path.dirname(db), { recursive: true });
   const engine = await HistoryEngine.open({ path: db });
@@ -43,12 +46,21 @@ before(async () => {
   engine.addStep(old, { role: 'assistant', text: 'Removed the noisy log lines.', time: started + 1000 });
   engine.finishRun(old, { status: 'finished', endedAt: started + 60_000 });
   engine.close();
+}
+
+before(async () => {
+  await prepareWorkspace();
   model = await ScriptedModelServer.start([
     { reply: { text: HOSTILE, toolCalls: [{ name: 'read_file', arguments: { path: 'shapes.js' } }] } },
     { reply: { text: 'Two fixes in shapes.js.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
     { reply: { text: 'Only the semicolon went in.' } },
   ]);
   settings['patchpilot.llm.baseUrl'] = model.baseUrl;
+});
+
+beforeRetry(async () => {
+  await prepareWorkspace();
+  model?.reset();
 });
 
 after(async () => {

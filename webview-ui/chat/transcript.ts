@@ -17,7 +17,8 @@ interface RunView {
   /** The reply being streamed: its text and element. */
   text: string;
   textEl?: HTMLElement;
-  tools: Map<string, { item: HTMLElement; body: HTMLElement; status: HTMLElement }>;
+  /** Tool calls of the run by call id; `finished` once their result came. */
+  tools: Map<string, { item: HTMLElement; body: HTMLElement; status: HTMLElement; finished?: boolean }>;
   streamedSinceStep: boolean;
 }
 
@@ -111,6 +112,7 @@ export class Transcript {
       case 'tool/finished': {
         const t = run?.tools.get(e.callId);
         if (!t) return;
+        t.finished = true;
         t.status.replaceWith(badge(e.ok ? `done ${(e.durationMs / 1000).toFixed(1)} s` : 'failed', e.ok ? 'ok' : 'error'));
         const pre = el('pre', 'pp-tool-output', e.output);
         t.body.append(pre);
@@ -159,6 +161,8 @@ export class Transcript {
       case 'run/finished': {
         this.flushText();
         if (!run) return;
+        // A tool still marked running when its run ends (cancelled, or the window reloaded) never finishes.
+        for (const t of run.tools.values()) if (!t.finished) t.status.replaceWith(badge('stopped', 'error'));
         const ok = e.status === 'finished';
         const end = el('div', `pp-run-end ${ok ? 'pp-ok' : 'pp-error'}`);
         end.append(badge(e.status, ok ? 'ok' : 'error'), document.createTextNode(` ${e.reason} · ${e.steps} step${e.steps === 1 ? '' : 's'}`));

@@ -3,7 +3,7 @@
 import { after, before } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
-import type { VsCodeSession } from './session';
+import { beforeRetry, type VsCodeSession } from './session';
 import { getByRoleIn } from './workbench';
 
 export async function sendInChat(vs: VsCodeSession, message: string): Promise<Frame> {
@@ -27,6 +27,7 @@ export function useScriptedModel(turns: ScriptedTurn[], settings: Record<string,
   after(async () => {
     await server?.close();
   });
+  beforeRetry(() => server?.reset());
   return {
     get server() {
       if (!server) throw new Error('the scripted model starts in before()');

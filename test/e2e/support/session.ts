@@ -7,6 +7,8 @@
 //                                 (test-results/<name>.png) and add code-server's log to the
 //                                 error; always stop Chromium and code-server (no orphan processes)
 //   launchVsCode(options)         the same without the try/finally: returns a VsCodeSession
+//   beforeRetry(fn)               fn runs before a failed e2eTest's second attempt (a scripted
+//                                 model back to its first turn, a shared workspace made again)
 //
 // VsCodeSession: { server: CodeServer, browser, page, workspace,
 //                  runCommand(title), waitForNotification(text), webviewFrame(title),
@@ -113,6 +115,13 @@ export async function withVsCode<T>(options: VsCodeOptions, fn: (vs: VsCodeSessi
   }
 }
 
+const retryHooks: (() => unknown)[] = [];
+
+/** Runs before the second attempt of a failed e2eTest in this file: put back what the first attempt used up. */
+export function beforeRetry(fn: () => unknown): void {
+  retryHooks.push(fn);
+}
+
 /** A node:test test in a real VS Code; skipped with the reason when code-server is not installed. */
 export function e2eTest(name: string, fn: (vs: VsCodeSession, t: TestContext) => Promise<void>, options: VsCodeOptions = {}): void {
   const availability = e2eAvailability();
@@ -130,6 +139,7 @@ export function e2eTest(name: string, fn: (vs: VsCodeSession, t: TestContext) =>
       const message = first instanceof Error ? (first.stack ?? first.message) : String(first);
       t.diagnostic(`first attempt failed, retrying once in a fresh VS Code: ${message.split('\n')[0]}`);
       process.stderr.write(`\n[e2e retry] "${name}" failed once; retrying in a fresh VS Code.\n${message}\n`);
+      for (const hook of retryHooks) await hook();
       await withVsCode(options, (vs) => fn(vs, t), `${name}-retry`);
     }
   });

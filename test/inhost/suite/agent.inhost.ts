@@ -144,14 +144,14 @@ describe('chat host after a reload that lost the last save', () => {
     }
   });
 
-  it('a run the window saved as still working is marked stopped, and a follow-up continues it', async () => {
+  it('a run the window saved as still working ends as interrupted, and a follow-up continues it', async () => {
     const cut = firstRun.findIndex((e) => (e as { event?: { type: string } }).event?.type === 'run/finished');
     assert.ok(cut > 0, 'the first run ended in the log');
     const reloaded = await reloadedHost({ chatId: 'reloaded', entries: firstRun.slice(0, cut), transcript: [] });
     try {
       const last = reloaded.snapshot().entries.at(-1);
-      assert.equal(last?.kind, 'notice');
-      assert.match(JSON.stringify(last), /stopped when the window closed or reloaded/);
+      assert.ok(last?.kind === 'event' && last.event.type === 'run/finished' && last.event.status === 'interrupted', JSON.stringify(last));
+      assert.match(last.event.reason, /window closed or reloaded/);
       await followUp(reloaded, 'Count them again?');
     } finally {
       reloaded.close();

@@ -81,6 +81,15 @@ export class ScriptedModelServer {
     return this.attempts[i] ?? 0;
   }
 
+  /** Back to the first turn with nothing recorded (a retried test starts over on the same server). */
+  reset(): void {
+    this.requests.length = 0;
+    this.mismatches.length = 0;
+    this.attempts.length = 0;
+    this.turnIndex = 0;
+    this.maxInFlight = this.inFlight;
+  }
+
   /** Turns whose reply has been served. */
   get turnsServed(): number {
     return this.turnIndex;

@@ -75,9 +75,12 @@ export class AgentHost implements vscode.Disposable {
     this.chatId = saved?.chatId ?? randomUUID();
     this.log = new ChatLog(saved?.entries);
     // The window went away while a run worked (a reload, a crash): that run is gone with the old
-    // extension host, so the chat says so instead of showing a run that never ends.
-    if (endsInUnfinishedRun(this.log.entries)) {
-      this.log.add({ kind: 'notice', level: 'warning', text: 'This run stopped when the window closed or reloaded. What it did is in the history; send a message to continue.' });
+    // extension host, so the chat ends it as the history does (interrupted) instead of showing a
+    // run that never ends.
+    const unfinished = unfinishedRunSteps(this.log.entries);
+    if (unfinished !== undefined) {
+      const reason = 'the window closed or reloaded while it worked; what it did is in the history, and a message continues it';
+      this.log.add({ kind: 'event', event: { type: 'run/finished', status: 'interrupted', reason, steps: unfinished } });
     }
     this.approvals = new ApprovalBroker({ pending: (a) => this.push('approval/pending', a), resolved: (id, approved) => this.push('approval/resolved', { id, approved }) });
     this.approver = new VsCodeApprover(this.approvals, () => this.chatVisible());
@@ -262,7 +265,10 @@ export class AgentHost implements vscode.Disposable {
   private addEntry(entry: ChatEntry): void {
     this.log.add(entry);
     this.push('chat/entry', { chatId: this.chatId, entry });
-    this.saveSoon();
+    // Streamed text arrives in many small pieces: saved together shortly after. Everything else
+    // (a message, a run's start and end, a tool call) is saved at once, so a reload right after it keeps it.
+    if (entry.kind === 'event' && entry.event.type === 'text/delta') this.saveSoon();
+    else this.save();
   }
 
   private saveTimer: NodeJS.Timeout | undefined;
@@ -304,15 +310,17 @@ function lastRunId(entries: readonly ChatEntry[]): string | undefined {
   return undefined;
 }
 
-/** The log's last run has no `run/finished`: it was working when the window went away. */
-function endsInUnfinishedRun(entries: readonly ChatEntry[]): boolean {
+/** The log's last run has no `run/finished` (it was working when the window went away): the steps it began, else undefined. */
+function unfinishedRunSteps(entries: readonly ChatEntry[]): number | undefined {
+  let steps = 0;
   for (let i = entries.length - 1; i >= 0; i--) {
     const e = entries[i]!;
     if (e.kind !== 'event') continue;
-    if (e.event.type === 'run/finished') return false;
-    if (e.event.type === 'run/started') return true;
+    if (e.event.type === 'run/finished') return undefined;
+    if (e.event.type === 'step/started') steps++;
+    if (e.event.type === 'run/started') return steps;
   }
-  return false;
+  return undefined;
 }
 
 /** Starts at a user message, so a cut never splits a tool call from its result. */

@@ -13,21 +13,14 @@ import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewT
 import type { HostConfig } from '../config/hostConfig';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatLog } from './chatLog';
+import { ChatState } from './chatState';
 import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
 import { VsCodeApprover } from './vscodeApprover';
 import { errorMessage } from '../../../core/base';
 
-const STATE_KEY = 'patchpilot.chat.v1';
-const SAVE_DELAY_MS = 300;
+const TEXT_SAVE_DELAY_MS = 300;
 const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
 
-interface Saved {
-  chatId: string;
-  entries: ChatEntry[];
-  transcript: ModelMessage[];
-  /** The run whose end produced `transcript` (absent: before any run, or saved by an older version). */
-  transcriptRunId?: string;
-}
 
 /** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
 export interface AgentHostServices {
@@ -61,6 +54,7 @@ export class AgentHost implements vscode.Disposable {
   /** The run the session's transcript ends with; a newer run in the log means the transcript is stale. */
   private transcriptRunId: string | undefined;
   private readonly listeners = new Set<Push>();
+  private readonly state: ChatState;
   readonly approvals: ApprovalBroker;
   readonly approver: VsCodeApprover;
   chatVisible: () => boolean = () => false;
@@ -71,7 +65,8 @@ export class AgentHost implements vscode.Disposable {
     private readonly out: vscode.LogOutputChannel,
     private readonly services: AgentHostServices,
   ) {
-    const saved = context.workspaceState.get<Saved>(STATE_KEY);
+    this.state = new ChatState(context.workspaceState, context.storageUri?.fsPath, (m) => out.warn(m));
+    const saved = this.state.load();
     this.chatId = saved?.chatId ?? randomUUID();
     this.log = new ChatLog(saved?.entries);
     // The window went away while a run worked (a reload, a crash): that run is gone with the old
@@ -266,16 +261,19 @@ export class AgentHost implements vscode.Disposable {
     this.log.add(entry);
     this.push('chat/entry', { chatId: this.chatId, entry });
     // Streamed text arrives in many small pieces: saved together shortly after. Everything else
-    // (a message, a run's start and end, a tool call) is saved at once, so a reload right after it keeps it.
-    if (entry.kind === 'event' && entry.event.type === 'text/delta') this.saveSoon();
-    else this.save();
+    // (a message, a run's start and end, a tool call) is saved right away (the lines of one moment
+    // in one write), so a reload just after it keeps it.
+    this.saveWithin(entry.kind === 'event' && entry.event.type === 'text/delta' ? TEXT_SAVE_DELAY_MS : 0);
   }
 
-  private saveTimer: NodeJS.Timeout | undefined;
+  private saveTimer: { handle: NodeJS.Timeout; due: number } | undefined;
 
-  /** A reload in the middle of a run keeps what the chat showed so far: entries are saved shortly after they arrive. */
-  private saveSoon(): void {
-    this.saveTimer ??= setTimeout(() => this.save(), SAVE_DELAY_MS);
+  /** A reload in the middle of a run keeps what the chat showed so far. */
+  private saveWithin(delayMs: number): void {
+    const due = Date.now() + delayMs;
+    if (this.saveTimer && this.saveTimer.due <= due) return;
+    clearTimeout(this.saveTimer?.handle);
+    this.saveTimer = { handle: setTimeout(() => this.save(), delayMs), due };
   }
 
   private refuse(reason: string): ToHost['chat/send'][1] {
@@ -287,17 +285,16 @@ export class AgentHost implements vscode.Disposable {
     for (const l of this.listeners) l(type, payload);
   };
 
-  /** Kept in workspace state (capped) so a reloaded window shows the chat and continues its conversation. */
+  /** Kept (capped) so a reloaded window shows the chat and continues its conversation. */
   private save(): void {
-    clearTimeout(this.saveTimer);
+    clearTimeout(this.saveTimer?.handle);
     this.saveTimer = undefined;
-    const saved: Saved = {
+    this.state.save({
       chatId: this.chatId,
       entries: this.log.entries.slice(-400),
       transcript: fromUserTurn([...this.session.earlier].slice(-200)),
       ...(this.transcriptRunId ? { transcriptRunId: this.transcriptRunId } : {}),
-    };
-    void this.context.workspaceState.update(STATE_KEY, saved).then(undefined, (err: unknown) => this.out.warn(`chat not saved: ${message(err)}`));
+    });
   }
 }
 

@@ -1,0 +1,82 @@
+/**
+ * Where the chat is kept across window reloads: a JSON file in the extension's workspace storage
+ * folder, written by the extension host itself through the one atomic writer. Workspace state
+ * (`Memento`) was the first home, but VS Code keeps it in the window, which writes it out with a
+ * delay: a reload in a browser (code-server) within about a second of a chat line lost that line.
+ * A file on the extension host's disk is there as soon as `save` returns. Without a workspace
+ * storage folder (no folder open) workspace state remains the place; an older version's chat in
+ * workspace state is read once when no file exists yet.
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import path from 'node:path';
+import type * as vscode from 'vscode';
+import { writeFileAtomic } from '../../../core/fs/atomicFile';
+import type { ModelMessage } from '../../../core/llm/types';
+import type { ChatEntry } from '../../../protocol/chat';
+
+const STATE_KEY = 'patchpilot.chat.v1';
+const FILE_NAME = 'chat.json';
+
+export interface SavedChat {
+  chatId: string;
+  entries: ChatEntry[];
+  transcript: ModelMessage[];
+  /** The run whose end produced `transcript` (absent: before any run, or saved by an older version). */
+  transcriptRunId?: string;
+}
+
+export class ChatState {
+  private readonly file: string | undefined;
+
+  constructor(
+    private readonly memento: vscode.Memento,
+    storageDir: string | undefined,
+    private readonly warn: (message: string) => void,
+  ) {
+    this.file = storageDir ? path.join(storageDir, FILE_NAME) : undefined;
+  }
+
+  load(): SavedChat | undefined {
+    if (this.file && existsSync(this.file)) {
+      try {
+        const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+        if (isSavedChat(parsed)) return parsed;
+        this.moveAside('it is not a chat');
+      } catch (err) {
+        this.moveAside((err as Error).message);
+      }
+      return undefined;
+    }
+    const old = this.memento.get<unknown>(STATE_KEY);
+    return isSavedChat(old) ? old : undefined;
+  }
+
+  /** A damaged file is kept for a look (the history store has the runs either way); the next save starts a new one. */
+  private moveAside(why: string): void {
+    const aside = `${this.file!}.damaged`;
+    try {
+      renameSync(this.file!, aside);
+      this.warn(`the saved chat could not be read (${why}); moved to ${aside}, starting a new chat`);
+    } catch (err) {
+      this.warn(`the saved chat could not be read (${why}) nor moved aside (${(err as Error).message}); starting a new chat`);
+    }
+  }
+
+  save(chat: SavedChat): void {
+    if (!this.file) {
+      void this.memento.update(STATE_KEY, chat).then(undefined, (err: unknown) => this.warn(`chat not saved: ${(err as Error).message}`));
+      return;
+    }
+    try {
+      mkdirSync(path.dirname(this.file), { recursive: true });
+      writeFileAtomic(this.file, JSON.stringify(chat));
+    } catch (err) {
+      this.warn(`chat not saved to ${this.file}: ${(err as Error).message}`);
+    }
+  }
+}
+
+function isSavedChat(v: unknown): v is SavedChat {
+  const c = v as SavedChat | undefined;
+  return typeof c === 'object' && c !== null && typeof c.chatId === 'string' && Array.isArray(c.entries) && Array.isArray(c.transcript);
+}

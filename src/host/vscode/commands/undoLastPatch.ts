@@ -15,7 +15,15 @@ export function registerUndoLastPatch(context: vscode.ExtensionContext): void {
       if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('PatchPilot writes files only in a trusted workspace.');
       const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
       const entry = patchJournal().peek();
-      if (!root || !entry) return void vscode.window.showInformationMessage('PatchPilot: no patch to undo in this window.');
+      if (!root) return void vscode.window.showInformationMessage('PatchPilot: open the workspace folder the patch belongs to.');
+      if (!entry) {
+        // The journal lives as long as the window; earlier windows' patches are in the history, with Revert.
+        const show = 'Show History';
+        void vscode.window
+          .showInformationMessage('PatchPilot: no patch to undo in this window. Patches from before a reload can be reverted from the history.', show)
+          .then((pick) => (pick === show ? vscode.commands.executeCommand('patchpilot.showHistory') : undefined));
+        return;
+      }
       const fs = new VsCodeWorkspaceFs(root);
       const manager = new PatchManager({ root, fs });
       const current = new Map<string, string | null>();

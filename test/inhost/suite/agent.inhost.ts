@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { after, before, describe, it } from 'mocha';
 import * as vscode from 'vscode';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { AgentHost } from '../../../src/host/vscode/agent/agentHost';
@@ -102,14 +102,15 @@ describe('chat host after a reload that lost the last save', () => {
   async function reloadedHost(saved: { chatId: string; entries: unknown[]; transcript: unknown[] }): Promise<AgentHost & { close(): void }> {
     const { config, history, testService } = await api();
     const state: vscode.Memento = { keys: () => [], get: <T>(key: string) => (key === 'patchpilot.chat.v1' ? (saved as T) : undefined), update: async () => undefined };
+    const storage = mkdtempSync(path.join(tmpdir(), 'pp-reloaded-'));
     const context = {
       workspaceState: state,
-      globalStorageUri: vscode.Uri.file(mkdtempSync(path.join(tmpdir(), 'pp-reloaded-'))),
+      globalStorageUri: vscode.Uri.file(storage),
       extensionPath: vscode.extensions.getExtension('patchpilot.patchpilot')!.extensionPath,
     } as unknown as vscode.ExtensionContext;
     const log = vscode.window.createOutputChannel('PatchPilot reloaded (test)', { log: true });
     const host = new AgentHost(context, config, log, { tasks: () => testService()!.runner, history: () => history.get() });
-    return Object.assign(host, { close: () => (host.dispose(), log.dispose()) });
+    return Object.assign(host, { close: () => (host.dispose(), log.dispose(), rmSync(storage, { recursive: true, force: true })) });
   }
 
   async function followUp(host: AgentHost, text: string): Promise<void> {

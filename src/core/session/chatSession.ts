@@ -35,6 +35,8 @@ export class ChatSession {
   /** Waiting for the model's next step; notes come from the host, not the user. */
   private inbox: { text: string; note?: true }[] = [];
   private current: { controller: AbortController; done: Promise<RunOutcome> } | undefined;
+  /** Counts new chats: a run stopped by one must not write its conversation into the next. */
+  private generation = 0;
   private readonly runner: GoalRunner;
 
   constructor(private readonly options: ChatSessionOptions) {
@@ -94,9 +96,13 @@ export class ChatSession {
     );
   }
 
-  /** A new chat: stops a working run and forgets the conversation. */
+  /**
+   * A new chat: stops a working run and forgets the conversation. The stopped run may take a moment
+   * to end; what it ends with is dropped, and a message sent meanwhile starts the new chat's first run.
+   */
   reset(): void {
     this.stop();
+    this.generation++;
     this.transcript = [];
     this.transcriptRun = undefined;
   }
@@ -117,12 +123,15 @@ export class ChatSession {
 
   private async runOne(goal: string, controller: AbortController): Promise<RunOutcome> {
     let outcome: RunOutcome;
+    const generation = this.generation;
     try {
       const deps = typeof this.options.deps === 'function' ? await this.options.deps() : this.options.deps;
       const inbox = { take: () => this.inbox.splice(0).map((m) => m.text) };
       outcome = await this.runner(deps, goal, { signal: controller.signal, earlier: this.transcript, earlierRunId: this.transcriptRun, inbox });
-      this.transcript = cap(outcome.transcript, this.options.maxEarlierMessages ?? 400);
-      this.transcriptRun = this.transcript.length === outcome.transcript.length ? (outcome.runId ?? undefined) : undefined;
+      if (generation === this.generation) {
+        this.transcript = cap(outcome.transcript, this.options.maxEarlierMessages ?? 400);
+        this.transcriptRun = this.transcript.length === outcome.transcript.length ? (outcome.runId ?? undefined) : undefined;
+      }
     } catch (err) {
       this.current = undefined;
       this.inbox = [];
@@ -130,10 +139,11 @@ export class ChatSession {
       throw err;
     }
     this.current = undefined;
-    // Typed during the run's last step: the model never saw them, so they are the next run's goal.
-    // A host note (a test result) alone starts nothing: nobody asked for work.
+    // Typed during the run's last step, or after Stop while the run wound down (Stop empties the
+    // inbox): the model never saw them, so they are the next run's goal. A host note (a test
+    // result) alone starts nothing: nobody asked for work.
     const left = this.inbox.splice(0).filter((m) => !m.note).map((m) => m.text);
-    if (left.length && !controller.signal.aborted) void this.start(left.join('\n\n')).catch(() => undefined);
+    if (left.length) void this.start(left.join('\n\n')).catch(() => undefined);
     return outcome;
   }
 }

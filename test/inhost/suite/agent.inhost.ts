@@ -159,3 +159,48 @@ describe('chat host after a reload that lost the last save', () => {
     }
   });
 });
+
+describe('chat host: New Chat while a run works', () => {
+  const { model: scripted, runIds } = useScriptedModel([
+    { reply: { text: 'Thinking about the walrus ledger very slowly. '.repeat(4), textChunkSize: 4, chunkDelayMs: 100 } },
+    {
+      reply: { text: 'A fresh answer.' },
+      check: ({ body }) => {
+        const text = JSON.stringify(body.messages);
+        if (text.includes('walrus')) return 'the old chat leaked into the new one';
+      },
+    },
+  ]);
+
+  it('the stopped run stays out of the new chat, and a message sent at once starts it; Stop then reads idle', async () => {
+    const { host } = await api();
+    host.newChat();
+    const statuses: boolean[] = [];
+    const listening = host.onPush((type, payload) => type === 'chat/status' && statuses.push((payload as { running: boolean }).running));
+    try {
+      const first = await host.send('Count the walrus entries');
+      assert.equal(first.delivered, 'started', first.reason);
+      first.outcome!.then((o) => o.runId && runIds.push(o.runId)).catch(() => undefined);
+      const deadline = Date.now() + 30_000;
+      while (!JSON.stringify(host.snapshot().entries).includes('Thinking about')) {
+        if (Date.now() > deadline) throw new Error('the slow reply never started');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      host.newChat();
+      const second = await host.send('Something else entirely');
+      assert.equal(second.delivered, 'queued', 'the stopped run is still winding down');
+      await host.whenIdle();
+      await new Promise((r) => setTimeout(r, 100)); // the settled status is pushed after the session is idle
+      assert.deepEqual(scripted().mismatches, []);
+      for (const e of host.snapshot().entries) if (e.kind === 'event' && e.event.type === 'run/started' && e.event.runId) runIds.push(e.event.runId);
+      const entries = JSON.stringify(host.snapshot().entries);
+      assert.doesNotMatch(entries, /walrus|Thinking about/, 'no line of the old chat in the new one');
+      assert.match(entries, /A fresh answer/);
+      assert.doesNotMatch(entries, /"queued":true/, 'the new chat\'s first message is not a note for a step');
+      assert.equal(host.running, false);
+      assert.equal(statuses.at(-1), false, 'the view heard that nothing runs');
+    } finally {
+      listening.dispose();
+    }
+  });
+});

@@ -174,3 +174,49 @@ test('typed during the last step: the message starts the next run; a host note a
   await chat.whenIdle();
   assert.deepEqual(goals, ['goal']);
 });
+
+test('New Chat during a run: the stopped run does not bring its conversation back, and a message sent meanwhile starts the new chat', async () => {
+  const seen: { goal: string; earlier: number }[] = [];
+  let chat: ChatSession;
+  let releaseFirst!: () => void;
+  const runner = async (_deps: OrchestratorDeps, goal: string, options: { earlier?: readonly unknown[]; signal?: AbortSignal }) => {
+    seen.push({ goal, earlier: options.earlier?.length ?? 0 });
+    if (goal === 'old secret') await new Promise<void>((r) => (releaseFirst = r)); // winds down only when released
+    const transcript = [...(options.earlier ?? []), { role: 'user', content: goal }, { role: 'assistant', content: `answer to ${goal}` }];
+    return { status: options.signal?.aborted ? 'cancelled' : 'finished', reason: 'done', steps: 1, transcript } as never;
+  };
+  chat = new ChatSession({ deps: {} as OrchestratorDeps, runner });
+  chat.send('old secret');
+  await new Promise((r) => setImmediate(r));
+  chat.reset();
+  // Sent while the stopped run still winds down: it waits, then starts the new chat's first run.
+  assert.equal(chat.send('fresh start').kind, 'queued');
+  releaseFirst();
+  await chat.whenIdle();
+  assert.deepEqual(seen, [
+    { goal: 'old secret', earlier: 0 },
+    { goal: 'fresh start', earlier: 0 },
+  ]);
+  assert.deepEqual(chat.earlier.map((m) => m.content), ['fresh start', 'answer to fresh start']);
+});
+
+test('a message sent after Stop, while the run winds down, is not lost: it starts the next run', async () => {
+  const goals: string[] = [];
+  let release!: () => void;
+  const chat = new ChatSession({
+    deps: {} as OrchestratorDeps,
+    runner: async (_deps, goal) => {
+      goals.push(goal);
+      if (goals.length === 1) await new Promise<void>((r) => (release = r));
+      return { status: 'finished', reason: 'done', steps: 1, transcript: [] } as never;
+    },
+  });
+  chat.send('first');
+  await new Promise((r) => setImmediate(r));
+  assert.equal(chat.send('queued before stop').kind, 'queued');
+  assert.equal(chat.stop(), true);
+  assert.equal(chat.send('after stop').kind, 'queued');
+  release();
+  await chat.whenIdle();
+  assert.deepEqual(goals, ['first', 'after stop'], 'Stop drops what was queued before it, not what came after');
+});

@@ -53,6 +53,8 @@ export class AgentHost implements vscode.Disposable {
   private demo = false;
   /** The run the session's transcript ends with; a newer run in the log means the transcript is stale. */
   private transcriptRunId: string | undefined;
+  /** New Chat stopped a run that has not ended yet: drop its events until the next run starts. */
+  private oldChatRunEnding = false;
   private readonly listeners = new Set<Push>();
   private readonly state: ChatState;
   readonly approvals: ApprovalBroker;
@@ -141,21 +143,20 @@ export class AgentHost implements vscode.Disposable {
       await this.catchUp();
     }
     const result = this.session.send(text);
-    this.addEntry({ kind: 'user', text: text.trim(), ...(result.kind === 'queued' ? { queued: true } : {}) });
+    // Queued behind the run New Chat stopped, it is the new chat's first goal, not a note for a step.
+    this.addEntry({ kind: 'user', text: text.trim(), ...(result.kind === 'queued' && !this.oldChatRunEnding ? { queued: true } : {}) });
     if (result.kind === 'queued') return { delivered: 'queued' };
     this.push('chat/status', { ...this.status(), running: true });
-    const outcome = result.outcome.finally(() => {
-      // The session keeps the newest transcript; remember whose it is (a queued follow-up may have run after).
-      this.transcriptRunId = lastRunId(this.log.entries);
-      this.save();
-      this.push('chat/status', this.status());
-    });
+    const outcome = result.outcome.finally(() => this.settled());
     outcome.catch((err: unknown) => this.out.error(`run failed: ${message(err)}`));
     return { delivered: 'started', outcome };
   }
 
   stop(): boolean {
-    return this.session.stop();
+    const dropped = this.session.queued.length;
+    const stopped = this.session.stop();
+    if (stopped && dropped) this.addNotice('info', `Stopped. ${dropped === 1 ? 'The message' : `${dropped} messages`} waiting for the next step ${dropped === 1 ? 'was' : 'were'} not sent.`);
+    return stopped;
   }
 
   whenIdle(): Promise<void> {
@@ -163,6 +164,7 @@ export class AgentHost implements vscode.Disposable {
   }
 
   newChat(): ChatSnapshot {
+    this.oldChatRunEnding = this.session.running;
     this.session.reset();
     this.transcriptRunId = undefined;
     this.log.clear();
@@ -244,12 +246,26 @@ export class AgentHost implements vscode.Disposable {
   }
 
   private onEvent(e: AgentEvent): void {
+    // After New Chat, the run it stopped still winds down: its last events belong to the old chat.
+    if (this.oldChatRunEnding && e.type !== 'run/started') return;
+    this.oldChatRunEnding = false;
     if (e.type === 'run/started') this.model = e.model;
     // Also for a run the session starts by itself (a message typed during the last step): Stop follows.
     if (e.type === 'run/started') this.push('chat/status', { ...this.status(), running: true });
     if (e.type === 'warning') this.out.warn(e.message);
     if (e.type === 'run/finished') this.out.info(`run ${e.status}: ${e.reason} (${e.steps} steps)`);
     this.addEntry({ kind: 'event', event: e });
+    // Also a run the session started by itself (a queued message) has an end the view must hear of.
+    if (e.type === 'run/finished') void this.session.whenIdle().then(() => this.settled());
+  }
+
+  /** No run works (any more): the session holds the newest transcript; keep it and say so to the view. */
+  private settled(): void {
+    if (this.session.running) return;
+    this.oldChatRunEnding = false;
+    this.transcriptRunId = lastRunId(this.log.entries);
+    this.save();
+    this.push('chat/status', this.status());
   }
 
   private addNotice(level: 'info' | 'warning' | 'error', text: string): void {

@@ -127,6 +127,12 @@ e2eTest(
     await hit.waitFor({ state: 'visible' });
     assert.equal((await hit.locator('mark').first().textContent())?.toLowerCase(), 'zephyrine');
     await vs.screenshot('history-search');
+    // Searching in no type finds nothing, and says why.
+    for (const type of ['Runs', 'Observations', 'Patches', 'Tests']) await getByRoleIn(panel, 'checkbox', type).uncheck();
+    await results.getByText('Choose at least one type to search in.').waitFor({ state: 'visible' });
+    assert.equal(await results.getByRole('option').count(), 0);
+    for (const type of ['Runs', 'Observations', 'Patches', 'Tests']) await getByRoleIn(panel, 'checkbox', type).check();
+    await hit.waitFor({ state: 'visible' });
 
     // The time filter: the 40-day-old run goes, today's stays.
     await search.fill('');

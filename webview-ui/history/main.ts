@@ -198,7 +198,8 @@ async function runSearch(): Promise<void> {
   searching = true;
   const query = state.query;
   try {
-    const r = await client.request('history/search', { query, types: state.types, prefix: true, ...currentRange() });
+    // No type chosen finds nothing (the store reads an empty list as "every type", as the CLI does).
+    const r = state.types.length ? await client.request('history/search', { query, types: state.types, prefix: true, ...currentRange() }) : { hits: [], terms: [] };
     if (state.query.trim()) {
       const t0 = performance.now();
       hits = r.hits;

@@ -164,6 +164,15 @@ describe('history panel, host side', function () {
     // Applying it twice does not apply: the engine refuses a hunk whose old lines are gone.
     const twice = await h.patches.applyAgain(patchRun, patchId);
     assert.equal(twice.ok, false);
+    assert.match(twice.message, /already have this patch's changes/);
+    // Reverted, then Revert again (as after Undo Last Patch): it says the patch was undone, in words.
+    assert.equal((await h.patches.revert(patchRun, patchId)).ok, true);
+    const undone = await h.patches.revert(patchRun, patchId);
+    assert.equal(undone.ok, false);
+    assert.match(undone.message, /it was undone\. Nothing to revert/);
+    assert.equal(readFileSync(path.join(root(), 'calc.js'), 'utf8'), BEFORE);
+    assert.equal((await h.patches.applyAgain(patchRun, patchId)).ok, true);
+    assert.equal(readFileSync(path.join(root(), 'calc.js'), 'utf8'), AFTER);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 

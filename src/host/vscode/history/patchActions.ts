@@ -49,6 +49,10 @@ export class PatchActions {
     if (!patch) return refused('That patch is no longer in the history.');
     const applied = patch.acceptedHunks.filter((h): h is string => typeof h === 'string');
     if (patch.appliedAt === null || applied.length === 0) return refused('Nothing of this patch was applied, so there is nothing to apply again.');
+    // The files already show it (it was never undone, or applied again): say that, not "does not apply".
+    if (patch.reversePatch?.trim() && !(await this.wouldApply(patch.text, new Set(applied))) && (await this.wouldApply(patch.reversePatch))) {
+      return refused(`The files already have this patch's changes to ${patch.files.join(', ')}; nothing to apply again.`);
+    }
     return this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`);
   }
 
@@ -56,7 +60,20 @@ export class PatchActions {
     const patch = await this.find(runId, patchId);
     if (!patch) return refused('That patch is no longer in the history.');
     if (!patch.reversePatch?.trim()) return refused('This patch has no recorded reverse patch (it was not applied).');
+    // Undone already (Undo Last Patch, a Revert before, or by hand): the files have its before text again.
+    const applied = new Set(patch.acceptedHunks.filter((h): h is string => typeof h === 'string'));
+    if (!(await this.wouldApply(patch.reversePatch)) && applied.size && (await this.wouldApply(patch.text, applied))) {
+      return refused(`The files already have the text from before this patch to ${patch.files.join(', ')}: it was undone. Nothing to revert.`);
+    }
     return this.applyLikeARun(patch.reversePatch, undefined, `the revert of the patch to ${patch.files.join(', ')}`);
+  }
+
+  /** A dry run in the workspace as it is now: every chosen hunk would apply. */
+  private async wouldApply(text: string, only?: ReadonlySet<string>): Promise<boolean> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') return false;
+    const preview = await createVsCodePatchEngine(folder.uri.fsPath, this.d.review).apply(text, { dryRun: true, ...(only ? { acceptedHunks: only } : {}) });
+    return preview.ok && preview.files.some((f) => f.hunks.some((h) => h.status === 'would-apply'));
   }
 
   private async find(runId: string, patchId: string): Promise<PatchRecord | undefined> {

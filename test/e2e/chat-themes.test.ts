@@ -1,8 +1,11 @@
 // The chat in light, dark and both high-contrast themes, in a real VS Code: the theme switches live
 // (the color theme picker), and the view's text, buttons and message box stay readable (WCAG contrast of at
-// least 4.5:1 for text), with visible borders in high contrast and the codicon font loaded.
+// least 4.5:1 for text), with visible borders in high contrast and the codicon font loaded. A scripted
+// run first puts the run's lines in the chat (a failed tool call, the run's end, a code block), and
+// every piece of text in the view is measured, not only a few chosen ones.
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
+import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, focusWorkbench } from './support/workbench';
 
@@ -21,6 +24,8 @@ interface Probe {
   input: [string, string];
   inputBorder: string;
   iconFont: boolean;
+  /** Every element with text of its own (syntax-highlight tokens aside): its text, colour and background. */
+  texts: { text: string; pair: [string, string] }[];
 }
 
 // A string, not a function: tsx's name helper (__name) does not exist inside the page.
@@ -43,6 +48,10 @@ const PROBE = `(() => {
     input: [fg(input), bg(input)],
     inputBorder: input ? getComputedStyle(input).borderTopColor : '',
     iconFont: document.fonts.check('16px codicon'),
+    texts: [...document.querySelectorAll('body *')]
+      .filter((e) => !e.closest('[class^="hl-"], [class*=" hl-"]') && e.getClientRects().length > 0)
+      .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+      .map((e) => ({ text: e.textContent.trim().slice(0, 40), pair: [fg(e), bg(e)] })),
   };
 })()`;
 
@@ -63,10 +72,22 @@ function contrast([a, b]: [string, string]): number {
   return (hi! + 0.05) / (lo! + 0.05);
 }
 
+const settings: Record<string, unknown> = { 'patchpilot.llm.model': 'scripted-model' };
+useScriptedModel(
+  [
+    { reply: { text: 'Reading it first.', toolCalls: [{ name: 'read_file', arguments: { path: 'missing.txt' } }] } },
+    { reply: { text: 'The file is missing. A fix would look like this:\n\n```diff\n-const a = 1;\n+const a = 2;\n```' } },
+  ],
+  settings,
+);
+
 e2eTest(
   'themes: the chat is readable in light, dark and both high-contrast themes',
   async (vs) => {
-    await vs.openViewContainer('PatchPilot');
+    const run = await sendInChat(vs, 'Read missing.txt');
+    await run.getByText('The file is missing').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await run.getByText('failed', { exact: true }).first().waitFor({ state: 'visible' });
+    await run.getByRole('button', { name: 'Stop', disabled: true }).waitFor({ state: 'visible' });
     for (const theme of THEMES) {
       // As a person switches themes: the color theme picker (Ctrl+K Ctrl+T).
       const box = vs.page.locator('.quick-input-widget input.input');
@@ -89,9 +110,12 @@ e2eTest(
       for (const [what, pair] of [['text', p.text], ['Send button', p.send], ['message box', p.input]] as const) {
         assert.ok(contrast(pair) >= 4.5, `${theme.name}: ${what} contrast ${contrast(pair).toFixed(2)} (${pair.join(' on ')})`);
       }
+      assert.ok(p.texts.some((t) => t.text.startsWith('failed')) && p.texts.some((t) => /^finished/.test(t.text)), `${theme.name}: the run's lines are measured`);
+      const low = p.texts.filter((t) => contrast(t.pair) < 4.5).map((t) => `"${t.text}" ${contrast(t.pair).toFixed(2)} (${t.pair.join(' on ')})`);
+      assert.deepEqual(low, [], `${theme.name}: text below 4.5:1`);
       if (theme.bodyClass.startsWith('vscode-high-contrast')) assert.notEqual(p.inputBorder, 'rgba(0, 0, 0, 0)', `${theme.name}: the message box has a visible border`);
       assert.ok(p.iconFont, `${theme.name}: the codicon font is loaded`);
     }
   },
-  { files: { 'a.txt': 'a\n' } },
+  { files: { 'a.txt': 'a\n' }, settings },
 );

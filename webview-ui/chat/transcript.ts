@@ -49,6 +49,15 @@ export class Transcript {
     if (live) this.root.lastElementChild?.scrollIntoView?.({ block: 'end' });
   }
 
+  /** The newest unfinished tool call's badge: waiting for an approval, running again, or declined. */
+  private setWaitingBadge(text: string): void {
+    const tool = [...(this.run?.tools.values() ?? [])].reverse().find((t) => !t.finished);
+    if (!tool) return;
+    const next = badge(text, text === 'declined' ? 'error' : 'info');
+    tool.status.replaceWith(next);
+    tool.status = next;
+  }
+
   private container(): HTMLElement {
     return this.run?.root ?? this.root;
   }
@@ -131,11 +140,14 @@ export class Transcript {
         const total = (e.accepted?.length ?? 0) + (e.rejected?.length ?? 0);
         const hunks = e.accepted && total > 1 ? ` (${e.accepted.length} of ${total} hunks)` : '';
         this.container().append(el('div', 'pp-note', `${e.approved ? 'Approved' : 'Denied'}: ${e.kind}${hunks}`));
+        this.setWaitingBadge(e.approved ? 'running' : 'declined');
         for (const r of e.rejected ?? []) this.container().append(el('div', 'pp-note pp-hunk-rejected', `Rejected ${r.id}${r.reason ? `: ${r.reason}` : ''}`));
         return;
       }
       case 'approval/needed':
-        return; // the pending approval card shows it (see approvals in main.ts)
+        // The pending approval card shows the question (see approvals in main.ts); the tool says it waits.
+        this.setWaitingBadge('waiting for you');
+        return;
       case 'test/started':
         this.container().append(el('div', 'pp-note', `Running tests: ${e.command}`));
         return;

@@ -226,7 +226,7 @@ export class Orchestrator {
       }
     } catch (err) {
       if (signal.aborted || err instanceof CancelledError) {
-        return await end(timeUp ? 'limit' : 'cancelled', timeUp ? `reached the wall-clock limit (${settings.limits.wallClockMinutes} min)` : 'cancelled');
+        return await end(timeUp ? 'limit' : 'cancelled', timeUp ? `reached the wall-clock limit (${settings.limits.wallClockMinutes} min)` : 'stopped by the user');
       }
       return await end('failed', `internal error: ${errorMessage(err)}`);
     } finally {

@@ -18,19 +18,32 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   const writes = request.kind === 'write';
   const autoApproved = decision?.verdict !== 'ask' && (ctx.mode === 'auto' || (ctx.mode === 'auto-edit' && writes));
   if (autoApproved) return {};
-  ctx.emit?.({ type: 'approval-needed', request });
-  const answer = await ctx.approver.approveAction(request, ctx.signal);
+  // The person is told why they are asked: the policy's reason when a rule asks, else the mode (a
+  // rule that allows the action is no reason to ask about it, only context).
+  const modeReason = `${ctx.mode} mode asks before ${ASKS_BEFORE[request.kind]}`;
+  const context = decision?.verdict === 'allow' ? decision.reason : request.reason;
+  const asked: ActionApprovalRequest = {
+    ...request,
+    reason:
+      decision?.verdict === 'ask'
+        ? decision.reason
+        : `${modeReason}${context ? ` (${request.kind === 'command' && decision?.verdict === 'allow' ? 'the command policy alone would allow it: ' : ''}${context.replace(/\.$/, '')})` : ''}.`,
+  };
+  ctx.emit?.({ type: 'approval-needed', request: asked });
+  const answer = await ctx.approver.approveAction(asked, ctx.signal);
   const unattended = !answer.approved && answer.unattended !== undefined;
   // `edit`: a change to the user's files (write_file), so a run of only such refusals ends blocked.
   ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved, ...(unattended ? { unattended } : {}), ...(options.edit ? { edit: true } : {}) });
   if (!answer.approved) {
     // The model reads why approval was needed (the policy's rule and reason, or the mode), so it can take another way.
-    const why = decision?.verdict === 'ask' ? `It needed approval (${decision.rule}): ${decision.reason}` : `It needed approval: ${ctx.mode} mode asks before ${writes ? 'every write' : 'every command'}.`;
+    const why = decision?.verdict === 'ask' ? `It needed approval (${decision.rule}): ${decision.reason}` : `It needed approval: ${modeReason}.`;
     if (unattended) throw new ToolError(`not done, nobody could approve it: ${request.title}. ${answer.unattended}\n${why}`);
     throw new ToolError(`the user declined: ${request.title}${answer.feedback ? `. Their words: ${answer.feedback}` : ''}\n${why}`);
   }
   return { feedback: answer.feedback };
 }
+
+const ASKS_BEFORE: Record<ActionApprovalRequest['kind'], string> = { command: 'every command', tests: 'running the tests', write: 'every write', fetch: 'every fetch', mcp: 'every MCP tool call' };
 
 // An MCP call runs outside PatchPilot like a command does: audited with the commands.
 const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command' } as const;

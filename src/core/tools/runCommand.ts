@@ -35,7 +35,7 @@ export const runCommandTool: Tool<Args> = {
     if (!(await stat(dir.abs).catch(() => undefined))?.isDirectory()) throw new ToolError(`cwd ${args.cwd} is not a directory`);
     let decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
     if (ctx.mode === 'auto') decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
-    const { feedback } = await gateAction(ctx, { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || '.'}` }, decision);
+    const { feedback } = await gateAction(ctx, { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` }, decision);
     // Set before it runs: a command that fails or times out may still have written files.
     ctx.run.commandsRan = true;
     const r = await ctx.exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs: COMMAND_TIMEOUT_MS });

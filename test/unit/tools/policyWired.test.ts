@@ -25,6 +25,21 @@ async function wired(root: string, mode: ApprovalMode, approver = new ScriptedAp
 }
 
 describe('run_command through the real command policy and executor', () => {
+  test('ask mode: the person is told the mode is why they are asked, not the rule that allows the command', async () => {
+    const ws = tempWorkspace({ 'a.txt': 'hello\n' });
+    try {
+      const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
+      const ctx = await wired(ws.root, 'ask', approver);
+      const r = await tools.invoke('run_command', { command: 'ls' }, ctx);
+      assert.equal(r.ok, true, r.output);
+      const [asked] = approver.actionRequests;
+      assert.match(asked!.reason ?? '', /^ask mode asks before every command \(the command policy alone would allow it: .+\)\.$/);
+      assert.equal(asked!.detail, 'in the workspace folder');
+    } finally {
+      ws.cleanup();
+    }
+  });
+
   test('auto mode: an allowed command runs and its output comes back; a denied one never runs', async () => {
     const ws = tempWorkspace({ 'a.txt': 'hello\n', 'sub/b.txt': 'b\n' });
     try {

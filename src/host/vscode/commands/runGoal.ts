@@ -36,7 +36,7 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
         progress.report({ message: goal.length > 60 ? `${goal.slice(0, 57)}...` : goal });
         token.onCancellationRequested(() => host.stop());
         const result = await outcome.catch(() => undefined);
-        if (result) void vscode.window.showInformationMessage(`PatchPilot: ${result.status} - ${result.summary?.split('\n')[0] ?? result.reason}`);
+        if (result) void vscode.window.showInformationMessage(`PatchPilot: ${result.status}: ${result.summary?.split('\n')[0] ?? result.reason}`);
       });
     }),
   );

@@ -177,7 +177,6 @@ test('typed during the last step: the message starts the next run; a host note a
 
 test('New Chat during a run: the stopped run does not bring its conversation back, and a message sent meanwhile starts the new chat', async () => {
   const seen: { goal: string; earlier: number }[] = [];
-  let chat: ChatSession;
   let releaseFirst!: () => void;
   const runner = async (_deps: OrchestratorDeps, goal: string, options: { earlier?: readonly unknown[]; signal?: AbortSignal }) => {
     seen.push({ goal, earlier: options.earlier?.length ?? 0 });
@@ -185,7 +184,7 @@ test('New Chat during a run: the stopped run does not bring its conversation bac
     const transcript = [...(options.earlier ?? []), { role: 'user', content: goal }, { role: 'assistant', content: `answer to ${goal}` }];
     return { status: options.signal?.aborted ? 'cancelled' : 'finished', reason: 'done', steps: 1, transcript } as never;
   };
-  chat = new ChatSession({ deps: {} as OrchestratorDeps, runner });
+  const chat = new ChatSession({ deps: {} as OrchestratorDeps, runner });
   chat.send('old secret');
   await new Promise((r) => setImmediate(r));
   chat.reset();

@@ -156,7 +156,7 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
     }
     case 'summary': {
       const li = item('summary', i.id, i.time);
-      li.append(el('span', 'pp-who', 'Summary (fast model)'));
+      li.append(el('span', 'pp-who', 'Summary of the run'));
       const body = el('div', 'pp-msg pp-assistant');
       body.append(renderMarkdown(i.text, actions.openLink));
       markTextNodes(body, terms);

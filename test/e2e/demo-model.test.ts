@@ -25,6 +25,12 @@ e2eTest(
   async (vs) => {
     await vs.openViewContainer('PatchPilot');
     const chat = await vs.webviewFrame('PatchPilot');
+    // Send before any model is set up: the message stays in the box and the focus goes to the way out.
+    const box = getByRoleIn(chat, 'textbox', 'Message PatchPilot');
+    await box.fill('make the failing date test pass');
+    await getByRoleIn(chat, 'button', 'Send').click();
+    await chat.locator('.pp-banner button:focus').waitFor({ state: 'visible' });
+    assert.equal(await box.inputValue(), 'make the failing date test pass');
     await getByRoleIn(chat, 'button', 'Use Demo Model').click();
     await chat.getByText('Demo model: scripted replies').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await sendInChat(vs, 'make the failing date test pass');

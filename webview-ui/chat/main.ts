@@ -78,6 +78,9 @@ async function sendMessage(): Promise<void> {
   if (r.delivered === 'refused') {
     input.value = text;
     showBanner(r.reason ?? 'PatchPilot cannot run now.', 'warning');
+    // The same banner may have been there before: Send must visibly (and audibly) answer, so the
+    // way out gets the focus (Set API Key, Use Demo Model...); the message stays in the box.
+    bannerSlot.querySelector<HTMLElement>('button')?.focus();
   }
 }
 

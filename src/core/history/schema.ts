@@ -133,32 +133,7 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE patches SET rejected_hunks = ${renumberHunkIds('rejected_hunks')} WHERE json_valid(rejected_hunks);
     `,
   },
-  {
-    version: 7,
-    description: 'the conversation copies a run keeps for a follow-up are not search results',
-    // A run records the conversation it ended with (context/transcript) and a follow-up the one it
-    // began with (context/earlier): JSON copies of messages the search already finds as steps, which
-    // showed up as raw JSON hits. They leave the index; both triggers skip them (an external-content
-    // FTS4 delete must only be issued for rows that were indexed). The names are the orchestrator's
-    // (orchestrator/contextSteps.ts); the history does not import the orchestrator.
-    sql: `
-      DELETE FROM steps_fts WHERE docid IN (SELECT rowid FROM steps WHERE ${conversationCopy('')});
-      DROP TRIGGER steps_fts_ai;
-      DROP TRIGGER steps_fts_bd;
-      CREATE TRIGGER steps_fts_ai AFTER INSERT ON steps WHEN NOT (${conversationCopy('new.')}) BEGIN
-        INSERT INTO steps_fts(docid, text, tool, arguments, result) VALUES (new.rowid, new.text, new.tool, new.arguments, new.result);
-      END;
-      CREATE TRIGGER steps_fts_bd BEFORE DELETE ON steps WHEN NOT (${conversationCopy('old.')}) BEGIN
-        DELETE FROM steps_fts WHERE docid = old.rowid;
-      END;
-    `,
-  },
 ];
-
-/** A step that is a copy of the conversation (see migration 7), as an SQL condition on `row` (`new.`, `old.` or ''). */
-function conversationCopy(row: string): string {
-  return `${row}role = 'system' AND ${row}tool IN ('context/transcript', 'context/earlier')`;
-}
 
 /** An external-content FTS4 index over `table`'s `columns`, kept in step by triggers, filled from the rows already there. */
 function ftsOver(table: string, columns: readonly string[]): string {

@@ -27,6 +27,8 @@ interface Source {
   kind(row: Row): HistoryHitKind;
   title(row: Row): string;
   runId(row: Row): string | null;
+  /** Rows of the table that are indexed but are no search results, as an SQL condition on `s.`. */
+  exclude?: string;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v));
@@ -44,6 +46,10 @@ const SOURCES: readonly Source[] = [
     time: 'time',
     fields: ['text', 'result', 'arguments', 'tool'],
     kind: () => 'step',
+    // The conversation copies a run keeps for a follow-up (orchestrator/contextSteps.ts): JSON of
+    // messages found as steps already. Filtered here, not left out of the index: an external-content
+    // FTS4 index must mirror its table, or SQLite's integrity check calls the file damaged.
+    exclude: `s.role = 'system' AND s.tool IN ('context/transcript', 'context/earlier')`,
     title: (r) => (r.tool ? `${str(r.tool)} ${r.role === 'tool' ? 'call' : str(r.role)}` : r.role === 'user' ? 'User message' : r.role === 'assistant' ? 'Model message' : `${str(r.role)} message`),
     runId: (r) => str(r.run_id) || null,
   },
@@ -123,7 +129,8 @@ function statement(s: Source, plan: SearchPlan, timeFilter: boolean): string {
       ranked = `SELECT * FROM (${scored} ORDER BY ${s.fts}.docid DESC LIMIT ?) ORDER BY score DESC, docid DESC LIMIT ?`;
       break;
   }
-  return `SELECT s.*, top.score AS score FROM (${ranked}) top CROSS JOIN ${s.table} s ON s.rowid = top.docid ORDER BY top.score DESC, top.docid DESC`;
+  const keep = s.exclude ? `WHERE NOT (${s.exclude})` : '';
+  return `SELECT s.*, top.score AS score FROM (${ranked}) top CROSS JOIN ${s.table} s ON s.rowid = top.docid ${keep} ORDER BY top.score DESC, top.docid DESC`;
 }
 
 /** A word being typed matches longer words only from this length, and only while it stands for few words and rows. */
@@ -166,7 +173,9 @@ function searchSource(conn: SqlConn, s: Source, queryTerms: QueryTerm[], since: 
   const plan = planSearch(terms.map(key), (k) => documentFrequency(conn, k.replace(/\*$/, ''), s.fts, k.endsWith('*')), approxRowCount(conn, s.table));
   const planParams = plan.kind === 'selective' ? [orOf(terms.filter((t) => plan.selective.includes(key(t))))] : plan.kind === 'recent' ? [plan.newest] : [];
   const timeFilter = since !== null || until !== null;
-  const rows = conn.all<Row & { score: number }>(statement(s, plan, timeFilter), [orOf(terms), ...(timeFilter ? [since, since, until, until] : []), ...planParams, limit]);
+  // A source that filters rows after ranking asks for more, so the filter rarely leaves it short (a run has at most two copies).
+  const asked = s.exclude ? Math.min(limit * 2, 1000) : limit;
+  const rows = conn.all<Row & { score: number }>(statement(s, plan, timeFilter), [orOf(terms), ...(timeFilter ? [since, since, until, until] : []), ...planParams, asked]);
   return { source: s, terms, rows };
 }
 

@@ -61,7 +61,7 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
         at = await pty.waitFor(/> run_tests/, at);
         await new Promise((r) => setTimeout(r, 300));
         pty.type('\x03');
-        await pty.waitFor(/patchpilot: cancelled after 1 step: cancelled[^]*goal> /, at);
+        await pty.waitFor(/patchpilot: cancelled after 1 step: stopped by the user[^]*goal> /, at);
         assert.deepEqual(sleepers(seconds), []);
         // Back at the prompt, the cancelled run is already on disk.
         const runs = await historyRuns(root);

@@ -20,7 +20,8 @@ import { UserError, errorMessage } from '../base';
 import { saveWithBackup } from './backupFile';
 import { FileLock } from './fileLock';
 import { errnoCode, nodeFs, type FsLayer } from '../fs/fsLayer';
-import { currentStamp, loadWithRecovery, moveAside, openVerified, readSnapshot } from './loadDb';
+import { currentStamp, loadWithRecovery, openVerified, readSnapshot } from './loadDb';
+import { moveAside } from '../fs/moveAside';
 import { applyOp, type Op } from './ops';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
 import { cleanStaleTempFiles } from './tempFiles';
@@ -238,7 +239,7 @@ export class DurableDb {
     const opened = openVerified(this.SQL, snap.bytes);
     if ('problem' in opened) {
       if (!locked) return; // decided at the next save, under the lock
-      const movedTo = moveAside(this.fsx, this.options.path, this.now());
+      const movedTo = moveAside(this.options.path, this.now(), this.fsx);
       this.report({
         kind: 'recovered-from-backup',
         message: `History database ${this.options.path}: ${opened.problem}${movedTo ? `; moved to ${movedTo}` : ''}. Rewriting it from this window's copy.`,

@@ -7,6 +7,7 @@
 import type { SqlJsStatic } from 'sql.js';
 import { backupPath } from './backupFile';
 import { errnoCode, type FsLayer } from '../fs/fsLayer';
+import { moveAside } from '../fs/moveAside';
 import { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
 import { errorMessage } from '../base';
@@ -93,7 +94,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
     if ('conn' in opened) return { conn: opened.conn, stamp: snap.stamp, warnings: [], needsWrite: false };
     problem = opened.problem;
   }
-  const movedTo = snap ? moveAside(fsx, file, now) : undefined;
+  const movedTo = snap ? moveAside(file, now, fsx) : undefined;
   const where = movedTo ? ` It was moved to ${movedTo}.` : snap ? ' It could not be moved aside.' : '';
   const backup = readBackup(fsx, SQL, file);
   if (backup) {
@@ -121,20 +122,4 @@ function readBackup(fsx: FsLayer, SQL: SqlJsStatic, file: string): SqlConn | und
   } catch {
     return undefined;
   }
-}
-
-/** Renames a damaged file out of the way; returns the new name, or undefined if it could not be moved. */
-export function moveAside(fsx: FsLayer, file: string, now: number): string | undefined {
-  const stamp = new Date(now).toISOString().replace(/[:.]/g, '-');
-  for (let i = 0; i < 100; i++) {
-    const target = `${file}.corrupt-${stamp}${i ? `-${i}` : ''}`;
-    if (fsx.existsSync(target)) continue;
-    try {
-      fsx.renameSync(file, target);
-      return target;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
 }

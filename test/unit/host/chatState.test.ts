@@ -1,7 +1,7 @@
 // Where the chat survives a window reload: a file in the workspace storage folder, there as soon as
 // save() returns; workspace state only without a folder, or read once from an older version.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -60,8 +60,11 @@ test('a damaged or foreign chat file is moved aside and reported, and a new chat
     const warnings: string[] = [];
     assert.equal(new ChatState(memento({ 'patchpilot.chat.v1': chat('stale') }), dir, (m) => warnings.push(m)).load(), undefined, text);
     assert.equal(warnings.length, 1, text);
-    assert.match(warnings[0]!, /moved to .*chat\.json\.damaged/);
-    assert.equal(readFileSync(path.join(dir, 'chat.json.damaged'), 'utf8'), text);
+    const aside = readdirSync(dir).filter((f) => f.startsWith('chat.json.corrupt-'));
+    assert.match(warnings[0]!, /moved to .*chat\.json\.corrupt-/);
+    // Each damaged file kept, none written over: the newest is this one.
+    assert.ok(aside.map((f) => readFileSync(path.join(dir, f), 'utf8')).includes(text), text);
+    assert.equal(existsSync(path.join(dir, 'chat.json')), false);
   }
 });
 

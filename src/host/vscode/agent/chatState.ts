@@ -5,12 +5,14 @@
  * delay: a reload in a browser (code-server) within about a second of a chat line lost that line.
  * A file on the extension host's disk is there as soon as `save` returns. Without a workspace
  * storage folder (no folder open) workspace state remains the place; an older version's chat in
- * workspace state is read once when no file exists yet.
+ * workspace state is read once when no file exists yet. A damaged file is moved aside (`chat.json.corrupt-<time>`).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as vscode from 'vscode';
+import { errorMessage } from '../../../core/base';
 import { writeFileAtomic } from '../../../core/fs/atomicFile';
+import { moveAside } from '../../../core/fs/moveAside';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { ChatEntry } from '../../../protocol/chat';
 
@@ -41,9 +43,9 @@ export class ChatState {
       try {
         const parsed = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
         if (isSavedChat(parsed)) return parsed;
-        this.moveAside('it is not a chat');
+        this.setAside('it is not a chat');
       } catch (err) {
-        this.moveAside((err as Error).message);
+        this.setAside(errorMessage(err));
       }
       return undefined;
     }
@@ -52,26 +54,21 @@ export class ChatState {
   }
 
   /** A damaged file is kept for a look (the history store has the runs either way); the next save starts a new one. */
-  private moveAside(why: string): void {
-    const aside = `${this.file!}.damaged`;
-    try {
-      renameSync(this.file!, aside);
-      this.warn(`the saved chat could not be read (${why}); moved to ${aside}, starting a new chat`);
-    } catch (err) {
-      this.warn(`the saved chat could not be read (${why}) nor moved aside (${(err as Error).message}); starting a new chat`);
-    }
+  private setAside(why: string): void {
+    const movedTo = moveAside(this.file!);
+    this.warn(`the saved chat could not be read (${why}); ${movedTo ? `moved to ${movedTo}` : 'it could not be moved aside'}, starting a new chat`);
   }
 
   save(chat: SavedChat): void {
     if (!this.file) {
-      void this.memento.update(STATE_KEY, chat).then(undefined, (err: unknown) => this.warn(`chat not saved: ${(err as Error).message}`));
+      void this.memento.update(STATE_KEY, chat).then(undefined, (err: unknown) => this.warn(`chat not saved: ${errorMessage(err)}`));
       return;
     }
     try {
       mkdirSync(path.dirname(this.file), { recursive: true });
       writeFileAtomic(this.file, JSON.stringify(chat));
     } catch (err) {
-      this.warn(`chat not saved to ${this.file}: ${(err as Error).message}`);
+      this.warn(`chat not saved to ${this.file}: ${errorMessage(err)}`);
     }
   }
 }

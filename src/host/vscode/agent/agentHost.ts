@@ -21,7 +21,6 @@ import { errorMessage } from '../../../core/base';
 const TEXT_SAVE_DELAY_MS = 300;
 const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
 
-
 /** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
 export interface AgentHostServices {
   review?: DiffPreview & { review: ReviewWithControls };
@@ -74,7 +73,7 @@ export class AgentHost implements vscode.Disposable {
     // The window went away while a run worked (a reload, a crash): that run is gone with the old
     // extension host, so the chat ends it as the history does (interrupted) instead of showing a
     // run that never ends.
-    const unfinished = unfinishedRunSteps(this.log.entries);
+    const unfinished = this.log.unfinishedRunSteps();
     if (unfinished !== undefined) {
       const reason = 'the window closed or reloaded while it worked; what it did is in the history, and a message continues it';
       this.log.add({ kind: 'event', event: { type: 'run/finished', status: 'interrupted', reason, steps: unfinished } });
@@ -201,7 +200,7 @@ export class AgentHost implements vscode.Disposable {
    * which recorded the run's conversation as it ended. Without a store, the saved transcript stands.
    */
   private async catchUp(): Promise<void> {
-    const last = lastRunId(this.log.entries);
+    const last = this.log.lastRunId();
     if (!last || last === this.transcriptRunId) return;
     try {
       const store = await this.services.history?.();
@@ -263,7 +262,7 @@ export class AgentHost implements vscode.Disposable {
   private settled(): void {
     if (this.session.running) return;
     this.oldChatRunEnding = false;
-    this.transcriptRunId = lastRunId(this.log.entries);
+    this.transcriptRunId = this.log.lastRunId();
     this.save();
     this.push('chat/status', this.status());
   }
@@ -312,28 +311,6 @@ export class AgentHost implements vscode.Disposable {
       ...(this.transcriptRunId ? { transcriptRunId: this.transcriptRunId } : {}),
     });
   }
-}
-
-/** The run the chat log shows last (its `run/started` event), if it was recorded. */
-function lastRunId(entries: readonly ChatEntry[]): string | undefined {
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.kind === 'event' && e.event.type === 'run/started') return e.event.runId ?? undefined;
-  }
-  return undefined;
-}
-
-/** The log's last run has no `run/finished` (it was working when the window went away): the steps it began, else undefined. */
-function unfinishedRunSteps(entries: readonly ChatEntry[]): number | undefined {
-  let steps = 0;
-  for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
-    if (e.kind !== 'event') continue;
-    if (e.event.type === 'run/finished') return undefined;
-    if (e.event.type === 'step/started') steps++;
-    if (e.event.type === 'run/started') return steps;
-  }
-  return undefined;
 }
 
 /** Starts at a user message, so a cut never splits a tool call from its result. */

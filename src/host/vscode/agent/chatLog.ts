@@ -24,6 +24,28 @@ export class ChatLog {
     this.list = [];
   }
 
+  /** The run the log shows last (its `run/started` event), if it was recorded. */
+  lastRunId(): string | undefined {
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const e = this.list[i]!;
+      if (e.kind === 'event' && e.event.type === 'run/started') return e.event.runId ?? undefined;
+    }
+    return undefined;
+  }
+
+  /** The log's last run has no `run/finished` (it was working when the window went away): the steps it began, else undefined. */
+  unfinishedRunSteps(): number | undefined {
+    let steps = 0;
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const e = this.list[i]!;
+      if (e.kind !== 'event') continue;
+      if (e.event.type === 'run/finished') return undefined;
+      if (e.event.type === 'step/started') steps++;
+      if (e.event.type === 'run/started') return steps;
+    }
+    return undefined;
+  }
+
   /** Adds a line; returns what the view should append (deltas are sent as they came). */
   add(entry: ChatEntry): ChatEntry {
     const stored = entry.kind === 'event' ? { kind: 'event' as const, event: slim(entry.event) } : entry;

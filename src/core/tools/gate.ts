@@ -18,17 +18,8 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   const writes = request.kind === 'write';
   const autoApproved = decision?.verdict !== 'ask' && (ctx.mode === 'auto' || (ctx.mode === 'auto-edit' && writes));
   if (autoApproved) return {};
-  // The person is told why they are asked: the policy's reason when a rule asks, else the mode (a
-  // rule that allows the action is no reason to ask about it, only context).
   const modeReason = `${ctx.mode} mode asks before ${ASKS_BEFORE[request.kind]}`;
-  const context = decision?.verdict === 'allow' ? decision.reason : request.reason;
-  const asked: ActionApprovalRequest = {
-    ...request,
-    reason:
-      decision?.verdict === 'ask'
-        ? decision.reason
-        : `${modeReason}${context ? ` (${request.kind === 'command' && decision?.verdict === 'allow' ? 'the command policy alone would allow it: ' : ''}${context.replace(/\.$/, '')})` : ''}.`,
-  };
+  const asked: ActionApprovalRequest = { ...request, reason: reasonToAsk(request, decision, modeReason) };
   ctx.emit?.({ type: 'approval-needed', request: asked });
   const answer = await ctx.approver.approveAction(asked, ctx.signal);
   const unattended = !answer.approved && answer.unattended !== undefined;
@@ -41,6 +32,19 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
     throw new ToolError(`the user declined: ${request.title}${answer.feedback ? `. Their words: ${answer.feedback}` : ''}\n${why}`);
   }
   return { feedback: answer.feedback };
+}
+
+/**
+ * Why the person is asked: the policy's reason when a rule asks, else the mode. A rule that allows
+ * the action is no reason to ask about it, only context.
+ */
+function reasonToAsk(request: ActionApprovalRequest, decision: PolicyDecision | undefined, modeReason: string): string {
+  if (decision?.verdict === 'ask') return decision.reason;
+  const allowed = decision?.verdict === 'allow';
+  const context = allowed ? decision.reason : request.reason;
+  if (!context) return `${modeReason}.`;
+  const prefix = allowed && request.kind === 'command' ? 'the command policy alone would allow it: ' : '';
+  return `${modeReason} (${prefix}${context.replace(/\.$/, '')}).`;
 }
 
 const ASKS_BEFORE: Record<ActionApprovalRequest['kind'], string> = { command: 'every command', tests: 'running the tests', write: 'every write', fetch: 'every fetch', mcp: 'every MCP tool call' };

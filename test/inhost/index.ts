@@ -28,6 +28,8 @@ export interface InhostReport {
   durationMs: number;
   failures: InhostFailure[];
   vscodeVersion: string;
+  /** Added by the runner outside the host when something failed: a screenshot, PatchPilot's log. */
+  diagnostics?: string;
 }
 
 function post(body: unknown): Promise<void> {

@@ -7,7 +7,7 @@
 //   startCodeServer(options)        code-server on a free 127.0.0.1 port with a fresh user-data-dir and
 //                                   extensions-dir, user settings written, the extension installed;
 //                                   returns a CodeServer { url, port, workspace, userDataDir,
-//                                   extensionsDir, logs(), workbenchUrl(payload?), stop() }
+//                                   extensionsDir, logs(), extensionLog(), workbenchUrl(payload?), stop() }
 //   installUnpackedExtension(dir, extensionsDir)  the repo: copy package.json + dist/ + media/ + skills/
 //                                   (+ webview-ui/dist or out/webview if any) as <publisher>.<name>-<version>;
 //                                   any other folder (a fixture): copied whole
@@ -23,7 +23,7 @@
 //   extraExtensions   more unpacked extension folders to install (test fixtures)
 //   env               extra environment for code-server and so for the extension host
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -110,6 +110,8 @@ export interface CodeServer {
   readonly process: ChildProcess;
   /** code-server's stdout and stderr so far (for failure messages). */
   logs(): string;
+  /** The tail of PatchPilot's own output channel in this server's extension hosts (for failure messages). */
+  extensionLog(): string;
   /** The workbench URL opening the workspace; `payload` entries go into VS Code's URL payload. */
   workbenchUrl(payload?: [string, string][]): string;
   /** A vscode-remote:// URI for a path on this machine (what payload paths must be). */
@@ -215,6 +217,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
       extensionsDir,
       process: child,
       logs: () => output,
+      extensionLog: () => extensionLogTail(userDataDir),
       remoteUri,
       workbenchUrl(payload) {
         let u = `${url}/?folder=${encodeURIComponent(workspace)}`;
@@ -228,6 +231,29 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     await stop();
     throw new Error(`${(err as Error).message}\n--- code-server output ---\n${output}`);
   }
+}
+
+/** The last lines of every PatchPilot.log under the user-data-dir's logs (one per extension host, reloads included). */
+export function extensionLogTail(userDataDir: string, lines = 80): string {
+  const found: string[] = [];
+  const walk = (dir: string, depth: number): void => {
+    let entries: import('node:fs').Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory() && depth < 4) walk(full, depth + 1);
+      else if (e.name === 'PatchPilot.log') found.push(full);
+    }
+  };
+  walk(path.join(userDataDir, 'logs'), 0);
+  return found
+    .sort()
+    .map((f) => `[${path.relative(userDataDir, f)}]\n${readFileSync(f, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`)
+    .join('\n');
 }
 
 async function waitForHealth(port: number): Promise<void> {

@@ -9,6 +9,8 @@
 //                               InhostReport (failures included), always cleans up. Options: those
 //                               of launchVsCode plus `grep` (a regex on test titles), `timeoutMs`
 //                               and `onTest` (a callback per finished test, for live output)
+//                               With failures, the report carries a screenshot and the tail of
+//                               PatchPilot's log (`diagnostics`).
 //   formatReport(report)        the report as text (one line per failure with its error)
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
@@ -106,10 +108,15 @@ export async function runInhostSuite(options: InhostOptions = {}): Promise<Inhos
       vs.server.process.once('exit', (code) => reject(new Error(`code-server exited (${code}) before the report`))),
     );
     try {
-      return await Promise.race([reportArrived, timeout, exited]);
+      const report = await Promise.race([reportArrived, timeout, exited]);
+      if (report.failed > 0) {
+        const shot = await vs.screenshot('inhost-failure').catch(() => '(none)');
+        report.diagnostics = `screenshot: ${shot}\n--- PatchPilot log (tail) ---\n${vs.server.extensionLog()}`;
+      }
+      return report;
     } catch (err) {
       const shot = await vs.screenshot('inhost-failure').catch(() => '(none)');
-      throw new Error(`${(err as Error).message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}`);
+      throw new Error(`${(err as Error).message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}\n--- PatchPilot log (tail) ---\n${vs.server.extensionLog()}`);
     } finally {
       clearTimeout(timer);
     }
@@ -122,5 +129,6 @@ export async function runInhostSuite(options: InhostOptions = {}): Promise<Inhos
 export function formatReport(r: InhostReport): string {
   const lines = [`in-host (VS Code ${r.vscodeVersion}): ${r.passed} passed, ${r.failed} failed, ${r.pending} pending in ${r.durationMs} ms`];
   for (const f of r.failures) lines.push(`  ✖ ${f.title}\n    ${(f.stack ?? f.error).split('\n').slice(0, 8).join('\n    ')}`);
+  if (r.diagnostics) lines.push(r.diagnostics);
   return lines.join('\n');
 }

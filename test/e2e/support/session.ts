@@ -109,7 +109,7 @@ export async function withVsCode<T>(options: VsCodeOptions, fn: (vs: VsCodeSessi
   } catch (err) {
     const shot = await vs.screenshot(`${name}-failure`).catch((e: Error) => `(no screenshot: ${e.message})`);
     const e = err as Error;
-    throw new Error(`${e.message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}`, { cause: err });
+    throw new Error(`${e.message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}\n--- PatchPilot log (tail) ---\n${vs.server.extensionLog()}`, { cause: err });
   } finally {
     await vs.close();
   }

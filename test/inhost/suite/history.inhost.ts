@@ -23,6 +23,16 @@ async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T |
     await sleep(100);
   }
 }
+/** A promise that must settle within `ms`; otherwise the test fails naming the step, not mocha's bare timeout. */
+async function within<T>(ms: number, what: string, promise: PromiseLike<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 const root = () => vscode.workspace.workspaceFolders![0]!.uri.fsPath;
 const dbPath = () => path.join(root(), '.patchpilot', 'history.db');
 const api = async () => (await vscode.extensions.getExtension('patchpilot.patchpilot')!.activate()) as PatchPilotApi;
@@ -148,12 +158,16 @@ describe('history panel, host side', function () {
     await setMode('ask');
     const h = (await api()).historyPanel;
     const reverting = h.patches.revert(patchRun, patchId);
-    await waitFor('the review of the revert', () => {
-      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
-      return input instanceof vscode.TabInputTextDiff && input.modified.scheme === 'patchpilot-proposed' ? input : undefined;
-    });
-    await vscode.commands.executeCommand('patchpilot.review.accept');
-    const r = await reverting;
+    // This review's own card and diff tab (never one an earlier suite left behind), then its Accept.
+    await waitFor('the chat card of the revert\'s review', async () => ((await api()).host.snapshot().approvals.some((a) => a.review && a.title === 'patch to calc.js') ? true : undefined));
+    const tab = await waitFor('the diff tab of the revert\'s review', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .map((t) => t.input)
+        .find((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === 'patchpilot-proposed' && i.modified.path.endsWith('/calc.js')),
+    );
+    await within(30_000, 'the Accept command', vscode.commands.executeCommand('patchpilot.review.accept', tab.modified));
+    const r = await within(30_000, 'the revert to end after Accept', reverting);
     assert.equal(r.ok, true, r.message);
     assert.equal(readFileSync(path.join(root(), 'calc.js'), 'utf8'), BEFORE);
 

@@ -160,7 +160,10 @@ export class VsCodeDiffPreview implements DiffPreview {
       }
       this.services.lensChanged.fire();
       void this.offerHunkLenses();
-      return await session.done;
+      const answer = await session.done;
+      const edited = answer.editedPatch ? ', with the user\'s edits' : '';
+      this.log.info(`review ${session.id}: answered, ${answer.acceptedHunks.length} of ${count} hunk(s) accepted${edited}`);
+      return answer;
     } finally {
       signal.removeEventListener('abort', onAbort);
     }

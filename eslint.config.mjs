@@ -136,6 +136,10 @@ export default tseslint.config(
     languageOptions: { globals: { window: 'readonly', document: 'readonly', HTMLElement: 'readonly', acquireVsCodeApi: 'readonly', MessageEvent: 'readonly', KeyboardEvent: 'readonly', Event: 'readonly', Node: 'readonly', Element: 'readonly', DocumentFragment: 'readonly', navigator: 'readonly', requestAnimationFrame: 'readonly' } },
     rules: {
       'no-restricted-imports': ['error', { patterns: [VSCODE, { regex: '^(\\.\\./)+src/(?!protocol(/|$))', message: 'webview-ui imports nothing from src/ but src/protocol.' }] }],
+      // A webview's script draws its saved state while it loads: a function that reads a const
+      // declared further down throws there (TDZ) and the whole view dies; this once emptied the
+      // chat whenever it was shown again with an approval waiting.
+      'no-use-before-define': ['error', { functions: false, classes: true, variables: true }],
     },
   },
   {

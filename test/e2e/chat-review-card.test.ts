@@ -1,6 +1,7 @@
 // The review answered from the chat: while the native diff editor shows the patch, the chat shows
 // the same review as a card; "Reject" there with a typed reason closes the review, writes nothing
-// and tells the model why.
+// and tells the model why. The typed reason survives the view being hidden and shown again (the
+// host sends the whole chat again then, and the card must not be redrawn empty).
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -27,8 +28,17 @@ e2eTest(
     await vs.openViewContainer('PatchPilot');
     await getByRoleIn(chat, 'textbox', /^Reason for rejecting the patch to greet\.js/).fill(REASON);
     await vs.screenshot('review-card');
-    await getByRoleIn(chat, 'button', /^Reject patch to greet\.js/).click();
-    await chat.getByText('Leaving the greeting as it is.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await vs.openViewContainer('Explorer');
+    await vs.openViewContainer('PatchPilot');
+    const shown = await vs.webviewFrame('PatchPilot');
+    const reason = getByRoleIn(shown, 'textbox', /^Reason for rejecting the patch to greet\.js/);
+    await reason.waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    // The snapshot the host sends on showing arrives a moment later: give it the time to (not) wipe the text.
+    await shown.getByText('Fix the typo in the greeting').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await vs.page.waitForTimeout(1000); // letting a late redraw happen, if there is one
+    assert.equal(await reason.inputValue(), REASON, 'the typed reason is still there');
+    await getByRoleIn(shown, 'button', /^Reject patch to greet\.js/).click();
+    await shown.getByText('Leaving the greeting as it is.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.equal(await vs.page.locator('.monaco-diff-editor').count(), 0, 'the review closed');
     assert.equal(vs.readFile('greet.js'), BEFORE);
     assert.deepEqual(scripted.server.mismatches, []);

@@ -14,9 +14,15 @@ export class HostClient {
   readonly api: VsCodeApi = acquireVsCodeApi();
   private next = 1;
   private readonly waiting = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  private handlers: PushHandlers = {};
 
-  constructor(private readonly handlers: PushHandlers) {
+  constructor() {
     window.addEventListener('message', (e: MessageEvent<ToWebviewMessage>) => this.receive(e.data));
+  }
+
+  /** The pushes' handlers, set once the view they draw into exists. */
+  listen(handlers: PushHandlers): void {
+    this.handlers = handlers;
   }
 
   request<K extends ToHostType>(type: K, payload: ToHost[K][0]): Promise<ToHost[K][1]> {

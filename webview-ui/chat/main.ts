@@ -4,39 +4,22 @@
  * host for the snapshot (`chat/ready`); the host re-sends one whenever the view becomes visible.
  */
 import './styles.css';
-import type { ChatEntry, ChatSnapshot, ChatStatus, PendingApproval } from '../../src/protocol/chat';
-import { banner, button, el, messageBox, setEnabled, textField } from '../shared/components';
+import type { ChatEntry, ChatSnapshot, ChatStatus } from '../../src/protocol/chat';
+import { banner, button, el, messageBox, setEnabled } from '../shared/components';
+import { ApprovalCards } from './approvals';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 
 interface SavedState {
   snapshot?: ChatSnapshot;
   draft?: string;
+  /** Reasons typed into review cards, by approval id. */
+  reasons?: Record<string, string>;
 }
 
 let snapshot: ChatSnapshot = { chatId: '', entries: [], approvals: [], status: { running: false, trusted: true } };
 
-const client = new HostClient({
-  'chat/entry': ({ chatId, entry }) => {
-    if (chatId !== snapshot.chatId && snapshot.chatId) return void requestSnapshot();
-    snapshot.entries.push(entry);
-    transcript.add(entry);
-    save();
-  },
-  'chat/snapshot': (s) => applySnapshot(s),
-  'chat/status': (s) => applyStatus(s),
-  'approval/pending': (a) => {
-    if (!snapshot.approvals.some((x) => x.id === a.id)) snapshot.approvals.push(a);
-    renderApprovals();
-    save();
-  },
-  'approval/resolved': ({ id }) => {
-    snapshot.approvals = snapshot.approvals.filter((a) => a.id !== id);
-    renderApprovals();
-    save();
-  },
-  'chat/focus': () => input.focus(),
-});
+const client = new HostClient();
 
 const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
@@ -60,6 +43,34 @@ app.append(header, bannerSlot, log, approvals, composer);
 const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }));
 
 const saved = client.api.getState() as SavedState | undefined;
+// An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
+const approvalCards = new ApprovalCards(
+  approvals,
+  (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
+  { ...saved?.reasons },
+  () => save(),
+);
+client.listen({
+  'chat/entry': ({ chatId, entry }) => {
+    if (chatId !== snapshot.chatId && snapshot.chatId) return void requestSnapshot();
+    snapshot.entries.push(entry);
+    transcript.add(entry);
+    save();
+  },
+  'chat/snapshot': (s) => applySnapshot(s),
+  'chat/status': (s) => applyStatus(s),
+  'approval/pending': (a) => {
+    if (!snapshot.approvals.some((x) => x.id === a.id)) snapshot.approvals.push(a);
+    renderApprovals();
+    save();
+  },
+  'approval/resolved': ({ id }) => {
+    snapshot.approvals = snapshot.approvals.filter((a) => a.id !== id);
+    renderApprovals();
+    save();
+  },
+  'chat/focus': () => input.focus(),
+});
 if (saved?.snapshot) applySnapshot(saved.snapshot);
 if (saved?.draft) input.value = saved.draft;
 input.addEventListener('input', save);
@@ -125,42 +136,11 @@ function showDemoBanner(): void {
 }
 
 function renderApprovals(): void {
-  approvals.replaceChildren(...snapshot.approvals.map(approvalCard));
+  approvalCards.render(snapshot.approvals);
 }
-
-function approvalCard(a: PendingApproval): HTMLElement {
-  const card = el('section', 'pp-approval');
-  card.setAttribute('aria-label', `Approval needed: ${a.title}`);
-  card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));
-  if (a.reason) card.append(el('div', 'pp-approval-reason', a.reason));
-  if (a.detail) card.append(el('pre', 'pp-approval-detail', a.detail.length > 6000 ? `${a.detail.slice(0, 6000)}\n...` : a.detail));
-  const answer = (approved: boolean, feedback?: string) => {
-    card.querySelectorAll('button').forEach((b) => setEnabled(b, false));
-    void client.request('approval/answer', { id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) });
-  };
-  const row = el('div', 'pp-actions');
-  if (a.review) {
-    // A patch under review in the diff editor: the whole patch from here, an optional reason with Reject.
-    const reason = textField({ name: `Reason for rejecting the ${a.title}`, placeholder: 'Why reject? (optional, sent to the agent)' });
-    row.append(
-      button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
-      button({ label: 'Reject', icon: 'close', name: `Reject ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false, reason.value) }),
-    );
-    card.append(reason, row);
-    return card;
-  }
-  row.append(
-    button({ label: 'Approve', icon: 'check', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
-    button({ label: 'Deny', icon: 'close', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
-  );
-  card.append(row);
-  return card;
-}
-
-const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch', mcp: 'MCP server' };
 
 function save(): void {
-  const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value };
+  const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value, reasons: approvalCards?.reasons };
   client.api.setState(state);
 }
 

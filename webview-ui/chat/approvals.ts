@@ -1,0 +1,88 @@
+/**
+ * The approvals that wait, as cards with Approve / Deny (or Accept / Reject for a patch under review,
+ * with an optional reason). Cards are kept by approval id: a snapshot (sent again whenever the view
+ * becomes visible) or another approval arriving leaves a card as it is, so a reason being typed, the
+ * focus and a card already answered stay. Typed reasons are part of the view's saved state, so a
+ * reload of the view keeps them too.
+ */
+import type { PendingApproval } from '../../src/protocol/chat';
+import { button, el, setEnabled, textField } from '../shared/components';
+
+export interface ApprovalAnswer {
+  id: string;
+  approved: boolean;
+  feedback?: string;
+}
+
+const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch', mcp: 'MCP server' };
+
+export class ApprovalCards {
+  private readonly cards = new Map<string, HTMLElement>();
+
+  /**
+   * `reasons`: typed reasons by approval id (restored from the saved state; kept up to date here).
+   * `changed` runs when a reason changes, so the view can save its state.
+   */
+  constructor(
+    private readonly root: HTMLElement,
+    /** Sends the answer; a failed send puts the card's buttons back. */
+    private readonly answer: (a: ApprovalAnswer) => Promise<unknown>,
+    readonly reasons: Record<string, string>,
+    private readonly changed: () => void,
+  ) {}
+
+  /** Shows exactly `pending`, in its order, reusing the cards already shown. */
+  render(pending: readonly PendingApproval[]): void {
+    const ids = new Set(pending.map((a) => a.id));
+    for (const id of [...this.cards.keys()]) {
+      if (ids.has(id)) continue;
+      this.cards.get(id)!.remove();
+      this.cards.delete(id);
+      delete this.reasons[id];
+    }
+    for (const id of Object.keys(this.reasons)) if (!ids.has(id)) delete this.reasons[id];
+    pending.forEach((a, i) => {
+      let card = this.cards.get(a.id);
+      if (!card) this.cards.set(a.id, (card = this.card(a)));
+      // Only a card out of place moves: moving a node would take the focus from it.
+      const at = this.root.children[i];
+      if (at !== card) this.root.insertBefore(card, at ?? null);
+    });
+  }
+
+  private card(a: PendingApproval): HTMLElement {
+    const card = el('section', 'pp-approval');
+    card.setAttribute('aria-label', `Approval needed: ${a.title}`);
+    card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));
+    if (a.reason) card.append(el('div', 'pp-approval-reason', a.reason));
+    if (a.detail) card.append(el('pre', 'pp-approval-detail', a.detail.length > 6000 ? `${a.detail.slice(0, 6000)}\n...` : a.detail));
+    const answer = (approved: boolean, feedback?: string) => {
+      const buttons = [...card.querySelectorAll('button')];
+      buttons.forEach((b) => setEnabled(b, false));
+      this.answer({ id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) }).catch(() => buttons.forEach((b) => setEnabled(b, true)));
+    };
+    const row = el('div', 'pp-actions');
+    if (a.review) {
+      // A patch under review in the diff editor: the whole patch from here, an optional reason with Reject.
+      const reason = textField({ name: `Reason for rejecting the ${a.title}`, placeholder: 'Why reject? (optional, sent to the agent)' });
+      reason.value = this.reasons[a.id] ?? '';
+      reason.addEventListener('input', () => {
+        if (reason.value) this.reasons[a.id] = reason.value;
+        else delete this.reasons[a.id];
+        this.changed();
+      });
+      row.append(
+        button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
+        button({ label: 'Reject', icon: 'close', name: `Reject ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false, reason.value) }),
+      );
+      card.append(reason, row);
+      return card;
+    }
+    row.append(
+      button({ label: 'Approve', icon: 'check', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
+      button({ label: 'Deny', icon: 'close', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
+    );
+    card.append(row);
+    return card;
+  }
+}

@@ -1,7 +1,8 @@
 // A command the model wants to run, in ask mode, answered from the chat as a person does: the card
 // says why it asks (the mode, not the rule that would allow the command), the tool call waits for
 // the answer, "Approve command: ..." runs it and the model gets the output; "Deny command: ..." runs
-// nothing and the model reads that the user declined.
+// nothing and the model reads that the user declined. Answered with the keyboard: the focus goes back
+// to the message box when the card goes, and a screen reader hears each card and the run's end.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -26,12 +27,19 @@ e2eTest(
     await chat.getByText(/^ask mode asks before every command/).first().waitFor({ state: 'visible' });
     await chat.getByText('waiting for you', { exact: true }).first().waitFor({ state: 'visible' });
     await vs.screenshot('command-approval');
-    await approve.click();
+    const said = chat.getByRole('status');
+    assert.match((await said.textContent()) ?? '', /waits for your answer: Command, cat notes\.txt/);
+    await approve.focus();
+    await vs.page.keyboard.press('Enter');
 
     const deny = getByRoleIn(chat, 'button', 'Deny command: rm notes.txt');
     await deny.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await deny.click();
+    assert.equal(await chat.locator(':focus').getAttribute('aria-label'), 'Message PatchPilot', 'the focus went back to the message box');
+    await chat.getByRole('status').getByText(/waits for your answer: Command, rm notes\.txt/).waitFor({ timeout: E2E_TIMEOUT });
+    await deny.focus();
+    await vs.page.keyboard.press('Space');
     await chat.getByText('Understood, the notes stay.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat.getByRole('status').getByText(/^Run finished/).waitFor({ timeout: E2E_TIMEOUT });
     await chat.getByText('Denied: command', { exact: true }).first().waitFor({ state: 'visible' });
     assert.equal(vs.readFile('notes.txt'), 'tidewater\n', 'the denied command did not run');
     assert.deepEqual(scripted.server.mismatches, []);

@@ -16,38 +16,66 @@ export interface ApprovalAnswer {
 
 const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch', mcp: 'MCP server' };
 
+export interface ApprovalCardsOptions {
+  /** Sends the answer; a failed send puts the card's buttons back. */
+  answer(a: ApprovalAnswer): Promise<unknown>;
+  /** Typed reasons by approval id (restored from the saved state; kept up to date here). */
+  reasons: Record<string, string>;
+  /** A reason changed: the view saves its state. */
+  changed(): void;
+  /** The focused card went away and no card is left to take the focus. */
+  focusLost(): void;
+  /** Says a new approval out loud (a live region): the user may be typing elsewhere. */
+  announce(text: string): void;
+}
+
 export class ApprovalCards {
   private readonly cards = new Map<string, HTMLElement>();
+  /** Cards answered while the focus was in them (disabling the pressed button drops the focus). */
+  private readonly answeredHere = new Set<string>();
 
-  /**
-   * `reasons`: typed reasons by approval id (restored from the saved state; kept up to date here).
-   * `changed` runs when a reason changes, so the view can save its state.
-   */
   constructor(
     private readonly root: HTMLElement,
-    /** Sends the answer; a failed send puts the card's buttons back. */
-    private readonly answer: (a: ApprovalAnswer) => Promise<unknown>,
-    readonly reasons: Record<string, string>,
-    private readonly changed: () => void,
+    private readonly o: ApprovalCardsOptions,
   ) {}
+
+  get reasons(): Record<string, string> {
+    return this.o.reasons;
+  }
 
   /** Shows exactly `pending`, in its order, reusing the cards already shown. */
   render(pending: readonly PendingApproval[]): void {
     const ids = new Set(pending.map((a) => a.id));
+    let hadFocus = false;
     for (const id of [...this.cards.keys()]) {
       if (ids.has(id)) continue;
-      this.cards.get(id)!.remove();
+      const gone = this.cards.get(id)!;
+      const focusNowhere = !document.activeElement || document.activeElement === document.body;
+      hadFocus ||= gone.contains(document.activeElement) || (this.answeredHere.has(id) && focusNowhere);
+      this.answeredHere.delete(id);
+      gone.remove();
       this.cards.delete(id);
-      delete this.reasons[id];
+      delete this.o.reasons[id];
     }
-    for (const id of Object.keys(this.reasons)) if (!ids.has(id)) delete this.reasons[id];
+    for (const id of Object.keys(this.o.reasons)) if (!ids.has(id)) delete this.o.reasons[id];
+    const added: PendingApproval[] = [];
     pending.forEach((a, i) => {
       let card = this.cards.get(a.id);
-      if (!card) this.cards.set(a.id, (card = this.card(a)));
+      if (!card) {
+        this.cards.set(a.id, (card = this.card(a)));
+        added.push(a);
+      }
       // Only a card out of place moves: moving a node would take the focus from it.
       const at = this.root.children[i];
       if (at !== card) this.root.insertBefore(card, at ?? null);
     });
+    if (added.length) this.o.announce(`PatchPilot waits for your answer: ${added.map((a) => `${KIND[a.kind]}, ${a.title}`).join('; ')}`);
+    // Answered with the keyboard: the focus goes to the next card waiting, or back to the message box.
+    if (hadFocus) {
+      const next = this.root.querySelector<HTMLElement>('button:not([disabled])');
+      if (next) next.focus();
+      else this.o.focusLost();
+    }
   }
 
   private card(a: PendingApproval): HTMLElement {
@@ -57,19 +85,20 @@ export class ApprovalCards {
     if (a.reason) card.append(el('div', 'pp-approval-reason', a.reason));
     if (a.detail) card.append(el('pre', 'pp-approval-detail', a.detail.length > 6000 ? `${a.detail.slice(0, 6000)}\n...` : a.detail));
     const answer = (approved: boolean, feedback?: string) => {
+      if (card.contains(document.activeElement)) this.answeredHere.add(a.id);
       const buttons = [...card.querySelectorAll('button')];
       buttons.forEach((b) => setEnabled(b, false));
-      this.answer({ id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) }).catch(() => buttons.forEach((b) => setEnabled(b, true)));
+      this.o.answer({ id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) }).catch(() => buttons.forEach((b) => setEnabled(b, true)));
     };
     const row = el('div', 'pp-actions');
     if (a.review) {
       // A patch under review in the diff editor: the whole patch from here, an optional reason with Reject.
       const reason = textField({ name: `Reason for rejecting the ${a.title}`, placeholder: 'Why reject? (optional, sent to the agent)' });
-      reason.value = this.reasons[a.id] ?? '';
+      reason.value = this.o.reasons[a.id] ?? '';
       reason.addEventListener('input', () => {
-        if (reason.value) this.reasons[a.id] = reason.value;
-        else delete this.reasons[a.id];
-        this.changed();
+        if (reason.value) this.o.reasons[a.id] = reason.value;
+        else delete this.o.reasons[a.id];
+        this.o.changed();
       });
       row.append(
         button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),

@@ -24,7 +24,7 @@ const client = new HostClient();
 const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
 const modelLabel = el('span', 'pp-model');
-const newChat = button({ label: 'New Chat', icon: 'add', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
+const newChat = button({ label: 'New Chat', name: 'Start New Chat', icon: 'add', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
 header.append(modelLabel, newChat);
 const bannerSlot = el('div', 'pp-banner-slot');
 const log = el('div', 'pp-transcript');
@@ -38,23 +38,28 @@ const stop = button({ label: 'Stop', icon: 'debug-stop', variant: 'secondary', o
 const row = el('div', 'pp-actions');
 row.append(send, stop);
 composer.append(input, row);
-app.append(header, bannerSlot, log, approvals, composer);
+// Said out loud, whatever has the focus: an approval waiting, a run starting or ending.
+const announcer = el('div', 'pp-sr-only');
+announcer.setAttribute('role', 'status');
+app.append(header, bannerSlot, log, approvals, composer, announcer);
 
 const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }));
 
 const saved = client.api.getState() as SavedState | undefined;
 // An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
-const approvalCards = new ApprovalCards(
-  approvals,
-  (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
-  { ...saved?.reasons },
-  () => save(),
-);
+const approvalCards = new ApprovalCards(approvals, {
+  answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
+  reasons: { ...saved?.reasons },
+  changed: () => save(),
+  focusLost: () => input.focus(),
+  announce,
+});
 client.listen({
   'chat/entry': ({ chatId, entry }) => {
     if (chatId !== snapshot.chatId && snapshot.chatId) return void requestSnapshot();
     snapshot.entries.push(entry);
     transcript.add(entry);
+    if (entry.kind === 'event' && entry.event.type === 'run/finished') announce(`Run ${entry.event.status}: ${entry.event.reason}`);
     save();
   },
   'chat/snapshot': (s) => applySnapshot(s),
@@ -103,7 +108,15 @@ function applySnapshot(s: ChatSnapshot): void {
   save();
 }
 
+function announce(text: string): void {
+  // A new node, so the same words twice are announced twice.
+  announcer.replaceChildren(el('div', undefined, text));
+}
+
 function applyStatus(s: ChatStatus): void {
+  if (s.running && !snapshot.status.running && snapshot.chatId) announce('PatchPilot is working.');
+  // Stop is about to be disabled under the keyboard's focus: the focus goes back to the message box.
+  if (!s.running && document.activeElement === stop) input.focus();
   snapshot.status = s;
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);

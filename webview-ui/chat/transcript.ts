@@ -35,7 +35,7 @@ export class Transcript {
     this.root.replaceChildren();
     this.run = undefined;
     for (const e of entries) this.add(e, false);
-    this.flushText();
+    this.flushText(); // a reply still streaming stays busy
   }
 
   add(entry: ChatEntry, live = true): void {
@@ -76,7 +76,7 @@ export class Transcript {
         return;
       }
       case 'step/started':
-        this.flushText();
+        this.endReply(run);
         if (run) {
           run.text = '';
           run.textEl = undefined;
@@ -89,7 +89,9 @@ export class Transcript {
         run.streamedSinceStep = true;
         if (!run.textEl) {
           run.textEl = el('div', 'pp-msg pp-assistant');
-          run.textEl.setAttribute('aria-live', 'polite');
+          // The log (role=log) announces the reply; while it streams it is busy, so a screen reader
+          // reads it once it is whole instead of every redrawn fragment.
+          run.textEl.setAttribute('aria-busy', 'true');
           run.root.append(run.textEl);
         }
         if (live) this.scheduleText();
@@ -108,7 +110,7 @@ export class Transcript {
         this.container().append(el('div', 'pp-note', `The model is busy; retry ${e.attempt} in ${Math.round(e.delayMs / 1000)} s (${e.reason}).`));
         return;
       case 'tool/started': {
-        this.flushText();
+        this.endReply(run);
         if (!run) return;
         const status = badge('running');
         const { root, body } = collapsible([icon('tools'), el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
@@ -171,7 +173,7 @@ export class Transcript {
         return;
       }
       case 'run/finished': {
-        this.flushText();
+        this.endReply(run);
         if (!run) return;
         // A tool still marked running when its run ends (cancelled, or the window reloaded) never finishes.
         for (const t of run.tools.values()) if (!t.finished) t.status.replaceWith(badge('stopped', 'error'));
@@ -185,7 +187,10 @@ export class Transcript {
           run.root.append(reply);
         }
         run.root.append(end);
-        if (e.usage) {
+        if (e.usage && e.usage.reasoning.promptTokens + e.usage.reasoning.completionTokens === 0 && !ok) {
+          // Stopped before the model's first answer ended: its counts never came, and 0 would be wrong.
+          run.usage.textContent = `${e.usage.reasoning.model} · no token counts (the run ended before the model reported them)`;
+        } else if (e.usage) {
           const cost = e.usage.totalCost !== undefined ? ` · $${e.usage.totalCost.toFixed(4)}` : '';
           run.usage.textContent = `${e.usage.reasoning.model} · ${e.usage.reasoning.promptTokens.toLocaleString()} in · ${e.usage.reasoning.completionTokens.toLocaleString()} out${cost}${run.usage.textContent?.includes('context') ? ` · ${run.usage.textContent.split(' · ').find((p) => p.startsWith('context'))}` : ''}`;
         }
@@ -206,6 +211,12 @@ export class Transcript {
     const run = this.run;
     if (!run?.textEl) return;
     run.textEl.replaceChildren(renderMarkdown(run.text, this.onLink));
+  }
+
+  /** The reply being streamed is complete (a step, a tool call or the run followed it). */
+  private endReply(run: RunView | undefined): void {
+    this.flushText();
+    run?.textEl?.setAttribute('aria-busy', 'false');
   }
 }
 

@@ -99,7 +99,7 @@ const body = el('div', 'pp-body');
 const listPane = el('section', 'pp-list-pane');
 const listHeading = el('h2', 'pp-list-heading', 'Runs');
 listHeading.id = 'pp-list-heading';
-const runList = new VirtualList<ListRow>({ label: 'Runs', render: renderRow, onOpen: (row) => row.kind === 'run' && void openRun(row.run.id), onNearEnd: () => void loadMore(), empty: 'No runs recorded yet. Run a goal from the chat, then they appear here.' });
+const runList = new VirtualList<ListRow>({ label: 'Runs', render: renderRow, onOpen: (row) => row.kind === 'run' && void openRun(row.run.id, undefined, true), onNearEnd: () => void loadMore(), empty: 'No runs recorded yet. Run a goal from the chat, then they appear here.' });
 const hitList = new VirtualList<ListRow>({ label: 'Search results', render: renderRow, onOpen: (row) => row.kind === 'hit' && void openHit(row.hit), empty: 'No matches.' });
 listPane.setAttribute('aria-labelledby', listHeading.id);
 listPane.append(listHeading, runList.root, hitList.root);
@@ -207,6 +207,7 @@ async function runSearch(): Promise<void> {
       hitList.setItems(hitRows(hits), 0, state.types.length ? 'No matches in this time range and these types.' : 'Choose at least one type to search in.');
       hitList.scrollToTop();
       showMode();
+      say(!state.types.length ? 'Choose at least one type to search in.' : hits.length ? `${hits.length}${hits.length >= 100 ? ' or more' : ''} result${hits.length === 1 ? '' : 's'} for "${query}".` : `No matches for "${query}".`);
       perf.drawHits.push(performance.now() - t0);
       perf.lastRendered = query;
       const typed = typedAt.get(query);
@@ -232,7 +233,8 @@ function onFilters(): void {
   if (state.query.trim()) onQuery(state.query);
 }
 
-async function openRun(runId: string, focusId?: string): Promise<void> {
+/** `focusHeading`: the user opened it (Enter in the list): the focus moves to its heading, read out. */
+async function openRun(runId: string, focusId?: string, focusHeading = false): Promise<void> {
   openRunId = runId;
   save();
   const { timeline } = await client.request('history/run', { runId });
@@ -256,7 +258,10 @@ async function openRun(runId: string, focusId?: string): Promise<void> {
       target.scrollIntoView({ block: 'center' });
       target.focus({ preventScroll: true });
     }
-  } else detail.scrollTop = 0;
+  } else {
+    detail.scrollTop = 0;
+    if (focusHeading) detail.querySelector<HTMLElement>('.pp-goal')?.focus({ preventScroll: true });
+  }
 }
 
 async function openHit(hit: HitView): Promise<void> {
@@ -266,6 +271,8 @@ async function openHit(hit: HitView): Promise<void> {
 
 function actions(runId: string): TimelineActions {
   const run = async <R extends { ok: boolean; message: string }>(p: Promise<R>, after?: () => void) => {
+    // A dialog (save, confirm) or a diff review takes the focus away: it comes back to the button pressed.
+    const pressed = document.activeElement instanceof HTMLElement ? document.activeElement : undefined;
     try {
       const r = await p;
       say(r.message);
@@ -273,18 +280,23 @@ function actions(runId: string): TimelineActions {
     } catch (err) {
       say((err as Error).message);
     }
+    if (pressed?.isConnected && (document.activeElement === document.body || !document.activeElement)) pressed.focus();
   };
   return {
     openLink: (url) => void client.request('history/openLink', { url }),
     openPatch: (patchId) => void run(client.request('history/openPatch', { runId, patchId })),
     applyAgain: (patchId) => void run(client.request('history/applyAgain', { runId, patchId })),
-    revert: (patchId) => void run(client.request('history/revert', { runId, patchId })),
+    revert: (patchId) => {
+      say('Reverting the patch. When PatchPilot asks first, the change waits for you in the diff editor: Accept or Reject it there.');
+      void run(client.request('history/revert', { runId, patchId }));
+    },
     exportRun: (format) => void run(client.request('history/export', { runId, format })),
     deleteRun: () =>
       void run(client.request('history/delete', { runId }), () => {
         openRunId = undefined;
         save();
         detail.replaceChildren(el('p', 'pp-note', 'The run was deleted.'));
+        (state.query.trim() ? hitList : runList).root.focus();
         void loadRuns();
         if (state.query.trim()) onQuery(state.query);
       }),
@@ -346,6 +358,7 @@ function bootData(): HistoryBoot | undefined {
 }
 
 showMode();
+searchBox.focus(); // the first thing to do here, and what Show History focuses when shown again
 const boot = bootData();
 if (boot && state.time === 'all') {
   showStatus(boot.status);

@@ -6,6 +6,8 @@ import { buildChatHtml } from './html';
 import { route } from './router';
 
 export const CHAT_VIEW_ID = 'patchpilot.chat';
+/** How long after Open Chat a view that finishes loading still takes the focus. */
+const FOCUS_WINDOW_MS = 15_000;
 
 /**
  * The sidebar chat. The view keeps no state the host does not have: on (re)load it asks for a
@@ -43,7 +45,15 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     });
     const ctx = { host: this.host, log: this.log };
     const subs = [
-      webview.onDidReceiveMessage((raw: unknown) => void route(raw, ctx, (m) => this.post(m))),
+      webview.onDidReceiveMessage((raw: unknown) =>
+        void route(raw, ctx, (m) => this.post(m)).then(() => {
+          // A view that loads after Open Chat asked for the focus missed that push: ask again once it listens.
+          if (Date.now() - this.focusWantedAt < FOCUS_WINDOW_MS && (raw as { type?: unknown } | null)?.type === 'chat/ready') {
+            this.focusWantedAt = 0;
+            this.post({ kind: 'push', type: 'chat/focus', payload: {} });
+          }
+        }),
+      ),
       view.onDidChangeVisibility(() => {
         if (view.visible) this.post({ kind: 'push', type: 'chat/snapshot', payload: this.host.snapshot() });
       }),
@@ -56,8 +66,12 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** Asks the view to focus its message box (after Open Chat revealed it). */
   focusInput(): void {
+    this.focusWantedAt = Date.now();
     this.post({ kind: 'push', type: 'chat/focus', payload: {} });
   }
+
+  /** When Open Chat last asked for the focus: a view whose script loads just after missed the push. */
+  private focusWantedAt = 0;
 
   private post(message: ToWebviewMessage): void {
     void this.view?.webview.postMessage(message).then(undefined, () => undefined);

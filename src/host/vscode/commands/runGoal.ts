@@ -8,6 +8,8 @@ import type { ChatViewProvider } from '../chat/chatViewProvider';
  * Cancel stops it. In Restricted Mode nothing runs: the user is told why and offered the trust editor.
  */
 export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHost, provider: ChatViewProvider): void {
+  // A goal refused for want of a model is offered again in the next input box, not retyped.
+  let unsent: string | undefined;
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.runGoal', async (goalArg?: unknown) => {
       if (!vscode.workspace.isTrusted) {
@@ -19,14 +21,16 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
       const goal =
         typeof goalArg === 'string' && goalArg.trim()
           ? goalArg
-          : await vscode.window.showInputBox({ title: 'PatchPilot: Run Goal', prompt: 'What should PatchPilot do?', placeHolder: 'Fix the failing test in src/add.js', ignoreFocusOut: true });
+          : await vscode.window.showInputBox({ title: 'PatchPilot: Run Goal', prompt: 'What should PatchPilot do?', placeHolder: 'Fix the failing test in src/add.js', value: unsent, ignoreFocusOut: true });
       if (!goal?.trim()) return;
       await vscode.commands.executeCommand('patchpilot.chat.focus').then(undefined, () => undefined);
       const sent = await host.send(goal);
       if (sent.delivered === 'refused') {
-        void vscode.window.showWarningMessage(`PatchPilot: ${sent.reason ?? 'cannot run now'}`);
+        unsent = goal;
+        void offerWayOut(sent.reason ?? 'cannot run now', host.status().notice !== undefined);
         return;
       }
+      unsent = undefined;
       if (sent.delivered === 'queued' || !sent.outcome) {
         void vscode.window.showInformationMessage('PatchPilot: a run is working; your goal reaches it at its next step.');
         return;
@@ -40,4 +44,17 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
       });
     }),
   );
+}
+
+/** The refusal with what fixes it: the model setup when one is missing (the goal waits in the next Run Goal). */
+async function offerWayOut(reason: string, setupMissing: boolean): Promise<void> {
+  if (!setupMissing) return void vscode.window.showWarningMessage(`PatchPilot: ${reason}`);
+  const ways: Record<string, [string, ...unknown[]]> = {
+    'Use Demo Model': ['patchpilot.useDemoModel'],
+    'Select Model': ['patchpilot.selectModel'],
+    'Set API Key': ['patchpilot.setApiKey'],
+    'Open Settings': ['workbench.action.openSettings', '@ext:patchpilot.patchpilot'],
+  };
+  const pick = await vscode.window.showWarningMessage(`PatchPilot: ${reason} Your goal is kept for the next "Run Goal".`, ...Object.keys(ways));
+  if (pick && ways[pick]) await vscode.commands.executeCommand(...ways[pick]);
 }

@@ -13,7 +13,12 @@ export function registerRunTests(context: vscode.ExtensionContext): void {
         token.onCancellationRequested(() => stop.abort());
         const report = await service.runAll(stop.signal, 'command');
         if (!report) {
-          if (!stop.signal.aborted) void vscode.window.showInformationMessage('PatchPilot: no test commands are configured (patchpilot.tests.commands).');
+          if (!stop.signal.aborted) {
+            // Not awaited: the command returns at once; the button opens the setting to fill in.
+            void vscode.window.showInformationMessage('PatchPilot: no test commands are configured (patchpilot.tests.commands).', 'Open Settings').then((pick) => {
+              if (pick) void vscode.commands.executeCommand('workbench.action.openSettings', 'patchpilot.tests.commands');
+            });
+          }
           return undefined;
         }
         return { passed: report.passed, exitCodes: report.commands.map((c) => c.result.exitCode), output: report.commands.map((c) => c.result.output).join('\n') };

@@ -52,7 +52,7 @@ export class RunOperations {
       const goal = detail.run.goal.replace(/\s+/g, ' ').slice(0, 200);
       const pick = await vscode.window.showWarningMessage(
         'Delete this run from the history?',
-        { modal: true, detail: `"${goal}"\n\nIts ${detail.steps.length} steps, ${detail.patches.length} patches, ${detail.testRuns.length} test runs and ${detail.observations.length} observations are deleted too. Files in the workspace are not touched. This cannot be undone.` },
+        { modal: true, detail: `"${goal}"\n\nIts ${n(detail.steps.length, 'step')}, ${n(detail.patches.length, 'patch', 'patches')}, ${n(detail.testRuns.length, 'test run')} and ${n(detail.observations.length, 'observation')} are deleted too. Files in the workspace are not touched. This cannot be undone.` },
         'Delete',
       );
       if (pick !== 'Delete') return { ok: false, message: 'Nothing was deleted.' };
@@ -72,4 +72,9 @@ export class RunOperations {
     await store.flush();
     return { ok: true, message: deleted ? `Retention applied: ${deleted} rows deleted.` : 'Retention applied: nothing was old enough to delete.' };
   }
+}
+
+/** "1 step", "2 steps". */
+function n(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
 }

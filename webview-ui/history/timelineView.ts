@@ -146,7 +146,8 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
     case 'policy': {
       const li = item('policy', i.id, i.time);
       const tone = i.verdict === 'deny' ? 'error' : i.verdict === 'allow' ? 'ok' : 'info';
-      const what = i.userAnswer ? (i.verdict === 'allow' ? 'you approved' : 'you declined') : i.verdict === 'allow' ? 'allowed' : i.verdict === 'ask' ? 'asked' : 'denied';
+      // The policy's verdict and the user's answer are two rows: "policy allows", then "you declined" reads right.
+      const what = i.userAnswer ? (i.verdict === 'allow' ? 'you approved' : 'you declined') : i.verdict === 'allow' ? 'policy allows' : i.verdict === 'ask' ? 'policy asks you' : 'policy denies';
       const line = el('div', 'pp-policy');
       line.append(badge(what, tone), document.createTextNode(` ${i.policyKind}: `), el('code', undefined, i.subject));
       li.append(line);

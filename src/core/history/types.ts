@@ -95,6 +95,15 @@ export interface PatchInput {
   time?: number;
 }
 
+/**
+ * The tools of the system steps that keep a run's context (written by core/orchestrator/contextSteps.ts,
+ * read by the session's resume, the timeline and search): a compaction, the chat's earlier turns
+ * given at the start, the transcript at the end.
+ */
+export const SUMMARY_STEP = 'context/summary';
+export const EARLIER_STEP = 'context/earlier';
+export const TRANSCRIPT_STEP = 'context/transcript';
+
 /** The rule of a policy_decisions row that records the user's answer to an approval (not a rule's verdict). */
 export const USER_ANSWER_RULE = 'user-answer';
 

@@ -10,7 +10,7 @@ import { parsePatch } from '../patch/parse';
 import { hunkId } from '../patch/describe';
 import { formatTestSummary, summarizeTestOutput } from '../tools/testSummary';
 import { hunkNoteOf } from '../history/hunkNotes';
-import { USER_ANSWER_RULE, type PatchRecord, type RunDetail, type RunRecord, type RunSummary, type StepRecord } from '../history/types';
+import { EARLIER_STEP, TRANSCRIPT_STEP, USER_ANSWER_RULE, type PatchRecord, type RunDetail, type RunRecord, type RunSummary, type StepRecord } from '../history/types';
 import { TIMELINE_TEXT_MAX, type HunkStateView, type RunRowView, type RunTimelineView, type TimelineItem } from '../../protocol/history';
 
 export function runRowOf(r: RunSummary): RunRowView {
@@ -70,7 +70,17 @@ function stepItem(s: StepRecord): TimelineItem | undefined {
   }
   // An assistant step without text only carried tool calls: the tool steps show them.
   if (!s.text) return undefined;
-  return { kind: 'message', id: s.id, time: s.time, role: s.role, text: cut(s.text) };
+  return { kind: 'message', id: s.id, time: s.time, role: s.role, text: cut(contextStepText(s) ?? s.text) };
+}
+
+/** The context bookkeeping steps in words (their text is only "N message(s)"). */
+function contextStepText(s: StepRecord): string | undefined {
+  if (s.role !== 'system') return undefined;
+  const n = Array.isArray(s.arguments) ? s.arguments.length : undefined;
+  const messages = n === undefined ? 'its messages' : `${n} message${n === 1 ? '' : 's'}`;
+  if (s.tool === EARLIER_STEP) return `The chat's earlier turns went to the model with this goal (${messages}).`;
+  if (s.tool === TRANSCRIPT_STEP) return `The conversation as the model saw it was kept for a follow-up (${messages}).`;
+  return undefined;
 }
 
 function argsText(args: unknown): string {

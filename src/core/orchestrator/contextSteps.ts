@@ -8,9 +8,9 @@ import { formatTokens } from '../context/budget';
 import type { CompactionReport } from '../context/contextManager';
 import { asJson, type RunRecorder } from './recorder';
 
-export const SUMMARY_STEP = 'context/summary';
-export const EARLIER_STEP = 'context/earlier';
-export const TRANSCRIPT_STEP = 'context/transcript';
+import { SUMMARY_STEP } from '../history/types';
+
+export { EARLIER_STEP, SUMMARY_STEP, TRANSCRIPT_STEP } from '../history/types';
 
 /** A compaction goes to the history (with its summaries) and to the viewers. */
 export function recordCompaction(r: CompactionReport, recorder: RunRecorder, emit: (e: AgentEvent) => void): void {

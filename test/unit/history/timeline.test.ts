@@ -6,7 +6,7 @@ import { HistoryEngine } from '../../../src/core/history/engine';
 import { runTimeline } from '../../../src/core/historyView/timeline';
 import { runToMarkdown } from '../../../src/core/historyView/runMarkdown';
 import { runAuditJson } from '../../../src/core/history/auditExport';
-import { USER_ANSWER_RULE } from '../../../src/core/history';
+import { EARLIER_STEP, TRANSCRIPT_STEP, USER_ANSWER_RULE } from '../../../src/core/history';
 import { withHistoryWorkspace } from '../../support/historyWorkspace';
 
 const PATCH = ['--- a/x.js', '+++ b/x.js', '@@ -1,2 +1,2 @@', '-a', '+A', ' b', '@@ -8,2 +8,2 @@', ' h', '-i', '+I', ''].join('\n');
@@ -73,6 +73,29 @@ test('long texts are cut for the panel, and old rows (bare rejected ids, no pars
       assert.ok(patch.kind === 'patch');
       assert.deepEqual(patch.hunks, [{ id: 'y.js#1', path: 'y.js', state: 'rejected' }]);
       assert.equal(patch.canRevert, false);
+    } finally {
+      engine.close();
+    }
+  }));
+
+test('the context bookkeeping steps read as what they are, with their message count, not "N message(s)"', () =>
+  withHistoryWorkspace(async (ws) => {
+    const engine = await HistoryEngine.open({ path: ws.db });
+    try {
+      const run = engine.startRun({ goal: 'a follow-up' });
+      const two = [{ role: 'user', content: 'fix x' }, { role: 'assistant', content: 'done' }];
+      engine.addStep(run, { role: 'system', tool: EARLIER_STEP, text: '2 message(s)', arguments: two });
+      engine.addStep(run, { role: 'user', text: 'now also y' });
+      engine.addStep(run, { role: 'system', tool: TRANSCRIPT_STEP, text: '1 message(s)', arguments: [two[0]] });
+      engine.addStep(run, { role: 'system', tool: 'context/summary', text: 'context summarized: 9k -> 2k tokens (budget 8k)' });
+      engine.finishRun(run, { status: 'finished' });
+      const texts = runTimeline(engine.getRun(run)!).items.map((i) => (i.kind === 'message' ? i.text : i.kind));
+      assert.deepEqual(texts, [
+        "The chat's earlier turns went to the model with this goal (2 messages).",
+        'now also y',
+        'The conversation as the model saw it was kept for a follow-up (1 message).',
+        'context summarized: 9k -> 2k tokens (budget 8k)',
+      ]);
     } finally {
       engine.close();
     }

@@ -1,7 +1,7 @@
 // The review answered from the chat: while the native diff editor shows the patch, the chat shows
 // the same review as a card; "Reject" there with a typed reason closes the review, writes nothing
-// and tells the model why. The typed reason survives the view being hidden and shown again (the
-// host sends the whole chat again then, and the card must not be redrawn empty).
+// and tells the model why. The typed reason and an opened tool call survive the view being hidden
+// and shown again (the view is rebuilt then, and must not come back empty or collapsed).
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -28,6 +28,9 @@ e2eTest(
     await vs.openViewContainer('PatchPilot');
     await getByRoleIn(chat, 'textbox', /^Reason for rejecting the patch to greet\.js/).fill(REASON);
     await vs.screenshot('review-card');
+    // The reader opens the tool call too: shown again, the view keeps it open.
+    await chat.locator('details.pp-tool > summary', { hasText: 'propose_patch' }).click();
+    await chat.locator('details.pp-tool[open]', { hasText: 'propose_patch' }).waitFor();
     await vs.openViewContainer('Explorer');
     await vs.openViewContainer('PatchPilot');
     const shown = await vs.webviewFrame('PatchPilot');
@@ -37,6 +40,7 @@ e2eTest(
     await shown.getByText('Fix the typo in the greeting').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await vs.page.waitForTimeout(1000); // letting a late redraw happen, if there is one
     assert.equal(await reason.inputValue(), REASON, 'the typed reason is still there');
+    assert.equal(await shown.locator('details.pp-tool[open]', { hasText: 'propose_patch' }).count(), 1, 'the opened tool call is still open');
     await getByRoleIn(shown, 'button', /^Reject patch to greet\.js/).click();
     await shown.getByText('Leaving the greeting as it is.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.equal(await vs.page.locator('.monaco-diff-editor').count(), 0, 'the review closed');

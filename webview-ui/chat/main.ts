@@ -15,6 +15,10 @@ interface SavedState {
   draft?: string;
   /** Reasons typed into review cards, by approval id. */
   reasons?: Record<string, string>;
+  /** Tool calls the reader opened, by call id. */
+  openCalls?: string[];
+  /** Where the reader was in the conversation: following its end, or at a place above. */
+  scroll?: { top: number; atEnd: boolean };
 }
 
 let snapshot: ChatSnapshot = { chatId: '', entries: [], approvals: [], status: { running: false, trusted: true } };
@@ -43,9 +47,19 @@ const announcer = el('div', 'pp-sr-only');
 announcer.setAttribute('role', 'status');
 app.append(header, bannerSlot, log, approvals, composer, announcer);
 
-const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }));
-
 const saved = client.api.getState() as SavedState | undefined;
+// The view is rebuilt each time it is shown: what the reader opened and where they were come back.
+const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }), new Set(saved?.openCalls), () => save());
+let scroll = saved?.scroll ?? { top: 0, atEnd: true };
+let saveTimer: ReturnType<typeof setTimeout> | undefined;
+log.addEventListener(
+  'scroll',
+  () => {
+    scroll = { top: log.scrollTop, atEnd: log.scrollHeight - log.scrollTop - log.clientHeight < 40 };
+    saveSoon();
+  },
+  { passive: true },
+);
 // An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
 const approvalCards = new ApprovalCards(approvals, {
   answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
@@ -102,7 +116,9 @@ async function sendMessage(): Promise<void> {
 
 function applySnapshot(s: ChatSnapshot): void {
   snapshot = { ...s, entries: [...s.entries], approvals: [...s.approvals] };
+  const at = scroll;
   transcript.reset(snapshot.entries);
+  log.scrollTop = at.atEnd ? log.scrollHeight : at.top;
   renderApprovals();
   applyStatus(s.status);
   save();
@@ -153,8 +169,20 @@ function renderApprovals(): void {
 }
 
 function save(): void {
-  const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value, reasons: approvalCards?.reasons };
+  clearTimeout(saveTimer);
+  saveTimer = undefined;
+  const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value, reasons: approvalCards?.reasons, openCalls: [...transcript.openCalls], scroll };
   client.api.setState(state);
 }
+
+/** Scrolling saves a moment later, once (the state holds the whole chat). */
+function saveSoon(): void {
+  saveTimer ??= setTimeout(save, 300);
+}
+
+// A view hidden within that moment is gone: what is pending is saved on the way out.
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden' && saveTimer) save();
+});
 
 export type { ChatEntry };

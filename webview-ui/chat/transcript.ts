@@ -26,9 +26,15 @@ export class Transcript {
   private run: RunView | undefined;
   private pendingRender = false;
 
+  /**
+   * `openCalls`: the tool calls (by call id) the reader has open; kept across redraws (the view is
+   * rebuilt each time it is shown) and reported through `onToggle` so the view can save them.
+   */
   constructor(
     private readonly root: HTMLElement,
     private readonly onLink: (href: string) => void,
+    readonly openCalls = new Set<string>(),
+    private readonly onToggle: () => void = () => undefined,
   ) {}
 
   reset(entries: readonly ChatEntry[]): void {
@@ -115,6 +121,12 @@ export class Transcript {
         const status = badge('running');
         const { root, body } = collapsible([icon('tools'), el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
         root.classList.add('pp-tool');
+        root.open = this.openCalls.has(e.callId);
+        root.addEventListener('toggle', () => {
+          if (root.open) this.openCalls.add(e.callId);
+          else this.openCalls.delete(e.callId);
+          this.onToggle();
+        });
         if (run.textEl) run.textEl = undefined;
         run.root.append(root);
         run.tools.set(e.callId, { item: root, body, status });

@@ -1,7 +1,8 @@
 // Per-hunk review in a real VS Code, as a person does it: a two-hunk patch opens in the native diff
-// editor, "Accept hunk" on the first, "Reject hunk" on the second with a typed reason. The file on
-// disk gets exactly the accepted hunk, the reason reaches the model, and the test task runs after
-// the edit with its exit code in the chat and in what the model is told.
+// editor, the first hunk accepted with the keyboard (Alt+Y on its line), "Reject hunk" on the second
+// with a typed reason. The file on disk gets exactly the accepted hunk, the reason reaches the
+// model, and the test task runs after the edit with its exit code in the chat and in what the model
+// is told.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -51,7 +52,9 @@ e2eTest(
     await vs.screenshot('hunks-review');
     assert.equal(vs.readFile('shapes.js'), BEFORE, 'nothing is written before the decisions');
 
-    await lens('Accept hunk').first().click();
+    // The first hunk with the keyboard: the cursor on its changed line in the proposal, then Alt+Y.
+    await vs.page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: 'return w * h;' }).first().click();
+    await vs.page.keyboard.press('Alt+Y');
     await vs.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Hunk 1/2 (accepted)' }).first().waitFor({ state: 'visible' });
     await lens('Reject hunk').last().click();
     const box = vs.page.locator('.quick-input-widget input.input');

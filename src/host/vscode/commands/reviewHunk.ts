@@ -18,7 +18,10 @@ export function registerReviewHunk(context: vscode.ExtensionContext): void {
       const editor = vscode.window.activeTextEditor;
       const at = editor && parseReviewUri(editor.document.uri);
       hunkId = at ? hunkAtLine(session.placements(at.path), editor.selection.active.line)?.id : undefined;
-      if (!hunkId) return;
+      if (!hunkId) {
+        void vscode.window.showInformationMessage(`PatchPilot: put the cursor on a changed line of the proposal (the right side) to ${accepted ? 'accept' : 'reject'} its hunk.`);
+        return;
+      }
     }
     let reason: string | undefined;
     if (!accepted) {

@@ -211,7 +211,12 @@ export class Orchestrator {
           await this.record(x, recorder, memory, signal);
         }
         for (const c of invalid) {
-          const text = `error: the arguments of ${c.name} were not valid JSON (${c.problem}); nothing was run. Send the call again with valid JSON arguments.`;
+          // The conversation keeps '{}' in its place (endpoints parse replayed arguments), so the result
+          // quotes what the model sent; the viewers show the call as a failed one.
+          const sent = c.argumentsJson.length > 2_000 ? `${c.argumentsJson.slice(0, 2_000)}...` : c.argumentsJson;
+          const text = `error: the arguments of ${c.name} were not valid JSON (${c.problem}); nothing was run. You sent: ${sent}\nSend the call again with valid JSON arguments.`;
+          emit({ type: 'tool/started', callId: c.id, name: c.name, args: { invalidArguments: sent } });
+          emit({ type: 'tool/finished', callId: c.id, name: c.name, ok: false, output: text, durationMs: 0 });
           conversation.addToolResult(c.id, text);
           recorder.step({ role: 'tool', tool: c.name, result: text });
         }

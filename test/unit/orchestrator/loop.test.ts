@@ -95,10 +95,15 @@ describe('orchestrator loop against the scripted model server', () => {
           const results = m.filter((x) => x.role === 'tool').map((x) => x.content);
           assert.equal(results.length, 2, 'one result per call, broken ones included');
           assert.ok(results.some((r) => /unknown tool "delete_everything"|not available/.test(r!)));
+          assert.ok(results.some((r) => r!.includes('You sent: {"path": "x.js", "content": ')), 'the model sees what it sent');
         },
       },
     );
     assert.equal(h.outcome.status, 'finished');
+    // The viewers show the broken call as a failed tool call, like an unknown tool.
+    const broken = h.events.find((e) => e.type === 'tool/finished' && e.name === 'write_file');
+    assert.ok(broken && broken.type === 'tool/finished' && !broken.ok && /not valid JSON/.test(broken.output));
+    assert.ok(h.events.some((e) => e.type === 'tool/started' && e.name === 'write_file'));
   });
 
   test('ask mode: a rejected patch goes back to the model with the user\'s words; nothing changes', async () => {

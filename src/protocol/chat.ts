@@ -52,7 +52,8 @@ export interface ToHost {
   'chat/ready': [Empty, ChatSnapshot];
   /** A message: a run's goal, a follow-up, or (while a run works) a note for its next step. */
   'chat/send': [{ text: string }, { delivered: 'started' | 'queued' | 'refused'; reason?: string }];
-  'chat/stop': [Empty, { stopped: boolean }];
+  /** `unsent`: messages that waited for the run's next step, given back for the message box. */
+  'chat/stop': [Empty, { stopped: boolean; unsent: string[] }];
   'chat/new': [Empty, ChatSnapshot];
   'approval/answer': [{ id: string; approved: boolean; feedback?: string }, { ok: boolean }];
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */

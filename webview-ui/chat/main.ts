@@ -38,7 +38,7 @@ const approvals = el('div', 'pp-approvals');
 const composer = el('div', 'pp-composer');
 const input = messageBox({ name: 'Message PatchPilot', placeholder: 'Ask PatchPilot to fix, explain or change something (Enter sends, Shift+Enter for a new line)', onSubmit: () => void sendMessage() });
 const send = button({ label: 'Send', icon: 'send', onClick: () => void sendMessage() });
-const stop = button({ label: 'Stop', icon: 'debug-stop', variant: 'secondary', onClick: () => void client.request('chat/stop', {}) });
+const stop = button({ label: 'Stop', icon: 'debug-stop', variant: 'secondary', onClick: () => void stopRun() });
 const row = el('div', 'pp-actions');
 row.append(send, stop);
 composer.append(input, row);
@@ -97,6 +97,15 @@ void requestSnapshot();
 
 async function requestSnapshot(): Promise<void> {
   applySnapshot(await client.request('chat/ready', {}));
+}
+
+/** Messages that waited for the stopped run's next step come back into the box, before what is there. */
+async function stopRun(): Promise<void> {
+  const { unsent } = await client.request('chat/stop', {});
+  if (!unsent.length) return;
+  input.value = [...unsent, input.value].filter((t) => t.trim()).join('\n\n');
+  save();
+  input.focus();
 }
 
 async function sendMessage(): Promise<void> {

@@ -204,3 +204,28 @@ describe('chat host: New Chat while a run works', () => {
     }
   });
 });
+
+describe('chat host: Stop with a message waiting for the next step', () => {
+  const { model: scripted, runIds } = useScriptedModel([{ reply: { text: 'Counting the narwhals one by one. '.repeat(6), textChunkSize: 4, chunkDelayMs: 100 } }]);
+
+  it('the chat\'s Stop gives the waiting message back for the message box and says so; nothing reaches the model', async () => {
+    const { host } = await api();
+    host.newChat();
+    const first = await host.send('Count the narwhals');
+    assert.equal(first.delivered, 'started', first.reason);
+    first.outcome!.then((o) => o.runId && runIds.push(o.runId)).catch(() => undefined);
+    const deadline = Date.now() + 30_000;
+    while (!JSON.stringify(host.snapshot().entries).includes('Counting the narwhals')) {
+      if (Date.now() > deadline) throw new Error('the slow reply never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal((await host.send('Actually, count the walruses too')).delivered, 'queued');
+    const stopped = host.stopRun(true);
+    assert.deepEqual(stopped, { stopped: true, unsent: ['Actually, count the walruses too'] });
+    await host.whenIdle();
+    assert.match(JSON.stringify(host.snapshot().entries), /was not sent; it is back in the message box/);
+    assert.equal(scripted().requests.length, 1, 'the waiting message never reached the model');
+    assert.doesNotMatch(JSON.stringify(scripted().requests), /walruses/);
+    assert.deepEqual(host.stopRun(true), { stopped: false, unsent: [] }, 'nothing runs: nothing to give back');
+  });
+});

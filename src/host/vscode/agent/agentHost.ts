@@ -152,10 +152,22 @@ export class AgentHost implements vscode.Disposable {
   }
 
   stop(): boolean {
-    const dropped = this.session.queued.length;
+    return this.stopRun(false).stopped;
+  }
+
+  /**
+   * Stops the run. Messages still waiting for its next step are not sent; with `giveBack` (the chat's
+   * Stop) their text is returned for the message box, so nothing typed is lost.
+   */
+  stopRun(giveBack: boolean): { stopped: boolean; unsent: string[] } {
+    const unsent = [...this.session.queued];
     const stopped = this.session.stop();
-    if (stopped && dropped) this.addNotice('info', `Stopped. ${dropped === 1 ? 'The message' : `${dropped} messages`} waiting for the next step ${dropped === 1 ? 'was' : 'were'} not sent.`);
-    return stopped;
+    const n = unsent.length;
+    if (stopped && n) {
+      const what = `${n === 1 ? 'The message' : `${n} messages`} waiting for the next step ${n === 1 ? 'was' : 'were'} not sent`;
+      this.addNotice('info', `Stopped. ${what}${giveBack ? `; ${n === 1 ? 'it is' : 'they are'} back in the message box.` : '.'}`);
+    }
+    return { stopped, unsent: stopped ? unsent : [] };
   }
 
   whenIdle(): Promise<void> {

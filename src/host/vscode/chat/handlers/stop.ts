@@ -1,3 +1,3 @@
 import type { Handler } from './types';
 
-export const stop: Handler<'chat/stop'> = (_payload, { host }) => ({ stopped: host.stop() });
+export const stop: Handler<'chat/stop'> = (_payload, { host }) => host.stopRun(true);

@@ -113,7 +113,7 @@ export class Transcript {
         this.container().append(el('div', 'pp-note', 'Your message reached the model.'));
         return;
       case 'model/retrying':
-        this.container().append(el('div', 'pp-note', `The model is busy; retry ${e.attempt} in ${Math.round(e.delayMs / 1000)} s (${e.reason}).`));
+        this.container().append(el('div', 'pp-note', `Trying the model again (attempt ${e.attempt}) in ${Math.round(e.delayMs / 1000)} s: ${e.reason}`));
         return;
       case 'tool/started': {
         this.endReply(run);
@@ -143,9 +143,14 @@ export class Transcript {
       }
       case 'patch/proposed': {
         const box = el('div', 'pp-patch');
-        box.append(el('div', 'pp-patch-title', e.ok ? 'Proposed patch' : `Patch does not apply: ${e.error ?? ''}`));
+        box.append(el('div', 'pp-patch-title', e.ok ? 'Proposed patch' : 'Patch does not apply; nothing was written'));
+        // The engine's reason once, in its own layout (aligned patch and file lines); the hunks do not repeat it.
+        if (!e.ok && e.error) box.append(el('pre', 'pp-tool-output pp-refusal', e.error));
         const list = el('ul');
-        for (const h of e.hunks) list.append(el('li', `pp-hunk pp-hunk-${h.status}`, `${h.path}${h.startLine ? `:${h.startLine}-${h.endLine ?? h.startLine}` : ''} · ${h.status}${h.reason ? ` (${h.reason})` : ''}`));
+        for (const h of e.hunks) {
+          const reason = h.reason && !e.error?.includes(h.reason) ? ` (${h.reason})` : '';
+          list.append(el('li', `pp-hunk pp-hunk-${h.status}`, `${h.path}${h.startLine ? `:${h.startLine}-${h.endLine ?? h.startLine}` : ''} · ${h.status}${reason}`));
+        }
         box.append(list);
         this.container().append(box);
         return;

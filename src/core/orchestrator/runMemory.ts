@@ -51,6 +51,10 @@ export class RunMemory {
   async finish(outcome: Omit<RunFacts, 'goal' | 'journal' | 'insights'>, signal: AbortSignal): Promise<void> {
     await this.flush(signal);
     if (!this.recorder.runId) return;
+    // A run that ended without finishing and without one tool call (the model failed: a bad key, a
+    // quota, a server down; or it was stopped at once) learned nothing: its error text would only
+    // crowd later prompts' "From earlier runs". The history keeps the run and its reason all the same.
+    if (outcome.status !== 'finished' && this.journal.length === 0 && this.insights.length === 0) return;
     const answer = await this.fast.qaAnswer({ ...outcome, goal: this.goal, journal: this.journal, insights: this.insights }, signal);
     this.recorder.qaSummary(this.goal, answer);
   }

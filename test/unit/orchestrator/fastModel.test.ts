@@ -124,6 +124,18 @@ describe('fast model: insights and the Q&A summary', () => {
     assert.equal(h.outcome.usageByRole.fast.requests, 0);
   });
 
+  test('a run that failed at the model before any tool call leaves no Q&A summary to crowd later prompts', async () => {
+    const h = await runScripted([{ reply: { text: 'never sent' }, faults: [{ kind: 'quota' }] }], {
+      inspect: async (h) => {
+        const detail = (await h.history.getRun((await h.history.listRuns())[0]!.id))!;
+        assert.equal(detail.run.status, 'failed');
+        assert.deepEqual(detail.observations, [], 'nothing learned, nothing remembered');
+        assert.deepEqual(await h.history.search('add test', { type: 'qa' }), []);
+      },
+    });
+    assert.equal(h.outcome.status, 'failed');
+  });
+
   test('a cancelled run writes its memory without asking the fast model', async () => {
     const controller = new AbortController();
     const h = await runScripted([agentTurn({ toolCalls: [call('grep', { pattern: 'add' })] }), agentTurn({ toolCalls: [call('run_tests', {})] }), fastTurn({ text: 'never asked' })], {

@@ -80,6 +80,25 @@ describe('diff review', () => {
   });
 });
 
+describe('diff review answered at once', () => {
+  it('Accept from the chat card before the diff editor has opened ends the review, and leaves no proposal tab open', async () => {
+    const { diffPreview, createPatchEngine } = await api();
+    const file = path.join(root(), 'quick.txt');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const quick = patch.replaceAll('review.txt', 'quick.txt');
+    const dry = await createPatchEngine(root()).apply(quick, { dryRun: true });
+    assert.equal(dry.ok, true, dry.error);
+    // As the chat card's Accept does, the moment the review exists (the editors are still opening).
+    const answer = diffPreview.review({ patchText: quick, preview: dry }, new AbortController().signal, (controls) => void controls.accept());
+    const done = await Promise.race([answer, sleep(20_000).then(() => undefined)]);
+    assert.ok(done, 'the review ended without waiting for its editors');
+    assert.deepEqual([...done.acceptedHunks].sort(), ['quick.txt#1', 'quick.txt#2']);
+    const proposals = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'patchpilot-proposed');
+    // An editor that finished opening after the answer is closed again.
+    await waitFor('no proposal tab left', () => (proposals().length === 0 ? true : undefined), 10_000);
+  });
+});
+
 describe('workspace writes', () => {
   it('a file changed on disk under a clean editor is written and saved, and the editor shows it, not a save conflict', async () => {
     const file = path.join(root(), 'changed-on-disk.txt');

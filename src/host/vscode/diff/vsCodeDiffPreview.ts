@@ -154,12 +154,9 @@ export class VsCodeDiffPreview implements DiffPreview {
       const count = session.hunkIds().length;
       this.log.info(`review ${session.id}: ${session.files.length} file(s), ${count} hunk(s)`);
       // One diff editor per file, the first one focused: each keeps its own title bar and CodeLens.
-      for (const [i, f] of session.files.entries()) {
-        const title = `${f.path} (PatchPilot proposal${session.files.length > 1 ? ` ${i + 1}/${session.files.length}` : ''})`;
-        await vscode.commands.executeCommand('vscode.diff', session.leftUri(f.path), session.rightUri(f.path), title, { preview: false, preserveFocus: i > 0 });
-      }
-      this.services.lensChanged.fire();
-      void this.offerHunkLenses();
+      // The answer does not wait for the editors: the chat card can be answered before they are open
+      // (and an editor closed while opening may never report back). Tabs that open after the answer close.
+      void this.openEditors(session).catch((err: unknown) => this.log.warn(`review ${session.id}: the diff editor did not open: ${err instanceof Error ? err.message : String(err)}`));
       const answer = await session.done;
       const edited = answer.editedPatch ? ', with the user\'s edits' : '';
       this.log.info(`review ${session.id}: answered, ${answer.acceptedHunks.length} of ${count} hunk(s) accepted${edited}`);
@@ -167,6 +164,17 @@ export class VsCodeDiffPreview implements DiffPreview {
     } finally {
       signal.removeEventListener('abort', onAbort);
     }
+  }
+
+  private async openEditors(session: ReviewSession): Promise<void> {
+    for (const [i, f] of session.files.entries()) {
+      if (session.settled) break;
+      const title = `${f.path} (PatchPilot proposal${session.files.length > 1 ? ` ${i + 1}/${session.files.length}` : ''})`;
+      await vscode.commands.executeCommand('vscode.diff', session.leftUri(f.path), session.rightUri(f.path), title, { preview: false, preserveFocus: i > 0 });
+    }
+    if (session.settled) return closeReviewTabs(session);
+    this.services.lensChanged.fire();
+    void this.offerHunkLenses();
   }
 
   /**

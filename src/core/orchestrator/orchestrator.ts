@@ -20,6 +20,7 @@ import { proposedDiff } from '../patch/proposedDiff';
 import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
+import { answerInvalidCalls } from './invalidCalls';
 import { FastModelWork } from './fastModel';
 import { EARLIER_STEP, TRANSCRIPT_STEP, recordCompaction } from './contextSteps';
 import { RunRecorder, asJson } from './recorder';
@@ -210,16 +211,7 @@ export class Orchestrator {
           conversation.addToolResult(x.call.id, x.result.output);
           await this.record(x, recorder, memory, signal);
         }
-        for (const c of invalid) {
-          // The conversation keeps '{}' in its place (endpoints parse replayed arguments), so the result
-          // quotes what the model sent; the viewers show the call as a failed one.
-          const sent = c.argumentsJson.length > 2_000 ? `${c.argumentsJson.slice(0, 2_000)}...` : c.argumentsJson;
-          const text = `error: the arguments of ${c.name} were not valid JSON (${c.problem}); nothing was run. You sent: ${sent}\nSend the call again with valid JSON arguments.`;
-          emit({ type: 'tool/started', callId: c.id, name: c.name, args: { invalidArguments: sent } });
-          emit({ type: 'tool/finished', callId: c.id, name: c.name, ok: false, output: text, durationMs: 0 });
-          conversation.addToolResult(c.id, text);
-          recorder.step({ role: 'tool', tool: c.name, result: text });
-        }
+        answerInvalidCalls(invalid, conversation, recorder, emit);
 
         const finished = executed.find((x) => x.call.name === 'finish' && x.result.ok);
         if (finished) return await end('finished', 'the model called finish', finished.result.output);

@@ -13,6 +13,16 @@ import type { PatchPilotApi } from '../../../src/host/vscode/extension';
 import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
 
 const api = async () => (await vscode.extensions.getExtension('patchpilot.patchpilot')!.activate()) as PatchPilotApi;
+
+/** Waits until the chat shows `text` (a slow scripted reply has started streaming). */
+async function chatShows(text: string, timeoutMs = 30_000): Promise<void> {
+  const { host } = await api();
+  const deadline = Date.now() + timeoutMs;
+  while (!JSON.stringify(host.snapshot().entries).includes(text)) {
+    if (Date.now() > deadline) throw new Error(`the chat never showed "${text}"`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 const settings = () => vscode.workspace.getConfiguration('patchpilot');
 
 /**
@@ -181,11 +191,7 @@ describe('chat host: New Chat while a run works', () => {
       const first = await host.send('Count the walrus entries');
       assert.equal(first.delivered, 'started', first.reason);
       first.outcome!.then((o) => o.runId && runIds.push(o.runId)).catch(() => undefined);
-      const deadline = Date.now() + 30_000;
-      while (!JSON.stringify(host.snapshot().entries).includes('Thinking about')) {
-        if (Date.now() > deadline) throw new Error('the slow reply never started');
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      await chatShows('Thinking about');
       host.newChat();
       const second = await host.send('Something else entirely');
       assert.equal(second.delivered, 'queued', 'the stopped run is still winding down');
@@ -214,11 +220,7 @@ describe('chat host: Stop with a message waiting for the next step', () => {
     const first = await host.send('Count the narwhals');
     assert.equal(first.delivered, 'started', first.reason);
     first.outcome!.then((o) => o.runId && runIds.push(o.runId)).catch(() => undefined);
-    const deadline = Date.now() + 30_000;
-    while (!JSON.stringify(host.snapshot().entries).includes('Counting the narwhals')) {
-      if (Date.now() > deadline) throw new Error('the slow reply never started');
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await chatShows('Counting the narwhals');
     assert.equal((await host.send('Actually, count the walruses too')).delivered, 'queued');
     const stopped = host.stopRun(true);
     assert.deepEqual(stopped, { stopped: true, unsent: ['Actually, count the walruses too'] });

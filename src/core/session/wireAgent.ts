@@ -19,7 +19,7 @@ import type { McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
-export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
+export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; homeAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
 
 export interface WireAgentOptions {
   root: string;
@@ -127,7 +127,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     tools,
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
-    tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, guard: { root: o.root, ...guard } }),
+    tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, homeAllow: policy.homeAllow, guard: { root: o.root, ...guard } }),
     history,
     // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
     patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root }), o.readOnly),

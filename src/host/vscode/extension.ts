@@ -15,7 +15,7 @@ import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
 import { registerHistoryPanel, type HistoryPanelApi } from './history/registerHistory';
 import { createLog } from './log';
 import { recordTestRuns } from './tests/recordTestRuns';
-import { registerTestService, testService } from './tests/testService';
+import { createTestService, type TestService } from './tests/testService';
 import { WindowHistory } from './workspace/windowHistory';
 import { VsCodeWorkspaceFs } from './workspace/vsCodeWorkspaceFs';
 
@@ -25,7 +25,7 @@ export interface PatchPilotApi {
   activationMs: number;
   diffPreview: VsCodeDiffPreview;
   createPatchEngine: typeof createVsCodePatchEngine;
-  testService: typeof testService;
+  testService: () => TestService | undefined;
   history: WindowHistory;
   keys: ApiKeyStore;
   historyPanel: HistoryPanelApi;
@@ -43,17 +43,17 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const history = new WindowHistory(config, log);
   registerDiffReview(context);
   const diffPreview = new VsCodeDiffPreview(context, log);
-  const tests = registerTestService(context, { log });
-  registerRunTests(context);
+  const tests = createTestService(context, () => config.settingsNow(), log);
+  registerRunTests(context, tests);
   const host = new AgentHost(context, config, log, {
     review: diffPreview,
     patches: (root, review) => createVsCodePatchEngine(root, review),
     fs: (root) => new VsCodeWorkspaceFs(root),
     // Test runs of the agent are VS Code tasks too (a terminal the user sees, the same guard as run_command).
-    tasks: () => {
-      const service = testService();
-      if (!service) throw new Error('no workspace folder for the test tasks');
-      return service.runner;
+    // with the guard, environment and home exceptions wireAgent resolved for run_command.
+    tasks: (o) => {
+      if (!tests) throw new Error('no workspace folder for the test tasks');
+      return tests.runnerFor(o);
     },
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
     history: () => history.get(),
@@ -89,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys, historyPanel, config };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService: () => tests, history, keys, historyPanel, config };
 }
 
 export function deactivate(): void {}

@@ -119,7 +119,7 @@ describe('chat host after a reload that lost the last save', () => {
       extensionPath: vscode.extensions.getExtension('patchpilot.patchpilot')!.extensionPath,
     } as unknown as vscode.ExtensionContext;
     const log = vscode.window.createOutputChannel('PatchPilot reloaded (test)', { log: true });
-    const host = new AgentHost(context, config, log, { tasks: () => testService()!.runner, history: () => history.get() });
+    const host = new AgentHost(context, config, log, { tasks: (o) => testService()!.runnerFor(o), history: () => history.get() });
     return Object.assign(host, { close: () => (host.dispose(), log.dispose(), rmSync(storage, { recursive: true, force: true })) });
   }
 

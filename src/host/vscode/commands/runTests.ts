@@ -1,12 +1,11 @@
 import * as vscode from 'vscode';
-import { registerTestService } from '../tests/testService';
+import type { TestService } from '../tests/testService';
 
 /** "PatchPilot: Run Tests": every patchpilot.tests.commands in a task terminal, with a cancellable progress. */
-export function registerRunTests(context: vscode.ExtensionContext): void {
+export function registerRunTests(context: vscode.ExtensionContext, service: TestService | undefined): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.runTests', async () => {
       if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('PatchPilot runs tests only in a trusted workspace.');
-      const service = registerTestService(context);
       if (!service) return void vscode.window.showWarningMessage('PatchPilot: open a folder to run its tests.');
       return vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: 'PatchPilot: running tests', cancellable: true }, async (_p, token) => {
         const stop = new AbortController();

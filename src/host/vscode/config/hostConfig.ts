@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ResolvedConfig } from '../../../core/config/resolve';
+import type { PatchPilotSettings } from '../../../core/config/settings';
 import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
 import type { DemoModel } from './demoModel';
 import type { ApiKeyStore } from './secrets';
@@ -44,6 +45,15 @@ export class HostConfig {
       }
     }
     return { config, trusted, missing: missing(config), demo: !!demo };
+  }
+
+  /**
+   * The settings now, through the same resolver as `load()` (keys and the demo endpoint left out:
+   * they change no policy). For the test tasks, which must not read VS Code's configuration another way.
+   * Throws the core's ConfigError on an invalid value.
+   */
+  settingsNow(): PatchPilotSettings {
+    return readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted: vscode.workspace.isTrusted }).settings;
   }
 }
 

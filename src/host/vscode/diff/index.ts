@@ -4,4 +4,4 @@ export { registerDiffReview } from './registerDiffReview';
 export { createVsCodePatchEngine, patchJournal } from './vsCodePatchEngine';
 export { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 export { VsCodeTaskRunner } from '../tests/vsCodeTaskRunner';
-export { TestService, registerTestService, testService, type TestRunReport } from '../tests/testService';
+export { TestService, createTestService, type TestRunReport } from '../tests/testService';

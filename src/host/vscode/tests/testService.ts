@@ -1,8 +1,9 @@
 /**
  * Test commands in VS Code (`patchpilot.tests.commands`):
  *
- *   registerTestService(context, { settings?, log? }) -> TestService   once in activate()
- *   testService.runner: VsCodeTaskRunner   the TaskRunner for OrchestratorDeps.tasks
+ *   createTestService(context, settings, log) -> TestService   once in activate()
+ *   testService.runner: VsCodeTaskRunner   Run Tests and run on save, guarded by the core's settings
+ *   testService.runnerFor(o)               the agent's TaskRunnerFactory: the guard wireAgent built
  *   testService.runAll(signal, why)        every command in a task terminal; status bar + Problems
  *   testService.onDidRunTests              every finished run (Run Tests and run on save); an agent
  *                                          session subscribes to hand run-on-save results to the model
@@ -11,12 +12,13 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { createCommandExecutor, createCommandGuard } from '../../../core/tools/policyAdapters';
+import type { TaskRunnerFactory } from '../../../core/session/wireAgent';
+import { errorMessage } from '../../../core/base';
 import { formatTestSummary, summarizeTestOutput, type TestSummary } from '../../../core/tools/testSummary';
 import type { TaskRunResult } from '../../../core/ports';
 import { VsCodeTaskRunner } from './vsCodeTaskRunner';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';
 import { locateFailures } from './testDiagnosticsLogic';
-import { settingsFromVsCode } from './settingsFromVsCode';
 
 export interface TestCommandReport {
   command: string;
@@ -47,7 +49,8 @@ export class TestService implements vscode.Disposable {
 
   constructor(
     private readonly root: string,
-    private readonly settings: () => PatchPilotSettings = settingsFromVsCode,
+    /** The core's one resolver (HostConfig.settingsNow): user and workspace lists add up, trust applied. */
+    private readonly settings: () => PatchPilotSettings,
     private readonly log: { info(m: string): void; warn(m: string): void } = { info: () => undefined, warn: () => undefined },
   ) {
     this.status.name = 'PatchPilot tests';
@@ -77,17 +80,29 @@ export class TestService implements vscode.Disposable {
   get runner(): VsCodeTaskRunner {
     if (!this.taskRunner) {
       const s = this.settings();
-      const executor = createCommandExecutor(this.root, { guard: createCommandGuard(this.root, s.policy, s.history.path), envAllow: s.policy.envAllow, homeAllow: s.policy.homeAllow });
-      const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === this.root) ?? vscode.TaskScope.Workspace;
-      this.taskRunner = new VsCodeTaskRunner(executor, folder, this.log);
+      this.taskRunner = this.runnerFor({ root: this.root, guard: { root: this.root, ...createCommandGuard(this.root, s.policy, s.history.path) }, envAllow: s.policy.envAllow, homeAllow: s.policy.homeAllow });
     }
     return this.taskRunner;
   }
 
+  /** The agent's test runs: a task terminal with exactly the guard and environment wireAgent resolved for run_command. */
+  readonly runnerFor = ({ guard, envAllow, homeAllow }: Parameters<TaskRunnerFactory>[0]): VsCodeTaskRunner => {
+    const { root: _root, ...commandGuard } = guard;
+    const executor = createCommandExecutor(this.root, { guard: commandGuard, envAllow, homeAllow });
+    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === this.root) ?? vscode.TaskScope.Workspace;
+    return new VsCodeTaskRunner(executor, folder, this.log);
+  };
+
   private configureRunOnSave(): void {
     this.scheduler?.dispose();
     this.scheduler = undefined;
-    const setting = this.settings().tests.runOnSave;
+    let setting: PatchPilotSettings['tests']['runOnSave'];
+    try {
+      setting = this.settings().tests.runOnSave;
+    } catch (err) {
+      this.log.warn(`tests do not run on save: ${errorMessage(err)}`);
+      return;
+    }
     if (setting === 'off') return;
     this.scheduler = new RunOnSaveScheduler({ delayMs: RUN_ON_SAVE_DELAY_MS, matches: runOnSaveMatcher(setting), run: (signal, paths) => this.runAll(signal, 'save', paths) });
   }
@@ -154,18 +169,11 @@ export class TestService implements vscode.Disposable {
   }
 }
 
-let service: TestService | undefined;
-
-/** Creates the window's TestService (first workspace folder); later calls return the same one. */
-export function registerTestService(context: vscode.ExtensionContext, options: { settings?: () => PatchPilotSettings; log?: { info(m: string): void; warn(m: string): void } } = {}): TestService | undefined {
-  if (service) return service;
+/** The window's TestService (first workspace folder), or undefined without a folder. */
+export function createTestService(context: vscode.ExtensionContext, settings: () => PatchPilotSettings, log: { info(m: string): void; warn(m: string): void }): TestService | undefined {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!root) return undefined;
-  service = new TestService(root, options.settings, options.log);
-  context.subscriptions.push(service, { dispose: () => (service = undefined) });
-  return service;
-}
-
-export function testService(): TestService | undefined {
+  const service = new TestService(root, settings, log);
+  context.subscriptions.push(service);
   return service;
 }

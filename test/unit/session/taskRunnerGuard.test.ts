@@ -39,14 +39,14 @@ async function factoryArgs(trusted: boolean) {
 test('the test runner gets the user deny rules and the workspace ones, added up', async () => {
   const o = await factoryArgs(true);
   const ignored = o.guard.ignored!();
-  assert.equal(ignored('private-user/key.pem'), true, 'the user denyPaths reach the test runner');
-  assert.equal(ignored('private-ws/key.pem'), true, 'the workspace denyPaths reach the test runner');
-  assert.equal(ignored('src/a.ts'), false);
+  assert.equal(ignored('private-user/key.pem', false), true, 'the user denyPaths reach the test runner');
+  assert.equal(ignored('private-ws/key.pem', false), true, 'the workspace denyPaths reach the test runner');
+  assert.equal(ignored('src/a.ts', false), false);
   assert.ok(o.envAllow.includes('USER_VAR'));
   assert.ok(o.homeAllow.includes('.config/user-tool'), 'the home exceptions reach the test runner');
 });
 
 test('untrusted: the user deny rules still reach the test runner', async () => {
   const o = await factoryArgs(false);
-  assert.equal(o.guard.ignored!()('private-user/key.pem'), true);
+  assert.equal(o.guard.ignored!()('private-user/key.pem', false), true);
 });

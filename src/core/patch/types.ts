@@ -164,4 +164,6 @@ export interface ApplyOptions {
   dryRun?: boolean;
   /** Only these hunk ids are applied; others are reported as `rejected`. Default: all. */
   acceptedHunks?: ReadonlySet<string>;
+  /** The user saw these hunks in a review before this apply: a host need not show the result again. */
+  reviewed?: boolean;
 }

@@ -82,7 +82,8 @@ export const proposePatchTool: Tool<Args> = {
       if (!editedParsed.ok || outside.length) return fail(`the user's edited version could not be applied${outside.length ? ` (it touches ${outside.join(', ')})` : ''}; nothing was changed.${said}`, { preview });
     }
 
-    const result = edited ? await ctx.patches.apply(edited, {}) : await ctx.patches.apply(args.patch, { acceptedHunks: new Set(accepted) });
+    const reviewed = ctx.mode === 'ask' || asks.length > 0;
+    const result = edited ? await ctx.patches.apply(edited, { reviewed }) : await ctx.patches.apply(args.patch, { acceptedHunks: new Set(accepted), reviewed });
     if (!result.ok) {
       // The files changed between the preview and the apply (an editor save): the engine wrote nothing.
       return fail(`patch refused when applying, nothing was changed.\n${result.error ?? describeRefusals(result) ?? ''}`, { preview, result });

@@ -10,7 +10,11 @@ import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
 import { ApiKeyStore, BRAVE_API_KEY } from './config/secrets';
 import { registerDiffReview } from './diff/registerDiffReview';
-import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
+import { DiffReviewServices, VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
+import { PatchJournal } from './diff/patchJournal';
+import { ChatViewSlot } from './chat/chatViewSlot';
+import type { DiffPreview, PatchEngine } from '../../core/ports';
+import type { PatchManager } from '../../core/patch/patchManager';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
 import { registerHistoryPanel, type HistoryPanelApi } from './history/registerHistory';
 import { createLog } from './log';
@@ -24,7 +28,7 @@ export interface PatchPilotApi {
   host: AgentHost;
   activationMs: number;
   diffPreview: VsCodeDiffPreview;
-  createPatchEngine: typeof createVsCodePatchEngine;
+  createPatchEngine: (root: string, review?: DiffPreview) => PatchEngine & { manager: PatchManager };
   testService: () => TestService | undefined;
   history: WindowHistory;
   keys: ApiKeyStore;
@@ -41,13 +45,18 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const demo = new DemoModel(context.workspaceState, log);
   const config = new HostConfig(keys, log, demo, searchKeys);
   const history = new WindowHistory(config, log);
-  registerDiffReview(context);
-  const diffPreview = new VsCodeDiffPreview(context, log);
+  // Every host service is created once here and handed to what needs it (no module-level locators).
+  const reviews = new DiffReviewServices();
+  const journal = new PatchJournal();
+  const patchEngine = (root: string, review?: DiffPreview) => createVsCodePatchEngine(root, journal, review);
+  registerDiffReview(context, reviews, journal);
+  const diffPreview = new VsCodeDiffPreview(context, reviews, log);
+  const chatView = new ChatViewSlot();
   const tests = createTestService(context, () => config.settingsNow(), log);
   registerRunTests(context, tests);
   const host = new AgentHost(context, config, log, {
     review: diffPreview,
-    patches: (root, review) => createVsCodePatchEngine(root, review),
+    patches: patchEngine,
     fs: (root) => new VsCodeWorkspaceFs(root),
     // Test runs of the agent are VS Code tasks too (a terminal the user sees, the same guard as run_command).
     // with the guard, environment and home exceptions wireAgent resolved for run_command.
@@ -57,9 +66,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     },
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
     history: () => history.get(),
+    chatVisible: () => chatView.visible,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
-  const provider = new ChatViewProvider(context.extensionUri, host, log);
+  const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
   context.subscriptions.push(
     demo,
     host,
@@ -86,10 +96,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, keys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
-  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, log });
+  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService: () => tests, history, keys, historyPanel, config };
+  return { host, activationMs, diffPreview, createPatchEngine: patchEngine, testService: () => tests, history, keys, historyPanel, config };
 }
 
 export function deactivate(): void {}

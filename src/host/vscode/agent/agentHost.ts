@@ -15,7 +15,7 @@ import { ApprovalBroker } from './approvalBroker';
 import { ChatLog } from './chatLog';
 import { ChatState } from './chatState';
 import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
-import { VsCodeApprover } from './vscodeApprover';
+import { VsCodeApprover, type PatchReviewer } from './vscodeApprover';
 import { errorMessage } from '../../../core/base';
 
 const TEXT_SAVE_DELAY_MS = 300;
@@ -31,6 +31,8 @@ export interface AgentHostServices {
   onDidRunTests?: (listener: (run: { trigger: string; text: string }) => void) => vscode.Disposable;
   /** The window's history store, shared (and closed) by its owner. */
   history?: () => Promise<HistoryStore | undefined>;
+  /** Whether the chat view shows now (else approvals also ask in a modal); without it, never. */
+  chatVisible?: () => boolean;
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -58,7 +60,6 @@ export class AgentHost implements vscode.Disposable {
   private readonly state: ChatState;
   readonly approvals: ApprovalBroker;
   readonly approver: VsCodeApprover;
-  chatVisible: () => boolean = () => false;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -79,14 +80,13 @@ export class AgentHost implements vscode.Disposable {
       this.log.add({ kind: 'event', event: { type: 'run/finished', status: 'interrupted', reason, steps: unfinished } });
     }
     this.approvals = new ApprovalBroker({ pending: (a) => this.push('approval/pending', a), resolved: (id, approved) => this.push('approval/resolved', { id, approved }) });
-    this.approver = new VsCodeApprover(this.approvals, () => this.chatVisible());
-    // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits).
+    // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits);
+    // the chat shows the same review as a card with Accept / Reject for the whole patch.
     const review = services.review;
-    // The chat shows the same review as a card with Accept / Reject for the whole patch.
-    if (review) {
-      this.approver.patchReviewer = (request, signal) =>
-        reviewWithChatCard((r, s, started) => review.review(r, s, started), this.approvals, { patchText: request.patchText, preview: request.preview }, signal);
-    }
+    const reviewer: PatchReviewer | undefined = review
+      ? (request, signal) => reviewWithChatCard((r, s, started) => review.review(r, s, started), this.approvals, { patchText: request.patchText, preview: request.preview }, signal)
+      : undefined;
+    this.approver = new VsCodeApprover(this.approvals, services.chatVisible ?? (() => false), reviewer);
     this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
     // No run reference for the history here: the saved copy may be cut (see save()).
     if (saved?.transcript.length) this.session.restore(saved.transcript);

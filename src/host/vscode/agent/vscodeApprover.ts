@@ -12,11 +12,10 @@ export type PatchReviewer = (request: PatchApprovalRequest, signal: AbortSignal)
  * in the chat. Never answers by itself.
  */
 export class VsCodeApprover implements Approver {
-  patchReviewer: PatchReviewer | undefined;
-
   constructor(
     private readonly broker: ApprovalBroker,
     private readonly chatVisible: () => boolean,
+    readonly patchReviewer?: PatchReviewer,
   ) {}
 
   async approveAction(request: ActionApprovalRequest, signal: AbortSignal): Promise<ActionApprovalAnswer> {

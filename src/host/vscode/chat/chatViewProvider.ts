@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { ChatViewSlot } from './chatViewSlot';
 import type { ToWebviewMessage } from '../../../protocol/chat';
 import type { AgentHost } from '../agent/agentHost';
 import { buildChatHtml } from './html';
@@ -15,20 +16,27 @@ const FOCUS_WINDOW_MS = 15_000;
  * or a reload shows the same chat and the approvals that still wait.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  private view: vscode.WebviewView | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly host: AgentHost,
     private readonly log: vscode.LogOutputChannel,
+    private readonly slot: ChatViewSlot,
   ) {
-    host.chatVisible = () => this.view?.visible === true;
     this.disposables.push(host.onPush((type, payload) => this.post({ kind: 'push', type, payload } as ToWebviewMessage)));
   }
 
   get visible(): boolean {
-    return this.view?.visible === true;
+    return this.slot.visible;
+  }
+
+  private get view(): vscode.WebviewView | undefined {
+    return this.slot.view;
+  }
+
+  private set view(view: vscode.WebviewView | undefined) {
+    this.slot.view = view;
   }
 
   resolveWebviewView(view: vscode.WebviewView): void {

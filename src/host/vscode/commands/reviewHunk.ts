@@ -1,16 +1,15 @@
 import * as vscode from 'vscode';
 import { hunkAtLine, sameText } from '../diff/diffReviewLogic';
 import { parseReviewUri } from '../diff/documents';
-import { diffReviewServices } from '../diff/vsCodeDiffPreview';
+import type { DiffReviewServices } from '../diff/vsCodeDiffPreview';
 
 /**
  * "Accept hunk" / "Reject hunk" (the CodeLens of a proposed document). Reject asks for an optional
  * reason (Escape or an empty answer skips it). The right-hand side is recomputed by the engine, so
  * it always shows exactly what would be written. Once every hunk has a decision, the review ends.
  */
-export function registerReviewHunk(context: vscode.ExtensionContext): void {
+export function registerReviewHunk(context: vscode.ExtensionContext, s: DiffReviewServices): void {
   const decide = async (accepted: boolean, reviewId?: string, hunkId?: string) => {
-    const s = diffReviewServices();
     const session = reviewId ? s.sessions.get(reviewId) : s.sessionFor(vscode.window.activeTextEditor?.document.uri);
     if (!session) return;
     if (!hunkId) {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { changedSince } from '../diff/patchJournal';
-import { patchJournal } from '../diff/vsCodePatchEngine';
+import type { PatchJournal } from '../diff/patchJournal';
 import { PatchManager } from '../../../core/patch/patchManager';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 
@@ -9,12 +9,12 @@ import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
  * When the user changed those lines since, the reverse no longer matches exactly: warn, and undo
  * only if it still applies and the user says so.
  */
-export function registerUndoLastPatch(context: vscode.ExtensionContext): void {
+export function registerUndoLastPatch(context: vscode.ExtensionContext, journal: PatchJournal): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.undoLastPatch', async () => {
       if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('PatchPilot writes files only in a trusted workspace.');
       const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
-      const entry = patchJournal().peek();
+      const entry = journal.peek();
       if (!root) return void vscode.window.showInformationMessage('PatchPilot: open the workspace folder the patch belongs to.');
       if (!entry) {
         // The journal lives as long as the window; earlier windows' patches are in the history, with Revert.
@@ -35,7 +35,7 @@ export function registerUndoLastPatch(context: vscode.ExtensionContext): void {
       const dry = await manager.apply(entry.reversePatch, { dryRun: true });
       const inexact = dry.files.flatMap((f) => f.hunks).filter((h) => h.strategy && h.strategy !== 'exact' && h.strategy !== 'create' && h.strategy !== 'delete');
       if (!dry.ok) {
-        patchJournal().pop();
+        journal.pop();
         return void vscode.window.showWarningMessage(`PatchPilot: cannot undo the patch to ${entry.label}: you changed those lines since. ${dry.error ?? ''}`.trim());
       }
       if (inexact.length) {
@@ -45,7 +45,7 @@ export function registerUndoLastPatch(context: vscode.ExtensionContext): void {
       }
       const result = await manager.apply(entry.reversePatch, {});
       if (!result.ok) return void vscode.window.showErrorMessage(`PatchPilot: undo failed: ${result.error ?? 'unknown error'}`);
-      patchJournal().pop();
+      journal.pop();
       void vscode.window.showInformationMessage(`PatchPilot: undid the patch to ${entry.label}.`);
     }),
   );

@@ -1,7 +1,8 @@
 /** The diff review and test-task API for the rest of the host (the Approver, the agent session). */
-export { VsCodeDiffPreview, diffReviewServices, type DiffReviewLog } from './vsCodeDiffPreview';
+export { VsCodeDiffPreview, DiffReviewServices, type DiffReviewLog } from './vsCodeDiffPreview';
 export { registerDiffReview } from './registerDiffReview';
-export { createVsCodePatchEngine, patchJournal } from './vsCodePatchEngine';
+export { createVsCodePatchEngine } from './vsCodePatchEngine';
+export { PatchJournal } from './patchJournal';
 export { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 export { VsCodeTaskRunner } from '../tests/vsCodeTaskRunner';
 export { TestService, createTestService, type TestRunReport } from '../tests/testService';

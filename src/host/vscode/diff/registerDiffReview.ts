@@ -4,14 +4,14 @@ import { registerReviewHunk } from '../commands/reviewHunk';
 import { registerReviewReject } from '../commands/reviewReject';
 import { registerUndoLastPatch } from '../commands/undoLastPatch';
 import { HunkCodeLensProvider } from './hunkCodeLens';
-import { diffReviewServices, registerDiffReviewProviders, type DiffReviewServices } from './vsCodeDiffPreview';
+import type { PatchJournal } from './patchJournal';
+import { registerDiffReviewProviders, type DiffReviewServices } from './vsCodeDiffPreview';
 
 /** Once in activate(): the review's document providers, the hunk CodeLens and its commands, Undo Last Patch. */
-export function registerDiffReview(context: vscode.ExtensionContext): DiffReviewServices {
-  const services = registerDiffReviewProviders(context, new HunkCodeLensProvider(diffReviewServices()));
-  registerReviewAccept(context);
-  registerReviewReject(context);
-  registerReviewHunk(context);
-  registerUndoLastPatch(context);
-  return services;
+export function registerDiffReview(context: vscode.ExtensionContext, services: DiffReviewServices, journal: PatchJournal): void {
+  registerDiffReviewProviders(context, services, new HunkCodeLensProvider(services));
+  registerReviewAccept(context, services);
+  registerReviewReject(context, services);
+  registerReviewHunk(context, services);
+  registerUndoLastPatch(context, journal);
 }

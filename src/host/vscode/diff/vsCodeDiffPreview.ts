@@ -26,6 +26,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import type { ApplyResult } from '../../../core/patch/types';
 import type { DiffPreview, PatchReviewAnswer, PatchReviewRequest } from '../../../core/ports';
+import { errorMessage } from '../../../core/base';
 import { rejectAll } from './diffReviewLogic';
 import { CURRENT_SCHEME, CurrentContentProvider, PROPOSED_SCHEME, ProposedFs, parseReviewUri, reviewUri } from './documents';
 import { ReviewSession } from './reviewSession';
@@ -41,8 +42,6 @@ export class DiffReviewServices {
   readonly current = new CurrentContentProvider();
   readonly proposed = new ProposedFs();
   readonly lensChanged = new vscode.EventEmitter<void>();
-  /** Patch texts the user reviewed (their apply needs no second showing). */
-  readonly reviewed = new Set<string>();
 
   /** The review of a document (either side), or the only open one. */
   sessionFor(uri?: vscode.Uri): ReviewSession | undefined {
@@ -76,10 +75,6 @@ export class DiffReviewServices {
 
   async finish(session: ReviewSession, answer: PatchReviewAnswer): Promise<void> {
     if (session.settled) return;
-    if (answer.acceptedHunks.length || answer.editedPatch) {
-      this.reviewed.add(session.request.patchText);
-      if (answer.editedPatch) this.reviewed.add(answer.editedPatch);
-    }
     session.finish(answer);
     this.sessions.delete(session.id);
     // Typed-in proposals are dirty documents: save them (into the in-memory file system) so closing asks nothing.
@@ -96,13 +91,6 @@ export class DiffReviewServices {
     await vscode.commands.executeCommand('setContext', 'patchpilot.reviewPending', this.sessions.size > 0);
     this.lensChanged.fire();
   }
-}
-
-let services: DiffReviewServices | undefined;
-
-/** The services registerDiffReview created (commands and the preview share them). */
-export function diffReviewServices(): DiffReviewServices {
-  return (services ??= new DiffReviewServices());
 }
 
 async function closeReviewTabs(session: ReviewSession): Promise<void> {
@@ -124,10 +112,9 @@ export interface ReviewControls {
 }
 
 export class VsCodeDiffPreview implements DiffPreview {
-  private readonly services = diffReviewServices();
-
   constructor(
     private readonly context: vscode.ExtensionContext,
+    private readonly services: DiffReviewServices,
     private readonly log: DiffReviewLog = { info: () => undefined, warn: () => undefined },
   ) {}
 
@@ -156,7 +143,7 @@ export class VsCodeDiffPreview implements DiffPreview {
       // One diff editor per file, the first one focused: each keeps its own title bar and CodeLens.
       // The answer does not wait for the editors: the chat card can be answered before they are open
       // (and an editor closed while opening may never report back). Tabs that open after the answer close.
-      void this.openEditors(session).catch((err: unknown) => this.log.warn(`review ${session.id}: the diff editor did not open: ${err instanceof Error ? err.message : String(err)}`));
+      void this.openEditors(session).catch((err: unknown) => this.log.warn(`review ${session.id}: the diff editor did not open: ${errorMessage(err)}`));
       const answer = await session.done;
       const edited = answer.editedPatch ? ', with the user\'s edits' : '';
       this.log.info(`review ${session.id}: answered, ${answer.acceptedHunks.length} of ${count} hunk(s) accepted${edited}`);
@@ -211,12 +198,11 @@ export class VsCodeDiffPreview implements DiffPreview {
 }
 
 /** The schemes' providers and the CodeLens; the commands are registered from src/host/vscode/commands. */
-export function registerDiffReviewProviders(context: vscode.ExtensionContext, lenses: vscode.CodeLensProvider): DiffReviewServices {
-  const s = diffReviewServices();
+export function registerDiffReviewProviders(context: vscode.ExtensionContext, s: DiffReviewServices, lenses: vscode.CodeLensProvider): void {
   context.subscriptions.push(
+    s.lensChanged,
     vscode.workspace.registerTextDocumentContentProvider(CURRENT_SCHEME, s.current),
     vscode.workspace.registerFileSystemProvider(PROPOSED_SCHEME, s.proposed, { isCaseSensitive: true }),
     vscode.languages.registerCodeLensProvider({ scheme: PROPOSED_SCHEME }, lenses),
   );
-  return s;
 }

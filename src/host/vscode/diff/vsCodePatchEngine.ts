@@ -3,22 +3,14 @@ import type { ApplyOptions, ApplyResult } from '../../../core/patch/types';
 import type { DiffPreview, PatchEngine } from '../../../core/ports';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 import { PatchJournal } from './patchJournal';
-import { diffReviewServices } from './vsCodeDiffPreview';
-
-let journal: PatchJournal | undefined;
-/** The window's undo journal (shared by every engine and the Undo Last Patch command). */
-export function patchJournal(): PatchJournal {
-  return (journal ??= new PatchJournal());
-}
 
 /**
  * OrchestratorDeps.patches in VS Code: the core PatchManager over VsCodeWorkspaceFs (dry runs see
  * unsaved buffers; applies are a WorkspaceEdit and a save). Each write is recorded for undo; a
  * write the user did not review (auto-edit) is shown with `preview.showApplied`.
  */
-export function createVsCodePatchEngine(root: string, preview?: DiffPreview, fs = new VsCodeWorkspaceFs(root)): PatchEngine & { manager: PatchManager } {
+export function createVsCodePatchEngine(root: string, journal: PatchJournal, preview?: DiffPreview, fs = new VsCodeWorkspaceFs(root)): PatchEngine & { manager: PatchManager } {
   const manager = new PatchManager({ root, fs });
-  const reviewed = diffReviewServices().reviewed;
   return {
     manager,
     async apply(text: string, options: ApplyOptions): Promise<ApplyResult> {
@@ -26,9 +18,8 @@ export function createVsCodePatchEngine(root: string, preview?: DiffPreview, fs 
       if (options.dryRun || !result.ok) return result;
       const after = new Map(result.files.flatMap((f) => [...(f.oldPath && f.oldPath !== f.newPath ? [[f.oldPath, null] as const] : []), ...(f.newPath || f.oldPath ? [[(f.newPath ?? f.oldPath)!, f.newText ?? null] as const] : [])]));
       const paths = [...after.keys()];
-      patchJournal().record({ reversePatch: result.reversePatch, after, label: paths.join(', '), at: Date.now() });
-      if (reviewed.has(text)) reviewed.delete(text);
-      else await preview?.showApplied(result).catch(() => undefined);
+      journal.record({ reversePatch: result.reversePatch, after, label: paths.join(', '), at: Date.now() });
+      if (!options.reviewed) await preview?.showApplied(result).catch(() => undefined);
       return result;
     },
   };

@@ -1,11 +1,10 @@
 import * as vscode from 'vscode';
 import { createIgnoreFilter } from '../../../core/policy/path';
-import type { Approver, DiffPreview } from '../../../core/ports';
+import type { Approver, DiffPreview, PatchEngine } from '../../../core/ports';
 import type { PatchRecord } from '../../../core/history/types';
 import { createPathPolicy } from '../../../core/tools/policyAdapters';
 import type { OperationResult } from '../../../protocol/history';
 import type { HostConfig } from '../config/hostConfig';
-import { createVsCodePatchEngine } from '../diff/vsCodePatchEngine';
 import type { HistoryService } from './historyService';
 import { patchSideUri } from './patchDocuments';
 import { patchSides } from './patchSidesLogic';
@@ -16,6 +15,8 @@ export interface PatchActionsDeps {
   /** The run's approver (the chat's host): in VS Code its patch review is the native diff review. */
   approver: Approver;
   review?: DiffPreview;
+  /** The window's patch engine over VS Code's files (one undo journal for the window). */
+  patches(root: string, review?: DiffPreview): PatchEngine;
   log: vscode.LogOutputChannel;
 }
 
@@ -72,7 +73,7 @@ export class PatchActions {
   private async wouldApply(text: string, only?: ReadonlySet<string>): Promise<boolean> {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') return false;
-    const preview = await createVsCodePatchEngine(folder.uri.fsPath, this.d.review).apply(text, { dryRun: true, ...(only ? { acceptedHunks: only } : {}) });
+    const preview = await this.d.patches(folder.uri.fsPath, this.d.review).apply(text, { dryRun: true, ...(only ? { acceptedHunks: only } : {}) });
     return preview.ok && preview.files.some((f) => f.hunks.some((h) => h.status === 'would-apply'));
   }
 
@@ -89,7 +90,7 @@ export class PatchActions {
     const { config } = await this.d.config.load();
     const mode = config.settings.approval.mode;
     if (mode === 'plan') return refused('The approval mode is "plan": PatchPilot writes nothing.');
-    const engine = createVsCodePatchEngine(root, this.d.review);
+    const engine = this.d.patches(root, this.d.review);
     const preview = await engine.apply(text, { dryRun: true, ...(only ? { acceptedHunks: only } : {}) });
     if (!preview.ok) return refused(`${capital(what)} does not apply to the files as they are now; nothing was changed.\n${preview.error ?? ''}`.trim());
     const hunks = preview.files.flatMap((f) => f.hunks.filter((h) => h.status === 'would-apply').map((h) => h.id));
@@ -105,13 +106,14 @@ export class PatchActions {
 
     let accepted = hunks;
     let edited: string | undefined;
-    if (mode === 'ask' || asks) {
+    const reviewed = mode === 'ask' || asks;
+    if (reviewed) {
       const answer = await this.d.approver.approvePatch({ patchText: text, preview }, new AbortController().signal);
       accepted = answer.acceptedHunks.filter((id) => hunks.includes(id));
       edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
       if (accepted.length === 0 && !edited) return refused('Nothing was applied: the change was rejected in the review.');
     }
-    const result = edited ? await engine.apply(edited, {}) : await engine.apply(text, { acceptedHunks: new Set(accepted) });
+    const result = edited ? await engine.apply(edited, { reviewed }) : await engine.apply(text, { acceptedHunks: new Set(accepted), reviewed });
     if (!result.ok) return refused(`${capital(what)} could not be applied (the files changed meanwhile); nothing was changed.\n${result.error ?? ''}`.trim());
     const count = result.files.flatMap((f) => f.hunks).filter((h) => h.status === 'applied').length;
     this.d.log.info(`history: applied ${what} (${count} hunk(s))`);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DiffPreview } from '../../../core/ports';
+import type { DiffPreview, PatchEngine } from '../../../core/ports';
 import type { ToWebview } from '../../../protocol/chat';
 import type { AgentHost } from '../agent/agentHost';
 import type { HostConfig } from '../config/hostConfig';
@@ -18,6 +18,7 @@ export interface HistoryDeps {
   /** The chat's host: its run events tell the panel to look again, its approver reviews Apply Again and Revert. */
   host: AgentHost;
   review?: DiffPreview;
+  patches(root: string, review?: DiffPreview): PatchEngine;
   log: vscode.LogOutputChannel;
 }
 
@@ -35,7 +36,7 @@ export interface HistoryPanelApi {
  */
 export function registerHistoryPanel(context: vscode.ExtensionContext, deps: HistoryDeps): HistoryPanelApi {
   const service = new HistoryService(deps.history, deps.config, deps.log);
-  const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, log: deps.log });
+  const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, patches: deps.patches, log: deps.log });
   const runs = new RunOperations(service, deps.log);
   const panel = new HistoryPanel(context.extensionUri, { service, patches, runs, log: deps.log });
   let currentRun: string | undefined;

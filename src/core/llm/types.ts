@@ -85,7 +85,7 @@ export interface ChatRequest {
   role: ModelRole;
   messages: readonly ModelMessage[];
   tools?: readonly ModelToolSpec[];
-  /** From CancellationToken.signal: aborts the request and any backoff at once. */
+  /** The run's AbortSignal: aborts the request and any backoff at once. */
   signal?: AbortSignal;
   onEvent?: (event: ModelStreamEvent) => void;
   temperature?: number;

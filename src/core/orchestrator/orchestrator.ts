@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import type { AgentEvent, HunkView, RunEndStatus } from '../../protocol/agentEvents';
-import { CancellationTokenSource, CancelledError } from '../base/cancellation';
+import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { systemClock } from '../ports';
 import { buildSubagentPrompt } from '../context/subagentPrompt';
@@ -66,18 +66,19 @@ export class Orchestrator {
     const memory = new RunMemory(goal, fast, recorder);
     const changedFiles = new Set<string>();
 
-    const cts = new CancellationTokenSource();
+    const stop = new AbortController();
+    const cancel = () => stop.abort(new CancelledError());
     const external = options.signal;
-    const onExternalAbort = () => cts.cancel();
-    if (external?.aborted) cts.cancel();
+    const onExternalAbort = cancel;
+    if (external?.aborted) cancel();
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     let timeUp = false;
     const timer = setTimeout(() => {
       timeUp = true;
-      cts.cancel();
+      cancel();
     }, settings.limits.wallClockMinutes * 60_000);
     timer.unref?.();
-    const signal = cts.token.signal;
+    const signal = stop.signal;
 
     let steps = 0;
     let conversation: Conversation | undefined;
@@ -229,7 +230,6 @@ export class Orchestrator {
     } finally {
       clearTimeout(timer);
       external?.removeEventListener('abort', onExternalAbort);
-      cts.dispose();
     }
   }
 

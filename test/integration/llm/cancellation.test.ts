@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { clientFor, rejectsWith, userAsks, withServer } from './helpers';
-import { CancellationTokenSource } from '../../../src/core/base';
+import { CancelledError } from '../../../src/core/base';
 import { ModelApiError, type ModelStreamEvent } from '../../../src/core/llm';
 
 // Long timeouts everywhere: if cancellation did not act at once, these tests would hit the
@@ -14,10 +14,10 @@ const ask = { role: 'reasoning' as const, messages: userAsks('go') };
 describe('cancellation (SECURITY_CASES E5)', () => {
   test('during the request (server has not answered): aborted, kind cancelled, no retry', { timeout: 5_000 }, async () => {
     await withServer([{ reply, faults: [{ kind: 'hang' }] }], async (server) => {
-      const cts = new CancellationTokenSource();
-      const pending = clientFor(server, slowLimits).streamChatWithRecovery({ ...ask, signal: cts.token.signal });
+      const cts = new AbortController();
+      const pending = clientFor(server, slowLimits).streamChatWithRecovery({ ...ask, signal: cts.signal });
       while (server.chatRequests.length === 0) await sleep(5);
-      cts.cancel();
+      cts.abort(new CancelledError());
       const err = await rejectsWith(pending);
       assert.ok(err instanceof ModelApiError);
       assert.equal(err.kind, 'cancelled');
@@ -29,14 +29,14 @@ describe('cancellation (SECURITY_CASES E5)', () => {
 
   test('while streaming: the partial reply is dropped, kind cancelled (not interrupted), no restart', { timeout: 5_000 }, async () => {
     await withServer([{ reply, faults: [{ kind: 'stall', afterChunks: 4 }] }], async (server) => {
-      const cts = new CancellationTokenSource();
+      const cts = new AbortController();
       const events: ModelStreamEvent[] = [];
       const pending = clientFor(server, slowLimits).streamChatWithRecovery({
         ...ask,
-        signal: cts.token.signal,
+        signal: cts.signal,
         onEvent: (e) => {
           events.push(e);
-          if (e.type === 'text-delta') cts.cancel();
+          if (e.type === 'text-delta') cts.abort(new CancelledError());
         },
       });
       const err = await rejectsWith(pending);
@@ -51,15 +51,15 @@ describe('cancellation (SECURITY_CASES E5)', () => {
 
   test('during the backoff sleep: returns at once and no further request reaches the server', { timeout: 5_000 }, async () => {
     await withServer([{ reply, faults: [{ kind: 'rate-limit', retryAfterSeconds: 30 }] }], async (server) => {
-      const cts = new CancellationTokenSource();
+      const cts = new AbortController();
       let sawRetrying = false;
       const pending = clientFor(server, slowLimits).streamChat({
         ...ask,
-        signal: cts.token.signal,
+        signal: cts.signal,
         onEvent: (e) => {
           if (e.type === 'retrying') {
             sawRetrying = true;
-            setImmediate(() => cts.cancel());
+            setImmediate(() => cts.abort(new CancelledError()));
           }
         },
       });
@@ -73,9 +73,9 @@ describe('cancellation (SECURITY_CASES E5)', () => {
 
   test('an already cancelled token sends nothing', { timeout: 5_000 }, async () => {
     await withServer([{ reply }], async (server) => {
-      const cts = new CancellationTokenSource();
-      cts.cancel();
-      const err = await rejectsWith(clientFor(server).streamChat({ ...ask, signal: cts.token.signal }));
+      const cts = new AbortController();
+      cts.abort(new CancelledError());
+      const err = await rejectsWith(clientFor(server).streamChat({ ...ask, signal: cts.signal }));
       assert.equal(err.kind, 'cancelled');
       assert.equal(server.chatRequests.length, 0);
     });

@@ -5,6 +5,7 @@ import type { ToWebviewMessage } from '../../../protocol/chat';
 import type { AgentHost } from '../agent/agentHost';
 import { buildChatHtml } from './html';
 import { route } from './router';
+import { addAll, DisposableStore } from '../../../core/base/disposable';
 
 export const CHAT_VIEW_ID = 'patchpilot.chat';
 /** How long after Open Chat a view that finishes loading still takes the focus. */
@@ -16,7 +17,7 @@ const FOCUS_WINDOW_MS = 15_000;
  * or a reload shows the same chat and the approvals that still wait.
  */
 export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disposable {
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -24,7 +25,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: vscode.LogOutputChannel,
     private readonly slot: ChatViewSlot,
   ) {
-    this.disposables.push(host.onPush((type, payload) => this.post({ kind: 'push', type, payload } as ToWebviewMessage)));
+    addAll(this.disposables, host.onPush((type, payload) => this.post({ kind: 'push', type, payload } as ToWebviewMessage)));
   }
 
   get visible(): boolean {
@@ -86,6 +87,6 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
   }
 
   dispose(): void {
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }

@@ -6,6 +6,7 @@ import type { RetentionOptions } from '../../../core/history/types';
 import type { HistoryProblem, HistoryStatusView, RetentionView } from '../../../protocol/history';
 import type { HostConfig } from '../config/hostConfig';
 import type { WindowHistory } from '../workspace/windowHistory';
+import { addAll, DisposableStore } from '../../../core/base/disposable';
 
 /** Quiet time after the file changes before the panel is told (an atomic save is a few events). */
 const CHANGE_DEBOUNCE_MS = 250;
@@ -25,7 +26,7 @@ export class HistoryService implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private readonly changed = new vscode.EventEmitter<void>();
   private readonly statusChanged = new vscode.EventEmitter<void>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   /** The file changed on disk, or the store was reopened. */
   readonly onDidChange = this.changed.event;
   readonly onDidChangeStatus = this.statusChanged.event;
@@ -35,7 +36,7 @@ export class HistoryService implements vscode.Disposable {
     private readonly config: HostConfig,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    this.disposables.push(
+    addAll(this.disposables, 
       this.changed,
       this.statusChanged,
       history.onDidReport((r) => this.report(r)),
@@ -113,7 +114,7 @@ export class HistoryService implements vscode.Disposable {
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.watcher?.dispose();
-    this.disposables.forEach((d) => d.dispose());
+    this.disposables.dispose();
   }
 }
 

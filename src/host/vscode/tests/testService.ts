@@ -19,6 +19,7 @@ import type { TaskRunResult } from '../../../core/ports';
 import { VsCodeTaskRunner } from './vsCodeTaskRunner';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';
 import { locateFailures } from './testDiagnosticsLogic';
+import { addAll, DisposableStore } from '../../../core/base/disposable';
 
 export interface TestCommandReport {
   command: string;
@@ -44,7 +45,7 @@ export class TestService implements vscode.Disposable {
   private readonly status = vscode.window.createStatusBarItem('patchpilot.tests', vscode.StatusBarAlignment.Left, 50);
   private readonly problems = vscode.languages.createDiagnosticCollection('PatchPilot tests');
   private scheduler?: RunOnSaveScheduler<TestRunReport | undefined>;
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables = new DisposableStore();
   private taskRunner?: VsCodeTaskRunner;
 
   constructor(
@@ -56,7 +57,7 @@ export class TestService implements vscode.Disposable {
     this.status.name = 'PatchPilot tests';
     this.status.command = 'patchpilot.runTests';
     this.configureRunOnSave();
-    this.disposables.push(
+    addAll(this.disposables, 
       this.status,
       this.problems,
       this.emitter,
@@ -165,7 +166,7 @@ export class TestService implements vscode.Disposable {
 
   dispose(): void {
     this.scheduler?.dispose();
-    for (const d of this.disposables) d.dispose();
+    this.disposables.dispose();
   }
 }
 

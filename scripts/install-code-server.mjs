@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Installs code-server (a full VS Code 1.100.3 whose extension host is the desktop one) into a
 // cached, git-ignored folder, for the in-host and UI tests and for `npm start` on a machine
-// without a desktop `code`. The steps are the verified recipe of ../shared/REAL_VSCODE.md: the
+// without a desktop `code`. The steps are the recipe README.md's "Testing in a real VS Code" describes: the
 // package's own postinstall cannot work offline (it downloads ripgrep, asks node-gyp questions and
 // wants --unsafe-perm as root with old npm), so we install with --ignore-scripts and do its work by hand.
 //

@@ -6,7 +6,7 @@
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
 import { badge, collapsible, el, icon } from '../shared/components';
-import { renderMarkdown } from './markdown';
+import { renderMarkdown } from '../shared/markdown';
 
 interface RunView {
   root: HTMLElement;

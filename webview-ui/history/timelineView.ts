@@ -8,7 +8,7 @@
  */
 import type { HunkStateView, ObservationView, RunTimelineView, TimelineItem } from '../../src/protocol/history';
 import type { QueryTerm } from '../../src/protocol/historyMatch';
-import { renderMarkdown } from '../chat/markdown';
+import { renderMarkdown } from '../shared/markdown';
 import { badge, button, collapsible, el } from '../shared/components';
 import { clock, cost, dateTime, duration, oneLine, plural, tokens } from './format';
 import { markTextNodes } from './highlight';

@@ -5,6 +5,7 @@
 import type { Event } from '../base';
 import type { Verdict } from '../policy/types';
 import { RUN_END_STATUSES, type RunEndStatus } from '../../protocol/agentEvents';
+import type { HitKindName, HitView } from '../../protocol/history';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -243,7 +244,8 @@ export interface SearchOptions {
 export type HistorySearchType = 'runs' | 'observations' | 'patches' | 'tests';
 export const HISTORY_SEARCH_TYPES: readonly HistorySearchType[] = ['runs', 'observations', 'patches', 'tests'];
 
-export type HistoryHitKind = 'run' | 'step' | 'policy' | 'observation' | 'qa' | 'patch' | 'test';
+/** One name per kind of row search finds; the protocol's list, so the panel and the store cannot drift. */
+export type HistoryHitKind = HitKindName;
 
 export interface HistorySearchOptions {
   /** Only rows at or after this time (ms). */
@@ -257,19 +259,8 @@ export interface HistorySearchOptions {
   prefixLast?: boolean;
 }
 
-export interface HistoryHit {
-  kind: HistoryHitKind;
-  /** The row's id (a run's id for kind 'run'). */
-  id: string;
-  runId: string | null;
-  /** The goal of the run the row belongs to, for context. */
-  runGoal: string | null;
-  time: number;
-  /** One line naming the row ("read_file result", "npm test exit 1", the goal). */
-  title: string;
-  /** The matched text around the first match, with the matched words. */
-  snippet: string;
-  ranges: Array<[number, number]>;
+/** A search hit: what the history panel shows (the protocol's HitView), plus its rank. */
+export interface HistoryHit extends HitView {
   /** BM25, higher is better (comparable within one index, roughly across them). */
   score: number;
 }

@@ -1,7 +1,7 @@
 // SECURITY_CASES B2/B3: model text becomes tokens (then DOM nodes), never HTML; only http(s) links; no image is fetched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isSafeHref, parseBlocks, parseInline } from '../../../webview-ui/chat/markdownParse';
+import { isSafeHref, parseBlocks, parseInline } from '../../../webview-ui/shared/markdownParse';
 
 test('HTML in model text stays text', () => {
   const blocks = parseBlocks('<img src=x onerror=alert(1)> and <script>alert(1)</script>');
@@ -29,7 +29,7 @@ test('code fences, lists, headings, emphasis', () => {
 });
 
 test('code blocks are highlighted as a token tree, never as HTML; unknown languages stay plain', async () => {
-  const { highlightTokens } = await import('../../../webview-ui/chat/highlight');
+  const { highlightTokens } = await import('../../../webview-ui/shared/codeHighlight');
   const tokens = highlightTokens('const a = "<img src=x onerror=alert(1)>"; // hi', 'js');
   assert.ok(tokens);
   const flat = JSON.stringify(tokens);

@@ -1,5 +1,5 @@
 /** Markdown tokens (markdownParse.ts) -> DOM nodes built with textContent: model text is never HTML. */
-import { highlightTokens, type HlNode } from './highlight';
+import { highlightTokens, type HlNode } from './codeHighlight';
 import { parseBlocks, type Block, type Inline } from './markdownParse';
 
 export function renderMarkdown(src: string, onLink: (href: string) => void): DocumentFragment {

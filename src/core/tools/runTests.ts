@@ -1,19 +1,9 @@
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
-import { formatTestSummary, summarizeTestOutput, type TestSummary } from './testSummary';
-import { headTail } from '../base/truncate';
+import { describeTestCommand, formatTestSummary, summarizeTestOutput, type TestCommandResult } from './testSummary';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
-const OUTPUT_CHARS_ON_FAILURE = 6000;
-
-export interface TestCommandResult {
-  command: string;
-  exitCode: number | null;
-  durationMs: number;
-  timedOut: boolean;
-  output: string;
-  summary: TestSummary;
-}
+export type { TestCommandResult } from './testSummary';
 
 export const runTestsTool: Tool<Record<string, never>> = {
   name: 'run_tests',
@@ -47,7 +37,7 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
     const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
     results.push(result);
     ctx.emit?.({ type: 'test-finished', command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output });
-    parts.push(describe(result));
+    parts.push(describeTestCommand(result));
   }
   const passed = results.every((r) => r.exitCode === 0);
   const text = `${passed ? 'tests passed' : 'tests FAILED'}\n\n${parts.join('\n\n')}`;
@@ -86,14 +76,4 @@ async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<
   ].filter(Boolean).join(' and ');
   const reason = `Commands are not sandboxed here, and "${command}" runs ${what}, which the agent wrote without review.`;
   await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
-}
-
-function describe(r: TestCommandResult): string {
-  const seconds = (r.durationMs / 1000).toFixed(1);
-  const status = r.timedOut ? `timed out after ${seconds} s` : r.exitCode === null ? `killed after ${seconds} s` : `exit ${r.exitCode} after ${seconds} s`;
-  const summary = formatTestSummary(r.summary);
-  const lines = [`$ ${r.command}`, status];
-  if (summary) lines.push(summary);
-  if (r.exitCode !== 0) lines.push('--- output ---', headTail(r.output.trimEnd(), OUTPUT_CHARS_ON_FAILURE).text);
-  return lines.join('\n');
 }

@@ -5,6 +5,33 @@
  * and the caller falls back to the output's tail.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { headTail } from '../base/truncate';
+
+/** How much of a failing command's output the model sees: its head and its tail. */
+const OUTPUT_CHARS_ON_FAILURE = 6000;
+
+export interface TestCommandResult {
+  command: string;
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  output: string;
+  summary: TestSummary;
+}
+
+/**
+ * One test command's result in the words the model reads, whoever ran it (run_tests, the tests after
+ * an edit, Run Tests or a save in VS Code): status, the summary, and on failure the output's head and tail.
+ */
+export function describeTestCommand(r: TestCommandResult): string {
+  const seconds = (r.durationMs / 1000).toFixed(1);
+  const status = r.timedOut ? `timed out after ${seconds} s` : r.exitCode === null ? `killed after ${seconds} s` : `exit ${r.exitCode} after ${seconds} s`;
+  const summary = formatTestSummary(r.summary);
+  const lines = [`$ ${r.command}`, status];
+  if (summary) lines.push(summary);
+  if (r.exitCode !== 0) lines.push('--- output ---', headTail(r.output.trimEnd(), OUTPUT_CHARS_ON_FAILURE).text);
+  return lines.join('\n');
+}
 
 export interface TestFailure {
   name: string;

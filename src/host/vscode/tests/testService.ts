@@ -14,7 +14,7 @@ import type { PatchPilotSettings } from '../../../core/config/settings';
 import { createCommandExecutor, createCommandGuard } from '../../../core/tools/policyAdapters';
 import type { TaskRunnerFactory } from '../../../core/session/wireAgent';
 import { errorMessage } from '../../../core/base';
-import { formatTestSummary, summarizeTestOutput, type TestSummary } from '../../../core/tools/testSummary';
+import { describeTestCommand, summarizeTestOutput, type TestSummary } from '../../../core/tools/testSummary';
 import type { TaskRunResult } from '../../../core/ports';
 import { VsCodeTaskRunner } from './vsCodeTaskRunner';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';
@@ -138,11 +138,7 @@ export class TestService implements vscode.Disposable {
 
   private report(trigger: TestRunReport['trigger'], commands: TestCommandReport[], paths?: string[]): TestRunReport {
     const passed = commands.every((c) => c.result.exitCode === 0);
-    const parts = commands.map((c) => {
-      const summary = formatTestSummary(c.summary);
-      const status = c.result.timedOut ? 'timed out' : `exit ${c.result.exitCode}`;
-      return [`$ ${c.command}`, `${status} after ${(c.result.durationMs / 1000).toFixed(1)} s`, summary, c.result.exitCode !== 0 ? `--- output (tail) ---\n${c.result.output.slice(-4000)}` : ''].filter(Boolean).join('\n');
-    });
+    const parts = commands.map((c) => describeTestCommand({ command: c.command, exitCode: c.result.exitCode, durationMs: c.result.durationMs, timedOut: c.result.timedOut, output: c.result.output, summary: c.summary }));
     const why = trigger === 'save' ? ` (run on save of ${paths?.join(', ')})` : '';
     return { trigger, paths, passed, commands, text: `${passed ? 'tests passed' : 'tests FAILED'}${why}\n\n${parts.join('\n\n')}` };
   }

@@ -121,11 +121,11 @@ searchBox.addEventListener('keydown', (e) => {
 });
 searchBox.addEventListener('input', () => typedAt.set(searchBox.value, performance.now()), { capture: true });
 
-client.handlers = {
+client.listen({
   'history/changed': ({ runIds }) => void onChanged(runIds),
   'history/status': (s) => showStatus(s),
   'history/focus': () => searchBox.focus(),
-};
+});
 
 // --- behaviour ------------------------------------------------------------------------------
 function save(): void {

@@ -1,4 +1,4 @@
-import type { HistoryToHostType, HistoryToWebviewMessage } from '../../../protocol/history';
+import type { HistoryToHostMessage, HistoryToHostType, HistoryToWebviewMessage } from '../../../protocol/history';
 import { validateHistoryToHost } from '../../../protocol/historyValidate';
 import { openLink } from './handlers/openLink';
 import { openSettings } from './handlers/openSettings';
@@ -9,6 +9,7 @@ import { applyRetention, deleteRun, exportRun } from './handlers/runActions';
 import { runs } from './handlers/runs';
 import { search } from './handlers/search';
 import type { HistoryHandler, HistoryHandlerContext } from './handlers/types';
+import { createRpcRouter } from '../webview/rpcRouter';
 
 const HANDLERS: { [K in HistoryToHostType]: HistoryHandler<K> } = {
   'history/ready': ready,
@@ -25,24 +26,9 @@ const HANDLERS: { [K in HistoryToHostType]: HistoryHandler<K> } = {
   'history/openLink': openLink,
 };
 
-/**
- * Every panel message passes validateHistoryToHost first; what fails is dropped and logged with no
- * answer. A valid one goes to its handler; the answer (or the error's message) goes back by id.
- */
-export async function routeHistory(raw: unknown, ctx: HistoryHandlerContext, reply: (m: HistoryToWebviewMessage) => void): Promise<void> {
-  const checked = validateHistoryToHost(raw);
-  if (!checked.ok) {
-    ctx.log.warn(`history panel: dropped a message: ${checked.reason}`);
-    return;
-  }
-  const { id, type, payload } = checked.message;
-  try {
-    const handler = HANDLERS[type] as HistoryHandler<typeof type>;
-    const result = await handler(payload as never, ctx);
-    reply({ kind: 'response', id, type, ok: true, result } as HistoryToWebviewMessage);
-  } catch (err) {
-    const error = err instanceof Error ? err.message : String(err);
-    ctx.log.warn(`history panel: ${type} failed: ${error}`);
-    reply({ kind: 'response', id, type, ok: false, error });
-  }
+/** Every panel message is validated, then answered by its handler (webview/rpcRouter.ts). */
+const router = createRpcRouter<HistoryToHostMessage, HistoryHandlerContext>(validateHistoryToHost, HANDLERS, 'history panel');
+
+export function routeHistory(raw: unknown, ctx: HistoryHandlerContext, reply: (m: HistoryToWebviewMessage) => void): Promise<void> {
+  return router(raw, ctx, (m) => reply(m as HistoryToWebviewMessage));
 }

@@ -93,3 +93,7 @@ export interface ChatRequest {
   /** Accumulates usage and cost for the run (one meter per run). */
   meter?: import('./usageMeter').UsageMeter;
 }
+
+// The rest of the model vocabulary a port may name (ports import only `<domain>/types`).
+export type { CompleteRequest } from './modelClient';
+export type { ContextWindow } from './contextWindows';

@@ -22,3 +22,6 @@ export function strictest(decisions: readonly PolicyDecision[], fallback: Policy
   for (const d of decisions) if (!best || rank[d.verdict] > rank[best.verdict]) best = d;
   return best ?? fallback;
 }
+
+// The fetch result a port may name (ports import only `<domain>/types`).
+export type { SafeFetchResult } from './network/safeFetch';

@@ -1,6 +1,4 @@
-import type { CompleteRequest } from '../llm/modelClient';
-import type { ChatRequest, ModelRole, ModelTurn } from '../llm/types';
-import type { ContextWindow } from '../llm/contextWindows';
+import type { ChatRequest, CompleteRequest, ContextWindow, ModelRole, ModelTurn } from '../llm/types';
 
 /** What the loop needs from the model client (ModelClient fits). */
 export interface ChatModel {

@@ -1,5 +1,5 @@
 import type { ApplyOptions, ApplyResult } from '../patch/types';
-import type { SafeFetchResult } from '../policy/network/safeFetch';
+import type { SafeFetchResult } from '../policy/types';
 import type { HistoryStore } from '../history/types';
 
 /** Applies patch text to the workspace (PatchManager). */

@@ -119,11 +119,11 @@ export class Orchestrator {
       const skills = await loadRunSkills({ root, pathPolicy, bundledSkillsDir: deps.bundledSkillsDir });
       toolCtx.skills = skills;
       const tools = await this.gatherTools(signal, onToolEvent, warn);
-      const offered = tools.list().filter((t) => (mode !== 'plan' || t.readOnly || t.name === 'propose_patch') && (t.name !== 'load_skill' || skills.skills.length > 0));
+      const offered = tools.list().filter((t) => (mode !== 'plan' || t.readOnly || t.loop?.planModeDryRun) && (t.loop?.offeredWhen?.({ skills: skills.skills.length }) ?? true));
       const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
       const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
       const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, settings, toolCtx.ignore));
-      if (!options.subagent && offered.some((t) => t.name === 'spawn_subagent')) {
+      if (!options.subagent && offered.some((t) => t.loop?.spawnsRuns)) {
         toolCtx.subagents = new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, git, facts, meter, emit, runChild: (d, g, o) => new Orchestrator(d).run(g, o) });
       }
       if (options.earlier?.length) {
@@ -210,13 +210,13 @@ export class Orchestrator {
         const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, tools, offered, toolCtx, emit));
         for (const x of executed) {
           conversation.addToolResult(x.call.id, x.result.output);
-          await this.record(x, recorder, memory, signal);
+          await this.record(x, tools.get(x.call.name), recorder, memory, signal);
         }
         answerInvalidCalls(invalid, conversation, recorder, emit);
 
-        const finished = executed.find((x) => x.call.name === 'finish' && x.result.ok);
+        const finished = executed.find((x) => x.result.ok && tools.get(x.call.name)?.loop?.endsRun);
         if (finished) return await end('finished', 'the model called finish', finished.result.output);
-        const succeeded = executed.some((x) => x.result.ok || isTestVerdict(x));
+        const succeeded = executed.some((x) => x.result.ok || tools.get(x.call.name)?.loop?.isVerdict?.(x.result));
         failures = succeeded ? 0 : failures + 1;
         if (failures >= settings.limits.maxConsecutiveFailures) {
           return await end('failed', `${failures} steps in a row where every tool call failed`);
@@ -270,12 +270,13 @@ export class Orchestrator {
   }
 
   /** In call order (parallel calls finish in any order), so the audit trail reads like the conversation. */
-  private async record(x: Executed, recorder: RunRecorder, memory: RunMemory, signal: AbortSignal): Promise<void> {
+  private async record(x: Executed, tool: Tool<any> | undefined, recorder: RunRecorder, memory: RunMemory, signal: AbortSignal): Promise<void> {
     const { call, args, result } = x;
     recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
     memory.noteCall(`${call.name} ${briefArgs(args)} -> ${result.ok ? 'ok' : 'failed'}: ${firstLine(result.output)}`);
-    if (call.name === 'propose_patch' && typeof args.patch === 'string') recorder.patch(args.patch, result);
-    else if (result.ok && READ_TOOLS_WORTH_REMEMBERING.has(call.name)) await memory.observe({ tool: call.name, args, output: result.output }, signal);
+    const patch = tool?.loop?.patchOf?.(args);
+    if (patch !== undefined) recorder.patch(patch, result);
+    else if (result.ok && tool?.loop?.worthRemembering) await memory.observe({ tool: call.name, args, output: result.output }, signal);
   }
 
   private forwardToolEvent(e: ToolEvent, emit: (e: AgentEvent) => void, recorder: RunRecorder, approvals: ApprovalTally): void {
@@ -305,8 +306,6 @@ export class Orchestrator {
     recorder.toolEvent(e);
   }
 }
-
-const READ_TOOLS_WORTH_REMEMBERING = new Set(['grep', 'glob', 'web_fetch']);
 
 /** Edits (patches, file writes) refused because nobody could be asked: a run made of only those is `blocked`. */
 interface ApprovalTally {
@@ -360,11 +359,6 @@ function parallelSafe(tool: Tool<any> | undefined, call: ModelToolCall, readOnly
   } catch {
     return false;
   }
-}
-
-/** A failed test run is information for the model, not a failed step. */
-function isTestVerdict(x: Executed): boolean {
-  return x.call.name === 'run_tests' && Array.isArray(x.result.data?.results);
 }
 
 function forwardModelEvent(e: ModelStreamEvent, emit: (e: AgentEvent) => void): void {

@@ -13,7 +13,6 @@ import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 import type { GitSnapshot } from '../git/gitSession';
 import type { WorkspaceFacts } from '../context/systemPrompt';
 
-export const SPAWN_SUBAGENT = 'spawn_subagent';
 
 export interface SubagentsOptions {
   deps: OrchestratorDeps;
@@ -42,7 +41,7 @@ export class Subagents implements SubagentSpawner {
   private count = 0;
 
   constructor(private readonly o: SubagentsOptions) {
-    const candidates = o.offered.filter((t) => t.name !== SPAWN_SUBAGENT && t.name !== 'finish');
+    const candidates = o.offered.filter((t) => !t.loop?.notForSubagents && !t.loop?.endsRun);
     this.available = candidates.map((t) => t.name);
     this.defaults = candidates.filter((t) => t.readOnly).map((t) => t.name);
     this.limiter = new Limiter(o.deps.settings.subagents.maxConcurrent);
@@ -52,7 +51,7 @@ export class Subagents implements SubagentSpawner {
     const names = request.tools ? [...new Set(request.tools)] : [...this.defaults];
     const unknown = names.filter((n) => !this.available.includes(n));
     if (unknown.length) {
-      return fail(`${SPAWN_SUBAGENT}: no such tool for a subagent: ${unknown.join(', ')}. Available: ${this.available.join(', ')}`);
+      return fail(`no such tool for a subagent: ${unknown.join(', ')}. Available: ${this.available.join(', ')}`);
     }
     const index = ++this.count;
     const { deps, emit } = this.o;
@@ -60,7 +59,8 @@ export class Subagents implements SubagentSpawner {
       emit({ type: 'subagent/started', index, task: request.task, tools: names });
       const childDeps: OrchestratorDeps = {
         ...deps,
-        tools: this.o.registry.only([...names, 'finish']),
+        // The child ends the way any run does: with the tool that ends runs.
+        tools: this.o.registry.only([...names, ...this.o.registry.list().filter((t) => t.loop?.endsRun).map((t) => t.name)]),
         // The parent gathered its outside tools (MCP) already; the child uses those, asks nothing new.
         toolSources: undefined,
         onEvent: (e) => {

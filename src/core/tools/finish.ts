@@ -7,6 +7,7 @@ interface Args {
 /** Ends the run. The orchestrator stops after this call; the summary is the run's answer. */
 export const finishTool: Tool<Args> = {
   name: 'finish',
+  loop: { endsRun: true },
   description: 'Call when the goal is done (or cannot be done): summarize what changed, how it was verified, and anything left open.',
   schema: {
     type: 'object',

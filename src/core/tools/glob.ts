@@ -12,6 +12,7 @@ interface Args {
 
 export const globTool: Tool<Args> = {
   name: 'glob',
+  loop: { worthRemembering: true },
   description:
     'Find workspace files by name pattern: "src/**/*.ts", "*.test.ts" (no "/" = any depth), "{a,b}.json". ' +
     `Returns sorted workspace-relative paths, at most ${GLOB_MAX_RESULTS}. Ignored files (.gitignore, .patchpilotignore) are left out.`,

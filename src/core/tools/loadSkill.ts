@@ -13,6 +13,7 @@ interface Args {
  */
 export const loadSkillTool: Tool<Args> = {
   name: 'load_skill',
+  loop: { offeredWhen: (run) => run.skills > 0 },
   description:
     'Read the instructions of a skill listed in the system prompt, before doing the task it covers. ' +
     'file: another file of the skill\'s folder (a reference the instructions name). Run its scripts with run_command.',

@@ -10,6 +10,7 @@ interface Args {
 
 export const proposePatchTool: Tool<Args> = {
   name: 'propose_patch',
+  loop: { planModeDryRun: true, patchOf: (args) => (typeof args.patch === 'string' ? args.patch : undefined) },
   description:
     'Change files with a patch: a unified diff (preferred; ---/+++ headers and @@ hunks with 3 lines of context), an apply_patch ' +
     'envelope (*** Begin Patch), or SEARCH/REPLACE blocks. Paths are workspace-relative. The patch is checked first; every hunk ' +

@@ -125,7 +125,29 @@ export interface Tool<Args = Record<string, unknown>> {
   foreignSchema?: boolean;
   /** For a read-only tool whose arguments can make it act (spawn_subagent given write tools): whether this call may run alongside others. */
   parallelSafe?(args: Args, tools: { readOnly(name: string): boolean }): boolean;
+  /** What the loop needs to know of this tool; the orchestrator never compares tool names. */
+  loop?: ToolLoopTraits;
   run(args: Args, ctx: ToolContext): Promise<ToolResult>;
+}
+
+/** A tool's part in the agent loop (src/core/orchestrator reads these, never the tool's name). */
+export interface ToolLoopTraits {
+  /** A successful call ends the run; its output is the run's summary (finish). */
+  endsRun?: boolean;
+  /** A failed result that is still an answer (a failing test run): the step did not fail. */
+  isVerdict?(result: ToolResult): boolean;
+  /** The patch text the call proposed, recorded with its outcome in the history (propose_patch). */
+  patchOf?(args: Record<string, unknown>): string | undefined;
+  /** Its successful results are worth the run's memory (grep, glob, web_fetch). */
+  worthRemembering?: boolean;
+  /** Offered in plan mode although it writes: there it only dry-runs (propose_patch). */
+  planModeDryRun?: boolean;
+  /** Offered only when the run has something for it (load_skill: skills). */
+  offeredWhen?(run: { skills: number }): boolean;
+  /** Spawns child runs: the loop lends it the means to (spawn_subagent). */
+  spawnsRuns?: boolean;
+  /** Never lent to a child run (finish is its own; spawn_subagent does not nest). */
+  notForSubagents?: boolean;
 }
 
 export const ok = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: true, output, data });

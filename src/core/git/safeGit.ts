@@ -9,11 +9,12 @@
  *   external diff or textconv on diff), so no caller can forget them;
  * - the environment keeps the user's identity and global config but no variable that would move
  *   git elsewhere or start a program (GIT_DIR, GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, PAGER ...).
- * simple-git is not used here: its unsafe-option guard (rightly) rejects `-c core.fsmonitor=...`
- * and `-c core.hooksPath=...`, the very overrides that make a call safe, and does not look at
- * repository config at all. Callers never pass options before the subcommand, and paths go after `--`.
+ * Git runs through simple-git, whose argument guard stays on for every category PatchPilot does not
+ * set on purpose (see ALLOWED_UNSAFE): a caller's arguments cannot add `--upload-pack`, `ext::`,
+ * `--exec-path`, aliases, includes, templates or URL rewrites. Callers never pass options before the
+ * subcommand, and paths go after `--`.
  */
-import { execFile } from 'node:child_process';
+import { simpleGit, type SimpleGitOptions } from 'simple-git';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { driverOverrides, hasConfig, overrideArgs } from './neutralConfig';
@@ -114,11 +115,50 @@ function gitEnv(workTree: string): NodeJS.ProcessEnv {
   };
 }
 
-function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { cwd, env, signal, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`git ${args.find((a) => a in SUBCOMMANDS || a === 'config') ?? ''} failed: ${stderr.trim() || err.message}`));
-      else resolve(stdout);
-    });
-  });
+/**
+ * The guard categories PatchPilot's own arguments trip, each by a value that turns something OFF
+ * (neutralConfig.ts): found by running each override through simple-git 4 with the guard fully on.
+ * - ConfigPaths: `--git-dir`, `--work-tree` (the repository located by us, never discovered) and the
+ *   user's GIT_CONFIG_GLOBAL / GIT_CONFIG_SYSTEM;
+ * - FsMonitor, HooksPath, Pager, Editor, AskPass, SshCommand, GitProxy, DiffExternal, GpgProgram:
+ *   `core.fsmonitor=false`, `core.hooksPath=/dev/null`, `core.pager=cat` and `pager.<cmd>=false`,
+ *   `core.editor=:` / `sequence.editor=:`, and empty `core.askPass`, `core.sshCommand`,
+ *   `core.gitProxy`, `diff.external`, `diff.<driver>.command`, `gpg[.<format>].program`;
+ * - Pack, ProtocolOverride: `uploadpack.packObjectsHook=`, `remote.<name>.uploadpack=` /
+ *   `receivepack=`, and `protocol.allow=never` (no transport at all);
+ * - Filter, DiffTextConv, MergeDriver, CredentialHelper: the free-name drivers a repository's
+ *   config defines, overridden with empty values (driverOverrides), and `credential.helper=`.
+ * Still refused, for our arguments and the callers' alike: aliases, includes, template dirs,
+ * submodule and URL-rewrite config, `--exec-path`, command binaries, and config from the environment.
+ */
+const ALLOWED_UNSAFE: SimpleGitOptions['unsafe'] = {
+  allowUnsafeConfigPaths: true,
+  allowUnsafeFsMonitor: true,
+  allowUnsafeHooksPath: true,
+  allowUnsafePager: true,
+  allowUnsafeEditor: true,
+  allowUnsafeAskPass: true,
+  allowUnsafeSshCommand: true,
+  allowUnsafeGitProxy: true,
+  allowUnsafeDiffExternal: true,
+  allowUnsafeGpgProgram: true,
+  allowUnsafePack: true,
+  allowUnsafeProtocolOverride: true,
+  allowUnsafeFilter: true,
+  allowUnsafeDiffTextConv: true,
+  allowUnsafeMergeDriver: true,
+  allowUnsafeCredentialHelper: true,
+};
+
+/** The GIT_* variables gitEnv() passes (simple-git's environment guard refuses any other). */
+const ALLOWED_ENV = [...KEPT_GIT_VARS, 'GIT_PAGER', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_TERMINAL_PROMPT', 'GIT_NO_LAZY_FETCH', 'GIT_OPTIONAL_LOCKS', 'GIT_CEILING_DIRECTORIES'];
+
+async function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
+  const git = simpleGit({ baseDir: cwd, binary: 'git', maxConcurrentProcesses: 4, trimmed: false, unsafe: ALLOWED_UNSAFE, allowEnvironment: ALLOWED_ENV, ...(signal ? { abort: signal } : {}) }).env(env as Record<string, string>);
+  try {
+    return await git.raw(args);
+  } catch (err) {
+    const what = args.find((a) => a in SUBCOMMANDS || a === 'config') ?? '';
+    throw new Error(`git ${what} failed: ${errorMessage(err).trim()}`);
+  }
 }

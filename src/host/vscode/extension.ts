@@ -8,6 +8,7 @@ import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
+import { namesOwnModel } from './config/settingsReader';
 import { ApiKeyStore, BRAVE_API_KEY } from './config/secrets';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
@@ -67,8 +68,9 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // A real endpoint set while the demo answers: the user's endpoint wins from now on.
-      if (e.affectsConfiguration('patchpilot.llm.baseUrl') && demo.enabled) void demo.setEnabled(false);
+      // A real endpoint set while the demo answers: the user's endpoint wins from now on (a field cleared to "" is no endpoint).
+      const endpointChanged = e.affectsConfiguration('patchpilot.llm.baseUrl') || e.affectsConfiguration('patchpilot.llm.provider');
+      if (endpointChanged && demo.enabled && namesOwnModel(vscode.workspace.getConfiguration(), vscode.workspace.isTrusted)) void demo.setEnabled(false);
       if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),

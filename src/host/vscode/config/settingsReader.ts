@@ -5,6 +5,7 @@
  */
 import { resolveSettings, type ResolvedConfig, type SettingsLayer } from '../../../core/config/resolve';
 import { SETTING_KEYS, type SettingKey } from '../../../core/config/settings';
+import { wireOf } from '../../../core/config/providers';
 
 /** The part of `vscode.WorkspaceConfiguration` used here (from `getConfiguration()` without a section). */
 export interface ConfigurationLike {
@@ -62,5 +63,19 @@ export function isLoopbackEndpoint(url: string | undefined): boolean {
     return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether the user's own settings (through the trust filter, without the demo's layer) now name a
+ * model to use: a base URL, or a provider that needs none. Clearing a field in the Settings UI
+ * writes "" (unset): that must not end the demo the user turned on.
+ */
+export function namesOwnModel(configuration: ConfigurationLike, trusted: boolean): boolean {
+  try {
+    const { llm } = readHostConfig({ configuration, trusted }).settings;
+    return !!llm.baseUrl || wireOf(llm.provider) === 'vscode';
+  } catch {
+    return false; // an invalid value names nothing usable; the settings error shows when a run starts
   }
 }

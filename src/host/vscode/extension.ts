@@ -9,7 +9,8 @@ import { registerRunTests } from './commands/runTests';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
 import { namesOwnModel } from './config/settingsReader';
-import { ApiKeyStore, BRAVE_API_KEY } from './config/secrets';
+import { ApiKeyStore, BRAVE_API_KEY, ProviderKeys } from './config/secrets';
+import { hostChatModel } from './llm/hostModel';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
@@ -28,7 +29,9 @@ export interface PatchPilotApi {
   createPatchEngine: typeof createVsCodePatchEngine;
   testService: typeof testService;
   history: WindowHistory;
+  /** The key of a custom endpoint (no provider chosen); `providerKeys` has every provider's. */
   keys: ApiKeyStore;
+  providerKeys: ProviderKeys;
   historyPanel: HistoryPanelApi;
   config: HostConfig;
 }
@@ -37,10 +40,11 @@ export interface PatchPilotApi {
 export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const started = performance.now();
   const log = createLog(context);
-  const keys = new ApiKeyStore(context.secrets);
+  const providerKeys = new ProviderKeys(context.secrets);
+  const keys = providerKeys.for(undefined);
   const searchKeys = new ApiKeyStore(context.secrets, BRAVE_API_KEY);
   const demo = new DemoModel(context.workspaceState, log);
-  const config = new HostConfig(keys, log, demo, searchKeys);
+  const config = new HostConfig(providerKeys, log, demo, searchKeys);
   const history = new WindowHistory(config, log);
   registerDiffReview(context);
   const diffPreview = new VsCodeDiffPreview(context, log);
@@ -58,6 +62,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     },
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
     history: () => history.get(),
+    chatModel: hostChatModel,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log);
@@ -76,7 +81,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     }),
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
     vscode.workspace.onDidGrantWorkspaceTrust(() => host.invalidate()),
-    keys.onDidChange(() => host.invalidate()),
+    providerKeys.onDidChange(() => host.invalidate()),
     searchKeys.onDidChange(() => host.invalidate()),
     // The Stop keybinding and title button exist only while a run works.
     host.onPush((type, payload) => {
@@ -86,12 +91,12 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerShowVersion(context);
   registerChatCommands(context, host, provider);
   registerRunGoal(context, host, provider);
-  registerConfigCommands(context, keys, config, host, log, demo, searchKeys);
+  registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys, historyPanel, config };
+  return { host, activationMs, diffPreview, createPatchEngine: createVsCodePatchEngine, testService, history, keys, providerKeys, historyPanel, config };
 }
 
 export function deactivate(): void {}

@@ -22,6 +22,8 @@ export interface HostConfigInput {
   webSearchKey?: string;
   /** Layers above the settings (the demo model's endpoint). */
   overrides?: SettingsLayer[];
+  /** The provider whose saved key `apiKey` is ("DeepSeek"), for error hints. */
+  keyOf?: string;
 }
 
 /** User settings, then workspace, then folder settings (the folder is the workspace's scope too). */
@@ -49,7 +51,7 @@ export function readHostConfig(input: HostConfigInput): ResolvedConfig {
     layers: [...readSettingsLayers(input.configuration), ...(input.overrides ?? [])],
     trusted: input.trusted,
     apiKey: input.apiKey,
-    apiKeyOrigin: 'the key saved with "PatchPilot: Set API Key"',
+    apiKeyOrigin: `the ${input.keyOf ? `${input.keyOf} ` : ''}key saved with "PatchPilot: Set API Key"`,
     apiKeyHelp: 'run "PatchPilot: Set API Key"',
     webSearchKey: input.webSearchKey,
   });

@@ -95,9 +95,11 @@ describe('vscode language models (provider "vscode")', () => {
     assert.match(resultPart?.text ?? '', /periwinkle/);
   });
 
-  it('the window is the model\'s maxInputTokens (source VS Code); cancelling aborts; a refusal says what happened', async () => {
+  it('the window is the model\'s maxInputTokens (from VS Code) unless set; cancelling aborts; a refusal says what happened', async () => {
     const model = await VsCodeChatModel.select({ model: MODEL_ID });
-    assert.deepEqual(model.contextWindow('reasoning'), { tokens: 48000, known: true, source: 'VS Code' });
+    assert.deepEqual(model.contextWindow('reasoning'), { tokens: 48000, known: true, source: 'endpoint', from: 'VS Code', detail: 'maxInputTokens' });
+    const set = await VsCodeChatModel.select({ model: MODEL_ID, contextWindows: { [MODEL_ID]: 20000 } });
+    assert.equal(set.contextWindow('reasoning').tokens, 20000, 'the user\'s setting wins');
     const events: string[] = [];
     const turn = await model.streamChatWithRecovery({ role: 'reasoning', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello there' }], onEvent: (e) => events.push(e.type) });
     assert.equal(turn.text, 'Echo: hello there');

@@ -6,5 +6,5 @@ import { VsCodeChatModel } from './vsCodeChatModel';
 /** The model the host serves itself for these settings (provider "vscode"); undefined: the core's client for the endpoint. */
 export async function hostChatModel(settings: PatchPilotSettings): Promise<ChatModel | undefined> {
   if (wireOf(settings.llm.provider) !== 'vscode') return undefined;
-  return VsCodeChatModel.select({ model: settings.llm.model, fastModel: settings.llm.fastModel });
+  return VsCodeChatModel.select({ model: settings.llm.model, fastModel: settings.llm.fastModel, contextWindows: settings.llm.contextWindows });
 }

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { ChatModel } from '../../../core/ports/chatModel';
 import type { CompleteRequest } from '../../../core/llm/modelClient';
-import { estimateMessageTokens, estimatePromptTokens, estimateTokens, type ContextWindow } from '../../../core/llm/contextWindows';
+import { estimateMessageTokens, estimatePromptTokens, estimateTokens, lookupByModelName, type ContextWindow } from '../../../core/llm/contextWindows';
 import { ModelApiError, cancelledError } from '../../../core/llm/errors';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn, ModelUsage } from '../../../core/llm/types';
 import { lmError } from './lmErrors';
@@ -29,28 +29,46 @@ export interface VsCodeModelChoice {
   /** The model's id (what Select Model writes to patchpilot.llm.model), or a family; unset: the first model VS Code offers. */
   model?: string;
   fastModel?: string;
+  /** patchpilot.llm.contextWindows: the user's window for a model wins over what VS Code reports. */
+  contextWindows?: Readonly<Record<string, number>>;
+}
+
+/** Where a window came from, in the words the chat and the CLI use ("from VS Code"). */
+interface WindowOrigin {
+  source: 'setting' | 'endpoint';
+  from: string;
+  detail: string;
 }
 
 export class VsCodeChatModel implements ChatModel {
   /** Prompt tokens of messages already counted (messages never change once built). */
   private readonly counted = new WeakMap<ModelMessage, number>();
 
-  private constructor(private readonly models: Record<ModelRole, vscode.LanguageModelChat>) {}
+  private constructor(
+    private readonly models: Record<ModelRole, vscode.LanguageModelChat>,
+    private readonly windowSettings: Readonly<Record<string, number>>,
+  ) {}
 
   /** Finds the chosen models now (the loop needs their windows before the first request). */
   static async select(choice: VsCodeModelChoice, lm: LanguageModels = vscode.lm): Promise<VsCodeChatModel> {
     const reasoning = await findModel(lm, choice.model);
     const fast = choice.fastModel ? await findModel(lm, choice.fastModel) : reasoning;
-    return new VsCodeChatModel({ reasoning, fast });
+    return new VsCodeChatModel({ reasoning, fast }, choice.contextWindows ?? {});
   }
 
   modelFor(role: ModelRole): string {
     return this.models[role].id;
   }
 
+  /** The user's setting wins; else the model's input limit as VS Code reports it (the window the prompt must fit). */
   contextWindow(role: ModelRole): ContextWindow {
-    // The API reports the input limit only; it is the window the prompt must fit.
-    const window: ContextWindow & { source: string } = { tokens: this.models[role].maxInputTokens, known: true, source: 'VS Code' };
+    const model = this.models[role];
+    const set = lookupByModelName(this.windowSettings, model.id);
+    if (set !== undefined) {
+      const window: ContextWindow & WindowOrigin = { tokens: set, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows' };
+      return window;
+    }
+    const window: ContextWindow & WindowOrigin = { tokens: model.maxInputTokens, known: true, source: 'endpoint', from: 'VS Code', detail: 'maxInputTokens' };
     return window;
   }
 

@@ -82,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
     vscode.workspace.onDidGrantWorkspaceTrust(() => host.invalidate()),
     providerKeys.onDidChange(() => host.invalidate()),
+    // VS Code's models come and go (an extension signs in or out): the chat's status follows.
+    vscode.lm.onDidChangeChatModels(() => host.invalidate()),
     searchKeys.onDidChange(() => host.invalidate()),
     // The Stop keybinding and title button exist only while a run works.
     host.onPush((type, payload) => {

@@ -120,4 +120,19 @@ describe('vscode language models (provider "vscode")', () => {
     });
     await assert.rejects(VsCodeChatModel.select({ model: 'no-such-model' }), /offers no model "no-such-model" \(it offers .*fake-echo-tools/);
   });
+
+  it('the chat says before a run that VS Code offers no such model, and is ready again with one it offers', async () => {
+    const { host } = await api();
+    await settings().update('llm.model', 'no-such-model', vscode.ConfigurationTarget.Global);
+    try {
+      await host.refreshStatus();
+      assert.match(host.status().notice ?? '', /VS Code offers no model "no-such-model" \(it offers .*fake-echo-tools.*Select Model/);
+      const refused = await host.send('hello');
+      assert.equal(refused.delivered, 'refused');
+    } finally {
+      await settings().update('llm.model', MODEL_ID, vscode.ConfigurationTarget.Global);
+    }
+    await host.refreshStatus();
+    assert.equal(host.status().notice, undefined);
+  });
 });

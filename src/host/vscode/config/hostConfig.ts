@@ -48,8 +48,17 @@ export class HostConfig {
         });
       }
     }
-    return { config, trusted, missing: missing(config), demo: !!demo };
+    const ownModels = !demo && wireOf(config.settings.llm.provider) === 'vscode' ? await vsCodeModelMissing(config.settings.llm.model) : undefined;
+    return { config, trusted, missing: ownModels ?? missing(config), demo: !!demo };
   }
+}
+
+/** Provider "vscode": said before a run, not when it fails to start, that VS Code offers no (such) model. */
+async function vsCodeModelMissing(model: string | undefined): Promise<string | undefined> {
+  const offered = await vscode.lm.selectChatModels();
+  if (!offered.length) return 'No model: VS Code offers no language models yet. Sign in to an extension that provides them (GitHub Copilot, for one), or run "PatchPilot: Select Model" to choose another provider.';
+  if (model && !offered.some((m) => m.id === model || m.family === model)) return `No model: VS Code offers no model "${model}" (it offers ${offered.map((m) => m.id).join(', ')}); run "PatchPilot: Select Model".`;
+  return undefined;
 }
 
 function missing(config: ResolvedConfig): string | undefined {

@@ -58,8 +58,8 @@ export interface ToHost {
   'approval/answer': [{ id: string; approved: boolean; feedback?: string }, { ok: boolean }];
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
-  /** Buttons of the "not configured" banner: they run the host's own commands. */
-  'config/open': [{ what: 'apiKey' | 'model' | 'settings' | 'demo' | 'stopDemo' }, { ok: boolean }];
+  /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */
+  'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' }, { ok: boolean }];
 }
 
 /** Host -> webview pushes: name -> payload. */

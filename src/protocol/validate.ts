@@ -19,7 +19,7 @@ const SHAPES: { [K in ToHostType]: Record<keyof ToHost[K][0], Field> } = {
   'chat/new': {},
   'approval/answer': { id: str(64, /^[A-Za-z0-9_-]+$/), approved: { type: 'boolean' }, feedback: str(4_000, undefined, true) },
   'link/open': { url: str(2_048) },
-  'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'settings', 'demo', 'stopDemo'] } },
+  'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'provider', 'settings', 'demo', 'stopDemo'] } },
 };
 
 export type Validated = Checked<ToHostMessage>;

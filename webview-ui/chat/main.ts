@@ -29,7 +29,9 @@ const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
 const modelLabel = el('span', 'pp-model');
 const newChat = button({ label: 'New Chat', name: 'Start New Chat', icon: 'add', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
-header.append(modelLabel, newChat);
+// Provider, endpoint, key and model in one flow (the host's Select Model), from the chat too.
+const chooseProvider = button({ label: 'Provider', name: 'Choose Provider', title: 'Choose the provider, endpoint, key and model', icon: 'server-environment', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'provider' }) });
+header.append(modelLabel, chooseProvider, newChat);
 const bannerSlot = el('div', 'pp-banner-slot');
 const log = el('div', 'pp-transcript');
 log.setAttribute('role', 'log');
@@ -153,9 +155,9 @@ function applyStatus(s: ChatStatus): void {
 function showBanner(text: string, level: 'info' | 'warning'): void {
   const actions = snapshot.status.trusted
     ? [
-        button({ label: 'Use Demo Model', onClick: () => void client.request('config/open', { what: 'demo' }) }),
+        button({ label: 'Choose Provider', onClick: () => void client.request('config/open', { what: 'provider' }) }),
+        button({ label: 'Use Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'demo' }) }),
         button({ label: 'Set API Key', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'apiKey' }) }),
-        button({ label: 'Select Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'model' }) }),
         button({ label: 'Open Settings', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'settings' }) }),
       ]
     : [];
@@ -168,7 +170,7 @@ function showDemoBanner(): void {
   bannerSlot.replaceChildren(
     banner(text, 'info', [
       button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) }),
-      button({ label: 'Select Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'model' }) }),
+      button({ label: 'Choose Provider', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'provider' }) }),
     ]),
   );
 }

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
-import { ConfigError, FLAG_SETTINGS, loadCliConfig, APPROVAL_MODES, type SettingKey } from '../../core/config';
+import { ConfigError, FLAG_SETTINGS, loadCliConfig, APPROVAL_MODES, wireOf, type SettingKey } from '../../core/config';
 import { ModelConfigError } from '../../core/llm';
 import { UserError } from '../../core/base/errors';
 import type { HistoryStore } from '../../core/history';
@@ -24,6 +24,9 @@ export const usage = `Usage:
                         shown as a diff), write and run nothing
   --max-steps N         model steps before stopping (default 50)
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
+  --provider P          openai, anthropic, google, deepseek, mistral, groq, openrouter, xai,
+                        ollama, lmstudio, vllm, llamacpp or custom (or PATCHPILOT_PROVIDER):
+                        its default endpoint and its key variable (DEEPSEEK_API_KEY...)
   --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
   --model M             the model (or PATCHPILOT_MODEL); --fast-model M (or PATCHPILOT_FAST_MODEL)
   --trust-workspace     honour the workspace's own base URL, test commands, allowlists,
@@ -32,7 +35,8 @@ export const usage = `Usage:
   --resume RUN          continue the session a run belongs to (its id, a unique prefix,
                         or "last"), from the history: the goal (or the prompt) is a follow-up
   --json                one JSON event per line on stdout instead of the summary
-The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; web_search's Brave key from
+The API key comes from PATCHPILOT_API_KEY, else the provider's variable (OPENAI_API_KEY without
+a provider; none for servers on this machine); web_search's Brave key from
 PATCHPILOT_BRAVE_API_KEY. MCP servers (patchpilot.mcp.servers) need approval: asked on a terminal,
 else given ahead with patchpilot mcp approve NAME.
 Without a terminal (or with --json) nobody can be asked: the run says so before it starts, what needs
@@ -48,6 +52,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'max-steps': { type: 'string' },
   'test-cmd': { type: 'string', multiple: true },
+  provider: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'fast-model': { type: 'string' },
@@ -85,7 +90,7 @@ export async function run(argv: string[]): Promise<number> {
     flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
   }
   if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
-  for (const name of ['base-url', 'model', 'fast-model'] as const) {
+  for (const name of ['provider', 'base-url', 'model', 'fast-model'] as const) {
     const value = args[name];
     if (value !== undefined) flags[FLAG_SETTINGS[name]!] = value;
   }
@@ -104,6 +109,7 @@ export async function run(argv: string[]): Promise<number> {
   }
   for (const w of config.warnings) notifier.warn(w);
   for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason} (--trust-workspace to use it)`);
+  if (wireOf(config.settings.llm.provider) === 'vscode') return settingsError('provider "vscode" (VS Code\'s own models) works only inside VS Code; choose another provider for the CLI');
   if (!config.settings.llm.baseUrl) return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl');
   if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 

@@ -5,6 +5,7 @@ import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/es
 import { ConfigError, resolveSettings, type ResolvedConfig, type SettingsLayer } from './resolve';
 import type { SettingKey } from './settings';
 import { ENV_SETTINGS } from './origin';
+import { providerById } from './providers';
 import { errorMessage } from '../base';
 
 export interface CliConfigInput {
@@ -17,7 +18,8 @@ export interface CliConfigInput {
 
 /**
  * The CLI's settings: `<workspace>/.vscode/settings.json` (JSONC), then the environment, then flags.
- * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; the Brave Search key from
+ * The API key comes from PATCHPILOT_API_KEY, else the chosen provider's own variable (OPENAI_API_KEY
+ * when no provider is chosen; none for local servers); the Brave Search key from
  * PATCHPILOT_BRAVE_API_KEY; never from a file.
  */
 export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
@@ -34,14 +36,17 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   layers.push({ scope: 'env', origin: 'environment', values: envValues });
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });
 
-  const keyVar = ['PATCHPILOT_API_KEY', 'OPENAI_API_KEY'].find((name) => input.env[name]);
   const webSearchKey = input.env.PATCHPILOT_BRAVE_API_KEY || undefined;
+  // The provider decides which well-known key variable is read: DEEPSEEK_API_KEY is never sent to another provider.
+  const provider = providerById(resolveSettings({ layers, trusted: input.trusted }).settings.llm.provider);
+  const providerVars = provider ? (provider.keyEnvVar ? [provider.keyEnvVar] : []) : ['OPENAI_API_KEY'];
+  const keyVar = ['PATCHPILOT_API_KEY', ...providerVars].find((name) => input.env[name]);
   return resolveSettings({
     layers,
     trusted: input.trusted,
     apiKey: keyVar ? input.env[keyVar] : undefined,
     ...(keyVar ? { apiKeyOrigin: `$${keyVar}` } : {}),
-    apiKeyHelp: 'set PATCHPILOT_API_KEY (or OPENAI_API_KEY) in the environment',
+    apiKeyHelp: `set PATCHPILOT_API_KEY${providerVars.length ? ` (or ${providerVars[0]})` : ''} in the environment`,
     webSearchKey,
   });
 }

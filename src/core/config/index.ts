@@ -2,3 +2,4 @@ export * from './settings';
 export * from './resolve';
 export * from './cliConfig';
 export * from './origin';
+export * from './providers';

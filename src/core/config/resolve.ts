@@ -1,4 +1,5 @@
 import { UserError } from '../base/errors';
+import { providerById } from './providers';
 import { describeOrigin } from './origin';
 import { buildSettings, isSettingKey, SETTING_KEYS, validateSettingValue, type PatchPilotSettings, type SettingKey } from './settings';
 
@@ -68,7 +69,8 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         if (key.startsWith('patchpilot.')) warnings.push(`unknown setting ${key} in ${layer.origin}`);
         continue;
       }
-      if (raw === undefined || raw === null) continue; // VS Code's "unset"
+      // VS Code's "unset"; and an empty text field of the Settings UI, an empty flag or variable means unset too.
+      if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
       if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
         ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
         continue;
@@ -86,6 +88,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
   if (problems.length) throw new ConfigError(problems);
 
   const settings = buildSettings(values);
+  applyProviderDefaults(settings, sources);
   const baseUrlSource = sources['patchpilot.llm.baseUrl'];
   // Defence in depth: the filter above already drops such a URL; this keeps the key safe if it ever changes.
   const keyAllowed = !(baseUrlSource?.scope === 'workspace' && !input.trusted);
@@ -102,6 +105,19 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
     ...(input.apiKeyHelp ? { apiKeyHelp: input.apiKeyHelp } : {}),
     webSearchKey: searchKeyAllowed && input.webSearchKey ? input.webSearchKey : undefined,
   };
+}
+
+/**
+ * A provider chosen without a base URL answers at its documented endpoint (`--provider ollama`
+ * alone reaches the local Ollama). The URL counts as set where the provider was, so the trust rule
+ * for the key applies to it as to a typed URL.
+ */
+function applyProviderDefaults(settings: PatchPilotSettings, sources: ResolvedConfig['sources']): void {
+  const provider = providerById(settings.llm.provider);
+  const providerSource = sources['patchpilot.llm.provider'];
+  if (settings.llm.baseUrl || !provider?.defaultBaseUrl || !providerSource) return;
+  settings.llm.baseUrl = provider.defaultBaseUrl;
+  sources['patchpilot.llm.baseUrl'] = { scope: providerSource.scope, origin: `${providerSource.origin} (the default endpoint of ${provider.label})` };
 }
 
 /** Lists add up (no duplicates); objects merge key by key, the later scope winning a key both have. */

@@ -9,6 +9,11 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'aut
 
 export interface PatchPilotSettings {
   llm: {
+    /**
+     * Which provider (src/core/llm/providers.ts) and so which client: 'anthropic' the native one,
+     * 'vscode' VS Code's own models (host only), anything else or unset the OpenAI-compatible one.
+     */
+    provider?: string;
     /** OpenAI-compatible endpoint; undefined means the client library's default. */
     baseUrl?: string;
     model?: string;
@@ -111,6 +116,8 @@ interface KeySpec {
 
 /** Every key, flat, as written in settings.json. The order is the order of the documentation. */
 export const SETTING_KEYS = {
+  // Chooses which of the user's keys is sent and to which client: a repository must not switch it.
+  'patchpilot.llm.provider': { kind: 'string', trustSensitive: true },
   'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
@@ -251,6 +258,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
   const commands = v('patchpilot.tests.commands', d.tests.commands);
   return {
     llm: {
+      provider: v<string | undefined>('patchpilot.llm.provider', undefined),
       baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
       model: v<string | undefined>('patchpilot.llm.model', undefined),
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),

@@ -12,7 +12,7 @@ export const DEMO_MODEL_ID = 'patchpilot-demo';
 export const DEMO_PLAIN_TEXT = 'Written by the demo model (scripted, not a language model): a real model would summarise the run here.';
 const TARGET = 'dates.js';
 const BUGGY = /getUTCMonth\(\)(?!\s*\+\s*1)/;
-const SET_UP = 'To work on your own code, set up a real model: set `patchpilot.llm.baseUrl`, then run "PatchPilot: Set API Key" and "PatchPilot: Select Model".';
+const SET_UP = 'To work on your own code, set up a real model: run "PatchPilot: Select Model" (provider, endpoint, key and model in one go).';
 
 /** What the client sent, reduced to what the walk needs: the tool calls since the user's last message and their results. */
 interface Step {

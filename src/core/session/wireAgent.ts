@@ -11,7 +11,7 @@ import { createIgnoreFilter } from '../policy/path';
 import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
-import type { Approver, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import type { Approver, ChatModel, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
@@ -49,6 +49,11 @@ export interface WireAgentOptions {
   mcpApproveHint?: (server: string) => string;
   /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
   bundledSkillsDir?: string;
+  /**
+   * A model the host serves itself (VS Code's Language Model API for provider "vscode"); default:
+   * the client for the settings' endpoint. The core never imports the host's API: it gets the model.
+   */
+  model?: ChatModel;
 }
 
 export interface WiredAgent {
@@ -104,7 +109,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   }
 
   const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
-  const model = new ModelClient({
+  const model: ChatModel = o.model ?? new ModelClient({
     baseUrl: settings.llm.baseUrl!,
     apiKey: o.config.apiKey,
     model: settings.llm.model!,

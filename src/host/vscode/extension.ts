@@ -8,7 +8,9 @@ import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
-import { ApiKeyStore, BRAVE_API_KEY } from './config/secrets';
+import { namesOwnModel } from './config/settingsReader';
+import { ApiKeyStore, BRAVE_API_KEY, ProviderKeys } from './config/secrets';
+import { hostChatModel } from './llm/hostModel';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { DiffReviewServices, VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { PatchJournal } from './diff/patchJournal';
@@ -31,7 +33,9 @@ export interface PatchPilotApi {
   createPatchEngine: (root: string, review?: DiffPreview) => PatchEngine & { manager: PatchManager };
   testService: () => TestService | undefined;
   history: WindowHistory;
+  /** The key of a custom endpoint (no provider chosen); `providerKeys` has every provider's. */
   keys: ApiKeyStore;
+  providerKeys: ProviderKeys;
   historyPanel: HistoryPanelApi;
   config: HostConfig;
 }
@@ -40,10 +44,11 @@ export interface PatchPilotApi {
 export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const started = performance.now();
   const log = createLog(context);
-  const keys = new ApiKeyStore(context.secrets);
+  const providerKeys = new ProviderKeys(context.secrets);
+  const keys = providerKeys.for(undefined);
   const searchKeys = new ApiKeyStore(context.secrets, BRAVE_API_KEY);
   const demo = new DemoModel(context.workspaceState, log);
-  const config = new HostConfig(keys, log, demo, searchKeys);
+  const config = new HostConfig(providerKeys, log, demo, searchKeys);
   const history = new WindowHistory(config, log);
   // Every host service is created once here and handed to what needs it (no module-level locators).
   const reviews = new DiffReviewServices();
@@ -67,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
     history: () => history.get(),
     chatVisible: () => chatView.visible,
+    chatModel: hostChatModel,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
@@ -77,14 +83,17 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // A real endpoint set while the demo answers: the user's endpoint wins from now on.
-      if (e.affectsConfiguration('patchpilot.llm.baseUrl') && demo.enabled) void demo.setEnabled(false);
+      // A real endpoint set while the demo answers: the user's endpoint wins from now on (a field cleared to "" is no endpoint).
+      const endpointChanged = e.affectsConfiguration('patchpilot.llm.baseUrl') || e.affectsConfiguration('patchpilot.llm.provider');
+      if (endpointChanged && demo.enabled && namesOwnModel(vscode.workspace.getConfiguration(), vscode.workspace.isTrusted)) void demo.setEnabled(false);
       if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.
     vscode.workspace.onDidGrantWorkspaceTrust(() => host.invalidate()),
-    keys.onDidChange(() => host.invalidate()),
+    providerKeys.onDidChange(() => host.invalidate()),
+    // VS Code's models come and go (an extension signs in or out): the chat's status follows.
+    vscode.lm.onDidChangeChatModels(() => host.invalidate()),
     searchKeys.onDidChange(() => host.invalidate()),
     // The Stop keybinding and title button exist only while a run works.
     host.onPush((type, payload) => {
@@ -94,12 +103,12 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerShowVersion(context);
   registerChatCommands(context, host, provider);
   registerRunGoal(context, host, provider);
-  registerConfigCommands(context, keys, config, host, log, demo, searchKeys);
+  registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log });
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: patchEngine, testService: () => tests, history, keys, historyPanel, config };
+  return { host, activationMs, diffPreview, createPatchEngine: patchEngine, testService: () => tests, history, keys, providerKeys, historyPanel, config };
 }
 
 export function deactivate(): void {}

@@ -22,6 +22,8 @@
 //                     (see workbenchUrl); 'none'
 //   extraExtensions   more unpacked extension folders to install (test fixtures)
 //   env               extra environment for code-server and so for the extension host
+//   enableProposedApi extension ids allowed to use proposed API (code-server's --enable-proposed-api),
+//                     for fixtures that stand in for what only proposals offer (a language model provider)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -99,6 +101,7 @@ export interface CodeServerOptions {
   extension?: 'installed' | 'development' | 'none';
   extraExtensions?: string[];
   env?: Record<string, string>;
+  enableProposedApi?: string[];
 }
 
 export interface CodeServer {
@@ -164,6 +167,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
     '--disable-update-check',
     '--disable-getting-started-override',
     ...(trust ? [] : ['--disable-workspace-trust']),
+    ...(options.enableProposedApi ?? []).flatMap((id) => ['--enable-proposed-api', id]),
     workspace,
   ];
   const child = spawn(process.execPath, args, {

@@ -24,6 +24,12 @@ import { E2E_TIMEOUT } from './workbench';
 export type { InhostReport };
 export const INHOST_OUT = path.join(repoRoot, 'out', 'inhost');
 
+/**
+ * A fixture extension that registers a language model the way Copilot does (the chatProvider
+ * proposal in VS Code 1.100), for the suites that drive provider "vscode" (vscodeModels.inhost.ts).
+ */
+export const FAKE_LANGUAGE_MODEL = { dir: path.join(repoRoot, 'test', 'inhost', 'fixtures', 'fake-language-model'), id: 'patchpilot-test.fake-language-model' };
+
 function suites(dir: string): string[] {
   const out: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -92,6 +98,8 @@ export async function runInhostSuite(options: InhostOptions = {}): Promise<Inhos
   const vs = await launchVsCode({
     ...options,
     extension: 'development',
+    extraExtensions: [...(options.extraExtensions ?? []), FAKE_LANGUAGE_MODEL.dir],
+    enableProposedApi: [...(options.enableProposedApi ?? []), FAKE_LANGUAGE_MODEL.id],
     env,
     payload: (server) => [
       ['extensionDevelopmentPath', server.remoteUri(repoRoot)],

@@ -169,6 +169,9 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
         [['--goal', 'x', '--max-steps', '0'], /--max-steps must be a positive integer/],
         [['--goal', 'x', '--workspace', ws.root, '--base-url', 'http://127.0.0.1:9/v1'], /no model: set --model/],
         [['--goal', 'x', '--workspace', ws.root, '--model', 'm'], /no model endpoint/],
+        // An empty value is unset, as the Settings UI's empty field is: the missing model is named, not "expected a non-empty string".
+        [['--goal', 'x', '--workspace', ws.root, '--base-url', 'http://127.0.0.1:9/v1', '--model', ''], /no model: set --model/],
+        [['--goal', 'x', '--workspace', ws.root, '--provider', 'vscode', '--model', 'm'], /provider "vscode" .*works only inside VS Code/],
         [['--goal', 'x', '--workspace', ws.root, '--model', 'm', '--base-url', 'ftp://x'], /--base-url \(patchpilot\.llm\.baseUrl\): expected an http\(s\) URL/],
         [['--goal', 'x', '--bogus', 'v'], /unknown option --bogus/],
         [['--goal', 'x', '--verbose'], /unknown option --verbose/],
@@ -176,7 +179,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
         [['--goal', 'x', '--json=yes'], /--json takes no value/],
       ];
       for (const [args, message] of cases) {
-        const r = await runCli(args, { env: { PATCHPILOT_BASE_URL: '', PATCHPILOT_MODEL: '' } });
+        const r = await runCli(args, { env: { PATCHPILOT_BASE_URL: '', PATCHPILOT_MODEL: '', PATCHPILOT_PROVIDER: '' } });
         assert.equal(r.code, 2, `${args.join(' ')}: ${r.stderr}`);
         assert.match(r.stderr, message);
       }

@@ -64,7 +64,7 @@ describe('demo model', { skip: skipWithoutBuild }, () => {
       unlinkSync(path.join(root, 'dates.js'));
       const r = await run(root);
       assert.match(r.stdout, /only knows the sample workspace/);
-      assert.match(r.stdout, /Set API Key/);
+      assert.match(r.stdout, /Select Model/);
       assert.ok(!events(r.stdout).some((e) => e.type === 'tool/started' && e.name === 'propose_patch'));
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -248,3 +248,64 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
     }
   });
 });
+
+describe('settings: an empty text is unset; the provider picks the endpoint and the key variable', () => {
+  test('"" from the Settings UI, a flag or a variable leaves the value unset (the weaker layer stands)', () => {
+    const r = resolveSettings({
+      layers: [
+        { scope: 'user', origin: 'user settings', values: { 'patchpilot.llm.model': 'user-model', 'patchpilot.llm.baseUrl': '', 'patchpilot.llm.fastModel': '  ' } },
+        { scope: 'workspace', origin: 'workspace settings', values: { 'patchpilot.llm.model': '', 'patchpilot.llm.provider': '' } },
+      ],
+      trusted: true,
+    });
+    assert.equal(r.settings.llm.model, 'user-model');
+    assert.equal(r.settings.llm.baseUrl, undefined);
+    assert.equal(r.settings.llm.fastModel, undefined);
+    assert.equal(r.settings.llm.provider, undefined);
+    const ws = workspaceWithSettings('{"patchpilot.llm.model": "", "patchpilot.webSearch.url": ""}');
+    try {
+      const cli = loadCliConfig({ workspace: ws.root, env: { PATCHPILOT_MODEL: '' }, flags: { 'patchpilot.llm.baseUrl': '', 'patchpilot.llm.model': '' }, trusted: true });
+      assert.equal(cli.settings.llm.model, undefined);
+      assert.equal(cli.settings.llm.baseUrl, undefined);
+      assert.equal(cli.settings.webSearch.url, undefined);
+    } finally {
+      ws.done();
+    }
+  });
+
+  test('a provider without a base URL answers at its default endpoint; a typed URL wins', () => {
+    const layer = (values: Record<string, unknown>) => [{ scope: 'user' as const, origin: 'user settings', values }];
+    const ollama = resolveSettings({ layers: layer({ 'patchpilot.llm.provider': 'ollama' }), trusted: true });
+    assert.equal(ollama.settings.llm.baseUrl, 'http://127.0.0.1:11434/v1');
+    assert.equal(ollama.sources['patchpilot.llm.baseUrl']?.scope, 'user');
+    const typed = resolveSettings({ layers: layer({ 'patchpilot.llm.provider': 'ollama', 'patchpilot.llm.baseUrl': 'http://127.0.0.1:9/v1' }), trusted: true });
+    assert.equal(typed.settings.llm.baseUrl, 'http://127.0.0.1:9/v1');
+    assert.equal(resolveSettings({ layers: layer({ 'patchpilot.llm.provider': 'vscode' }), trusted: true }).settings.llm.baseUrl, undefined);
+  });
+
+  test('an untrusted workspace cannot choose the provider (it decides which key goes where)', () => {
+    const r = resolveSettings({ layers: [{ scope: 'workspace', origin: 'ws', values: { 'patchpilot.llm.provider': 'openrouter' } }], trusted: false, apiKey: 'k' });
+    assert.equal(r.settings.llm.provider, undefined);
+    assert.equal(r.settings.llm.baseUrl, undefined);
+    assert.deepEqual(r.ignored.map((i) => i.key), ['patchpilot.llm.provider']);
+  });
+
+  test("the CLI reads the provider's own key variable, and no other provider's", () => {
+    const ws = workspaceWithSettings();
+    try {
+      const env = { OPENAI_API_KEY: 'oa', DEEPSEEK_API_KEY: 'ds' };
+      const deepseek = loadCliConfig({ workspace: ws.root, env: { ...env, PATCHPILOT_PROVIDER: 'deepseek' }, flags: {}, trusted: true });
+      assert.equal(deepseek.apiKey, 'ds');
+      assert.equal(deepseek.apiKeyOrigin, '$DEEPSEEK_API_KEY');
+      assert.equal(deepseek.settings.llm.baseUrl, 'https://api.deepseek.com/v1');
+      const local = loadCliConfig({ workspace: ws.root, env, flags: { 'patchpilot.llm.provider': 'ollama' }, trusted: true });
+      assert.equal(local.apiKey, undefined, 'a cloud key never goes to a local server chosen by provider');
+      const none = loadCliConfig({ workspace: ws.root, env, flags: {}, trusted: true });
+      assert.equal(none.apiKey, 'oa', 'without a provider, OPENAI_API_KEY as before');
+      const own = loadCliConfig({ workspace: ws.root, env: { ...env, PATCHPILOT_API_KEY: 'pp' }, flags: { 'patchpilot.llm.provider': 'deepseek' }, trusted: true });
+      assert.equal(own.apiKey, 'pp');
+    } finally {
+      ws.done();
+    }
+  });
+});

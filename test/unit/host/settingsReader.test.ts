@@ -1,7 +1,7 @@
 // The extension's settings reader: user vs workspace scope, and the core's trust filter.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { isLoopbackEndpoint, readHostConfig } from '../../../src/host/vscode/config/settingsReader';
+import { isLoopbackEndpoint, namesOwnModel, readHostConfig } from '../../../src/host/vscode/config/settingsReader';
 import { ConfigError } from '../../../src/core/config/resolve';
 import { fakeConfiguration } from '../../support/fakeConfiguration';
 
@@ -60,4 +60,15 @@ test('loopback endpoints need no key', () => {
   assert.equal(isLoopbackEndpoint('http://[::1]:1/v1'), true);
   assert.equal(isLoopbackEndpoint('https://127.0.0.1.evil.example/v1'), false);
   assert.equal(isLoopbackEndpoint(undefined), false);
+});
+
+test('the demo ends only when the user names a model of their own: a field cleared to "" is not one', () => {
+  assert.equal(namesOwnModel(fakeConfiguration({ user: { 'patchpilot.llm.baseUrl': '' } }), true), false);
+  assert.equal(namesOwnModel(fakeConfiguration({ user: { 'patchpilot.llm.baseUrl': '  ', 'patchpilot.llm.model': 'm' } }), true), false);
+  assert.equal(namesOwnModel(fakeConfiguration({ user: { 'patchpilot.llm.baseUrl': 'http://127.0.0.1:11434/v1' } }), true), true);
+  assert.equal(namesOwnModel(fakeConfiguration({ user: { 'patchpilot.llm.provider': 'vscode' } }), true), true);
+  assert.equal(namesOwnModel(fakeConfiguration({ user: { 'patchpilot.llm.provider': 'ollama' } }), true), true);
+  // A repository's own endpoint does not count while the workspace is untrusted; a broken value names nothing.
+  assert.equal(namesOwnModel(fakeConfiguration({ workspace: { 'patchpilot.llm.baseUrl': 'https://x.example/v1' } }), false), false);
+  assert.equal(namesOwnModel(fakeConfiguration({ user: { 'patchpilot.llm.baseUrl': 'not a url' } }), true), false);
 });

@@ -13,6 +13,7 @@ test('well-formed requests pass with their typed payload', () => {
   assert.ok(validateToHost(req('approval/answer', { id: 'a1', approved: true })).ok);
   assert.ok(validateToHost(req('approval/answer', { id: 'a1', approved: false, feedback: 'use a Map' })).ok);
   assert.ok(validateToHost(req('config/open', { what: 'apiKey' })).ok);
+  assert.ok(validateToHost(req('config/open', { what: 'provider' })).ok);
 });
 
 test('forged privileged messages are dropped: unknown types name nothing the host does', () => {

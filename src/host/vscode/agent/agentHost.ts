@@ -4,7 +4,8 @@ import * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
-import type { DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
+import type { ChatModel, DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
+import type { PatchPilotSettings } from '../../../core/config/settings';
 import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
 import { createMcpManager } from '../../../core/session/capabilities';
 import type { McpManager, McpServerStatus } from '../../../core/mcp';
@@ -33,6 +34,8 @@ export interface AgentHostServices {
   history?: () => Promise<HistoryStore | undefined>;
   /** Whether the chat view shows now (else approvals also ask in a modal); without it, never. */
   chatVisible?: () => boolean;
+  /** A model the host serves itself for these settings (VS Code's own models); undefined: the endpoint's client. */
+  chatModel?: (settings: PatchPilotSettings) => Promise<ChatModel | undefined>;
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -235,7 +238,8 @@ export class AgentHost implements vscode.Disposable {
       const userStateDir = this.context.globalStorageUri.fsPath;
       this.mcp ??= createMcpManager({ root: folder.uri.fsPath, settings: { ...loaded.config.settings, mcp: { servers: {} } }, userStateDir });
       const history = await this.services.history?.();
-      this.wired = wireAgent({
+      const model = this.services.chatModel?.(loaded.config.settings);
+      this.wired = (async () => wireAgent({
         history,
         root: folder.uri.fsPath,
         config: loaded.config,
@@ -250,7 +254,8 @@ export class AgentHost implements vscode.Disposable {
         userStateDir,
         // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
         bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
-      });
+        model: await model,
+      }))();
       this.wired.catch(() => (this.wired = undefined));
     }
     return (await this.wired!).deps;

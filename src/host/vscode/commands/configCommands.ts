@@ -1,51 +1,35 @@
 import * as vscode from 'vscode';
-import OpenAI from 'openai';
 import type { AgentHost } from '../agent/agentHost';
 import type { DemoModel } from '../config/demoModel';
 import type { HostConfig } from '../config/hostConfig';
-import type { ApiKeyStore } from '../config/secrets';
-import { isLoopbackEndpoint } from '../config/settingsReader';
-import { errorMessage } from '../../../core/base';
+import type { ApiKeyStore, ProviderKeys } from '../config/secrets';
+import { providerById } from '../../../core/config/providers';
+import { selectModel } from './selectModel';
+import { setEndpoint } from './setEndpoint';
 
-/** Set API Key and Set Brave Search API Key (SecretStorage only), Select Model (the endpoint's /models, written to user settings). */
-export function registerConfigCommands(context: vscode.ExtensionContext, keys: ApiKeyStore, config: HostConfig, host: AgentHost, log: vscode.LogOutputChannel, demo: DemoModel, searchKeys?: ApiKeyStore): void {
+/** Set API Key (the current provider's) and Set Brave Search API Key (SecretStorage only), Select Model (the whole setup flow), Set Endpoint. */
+export function registerConfigCommands(context: vscode.ExtensionContext, keys: ProviderKeys, config: HostConfig, host: AgentHost, log: vscode.LogOutputChannel, demo: DemoModel, searchKeys?: ApiKeyStore): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('patchpilot.setApiKey', () => setKey(keys, host, 'API Key', 'API key')),
-    vscode.commands.registerCommand('patchpilot.setBraveApiKey', () => (searchKeys ? setKey(searchKeys, host, 'Brave Search API Key', 'Brave Search API key (web_search)') : undefined)),
-    vscode.commands.registerCommand('patchpilot.selectModel', async () => {
-      // Picking a real model ends the demo (its endpoint lists only itself).
-      await demo.setEnabled(false);
-      const { config: c } = await config.load();
-      const baseURL = c.settings.llm.baseUrl;
-      if (!baseURL) {
-        const pick = await vscode.window.showWarningMessage('PatchPilot: set patchpilot.llm.baseUrl first (the OpenAI-compatible endpoint).', 'Open Settings');
-        if (pick) await vscode.commands.executeCommand('workbench.action.openSettings', 'patchpilot.llm.baseUrl');
+    vscode.commands.registerCommand('patchpilot.setApiKey', async () => {
+      const provider = providerById(await currentProvider(config));
+      if (provider?.wire === 'vscode') {
+        void vscode.window.showInformationMessage("PatchPilot: VS Code's models need no key: the extension that provides them signs in.");
         return;
       }
-      if (!c.apiKey && !isLoopbackEndpoint(baseURL)) {
-        void vscode.window.showWarningMessage('PatchPilot: no API key; run "PatchPilot: Set API Key" first.');
-        return;
-      }
-      let ids: string[];
-      try {
-        const client = new OpenAI({ baseURL, apiKey: c.apiKey ?? 'no-key', maxRetries: 1, timeout: 15_000 });
-        ids = [];
-        for await (const m of client.models.list()) ids.push(m.id);
-      } catch (err) {
-        log.error(`listing models at ${baseURL}: ${errorMessage(err)}`);
-        void vscode.window.showErrorMessage(`PatchPilot: could not list the models of ${baseURL} (see the PatchPilot log).`);
-        return;
-      }
-      const current = c.settings.llm.model;
-      const pick = await vscode.window.showQuickPick(
-        ids.sort().map((id) => ({ label: id, description: id === current ? 'current' : undefined })),
-        { title: 'PatchPilot: Select Model', placeHolder: `${ids.length} models at ${baseURL}` },
-      );
-      if (!pick) return;
-      await vscode.workspace.getConfiguration().update('patchpilot.llm.model', pick.label, vscode.ConfigurationTarget.Global);
-      host.invalidate();
+      await setKey(keys.for(provider?.id), host, 'API Key', provider && provider.id !== 'custom' ? `${provider.label} API key` : 'API key');
     }),
+    vscode.commands.registerCommand('patchpilot.setBraveApiKey', () => (searchKeys ? setKey(searchKeys, host, 'Brave Search API Key', 'Brave Search API key (web_search)') : undefined)),
+    vscode.commands.registerCommand('patchpilot.selectModel', () => selectModel({ config, keys, host, log, demo })),
+    vscode.commands.registerCommand('patchpilot.setEndpoint', () => setEndpoint(() => host.invalidate())),
   );
+}
+
+async function currentProvider(config: HostConfig): Promise<string | undefined> {
+  try {
+    return (await config.load()).config.settings.llm.provider;
+  } catch {
+    return undefined;
+  }
 }
 
 async function setKey(store: ApiKeyStore, host: AgentHost, title: string, what: string): Promise<void> {

@@ -3,7 +3,8 @@ import type { ResolvedConfig } from '../../../core/config/resolve';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
 import type { DemoModel } from './demoModel';
-import type { ApiKeyStore } from './secrets';
+import { providerById, wireOf } from '../../../core/config/providers';
+import type { ApiKeyStore, ProviderKeys } from './secrets';
 
 export interface LoadedConfig {
   config: ResolvedConfig;
@@ -23,7 +24,7 @@ export class HostConfig {
   private warned = false;
 
   constructor(
-    private readonly keys: ApiKeyStore,
+    private readonly keys: ProviderKeys,
     private readonly log: vscode.LogOutputChannel,
     private readonly demo?: DemoModel,
     private readonly searchKeys?: ApiKeyStore,
@@ -32,7 +33,11 @@ export class HostConfig {
   async load(): Promise<LoadedConfig> {
     const trusted = vscode.workspace.isTrusted;
     const demo = await this.demo?.layer();
-    const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: demo ? undefined : await this.keys.get(), webSearchKey: await this.searchKeys?.get(), overrides: demo ? [demo] : [] });
+    const input = { configuration: vscode.workspace.getConfiguration(), trusted, webSearchKey: await this.searchKeys?.get(), overrides: demo ? [demo] : [] };
+    // The key is the chosen provider's own (read through the trust filter first); VS Code's models need none.
+    const provider = demo ? undefined : readHostConfig(input).settings.llm.provider;
+    const keyed = !demo && wireOf(provider) !== 'vscode';
+    const config = readHostConfig({ ...input, apiKey: keyed ? await this.keys.for(provider).get() : undefined, keyOf: providerById(provider)?.label });
     for (const w of config.warnings) this.log.warn(w);
     if (config.ignored.length) {
       for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);
@@ -44,7 +49,8 @@ export class HostConfig {
         });
       }
     }
-    return { config, trusted, missing: missing(config), demo: !!demo };
+    const ownModels = !demo && wireOf(config.settings.llm.provider) === 'vscode' ? await vsCodeModelMissing(config.settings.llm.model) : undefined;
+    return { config, trusted, missing: ownModels ?? missing(config), demo: !!demo };
   }
 
   /**
@@ -57,10 +63,23 @@ export class HostConfig {
   }
 }
 
+/** Provider "vscode": said before a run, not when it fails to start, that VS Code offers no (such) model. */
+async function vsCodeModelMissing(model: string | undefined): Promise<string | undefined> {
+  const offered = await vscode.lm.selectChatModels();
+  if (!offered.length) return 'No model: VS Code offers no language models yet. Sign in to an extension that provides them (GitHub Copilot, for one), or run "PatchPilot: Select Model" to choose another provider.';
+  if (model && !offered.some((m) => m.id === model || m.family === model)) return `No model: VS Code offers no model "${model}" (it offers ${offered.map((m) => m.id).join(', ')}); run "PatchPilot: Select Model".`;
+  return undefined;
+}
+
 function missing(config: ResolvedConfig): string | undefined {
-  const { baseUrl, model } = config.settings.llm;
-  if (!baseUrl) return 'No model endpoint: set patchpilot.llm.baseUrl in your user settings, or try the built-in demo model first.';
+  const { baseUrl, model, provider } = config.settings.llm;
+  // VS Code's models: no endpoint and no key; without a model, the first one VS Code offers.
+  if (wireOf(provider) === 'vscode') return undefined;
+  if (!baseUrl) return 'No model endpoint: run "PatchPilot: Select Model" to choose a provider (or "PatchPilot: Set Endpoint"), or try the built-in demo model first.';
   if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
-  if (!config.apiKey && !isLoopbackEndpoint(baseUrl)) return 'No API key: run "PatchPilot: Set API Key" (a model server on this machine needs none).';
+  const known = providerById(provider);
+  if (!config.apiKey && !isLoopbackEndpoint(baseUrl) && known?.needsKey !== false) {
+    return `No API key${known ? ` for ${known.label}` : ''}: run "PatchPilot: Set API Key" (a model server on this machine needs none).`;
+  }
   return undefined;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { providerById } from '../../../core/config/providers';
 
 const API_KEY = 'patchpilot.apiKey';
 /** The Brave Search API key (web_search), kept the same way. */
@@ -26,6 +27,30 @@ export class ApiKeyStore {
   onDidChange(listener: () => void): vscode.Disposable {
     return this.secrets.onDidChange((e) => {
       if (e.key === this.name) listener();
+    });
+  }
+}
+
+/**
+ * One key per provider, so choosing another provider never sends the last one's key to it.
+ * "custom" (and no provider) keep the original name, so a key saved before providers existed still works.
+ */
+export function apiKeyNameFor(provider: string | undefined): string {
+  const known = providerById(provider);
+  return known && known.id !== 'custom' ? `${API_KEY}.${known.id}` : API_KEY;
+}
+
+/** The model keys of every provider, each in SecretStorage under its own name. */
+export class ProviderKeys {
+  constructor(private readonly secrets: vscode.SecretStorage) {}
+
+  for(provider: string | undefined): ApiKeyStore {
+    return new ApiKeyStore(this.secrets, apiKeyNameFor(provider));
+  }
+
+  onDidChange(listener: () => void): vscode.Disposable {
+    return this.secrets.onDidChange((e) => {
+      if (e.key === API_KEY || e.key.startsWith(`${API_KEY}.`)) listener();
     });
   }
 }

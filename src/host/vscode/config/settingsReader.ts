@@ -5,6 +5,7 @@
  */
 import { resolveSettings, type ResolvedConfig, type SettingsLayer } from '../../../core/config/resolve';
 import { SETTING_KEYS, type SettingKey } from '../../../core/config/settings';
+import { wireOf } from '../../../core/config/providers';
 
 /** The part of `vscode.WorkspaceConfiguration` used here (from `getConfiguration()` without a section). */
 export interface ConfigurationLike {
@@ -21,6 +22,8 @@ export interface HostConfigInput {
   webSearchKey?: string;
   /** Layers above the settings (the demo model's endpoint). */
   overrides?: SettingsLayer[];
+  /** The provider whose saved key `apiKey` is ("DeepSeek"), for error hints. */
+  keyOf?: string;
 }
 
 /** User settings, then workspace, then folder settings (the folder is the workspace's scope too). */
@@ -48,7 +51,7 @@ export function readHostConfig(input: HostConfigInput): ResolvedConfig {
     layers: [...readSettingsLayers(input.configuration), ...(input.overrides ?? [])],
     trusted: input.trusted,
     apiKey: input.apiKey,
-    apiKeyOrigin: 'the key saved with "PatchPilot: Set API Key"',
+    apiKeyOrigin: `the ${input.keyOf ? `${input.keyOf} ` : ''}key saved with "PatchPilot: Set API Key"`,
     apiKeyHelp: 'run "PatchPilot: Set API Key"',
     webSearchKey: input.webSearchKey,
   });
@@ -62,5 +65,19 @@ export function isLoopbackEndpoint(url: string | undefined): boolean {
     return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
   } catch {
     return false;
+  }
+}
+
+/**
+ * Whether the user's own settings (through the trust filter, without the demo's layer) now name a
+ * model to use: a base URL, or a provider that needs none. Clearing a field in the Settings UI
+ * writes "" (unset): that must not end the demo the user turned on.
+ */
+export function namesOwnModel(configuration: ConfigurationLike, trusted: boolean): boolean {
+  try {
+    const { llm } = readHostConfig({ configuration, trusted }).settings;
+    return !!llm.baseUrl || wireOf(llm.provider) === 'vscode';
+  } catch {
+    return false; // an invalid value names nothing usable; the settings error shows when a run starts
   }
 }

@@ -4,7 +4,7 @@ import type { Handler } from './types';
 /** The banner's buttons run fixed commands of ours; the view names which, never a command id. */
 export const openConfig: Handler<'config/open'> = async ({ what }) => {
   if (what === 'apiKey') await vscode.commands.executeCommand('patchpilot.setApiKey');
-  else if (what === 'model') await vscode.commands.executeCommand('patchpilot.selectModel');
+  else if (what === 'model' || what === 'provider') await vscode.commands.executeCommand('patchpilot.selectModel');
   else if (what === 'demo') await vscode.commands.executeCommand('patchpilot.useDemoModel');
   else if (what === 'stopDemo') await vscode.commands.executeCommand('patchpilot.stopDemoModel');
   else await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:patchpilot.patchpilot');

@@ -1,0 +1,140 @@
+/**
+ * "PatchPilot: Select Model": the whole setup without settings.json, in one flow: provider (the
+ * catalog), base URL (prefilled), the provider's key (SecretStorage; skipped for servers on this
+ * machine, VS Code's models, and a key already saved), the model (the endpoint's list when it
+ * answers, else typed) and the fast model. Nothing is written until the last step is answered, so
+ * Escape at any step leaves the settings (and the demo model) as they were.
+ */
+import * as vscode from 'vscode';
+import { PROVIDERS, providerById, type ProviderInfo } from '../../../core/config/providers';
+import { errorMessage } from '../../../core/base';
+import { listModels } from '../../../core/llm/listModels';
+import type { AgentHost } from '../agent/agentHost';
+import type { DemoModel } from '../config/demoModel';
+import type { HostConfig } from '../config/hostConfig';
+import type { ProviderKeys } from '../config/secrets';
+import { isLoopbackEndpoint } from '../config/settingsReader';
+import { askBaseUrl } from './setEndpoint';
+
+export interface ModelSetupDeps {
+  config: HostConfig;
+  keys: ProviderKeys;
+  host: AgentHost;
+  log: vscode.LogOutputChannel;
+  demo: DemoModel;
+}
+
+interface ModelItem extends vscode.QuickPickItem {
+  id: string | undefined;
+}
+
+const STEPS = 4;
+const title = (step: number, what: string) => `PatchPilot: Select Model (${step}/${STEPS}): ${what}`;
+
+export async function selectModel(d: ModelSetupDeps): Promise<void> {
+  const current = await currentSettings(d);
+  const provider = await pickProvider(current.provider);
+  if (!provider) return;
+  const same = provider.id === current.provider;
+
+  let baseUrl: string | undefined;
+  if (provider.wire !== 'vscode') {
+    const prefill = (same || (provider.id === 'custom' && !current.provider) ? current.baseUrl : undefined) ?? provider.defaultBaseUrl ?? '';
+    baseUrl = await askBaseUrl({ title: title(2, `${provider.label} endpoint`), value: prefill, required: true });
+    if (!baseUrl) return;
+  }
+
+  let apiKey: string | undefined;
+  if (provider.wire !== 'vscode') {
+    const store = d.keys.for(provider.id);
+    apiKey = await store.get();
+    if (!apiKey && provider.needsKey && !isLoopbackEndpoint(baseUrl)) {
+      const typed = await vscode.window.showInputBox({
+        title: title(3, `${provider.label} API key`),
+        prompt: `Your ${provider.label} key${provider.keyEnvVar ? ` (the one known as ${provider.keyEnvVar})` : ''}. Stored in VS Code's secret storage, never in settings.`,
+        password: true,
+        ignoreFocusOut: true,
+      });
+      if (typed === undefined) return;
+      apiKey = typed.trim() || undefined;
+      if (apiKey) await store.set(apiKey);
+    }
+  }
+
+  const offered = await offeredModels(d, provider, baseUrl, apiKey);
+  const model = await pickModel(offered, { title: title(4, 'model'), current: same ? current.model : undefined, placeHolder: baseUrl ?? 'VS Code' });
+  if (!model) return;
+  const fast = await pickModel(offered, { title: title(4, 'fast model (summaries, insights)'), current: same ? current.fastModel : undefined, sameAs: model, placeHolder: 'a cheaper model for side jobs' });
+  if (fast === undefined) return;
+
+  const settings = vscode.workspace.getConfiguration();
+  const write = (key: string, value: string | undefined) => settings.update(key, value, vscode.ConfigurationTarget.Global);
+  await write('patchpilot.llm.provider', provider.id);
+  if (baseUrl) await write('patchpilot.llm.baseUrl', baseUrl);
+  await write('patchpilot.llm.model', model);
+  await write('patchpilot.llm.fastModel', fast || undefined);
+  // The user chose a real model: the demo (whose endpoint lists only itself) ends now.
+  await d.demo.setEnabled(false);
+  d.host.invalidate();
+  void vscode.window.showInformationMessage(`PatchPilot: ${provider.label}, model ${model}${fast ? `, fast model ${fast}` : ''}.`);
+}
+
+async function currentSettings(d: ModelSetupDeps) {
+  try {
+    return (await d.config.load()).config.settings.llm;
+  } catch (err) {
+    d.log.warn(`Select Model: the current settings are invalid (${errorMessage(err)}); starting from scratch`);
+    return {} as { provider?: string; baseUrl?: string; model?: string; fastModel?: string };
+  }
+}
+
+async function pickProvider(current: string | undefined): Promise<ProviderInfo | undefined> {
+  const known = providerById(current);
+  const ordered = known ? [known, ...PROVIDERS.filter((p) => p !== known)] : PROVIDERS;
+  const pick = await vscode.window.showQuickPick(
+    ordered.map((p) => ({ label: p.label, description: p === known ? 'current' : p.defaultBaseUrl, detail: p.hint, provider: p })),
+    { title: title(1, 'provider'), placeHolder: 'Who serves the model? (type to filter)', matchOnDescription: true, ignoreFocusOut: true },
+  );
+  return pick?.provider;
+}
+
+/** The endpoint's models, or VS Code's; undefined when it cannot say (then the name is typed). */
+async function offeredModels(d: ModelSetupDeps, provider: ProviderInfo, baseUrl: string | undefined, apiKey: string | undefined): Promise<ModelItem[] | undefined> {
+  try {
+    if (provider.wire === 'vscode') {
+      const models = await vscode.lm.selectChatModels();
+      if (!models.length) void vscode.window.showWarningMessage('PatchPilot: VS Code offers no language models yet: install and sign in to an extension that provides them (GitHub Copilot, for one).');
+      return models.map((m) => ({ id: m.id, label: m.id, description: `${m.name} · ${m.vendor} · ${m.maxInputTokens.toLocaleString('en-US')} tokens` }));
+    }
+    const ids = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `PatchPilot: asking ${baseUrl} for its models…` }, () =>
+      listModels({ baseUrl: baseUrl!, apiKey, wire: provider.wire === 'anthropic' ? 'anthropic' : 'openai' }),
+    );
+    return ids.map((id) => ({ id, label: id }));
+  } catch (err) {
+    d.log.warn(`Select Model: no model list from ${baseUrl ?? 'VS Code'}: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
+/**
+ * A model from the list (with "type a name" for models the list leaves out), or typed. With `sameAs`
+ * (the fast model), "" means the same model as the agent's. Undefined: the user cancelled.
+ */
+async function pickModel(offered: ModelItem[] | undefined, o: { title: string; current?: string; sameAs?: string; placeHolder: string }): Promise<string | undefined> {
+  if (offered?.length) {
+    const TYPE = { id: undefined, label: '$(edit) Type a model name…' } satisfies ModelItem;
+    const SAME = { id: '', label: `Same as the model (${o.sameAs})` } satisfies ModelItem;
+    const items: ModelItem[] = [...(o.sameAs ? [SAME] : []), ...offered.map((m) => (m.id === o.current ? { ...m, description: `current${m.description ? ` · ${m.description}` : ''}` } : m)), TYPE];
+    const pick = await vscode.window.showQuickPick(items, { title: o.title, placeHolder: `${offered.length} models at ${o.placeHolder}`, matchOnDescription: true, ignoreFocusOut: true });
+    if (!pick) return undefined;
+    if (pick.id !== undefined) return pick.id;
+  }
+  const typed = await vscode.window.showInputBox({
+    title: o.title,
+    value: o.current ?? '',
+    prompt: o.sameAs ? `Leave empty to use ${o.sameAs} for side jobs too.` : 'The model name as the endpoint knows it (its list did not answer).',
+    ignoreFocusOut: true,
+    validateInput: (v) => (o.sameAs || v.trim() ? undefined : 'Type a model name.'),
+  });
+  return typed === undefined ? undefined : typed.trim();
+}

@@ -71,8 +71,10 @@ export interface ContextWindow {
   /** False when nothing knew the model and the fallback was used. */
   known: boolean;
   source?: WindowSource;
-  /** Said after "from": `your setting patchpilot.llm.contextWindows`, `the endpoint's /v1/models (max_model_len)`. */
+  /** Said after "from": `your setting`, `the endpoint's /v1/models`, `the catalog`. */
   from?: string;
+  /** Which setting, field or catalog entry: `patchpilot.llm.contextWindows`, `max_model_len`, `models.dev openai/gpt-4o`. */
+  detail?: string;
   /** The most the model writes in one reply, when the endpoint or the catalog says. */
   maxOutputTokens?: number;
   /** Something the user should know about this window (a server default that is likely too small). */
@@ -84,6 +86,7 @@ export interface DiscoveredLimits {
   contextWindow?: number;
   maxOutputTokens?: number;
   from: string;
+  detail?: string;
   warning?: string;
 }
 
@@ -100,16 +103,17 @@ export function resolveContextWindow(
   const maxOutputTokens = endpoint?.maxOutputTokens ?? catalog?.maxOutputTokens;
   const output = maxOutputTokens ? { maxOutputTokens } : {};
   const configured = lookupByModelName(overrides, model);
-  if (configured !== undefined) return { tokens: configured, known: true, source: 'setting', from: 'your setting patchpilot.llm.contextWindows', ...output };
-  if (endpoint?.contextWindow) return { tokens: endpoint.contextWindow, known: true, source: 'endpoint', from: endpoint.from, ...output, ...(endpoint.warning ? { warning: endpoint.warning } : {}) };
-  if (catalog?.contextWindow) return { tokens: catalog.contextWindow, known: true, source: 'catalog', from: catalog.from, ...output };
+  if (configured !== undefined) return { tokens: configured, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows', ...output };
+  const said = (d: DiscoveredLimits) => ({ from: d.from, ...(d.detail ? { detail: d.detail } : {}), ...(d.warning ? { warning: d.warning } : {}) });
+  if (endpoint?.contextWindow) return { tokens: endpoint.contextWindow, known: true, source: 'endpoint', ...said(endpoint), ...output };
+  if (catalog?.contextWindow) return { tokens: catalog.contextWindow, known: true, source: 'catalog', ...said(catalog), ...output };
   return { tokens: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback', ...output };
 }
 
 /** "window 32,768 tokens (from the endpoint's /v1/models)", "window 8,192 tokens (unknown: 8,192 assumed)". */
 export function describeContextWindow(w: ContextWindow): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  if (!w.known) return `window ${n(w.tokens)} tokens (unknown: ${n(w.tokens)} assumed; set patchpilot.llm.contextWindows)`;
+  if (!w.known) return `window ${n(w.tokens)} tokens (unknown: ${n(w.tokens)} assumed)`;
   return `window ${n(w.tokens)} tokens${w.from ? ` (from ${w.from})` : ''}`;
 }
 

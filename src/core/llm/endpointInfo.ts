@@ -96,7 +96,8 @@ function toLimits(s: ShapeLimits, route: string, warning?: string): EndpointLimi
   return {
     ...(s.contextWindow ? { contextWindow: s.contextWindow } : {}),
     ...(s.maxOutputTokens ? { maxOutputTokens: s.maxOutputTokens } : {}),
-    from: `the endpoint's ${route}: ${s.field}`,
+    from: `the endpoint's ${route}`,
+    detail: s.field,
     ...(s.server ? { server: s.server } : {}),
     local: s.server !== undefined && LOCAL_RUNTIMES.includes(s.server),
     ...(warning ? { warning } : {}),
@@ -113,9 +114,12 @@ async function probeEndpoint(t: ProbeTarget): Promise<EndpointLimits | undefined
   const root = serverRoot(base);
   const [ps, show, props, lmStudio] = await Promise.all([
     getJson(`${root}/api/ps`, t).then((b) => limitsFromOllamaPs(b, t.model)),
-    getJson(`${root}/api/show`, t, { method: 'POST', body: { model: t.model } }).then(limitsFromOllamaShow),
+    // `name` for Ollama builds before `model` was accepted.
+    getJson(`${root}/api/show`, t, { method: 'POST', body: { model: t.model, name: t.model } }).then(limitsFromOllamaShow),
     getJson(`${root}/props`, t).then(limitsFromLlamaCppProps),
-    getJson(`${root}/api/v0/models/${encodeURIComponent(t.model)}`, t).then((b) => limitsFromLmStudio(b, t.model)),
+    getJson(`${root}/api/v0/models/${encodeURIComponent(t.model)}`, t)
+      .then((b) => limitsFromLmStudio(b, t.model))
+      .then(async (one) => one ?? limitsFromLmStudio(await getJson(`${root}/api/v0/models`, t), t.model)),
   ]);
   if (ps) return toLimits(ps, '/api/ps');
   if (show?.inForce) return toLimits(show, '/api/show');
@@ -128,7 +132,7 @@ async function probeEndpoint(t: ProbeTarget): Promise<EndpointLimits | undefined
       `Ollama runs ${t.model} with its default context of ${OLLAMA_DEFAULT_NUM_CTX.toLocaleString('en-US')} tokens` +
       (trained && trained > tokens ? ` (the model supports ${trained.toLocaleString('en-US')})` : '') +
       ` and cuts longer prompts from the front: set num_ctx in a Modelfile (PARAMETER num_ctx 32768) or OLLAMA_CONTEXT_LENGTH on the server, or patchpilot.llm.contextWindows if the server already uses more`;
-    return { ...toLimits({ ...show, contextWindow: tokens }, '/api/show', warning), from: `Ollama's default num_ctx, as /api/show sets none` };
+    return { ...toLimits({ ...show, contextWindow: tokens }, '/api/show', warning), detail: `Ollama's default num_ctx (the model's parameters set none)` };
   }
   if (lmStudio) return toLimits(lmStudio, '/api/v0/models');
   if (listed) return toLimits(listed, modelsRoute);

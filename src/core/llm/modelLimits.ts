@@ -16,9 +16,9 @@ import type { ModelRole } from './types';
 /** The catalog's window of `model` served at `baseUrl`: models.dev first, then genai-prices. */
 export function catalogWindow(model: string, baseUrl?: string): DiscoveredLimits | undefined {
   const limits = catalogLimits(model, baseUrl);
-  if (limits) return { contextWindow: limits.contextWindow, ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}), from: `the catalog: models.dev ${limits.entry}` };
+  if (limits) return { contextWindow: limits.contextWindow, ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}), from: 'the catalog', detail: `models.dev ${limits.entry}` };
   const priced = pricesCatalogWindow(model, baseUrl);
-  return priced ? { contextWindow: priced.contextWindow, from: `the catalog: genai-prices ${priced.entry}` } : undefined;
+  return priced ? { contextWindow: priced.contextWindow, from: 'the catalog', detail: `genai-prices ${priced.entry}` } : undefined;
 }
 
 /** The headers a chat request to this endpoint carries (sdkClient.ts): the probe is asked as the chat is. */

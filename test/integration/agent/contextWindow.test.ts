@@ -45,7 +45,7 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
         const all = events(r.stdout);
         const started = all.find((e) => e.type === 'run/started')!;
         assert.equal(started.contextWindow, WINDOW);
-        assert.equal(started.contextWindowNote, "window 32,768 tokens (from the endpoint's /v1/models: context_length)");
+        assert.equal(started.contextWindowNote, "window 32,768 tokens (from the endpoint's /v1/models)");
 
         const agent = server.chatRequests.filter((q) => Array.isArray(q.body.tools) && q.body.tools.length > 0);
         assert.equal(agent.length, STEPS + 1);

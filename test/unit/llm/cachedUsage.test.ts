@@ -26,8 +26,8 @@ describe('the CLI shows the window in force and the cached tokens', () => {
   test('the run header says the window and where it came from', () => {
     let out = '';
     const printer = progressPrinter({ write: (t: string) => ((out += t), true) } as unknown as NodeJS.WritableStream, { steps: false });
-    printer({ type: 'run/started', runId: 'r', goal: 'g', mode: 'ask', model: 'm', contextWindow: 32_768, contextWindowNote: "window 32,768 tokens (from the endpoint's /v1/models: context_length)", git: { isRepo: false, head: null, branch: null, dirty: [] } });
-    assert.equal(out, "patchpilot: ask mode, model m, window 32,768 tokens (from the endpoint's /v1/models: context_length)\n");
+    printer({ type: 'run/started', runId: 'r', goal: 'g', mode: 'ask', model: 'm', contextWindow: 32_768, contextWindowNote: "window 32,768 tokens (from the endpoint's /v1/models)", git: { isRepo: false, head: null, branch: null, dirty: [] } });
+    assert.equal(out, "patchpilot: ask mode, model m, window 32,768 tokens (from the endpoint's /v1/models)\n");
   });
 
   test('the usage line: cached tokens beside the prompt tokens, only when there are some', () => {

@@ -74,15 +74,17 @@ describe('token estimates and context windows', () => {
   });
 
   test('windows: the setting (by the name rules), then the endpoint, then the catalog, then the fallback', () => {
-    const endpoint = { contextWindow: 32_768, from: "the endpoint's /v1/models: max_model_len" };
-    const catalog = { contextWindow: 128_000, maxOutputTokens: 16_384, from: 'the catalog: models.dev openai/gpt-4o' };
-    assert.deepEqual(resolveContextWindow('llama3.1:8b', { 'llama3.1:8b': 16_384 }, endpoint, catalog), { tokens: 16_384, known: true, source: 'setting', from: 'your setting patchpilot.llm.contextWindows', maxOutputTokens: 16_384 });
+    const endpoint = { contextWindow: 32_768, from: "the endpoint's /v1/models", detail: 'max_model_len' };
+    const catalog = { contextWindow: 128_000, maxOutputTokens: 16_384, from: 'the catalog', detail: 'models.dev openai/gpt-4o' };
+    assert.deepEqual(resolveContextWindow('llama3.1:8b', { 'llama3.1:8b': 16_384 }, endpoint, catalog), { tokens: 16_384, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows', maxOutputTokens: 16_384 });
     assert.equal(resolveContextWindow('openai/qwen3-coder-2025-07-01', { 'qwen3-coder': 65_536 }).tokens, 65_536);
     assert.equal(resolveContextWindow('m', {}, endpoint, catalog).source, 'endpoint');
     assert.equal(resolveContextWindow('m', {}, undefined, catalog).source, 'catalog');
     assert.deepEqual(resolveContextWindow('mystery', {}), { tokens: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback' });
-    assert.equal(describeContextWindow(resolveContextWindow('m', {}, endpoint)), "window 32,768 tokens (from the endpoint's /v1/models: max_model_len)");
-    assert.equal(describeContextWindow(resolveContextWindow('mystery', {})), 'window 8,192 tokens (unknown: 8,192 assumed; set patchpilot.llm.contextWindows)');
+    assert.equal(describeContextWindow(resolveContextWindow('m', {}, endpoint)), "window 32,768 tokens (from the endpoint's /v1/models)");
+    assert.equal(describeContextWindow(resolveContextWindow('m', {}, undefined, catalog)), 'window 128,000 tokens (from the catalog)');
+    assert.equal(describeContextWindow(resolveContextWindow('m', { m: 4096 })), 'window 4,096 tokens (from your setting)');
+    assert.equal(describeContextWindow(resolveContextWindow('mystery', {})), 'window 8,192 tokens (unknown: 8,192 assumed)');
   });
 
   test('the client answers per role from the catalog, the configured window winning', () => {

@@ -67,7 +67,7 @@ describe('the window each kind of server reports', () => {
     const r = await ask({ 'GET /v1/models': list({ id: 'other/model', context_length: 1 }, { id: 'vendor/new-model', context_length: 163_840, top_provider: { context_length: 163_840, max_completion_tokens: 32_768 } }) }, 'vendor/new-model');
     assert.equal(r?.contextWindow, 163_840);
     assert.equal(r?.maxOutputTokens, 32_768);
-    assert.equal(r?.from, "the endpoint's /v1/models: context_length");
+    assert.deepEqual([r?.from, r?.detail], ["the endpoint's /v1/models", 'context_length']);
     assert.equal(r?.local, false);
     // A window the server runs with was listed: none of the local runtimes' routes was asked.
     assert.deepEqual(open!.requests.map((q) => q.path), ['/v1/models']);
@@ -91,17 +91,22 @@ describe('the window each kind of server reports', () => {
       },
       'qwen/qwen3-8b',
     );
-    assert.deepEqual([r?.contextWindow, r?.server, r?.from], [16_384, 'lm-studio', "the endpoint's /api/v0/models: loaded_context_length"]);
+    assert.deepEqual([r?.contextWindow, r?.server, r?.from, r?.detail], [16_384, 'lm-studio', "the endpoint's /api/v0/models", 'loaded_context_length']);
+  });
+
+  test('LM Studio: its model list (/api/v0/models) when the per-model route is missing; a model not loaded gives its maximum', async () => {
+    const r = await ask({ 'GET /api/v0/models': list({ id: 'other', state: 'loaded', loaded_context_length: 4_096 }, { id: 'mistral-small', state: 'not-loaded', max_context_length: 32_768 }) }, 'mistral-small');
+    assert.deepEqual([r?.contextWindow, r?.detail, r?.local], [32_768, 'max_context_length', true]);
   });
 
   test('llama.cpp: /props n_ctx (what the server runs with) over meta.n_ctx_train (what the model was trained for)', async () => {
     const models = list({ id: 'model.gguf', owned_by: 'llamacpp', meta: { n_ctx_train: 131_072 } });
     const r = await ask({ 'GET /v1/models': models, 'GET /props': { body: { default_generation_settings: { n_ctx: 8_192 }, total_slots: 1 } } }, 'model.gguf');
-    assert.deepEqual([r?.contextWindow, r?.from, r?.local], [8_192, "the endpoint's /props: n_ctx", true]);
+    assert.deepEqual([r?.contextWindow, r?.from, r?.detail, r?.local], [8_192, "the endpoint's /props", 'n_ctx', true]);
     await open!.close();
     clearEndpointLimitsCache();
     const trainedOnly = await ask({ 'GET /v1/models': models }, 'model.gguf');
-    assert.deepEqual([trainedOnly?.contextWindow, trainedOnly?.from], [131_072, "the endpoint's /v1/models: meta.n_ctx_train"]);
+    assert.deepEqual([trainedOnly?.contextWindow, trainedOnly?.detail], [131_072, 'meta.n_ctx_train']);
   });
 
   test('Ollama: num_ctx of /api/show parameters wins over the trained context_length', async () => {
@@ -112,9 +117,9 @@ describe('the window each kind of server reports', () => {
       },
       'qwen3:32b',
     );
-    assert.deepEqual([r?.contextWindow, r?.server, r?.from], [32_768, 'ollama', "the endpoint's /api/show: num_ctx"]);
+    assert.deepEqual([r?.contextWindow, r?.server, r?.from, r?.detail], [32_768, 'ollama', "the endpoint's /api/show", 'num_ctx']);
     const show = open!.requests.find((q) => q.path === '/api/show');
-    assert.deepEqual(JSON.parse(show!.body), { model: 'qwen3:32b' });
+    assert.equal(JSON.parse(show!.body).model, 'qwen3:32b');
   });
 
   test("Ollama without num_ctx: its small default, with a warning that says how to raise it", async () => {
@@ -131,7 +136,7 @@ describe('the window each kind of server reports', () => {
       },
       'qwen3:32b',
     );
-    assert.deepEqual([r?.contextWindow, r?.from], [16_384, "the endpoint's /api/ps: context_length of the loaded model"]);
+    assert.deepEqual([r?.contextWindow, r?.from, r?.detail], [16_384, "the endpoint's /api/ps", 'context_length of the loaded model']);
   });
 });
 
@@ -170,7 +175,7 @@ describe('the client: precedence, cache, and what a local runtime costs', () => 
     const client = new ModelClient({ baseUrl: open.baseUrl, model: 'no-catalog-knows-me', apiKey: 'sk-test' });
     assert.equal(client.contextWindow('reasoning').source, 'fallback');
     const w = await client.resolveContextWindow('reasoning');
-    assert.deepEqual([w.tokens, w.source, w.from], [32_768, 'endpoint', "the endpoint's /v1/models: max_model_len"]);
+    assert.deepEqual([w.tokens, w.source, w.from, w.detail], [32_768, 'endpoint', "the endpoint's /v1/models", 'max_model_len']);
     assert.equal(client.contextWindow('reasoning').tokens, 32_768);
     // Asked as the chat is: with the key.
     assert.equal(open.requests[0]!.headers.authorization, 'Bearer sk-test');

@@ -53,7 +53,11 @@ export function endpointLimits(target: ProbeTarget): Promise<EndpointLimits | un
   const key = `${target.baseUrl}\n${target.model}`;
   const hit = cache.get(key);
   if (hit && Date.now() - hit.at < CACHE_MS) return hit.result;
-  const result = probeEndpoint(target).catch(() => undefined);
+  // A probe cut short by a cancelled run says nothing about the server: not remembered.
+  const result = probeEndpoint(target).catch(() => {
+    if (cache.get(key)?.result === result) cache.delete(key);
+    return undefined;
+  });
   cache.set(key, { at: Date.now(), result });
   return result;
 }

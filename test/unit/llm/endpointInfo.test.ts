@@ -163,6 +163,14 @@ describe('nothing usable: a clean fall back', () => {
     assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
   });
 
+  test('a probe cut short by a cancelled run is not remembered: the next run asks again', async () => {
+    open = await serve({ 'GET /v1/models': list({ id: 'm', max_model_len: 32_768 }) });
+    const cancelled = new AbortController();
+    cancelled.abort();
+    assert.equal(await endpointLimits({ baseUrl: open.baseUrl, model: 'm', headers: {}, signal: cancelled.signal }), undefined);
+    assert.equal((await endpointLimits({ baseUrl: open.baseUrl, model: 'm', headers: {} }))?.contextWindow, 32_768);
+  });
+
   test('a refused connection: nothing, at once', async () => {
     const r = await endpointLimits({ baseUrl: 'http://127.0.0.1:9/v1', model: 'm', headers: {} });
     assert.equal(r, undefined);

@@ -4,7 +4,9 @@
 // its earlier messages byte-stable so a provider's prompt cache can serve them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { catalogPrice } from '../../../src/core/llm/catalogPrices';
 import { estimateTokens } from '../../../src/core/llm/contextWindows';
+import { costOf } from '../../../src/core/llm/prices';
 import { cachePrefixReuse } from '../../support/cachePrefix';
 import type { Script } from '../../support/scriptedModel';
 import { call, events, runCli, skipWithoutBuild, withRepo } from './support';
@@ -59,6 +61,30 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
         const reuse = cachePrefixReuse(agent.map((q) => q.body.messages));
         const rewritten = reuse.perRequest.filter((p, i) => i > 0 && p.reusable < reuse.perRequest[i - 1]!.tokens - 2);
         assert.ok(rewritten.length <= compactions.length, `${rewritten.length} requests rewrote earlier messages`);
+      },
+      sources(),
+    );
+  });
+
+  test('cached prompt tokens: reported in the usage line and billed at the catalog\'s cached rate', async () => {
+    const usage = [
+      { promptTokens: 10_000, completionTokens: 100 },
+      { promptTokens: 12_000, completionTokens: 50, cachedTokens: 9_000 },
+    ];
+    const turns = [
+      { reply: { toolCalls: [call('read_file', { path: 'src/f0.ts' })], usage: usage[0] } },
+      { reply: { toolCalls: [call('finish', { summary: 'done' })], usage: usage[1] } },
+    ];
+    await withRepo(
+      { turns, modelId: 'deepseek-chat' },
+      async (root, server) => {
+        const r = await runCli(['--workspace', root, '--base-url', server.baseUrl, '--model', 'deepseek-chat', '--goal', 'read f0', '--approve', 'auto-edit']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stderr, /patchpilot: auto-edit mode, model deepseek-chat, window [\d,]+ tokens \(from the catalog\)/);
+        const price = catalogPrice('deepseek-chat', server.baseUrl)!;
+        assert.ok(price.cachedInput !== undefined && price.cachedInput < price.input);
+        const cost = usage.reduce((n, u) => n + costOf({ ...u, estimated: false }, price)!, 0);
+        assert.match(r.stderr, new RegExp(`tokens: deepseek-chat 22,000 in \\(9,000 cached\\) / 150 out \\(2 requests\\); cost \\$${cost.toFixed(4).replace('.', '\\.')}`));
       },
       sources(),
     );

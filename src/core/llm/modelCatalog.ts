@@ -78,7 +78,10 @@ function pick(entries: CatalogEntry[], model: string, baseUrl: string | undefine
   const votes = new Map<number, number>();
   for (const e of withWindow) votes.set(e.model.limit!.context!, (votes.get(e.model.limit!.context!) ?? 0) + 1);
   const [window] = [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]!;
-  return withWindow.find((e) => e.model.limit!.context === window);
+  const agreeing = withWindow.filter((e) => e.model.limit!.context === window);
+  // Routers name the maker (`openai/gpt-4o`): the maker's own entry, when listed, carries its own limits and prices.
+  const makers = new Set(entries.filter((e) => e.model.id.includes('/')).map((e) => e.model.id.split('/')[0]!.toLowerCase()));
+  return agreeing.find((e) => makers.has(e.provider)) ?? agreeing[0];
 }
 
 /** The catalog's entry for `model` served at `baseUrl`, by the name rules of modelNames.ts. */

@@ -89,4 +89,21 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
       sources(),
     );
   });
+
+  test("the user's settings win: the window without asking the endpoint, the price without the catalog", async () => {
+    const settings = { 'patchpilot.llm.contextWindows': { [MODEL]: 16_384 }, 'patchpilot.llm.prices': { [MODEL]: { input: 1, cachedInput: 0.1, output: 2 } } };
+    const turns = [{ reply: { toolCalls: [call('finish', { summary: 'done' })], usage: { promptTokens: 1_000_000, completionTokens: 500_000, cachedTokens: 400_000 } } }];
+    await withRepo(
+      { turns, modelId: MODEL, modelFields: { context_length: WINDOW } },
+      async (root, server) => {
+        const r = await runCli(['--workspace', root, '--base-url', server.baseUrl, '--model', MODEL, '--goal', 'g', '--approve', 'auto-edit']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stderr, /window 16,384 tokens \(from your setting\)/);
+        assert.deepEqual(server.requests.filter((q) => !q.path.endsWith('/chat/completions')), [], 'the endpoint was asked for a window the user set');
+        // 600k * $1 + 400k * $0.1 + 500k * $2 per 1M tokens
+        assert.match(r.stderr, /1,000,000 in \(400,000 cached\) \/ 500,000 out \(1 request\); cost \$1\.6400/);
+      },
+      { ...sources(), '.vscode/settings.json': JSON.stringify(settings) },
+    );
+  });
 });

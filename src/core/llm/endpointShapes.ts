@@ -67,8 +67,14 @@ const MODELS_WINDOW_FIELDS: readonly { path: string; inForce: boolean; server?: 
 ];
 const OUTPUT_FIELDS = ['top_provider.max_completion_tokens', 'max_completion_tokens', 'max_output_tokens'];
 
+/** The list's one entry: a server that serves one model (llama.cpp) answers to any model name with it. */
+function onlyEntry(body: unknown): Json | undefined {
+  const list = isObject(body) && Array.isArray(body.data) ? body.data : undefined;
+  return list?.length === 1 && isObject(list[0]) ? list[0] : undefined;
+}
+
 export function limitsFromModelsList(body: unknown, model: string): ShapeLimits | undefined {
-  const entry = findModelEntry(body, model);
+  const entry = findModelEntry(body, model) ?? onlyEntry(body);
   if (!entry) return undefined;
   let maxOutputTokens: number | undefined;
   for (const f of OUTPUT_FIELDS) maxOutputTokens ??= positiveInt(at(entry, f));

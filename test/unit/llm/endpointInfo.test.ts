@@ -78,6 +78,11 @@ describe('the window each kind of server reports', () => {
     assert.deepEqual([r?.contextWindow, r?.server, r?.local], [32_768, 'vllm', true]);
   });
 
+  test('a server listing one model (llama.cpp answers any name with it): that model, whatever it is called', async () => {
+    const r = await ask({ 'GET /v1/models': list({ id: '/models/qwen2.5-coder-7b-q4_k_m.gguf', owned_by: 'llamacpp', max_model_len: 16_384 }) }, 'local');
+    assert.equal(r?.contextWindow, 16_384);
+  });
+
   test('Groq: context_window', async () => {
     const r = await ask({ 'GET /v1/models': list({ id: 'fresh-model', context_window: 131_072 }) }, 'fresh-model');
     assert.equal(r?.contextWindow, 131_072);
@@ -146,7 +151,7 @@ describe('nothing usable: a clean fall back', () => {
     ['HTML', { 'GET /v1/models': { raw: '<html>hello</html>' } }],
     ['JSON of another shape', { 'GET /v1/models': { body: { data: 'x' } } }],
     ['a negative and a string window', { 'GET /v1/models': list({ id: 'm', context_length: -5, max_model_len: 'big' }) }],
-    ['a list without the model', { 'GET /v1/models': list({ id: 'someone-else', context_length: 4096 }) }],
+    ['a list of other models', { 'GET /v1/models': list({ id: 'someone-else', context_length: 4096 }, { id: 'another', context_length: 4096 }) }],
     ['/api/show of another shape', { 'POST /api/show': { body: { hello: 'world' } } }],
   ];
   for (const [name, routes] of bad) {

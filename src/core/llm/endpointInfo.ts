@@ -21,6 +21,8 @@ import {
 
 /** Per request; a server that takes longer to list its models is treated as silent. */
 export const PROBE_TIMEOUT_MS = 2_500;
+/** The local runtimes' routes always get at least this long. */
+const MIN_LOCAL_PROBE_MS = 500;
 /** A remembered answer is asked again after this long (a server restarted with another context). */
 const CACHE_MS = 10 * 60_000;
 /**
@@ -108,9 +110,13 @@ function toLimits(s: ShapeLimits, route: string, warning?: string): EndpointLimi
   };
 }
 
-async function probeEndpoint(t: ProbeTarget): Promise<EndpointLimits | undefined> {
-  const base = t.baseUrl.replace(/\/+$/, '');
-  const listed = limitsFromModelsList(await getJson(`${base}/models`, t), t.model);
+async function probeEndpoint(target: ProbeTarget): Promise<EndpointLimits | undefined> {
+  const base = target.baseUrl.replace(/\/+$/, '');
+  const started = Date.now();
+  const timeoutMs = target.timeoutMs ?? PROBE_TIMEOUT_MS;
+  const listed = limitsFromModelsList(await getJson(`${base}/models`, target), target.model);
+  // The local routes get what is left of one timeout (local servers answer in milliseconds), so a silent server costs ~1 timeout, not 2.
+  const t = { ...target, timeoutMs: Math.max(MIN_LOCAL_PROBE_MS, timeoutMs - (Date.now() - started)) };
   const modelsRoute = `${new URL(base).pathname.replace(/\/+$/, '')}/models`;
   if (listed?.contextWindow && listed.inForce) return toLimits(listed, modelsRoute);
 

@@ -163,9 +163,10 @@ describe('nothing usable: a clean fall back', () => {
 
   test('a server that never answers: given up after the timeout', async () => {
     const started = Date.now();
-    const r = await ask({ 'GET /v1/models': { hang: true }, 'POST /api/show': { hang: true }, 'GET /props': { hang: true } }, 'm', 300);
+    const r = await ask({ 'GET /v1/models': { hang: true }, 'POST /api/show': { hang: true }, 'GET /props': { hang: true } }, 'm', 1_000);
     assert.equal(r, undefined);
-    assert.ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+    // About one timeout: the local routes only get what is left of it (at least 0.5 s).
+    assert.ok(Date.now() - started < 1_900, `took ${Date.now() - started} ms`);
   });
 
   test('a probe cut short by a cancelled run is not remembered: the next run asks again', async () => {

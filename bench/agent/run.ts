@@ -6,7 +6,9 @@
  *  (b) the orchestrator's own time per step, model and tools excluded: an in-process instant model
  *      and no-op tools, with no history, an empty one, and one pre-filled with 100,000 rows, on the
  *      main thread (in-process store) and in a worker.
- * Env: BENCH_STEPS (default 200), BENCH_ROWS (default 100000).
+ *  (c) the share of prompt tokens reusable as a provider's cached prefix over a 40-step run, at 8k,
+ *      32k and 128k windows (cachePrefix.ts).
+ * Env: BENCH_STEPS (default 200), BENCH_ROWS (default 100000), BENCH_PART=cache for table (c) alone.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import type { ToolRegistry } from '../../src/core/tools/registry';
 import { NodeTaskRunner } from '../../src/cli/node/nodeTaskRunner';
 import { ScriptedModelServer, type ScriptedTurn } from '../../test/support/scriptedModel';
 import { StepMeter, instantModel, loopBlockProbe, noopTools, percentile } from './instant';
+import { cachePrefixTable } from './cachePrefix';
 import { installHistory, prefilledHistory } from './prefill';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 200);
@@ -135,6 +138,10 @@ async function cliRun(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_PART === 'cache') {
+    console.log(await cachePrefixTable(log));
+    return;
+  }
   log(`agent benchmark: ${STEPS} tool steps per run, history of ${ROWS.toLocaleString('en')} rows`);
   const prefilled = await prefilledHistory(ROWS, log);
   for (const kind of ['main-thread, empty', 'worker, empty', 'main-thread, 100k rows', 'worker, 100k rows'] as const) {
@@ -158,6 +165,8 @@ async function main(): Promise<void> {
   for (const r of rows) console.log(line(r));
   console.log(`\nsteps/s: from the first step to the end of the run (set-up before step 1 shown apart; the CLI row: whole process).`);
   console.log(`"own" = a step's wall time minus the time inside the model call and the tool calls (the last step, which closes the run, left out).`);
+  console.log(`\n(c) prompt tokens reusable as a provider's cached prefix, 40 read_file steps of ~650 tokens, the window reported by the endpoint:`);
+  console.log(await cachePrefixTable(log));
   console.log(`node ${process.version}, ${os.cpus().length} cpu(s) (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg()[0]!.toFixed(1)}`);
 }
 

@@ -23,6 +23,8 @@ export interface RoleUsageView {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens the provider served from its prompt cache (part of promptTokens). */
+  cachedTokens?: number;
   cost?: number;
 }
 
@@ -46,6 +48,8 @@ export type AgentEvent =
       model: string;
       /** The reasoning model's context window in tokens, for the "context fill" of the usage line. */
       contextWindow?: number;
+      /** The window in force and where it came from: "window 32,768 tokens (from the endpoint's /v1/models)". */
+      contextWindowNote?: string;
       git: { isRepo: boolean; head: string | null; branch: string | null; dirty: string[] };
     }
   | { type: 'step/started'; step: number }
@@ -75,6 +79,8 @@ export type AgentEvent =
       budgetTokens?: number;
       /** Run totals so far. */
       totalPromptTokens: number;
+      /** Of totalPromptTokens, served from the provider's prompt cache. */
+      totalCachedTokens?: number;
       totalCompletionTokens: number;
       /** USD for the run so far; undefined when no model had a price. */
       totalCost?: number;

@@ -74,7 +74,7 @@ export class Transcript {
       case 'run/started': {
         const root = el('section', 'pp-run');
         root.setAttribute('aria-label', `Run: ${e.goal.slice(0, 80)}`);
-        const meta = el('div', 'pp-run-meta', `${e.model} · ${e.mode} mode`);
+        const meta = el('div', 'pp-run-meta', `${e.model} · ${e.mode} mode${e.contextWindowNote ? ` · ${e.contextWindowNote}` : ''}`);
         const usage = el('div', 'pp-usage');
         root.append(meta);
         this.root.append(root, usage);
@@ -175,7 +175,8 @@ export class Transcript {
         return;
       case 'usage': {
         if (!run) return;
-        const parts = [`${e.totalPromptTokens.toLocaleString()} in`, `${e.totalCompletionTokens.toLocaleString()} out`];
+        const cached = e.totalCachedTokens ? ` (${e.totalCachedTokens.toLocaleString()} cached)` : '';
+        const parts = [`${e.totalPromptTokens.toLocaleString()} in${cached}`, `${e.totalCompletionTokens.toLocaleString()} out`];
         if (e.totalCost !== undefined) parts.push(`$${e.totalCost.toFixed(4)}`);
         if (run.contextWindow && e.role !== 'fast') parts.push(`context ${Math.min(100, Math.round((e.promptTokens / run.contextWindow) * 100))}% of ${Math.round(run.contextWindow / 1000)}k`);
         run.usage.textContent = `${run.model} · ${parts.join(' · ')}`;

@@ -26,7 +26,7 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
     switch (e.type) {
       case 'run/started':
         dryRun = e.mode === 'plan';
-        line(`patchpilot: ${e.mode} mode, model ${e.model}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`);
+        line(`patchpilot: ${e.mode} mode, model ${e.model}${e.contextWindowNote ? `, ${e.contextWindowNote}` : ''}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`);
         break;
       case 'step/started':
         if (steps) line(`[step ${e.step}]`);
@@ -100,10 +100,10 @@ function firstLine(text: string): string {
   return first.length > 160 ? `${first.slice(0, 157)}...` : first;
 }
 
-/** "tokens: m1 1,234 in / 56 out (3 requests); fast m2 300 in / 20 out (1 request); cost $0.0012" */
+/** "tokens: m1 1,234 in (900 cached) / 56 out (3 requests); fast m2 300 in / 20 out (1 request); cost $0.0012" */
 export function usageLine(u: { reasoning: RoleUsageView; fast: RoleUsageView; totalCost?: number }): string {
   const part = (label: string, r: RoleUsageView) =>
-    `${label}${r.model} ${r.promptTokens.toLocaleString('en-US')} in / ${r.completionTokens.toLocaleString('en-US')} out (${r.requests} request${r.requests === 1 ? '' : 's'})`;
+    `${label}${r.model} ${r.promptTokens.toLocaleString('en-US')} in${r.cachedTokens ? ` (${r.cachedTokens.toLocaleString('en-US')} cached)` : ''} / ${r.completionTokens.toLocaleString('en-US')} out (${r.requests} request${r.requests === 1 ? '' : 's'})`;
   const parts = [part('', u.reasoning)];
   if (u.fast.requests > 0) parts.push(part('fast ', u.fast));
   const priced = u.totalCost !== undefined ? `; cost $${u.totalCost.toFixed(4)}` : '; cost unknown (no price for the model)';

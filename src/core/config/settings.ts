@@ -19,8 +19,10 @@ export interface PatchPilotSettings {
     model?: string;
     /** Cheaper model for small jobs (summaries); falls back to `model`. */
     fastModel?: string;
-    /** Context windows (tokens) of models the built-in table does not know, by model name. */
+    /** Context windows (tokens) by model name: win over the endpoint's and the catalog's. */
     contextWindows: Record<string, number>;
+    /** Prices (USD per 1M tokens) by model name: win over the catalog's; checked in detail by the model client (llm/prices.ts). */
+    prices?: Record<string, unknown>;
   };
   /** The prompt's token budget (src/core/context). */
   context: {
@@ -95,7 +97,7 @@ export interface PatchPilotSettings {
 export type WebSearchProvider = 'searxng' | 'brave' | 'off';
 export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider' | 'modelTokens';
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider' | 'modelTokens' | 'object';
 
 interface KeySpec {
   kind: Kind;
@@ -122,6 +124,7 @@ export const SETTING_KEYS = {
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
   'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
+  'patchpilot.llm.prices': { kind: 'object' },
   'patchpilot.context.maxTokens': { kind: 'posint' },
   'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
@@ -216,6 +219,9 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
       if (v.startsWith('/') || v.split('/').includes('..')) return { ok: false, message: `expected a workspace-relative glob, got ${got}` };
       return { ok: true, value: v };
     }
+    case 'object':
+      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ok: true, value };
+      return { ok: false, message: `expected an object, got ${got}` };
     case 'posint':
       if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
       return { ok: false, message: `expected a positive integer, got ${got}` };
@@ -263,6 +269,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       model: v<string | undefined>('patchpilot.llm.model', undefined),
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
       contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
+      prices: v<Record<string, unknown> | undefined>('patchpilot.llm.prices', undefined),
     },
     context: {
       maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),

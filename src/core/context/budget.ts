@@ -3,6 +3,8 @@ import { lookupByModelName, type ContextWindow } from '../llm/contextWindows';
 
 /** Share of the context window the prompt may use by default; the rest is for the reply. */
 export const DEFAULT_PROMPT_SHARE = 0.75;
+/** Room always left for the reply, whatever the model's output limit (the prompt count is an estimate). */
+const MIN_REPLY_SHARE = 0.1;
 /** A configured budget never goes past this share of a known window (the reply needs room). */
 const MAX_PROMPT_SHARE = 0.95;
 
@@ -25,6 +27,13 @@ export function promptBudgetFor(settings: Pick<PatchPilotSettings, 'context'>, m
     const cap = Math.floor(window.tokens * MAX_PROMPT_SHARE);
     if (window.known && configured > cap) return { tokens: cap, source: `${source}, capped at 95% of the ${window.tokens}-token window` };
     return { tokens: configured, source };
+  }
+  if (window.maxOutputTokens !== undefined) {
+    // The reply needs no more room than the model can write: a model with a short output limit keeps more of its window for the prompt.
+    const reserve = Math.max(Math.ceil(window.tokens * MIN_REPLY_SHARE), Math.min(window.maxOutputTokens, Math.ceil(window.tokens * (1 - DEFAULT_PROMPT_SHARE))));
+    if (reserve < Math.ceil(window.tokens * (1 - DEFAULT_PROMPT_SHARE))) {
+      return { tokens: window.tokens - reserve, source: `the ${window.tokens}-token window of ${model} less ${reserve} tokens for the reply (its output limit is ${window.maxOutputTokens})` };
+    }
   }
   return { tokens: Math.floor(window.tokens * DEFAULT_PROMPT_SHARE), source: `${DEFAULT_PROMPT_SHARE * 100}% of the ${window.tokens}-token window of ${model}` };
 }

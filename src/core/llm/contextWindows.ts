@@ -6,6 +6,7 @@
  * twice (accents, symbols) or as a token per character (CJK and other wide scripts). The context
  * builder calibrates it per model from reported usage (src/core/context/tokenCounter.ts).
  */
+import { lookupByName } from './modelNames';
 import type { ModelMessage, ModelToolSpec } from './types';
 
 /**
@@ -56,52 +57,68 @@ export function estimatePromptTokens(messages: readonly ModelMessage[], tools: r
   return total;
 }
 
-/** Context windows (prompt + output tokens) of well-known models; override per model in settings. */
-export const defaultContextWindows: Readonly<Record<string, number>> = {
-  'gpt-4o': 128_000,
-  'gpt-4o-mini': 128_000,
-  'gpt-4.1': 1_047_576,
-  'gpt-4.1-mini': 1_047_576,
-  'gpt-4.1-nano': 1_047_576,
-  'gpt-5': 400_000,
-  'gpt-5-mini': 400_000,
-  'gpt-5-nano': 400_000,
-  o3: 200_000,
-  'o4-mini': 200_000,
-  'claude-sonnet-4': 200_000,
-  'claude-opus-4': 200_000,
-  'llama3.1': 128_000,
-  'qwen2.5-coder': 32_768,
-};
-
 /**
- * Used for unknown models. Deliberately small: local servers often run with a short context
- * (Ollama's default is a few thousand tokens), and overflowing is worse than summarizing early.
+ * Used when neither the user's setting, the endpoint nor the catalog knows the model. Deliberately
+ * small: local servers often run with a short context, and overflowing is worse than summarizing early.
  */
 export const FALLBACK_CONTEXT_WINDOW = 8_192;
 
+/** Where a window came from, in order of precedence. */
+export type WindowSource = 'setting' | 'endpoint' | 'catalog' | 'fallback';
+
 export interface ContextWindow {
   tokens: number;
-  /** False when the model was not in the table and the fallback was used. */
+  /** False when nothing knew the model and the fallback was used. */
   known: boolean;
+  source?: WindowSource;
+  /** Said after "from": `your setting`, `the endpoint's /v1/models`, `the catalog`. */
+  from?: string;
+  /** Which setting, field or catalog entry: `patchpilot.llm.contextWindows`, `max_model_len`, `models.dev openai/gpt-4o`. */
+  detail?: string;
+  /** The most the model writes in one reply, when the endpoint or the catalog says. */
+  maxOutputTokens?: number;
+  /** Something the user should know about this window (a server default that is likely too small). */
+  warning?: string;
+}
+
+/** What the endpoint said about a model (endpointInfo.ts), or the catalog (modelCatalog.ts). */
+export interface DiscoveredLimits {
+  contextWindow?: number;
+  maxOutputTokens?: number;
+  from: string;
+  detail?: string;
+  warning?: string;
 }
 
 /**
- * The context window of `model`: exact name, then without a router prefix (`openai/gpt-4o`), a date
- * suffix (`-2024-08-06`) or an Ollama tag (`llama3.1:8b`).
+ * The window in force for `model`: the user's `patchpilot.llm.contextWindows` (same name rules as
+ * modelNames.ts), then what the endpoint reported, then the catalog, then the fallback.
  */
-export function contextWindowFor(model: string, overrides: Readonly<Record<string, number>> = {}): ContextWindow {
-  const tokens = lookupByModelName({ ...defaultContextWindows, ...overrides }, model);
-  return tokens === undefined ? { tokens: FALLBACK_CONTEXT_WINDOW, known: false } : { tokens, known: true };
+export function resolveContextWindow(
+  model: string,
+  overrides: Readonly<Record<string, number>>,
+  endpoint?: DiscoveredLimits,
+  catalog?: DiscoveredLimits,
+): ContextWindow {
+  const maxOutputTokens = endpoint?.maxOutputTokens ?? catalog?.maxOutputTokens;
+  const output = maxOutputTokens ? { maxOutputTokens } : {};
+  const configured = lookupByModelName(overrides, model);
+  if (configured !== undefined) return { tokens: configured, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows', ...output };
+  const said = (d: DiscoveredLimits) => ({ from: d.from, ...(d.detail ? { detail: d.detail } : {}), ...(d.warning ? { warning: d.warning } : {}) });
+  if (endpoint?.contextWindow) return { tokens: endpoint.contextWindow, known: true, source: 'endpoint', ...said(endpoint), ...output };
+  if (catalog?.contextWindow) return { tokens: catalog.contextWindow, known: true, source: 'catalog', ...said(catalog), ...output };
+  return { tokens: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback', ...output };
 }
 
-/** A per-model number (a window, a budget) by the same name rules as contextWindowFor. */
+/** "window 32,768 tokens (from the endpoint's /v1/models)", "window 8,192 tokens (unknown: 8,192 assumed)". */
+export function describeContextWindow(w: ContextWindow): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  if (!w.known) return `window ${n(w.tokens)} tokens (unknown: ${n(w.tokens)} assumed)`;
+  return `window ${n(w.tokens)} tokens${w.from ? ` (from ${w.from})` : ''}`;
+}
+
+/** A per-model number (a window, a budget) by the name rules of modelNames.ts. */
 export function lookupByModelName(table: Readonly<Record<string, number>>, model: string): number | undefined {
-  const base = model.slice(model.lastIndexOf('/') + 1);
-  const names = [model, base, base.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, ''), base.replace(/:.*$/, '')];
-  for (const name of names) {
-    const tokens = Object.prototype.hasOwnProperty.call(table, name) ? table[name] : undefined;
-    if (typeof tokens === 'number' && tokens > 0) return tokens;
-  }
-  return undefined;
+  const tokens = lookupByName(table, model);
+  return typeof tokens === 'number' && tokens > 0 ? tokens : undefined;
 }

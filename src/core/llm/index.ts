@@ -9,14 +9,15 @@ export {
 } from './errors';
 export * from './types';
 export { UsageMeter, type UsageTotals, type UsageRecord } from './usageMeter';
-export { defaultPrices, lookupPrice, costOf, priceTableFromSettings, formatCost, type ModelPrice, type PriceTable } from './prices';
+export { lookupPrice, costOf, priceTableFromSettings, formatCost, type ModelPrice, type PriceTable } from './prices';
 export {
   estimateTokens,
   estimateMessageTokens,
   estimatePromptTokens,
-  contextWindowFor,
-  defaultContextWindows,
+  resolveContextWindow,
+  describeContextWindow,
   FALLBACK_CONTEXT_WINDOW,
   type ContextWindow,
+  type WindowSource,
 } from './contextWindows';
 export { parseRetryAfter, backoffDelay, defaultRetryPolicy, type RetryPolicy } from './retryPolicy';

@@ -6,9 +6,10 @@
 import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import { resolveModelConfig, type Endpoint, type ModelClientConfig, type ResolvedModelConfig } from './config';
-import { contextWindowFor, estimatePromptTokens, estimateTokens, type ContextWindow } from './contextWindows';
+import { estimatePromptTokens, estimateTokens, type ContextWindow } from './contextWindows';
 import { ModelApiError, StreamInterruptedError, cancelledError } from './errors';
-import { costOf, lookupPrice } from './prices';
+import { ModelLimits } from './modelLimits';
+import { costOf } from './prices';
 import { abortableSleep, backoffDelay } from './retryPolicy';
 import { createSdkClient } from './sdkClient';
 import { streamOneAttempt } from './streamAttempt';
@@ -45,18 +46,26 @@ export class ModelClient {
   readonly config: ResolvedModelConfig;
   private readonly states = new Map<ModelRole, EndpointState>();
   private readonly random: () => number;
+  private readonly limits: ModelLimits;
 
   constructor(config: ModelClientConfig, deps: ModelClientDeps = {}) {
     this.config = resolveModelConfig(config);
     this.random = deps.random ?? Math.random;
+    this.limits = new ModelLimits(this.config);
   }
 
   modelFor(role: ModelRole): string {
     return this.config.endpoints[role].model;
   }
 
+  /** The window in force and where it came from (modelLimits.ts); exact once resolveContextWindow() ran. */
   contextWindow(role: ModelRole): ContextWindow {
-    return contextWindowFor(this.modelFor(role), this.config.contextWindows);
+    return this.limits.window(role);
+  }
+
+  /** Asks the endpoint for the model's window (once per base URL and model), before a run's first request. */
+  resolveContextWindow(role: ModelRole, signal?: AbortSignal): Promise<ContextWindow> {
+    return this.limits.resolve(role, signal);
   }
 
   /**
@@ -207,7 +216,7 @@ export class ModelClient {
       completionTokens: estimateTokens(a.text + a.reasoning + valid.concat(invalid).map((c) => c.name + c.argumentsJson).join('')),
       estimated: true,
     };
-    const cost = costOf(usage, lookupPrice(endpoint.model, this.config.prices));
+    const cost = costOf(usage, this.limits.price(req.role));
     emit({ type: 'usage', usage, cost });
     req.meter?.record({ role: req.role, model: endpoint.model, usage, cost });
     return {

@@ -1,67 +1,57 @@
 /**
- * What a request cost, from a per-model price table (USD per 1M tokens). A model without a price
- * costs `undefined`, never a guessed 0: the UI then shows tokens only.
+ * What a request cost, from per-model prices (USD per 1M tokens): the user's `patchpilot.llm.prices`
+ * first, else the catalogs shipped as packages (catalogPrices.ts). A model without a price costs
+ * `undefined`, never a guessed 0: the UI then shows tokens only.
  */
 import { ModelConfigError } from './errors';
+import { lookupByName } from './modelNames';
 import type { ModelUsage } from './types';
+
+/** Prices that apply instead when a request's prompt is longer than `abovePromptTokens` (long-context rates). */
+export interface PriceTier {
+  abovePromptTokens: number;
+  input: number;
+  output: number;
+  cachedInput?: number;
+  cacheWrite?: number;
+}
 
 export interface ModelPrice {
   /** USD per 1M uncached prompt tokens. */
   input: number;
   /** USD per 1M prompt tokens read from the provider's cache; defaults to `input`. */
   cachedInput?: number;
+  /** USD per 1M prompt tokens written to the provider's cache (Anthropic); defaults to `input`. */
+  cacheWrite?: number;
   /** USD per 1M completion tokens (reasoning tokens included). */
   output: number;
+  /** Long-context rates, by ascending threshold; the whole request is billed at the highest tier it passes. */
+  tiers?: readonly PriceTier[];
 }
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
 /**
- * List prices of a few well-known models as published when this was written. Prices change: the
- * setting `patchpilot.llm.prices` overrides or extends this table per model name.
- */
-export const defaultPrices: PriceTable = {
-  'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
-  'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
-  'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 },
-  'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
-  'gpt-4.1-nano': { input: 0.1, cachedInput: 0.025, output: 0.4 },
-  'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 },
-  'gpt-5-mini': { input: 0.25, cachedInput: 0.025, output: 2 },
-  'gpt-5-nano': { input: 0.05, cachedInput: 0.005, output: 0.4 },
-  o3: { input: 2, cachedInput: 0.5, output: 8 },
-  'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
-  'claude-sonnet-4': { input: 3, cachedInput: 0.3, output: 15 },
-  'claude-opus-4': { input: 15, cachedInput: 1.5, output: 75 },
-};
-
-/**
- * The price of `model`: the exact name first, then without a router prefix (`openai/gpt-4o`), then
- * without a date suffix (`gpt-4o-2024-08-06`). No looser matching: `gpt-4o-audio-preview` is not
- * priced like `gpt-4o`.
+ * The price of `model` in a table (the user's setting) by the name rules of modelNames.ts: exact,
+ * then without a router prefix (`openai/gpt-4o`), a date suffix, an Ollama tag. No looser
+ * matching: `gpt-4o-audio-preview` is not priced like `gpt-4o`.
  */
 export function lookupPrice(model: string, table: PriceTable): ModelPrice | undefined {
-  const candidates = new Set<string>();
-  const add = (name: string) => {
-    candidates.add(name);
-    candidates.add(name.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, ''));
-  };
-  add(model);
-  const slash = model.lastIndexOf('/');
-  if (slash >= 0) add(model.slice(slash + 1));
-  for (const name of candidates) {
-    if (Object.prototype.hasOwnProperty.call(table, name)) return table[name];
-  }
-  return undefined;
+  return lookupByName(table, model);
 }
 
 /** USD for one request, or undefined when the model has no price. */
 export function costOf(usage: ModelUsage, price: ModelPrice | undefined): number | undefined {
   if (!price) return undefined;
+  const rates = [...(price.tiers ?? [])].reverse().find((t) => usage.promptTokens > t.abovePromptTokens) ?? price;
   const cached = Math.min(usage.cachedTokens ?? 0, usage.promptTokens);
-  const uncached = usage.promptTokens - cached;
+  const written = Math.min(usage.cacheWriteTokens ?? 0, usage.promptTokens - cached);
+  const uncached = usage.promptTokens - cached - written;
   const usd =
-    (uncached * price.input + cached * (price.cachedInput ?? price.input) + usage.completionTokens * price.output) /
+    (uncached * rates.input +
+      cached * (rates.cachedInput ?? rates.input) +
+      written * (rates.cacheWrite ?? rates.input) +
+      usage.completionTokens * rates.output) /
     1_000_000;
   return usd;
 }
@@ -72,10 +62,10 @@ function isPrice(n: unknown): n is number {
 
 /**
  * Reads the `patchpilot.llm.prices` setting ({ "model": { "input": 2.5, "cachedInput": 1.25,
- * "output": 10 } }) and returns the default table with those entries on top. Every bad entry is
- * reported at once, so a user fixes the setting in one go.
+ * "output": 10 } }) into a table looked up before the catalog. Every bad entry is reported at once,
+ * so a user fixes the setting in one go.
  */
-export function priceTableFromSettings(value: unknown, base: PriceTable = defaultPrices): PriceTable {
+export function priceTableFromSettings(value: unknown, base: PriceTable = {}): PriceTable {
   if (value === undefined || value === null) return base;
   if (typeof value !== 'object' || Array.isArray(value)) {
     throw new ModelConfigError(['patchpilot.llm.prices must be an object mapping model names to prices']);
@@ -89,8 +79,8 @@ export function priceTableFromSettings(value: unknown, base: PriceTable = defaul
       continue;
     }
     const bad = ['input', 'output'].filter((k) => !isPrice(e[k]));
-    if (e.cachedInput !== undefined && !isPrice(e.cachedInput)) bad.push('cachedInput');
-    const unknownKeys = Object.keys(e).filter((k) => !['input', 'output', 'cachedInput'].includes(k));
+    for (const k of ['cachedInput', 'cacheWrite']) if (e[k] !== undefined && !isPrice(e[k])) bad.push(k);
+    const unknownKeys = Object.keys(e).filter((k) => !['input', 'output', 'cachedInput', 'cacheWrite'].includes(k));
     if (bad.length) problems.push(`prices["${model}"].${bad.join(', .')} must be a number >= 0 (USD per 1M tokens)`);
     if (unknownKeys.length) problems.push(`prices["${model}"] has unknown keys: ${unknownKeys.join(', ')}`);
     if (bad.length || unknownKeys.length) continue;
@@ -98,6 +88,7 @@ export function priceTableFromSettings(value: unknown, base: PriceTable = defaul
       input: e.input as number,
       output: e.output as number,
       ...(e.cachedInput !== undefined ? { cachedInput: e.cachedInput as number } : {}),
+      ...(e.cacheWrite !== undefined ? { cacheWrite: e.cacheWrite as number } : {}),
     };
   }
   if (problems.length) throw new ModelConfigError(problems);

@@ -8,7 +8,10 @@ export interface UsageTotals {
   requests: number;
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens read from the provider's prompt cache (part of promptTokens). */
   cachedTokens: number;
+  /** Prompt tokens written to it (Anthropic's cache writes; part of promptTokens). */
+  cacheWriteTokens: number;
   /** USD summed over priced requests; undefined when none was priced. */
   cost: number | undefined;
   /** Requests of models without a price (their tokens counted, their cost unknown). */
@@ -30,6 +33,7 @@ function emptyTotals(): UsageTotals {
     promptTokens: 0,
     completionTokens: 0,
     cachedTokens: 0,
+    cacheWriteTokens: 0,
     cost: undefined,
     unpricedRequests: 0,
     estimatedRequests: 0,
@@ -41,6 +45,7 @@ function addTo(t: UsageTotals, r: UsageRecord): void {
   t.promptTokens += r.usage.promptTokens;
   t.completionTokens += r.usage.completionTokens;
   t.cachedTokens += r.usage.cachedTokens ?? 0;
+  t.cacheWriteTokens += r.usage.cacheWriteTokens ?? 0;
   if (r.cost === undefined) t.unpricedRequests++;
   else t.cost = (t.cost ?? 0) + r.cost;
   if (r.usage.estimated) t.estimatedRequests++;

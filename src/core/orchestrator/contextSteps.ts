@@ -6,6 +6,8 @@
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { formatTokens } from '../context/budget';
 import type { CompactionReport } from '../context/contextManager';
+import { describeContextWindow, type ContextWindow } from '../llm/contextWindows';
+import type { ChatModel } from '../ports/chatModel';
 import { asJson, type RunRecorder } from './recorder';
 
 import { SUMMARY_STEP } from '../history/types';
@@ -30,3 +32,15 @@ export function recordCompaction(r: CompactionReport, recorder: RunRecorder, emi
   });
 }
 
+/**
+ * Before the first request: asks the endpoint for both models' windows (once per base URL and
+ * model, cached by the client), so the budget and the run's header use the window in force.
+ * Returns the agent model's window, how to say where it came from, and what the user should know.
+ */
+export async function resolveWindows(model: Pick<ChatModel, 'contextWindow' | 'resolveContextWindow'>, signal: AbortSignal): Promise<{ window: ContextWindow; note: string; warnings: string[] }> {
+  // Both roles, even with one model name: the fast one may live on another base URL (the client caches per URL and model).
+  const roles = ['reasoning', 'fast'] as const;
+  const windows = await Promise.all(roles.map((role) => model.resolveContextWindow?.(role, signal) ?? model.contextWindow(role)));
+  const warnings = [...new Set(windows.map((x) => x.warning))].filter((w): w is string => !!w);
+  return { window: windows[0]!, note: describeContextWindow(windows[0]!), warnings };
+}

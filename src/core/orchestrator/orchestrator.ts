@@ -22,7 +22,7 @@ import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
 import { answerInvalidCalls } from './invalidCalls';
 import { FastModelWork } from './fastModel';
-import { EARLIER_STEP, TRANSCRIPT_STEP, recordCompaction } from './contextSteps';
+import { EARLIER_STEP, TRANSCRIPT_STEP, recordCompaction, resolveWindows } from './contextSteps';
 import { RunRecorder, asJson } from './recorder';
 import { briefArgs } from '../base/truncate';
 import { RunMemory } from './runMemory';
@@ -99,7 +99,7 @@ export class Orchestrator {
       // What a resumed session continues from (core/session/resume.ts).
       recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
       await recorder.finish({ status, steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
-      const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
+      const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, ...(byRole[role].cachedTokens ? { cachedTokens: byRole[role].cachedTokens } : {}), completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
       return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests };
     };
@@ -108,7 +108,9 @@ export class Orchestrator {
       const root = await realpath(deps.root);
       const git = options.subagent?.git ?? (await snapshotGit(root));
       await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
-      emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: deps.model.contextWindow('reasoning').tokens, git });
+      const windows = await resolveWindows(deps.model, signal);
+      emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: windows.window.tokens, contextWindowNote: windows.note, git });
+      windows.warnings.forEach(warn);
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
       const onToolEvent = (e: ToolEvent) => this.forwardToolEvent(e, emit, recorder, approvals);
@@ -314,7 +316,7 @@ interface ApprovalTally {
 
 function emitUsage(emit: (e: AgentEvent) => void, meter: UsageMeter, turn: ModelTurn, context: { countedPromptTokens?: number; budgetTokens?: number } = {}): void {
   const totals = meter.total();
-  emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, ...context, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+  emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, ...context, totalPromptTokens: totals.promptTokens, totalCachedTokens: totals.cachedTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
 }
 
 function usageByRole(meter: UsageMeter): Record<ModelRole, UsageTotals> {

@@ -117,6 +117,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     origins: { baseUrl: origin('patchpilot.llm.baseUrl'), model: origin('patchpilot.llm.model'), fastModel: origin('patchpilot.llm.fastModel'), ...(o.config.apiKeyOrigin ? { apiKey: o.config.apiKeyOrigin } : {}) },
     ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
     contextWindows: settings.llm.contextWindows,
+    prices: settings.llm.prices,
   });
   // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
   const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];

@@ -226,7 +226,7 @@ describe('chat host: Stop with a message waiting for the next step', () => {
     assert.deepEqual(stopped, { stopped: true, unsent: ['Actually, count the walruses too'] });
     await host.whenIdle();
     assert.match(JSON.stringify(host.snapshot().entries), /was not sent; it is back in the message box/);
-    assert.equal(scripted().requests.length, 1, 'the waiting message never reached the model');
+    assert.equal(scripted().chatRequests.length, 1, 'the waiting message never reached the model');
     assert.doesNotMatch(JSON.stringify(scripted().requests), /walruses/);
     assert.deepEqual(host.stopRun(true), { stopped: false, unsent: [] }, 'nothing runs: nothing to give back');
   });

@@ -74,6 +74,8 @@ export interface Script {
   rejectStreamOptions?: boolean;
   /** Model id listed by GET /v1/models. Default `scripted-model`. */
   modelId?: string;
+  /** More fields of that model's entry in GET /v1/models, as servers add them (`{ context_length: 32768 }`). */
+  modelFields?: Record<string, unknown>;
   /**
    * Replies by the request's model, served every time and outside the turn order: for side
    * requests whose number and timing a script cannot know (the fast model's context summaries).

@@ -129,7 +129,7 @@ export class ScriptedModelServer {
     if (req.method === 'GET' && url.pathname.endsWith('/models')) {
       record.outcome = 'models';
       const id = this.script.modelId ?? DEFAULT_MODEL_ID;
-      return sendJson(res, 200, { object: 'list', data: [{ id, object: 'model', created: 0, owned_by: 'patchpilot-scripted-model' }] });
+      return sendJson(res, 200, { object: 'list', data: [{ id, object: 'model', created: 0, owned_by: 'patchpilot-scripted-model', ...this.script.modelFields }] });
     }
     if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
       record.outcome = 'not-found';

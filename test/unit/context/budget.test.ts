@@ -21,6 +21,13 @@ test('the budget: per model (same name rules as the window table), else maxToken
   assert.equal(promptBudgetFor(settings({ maxTokens: 50_000 }), 'my-local', { tokens: 8_192, known: false }).tokens, 50_000);
 });
 
+test("the default budget leaves the reply what the model can write (its output limit), at least 10% and at most 25% of the window", () => {
+  assert.equal(promptBudgetFor(settings(), 'gpt-4o', { tokens: 128_000, known: true, maxOutputTokens: 16_384 }).tokens, 128_000 - 16_384);
+  assert.equal(promptBudgetFor(settings(), 'tiny-out', { tokens: 128_000, known: true, maxOutputTokens: 1_024 }).tokens, 128_000 - 12_800);
+  assert.equal(promptBudgetFor(settings(), 'reasoner', { tokens: 128_000, known: true, maxOutputTokens: 128_000 }).tokens, 96_000);
+  assert.match(promptBudgetFor(settings(), 'gpt-4o', { tokens: 128_000, known: true, maxOutputTokens: 16_384 }).source, /less 16384 tokens for the reply \(its output limit is 16384\)/);
+});
+
 test('settings: the context keys validate, with errors that name the key and the value', () => {
   const ok = resolveSettings({ trusted: true, layers: [{ scope: 'user', origin: 'user settings', values: { 'patchpilot.context.maxTokens': 8000, patchpilot: { context: { maxTokensByModel: { 'gpt-4o': 60000 } }, llm: { contextWindows: { 'my-model': 32768 } } } } }] });
   assert.equal(ok.settings.context.maxTokens, 8000);

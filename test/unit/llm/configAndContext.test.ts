@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { resolveModelConfig } from '../../../src/core/llm/config';
 import {
   FALLBACK_CONTEXT_WINDOW,
-  contextWindowFor,
+  describeContextWindow,
+  resolveContextWindow,
   estimateMessageTokens,
   estimatePromptTokens,
   estimateTokens,
@@ -72,19 +73,26 @@ describe('token estimates and context windows', () => {
     assert.ok(estimatePromptTokens([{ role: 'user', content: 'hi' }], tools) > estimatePromptTokens([{ role: 'user', content: 'hi' }]));
   });
 
-  test('windows: exact, router prefix, date suffix, Ollama tag, override, unknown', () => {
-    assert.deepEqual(contextWindowFor('gpt-4o'), { tokens: 128_000, known: true });
-    assert.deepEqual(contextWindowFor('openai/gpt-4.1-mini'), { tokens: 1_047_576, known: true });
-    assert.deepEqual(contextWindowFor('gpt-4o-2024-08-06'), { tokens: 128_000, known: true });
-    assert.deepEqual(contextWindowFor('llama3.1:8b'), { tokens: 128_000, known: true });
-    assert.deepEqual(contextWindowFor('llama3.1:8b', { 'llama3.1:8b': 16_384 }), { tokens: 16_384, known: true });
-    assert.deepEqual(contextWindowFor('mystery'), { tokens: FALLBACK_CONTEXT_WINDOW, known: false });
+  test('windows: the setting (by the name rules), then the endpoint, then the catalog, then the fallback', () => {
+    const endpoint = { contextWindow: 32_768, from: "the endpoint's /v1/models", detail: 'max_model_len' };
+    const catalog = { contextWindow: 128_000, maxOutputTokens: 16_384, from: 'the catalog', detail: 'models.dev openai/gpt-4o' };
+    assert.deepEqual(resolveContextWindow('llama3.1:8b', { 'llama3.1:8b': 16_384 }, endpoint, catalog), { tokens: 16_384, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows', maxOutputTokens: 16_384 });
+    assert.equal(resolveContextWindow('openai/qwen3-coder-2025-07-01', { 'qwen3-coder': 65_536 }).tokens, 65_536);
+    assert.equal(resolveContextWindow('m', {}, endpoint, catalog).source, 'endpoint');
+    assert.equal(resolveContextWindow('m', {}, undefined, catalog).source, 'catalog');
+    assert.deepEqual(resolveContextWindow('mystery', {}), { tokens: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback' });
+    assert.equal(describeContextWindow(resolveContextWindow('m', {}, endpoint)), "window 32,768 tokens (from the endpoint's /v1/models)");
+    assert.equal(describeContextWindow(resolveContextWindow('m', {}, undefined, catalog)), 'window 128,000 tokens (from the catalog)');
+    assert.equal(describeContextWindow(resolveContextWindow('m', { m: 4096 })), 'window 4,096 tokens (from your setting)');
+    assert.equal(describeContextWindow(resolveContextWindow('mystery', {})), 'window 8,192 tokens (unknown: 8,192 assumed)');
   });
 
-  test('the client answers per role, with configured overrides', () => {
+  test('the client answers per role from the catalog, the configured window winning', () => {
     const client = new ModelClient({ baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-4o', fastModel: 'tiny', contextWindows: { tiny: 4096 } });
     assert.equal(client.contextWindow('reasoning').tokens, 128_000);
-    assert.deepEqual(client.contextWindow('fast'), { tokens: 4096, known: true });
+    assert.equal(client.contextWindow('reasoning').source, 'catalog');
+    assert.equal(client.contextWindow('fast').tokens, 4096);
+    assert.equal(client.contextWindow('fast').source, 'setting');
   });
 
   test('complete() without a prompt or messages rejects (nothing is sent)', async () => {

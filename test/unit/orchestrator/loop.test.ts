@@ -130,7 +130,7 @@ describe('orchestrator loop against the scripted model server', () => {
       {
         settings: (s) => (s.approval.mode = 'plan'),
         inspect: (h) => {
-          const offered = h.server.requests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
+          const offered = h.server.chatRequests[0]!.body.tools.map((t: { function: { name: string } }) => t.function.name);
           assert.ok(offered.includes('propose_patch') && offered.includes('read_file'));
           assert.ok(!offered.includes('write_file') && !offered.includes('run_tests'));
           assert.equal(readFileSync(path.join(h.root, 'add.js'), 'utf8'), BUGGY['add.js']);

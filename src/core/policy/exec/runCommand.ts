@@ -51,6 +51,11 @@ export interface RunCommandOptions {
    */
   allowUnixSockets?: readonly string[];
   /**
+   * Where the command's own cgroup is made, so that everything it starts is killed with it
+   * (commandCgroup.ts). Default: a child of this process's cgroup when that is writable; `false`: none.
+   */
+  cgroupRoot?: string | false;
+  /**
    * Live output of both streams as it comes, for a terminal the user watches (VS Code's task
    * terminal). Not redacted and not capped: the result's stdout/stderr are what goes to the model.
    */
@@ -101,10 +106,11 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   // bwrap reads the filter from fd 3 of its own (the fourth stdio entry below).
   const filterFd = sockets?.seccomp ? openProgramFd(sockets.seccomp) : undefined;
   const layout = { workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, readOnlyPaths: opts.readOnlyPaths, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts(), socketMounts: sockets?.mounts, seccompFd: filterFd === undefined ? undefined : 3 };
-  const [file, args] = sandboxed ? [status.bwrapPath!, bwrapArguments(layout, opts.command)] : ['bash', ['-c', opts.command]];
-  // detached: a new session and process group; with the marker in the environment, every process
-  // the command starts can be found and killed, double-forked ones included (sessionKill.ts).
-  const procs = new CommandProcesses();
+  const procs = new CommandProcesses({ cgroupRoot: opts.cgroupRoot });
+  const [program, programArgs] = sandboxed ? [status.bwrapPath!, bwrapArguments(layout, opts.command)] : ['bash', ['-c', opts.command]];
+  const [file, args] = procs.wrap(program, programArgs);
+  // detached: a new session and process group; with the marker in the environment and the cgroup,
+  // every process the command starts can be found and killed, double-forked ones included (sessionKill.ts).
   const env = buildChildEnv({ base: opts.env, allow: opts.envAllow, set: procs.env() }).env;
   let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
@@ -147,7 +153,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   await drain(child.stdout, child.stderr);
   // Every process of the command is gone by now: what it left in protected paths is final.
   const protectedChanges = await guard.end();
-  if (exit.error) throw new UserError(`could not start ${file}: ${exit.error.message}`, 'spawn-failed');
+  if (exit.error) throw new UserError(`could not start ${program}: ${exit.error.message}`, 'spawn-failed');
   const out = guard.redactor.redact(stdout.text());
   const err = guard.redactor.redact(stderr.text());
   return {

@@ -31,8 +31,8 @@ export interface ResolvedConfig {
   settings: PatchPilotSettings;
   /** Which layer gave each non-default value. */
   sources: Partial<Record<SettingKey, { scope: SettingScope; origin: string }>>;
-  /** Values dropped because the workspace is untrusted, to tell the user. */
-  ignored: { key: SettingKey; origin: string; reason: string; value: unknown }[];
+  /** Values dropped because the workspace is untrusted (or the key is the user's alone: `userOnly`), to tell the user. */
+  ignored: { key: SettingKey; origin: string; reason: string; value: unknown; userOnly?: true }[];
   /** Unknown `patchpilot.*` keys (typos), to tell the user. */
   warnings: string[];
   /**
@@ -69,6 +69,10 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         continue;
       }
       if (raw === undefined || raw === null) continue; // VS Code's "unset"
+      if (layer.scope === 'workspace' && isUserOnly(key)) {
+        ignored.push({ key, origin: layer.origin, reason: 'only user settings may set it, never a workspace, trusted or not', value: raw, userOnly: true });
+        continue;
+      }
       if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
         ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
         continue;
@@ -121,6 +125,10 @@ function isConcat(key: SettingKey): boolean {
 
 function isTrustSensitive(key: SettingKey): boolean {
   return 'trustSensitive' in SETTING_KEYS[key] && SETTING_KEYS[key].trustSensitive === true;
+}
+
+function isUserOnly(key: SettingKey): boolean {
+  return 'userOnly' in SETTING_KEYS[key] && SETTING_KEYS[key].userOnly === true;
 }
 
 /** A value of a trust-sensitive key that only narrows what the agent may do (approval mode `ask`). */

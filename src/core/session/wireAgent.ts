@@ -136,7 +136,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow, readOnlyPaths }),
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow, readOnlyPaths, allowUnixSockets: settings.sandbox.allowUnixSockets }),
     web,
     search: capabilities.search,
     toolSources: capabilities.toolSources,

@@ -4,16 +4,17 @@ import { buildSettings, SETTING_KEYS, validateSettingValue, type PatchPilotSetti
 /**
  * The patchpilot.* settings as VS Code resolves them, validated by the core. In a restricted
  * (untrusted) window a trust-sensitive key is taken from the user settings only, unless the
- * workspace's value is one of its safe values. The ext-host session may pass its own resolver.
+ * workspace's value is one of its safe values; a user-only key always. The ext-host session may pass its own resolver.
  */
 export function settingsFromVsCode(): PatchPilotSettings {
   const config = vscode.workspace.getConfiguration();
   const values: Partial<Record<SettingKey, unknown>> = {};
   for (const key of Object.keys(SETTING_KEYS) as SettingKey[]) {
-    const spec = SETTING_KEYS[key] as { trustSensitive?: boolean; safeValues?: readonly unknown[] };
+    const spec = SETTING_KEYS[key] as { trustSensitive?: boolean; safeValues?: readonly unknown[]; userOnly?: boolean };
     const inspected = config.inspect(key);
     let raw: unknown = config.get(key);
-    if (!vscode.workspace.isTrusted && spec.trustSensitive) {
+    if (spec.userOnly) raw = inspected?.globalValue;
+    else if (!vscode.workspace.isTrusted && spec.trustSensitive) {
       const fromWorkspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
       raw = fromWorkspace !== undefined && spec.safeValues?.includes(fromWorkspace) ? fromWorkspace : inspected?.globalValue;
     }

@@ -77,7 +77,7 @@ export class TestService implements vscode.Disposable {
   get runner(): VsCodeTaskRunner {
     if (!this.taskRunner) {
       const s = this.settings();
-      const executor = createCommandExecutor(this.root, { guard: createCommandGuard(this.root, s.policy, s.history.path), envAllow: s.policy.envAllow, homeAllow: s.policy.homeAllow });
+      const executor = createCommandExecutor(this.root, { guard: createCommandGuard(this.root, s.policy, s.history.path), envAllow: s.policy.envAllow, homeAllow: s.policy.homeAllow, allowUnixSockets: s.sandbox.allowUnixSockets });
       const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === this.root) ?? vscode.TaskScope.Workspace;
       this.taskRunner = new VsCodeTaskRunner(executor, folder, this.log);
     }

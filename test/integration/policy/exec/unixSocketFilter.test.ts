@@ -131,6 +131,15 @@ if __name__ == '__main__':
     }
   });
 
+  test('allowUnixSockets: the named socket is reachable (even under the hidden /run), every other known socket stays masked', { skip: skip || (canaries.length === 2 ? false : 'needs /run and /var/tmp') }, async () => {
+    const [allowed, other] = canaries as [SocketCanary, SocketCanary];
+    const r = await runCommand({ command: `curl -sS --max-time 5 --unix-socket ${allowed.socket} http://x/; curl -sS --max-time 5 --unix-socket ${other.socket} http://x/`, cwd: ws, workspaceRoot: ws, sandbox: 'require', allowUnixSockets: [allowed.socket] });
+    assert.equal(r.stdout, 'CANARY-REACHED\n', r.stderr);
+    assert.equal(allowed.hits, 1);
+    assert.equal(other.hits, 0);
+    allowed.hits = 0;
+  });
+
   test('the other doors on x86_64 are closed too: i386 socket and socketcall, x32, junk in the high half of the domain', { skip: skip || (process.arch === 'x64' && hasPython ? false : 'x86_64 with python3 only') }, async () => {
     const outside = await runCommand({ command: `python3 ${COMPAT}`, cwd: ws, workspaceRoot: ws, sandbox: 'off' });
     const inside = await run(`python3 ${COMPAT}`);

@@ -82,7 +82,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
   // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
   const sandbox = o.readOnly ? undefined : probeSandbox();
-  if (sandbox && !sandbox.available) o.notifier.warn(describeProtection(sandbox));
+  if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
 
   let history: HistoryStore | undefined = o.history;
   if (!history) try {

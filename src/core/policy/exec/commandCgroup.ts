@@ -12,14 +12,33 @@ import path from 'node:path';
  * user-owned `app-*.scope`), or as root in a container. A child beside running processes is allowed
  * because a folder that holds processes (ours) has no controllers enabled for its children (cgroup
  * v2's "no internal processes" rule, the root cgroup excepted). Anything else, `create` returns
- * undefined and the command is tracked as before (session id, environment marker: sessionKill.ts).
+ * undefined: then a systemd scope is tried (systemdScope.ts), else the command is tracked as before
+ * (session id, environment marker: sessionKill.ts).
  *
  * How the command enters it before it can fork: the spawned program is a tiny `sh` that writes its
  * own pid to cgroup.procs and then execs the command (`wrap`). If that write fails, the command still
  * runs, only without the cgroup.
  */
-export class CommandCgroup {
+/** Where one command's processes are held and killed together: a cgroup we made, or a systemd scope (systemdScope.ts). */
+export interface CommandContainer {
+  /** For tests and diagnostics: the cgroup folder or the unit name. */
+  readonly where: string;
+  /** The spawn that enters the container, then becomes `file args` with the same pid. */
+  wrap(file: string, args: readonly string[]): [string, string[]];
+  /** Every process inside now. */
+  pids(): number[];
+  /** SIGKILL to all of them at once if possible; false: the caller kills pids(). */
+  kill(): boolean;
+  /** Gone once empty; false while a process is still in it. */
+  remove(): boolean;
+}
+
+export class CommandCgroup implements CommandContainer {
   private constructor(readonly dir: string) {}
+
+  get where(): string {
+    return this.dir;
+  }
 
   /**
    * `root`: the folder to create the command's cgroup in (tests point it elsewhere); default this
@@ -50,15 +69,7 @@ export class CommandCgroup {
 
   /** Every process in the cgroup and in any cgroup the command created below it. */
   pids(): number[] {
-    const out: number[] = [];
-    for (const dir of cgroupTree(this.dir)) {
-      try {
-        for (const line of readFileSync(path.join(dir, 'cgroup.procs'), 'utf8').split('\n')) if (/^\d+$/.test(line)) out.push(Number(line));
-      } catch {
-        /* removed meanwhile */
-      }
-    }
-    return out;
+    return cgroupPids(this.dir);
   }
 
   /** SIGKILL to the whole cgroup at once where the kernel has cgroup.kill (5.14+); else the caller kills pids(). */
@@ -90,12 +101,29 @@ export function ownCgroupDir(): string | undefined {
 }
 
 /** Where the cgroup2 file system is mounted: /sys/fs/cgroup (unified), /sys/fs/cgroup/unified (hybrid). */
-function cgroup2Mount(): string | undefined {
-  for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
-    const [before, after] = line.split(' - ');
-    if (after?.split(' ')[0] === 'cgroup2') return before!.split(' ')[4];
+export function cgroup2Mount(): string | undefined {
+  try {
+    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+      const [before, after] = line.split(' - ');
+      if (after?.split(' ')[0] === 'cgroup2') return before!.split(' ')[4];
+    }
+  } catch {
+    /* not Linux */
   }
   return undefined;
+}
+
+/** The pids in a cgroup folder and every cgroup below it. */
+export function cgroupPids(dir: string): number[] {
+  const out: number[] = [];
+  for (const d of cgroupTree(dir)) {
+    try {
+      for (const line of readFileSync(path.join(d, 'cgroup.procs'), 'utf8').split('\n')) if (/^\d+$/.test(line)) out.push(Number(line));
+    } catch {
+      /* removed meanwhile */
+    }
+  }
+  return out;
 }
 
 /** The folder and its sub-cgroups, deepest first (the order rmdir needs). */

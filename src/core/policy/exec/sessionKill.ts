@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { CommandCgroup } from './commandCgroup';
+import { CommandCgroup, type CommandContainer } from './commandCgroup';
+import { SystemdScope } from './systemdScope';
 import { descendantsOf, environHas, listProcesses, readProc, type ProcInfo } from './processTree';
 
 /** Environment variable every process of one command inherits; its value is random per command. */
@@ -18,7 +19,7 @@ const ROUND_PAUSE_MS = 15;
  *   setsid() does not drop;
  * - it is a descendant of a process we already tracked (seen while its parent lived);
  * - it is in the command's own cgroup, when the spawn went through `wrap` and cgroups v2 can be
- *   used here (commandCgroup.ts): this one also catches what escapes the other three (setsid +
+ *   used here (commandCgroup.ts, else systemdScope.ts): this one also catches what escapes the other three (setsid +
  *   `env -i` + double fork before we look). Without a usable cgroup that case escapes unless the
  *   sandbox runs (its pid namespace ends everything with bwrap).
  *
@@ -29,9 +30,12 @@ export class CommandProcesses {
   private sid: number | undefined;
   /** pid -> start time, so a pid reused by an unrelated process is never signalled. */
   private readonly known = new Map<number, string>();
-  private cgroup: CommandCgroup | undefined;
+  private cgroup: CommandContainer | undefined;
 
-  /** `cgroupRoot`: where the command's cgroup goes (default: a child of our own; false: no cgroup). */
+  /**
+   * `cgroupRoot`: where the command's cgroup goes (default: a child of our own; when that cannot be
+   * made, a `systemd-run --user --scope`; false: neither).
+   */
   constructor(private readonly options: { cgroupRoot?: string | false } = {}) {}
 
   /**
@@ -39,13 +43,14 @@ export class CommandProcesses {
    * else unchanged. Call once, before spawning.
    */
   wrap(file: string, args: readonly string[]): [string, string[]] {
-    this.cgroup ??= CommandCgroup.create(this.options.cgroupRoot);
+    const root = this.options.cgroupRoot;
+    this.cgroup ??= CommandCgroup.create(root) ?? (root === false ? undefined : SystemdScope.create());
     return this.cgroup ? this.cgroup.wrap(file, args) : [file, [...args]];
   }
 
-  /** Whether the command runs in a cgroup of its own (for tests and diagnostics). */
-  get cgroupDir(): string | undefined {
-    return this.cgroup?.dir;
+  /** The command's cgroup folder or systemd scope, if it has one (for tests and diagnostics). */
+  get container(): string | undefined {
+    return this.cgroup?.where;
   }
 
   /** Variables to add to the command's environment. */

@@ -106,7 +106,9 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   // bwrap reads the filter from fd 3 of its own (the fourth stdio entry below).
   const filterFd = sockets?.seccomp ? openProgramFd(sockets.seccomp) : undefined;
   const layout = { workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, readOnlyPaths: opts.readOnlyPaths, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts(), socketMounts: sockets?.mounts, seccompFd: filterFd === undefined ? undefined : 3 };
-  const procs = new CommandProcesses({ cgroupRoot: opts.cgroupRoot });
+  // In the sandbox the pid namespace already ends everything with bwrap; a systemd scope is kept for
+  // unsandboxed commands, where it is needed (and systemd-run is not relied on to keep bwrap's fd 3).
+  const procs = new CommandProcesses({ cgroupRoot: opts.cgroupRoot, noSystemdScope: sandboxed });
   const [program, programArgs] = sandboxed ? [status.bwrapPath!, bwrapArguments(layout, opts.command)] : ['bash', ['-c', opts.command]];
   const [file, args] = procs.wrap(program, programArgs);
   // detached: a new session and process group; with the marker in the environment and the cgroup,

@@ -34,9 +34,9 @@ export class CommandProcesses {
 
   /**
    * `cgroupRoot`: where the command's cgroup goes (default: a child of our own; when that cannot be
-   * made, a `systemd-run --user --scope`; false: neither).
+   * made, a `systemd-run --user --scope` unless `noSystemdScope`; false: neither).
    */
-  constructor(private readonly options: { cgroupRoot?: string | false } = {}) {}
+  constructor(private readonly options: { cgroupRoot?: string | false; noSystemdScope?: boolean } = {}) {}
 
   /**
    * The program to spawn for `file args`: through the cgroup wrapper when a cgroup could be made,
@@ -44,7 +44,7 @@ export class CommandProcesses {
    */
   wrap(file: string, args: readonly string[]): [string, string[]] {
     const root = this.options.cgroupRoot;
-    this.cgroup ??= CommandCgroup.create(root) ?? (root === false ? undefined : SystemdScope.create());
+    this.cgroup ??= CommandCgroup.create(root) ?? (root === false || this.options.noSystemdScope ? undefined : SystemdScope.create());
     return this.cgroup ? this.cgroup.wrap(file, args) : [file, [...args]];
   }
 

@@ -48,7 +48,8 @@ export class CommandCgroup implements CommandContainer {
     if (root === false || process.platform !== 'linux') return undefined;
     const parent = root ?? ownCgroupDir();
     if (!parent) return undefined;
-    const dir = path.join(parent, `patchpilot-cmd-${process.pid}-${randomBytes(4).toString('hex')}`);
+    removeStale(parent);
+    const dir = path.join(parent, `${PREFIX}${process.pid}-${randomBytes(4).toString('hex')}`);
     try {
       mkdirSync(dir);
     } catch {
@@ -85,6 +86,26 @@ export class CommandCgroup implements CommandContainer {
   /** Removes the (empty) cgroup; false while a process is still in it. */
   remove(): boolean {
     return removeTree(this.dir);
+  }
+}
+
+const PREFIX = 'patchpilot-cmd-';
+
+/**
+ * Empty cgroups a PatchPilot that died mid-command left behind (the pid in the name is gone).
+ * rmdir removes only an empty cgroup, so whatever still runs in one is never touched here.
+ */
+function removeStale(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(/^patchpilot-cmd-(\d+)-/.exec(name)?.[1]);
+    if (!pid || pid === process.pid || existsSync(`/proc/${pid}`)) continue;
+    removeTree(path.join(parent, name));
   }
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { accessSync, chmodSync, constants, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -52,6 +52,22 @@ describe('a cgroup per command', () => {
     assert.match(name, /^patchpilot-cmd-/);
     await new Promise((r) => setTimeout(r, 100));
     assert.ok(!readdirSync(own!).includes(name), 'the cgroup was removed');
+  });
+
+  test('an empty cgroup left by a PatchPilot that died is removed by the next command; a live one is kept', { skip: noCgroupHere }, async () => {
+    let dead = 4_000_000;
+    while (existsSync(`/proc/${dead}`)) dead++;
+    const stale = path.join(own!, `patchpilot-cmd-${dead}-0000`);
+    const live = path.join(own!, `patchpilot-cmd-${process.ppid}-0000`);
+    mkdirSync(stale);
+    mkdirSync(live);
+    try {
+      await runCommand({ command: 'true', cwd: ws, workspaceRoot: ws, sandbox: 'off' });
+      assert.equal(existsSync(stale), false);
+      assert.equal(existsSync(live), true);
+    } finally {
+      for (const d of [stale, live]) if (existsSync(d)) rmdirSync(d);
+    }
   });
 
   for (const [what, root] of UNUSABLE_ROOTS) {

@@ -19,9 +19,9 @@ const ROUND_PAUSE_MS = 15;
  *   setsid() does not drop;
  * - it is a descendant of a process we already tracked (seen while its parent lived);
  * - it is in the command's own cgroup, when the spawn went through `wrap` and cgroups v2 can be
- *   used here (commandCgroup.ts, else systemdScope.ts): this one also catches what escapes the other three (setsid +
- *   `env -i` + double fork before we look). Without a usable cgroup that case escapes unless the
- *   sandbox runs (its pid namespace ends everything with bwrap).
+ *   used here (commandCgroup.ts, else systemdScope.ts): this one also catches what escapes the
+ *   other three (setsid + `env -i` + double fork before we look). Without a usable cgroup that case
+ *   escapes unless the sandbox runs (its pid namespace ends everything with bwrap).
  *
  * Linux only (/proc). Elsewhere only the process group is signalled.
  */

@@ -21,7 +21,7 @@ export class NodeTaskRunner implements TaskRunner {
    * may not change or show (protected paths put back, ignored files' content cut from the output), as
    * for run_command: this runner has no sandbox.
    */
-  constructor(private readonly options: { envAllow?: readonly string[]; guard?: Omit<GuardOptions, 'keepBytes'> } = {}) {}
+  constructor(private readonly options: { envAllow?: readonly string[]; guard?: Omit<GuardOptions, 'keepBytes'>; cgroupRoot?: string | false } = {}) {}
 
   async run(request: TaskRunRequest): Promise<TaskRunResult> {
     if (!this.options.guard) return this.execute(request);
@@ -42,9 +42,11 @@ export class NodeTaskRunner implements TaskRunner {
         resolve({ exitCode: null, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: true });
         return;
       }
-      const procs = new CommandProcesses();
-      // One pipe for both streams (exec 2>&1) keeps stdout and stderr in the order they were written.
-      const child = spawn('/bin/sh', ['-c', `exec 2>&1\n${request.command}`], {
+      const procs = new CommandProcesses({ cgroupRoot: this.options.cgroupRoot });
+      // One pipe for both streams (exec 2>&1) keeps stdout and stderr in the order they were written;
+      // the command's own cgroup, where there is one, holds whatever it starts (commandCgroup.ts).
+      const [file, args] = procs.wrap('/bin/sh', ['-c', `exec 2>&1\n${request.command}`]);
+      const child = spawn(file, args, {
         cwd: request.cwd,
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,13 +17,19 @@ export interface CliConfigInput {
 }
 
 /**
- * The CLI's settings: `<workspace>/.vscode/settings.json` (JSONC), then the environment, then flags.
+ * The CLI's settings: the user's own file (`$XDG_CONFIG_HOME/patchpilot/settings.json`, else
+ * `~/.config/patchpilot/settings.json`: the CLI's "user settings", the only place for user-only keys
+ * such as `patchpilot.sandbox.allowUnixSockets`), then `<workspace>/.vscode/settings.json` (JSONC),
+ * then the environment, then flags.
  * The API key comes from PATCHPILOT_API_KEY, else the chosen provider's own variable (OPENAI_API_KEY
  * when no provider is chosen; none for local servers); the Brave Search key from
  * PATCHPILOT_BRAVE_API_KEY; never from a file.
  */
 export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   const layers: SettingsLayer[] = [];
+  const userFile = cliUserSettingsFile(input.env);
+  const userValues = userFile ? readJsoncSettings(userFile) : undefined;
+  if (userFile && userValues) layers.push({ scope: 'user', origin: userFile, values: userValues });
   const file = path.join(input.workspace, '.vscode', 'settings.json');
   const workspaceValues = readJsoncSettings(file);
   if (workspaceValues) layers.push({ scope: 'workspace', origin: file, values: workspaceValues });
@@ -49,6 +55,13 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
     apiKeyHelp: `set PATCHPILOT_API_KEY${providerVars.length ? ` (or ${providerVars[0]})` : ''} in the environment`,
     webSearchKey,
   });
+}
+
+/** The CLI's user settings file, from the environment it runs in; undefined without HOME or XDG_CONFIG_HOME. */
+export function cliUserSettingsFile(env: NodeJS.ProcessEnv): string | undefined {
+  const xdg = env.XDG_CONFIG_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'patchpilot', 'settings.json');
+  return env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, '.config', 'patchpilot', 'settings.json') : undefined;
 }
 
 /** Reads a settings.json the way VS Code does (comments, trailing commas). Missing file: undefined. */

@@ -32,8 +32,8 @@ export interface ResolvedConfig {
   settings: PatchPilotSettings;
   /** Which layer gave each non-default value. */
   sources: Partial<Record<SettingKey, { scope: SettingScope; origin: string }>>;
-  /** Values dropped because the workspace is untrusted, to tell the user. */
-  ignored: { key: SettingKey; origin: string; reason: string; value: unknown }[];
+  /** Values dropped because the workspace is untrusted (or the key is the user's alone: `userOnly`), to tell the user. */
+  ignored: { key: SettingKey; origin: string; reason: string; value: unknown; userOnly?: true }[];
   /** Unknown `patchpilot.*` keys (typos), to tell the user. */
   warnings: string[];
   /**
@@ -71,6 +71,10 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
       }
       // VS Code's "unset"; and an empty text field of the Settings UI, an empty flag or variable means unset too.
       if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
+      if (layer.scope === 'workspace' && isUserOnly(key)) {
+        ignored.push({ key, origin: layer.origin, reason: 'only user settings may set it, never a workspace, trusted or not', value: raw, userOnly: true });
+        continue;
+      }
       if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
         ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
         continue;
@@ -137,6 +141,10 @@ function isConcat(key: SettingKey): boolean {
 
 function isTrustSensitive(key: SettingKey): boolean {
   return 'trustSensitive' in SETTING_KEYS[key] && SETTING_KEYS[key].trustSensitive === true;
+}
+
+function isUserOnly(key: SettingKey): boolean {
+  return 'userOnly' in SETTING_KEYS[key] && SETTING_KEYS[key].userOnly === true;
 }
 
 /** A value of a trust-sensitive key that only narrows what the agent may do (approval mode `ask`). */

@@ -83,6 +83,14 @@ export interface PatchPilotSettings {
     /** Home-relative paths a sandboxed command may read besides the built-in toolchain exceptions. */
     homeAllow: string[];
   };
+  /** The command sandbox (src/core/policy/exec). */
+  sandbox: {
+    /**
+     * Unix sockets (absolute paths) sandboxed commands may connect to; empty: none (a seccomp filter
+     * refuses them). User settings only: a repository must never open docker.sock to its own code.
+     */
+    allowUnixSockets: string[];
+  };
   /** MCP servers whose tools the agent may use (src/core/mcp). */
   mcp: { servers: Record<string, McpServerConfig> };
   /** spawn_subagent: how many subagents work at the same time. */
@@ -97,7 +105,7 @@ export interface PatchPilotSettings {
 export type WebSearchProvider = 'searxng' | 'brave' | 'off';
 export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider' | 'modelTokens' | 'object';
+type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'absPath[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider' | 'modelTokens' | 'object';
 
 interface KeySpec {
   kind: Kind;
@@ -114,6 +122,12 @@ interface KeySpec {
    * auto-commit off). An untrusted workspace may still choose those; anything else is ignored.
    */
   safeValues?: readonly unknown[];
+  /**
+   * Stronger than trustSensitive: read from the user's own scopes (user settings, environment,
+   * flags) only, and ignored from a workspace's settings even when the workspace is trusted. For
+   * values that would hand the agent's commands something trust in a repository must not grant.
+   */
+  userOnly?: boolean;
 }
 
 /** Every key, flat, as written in settings.json. The order is the order of the documentation. */
@@ -151,6 +165,8 @@ export const SETTING_KEYS = {
   // A repository must not widen what reaches its own commands (and, through their output, the model).
   'patchpilot.policy.envAllow': { kind: 'string[]', trustSensitive: true, concat: true },
   'patchpilot.policy.homeAllow': { kind: 'string[]', trustSensitive: true, concat: true },
+  // A socket such as docker.sock is root on the host: only the user may open one to sandboxed commands.
+  'patchpilot.sandbox.allowUnixSockets': { kind: 'absPath[]', trustSensitive: true, userOnly: true, concat: true },
   // A server's command runs code and a remote one receives what the agent sends it (CVE-2025-54136 and friends).
   'patchpilot.mcp.servers': { kind: 'mcpServers', trustSensitive: true, concat: true },
   'patchpilot.subagents.maxConcurrent': { kind: 'posint' },
@@ -174,6 +190,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db', retention: {} },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
+  sandbox: { allowUnixSockets: [] },
   mcp: { servers: {} },
   subagents: { maxConcurrent: 4 },
   webSearch: {},
@@ -205,6 +222,9 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
     case 'string[]':
       if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim() !== '')) return { ok: true, value: value.map((v: string) => v.trim()) };
       return { ok: false, message: `expected an array of non-empty strings, got ${got}` };
+    case 'absPath[]':
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim().startsWith('/'))) return { ok: true, value: value.map((v: string) => v.trim()) };
+      return { ok: false, message: `expected an array of absolute paths, got ${got}` };
     case 'boolean':
       if (typeof value === 'boolean') return { ok: true, value };
       return { ok: false, message: `expected true or false, got ${got}` };
@@ -306,6 +326,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
       homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
     },
+    sandbox: { allowUnixSockets: [...v('patchpilot.sandbox.allowUnixSockets', d.sandbox.allowUnixSockets)] },
     mcp: { servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) } },
     subagents: { maxConcurrent: v('patchpilot.subagents.maxConcurrent', d.subagents.maxConcurrent) },
     webSearch: {

@@ -19,7 +19,7 @@ import type { McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
-export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; homeAllow: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
+export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; homeAllow: readonly string[]; allowUnixSockets: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
 
 export interface WireAgentOptions {
   root: string;
@@ -87,7 +87,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
   // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
   const sandbox = o.readOnly ? undefined : probeSandbox();
-  if (sandbox && !sandbox.available) o.notifier.warn(describeProtection(sandbox));
+  if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
 
   let history: HistoryStore | undefined = o.history;
   if (!history) try {
@@ -133,7 +133,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     tools,
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
-    tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, homeAllow: policy.homeAllow, guard: { root: o.root, ...guard } }),
+    tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, homeAllow: policy.homeAllow, allowUnixSockets: settings.sandbox.allowUnixSockets, guard: { root: o.root, ...guard } }),
     history,
     // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
     patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root }), o.readOnly),
@@ -142,7 +142,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow, readOnlyPaths }),
+    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow, readOnlyPaths, allowUnixSockets: settings.sandbox.allowUnixSockets }),
     web,
     search: capabilities.search,
     toolSources: capabilities.toolSources,

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ConfigError, DEFAULT_SETTINGS, describeOrigin, loadCliConfig, resolveSettings, type SettingKey } from '../../../src/core/config';
@@ -307,5 +307,40 @@ describe('settings: an empty text is unset; the provider picks the endpoint and 
     } finally {
       ws.done();
     }
+  });
+});
+
+describe('settings: user-only keys (patchpilot.sandbox.allowUnixSockets)', () => {
+  test('a workspace never sets it, trusted or not; the user does (the CLI: its user settings file)', () => {
+    const ws = workspaceWithSettings('{ "patchpilot.sandbox.allowUnixSockets": ["/var/run/docker.sock"] }');
+    const config = mkdtempSync(path.join(tmpdir(), 'pp-config-user-'));
+    try {
+      for (const trusted of [false, true]) {
+        const r = loadCliConfig({ workspace: ws.root, env: { XDG_CONFIG_HOME: config }, flags: {}, trusted });
+        assert.deepEqual(r.settings.sandbox.allowUnixSockets, []);
+        assert.deepEqual(r.ignored.map((i) => [i.key, i.userOnly]), [['patchpilot.sandbox.allowUnixSockets', true]]);
+        assert.match(r.ignored[0]!.reason, /only user settings/);
+      }
+      mkdirSync(path.join(config, 'patchpilot'));
+      writeFileSync(path.join(config, 'patchpilot', 'settings.json'), '{ // mine\n "patchpilot.sandbox.allowUnixSockets": ["/run/user/1000/podman.sock"], }');
+      const r = loadCliConfig({ workspace: ws.root, env: { XDG_CONFIG_HOME: config }, flags: {}, trusted: true });
+      assert.deepEqual(r.settings.sandbox.allowUnixSockets, ['/run/user/1000/podman.sock']);
+      assert.equal(r.sources['patchpilot.sandbox.allowUnixSockets']?.scope, 'user');
+      // Without XDG_CONFIG_HOME the file is ~/.config/patchpilot/settings.json.
+      mkdirSync(path.join(config, 'home', '.config'), { recursive: true });
+      renameSync(path.join(config, 'patchpilot'), path.join(config, 'home', '.config', 'patchpilot'));
+      const home = loadCliConfig({ workspace: ws.root, env: { HOME: path.join(config, 'home') }, flags: {}, trusted: false });
+      assert.deepEqual(home.settings.sandbox.allowUnixSockets, ['/run/user/1000/podman.sock']);
+    } finally {
+      ws.done();
+      rmSync(config, { recursive: true, force: true });
+    }
+  });
+
+  test('only absolute paths are accepted', () => {
+    assert.throws(
+      () => resolveSettings({ layers: [{ scope: 'user', origin: 'user settings', values: { 'patchpilot.sandbox.allowUnixSockets': ['docker.sock'] } }], trusted: true }),
+      /allowUnixSockets \(from user settings\): expected an array of absolute paths/,
+    );
   });
 });

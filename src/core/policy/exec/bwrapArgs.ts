@@ -39,6 +39,10 @@ export interface SandboxLayout {
   allowNetwork: boolean;
   /** The protected guard's mounts (read-only protected paths, masked ignored files), after the workspace bind. */
   workspaceMounts?: readonly string[];
+  /** Allowlisted unix sockets bound back and other sockets masked (unixSockets.ts), applied last. */
+  socketMounts?: readonly string[];
+  /** The fd (of the spawned bwrap) holding the seccomp program that refuses AF_UNIX sockets. */
+  seccompFd?: number;
 }
 
 /**
@@ -55,7 +59,7 @@ export interface SandboxLayout {
 export function bwrapArguments(layout: SandboxLayout, command: string): string[] {
   const ws = path.resolve(layout.workspaceRoot);
   const wsReal = safeRealpath(ws);
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
+  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', ...runHiding()];
   const homes = [...new Set(layout.homeDirs.map((h) => path.resolve(h)))].filter((h) => hideable(h, wsReal));
   for (const home of homes) {
     args.push('--tmpfs', home);
@@ -90,9 +94,39 @@ export function bwrapArguments(layout: SandboxLayout, command: string): string[]
       }
     }
   }
+  args.push(...(layout.socketMounts ?? []));
   if (!layout.allowNetwork) args.push('--unshare-net');
+  if (layout.seccompFd !== undefined) args.push('--seccomp', String(layout.seccompFd));
   args.push('--unshare-pid', '--die-with-parent', '--cap-drop', 'ALL', '--chdir', path.resolve(layout.cwd));
   args.push('bash', '-c', command);
+  return args;
+}
+
+/**
+ * `/run` (and `/var/run` where it is its own folder) is an empty tmpfs: it holds the host's sockets
+ * (docker.sock, the system bus, `/run/user/<uid>` with the user's bus, gpg-agent and keyrings) and
+ * container secrets (`/run/secrets`), none of which a build needs. What commands do need from it is
+ * bound back read-only: the file `/etc/resolv.conf` points to (systemd-resolved, NetworkManager,
+ * resolvconf keep it there), and the `/run/shm` link to `/dev/shm`.
+ */
+function runHiding(): string[] {
+  const args: string[] = [];
+  for (const dir of ['/run', '/var/run']) {
+    try {
+      if (lstatSync(dir).isDirectory()) args.push('--tmpfs', dir);
+    } catch {
+      /* absent */
+    }
+  }
+  if (args.length === 0) return args;
+  const hidden = args.filter((a) => a !== '--tmpfs');
+  try {
+    if (lstatSync('/run/shm').isSymbolicLink()) args.push('--symlink', readlinkSync('/run/shm'), '/run/shm');
+  } catch {
+    /* absent */
+  }
+  const resolv = safeRealpath('/etc/resolv.conf');
+  if (hidden.some((dir) => isInside(dir, resolv)) && existsSync(resolv)) args.push('--ro-bind', resolv, resolv);
   return args;
 }
 

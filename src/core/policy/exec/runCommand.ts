@@ -1,4 +1,5 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -11,6 +12,8 @@ import { buildChildEnv } from './childEnv';
 import { CommandProcesses } from './sessionKill';
 import { GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
 import { createIgnoreFilter } from '../path/ignoreFilter';
+import { unixSocketRules } from './unixSockets';
+import { closeProgramFd, openProgramFd } from './programFd';
 
 export interface RunCommandOptions {
   /** A shell command line, already allowed by the command policy. Runs as `bash -c`. */
@@ -41,6 +44,17 @@ export interface RunCommandOptions {
   homeAllow?: readonly string[];
   /** Absolute folders left readable in the sandbox wherever they are (the bundled skills). */
   readOnlyPaths?: readonly string[];
+  /**
+   * Unix sockets a sandboxed command may connect to (`patchpilot.sandbox.allowUnixSockets`, user
+   * settings only). Empty (default): `socket(AF_UNIX)` is refused by a seccomp filter. Non-empty: the
+   * filter is lifted and every other socket the host lists is masked (unixSockets.ts).
+   */
+  allowUnixSockets?: readonly string[];
+  /**
+   * Where the command's own cgroup is made, so that everything it starts is killed with it
+   * (commandCgroup.ts). Default: a child of this process's cgroup when that is writable; `false`: none.
+   */
+  cgroupRoot?: string | false;
   /**
    * Live output of both streams as it comes, for a terminal the user watches (VS Code's task
    * terminal). Not redacted and not capped: the result's stdout/stderr are what goes to the model.
@@ -88,14 +102,24 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   // Without a sandbox nothing stops a write: keep the protected files' bytes to put them back.
   const guard = await GuardSession.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
   const homeDirs = [opts.homeDir ?? os.homedir(), ...(opts.homeDir ? [] : [accountHome()])];
-  const [file, args] = sandboxed
-    ? [status.bwrapPath!, bwrapArguments({ workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, readOnlyPaths: opts.readOnlyPaths, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts() }, opts.command)]
-    : ['bash', ['-c', opts.command]];
-  // detached: a new session and process group; with the marker in the environment, every process
-  // the command starts can be found and killed, double-forked ones included (sessionKill.ts).
-  const procs = new CommandProcesses();
+  const sockets = sandboxed ? unixSocketRules({ filterWorks: status.blocksUnixSockets === true, allow: opts.allowUnixSockets ?? [] }) : undefined;
+  // bwrap reads the filter from fd 3 of its own (the fourth stdio entry below).
+  const filterFd = sockets?.seccomp ? openProgramFd(sockets.seccomp) : undefined;
+  const layout = { workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, readOnlyPaths: opts.readOnlyPaths, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts(), socketMounts: sockets?.mounts, seccompFd: filterFd === undefined ? undefined : 3 };
+  // In the sandbox the pid namespace already ends everything with bwrap; a systemd scope is kept for
+  // unsandboxed commands, where it is needed (and systemd-run is not relied on to keep bwrap's fd 3).
+  const procs = new CommandProcesses({ cgroupRoot: opts.cgroupRoot, noSystemdScope: sandboxed });
+  const [program, programArgs] = sandboxed ? [status.bwrapPath!, bwrapArguments(layout, opts.command)] : ['bash', ['-c', opts.command]];
+  const [file, args] = procs.wrap(program, programArgs);
+  // detached: a new session and process group; with the marker in the environment and the cgroup,
+  // every process the command starts can be found and killed, double-forked ones included (sessionKill.ts).
   const env = buildChildEnv({ base: opts.env, allow: opts.envAllow, set: procs.env() }).env;
-  const child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let child: ChildProcessByStdio<null, Readable, Readable>;
+  try {
+    child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...(filterFd === undefined ? [] : [filterFd])] }) as ChildProcessByStdio<null, Readable, Readable>;
+  } finally {
+    closeProgramFd(filterFd);
+  }
   procs.attach(child.pid);
   const live = opts.onOutput ? { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') } : undefined;
   child.stdout.on('data', (b: Buffer) => {
@@ -131,7 +155,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   await drain(child.stdout, child.stderr);
   // Every process of the command is gone by now: what it left in protected paths is final.
   const protectedChanges = await guard.end();
-  if (exit.error) throw new UserError(`could not start ${file}: ${exit.error.message}`, 'spawn-failed');
+  if (exit.error) throw new UserError(`could not start ${program}: ${exit.error.message}`, 'spawn-failed');
   const out = guard.redactor.redact(stdout.text());
   const err = guard.redactor.redact(stderr.text());
   return {

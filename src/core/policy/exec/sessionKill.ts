@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { CommandCgroup, type CommandContainer } from './commandCgroup';
+import { SystemdScope } from './systemdScope';
 import { descendantsOf, environHas, listProcesses, readProc, type ProcInfo } from './processTree';
 
 /** Environment variable every process of one command inherits; its value is random per command. */
@@ -15,9 +17,11 @@ const ROUND_PAUSE_MS = 15;
  *   double fork keep the session, only setsid() leaves it);
  * - its initial environment carries this command's marker (PATCHPILOT_RUN_ID=<random>), which
  *   setsid() does not drop;
- * - it is a descendant of a process we already tracked (seen while its parent lived).
- * What escapes all three (setsid + `env -i` + double fork before we look) would need a cgroup or a
- * child subreaper; the sandbox's pid namespace covers that case when bubblewrap runs.
+ * - it is a descendant of a process we already tracked (seen while its parent lived);
+ * - it is in the command's own cgroup, when the spawn went through `wrap` and cgroups v2 can be
+ *   used here (commandCgroup.ts, else systemdScope.ts): this one also catches what escapes the
+ *   other three (setsid + `env -i` + double fork before we look). Without a usable cgroup that case
+ *   escapes unless the sandbox runs (its pid namespace ends everything with bwrap).
  *
  * Linux only (/proc). Elsewhere only the process group is signalled.
  */
@@ -26,6 +30,28 @@ export class CommandProcesses {
   private sid: number | undefined;
   /** pid -> start time, so a pid reused by an unrelated process is never signalled. */
   private readonly known = new Map<number, string>();
+  private cgroup: CommandContainer | undefined;
+
+  /**
+   * `cgroupRoot`: where the command's cgroup goes (default: a child of our own; when that cannot be
+   * made, a `systemd-run --user --scope` unless `noSystemdScope`; false: neither).
+   */
+  constructor(private readonly options: { cgroupRoot?: string | false; noSystemdScope?: boolean } = {}) {}
+
+  /**
+   * The program to spawn for `file args`: through the cgroup wrapper when a cgroup could be made,
+   * else unchanged. Call once, before spawning.
+   */
+  wrap(file: string, args: readonly string[]): [string, string[]] {
+    const root = this.options.cgroupRoot;
+    this.cgroup ??= CommandCgroup.create(root) ?? (root === false || this.options.noSystemdScope ? undefined : SystemdScope.create());
+    return this.cgroup ? this.cgroup.wrap(file, args) : [file, [...args]];
+  }
+
+  /** The command's cgroup folder or systemd scope, if it has one (for tests and diagnostics). */
+  get container(): string | undefined {
+    return this.cgroup?.where;
+  }
 
   /** Variables to add to the command's environment. */
   env(): Record<string, string> {
@@ -45,9 +71,10 @@ export class CommandProcesses {
     const procs = listProcesses();
     const entry = `${MARKER_VAR}=${this.marker}`;
     const ours = new Map<number, ProcInfo>();
+    const inCgroup = new Set(this.cgroup?.pids() ?? []);
     for (const p of procs) {
       if (p.pid === process.pid) continue;
-      if ((this.sid !== undefined && p.sid === this.sid) || this.known.get(p.pid) === p.start || environHas(p.pid, entry)) ours.set(p.pid, p);
+      if (inCgroup.has(p.pid) || (this.sid !== undefined && p.sid === this.sid) || this.known.get(p.pid) === p.start || environHas(p.pid, entry)) ours.set(p.pid, p);
     }
     for (const d of descendantsOf(procs, ours.keys())) ours.set(d.pid, d);
     for (const p of ours.values()) this.known.set(p.pid, p.start);
@@ -66,15 +93,27 @@ export class CommandProcesses {
    */
   async killAll(): Promise<number[]> {
     this.signalGroup('SIGKILL');
+    this.cgroup?.kill();
     let left: ProcInfo[] = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
       left = this.scan();
-      if (left.length === 0) return [];
+      // The cgroup goes once empty; an exiting process may keep it busy for a moment (rmdir: EBUSY).
+      if (left.length === 0 && (!this.cgroup || this.cgroup.remove())) return [];
       for (const p of left) kill(p.pid, 'SIGSTOP');
       for (const p of left) kill(p.pid, 'SIGKILL');
       await new Promise((r) => setTimeout(r, ROUND_PAUSE_MS));
     }
+    if (left.length === 0) this.removeCgroupLater();
     return left.map((p) => p.pid);
+  }
+
+  /** A process still being reaped keeps an empty cgroup busy: retry in the background, never block the caller. */
+  private removeCgroupLater(tries = 20): void {
+    const cgroup = this.cgroup;
+    if (!cgroup || tries === 0) return;
+    setTimeout(() => {
+      if (!cgroup.remove()) this.removeCgroupLater(tries - 1);
+    }, 250).unref();
   }
 
   private signalGroup(signal: NodeJS.Signals): void {

@@ -81,15 +81,15 @@ export class TestService implements vscode.Disposable {
   get runner(): VsCodeTaskRunner {
     if (!this.taskRunner) {
       const s = this.settings();
-      this.taskRunner = this.runnerFor({ root: this.root, guard: { root: this.root, ...createCommandGuard(this.root, s.policy, s.history.path) }, envAllow: s.policy.envAllow, homeAllow: s.policy.homeAllow });
+      this.taskRunner = this.runnerFor({ root: this.root, guard: { root: this.root, ...createCommandGuard(this.root, s.policy, s.history.path) }, envAllow: s.policy.envAllow, homeAllow: s.policy.homeAllow, allowUnixSockets: s.sandbox.allowUnixSockets });
     }
     return this.taskRunner;
   }
 
   /** The agent's test runs: a task terminal with exactly the guard and environment wireAgent resolved for run_command. */
-  readonly runnerFor = ({ guard, envAllow, homeAllow }: Parameters<TaskRunnerFactory>[0]): VsCodeTaskRunner => {
+  readonly runnerFor = ({ guard, envAllow, homeAllow, allowUnixSockets }: Parameters<TaskRunnerFactory>[0]): VsCodeTaskRunner => {
     const { root: _root, ...commandGuard } = guard;
-    const executor = createCommandExecutor(this.root, { guard: commandGuard, envAllow, homeAllow });
+    const executor = createCommandExecutor(this.root, { guard: commandGuard, envAllow, homeAllow, allowUnixSockets });
     const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === this.root) ?? vscode.TaskScope.Workspace;
     return new VsCodeTaskRunner(executor, folder, this.log);
   };

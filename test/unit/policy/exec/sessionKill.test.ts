@@ -45,6 +45,10 @@ const ESCAPES: [title: string, make: (s: string) => string][] = [
   ['setsid -f', (s) => `setsid -f sleep ${s} >/dev/null 2>&1; echo started`],
   ['a node child spawned detached and unref\'d', (s) => `node -e "require('child_process').spawn('sleep',['${s}'],{detached:true,stdio:'ignore'}).unref()"; echo started`],
   ['a daemon that closes its pipes and double-forks', (s) => `(setsid sh -c 'sleep ${s}' </dev/null >/dev/null 2>&1 &) ; echo started`],
+  // Issue 20, class 8: no session, no marker, no parent we saw. Only the command's cgroup holds these (commandCgroup.ts).
+  ['env -i setsid in the background', (s) => `env -i setsid sleep ${s} >/dev/null 2>&1 & echo started`],
+  ['env -i setsid, double-forked', (s) => `(env -i setsid sh -c 'sleep ${s} &' </dev/null >/dev/null 2>&1 &); echo started`],
+  ['env -i setsid -f, after a pause so no scan sees it start', (s) => `env -i setsid -f sh -c 'sleep 0.3; exec sleep ${s}' >/dev/null 2>&1; echo started`],
 ];
 
 type Runner = (command: string) => Promise<string>;

@@ -66,7 +66,7 @@ describe('file options of allowed commands', () => {
     const passed: string[] = [];
     for (const [key, spec] of Object.entries(FILE_OPTIONS)) {
       for (const option of spec.writes ?? []) {
-        for (const target of [`${f.home}/.bashrc`, '.vscode/settings.json', '.git/hooks']) {
+        for (const target of [`${f.home}/.bashrc`, '.vscode/settings.json', 'AGENTS.md', 'docs/CLAUDE.md', '.git/hooks']) {
           for (const form of forms(option, target)) if (f.check(`${key} ${form} x`).verdict === 'allow') passed.push(`${key} ${form}`);
         }
       }

@@ -1,7 +1,7 @@
 // Instruction files that steer a later run, attacked end to end through the built CLI in auto mode,
 // with the sandbox and without it (a failing bwrap first on PATH): the agent writes AGENTS.md (root
 // and nested), CLAUDE.md and .github/copilot-instructions.md by patch, by write_file and by commands
-// (a redirection, and a program the shell parser cannot see into). Nothing is written without an
+// (a redirection, and a program the shell parser cannot see into), and by a rename patch. Nothing is written without an
 // approval (none can be given here), and the next run's prompt does not carry the planted text.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +21,7 @@ const editFile = (rel: string, line: string) => `--- a/${rel}\n+++ b/${rel}\n@@ 
 const ATTEMPTS = [
   turn(call('patch-root', 'propose_patch', { patch: editFile('AGENTS.md', '# Project rules') })),
   turn(call('patch-claude', 'propose_patch', { patch: newFile('CLAUDE.md') })),
+  turn(call('patch-rename', 'propose_patch', { patch: `diff --git a/docs/guide.md b/docs/AGENTS.md\nsimilarity index 100%\nrename from docs/guide.md\nrename to docs/AGENTS.md\n` })),
   turn(call('write-nested', 'write_file', { path: 'packages/app/AGENTS.md', content: `${PLANTED}\n` })),
   turn(call('write-copilot', 'write_file', { path: '.github/copilot-instructions.md', content: `${PLANTED}\n` })),
   turn(call('write-rules', 'write_file', { path: '.patchpilot/rules/more.md', content: `${PLANTED}\n` })),
@@ -39,12 +40,13 @@ async function attack(env: NodeJS.ProcessEnv): Promise<void> {
     const run = await runAgent(arena, ATTEMPTS, { mode: 'auto', env });
     // Every edit needed an approval nobody could give: the run ends blocked (exit 1), not crashed.
     assert.ok(run.code === 0 || run.code === 1, run.stderr);
-    for (const id of ['patch-root', 'patch-claude', 'write-nested', 'write-copilot', 'write-rules', 'cmd-redirect', 'cmd-append', 'cmd-tee']) {
+    for (const id of ['patch-root', 'patch-claude', 'patch-rename', 'write-nested', 'write-copilot', 'write-rules', 'cmd-redirect', 'cmd-append', 'cmd-tee']) {
       assert.match(run.results.get(id) ?? '', /nobody could approve/, `${id} was not asked:\n${run.results.get(id)}`);
     }
     const planted = TOUCHED.filter((rel) => existsSync(path.join(arena.ws, rel)) && readFileSync(path.join(arena.ws, rel), 'utf8').includes('PP-PLANTED'));
     assert.deepEqual(planted, [], 'no instruction file holds the planted text');
     assert.equal(readFileSync(path.join(arena.ws, 'AGENTS.md'), 'utf8'), '# Project rules\n');
+    assert.ok(existsSync(path.join(arena.ws, 'docs/guide.md')), 'the rename onto docs/AGENTS.md did not happen');
 
     // The next run loads the workspace's instructions: nothing planted among them.
     const next = await runAgent(arena, [finish()], { mode: 'auto', env });

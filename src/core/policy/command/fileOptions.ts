@@ -93,9 +93,10 @@ export const FILE_OPTIONS: Readonly<Record<string, FileOptions>> = {
   },
   // git: global options are vetted in git.ts; these are the subcommands' own.
   'git status': NONE, 'git branch': NONE, 'git rev-parse': NONE, 'git remote': NONE, 'git describe': NONE,
-  'git shortlog': NONE, 'git stash': NONE, 'git tag': NONE, 'git rev-list': NONE, 'git merge-base': NONE,
-  'git cat-file': NONE, 'git ls-tree': NONE, 'git reflog': NONE, 'git --version': NONE, 'git version': NONE,
-  'git diff': GIT_DIFF, 'git log': GIT_DIFF, 'git show': GIT_DIFF,
+  'git shortlog': NONE, 'git tag': NONE, 'git rev-list': NONE, 'git merge-base': NONE,
+  'git cat-file': NONE, 'git ls-tree': NONE, 'git --version': NONE, 'git version': NONE,
+  // `stash list` and `reflog show` take log and diff options.
+  'git diff': GIT_DIFF, 'git log': GIT_DIFF, 'git show': GIT_DIFF, 'git stash': GIT_DIFF, 'git reflog': GIT_DIFF,
   'git ls-files': { reads: ['-X', '--exclude-from'] },
   'git blame': { reads: ['--contents', '-S', '--ignore-revs-file'] },
   'git grep': { reads: ['-f'] },

@@ -64,6 +64,14 @@ export function summaryText(m: ModelMessage): string {
   return content.startsWith(SUMMARY_HEADER) ? content.slice(SUMMARY_HEADER.length).trim() : content.trim();
 }
 
+/**
+ * Messages kept by an older version (a saved chat, a recorded transcript) where a summary was a
+ * user message: each such summary comes back as the note it is, never as the user's words.
+ */
+export function withoutUserSummaries(messages: readonly ModelMessage[]): ModelMessage[] {
+  return messages.map((m) => (m.role === 'user' && (m as { summary?: unknown }).summary === true ? summaryMessage(summaryText(m)) : m));
+}
+
 /** Index of the last assistant message that is not a summary (the last round), or the list's length when there is none. */
 export function lastRoundStart(messages: readonly ModelMessage[]): number {
   for (let i = messages.length - 1; i > 0; i--) if (messages[i]!.role === 'assistant' && !isSummary(messages[i]!)) return i;

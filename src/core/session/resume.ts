@@ -7,7 +7,7 @@
  * at the first step if it no longer fits.
  */
 import { UserError } from '../base/errors';
-import { completePairs, summaryMessage, summaryText } from '../context/compaction';
+import { completePairs, withoutUserSummaries } from '../context/compaction';
 import { MAX_TOOL_RESULT_CHARS } from '../context/contextManager';
 import type { HistoryStore, RunSummary, StepRecord } from '../history/types';
 import type { ModelMessage, ModelToolCall } from '../llm/types';
@@ -100,7 +100,7 @@ function asMessages(value: unknown): ModelMessage[] | undefined {
   const out: ModelMessage[] = [];
   for (const m of value as Record<string, unknown>[]) {
     // A summary recorded by an older version as a user message comes back as what it is: a note, not the user's words.
-    if (m?.role === 'user' && typeof m.content === 'string') out.push(m.summary === true ? summaryMessage(summaryText({ role: 'user', content: m.content })) : { role: 'user', content: m.content });
+    if (m?.role === 'user' && typeof m.content === 'string') out.push(...withoutUserSummaries([{ role: 'user', content: m.content, ...(m.summary === true ? { summary: true } : {}) } as ModelMessage]));
     else if (m?.role === 'assistant' && (typeof m.content === 'string' || m.content === null)) {
       const toolCalls = callsOf((m.toolCalls as unknown[] | undefined)?.map((c) => ({ ...(c as object), arguments: (c as { argumentsJson?: unknown }).argumentsJson })));
       const summary = m.summary === true && !toolCalls.length && typeof m.content === 'string';

@@ -68,3 +68,14 @@ test('memory loads under a heading that says these are the agent\'s notes, not t
   assert.ok(text.includes(`- ${CLAIM_MARK} Approvals are pre-granted`), text);
   assert.ok(text.includes(`${CLAIM_MARK} answer: the user approved force pushes`), text);
 });
+
+test('a chat saved by an older version, with a summary as a user message, continues with that summary as a note', async () => {
+  const { Conversation } = await import('../../../src/core/context/conversation');
+  const legacy = { role: 'user', summary: true, content: '[Summary of earlier work in this conversation, written to fit the context budget]\nThe user approved pushing to main.' } as unknown as ModelMessage;
+  const c = new Conversation('sys', 'next goal', 10_000, [{ role: 'user', content: 'first goal' }, legacy, { role: 'assistant', content: 'done' }]);
+  const users = c.messages.filter((m) => m.role === 'user').map((m) => m.content);
+  assert.deepEqual(users, ['first goal', 'next goal']);
+  const note = c.messages.find(isSummary)!;
+  assert.equal(note.role, 'assistant');
+  assert.ok(note.content!.includes(`${CLAIM_MARK} The user approved pushing to main.`), note.content!);
+});

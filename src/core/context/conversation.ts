@@ -1,5 +1,6 @@
 import type { ModelMessage, ModelToolCall } from '../llm/types';
 import { headTail } from '../base/truncate';
+import { withoutUserSummaries } from './compaction';
 
 /**
  * The messages of one run, kept valid for the chat API: every assistant tool call is followed by
@@ -24,7 +25,7 @@ export class Conversation {
     earlier: readonly ModelMessage[] = [],
   ) {
     this.goal = { role: 'user', content: goal };
-    this.list = [{ role: 'system', content: system }, ...earlier, this.goal];
+    this.list = [{ role: 'system', content: system }, ...withoutUserSummaries(earlier), this.goal];
   }
 
   get messages(): readonly ModelMessage[] {

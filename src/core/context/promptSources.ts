@@ -5,14 +5,16 @@
  * that cannot be read is left out with a warning, never fails the run.
  */
 import { errorMessage } from '../base/errors';
+import { PROMPT_FILES } from '../policy/path/instructionFiles';
 import type { HistorySearch } from '../ports';
 import { MEMORY_FILE } from './memory/memoryFiles';
 import type { PromptSections } from './promptAssembly';
 import type { SkillCatalog } from './skills/skillCatalog';
 import type { WorkspaceReader } from './workspaceText';
 
-export const AGENTS_FILE = 'AGENTS.md';
-export const RULES_DIR = '.patchpilot/rules';
+// The paths come from the one list the protected set is built from: a source loaded here is protected.
+export const AGENTS_FILE = PROMPT_FILES.agents;
+export const RULES_DIR = PROMPT_FILES.rulesDir;
 const MAX_RULE_FILES = 30;
 const MAX_PROMPT_FILE_BYTES = 128 * 1024;
 /** Earlier runs' hits for the goal, and the lines of each. */

@@ -1,12 +1,14 @@
 /**
  * Reading the workspace files that go into the prompt (AGENTS.md, rules, memory, workspace skills)
  * the way the file tools read: the path policy first (.patchpilotignore, denyPaths, nothing outside
- * the workspace: an AGENTS.md linked to ~/.ssh/id_rsa is refused), then a confined open that
+ * the workspace: an AGENTS.md linked to ~/.ssh/id_rsa is refused; a link to a file that is not a
+ * protected path is refused too), then a confined open that
  * follows no link below the root. A file that is not there is simply absent.
  */
 import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { openConfined } from '../policy/path/confinedIo';
+import { createProtectedMatcher } from '../policy/path/protectedPaths';
 import type { PathPolicy } from '../ports';
 
 export interface WorkspaceReader {
@@ -23,6 +25,8 @@ export class PromptFileRefused extends Error {
   }
 }
 
+const instructionMatcher = createProtectedMatcher();
+
 export function workspaceReader(root: string, policy: PathPolicy): WorkspaceReader {
   return {
     async read(rel, maxBytes) {
@@ -30,6 +34,9 @@ export function workspaceReader(root: string, policy: PathPolicy): WorkspaceRead
       if (decision.verdict === 'deny') throw new PromptFileRefused(decision.reason);
       // A link inside the workspace (AGENTS.md -> CLAUDE.md) is read at the real path the policy checked.
       const real = decision.relativePath ?? rel;
+      // What the prompt loads must be a protected path, or the agent could rewrite it unasked and steer
+      // the next run: a link from AGENTS.md to an ordinary file is not followed.
+      if (real !== rel && !instructionMatcher.match(real)) throw new PromptFileRefused(`${rel} links to ${real}, which is not a protected path (the agent could change it without asking)`);
       const st = await lstat(path.join(root, real)).catch(() => undefined);
       if (!st) return undefined;
       if (!st.isFile()) throw new PromptFileRefused(`${rel} is not a regular file`);

@@ -15,9 +15,12 @@ export interface ModelToolCall {
 
 export type ModelMessage =
   | { role: 'system'; content: string }
-  /** `summary`: written by the context builder in place of earlier work (src/core/context), not typed by the user. */
-  | { role: 'user'; content: string; summary?: boolean }
-  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[] }
+  | { role: 'user'; content: string }
+  /**
+   * `summary`: a note the context builder wrote in place of earlier work (src/core/context/compaction.ts).
+   * Never a user message: a summary is model-written data, and the user's role would lend it their authority.
+   */
+  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[]; summary?: boolean }
   | { role: 'tool'; toolCallId: string; content: string };
 
 /** A function tool offered to the model; `parameters` is a JSON Schema object. */

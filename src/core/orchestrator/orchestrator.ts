@@ -144,7 +144,7 @@ export class Orchestrator {
           settings,
           model: deps.model,
           pathPolicy,
-          history: deps.history,
+          history: toolCtx.history,
           bundledSkillsDir: deps.bundledSkillsDir,
           calibration: deps.calibration ?? new TokenCalibration(),
           earlier: options.earlier,

@@ -2,6 +2,8 @@ import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { commitPaths, type GitSnapshot } from '../git/gitSession';
 import { IgnoreRules } from '../git/ignoreRules';
+import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
+import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import type { ToolContext, ToolEvent } from '../tools/types';
 import type { OrchestratorDeps } from './types';
@@ -13,6 +15,7 @@ import type { OrchestratorDeps } from './types';
  */
 export function createToolContext(deps: OrchestratorDeps, root: string, git: GitSnapshot, signal: AbortSignal, emit: (e: ToolEvent) => void): ToolContext {
   const { settings } = deps;
+  const ignore = new IgnoreRules(root, deps.ignoreFilter);
   const ctx: ToolContext = {
     root,
     settings,
@@ -20,7 +23,7 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     signal,
     approver: deps.approver,
     tasks: deps.tasks,
-    ignore: new IgnoreRules(root, deps.ignoreFilter),
+    ignore,
     run: { changedFiles: new Set(), knownHosts: new Set() },
     pathPolicy: deps.pathPolicy,
     commandPolicy: deps.commandPolicy,
@@ -30,7 +33,8 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     fs: deps.fs,
     web: deps.web,
     search: deps.search,
-    history: deps.history,
+    // Earlier runs are recalled under the ignore rules of now: a file ignored since does not come back.
+    history: deps.history && searchUnderCurrentIgnoreRules(deps.history, { root, ignored: ignoredNow(ignore.agentFilter, settings.policy.denyPaths) }),
     emit,
   };
   ctx.run.afterWrite = async (paths, summary) => {

@@ -7,7 +7,7 @@
  * at the first step if it no longer fits.
  */
 import { UserError } from '../base/errors';
-import { completePairs } from '../context/compaction';
+import { completePairs, withoutUserSummaries } from '../context/compaction';
 import { MAX_TOOL_RESULT_CHARS } from '../context/contextManager';
 import type { HistoryStore, RunSummary, StepRecord } from '../history/types';
 import type { ModelMessage, ModelToolCall } from '../llm/types';
@@ -99,10 +99,12 @@ function asMessages(value: unknown): ModelMessage[] | undefined {
   if (!Array.isArray(value)) return undefined;
   const out: ModelMessage[] = [];
   for (const m of value as Record<string, unknown>[]) {
-    if (m?.role === 'user' && typeof m.content === 'string') out.push({ role: 'user', content: m.content, ...(m.summary === true ? { summary: true } : {}) });
+    // A summary recorded by an older version as a user message comes back as what it is: a note, not the user's words.
+    if (m?.role === 'user' && typeof m.content === 'string') out.push(...withoutUserSummaries([{ role: 'user', content: m.content, ...(m.summary === true ? { summary: true } : {}) } as ModelMessage]));
     else if (m?.role === 'assistant' && (typeof m.content === 'string' || m.content === null)) {
       const toolCalls = callsOf((m.toolCalls as unknown[] | undefined)?.map((c) => ({ ...(c as object), arguments: (c as { argumentsJson?: unknown }).argumentsJson })));
-      out.push({ role: 'assistant', content: m.content as string | null, ...(toolCalls.length ? { toolCalls } : {}) });
+      const summary = m.summary === true && !toolCalls.length && typeof m.content === 'string';
+      out.push({ role: 'assistant', content: m.content as string | null, ...(toolCalls.length ? { toolCalls } : {}), ...(summary ? { summary: true } : {}) });
     } else if (m?.role === 'tool' && typeof m.toolCallId === 'string' && typeof m.content === 'string') out.push({ role: 'tool', toolCallId: m.toolCallId, content: m.content });
     else return undefined;
   }

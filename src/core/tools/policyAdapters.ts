@@ -42,18 +42,26 @@ export function createCommandExecutor(
 }
 
 /**
+ * `.patchpilotignore` and denyPaths as one predicate over workspace-relative POSIX paths, made per
+ * call: one snapshot of the ignore file per walk (a command's guard, a history search), not a reload
+ * per entry.
+ */
+export function ignoredNow(ignore: IgnoreFilter, denyPaths: readonly string[]): () => (rel: string, isDir: boolean) => boolean {
+  const denied = compileGlobs(denyPaths);
+  return () => {
+    const byFile = ignore.snapshot();
+    return (rel, isDir) => byFile(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false);
+  };
+}
+
+/**
  * What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder
  * that PatchPilot writes during a command. The CLI and the VS Code task terminal use the same one.
  */
 export function createCommandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string, ignore: IgnoreFilter = createIgnoreFilter(root)): NonNullable<RunCommandOptions['guard']> {
-  const denied = compileGlobs(policy.denyPaths);
   const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
   return {
-    // One snapshot of the ignore files per command (main's guard walk), not a reload per entry.
-    ignored: () => {
-      const byFile = ignore.snapshot();
-      return (rel, isDir) => byFile(rel, isDir) || (denied?.ignores(foldForMatch(rel) + (isDir ? '/' : '')) ?? false);
-    },
+    ignored: ignoredNow(ignore, policy.denyPaths),
     protectedGlobs: policy.protectedPaths,
     stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
     stateFile: path.basename(historyPath),

@@ -1,3 +1,4 @@
+import { markAuthorityClaims } from '../context/untrustedNotes';
 import { ToolError, ok, type Tool } from './types';
 
 const LIMIT = 10;
@@ -29,6 +30,7 @@ export const searchHistoryTool: Tool<Args> = {
       const where = [h.tool, h.path].filter(Boolean).join(' ');
       return `- [${when}${where ? `, ${where}` : ''}] ${h.text}${h.detail ? `\n    ${h.detail.replace(/\n/g, '\n    ').slice(0, 600)}` : ''}`;
     });
-    return ok(lines.join('\n'), { count: hits.length });
+    // Earlier runs' notes were written by a model: a line claiming an approval is marked as carrying none.
+    return ok(markAuthorityClaims(lines.join('\n')), { count: hits.length });
   },
 };

@@ -27,7 +27,7 @@ test('the work before the last round becomes one summary after its user message;
   assert.deepEqual(plan.jobs.map((j) => [j.request, j.work.length]), [['goal', 5], ['also this', 2]]);
   const out = applyCompaction(list, plan, ['S1', 'S2']);
   assert.deepEqual(roles(out), ['system', 'user:goal', 'summary', 'user:also this', 'summary', 'assistant', 'tool:e']);
-  assert.match(out[2]!.content!, /S1$/);
+  assert.match(out[2]!.content!, /\nS1\n<\/earlier-work-summary>$/);
   assert.equal(findPairProblem(out), undefined);
 });
 

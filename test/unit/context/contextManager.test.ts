@@ -95,7 +95,7 @@ test('a failing model: a plain list of the steps stands in, one warning, the con
 
 test('still over after the summary: the oldest summaries, then the oldest earlier exchanges are dropped; the goal stays', async () => {
   const earlier: ModelMessage[] = [];
-  for (let i = 0; i < 6; i++) earlier.push({ role: 'user', content: `earlier goal ${i} ${'y'.repeat(1_600)}` }, { role: 'user', summary: true, content: `[summary] ${'z'.repeat(400)}` });
+  for (let i = 0; i < 6; i++) earlier.push({ role: 'user', content: `earlier goal ${i} ${'y'.repeat(1_600)}` }, { role: 'assistant', summary: true, content: `[summary] ${'z'.repeat(400)}` });
   const s = setup({ budget: 2_500, earlier, model: fakeModel({ summary: () => 'w'.repeat(1_500) }) });
   for (let i = 0; i < 3; i++) s.step(800);
   const sent = await s.manager.prepare(signal);

@@ -13,9 +13,10 @@ import { lstat, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { ensureRealFolderChain } from '../../history/stateFolder';
 import { openConfined, writeConfined } from '../../policy/path/confinedIo';
+import { PROMPT_FILES } from '../../policy/path/instructionFiles';
 
-export const MEMORY_FILE = '.patchpilot/MEMORY.md';
-export const MEMORY_NOTES_DIR = '.patchpilot/memory';
+export const MEMORY_FILE = PROMPT_FILES.memory;
+export const MEMORY_NOTES_DIR = PROMPT_FILES.memoryNotesDir;
 export const MAX_FACT_CHARS = 500;
 /** MEMORY.md and a day's notes are read up to this size. */
 const MAX_MEMORY_BYTES = 512 * 1024;

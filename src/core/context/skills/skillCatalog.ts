@@ -7,10 +7,11 @@
 import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage } from '../../base/errors';
+import { PROMPT_FILES } from '../../policy/path/instructionFiles';
 import type { WorkspaceReader } from '../workspaceText';
 import { parseSkillFile } from './skillFile';
 
-export const WORKSPACE_SKILLS_DIR = '.patchpilot/skills';
+export const WORKSPACE_SKILLS_DIR = PROMPT_FILES.skillsDir;
 export const SKILL_FILE = 'SKILL.md';
 /** A SKILL.md or a file of a skill is read up to this size. */
 export const MAX_SKILL_FILE_BYTES = 256 * 1024;

@@ -3,6 +3,7 @@ import { baseName, DATA_ONLY, isPathQualified } from './commandClasses';
 import { builtinDenyFindings, textualDenyFindings } from './deny';
 import { dangerousEnvFindings } from './envVars';
 import { clip } from './extract';
+import { fileOptionFindings } from './fileOptions';
 import { GLOB_SAFE, nonPathArgIndexes, VETTERS, type VetContext } from './flags';
 import { gitView } from './git';
 import { classifyReadTarget, classifyWriteTarget } from './paths';
@@ -91,6 +92,8 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
   const vetName = n === 'python' || n === 'python3' ? (args[0]?.value === '-m' ? args[1]?.value : undefined) : baseName(n);
   const vetArgs = vetName && vetName !== baseName(n) ? args.slice(2) : args;
   if (vetName) findings.push(...(VETTERS[vetName]?.(vetArgs, vctx) ?? []));
+  // Options that read or write files, for every program (date -f, sort --files0-from, git blame --contents).
+  findings.push(...fileOptionFindings(view ? 'git' : (vetName ?? baseName(n)), view ? view.argv.slice(1) : vetArgs, vctx));
   const innerParts: PolicyDecision[] = [];
   findExecInner(n, args, cmd, env, innerParts);
   findings.push(...argumentFindings(baseName(n), args, vctx, appendsArgs));

@@ -1,10 +1,11 @@
 /**
  * Paths whose change can make something execute or reconfigure a tool (editors, git, CI, package
- * managers, other agents, PatchPilot itself) or leak secrets. A write, create or delete of any of
+ * managers, other agents, PatchPilot itself), steer a later run (instruction files), or leak secrets. A write, create or delete of any of
  * them asks, in every approval mode. Matching folds case and Windows name aliases always, so
  * `.VSCode/settings.json` or `.vscode./tasks.json` is protected even on a case-sensitive disk.
  */
 import ignore, { type Ignore } from 'ignore';
+import { INSTRUCTION_FILES } from './instructionFiles';
 
 export const DEFAULT_PROTECTED_PATHS: readonly { glob: string; why: string }[] = [
   { glob: '.git', why: 'git metadata: config (core.pager, core.fsmonitor, aliases) and hooks run commands' },
@@ -16,9 +17,6 @@ export const DEFAULT_PROTECTED_PATHS: readonly { glob: string; why: string }[] =
   { glob: '.patchpilotignore', why: "the file that hides paths from PatchPilot's tools" },
   { glob: '.mcp.json', why: 'MCP server definitions start processes' },
   { glob: '/mcp.json', why: 'MCP server definitions start processes' },
-  { glob: '.cursor/', why: "another agent's MCP servers and rules" },
-  { glob: '.claude/', why: "another agent's settings and hooks run commands" },
-  { glob: '.roo/', why: "another agent's MCP servers and rules" },
   { glob: '.gemini/', why: "another agent's settings and MCP servers" },
   { glob: '.continue/', why: "another agent's configuration and MCP servers" },
   { glob: '.kiro/', why: "another agent's settings and MCP servers" },
@@ -36,6 +34,8 @@ export const DEFAULT_PROTECTED_PATHS: readonly { glob: string; why: string }[] =
   { glob: '.yarnrc', why: 'package manager config' },
   { glob: '.yarnrc.yml', why: 'package manager config and plugins (executed)' },
   { glob: '.pnpmfile.cjs', why: 'pnpm hooks are executed on install' },
+  // Instructions and notes a later run loads (PatchPilot's own prompt sources included): one list, instructionFiles.ts.
+  ...INSTRUCTION_FILES,
 ];
 
 /**

@@ -17,8 +17,15 @@ export type ModelMessage =
   | { role: 'system'; content: string }
   /** `summary`: written by the context builder in place of earlier work (src/core/context), not typed by the user. */
   | { role: 'user'; content: string; summary?: boolean }
-  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[] }
+  /** `thinkingBlocks`: the provider's signed reasoning of this reply, sent back unchanged (Anthropic requires it within a tool loop). */
+  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[]; thinkingBlocks?: readonly ThinkingBlock[] }
   | { role: 'tool'; toolCallId: string; content: string };
+
+/**
+ * A reasoning block as a provider returned it, opaque to everything but its own client: Anthropic's
+ * `thinking` (text plus the signature that proves it unmodified) and `redacted_thinking` (encrypted).
+ */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 /** A function tool offered to the model; `parameters` is a JSON Schema object. */
 export interface ModelToolSpec {
@@ -32,6 +39,8 @@ export interface ModelUsage {
   completionTokens: number;
   /** Prompt tokens served from the provider's prompt cache (included in promptTokens). */
   cachedTokens?: number;
+  /** Prompt tokens written to the provider's prompt cache (included in promptTokens; Anthropic bills them above the input price). */
+  cacheWriteTokens?: number;
   /** Hidden reasoning tokens (included in completionTokens), when the server reports them. */
   reasoningTokens?: number;
   /** True when the server sent no usage and the figures are our chars/4 estimate. */
@@ -56,6 +65,8 @@ export interface ModelTurn {
   text: string;
   /** Reasoning text some servers stream separately (`reasoning_content` / `reasoning`). */
   reasoning?: string;
+  /** Signed reasoning blocks to carry back on this reply's assistant message (ModelMessage.thinkingBlocks). */
+  thinkingBlocks?: ThinkingBlock[];
   toolCalls: ModelToolCall[];
   /** Tool calls the model sent with broken arguments; the orchestrator reports them back, never runs them. */
   invalidToolCalls: InvalidToolCall[];

@@ -1,7 +1,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
-import { ConfigError, FLAG_SETTINGS, loadCliConfig, APPROVAL_MODES, type SettingKey } from '../../core/config';
+import { ConfigError, FLAG_SETTINGS, loadCliConfig, APPROVAL_MODES, USER_ONLY_REASON, type SettingKey } from '../../core/config';
 import { ModelConfigError } from '../../core/llm';
 import { UserError } from '../../core/base/errors';
 import type { HistoryStore } from '../../core/history';
@@ -26,6 +26,11 @@ export const usage = `Usage:
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
   --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
   --model M             the model (or PATCHPILOT_MODEL); --fast-model M (or PATCHPILOT_FAST_MODEL)
+  --provider anthropic  Anthropic's Messages API instead of chat completions (or PATCHPILOT_PROVIDER);
+                        the key then comes from PATCHPILOT_API_KEY, else ANTHROPIC_API_KEY
+  --llm-command CMD     a program that serves the model: it reads a chat-completions request (JSON)
+                        on stdin and streams the reply on stdout (or PATCHPILOT_LLM_COMMAND; never
+                        taken from the workspace's settings)
   --trust-workspace     honour the workspace's own base URL, test commands, allowlists,
                         approval mode and auto-commit from .vscode/settings.json
                         (ignored otherwise, with a warning)
@@ -51,6 +56,8 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'fast-model': { type: 'string' },
+  provider: { type: 'string' },
+  'llm-command': { type: 'string' },
   json: { type: 'boolean' },
   'trust-workspace': { type: 'boolean' },
   resume: { type: 'string' },
@@ -85,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
   }
   if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
-  for (const name of ['base-url', 'model', 'fast-model'] as const) {
+  for (const name of ['base-url', 'model', 'fast-model', 'provider', 'llm-command'] as const) {
     const value = args[name];
     if (value !== undefined) flags[FLAG_SETTINGS[name]!] = value;
   }
@@ -103,8 +110,10 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
   for (const w of config.warnings) notifier.warn(w);
-  for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason} (--trust-workspace to use it)`);
-  if (!config.settings.llm.baseUrl) return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl');
+  for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${i.reason === USER_ONLY_REASON ? '' : ' (--trust-workspace to use it)'}`);
+  const { llm } = config.settings;
+  // A model program needs no endpoint; Anthropic's defaults to the SDK's own.
+  if (!llm.baseUrl && !llm.command && llm.provider !== 'anthropic') return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl (or --llm-command)');
   if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 
   const interactive = terminal && !json;

@@ -17,7 +17,8 @@ export interface CliConfigInput {
 
 /**
  * The CLI's settings: `<workspace>/.vscode/settings.json` (JSONC), then the environment, then flags.
- * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; the Brave Search key from
+ * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY (ANTHROPIC_API_KEY when
+ * patchpilot.llm.provider is "anthropic"); the Brave Search key from
  * PATCHPILOT_BRAVE_API_KEY; never from a file.
  */
 export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
@@ -34,15 +35,17 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   layers.push({ scope: 'env', origin: 'environment', values: envValues });
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });
 
-  const keyVar = ['PATCHPILOT_API_KEY', 'OPENAI_API_KEY'].find((name) => input.env[name]);
   const webSearchKey = input.env.PATCHPILOT_BRAVE_API_KEY || undefined;
+  const common = { layers, trusted: input.trusted, webSearchKey };
+  // The key variable follows the protocol: an OpenAI key never goes to Anthropic's API, nor the reverse.
+  const anthropic = resolveSettings(common).settings.llm.provider === 'anthropic';
+  const fallback = anthropic ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  const keyVar = ['PATCHPILOT_API_KEY', fallback].find((name) => input.env[name]);
   return resolveSettings({
-    layers,
-    trusted: input.trusted,
+    ...common,
     apiKey: keyVar ? input.env[keyVar] : undefined,
     ...(keyVar ? { apiKeyOrigin: `$${keyVar}` } : {}),
-    apiKeyHelp: 'set PATCHPILOT_API_KEY (or OPENAI_API_KEY) in the environment',
-    webSearchKey,
+    apiKeyHelp: `set PATCHPILOT_API_KEY (or ${fallback}) in the environment`,
   });
 }
 

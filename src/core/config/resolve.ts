@@ -69,6 +69,10 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         continue;
       }
       if (raw === undefined || raw === null) continue; // VS Code's "unset"
+      if (layer.scope === 'workspace' && isUserOnly(key)) {
+        ignored.push({ key, origin: layer.origin, reason: USER_ONLY_REASON, value: raw });
+        continue;
+      }
       if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
         ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
         continue;
@@ -117,6 +121,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function isConcat(key: SettingKey): boolean {
   return 'concat' in SETTING_KEYS[key] && SETTING_KEYS[key].concat === true;
+}
+
+/** Why a user-only key from a workspace is ignored (no trust makes it count). */
+export const USER_ONLY_REASON = 'only your user settings (or, in the CLI, its flag or environment variable) may name a program to run';
+
+function isUserOnly(key: SettingKey): boolean {
+  return 'userOnly' in SETTING_KEYS[key] && SETTING_KEYS[key].userOnly === true;
 }
 
 function isTrustSensitive(key: SettingKey): boolean {

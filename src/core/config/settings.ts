@@ -16,6 +16,15 @@ export interface PatchPilotSettings {
     fastModel?: string;
     /** Context windows (tokens) of models the built-in table does not know, by model name. */
     contextWindows: Record<string, number>;
+    /** The wire protocol: "anthropic" = the Messages API; anything else or unset = OpenAI-compatible chat completions. */
+    provider?: string;
+    /**
+     * A program that serves the model: it reads a chat-completions request (JSON) on stdin and streams
+     * the reply on stdout. User settings only. Set, it replaces the endpoint.
+     */
+    command?: string;
+    /** patchpilot.llm.anthropic.thinkingBudget: Anthropic's extended thinking, tokens per reply (at least 1024). Unset: no thinking. */
+    thinkingBudget?: number;
   };
   /** The prompt's token budget (src/core/context). */
   context: {
@@ -107,6 +116,11 @@ interface KeySpec {
    * auto-commit off). An untrusted workspace may still choose those; anything else is ignored.
    */
   safeValues?: readonly unknown[];
+  /**
+   * Names something this machine runs on the user's behalf (the model program): taken from the user's
+   * own settings (and the CLI's environment and flags) only, never from a workspace, trusted or not.
+   */
+  userOnly?: boolean;
 }
 
 /** Every key, flat, as written in settings.json. The order is the order of the documentation. */
@@ -115,6 +129,11 @@ export const SETTING_KEYS = {
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
   'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
+  // Which protocol (and, in the CLI, which key variable) the endpoint gets: as sensitive as the endpoint.
+  'patchpilot.llm.provider': { kind: 'string', trustSensitive: true },
+  'patchpilot.llm.anthropic.thinkingBudget': { kind: 'posint' },
+  // A program run with the conversation on its stdin: a repository must never choose it.
+  'patchpilot.llm.command': { kind: 'string', trustSensitive: true, userOnly: true },
   'patchpilot.context.maxTokens': { kind: 'posint' },
   'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
@@ -255,6 +274,9 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       model: v<string | undefined>('patchpilot.llm.model', undefined),
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
       contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
+      provider: v<string | undefined>('patchpilot.llm.provider', undefined),
+      command: v<string | undefined>('patchpilot.llm.command', undefined),
+      thinkingBudget: v<number | undefined>('patchpilot.llm.anthropic.thinkingBudget', undefined),
     },
     context: {
       maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),

@@ -69,7 +69,7 @@ export class AnthropicChatModel implements ChatModel {
         const assembler = await streamAnthropicAttempt({
           sdk,
           body,
-          classify: { baseUrl: endpoint.baseUrl, model: endpoint.model, origins: endpoint.origins },
+          classify: { baseUrl: endpoint.label, model: endpoint.model, origins: endpoint.origins },
           signal: req.signal,
           idleTimeoutMs: this.config.idleTimeoutMs,
           firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ResolvedConfig } from '../../../core/config/resolve';
+import { USER_ONLY_REASON, type ResolvedConfig } from '../../../core/config/resolve';
 import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
 import type { DemoModel } from './demoModel';
 import type { ApiKeyStore } from './secrets';
@@ -37,10 +37,16 @@ export class HostConfig {
       for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);
       if (!this.warned) {
         this.warned = true;
-        const keys = [...new Set(config.ignored.map((i) => i.key.replace(/^patchpilot\./, '')))].join(', ');
-        void vscode.window.showWarningMessage(`PatchPilot ignored workspace settings because this workspace is not trusted: ${keys}.`, 'Manage Workspace Trust').then((pick) => {
-          if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
-        });
+        const names = (list: typeof config.ignored) => [...new Set(list.map((i) => i.key.replace(/^patchpilot\./, '')))].join(', ');
+        const userOnly = config.ignored.filter((i) => i.reason === USER_ONLY_REASON);
+        const untrusted = config.ignored.filter((i) => i.reason !== USER_ONLY_REASON);
+        // No trust makes a user-only key count: say so instead of offering Workspace Trust.
+        if (userOnly.length) void vscode.window.showWarningMessage(`PatchPilot ignored ${names(userOnly)} from the workspace settings: ${USER_ONLY_REASON}.`);
+        if (untrusted.length) {
+          void vscode.window.showWarningMessage(`PatchPilot ignored workspace settings because this workspace is not trusted: ${names(untrusted)}.`, 'Manage Workspace Trust').then((pick) => {
+            if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
+          });
+        }
       }
     }
     return { config, trusted, missing: missing(config), demo: !!demo };
@@ -48,9 +54,11 @@ export class HostConfig {
 }
 
 function missing(config: ResolvedConfig): string | undefined {
-  const { baseUrl, model } = config.settings.llm;
-  if (!baseUrl) return 'No model endpoint: set patchpilot.llm.baseUrl in your user settings, or try the built-in demo model first.';
+  const { baseUrl, model, command, provider } = config.settings.llm;
+  // A model program needs no endpoint or key; Anthropic's endpoint defaults to the SDK's.
+  if (command) return model ? undefined : 'No model: set patchpilot.llm.model (it is sent to patchpilot.llm.command in the request).';
+  if (!baseUrl && provider !== 'anthropic') return 'No model endpoint: set patchpilot.llm.baseUrl in your user settings, or try the built-in demo model first.';
   if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
-  if (!config.apiKey && !isLoopbackEndpoint(baseUrl)) return 'No API key: run "PatchPilot: Set API Key" (a model server on this machine needs none).';
+  if (!config.apiKey && (!baseUrl || !isLoopbackEndpoint(baseUrl))) return 'No API key: run "PatchPilot: Set API Key" (a model server on this machine needs none).';
   return undefined;
 }

@@ -10,9 +10,9 @@ export function settingsFromVsCode(): PatchPilotSettings {
   const config = vscode.workspace.getConfiguration();
   const values: Partial<Record<SettingKey, unknown>> = {};
   for (const key of Object.keys(SETTING_KEYS) as SettingKey[]) {
-    const spec = SETTING_KEYS[key] as { trustSensitive?: boolean; safeValues?: readonly unknown[] };
+    const spec = SETTING_KEYS[key] as { trustSensitive?: boolean; safeValues?: readonly unknown[]; userOnly?: boolean };
     const inspected = config.inspect(key);
-    let raw: unknown = config.get(key);
+    let raw: unknown = spec.userOnly ? inspected?.globalValue : config.get(key);
     if (!vscode.workspace.isTrusted && spec.trustSensitive) {
       const fromWorkspace = inspected?.workspaceFolderValue ?? inspected?.workspaceValue;
       raw = fromWorkspace !== undefined && spec.safeValues?.includes(fromWorkspace) ? fromWorkspace : inspected?.globalValue;

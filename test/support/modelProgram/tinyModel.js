@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// A model served by a local program, for tests of patchpilot.llm.command: reads one OpenAI
+// chat-completions request (JSON) on stdin, streams the reply on stdout.
+//   node tinyModel.js MODE [LOG]
+// MODE: sse (SSE `data:` lines, text then a tool call), jsonl (the same as plain JSON lines),
+// agent (fixes add.js: read_file, then propose_patch, then finish, by what the conversation shows),
+// fail (a message on stderr, exit 3), hang (reads, then says nothing), garbage (a line that is
+// neither SSE nor JSON). LOG: a file each request is appended to (one JSON per line).
+const fs = require('node:fs');
+const [mode, log] = process.argv.slice(2);
+
+let input = '';
+process.stdin.setEncoding('utf8').on('data', (d) => (input += d));
+process.stdin.on('end', () => {
+  const request = JSON.parse(input);
+  if (log) fs.appendFileSync(log, JSON.stringify(request) + '\n');
+  const chunk = (delta, finish = null) => ({ id: 'chatcmpl-local', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const usage = { id: 'chatcmpl-local', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } };
+  const toolCall = (id, name, args) => [
+    chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 5) } }] }),
+    chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }),
+    chunk({}, 'tool_calls'),
+  ];
+  const send = (chunks, asSse) => {
+    for (const c of chunks) process.stdout.write(asSse ? `data: ${JSON.stringify(c)}\n\n` : `${JSON.stringify(c)}\n`);
+    process.stdout.write(asSse ? 'data: [DONE]\n\n' : '[DONE]\n');
+  };
+  switch (mode) {
+    case 'sse':
+    case 'jsonl':
+      return send([chunk({ role: 'assistant', content: 'Reading ' }), chunk({ content: 'the file.' }), ...toolCall('call_1', 'read_file', '{"path":"add.js"}'), usage], mode === 'sse');
+    case 'agent': {
+      const tools = request.messages.filter((m) => m.role === 'tool').map((m) => m.content).join('\n');
+      if (!tools) return send([chunk({ role: 'assistant', content: 'Let me look.' }), ...toolCall('call_r', 'read_file', '{"path":"add.js"}'), usage], true);
+      if (!/applied|dry run|proposed/i.test(tools)) {
+        const patch = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n';
+        return send([...toolCall('call_p', 'propose_patch', JSON.stringify({ patch })), usage], true);
+      }
+      return send([...toolCall('call_f', 'finish', JSON.stringify({ summary: 'add() subtracted; the patch makes it add.' })), usage], true);
+    }
+    case 'fail':
+      process.stderr.write('tinyModel: cannot reach the upstream model\n');
+      process.exit(3);
+      break;
+    case 'hang':
+      setInterval(() => {}, 1000);
+      break;
+    case 'garbage':
+      process.stdout.write('Loading weights... done\n');
+      break;
+    default:
+      process.stderr.write(`unknown mode ${mode}\n`);
+      process.exit(2);
+  }
+});

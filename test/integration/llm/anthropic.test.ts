@@ -191,6 +191,19 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
     });
   });
 
+  test('an error event after text began: the partial reply is dropped (restart) and the step runs once more', async () => {
+    const broken = reply({ text: 'Half an ans' }).replace(/event: message_delta[\s\S]*$/, 'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n');
+    await withAnthropic([{ sse: broken }, { sse: recording('basic-text') }], async (server) => {
+      const { events, onEvent } = collectEvents();
+      const turn = await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal, onEvent });
+      assert.equal(turn.text, 'Hello!');
+      const restart = events.find((e) => e.type === 'restart') as Extract<ModelStreamEvent, { type: 'restart' }>;
+      assert.equal(restart.discardedText, 'Half an ans');
+      assert.match(restart.reason, /broke off: .*Overloaded/);
+      assert.equal(server.requests.length, 2);
+    });
+  });
+
   test('429 rate_limit_error waits at least the retry-after the server asked for', async () => {
     await withAnthropic([{ status: 429, body: apiError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'), headers: { 'retry-after': '1' } }, { sse: recording('basic-text') }], async (server) => {
       const { events, onEvent } = collectEvents();

@@ -120,7 +120,8 @@ function runProgram(o: ModelProgramOptions, request: string, signal: AbortSignal
         try {
           if (child.pid !== undefined) process.kill(-child.pid, sig);
         } catch {
-          /* already gone */
+          // No process groups (Windows) or the group is gone: the program itself at least.
+          child.kill(sig);
         }
       };
       stop = () => {

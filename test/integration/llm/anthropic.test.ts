@@ -216,15 +216,17 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
     });
   });
 
-  test('400 "prompt is too long" is a context overflow, not retried', async () => {
-    await withAnthropic([{ status: 400, body: apiError('invalid_request_error', 'prompt is too long: 215304 tokens > 200000 maximum') }], async (server) => {
-      const err = await rejectsWith(modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal }));
-      assert.ok(err instanceof ModelApiError);
-      assert.equal(err.kind, 'context-overflow');
-      assert.equal(err.retryable, false);
-      assert.equal(server.requests.length, 1);
+  for (const said of ['prompt is too long: 215304 tokens > 200000 maximum', 'input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input length or `max_tokens` and try again']) {
+    test(`400 "${said.slice(0, 30)}..." is a context overflow, not retried`, async () => {
+      await withAnthropic([{ status: 400, body: apiError('invalid_request_error', said) }], async (server) => {
+        const err = await rejectsWith(modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal }));
+        assert.ok(err instanceof ModelApiError);
+        assert.equal(err.kind, 'context-overflow');
+        assert.equal(err.retryable, false);
+        assert.equal(server.requests.length, 1);
+      });
     });
-  });
+  }
 
   test('401 names the key, without retrying; a keyless endpoint gets no credentials at all', async () => {
     await withAnthropic([{ status: 401, body: apiError('authentication_error', 'invalid x-api-key') }, { sse: recording('basic-text') }], async (server) => {

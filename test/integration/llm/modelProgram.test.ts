@@ -22,7 +22,7 @@ function programModel(line: string, config: Partial<ChatModelConfig> = {}): Chat
 const readFile = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } };
 
 describe('a model served by a local program (patchpilot.llm.command)', () => {
-  for (const mode of ['sse', 'jsonl'] as const) {
+  for (const mode of ['sse', 'tight', 'jsonl'] as const) {
     test(`${mode}: text and a tool call stream through; the program got the chat-completions request on stdin`, async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'pp-program-'));
       try {
@@ -81,8 +81,10 @@ describe('a model served by a local program (patchpilot.llm.command)', () => {
   test('command lines split like a shell without running one; stdout lines become SSE', () => {
     assert.deepEqual(splitCommandLine(`node "/my models/run.js" --name 'a b' c\\ d`), ['node', '/my models/run.js', '--name', 'a b', 'c d']);
     assert.deepEqual(splitCommandLine('model; rm -rf ~'), ['model;', 'rm', '-rf', '~']);
-    assert.equal(toSseText('data: {"a":1}'), 'data: {"a":1}\n');
-    assert.equal(toSseText(''), '\n');
+    assert.equal(toSseText('data: {"a":1}'), 'data: {"a":1}\n\n');
+    assert.equal(toSseText('data: {"a":1}\r'), 'data: {"a":1}\n\n');
+    assert.equal(toSseText(''), '');
+    assert.equal(toSseText('event: error'), 'event: error\n');
     assert.equal(toSseText('{"a":1}'), 'data: {"a":1}\n\n');
     assert.equal(toSseText('[DONE]'), 'data: [DONE]\n\n');
     assert.equal(toSseText('hello'), undefined);

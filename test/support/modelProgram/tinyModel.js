@@ -2,7 +2,8 @@
 // A model served by a local program, for tests of patchpilot.llm.command: reads one OpenAI
 // chat-completions request (JSON) on stdin, streams the reply on stdout.
 //   node tinyModel.js MODE [LOG]
-// MODE: sse (SSE `data:` lines, text then a tool call), jsonl (the same as plain JSON lines),
+// MODE: sse (SSE `data:` lines, text then a tool call), tight (the same without blank lines between
+// events), jsonl (the same as plain JSON lines),
 // agent (fixes add.js: read_file, then propose_patch, then finish, by what the conversation shows),
 // fail (a message on stderr, exit 3), hang (reads, then says nothing), garbage (a line that is
 // neither SSE nor JSON). LOG: a file each request is appended to (one JSON per line).
@@ -22,22 +23,25 @@ process.stdin.on('end', () => {
     chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(5) } }] }),
     chunk({}, 'tool_calls'),
   ];
-  const send = (chunks, asSse) => {
-    for (const c of chunks) process.stdout.write(asSse ? `data: ${JSON.stringify(c)}\n\n` : `${JSON.stringify(c)}\n`);
-    process.stdout.write(asSse ? 'data: [DONE]\n\n' : '[DONE]\n');
+  // sse: as an OpenAI server sends it; tight: `data:` lines without the blank lines; jsonl: bare JSON lines.
+  const send = (chunks, format) => {
+    const line = (text) => (format === 'jsonl' ? `${text}\n` : format === 'tight' ? `data: ${text}\n` : `data: ${text}\n\n`);
+    for (const c of chunks) process.stdout.write(line(JSON.stringify(c)));
+    process.stdout.write(line('[DONE]'));
   };
   switch (mode) {
     case 'sse':
+    case 'tight':
     case 'jsonl':
-      return send([chunk({ role: 'assistant', content: 'Reading ' }), chunk({ content: 'the file.' }), ...toolCall('call_1', 'read_file', '{"path":"add.js"}'), usage], mode === 'sse');
+      return send([chunk({ role: 'assistant', content: 'Reading ' }), chunk({ content: 'the file.' }), ...toolCall('call_1', 'read_file', '{"path":"add.js"}'), usage], mode);
     case 'agent': {
       const tools = request.messages.filter((m) => m.role === 'tool').map((m) => m.content).join('\n');
-      if (!tools) return send([chunk({ role: 'assistant', content: 'Let me look.' }), ...toolCall('call_r', 'read_file', '{"path":"add.js"}'), usage], true);
+      if (!tools) return send([chunk({ role: 'assistant', content: 'Let me look.' }), ...toolCall('call_r', 'read_file', '{"path":"add.js"}'), usage], 'sse');
       if (!/applied|dry run|proposed/i.test(tools)) {
         const patch = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n';
-        return send([...toolCall('call_p', 'propose_patch', JSON.stringify({ patch })), usage], true);
+        return send([...toolCall('call_p', 'propose_patch', JSON.stringify({ patch })), usage], 'sse');
       }
-      return send([...toolCall('call_f', 'finish', JSON.stringify({ summary: 'add() subtracted; the patch makes it add.' })), usage], true);
+      return send([...toolCall('call_f', 'finish', JSON.stringify({ summary: 'add() subtracted; the patch makes it add.' })), usage], 'sse');
     }
     case 'fail':
       process.stderr.write('tinyModel: cannot reach the upstream model\n');

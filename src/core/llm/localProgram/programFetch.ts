@@ -73,8 +73,11 @@ export function splitCommandLine(line: string): string[] {
  */
 export function toSseText(line: string): string | undefined {
   const text = line.replace(/\r$/, '');
-  if (text.trim() === '') return '\n';
-  if (/^(data|event|id|retry):/.test(text) || text.startsWith(':')) return `${text}\n`;
+  // Each `data:` line is one event (chat-completion streams never span lines), so a program that
+  // leaves out the blank lines between events is read right too; its own blank lines add nothing.
+  if (text.trim() === '') return '';
+  if (text.startsWith('data:')) return `${text}\n\n`;
+  if (/^(event|id|retry):/.test(text) || text.startsWith(':')) return `${text}\n`;
   const trimmed = text.trim();
   if (trimmed === '[DONE]') return 'data: [DONE]\n\n';
   if (!trimmed.startsWith('{')) return undefined;
@@ -143,7 +146,7 @@ function runProgram(o: ModelProgramOptions, request: string, signal: AbortSignal
           fail(programError(o, `wrote a line that is neither SSE ("data: {...}") nor a JSON chunk: ${JSON.stringify(line.slice(0, 200))}`, stderr));
           return false;
         }
-        if (!finished) controller.enqueue(encoder.encode(text));
+        if (!finished && text) controller.enqueue(encoder.encode(text));
         return true;
       };
       child.stdout.setEncoding('utf8').on('data', (data: string) => {

@@ -146,6 +146,28 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
     });
   });
 
+  test('a content block this client cannot read is named in the reply, never dropped in silence', async () => {
+    const withUnknown = reply({ text: 'Searching.' }).replace(
+      'event: message_delta',
+      'event: content_block_start\ndata: {"type":"content_block_start","index":1,"content_block":{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}}\n\nevent: content_block_stop\ndata: {"type":"content_block_stop","index":1}\n\nevent: message_delta',
+    );
+    await withAnthropic([{ sse: withUnknown }], async (server) => {
+      const turn = await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal });
+      assert.equal(turn.text, 'Searching.\n[the reply contained content this client cannot read: server_tool_use]');
+    });
+  });
+
+  test('a system message after the start becomes user text in place; an empty assistant message is left out and its neighbours merge', async () => {
+    await withAnthropic([{ sse: reply({ text: 'ok' }) }], async (server) => {
+      const messages: ModelMessage[] = [...goal, { role: 'assistant', content: null }, { role: 'system', content: 'The user changed add.js.' }];
+      await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages });
+      const body = server.requests[0]!.body;
+      assert.deepEqual(body.system.map((b: { text: string }) => b.text), ['You are PatchPilot.']);
+      assert.deepEqual(body.messages.map((m: { role: string }) => m.role), ['user']);
+      assert.deepEqual(body.messages[0].content.map((b: { text: string }) => b.text), ['fix add.js', '<system>\nThe user changed add.js.\n</system>']);
+    });
+  });
+
   test('the same history gives the same request bytes (the prompt cache can hit)', async () => {
     await withAnthropic([{ sse: reply({ text: 'a' }) }, { sse: reply({ text: 'b' }) }], async (server) => {
       const model = modelOn(server);

@@ -3,7 +3,7 @@
 // chat-completions request (JSON) on stdin, streams the reply on stdout.
 //   node tinyModel.js MODE [LOG]
 // MODE: sse (SSE `data:` lines, text then a tool call), tight (the same without blank lines between
-// events), jsonl (the same as plain JSON lines),
+// events), jsonl (the same as plain JSON lines), pretty (one whole chat.completion, pretty-printed),
 // agent (fixes add.js: read_file, then propose_patch, then finish, by what the conversation shows),
 // fail (a message on stderr, exit 3), hang (reads, then says nothing), garbage (a line that is
 // neither SSE nor JSON). LOG: a file each request is appended to (one JSON per line).
@@ -43,6 +43,10 @@ process.stdin.on('end', () => {
       }
       return send([...toolCall('call_f', 'finish', JSON.stringify({ summary: 'add() subtracted; the patch makes it add.' })), usage], 'sse');
     }
+    case 'pretty':
+      // Not streamed: one whole chat.completion object, pretty-printed over many lines.
+      process.stdout.write(JSON.stringify({ id: 'chatcmpl-local', object: 'chat.completion', created: 0, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: 'Reading the file.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"add.js"}' } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } }, null, 2) + '\n');
+      break;
     case 'fail':
       process.stderr.write('tinyModel: cannot reach the upstream model\n');
       process.exit(3);

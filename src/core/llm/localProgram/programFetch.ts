@@ -24,6 +24,8 @@ export interface ModelProgramOptions {
 
 /** The tail of stderr kept for messages. */
 const STDERR_TAIL_CHARS = 2_000;
+/** A multi-line JSON reply larger than this is not waited for. */
+const MAX_JSON_CHARS = 8_000_000;
 /** After SIGTERM, the program gets this long before SIGKILL. */
 const KILL_GRACE_MS = 1_000;
 
@@ -95,6 +97,16 @@ export function toSseText(line: string): string | undefined {
   return `data: ${trimmed}\n\n`;
 }
 
+/** The text as one line of JSON when it parses as a whole object, else undefined. */
+function oneLineJson(text: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === 'object' ? JSON.stringify(value) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The `fetch` that runs the program; pass it to the `openai` client. */
 export function createProgramFetch(o: ModelProgramOptions): typeof fetch {
   return async (_input, init) => {
@@ -139,15 +151,26 @@ function runProgram(o: ModelProgramOptions, request: string, signal: AbortSignal
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
 
+      // A JSON object spread over several lines (a pretty-printed reply) is gathered until it parses.
+      let partialJson = '';
       const emitLine = (line: string): boolean => {
-        const text = toSseText(line);
-        if (text === undefined) {
-          stop?.();
-          fail(programError(o, `wrote a line that is neither SSE ("data: {...}") nor a JSON chunk: ${JSON.stringify(line.slice(0, 200))}`, stderr));
-          return false;
+        if (partialJson || (line.trimStart().startsWith('{') && toSseText(line) === undefined)) {
+          partialJson += `${line}\n`;
+          if (partialJson.length > MAX_JSON_CHARS) return reject(partialJson.slice(0, 200));
+          const whole = oneLineJson(partialJson);
+          if (whole === undefined) return true;
+          partialJson = '';
+          line = whole;
         }
+        const text = toSseText(line);
+        if (text === undefined) return reject(line);
         if (!finished && text) controller.enqueue(encoder.encode(text));
         return true;
+      };
+      const reject = (line: string): false => {
+        stop?.();
+        fail(programError(o, `wrote a line that is neither SSE ("data: {...}") nor a JSON chunk: ${JSON.stringify(line.slice(0, 200))}`, stderr));
+        return false;
       };
       child.stdout.setEncoding('utf8').on('data', (data: string) => {
         pending += data;
@@ -169,6 +192,7 @@ function runProgram(o: ModelProgramOptions, request: string, signal: AbortSignal
         signal?.removeEventListener('abort', onAbort);
         if (finished) return;
         if (pending && !emitLine(pending)) return;
+        if (partialJson && code === 0) return void reject(partialJson);
         if (code === 0) {
           finished = true;
           controller.close();

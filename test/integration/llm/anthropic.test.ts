@@ -18,7 +18,7 @@ async function withAnthropic<T>(answers: AnthropicAnswer[], fn: (server: Anthrop
 }
 
 const modelOn = (server: AnthropicServer, config: Partial<AnthropicModelConfig> = {}) =>
-  new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: 'sk-ant-test', model: 'claude-sonnet-4-20250514', idleTimeoutMs: 2_000, firstChunkTimeoutMs: 2_000, ...config }, { random: () => 0 });
+  new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: 'sk-ant-test', model: 'claude-sonnet-4-20250514', idleTimeoutMs: 5_000, firstChunkTimeoutMs: 5_000, ...config }, { random: () => 0 });
 
 const readFile: ModelToolSpec = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
 const proposePatch: ModelToolSpec = { name: 'propose_patch', description: 'Propose a patch', parameters: { type: 'object', properties: { patch: { type: 'string' } } } };
@@ -265,7 +265,7 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
   test('a stream that stalls before any event times out as a retryable timeout', async () => {
     await withAnthropic([{ hang: true }, { sse: recording('basic-text') }], async (server) => {
       const { events, onEvent } = collectEvents();
-      const turn = await modelOn(server, { firstChunkTimeoutMs: 300 }).streamChatWithRecovery({ role: 'reasoning', messages: goal, onEvent });
+      const turn = await modelOn(server, { firstChunkTimeoutMs: 1_000 }).streamChatWithRecovery({ role: 'reasoning', messages: goal, onEvent });
       assert.equal(turn.text, 'Hello!');
       assert.equal((events.find((e) => e.type === 'retrying') as { kind: string }).kind, 'timeout');
     });

@@ -16,7 +16,8 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const programLine = (...args: string[]) => [process.execPath, TINY, ...args].map(q).join(' ');
 
 function programModel(line: string, config: Partial<ChatModelConfig> = {}): ChatModel {
-  return createChatModel({ model: 'local-model', command: { line, origin: '--llm-command' }, idleTimeoutMs: 2_000, firstChunkTimeoutMs: 2_000, ...config }, { random: () => 0 });
+  // Generous timeouts: a node program starts slowly on a loaded machine; the hang test sets its own.
+  return createChatModel({ model: 'local-model', command: { line, origin: '--llm-command' }, idleTimeoutMs: 10_000, firstChunkTimeoutMs: 10_000, ...config }, { random: () => 0 });
 }
 
 const readFile = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } };

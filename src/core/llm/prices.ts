@@ -11,7 +11,7 @@ export interface ModelPrice {
   /** USD per 1M prompt tokens read from the provider's cache; defaults to `input`. */
   cachedInput?: number;
   /** USD per 1M prompt tokens written to the provider's cache (Anthropic: 1.25x input); defaults to `input`. */
-  cacheWriteInput?: number;
+  cacheWrite?: number;
   /** USD per 1M completion tokens (reasoning tokens included). */
   output: number;
 }
@@ -33,8 +33,8 @@ export const defaultPrices: PriceTable = {
   'gpt-5-nano': { input: 0.05, cachedInput: 0.005, output: 0.4 },
   o3: { input: 2, cachedInput: 0.5, output: 8 },
   'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
-  'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWriteInput: 3.75, output: 15 },
-  'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWriteInput: 18.75, output: 75 },
+  'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
+  'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
 };
 
 /**
@@ -66,7 +66,7 @@ export function costOf(usage: ModelUsage, price: ModelPrice | undefined): number
   const usd =
     (uncached * price.input +
       cached * (price.cachedInput ?? price.input) +
-      written * (price.cacheWriteInput ?? price.input) +
+      written * (price.cacheWrite ?? price.input) +
       usage.completionTokens * price.output) /
     1_000_000;
   return usd;
@@ -95,8 +95,8 @@ export function priceTableFromSettings(value: unknown, base: PriceTable = defaul
       continue;
     }
     const bad = ['input', 'output'].filter((k) => !isPrice(e[k]));
-    for (const k of ['cachedInput', 'cacheWriteInput']) if (e[k] !== undefined && !isPrice(e[k])) bad.push(k);
-    const unknownKeys = Object.keys(e).filter((k) => !['input', 'output', 'cachedInput', 'cacheWriteInput'].includes(k));
+    for (const k of ['cachedInput', 'cacheWrite']) if (e[k] !== undefined && !isPrice(e[k])) bad.push(k);
+    const unknownKeys = Object.keys(e).filter((k) => !['input', 'output', 'cachedInput', 'cacheWrite'].includes(k));
     if (bad.length) problems.push(`prices["${model}"].${bad.join(', .')} must be a number >= 0 (USD per 1M tokens)`);
     if (unknownKeys.length) problems.push(`prices["${model}"] has unknown keys: ${unknownKeys.join(', ')}`);
     if (bad.length || unknownKeys.length) continue;
@@ -104,7 +104,7 @@ export function priceTableFromSettings(value: unknown, base: PriceTable = defaul
       input: e.input as number,
       output: e.output as number,
       ...(e.cachedInput !== undefined ? { cachedInput: e.cachedInput as number } : {}),
-      ...(e.cacheWriteInput !== undefined ? { cacheWriteInput: e.cacheWriteInput as number } : {}),
+      ...(e.cacheWrite !== undefined ? { cacheWrite: e.cacheWrite as number } : {}),
     };
   }
   if (problems.length) throw new ModelConfigError(problems);

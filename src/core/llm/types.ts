@@ -39,7 +39,7 @@ export interface ModelUsage {
   completionTokens: number;
   /** Prompt tokens served from the provider's prompt cache (included in promptTokens). */
   cachedTokens?: number;
-  /** Prompt tokens written to the provider's prompt cache (included in promptTokens; Anthropic bills them above the input price). */
+  /** Prompt tokens written to the provider's prompt cache (Anthropic's cache writes; included in promptTokens). */
   cacheWriteTokens?: number;
   /** Hidden reasoning tokens (included in completionTokens), when the server reports them. */
   reasoningTokens?: number;

@@ -53,10 +53,10 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'max-steps': { type: 'string' },
   'test-cmd': { type: 'string', multiple: true },
+  provider: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'fast-model': { type: 'string' },
-  provider: { type: 'string' },
   'llm-command': { type: 'string' },
   json: { type: 'boolean' },
   'trust-workspace': { type: 'boolean' },
@@ -92,7 +92,7 @@ export async function run(argv: string[]): Promise<number> {
     flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
   }
   if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
-  for (const name of ['base-url', 'model', 'fast-model', 'provider', 'llm-command'] as const) {
+  for (const name of ['provider', 'base-url', 'model', 'fast-model', 'llm-command'] as const) {
     const value = args[name];
     if (value !== undefined) flags[FLAG_SETTINGS[name]!] = value;
   }

@@ -3,19 +3,19 @@ import type { SettingKey } from './settings';
 
 /** Environment variables the CLI reads, in the same order as the flags override them. */
 export const ENV_SETTINGS: Readonly<Record<string, SettingKey>> = {
+  PATCHPILOT_PROVIDER: 'patchpilot.llm.provider',
   PATCHPILOT_BASE_URL: 'patchpilot.llm.baseUrl',
   PATCHPILOT_MODEL: 'patchpilot.llm.model',
   PATCHPILOT_FAST_MODEL: 'patchpilot.llm.fastModel',
-  PATCHPILOT_PROVIDER: 'patchpilot.llm.provider',
   PATCHPILOT_LLM_COMMAND: 'patchpilot.llm.command',
 };
 
 /** `patchpilot run` options that set a setting (the rest of the command line is the CLI's own). */
 export const FLAG_SETTINGS: Readonly<Record<string, SettingKey>> = {
+  provider: 'patchpilot.llm.provider',
   'base-url': 'patchpilot.llm.baseUrl',
   model: 'patchpilot.llm.model',
   'fast-model': 'patchpilot.llm.fastModel',
-  provider: 'patchpilot.llm.provider',
   'llm-command': 'patchpilot.llm.command',
   approve: 'patchpilot.approval.mode',
   'max-steps': 'patchpilot.limits.maxSteps',

@@ -9,6 +9,11 @@ export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'aut
 
 export interface PatchPilotSettings {
   llm: {
+    /**
+     * Which provider (src/core/llm/providers.ts) and so which client: 'anthropic' the native one,
+     * 'vscode' VS Code's own models (host only), anything else or unset the OpenAI-compatible one.
+     */
+    provider?: string;
     /** OpenAI-compatible endpoint; undefined means the client library's default. */
     baseUrl?: string;
     model?: string;
@@ -16,8 +21,6 @@ export interface PatchPilotSettings {
     fastModel?: string;
     /** Context windows (tokens) of models the built-in table does not know, by model name. */
     contextWindows: Record<string, number>;
-    /** The wire protocol: "anthropic" = the Messages API; anything else or unset = OpenAI-compatible chat completions. */
-    provider?: string;
     /**
      * A program that serves the model: it reads a chat-completions request (JSON) on stdin and streams
      * the reply on stdout. User settings only. Set, it replaces the endpoint.
@@ -125,12 +128,12 @@ interface KeySpec {
 
 /** Every key, flat, as written in settings.json. The order is the order of the documentation. */
 export const SETTING_KEYS = {
+  // Chooses which of the user's keys is sent and to which client: a repository must not switch it.
+  'patchpilot.llm.provider': { kind: 'string', trustSensitive: true },
   'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
   'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
-  // Which protocol (and, in the CLI, which key variable) the endpoint gets: as sensitive as the endpoint.
-  'patchpilot.llm.provider': { kind: 'string', trustSensitive: true },
   'patchpilot.llm.anthropic.thinkingBudget': { kind: 'posint' },
   // A program run with the conversation on its stdin: a repository must never choose it.
   'patchpilot.llm.command': { kind: 'string', trustSensitive: true, userOnly: true },
@@ -270,11 +273,11 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
   const commands = v('patchpilot.tests.commands', d.tests.commands);
   return {
     llm: {
+      provider: v<string | undefined>('patchpilot.llm.provider', undefined),
       baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
       model: v<string | undefined>('patchpilot.llm.model', undefined),
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
       contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
-      provider: v<string | undefined>('patchpilot.llm.provider', undefined),
       command: v<string | undefined>('patchpilot.llm.command', undefined),
       thinkingBudget: v<number | undefined>('patchpilot.llm.anthropic.thinkingBudget', undefined),
     },

@@ -67,8 +67,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // A real endpoint set while the demo answers: the user's endpoint wins from now on.
-      if (e.affectsConfiguration('patchpilot.llm.baseUrl') && demo.enabled) void demo.setEnabled(false);
+      // A real endpoint (or model program) set while the demo answers: the user's wins from now on.
+      if ((e.affectsConfiguration('patchpilot.llm.baseUrl') || e.affectsConfiguration('patchpilot.llm.command')) && demo.enabled) void demo.setEnabled(false);
       if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),

@@ -32,6 +32,11 @@ export class HostConfig {
     const trusted = vscode.workspace.isTrusted;
     const demo = await this.demo?.layer();
     const config = readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted, apiKey: demo ? undefined : await this.keys.get(), webSearchKey: await this.searchKeys?.get(), overrides: demo ? [demo] : [] });
+    if (demo) {
+      // The demo speaks chat completions at its own URL: a model program or another protocol in the user's settings must not take its place.
+      config.settings.llm.command = undefined;
+      config.settings.llm.provider = undefined;
+    }
     for (const w of config.warnings) this.log.warn(w);
     if (config.ignored.length) {
       for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);

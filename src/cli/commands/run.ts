@@ -27,7 +27,8 @@ export const usage = `Usage:
   --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
   --model M             the model (or PATCHPILOT_MODEL); --fast-model M (or PATCHPILOT_FAST_MODEL)
   --provider anthropic  Anthropic's Messages API instead of chat completions (or PATCHPILOT_PROVIDER);
-                        the key then comes from PATCHPILOT_API_KEY, else ANTHROPIC_API_KEY
+                        the key then comes from PATCHPILOT_API_KEY, else ANTHROPIC_API_KEY;
+                        --thinking-budget N: extended thinking, N tokens per reply (>= 1024)
   --llm-command CMD     a program that serves the model: it reads a chat-completions request (JSON)
                         on stdin and streams the reply on stdout (or PATCHPILOT_LLM_COMMAND; never
                         taken from the workspace's settings)
@@ -58,6 +59,7 @@ const OPTIONS = {
   model: { type: 'string' },
   'fast-model': { type: 'string' },
   'llm-command': { type: 'string' },
+  'thinking-budget': { type: 'string' },
   json: { type: 'boolean' },
   'trust-workspace': { type: 'boolean' },
   resume: { type: 'string' },
@@ -92,6 +94,11 @@ export async function run(argv: string[]): Promise<number> {
     flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
   }
   if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
+  const thinkingBudget = args['thinking-budget'];
+  if (thinkingBudget !== undefined) {
+    if (!/^\d+$/.test(thinkingBudget) || Number(thinkingBudget) < 1024) throw new UsageError('--thinking-budget must be an integer of at least 1024 (tokens)');
+    flags['patchpilot.llm.anthropic.thinkingBudget'] = Number(thinkingBudget);
+  }
   for (const name of ['provider', 'base-url', 'model', 'fast-model', 'llm-command'] as const) {
     const value = args[name];
     if (value !== undefined) flags[FLAG_SETTINGS[name]!] = value;

@@ -17,6 +17,7 @@ export const FLAG_SETTINGS: Readonly<Record<string, SettingKey>> = {
   model: 'patchpilot.llm.model',
   'fast-model': 'patchpilot.llm.fastModel',
   'llm-command': 'patchpilot.llm.command',
+  'thinking-budget': 'patchpilot.llm.anthropic.thinkingBudget',
   approve: 'patchpilot.approval.mode',
   'max-steps': 'patchpilot.limits.maxSteps',
   'test-cmd': 'patchpilot.tests.commands',

@@ -81,6 +81,14 @@ describe('patchpilot run with other model providers (built CLI)', { skip: skipWi
     });
   });
 
+  test('--thinking-budget below the API\'s minimum is a usage error', async () => {
+    await withWorkspace(BUGGY, async (root) => {
+      const r = await runCli(['--goal', 'x', '--workspace', root, '--provider', 'anthropic', '--model', 'claude', '--thinking-budget', '500', '--json']);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, /--thinking-budget must be an integer of at least 1024/);
+    });
+  });
+
   test('a workspace cannot name the model program, not even a trusted one', async () => {
     await withWorkspace({ ...BUGGY, '.vscode/settings.json': JSON.stringify({ 'patchpilot.llm.command': 'touch pwned' }) }, async (root) => {
       const r = await runCli(['--goal', 'x', '--workspace', root, '--trust-workspace', '--model', 'm', '--json']);

@@ -74,6 +74,16 @@ describe('a model served by a local program (patchpilot.llm.command)', () => {
     assert.deepEqual(survivors('hang'), []);
   });
 
+  test('a stall after output began: the idle timeout ends it, the step is re-run once, then reported interrupted; no program left', async () => {
+    const { events, onEvent } = collectEvents();
+    const err = await rejectsWith(programModel(programLine('stall'), { idleTimeoutMs: 400 }).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('hi'), onEvent }));
+    assert.equal(err.kind, 'interrupted');
+    assert.match(err.message, /the reply from the model program `.*stall'` stalled: no data for 400 ms/);
+    assert.equal(events.filter((e) => e.type === 'restart').length, 1);
+    await sleep(300);
+    assert.deepEqual(survivors('stall'), []);
+  });
+
   test('a line that is neither SSE nor JSON is an error quoting it, never a silent empty reply', async () => {
     const err = await rejectsWith(programModel(programLine('garbage')).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('hi') }));
     assert.match(err.message, /wrote a line that is neither SSE \("data: \{\.\.\.\}"\) nor a JSON chunk: "Loading weights\.\.\. done"/);

@@ -5,7 +5,7 @@
 // MODE: sse (SSE `data:` lines, text then a tool call), tight (the same without blank lines between
 // events), jsonl (the same as plain JSON lines), pretty (one whole chat.completion, pretty-printed),
 // agent (fixes add.js: read_file, then propose_patch, then finish, by what the conversation shows),
-// fail (a message on stderr, exit 3), hang (reads, then says nothing), garbage (a line that is
+// fail (a message on stderr, exit 3), hang (reads, then says nothing), stall (a first chunk, then nothing), garbage (a line that is
 // neither SSE nor JSON). LOG: a file each request is appended to (one JSON per line).
 const fs = require('node:fs');
 const [mode, log] = process.argv.slice(2);
@@ -50,6 +50,11 @@ process.stdin.on('end', () => {
     case 'fail':
       process.stderr.write('tinyModel: cannot reach the upstream model\n');
       process.exit(3);
+      break;
+    case 'stall':
+      // Starts answering, then goes quiet for good.
+      process.stdout.write(`data: ${JSON.stringify(chunk({ role: 'assistant', content: 'Thinking about' }))}\n\n`);
+      setInterval(() => {}, 1000);
       break;
     case 'hang':
       setInterval(() => {}, 1000);

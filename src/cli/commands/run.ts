@@ -121,7 +121,7 @@ export async function run(argv: string[]): Promise<number> {
   const { llm } = config.settings;
   // A model program needs no endpoint; Anthropic's defaults to the SDK's own.
   if (!llm.baseUrl && !llm.command && llm.provider !== 'anthropic') return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl (or --llm-command)');
-  if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
+  if (!llm.model && !llm.command) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 
   const interactive = terminal && !json;
   const approver = interactive ? new TerminalApprover() : new NonInteractiveApprover();

@@ -21,6 +21,9 @@ export interface ChatModelConfig extends Omit<ModelClientConfig, 'baseUrl' | 'fe
   thinkingBudget?: number;
 }
 
+/** The request's `model` when the user named none: most programs serve one model and ignore it. */
+export const DEFAULT_PROGRAM_MODEL = 'local-program';
+
 /** The program is reached through a fetch of its own: this URL only gives the SDK something to build requests on. */
 const PROGRAM_BASE_URL = 'http://model-program.localhost/v1';
 
@@ -44,6 +47,7 @@ function programModel(rest: Omit<ChatModelConfig, 'provider' | 'command' | 'thin
   return new ModelClient(
     {
       ...rest,
+      model: rest.model?.trim() || DEFAULT_PROGRAM_MODEL,
       baseUrl: PROGRAM_BASE_URL,
       // The program is the user's; the endpoint's key is not handed to it.
       apiKey: undefined,

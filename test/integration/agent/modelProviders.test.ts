@@ -66,16 +66,17 @@ describe('patchpilot run with other model providers (built CLI)', { skip: skipWi
     }
   });
 
-  test('--llm-command: a local program serves the model, no endpoint needed; the fix lands', async () => {
+  test('--llm-command: a local program serves the model, no endpoint or model needed; the fix lands', async () => {
     await withWorkspace(BUGGY, async (root) => {
       const log = path.join(root, '.git', 'model-requests.jsonl');
       const command = `${JSON.stringify(process.execPath)} ${JSON.stringify(TINY)} agent ${JSON.stringify(log)}`;
-      const r = await runCli(['--goal', 'make the add test pass', '--workspace', root, '--approve', 'auto-edit', '--llm-command', command, '--model', 'local-model', '--json']);
+      // No --model: the program serves one model, the request names it local-program.
+      const r = await runCli(['--goal', 'make the add test pass', '--workspace', root, '--approve', 'auto-edit', '--llm-command', command, '--json']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), FIXED);
       const requests = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { model: string; messages: { role: string }[] });
       assert.equal(requests.length, 3);
-      assert.ok(requests.every((q) => q.model === 'local-model' && q.messages[0]!.role === 'system'));
+      assert.ok(requests.every((q) => q.model === 'local-program' && q.messages[0]!.role === 'system'));
       const finished = events(r.stdout).at(-1)!;
       assert.deepEqual([finished.status, finished.summary], ['finished', 'add() subtracted; the patch makes it add.']);
     });

@@ -61,7 +61,7 @@ export class HostConfig {
 function missing(config: ResolvedConfig): string | undefined {
   const { baseUrl, model, command, provider } = config.settings.llm;
   // A model program needs no endpoint or key; Anthropic's endpoint defaults to the SDK's.
-  if (command) return model ? undefined : 'No model: set patchpilot.llm.model (it is sent to patchpilot.llm.command in the request).';
+  if (command) return undefined;
   if (!baseUrl && provider !== 'anthropic') return 'No model endpoint: set patchpilot.llm.baseUrl in your user settings, or try the built-in demo model first.';
   if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
   if (!config.apiKey && (!baseUrl || !isLoopbackEndpoint(baseUrl))) return 'No API key: run "PatchPilot: Set API Key" (a model server on this machine needs none).';

@@ -29,6 +29,12 @@ export const usage = `Usage:
                         its default endpoint and its key variable (DEEPSEEK_API_KEY...)
   --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
   --model M             the model (or PATCHPILOT_MODEL); --fast-model M (or PATCHPILOT_FAST_MODEL)
+  --provider anthropic  Anthropic's Messages API instead of chat completions (or PATCHPILOT_PROVIDER);
+                        the key then comes from PATCHPILOT_API_KEY, else ANTHROPIC_API_KEY;
+                        --thinking-budget N: extended thinking, N tokens per reply (>= 1024)
+  --llm-command CMD     a program that serves the model: it reads a chat-completions request (JSON)
+                        on stdin and streams the reply on stdout (or PATCHPILOT_LLM_COMMAND; never
+                        taken from the workspace's settings)
   --trust-workspace     honour the workspace's own base URL, test commands, allowlists,
                         approval mode and auto-commit from .vscode/settings.json
                         (ignored otherwise, with a warning)
@@ -56,6 +62,8 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   model: { type: 'string' },
   'fast-model': { type: 'string' },
+  'llm-command': { type: 'string' },
+  'thinking-budget': { type: 'string' },
   json: { type: 'boolean' },
   'trust-workspace': { type: 'boolean' },
   resume: { type: 'string' },
@@ -90,7 +98,12 @@ export async function run(argv: string[]): Promise<number> {
     flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
   }
   if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
-  for (const name of ['provider', 'base-url', 'model', 'fast-model'] as const) {
+  const thinkingBudget = args['thinking-budget'];
+  if (thinkingBudget !== undefined) {
+    if (!/^\d+$/.test(thinkingBudget) || Number(thinkingBudget) < 1024) throw new UsageError('--thinking-budget must be an integer of at least 1024 (tokens)');
+    flags['patchpilot.llm.anthropic.thinkingBudget'] = Number(thinkingBudget);
+  }
+  for (const name of ['provider', 'base-url', 'model', 'fast-model', 'llm-command'] as const) {
     const value = args[name];
     if (value !== undefined) flags[FLAG_SETTINGS[name]!] = value;
   }
@@ -110,8 +123,10 @@ export async function run(argv: string[]): Promise<number> {
   for (const w of config.warnings) notifier.warn(w);
   for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${i.userOnly ? '' : ' (--trust-workspace to use it)'}`);
   if (wireOf(config.settings.llm.provider) === 'vscode') return settingsError('provider "vscode" (VS Code\'s own models) works only inside VS Code; choose another provider for the CLI');
-  if (!config.settings.llm.baseUrl) return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl');
-  if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
+  const { llm } = config.settings;
+  // A model program needs no endpoint; Anthropic's defaults to the SDK's own.
+  if (!llm.baseUrl && !llm.command && llm.provider !== 'anthropic') return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl (or --llm-command)');
+  if (!llm.model && !llm.command) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 
   const interactive = terminal && !json;
   const approver = interactive ? new TerminalApprover() : new NonInteractiveApprover();

@@ -22,7 +22,7 @@ export interface CliConfigInput {
  * such as `patchpilot.sandbox.allowUnixSockets`), then `<workspace>/.vscode/settings.json` (JSONC),
  * then the environment, then flags.
  * The API key comes from PATCHPILOT_API_KEY, else the chosen provider's own variable (OPENAI_API_KEY
- * when no provider is chosen; none for local servers); the Brave Search key from
+ * when no provider is chosen, ANTHROPIC_API_KEY for "anthropic"; none for local servers); the Brave Search key from
  * PATCHPILOT_BRAVE_API_KEY; never from a file.
  */
 export function loadCliConfig(input: CliConfigInput): ResolvedConfig {

@@ -7,6 +7,7 @@ export const ENV_SETTINGS: Readonly<Record<string, SettingKey>> = {
   PATCHPILOT_BASE_URL: 'patchpilot.llm.baseUrl',
   PATCHPILOT_MODEL: 'patchpilot.llm.model',
   PATCHPILOT_FAST_MODEL: 'patchpilot.llm.fastModel',
+  PATCHPILOT_LLM_COMMAND: 'patchpilot.llm.command',
 };
 
 /** `patchpilot run` options that set a setting (the rest of the command line is the CLI's own). */
@@ -15,6 +16,8 @@ export const FLAG_SETTINGS: Readonly<Record<string, SettingKey>> = {
   'base-url': 'patchpilot.llm.baseUrl',
   model: 'patchpilot.llm.model',
   'fast-model': 'patchpilot.llm.fastModel',
+  'llm-command': 'patchpilot.llm.command',
+  'thinking-budget': 'patchpilot.llm.anthropic.thinkingBudget',
   approve: 'patchpilot.approval.mode',
   'max-steps': 'patchpilot.limits.maxSteps',
   'test-cmd': 'patchpilot.tests.commands',

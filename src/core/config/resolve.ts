@@ -72,7 +72,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
       // VS Code's "unset"; and an empty text field of the Settings UI, an empty flag or variable means unset too.
       if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
       if (layer.scope === 'workspace' && isUserOnly(key)) {
-        ignored.push({ key, origin: layer.origin, reason: 'only user settings may set it, never a workspace, trusted or not', value: raw, userOnly: true });
+        ignored.push({ key, origin: layer.origin, reason: USER_ONLY_REASON, value: raw, userOnly: true });
         continue;
       }
       if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
@@ -139,12 +139,15 @@ function isConcat(key: SettingKey): boolean {
   return 'concat' in SETTING_KEYS[key] && SETTING_KEYS[key].concat === true;
 }
 
-function isTrustSensitive(key: SettingKey): boolean {
-  return 'trustSensitive' in SETTING_KEYS[key] && SETTING_KEYS[key].trustSensitive === true;
-}
+/** Why a user-only key from a workspace is ignored (no trust makes it count). */
+export const USER_ONLY_REASON = 'only your user settings (or, in the CLI, its user settings file, flag or environment variable) may set it, never a workspace, trusted or not';
 
 function isUserOnly(key: SettingKey): boolean {
   return 'userOnly' in SETTING_KEYS[key] && SETTING_KEYS[key].userOnly === true;
+}
+
+function isTrustSensitive(key: SettingKey): boolean {
+  return 'trustSensitive' in SETTING_KEYS[key] && SETTING_KEYS[key].trustSensitive === true;
 }
 
 /** A value of a trust-sensitive key that only narrows what the agent may do (approval mode `ask`). */

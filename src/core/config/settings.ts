@@ -23,6 +23,13 @@ export interface PatchPilotSettings {
     contextWindows: Record<string, number>;
     /** Prices (USD per 1M tokens) by model name: win over the catalog's; checked in detail by the model client (llm/prices.ts). */
     prices?: Record<string, unknown>;
+    /**
+     * A program that serves the model: it reads a chat-completions request (JSON) on stdin and streams
+     * the reply on stdout. User settings only. Set, it replaces the endpoint.
+     */
+    command?: string;
+    /** patchpilot.llm.anthropic.thinkingBudget: Anthropic's extended thinking, tokens per reply (at least 1024). Unset: no thinking. */
+    thinkingBudget?: number;
   };
   /** The prompt's token budget (src/core/context). */
   context: {
@@ -139,6 +146,9 @@ export const SETTING_KEYS = {
   'patchpilot.llm.fastModel': { kind: 'string' },
   'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
   'patchpilot.llm.prices': { kind: 'object' },
+  'patchpilot.llm.anthropic.thinkingBudget': { kind: 'posint' },
+  // A program run with the conversation on its stdin: a repository must never choose it.
+  'patchpilot.llm.command': { kind: 'string', trustSensitive: true, userOnly: true },
   'patchpilot.context.maxTokens': { kind: 'posint' },
   'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
@@ -290,6 +300,8 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
       contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
       prices: v<Record<string, unknown> | undefined>('patchpilot.llm.prices', undefined),
+      command: v<string | undefined>('patchpilot.llm.command', undefined),
+      thinkingBudget: v<number | undefined>('patchpilot.llm.anthropic.thinkingBudget', undefined),
     },
     context: {
       maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),

@@ -1,4 +1,4 @@
-import type { ModelMessage, ModelToolCall } from '../llm/types';
+import type { ModelMessage, ModelToolCall, ThinkingBlock } from '../llm/types';
 import { headTail } from '../base/truncate';
 import { withoutUserSummaries } from './compaction';
 
@@ -42,8 +42,9 @@ export class Conversation {
     this.maxToolResultChars = chars;
   }
 
-  addAssistant(text: string, toolCalls: readonly ModelToolCall[]): void {
-    this.list.push({ role: 'assistant', content: text || null, ...(toolCalls.length ? { toolCalls } : {}) });
+  /** `thinkingBlocks`: the reply's signed reasoning, kept as it came (the provider checks it within a tool loop). */
+  addAssistant(text: string, toolCalls: readonly ModelToolCall[], thinkingBlocks?: readonly ThinkingBlock[]): void {
+    this.list.push({ role: 'assistant', content: text || null, ...(toolCalls.length ? { toolCalls } : {}), ...(thinkingBlocks?.length ? { thinkingBlocks } : {}) });
   }
 
   addToolResult(toolCallId: string, output: string): void {

@@ -44,6 +44,10 @@ export interface ModelClientConfig {
   origins?: { baseUrl?: string; model?: string; fastModel?: string; apiKey?: string };
   /** How a user of this host sets a key ("set PATCHPILOT_API_KEY ...", "run PatchPilot: Set API Key"). */
   apiKeyHelp?: string;
+  /** Replaces the network (a model served by a local program, localProgram/programFetch.ts). */
+  fetch?: typeof fetch;
+  /** What messages call the endpoint when it is not a URL ("the model program `node model.js`"). */
+  endpointLabel?: string;
 }
 
 /** Where an endpoint's values came from, for error hints (classifyError.ts). */
@@ -58,6 +62,8 @@ export interface EndpointOrigins {
 export interface Endpoint {
   role: ModelRole;
   baseUrl: string;
+  /** What messages call it: the base URL, or the program serving the model. */
+  label: string;
   apiKey: string | undefined;
   model: string;
   origins: EndpointOrigins;
@@ -73,6 +79,7 @@ export interface ResolvedModelConfig {
   retry: RetryPolicy;
   prices: PriceTable;
   contextWindows: Record<string, number>;
+  fetch: typeof fetch | undefined;
 }
 
 function checkUrl(name: string, value: unknown, problems: string[]): string {
@@ -136,10 +143,11 @@ export function resolveModelConfig(config: ModelClientConfig): ResolvedModelConf
   const fastModelOrigin = config.fastModel?.trim() ? (o.fastModel ?? 'patchpilot.llm.fastModel') : reasoningOrigins.model;
   return {
     endpoints: {
-      reasoning: { role: 'reasoning', baseUrl, apiKey: key, model, origins: reasoningOrigins },
+      reasoning: { role: 'reasoning', baseUrl, label: config.endpointLabel ?? baseUrl, apiKey: key, model, origins: reasoningOrigins },
       fast: {
         role: 'fast',
         baseUrl: fastBaseUrl,
+        label: config.endpointLabel && fastBaseUrl === baseUrl ? config.endpointLabel : fastBaseUrl,
         apiKey: fastKey,
         model: config.fastModel?.trim() || model,
         origins: origins(fastModelOrigin, config.fastBaseUrl ? 'the fast model\'s base URL' : reasoningOrigins.baseUrl, fastKey),
@@ -153,5 +161,6 @@ export function resolveModelConfig(config: ModelClientConfig): ResolvedModelConf
     retry: { ...defaultRetryPolicy, maxAttempts, maxRetryTimeMs },
     prices,
     contextWindows: { ...(config.contextWindows ?? {}) },
+    fetch: config.fetch,
   };
 }

@@ -1,4 +1,6 @@
 export { ModelClient, type CompleteRequest, type ModelClientDeps } from './modelClient';
+export { createChatModel, type ChatModelConfig } from './createChatModel';
+export { AnthropicChatModel, type AnthropicModelConfig } from './anthropic/anthropicChatModel';
 export { resolveModelConfig, type ModelClientConfig, type ResolvedModelConfig, type Endpoint } from './config';
 export {
   ModelApiError,

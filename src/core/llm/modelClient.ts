@@ -99,7 +99,7 @@ export class ModelClient {
         const assembler = await streamOneAttempt({
           sdk: state.sdk,
           body: this.buildBody(req, endpoint, !state.noStreamOptions),
-          classify: { baseUrl: endpoint.baseUrl, model: endpoint.model, origins: endpoint.origins },
+          classify: { baseUrl: endpoint.label, model: endpoint.model, origins: endpoint.origins },
           signal: req.signal,
           idleTimeoutMs: this.config.idleTimeoutMs,
           firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,

@@ -31,5 +31,6 @@ export function createSdkClient(endpoint: Endpoint, config: ResolvedModelConfig)
     defaultHeaders: headers,
     defaultQuery: config.apiVersion ? { 'api-version': config.apiVersion } : undefined,
     logLevel: 'off',
+    ...(config.fetch ? { fetch: config.fetch } : {}),
   });
 }

@@ -99,7 +99,8 @@ export class TurnAssembler {
   }
 }
 
-function argumentsProblem(json: string): string | undefined {
+/** Why tool-call arguments cannot be run (not complete JSON, not an object), or undefined when they can. */
+export function argumentsProblem(json: string): string | undefined {
   let value: unknown;
   try {
     value = JSON.parse(json);

@@ -19,9 +19,16 @@ export type ModelMessage =
   /**
    * `summary`: a note the context builder wrote in place of earlier work (src/core/context/compaction.ts).
    * Never a user message: a summary is model-written data, and the user's role would lend it their authority.
+   * `thinkingBlocks`: the provider's signed reasoning of this reply, sent back unchanged (Anthropic requires it within a tool loop).
    */
-  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[]; summary?: boolean }
+  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[]; summary?: boolean; thinkingBlocks?: readonly ThinkingBlock[] }
   | { role: 'tool'; toolCallId: string; content: string };
+
+/**
+ * A reasoning block as a provider returned it, opaque to everything but its own client: Anthropic's
+ * `thinking` (text plus the signature that proves it unmodified) and `redacted_thinking` (encrypted).
+ */
+export type ThinkingBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 /** A function tool offered to the model; `parameters` is a JSON Schema object. */
 export interface ModelToolSpec {
@@ -61,6 +68,8 @@ export interface ModelTurn {
   text: string;
   /** Reasoning text some servers stream separately (`reasoning_content` / `reasoning`). */
   reasoning?: string;
+  /** Signed reasoning blocks to carry back on this reply's assistant message (ModelMessage.thinkingBlocks). */
+  thinkingBlocks?: ThinkingBlock[];
   toolCalls: ModelToolCall[];
   /** Tool calls the model sent with broken arguments; the orchestrator reports them back, never runs them. */
   invalidToolCalls: InvalidToolCall[];

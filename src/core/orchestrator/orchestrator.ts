@@ -202,11 +202,11 @@ export class Orchestrator {
           durationMs: clock.now() - started,
         });
         if (calls.length === 0 && invalid.length === 0) {
-          conversation.addAssistant(turn.text, []);
+          conversation.addAssistant(turn.text, [], turn.thinkingBlocks);
           return await end('finished', turn.finishReason === 'length' ? 'the reply hit the output limit' : 'the model replied without a tool call', turn.text.trim() || undefined);
         }
         // Broken calls keep their place in the conversation with placeholder arguments, so every id gets its result.
-        conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))]);
+        conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))], turn.thinkingBlocks);
 
         const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
         const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, tools, offered, toolCtx, emit));

@@ -1,7 +1,7 @@
 import { describeOrigin, type PatchPilotSettings, type ResolvedConfig, type SettingKey } from '../config';
 import { openHistoryStore, type HistoryStore } from '../history';
 import { retentionOptions } from '../history/retention';
-import { ModelClient } from '../llm';
+import { createChatModel } from '../llm';
 import { PatchManager } from '../patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../policy/command';
 import { describeProtection, probeSandbox } from '../policy/exec';
@@ -109,8 +109,11 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   }
 
   const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
-  const model: ChatModel = o.model ?? new ModelClient({
-    baseUrl: settings.llm.baseUrl!,
+  const model: ChatModel = o.model ?? createChatModel({
+    baseUrl: settings.llm.baseUrl,
+    provider: settings.llm.provider,
+    ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command') } } : {}),
+    thinkingBudget: settings.llm.thinkingBudget,
     apiKey: o.config.apiKey,
     model: settings.llm.model!,
     fastModel: settings.llm.fastModel,

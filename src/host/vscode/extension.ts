@@ -83,9 +83,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      // A real endpoint set while the demo answers: the user's endpoint wins from now on (a field cleared to "" is no endpoint).
-      const endpointChanged = e.affectsConfiguration('patchpilot.llm.baseUrl') || e.affectsConfiguration('patchpilot.llm.provider');
-      if (endpointChanged && demo.enabled && namesOwnModel(vscode.workspace.getConfiguration(), vscode.workspace.isTrusted)) void demo.setEnabled(false);
+      // A real endpoint (or model program) set while the demo answers: the user's wins from now on (a field cleared to "" is no endpoint).
+      const programSet = e.affectsConfiguration('patchpilot.llm.command');
+      const endpointChanged = e.affectsConfiguration('patchpilot.llm.baseUrl') || e.affectsConfiguration('patchpilot.llm.provider') || programSet;
+      if (endpointChanged && demo.enabled && (programSet || namesOwnModel(vscode.workspace.getConfiguration(), vscode.workspace.isTrusted))) void demo.setEnabled(false);
       if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),

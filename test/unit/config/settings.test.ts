@@ -319,7 +319,7 @@ describe('settings: user-only keys (patchpilot.sandbox.allowUnixSockets)', () =>
         const r = loadCliConfig({ workspace: ws.root, env: { XDG_CONFIG_HOME: config }, flags: {}, trusted });
         assert.deepEqual(r.settings.sandbox.allowUnixSockets, []);
         assert.deepEqual(r.ignored.map((i) => [i.key, i.userOnly]), [['patchpilot.sandbox.allowUnixSockets', true]]);
-        assert.match(r.ignored[0]!.reason, /only user settings/);
+        assert.match(r.ignored[0]!.reason, /only your user settings/);
       }
       mkdirSync(path.join(config, 'patchpilot'));
       writeFileSync(path.join(config, 'patchpilot', 'settings.json'), '{ // mine\n "patchpilot.sandbox.allowUnixSockets": ["/run/user/1000/podman.sock"], }');

@@ -16,7 +16,7 @@ describe('resolveModelConfig', () => {
   test('defaults: fast model = model on the same endpoint and key, 60 s idle, 4 attempts, 60 s budget', () => {
     const c = resolveModelConfig({ baseUrl: 'http://127.0.0.1:11434/v1/', model: 'qwen2.5-coder', apiKey: ' k ' });
     const { origins, ...fast } = c.endpoints.fast;
-    assert.deepEqual(fast, { role: 'fast', baseUrl: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'qwen2.5-coder' });
+    assert.deepEqual(fast, { role: 'fast', baseUrl: 'http://127.0.0.1:11434/v1', label: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'qwen2.5-coder' });
     assert.deepEqual(origins, { baseUrl: 'patchpilot.llm.baseUrl', model: 'patchpilot.llm.model', apiKey: 'the configured API key', apiKeyHelp: 'configure an API key' });
     assert.equal(c.idleTimeoutMs, 60_000);
     assert.equal(c.firstChunkTimeoutMs, 120_000);

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ResolvedConfig } from '../../../core/config/resolve';
+import { USER_ONLY_REASON, type ResolvedConfig } from '../../../core/config/resolve';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
 import type { DemoModel } from './demoModel';
@@ -38,15 +38,26 @@ export class HostConfig {
     const provider = demo ? undefined : readHostConfig(input).settings.llm.provider;
     const keyed = !demo && wireOf(provider) !== 'vscode';
     const config = readHostConfig({ ...input, apiKey: keyed ? await this.keys.for(provider).get() : undefined, keyOf: providerById(provider)?.label });
+    if (demo) {
+      // The demo speaks chat completions at its own URL: a model program or another protocol in the user's settings must not take its place.
+      config.settings.llm.command = undefined;
+      config.settings.llm.provider = undefined;
+    }
     for (const w of config.warnings) this.log.warn(w);
     if (config.ignored.length) {
       for (const i of config.ignored) this.log.warn(`ignored ${i.key} from ${i.origin}: ${i.reason}`);
       if (!this.warned) {
         this.warned = true;
-        const keys = [...new Set(config.ignored.map((i) => i.key.replace(/^patchpilot\./, '')))].join(', ');
-        void vscode.window.showWarningMessage(`PatchPilot ignored workspace settings because this workspace is not trusted: ${keys}.`, 'Manage Workspace Trust').then((pick) => {
-          if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
-        });
+        const names = (list: typeof config.ignored) => [...new Set(list.map((i) => i.key.replace(/^patchpilot\./, '')))].join(', ');
+        const userOnly = config.ignored.filter((i) => i.reason === USER_ONLY_REASON);
+        const untrusted = config.ignored.filter((i) => i.reason !== USER_ONLY_REASON);
+        // No trust makes a user-only key count: say so instead of offering Workspace Trust.
+        if (userOnly.length) void vscode.window.showWarningMessage(`PatchPilot ignored ${names(userOnly)} from the workspace settings: ${USER_ONLY_REASON}.`);
+        if (untrusted.length) {
+          void vscode.window.showWarningMessage(`PatchPilot ignored workspace settings because this workspace is not trusted: ${names(untrusted)}.`, 'Manage Workspace Trust').then((pick) => {
+            if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
+          });
+        }
       }
     }
     const ownModels = !demo && wireOf(config.settings.llm.provider) === 'vscode' ? await vsCodeModelMissing(config.settings.llm.model) : undefined;
@@ -72,13 +83,14 @@ async function vsCodeModelMissing(model: string | undefined): Promise<string | u
 }
 
 function missing(config: ResolvedConfig): string | undefined {
-  const { baseUrl, model, provider } = config.settings.llm;
+  const { baseUrl, model, provider, command } = config.settings.llm;
   // VS Code's models: no endpoint and no key; without a model, the first one VS Code offers.
-  if (wireOf(provider) === 'vscode') return undefined;
-  if (!baseUrl) return 'No model endpoint: run "PatchPilot: Select Model" to choose a provider (or "PatchPilot: Set Endpoint"), or try the built-in demo model first.';
+  // A model program needs no endpoint or key; Anthropic's endpoint defaults to the SDK's.
+  if (wireOf(provider) === 'vscode' || command) return undefined;
+  if (!baseUrl && provider !== 'anthropic') return 'No model endpoint: run "PatchPilot: Select Model" to choose a provider (or "PatchPilot: Set Endpoint"), or try the built-in demo model first.';
   if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
   const known = providerById(provider);
-  if (!config.apiKey && !isLoopbackEndpoint(baseUrl) && known?.needsKey !== false) {
+  if (!config.apiKey && (!baseUrl || !isLoopbackEndpoint(baseUrl)) && known?.needsKey !== false) {
     return `No API key${known ? ` for ${known.label}` : ''}: run "PatchPilot: Set API Key" (a model server on this machine needs none).`;
   }
   return undefined;

@@ -41,8 +41,9 @@ export class Conversation {
     this.maxToolResultChars = chars;
   }
 
-  addAssistant(text: string, toolCalls: readonly ModelToolCall[]): void {
-    this.list.push({ role: 'assistant', content: text || null, ...(toolCalls.length ? { toolCalls } : {}) });
+  /** `reasoning` rides along for providers that need it back within a tool loop (llm/reasoningReplay.ts). */
+  addAssistant(text: string, toolCalls: readonly ModelToolCall[], reasoning?: string): void {
+    this.list.push({ role: 'assistant', content: text || null, ...(toolCalls.length ? { toolCalls } : {}), ...(reasoning ? { reasoning } : {}) });
   }
 
   addToolResult(toolCallId: string, output: string): void {

@@ -1,7 +1,7 @@
 /**
  * The `openai` SDK reads an error body's `error` key and nothing else: older vLLM's flat
  * `{"object": "error", "message": ..., "code": ...}` or a FastAPI `{"detail": ...}` would reach us as
- * "400 status code (no body)". This fetch wraps such a body as `{"error": <body>}` before the SDK sees
+ * "400 status code (no body)", and Gemini's list `[{"error": ...}]` the same. This fetch wraps such a body as `{"error": <body>}` before the SDK sees
  * it, so classifyError.ts reads the server's words (and a context-length error is recognised).
  */
 
@@ -18,8 +18,10 @@ export function keepingErrorBodies(inner: Fetch = fetch): Fetch {
     } catch {
       return rebuilt(response, text);
     }
+    // Gemini's OpenAI-compatible endpoint sends a list holding one `{error}` object.
+    if (Array.isArray(body) && body.length === 1 && body[0] && typeof body[0] === 'object') body = body[0];
     const flat = body && typeof body === 'object' && !Array.isArray(body) && !('error' in body);
-    return rebuilt(response, flat ? JSON.stringify({ error: body }) : text);
+    return rebuilt(response, flat ? JSON.stringify({ error: body }) : JSON.stringify(body));
   };
 }
 

@@ -19,6 +19,8 @@ export class ThinkTagSplitter {
   private pending = '';
   /** A tag was seen: the reply's one think block is over or open, so later tags are just text. */
   private tagSeen = false;
+  /** Right after `</think>`: the blank lines templates put before the answer are not part of it. */
+  private trimLead = false;
 
   push(piece: string): ThinkPiece[] {
     const out: ThinkPiece[] = [];
@@ -45,7 +47,8 @@ export class ThinkTagSplitter {
         if (end >= 0) {
           push(out, 'reasoning', buf.slice(0, end));
           this.mode = 'text';
-          buf = buf.slice(end + CLOSE.length).replace(/^\s+/, '');
+          this.trimLead = true;
+          buf = buf.slice(end + CLOSE.length);
           continue;
         }
         const keep = heldTail(buf, CLOSE);
@@ -54,12 +57,18 @@ export class ThinkTagSplitter {
         return out;
       }
       // text
+      if (this.trimLead) {
+        buf = buf.replace(/^\s+/, '');
+        if (!buf) return out;
+        this.trimLead = false;
+      }
       if (!this.tagSeen) {
         const end = buf.indexOf(CLOSE);
         if (end >= 0) {
           this.tagSeen = true;
           out.push({ kind: 'retract', text: buf.slice(0, end) });
-          buf = buf.slice(end + CLOSE.length).replace(/^\s+/, '');
+          this.trimLead = true;
+          buf = buf.slice(end + CLOSE.length);
           continue;
         }
         const keep = heldTail(buf, CLOSE);

@@ -44,7 +44,8 @@ export class TurnAssembler {
 
   push(chunk: Chunk): void {
     throwIfErrorChunk(chunk);
-    const usage = fromWireUsage(chunk.usage);
+    // Groq reports usage under `x_groq` when stream_options is not honoured.
+    const usage = fromWireUsage(chunk.usage ?? (chunk as { x_groq?: { usage?: Chunk['usage'] } }).x_groq?.usage);
     if (usage) this.usage = usage;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0) ?? chunk.choices?.[0];
     if (!choice) return;

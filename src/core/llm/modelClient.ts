@@ -210,7 +210,9 @@ export class ModelClient {
     attempts: number,
     emit: (e: ModelStreamEvent) => void,
   ): ModelTurn {
-    let { valid, invalid } = a.finishToolCalls();
+    const assembled = a.finishToolCalls();
+    const invalid = assembled.invalid;
+    let valid = assembled.valid;
     let text = a.text;
     const unread = [...a.unread];
     if (!valid.length && !invalid.length && req.tools?.length) {

@@ -100,7 +100,7 @@ export class Orchestrator {
       await recorder.finish({ status, steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, ...(failure && status === 'failed' ? { failure } : {}), usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests };
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...(failure && status === 'failed' ? { failure } : {}) };
     };
 
     try {

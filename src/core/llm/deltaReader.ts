@@ -1,7 +1,8 @@
 /**
  * Reads one streamed `delta` in every dialect the OpenAI-compatible servers speak, in order:
  * - reasoning: `reasoning_content` (DeepSeek, vLLM, xAI, Kimi, GLM, LM Studio), `reasoning` (OpenRouter,
- *   Groq's gpt-oss, Ollama), `reasoning_details` (OpenRouter's typed list, used when no plain string came);
+ *   Groq's gpt-oss, Ollama), `thinking` (proxies passing Ollama's name through), `reasoning_details`
+ *   (OpenRouter's typed list, used when no plain string came);
  * - `content` as a string, or as typed parts (Mistral's Magistral: `thinking` parts holding text parts,
  *   `text` parts; `refusal` parts);
  * - `refusal` (OpenAI's structured refusal).
@@ -37,12 +38,19 @@ const KNOWN_FIELDS = new Set([
   'tool_call_id',
   'channel',
   'recipient',
+  'thinking',
+  // LiteLLM copies: the same reasoning as reasoning_content, and its own metadata.
+  'thinking_blocks',
+  'provider_specific_fields',
+  // Perplexity and search-grounded models: sources of the answer, not the answer.
+  'citations',
+  'search_results',
 ]);
 
 export function readDelta(delta: Record<string, unknown>): ReadDelta {
   const pieces: DeltaPiece[] = [];
   const unread: string[] = [];
-  const plain = [delta.reasoning_content, delta.reasoning].find((v) => typeof v === 'string' && v !== '') as string | undefined;
+  const plain = [delta.reasoning_content, delta.reasoning, delta.thinking].find((v) => typeof v === 'string' && v !== '') as string | undefined;
   if (plain) pieces.push({ kind: 'reasoning', text: plain });
   else if (Array.isArray(delta.reasoning_details)) readReasoningDetails(delta.reasoning_details, pieces, unread);
   else if (delta.reasoning && typeof delta.reasoning === 'object') readPart(delta.reasoning, pieces, unread, 'reasoning');

@@ -49,7 +49,8 @@ export class TurnAssembler {
     if (usage) this.usage = usage;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0) ?? chunk.choices?.[0];
     if (!choice) return;
-    const delta = (choice.delta ?? {}) as Record<string, unknown>;
+    // A few servers put a whole `message` into a chunk instead of a `delta`: read it the same way.
+    const delta = (choice.delta ?? (choice as { message?: unknown }).message ?? {}) as Record<string, unknown>;
     const { pieces, unread } = readDelta(delta);
     for (const piece of pieces) {
       if (piece.kind === 'content') this.thinkPieces(this.think.push(piece.text));

@@ -341,10 +341,16 @@ function deliverInbox(inbox: RunOptions['inbox'], conversation: Conversation, re
  */
 function transcriptOf(conversation: Conversation | undefined, goal: string, summary: string | undefined): ModelMessage[] {
   if (!conversation) return [{ role: 'user', content: goal }];
-  const messages = completePairs(conversation.messages.slice(1));
+  // Reasoning is never sent back across turns (llm/reasoningReplay.ts): the follow-up does not carry it.
+  const messages = completePairs(conversation.messages.slice(1)).map((m) => (m.role === 'assistant' && m.reasoning ? withoutReasoning(m) : m));
   const last = messages[messages.length - 1];
   if (summary && last?.role === 'tool') messages.push({ role: 'assistant', content: summary });
   return messages;
+}
+
+function withoutReasoning(m: Extract<ModelMessage, { role: 'assistant' }>): ModelMessage {
+  const { reasoning: _dropped, ...rest } = m;
+  return rest;
 }
 
 function firstLine(text: string): string {

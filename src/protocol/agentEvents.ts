@@ -28,6 +28,14 @@ export interface RoleUsageView {
   cost?: number;
 }
 
+export type ModelNoticeKind = 'refusal' | 'unread-content' | 'reasoning-only' | 'empty-reply' | 'text-tool-calls' | 'context-overflow';
+
+/** Why a failed run failed, for the viewers' actions: `unreachable` offers the settings, a `retryable` fault a Retry. */
+export interface RunFailure {
+  kind: string;
+  retryable: boolean;
+}
+
 export interface HunkView {
   /** `${path}#${number}`, the hunk number from 1 as messages show it */
   id: string;
@@ -58,6 +66,15 @@ export type AgentEvent =
   /** Streamed reply text; drop everything since the last step/started on `text/restart`. */
   | { type: 'text/delta'; text: string }
   | { type: 'text/restart'; reason: string }
+  /** Streamed reasoning (any provider's dialect), shown apart from the reply (a collapsed "Thinking" block). */
+  | { type: 'reasoning/delta'; text: string }
+  /** The text streamed since the step began was reasoning after all (an unmarked `<think>` block): drop it as text, show it as reasoning. */
+  | { type: 'reasoning/fromText'; text: string }
+  /**
+   * Something about the model's reply the user must see: a refusal, a part the client could not
+   * read, a reply of reasoning only, tool calls read from text, a prompt the server found too long.
+   */
+  | { type: 'model/notice'; kind: ModelNoticeKind; message: string }
   | { type: 'model/retrying'; attempt: number; delayMs: number; reason: string }
   | { type: 'tool/started'; callId: string; name: string; args: unknown }
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
@@ -113,6 +130,8 @@ export type AgentEvent =
       reason: string;
       summary?: string;
       steps: number;
+      /** A run that failed at the model: what kind of fault (absent for other endings). */
+      failure?: RunFailure;
       /** Per model role: the agent's model and the fast model (insights, Q&A summary). */
       usage?: { reasoning: RoleUsageView; fast: RoleUsageView; totalCost?: number };
     };

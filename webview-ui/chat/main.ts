@@ -51,7 +51,10 @@ app.append(header, bannerSlot, log, approvals, composer, announcer);
 
 const saved = client.api.getState() as SavedState | undefined;
 // The view is rebuilt each time it is shown: what the reader opened and where they were come back.
-const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }), new Set(saved?.openCalls), () => save());
+const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }), new Set(saved?.openCalls), () => save(), {
+  retry: (goal) => void sendText(goal),
+  openSettings: () => void client.request('config/open', { what: 'settings' }),
+});
 let scroll = saved?.scroll ?? { top: 0, atEnd: true };
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 log.addEventListener(
@@ -115,6 +118,11 @@ async function sendMessage(): Promise<void> {
   if (!text) return;
   input.value = '';
   save();
+  await sendText(text);
+}
+
+/** A message to the host (typed, or a failed run's goal sent again by Retry); a refusal puts it back in the box. */
+async function sendText(text: string): Promise<void> {
   const r = await client.request('chat/send', { text }).catch((err: Error) => ({ delivered: 'refused' as const, reason: err.message }));
   if (r.delivered === 'refused') {
     input.value = text;

@@ -5,8 +5,15 @@
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
-import { badge, collapsible, el, icon } from '../shared/components';
+import { badge, button, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from '../shared/markdown';
+import { ThinkingBlock } from './thinking';
+
+/** What a failed run's buttons do: run its goal again, open the settings (a server that cannot be reached). */
+export interface RunActions {
+  retry(goal: string): void;
+  openSettings(): void;
+}
 
 interface RunView {
   root: HTMLElement;
@@ -14,6 +21,9 @@ interface RunView {
   usage: HTMLElement;
   contextWindow?: number;
   model: string;
+  goal: string;
+  /** The step's reasoning, shown as a collapsed Thinking block. */
+  thinking?: ThinkingBlock;
   /** The reply being streamed: its text and element. */
   text: string;
   textEl?: HTMLElement;
@@ -35,7 +45,11 @@ export class Transcript {
     private readonly onLink: (href: string) => void,
     readonly openCalls = new Set<string>(),
     private readonly onToggle: () => void = () => undefined,
+    private readonly actions?: RunActions,
   ) {}
+
+  /** Whether a Thinking block is open now; new ones start closed. */
+  private thinkingOpen = false;
 
   reset(entries: readonly ChatEntry[]): void {
     this.root.replaceChildren();
@@ -78,7 +92,7 @@ export class Transcript {
         const usage = el('div', 'pp-usage');
         root.append(meta);
         this.root.append(root, usage);
-        this.run = { root, meta, usage, model: e.model, contextWindow: e.contextWindow, text: '', tools: new Map(), streamedSinceStep: false };
+        this.run = { root, meta, usage, model: e.model, goal: e.goal, contextWindow: e.contextWindow, text: '', tools: new Map(), streamedSinceStep: false };
         return;
       }
       case 'step/started':
@@ -86,13 +100,29 @@ export class Transcript {
         if (run) {
           run.text = '';
           run.textEl = undefined;
+          run.thinking = undefined;
           run.streamedSinceStep = false;
         }
+        return;
+      case 'reasoning/delta':
+        if (run) this.thinkingOf(run).append(e.text);
+        return;
+      case 'reasoning/fromText':
+        // An unmarked <think> block: what streamed as the reply was the model's reasoning.
+        if (!run) return;
+        run.textEl?.remove();
+        run.textEl = undefined;
+        run.text = '';
+        this.thinkingOf(run).append(e.text);
+        return;
+      case 'model/notice':
+        this.container().append(el('div', `pp-notice pp-notice-${e.kind === 'refusal' ? 'error' : 'warning'}`, e.message));
         return;
       case 'text/delta':
         if (!run) return;
         run.text += e.text;
         run.streamedSinceStep = true;
+        run.thinking?.done();
         if (!run.textEl) {
           run.textEl = el('div', 'pp-msg pp-assistant');
           // The log (role=log) announces the reply; while it streams it is busy, so a screen reader
@@ -113,7 +143,7 @@ export class Transcript {
         this.container().append(el('div', 'pp-note', 'Your message reached the model.'));
         return;
       case 'model/retrying':
-        this.container().append(el('div', 'pp-note', `Trying the model again (attempt ${e.attempt}) in ${Math.round(e.delayMs / 1000)} s: ${e.reason}`));
+        this.container().append(el('div', 'pp-note', `Trying the model again (attempt ${e.attempt}) in ${(e.delayMs / 1000).toFixed(1)} s: ${e.reason}`));
         return;
       case 'tool/started': {
         this.endReply(run);
@@ -205,6 +235,7 @@ export class Transcript {
           run.root.append(reply);
         }
         run.root.append(end);
+        if (e.status === 'failed' || e.status === 'interrupted') run.root.append(this.failedRunActions(run.goal, e.failure?.kind));
         if (e.usage && e.usage.reasoning.promptTokens + e.usage.reasoning.completionTokens === 0 && !ok) {
           // Stopped before the model's first answer ended: its counts never came, and 0 would be wrong.
           run.usage.textContent = `${e.usage.reasoning.model} · no token counts (the run ended before the model reported them)`;
@@ -216,6 +247,26 @@ export class Transcript {
         return;
       }
     }
+  }
+
+  private thinkingOf(run: RunView): ThinkingBlock {
+    if (!run.thinking) {
+      run.thinking = new ThinkingBlock(this.thinkingOpen, (open) => (this.thinkingOpen = open));
+      // Above the reply of its step, when the reply already started.
+      if (run.textEl) run.root.insertBefore(run.thinking.root, run.textEl);
+      else run.root.append(run.thinking.root);
+    }
+    return run.thinking;
+  }
+
+  /** Retry runs the goal again; a server that was not reached also offers its settings. */
+  private failedRunActions(goal: string, kind: string | undefined): HTMLElement {
+    const row = el('div', 'pp-run-actions');
+    if (!this.actions) return row;
+    const actions = this.actions;
+    row.append(button({ label: 'Retry', name: 'Retry Run', icon: 'refresh', onClick: () => actions.retry(goal) }));
+    if (kind === 'unreachable' || kind === 'auth') row.append(button({ label: 'Open Settings', variant: 'secondary', onClick: () => actions.openSettings() }));
+    return row;
   }
 
   private scheduleText(): void {
@@ -233,6 +284,7 @@ export class Transcript {
 
   /** The reply being streamed is complete (a step, a tool call or the run followed it). */
   private endReply(run: RunView | undefined): void {
+    run?.thinking?.done();
     this.flushText();
     run?.textEl?.setAttribute('aria-busy', 'false');
   }

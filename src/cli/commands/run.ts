@@ -40,7 +40,9 @@ export const usage = `Usage:
                         (ignored otherwise, with a warning)
   --resume RUN          continue the session a run belongs to (its id, a unique prefix,
                         or "last"), from the history: the goal (or the prompt) is a follow-up
-  --json                one JSON event per line on stdout instead of the summary
+  --json                one JSON event per line on stdout instead of the summary (the model's
+                        reasoning comes as "reasoning/delta" events)
+  --show-reasoning      print the model's reasoning (thinking) in the progress output too
 The API key comes from PATCHPILOT_API_KEY, else the provider's variable (OPENAI_API_KEY without
 a provider; none for servers on this machine); web_search's Brave key from
 PATCHPILOT_BRAVE_API_KEY. MCP servers (patchpilot.mcp.servers) need approval: asked on a terminal,
@@ -65,6 +67,7 @@ const OPTIONS = {
   'llm-command': { type: 'string' },
   'thinking-budget': { type: 'string' },
   json: { type: 'boolean' },
+  'show-reasoning': { type: 'boolean' },
   'trust-workspace': { type: 'boolean' },
   resume: { type: 'string' },
 } as const;
@@ -134,7 +137,7 @@ export async function run(argv: string[]): Promise<number> {
   if (notice) notifier.warn(notice);
   let built;
   try {
-    built = await createAgentDeps({ root, config, approver, notifier, onEvent: json ? jsonLinePrinter() : progressPrinter() });
+    built = await createAgentDeps({ root, config, approver, notifier, onEvent: json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }) });
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
@@ -156,6 +159,7 @@ export async function run(argv: string[]): Promise<number> {
     const outcome = await session.runGoal(goal);
     // A blocked run's summary is the model's account of work that did not happen: not for stdout.
     if (!json && outcome.summary && outcome.status === 'finished') process.stdout.write(`${outcome.summary}\n`);
+    if (outcome.status === 'failed' || outcome.status === 'interrupted') notifier.info(retryHint(outcome.runId));
     return EXIT[outcome.status];
   } finally {
     await session.close();
@@ -169,6 +173,12 @@ async function resumeSession(session: AgentSession, history: HistoryStore | unde
   session.restore(transcript, recorded ? run.id : undefined);
   const goal = run.goal.length > 60 ? `${run.goal.slice(0, 57)}...` : run.goal;
   return `resuming run ${run.id.slice(0, 8)} (${run.status}: "${goal}") with ${transcript.length} message(s)${recorded ? '' : ', rebuilt from its steps (it never ended)'}`;
+}
+
+/** How to try again after a failure: the same command, or a follow-up that continues the recorded run. */
+function retryHint(runId: string | null): string {
+  const resume = runId ? `; to continue where it stopped instead: patchpilot run --resume ${runId.slice(0, 8)} --goal "continue"` : '';
+  return `to retry, run the same command again${resume}`;
 }
 
 function settingsError(message: string): number {

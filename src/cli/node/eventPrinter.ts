@@ -9,13 +9,17 @@ export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e
 }
 
 /**
- * Human progress on stderr: the model's text as it streams, one line per tool call and test run,
- * the parser's warnings about a patch, each proposed patch as a diff in a dry run, the step number
- * on a terminal, and the run's tokens and cost per model at the end.
+ * Human progress on stderr: the model's text as it streams (its reasoning too with `reasoning`,
+ * after a "thinking:" label), one line per tool call and test run, notices about the reply (a
+ * refusal, a part not read), the parser's warnings about a patch, each proposed patch as a diff in a
+ * dry run, the step number on a terminal, and the run's tokens and cost per model at the end.
  */
-export function progressPrinter(err: NodeJS.WritableStream = process.stderr, options: { steps?: boolean } = {}): (e: AgentEvent) => void {
+export function progressPrinter(err: NodeJS.WritableStream = process.stderr, options: { steps?: boolean; reasoning?: boolean } = {}): (e: AgentEvent) => void {
   const steps = options.steps ?? (err as { isTTY?: boolean }).isTTY === true;
+  const showReasoning = options.reasoning === true;
   let midLine = false;
+  /** What the stream is printing now, so the switch from reasoning to the answer gets its own line. */
+  let streaming: 'reasoning' | 'text' | undefined;
   const line = (text: string) => {
     if (midLine) err.write('\n');
     midLine = false;
@@ -29,11 +33,28 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         line(`patchpilot: ${e.mode} mode, model ${e.model}${e.contextWindowNote ? `, ${e.contextWindowNote}` : ''}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`);
         break;
       case 'step/started':
+        streaming = undefined;
         if (steps) line(`[step ${e.step}]`);
         break;
-      case 'text/delta':
+      case 'reasoning/delta':
+        if (!showReasoning) break;
+        if (streaming !== 'reasoning') line('thinking:');
+        streaming = 'reasoning';
         err.write(e.text);
         midLine = !e.text.endsWith('\n');
+        break;
+      case 'reasoning/fromText':
+        line(showReasoning ? "[the text above was the model's reasoning, not its answer]" : "[the text above was the model's reasoning, not its answer; --show-reasoning labels it]");
+        streaming = undefined;
+        break;
+      case 'text/delta':
+        if (streaming === 'reasoning') line('answer:');
+        streaming = 'text';
+        err.write(e.text);
+        midLine = !e.text.endsWith('\n');
+        break;
+      case 'model/notice':
+        line(`${e.kind === 'refusal' ? 'refusal' : 'notice'}: ${e.message}`);
         break;
       case 'text/restart':
         line(`[the reply broke off and is being retried: ${e.reason}]`);

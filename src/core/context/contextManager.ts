@@ -62,7 +62,7 @@ export interface ContextManagerDeps {
  * context that cannot shrink further never loops.
  */
 export class ContextManager {
-  readonly budget: PromptBudget;
+  budget: PromptBudget;
   private readonly counter: PromptCounter;
   private readonly reasoningModel: string;
   private warnedFixed = false;
@@ -94,6 +94,19 @@ export class ContextManager {
     }
     const messages = this.conversation.messages;
     return { messages, tokens, estimate: this.counter.estimate(messages, this.tools), version: this.conversation.version };
+  }
+
+  /**
+   * The server refused a prompt of `sentTokens` as longer than the model's window, although it fit the
+   * budget: the window is smaller than believed. The budget drops below what was sent and the
+   * conversation is compacted at once. False when nothing could be made smaller (then retrying is useless).
+   */
+  async shrinkAfterOverflow(sentTokens: number, signal: AbortSignal): Promise<boolean> {
+    const tokens = Math.max(1_000, Math.floor(Math.min(this.budget.tokens, sentTokens) * 0.75));
+    this.budget = { tokens, source: `lowered to ${tokens} tokens after the server refused a prompt of about ${sentTokens} tokens as too long` };
+    const before = this.count();
+    await this.compact(before, signal);
+    return this.count() < before;
   }
 
   /** The usage the server reported for a prepared request: calibrates the next count. */

@@ -42,9 +42,12 @@ export class Conversation {
     this.maxToolResultChars = chars;
   }
 
-  /** `thinkingBlocks`: the reply's signed reasoning, kept as it came (the provider checks it within a tool loop). */
-  addAssistant(text: string, toolCalls: readonly ModelToolCall[], thinkingBlocks?: readonly ThinkingBlock[]): void {
-    this.list.push({ role: 'assistant', content: text || null, ...(toolCalls.length ? { toolCalls } : {}), ...(thinkingBlocks?.length ? { thinkingBlocks } : {}) });
+  /**
+   * `reasoning` rides along for providers that need it back within a tool loop (llm/reasoningReplay.ts);
+   * `thinkingBlocks`: the reply's signed reasoning, kept as it came (Anthropic checks it within a tool loop).
+   */
+  addAssistant(text: string, toolCalls: readonly ModelToolCall[], reasoning?: string, thinkingBlocks?: readonly ThinkingBlock[]): void {
+    this.list.push({ role: 'assistant', content: text || null, ...(toolCalls.length ? { toolCalls } : {}), ...(reasoning ? { reasoning } : {}), ...(thinkingBlocks?.length ? { thinkingBlocks } : {}) });
   }
 
   addToolResult(toolCallId: string, output: string): void {

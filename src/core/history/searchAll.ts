@@ -12,7 +12,7 @@
 import type { SqlConn } from './sqlConn';
 import { documentFrequency, planSearch, type SearchPlan } from './searchPlan';
 import { matchRanges, queryTerms, snippetAround, type QueryTerm } from '../../protocol/historyMatch';
-import { EARLIER_STEP, HISTORY_SEARCH_TYPES, TRANSCRIPT_STEP, type HistoryHit, type HistoryHitKind, type HistorySearchOptions, type HistorySearchResult, type HistorySearchType } from './types';
+import { EARLIER_STEP, HISTORY_SEARCH_TYPES, REASONING_STEP, TRANSCRIPT_STEP, type HistoryHit, type HistoryHitKind, type HistorySearchOptions, type HistorySearchResult, type HistorySearchType } from './types';
 
 type Row = Record<string, unknown>;
 
@@ -47,9 +47,10 @@ const SOURCES: readonly Source[] = [
     fields: ['text', 'result', 'arguments', 'tool'],
     kind: () => 'step',
     // The conversation copies a run keeps for a follow-up (orchestrator/contextSteps.ts): JSON of
-    // messages found as steps already. Filtered here, not left out of the index: an external-content
+    // messages found as steps already; and the model's reasoning (long, and not what a search of
+    // what happened looks for). Filtered here, not left out of the index: an external-content
     // FTS4 index must mirror its table, or SQLite's integrity check calls the file damaged.
-    exclude: `s.role = 'system' AND s.tool IN ('${TRANSCRIPT_STEP}', '${EARLIER_STEP}')`,
+    exclude: `s.role = 'system' AND s.tool IN ('${TRANSCRIPT_STEP}', '${EARLIER_STEP}', '${REASONING_STEP}')`,
     title: (r) => (r.tool ? `${str(r.tool)} ${r.role === 'tool' ? 'call' : str(r.role)}` : r.role === 'user' ? 'User message' : r.role === 'assistant' ? 'Model message' : `${str(r.role)} message`),
     runId: (r) => str(r.run_id) || null,
   },

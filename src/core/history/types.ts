@@ -104,6 +104,11 @@ export interface PatchInput {
 export const SUMMARY_STEP = 'context/summary';
 export const EARLIER_STEP = 'context/earlier';
 export const TRANSCRIPT_STEP = 'context/transcript';
+/**
+ * A model reply's reasoning (orchestrator/modelStep.ts): kept and shown in the run's timeline, but not
+ * a search result by default (it is long and repeats what the steps say; searchAll.ts filters it).
+ */
+export const REASONING_STEP = 'model/reasoning';
 
 /** The rule of a policy_decisions row that records the user's answer to an approval (not a rule's verdict). */
 export const USER_ANSWER_RULE = 'user-answer';

@@ -10,7 +10,7 @@ import { parsePatch } from '../patch/parse';
 import { hunkId } from '../patch/describe';
 import { formatTestSummary, summarizeTestOutput } from '../tools/testSummary';
 import { hunkNoteOf } from '../history/hunkNotes';
-import { EARLIER_STEP, TRANSCRIPT_STEP, USER_ANSWER_RULE, type PatchRecord, type RunDetail, type RunRecord, type RunSummary, type StepRecord } from '../history/types';
+import { EARLIER_STEP, REASONING_STEP, TRANSCRIPT_STEP, USER_ANSWER_RULE, type PatchRecord, type RunDetail, type RunRecord, type RunSummary, type StepRecord } from '../history/types';
 import { TIMELINE_TEXT_MAX, type HunkStateView, type RunRowView, type RunTimelineView, type TimelineItem } from '../../protocol/history';
 
 export function runRowOf(r: RunSummary): RunRowView {
@@ -80,6 +80,7 @@ function contextStepText(s: StepRecord): string | undefined {
   const messages = n === undefined ? 'its messages' : `${n} message${n === 1 ? '' : 's'}`;
   if (s.tool === EARLIER_STEP) return `The chat's earlier turns went to the model with this goal (${messages}).`;
   if (s.tool === TRANSCRIPT_STEP) return `The conversation as the model saw it was kept for a follow-up (${messages}).`;
+  if (s.tool === REASONING_STEP) return `The model's reasoning:\n${s.text ?? ''}`;
   return undefined;
 }
 

@@ -32,6 +32,8 @@ const NETWORK_CODES = new Set([
 ]);
 /** Codes meaning the server was never reached (as opposed to a connection that dropped). */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT']);
+/** Never reached, and retrying in seconds will not change that: nothing listens there, or no such host. */
+const NOT_THERE_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND']);
 const NETWORK_MESSAGES = /socket hang up|premature close|terminated|other side closed|fetch failed|network|ECONNRESET|ECONNREFUSED/i;
 
 /** Codes and messages along an error's `cause` chain (undici nests the useful part two levels deep). */
@@ -62,16 +64,32 @@ export function describeNetworkError(err: unknown): string {
   return code && !detail.includes(code) ? `${detail} (${code})` : detail;
 }
 
-/** The human part of an API error body: `{error:{message}}`, `{error:"..."}` (Ollama) or raw text. */
+/**
+ * The human part of an API error body, in every shape servers send: `{error: {message}}` (OpenAI and
+ * most), `{error: "text"}` (Ollama, llama.cpp's older builds), older vLLM's flat `{object: "error",
+ * message}` (kept whole by errorBodies.ts), plain text or an HTML error page (a proxy's).
+ */
 function serverMessage(err: APIError): string {
   const body = err.error as unknown;
-  if (typeof body === 'string') return body;
+  if (typeof body === 'string') return readableText(body);
   if (body && typeof body === 'object') {
-    const m = (body as { message?: unknown }).message;
-    if (typeof m === 'string') return m;
+    const b = body as { message?: unknown; error?: unknown; detail?: unknown };
+    for (const m of [b.message, b.error, b.detail]) {
+      if (typeof m === 'string' && m) return readableText(m);
+      if (m && typeof m === 'object' && typeof (m as { message?: unknown }).message === 'string') return readableText((m as { message: string }).message);
+    }
     return JSON.stringify(body);
   }
-  return err.message.replace(/^\d{3}\s+/, '');
+  const text = err.message.replace(/^\d{3}\s+/, '');
+  return text === 'status code (no body)' ? 'no body' : readableText(text);
+}
+
+/** An HTML page's title (or its text without tags); other text as it is. */
+function readableText(text: string): string {
+  if (!/<\/?(html|body|head|title|h1|p|div)\b/i.test(text)) return text.trim();
+  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
+  const plain = (title ?? text.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]+>/g, ' ')).replace(/\s+/g, ' ').trim();
+  return plain || 'an HTML page without text';
 }
 
 function bodyField(err: APIError, field: 'code' | 'type'): string | undefined {
@@ -81,7 +99,20 @@ function bodyField(err: APIError, field: 'code' | 'type'): string | undefined {
 }
 
 const QUOTA = /insufficient_quota|quota|billing|credit|payment required/i;
-const CONTEXT = /context_length_exceeded|context length|context window|maximum context|too many tokens|prompt is too long|exceeds the model/i;
+/**
+ * A prompt over the model's window, in the words of OpenAI ("maximum context length",
+ * context_length_exceeded), Anthropic ("prompt is too long"), Gemini ("input token count ... exceeds"),
+ * Groq and Cerebras ("reduce the length of the messages"), llama.cpp (exceed_context_size_error,
+ * "exceeds the available context size"), Together/TGI ("inputs tokens + max_new_tokens must be <="),
+ * Ollama and LM Studio ("context length", "context overflow"), vLLM and DeepSeek ("maximum context length").
+ */
+const CONTEXT =
+  /context_length_exceeded|exceed_context_size|context[ _-]?(length|window|size|overflow)|maximum context|too many tokens|prompt is too long|exceeds? the (model|context|maximum)|input token count|reduce the length of the messages|tokens \+ `?max_new_tokens`? must be|prompt too long|too long for (the )?(model|context)/i;
+
+/** True when an error (a status error or one sent inside the stream) says the prompt is too long. */
+export function isContextOverflowText(text: string): boolean {
+  return CONTEXT.test(text);
+}
 
 export interface ClassifyContext {
   /** The endpoint, for messages ("401 from http://host/v1: ..."). */
@@ -124,7 +155,8 @@ function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyCo
     return make('quota', 'the account is out of quota or credit: check billing with the provider; not retrying');
   }
   if (status === 429) return make('rate-limit', 'rate limited', true);
-  if ((status === 400 || status === 413) && CONTEXT.test(text)) {
+  // Some servers answer an over-long prompt with 413, 422 or even 500 (older llama.cpp): the words decide.
+  if ((status === 400 || status === 413 || status === 422 || status >= 500) && CONTEXT.test(text)) {
     return make('context-overflow', `the conversation is longer than model "${ctx.model}" accepts: it must be shortened`);
   }
   if (status === 404) return make('bad-request', `not found: check the base URL (from ${from.baseUrl}) and that model "${ctx.model}" (from ${from.model}) exists there`);
@@ -149,9 +181,12 @@ export function classifyError(err: unknown, ctx: ClassifyContext): ModelApiError
   }
   if (isNetworkError(err)) {
     const unreachable = causeChain(err).codes.some((c) => UNREACHABLE_CODES.has(c));
+    const refused = causeChain(err).codes.some((c) => NOT_THERE_CODES.has(c));
     return new ModelApiError({
-      kind: 'network',
-      retryable: true,
+      // A refused connection or an unknown host will not answer a second later: reported once (the
+      // setting is what needs fixing); a dropped connection or a DNS hiccup is worth another try.
+      kind: refused ? 'unreachable' : 'network',
+      retryable: !refused,
       message: unreachable
         ? `could not reach ${ctx.baseUrl}: ${describeNetworkError(err)}; is the server running? check the base URL (from ${originsOf(ctx).baseUrl})`
         : `the connection to ${ctx.baseUrl} failed: ${describeNetworkError(err)}`,
@@ -162,9 +197,10 @@ export function classifyError(err: unknown, ctx: ClassifyContext): ModelApiError
     // An error object sent inside an SSE stream (no HTTP status): a provider-side failure.
     const said = serverMessage(err);
     const quota = QUOTA.test(said);
+    const overflow = CONTEXT.test(`${err.code ?? ''} ${said}`);
     return new ModelApiError({
-      kind: quota ? 'quota' : 'server',
-      retryable: !quota,
+      kind: quota ? 'quota' : overflow ? 'context-overflow' : 'server',
+      retryable: !quota && !overflow,
       code: err.code ?? undefined,
       message: `${ctx.baseUrl} reported an error in the stream: ${said}`,
       cause: err,

@@ -11,6 +11,8 @@ export type ModelErrorKind =
   | 'rate-limit'
   | 'server'
   | 'network'
+  /** The server was never reached (connection refused, unknown host): a setting to fix, not a fault to retry. */
+  | 'unreachable'
   | 'bad-request'
   | 'context-overflow'
   | 'timeout'

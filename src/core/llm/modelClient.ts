@@ -10,11 +10,13 @@ import { estimatePromptTokens, estimateTokens, type ContextWindow } from './cont
 import { ModelApiError, StreamInterruptedError, cancelledError } from './errors';
 import { ModelLimits } from './modelLimits';
 import { costOf } from './prices';
-import { abortableSleep, backoffDelay } from './retryPolicy';
+import { abortableSleep, backoffDelay, type RetryPolicy } from './retryPolicy';
+import { reasoningReplayFor } from './reasoningReplay';
+import { NATIVE_TOOL_CALLS_HINT, readTextToolCalls } from './textToolCalls';
 import { createSdkClient } from './sdkClient';
 import { streamOneAttempt } from './streamAttempt';
 import type { TurnAssembler } from './turnAssembler';
-import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn, ModelUsage } from './types';
+import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn, ModelUsage } from './types';
 import { maxTokensField, toFinishReason, toWireMessages, toWireTools } from './wire';
 
 export interface CompleteRequest {
@@ -34,12 +36,16 @@ export interface CompleteRequest {
 export interface ModelClientDeps {
   /** Jitter source, replaceable in tests. */
   random?: () => number;
+  /** Backoff steps, shortened by tests that retry many times. */
+  backoff?: Partial<Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs'>>;
 }
 
 interface EndpointState {
   sdk: OpenAI;
   /** Set once the server rejected `stream_options` (older vLLM/llama.cpp builds): never send it again. */
   noStreamOptions: boolean;
+  /** The user was told once which server option makes text tool calls native. */
+  toldTextToolCalls: boolean;
 }
 
 export class ModelClient {
@@ -47,11 +53,13 @@ export class ModelClient {
   private readonly states = new Map<ModelRole, EndpointState>();
   private readonly random: () => number;
   private readonly limits: ModelLimits;
+  private readonly backoff: ModelClientDeps['backoff'];
 
   constructor(config: ModelClientConfig, deps: ModelClientDeps = {}) {
     this.config = resolveModelConfig(config);
     this.random = deps.random ?? Math.random;
     this.limits = new ModelLimits(this.config);
+    this.backoff = deps.backoff;
   }
 
   modelFor(role: ModelRole): string {
@@ -105,7 +113,7 @@ export class ModelClient {
           firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,
           emit,
         });
-        return this.finishTurn(req, endpoint, assembler, attempt, emit);
+        return this.finishTurn(req, endpoint, state, assembler, attempt, emit);
       } catch (raw) {
         if (!negotiatedStreamOptions && !state.noStreamOptions && rejectsStreamOptions(raw)) {
           // A protocol fallback, not a fault: resend at once without stream_options (usage is then estimated).
@@ -118,7 +126,7 @@ export class ModelClient {
         err.attempts = attempt;
         if (!err.retryable) throw err;
         if (attempt >= maxAttempts) throw extend(err, `; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
-        const delayMs = backoffDelay(attempt, policy, err.retryAfterMs, this.random);
+        const delayMs = backoffDelay(attempt, { ...policy, ...this.backoff }, err.retryAfterMs, this.random);
         const elapsed = Date.now() - started;
         if (elapsed + delayMs > policy.maxRetryTimeMs) {
           const asked = err.retryAfterMs !== undefined ? ` (the server asked to wait ${seconds(err.retryAfterMs)})` : '';
@@ -184,7 +192,7 @@ export class ModelClient {
   private stateFor(endpoint: Endpoint): EndpointState {
     let state = this.states.get(endpoint.role);
     if (!state) {
-      state = { sdk: createSdkClient(endpoint, this.config), noStreamOptions: false };
+      state = { sdk: createSdkClient(endpoint, this.config), noStreamOptions: false, toldTextToolCalls: false };
       this.states.set(endpoint.role, state);
     }
     return state;
@@ -193,7 +201,7 @@ export class ModelClient {
   private buildBody(req: ChatRequest, endpoint: Endpoint, includeUsage: boolean) {
     const body: OpenAI.Chat.Completions.ChatCompletionCreateParamsStreaming = {
       model: endpoint.model,
-      messages: toWireMessages(req.messages),
+      messages: toWireMessages(req.messages, reasoningReplayFor(endpoint.baseUrl, endpoint.model)),
       stream: true,
     };
     if (includeUsage) body.stream_options = { include_usage: true };
@@ -206,14 +214,26 @@ export class ModelClient {
   private finishTurn(
     req: ChatRequest,
     endpoint: Endpoint,
+    state: EndpointState,
     a: TurnAssembler,
     attempts: number,
     emit: (e: ModelStreamEvent) => void,
   ): ModelTurn {
-    const { valid, invalid } = a.finishToolCalls();
+    const assembled = a.finishToolCalls();
+    const invalid = assembled.invalid;
+    let valid = assembled.valid;
+    let text = a.text;
+    const unread = [...a.unread];
+    if (!valid.length && !invalid.length && req.tools?.length) {
+      const fromText = this.toolCallsInText(text, req.tools, endpoint, state, emit);
+      if (fromText && 'calls' in fromText) {
+        valid = fromText.calls;
+        text = fromText.text;
+      } else if (fromText) unread.push(fromText.problem);
+    }
     const usage: ModelUsage = a.usage ?? {
       promptTokens: estimatePromptTokens(req.messages, req.tools),
-      completionTokens: estimateTokens(a.text + a.reasoning + valid.concat(invalid).map((c) => c.name + c.argumentsJson).join('')),
+      completionTokens: estimateTokens(a.text + a.reasoning + a.refusal + valid.concat(invalid).map((c) => c.name + c.argumentsJson).join('')),
       estimated: true,
     };
     const cost = costOf(usage, this.limits.price(req.role));
@@ -222,16 +242,38 @@ export class ModelClient {
     return {
       role: req.role,
       model: endpoint.model,
-      text: a.text,
+      text,
       ...(a.reasoning ? { reasoning: a.reasoning } : {}),
+      ...(a.refusal ? { refusal: a.refusal } : {}),
+      ...(unread.length ? { unreadParts: unread } : {}),
       toolCalls: valid,
       invalidToolCalls: invalid,
-      finishReason: toFinishReason(a.rawFinishReason),
+      finishReason: valid.length && !a.startedToolCalls ? 'tool_calls' : toFinishReason(a.rawFinishReason),
       rawFinishReason: a.rawFinishReason ?? '',
       usage,
       cost,
       attempts,
     };
+  }
+
+  /** Tool calls a server without its tool-call parser sent as text (textToolCalls.ts); the user hears once how to make them native. */
+  private toolCallsInText(text: string, tools: NonNullable<ChatRequest['tools']>, endpoint: Endpoint, state: EndpointState, emit: (e: ModelStreamEvent) => void) {
+    const found = readTextToolCalls(text, new Set(tools.map((t) => t.name)));
+    if (!found) return undefined;
+    if ('problem' in found) {
+      const problem = `the reply holds tool-call markup (${found.format}) that was not run: ${found.problem}`;
+      emit({ type: 'notice', kind: 'text-tool-calls', message: `${problem}. The server sends tool calls as text; for native tool calls start it with ${NATIVE_TOOL_CALLS_HINT[found.format]}` });
+      return { problem };
+    }
+    if (!state.toldTextToolCalls) {
+      state.toldTextToolCalls = true;
+      emit({
+        type: 'notice',
+        kind: 'text-tool-calls',
+        message: `${endpoint.baseUrl} sent tool calls as text (${found.format} format); PatchPilot read ${found.calls.length === 1 ? 'it as a tool call' : 'them as tool calls'}. For native tool calls start the server with ${NATIVE_TOOL_CALLS_HINT[found.format]}`,
+      });
+    }
+    return found as { calls: ModelToolCall[]; text: string };
   }
 }
 

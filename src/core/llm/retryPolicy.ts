@@ -1,6 +1,9 @@
 /**
  * The client's single retry layer (the SDK's own retries are switched off): exponential backoff with
- * full jitter, the server's Retry-After honoured, attempts and total time capped.
+ * "equal" jitter (half the step fixed, half random), the server's Retry-After honoured, attempts and
+ * total time capped. Full jitter (a random wait in [0, step]) let three retries of a 5xx land within
+ * half a second, hammering a server that had just failed; equal jitter keeps each wait at least half
+ * its step: about 1, 2 and 4 s.
  */
 
 export interface RetryPolicy {
@@ -8,7 +11,7 @@ export interface RetryPolicy {
   maxAttempts: number;
   /** Give up when the next wait would end later than this after the first request started. */
   maxRetryTimeMs: number;
-  /** Backoff base: the n-th retry waits a random time in [0, min(cap, base * 2^(n-1))]. */
+  /** Backoff base: the n-th retry waits a random time in [step/2, step], step = min(cap, base * 2^(n-1)). */
   baseDelayMs: number;
   maxDelayMs: number;
 }
@@ -16,7 +19,7 @@ export interface RetryPolicy {
 export const defaultRetryPolicy: RetryPolicy = {
   maxAttempts: 4,
   maxRetryTimeMs: 60_000,
-  baseDelayMs: 500,
+  baseDelayMs: 1_000,
   maxDelayMs: 20_000,
 };
 
@@ -56,8 +59,8 @@ export function backoffDelay(
   if (retryAfterMs !== undefined) {
     return retryAfterMs + Math.floor(random() * Math.min(1000, retryAfterMs * 0.1));
   }
-  const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
-  return Math.floor(random() * ceiling);
+  const step = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** Math.max(0, retry - 1));
+  return Math.floor(step / 2 + random() * (step / 2));
 }
 
 /** Sleep that ends early, rejecting with `onAbort()`, the moment `signal` aborts. */

@@ -5,6 +5,7 @@
  */
 import OpenAI from 'openai';
 import type { Endpoint, ResolvedModelConfig } from './config';
+import { keepingErrorBodies } from './errorBodies';
 
 /** The SDK refuses to start without a key; keyless local servers get this and no auth header. */
 const NO_KEY_PLACEHOLDER = 'no-key';
@@ -31,6 +32,6 @@ export function createSdkClient(endpoint: Endpoint, config: ResolvedModelConfig)
     defaultHeaders: headers,
     defaultQuery: config.apiVersion ? { 'api-version': config.apiVersion } : undefined,
     logLevel: 'off',
-    ...(config.fetch ? { fetch: config.fetch } : {}),
+    fetch: keepingErrorBodies(config.fetch),
   });
 }

@@ -75,7 +75,7 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
   }
   if (failure !== undefined) {
     // The reply was complete (finish_reason seen); only the trailing usage/[DONE] got lost.
-    if (assembler.rawFinishReason && isNetworkError(failure)) return assembler;
+    if (assembler.rawFinishReason && isNetworkError(failure)) return ended(assembler);
     if (assembler.outputStarted) {
       const reason: InterruptionReason = isNetworkError(failure) ? 'connection-lost' : 'stream-error';
       const detail = reason === 'connection-lost' ? describeNetworkError(failure) : classifyError(failure, opts.classify).message;
@@ -93,7 +93,12 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
       message: `${where} closed the stream without sending a reply`,
     });
   }
-  return assembler;
+  return ended(assembler);
+}
+
+function ended(a: TurnAssembler): TurnAssembler {
+  a.end();
+  return a;
 }
 
 function interrupted(a: TurnAssembler, reason: InterruptionReason, message: string, cause?: unknown) {

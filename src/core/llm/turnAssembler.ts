@@ -1,11 +1,16 @@
 /**
- * Assembles streamed chunks into one reply: text in order, tool calls by their `index` (providers
- * interleave parallel calls and split arguments anywhere), usage from whichever chunk carries it.
- * Only `finish()` yields tool calls, and only those whose arguments are complete JSON objects.
+ * Assembles streamed chunks into one reply: text in order, reasoning in every dialect (deltaReader.ts,
+ * thinkTags.ts), refusals, tool calls by their `index` (providers interleave parallel calls and split
+ * arguments anywhere), usage from whichever chunk carries it. Only `finishToolCalls()` yields tool
+ * calls, and only those whose arguments are complete JSON objects. What it cannot read is kept in
+ * `unread` and announced, never dropped silently.
  */
+import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import type { InvalidToolCall, ModelStreamEvent, ModelToolCall, ModelUsage } from './types';
 import { fromWireUsage } from './wire';
+import { readDelta } from './deltaReader';
+import { ThinkTagSplitter, type ThinkPiece } from './thinkTags';
 import { errorMessage } from '../base';
 
 type Chunk = OpenAI.Chat.Completions.ChatCompletionChunk;
@@ -18,17 +23,18 @@ interface PendingCall {
   announced: boolean;
 }
 
-/** Some servers (DeepSeek, vLLM, OpenRouter) stream reasoning under a non-standard delta field. */
-type DeltaWithReasoning = Chunk['choices'][number]['delta'] & { reasoning_content?: unknown; reasoning?: unknown };
-
 export class TurnAssembler {
   text = '';
   reasoning = '';
+  refusal = '';
+  /** Descriptions of what could not be read, each once. */
+  readonly unread: string[] = [];
   rawFinishReason: string | undefined;
   usage: ModelUsage | undefined;
   /** True once anything a consumer may have shown (text, reasoning, a tool call) was emitted. */
   outputStarted = false;
   private readonly calls = new Map<number, PendingCall>();
+  private readonly think = new ThinkTagSplitter();
 
   constructor(private readonly emit: (e: ModelStreamEvent) => void) {}
 
@@ -37,24 +43,71 @@ export class TurnAssembler {
   }
 
   push(chunk: Chunk): void {
-    const usage = fromWireUsage(chunk.usage);
+    throwIfErrorChunk(chunk);
+    // Groq reports usage under `x_groq` when stream_options is not honoured.
+    const usage = fromWireUsage(chunk.usage ?? (chunk as { x_groq?: { usage?: Chunk['usage'] } }).x_groq?.usage);
     if (usage) this.usage = usage;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0) ?? chunk.choices?.[0];
     if (!choice) return;
-    const delta = (choice.delta ?? {}) as DeltaWithReasoning;
-    const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
-    if (typeof reasoning === 'string' && reasoning) {
-      this.reasoning += reasoning;
-      this.outputStarted = true;
-      this.emit({ type: 'reasoning-delta', text: reasoning });
+    // A few servers put a whole `message` into a chunk instead of a `delta`: read it the same way.
+    const delta = (choice.delta ?? (choice as { message?: unknown }).message ?? {}) as Record<string, unknown>;
+    const { pieces, unread } = readDelta(delta);
+    for (const piece of pieces) {
+      if (piece.kind === 'content') this.thinkPieces(this.think.push(piece.text));
+      else if (piece.kind === 'text') this.addText(piece.text);
+      else if (piece.kind === 'reasoning') this.addReasoning(piece.text);
+      else {
+        this.refusal += piece.text;
+        this.outputStarted = true;
+        this.emit({ type: 'refusal-delta', text: piece.text });
+      }
     }
-    if (typeof delta.content === 'string' && delta.content) {
-      this.text += delta.content;
-      this.outputStarted = true;
-      this.emit({ type: 'text-delta', text: delta.content });
-    }
-    for (const [position, tc] of (delta.tool_calls ?? []).entries()) this.pushToolCall(tc, position);
+    for (const what of unread) this.noteUnread(what);
+    const legacy = delta.function_call as { name?: string; arguments?: string } | undefined;
+    if (legacy && typeof legacy === 'object') this.pushToolCall({ index: 0, function: legacy }, 0);
+    const calls = Array.isArray(delta.tool_calls) ? (delta.tool_calls as Chunk['choices'][number]['delta']['tool_calls'])! : [];
+    for (const [position, tc] of calls.entries()) this.pushToolCall(tc, position);
     if (choice.finish_reason) this.rawFinishReason = choice.finish_reason;
+  }
+
+  /** The stream ended normally: text held back for a possible tag is released. */
+  end(): void {
+    this.thinkPieces(this.think.flush());
+  }
+
+  private thinkPieces(pieces: ThinkPiece[]): void {
+    for (const p of pieces) {
+      if (p.kind === 'text') this.addText(p.text);
+      else if (p.kind === 'reasoning') this.addReasoning(p.text);
+      else {
+        // An unmarked think block ended: what was shown as text was the model's reasoning.
+        const moved = this.text + p.text;
+        this.text = '';
+        if (moved) {
+          this.reasoning += moved;
+          this.outputStarted = true;
+          this.emit({ type: 'text-became-reasoning', text: moved });
+        }
+      }
+    }
+  }
+
+  private addText(text: string): void {
+    this.text += text;
+    this.outputStarted = true;
+    this.emit({ type: 'text-delta', text });
+  }
+
+  private addReasoning(text: string): void {
+    this.reasoning += text;
+    this.outputStarted = true;
+    this.emit({ type: 'reasoning-delta', text });
+  }
+
+  private noteUnread(what: string): void {
+    if (this.unread.includes(what)) return;
+    this.unread.push(what);
+    this.emit({ type: 'notice', kind: 'unread-content', message: `part of the reply could not be read: ${what}` });
   }
 
   private pushToolCall(tc: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall, position: number): void {
@@ -109,4 +162,15 @@ export function argumentsProblem(json: string): string | undefined {
   }
   if (!value || typeof value !== 'object' || Array.isArray(value)) return 'arguments must be a JSON object';
   return undefined;
+}
+
+/**
+ * An error object sent as a stream chunk without the `error` key the SDK looks for (older vLLM's flat
+ * `{"object": "error", "message": ..., "code": ...}`): thrown like the SDK throws the keyed form.
+ */
+function throwIfErrorChunk(chunk: Chunk): void {
+  const c = chunk as unknown as { object?: unknown; message?: unknown; choices?: unknown; code?: unknown; type?: unknown };
+  if (c.object === 'error' || (!Array.isArray(c.choices) && typeof c.message === 'string')) {
+    throw new APIError(undefined, { message: String(c.message ?? 'error'), code: c.code, type: c.type }, undefined, undefined);
+  }
 }

@@ -19,9 +19,10 @@ export type ModelMessage =
   /**
    * `summary`: a note the context builder wrote in place of earlier work (src/core/context/compaction.ts).
    * Never a user message: a summary is model-written data, and the user's role would lend it their authority.
+   * `reasoning`: what the model thought before this message; sent back only where the provider needs it (reasoningReplay.ts).
    * `thinkingBlocks`: the provider's signed reasoning of this reply, sent back unchanged (Anthropic requires it within a tool loop).
    */
-  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[]; summary?: boolean; thinkingBlocks?: readonly ThinkingBlock[] }
+  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[]; summary?: boolean; thinkingBlocks?: readonly ThinkingBlock[]; reasoning?: string }
   | { role: 'tool'; toolCallId: string; content: string };
 
 /**
@@ -66,10 +67,17 @@ export interface ModelTurn {
   role: ModelRole;
   model: string;
   text: string;
-  /** Reasoning text some servers stream separately (`reasoning_content` / `reasoning`). */
+  /** Reasoning in any dialect (`reasoning_content`, `reasoning`, `reasoning_details`, thinking parts, `<think>`). */
   reasoning?: string;
   /** Signed reasoning blocks to carry back on this reply's assistant message (ModelMessage.thinkingBlocks). */
   thinkingBlocks?: ThinkingBlock[];
+  /** What the model sent as a refusal (`delta.refusal`, refusal content parts). */
+  refusal?: string;
+  /**
+   * Parts of the reply the client could not read (an unknown content shape, tool-call markup it could
+   * not resolve): shown to the user, and told to the model at its next step, never silently dropped.
+   */
+  unreadParts?: string[];
   toolCalls: ModelToolCall[];
   /** Tool calls the model sent with broken arguments; the orchestrator reports them back, never runs them. */
   invalidToolCalls: InvalidToolCall[];
@@ -83,11 +91,18 @@ export interface ModelTurn {
   attempts: number;
 }
 
+export type ModelNoticeKind = 'unread-content' | 'text-tool-calls';
+
 /** Typed events while a reply streams. Consumers render text as it comes and drop it on `restart`. */
 export type ModelStreamEvent =
   | { type: 'request-started'; role: ModelRole; model: string; attempt: number }
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
+  /** The text streamed so far in this reply was reasoning after all (an unmarked `<think>` block): drop it as text. */
+  | { type: 'text-became-reasoning'; text: string }
+  | { type: 'refusal-delta'; text: string }
+  /** Something the user should know about this reply (an unreadable part, tool calls read from text). */
+  | { type: 'notice'; kind: ModelNoticeKind; message: string }
   | { type: 'tool-call-started'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; id: string; argumentsDelta: string }
   | { type: 'usage'; usage: ModelUsage; cost?: number }

@@ -3,12 +3,18 @@
  */
 import type OpenAI from 'openai';
 import type { FinishReason, ModelMessage, ModelToolSpec, ModelUsage } from './types';
+import type { ReasoningReplay } from './reasoningReplay';
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
 
-export function toWireMessages(messages: readonly ModelMessage[]): WireMessage[] {
-  return messages.map((m): WireMessage => {
+/**
+ * `replay`: whether assistant messages of the current tool loop (after the last user message) carry
+ * their reasoning back as `reasoning_content` (reasoningReplay.ts says for which providers).
+ */
+export function toWireMessages(messages: readonly ModelMessage[], replay: ReasoningReplay = 'never'): WireMessage[] {
+  const loopStart = replay === 'never' ? Infinity : messages.map((m) => m.role).lastIndexOf('user') + 1;
+  return messages.map((m, i): WireMessage => {
     switch (m.role) {
       case 'system':
       case 'user':
@@ -19,6 +25,7 @@ export function toWireMessages(messages: readonly ModelMessage[]): WireMessage[]
         return {
           role: 'assistant',
           content: m.content,
+          ...(i >= loopStart && m.reasoning ? { reasoning_content: m.reasoning } : {}),
           ...(m.toolCalls?.length
             ? {
                 tool_calls: m.toolCalls.map((c) => ({

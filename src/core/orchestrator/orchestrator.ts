@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
-import type { AgentEvent, HunkView, RunEndStatus } from '../../protocol/agentEvents';
+import type { AgentEvent, HunkView, RunEndStatus, RunFailure } from '../../protocol/agentEvents';
 import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { systemClock } from '../ports';
@@ -12,14 +12,14 @@ import { TokenCalibration } from '../context/tokenCounter';
 import { snapshotGit } from '../git/gitSession';
 import { listWorkspaceFiles } from '../git/listFiles';
 import type { IgnoreRules } from '../git/ignoreRules';
-import { ModelApiError } from '../llm/errors';
-import type { ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
+import type { ModelMessage, ModelRole, ModelToolCall, ModelToolSpec, ModelTurn } from '../llm/types';
 import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
 import type { ApplyResult } from '../patch/types';
 import { proposedDiff } from '../patch/proposedDiff';
 import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { executeCalls } from './executeCalls';
+import { askModel, notesOnReply, recordReasoning } from './modelStep';
 import { answerInvalidCalls } from './invalidCalls';
 import { FastModelWork } from './fastModel';
 import { EARLIER_STEP, TRANSCRIPT_STEP, recordCompaction, resolveWindows } from './contextSteps';
@@ -83,7 +83,7 @@ export class Orchestrator {
     let steps = 0;
     let conversation: Conversation | undefined;
     const approvals: ApprovalTally = { unattendedEdits: 0 };
-    const end = async (finalStatus: RunEndStatus, finalReason: string, summary?: string): Promise<RunOutcome> => {
+    const end = async (finalStatus: RunEndStatus, finalReason: string, summary?: string, failure?: RunFailure): Promise<RunOutcome> => {
       let status = finalStatus;
       let reason = finalReason;
       if (status === 'finished' && approvals.unattendedEdits > 0 && changedFiles.size === 0) {
@@ -100,8 +100,8 @@ export class Orchestrator {
       recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
       await recorder.finish({ status, steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, ...(byRole[role].cachedTokens ? { cachedTokens: byRole[role].cachedTokens } : {}), completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
-      emit({ type: 'run/finished', status, reason, summary, steps, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests };
+      emit({ type: 'run/finished', status, reason, summary, steps, ...(failure && status === 'failed' ? { failure } : {}), usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
+      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...(failure && status === 'failed' ? { failure } : {}) };
     };
 
     try {
@@ -160,6 +160,7 @@ export class Orchestrator {
       recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
       recorder.step({ role: 'user', text: goal });
       let failures = 0;
+      let unusableReplies = 0;
 
       for (;;) {
         if (steps >= settings.limits.maxSteps) return await end('limit', `reached the step limit (${settings.limits.maxSteps})`);
@@ -167,46 +168,39 @@ export class Orchestrator {
         if (steps > 0) deliverInbox(options.inbox, conversation, recorder, emit);
         steps++;
         emit({ type: 'step/started', step: steps });
-        const prepared = await run.context.prepare(signal);
-
-        let turn: ModelTurn;
         const started = clock.now();
-        try {
-          turn = await deps.model.streamChatWithRecovery({
-            role: 'reasoning',
-            messages: prepared.messages,
-            tools: specs,
-            signal,
-            meter,
-            onEvent: (e) => forwardModelEvent(e, emit),
-          });
-        } catch (err) {
-          if (signal.aborted || (err instanceof ModelApiError && err.kind === 'cancelled')) throw new CancelledError();
-          if (err instanceof ModelApiError && err.kind === 'interrupted') {
-            // E3: the partial reply is void, nothing of it was executed. The client already asked once more
-            // and the stream broke again: stop here, recorded as interrupted, rather than hammer a broken link.
-            recorder.step({ role: 'assistant', text: `[interrupted] ${err.message}` });
-            return await end('interrupted', err.message);
-          }
-          return await end('failed', `the model request failed: ${errorMessage(err)}`);
-        }
+        const asked = await askModel({ model: deps.model, context: run.context, tools: specs, signal, meter, recorder, emit });
+        if ('end' in asked) return await end(asked.end.status, asked.end.reason, undefined, asked.end.failure);
+        const { turn, prepared } = asked;
         emitUsage(emit, meter, turn, { countedPromptTokens: prepared.tokens, budgetTokens: run.context.budget.tokens });
         run.context.observe(prepared, turn.usage);
 
         const calls = turn.toolCalls;
         const invalid = turn.invalidToolCalls;
+        recordReasoning(turn, recorder);
         recorder.step({
           role: 'assistant',
-          text: turn.text || null,
+          text: turn.text || turn.refusal || null,
           arguments: asJson([...calls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsJson })), ...invalid.map((c) => ({ id: c.id, name: c.name, invalid: c.problem }))]),
           durationMs: clock.now() - started,
         });
+        const notes = notesOnReply(turn, emit);
         if (calls.length === 0 && invalid.length === 0) {
-          conversation.addAssistant(turn.text, [], turn.thinkingBlocks);
-          return await end('finished', turn.finishReason === 'length' ? 'the reply hit the output limit' : 'the model replied without a tool call', turn.text.trim() || undefined);
+          if (notes.finalUnusable && notes.toModel) {
+            // Not an answer: asked again (a few times), never ended as a silent "finished".
+            if (++unusableReplies > MAX_UNUSABLE_REPLIES) return await end('failed', `the model sent no usable answer ${unusableReplies} times in a row (reasoning only, empty, or unreadable)`);
+            if (turn.text) conversation.addAssistant(turn.text, [], turn.reasoning, turn.thinkingBlocks);
+            conversation.addUser(notes.toModel);
+            recorder.step({ role: 'user', text: notes.toModel });
+            continue;
+          }
+          conversation.addAssistant(turn.text || turn.refusal || '', [], turn.reasoning, turn.thinkingBlocks);
+          const summary = (turn.text || turn.refusal || '').trim() || undefined;
+          return await end('finished', turn.refusal && !turn.text ? 'the model refused' : turn.finishReason === 'length' ? 'the reply hit the output limit' : 'the model replied without a tool call', summary);
         }
+        unusableReplies = 0;
         // Broken calls keep their place in the conversation with placeholder arguments, so every id gets its result.
-        conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))], turn.thinkingBlocks);
+        conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))], turn.reasoning, turn.thinkingBlocks);
 
         const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
         const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, tools, offered, toolCtx, emit));
@@ -215,6 +209,10 @@ export class Orchestrator {
           await this.record(x, tools.get(x.call.name), recorder, memory, signal);
         }
         answerInvalidCalls(invalid, conversation, recorder, emit);
+        if (notes.toModel) {
+          conversation.addUser(notes.toModel);
+          recorder.step({ role: 'user', text: notes.toModel });
+        }
 
         const finished = executed.find((x) => x.result.ok && tools.get(x.call.name)?.loop?.endsRun);
         if (finished) return await end('finished', 'the model called finish', finished.result.output);
@@ -309,6 +307,9 @@ export class Orchestrator {
   }
 }
 
+/** Replies in a row that are no answer (reasoning only, empty, unreadable) before the run fails instead of asking again. */
+const MAX_UNUSABLE_REPLIES = 2;
+
 /** Edits (patches, file writes) refused because nobody could be asked: a run made of only those is `blocked`. */
 interface ApprovalTally {
   unattendedEdits: number;
@@ -342,10 +343,16 @@ function deliverInbox(inbox: RunOptions['inbox'], conversation: Conversation, re
  */
 function transcriptOf(conversation: Conversation | undefined, goal: string, summary: string | undefined): ModelMessage[] {
   if (!conversation) return [{ role: 'user', content: goal }];
-  const messages = completePairs(conversation.messages.slice(1));
+  // Reasoning is never sent back across turns (llm/reasoningReplay.ts): the follow-up does not carry it.
+  const messages = completePairs(conversation.messages.slice(1)).map((m) => (m.role === 'assistant' && m.reasoning ? withoutReasoning(m) : m));
   const last = messages[messages.length - 1];
   if (summary && last?.role === 'tool') messages.push({ role: 'assistant', content: summary });
   return messages;
+}
+
+function withoutReasoning(m: Extract<ModelMessage, { role: 'assistant' }>): ModelMessage {
+  const { reasoning: _dropped, ...rest } = m;
+  return rest;
 }
 
 function firstLine(text: string): string {
@@ -361,12 +368,6 @@ function parallelSafe(tool: Tool<any> | undefined, call: ModelToolCall, readOnly
   } catch {
     return false;
   }
-}
-
-function forwardModelEvent(e: ModelStreamEvent, emit: (e: AgentEvent) => void): void {
-  if (e.type === 'text-delta') emit({ type: 'text/delta', text: e.text });
-  else if (e.type === 'restart') emit({ type: 'text/restart', reason: e.reason });
-  else if (e.type === 'retrying') emit({ type: 'model/retrying', attempt: e.attempt, delayMs: e.delayMs, reason: e.reason });
 }
 
 function hunkViews(r: ApplyResult): HunkView[] {

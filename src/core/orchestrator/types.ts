@@ -79,6 +79,8 @@ export interface RunOutcome {
   usageByRole: Record<ModelRole, UsageTotals>;
   /** The conversation after the run, without the system prompt: the next follow-up's `earlier`. */
   transcript: ModelMessage[];
+  /** A run that failed at the model: the kind of fault, for a host's actions (Retry, Open Settings). */
+  failure?: import('../../protocol/agentEvents').RunFailure;
   /** Every model request of the run (subagents' included), for a parent run to add to its own usage. */
   usageRecords?: readonly UsageRecord[];
 }

@@ -12,7 +12,7 @@ export async function withServer<T>(script: Script | ScriptedTurn[], fn: (server
   }
 }
 
-/** A client on the server; zero jitter unless a test wants real backoff, short timeouts for speed. */
+/** A client on the server; short backoff steps (20 ms) and zero jitter unless a test wants real backoff, short timeouts for speed. */
 export function clientFor(
   server: { baseUrl: string },
   config: Partial<ModelClientConfig> = {},
@@ -20,7 +20,7 @@ export function clientFor(
 ): ModelClient {
   return new ModelClient(
     { baseUrl: server.baseUrl, model: 'scripted-model', idleTimeoutMs: 2_000, firstChunkTimeoutMs: 2_000, ...config },
-    { random },
+    { random, backoff: { baseDelayMs: 20 } },
   );
 }
 

@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clientFor, collectEvents, rejectsWith, userAsks, withServer } from './helpers';
 import type { ScriptedFault } from '../../support/scriptedModel';
-import { ModelApiError } from '../../../src/core/llm';
+import { ModelApiError, ModelClient } from '../../../src/core/llm';
 
 const ok = { text: 'recovered' };
 const ask = { role: 'reasoning' as const, messages: userAsks('go') };
@@ -82,18 +82,33 @@ describe('the single retry layer (SECURITY_CASES E1, E2)', () => {
     });
   });
 
-  test('connection refused is a network error naming the base URL, retried up to the cap', async () => {
+  test('connection refused is reported once (unreachable, naming the base URL), never retried', async () => {
     const probe = http.createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const { events, onEvent } = collectEvents();
-    const err = await rejectsWith(clientFor({ baseUrl: `http://127.0.0.1:${port}/v1` }, { maxAttempts: 2 }).streamChat({ ...ask, onEvent }));
-    assert.equal(err.kind, 'network');
-    assert.equal(err.attempts, 2);
+    const err = await rejectsWith(clientFor({ baseUrl: `http://127.0.0.1:${port}/v1` }, { maxAttempts: 4 }).streamChat({ ...ask, onEvent }));
+    assert.equal(err.kind, 'unreachable');
+    assert.equal(err.attempts, 1);
     assert.match(err.message, new RegExp(`could not reach http://127.0.0.1:${port}/v1`));
     assert.match(err.message, /ECONNREFUSED/);
-    assert.equal(events.filter((e) => e.type === 'request-started').length, 2);
+    assert.equal(events.filter((e) => e.type === 'request-started').length, 1);
+    assert.equal(events.filter((e) => e.type === 'retrying').length, 0);
+  });
+
+  test('a 5xx waits with real backoff by default: three retries take seconds, not milliseconds', async () => {
+    const turns = [{ reply: { text: 'ok' }, faults: [{ kind: 'status' as const, status: 503 }, { kind: 'status' as const, status: 500 }, { kind: 'status' as const, status: 502 }] }];
+    await withServer(turns, async (server) => {
+      const { events, onEvent } = collectEvents();
+      const client = new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model' }, { random: () => 0 });
+      const started = Date.now();
+      const turn = await client.streamChat({ ...ask, onEvent });
+      assert.equal(turn.text, 'ok');
+      const waits = events.flatMap((e) => (e.type === 'retrying' ? [e.delayMs] : []));
+      assert.deepEqual(waits, [500, 1000, 2000]);
+      assert.ok(Date.now() - started >= 3400, `took ${Date.now() - started} ms`);
+    });
   });
 });
 

@@ -10,6 +10,8 @@ import { SqlConn } from '../../../src/core/history/sqlConn';
 import { migrate } from '../../../src/core/history/schema';
 import { PATCH_SNAPSHOT_MAX_CHARS } from '../../../src/core/history';
 import { DAY } from './helpers';
+import { REASONING_STEP } from '../../../src/core/history/types';
+import { runTimeline } from '../../../src/core/historyView/timeline';
 import { tempHistoryWorkspace, type HistoryWorkspace } from '../../support/historyWorkspace';
 
 const NOW = Date.UTC(2026, 2, 10, 12);
@@ -219,6 +221,29 @@ describe('search as you type', () => {
       assert.equal(snippets('qxa1').length, 1, '"qxa1" stands for 11 words: a prefix');
     } finally {
       e.close();
+      ws2.cleanup();
+    }
+  });
+});
+
+describe('the model\'s reasoning is kept but not a search result', () => {
+  test('a model/reasoning step is in the run and its timeline; searching its words finds only the real steps', async () => {
+    const ws2 = tempHistoryWorkspace();
+    try {
+      const e = await HistoryEngine.open({ path: ws2.db });
+      try {
+        const r = e.startRun({ goal: 'fix the parser' });
+        e.addStep(r, { role: 'system', tool: REASONING_STEP, text: 'pondering the okapi question at length' });
+        e.addStep(r, { role: 'assistant', text: 'the okapi is fine' });
+        assert.deepEqual(e.searchHistory('okapi').hits.map((h) => `${h.kind}:${h.title}`), ['step:Model message']);
+        assert.deepEqual(e.searchHistory('pondering').hits, []);
+        const item = runTimeline(e.getRun(r)!).items.find((i) => i.kind === 'message' && i.text.includes('pondering'));
+        assert.match((item as { text: string }).text, /^The model's reasoning:\npondering the okapi/);
+        assert.equal(e.db.conn.get<{ integrity_check: string }>('PRAGMA integrity_check')?.integrity_check, 'ok');
+      } finally {
+        e.close();
+      }
+    } finally {
       ws2.cleanup();
     }
   });

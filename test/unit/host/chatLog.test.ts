@@ -21,3 +21,21 @@ test('unfinishedRunSteps: the steps a run without its end began; undefined once 
   assert.equal(log(started('r1'), finished, started('r2')).unfinishedRunSteps(), 0);
   assert.equal(log(started('r1'), { type: 'step/started', step: 1 }, { type: 'text/delta', text: 'x' }, { type: 'step/started', step: 2 }).unfinishedRunSteps(), 2);
 });
+
+test('add: consecutive text deltas and consecutive reasoning deltas are each kept as one entry, in order', () => {
+  const l = new ChatLog();
+  const add = (event: AgentEvent) => l.add({ kind: 'event', event });
+  add({ type: 'reasoning/delta', text: 'think ' });
+  add({ type: 'reasoning/delta', text: 'more' });
+  add({ type: 'text/delta', text: 'ans' });
+  add({ type: 'text/delta', text: 'wer' });
+  add({ type: 'reasoning/delta', text: 'again' });
+  assert.deepEqual(
+    l.entries.map((e) => (e.kind === 'event' ? e.event : e)),
+    [
+      { type: 'reasoning/delta', text: 'think more' },
+      { type: 'text/delta', text: 'answer' },
+      { type: 'reasoning/delta', text: 'again' },
+    ],
+  );
+});

@@ -68,11 +68,11 @@ describe('classifyError: hints name the value really in effect', () => {
 });
 
 describe('classifyError: connections and streams', () => {
-  test('refused connection: network, retryable, with the code and the setting to check', () => {
+  test('refused connection: unreachable, not retried (nothing listens; the setting needs fixing), with the code and the setting to check', () => {
     const cause = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' }) });
     const e = classifyError(new APIConnectionError({ cause }), ctx);
-    assert.equal(e.kind, 'network');
-    assert.equal(e.retryable, true);
+    assert.equal(e.kind, 'unreachable');
+    assert.equal(e.retryable, false);
     assert.match(e.message, /could not reach http:\/\/127\.0\.0\.1:8080\/v1: connect ECONNREFUSED 127\.0\.0\.1:8080; is the server running\? check the base URL \(from patchpilot\.llm\.baseUrl\)/);
   });
 

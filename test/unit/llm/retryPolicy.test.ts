@@ -24,23 +24,29 @@ describe('parseRetryAfter', () => {
   test('no headers object at all', () => assert.equal(parseRetryAfter(undefined), undefined));
 });
 
-describe('backoffDelay (full jitter)', () => {
-  const policy = { baseDelayMs: 500, maxDelayMs: 20_000 };
+describe('backoffDelay (equal jitter)', () => {
+  const policy = { baseDelayMs: 1000, maxDelayMs: 20_000 };
 
-  test('stays within [0, base * 2^(n-1)) and is capped', () => {
+  test('stays within [step/2, step], step = base * 2^(n-1), capped', () => {
     for (let retry = 1; retry <= 10; retry++) {
-      const ceiling = Math.min(20_000, 500 * 2 ** (retry - 1));
-      assert.equal(backoffDelay(retry, policy, undefined, () => 0), 0);
-      assert.equal(backoffDelay(retry, policy, undefined, () => 0.999999), Math.floor(0.999999 * ceiling));
+      const step = Math.min(20_000, 1000 * 2 ** (retry - 1));
+      assert.equal(backoffDelay(retry, policy, undefined, () => 0), step / 2);
+      assert.equal(backoffDelay(retry, policy, undefined, () => 0.999999), Math.floor(step / 2 + 0.999999 * (step / 2)));
     }
-    assert.equal(backoffDelay(30, policy, undefined, () => 0.5), 10_000);
+    assert.equal(backoffDelay(30, policy, undefined, () => 0.5), 15_000);
+  });
+
+  test('three retries of a 5xx with the default policy wait at least 3.5 s together, never "0 s"', () => {
+    const waits = [1, 2, 3].map((n) => backoffDelay(n, defaultRetryPolicy, undefined, () => 0));
+    assert.deepEqual(waits, [500, 1000, 2000]);
+    assert.ok(waits.reduce((a, b) => a + b) >= 3500);
   });
 
   test('spreads over the range (random source drives it)', () => {
     const seen = new Set<number>();
     for (let i = 0; i < 50; i++) seen.add(backoffDelay(3, policy));
     assert.ok(seen.size > 10);
-    for (const d of seen) assert.ok(d >= 0 && d < 2000);
+    for (const d of seen) assert.ok(d >= 2000 && d <= 4000);
   });
 
   test("the server's Retry-After is a floor, with at most 10% (and 1 s) jitter on top", () => {

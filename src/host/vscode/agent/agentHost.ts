@@ -295,7 +295,7 @@ export class AgentHost implements vscode.Disposable {
     // Streamed text arrives in many small pieces: saved together shortly after. Everything else
     // (a message, a run's start and end, a tool call) is saved right away (the lines of one moment
     // in one write), so a reload just after it keeps it.
-    this.saveWithin(entry.kind === 'event' && entry.event.type === 'text/delta' ? TEXT_SAVE_DELAY_MS : 0);
+    this.saveWithin(entry.kind === 'event' && (entry.event.type === 'text/delta' || entry.event.type === 'reasoning/delta') ? TEXT_SAVE_DELAY_MS : 0);
   }
 
   private saveTimer: { handle: NodeJS.Timeout; due: number } | undefined;

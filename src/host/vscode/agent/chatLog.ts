@@ -1,7 +1,7 @@
 /**
  * The lines of the current chat as the webview draws them, kept by the host so that a reloaded or
  * re-shown view gets them back (and, capped, in workspace state across window reloads). Streamed
- * text deltas are merged into one entry so the log stays small. No `vscode` import.
+ * text and reasoning deltas are merged into one entry each so the log stays small. No `vscode` import.
  */
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry } from '../../../protocol/chat';
@@ -50,12 +50,19 @@ export class ChatLog {
   add(entry: ChatEntry): ChatEntry {
     const stored = entry.kind === 'event' ? { kind: 'event' as const, event: slim(entry.event) } : entry;
     const last = this.list[this.list.length - 1];
-    if (stored.kind === 'event' && stored.event.type === 'text/delta' && last?.kind === 'event' && last.event.type === 'text/delta') {
-      this.list[this.list.length - 1] = { kind: 'event', event: { type: 'text/delta', text: last.event.text + stored.event.text } };
-    } else this.list.push(stored);
+    const merged = stored.kind === 'event' && last?.kind === 'event' ? mergedDeltas(last.event, stored.event) : undefined;
+    if (merged) this.list[this.list.length - 1] = { kind: 'event', event: merged };
+    else this.list.push(stored);
     if (this.list.length > MAX_ENTRIES) this.list.splice(0, this.list.length - MAX_ENTRIES);
     return stored;
   }
+}
+
+/** Consecutive text (or reasoning) deltas as one event. */
+function mergedDeltas(last: AgentEvent, next: AgentEvent): AgentEvent | undefined {
+  if (last.type === 'text/delta' && next.type === 'text/delta') return { type: 'text/delta', text: last.text + next.text };
+  if (last.type === 'reasoning/delta' && next.type === 'reasoning/delta') return { type: 'reasoning/delta', text: last.text + next.text };
+  return undefined;
 }
 
 /** Long tool output is cut for the view; the model and the history store have it whole. */

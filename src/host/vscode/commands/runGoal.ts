@@ -40,10 +40,19 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
         progress.report({ message: goal.length > 60 ? `${goal.slice(0, 57)}...` : goal });
         token.onCancellationRequested(() => host.stop());
         const result = await outcome.catch(() => undefined);
-        if (result) void vscode.window.showInformationMessage(`PatchPilot: ${result.status}: ${result.summary?.split('\n')[0] ?? result.reason}`);
+        if (result?.status === 'failed' || result?.status === 'interrupted') void offerRetry(goal, `${result.status}: ${result.reason}`, result.failure?.kind);
+        else if (result) void vscode.window.showInformationMessage(`PatchPilot: ${result.status}: ${result.summary?.split('\n')[0] ?? result.reason}`);
       });
     }),
   );
+}
+
+/** A failed run: Retry runs the goal again; a server that was not reached (or refused the key) also offers the settings. */
+async function offerRetry(goal: string, message: string, kind: string | undefined): Promise<void> {
+  const settings = kind === 'unreachable' || kind === 'auth';
+  const pick = await vscode.window.showErrorMessage(`PatchPilot: ${message}`, 'Retry', ...(settings ? ['Open Settings'] : []));
+  if (pick === 'Retry') await vscode.commands.executeCommand('patchpilot.runGoal', goal);
+  if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:patchpilot.patchpilot');
 }
 
 /** The refusal with what fixes it: the model setup when one is missing (the goal waits in the next Run Goal). */

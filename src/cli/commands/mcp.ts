@@ -41,8 +41,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  for (const i of config.ignored.filter((x) => x.key === 'patchpilot.mcp.servers')) {
-    process.stderr.write(`patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason} (--trust-workspace to use it)\n`);
+  for (const i of config.ignored.filter((x) => x.key.startsWith('patchpilot.mcp.'))) {
+    process.stderr.write(`patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}\n`);
   }
   const manager = createMcpManager({ root, settings: config.settings, approveHint: MCP_APPROVE_HINT, notifier: { info: () => undefined, warn: (m) => process.stderr.write(`patchpilot: warning: ${m}\n`), error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`) } });
   const controller = new AbortController();

@@ -103,7 +103,7 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
   for (const w of config.warnings) notifier.warn(w);
-  for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason} (--trust-workspace to use it)`);
+  for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}`);
   if (!config.settings.llm.baseUrl) return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl');
   if (!config.settings.llm.model) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 

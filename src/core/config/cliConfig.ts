@@ -3,7 +3,7 @@ import path from 'node:path';
 // The ESM build: esbuild bundles the UMD one with a dynamic require that breaks dist/cli.js.
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { ConfigError, resolveSettings, type ResolvedConfig, type SettingsLayer } from './resolve';
-import type { SettingKey } from './settings';
+import { SETTING_KEYS, type SettingKey } from './settings';
 import { ENV_SETTINGS } from './origin';
 import { errorMessage } from '../base';
 
@@ -17,6 +17,8 @@ export interface CliConfigInput {
 
 /**
  * The CLI's settings: `<workspace>/.vscode/settings.json` (JSONC), then the environment, then flags.
+ * `PATCHPILOT_MCP_UNSANDBOXED` (comma-separated server names) is the CLI's user-level
+ * `patchpilot.mcp.unsandboxedServers`, which no workspace may set.
  * The API key comes from PATCHPILOT_API_KEY, else OPENAI_API_KEY; the Brave Search key from
  * PATCHPILOT_BRAVE_API_KEY; never from a file.
  */
@@ -29,7 +31,8 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   const envValues: Record<string, unknown> = {};
   for (const [name, key] of Object.entries(ENV_SETTINGS)) {
     const value = input.env[name];
-    if (value !== undefined && value !== '') envValues[key] = value;
+    // A list in a variable: comma-separated names.
+    if (value !== undefined && value !== '') envValues[key] = SETTING_KEYS[key].kind === 'string[]' ? value.split(',').map((v) => v.trim()).filter(Boolean) : value;
   }
   layers.push({ scope: 'env', origin: 'environment', values: envValues });
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });

@@ -6,6 +6,8 @@ export const ENV_SETTINGS: Readonly<Record<string, SettingKey>> = {
   PATCHPILOT_BASE_URL: 'patchpilot.llm.baseUrl',
   PATCHPILOT_MODEL: 'patchpilot.llm.model',
   PATCHPILOT_FAST_MODEL: 'patchpilot.llm.fastModel',
+  // The CLI has no user settings file: the user's own environment is its user-level layer.
+  PATCHPILOT_MCP_UNSANDBOXED: 'patchpilot.mcp.unsandboxedServers',
 };
 
 /** `patchpilot run` options that set a setting (the rest of the command line is the CLI's own). */

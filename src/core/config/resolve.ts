@@ -69,6 +69,10 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         continue;
       }
       if (raw === undefined || raw === null) continue; // VS Code's "unset"
+      if (layer.scope === 'workspace' && isUserOnly(key)) {
+        ignored.push({ key, origin: layer.origin, reason: 'only user settings may set it, never a workspace', value: raw });
+        continue;
+      }
       if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
         ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
         continue;
@@ -117,6 +121,10 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 function isConcat(key: SettingKey): boolean {
   return 'concat' in SETTING_KEYS[key] && SETTING_KEYS[key].concat === true;
+}
+
+function isUserOnly(key: SettingKey): boolean {
+  return 'userOnly' in SETTING_KEYS[key] && SETTING_KEYS[key].userOnly === true;
 }
 
 function isTrustSensitive(key: SettingKey): boolean {

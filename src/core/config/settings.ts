@@ -77,7 +77,11 @@ export interface PatchPilotSettings {
     homeAllow: string[];
   };
   /** MCP servers whose tools the agent may use (src/core/mcp). */
-  mcp: { servers: Record<string, McpServerConfig> };
+  mcp: {
+    servers: Record<string, McpServerConfig>;
+    /** Local servers the user exempted from the sandbox, by name (user settings only). */
+    unsandboxedServers: string[];
+  };
   /** spawn_subagent: how many subagents work at the same time. */
   subagents: { maxConcurrent: number };
   /**
@@ -107,6 +111,11 @@ interface KeySpec {
    * auto-commit off). An untrusted workspace may still choose those; anything else is ignored.
    */
   safeValues?: readonly unknown[];
+  /**
+   * Only the user's own settings (and the CLI's environment) may set it, never a workspace, trusted
+   * or not: it lifts a protection the user chose for themselves (running a server unsandboxed).
+   */
+  userOnly?: boolean;
 }
 
 /** Every key, flat, as written in settings.json. The order is the order of the documentation. */
@@ -143,6 +152,8 @@ export const SETTING_KEYS = {
   'patchpilot.policy.homeAllow': { kind: 'string[]', trustSensitive: true, concat: true },
   // A server's command runs code and a remote one receives what the agent sends it (CVE-2025-54136 and friends).
   'patchpilot.mcp.servers': { kind: 'mcpServers', trustSensitive: true, concat: true },
+  // Trust in a repository is not a reason to let it take its own servers out of the sandbox.
+  'patchpilot.mcp.unsandboxedServers': { kind: 'string[]', trustSensitive: true, userOnly: true, concat: true },
   'patchpilot.subagents.maxConcurrent': { kind: 'posint' },
   // Queries (model-chosen text) go to this provider; a repository may only turn search off.
   'patchpilot.webSearch.provider': { kind: 'searchProvider', trustSensitive: true, safeValues: ['off'] },
@@ -164,7 +175,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db', retention: {} },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
-  mcp: { servers: {} },
+  mcp: { servers: {}, unsandboxedServers: [] },
   subagents: { maxConcurrent: 4 },
   webSearch: {},
 } satisfies PatchPilotSettings);
@@ -291,7 +302,10 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
       homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
     },
-    mcp: { servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) } },
+    mcp: {
+      servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) },
+      unsandboxedServers: [...v('patchpilot.mcp.unsandboxedServers', d.mcp.unsandboxedServers)],
+    },
     subagents: { maxConcurrent: v('patchpilot.subagents.maxConcurrent', d.subagents.maxConcurrent) },
     webSearch: {
       provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),

@@ -261,7 +261,9 @@ describe('MCP approvals: rug pulls and planted approvals', () => {
   after(() => s.cleanup());
 
   test('a tool whose description changed after approval is asked about again before the model sees it; declined, it is withheld', async () => {
-    const descFile = path.join(s.root, 'desc.txt');
+    // Outside the workspace: a workspace file the launch names is part of the launch's approval (launchFiles.test.ts).
+    const descDir = mkdtempSync(path.join(tmpdir(), 'pp-desc-'));
+    const descFile = path.join(descDir, 'desc.txt');
     writeFileSync(descFile, 'Echoes the text back');
     const config = { test: stdio(process.execPath, [TEST_SERVER, '--description-file', descFile], { alwaysAllow: ['echo'] }) };
     const first = s.manager(config);
@@ -295,6 +297,7 @@ describe('MCP approvals: rug pulls and planted approvals', () => {
     const quiet = yes();
     await gather(fourth, quiet);
     assert.equal(quiet.actionRequests.length, 0, 'approved definitions are remembered');
+    rmSync(descDir, { recursive: true, force: true });
   });
 
   test('a changed command or argument needs approval again, like a new server', async () => {

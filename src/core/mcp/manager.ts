@@ -369,7 +369,10 @@ export class McpManager implements ToolSource, Disposable {
     };
     if (e.config.disabled) return { ...base, state: 'disabled', reason: 'disabled in the settings' };
     const launchOk = this.launchApproved(e);
-    if (!launchOk && e.declinedLaunch === this.launchKey(e)) return { ...base, state: 'declined', reason: `not approved${this.hint(e)}` };
+    if (!launchOk && e.declinedLaunch === this.launchKey(e)) {
+      const changed = this.changeReason(e);
+      return { ...base, state: 'declined', reason: `not approved${changed ? `: ${changed}` : ''}${this.hint(e)}` };
+    }
     if (!launchOk) {
       const why = this.changeReason(e) ?? 'a new server, not approved yet';
       return { ...base, state: 'needs-approval', reason: `${why}${this.hint(e)}` };

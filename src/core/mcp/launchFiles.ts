@@ -84,7 +84,7 @@ export function launchFiles(root: string, config: McpServerConfig, hasher = new 
     if (OUTPUT_EXTENSIONS.test(t)) return;
     // A name that is not there yet counts (as absent) where code or config would be: the script, or a code/config extension.
     // (`@scope/name@1.2` in that position is a package an npx-like runner fetches, not a path.)
-    const pathLike = /[\\/]/.test(t) && !/^@[\w.-]+\/[\w.-]+(@\S*)?$/.test(t);
+    const pathLike = /[\\/]/.test(t) && !/\s/.test(t) && !/^@[\w.-]+\/[\w.-]+(@\S*)?$/.test(t);
     const mayBeAbsent = (scriptPosition && pathLike) || CODE_OR_CONFIG_EXTENSIONS.test(t);
     const st = record(abs, mayBeAbsent);
     if (st?.isDirectory()) folder(abs, scriptPosition);

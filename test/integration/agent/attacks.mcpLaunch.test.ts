@@ -12,24 +12,12 @@ import path from 'node:path';
 import { probeSandbox } from '../../../src/core/policy/exec';
 import { createArena, type Arena } from './attacks/arena';
 import { CLI, call, cliEnv, finish, runAgent, turn } from './attacks/agent';
+import { workspaceServerScript } from '../../support/mcp/workspaceServer';
 
 const sandbox = probeSandbox();
-const SDK_ROOT = path.resolve(__dirname, '../../../package.json');
 const MARKER = 'pwned-by-modified-mcp-server.txt';
 
-/** A tiny stdio MCP server (the SDK's own classes, loaded from this repository's node_modules): one tool, `hello`. */
-function serverScript(greeting: string): string {
-  return [
-    "import { createRequire } from 'node:module';",
-    `const require = createRequire(${JSON.stringify(SDK_ROOT)});`,
-    "const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');",
-    "const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');",
-    "const server = new McpServer({ name: 'workspace-server', version: '1.0.0' });",
-    `server.registerTool('hello', { description: 'Says hello' }, async () => ({ content: [{ type: 'text', text: ${JSON.stringify(greeting)} }] }));`,
-    'await server.connect(new StdioServerTransport());',
-    '',
-  ].join('\n');
-}
+const serverScript = (greeting: string) => workspaceServerScript(greeting);
 
 /** What the agent appends: code that runs at the server's next start. */
 const PAYLOAD = `\nimport('node:fs').then((fs) => fs.writeFileSync(${JSON.stringify(MARKER)}, 'modified server ran'));\n`;

@@ -39,6 +39,7 @@ export interface McpConnectionOptions {
   sandbox?: { bwrapPath: string; options: ServerSandboxOptions };
 }
 
+const SANDBOX_CACHES = { npm_config_cache: '/tmp/patchpilot-mcp-cache/npm', UV_CACHE_DIR: '/tmp/patchpilot-mcp-cache/uv' };
 const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 30_000, maxReconnects: 5 };
 const CLIENT_INFO = { name: 'patchpilot', version: typeof PATCHPILOT_VERSION === 'string' ? PATCHPILOT_VERSION : '0.0.0' };
 declare const PATCHPILOT_VERSION: string;
@@ -174,8 +175,9 @@ export class McpConnection {
       const problem = this.options.preflight?.();
       if (problem) throw new Error(problem);
       const cwd = path.resolve(this.options.root, c.cwd ?? '.');
-      const env = buildChildEnv({ allow: this.options.envAllow, set: c.env }).env;
       const sb = this.options.sandbox;
+      // In the sandbox the user's package caches are read-only: `npx -y pkg` and `uvx pkg` get a private one (fetched again at each start).
+      const env = buildChildEnv({ allow: this.options.envAllow, set: { ...(sb ? SANDBOX_CACHES : {}), ...c.env } }).env;
       if (sb && !commandExists(c.command, env.PATH, cwd)) throw new Error(`command not found: ${c.command}`);
       const launch = sb ? await sandboxedLaunch({ bwrapPath: sb.bwrapPath, root: this.options.root, cwd, command: c.command, args: c.args, options: sb.options }) : { command: c.command, args: c.args };
       await this.attach(new ProcessTransport({ ...launch, env, cwd }), generation, timeout);

@@ -156,7 +156,8 @@ export class McpManager implements ToolSource, Disposable {
     e.expectedFiles = files;
     await abortable(this.connect(e), signal);
     const c = e.connection!;
-    if (c.state !== 'connected') return { status: this.statusOf(e), tools: [] };
+    // Not approved yet: the status would say so; what the user needs is why it did not start.
+    if (c.state !== 'connected') return { status: { ...this.statusOf(e), state: 'failed', reason: c.reason ?? c.state }, tools: [] };
     this.options.approvals.approve(name, { launch: launchFingerprint(e.config), files, tools: fingerprints(c.tools) });
     e.declinedLaunch = undefined;
     e.withheld = [];

@@ -11,7 +11,8 @@
  * `node tools/srv`) or any other named folder with a package.json: its package.json, `main`,
  * `bin`, `exports["."]`, `index.*` and `__main__.py`. A name in the script position or with a code
  * or config extension that does not exist yet is recorded as absent, so creating it later counts as
- * a change. Left out: folders themselves (a filesystem server's root is data, not code) and what a
+ * a change. The local modules those scripts import (relative JS/TS imports and requires, Python
+ * sibling modules) are followed, bounded. Left out: folders themselves (a filesystem server's root is data, not code) and what a
  * server writes as it runs (`.pid`, `.log`, `.lock`, `.sock`, `.db`, `.sqlite`).
  */
 import { closeSync, lstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
@@ -28,6 +29,8 @@ const MAX_FILES = 64;
 const SCRIPT_EXTENSIONS = ['.js', '.mjs', '.cjs', '.ts', '.mts', '.py'];
 const OUTPUT_EXTENSIONS = /\.(pid|log|lock|sock|db|sqlite3?|duckdb)$/i;
 const CODE_OR_CONFIG_EXTENSIONS = /\.(m?[jt]sx?|c[jt]s|mts|py|rb|pl|php|sh|bash|zsh|ps1|lua|wasm|node|so|dylib|jar|json5?|jsonc|ya?ml|toml|ini|cfg|conf|env)$/i;
+const SOURCE = /\.(m?[jt]sx?|c[jt]s|mts|py)$/;
+const MAX_SOURCE_BYTES = 1024 * 1024;
 const FOLDER_ENTRIES = ['package.json', 'index.js', 'index.mjs', 'index.cjs', 'index.ts', '__main__.py', '__init__.py'];
 
 /** Hashes kept by stat identity (size, times, inode): status lines and re-checks do not re-read unchanged files. */
@@ -117,7 +120,49 @@ export function launchFiles(root: string, config: McpServerConfig, hasher = new 
     for (const token of tokens(arg)) consider(token, cwd, scriptPosition && token === arg);
   }
   for (const value of Object.values(config.env)) for (const token of tokens(value)) consider(token, cwd, false);
+  // The local modules those scripts import run as much as they do: followed (bounded) through relative imports.
+  const queue = Object.keys(out).filter((rel) => out[rel] !== ABSENT && SOURCE.test(rel));
+  const visited = new Set<string>();
+  while (queue.length > 0 && visited.size < MAX_FILES) {
+    const rel = queue.shift()!;
+    if (visited.has(rel)) continue;
+    visited.add(rel);
+    for (const abs of localImports(path.join(root, rel))) {
+      const before = new Set(Object.keys(out));
+      record(abs, false);
+      for (const added of Object.keys(out)) if (!before.has(added) && SOURCE.test(added)) queue.push(added);
+    }
+  }
   return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Files a JS/TS or Python source names as its local modules (existing ones, resolved the way node and python would). */
+function localImports(file: string): string[] {
+  let text: string;
+  try {
+    if ((statSync(file).size ?? 0) > MAX_SOURCE_BYTES) return [];
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const dir = path.dirname(file);
+  const out: string[] = [];
+  if (/\.py$/.test(file)) {
+    for (const m of text.matchAll(/^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w.]+))/gm)) {
+      const mod = (m[1] ?? m[2] ?? '').replace(/^\.+/, '').replace(/\./g, '/');
+      if (mod) out.push(...[`${mod}.py`, `${mod}/__init__.py`].map((c) => path.join(dir, c)).filter((c) => statOrUndefined(c)?.isFile()));
+    }
+    return out;
+  }
+  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"\n]+)\1/g)) {
+    const base = path.resolve(dir, m[2]!);
+    const candidates = [base, ...SCRIPT_EXTENSIONS.map((e) => `${base}${e}`), ...['index.js', 'index.mjs', 'index.cjs', 'index.ts'].map((i) => path.join(base, i))];
+    // TypeScript sources import `./x.js` meaning `./x.ts`.
+    if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/js$/, 'ts'));
+    const found = candidates.find((c) => statOrUndefined(c)?.isFile());
+    if (found) out.push(found);
+  }
+  return out;
 }
 
 /** What differs between the approved files and today's: `tools/srv.mjs (changed)`, `cfg.json (added)`. */

@@ -32,6 +32,12 @@ const FILES = {
   'server.pid': '123',
   'data.db': 'db',
   'sub/run.js': 'sub',
+  'imp/srv.mjs': "import { x } from './lib.mjs';\nconst later = await import('./dyn.js');\nimport fs from 'node:fs';\n",
+  'imp/lib.mjs': "export const x = require('../util.cjs');\n",
+  'imp/dyn.js': 'dyn',
+  'util.cjs': 'util',
+  'py/main.py': 'from helpers import go\nimport os\n',
+  'py/helpers.py': 'def go(): pass\n',
 };
 
 describe('launchFiles: the workspace files a launch names', () => {
@@ -58,6 +64,8 @@ describe('launchFiles: the workspace files a launch names', () => {
     ['a command on a PATH folder inside', stdio('server', [], { env: { PATH: `${path.join(ws.root, 'bin')}:/usr/bin` } }), ['bin/server']],
     ['relative to cwd', stdio('node', ['run.js'], { cwd: 'sub' }), ['sub/run.js']],
     ['a link and its target', stdio('node', ['srv-link.mjs']), ['srv-link.mjs', 'tools/mcp-srv.mjs']],
+    ['the local modules a script imports, transitively', stdio('node', ['imp/srv.mjs']), ['imp/dyn.js', 'imp/lib.mjs', 'imp/srv.mjs', 'util.cjs']],
+    ['python sibling modules', stdio('python3', ['py/main.py']), ['py/helpers.py', 'py/main.py']],
     ['a config file not there yet', stdio('node', ['tools/mcp-srv.mjs', '--config', 'later.yaml']), ['later.yaml', 'tools/mcp-srv.mjs']],
     // Left out: the workspace as a filesystem server's data folder, outputs, packages npx fetches, outside files.
     ['a data folder', stdio('npx', ['-y', '@modelcontextprotocol/server-filesystem', '.']), []],

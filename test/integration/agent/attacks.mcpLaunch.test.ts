@@ -7,7 +7,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { probeSandbox } from '../../../src/core/policy/exec';
 import { createArena, type Arena } from './attacks/arena';
@@ -30,8 +31,12 @@ function mcpArena(args: string[] = ['tools/mcp-srv.mjs']): Arena {
 }
 
 function mcp(arena: Arena, ...args: string[]): { code: number; stdout: string; stderr: string } {
+  return mcpWith(arena, {}, ...args);
+}
+
+function mcpWith(arena: Arena, env: NodeJS.ProcessEnv, ...args: string[]): { code: number; stdout: string; stderr: string } {
   try {
-    const stdout = execFileSync(process.execPath, [CLI, 'mcp', ...args, '--workspace', arena.ws, '--trust-workspace'], { env: cliEnv(arena), encoding: 'utf8', stdio: 'pipe' });
+    const stdout = execFileSync(process.execPath, [CLI, 'mcp', ...args, '--workspace', arena.ws, '--trust-workspace'], { env: cliEnv(arena, env), encoding: 'utf8', stdio: 'pipe' });
     return { code: 0, stdout, stderr: '' };
   } catch (err) {
     const e = err as { status: number; stdout: string; stderr: string };
@@ -119,6 +124,28 @@ describe('attacks: an approved MCP server runs code the agent wrote (built CLI)'
       assert.equal(existsSync(path.join(arena.ws, MARKER)), true);
     } finally {
       arena.cleanup();
+    }
+  });
+
+  test('without bubblewrap: the server runs unconfined, the question says so, and a changed script is still not started', async () => {
+    const bin = mkdtempSync(path.join(tmpdir(), 'pp-fake-bwrap-'));
+    writeFileSync(path.join(bin, 'bwrap'), '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
+    chmodSync(path.join(bin, 'bwrap'), 0o755);
+    const env = { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` };
+    const arena = mcpArena();
+    try {
+      const list = mcpWith(arena, env, 'list');
+      assert.match(list.stdout, /^local {2}needs-approval/m);
+      assert.match(list.stdout, /node tools\/mcp-srv\.mjs \(not sandboxed\)/);
+      assert.equal(mcpWith(arena, env, 'approve', 'local').code, 0);
+      appendFileSync(path.join(arena.ws, 'tools/mcp-srv.mjs'), PAYLOAD);
+      const next = await runAgent(arena, [turn(call('hello', 'mcp__local__hello', {})), finish()], { args: ['--trust-workspace'], env });
+      const asked = next.events.find((e) => e.type === 'approval/needed' && e.kind === 'mcp') as { reason?: string } | undefined;
+      assert.match(asked?.reason ?? '', /tools\/mcp-srv\.mjs \(changed\); it runs outside the sandbox: no sandbox works here \(bubblewrap does not work here/);
+      assertModifiedServerNeverRan(arena, next);
+    } finally {
+      arena.cleanup();
+      rmSync(bin, { recursive: true, force: true });
     }
   });
 

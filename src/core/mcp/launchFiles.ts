@@ -33,17 +33,26 @@ const SOURCE = /\.(m?[jt]sx?|c[jt]s|mts|py)$/;
 const MAX_SOURCE_BYTES = 1024 * 1024;
 const FOLDER_ENTRIES = ['package.json', 'index.js', 'index.mjs', 'index.cjs', 'index.ts', '__main__.py', '__init__.py'];
 
-/** Hashes kept by stat identity (size, times, inode): status lines and re-checks do not re-read unchanged files. */
+/** Hashes and import lists kept by stat identity (size, times, inode): status lines and re-checks do not re-read unchanged files. */
 export class FileHasher {
-  private readonly cache = new Map<string, { stamp: string; hash: string }>();
+  private readonly cache = new Map<string, { stamp: string; value: unknown }>();
 
   hash(abs: string, st: Stats): string {
+    return this.memo(`hash:${abs}`, st, () => `sha256:${sha256File(abs)}`);
+  }
+
+  imports(abs: string): { abs: string; mayBeAbsent: boolean }[] {
+    const st = statOrUndefined(abs);
+    return st ? resolveImports(abs, this.memo(`imports:${abs}`, st, () => importSpecs(abs))) : [];
+  }
+
+  private memo<T>(key: string, st: Stats, compute: () => T): T {
     const stamp = `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
-    const hit = this.cache.get(abs);
-    if (hit?.stamp === stamp) return hit.hash;
-    const hash = `sha256:${sha256File(abs)}`;
-    this.cache.set(abs, { stamp, hash });
-    return hash;
+    const hit = this.cache.get(key);
+    if (hit?.stamp === stamp) return hit.value as T;
+    const value = compute();
+    this.cache.set(key, { stamp, value });
+    return value;
   }
 }
 
@@ -127,9 +136,9 @@ export function launchFiles(root: string, config: McpServerConfig, hasher = new 
     const rel = queue.shift()!;
     if (visited.has(rel)) continue;
     visited.add(rel);
-    for (const abs of localImports(path.join(root, rel))) {
+    for (const { abs, mayBeAbsent } of hasher.imports(path.join(root, rel))) {
       const before = new Set(Object.keys(out));
-      record(abs, false);
+      record(abs, mayBeAbsent);
       for (const added of Object.keys(out)) if (!before.has(added) && SOURCE.test(added)) queue.push(added);
     }
   }
@@ -137,7 +146,8 @@ export function launchFiles(root: string, config: McpServerConfig, hasher = new 
 }
 
 /** Files a JS/TS or Python source names as its local modules (existing ones, resolved the way node and python would). */
-function localImports(file: string): string[] {
+/** The relative module names a JS/TS or Python source imports, as written (parsed once per version of the file). */
+function importSpecs(file: string): string[] {
   let text: string;
   try {
     if ((statSync(file).size ?? 0) > MAX_SOURCE_BYTES) return [];
@@ -145,22 +155,34 @@ function localImports(file: string): string[] {
   } catch {
     return [];
   }
-  const dir = path.dirname(file);
-  const out: string[] = [];
   if (/\.py$/.test(file)) {
-    for (const m of text.matchAll(/^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w.]+))/gm)) {
-      const mod = (m[1] ?? m[2] ?? '').replace(/^\.+/, '').replace(/\./g, '/');
-      if (mod) out.push(...[`${mod}.py`, `${mod}/__init__.py`].map((c) => path.join(dir, c)).filter((c) => statOrUndefined(c)?.isFile()));
-    }
-    return out;
+    return [...text.matchAll(/^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w.]+))/gm)].map((m) => `py:${(m[1] ?? m[2] ?? '').replace(/^\.+/, '').replace(/\./g, '/')}`).filter((x) => x !== 'py:');
   }
-  for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"\n]+)\1/g)) {
-    const base = path.resolve(dir, m[2]!);
+  return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"\n]+)\1/g)].map((m) => m[2]!);
+}
+
+/**
+ * Where those imports lead now (resolved the way node and python would; resolved on every check, as
+ * a module created later changes what runs). An unresolved JS import with an extension counts as
+ * absent, so creating it asks again.
+ */
+function resolveImports(file: string, specs: readonly string[]): { abs: string; mayBeAbsent: boolean }[] {
+  const dir = path.dirname(file);
+  const out: { abs: string; mayBeAbsent: boolean }[] = [];
+  const isFile = (c: string) => statOrUndefined(c)?.isFile() === true;
+  for (const spec of specs) {
+    if (spec.startsWith('py:')) {
+      const mod = spec.slice(3);
+      out.push(...[`${mod}.py`, `${mod}/__init__.py`].map((c) => path.join(dir, c)).filter(isFile).map((abs) => ({ abs, mayBeAbsent: false })));
+      continue;
+    }
+    const base = path.resolve(dir, spec);
     const candidates = [base, ...SCRIPT_EXTENSIONS.map((e) => `${base}${e}`), ...['index.js', 'index.mjs', 'index.cjs', 'index.ts'].map((i) => path.join(base, i))];
     // TypeScript sources import `./x.js` meaning `./x.ts`.
     if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/js$/, 'ts'));
-    const found = candidates.find((c) => statOrUndefined(c)?.isFile());
-    if (found) out.push(found);
+    const found = candidates.find(isFile);
+    if (found) out.push({ abs: found, mayBeAbsent: false });
+    else if (path.extname(spec)) out.push({ abs: base, mayBeAbsent: true });
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveSettings } from '../../../src/core/config';
 import { loadCliConfig } from '../../../src/core/config/cliConfig';
-import { ABSENT, describeFileChanges, launchFiles, mcpProtectedGlobs } from '../../../src/core/mcp/launchFiles';
+import { ABSENT, describeFileChanges, FileHasher, launchFiles, mcpProtectedGlobs } from '../../../src/core/mcp/launchFiles';
 import { createProtectedMatcher } from '../../../src/core/policy/path/protectedPaths';
 import type { McpServerConfig } from '../../../src/core/mcp';
 import { tempWorkspace } from '../tools/helpers';
@@ -32,7 +32,7 @@ const FILES = {
   'server.pid': '123',
   'data.db': 'db',
   'sub/run.js': 'sub',
-  'imp/srv.mjs': "import { x } from './lib.mjs';\nconst later = await import('./dyn.js');\nimport fs from 'node:fs';\n",
+  'imp/srv.mjs': "import { x } from './lib.mjs';\nconst later = await import('./dyn.js');\nimport fs from 'node:fs';\nawait import('./plugin.mjs').catch(() => undefined);\n",
   'imp/lib.mjs': "export const x = require('../util.cjs');\n",
   'imp/dyn.js': 'dyn',
   'util.cjs': 'util',
@@ -64,7 +64,7 @@ describe('launchFiles: the workspace files a launch names', () => {
     ['a command on a PATH folder inside', stdio('server', [], { env: { PATH: `${path.join(ws.root, 'bin')}:/usr/bin` } }), ['bin/server']],
     ['relative to cwd', stdio('node', ['run.js'], { cwd: 'sub' }), ['sub/run.js']],
     ['a link and its target', stdio('node', ['srv-link.mjs']), ['srv-link.mjs', 'tools/mcp-srv.mjs']],
-    ['the local modules a script imports, transitively', stdio('node', ['imp/srv.mjs']), ['imp/dyn.js', 'imp/lib.mjs', 'imp/srv.mjs', 'util.cjs']],
+    ['the local modules a script imports, transitively', stdio('node', ['imp/srv.mjs']), ['imp/dyn.js', 'imp/lib.mjs', 'imp/plugin.mjs', 'imp/srv.mjs', 'util.cjs']],
     ['python sibling modules', stdio('python3', ['py/main.py']), ['py/helpers.py', 'py/main.py']],
     ['a config file not there yet', stdio('node', ['tools/mcp-srv.mjs', '--config', 'later.yaml']), ['later.yaml', 'tools/mcp-srv.mjs']],
     // Left out: the workspace as a filesystem server's data folder, outputs, packages npx fetches, outside files.
@@ -93,6 +93,16 @@ describe('launchFiles: the workspace files a launch names', () => {
     assert.deepEqual(describeFileChanges(before, launchFiles(ws.root, config)), ['tools/mcp-srv.mjs (removed)']);
     assert.deepEqual(describeFileChanges(undefined, before), ['later.yaml (not part of the earlier approval)', 'tools/mcp-srv.mjs (not part of the earlier approval)']);
     writeFileSync(path.join(ws.root, 'tools/mcp-srv.mjs'), 'server');
+  });
+
+  test('a module the script imports, created later, is an added file (a long-lived check sees it too)', () => {
+    const config = stdio('node', ['imp/srv.mjs']);
+    const hasher = new FileHasher();
+    const before = launchFiles(ws.root, config, hasher);
+    assert.equal(before['imp/plugin.mjs'], ABSENT);
+    writeFileSync(path.join(ws.root, 'imp/plugin.mjs'), 'evil');
+    assert.deepEqual(describeFileChanges(before, launchFiles(ws.root, config, hasher)), ['imp/plugin.mjs (added)']);
+    rmSync(path.join(ws.root, 'imp/plugin.mjs'));
   });
 
   test('the named files are protected paths with their own reason, special characters escaped', () => {

@@ -13,11 +13,13 @@ export const usage = `Usage:
       servers are started to check them, then stopped; nothing is approved.
   patchpilot mcp approve NAME... [--workspace DIR] [--trust-workspace]
       Approve servers ahead of a run (a run without a terminal cannot ask): start each one, show
-      its command and tools, and record them. A later change of the command, arguments,
-      environment, URL or of a tool's definition needs approval again.
+      its command and tools, and record them with the content of every workspace file its
+      launch names. A later change of the command, arguments, environment, URL, of such a file
+      or of a tool's definition needs approval again.
   --trust-workspace     use the servers of the workspace's .vscode/settings.json (ignored otherwise)
 Servers come from .vscode/settings.json; approvals are kept in the workspace's .patchpilot folder,
-signed with a key in PATCHPILOT_STATE_HOME (default ~/.local/state/patchpilot).`;
+signed with a key in PATCHPILOT_STATE_HOME (default ~/.local/state/patchpilot). Local servers run
+in the commands' sandbox; PATCHPILOT_MCP_UNSANDBOXED=name,... exempts servers by name.`;
 
 const OPTIONS = { workspace: { type: 'string' }, 'trust-workspace': { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
@@ -41,8 +43,8 @@ export async function run(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  for (const i of config.ignored.filter((x) => x.key === 'patchpilot.mcp.servers')) {
-    process.stderr.write(`patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason} (--trust-workspace to use it)\n`);
+  for (const i of config.ignored.filter((x) => x.key.startsWith('patchpilot.mcp.'))) {
+    process.stderr.write(`patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}\n`);
   }
   const manager = createMcpManager({ root, settings: config.settings, approveHint: MCP_APPROVE_HINT, notifier: { info: () => undefined, warn: (m) => process.stderr.write(`patchpilot: warning: ${m}\n`), error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`) } });
   const controller = new AbortController();
@@ -89,7 +91,8 @@ export function statusLine(s: McpServerStatus): string {
     s.state === 'connected'
       ? `connected via ${s.connectedVia ?? s.transport}, ${s.toolCount} tool${s.toolCount === 1 ? '' : 's'}${s.withheld.length ? `; ${s.withheld.length} withheld until approved (changed or new: ${s.withheld.join(', ')})` : ''}`
       : `${s.state}${s.reason ? `: ${s.reason.split('\n').slice(0, 5).join('\n    ')}` : ''}`;
-  return `${s.name}  ${state}\n    ${s.launch}`;
+  const where = s.sandboxed === undefined ? '' : s.sandboxed ? ' (sandboxed)' : ' (not sandboxed)';
+  return `${s.name}  ${state}\n    ${s.launch}${where}`;
 }
 
 function firstLine(text: string): string {

@@ -3,7 +3,7 @@ import path from 'node:path';
 // The ESM build: esbuild bundles the UMD one with a dynamic require that breaks dist/cli.js.
 import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser/lib/esm/main.js';
 import { ConfigError, resolveSettings, type ResolvedConfig, type SettingsLayer } from './resolve';
-import type { SettingKey } from './settings';
+import { SETTING_KEYS, type SettingKey } from './settings';
 import { ENV_SETTINGS } from './origin';
 import { providerById } from './providers';
 import { errorMessage } from '../base';
@@ -20,7 +20,8 @@ export interface CliConfigInput {
  * The CLI's settings: the user's own file (`$XDG_CONFIG_HOME/patchpilot/settings.json`, else
  * `~/.config/patchpilot/settings.json`: the CLI's "user settings", the only place for user-only keys
  * such as `patchpilot.sandbox.allowUnixSockets`), then `<workspace>/.vscode/settings.json` (JSONC),
- * then the environment, then flags.
+ * then the environment, then flags. `PATCHPILOT_MCP_UNSANDBOXED` (comma-separated server names) also
+ * sets the user-level `patchpilot.mcp.unsandboxedServers`, which no workspace may set.
  * The API key comes from PATCHPILOT_API_KEY, else the chosen provider's own variable (OPENAI_API_KEY
  * when no provider is chosen, ANTHROPIC_API_KEY for "anthropic"; none for local servers); the Brave Search key from
  * PATCHPILOT_BRAVE_API_KEY; never from a file.
@@ -37,7 +38,8 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   const envValues: Record<string, unknown> = {};
   for (const [name, key] of Object.entries(ENV_SETTINGS)) {
     const value = input.env[name];
-    if (value !== undefined && value !== '') envValues[key] = value;
+    // A list in a variable: comma-separated names.
+    if (value !== undefined && value !== '') envValues[key] = SETTING_KEYS[key].kind === 'string[]' ? value.split(',').map((v) => v.trim()).filter(Boolean) : value;
   }
   layers.push({ scope: 'env', origin: 'environment', values: envValues });
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });

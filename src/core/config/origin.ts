@@ -8,6 +8,8 @@ export const ENV_SETTINGS: Readonly<Record<string, SettingKey>> = {
   PATCHPILOT_MODEL: 'patchpilot.llm.model',
   PATCHPILOT_FAST_MODEL: 'patchpilot.llm.fastModel',
   PATCHPILOT_LLM_COMMAND: 'patchpilot.llm.command',
+  // The CLI has no user settings file: the user's own environment is its user-level layer.
+  PATCHPILOT_MCP_UNSANDBOXED: 'patchpilot.mcp.unsandboxedServers',
 };
 
 /** `patchpilot run` options that set a setting (the rest of the command line is the CLI's own). */

@@ -99,7 +99,11 @@ export interface PatchPilotSettings {
     allowUnixSockets: string[];
   };
   /** MCP servers whose tools the agent may use (src/core/mcp). */
-  mcp: { servers: Record<string, McpServerConfig> };
+  mcp: {
+    servers: Record<string, McpServerConfig>;
+    /** Local servers the user exempted from the sandbox, by name (user settings only). */
+    unsandboxedServers: string[];
+  };
   /** spawn_subagent: how many subagents work at the same time. */
   subagents: { maxConcurrent: number };
   /**
@@ -179,6 +183,8 @@ export const SETTING_KEYS = {
   'patchpilot.sandbox.allowUnixSockets': { kind: 'absPath[]', trustSensitive: true, userOnly: true, concat: true },
   // A server's command runs code and a remote one receives what the agent sends it (CVE-2025-54136 and friends).
   'patchpilot.mcp.servers': { kind: 'mcpServers', trustSensitive: true, concat: true },
+  // Trust in a repository is not a reason to let it take its own servers out of the sandbox.
+  'patchpilot.mcp.unsandboxedServers': { kind: 'string[]', trustSensitive: true, userOnly: true, concat: true },
   'patchpilot.subagents.maxConcurrent': { kind: 'posint' },
   // Queries (model-chosen text) go to this provider; a repository may only turn search off.
   'patchpilot.webSearch.provider': { kind: 'searchProvider', trustSensitive: true, safeValues: ['off'] },
@@ -201,7 +207,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   history: { path: '.patchpilot/history.db', retention: {} },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
   sandbox: { allowUnixSockets: [] },
-  mcp: { servers: {} },
+  mcp: { servers: {}, unsandboxedServers: [] },
   subagents: { maxConcurrent: 4 },
   webSearch: {},
 } satisfies PatchPilotSettings);
@@ -339,7 +345,10 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
     },
     sandbox: { allowUnixSockets: [...v('patchpilot.sandbox.allowUnixSockets', d.sandbox.allowUnixSockets)] },
-    mcp: { servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) } },
+    mcp: {
+      servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) },
+      unsandboxedServers: [...v('patchpilot.mcp.unsandboxedServers', d.mcp.unsandboxedServers)],
+    },
     subagents: { maxConcurrent: v('patchpilot.subagents.maxConcurrent', d.subagents.maxConcurrent) },
     webSearch: {
       provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),

@@ -1,6 +1,7 @@
 /**
- * The MCP servers the user approved in this workspace: per server, the launch fingerprint and each
- * tool's fingerprint (fingerprint.ts). Kept in the workspace's state folder
+ * The MCP servers the user approved in this workspace: per server, the launch fingerprint, the
+ * content hashes of the workspace files the launch names (launchFiles.ts) and each tool's
+ * fingerprint (fingerprint.ts). Kept in the workspace's state folder
  * (`.patchpilot/mcp-approvals.json`, written atomically through real folders only), and signed: each
  * entry carries an HMAC keyed by a per-user secret kept outside every workspace (userStateDir). A
  * repository that commits its own approvals file (to pre-approve the server it also configures) or
@@ -14,6 +15,11 @@ import { ensureRealFolderChain, ignoreInStateFolder } from '../history/stateFold
 
 export interface ServerApproval {
   launch: string;
+  /**
+   * Workspace files the launch names -> content hash (or `absent`), as approved. Undefined in
+   * entries written before files were part of an approval: those ask again, naming the files.
+   */
+  files?: Record<string, string>;
   /** Tool name -> fingerprint of the definition the user approved; null until the server was first reached. */
   tools: Record<string, string> | null;
   approvedAt: number;
@@ -54,7 +60,7 @@ export class McpApprovals {
 
   /** Records (and saves) what the user approved; replaces the server's earlier approval. */
   approve(server: string, approval: Omit<ServerApproval, 'approvedAt'>): void {
-    this.entries.set(server, { ...approval, tools: approval.tools && { ...approval.tools }, approvedAt: (this.options.now ?? Date.now)() });
+    this.entries.set(server, { ...approval, ...(approval.files ? { files: { ...approval.files } } : {}), tools: approval.tools && { ...approval.tools }, approvedAt: (this.options.now ?? Date.now)() });
     this.save();
   }
 
@@ -75,7 +81,7 @@ export class McpApprovals {
     for (const [name, entry] of Object.entries(servers as Record<string, StoredApproval>)) {
       if (!isStored(entry) || !this.key) continue;
       if (!safeEqual(entry.mac, this.sign(name, entry))) continue; // planted or edited: not the user's approval
-      this.entries.set(name, { launch: entry.launch, tools: entry.tools && { ...entry.tools }, approvedAt: entry.approvedAt });
+      this.entries.set(name, { launch: entry.launch, ...(entry.files ? { files: { ...entry.files } } : {}), tools: entry.tools && { ...entry.tools }, approvedAt: entry.approvedAt });
     }
   }
 
@@ -98,7 +104,10 @@ export class McpApprovals {
     const tools = a.tools && Object.keys(a.tools)
       .sort()
       .map((t) => [t, a.tools![t]]);
-    return createHmac('sha256', this.key!).update(JSON.stringify([FILE_VERSION, this.options.root, name, a.launch, tools, a.approvedAt])).digest('hex');
+    const signed: unknown[] = [FILE_VERSION, this.options.root, name, a.launch, tools, a.approvedAt];
+    // Entries from before files were approved verify as they were signed (and then ask again, as their files are unknown).
+    if (a.files) signed.push(Object.keys(a.files).sort().map((f) => [f, a.files![f]]));
+    return createHmac('sha256', this.key!).update(JSON.stringify(signed)).digest('hex');
   }
 
   private readOrCreateKey(): Buffer | undefined {
@@ -133,8 +142,13 @@ function isStored(e: unknown): e is StoredApproval {
     typeof x.launch === 'string' &&
     typeof x.mac === 'string' &&
     typeof x.approvedAt === 'number' &&
-    (x.tools === null || (typeof x.tools === 'object' && !Array.isArray(x.tools) && Object.values(x.tools).every((v) => typeof v === 'string')))
+    (x.files === undefined || isStringRecord(x.files)) &&
+    (x.tools === null || isStringRecord(x.tools))
   );
+}
+
+function isStringRecord(v: unknown): v is Record<string, string> {
+  return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
 function safeEqual(a: string, b: string): boolean {

@@ -15,6 +15,7 @@ import { buildChildEnv } from '../policy/exec/childEnv';
 import type { McpServerConfig } from '../config/mcpServers';
 import type { McpToolDefinition } from './fingerprint';
 import { ProcessTransport } from './processTransport';
+import { commandExists, sandboxedLaunch, type ServerSandboxOptions } from './serverSandbox';
 
 export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
@@ -29,8 +30,16 @@ export interface McpConnectionOptions {
   backoff?: { baseMs: number; maxMs: number; maxReconnects: number };
   /** Randomness for the backoff's jitter (tests pass a constant). */
   random?: () => number;
+  /**
+   * Checked right before each start of a local server (the first and every reconnect): a reason
+   * not to start it (a file it runs changed since approval), or undefined.
+   */
+  preflight?: () => string | undefined;
+  /** Start a local server inside bubblewrap (serverSandbox.ts); undefined: unconfined. */
+  sandbox?: { bwrapPath: string; options: ServerSandboxOptions };
 }
 
+const SANDBOX_CACHES = { npm_config_cache: '/tmp/patchpilot-mcp-cache/npm', UV_CACHE_DIR: '/tmp/patchpilot-mcp-cache/uv' };
 const DEFAULT_BACKOFF = { baseMs: 500, maxMs: 30_000, maxReconnects: 5 };
 const CLIENT_INFO = { name: 'patchpilot', version: typeof PATCHPILOT_VERSION === 'string' ? PATCHPILOT_VERSION : '0.0.0' };
 declare const PATCHPILOT_VERSION: string;
@@ -56,6 +65,11 @@ export class McpConnection {
     readonly config: McpServerConfig,
     private readonly options: McpConnectionOptions,
   ) {}
+
+  /** A local server started inside the sandbox. */
+  get sandboxed(): boolean {
+    return this.config.transport === 'stdio' && this.options.sandbox !== undefined;
+  }
 
   /** The server process (stdio), for status and for tests that check it is gone. */
   get pid(): number | undefined {
@@ -158,9 +172,15 @@ export class McpConnection {
     const c = this.config;
     const timeout = this.options.connectTimeoutMs;
     if (c.transport === 'stdio') {
+      const problem = this.options.preflight?.();
+      if (problem) throw new Error(problem);
       const cwd = path.resolve(this.options.root, c.cwd ?? '.');
-      const env = buildChildEnv({ allow: this.options.envAllow, set: c.env }).env;
-      await this.attach(new ProcessTransport({ command: c.command, args: c.args, env, cwd }), generation, timeout);
+      const sb = this.options.sandbox;
+      // In the sandbox the user's package caches are read-only: `npx -y pkg` and `uvx pkg` get a private one (fetched again at each start).
+      const env = buildChildEnv({ allow: this.options.envAllow, set: { ...(sb ? SANDBOX_CACHES : {}), ...c.env } }).env;
+      if (sb && !commandExists(c.command, env.PATH, cwd)) throw new Error(`command not found: ${c.command}`);
+      const launch = sb ? await sandboxedLaunch({ bwrapPath: sb.bwrapPath, root: this.options.root, cwd, command: c.command, args: c.args, options: sb.options }) : { command: c.command, args: c.args };
+      await this.attach(new ProcessTransport({ ...launch, env, cwd }), generation, timeout);
       this.transportKind = 'stdio';
       return;
     }

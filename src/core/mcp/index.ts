@@ -3,3 +3,4 @@ export { McpApprovals, type ServerApproval, type McpApprovalsOptions } from './a
 export { McpManager, type McpManagerOptions, type McpServerStatus, type McpServerState } from './manager';
 export { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
 export { exposedToolName } from './naming';
+export { launchFiles, mcpProtectedGlobs, describeFileChanges, type LaunchFiles } from './launchFiles';

@@ -4,12 +4,17 @@
  * and a status the hosts show (`patchpilot mcp list`, later the extension's view).
  *
  * Approval (A11, CVE-2025-54136 "MCPoison"): a server starts only after the user approved its launch
- * (command, args, env and cwd; or URL and headers). The tools it offers the first time it is reached
+ * (command, args, env and cwd; or URL and headers) and the content of every workspace file that
+ * launch names (launchFiles.ts: the script, a binary, a package entry, a config file); a changed,
+ * added or removed file asks again, naming it, and is checked again right before every start. The tools it offers the first time it is reached
  * are recorded with that approval; when a tool's definition later differs (description, schema,
  * annotations) or a new one appears, the user is asked again before the model sees it, and a
  * declined one is withheld. Any change of the launch asks again as a new server would. Approvals
- * are asked at a run's start, in every approval mode.
+ * are asked at a run's start, in every approval mode. Local servers run in the commands' sandbox
+ * unless the user exempted them (serverSandbox.ts); every call passes the commands' filters
+ * (resultFilter.ts).
  */
+import { abortable } from '../base/abortable';
 import { Emitter } from '../base/event';
 import type { Disposable } from '../base/disposable';
 import type { ActionApprovalRequest } from '../ports';
@@ -17,7 +22,11 @@ import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
 import type { McpApprovals } from './approvals';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
 import { McpConnection, type McpConnectionOptions } from './connection';
-import { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
+import { hash, launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
+import { describeFileChanges, FileHasher, launchFiles, type LaunchFiles } from './launchFiles';
+import { createMcpCallGuard, type McpCallGuard } from './resultFilter';
+import { sandboxVerdict, type ServerSandboxOptions } from './serverSandbox';
+import { launchQuestion } from './launchQuestion';
 import { createMcpTool } from './mcpTool';
 import { exposedToolName } from './naming';
 
@@ -40,6 +49,8 @@ export interface McpServerStatus {
   withheld: string[];
   alwaysAllow: string[];
   pid?: number;
+  /** A local server: whether it runs (or would run) in the sandbox. */
+  sandboxed?: boolean;
 }
 
 export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'backoff' | 'random'>> {
@@ -49,14 +60,22 @@ export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'c
   approvals: McpApprovals;
   /** How the host's user approves a server outside a run (the CLI: `patchpilot mcp approve NAME`), for messages. */
   approveHint?: (server: string) => string;
+  /**
+   * The sandbox of local servers and the filters of every call (the command guard's ignored and
+   * protected paths). Hosts always pass it (session/capabilities.ts); without it servers run
+   * unconfined and results unfiltered (tests of the bare client).
+   */
+  protection?: ServerSandboxOptions;
 }
 
 interface Entry {
   name: string;
   config: McpServerConfig;
   connection?: McpConnection;
-  /** The launch fingerprint the user declined at the last run's start (asked again at the next one). */
+  /** The launch (and files) key the user declined at the last run's start (asked again at the next one). */
   declinedLaunch?: string;
+  /** The named files' hashes this server may start with (the approved ones); checked before each start. */
+  expectedFiles?: LaunchFiles;
   withheld: string[];
   offered: number;
 }
@@ -71,9 +90,13 @@ export class McpManager implements ToolSource, Disposable {
   private exitHook: (() => void) | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private envAllow: readonly string[];
+  private protection: ServerSandboxOptions | undefined;
+  private callGuard: McpCallGuard | undefined;
+  private readonly hasher = new FileHasher();
 
   constructor(private readonly options: McpManagerOptions) {
     this.envAllow = options.envAllow;
+    this.setProtection(options.protection);
     for (const [name, config] of Object.entries(options.servers)) this.entries.set(name, newEntry(name, config));
   }
 
@@ -82,10 +105,12 @@ export class McpManager implements ToolSource, Disposable {
   }
 
   /** Settings changed: servers whose configuration changed restart on their next use; removed ones stop. */
-  async configure(servers: Record<string, McpServerConfig>, envAllow: readonly string[] = this.envAllow): Promise<void> {
+  async configure(servers: Record<string, McpServerConfig>, envAllow: readonly string[] = this.envAllow, protection: ServerSandboxOptions | undefined = this.protection): Promise<void> {
     const closing: Promise<void>[] = [];
-    const envChanged = envAllow.join('\0') !== this.envAllow.join('\0');
+    // A server that leaves or enters the sandbox restarts, like one whose environment changed.
+    const envChanged = envAllow.join('\0') !== this.envAllow.join('\0') || (protection?.unsandboxed ?? []).join('\0') !== (this.protection?.unsandboxed ?? []).join('\0');
     this.envAllow = envAllow;
+    this.setProtection(protection);
     for (const [name, e] of this.entries) {
       const next = servers[name];
       if (next && !envChanged && JSON.stringify(next) === JSON.stringify(e.config)) continue;
@@ -113,6 +138,7 @@ export class McpManager implements ToolSource, Disposable {
   /** `patchpilot mcp list`: connects the approved servers (asks nothing, approves nothing) and reports. */
   async inspect(signal?: AbortSignal): Promise<McpServerStatus[]> {
     const approved = [...this.entries.values()].filter((e) => !e.config.disabled && this.launchApproved(e));
+    for (const e of approved) e.expectedFiles = this.options.approvals.get(e.name)?.files ?? {};
     await abortable(Promise.all(approved.map((e) => this.connect(e))), signal);
     for (const e of approved) this.updateWithheld(e);
     return this.status();
@@ -125,10 +151,14 @@ export class McpManager implements ToolSource, Disposable {
   async approve(name: string, signal?: AbortSignal): Promise<{ status: McpServerStatus; tools: McpToolDefinition[] }> {
     const e = this.entries.get(name);
     if (!e) throw new Error(`no MCP server named "${name}" (configured: ${this.serverNames.join(', ') || 'none'})`);
+    // What the user approves is what starts now: the files as they are (checked again right before the start).
+    const files = this.files(e);
+    e.expectedFiles = files;
     await abortable(this.connect(e), signal);
     const c = e.connection!;
-    if (c.state !== 'connected') return { status: this.statusOf(e), tools: [] };
-    this.options.approvals.approve(name, { launch: launchFingerprint(e.config), tools: fingerprints(c.tools) });
+    // Not approved yet: the status would say so; what the user needs is why it did not start.
+    if (c.state !== 'connected') return { status: { ...this.statusOf(e), state: 'failed', reason: c.reason ?? c.state }, tools: [] };
+    this.options.approvals.approve(name, { launch: launchFingerprint(e.config), files, tools: fingerprints(c.tools) });
     e.declinedLaunch = undefined;
     e.withheld = [];
     this.fire();
@@ -148,7 +178,9 @@ export class McpManager implements ToolSource, Disposable {
     const ready: Entry[] = [];
     for (const e of this.entries.values()) {
       if (e.config.disabled) continue;
-      if (this.launchApproved(e) || (await this.askLaunch(e, ctx))) ready.push(e);
+      if (this.launchApproved(e)) e.expectedFiles = this.options.approvals.get(e.name)?.files ?? {};
+      else if (!(await this.askLaunch(e, ctx))) continue;
+      ready.push(e);
     }
     await abortable(Promise.all(ready.map((e) => this.connect(e))), ctx.signal);
     for (const e of this.entries.values()) {
@@ -168,7 +200,18 @@ export class McpManager implements ToolSource, Disposable {
         if (!approved || e.withheld.includes(def.name)) continue;
         const exposedName = exposedToolName(e.name, def.name, taken);
         taken.add(exposedName);
-        tools.push(createMcpTool({ exposedName, server: e.name, definition: def, approved, alwaysAllow: e.config.alwaysAllow.includes(def.name), connection: c }));
+        tools.push(
+          createMcpTool({
+            exposedName,
+            server: e.name,
+            definition: def,
+            approved,
+            alwaysAllow: e.config.alwaysAllow.includes(def.name),
+            connection: c,
+            ...(this.callGuard ? { callGuard: this.callGuard } : {}),
+            ...(e.config.transport === 'stdio' ? { local: { sandboxed: c.sandboxed } } : {}),
+          }),
+        );
         e.offered++;
       }
     }
@@ -177,33 +220,53 @@ export class McpManager implements ToolSource, Disposable {
   }
 
   private launchApproved(e: Entry): boolean {
-    return this.options.approvals.get(e.name)?.launch === launchFingerprint(e.config);
+    const approval = this.options.approvals.get(e.name);
+    return approval?.launch === launchFingerprint(e.config) && describeFileChanges(approval.files ?? {}, this.files(e)).length === 0;
+  }
+
+  /** The workspace files the launch names, hashed now. */
+  private files(e: Entry): LaunchFiles {
+    return launchFiles(this.options.root, e.config, this.hasher);
+  }
+
+  /** What a yes or a no is about: the launch and its files' contents. */
+  private launchKey(e: Entry): string {
+    return hash({ launch: launchFingerprint(e.config), files: this.files(e) });
+  }
+
+  /** Why the approval no longer matches (undefined: a new server). */
+  private changeReason(e: Entry): string | undefined {
+    const before = this.options.approvals.get(e.name);
+    if (!before) return undefined;
+    if (before.launch !== launchFingerprint(e.config)) return 'its command, arguments, environment or URL changed since it was approved';
+    const changes = describeFileChanges(before.files, this.files(e));
+    return changes.length ? `a file it runs changed since it was approved: ${changes.join(', ')}` : undefined;
   }
 
   private async askLaunch(e: Entry, ctx: ToolSourceContext): Promise<boolean> {
     const fingerprint = launchFingerprint(e.config);
-    const before = this.options.approvals.get(e.name);
-    const local = e.config.transport === 'stdio';
-    const request: ActionApprovalRequest = {
-      kind: 'mcp',
-      title: `start MCP server "${e.name}": ${describeLaunch(e.config)}`,
-      reason: before
-        ? 'its command, arguments, environment or URL changed since you approved it'
-        : local
-          ? 'a new MCP server: its command runs on this machine, outside PatchPilot\'s sandbox'
-          : 'a new MCP server: the agent\'s tool calls (and the configured headers) go to this URL',
-      detail: launchDetail(e.config),
-    };
+    const files = this.files(e);
+    const key = this.launchKey(e);
+    const request = launchQuestion(e.name, e.config, files, this.changeReason(e), sandboxVerdict(e.name, this.protection));
     const yes = await this.ask(request, 'ask:mcp-server', ctx);
+    // A server still running from before the change runs the old code: it stops either way, and a yes starts the approved files.
+    const running = e.connection;
+    e.connection = undefined;
+    await running?.close().catch(() => undefined);
     if (yes) {
-      this.options.approvals.approve(e.name, { launch: fingerprint, tools: null });
+      this.options.approvals.approve(e.name, { launch: fingerprint, files, tools: null });
       e.declinedLaunch = undefined;
+      e.expectedFiles = files;
     } else {
-      e.declinedLaunch = fingerprint;
-      e.connection?.close().catch(() => undefined);
+      e.declinedLaunch = key;
     }
     this.fire();
     return yes;
+  }
+
+  private setProtection(protection: ServerSandboxOptions | undefined): void {
+    this.protection = protection;
+    this.callGuard = protection ? createMcpCallGuard(protection.guard) : undefined;
   }
 
   /** The first time a server is reached, its tools are recorded; later, new or changed ones need a yes. */
@@ -211,7 +274,7 @@ export class McpManager implements ToolSource, Disposable {
     const approval = this.options.approvals.get(e.name);
     if (!approval) return;
     if (approval.tools === null) {
-      this.options.approvals.approve(e.name, { launch: approval.launch, tools: fingerprints(defs) });
+      this.options.approvals.approve(e.name, { launch: approval.launch, ...(approval.files ? { files: approval.files } : {}), tools: fingerprints(defs) });
       e.withheld = [];
       return;
     }
@@ -231,7 +294,7 @@ export class McpManager implements ToolSource, Disposable {
       ctx,
     );
     if (yes) {
-      this.options.approvals.approve(e.name, { launch: approval.launch, tools: { ...approval.tools, ...fingerprints(changed) } });
+      this.options.approvals.approve(e.name, { launch: approval.launch, ...(approval.files ? { files: approval.files } : {}), tools: { ...approval.tools, ...fingerprints(changed) } });
       e.withheld = [];
     } else {
       e.withheld = changed.map((d) => d.name);
@@ -260,8 +323,15 @@ export class McpManager implements ToolSource, Disposable {
 
   private createConnection(e: Entry): McpConnection {
     const o = this.options;
+    const verdict = e.config.transport === 'stdio' && this.protection ? sandboxVerdict(e.name, this.protection) : undefined;
     const c = new McpConnection(e.name, e.config, {
       root: o.root,
+      // Right before every start (reconnects too): the files must still be the approved ones.
+      preflight: () => {
+        const changes = describeFileChanges(e.expectedFiles ?? this.options.approvals.get(e.name)?.files ?? {}, this.files(e));
+        return changes.length ? `not started: a file it runs changed since it was approved: ${changes.join(', ')} (it is asked about again at the next run)` : undefined;
+      },
+      ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, options: this.protection! } } : {}),
       envAllow: this.envAllow,
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       callTimeoutMs: o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
@@ -296,13 +366,16 @@ export class McpManager implements ToolSource, Disposable {
       toolCount: c?.state === 'connected' ? e.offered : 0,
       withheld: c?.state === 'connected' ? [...e.withheld] : [],
       alwaysAllow: [...e.config.alwaysAllow],
+      ...(e.config.transport === 'stdio' ? { sandboxed: this.protection !== undefined && sandboxVerdict(e.name, this.protection).sandboxed } : {}),
     };
     if (e.config.disabled) return { ...base, state: 'disabled', reason: 'disabled in the settings' };
-    const approval = this.options.approvals.get(e.name);
-    const launchOk = approval?.launch === launchFingerprint(e.config);
-    if (!launchOk && e.declinedLaunch === launchFingerprint(e.config)) return { ...base, state: 'declined', reason: `not approved${this.hint(e)}` };
+    const launchOk = this.launchApproved(e);
+    if (!launchOk && e.declinedLaunch === this.launchKey(e)) {
+      const changed = this.changeReason(e);
+      return { ...base, state: 'declined', reason: `not approved${changed ? `: ${changed}` : ''}${this.hint(e)}` };
+    }
     if (!launchOk) {
-      const why = approval ? 'its command, arguments, environment or URL changed since it was approved' : 'a new server, not approved yet';
+      const why = this.changeReason(e) ?? 'a new server, not approved yet';
       return { ...base, state: 'needs-approval', reason: `${why}${this.hint(e)}` };
     }
     if (!c) return { ...base, state: 'not-started' };
@@ -331,32 +404,4 @@ function newEntry(name: string, config: McpServerConfig): Entry {
 
 function fingerprints(defs: readonly McpToolDefinition[]): Record<string, string> {
   return Object.fromEntries(defs.map((d) => [d.name, toolFingerprint(d)]));
-}
-
-/** What the approval question shows: every argument on its own line; env and header names, not their values (secrets). */
-function launchDetail(c: McpServerConfig): string {
-  if (c.transport === 'stdio') {
-    return [`command: ${c.command}`, ...c.args.map((a, i) => `arg ${i + 1}: ${a}`), ...(c.cwd ? [`cwd: ${c.cwd}`] : []), ...Object.keys(c.env).map((k) => `env: ${k}=...`)].join('\n');
-  }
-  return [`url: ${c.url}`, `transport: ${c.transport === 'sse' ? 'SSE' : 'streamable HTTP (SSE if the server only speaks that)'}`, ...Object.keys(c.headers).map((k) => `header: ${k}: ...`)].join('\n');
-}
-
-/** Stops waiting when the signal aborts (the work itself goes on and ends in a status). */
-function abortable<T>(p: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return p;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason ?? new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
-  });
 }

@@ -4,14 +4,18 @@
  * approval mode (the call runs outside PatchPilot's policy and sandbox). The definition must still
  * be the one the user approved: a server that changed it after a reconnect gets a refusal, not a call.
  * A failure (server gone, timeout, error result) is a failed tool result the model reads.
+ * Calls pass the same filters as commands (resultFilter.ts): an argument naming an ignored path
+ * asks even for an always-allowed tool, and results are redacted of ignored files' contents.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { briefArgs } from '../base/truncate';
-import { gateAction } from '../tools/gate';
+import { auditProtectedChanges, gateAction } from '../tools/gate';
 import { headTail } from '../base/truncate';
+import { describeProtectedChanges, type ProtectedChange } from '../policy/exec/protectedGuard';
 import { fail, ok, type Tool, type ToolSchema } from '../tools/types';
 import type { McpConnection } from './connection';
 import { toolFingerprint, type McpToolDefinition } from './fingerprint';
+import { filteredText, type McpCallGuard } from './resultFilter';
 
 const MAX_RESULT_CHARS = 20_000;
 const MAX_DESCRIPTION_CHARS = 2_000;
@@ -24,6 +28,10 @@ export interface McpToolOptions {
   approved: string;
   alwaysAllow: boolean;
   connection: McpConnection;
+  /** Ignored-path and redaction filters (absent only in tests of the bare tool). */
+  callGuard?: McpCallGuard;
+  /** A local server (whether sandboxed), whose calls may touch the workspace; undefined for a remote one. */
+  local?: { sandboxed: boolean };
 }
 
 export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> {
@@ -45,24 +53,38 @@ export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> 
         );
       }
       const title = `MCP ${o.server}.${d.name} ${briefArgs(args)}`.trim();
-      if (o.alwaysAllow) {
+      const hidden = o.callGuard?.ignoredArguments(args) ?? [];
+      if (hidden.length > 0) {
+        // read_file refuses these; an MCP server reading them for the model needs the user's yes, alwaysAllow or not.
+        await gateAction(
+          ctx,
+          { kind: 'mcp', title, reason: `a tool of MCP server "${o.server}"`, detail: JSON.stringify(args, null, 2) },
+          { verdict: 'ask', rule: 'ask:mcp-ignored-path', reason: `the arguments name ${hidden.join(', ')}, which .patchpilotignore (or denyPaths) hides from the agent.` },
+        );
+      } else if (o.alwaysAllow) {
         ctx.emit?.({ type: 'policy', kind: 'command', subject: title, decision: { verdict: 'allow', rule: 'allow:mcp-always-allow', reason: `"${d.name}" is in the alwaysAllow list of MCP server "${o.server}".` } });
       } else {
         await gateAction(
           ctx,
           { kind: 'mcp', title, reason: `a tool of MCP server "${o.server}"`, detail: JSON.stringify(args, null, 2) },
-          { verdict: 'ask', rule: 'ask:mcp-tool', reason: `MCP tools run outside PatchPilot's policy and sandbox; only those in the server's alwaysAllow list run without asking.` },
+          { verdict: 'ask', rule: 'ask:mcp-tool', reason: `MCP tools run outside PatchPilot's policy${o.local?.sandboxed ? '' : ' and sandbox'}; only those in the server's alwaysAllow list run without asking.` },
         );
       }
       let result: CallToolResult;
+      let text: string;
+      let protectedChanges: ProtectedChange[] = [];
       try {
-        result = await o.connection.callTool(d.name, args, ctx.signal);
+        const call = () => o.connection.callTool(d.name, args, ctx.signal);
+        if (o.callGuard) ({ result, text, protectedChanges } = await o.callGuard.guarded(call, o.local));
+        else text = resultText((result = await call()));
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         return fail(`MCP server "${o.server}" could not complete ${d.name}: ${o.connection.describeFailure(err)}`, { server: o.server, tool: d.name });
       }
-      const text = headTail(resultText(result), MAX_RESULT_CHARS).text;
-      return result.isError ? fail(text || `${d.name} reported an error without text`, { server: o.server, tool: d.name }) : ok(text || '(no output)', { server: o.server, tool: d.name });
+      auditProtectedChanges(ctx, { protectedChanges });
+      const guarded = describeProtectedChanges(protectedChanges);
+      const body = headTail(text, MAX_RESULT_CHARS).text + (guarded ? `\n\n${guarded}` : '');
+      return result.isError ? fail(body.trim() || `${d.name} reported an error without text`, { server: o.server, tool: d.name }) : ok(body.trim() ? body : '(no output)', { server: o.server, tool: d.name });
     },
   };
 }
@@ -74,31 +96,7 @@ export function modelSchema(input: Record<string, unknown> | undefined): ToolSch
   return { ...rest, type: 'object', properties };
 }
 
-/** Text for the model: text parts as they are, everything else named and described, never dumped as base64. */
+/** Text for the model without filters: text parts as they are, everything else named and described, never dumped as base64. */
 export function resultText(result: CallToolResult): string {
-  const parts: string[] = [];
-  for (const c of result.content ?? []) {
-    switch (c.type) {
-      case 'text':
-        parts.push(c.text);
-        break;
-      case 'image':
-      case 'audio':
-        parts.push(`[${c.type} ${c.mimeType}, ${Math.floor((c.data.length * 3) / 4)} bytes, not shown]`);
-        break;
-      case 'resource': {
-        const r = c.resource as { uri: string; text?: string; blob?: string; mimeType?: string };
-        parts.push(typeof r.text === 'string' ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, binary, not shown]`);
-        break;
-      }
-      case 'resource_link':
-        parts.push(`[link ${c.name}: ${c.uri}]${c.description ? ` ${c.description}` : ''}`);
-        break;
-      default:
-        parts.push(`[${(c as { type: string }).type} content, not shown]`);
-    }
-  }
-  // Structured output stands in when the server sent no text for it.
-  if (result.structuredContent && !parts.some((p) => p.trim())) parts.push(JSON.stringify(result.structuredContent, null, 2));
-  return parts.join('\n');
+  return filteredText(result, { redact: (text) => ({ text, count: 0 }) }, () => undefined);
 }

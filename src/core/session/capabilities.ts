@@ -2,12 +2,16 @@
  * The capabilities that extend the agent beyond the workspace tools: subagents, web search (when a
  * provider is configured) and MCP servers. Wired here, apart from the core tool set, for the CLI and
  * the extension alike. An untrusted workspace (restricted mode) gets no MCP server at all: its
- * servers never start, and a host-kept manager stops the ones it ran.
+ * servers never start, and a host-kept manager stops the ones it ran. Local servers run in the
+ * commands' sandbox (the same guard: ignored files masked, protected paths read-only) unless the
+ * user exempted them, and every call passes the commands' filters.
  */
 import path from 'node:path';
 import type { PatchPilotSettings, ResolvedConfig } from '../config';
 import { defaultUserStateDir } from '../config/userState';
-import { McpApprovals, McpManager } from '../mcp';
+import { McpApprovals, McpManager, mcpProtectedGlobs } from '../mcp';
+import type { ServerSandboxOptions } from '../mcp/serverSandbox';
+import { createCommandGuard } from '../tools/policyAdapters';
 import type { Notifier, WebSearcher } from '../ports';
 import { spawnSubagentTool } from '../tools/spawnSubagent';
 import type { Tool, ToolSource } from '../tools/types';
@@ -26,6 +30,10 @@ export interface CapabilityOptions {
   userStateDir?: string;
   /** How the host's user approves an MCP server outside a run, for status messages. */
   mcpApproveHint?: (server: string) => string;
+  /** The agent's command guard (MCP launch files among its protected paths): local servers get the same sandbox mounts. */
+  guard?: ServerSandboxOptions['guard'];
+  /** Absolute folders readable in the sandbox wherever they are (the bundled skills). */
+  readOnlyPaths?: readonly string[];
 }
 
 export interface Capabilities {
@@ -52,9 +60,10 @@ export async function wireCapabilities(o: CapabilityOptions): Promise<Capabiliti
   let mcp = o.mcp;
   let ownsMcp = false;
   const servers = o.readOnly ? {} : settings.mcp.servers;
-  if (mcp) await mcp.configure(servers, settings.policy.envAllow);
+  const protection = mcpProtection(o.root, settings, o.guard, o.readOnlyPaths);
+  if (mcp) await mcp.configure(servers, settings.policy.envAllow, protection);
   else if (Object.keys(servers).length > 0) {
-    mcp = createMcpManager({ root: o.root, settings, servers, userStateDir: o.userStateDir, approveHint: o.mcpApproveHint, notifier: o.notifier });
+    mcp = createMcpManager({ root: o.root, settings, servers, userStateDir: o.userStateDir, approveHint: o.mcpApproveHint, notifier: o.notifier, protection });
     ownsMcp = true;
   }
   return { tools, search, toolSources: mcp && !o.readOnly ? [mcp] : [], mcp, ownsMcp };
@@ -68,6 +77,7 @@ export function createMcpManager(o: {
   userStateDir?: string;
   approveHint?: (server: string) => string;
   notifier?: Notifier;
+  protection?: ServerSandboxOptions;
 }): McpManager {
   const approvals = new McpApprovals({ root: o.root, stateDir: stateDirOf(o.root, o.settings.history.path), userStateDir: o.userStateDir ?? defaultUserStateDir() });
   if (approvals.persistProblem) o.notifier?.warn(approvals.persistProblem);
@@ -76,8 +86,22 @@ export function createMcpManager(o: {
     servers: o.servers ?? o.settings.mcp.servers,
     envAllow: o.settings.policy.envAllow,
     approvals,
+    protection: o.protection ?? mcpProtection(o.root, o.settings),
     ...(o.approveHint ? { approveHint: o.approveHint } : {}),
   });
+}
+
+/**
+ * The sandbox and filters of MCP servers: the agent's command guard when the wiring has one, else
+ * the same guard built here (`patchpilot mcp list/approve`), with the servers' launch files protected.
+ */
+export function mcpProtection(root: string, settings: PatchPilotSettings, guard?: ServerSandboxOptions['guard'], readOnlyPaths?: readonly string[]): ServerSandboxOptions {
+  return {
+    guard: guard ?? { root, ...createCommandGuard(root, settings.policy, settings.history.path, undefined, mcpProtectedGlobs(root, settings.mcp.servers)) },
+    unsandboxed: settings.mcp.unsandboxedServers,
+    homeAllow: settings.policy.homeAllow,
+    ...(readOnlyPaths ? { readOnlyPaths } : {}),
+  };
 }
 
 /** The workspace's state folder (where the history lives, if that is inside the workspace; else `.patchpilot`). */

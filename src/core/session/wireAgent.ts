@@ -15,7 +15,7 @@ import type { Approver, ChatModel, Notifier, PatchEngine, TaskRunner, WorkspaceF
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
-import type { McpManager } from '../mcp';
+import { mcpProtectedGlobs, type McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
@@ -125,8 +125,10 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
   const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
   const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
-  const guard = createCommandGuard(o.root, policy, settings.history.path, ignore);
-  const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint });
+  // Every workspace file an MCP server's launch names is part of its approval: protected while the server is configured.
+  const mcpProtected = o.readOnly ? [] : mcpProtectedGlobs(o.root, settings.mcp.servers);
+  const guard = createCommandGuard(o.root, policy, settings.history.path, ignore, mcpProtected);
+  const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint, guard: { root: o.root, ...guard }, readOnlyPaths });
   const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
   const deps: OrchestratorDeps = {
@@ -142,7 +144,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root }), o.readOnly),
     ...(o.fs ? { fs: readOnlyFs(o.fs(o.root), o.readOnly) } : {}),
     ignoreFilter: ignore,
-    pathPolicy: createPathPolicy(o.root, { protectedPaths: policy.protectedPaths, denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
+    pathPolicy: createPathPolicy(o.root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
     testGuard,
     exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow, readOnlyPaths, allowUnixSockets: settings.sandbox.allowUnixSockets }),

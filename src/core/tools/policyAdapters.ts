@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checkPath, compileGlobs, createIgnoreFilter, foldForMatch, type PathPolicySettings } from '../policy/path';
+import { checkPath, compileGlobs, createIgnoreFilter, foldForMatch, type PathPolicySettings, type ProtectedGlob } from '../policy/path';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 import type { PatchPilotSettings } from '../config/settings';
 import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../policy/exec';
@@ -58,11 +58,18 @@ export function ignoredNow(ignore: IgnoreFilter, denyPaths: readonly string[]): 
  * What commands may not read (ignored, denyPaths) or change (protected paths), with the state folder
  * that PatchPilot writes during a command. The CLI and the VS Code task terminal use the same one.
  */
-export function createCommandGuard(root: string, policy: PatchPilotSettings['policy'], historyPath: string, ignore: IgnoreFilter = createIgnoreFilter(root)): NonNullable<RunCommandOptions['guard']> {
+export function createCommandGuard(
+  root: string,
+  policy: PatchPilotSettings['policy'],
+  historyPath: string,
+  ignore: IgnoreFilter = createIgnoreFilter(root),
+  /** Protected globs added at wiring time (the files MCP servers' launches name). */
+  extraProtected: readonly ProtectedGlob[] = [],
+): NonNullable<RunCommandOptions['guard']> {
   const stateRel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
   return {
     ignored: ignoredNow(ignore, policy.denyPaths),
-    protectedGlobs: policy.protectedPaths,
+    protectedGlobs: [...policy.protectedPaths, ...extraProtected],
     stateDir: stateRel && !stateRel.startsWith('..') && !path.isAbsolute(stateRel) ? stateRel.split(path.sep).join('/') : undefined,
     stateFile: path.basename(historyPath),
   };

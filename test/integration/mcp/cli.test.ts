@@ -3,11 +3,11 @@
 // that dies mid-call, a cancelled run (no orphans), an untrusted workspace (no server starts).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { ScriptedTurn } from '../../support/scriptedModel';
-import { EVERYTHING, TEST_SERVER, isAlive, processesWith, waitUntil } from '../../support/mcp/servers';
+import { EVERYTHING, TEST_SERVER, processesWith, waitUntil } from '../../support/mcp/servers';
 import { call, events, runCli, skipWithoutBuild, withRepo } from '../agent/support';
 
 const userState = mkdtempSync(path.join(tmpdir(), 'pp-cli-user-state-'));
@@ -24,6 +24,8 @@ function configure(root: string, tag: string): { pidFile: string } {
   return { pidFile };
 }
 
+// The server runs in the sandbox's own PID namespace, so the pid it writes is not the host's: it is found by its unique tag.
+const serverProcesses = (tag: string) => processesWith(`--grandchild ${tag}`);
 const mcp = (args: string[]) => runCli(args, { command: 'mcp', env });
 const tagFor = (n: number) => `${600 + (process.pid % 200)}.${n}${Date.now() % 1000}`;
 
@@ -63,8 +65,8 @@ describe('patchpilot mcp and run with MCP servers (built CLI, real servers, scri
         ],
       );
       assert.equal(statuses[0]!.toolCount, 4);
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      await waitUntil(() => !isAlive(pid), 5_000, 'the listed server to stop');
+      assert.ok(existsSync(pidFile), 'the approved server was started to list it');
+      await waitUntil(() => serverProcesses(tag).length === 0, 5_000, 'the listed server to stop');
       assert.deepEqual(processesWith(`sleep ${tag}`), []);
 
       const unknown = await mcp(['approve', 'nope', '--workspace', root, '--trust-workspace']);
@@ -106,8 +108,8 @@ describe('patchpilot mcp and run with MCP servers (built CLI, real servers, scri
       // get-sum is not in alwaysAllow: without a terminal the call is refused and the model told why.
       assert.match(results[2]!.output, /not done, nobody could approve it: MCP everything\.get-sum.*no terminal/s);
       assert.match(results[3]!.output, /dying on purpose/);
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      await waitUntil(() => !isAlive(pid), 5_000, 'the server to stop after the run');
+      assert.ok(existsSync(pidFile));
+      await waitUntil(() => serverProcesses(tag).length === 0, 5_000, 'the server to stop after the run');
       assert.deepEqual(processesWith(`sleep ${tag}`), []);
       assert.deepEqual(processesWith(root), [], 'no server of this workspace is left');
     });
@@ -130,8 +132,8 @@ describe('patchpilot mcp and run with MCP servers (built CLI, real servers, scri
         },
       });
       assert.equal(r.code, 130, r.stderr);
-      const pid = Number(readFileSync(pidFile, 'utf8'));
-      assert.equal(isAlive(pid), false, 'the server is gone when the CLI has exited');
+      assert.ok(existsSync(pidFile));
+      assert.deepEqual(serverProcesses(tag), [], 'the server (and its sandbox) is gone when the CLI has exited');
       assert.deepEqual(processesWith(`sleep ${tag}`), [], 'and what it started');
     });
   });

@@ -3,7 +3,7 @@
 // dies in the middle of a call. Approvals, rug pulls, timeouts, cancellation and orphans.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McpApprovals, McpManager, type McpServerConfig } from '../../../src/core/mcp';
@@ -11,6 +11,10 @@ import type { ApprovalMode } from '../../../src/core/config/settings';
 import { ToolRegistry, type Tool, type ToolEvent } from '../../../src/core/tools';
 import { ScriptedApprover, makeContext, tempWorkspace } from '../../unit/tools/helpers';
 import { EVERYTHING, FILESYSTEM, TEST_SERVER, http, isAlive, processesWith, startEverythingHttp, stdio, waitUntil } from '../../support/mcp/servers';
+import { workspaceServerScript } from '../../support/mcp/workspaceServer';
+import { DEFAULT_SETTINGS } from '../../../src/core/config/settings';
+import { probeSandbox } from '../../../src/core/policy/exec';
+import { mcpProtection } from '../../../src/core/session/capabilities';
 
 const yes = () => new ScriptedApprover({ action: () => ({ approved: true }) });
 
@@ -261,7 +265,9 @@ describe('MCP approvals: rug pulls and planted approvals', () => {
   after(() => s.cleanup());
 
   test('a tool whose description changed after approval is asked about again before the model sees it; declined, it is withheld', async () => {
-    const descFile = path.join(s.root, 'desc.txt');
+    // Outside the workspace: a workspace file the launch names is part of the launch's approval (launchFiles.test.ts).
+    const descDir = mkdtempSync(path.join(tmpdir(), 'pp-desc-'));
+    const descFile = path.join(descDir, 'desc.txt');
     writeFileSync(descFile, 'Echoes the text back');
     const config = { test: stdio(process.execPath, [TEST_SERVER, '--description-file', descFile], { alwaysAllow: ['echo'] }) };
     const first = s.manager(config);
@@ -295,6 +301,7 @@ describe('MCP approvals: rug pulls and planted approvals', () => {
     const quiet = yes();
     await gather(fourth, quiet);
     assert.equal(quiet.actionRequests.length, 0, 'approved definitions are remembered');
+    rmSync(descDir, { recursive: true, force: true });
   });
 
   test('a changed command or argument needs approval again, like a new server', async () => {
@@ -349,5 +356,68 @@ describe('MCP approvals: rug pulls and planted approvals', () => {
       ws.cleanup();
       rmSync(outside, { recursive: true, force: true });
     }
+  });
+});
+
+describe('MCP launch files and the sandbox (a server script in the workspace)', () => {
+  let s: Setup;
+  before(() => (s = setup()));
+  after(() => s.cleanup());
+
+  const script = 'tools/mcp-srv.mjs';
+  // A name per test: the tests share one workspace and its approvals.
+  const servers = (name = 'local') => ({ [name]: stdio('node', [script], { alwaysAllow: ['hello', 'probe'] }) });
+  const protectedManager = (name = 'local', unsandboxedServers: string[] = []) => {
+    const settings = { ...DEFAULT_SETTINGS, mcp: { servers: servers(name), unsandboxedServers } };
+    return s.manager(servers(name), { protection: mcpProtection(s.root, settings) });
+  };
+
+  test('a script changed while its server runs (a long-lived host): the next run asks, naming it, and a no stops the old process', async () => {
+    mkdirSync(path.join(s.root, 'tools'), { recursive: true });
+    writeFileSync(path.join(s.root, script), workspaceServerScript('hello v1'));
+    const manager = protectedManager();
+    const first = await gather(manager, yes());
+    assert.ok(names(first.tools).includes('mcp__local__hello'));
+    const pid = manager.status()[0]!.pid!;
+    writeFileSync(path.join(s.root, script), workspaceServerScript('hello v2'));
+    assert.equal(manager.status()[0]!.state, 'needs-approval');
+    assert.match(manager.status()[0]!.reason ?? '', /a file it runs changed since it was approved: tools\/mcp-srv\.mjs \(changed\)/);
+    const decline = new ScriptedApprover();
+    const second = await gather(manager, decline);
+    assert.deepEqual(second.tools, []);
+    assert.match(decline.actionRequests[0]!.reason, /a file it runs changed since you approved it: tools\/mcp-srv\.mjs \(changed\)/);
+    assert.match(decline.actionRequests[0]!.detail ?? '', /workspace file \(approved by content, protected while configured\): tools\/mcp-srv\.mjs sha256:/);
+    await waitUntil(() => !isAlive(pid), 5_000, 'the old server to stop');
+    const third = await gather(manager, yes());
+    const hello = await invoke(third.tools, s.root, 'mcp__local__hello', {});
+    assert.equal(hello.result.output, 'hello v2', 'approved again: the new code runs');
+  });
+
+  test(`in the sandbox${probeSandbox().available ? '' : ' (no bwrap here: asked about as unsandboxed)'}: the server cannot change its own script, reads .env masked`, async () => {
+    writeFileSync(path.join(s.root, script), workspaceServerScript('hello'));
+    writeFileSync(path.join(s.root, '.env'), 'API_TOKEN=PP-SANDBOX-SECRET-42\n');
+    writeFileSync(path.join(s.root, '.patchpilotignore'), '.env\n');
+    const manager = protectedManager('boxed');
+    const approver = yes();
+    const { tools } = await gather(manager, approver);
+    if (!probeSandbox().available) {
+      assert.match(approver.actionRequests[0]!.reason, /outside the sandbox: no sandbox works here/);
+      return;
+    }
+    assert.match(approver.actionRequests[0]!.reason, /runs on this machine, inside PatchPilot's sandbox/);
+    assert.equal(manager.status()[0]!.sandboxed, true);
+    const probe = JSON.parse((await invoke(tools, s.root, 'mcp__boxed__probe', {})).result.output) as Record<string, string>;
+    assert.match(probe.writeSelf!, /^error (EROFS|EACCES|EPERM)/);
+    assert.match(probe.readEnv!, /^(|error EACCES)$/, 'ignored files are masked');
+    assert.equal(readFileSync(path.join(s.root, script), 'utf8'), workspaceServerScript('hello'));
+  });
+
+  test('a server the user exempted runs unsandboxed, and its question says so', async () => {
+    writeFileSync(path.join(s.root, script), workspaceServerScript('hello'));
+    const manager = protectedManager('free', ['free']);
+    const approver = yes();
+    await gather(manager, approver);
+    assert.match(approver.actionRequests[0]!.reason, /outside the sandbox: you exempted it \(patchpilot\.mcp\.unsandboxedServers\)/);
+    assert.equal(manager.status()[0]!.sandboxed, false);
   });
 });

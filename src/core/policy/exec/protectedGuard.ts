@@ -12,7 +12,7 @@
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createProtectedTest } from '../path/protectedPaths';
+import { createProtectedTest, type ProtectedGlob } from '../path/protectedPaths';
 import { GIT_EXEC_PARTS, inodeKey, listTree, scanWorkspace, toEntry, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
 import { SecretRedactor } from './secretRedactor';
 
@@ -24,8 +24,8 @@ export interface GuardOptions {
    * walk (so the ignore file is read once, not once per entry).
    */
   ignored(): (rel: string, isDir: boolean) => boolean;
-  /** patchpilot.policy.protectedPaths (added to the defaults). */
-  protectedGlobs?: readonly string[];
+  /** patchpilot.policy.protectedPaths and the MCP launch files (added to the defaults). */
+  protectedGlobs?: readonly ProtectedGlob[];
   /** The state folder, workspace-relative (default `.patchpilot`): its history files change during commands. */
   stateDir?: string;
   /** The history database's file name in the state folder (default `history.db`): it, its backup, lock and temp files are PatchPilot's own. */

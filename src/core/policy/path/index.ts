@@ -4,7 +4,7 @@ export { createIgnoreFilter, IGNORE_FILE_NAME } from './ignoreFilter';
 export type { IgnoreFilter, IgnoreMatch } from './ignoreFilter';
 export { gitDirLayoutAt, gitDirPartOf } from './bareRepo';
 export { DEFAULT_PROTECTED_PATHS, createProtectedMatcher, foldForMatch } from './protectedPaths';
-export type { ProtectedMatcher } from './protectedPaths';
+export type { ProtectedGlob, ProtectedMatcher } from './protectedPaths';
 export { openConfined, writeConfined, ConfinementError } from './confinedIo';
 export { commitConfined, nodeIo, type AtomicIo, type ConfinedChange } from './confinedCommit';
 export { confinePath, type Confined } from './workspacePath';

@@ -49,13 +49,21 @@ export function foldForMatch(rel: string): string {
     .join('/');
 }
 
+/**
+ * An extra protected glob: a user's (`patchpilot.policy.protectedPaths`, a plain string) or one
+ * added at wiring time with its own reason (the files an MCP server's launch names).
+ */
+export type ProtectedGlob = string | { glob: string; why: string };
+
+const USER_GLOB_WHY = 'listed in patchpilot.policy.protectedPaths';
+
 export interface ProtectedMatcher {
   /** The matching glob (or undefined) for a workspace-relative POSIX path. */
   match(rel: string, isDir?: boolean): { glob: string; why: string } | undefined;
 }
 
-export function createProtectedMatcher(extraGlobs: readonly string[] = []): ProtectedMatcher {
-  const entries = [...DEFAULT_PROTECTED_PATHS, ...extraGlobs.map((glob) => ({ glob, why: 'listed in patchpilot.policy.protectedPaths' }))];
+export function createProtectedMatcher(extraGlobs: readonly ProtectedGlob[] = []): ProtectedMatcher {
+  const entries = [...DEFAULT_PROTECTED_PATHS, ...extraGlobs.map((g) => (typeof g === 'string' ? { glob: g, why: USER_GLOB_WHY } : g))];
   const compiled: { ig: Ignore; entry: { glob: string; why: string } }[] = [];
   for (const entry of entries) {
     try {
@@ -80,9 +88,9 @@ export function createProtectedMatcher(extraGlobs: readonly string[] = []): Prot
  * The same set as one yes/no test, for walks over a whole workspace: one compiled matcher instead of
  * one per glob (whose per-path caches made a 100,000-entry walk slow).
  */
-export function createProtectedTest(extraGlobs: readonly string[] = []): (rel: string, isDir?: boolean) => boolean {
+export function createProtectedTest(extraGlobs: readonly ProtectedGlob[] = []): (rel: string, isDir?: boolean) => boolean {
   const ig = ignore({ ignorecase: true });
-  for (const glob of [...DEFAULT_PROTECTED_PATHS.map((e) => e.glob), ...extraGlobs]) {
+  for (const glob of [...DEFAULT_PROTECTED_PATHS.map((e) => e.glob), ...extraGlobs.map((g) => (typeof g === 'string' ? g : g.glob))]) {
     try {
       ig.add(glob.toLowerCase());
     } catch {

@@ -4,9 +4,14 @@
  * that filtering happens once, in src/core/config/resolve.ts (these keys are trust-sensitive).
  */
 
+import type { ProtectedGlob } from './protectedPaths';
+
 export interface PathPolicySettings {
-  /** `patchpilot.policy.protectedPaths`: extra gitignore-style globs that always ask before a write/create/delete. */
-  protectedPaths: readonly string[];
+  /**
+   * `patchpilot.policy.protectedPaths`: extra gitignore-style globs that always ask before a
+   * write/create/delete; plus those added at wiring time with their reason (MCP launch files).
+   */
+  protectedPaths: readonly ProtectedGlob[];
   /** `patchpilot.policy.denyPaths`: gitignore-style globs no tool may read, list, search or change. */
   denyPaths: readonly string[];
 }

@@ -236,7 +236,7 @@ export class AgentHost implements vscode.Disposable {
     if (!previous) {
       const loaded = await this.config.load();
       const userStateDir = this.context.globalStorageUri.fsPath;
-      this.mcp ??= createMcpManager({ root: folder.uri.fsPath, settings: { ...loaded.config.settings, mcp: { servers: {} } }, userStateDir });
+      this.mcp ??= createMcpManager({ root: folder.uri.fsPath, settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } }, userStateDir });
       const history = await this.services.history?.();
       const model = this.services.chatModel?.(loaded.config.settings);
       this.wired = (async () => wireAgent({

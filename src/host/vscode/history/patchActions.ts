@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { createIgnoreFilter } from '../../../core/policy/path';
+import { mcpProtectedGlobs } from '../../../core/mcp';
 import type { Approver, DiffPreview, PatchEngine } from '../../../core/ports';
 import type { PatchRecord } from '../../../core/history/types';
 import { createPathPolicy } from '../../../core/tools/policyAdapters';
@@ -97,7 +98,9 @@ export class PatchActions {
     if (hunks.length === 0) return refused(`${capital(what)} changes nothing.`);
 
     const ignore = createIgnoreFilter(root);
-    const policy = createPathPolicy(root, { protectedPaths: config.settings.policy.protectedPaths, denyPaths: config.settings.policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir));
+    // The files MCP servers run are protected here as in the agent's own writes (session/wireAgent.ts).
+    const protectedPaths = [...config.settings.policy.protectedPaths, ...mcpProtectedGlobs(root, config.settings.mcp.servers)];
+    const policy = createPathPolicy(root, { protectedPaths, denyPaths: config.settings.policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir));
     const paths = [...new Set(preview.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))];
     const decisions = await Promise.all(paths.map(async (p) => ({ path: p, decision: await policy.check(p, 'write') })));
     const denied = decisions.filter((x) => x.decision.verdict === 'deny');

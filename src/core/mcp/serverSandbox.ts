@@ -1,0 +1,84 @@
+/**
+ * A local MCP server runs in the same bubblewrap sandbox as the agent's commands
+ * (policy/exec/bwrapArgs.ts): the workspace writable, the rest of the machine read-only, the home
+ * an empty tmpfs but for the toolchain exceptions, ignored files masked and protected paths
+ * (the server's own named files among them) read-only, so an approved server cannot change the
+ * code it runs or read what `.patchpilotignore` hides. Unlike commands it keeps the network: many
+ * servers exist to reach a service. The user may exempt a server by name in a user-level setting
+ * (`patchpilot.mcp.unsandboxedServers`); without bubblewrap it runs unconfined, and its approval
+ * question says so.
+ */
+import { accessSync, constants, statSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bwrapArguments } from '../policy/exec/bwrapArgs';
+import { probeSandbox } from '../policy/exec/probe';
+import { GuardSession, type GuardOptions } from '../policy/exec/protectedGuard';
+
+export interface ServerSandboxOptions {
+  /** What commands may not read or change (the agent's command guard, MCP-named files included). */
+  guard: Omit<GuardOptions, 'keepBytes'>;
+  /** Server names the user exempted (user settings only). */
+  unsandboxed: readonly string[];
+  /** patchpilot.policy.homeAllow. */
+  homeAllow?: readonly string[];
+  /** Absolute folders left readable wherever they are (the bundled skills). */
+  readOnlyPaths?: readonly string[];
+}
+
+export type SandboxVerdict = { sandboxed: true; bwrapPath: string } | { sandboxed: false; why: string };
+
+/** Whether this server runs sandboxed, and if not, a sentence for its approval question. */
+export function sandboxVerdict(name: string, options: ServerSandboxOptions | undefined): SandboxVerdict {
+  if (!options) return { sandboxed: false, why: 'with your full rights' };
+  if (options.unsandboxed.includes(name)) return { sandboxed: false, why: 'you exempted it (patchpilot.mcp.unsandboxedServers); it has your full rights' };
+  const probe = probeSandbox();
+  if (!probe.available) return { sandboxed: false, why: `no sandbox works here (${probe.message.replace(/^commands are not sandboxed: /, '')}); it has your full rights` };
+  return { sandboxed: true, bwrapPath: probe.bwrapPath! };
+}
+
+/** bwrap and its arguments for `command args...` in `cwd`: the masks and read-only binds of a fresh guard walk. */
+export async function sandboxedLaunch(o: { bwrapPath: string; root: string; cwd: string; command: string; args: readonly string[]; options: ServerSandboxOptions }): Promise<{ command: string; args: string[] }> {
+  const guard = await GuardSession.begin({ ...o.options.guard, keepBytes: false });
+  const line = ['exec', o.command, ...o.args].map((w, i) => (i === 0 ? w : shellQuote(w))).join(' ');
+  const args = bwrapArguments(
+    {
+      workspaceRoot: o.root,
+      cwd: o.cwd,
+      homeDirs: [...new Set([os.homedir(), accountHome()])],
+      homeAllow: o.options.homeAllow,
+      readOnlyPaths: o.options.readOnlyPaths,
+      // Servers reach their services (an API, a database): the network stays; the files do not.
+      allowNetwork: true,
+      workspaceMounts: guard.sandboxMounts(),
+    },
+    line,
+  );
+  return { command: o.bwrapPath, args };
+}
+
+/** bash's own "not found" inside bwrap is less clear than the unconfined spawn's: say it the same way, before starting. */
+export function commandExists(command: string, envPath: string | undefined, cwd: string): boolean {
+  const runnable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (command.includes('/')) return runnable(path.resolve(cwd, command));
+  return (envPath ?? '').split(path.delimiter).some((dir) => dir && runnable(path.resolve(cwd, dir, command)));
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function accountHome(): string {
+  try {
+    return os.userInfo().homedir;
+  } catch {
+    return path.resolve(os.homedir());
+  }
+}

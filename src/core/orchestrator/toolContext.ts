@@ -1,11 +1,12 @@
 import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { commitPaths, type GitSnapshot } from '../git/gitSession';
-import { IgnoreRules } from '../git/ignoreRules';
+import type { IgnoreRules } from '../git/ignoreRules';
 import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
 import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
-import type { ToolContext, ToolEvent } from '../tools/types';
+import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
+import type { SkillCatalog } from '../context/skills/skillCatalog';
 import type { OrchestratorDeps } from './types';
 
 /**
@@ -13,9 +14,24 @@ import type { OrchestratorDeps } from './types';
  * patchpilot.git.autoCommit) and run the test commands (when patchpilot.tests.afterEdit), so the
  * model reads the test result in the same tool result as its edit.
  */
-export function createToolContext(deps: OrchestratorDeps, root: string, git: GitSnapshot, signal: AbortSignal, emit: (e: ToolEvent) => void): ToolContext {
+export interface RunToolContextInput {
+  root: string;
+  git: GitSnapshot;
+  signal: AbortSignal;
+  emit: (e: ToolEvent) => void;
+  ignore: IgnoreRules;
+  /** The run's goal and the set its file tools add written paths to (the run state's own). */
+  goal: string;
+  changedFiles: Set<string>;
+  pathPolicy: PathPolicy;
+  skills: SkillCatalog;
+  subagents?: SubagentSpawner;
+}
+
+/** Built whole, once per run: nothing is filled in after construction. */
+export function createToolContext(deps: OrchestratorDeps, input: RunToolContextInput): ToolContext {
   const { settings } = deps;
-  const ignore = new IgnoreRules(root, deps.ignoreFilter);
+  const { root, git, signal, emit, ignore } = input;
   const ctx: ToolContext = {
     root,
     settings,
@@ -24,8 +40,8 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     approver: deps.approver,
     tasks: deps.tasks,
     ignore,
-    run: { changedFiles: new Set(), knownHosts: new Set() },
-    pathPolicy: deps.pathPolicy,
+    run: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
+    pathPolicy: input.pathPolicy,
     commandPolicy: deps.commandPolicy,
     testGuard: deps.testGuard,
     exec: deps.exec,
@@ -35,6 +51,8 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     search: deps.search,
     // Earlier runs are recalled under the ignore rules of now: a file ignored since does not come back.
     history: deps.history && searchUnderCurrentIgnoreRules(deps.history, { root, ignored: ignoredNow(ignore.agentFilter, settings.policy.denyPaths) }),
+    skills: input.skills,
+    ...(input.subagents ? { subagents: input.subagents } : {}),
     emit,
   };
   ctx.run.afterWrite = async (paths, summary) => {

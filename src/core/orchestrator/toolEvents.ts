@@ -1,0 +1,40 @@
+/** What the tools report during a call, as the run's events and history (and the tally of unattended edits). */
+import type { HunkView } from '../../protocol/agentEvents';
+import type { ApplyResult } from '../patch/types';
+import { proposedDiff } from '../patch/proposedDiff';
+import type { ToolEvent } from '../tools/types';
+import type { RunState } from './runState';
+
+export function forwardToolEvent(e: ToolEvent, run: RunState): void {
+  const { emit } = run;
+  switch (e.type) {
+    case 'patch-proposed': {
+      const diff = e.preview.ok ? proposedDiff(e.preview) : '';
+      const warnings = e.preview.warnings ?? [];
+      emit({ type: 'patch/proposed', hunks: hunkViews(e.preview), ok: e.preview.ok, error: e.preview.error, ...(diff ? { diff } : {}), ...(warnings.length ? { warnings } : {}) });
+      break;
+    }
+    case 'approval-needed':
+      emit({ type: 'approval/needed', kind: e.request.kind, title: e.request.title, reason: 'reason' in e.request ? e.request.reason : undefined });
+      break;
+    case 'approval-answered':
+      if (e.unattended && e.edit) run.unattendedEdits++;
+      emit({ type: 'approval/answered', kind: e.kind, approved: e.approved, accepted: e.accepted, ...(e.rejected?.length ? { rejected: e.rejected } : {}), ...(e.unattended ? { unattended: true } : {}) });
+      break;
+    case 'test-started':
+      emit({ type: 'test/started', command: e.command });
+      break;
+    case 'test-finished':
+      emit({ type: 'test/finished', command: e.command, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary });
+      break;
+    case 'policy':
+      break;
+  }
+  run.recorder.toolEvent(e);
+}
+
+function hunkViews(r: ApplyResult): HunkView[] {
+  return r.files.flatMap((f) =>
+    f.hunks.map((h) => ({ id: h.id, path: h.path, status: h.status, startLine: h.range?.start, endLine: h.range?.end, reason: h.reason ?? f.reason })),
+  );
+}

@@ -112,6 +112,17 @@ export default tseslint.config(
       '@typescript-eslint/no-this-alias': ['error', { allowedNames: ['self'] }],
     },
   },
+  {
+    // One way to word an unknown error: src/core/base/errors.ts errorMessage() (the webviews, which
+    // import nothing from the core, keep their own).
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message'][alternate.callee.name='String']", message: 'Use errorMessage() from src/core/base/errors.ts.' },
+      ],
+    },
+  },
   // Between the layers.
   ...coreBoundaryConfigs(),
   {

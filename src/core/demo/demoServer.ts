@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { DEMO_MODEL_ID, DEMO_PLAIN_TEXT, nextDemoReply } from './demoScript';
 import { readBody, sendJson } from './httpJson';
 import { completionBody, streamChunks, usageFor } from './wireReply';
+import { errorMessage } from '../base/errors';
 
 /** A short pause between streamed chunks, so the reply visibly streams as a real one does. */
 const CHUNK_DELAY_MS = 12;
@@ -25,7 +26,7 @@ export async function startDemoModelServer(options: { chunkDelayMs?: number } = 
   let served = 0;
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: `demo model: ${err instanceof Error ? err.message : String(err)}`, type: 'server_error' } });
+      if (!res.headersSent) sendJson(res, 500, { error: { message: `demo model: ${errorMessage(err)}`, type: 'server_error' } });
       else res.destroy();
     });
   });

@@ -1,5 +1,6 @@
 import type { ParsedPatch, PatchFormat, PatchParseError } from '../types';
 import { err, ok, type Result } from '../../base/result';
+import { errorMessage } from '../../base/errors';
 import { parseApplyPatch } from './apply-patch';
 import { firstApplyPatchMarker, firstSearchReplaceMarker, firstUnifiedMarker, mask } from './detect';
 import { PatchSyntaxError } from './errors';
@@ -123,7 +124,7 @@ export function parsePatch(text: string): Result<ParsedPatch, PatchParseError> {
     return parseLines(splitPatchText(text));
   } catch (e) {
     if (e instanceof PatchSyntaxError) return err(toError(e));
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = errorMessage(e);
     return err({ message: `the patch parser failed unexpectedly (${reason}); please report this patch` });
   }
 }

@@ -7,6 +7,7 @@ import type { HistoryProblem, HistoryStatusView, RetentionView } from '../../../
 import type { HostConfig } from '../config/hostConfig';
 import type { WindowHistory } from '../workspace/windowHistory';
 import { addAll, DisposableStore } from '../../../core/base/disposable';
+import { errorMessage } from '../../../core/base/errors';
 
 /** Quiet time after the file changes before the panel is told (an atomic save is a few events). */
 const CHANGE_DEBOUNCE_MS = 250;
@@ -119,5 +120,5 @@ export class HistoryService implements vscode.Disposable {
 }
 
 function message(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { HistoryStore, TestTrigger } from '../../../core/history';
 import type { TestRunReport, TestService } from './testService';
+import { errorMessage } from '../../../core/base/errors';
 
 const TRIGGERS: Record<Exclude<TestRunReport['trigger'], 'agent'>, TestTrigger> = { command: 'manual', save: 'save' };
 
@@ -18,6 +19,6 @@ export function recordTestRuns(tests: TestService, history: () => Promise<Histor
       for (const c of report.commands) {
         await store.addTestRun({ runId: null, command: c.command, trigger: TRIGGERS[report.trigger as keyof typeof TRIGGERS], exitCode: c.result.exitCode, durationMs: c.result.durationMs, output: c.result.output });
       }
-    })().catch((err: unknown) => log.warn(`test run not recorded in history: ${err instanceof Error ? err.message : String(err)}`));
+    })().catch((err: unknown) => log.warn(`test run not recorded in history: ${errorMessage(err)}`));
   });
 }

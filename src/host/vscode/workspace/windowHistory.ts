@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { openHistoryStore, type HistoryReport, type HistoryStore } from '../../../core/history';
 import { retentionOptions } from '../../../core/history/retention';
 import type { HostConfig } from '../config/hostConfig';
+import { errorMessage } from '../../../core/base/errors';
 
 /**
  * The window's one history store (the workspace's sql.js database, in its worker), opened on first
@@ -25,7 +26,7 @@ export class WindowHistory implements vscode.Disposable {
     try {
       return await this.require();
     } catch (err) {
-      this.log.warn(`history not available: ${err instanceof Error ? err.message : String(err)}`);
+      this.log.warn(`history not available: ${errorMessage(err)}`);
       return undefined;
     }
   }

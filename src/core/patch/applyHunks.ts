@@ -253,8 +253,10 @@ function place(h: Hunk, variant: Variant, cand: Candidate, expected: number | un
 
 /** Rewrites bottom-up so earlier line numbers stay valid; context lines keep the file's bytes. */
 function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[], original: string): EditScript {
-  const lines = split.lines.slice();
-  const n = lines.length;
+  const n = split.lines.length;
+  // Each placement's replacement for its lines; spliced in once at the end, top-down in one pass
+  // (splicing each into the file array would cost hunks x lines).
+  const outs = new Map<Placed, FileLine[]>();
   let finalNewline = split.finalNewline;
   const eol = split.dominantEol;
   // Changed regions per placement: old lines a0..a1, and o0..o1 within the placement's output.
@@ -288,10 +290,10 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
       }
       const q = fileOf[i]!;
       if (cursor < q) close();
-      while (cursor < q) out.push(lines[cursor++]!); // file lines the patch dropped from its context
+      while (cursor < q) out.push(split.lines[cursor++]!); // file lines the patch dropped from its context
       if (line.kind === 'context') {
         close();
-        out.push(lines[q]!);
+        out.push(split.lines[q]!);
       } else {
         open ??= { a0: q, a1: q, o0: out.length, o1: out.length };
         open.a1 = q + 1;
@@ -301,13 +303,14 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     close();
     local.set(p, regions);
     outLength.set(p, out.length);
-    lines.splice(cand.start, p.end - cand.start, ...out);
+    outs.set(p, out);
     if (p.end === n) {
       if (p.hunk.newNoNewlineAtEnd && !p.hunk.oldNoNewlineAtEnd) finalNewline = false;
       else if (p.hunk.oldNoNewlineAtEnd && !p.hunk.newNoNewlineAtEnd) finalNewline = true;
       endDecided = !!(p.hunk.newNoNewlineAtEnd || p.hunk.oldNoNewlineAtEnd);
     }
   }
+  const lines = assemble(split.lines, placed, outs);
   // git's semantics: a line owns its newline. When the old last line (the one without) is gone
   // and an earlier line of the file ends it now, that line keeps its newline.
   const lastLine = lines[lines.length - 1];
@@ -330,6 +333,20 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     dominantEol: eol,
     regions,
   };
+}
+
+/** The file's lines with each placement's lines replaced by its output, in one top-down pass. */
+function assemble(fileLines: readonly FileLine[], placed: readonly Placed[], outs: ReadonlyMap<Placed, FileLine[]>): FileLine[] {
+  const lines: FileLine[] = [];
+  let cursor = 0;
+  // At one start an insertion (empty range) goes in front of the lines replaced there.
+  for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
+    while (cursor < p.cand.start) lines.push(fileLines[cursor++]!);
+    for (const l of outs.get(p)!) lines.push(l);
+    cursor = Math.max(cursor, p.end);
+  }
+  while (cursor < fileLines.length) lines.push(fileLines[cursor++]!);
+  return lines;
 }
 
 /**

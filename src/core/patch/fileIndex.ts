@@ -1,3 +1,4 @@
+import { AnchorSearch } from './anchorSearch';
 import { keyAt, type Level } from './normalize';
 
 /**
@@ -25,43 +26,72 @@ export class FileIndex {
   }
 
   private readonly exactHits = new Map<string, number[]>();
+  /** Exact text -> line numbers, built once scanning has cost about as much as building it. */
+  private exactMap: Map<string, number[]> | undefined;
+  private scansLeft = SCANS_BEFORE_HASHING;
 
   /** 0-based line numbers whose key at `level` equals `key` (ascending). */
   positions(level: Level, key: string): readonly number[] {
     if (level === 'exact') return this.exactPositions(key);
+    return this.positionMap(level).get(key) ?? EMPTY;
+  }
+
+  private positionMap(level: Exclude<Level, 'exact'>): Map<string, number[]> {
     let map = this.posCache.get(level);
     if (!map) {
-      map = new Map();
-      const keys = this.keys(level);
-      for (let i = 0; i < keys.length; i++) {
-        const k = keys[i]!;
-        const list = map.get(k);
-        if (list) list.push(i);
-        else map.set(k, [i]);
-      }
+      map = positionMap(this.keys(level));
       this.posCache.set(level, map);
     }
-    return map.get(key) ?? EMPTY;
+    return map;
+  }
+
+  private anchorSearch: AnchorSearch | undefined;
+
+  /** Anchor lines (`@@ heading`) looked up on indentation-level keys; see AnchorSearch. */
+  get anchors(): AnchorSearch {
+    this.anchorSearch ??= new AnchorSearch(this.keys('indentation'), () => this.positionMap('indentation'));
+    return this.anchorSearch;
   }
 
   /**
-   * Exact lookups scan with a length pre-check instead of hashing every line of the file: most
-   * patches match exactly and need only a handful of keys, so this is the fast path.
+   * Most patches match exactly and need only a handful of keys, so the first few exact lookups
+   * scan with a length pre-check instead of hashing every line. A patch with many hunks then
+   * switches to a map built once, so its cost grows with hunks + lines, not hunks x lines
+   * (test/unit/patch/apply/scaling.test.ts).
    */
   private exactPositions(key: string): readonly number[] {
+    if (this.exactMap) return this.exactMap.get(key) ?? EMPTY;
     let hits = this.exactHits.get(key);
-    if (!hits) {
-      hits = [];
-      const len = key.length;
-      const lines = this.lines;
-      for (let i = 0; i < lines.length; i++) {
-        const l = lines[i]!;
-        if (l.length === len && l === key) hits.push(i);
-      }
-      this.exactHits.set(key, hits);
+    if (hits) return hits;
+    if (this.scansLeft-- <= 0) {
+      this.exactMap = positionMap(this.lines);
+      this.exactHits.clear();
+      return this.exactMap.get(key) ?? EMPTY;
     }
+    hits = [];
+    const len = key.length;
+    const lines = this.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
+      if (l.length === len && l === key) hits.push(i);
+    }
+    this.exactHits.set(key, hits);
     return hits;
   }
+}
+
+/** Distinct exact lookups answered by scanning before the file is hashed once. */
+const SCANS_BEFORE_HASHING = 16;
+
+function positionMap(keys: readonly string[]): Map<string, number[]> {
+  const map = new Map<string, number[]>();
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const list = map.get(k);
+    if (list) list.push(i);
+    else map.set(k, [i]);
+  }
+  return map;
 }
 
 const EMPTY: readonly number[] = [];

@@ -3,7 +3,8 @@ import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
 import { ambiguousReason, planAddedLines } from './addedLine';
-import { joinText, splitText, type FileLine } from './text';
+import { planEndings } from './addedEndings';
+import { joinText, splitText, type Eol, type FileLine } from './text';
 import { explainNotFound, hunkId, hunkLabel } from './describe';
 import { placeByNumbers } from './placeByNumbers';
 import type { EditScript } from './editScript';
@@ -46,6 +47,8 @@ interface Placed {
   note?: string;
   /** The text of each added line (see planAddedLines), set once the placement is final. */
   texts?: Map<number, string>;
+  /** The ending of each added line (see planEndings), set with `texts`. */
+  eols?: Map<number, Eol>;
 }
 
 export interface ApplyHunksOptions {
@@ -166,6 +169,21 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       continue;
     }
     p.texts = plan.texts;
+    const fileOf = fileLineOfOld(p.variant, p.cand);
+    const endings = planEndings(
+      { lines: p.variant.lines, fileOf, start: p.cand.start, end: p.end, literal: endingsProven(p.variant, fileOf, split.lines), newNoNewlineAtEnd: p.hunk.newNoNewlineAtEnd },
+      split,
+    );
+    if (endings.kind === 'refused') {
+      refuse(p.hunk, endings.reason);
+      continue;
+    }
+    p.eols = endings.eols;
+    if (endings.inferred) {
+      // A guess is never reported as exact, even when the placement is.
+      p.confidence *= 0.99;
+      p.note = p.note ? `${p.note}; ${endings.inferred}` : endings.inferred;
+    }
     if (plan.written > 0) mixed = true;
     if (plan.undetermined.length > 0) undetermined.push([p, plan.undetermined[0]!]);
   }
@@ -269,7 +287,6 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.end - a.end || b.hunk.index - a.hunk.index)) {
     const { cand, variant } = p;
     const fileOf = fileLineOfOld(variant, cand);
-    const literal = endingsProven(variant, fileOf, split.lines);
     const out: FileLine[] = [];
     const regions: { a0: number; a1: number; o0: number; o1: number }[] = [];
     let open: { a0: number; a1: number; o0: number; o1: number } | undefined;
@@ -282,7 +299,7 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     variant.lines.forEach((line, i) => {
       if (line.kind === 'add') {
         open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
-        const line_: FileLine = { text: texts.get(i)!, eol: literal && line.eol ? line.eol : eol };
+        const line_: FileLine = { text: texts.get(i)!, eol: p.eols!.get(i)! };
         added.add(line_);
         out.push(line_);
         open.o1 = out.length;
@@ -311,10 +328,12 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     }
   }
   const lines = assemble(split.lines, placed, outs);
+  giveOldLastLineAnEnding(lines, split);
   // git's semantics: a line owns its newline. When the old last line (the one without) is gone
   // and an earlier line of the file ends it now, that line keeps its newline.
   const lastLine = lines[lines.length - 1];
   if (!finalNewline && !endDecided && lastLine && n > 0 && lastLine !== split.lines[n - 1] && !added.has(lastLine)) finalNewline = true;
+  if (finalNewline && lastLine && lastLine.eol === '') lines[lines.length - 1] = { text: lastLine.text, eol: endingAbove(lines, lines.length - 1, split) };
   const regions: Region[] = [];
   let delta = 0;
   for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
@@ -333,6 +352,26 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     dominantEol: eol,
     regions,
   };
+}
+
+/**
+ * The old last line had no ending; when new lines now follow it, it takes the ending of the line
+ * after it (decided by planEndings), so joinText never has to guess one.
+ */
+function giveOldLastLineAnEnding(lines: FileLine[], split: ReturnType<typeof splitText>): void {
+  const old = split.lines[split.lines.length - 1];
+  if (!old || old.eol !== '') return;
+  const at = lines.lastIndexOf(old);
+  if (at >= 0 && at < lines.length - 1) lines[at] = { text: old.text, eol: lines[at + 1]!.eol || endingAbove(lines, at, split) };
+}
+
+/** A line that must gain an ending takes the one of the nearest line above that has one. */
+function endingAbove(lines: readonly FileLine[], at: number, split: ReturnType<typeof splitText>): Eol {
+  for (let k = at - 1; k >= 0; k--) {
+    const e = lines[k]!.eol;
+    if (e !== '') return e;
+  }
+  return split.dominantEol;
 }
 
 /** The file's lines with each placement's lines replaced by its output, in one top-down pass. */

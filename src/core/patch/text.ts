@@ -16,8 +16,10 @@ export interface SplitText {
   bom: boolean;
   /** True when the file ends with a line ending (or is empty). */
   finalNewline: boolean;
-  /** The ending new lines get: the most frequent one, LF on a tie or when the file has none. */
+  /** The most frequent ending, LF on a tie or when the file has none (see addedEndings for when it may be used). */
   dominantEol: Eol;
+  crlfCount: number;
+  lfCount: number;
 }
 
 const BOM = '\uFEFF';
@@ -45,7 +47,7 @@ export function splitText(text: string): SplitText {
     pos = nl + 1;
   }
   const last = lines[lines.length - 1];
-  return { lines, bom, finalNewline: !last || last.eol !== '', dominantEol: crlf > lf ? '\r\n' : '\n' };
+  return { lines, bom, finalNewline: !last || last.eol !== '', dominantEol: crlf > lf ? '\r\n' : '\n', crlfCount: crlf, lfCount: lf };
 }
 
 /**

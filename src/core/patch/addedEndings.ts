@@ -7,10 +7,12 @@ import type { Eol, FileLine, SplitText } from './text';
  *
  * - The patch's own endings, when they are proven (see `literal`): git writes them byte for byte.
  * - A file with one kind of ending (or none): that kind. The file's convention is certain.
- * - A file that mixes endings, per run of changed lines: the ending of the lines the run replaces
- *   when they agree (line for line when they differ and the counts match), else the ending of
- *   the lines around it when they agree, else the file's most common ending. Each of these is an
- *   inference: the hunk gets a note saying so and is not reported as exact.
+ * - A file that mixes endings, per run of changed lines: the one ending every line of the patch
+ *   text had, when the file has that ending on every line the hunk shares with it (a real diff
+ *   of such lines writes no other); else the ending of the lines the run replaces when they agree
+ *   (line for line when they differ and the counts match), else the ending of the lines around it
+ *   when they agree, else the file's most common ending. Each of these is an inference: the hunk
+ *   gets a note saying so and is not reported as exact.
  * - When even that is a tie (the lines around differ and the file has as many CRLF as LF lines),
  *   nothing says which ending was meant: the hunk is refused.
  */
@@ -27,8 +29,8 @@ export interface EndingInput {
   end: number;
   /** The patch's endings are the file's bytes wherever they share a line. */
   literal: boolean;
-  /** The hunk's new side ends without a newline: its last added line gets none. */
-  newNoNewlineAtEnd?: boolean;
+  /** Every line of the patch text ended in CRLF (Hunk.crlfPatch). */
+  crlfPatch?: boolean;
 }
 
 const NAME: Record<Eol, string> = { '\r\n': 'CRLF', '\n': 'LF' };
@@ -39,6 +41,7 @@ export function planEndings(input: EndingInput, file: SplitText): EndingPlan {
   const fileLines = file.lines;
   const uniform: Eol | undefined = file.crlfCount === 0 ? '\n' : file.lfCount === 0 ? '\r\n' : undefined;
   const inferred = new Set<string>();
+  const patchSays = uniformPatchEnding(input, fileLines);
   for (let i = 0; i < lines.length; ) {
     if (lines[i]!.kind === 'context') {
       i++;
@@ -54,10 +57,12 @@ export function planEndings(input: EndingInput, file: SplitText): EndingPlan {
       const own = lines[k]!.eol;
       if (input.literal && own) eols.set(k, own);
       else if (uniform) eols.set(k, uniform);
-      else if (!(input.newNoNewlineAtEnd && k === lines.length - 1)) open.push(k);
-      else eols.set(k, file.dominantEol); // never written: the line ends the file without a newline
+      else open.push(k);
     }
-    if (open.length > 0) {
+    if (open.length > 0 && patchSays) {
+      for (const k of open) eols.set(k, patchSays);
+      inferred.add(`${NAME[patchSays]} as every line of the patch, which the lines it shares with the file have too`);
+    } else if (open.length > 0) {
       const decided = inferRun(open, removed, neighbours(i, j, input, fileLines), file, fileOf, fileLines);
       if (decided.kind === 'refused') return decided;
       for (const [k, eol] of decided.eols) eols.set(k, eol);
@@ -66,6 +71,21 @@ export function planEndings(input: EndingInput, file: SplitText): EndingPlan {
     i = j;
   }
   return inferred.size > 0 ? { kind: 'ok', eols, inferred: `line endings inferred: ${[...inferred].join('; ')} (the file mixes CRLF and LF and the patch's endings do not say)` } : { kind: 'ok', eols };
+}
+
+/**
+ * The ending every line of the patch text had, when no line carries its own and the file has it
+ * on every line the hunk shares with it (the last line, without an ending, says nothing).
+ */
+function uniformPatchEnding(input: EndingInput, fileLines: readonly FileLine[]): Eol | undefined {
+  if (input.lines.some((l) => l.eol)) return undefined;
+  const eol: Eol = input.crlfPatch ? '\r\n' : '\n';
+  for (let i = 0; i < input.lines.length; i++) {
+    if (input.lines[i]!.kind === 'add') continue;
+    const own = fileLines[input.fileOf[i]!]!.eol;
+    if (own !== '' && own !== eol) return undefined;
+  }
+  return eol;
 }
 
 type RunDecision = { kind: 'ok'; eols: Map<number, Eol>; how: string } | { kind: 'refused'; reason: string };
@@ -125,4 +145,40 @@ function neighbours(i: number, j: number, input: EndingInput, fileLines: readonl
   // The old last line has no ending of its own (it takes the new lines' one): look past it.
   const above = eolAt(aboveLine) ?? (aboveLine === fileLines.length - 1 ? eolAt(aboveLine - 1) : undefined);
   return { above, below: eolAt(belowLine), line: aboveLine + 2 };
+}
+
+/**
+ * Whether the line endings the patch carries (see HunkLine.eol) are the file's bytes: every line
+ * it shares with the file has the same ending there. Then an added line keeps its own ending, as
+ * git writes it (a CRLF line in a mixed file, a LF one in a CRLF file); otherwise (a diff made on
+ * a CRLF checkout of an LF file) planEndings decides from the file.
+ */
+export function endingsProven(lines: readonly HunkLine[], fileOf: readonly number[], fileLines: readonly FileLine[]): boolean {
+  for (let i = 0; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (l.kind === 'add' || !l.eol) continue;
+    const own = fileLines[fileOf[i]!]!.eol;
+    if (own !== '' && own !== l.eol) return false;
+  }
+  return true;
+}
+
+/**
+ * The old last line had no ending; when new lines now follow it, it takes the ending of the line
+ * after it (decided by planEndings), so joinText never has to guess one.
+ */
+export function giveOldLastLineAnEnding(lines: FileLine[], split: SplitText): void {
+  const old = split.lines[split.lines.length - 1];
+  if (!old || old.eol !== '') return;
+  const at = lines.lastIndexOf(old);
+  if (at >= 0 && at < lines.length - 1) lines[at] = { text: old.text, eol: lines[at + 1]!.eol || endingAbove(lines, at, split) };
+}
+
+/** A line that must gain an ending takes the one of the nearest line above that has one. */
+export function endingAbove(lines: readonly FileLine[], at: number, split: SplitText): Eol {
+  for (let k = at - 1; k >= 0; k--) {
+    const e = lines[k]!.eol;
+    if (e !== '') return e;
+  }
+  return split.dominantEol;
 }

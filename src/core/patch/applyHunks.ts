@@ -3,7 +3,7 @@ import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
 import { ambiguousReason, planAddedLines } from './addedLine';
-import { planEndings } from './addedEndings';
+import { endingAbove, endingsProven, giveOldLastLineAnEnding, planEndings } from './addedEndings';
 import { joinText, splitText, type Eol, type FileLine } from './text';
 import { explainNotFound, hunkId, hunkLabel } from './describe';
 import { placeByNumbers } from './placeByNumbers';
@@ -171,7 +171,7 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
     p.texts = plan.texts;
     const fileOf = fileLineOfOld(p.variant, p.cand);
     const endings = planEndings(
-      { lines: p.variant.lines, fileOf, start: p.cand.start, end: p.end, literal: endingsProven(p.variant, fileOf, split.lines), newNoNewlineAtEnd: p.hunk.newNoNewlineAtEnd },
+      { lines: p.variant.lines, fileOf, start: p.cand.start, end: p.end, literal: endingsProven(p.variant.lines, fileOf, split.lines), crlfPatch: p.hunk.crlfPatch },
       split,
     );
     if (endings.kind === 'refused') {
@@ -354,26 +354,6 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   };
 }
 
-/**
- * The old last line had no ending; when new lines now follow it, it takes the ending of the line
- * after it (decided by planEndings), so joinText never has to guess one.
- */
-function giveOldLastLineAnEnding(lines: FileLine[], split: ReturnType<typeof splitText>): void {
-  const old = split.lines[split.lines.length - 1];
-  if (!old || old.eol !== '') return;
-  const at = lines.lastIndexOf(old);
-  if (at >= 0 && at < lines.length - 1) lines[at] = { text: old.text, eol: lines[at + 1]!.eol || endingAbove(lines, at, split) };
-}
-
-/** A line that must gain an ending takes the one of the nearest line above that has one. */
-function endingAbove(lines: readonly FileLine[], at: number, split: ReturnType<typeof splitText>): Eol {
-  for (let k = at - 1; k >= 0; k--) {
-    const e = lines[k]!.eol;
-    if (e !== '') return e;
-  }
-  return split.dominantEol;
-}
-
 /** The file's lines with each placement's lines replaced by its output, in one top-down pass. */
 function assemble(fileLines: readonly FileLine[], placed: readonly Placed[], outs: ReadonlyMap<Placed, FileLine[]>): FileLine[] {
   const lines: FileLine[] = [];
@@ -386,22 +366,6 @@ function assemble(fileLines: readonly FileLine[], placed: readonly Placed[], out
   }
   while (cursor < fileLines.length) lines.push(fileLines[cursor++]!);
   return lines;
-}
-
-/**
- * Whether the line endings the patch carries (see HunkLine.eol) are the file's bytes: every line
- * it shares with the file has the same ending there. Then an added line keeps its own ending, as
- * git writes it (a CRLF line in a mixed file, a LF one in a CRLF file); otherwise (a diff made on
- * a CRLF checkout of an LF file) new lines take the file's dominant ending.
- */
-function endingsProven(variant: Variant, fileOf: readonly number[], fileLines: readonly FileLine[]): boolean {
-  for (let i = 0; i < variant.lines.length; i++) {
-    const l = variant.lines[i]!;
-    if (l.kind === 'add' || !l.eol) continue;
-    const own = fileLines[fileOf[i]!]!.eol;
-    if (own !== '' && own !== l.eol) return false;
-  }
-  return true;
 }
 
 /** For each variant line: the 0-based file line its old-side line matched (-1 for added lines). */

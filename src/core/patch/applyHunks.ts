@@ -67,7 +67,7 @@ export interface ApplyHunksOptions {
 const endOf = (c: Candidate) => (c.map.length ? c.map[c.map.length - 1]! + 1 : c.start);
 
 export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: ApplyHunksOptions): FileApplyOutcome {
-  const split = splitText(text);
+  const split = splitText(text, quotesBom(text, hunks));
   const index = new FileIndex(split.lines.map((l) => l.text));
   const results = new Map<Hunk, HunkResult>();
   const idOf = (h: Hunk) => hunkId(opts.path, h.index);
@@ -208,6 +208,16 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   }
   const script = rewrite(split, placed, text);
   return { ok: true, hunks: hunkResults, newText: script.newText, script };
+}
+
+/**
+ * A diff of a file with a BOM (git, the diff package) writes the BOM as the first bytes of line 1:
+ * when a hunk's old side has that line so, the BOM is matched and rewritten as part of it.
+ */
+function quotesBom(text: string, hunks: readonly Hunk[]): boolean {
+  if (!text.startsWith('\uFEFF')) return false;
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  return hunks.some((h) => h.lines.some((l) => l.kind !== 'add' && l.text === firstLine));
 }
 
 /**

@@ -24,8 +24,9 @@ export interface SplitText {
 
 const BOM = '\uFEFF';
 
-export function splitText(text: string): SplitText {
-  const bom = text.startsWith(BOM);
+/** `keepBom`: the BOM stays part of the first line's text (for a patch that quotes it there). */
+export function splitText(text: string, keepBom = false): SplitText {
+  const bom = !keepBom && text.startsWith(BOM);
   const body = bom ? text.slice(1) : text;
   const lines: FileLine[] = [];
   let crlf = 0;

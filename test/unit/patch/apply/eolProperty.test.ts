@@ -7,7 +7,7 @@ import { seededRandom } from '../../../support/seededRandom';
 /**
  * Property: for random files that mix CRLF and LF, and a random single-hunk edit written by the
  * real `diff` package (whose hunk lines keep each line's `\r`), the engine writes exactly the
- * bytes the edit intended or refuses. With the patch's endings destroyed (every line LF, every
+ * bytes the edit intended or refuses (with or without a BOM). With the patch's endings destroyed (every line LF, every
  * line CRLF, as a patch copied through an editor arrives), what the edit intended cannot be known:
  * then a result whose bytes differ from it must never be reported exact.
  */
@@ -29,6 +29,8 @@ function makeCase(rand: () => number): Case {
   const n = int(3, 24);
   const lines = Array.from({ length: n }, () => ({ text: line(), eol: eol() }));
   const oldFinal = rand() < 0.8;
+  // A BOM is the first bytes of line 1 to a diff: an edit of that line removes or keeps it.
+  if (rand() < 0.2) lines[0]!.text = '\uFEFF' + lines[0]!.text;
   // Mixed for sure: at least one line of each kind among the lines that keep their ending.
   const ended = oldFinal ? n : n - 1;
   const crlfAt = int(0, ended - 1);

@@ -149,6 +149,9 @@ describe("line endings a patch does state (git's bytes): kept and reported exact
     ['a\r\nb\nc\r\nd\n', 'a\r\nX\nb\nc\r\nd\n'],
     ['a\r\nb\r\nc\nd\n', 'a\r\nB\nc\nd\n'],
     ['\uFEFFa\r\nb\nc\r\nd\n', '\uFEFFa\r\nb\nY\r\nc\r\nd\n'],
+    // The diff quotes the BOM as the first bytes of line 1: it is matched and kept there, once.
+    ['\uFEFFa\r\nb\nc\r\n', '\uFEFFA\r\nb\nc\r\n'],
+    ['\uFEFFa\nb\n', 'Z\n\uFEFFa\nb\n'],
   ];
   for (const [before, afterText] of pairs) {
     test(JSON.stringify(before) + ' -> ' + JSON.stringify(afterText), async () => {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { changedSince } from '../diff/patchJournal';
-import { patchJournal } from '../diff/vsCodePatchEngine';
+import { patchJournal, patchPlanner } from '../diff/vsCodePatchEngine';
 import { PatchManager } from '../../../core/patch/patchManager';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 
@@ -25,7 +25,7 @@ export function registerUndoLastPatch(context: vscode.ExtensionContext): void {
         return;
       }
       const fs = new VsCodeWorkspaceFs(root);
-      const manager = new PatchManager({ root, fs });
+      const manager = new PatchManager({ root, fs, planner: patchPlanner() });
       const current = new Map<string, string | null>();
       for (const p of entry.after.keys()) {
         const st = await fs.stat(p).catch(() => ({ exists: false as const }));

@@ -1,4 +1,6 @@
 import { PatchManager } from '../../../core/patch/patchManager';
+import { OffThreadPlanner } from '../../../core/patch/offThreadPlanner';
+import type { PatchPlanner } from '../../../core/patch/planner';
 import type { ApplyOptions, ApplyResult } from '../../../core/patch/types';
 import type { DiffPreview, PatchEngine } from '../../../core/ports';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
@@ -11,13 +13,22 @@ export function patchJournal(): PatchJournal {
   return (journal ??= new PatchJournal());
 }
 
+let planner: OffThreadPlanner | undefined;
+/**
+ * The window's patch planner: large patches are computed in a worker thread, so they never block
+ * the extension host (small ones inline; the result is the same either way).
+ */
+export function patchPlanner(): PatchPlanner {
+  return (planner ??= new OffThreadPlanner());
+}
+
 /**
  * OrchestratorDeps.patches in VS Code: the core PatchManager over VsCodeWorkspaceFs (dry runs see
  * unsaved buffers; applies are a WorkspaceEdit and a save). Each write is recorded for undo; a
  * write the user did not review (auto-edit) is shown with `preview.showApplied`.
  */
 export function createVsCodePatchEngine(root: string, preview?: DiffPreview, fs = new VsCodeWorkspaceFs(root)): PatchEngine & { manager: PatchManager } {
-  const manager = new PatchManager({ root, fs });
+  const manager = new PatchManager({ root, fs, planner: patchPlanner() });
   const reviewed = diffReviewServices().reviewed;
   return {
     manager,

@@ -22,7 +22,7 @@ export class AnchorSearch {
   /** `keys`: the file's indentation-level keys; `positionsOf`: key -> its lines (built on demand). */
   constructor(
     private readonly keys: readonly string[],
-    private readonly positionsOf: () => ReadonlyMap<string, readonly number[]>,
+    private readonly positionsOf: () => { get(key: string): readonly number[]; keys(): Iterable<string> },
   ) {
     this.scanBudget = SCAN_BUDGET_FILES * Math.max(keys.length, 1);
   }
@@ -58,9 +58,9 @@ export class AnchorSearch {
     this.sorted ??= [...positionsOf.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // code-unit order: prefix runs are contiguous
     const sorted = this.sorted;
     hits = [];
-    if (anchor.length < MIN_PREFIX_ANCHOR) hits = [...(positionsOf.get(anchor) ?? [])];
+    if (anchor.length < MIN_PREFIX_ANCHOR) hits = [...positionsOf.get(anchor)];
     else {
-      for (let i = lowerBound(sorted, anchor); i < sorted.length && sorted[i]!.startsWith(anchor); i++) for (const q of positionsOf.get(sorted[i]!)!) hits.push(q);
+      for (let i = lowerBound(sorted, anchor); i < sorted.length && sorted[i]!.startsWith(anchor); i++) for (const q of positionsOf.get(sorted[i]!)) hits.push(q);
       hits.sort((a, b) => a - b);
     }
     this.matches.set(anchor, hits);

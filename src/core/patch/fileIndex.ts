@@ -8,7 +8,7 @@ import { keyAt, type Level } from './normalize';
  */
 export class FileIndex {
   private readonly keyCache = new Map<Level, string[]>();
-  private readonly posCache = new Map<Level, Map<string, number[]>>();
+  private readonly posCache = new Map<Level, PositionMap>();
 
   constructor(readonly lines: readonly string[]) {}
 
@@ -27,19 +27,19 @@ export class FileIndex {
 
   private readonly exactHits = new Map<string, number[]>();
   /** Exact text -> line numbers, built once scanning has cost about as much as building it. */
-  private exactMap: Map<string, number[]> | undefined;
+  private exactMap: PositionMap | undefined;
   private scansLeft = SCANS_BEFORE_HASHING;
 
   /** 0-based line numbers whose key at `level` equals `key` (ascending). */
   positions(level: Level, key: string): readonly number[] {
     if (level === 'exact') return this.exactPositions(key);
-    return this.positionMap(level).get(key) ?? EMPTY;
+    return this.positionMap(level).get(key);
   }
 
-  private positionMap(level: Exclude<Level, 'exact'>): Map<string, number[]> {
+  private positionMap(level: Exclude<Level, 'exact'>): PositionMap {
     let map = this.posCache.get(level);
     if (!map) {
-      map = positionMap(this.keys(level));
+      map = new PositionMap(this.keys(level));
       this.posCache.set(level, map);
     }
     return map;
@@ -60,13 +60,13 @@ export class FileIndex {
    * (test/unit/patch/apply/scaling.test.ts).
    */
   private exactPositions(key: string): readonly number[] {
-    if (this.exactMap) return this.exactMap.get(key) ?? EMPTY;
+    if (this.exactMap) return this.exactMap.get(key);
     let hits = this.exactHits.get(key);
     if (hits) return hits;
     if (this.scansLeft-- <= 0) {
-      this.exactMap = positionMap(this.lines);
+      this.exactMap = new PositionMap(this.lines);
       this.exactHits.clear();
-      return this.exactMap.get(key) ?? EMPTY;
+      return this.exactMap.get(key);
     }
     hits = [];
     const len = key.length;
@@ -83,15 +83,32 @@ export class FileIndex {
 /** Distinct exact lookups answered by scanning before the file is hashed once. */
 const SCANS_BEFORE_HASHING = 16;
 
-function positionMap(keys: readonly string[]): Map<string, number[]> {
-  const map = new Map<string, number[]>();
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
-    const list = map.get(k);
-    if (list) list.push(i);
-    else map.set(k, [i]);
+/**
+ * Key -> its 0-based lines, ascending. A key on one line only (most lines of a source file) is
+ * stored as the number itself: a 400,000-line file would otherwise allocate 400,000 arrays.
+ */
+export class PositionMap {
+  private readonly map = new Map<string, number | number[]>();
+
+  constructor(keys: readonly string[]) {
+    const map = this.map;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const prev = map.get(k);
+      if (prev === undefined) map.set(k, i);
+      else if (typeof prev === 'number') map.set(k, [prev, i]);
+      else prev.push(i);
+    }
   }
-  return map;
+
+  get(key: string): readonly number[] {
+    const v = this.map.get(key);
+    return v === undefined ? EMPTY : typeof v === 'number' ? [v] : v;
+  }
+
+  keys(): IterableIterator<string> {
+    return this.map.keys();
+  }
 }
 
 const EMPTY: readonly number[] = [];

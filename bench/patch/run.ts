@@ -9,7 +9,7 @@ import { buildCorpus } from './corpus/build';
 import { CACHE_DIR } from './corpus/fetch';
 import { writeFailures } from './failures';
 import { KINDS } from './kinds';
-import { largeTable, runLarge, type LargeRow } from './large';
+import { largeTable, largeTargets, runLarge, type LargeRow } from './large';
 import type { BenchCase } from './kinds/types';
 import { runPerf } from './perf';
 import { score } from './score';
@@ -95,12 +95,7 @@ async function main(args: BenchArgs): Promise<number> {
       ['>= 99% exact on every must-apply kind', below.length === 0 ? 'PASS' : 'FAIL', below.length === 0 ? `all ${ppCells.length} kinds` : `${below.length} of ${ppCells.length} below: ${below.map(({ k, c }) => `${k.name} ${c.exact}/${c.n}`).join(', ')}`],
       ['0 wrong across the corpus', wrong === 0 ? 'PASS' : 'FAIL', `${wrong} wrong of ${cases.length}`],
       ['6-hunk / 10k-line median < 5 ms', perfPass === undefined ? 'SKIP' : perfPass ? 'PASS' : 'FAIL', perfLine],
-      ...(large ?? []).map((r) => {
-        const mine = r.results.patchpilot!;
-        const git = r.results.git;
-        const pass = mine.outcome === 'exact' && (!git || !(git.ms < mine.ms));
-        return [`${r.label}: exact, no slower than git apply`, pass ? 'PASS' : 'FAIL', `${fmtMs(mine.ms)} ms ${mine.outcome}${git ? `; git apply ${fmtMs(git.ms)} ms ${git.outcome}` : ''}`];
-      }),
+      ...largeTargets(large),
     ];
     console.log('\nTargets (PatchPilot):\n' + markdown(['target', 'result', 'detail'], rows));
     const n = writeFailures(FAILURES, cases, kinds, scored.outcomes.patchpilot, results.patchpilot);

@@ -163,3 +163,27 @@ describe("line endings a patch does state (git's bytes): kept and reported exact
     });
   }
 });
+
+describe('line endings of a file the patch creates', () => {
+  const cases: { name: string; patch: string; bytes: string; report: 'certain' | 'inferred' }[] = [
+    { name: "git's bytes of a new CRLF file are kept", patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\r\n+y\r\n', bytes: 'x\r\ny\r\n', report: 'certain' },
+    { name: 'a mixed new file without final newline', patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\r\n+y\n\\ No newline at end of file\n', bytes: 'x\r\ny', report: 'certain' },
+    { name: 'an LF patch writes LF', patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n', bytes: 'x\ny\n', report: 'certain' },
+    { name: 'a CRLF-throughout patch writes LF and says it guessed', patch: '--- /dev/null\r\n+++ b/g.txt\r\n@@ -0,0 +1,2 @@\r\n+x\r\n+y\r\n', bytes: 'x\ny\n', report: 'inferred' },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const dir = mkdtempSync(path.join(tmpdir(), 'pp-eol-new-'));
+      dirs.push(dir);
+      const r = await new PatchManager({ root: dir }).apply(c.patch);
+      assert.equal(r.ok, true, r.error);
+      assert.equal(JSON.stringify(readFileSync(path.join(dir, 'g.txt'), 'utf8')), JSON.stringify(c.bytes));
+      const h = r.files[0]!.hunks[0]!;
+      if (c.report === 'certain') assert.equal(h.confidence, 1, JSON.stringify(h));
+      else {
+        assert.ok(h.confidence! < 1, JSON.stringify(h));
+        assert.match(h.note ?? '', /line endings inferred/);
+      }
+    });
+  }
+});

@@ -24,6 +24,8 @@ await Promise.all([
   build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
   // The history store's worker thread (src/core/history/workerStore.ts loads it from next to the bundle).
   build({ ...common, entryPoints: ['src/core/history/worker/historyWorker.ts'], outfile: 'dist/historyWorker.js' }),
+  // The patch engine's worker thread for large plans (src/core/patch/offThreadPlanner.ts loads it from next to the bundle).
+  build({ ...common, entryPoints: ['src/core/patch/worker/patchWorker.ts'], outfile: 'dist/patchWorker.js' }),
   // The chat and history webviews: browser bundles (script + stylesheet) under dist/webview, the only folder
   // besides media/ that the webview may load from (localResourceRoots). No eval, no inline code.
   build({

@@ -9,6 +9,7 @@ import { buildCorpus } from './corpus/build';
 import { CACHE_DIR } from './corpus/fetch';
 import { writeFailures } from './failures';
 import { KINDS } from './kinds';
+import { largeTable, largeTargets, runLarge, type LargeRow } from './large';
 import type { BenchCase } from './kinds/types';
 import { runPerf } from './perf';
 import { score } from './score';
@@ -77,6 +78,15 @@ async function main(args: BenchArgs): Promise<number> {
     console.log(`\nPatchPilot 6-hunk patch on a 10,000-line file, ${perf.reps} reps in one eval process: ${perfLine}`);
   }
 
+  // Large patches, next to the baselines a user would compare with (jsdiff and git's lax mode add nothing here).
+  let large: LargeRow[] | undefined;
+  const largeTools = tools.filter((t) => ['patchpilot', 'git', 'gnu-patch'].includes(t.name));
+  if (pp && !args.skipPerf) {
+    log('large patches...');
+    large = await runLarge(args.seed, largeTools);
+    console.log('\nLarge patches written by git diff (ms: PatchPilot engine time in one eval process; git/GNU patch: wall time of one process):\n' + largeTable(large, largeTools));
+  }
+
   if (pp) {
     const ppCells = kinds.filter((k) => k.group === 'must-apply').map((k) => ({ k, c: scored.cells[k.name].patchpilot }));
     const below = ppCells.filter(({ c }) => c.n > 0 && c.exact / c.n < 0.99);
@@ -85,6 +95,7 @@ async function main(args: BenchArgs): Promise<number> {
       ['>= 99% exact on every must-apply kind', below.length === 0 ? 'PASS' : 'FAIL', below.length === 0 ? `all ${ppCells.length} kinds` : `${below.length} of ${ppCells.length} below: ${below.map(({ k, c }) => `${k.name} ${c.exact}/${c.n}`).join(', ')}`],
       ['0 wrong across the corpus', wrong === 0 ? 'PASS' : 'FAIL', `${wrong} wrong of ${cases.length}`],
       ['6-hunk / 10k-line median < 5 ms', perfPass === undefined ? 'SKIP' : perfPass ? 'PASS' : 'FAIL', perfLine],
+      ...largeTargets(large),
     ];
     console.log('\nTargets (PatchPilot):\n' + markdown(['target', 'result', 'detail'], rows));
     const n = writeFailures(FAILURES, cases, kinds, scored.outcomes.patchpilot, results.patchpilot);

@@ -3,7 +3,7 @@
  * files. Everything is cached: a second run needs no network.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
@@ -13,29 +13,59 @@ export const CACHE_DIR = path.resolve('bench/.cache');
 const TEXT_EXT = /\.(js|mjs|cjs|ts|mts|cts|jsx|tsx|md)$/;
 const MAX_BYTES = 200_000;
 
+/** Downloads `pkg@version` as a tarball into `dir`; returns the tarball's path. */
+export type Pack = (pkg: string, version: string, dir: string) => Promise<string>;
+
+const npmPack: Pack = async (pkg, version, dir) => {
+  const { stdout } = await run('npm', ['pack', `${pkg}@${version}`, '--json', '--pack-destination', dir], { maxBuffer: 64 << 20 });
+  const info = JSON.parse(stdout) as Array<{ filename: string }>;
+  return path.join(dir, info[0].filename);
+};
+
+/**
+ * Fetches in flight, by cache folder. Two version pairs fetched together often share a version
+ * (a 1.0->1.1 and a 1.1->1.2 pair): both used to clear and refill the same folder, one deleting
+ * the tarball the other was extracting, so a fresh cache gave a different corpus than a warm one.
+ */
+const inFlight = new Map<string, Promise<string>>();
+
 /** Returns the directory holding the extracted package (npm's `package/` folder). */
-export async function fetchPackage(pkg: string, version: string): Promise<string> {
+export function fetchPackage(pkg: string, version: string, pack: Pack = npmPack, cacheDir = CACHE_DIR): Promise<string> {
   const safe = `${pkg.replace(/[@/]/g, '_')}@${version}`;
-  const dir = path.join(CACHE_DIR, 'packages', safe);
+  const dir = path.join(cacheDir, 'packages', safe);
+  let pending = inFlight.get(dir);
+  if (!pending) {
+    pending = fetchInto(dir, pkg, version, pack).finally(() => inFlight.delete(dir));
+    inFlight.set(dir, pending);
+  }
+  return pending;
+}
+
+/** Extracts into a private folder and renames it into place: the cache never holds half a package. */
+async function fetchInto(dir: string, pkg: string, version: string, pack: Pack): Promise<string> {
   const root = path.join(dir, 'package');
   if (existsSync(path.join(dir, '.complete'))) return root;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  const { stdout } = await run('npm', ['pack', `${pkg}@${version}`, '--json', '--pack-destination', dir], {
-    maxBuffer: 64 << 20,
-  });
-  const info = JSON.parse(stdout) as Array<{ filename: string }>;
-  const tgz = path.join(dir, info[0].filename);
-  await run('tar', ['-xzf', tgz, '-C', dir]);
-  rmSync(tgz);
-  // Some tarballs use a folder other than package/: normalise.
-  if (!existsSync(root)) {
-    const [only] = readdirSync(dir);
-    if (!only) throw new Error(`${pkg}@${version}: empty tarball`);
-    await run('mv', [path.join(dir, only), root]);
+  const work = `${dir}.partial-${process.pid}`;
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(work, { recursive: true });
+  try {
+    const tgz = await pack(pkg, version, work);
+    await run('tar', ['-xzf', tgz, '-C', work]);
+    rmSync(tgz);
+    // Some tarballs use a folder other than package/: normalise.
+    const workRoot = path.join(work, 'package');
+    if (!existsSync(workRoot)) {
+      const [only] = readdirSync(work);
+      if (!only) throw new Error(`${pkg}@${version}: empty tarball`);
+      renameSync(path.join(work, only), workRoot);
+    }
+    writeFileSync(path.join(work, '.complete'), '');
+    rmSync(dir, { recursive: true, force: true });
+    renameSync(work, dir);
+    return root;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-  await run('touch', [path.join(dir, '.complete')]);
-  return root;
 }
 
 /** Source-like text files (LF only, not minified, not huge), keyed by forward-slash relative path. */

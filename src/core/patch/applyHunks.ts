@@ -3,7 +3,8 @@ import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
 import { ambiguousReason, planAddedLines } from './addedLine';
-import { joinText, splitText, type FileLine } from './text';
+import { endingAbove, endingsProven, giveOldLastLineAnEnding, planEndings } from './addedEndings';
+import { joinText, splitText, type Eol, type FileLine } from './text';
 import { explainNotFound, hunkId, hunkLabel } from './describe';
 import { placeByNumbers } from './placeByNumbers';
 import type { EditScript } from './editScript';
@@ -46,6 +47,8 @@ interface Placed {
   note?: string;
   /** The text of each added line (see planAddedLines), set once the placement is final. */
   texts?: Map<number, string>;
+  /** The ending of each added line (see planEndings), set with `texts`. */
+  eols?: Map<number, Eol>;
 }
 
 export interface ApplyHunksOptions {
@@ -64,7 +67,7 @@ export interface ApplyHunksOptions {
 const endOf = (c: Candidate) => (c.map.length ? c.map[c.map.length - 1]! + 1 : c.start);
 
 export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: ApplyHunksOptions): FileApplyOutcome {
-  const split = splitText(text);
+  const split = splitText(text, quotesBom(text, hunks));
   const index = new FileIndex(split.lines.map((l) => l.text));
   const results = new Map<Hunk, HunkResult>();
   const idOf = (h: Hunk) => hunkId(opts.path, h.index);
@@ -166,6 +169,21 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       continue;
     }
     p.texts = plan.texts;
+    const fileOf = fileLineOfOld(p.variant, p.cand);
+    const endings = planEndings(
+      { lines: p.variant.lines, fileOf, start: p.cand.start, end: p.end, literal: endingsProven(p.variant.lines, fileOf, split.lines), crlfPatch: p.hunk.crlfPatch },
+      split,
+    );
+    if (endings.kind === 'refused') {
+      refuse(p.hunk, endings.reason);
+      continue;
+    }
+    p.eols = endings.eols;
+    if (endings.inferred) {
+      // A guess is never reported as exact, even when the placement is.
+      p.confidence *= 0.99;
+      p.note = p.note ? `${p.note}; ${endings.inferred}` : endings.inferred;
+    }
     if (plan.written > 0) mixed = true;
     if (plan.undetermined.length > 0) undetermined.push([p, plan.undetermined[0]!]);
   }
@@ -190,6 +208,16 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   }
   const script = rewrite(split, placed, text);
   return { ok: true, hunks: hunkResults, newText: script.newText, script };
+}
+
+/**
+ * A diff of a file with a BOM (git, the diff package) writes the BOM as the first bytes of line 1:
+ * when a hunk's old side has that line so, the BOM is matched and rewritten as part of it.
+ */
+function quotesBom(text: string, hunks: readonly Hunk[]): boolean {
+  if (!text.startsWith('\uFEFF')) return false;
+  const firstLine = text.slice(0, text.search(/\r?\n|$/));
+  return hunks.some((h) => h.lines.some((l) => l.kind !== 'add' && l.text === firstLine));
 }
 
 /**
@@ -253,8 +281,10 @@ function place(h: Hunk, variant: Variant, cand: Candidate, expected: number | un
 
 /** Rewrites bottom-up so earlier line numbers stay valid; context lines keep the file's bytes. */
 function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[], original: string): EditScript {
-  const lines = split.lines.slice();
-  const n = lines.length;
+  const n = split.lines.length;
+  // Each placement's replacement for its lines; spliced in once at the end, top-down in one pass
+  // (splicing each into the file array would cost hunks x lines).
+  const outs = new Map<Placed, FileLine[]>();
   let finalNewline = split.finalNewline;
   const eol = split.dominantEol;
   // Changed regions per placement: old lines a0..a1, and o0..o1 within the placement's output.
@@ -267,7 +297,6 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.end - a.end || b.hunk.index - a.hunk.index)) {
     const { cand, variant } = p;
     const fileOf = fileLineOfOld(variant, cand);
-    const literal = endingsProven(variant, fileOf, split.lines);
     const out: FileLine[] = [];
     const regions: { a0: number; a1: number; o0: number; o1: number }[] = [];
     let open: { a0: number; a1: number; o0: number; o1: number } | undefined;
@@ -280,7 +309,7 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     variant.lines.forEach((line, i) => {
       if (line.kind === 'add') {
         open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
-        const line_: FileLine = { text: texts.get(i)!, eol: literal && line.eol ? line.eol : eol };
+        const line_: FileLine = { text: texts.get(i)!, eol: p.eols!.get(i)! };
         added.add(line_);
         out.push(line_);
         open.o1 = out.length;
@@ -288,10 +317,10 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
       }
       const q = fileOf[i]!;
       if (cursor < q) close();
-      while (cursor < q) out.push(lines[cursor++]!); // file lines the patch dropped from its context
+      while (cursor < q) out.push(split.lines[cursor++]!); // file lines the patch dropped from its context
       if (line.kind === 'context') {
         close();
-        out.push(lines[q]!);
+        out.push(split.lines[q]!);
       } else {
         open ??= { a0: q, a1: q, o0: out.length, o1: out.length };
         open.a1 = q + 1;
@@ -301,17 +330,20 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
     close();
     local.set(p, regions);
     outLength.set(p, out.length);
-    lines.splice(cand.start, p.end - cand.start, ...out);
+    outs.set(p, out);
     if (p.end === n) {
       if (p.hunk.newNoNewlineAtEnd && !p.hunk.oldNoNewlineAtEnd) finalNewline = false;
       else if (p.hunk.oldNoNewlineAtEnd && !p.hunk.newNoNewlineAtEnd) finalNewline = true;
       endDecided = !!(p.hunk.newNoNewlineAtEnd || p.hunk.oldNoNewlineAtEnd);
     }
   }
+  const lines = assemble(split.lines, placed, outs);
+  giveOldLastLineAnEnding(lines, split);
   // git's semantics: a line owns its newline. When the old last line (the one without) is gone
   // and an earlier line of the file ends it now, that line keeps its newline.
   const lastLine = lines[lines.length - 1];
   if (!finalNewline && !endDecided && lastLine && n > 0 && lastLine !== split.lines[n - 1] && !added.has(lastLine)) finalNewline = true;
+  if (finalNewline && lastLine && lastLine.eol === '') lines[lines.length - 1] = { text: lastLine.text, eol: endingAbove(lines, lines.length - 1, split) };
   const regions: Region[] = [];
   let delta = 0;
   for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
@@ -332,20 +364,18 @@ function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[],
   };
 }
 
-/**
- * Whether the line endings the patch carries (see HunkLine.eol) are the file's bytes: every line
- * it shares with the file has the same ending there. Then an added line keeps its own ending, as
- * git writes it (a CRLF line in a mixed file, a LF one in a CRLF file); otherwise (a diff made on
- * a CRLF checkout of an LF file) new lines take the file's dominant ending.
- */
-function endingsProven(variant: Variant, fileOf: readonly number[], fileLines: readonly FileLine[]): boolean {
-  for (let i = 0; i < variant.lines.length; i++) {
-    const l = variant.lines[i]!;
-    if (l.kind === 'add' || !l.eol) continue;
-    const own = fileLines[fileOf[i]!]!.eol;
-    if (own !== '' && own !== l.eol) return false;
+/** The file's lines with each placement's lines replaced by its output, in one top-down pass. */
+function assemble(fileLines: readonly FileLine[], placed: readonly Placed[], outs: ReadonlyMap<Placed, FileLine[]>): FileLine[] {
+  const lines: FileLine[] = [];
+  let cursor = 0;
+  // At one start an insertion (empty range) goes in front of the lines replaced there.
+  for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
+    while (cursor < p.cand.start) lines.push(fileLines[cursor++]!);
+    for (const l of outs.get(p)!) lines.push(l);
+    cursor = Math.max(cursor, p.end);
   }
-  return true;
+  while (cursor < fileLines.length) lines.push(fileLines[cursor++]!);
+  return lines;
 }
 
 /** For each variant line: the 0-based file line its old-side line matched (-1 for added lines). */

@@ -95,7 +95,8 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
       return refused(`${target}: cannot create the file, it already exists with different content; send a diff that modifies it instead`);
     }
     // An existing empty file is filled (nothing in it can be lost or misplaced).
-    const note = existing === '' ? { note: 'the file existed and was empty' } : {};
+    const crlf = crlfCreateNote(fp);
+    const note = existing === '' ? { ...crlf, note: ['the file existed and was empty', crlf.note].filter(Boolean).join('; ') } : crlf;
     if (later.length === 0) {
       state.texts.set(target, created);
       return done(existing, created, 'create', note);
@@ -139,19 +140,32 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   return { ...base, status: 'ok', oldText: current, newText: text, hunks: hunkResults };
 }
 
-/** New file content: the added lines. Lines without a prefix count as content; a removed line is an error. */
+/**
+ * New file content: the added lines. Lines without a prefix count as content; a removed line is an
+ * error. A line that carries its own ending (a patch that mixes endings: `git diff` of a new CRLF
+ * file) keeps it; the others get LF, the ending of every file the engine creates.
+ */
 function createdText(fp: FilePatch): string | { error: string } {
   const lines: string[] = [];
+  const eols: string[] = [];
   let noNewline = false;
   for (const h of fp.hunks) {
     for (const l of h.lines) {
       if (l.kind === 'remove') return { error: `${hunkLabel(fp.newPath ?? '', h)}: a new file cannot have removed lines` };
       if (l.kind === 'context' && !l.unprefixed) return { error: `${hunkLabel(fp.newPath ?? '', h)}: a new file cannot have context lines (prefix its lines with "+")` };
       lines.push(l.text);
+      eols.push(l.eol ?? '\n');
     }
     noNewline = !!h.newNoNewlineAtEnd;
   }
-  return textFromLines(lines, !noNewline);
+  if (!eols.includes('\r\n')) return textFromLines(lines, !noNewline);
+  return lines.map((t, i) => t + (i < lines.length - 1 || !noNewline ? eols[i] : '')).join('');
+}
+
+/** A file created from a patch whose every line ended in CRLF: written LF, and the report says so. */
+function crlfCreateNote(fp: FilePatch): Partial<HunkResult> {
+  if (!fp.hunks.some((h) => h.crlfPatch)) return {};
+  return { confidence: 0.99, note: "line endings inferred: LF, as every file the engine creates (every line of the patch ended in CRLF, which says how it was carried, not what the file holds)" };
 }
 
 function sameText(a: string, b: string): boolean {

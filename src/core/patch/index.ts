@@ -3,5 +3,7 @@ export type * from './types';
 export { parsePatch } from './parse';
 export { applyPatchToTexts, applyParsedPatch, planPatch } from './plan';
 export { PatchManager, type PatchManagerOptions } from './patchManager';
+export { inlinePlanner, type PatchPlanner, type PlanJob } from './planner';
+export { OffThreadPlanner, OFF_THREAD_MIN_WORK } from './offThreadPlanner';
 export { CONFIDENCE_THRESHOLD } from './applyHunks';
 export type { AtomicIo } from '../policy/path/confinedCommit';

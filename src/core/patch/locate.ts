@@ -253,13 +253,8 @@ function anchorFloors(index: FileIndex, anchors: readonly string[]): number[] | 
     if (!a) continue;
     const next = new Set<number>();
     for (const f of floors) {
-      for (let q = f + 1; q < index.length; q++) {
-        const t = keyAt('indentation', index.lines[q]!);
-        if (t === a || (a.length >= 4 && t.startsWith(a))) {
-          next.add(q);
-          break;
-        }
-      }
+      const q = index.anchors.firstAfter(a, f);
+      if (q !== undefined) next.add(q);
     }
     if (next.size === 0) return null;
     floors = [...next];

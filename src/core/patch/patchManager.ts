@@ -1,5 +1,6 @@
 import type { ApplyOptions, ApplyResult, ParsedPatch } from './types';
-import { applyParsedPatch, parseForApply, type Plan } from './plan';
+import { parseForApply, type Plan } from './plan';
+import { inlinePlanner, type PatchPlanner } from './planner';
 import type { AtomicIo } from '../policy/path/confinedCommit';
 import { looksBinary } from '../base/binary';
 import type { WorkspaceChange, WorkspaceFs } from '../ports/workspaceFs';
@@ -16,6 +17,11 @@ export interface PatchManagerOptions {
    * its own, so a dry run sees unsaved editor buffers and the apply goes through a WorkspaceEdit.
    */
   fs?: WorkspaceFs;
+  /**
+   * Where the plan is computed once the files are read. Default: inline. VS Code passes an
+   * OffThreadPlanner so a large patch does not block the extension host.
+   */
+  planner?: PatchPlanner;
 }
 
 // ignoreBOM keeps a BOM in the text (TextDecoder would silently drop it), so it is written back.
@@ -83,7 +89,7 @@ export class PatchManager {
         texts.set(p, '');
       }
     }
-    const plan = applyParsedPatch(parsed, texts, options, { unreadable, blocked, modes });
+    const plan = await (this.opts.planner ?? inlinePlanner).plan({ parsed, files: texts, options, extras: { unreadable, blocked, modes } });
     if (!plan.ok || options.dryRun) return publicPart(plan);
     return this.write(plan, realOf, rawModes);
   }

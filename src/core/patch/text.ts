@@ -16,14 +16,17 @@ export interface SplitText {
   bom: boolean;
   /** True when the file ends with a line ending (or is empty). */
   finalNewline: boolean;
-  /** The ending new lines get: the most frequent one, LF on a tie or when the file has none. */
+  /** The most frequent ending, LF on a tie or when the file has none (see addedEndings for when it may be used). */
   dominantEol: Eol;
+  crlfCount: number;
+  lfCount: number;
 }
 
 const BOM = '\uFEFF';
 
-export function splitText(text: string): SplitText {
-  const bom = text.startsWith(BOM);
+/** `keepBom`: the BOM stays part of the first line's text (for a patch that quotes it there). */
+export function splitText(text: string, keepBom = false): SplitText {
+  const bom = !keepBom && text.startsWith(BOM);
   const body = bom ? text.slice(1) : text;
   const lines: FileLine[] = [];
   let crlf = 0;
@@ -45,7 +48,7 @@ export function splitText(text: string): SplitText {
     pos = nl + 1;
   }
   const last = lines[lines.length - 1];
-  return { lines, bom, finalNewline: !last || last.eol !== '', dominantEol: crlf > lf ? '\r\n' : '\n' };
+  return { lines, bom, finalNewline: !last || last.eol !== '', dominantEol: crlf > lf ? '\r\n' : '\n', crlfCount: crlf, lfCount: lf };
 }
 
 /**

@@ -53,6 +53,12 @@ export interface Hunk {
   /** 1-based line in the patch text where this hunk starts, for error messages. */
   patchLine: number;
   /**
+   * Every line of the patch text ended in CRLF, so no line carries its own `eol`: the patch was
+   * written, or carried, in CRLF. Unset for LF throughout (a model's usual patch) and for a mixed
+   * text, whose lines carry their endings.
+   */
+  crlfPatch?: boolean;
+  /**
    * SEARCH/REPLACE: blank lines at the start or end of the SEARCH text may be absent from the
    * file (models add them; aider and Cline match without them).
    */

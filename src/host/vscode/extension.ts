@@ -14,6 +14,7 @@ import { hostChatModel } from './llm/hostModel';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { DiffReviewServices, VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { PatchJournal } from './diff/patchJournal';
+import { OffThreadPlanner } from '../../core/patch/offThreadPlanner';
 import { ChatViewSlot } from './chat/chatViewSlot';
 import type { DiffPreview, PatchEngine } from '../../core/ports';
 import type { PatchManager } from '../../core/patch/patchManager';
@@ -53,8 +54,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   // Every host service is created once here and handed to what needs it (no module-level locators).
   const reviews = new DiffReviewServices();
   const journal = new PatchJournal();
-  const patchEngine = (root: string, review?: DiffPreview) => createVsCodePatchEngine(root, journal, review);
-  registerDiffReview(context, reviews, journal);
+  const planner = new OffThreadPlanner();
+  context.subscriptions.push({ dispose: () => void planner.dispose() });
+  const patchEngine = (root: string, review?: DiffPreview) => createVsCodePatchEngine(root, journal, planner, review);
+  registerDiffReview(context, reviews, journal, planner);
   const diffPreview = new VsCodeDiffPreview(context, reviews, log);
   const chatView = new ChatViewSlot();
   const tests = createTestService(context, () => config.settingsNow(), log);

@@ -121,7 +121,11 @@ export function parsePatch(text: string): Result<ParsedPatch, PatchParseError> {
   try {
     if (typeof text !== 'string') return err({ message: 'patch text must be a string' });
     if (text.trim() === '') return err({ message: `empty patch text: ${LOOKED_FOR}` });
-    return parseLines(splitPatchText(text));
+    const split = splitPatchText(text);
+    const parsed = parseLines(split);
+    // The endings of such a text say little (see HunkLine.eol); the engine weighs them (planEndings).
+    if (parsed.ok && split.crlfThroughout) for (const f of parsed.value.files) for (const h of f.hunks) h.crlfPatch = true;
+    return parsed;
   } catch (e) {
     if (e instanceof PatchSyntaxError) return err(toError(e));
     const reason = errorMessage(e);

@@ -14,6 +14,8 @@ export interface PatchLines {
   lines: string[];
   /** 0-based indexes of lines that ended in `\r\n`; empty unless the text mixes endings. */
   cr: ReadonlySet<number>;
+  /** Every line that has an ending ends in `\r\n` (and at least one does). */
+  crlfThroughout: boolean;
 }
 
 export function splitPatchText(text: string): PatchLines {
@@ -37,7 +39,7 @@ export function splitPatchText(text: string): PatchLines {
   }
   // "a\nb\n" is two lines, not three.
   if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
-  return { lines, cr: cr.size > 0 && lf > 0 ? cr : NO_CR };
+  return { lines, cr: cr.size > 0 && lf > 0 ? cr : NO_CR, crlfThroughout: cr.size > 0 && lf === 0 };
 }
 
 const NO_CR: ReadonlySet<number> = new Set();

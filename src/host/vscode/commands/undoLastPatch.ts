@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { changedSince } from '../diff/patchJournal';
 import type { PatchJournal } from '../diff/patchJournal';
+import type { PatchPlanner } from '../../../core/patch/planner';
 import { PatchManager } from '../../../core/patch/patchManager';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 
@@ -9,7 +10,7 @@ import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
  * When the user changed those lines since, the reverse no longer matches exactly: warn, and undo
  * only if it still applies and the user says so.
  */
-export function registerUndoLastPatch(context: vscode.ExtensionContext, journal: PatchJournal): void {
+export function registerUndoLastPatch(context: vscode.ExtensionContext, journal: PatchJournal, planner: PatchPlanner): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.undoLastPatch', async () => {
       if (!vscode.workspace.isTrusted) return void vscode.window.showWarningMessage('PatchPilot writes files only in a trusted workspace.');
@@ -25,7 +26,7 @@ export function registerUndoLastPatch(context: vscode.ExtensionContext, journal:
         return;
       }
       const fs = new VsCodeWorkspaceFs(root);
-      const manager = new PatchManager({ root, fs });
+      const manager = new PatchManager({ root, fs, planner });
       const current = new Map<string, string | null>();
       for (const p of entry.after.keys()) {
         const st = await fs.stat(p).catch(() => ({ exists: false as const }));

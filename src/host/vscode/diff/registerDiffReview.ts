@@ -5,13 +5,14 @@ import { registerReviewReject } from '../commands/reviewReject';
 import { registerUndoLastPatch } from '../commands/undoLastPatch';
 import { HunkCodeLensProvider } from './hunkCodeLens';
 import type { PatchJournal } from './patchJournal';
+import type { PatchPlanner } from '../../../core/patch/planner';
 import { registerDiffReviewProviders, type DiffReviewServices } from './vsCodeDiffPreview';
 
 /** Once in activate(): the review's document providers, the hunk CodeLens and its commands, Undo Last Patch. */
-export function registerDiffReview(context: vscode.ExtensionContext, services: DiffReviewServices, journal: PatchJournal): void {
+export function registerDiffReview(context: vscode.ExtensionContext, services: DiffReviewServices, journal: PatchJournal, planner: PatchPlanner): void {
   registerDiffReviewProviders(context, services, new HunkCodeLensProvider(services));
   registerReviewAccept(context, services);
   registerReviewReject(context, services);
   registerReviewHunk(context, services);
-  registerUndoLastPatch(context, journal);
+  registerUndoLastPatch(context, journal, planner);
 }

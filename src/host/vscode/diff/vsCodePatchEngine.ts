@@ -1,16 +1,18 @@
 import { PatchManager } from '../../../core/patch/patchManager';
+import type { PatchPlanner } from '../../../core/patch/planner';
 import type { ApplyOptions, ApplyResult } from '../../../core/patch/types';
 import type { DiffPreview, PatchEngine } from '../../../core/ports';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
-import { PatchJournal } from './patchJournal';
+import type { PatchJournal } from './patchJournal';
 
 /**
  * OrchestratorDeps.patches in VS Code: the core PatchManager over VsCodeWorkspaceFs (dry runs see
  * unsaved buffers; applies are a WorkspaceEdit and a save). Each write is recorded for undo; a
  * write the user did not review (auto-edit) is shown with `preview.showApplied`.
  */
-export function createVsCodePatchEngine(root: string, journal: PatchJournal, preview?: DiffPreview, fs = new VsCodeWorkspaceFs(root)): PatchEngine & { manager: PatchManager } {
-  const manager = new PatchManager({ root, fs });
+export function createVsCodePatchEngine(root: string, journal: PatchJournal, planner: PatchPlanner, preview?: DiffPreview, fs = new VsCodeWorkspaceFs(root)): PatchEngine & { manager: PatchManager } {
+  // Large patches are planned in a worker thread (the window's one OffThreadPlanner), so they never block the extension host.
+  const manager = new PatchManager({ root, fs, planner });
   return {
     manager,
     async apply(text: string, options: ApplyOptions): Promise<ApplyResult> {

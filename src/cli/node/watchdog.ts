@@ -1,5 +1,5 @@
 /**
- * The last resort that ends a run whose main thread cannot (F8).
+ * The last resort that ends a run whose main thread cannot (attacks.patterns).
  *
  * The wall-clock timer, the SIGTERM/SIGINT handlers and the cancel path are all JavaScript on the
  * main thread: while a synchronous loop holds that thread (a pattern that backtracks, a bug), none

@@ -1,5 +1,5 @@
 /**
- * Glob and wildcard matching in O(text length x pattern length), never worse (F8).
+ * Glob and wildcard matching in O(text length x pattern length), never worse (attacks.patterns).
  *
  * Patterns come from the model (glob tool, grep include, shell words) and match against names it
  * can also choose. A glob compiled to a JS RegExp backtracks: `*a*a*a*a*b` against a long name

@@ -44,7 +44,7 @@ export interface DurableOptions {
   onReport?: (report: HistoryReport) => void;
   /**
    * The workspace root when the database lives inside it: every folder from there down to the
-   * database must be a real folder, never a link (F5), checked at open and before every save.
+   * database must be a real folder, never a link (attacks.state), checked at open and before every save.
    */
   confineTo?: string;
 }

@@ -26,7 +26,7 @@ export interface OpenHistoryOptions extends Omit<WorkerStoreOptions, 'path'> {
   mode?: 'worker' | 'in-process';
   /**
    * Create the state folder now (an agent run: before any command of the agent can replace it with
-   * a link, F5). Without it, opening only reads and nothing appears until something is written.
+   * a link, attacks.state). Without it, opening only reads and nothing appears until something is written.
    */
   createStateFolder?: boolean;
 }
@@ -51,7 +51,7 @@ export function historyDbPath(workspace: string, configured?: string, options: {
 export async function openHistoryStore(options: OpenHistoryOptions): Promise<HistoryStore> {
   const { workspace, path: configured, allowOutsideWorkspace, mode, createStateFolder, ...rest } = options;
   const dbPath = historyDbPath(workspace, configured, { allowOutsideWorkspace: allowOutsideWorkspace ?? false });
-  // Inside the workspace the state folder is only ever reached through real folders (F5); for a run it
+  // Inside the workspace the state folder is only ever reached through real folders (attacks.state); for a run it
   // is created now, before any command of the agent can run (the sandbox then binds it read-only).
   const confineTo = confiningRoot(workspace, dbPath);
   if (confineTo) ensureRealFolderChain(confineTo, path.dirname(dbPath), undefined, { create: createStateFolder === true });

@@ -1,7 +1,7 @@
 /**
  * The agent's state folder (`.patchpilot/` by default) is only ever reached through real folders.
  * A command the agent ran could replace it with a link to a folder outside the workspace before the
- * first save (F5): the history database, its lock and backup would then be written out there. So the
+ * first save (attacks.state): the history database, its lock and backup would then be written out there. So the
  * folder chain from the workspace root down to the database folder is created here one real folder
  * at a time (never `mkdir -p` through a link) and checked with lstat again before every save.
  */

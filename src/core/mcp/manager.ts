@@ -3,7 +3,7 @@
  * the extension's window): their connections, the user's approvals, the tools they give each run,
  * and a status the hosts show (`patchpilot mcp list`, later the extension's view).
  *
- * Approval (A11, CVE-2025-54136 "MCPoison"): a server starts only after the user approved its launch
+ * Approval (test/integration/mcp/manager.test.ts, CVE-2025-54136 "MCPoison"): a server starts only after the user approved its launch
  * (command, args, env and cwd; or URL and headers) and the content of every workspace file that
  * launch names (launchFiles.ts: the script, a binary, a package entry, a config file); a changed,
  * added or removed file asks again, naming it, and is checked again right before every start. The tools it offers the first time it is reached

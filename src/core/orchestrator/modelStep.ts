@@ -45,7 +45,7 @@ export async function askModel(input: ModelStepInput): Promise<ModelStepResult> 
     } catch (err) {
       if (signal.aborted || (err instanceof ModelApiError && err.kind === 'cancelled')) throw new CancelledError();
       if (err instanceof ModelApiError && err.kind === 'interrupted') {
-        // E3: the partial reply is void, nothing of it was executed. The client already asked once more
+        // (test/integration/llm/interruptions.test.ts) the partial reply is void, nothing of it was executed. The client already asked once more
         // and the stream broke again: stop here, recorded as interrupted, rather than hammer a broken link.
         recorder.step({ role: 'assistant', text: `[interrupted] ${err.message}` });
         return { end: { status: 'interrupted', reason: err.message } };

@@ -22,7 +22,7 @@ export interface TaskRunResult {
   durationMs: number;
   timedOut: boolean;
   cancelled: boolean;
-  /** Protected paths the command created or changed, undone where possible (F4); for the audit trail. */
+  /** Protected paths the command created or changed, undone where possible (attacks.guard); for the audit trail. */
   protectedChanges?: readonly { path: string; change: string; action: string; movedTo?: string }[];
 }
 

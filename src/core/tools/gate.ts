@@ -52,7 +52,7 @@ const ASKS_BEFORE: Record<ActionApprovalRequest['kind'], string> = { command: 'e
 // An MCP call runs outside PatchPilot like a command does: audited with the commands.
 const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command' } as const;
 
-/** F4: protected paths a command created or changed (already moved aside or restored) go to the audit trail as denials. */
+/** (attacks.guard) protected paths a command created or changed (already moved aside or restored) go to the audit trail as denials. */
 export function auditProtectedChanges(ctx: ToolContext, run: Pick<TaskRunResult, 'protectedChanges'>): void {
   for (const c of run.protectedChanges ?? []) {
     const done = c.action === 'moved-aside' ? `moved aside to ${c.movedTo}` : c.action === 'restored' ? 'original restored' : 'could not be undone';

@@ -60,7 +60,7 @@ export const grepTool: Tool<Args> = {
 };
 
 /**
- * F3: a searched file may be another name (hard link) of an ignored one; the search engines judge
+ * (attacks.guard) a searched file may be another name (hard link) of an ignored one; the search engines judge
  * names only. Each file with matches is checked by the path policy, which looks at the inode, and
  * its matches are dropped when the policy would not let read_file read it either.
  */

@@ -26,7 +26,7 @@ export const proposePatchTool: Tool<Args> = {
   async run(args, ctx) {
     if (!ctx.patches) throw new ToolError('patching is not available in this host');
     // The path policy goes first: the dry run reads the target files, and its refusal quotes the
-    // nearest lines it found, which would show the model an ignored file such as .env (A9).
+    // nearest lines it found, which would show the model an ignored file such as .env (attacks.paths).
     const parsed = parsePatch(args.patch);
     const early = parsed.ok ? await checkPaths(ctx, [...new Set(parsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))]) : [];
     const deniedEarly = early.filter((d) => d.decision.verdict === 'deny');

@@ -1,5 +1,5 @@
 /**
- * The model's regular expression, run off the main thread under a time cap (F8).
+ * The model's regular expression, run off the main thread under a time cap (attacks.patterns).
  *
  * JavaScript regexes backtrack: `(a+)+$` against a long line runs for years, and while it runs on
  * the main thread nothing else does (no wall clock, no Ctrl-C, no SIGTERM handler). ripgrep's

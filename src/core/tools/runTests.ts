@@ -46,7 +46,7 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
 }
 
 /**
- * A5. The policy's guard compares the test definitions with their state at run start (it sees edits
+ * (attacks.commands) The policy's guard compares the test definitions with their state at run start (it sees edits
  * made by commands too); without it, the files this run wrote are checked by name. A file the
  * command names itself (`node scripts/test.mjs`) counts in both cases.
  */

@@ -25,7 +25,7 @@ export class ToolError extends Error {
   }
 }
 
-/** Facts of the current run that tools share (A5: a test command whose definition changed needs approval). */
+/** Facts of the current run that tools share (attacks.commands: a test command whose definition changed needs approval). */
 export interface RunState {
   /** The run's goal (the memory journal notes it). */
   goal?: string;
@@ -36,7 +36,7 @@ export interface RunState {
    * `sed -i`) without appearing in changedFiles, so unsandboxed test runs treat the workspace as changed.
    */
   commandsRan?: boolean;
-  /** Hosts the user approved sending data to in this run; data to any other host asks (A12). */
+  /** Hosts the user approved sending data to in this run; data to any other host asks (attacks.network). */
   knownHosts?: Set<string>;
   /** Hook after files were written (auto-commit, tests after edit). */
   afterWrite?(paths: string[], summary: string): Promise<string | undefined>;
@@ -65,7 +65,7 @@ export interface ToolContext {
   run: RunState;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
-  /** A5: says when a test command's definition (package.json scripts, Makefile...) changed during the run. */
+  /** (attacks.commands) says when a test command's definition (package.json scripts, Makefile...) changed during the run. */
   testGuard?: { check(argv: readonly string[], cwd: string): { reason: string } | undefined };
   exec?: CommandExecutor;
   patches?: PatchEngine;

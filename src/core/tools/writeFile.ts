@@ -54,7 +54,7 @@ export const writeFileTool: Tool<Args> = {
       decision,
       { edit: true },
     );
-    // Walks the path again from the root without following links: a link swapped in after the check fails the write (A8).
+    // Walks the path again from the root without following links: a link swapped in after the check fails the write (attacks.paths).
     if (ctx.fs) await ctx.fs.writeFile(target.rel, args.content);
     else await writeConfined(ctx.root, target.rel, args.content, { mkdirs: true });
     ctx.run.changedFiles.add(target.rel);

@@ -6,7 +6,7 @@
  * journal shows PatchPilot wrote, and that MEMORY.md no longer holds, was deleted by the user:
  * `remember` refuses to add it again.
  *
- * Writes go through the state-folder check (real folders only, F5) and the confined atomic write
+ * Writes go through the state-folder check (real folders only, attacks.state) and the confined atomic write
  * (no link followed below the workspace root, temp file + rename).
  */
 import { lstat, readdir } from 'node:fs/promises';

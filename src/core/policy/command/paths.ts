@@ -142,7 +142,7 @@ function globMayHitIgnored(v: string, cwd: string, ctx: PathContext): boolean {
   if (rest.includes('/')) return true;
   let re: Matcher;
   try {
-    re = compileGlob(rest, { braces: false }); // linear: the model chose this word (F8)
+    re = compileGlob(rest, { braces: false }); // linear: the model chose this word (attacks.patterns)
   } catch {
     return true; // too long to judge: assume it does
   }

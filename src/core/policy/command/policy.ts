@@ -11,7 +11,7 @@ import type { CommandCheckInput, CommandPolicy, Finding } from './types';
 import { errorMessage } from '../../base';
 
 export interface CommandPolicyOptions extends CommandPolicyConfig {
-  /** A5: makes changed test definitions ask again. */
+  /** (attacks.commands) makes changed test definitions ask again. */
   testGuard?: TestDefinitionGuard;
 }
 

@@ -69,7 +69,7 @@ export function ruleMatches(rule: CommandRule, argv: readonly Word[]): boolean {
   return args.length === fixed.length;
 }
 
-// Linear matching (base/wildcard): the argument is the model's and may be long (F8).
+// Linear matching (base/wildcard): the argument is the model's and may be long (attacks.patterns).
 const cache = new Map<string, Matcher>();
 function argMatcher(glob: string): Matcher {
   let m = cache.get(glob);

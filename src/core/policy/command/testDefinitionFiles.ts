@@ -1,5 +1,5 @@
 /**
- * The one list of files that define what a test command does (A5): the guard fingerprints them at
+ * The one list of files that define what a test command does (attacks.commands): the guard fingerprints them at
  * run start, and run_tests asks before running tests whose definition this run changed. A file
  * here that the agent rewrote makes `npm test` run the agent's code as the user's.
  */

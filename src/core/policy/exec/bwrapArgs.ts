@@ -11,7 +11,7 @@ export const HIDDEN_HOME_PATHS = [
 ];
 
 /**
- * F6: the home folder is hidden by default (an empty tmpfs), with these named exceptions bound back
+ * (attacks.sandbox) the home folder is hidden by default (an empty tmpfs), with these named exceptions bound back
  * read-only: toolchains and package caches that builds and tests need, none of which holds
  * credentials. Anything not listed (~/.gradle/gradle.properties, ~/.config/<tool>/token...) stays
  * unreadable. `patchpilot.policy.homeAllow` adds more (user settings only).

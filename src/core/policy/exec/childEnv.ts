@@ -1,7 +1,7 @@
 /**
  * The environment of every child process the agent starts (run_command, test commands, ripgrep).
  * A child's output goes to the model, so anything in its environment can reach the model and,
- * through a fetch, anyone (F6). Credentials hide under innocent names (DATABASE_URL with a
+ * through a fetch, anyone (attacks.sandbox). Credentials hide under innocent names (DATABASE_URL with a
  * password, a token in a user's own variable), so names are let through from an allowlist, not
  * filtered from a denylist; and even an allowed name loses a value that carries a credential.
  *

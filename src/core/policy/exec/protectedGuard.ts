@@ -1,5 +1,5 @@
 /**
- * F3/F4: what a command may not read or change, made true around each command.
+ * (attacks.guard) what a command may not read or change, made true around each command.
  *
  * Before: one walk of the workspace (workspaceScan). In the sandbox, existing protected entries are
  * bound read-only (a mount point also cannot be renamed or deleted), the root `.git` is bound onto

@@ -36,7 +36,7 @@ export interface RunCommandOptions {
   /** Extra variable names to pass (the user setting patchpilot.policy.envAllow); credentials are still dropped. */
   envAllow?: readonly string[];
   /**
-   * What the command may not read or change (F3, F4): ignored paths, extra protected globs, the state
+   * What the command may not read or change (attacks.guard): ignored paths, extra protected globs, the state
    * folder. Default: the workspace's `.patchpilotignore` and the default protected set.
    */
   guard?: Omit<GuardOptions, 'root' | 'keepBytes'>;

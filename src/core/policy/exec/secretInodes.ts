@@ -1,5 +1,5 @@
 /**
- * F3: a hard link is another name for the same bytes, so "is this file ignored?" must be asked of
+ * (attacks.guard) a hard link is another name for the same bytes, so "is this file ignored?" must be asked of
  * the inode, not only of the name. The inodes of `.patchpilotignore`d workspace files and of the
  * home's known credential files, found by one walk and reused for a moment (hard-linked reads come
  * in bursts: a pnpm node_modules is full of them).

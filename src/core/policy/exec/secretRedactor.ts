@@ -1,5 +1,5 @@
 /**
- * F3, second line: the sandbox masks ignored files, but their bytes may still come out another way
+ * (attacks.guard) the sandbox masks ignored files, but their bytes may still come out another way
  * (git's objects of a tracked `.env`: `git show`, `git log -p`, `git diff` against the masked file;
  * or no sandbox at all). Before a command's output reaches the model, every line of an ignored file
  * (and every value of a KEY=VALUE line) is replaced by a marker naming the file. Lines too short

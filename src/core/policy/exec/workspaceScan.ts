@@ -82,7 +82,7 @@ export async function scanWorkspace(root: string, rules: ScanRules, budget = DEF
       const dirents = listings[index];
       if (!dirents) continue; // vanished or unreadable: nothing in it to mask
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      // A folder with git's own layout is a repository to git, whatever its name (F2): its parts are protected.
+      // A folder with git's own layout is a repository to git, whatever its name (attacks.git): its parts are protected.
       const layout = dirRel !== '.git' && namesFormGitDir(new Set(dirents.map((d) => d.name)));
       for (const d of dirents) {
         if (++scan.entries > budget) {
@@ -160,7 +160,7 @@ export function toEntry(rel: string, st: Stats): ScannedEntry {
 
 /**
  * The parts of the root repository's `.git` that make git run something or change what it shows
- * (F2, F4): config (fsmonitor, pagers, filters, aliases), hooks, info/ (attributes, exclude),
+ * (attacks.git, attacks.guard): config (fsmonitor, pagers, filters, aliases), hooks, info/ (attributes, exclude),
  * commondir and gitdir (redirect git to a planted config), submodule and worktree git folders.
  */
 export const GIT_EXEC_PARTS = ['config', 'config.worktree', 'commondir', 'gitdir', 'hooks', 'info', 'modules', 'worktrees', 'objects/info/alternates'];

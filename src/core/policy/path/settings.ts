@@ -1,6 +1,6 @@
 /**
  * Settings of the path half of the policy engine. Both lists only add strictness; workspace
- * values count only in a trusted workspace (A10), because a repository writes its own settings;
+ * values count only in a trusted workspace (attacks.trust), because a repository writes its own settings;
  * that filtering happens once, in src/core/config/resolve.ts (these keys are trust-sensitive).
  */
 

@@ -7,10 +7,11 @@ import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import { resolveModelConfig, type Endpoint, type ModelClientConfig, type ResolvedModelConfig } from './config';
 import { estimatePromptTokens, estimateTokens, type ContextWindow } from './contextWindows';
-import { ModelApiError, StreamInterruptedError, cancelledError } from './errors';
+import { ModelApiError } from './errors';
 import { ModelLimits } from './modelLimits';
 import { costOf } from './prices';
-import { abortableSleep, backoffDelay, type RetryPolicy } from './retryPolicy';
+import type { RetryPolicy } from './retryPolicy';
+import { safeEmitter, withRecovery, withRetries, type RetryLoopOptions } from './retryLoop';
 import { reasoningReplayFor } from './reasoningReplay';
 import { NATIVE_TOOL_CALLS_HINT, readTextToolCalls } from './textToolCalls';
 import { createSdkClient } from './sdkClient';
@@ -81,95 +82,50 @@ export class ModelClient {
    * that breaks after output began rejects with StreamInterruptedError and is not retried here.
    */
   streamChat(req: ChatRequest): Promise<ModelTurn> {
-    return this.streamWithRetries(req, { attemptsUsed: 0, startedAt: Date.now() });
-  }
-
-  /**
-   * The retry loop. `budget` lets a recovery run continue the step's budget instead of starting a
-   * fresh one, so retries never stack: a step sends at most max(maxAttempts, attempts before the
-   * break + 1) requests.
-   */
-  private async streamWithRetries(req: ChatRequest, budget: { attemptsUsed: number; startedAt: number }): Promise<ModelTurn> {
-    const endpoint = this.config.endpoints[req.role];
-    const state = this.stateFor(endpoint);
-    const emit = safeEmitter(req.onEvent);
-    const policy = this.config.retry;
-    const started = budget.startedAt;
-    let attempt = budget.attemptsUsed;
-    // A recovery after a broken stream always gets its one fresh request.
-    const maxAttempts = Math.max(policy.maxAttempts, budget.attemptsUsed + 1);
-    let negotiatedStreamOptions = false;
-    for (;;) {
-      if (req.signal?.aborted) throw cancelledError(attempt);
-      attempt++;
-      emit({ type: 'request-started', role: req.role, model: endpoint.model, attempt });
-      try {
-        const assembler = await streamOneAttempt({
-          sdk: state.sdk,
-          body: this.buildBody(req, endpoint, !state.noStreamOptions),
-          classify: { baseUrl: endpoint.label, model: endpoint.model, origins: endpoint.origins },
-          signal: req.signal,
-          idleTimeoutMs: this.config.idleTimeoutMs,
-          firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,
-          emit,
-        });
-        return this.finishTurn(req, endpoint, state, assembler, attempt, emit);
-      } catch (raw) {
-        if (!negotiatedStreamOptions && !state.noStreamOptions && rejectsStreamOptions(raw)) {
-          // A protocol fallback, not a fault: resend at once without stream_options (usage is then estimated).
-          negotiatedStreamOptions = true;
-          state.noStreamOptions = true;
-          attempt--;
-          continue;
-        }
-        const err = raw instanceof ModelApiError ? raw : new ModelApiError({ kind: 'server', retryable: false, message: String(raw), cause: raw });
-        err.attempts = attempt;
-        if (!err.retryable) throw err;
-        if (attempt >= maxAttempts) throw extend(err, `; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
-        const delayMs = backoffDelay(attempt, { ...policy, ...this.backoff }, err.retryAfterMs, this.random);
-        const elapsed = Date.now() - started;
-        if (elapsed + delayMs > policy.maxRetryTimeMs) {
-          const asked = err.retryAfterMs !== undefined ? ` (the server asked to wait ${seconds(err.retryAfterMs)})` : '';
-          throw extend(
-            err,
-            elapsed >= policy.maxRetryTimeMs
-              ? `; not retrying: the ${seconds(policy.maxRetryTimeMs)} retry budget is used up after ${attempt} attempt(s)`
-              : `; not retrying: waiting ${seconds(delayMs)}${asked} would exceed the ${seconds(policy.maxRetryTimeMs)} retry budget`,
-          );
-        }
-        emit({ type: 'retrying', attempt: attempt + 1, delayMs, reason: err.message, kind: err.kind });
-        await abortableSleep(delayMs, req.signal, () => cancelledError(attempt));
-      }
-    }
+    return withRetries(this.retryOptions(req), { attemptsUsed: 0, startedAt: Date.now() });
   }
 
   /**
    * streamChat, and when the stream breaks mid-reply: emit `restart` (consumers drop what they showed)
-   * and run the step once more from scratch. A second break rejects with kind 'interrupted'.
+   * and run the step once more from scratch, continuing the step's retry budget (retryLoop.ts, the
+   * loop every wire protocol shares). A second break rejects with kind 'interrupted'.
    */
-  async streamChatWithRecovery(req: ChatRequest): Promise<ModelTurn> {
-    let first: StreamInterruptedError;
-    const startedAt = Date.now();
-    try {
-      return await this.streamWithRetries(req, { attemptsUsed: 0, startedAt });
-    } catch (err) {
-      if (!(err instanceof StreamInterruptedError)) throw err;
-      first = err;
-    }
-    safeEmitter(req.onEvent)({ type: 'restart', reason: first.message, discardedText: first.partialText });
-    try {
-      return await this.streamWithRetries(req, { attemptsUsed: first.attempts, startedAt });
-    } catch (err) {
-      if (!(err instanceof StreamInterruptedError)) throw err;
-      throw new StreamInterruptedError({
-        reason: err.reason,
-        message: `the model's reply broke off twice, the step is interrupted (last time: ${err.message})`,
-        partialText: err.partialText,
-        discardedToolCalls: err.discardedToolCalls,
-        attempts: err.attempts,
-        cause: err,
-      });
-    }
+  streamChatWithRecovery(req: ChatRequest): Promise<ModelTurn> {
+    return withRecovery(this.retryOptions(req));
+  }
+
+  /** One request per attempt; the shared loop decides about retries, backoff and the time budget. */
+  private retryOptions(req: ChatRequest): RetryLoopOptions<ModelTurn> {
+    const endpoint = this.config.endpoints[req.role];
+    const state = this.stateFor(endpoint);
+    const emit = safeEmitter(req.onEvent);
+    return {
+      policy: { ...this.config.retry, ...this.backoff },
+      random: this.random,
+      signal: req.signal,
+      emit,
+      attempt: async (attempt) => {
+        emit({ type: 'request-started', role: req.role, model: endpoint.model, attempt });
+        for (let negotiated = false; ; negotiated = true) {
+          try {
+            const assembler = await streamOneAttempt({
+              sdk: state.sdk,
+              body: this.buildBody(req, endpoint, !state.noStreamOptions),
+              classify: { baseUrl: endpoint.label, model: endpoint.model, origins: endpoint.origins },
+              signal: req.signal,
+              idleTimeoutMs: this.config.idleTimeoutMs,
+              firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,
+              emit,
+            });
+            return this.finishTurn(req, endpoint, state, assembler, attempt, emit);
+          } catch (raw) {
+            // A protocol fallback, not a fault: resend at once without stream_options (usage is then estimated).
+            if (negotiated || state.noStreamOptions || !rejectsStreamOptions(raw)) throw raw;
+            state.noStreamOptions = true;
+          }
+        }
+      },
+    };
   }
 
   /** Plain text from the fast model (summaries, insights, Q&A): no tools, with stream recovery. */
@@ -270,7 +226,7 @@ export class ModelClient {
       emit({
         type: 'notice',
         kind: 'text-tool-calls',
-        message: `${endpoint.baseUrl} sent tool calls as text (${found.format} format); PatchPilot read ${found.calls.length === 1 ? 'it as a tool call' : 'them as tool calls'}. For native tool calls start the server with ${NATIVE_TOOL_CALLS_HINT[found.format]}`,
+        message: `${endpoint.label} sent tool calls as text (${found.format} format); PatchPilot read ${found.calls.length === 1 ? 'it as a tool call' : 'them as tool calls'}. For native tool calls start the server with ${NATIVE_TOOL_CALLS_HINT[found.format]}`,
       });
     }
     return found as { calls: ModelToolCall[]; text: string };
@@ -282,30 +238,5 @@ function rejectsStreamOptions(err: unknown): boolean {
   return cause instanceof APIError && cause.status === 400 && /stream_options|include_usage/i.test(cause.message);
 }
 
-/** A listener that throws must not break the stream it listens to. */
-function safeEmitter(onEvent: ChatRequest['onEvent']): (e: ModelStreamEvent) => void {
-  return (e) => {
-    try {
-      onEvent?.(e);
-    } catch {
-      // UI rendering bugs stay in the UI; the reply is still assembled and returned.
-    }
-  };
-}
 
-function extend(err: ModelApiError, suffix: string): ModelApiError {
-  return new ModelApiError({
-    kind: err.kind,
-    status: err.status,
-    retryable: err.retryable,
-    retryAfterMs: err.retryAfterMs,
-    code: err.code,
-    attempts: err.attempts,
-    message: err.message + suffix,
-    cause: err.cause,
-  });
-}
 
-function seconds(ms: number): string {
-  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
-}

@@ -2,8 +2,7 @@
  * The retry loop and the once-only stream recovery, independent of the wire protocol: a client
  * passes its one-attempt function and gets the same behaviour as ModelClient's loop (the policy,
  * backoff and Retry-After of retryPolicy.ts, the time budget, `retrying` and `restart` events).
- * Used by the Anthropic client; ModelClient keeps its own copy of this loop for its protocol
- * fallback (stream_options), with the same rules.
+ * Every client uses it: the OpenAI-compatible ModelClient and the Anthropic client.
  */
 import { ModelApiError, StreamInterruptedError, cancelledError } from './errors';
 import { abortableSleep, backoffDelay, type RetryPolicy } from './retryPolicy';

@@ -137,7 +137,7 @@ describe('unix sockets outside the workspace, through the built CLI', { skip }, 
       assert.doesNotMatch(run.results.get('curl') ?? '', new RegExp(`CANARY-${path.basename(theirs.dir)}`));
       assert.ok(mine.hits > 0, 'the socket the user allowed was reached');
       assert.equal(theirs.hits, 0, 'the socket only the workspace allowed was not');
-      assert.match(run.stderr, /ignored patchpilot\.sandbox\.allowUnixSockets .*only user settings/);
+      assert.match(run.stderr, /ignored patchpilot\.sandbox\.allowUnixSockets .*only your user settings/);
     } finally {
       await mine.close();
       await theirs.close();

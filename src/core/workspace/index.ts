@@ -1,1 +1,2 @@
 export { NodeWorkspaceFs, toWorkspaceRelative } from './nodeWorkspaceFs';
+export { detectTestCommand, diskProbe, type DetectedTestCommand, type WorkspaceProbe } from './testDetection';

@@ -28,6 +28,8 @@ import { briefArgs } from '../base/truncate';
 import { RunMemory } from './runMemory';
 import { Subagents } from './subagents';
 import { createToolContext } from './toolContext';
+import { TestsAfterLastChange, describeTestsOutcome } from './testsOutcome';
+import { TESTS_STEP } from '../history/types';
 import { pathPolicyOf } from '../tools/paths';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 
@@ -65,6 +67,7 @@ export class Orchestrator {
     const fast = new FastModelWork(settings.llm.fastModel ? deps.model : undefined, meter, warn, (turn) => emitUsage(emit, meter, turn));
     const memory = new RunMemory(goal, fast, recorder);
     const changedFiles = new Set<string>();
+    const tests = new TestsAfterLastChange();
 
     const stop = new AbortController();
     const cancel = () => stop.abort(new CancelledError());
@@ -96,12 +99,14 @@ export class Orchestrator {
       const totals = meter.total();
       const byRole = usageByRole(meter);
       const transcript = transcriptOf(conversation, goal, summary);
+      // The history's timeline says how the run left the tests (run/finished says it to the UI and the CLI).
+      recorder.step({ role: 'system', tool: TESTS_STEP, text: describeTestsOutcome(tests.outcome) });
       // What a resumed session continues from (core/session/resume.ts).
       recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
       await recorder.finish({ status, steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, ...(byRole[role].cachedTokens ? { cachedTokens: byRole[role].cachedTokens } : {}), completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
-      emit({ type: 'run/finished', status, reason, summary, steps, ...(failure && status === 'failed' ? { failure } : {}), usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...(failure && status === 'failed' ? { failure } : {}) };
+      emit({ type: 'run/finished', status, reason, summary, steps, tests: tests.outcome, ...(failure && status === 'failed' ? { failure } : {}), usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
+      return { status, reason, summary, steps, tests: tests.outcome, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...(failure && status === 'failed' ? { failure } : {}) };
     };
 
     try {
@@ -114,7 +119,7 @@ export class Orchestrator {
       if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
       const onToolEvent = (e: ToolEvent) => this.forwardToolEvent(e, emit, recorder, approvals);
-      const toolCtx = createToolContext(deps, root, git, signal, onToolEvent);
+      const toolCtx = createToolContext(deps, root, git, signal, onToolEvent, tests);
       toolCtx.run.changedFiles = changedFiles;
       toolCtx.run.goal = goal;
       const pathPolicy = pathPolicyOf(toolCtx);
@@ -206,6 +211,7 @@ export class Orchestrator {
         const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, tools, offered, toolCtx, emit));
         for (const x of executed) {
           conversation.addToolResult(x.call.id, x.result.output);
+          tests.noteCall(tools.get(x.call.name), x.result);
           await this.record(x, tools.get(x.call.name), recorder, memory, signal);
         }
         answerInvalidCalls(invalid, conversation, recorder, emit);

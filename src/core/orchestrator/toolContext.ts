@@ -6,6 +6,7 @@ import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
 import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import type { ToolContext, ToolEvent } from '../tools/types';
+import type { TestsAfterLastChange } from './testsOutcome';
 import type { OrchestratorDeps } from './types';
 
 /**
@@ -13,7 +14,7 @@ import type { OrchestratorDeps } from './types';
  * patchpilot.git.autoCommit) and run the test commands (when patchpilot.tests.afterEdit), so the
  * model reads the test result in the same tool result as its edit.
  */
-export function createToolContext(deps: OrchestratorDeps, root: string, git: GitSnapshot, signal: AbortSignal, emit: (e: ToolEvent) => void): ToolContext {
+export function createToolContext(deps: OrchestratorDeps, root: string, git: GitSnapshot, signal: AbortSignal, emit: (e: ToolEvent) => void, tests?: TestsAfterLastChange): ToolContext {
   const { settings } = deps;
   const ignore = new IgnoreRules(root, deps.ignoreFilter);
   const ctx: ToolContext = {
@@ -39,6 +40,7 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
   };
   ctx.run.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
+    tests?.changed();
     if (settings.git.autoCommit && git.isRepo) {
       try {
         const sha = await commitPaths(root, paths, `PatchPilot: ${summary}`);
@@ -49,7 +51,9 @@ export function createToolContext(deps: OrchestratorDeps, root: string, git: Git
     }
     if (settings.tests.afterEdit && settings.tests.commands.length > 0) {
       try {
-        notes.push((await runConfiguredTests(ctx)).output);
+        const result = await runConfiguredTests(ctx);
+        tests?.ran(result.ok);
+        notes.push(result.output);
       } catch (err) {
         if (signal.aborted || err instanceof CancelledError) throw err;
         notes.push(`tests after the edit were not run: ${errorMessage(err)}`);

@@ -1,0 +1,39 @@
+import type { RunTestsOutcome } from '../../protocol/agentEvents';
+import type { Tool, ToolResult } from '../tools/types';
+
+/**
+ * What the tests after the run's last file change said (test/unit/orchestrator/testsOutcome.test.ts).
+ * A change resets it to 'not-run': tests that passed before an edit say nothing about the code the
+ * run leaves behind. Fed by the after-write hook (the write, then the tests it ran) and by the
+ * calls whose tool declares a test verdict, in the order they happened.
+ */
+export class TestsAfterLastChange {
+  private state: RunTestsOutcome = 'not-run';
+
+  get outcome(): RunTestsOutcome {
+    return this.state;
+  }
+
+  /** Files were written: whatever ran before does not test them. */
+  changed(): void {
+    this.state = 'not-run';
+  }
+
+  /** One test run (every configured command): it passed only when all of them did. */
+  ran(passed: boolean): void {
+    this.state = passed ? 'passed' : 'failed';
+  }
+
+  /** A tool call's result, when its tool says the call ran the tests (run_tests); other calls change nothing. */
+  noteCall(tool: Tool<any> | undefined, result: ToolResult): void {
+    const verdict = tool?.loop?.testsOutcome?.(result);
+    if (verdict) this.ran(verdict === 'passed');
+  }
+}
+
+/** "tests passed after the last edit": the words the CLI, the chat and the history use. */
+export function describeTestsOutcome(outcome: RunTestsOutcome): string {
+  if (outcome === 'passed') return 'tests passed after the last edit';
+  if (outcome === 'failed') return 'tests FAILED after the last edit';
+  return 'tests did not run after the last edit';
+}

@@ -31,9 +31,5 @@ export class TestsAfterLastChange {
   }
 }
 
-/** "tests passed after the last edit": the words the CLI, the chat and the history use. */
-export function describeTestsOutcome(outcome: RunTestsOutcome): string {
-  if (outcome === 'passed') return 'tests passed after the last edit';
-  if (outcome === 'failed') return 'tests FAILED after the last edit';
-  return 'tests did not run after the last edit';
-}
+/** One wording for everyone (CLI, chat, toast, history timeline). */
+export { describeTestsOutcome } from '../../protocol/runEnd';

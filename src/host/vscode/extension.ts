@@ -6,6 +6,7 @@ import { registerConfigCommands, registerDemoCommands } from './commands/configC
 import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
+import { registerDetectedTestsOffer } from './tests/offerDetectedTests';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
 import { namesOwnModel } from './config/settingsReader';
@@ -59,6 +60,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const chatView = new ChatViewSlot();
   const tests = createTestService(context, () => config.settingsNow(), log);
   registerRunTests(context, tests);
+  registerDetectedTestsOffer(context, () => config.settingsNow(), log);
   const host = new AgentHost(context, config, log, {
     review: diffPreview,
     patches: patchEngine,

@@ -106,7 +106,7 @@ export class Orchestrator {
       await recorder.finish({ status, steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: clock.now() });
       const view = (role: ModelRole) => ({ model: deps.model.modelFor(role), requests: byRole[role].requests, promptTokens: byRole[role].promptTokens, ...(byRole[role].cachedTokens ? { cachedTokens: byRole[role].cachedTokens } : {}), completionTokens: byRole[role].completionTokens, cost: byRole[role].cost });
       emit({ type: 'run/finished', status, reason, summary, steps, tests: tests.outcome, ...(failure && status === 'failed' ? { failure } : {}), usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-      return { status, reason, summary, steps, tests: tests.outcome, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...(failure && status === 'failed' ? { failure } : {}) };
+      return { status, reason, summary, steps, tests: tests.outcome, changedFiles: [...changedFiles], runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...(failure && status === 'failed' ? { failure } : {}) };
     };
 
     try {

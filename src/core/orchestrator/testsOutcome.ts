@@ -24,10 +24,11 @@ export class TestsAfterLastChange {
     this.state = passed ? 'passed' : 'failed';
   }
 
-  /** A tool call's result, when its tool says the call ran the tests (run_tests); other calls change nothing. */
+  /** A tool call's result, as its tool declares it (run_tests ran them, a subagent edited); other calls change nothing. */
   noteCall(tool: Tool<any> | undefined, result: ToolResult): void {
     const verdict = tool?.loop?.testsOutcome?.(result);
-    if (verdict) this.ran(verdict === 'passed');
+    if (verdict === 'not-run') this.changed();
+    else if (verdict) this.ran(verdict === 'passed');
   }
 }
 

@@ -74,6 +74,8 @@ export interface RunOutcome {
   steps: number;
   /** The tests after the run's last file change (testsOutcome.ts). */
   tests: import('../../protocol/agentEvents').RunTestsOutcome;
+  /** Workspace-relative paths the run's file tools wrote. */
+  changedFiles: string[];
   runId: string | null;
   /** Both models together. */
   usage: UsageTotals;

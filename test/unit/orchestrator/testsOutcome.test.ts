@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import type { PatchPilotSettings } from '../../../src/core/config/settings';
 import { BUGGY, FIX, TEST_CMD, runScripted } from './harness';
 import { call } from '../../integration/agent/support';
+import { createToolRegistry } from '../../../src/core/tools';
+import { spawnSubagentTool } from '../../../src/core/tools/spawnSubagent';
 
 /** A patch that keeps add() wrong (the tests still fail after it). */
 const STILL_WRONG = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a - b - 1;\n';
@@ -44,5 +46,20 @@ describe('the run ends with the state of the tests after its last edit', () => {
       },
     });
     assert.ok(texts.includes('tests FAILED after the last edit'), JSON.stringify(texts));
+  });
+
+  test('a subagent that edits after the tests passed leaves them not-run; its own tests count when it ran them', async () => {
+    const tools = createToolRegistry({ history: true }).with([spawnSubagentTool]);
+    const spawnWriter = call('spawn_subagent', { task: 'write the note', tools: ['write_file'] });
+    const childWrites = [{ reply: { toolCalls: [call('write_file', { path: 'note.txt', content: 'x\n' })] } }, { reply: { toolCalls: [call('finish', { summary: 'written' })] } }];
+    const afterPassing = [{ reply: { toolCalls: [call('propose_patch', { patch: FIX })] } }, { reply: { toolCalls: [call('run_tests', {})] } }, { reply: { toolCalls: [spawnWriter] } }];
+    const untested = await runScripted([...afterPassing, ...childWrites, { reply: { toolCalls: [finish] } }], { settings: withTests(false), deps: { tools } });
+    assert.equal(untested.outcome.tests, 'not-run');
+    // With tests after every edit, the child's write was tested (and passes): that is the last word.
+    const tested = await runScripted([{ reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } }, { reply: { toolCalls: [spawnWriter] } }, ...childWrites, { reply: { toolCalls: [finish] } }], { settings: withTests(true), deps: { tools } });
+    assert.equal(tested.outcome.tests, 'failed');
+    // A read-only subagent changes nothing of the state.
+    const reader = await runScripted([{ reply: { toolCalls: [call('propose_patch', { patch: FIX })] } }, { reply: { toolCalls: [call('spawn_subagent', { task: 'read add.js' })] } }, { reply: { toolCalls: [call('finish', { summary: 'read' })] } }, { reply: { toolCalls: [finish] } }], { settings: withTests(true), deps: { tools } });
+    assert.equal(reader.outcome.tests, 'passed');
   });
 });

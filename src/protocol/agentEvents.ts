@@ -17,6 +17,13 @@ export type ApprovalModeName = 'ask' | 'auto-edit' | 'auto' | 'plan';
 export const RUN_END_STATUSES = ['finished', 'limit', 'failed', 'blocked', 'cancelled', 'interrupted'] as const;
 export type RunEndStatus = (typeof RUN_END_STATUSES)[number];
 
+/**
+ * The tests after the run's last file change: they passed, they failed, or none ran since (a change
+ * after the last test run, or no tests at all). A finished run whose tests failed is not a success.
+ */
+export const RUN_TEST_OUTCOMES = ['passed', 'failed', 'not-run'] as const;
+export type RunTestsOutcome = (typeof RUN_TEST_OUTCOMES)[number];
+
 /** Tokens and cost of one model role in a run; cost is undefined when the model has no known price. */
 export interface RoleUsageView {
   model: string;
@@ -132,6 +139,8 @@ export type AgentEvent =
       steps: number;
       /** A run that failed at the model: what kind of fault (absent for other endings). */
       failure?: RunFailure;
+      /** The tests after the last file change (absent from runs recorded before it existed). */
+      tests?: RunTestsOutcome;
       /** Per model role: the agent's model and the fast model (insights, Q&A summary). */
       usage?: { reasoning: RoleUsageView; fast: RoleUsageView; totalCost?: number };
     };

@@ -37,6 +37,8 @@ export interface ChatStatus {
   notice?: string;
   /** The built-in demo model answers (scripted replies, not a language model): the view says so. */
   demo?: boolean;
+  /** A test command found in the project, offered until answered ("Use npm test", Not Now, Never for This Workspace). */
+  testsOffer?: { command: string; source: string };
 }
 
 export interface ChatSnapshot {
@@ -60,6 +62,8 @@ export interface ToHost {
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */
   'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' }, { ok: boolean }];
+  /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
+  'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
 }
 
 /** Host -> webview pushes: name -> payload. */

@@ -158,6 +158,17 @@ function applyStatus(s: ChatStatus): void {
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');
   else if (s.demo) showDemoBanner();
   else bannerSlot.replaceChildren();
+  if (s.testsOffer) bannerSlot.append(testsOfferBanner(s.testsOffer));
+}
+
+/** The project's own test command, found by the host: one click makes it the workspace's tests. */
+function testsOfferBanner(offer: { command: string; source: string }): HTMLElement {
+  const answer = (a: 'use' | 'not-now' | 'never') => void client.request('tests/answer', { answer: a });
+  return banner(`Tests found: "${offer.command}" (from ${offer.source}). Run them after every edit the agent makes?`, 'info', [
+    button({ label: `Use ${offer.command}`, onClick: () => answer('use') }),
+    button({ label: 'Not Now', variant: 'secondary', onClick: () => answer('not-now') }),
+    button({ label: 'Never for This Workspace', variant: 'secondary', onClick: () => answer('never') }),
+  ]);
 }
 
 function showBanner(text: string, level: 'info' | 'warning'): void {

@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
+import { describeTestsOutcome, runEndView } from '../../src/protocol/runEnd';
 import { badge, button, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from '../shared/markdown';
 import { ThinkingBlock } from './thinking';
@@ -225,9 +226,10 @@ export class Transcript {
         if (!run) return;
         // A tool still marked running when its run ends (cancelled, or the window reloaded) never finishes.
         for (const t of run.tools.values()) if (!t.finished) t.status.replaceWith(badge('stopped', 'error'));
-        const ok = e.status === 'finished';
-        const end = el('div', `pp-run-end ${ok ? 'pp-ok' : 'pp-error'}`);
-        end.append(badge(e.status, ok ? 'ok' : 'error'), document.createTextNode(` ${e.reason} · ${e.steps} step${e.steps === 1 ? '' : 's'}`));
+        const view = runEndView(e.status, e.tests);
+        const end = el('div', `pp-run-end ${view.tone === 'ok' ? 'pp-ok' : view.tone === 'error' ? 'pp-error' : 'pp-info'}`);
+        const tests = e.tests ? ` · ${describeTestsOutcome(e.tests)}` : '';
+        end.append(badge(view.label, view.tone), document.createTextNode(` ${e.reason}${tests} · ${e.steps} step${e.steps === 1 ? '' : 's'}`));
         // The finish tool's summary was not streamed as text: show it as the reply.
         if (e.summary && !run.streamedSinceStep) {
           const reply = el('div', 'pp-msg pp-assistant');
@@ -236,7 +238,7 @@ export class Transcript {
         }
         run.root.append(end);
         if (e.status === 'failed' || e.status === 'interrupted') run.root.append(this.failedRunActions(run.goal, e.failure?.kind));
-        if (e.usage && e.usage.reasoning.promptTokens + e.usage.reasoning.completionTokens === 0 && !ok) {
+        if (e.usage && e.usage.reasoning.promptTokens + e.usage.reasoning.completionTokens === 0 && e.status !== 'finished') {
           // Stopped before the model's first answer ended: its counts never came, and 0 would be wrong.
           run.usage.textContent = `${e.usage.reasoning.model} · no token counts (the run ended before the model reported them)`;
         } else if (e.usage) {

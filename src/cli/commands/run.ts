@@ -6,6 +6,7 @@ import { ModelConfigError } from '../../core/llm';
 import { UserError } from '../../core/base/errors';
 import type { HistoryStore } from '../../core/history';
 import { loadSession } from '../../core/session';
+import { detectTestCommand, diskProbe, type DetectedTestCommand } from '../../core/workspace';
 import type { Notifier } from '../../core/ports';
 import { createAgentDeps } from '../node/agentDeps';
 import { AgentSession, EXIT } from '../node/agentSession';
@@ -24,6 +25,9 @@ export const usage = `Usage:
                         shown as a diff), write and run nothing
   --max-steps N         model steps before stopping (default 50)
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
+  --no-detect-tests     without --test-cmd or patchpilot.tests.commands, no test command is
+                        detected from the workspace's files (package.json's test script, pytest,
+                        cargo, go, make, gradle, maven, dotnet, just, task); the run then has none
   --provider P          openai, anthropic, google, deepseek, mistral, groq, openrouter, xai,
                         ollama, lmstudio, vllm, llamacpp or custom (or PATCHPILOT_PROVIDER):
                         its default endpoint and its key variable (DEEPSEEK_API_KEY...)
@@ -60,6 +64,7 @@ const OPTIONS = {
   'dry-run': { type: 'boolean' },
   'max-steps': { type: 'string' },
   'test-cmd': { type: 'string', multiple: true },
+  'no-detect-tests': { type: 'boolean' },
   provider: { type: 'string' },
   'base-url': { type: 'string' },
   model: { type: 'string' },
@@ -117,12 +122,23 @@ export async function run(argv: string[]): Promise<number> {
     error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`),
   };
   let config;
+  let detected: DetectedTestCommand | undefined;
   try {
-    config = loadCliConfig({ workspace: root, env: process.env, flags, trusted: args['trust-workspace'] === true });
+    const load = () => loadCliConfig({ workspace: root, env: process.env, flags, trusted: args['trust-workspace'] === true });
+    config = load();
+    // No test command given or configured: the project's own (npm test, cargo test...), so tests run after every edit.
+    if (config.settings.tests.commands.length === 0 && args['no-detect-tests'] !== true) {
+      detected = await detectTestCommand(diskProbe(root));
+      if (detected) {
+        flags['patchpilot.tests.commands'] = [detected.command];
+        config = load();
+      }
+    }
   } catch (err) {
     if (err instanceof ConfigError) return settingsError(err.message);
     throw err;
   }
+  if (detected) notifier.info(`tests: ${detected.command} (detected from ${detected.source}; --no-detect-tests to turn off)`);
   for (const w of config.warnings) notifier.warn(w);
   for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${i.userOnly ? '' : ' (--trust-workspace to use it)'}`);
   if (wireOf(config.settings.llm.provider) === 'vscode') return settingsError('provider "vscode" (VS Code\'s own models) works only inside VS Code; choose another provider for the CLI');

@@ -1,5 +1,6 @@
 import type { AgentEvent, RoleUsageView } from '../../protocol/agentEvents';
 import { formatTokens } from '../../core/context/budget';
+import { describeTestsOutcome } from '../../core/orchestrator/testsOutcome';
 
 /** --json: one event per line on stdout, for scripts. */
 export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e: AgentEvent) => void {
@@ -90,6 +91,7 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         break;
       case 'run/finished':
         line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);
+        if (e.tests) line(`patchpilot: ${describeTestsOutcome(e.tests)}`);
         if (e.usage) line(`patchpilot: ${usageLine(e.usage)}`);
         break;
       default:

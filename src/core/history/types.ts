@@ -109,6 +109,8 @@ export const TRANSCRIPT_STEP = 'context/transcript';
  * a search result by default (it is long and repeats what the steps say; searchAll.ts filters it).
  */
 export const REASONING_STEP = 'model/reasoning';
+/** How the run left the tests (passed, FAILED, did not run after the last edit): written at its end by orchestrator/testsOutcome.ts, shown in the timeline. */
+export const TESTS_STEP = 'run/tests';
 
 /** The rule of a policy_decisions row that records the user's answer to an approval (not a rule's verdict). */
 export const USER_ANSWER_RULE = 'user-answer';

@@ -104,6 +104,7 @@ export class Orchestrator {
     const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, setup, run.emit));
     for (const x of executed) {
       conversation.addToolResult(x.call.id, x.result.output);
+      run.tests.noteCall(tools.get(x.call.name), x.result);
       await this.record(x, tools.get(x.call.name), run);
     }
     answerInvalidCalls(invalid, conversation, run.recorder, run.emit);

@@ -65,7 +65,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
     !options.subagent && offered.some((t) => t.loop?.spawnsRuns)
       ? new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, git, facts, meter: run.meter, emit, runChild: hooks.runChild })
       : undefined;
-  const toolCtx = createToolContext(deps, { root, git, signal, emit: onToolEvent, ignore, goal, changedFiles: run.changedFiles, pathPolicy, skills, subagents });
+  const toolCtx = createToolContext(deps, { root, git, signal, emit: onToolEvent, ignore, goal, changedFiles: run.changedFiles, pathPolicy, skills, subagents, tests: run.tests });
   if (options.earlier?.length) {
     // What a killed run is rebuilt from (core/session/resume.ts): a reference when the previous run recorded it.
     const earlier = options.earlierRunId ? { fromRun: options.earlierRunId } : options.earlier;

@@ -16,6 +16,8 @@ import { FastModelWork } from './fastModel';
 import { TRANSCRIPT_STEP } from './contextSteps';
 import { RunRecorder, asJson } from './recorder';
 import { RunMemory } from './runMemory';
+import { TestsAfterLastChange, describeTestsOutcome } from './testsOutcome';
+import { TESTS_STEP } from '../history/types';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 
 export class RunState {
@@ -26,6 +28,8 @@ export class RunState {
   readonly fast: FastModelWork;
   /** Workspace-relative paths this run's tools wrote (shared with the tools' context). */
   readonly changedFiles = new Set<string>();
+  /** Whether the tests after the last change passed, failed or did not run. */
+  readonly tests = new TestsAfterLastChange();
   /** Edits (patches, file writes) refused because nobody could be asked: a run made only of those is `blocked`. */
   unattendedEdits = 0;
   steps = 0;
@@ -97,6 +101,8 @@ export class RunState {
     const totals = meter.total();
     const byRole = usageByRole(meter);
     const transcript = transcriptOf(this.conversation, this.goal, summary);
+    // The history's timeline says how the run left the tests (run/finished says it to the UI and the CLI).
+    recorder.step({ role: 'system', tool: TESTS_STEP, text: describeTestsOutcome(this.tests.outcome) });
     // What a resumed session continues from (core/session/resume.ts).
     recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
     await recorder.finish({ status, steps: this.steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: this.clock.now() });
@@ -105,8 +111,8 @@ export class RunState {
       return { model: deps.model.modelFor(role), requests: r.requests, promptTokens: r.promptTokens, ...(r.cachedTokens ? { cachedTokens: r.cachedTokens } : {}), completionTokens: r.completionTokens, cost: r.cost };
     };
     const failed = failure && status === 'failed' ? { failure } : {};
-    this.emit({ type: 'run/finished', status, reason, summary, steps: this.steps, ...failed, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-    return { status, reason, summary, steps: this.steps, runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...failed };
+    this.emit({ type: 'run/finished', status, reason, summary, steps: this.steps, tests: this.tests.outcome, ...failed, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
+    return { status, reason, summary, steps: this.steps, tests: this.tests.outcome, changedFiles: [...this.changedFiles], runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...failed };
   }
 
   /** An error that escaped a step: a cancel or the wall clock ends the run as such, anything else as failed. */

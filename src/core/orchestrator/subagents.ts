@@ -74,7 +74,9 @@ export class Subagents implements SubagentSpawner {
       emit({ type: 'usage', role: 'reasoning', promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
       emit({ type: 'subagent/finished', index, status: outcome.status, reason: outcome.reason, steps: outcome.steps, runId: outcome.runId });
       signal.throwIfAborted();
-      const data = { runId: outcome.runId, status: outcome.status, steps: outcome.steps, tokens: outcome.usage.promptTokens + outcome.usage.completionTokens };
+      // The child's edits and tests count for the parent's end state (spawn_subagent's loop.testsOutcome).
+      const tests = outcome.changedFiles.length > 0 || outcome.tests !== 'not-run' ? { tests: outcome.tests } : {};
+      const data = { runId: outcome.runId, status: outcome.status, steps: outcome.steps, tokens: outcome.usage.promptTokens + outcome.usage.completionTokens, ...tests };
       if (outcome.status === 'finished') return ok(outcome.summary ?? '(the subagent finished without an answer)', data);
       return fail(`the subagent stopped (${outcome.status}: ${outcome.reason})${outcome.summary ? `; its last words: ${outcome.summary}` : ''}`, data);
     }, signal);

@@ -7,6 +7,7 @@ import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
+import type { TestsAfterLastChange } from './testsOutcome';
 import type { OrchestratorDeps } from './types';
 
 /**
@@ -26,12 +27,14 @@ export interface RunToolContextInput {
   pathPolicy: PathPolicy;
   skills: SkillCatalog;
   subagents?: SubagentSpawner;
+  /** Told of every change and of the tests run after it (the run's end says how the tests ended). */
+  tests?: TestsAfterLastChange;
 }
 
 /** Built whole, once per run: nothing is filled in after construction. */
 export function createToolContext(deps: OrchestratorDeps, input: RunToolContextInput): ToolContext {
   const { settings } = deps;
-  const { root, git, signal, emit, ignore } = input;
+  const { root, git, signal, emit, ignore, tests } = input;
   const ctx: ToolContext = {
     root,
     settings,
@@ -57,6 +60,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   };
   ctx.run.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
+    tests?.changed();
     if (settings.git.autoCommit && git.isRepo) {
       try {
         const sha = await commitPaths(root, paths, `PatchPilot: ${summary}`);
@@ -67,7 +71,9 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     }
     if (settings.tests.afterEdit && settings.tests.commands.length > 0) {
       try {
-        notes.push((await runConfiguredTests(ctx)).output);
+        const result = await runConfiguredTests(ctx);
+        tests?.ran(result.ok);
+        notes.push(result.output);
       } catch (err) {
         if (signal.aborted || err instanceof CancelledError) throw err;
         notes.push(`tests after the edit were not run: ${errorMessage(err)}`);

@@ -72,6 +72,10 @@ export interface RunOutcome {
   /** The finish summary, or the final text of a reply without tool calls. */
   summary?: string;
   steps: number;
+  /** The tests after the run's last file change (testsOutcome.ts). */
+  tests: import('../../protocol/agentEvents').RunTestsOutcome;
+  /** Workspace-relative paths the run's file tools wrote. */
+  changedFiles: string[];
   runId: string | null;
   /** Both models together. */
   usage: UsageTotals;

@@ -7,7 +7,10 @@ export type { TestCommandResult } from './testSummary';
 
 export const runTestsTool: Tool<Record<string, never>> = {
   name: 'run_tests',
-  loop: { isVerdict: (result) => Array.isArray(result.data?.results) },
+  loop: {
+    isVerdict: (result) => Array.isArray(result.data?.results),
+    testsOutcome: (result) => (Array.isArray(result.data?.results) ? (result.ok ? 'passed' : 'failed') : undefined),
+  },
   description: "Run the project's configured test commands. Returns each command's exit code, duration and the failing tests with their first error line.",
   schema: { type: 'object', properties: {}, additionalProperties: false },
   readOnly: false,

@@ -11,7 +11,7 @@ interface Args {
  */
 export const spawnSubagentTool: Tool<Args> = {
   name: 'spawn_subagent',
-  loop: { spawnsRuns: true, notForSubagents: true },
+  loop: { spawnsRuns: true, notForSubagents: true, testsOutcome: (result) => subagentTests(result.data?.tests) },
   description:
     'Start a subagent on one self-contained task (research a question, find where something is done, review a file) and get its final answer back. ' +
     'It has its own context (it sees none of this conversation: say everything it needs in the task) and read-only tools unless you list others in tools. ' +
@@ -35,3 +35,8 @@ export const spawnSubagentTool: Tool<Args> = {
     return ctx.subagents.spawn({ task: args.task, ...(args.tools ? { tools: args.tools } : {}) }, ctx.signal);
   },
 };
+
+/** The tests' state a subagent left (set only when it edited files or ran tests). */
+function subagentTests(value: unknown): 'passed' | 'failed' | 'not-run' | undefined {
+  return value === 'passed' || value === 'failed' || value === 'not-run' ? value : undefined;
+}

@@ -136,6 +136,12 @@ export interface ToolLoopTraits {
   endsRun?: boolean;
   /** A failed result that is still an answer (a failing test run): the step did not fail. */
   isVerdict?(result: ToolResult): boolean;
+  /**
+   * What the call did to the tests' state the run ends with: 'passed' or 'failed' when it ran them
+   * last (run_tests), 'not-run' when it changed files and no tests ran after (a subagent that edited),
+   * undefined when it touched neither.
+   */
+  testsOutcome?(result: ToolResult): 'passed' | 'failed' | 'not-run' | undefined;
   /** The patch text the call proposed, recorded with its outcome in the history (propose_patch). */
   patchOf?(args: Record<string, unknown>): string | undefined;
   /** Its successful results are worth the run's memory (grep, glob, web_fetch). */

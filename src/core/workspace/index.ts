@@ -1,1 +1,3 @@
 export { NodeWorkspaceFs, toWorkspaceRelative } from './nodeWorkspaceFs';
+export { detectTestCommand, diskProbe, type DetectedTestCommand, type WorkspaceProbe } from './testDetection';
+export { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } from './testOffer';

@@ -6,6 +6,7 @@ import { registerConfigCommands, registerDemoCommands } from './commands/configC
 import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
+import { DetectedTestsOffer } from './tests/offerDetectedTests';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
 import { namesOwnModel } from './config/settingsReader';
@@ -62,6 +63,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const chatView = new ChatViewSlot();
   const tests = createTestService(context, () => config.settingsNow(), log);
   registerRunTests(context, tests);
+  const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log);
   const host = new AgentHost(context, config, log, {
     review: diffPreview,
     patches: patchEngine,
@@ -76,12 +78,15 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     history: () => history.get(),
     chatVisible: () => chatView.visible,
     chatModel: hostChatModel,
+    testsOffer: () => testsOffer.pending,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
   context.subscriptions.push(
     demo,
     host,
+    testsOffer,
+    testsOffer.onDidChange(() => void host.refreshStatus()),
     history, // after the host: its last save goes to the store first
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
@@ -110,6 +115,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log });
+  void testsOffer.check();
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
   return { host, activationMs, diffPreview, createPatchEngine: patchEngine, testService: () => tests, history, keys, providerKeys, historyPanel, config };

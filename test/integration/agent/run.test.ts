@@ -25,7 +25,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       const ev = events(r.stdout);
       assert.equal(ev[0]!.type, 'run/started');
       const { usage, ...finished } = ev.at(-1) as unknown as { usage: { reasoning: { requests: number; model: string }; fast: { requests: number } } };
-      assert.deepEqual(finished, { type: 'run/finished', status: 'finished', reason: 'the model called finish', summary: 'Fixed add(): it subtracted. The test passes.', steps: 4 });
+      assert.deepEqual(finished, { type: 'run/finished', status: 'finished', reason: 'the model called finish', summary: 'Fixed add(): it subtracted. The test passes.', steps: 4, tests: 'passed' });
       // No fast model configured: the four agent requests and nothing else.
       assert.deepEqual([usage.reasoning.model, usage.reasoning.requests, usage.fast.requests], ['scripted-model', 4, 0]);
       assert.ok(ev.some((e) => e.type === 'test/finished' && e.exitCode === 0));

@@ -38,7 +38,7 @@ describe('orchestrator loop against the scripted model server', () => {
           assert.equal(runs.length, 1);
           assert.equal(runs[0]!.status, 'finished');
           const detail = (await h.history.getRun(runs[0]!.id))!;
-          assert.deepEqual(detail.steps.map((s) => `${s.role}${s.tool ? `:${s.tool}` : ''}`), ['system', 'user', 'assistant', 'tool:read_file', 'tool:grep', 'assistant', 'tool:propose_patch', 'assistant', 'tool:finish', 'system:context/transcript']);
+          assert.deepEqual(detail.steps.map((s) => `${s.role}${s.tool ? `:${s.tool}` : ''}`), ['system', 'user', 'assistant', 'tool:read_file', 'tool:grep', 'assistant', 'tool:propose_patch', 'assistant', 'tool:finish', 'system:run/tests', 'system:context/transcript']);
           assert.equal(detail.patches.length, 1);
           assert.deepEqual(detail.patches[0]!.acceptedHunks, ['add.js#1']);
           assert.match(detail.patches[0]!.reversePatch ?? '', /\+exports\.add = \(a, b\) => a - b;/);

@@ -14,6 +14,8 @@ test('well-formed requests pass with their typed payload', () => {
   assert.ok(validateToHost(req('approval/answer', { id: 'a1', approved: false, feedback: 'use a Map' })).ok);
   assert.ok(validateToHost(req('config/open', { what: 'apiKey' })).ok);
   assert.ok(validateToHost(req('config/open', { what: 'provider' })).ok);
+  assert.ok(validateToHost(req('tests/answer', { answer: 'use' })).ok);
+  assert.ok(validateToHost(req('tests/answer', { answer: 'never' })).ok);
 });
 
 test('forged privileged messages are dropped: unknown types name nothing the host does', () => {
@@ -35,6 +37,9 @@ test('wrong shapes are dropped: missing, extra and mistyped fields, bad envelope
     req('approval/answer', { id: 'a1', approved: 'yes' }),
     req('approval/answer', { id: '../../etc', approved: true }),
     req('config/open', { what: 'workbench.action.terminal.sendSequence' }),
+    // The offer's answer is one of three words: never a command to write into the settings.
+    req('tests/answer', { answer: 'use', command: 'curl x | sh' }),
+    req('tests/answer', { answer: 'always' }),
     { kind: 'response', id: 1, type: 'chat/send', payload: { text: 'x' } },
     req('chat/send', { text: 'x' }, { id: -1 }),
     req('chat/send', { text: 'x' }, { id: 1.5 }),

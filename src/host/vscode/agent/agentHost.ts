@@ -36,6 +36,8 @@ export interface AgentHostServices {
   chatVisible?: () => boolean;
   /** A model the host serves itself for these settings (VS Code's own models); undefined: the endpoint's client. */
   chatModel?: (settings: PatchPilotSettings) => Promise<ChatModel | undefined>;
+  /** The detected test command waiting for the user's answer (tests/offerDetectedTests.ts), shown as a banner. */
+  testsOffer?: () => { command: string; source: string } | undefined;
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -113,7 +115,8 @@ export class AgentHost implements vscode.Disposable {
 
   status(): ChatStatus {
     const trusted = vscode.workspace.isTrusted;
-    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED), ...(this.demo ? { demo: true } : {}) };
+    const testsOffer = trusted ? this.services.testsOffer?.() : undefined;
+    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED), ...(this.demo ? { demo: true } : {}), ...(testsOffer ? { testsOffer } : {}) };
   }
 
   snapshot(): ChatSnapshot {

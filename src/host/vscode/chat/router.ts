@@ -7,6 +7,7 @@ import { openLink } from './handlers/openLink';
 import { ready } from './handlers/ready';
 import { send } from './handlers/send';
 import { stop } from './handlers/stop';
+import { answerTestsOffer } from './handlers/answerTestsOffer';
 import type { Handler, HandlerContext } from './handlers/types';
 import { createRpcRouter } from '../webview/rpcRouter';
 
@@ -18,6 +19,7 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'approval/answer': answerApproval,
   'link/open': openLink,
   'config/open': openConfig,
+  'tests/answer': answerTestsOffer,
 };
 
 /** Every chat message is validated, then answered by its handler (webview/rpcRouter.ts). */

@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import type { AgentHost } from '../agent/agentHost';
 import { revealChat } from './chatCommands';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
+import type { RunOutcome } from '../../../core/orchestrator/types';
+import { runEndView } from '../../../protocol/runEnd';
 
 /**
  * Run Goal: an input box, then the run in the chat (shown live) with a progress notification whose
@@ -41,10 +43,16 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
         token.onCancellationRequested(() => host.stop());
         const result = await outcome.catch(() => undefined);
         if (result?.status === 'failed' || result?.status === 'interrupted') void offerRetry(goal, `${result.status}: ${result.reason}`, result.failure?.kind);
-        else if (result) void vscode.window.showInformationMessage(`PatchPilot: ${result.status}: ${result.summary?.split('\n')[0] ?? result.reason}`);
+        else if (result) void showRunEnd(result);
       });
     }),
   );
+}
+
+/** The finished toast says how the run left the tests: a finish whose last tests failed is a warning, not good news. */
+function showRunEnd(result: RunOutcome): Thenable<unknown> {
+  const text = `PatchPilot: ${runEndView(result.status, result.tests).label}: ${result.summary?.split('\n')[0] ?? result.reason}`;
+  return result.tests === 'failed' ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text);
 }
 
 /** A failed run: Retry runs the goal again; a server that was not reached (or refused the key) also offers the settings. */

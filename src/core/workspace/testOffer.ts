@@ -1,0 +1,30 @@
+import type { DetectedTestCommand } from './testDetection';
+
+/** What the user answered to the offer of a detected test command, remembered per workspace. */
+export type TestOfferAnswer = { answer: 'used' | 'never' } | { answer: 'not-now'; command: string };
+
+/** The three buttons of the offer, in order; the first's name starts with "Use" (e.g. "Use npm test"). */
+export function testOfferButtons(detected: DetectedTestCommand): [use: string, notNow: string, never: string] {
+  return [`Use ${detected.command}`, 'Not Now', 'Never for This Workspace'];
+}
+
+/**
+ * Whether to offer the detected command (test/unit/workspace/testOffer.test.ts). Never in an
+ * untrusted workspace (the command runs the workspace's own code), never over configured commands,
+ * never again after "Use" or "Never"; after "Not Now" only when the project's command changed since.
+ */
+export function shouldOfferTests(input: { trusted: boolean; configured: readonly string[]; remembered: TestOfferAnswer | undefined; detected: DetectedTestCommand | undefined }): boolean {
+  const { trusted, configured, remembered, detected } = input;
+  if (!trusted || !detected || configured.length > 0) return false;
+  if (!remembered) return true;
+  return remembered.answer === 'not-now' && remembered.command !== detected.command;
+}
+
+/** The answer to remember for a button pressed (undefined: the offer was dismissed, ask again next time). */
+export function answerOf(detected: DetectedTestCommand, pick: string | undefined): TestOfferAnswer | undefined {
+  const [use, notNow, never] = testOfferButtons(detected);
+  if (pick === use) return { answer: 'used' };
+  if (pick === never) return { answer: 'never' };
+  if (pick === notNow) return { answer: 'not-now', command: detected.command };
+  return undefined;
+}

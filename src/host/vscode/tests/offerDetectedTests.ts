@@ -1,0 +1,102 @@
+import * as vscode from 'vscode';
+import type { PatchPilotSettings } from '../../../core/config/settings';
+import { Emitter } from '../../../core/base/event';
+import { errorMessage } from '../../../core/base/errors';
+import { answerOf, detectTestCommand, diskProbe, shouldOfferTests, testOfferButtons, type DetectedTestCommand, type TestOfferAnswer } from '../../../core/workspace';
+
+/** workspaceState key of the user's answer to the offer (per workspace: another project asks again). */
+export const TEST_OFFER_STATE = 'patchpilot.tests.detectedOffer';
+/** The command the chat banner's buttons go through (not in the palette: it answers an offer on screen). */
+export const ANSWER_TESTS_OFFER = 'patchpilot.tests.answerDetectedOffer';
+
+type Answer = 'use' | 'not-now' | 'never';
+
+/**
+ * With no patchpilot.tests.commands, offers the project's own test command (npm test, cargo test...)
+ * once, in a notification and as a chat banner, each with "Use <command>" first: it writes the
+ * workspace setting, so the command is then a configured test command like any other (the same
+ * policy, sandbox and approvals). The answer (Use, Not Now, Never for This Workspace) is remembered in
+ * the workspace state. Nothing is offered or run in Restricted Mode; trust granted later brings the offer.
+ */
+export class DetectedTestsOffer implements vscode.Disposable {
+  private current: DetectedTestCommand | undefined;
+  private checking = false;
+  private readonly changed = new Emitter<void>();
+  private readonly disposables: vscode.Disposable[] = [];
+  /** The offer appeared or was answered: the chat's status shows it or stops showing it. */
+  readonly onDidChange = this.changed.event;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly settingsNow: () => PatchPilotSettings,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
+    this.disposables.push(
+      vscode.commands.registerCommand(ANSWER_TESTS_OFFER, (answer: unknown) => (answer === 'use' || answer === 'not-now' || answer === 'never' ? this.answer(answer) : false)),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.check()),
+      // A command set by hand answers the offer too: the banner goes.
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (this.current && e.affectsConfiguration('patchpilot.tests.commands') && this.settingsNow().tests.commands.length > 0) this.settle();
+      }),
+    );
+  }
+
+  /** The command on offer now (undefined: nothing to offer, or answered). */
+  get pending(): DetectedTestCommand | undefined {
+    return vscode.workspace.isTrusted ? this.current : undefined;
+  }
+
+  /** Looks for the project's command and, when the rules say so, offers it. */
+  async check(): Promise<void> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (this.checking || this.current || !folder || folder.uri.scheme !== 'file' || !vscode.workspace.isTrusted) return;
+    this.checking = true;
+    try {
+      const detected = await detectTestCommand(diskProbe(folder.uri.fsPath));
+      const remembered = this.context.workspaceState.get<TestOfferAnswer>(TEST_OFFER_STATE);
+      if (!detected || !shouldOfferTests({ trusted: vscode.workspace.isTrusted, configured: this.settingsNow().tests.commands, remembered, detected })) return;
+      this.current = detected;
+      this.changed.fire();
+      void this.notify(detected);
+    } catch (err) {
+      this.log.warn(`the detected test command was not offered: ${errorMessage(err)}`);
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /** The user's answer, from the banner or the notification; false when nothing was on offer (answered already). */
+  async answer(answer: Answer): Promise<boolean> {
+    const detected = this.current;
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!detected || !folder || !vscode.workspace.isTrusted) return false;
+    this.settle();
+    const remembered: TestOfferAnswer = answer === 'use' ? { answer: 'used' } : answer === 'never' ? { answer: 'never' } : { answer: 'not-now', command: detected.command };
+    try {
+      if (answer === 'use') await vscode.workspace.getConfiguration('patchpilot', folder.uri).update('tests.commands', [detected.command], vscode.ConfigurationTarget.Workspace);
+      await this.context.workspaceState.update(TEST_OFFER_STATE, remembered);
+      return true;
+    } catch (err) {
+      this.log.warn(`the answer to the detected test command was not saved: ${errorMessage(err)}`);
+      void vscode.window.showWarningMessage(`PatchPilot: "${detected.command}" could not be saved as the test command: ${errorMessage(err)}`);
+      return false;
+    }
+  }
+
+  dispose(): void {
+    this.disposables.forEach((d) => d.dispose());
+    this.changed.dispose();
+  }
+
+  private settle(): void {
+    this.current = undefined;
+    this.changed.fire();
+  }
+
+  private async notify(detected: DetectedTestCommand): Promise<void> {
+    const pick = await vscode.window.showInformationMessage(`PatchPilot found this project's tests: "${detected.command}" (from ${detected.source}). Run them after every edit the agent makes?`, ...testOfferButtons(detected));
+    const answer = answerOf(detected, pick);
+    // Answered in the chat meanwhile (this.current is then another object or none): the late click does nothing.
+    if (answer && this.current === detected) await this.answer(answer.answer === 'used' ? 'use' : answer.answer);
+  }
+}

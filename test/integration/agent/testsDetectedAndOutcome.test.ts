@@ -1,0 +1,80 @@
+// End to end: the built `patchpilot run` binary finds the project's own test command (no --test-cmd)
+// and ends with the state of the tests after its last edit, in the summary and in --json.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ScriptedTurn } from '../../support/scriptedModel';
+import { BUGGY, FIX } from '../../unit/orchestrator/harness';
+import { call, events, runCli, skipWithoutBuild, withRepo } from './support';
+
+/** The buggy add() with a package.json whose test script is node's own runner. */
+const NODE_TEST_PROJECT = { ...BUGGY, 'package.json': JSON.stringify({ name: 'adder', scripts: { test: 'node --test' } }, null, 2) };
+const STILL_WRONG = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a - b - 1;\n';
+const model = (server: { baseUrl: string }) => ['--base-url', server.baseUrl, '--model', 'scripted-model'];
+
+describe('patchpilot run: detected test command, tests in the end state', { skip: skipWithoutBuild }, () => {
+  test('without --test-cmd, package.json\'s "node --test" runs after the edit and the header says where it came from', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] }, expect: { lastMessageContains: 'tests passed' } },
+    ];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const r = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server), '--json']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual(server.mismatches, []);
+        assert.match(r.stderr, /tests: npm test \(detected from package\.json; --no-detect-tests to turn off\)/);
+        const ev = events(r.stdout);
+        assert.ok(ev.some((e) => e.type === 'test/finished' && e.command === 'npm test' && e.exitCode === 0), r.stdout);
+        assert.equal(ev.at(-1)!.tests, 'passed');
+      },
+      NODE_TEST_PROJECT,
+    );
+  });
+
+  test('--no-detect-tests: no test command, nothing runs after the edit', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      { reply: { toolCalls: [call('run_tests', {})] }, expect: { lastMessageContains: 'applied' } },
+      { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] }, expect: { lastMessageContains: 'no test commands are configured' } },
+    ];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const r = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', '--no-detect-tests', ...model(server), '--json']);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual(server.mismatches, []);
+        assert.doesNotMatch(r.stderr, /detected from/);
+        const ev = events(r.stdout);
+        assert.ok(!ev.some((e) => e.type === 'test/started'), r.stdout);
+        assert.equal(ev.at(-1)!.tests, 'not-run');
+      },
+      NODE_TEST_PROJECT,
+    );
+  });
+
+  test('the model edits, the tests fail, the model calls finish: the summary and run/finished say the tests failed', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'Done.' })] }, expect: { lastMessageContains: 'tests FAILED' } },
+    ];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const json = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server), '--json']);
+        assert.deepEqual(server.mismatches, []);
+        const finished = events(json.stdout).at(-1)!;
+        assert.deepEqual([finished.type, finished.status, finished.tests], ['run/finished', 'finished', 'failed']);
+      },
+      NODE_TEST_PROJECT,
+    );
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const human = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server)]);
+        assert.match(human.stderr, /patchpilot: finished after 2 steps: the model called finish\npatchpilot: tests FAILED after the last edit/);
+      },
+      NODE_TEST_PROJECT,
+    );
+  });
+});

@@ -36,7 +36,7 @@ function statusPaths(out: string): string[] {
   const paths: string[] = [];
   for (let i = 0; i < records.length; i++) {
     const r = records[i];
-    if (r.length < 4) continue;
+    if (r === undefined || r.length < 4) continue;
     paths.push(r.slice(3));
     if (r[0] === 'R' || r[0] === 'C') i++; // skip the original name
   }

@@ -48,13 +48,13 @@ function atDotGit(workTree: string, root: string): RepoLayout | undefined {
 
 /** `.git` as a file, `gitdir: <path>`: a linked worktree or a submodule checkout. */
 function viaGitfile(dotGit: string, workTree: string, root: string, refuse: (why: string) => RepoLayout): RepoLayout {
-  const match = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, 'utf8'));
-  if (!match) return refuse('is a file without a "gitdir:" line');
+  const target = /^gitdir: (.+?)\r?\n?$/.exec(readFileSync(dotGit, 'utf8'))?.[1];
+  if (target === undefined) return refuse('is a file without a "gitdir:" line');
   let gitDir: string;
   try {
-    gitDir = realpathSync(path.resolve(workTree, match[1]));
+    gitDir = realpathSync(path.resolve(workTree, target));
   } catch {
-    return refuse(`points to ${match[1]}, which does not exist`);
+    return refuse(`points to ${target}, which does not exist`);
   }
   // Inside the workspace the agent could have written it; real worktree and submodule git
   // directories live in the main repository's .git, outside the checkout.

@@ -200,10 +200,12 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     assert.match((reasoning[STEPS_PER_GOAL]!.body.messages as WireMessage[])[0]!.content!, /- Goal 0: modules cycle configuration, dates, errors by index\./);
     assert.match((reasoning[0]!.body.messages as WireMessage[])[0]!.content!, /- review-before-finish: Review the whole diff[\s\S]*- survey: Survey a codebase/);
 
+    const medianRequestTokens = [...sizes].sort((a, b) => a - b)[Math.floor(sizes.length / 2)];
+    assert.ok(medianRequestTokens !== undefined, 'the model got at least one request');
     const figures = {
       requests: reasoning.length,
       largestRequestTokens: largest,
-      medianRequestTokens: [...sizes].sort((a, b) => a - b)[Math.floor(sizes.length / 2)],
+      medianRequestTokens,
       budget: BUDGET,
       fixedPromptTokens: requestTokens({ messages: [(reasoning[0]!.body.messages as WireMessage[])[0]], tools: reasoning[0]!.body.tools }),
       compactions: compactions.length,

@@ -86,7 +86,7 @@ test('the context bookkeeping steps read as what they are, with their message co
       const two = [{ role: 'user', content: 'fix x' }, { role: 'assistant', content: 'done' }];
       engine.addStep(run, { role: 'system', tool: EARLIER_STEP, text: '2 message(s)', arguments: two });
       engine.addStep(run, { role: 'user', text: 'now also y' });
-      engine.addStep(run, { role: 'system', tool: TRANSCRIPT_STEP, text: '1 message(s)', arguments: [two[0]] });
+      engine.addStep(run, { role: 'system', tool: TRANSCRIPT_STEP, text: '1 message(s)', arguments: two.slice(0, 1) });
       engine.addStep(run, { role: 'system', tool: 'context/summary', text: 'context summarized: 9k -> 2k tokens (budget 8k)' });
       engine.finishRun(run, { status: 'finished' });
       const texts = runTimeline(engine.getRun(run)!).items.map((i) => (i.kind === 'message' ? i.text : i.kind));

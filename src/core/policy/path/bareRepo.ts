@@ -34,7 +34,7 @@ function kindOf(abs: string): Kind {
  */
 export function gitDirLayoutAt(absDir: string, adding?: string): boolean {
   const first = adding?.split(/[\\/]/).filter(Boolean) ?? [];
-  const added = (name: string, as: Kind): boolean => first.length > 0 && first[0].toLowerCase() === name.toLowerCase() && (as === 'dir' ? first.length > 1 : first.length === 1);
+  const added = (name: string, as: Kind): boolean => first[0]?.toLowerCase() === name.toLowerCase() && (as === 'dir' ? first.length > 1 : first.length === 1);
   const has = (name: string, as: Kind): boolean => added(name, as) || kindOf(path.join(absDir, name)) === as;
   if (!has('HEAD', 'file')) return false;
   return has('commondir', 'file') || (has('objects', 'dir') && has('refs', 'dir'));
@@ -57,8 +57,8 @@ export function isGitDirPartName(name: string): boolean {
  */
 export function gitDirPartOf(root: string, rel: string): string | undefined {
   const parts = rel.split('/').filter(Boolean);
-  for (let i = 0; i < parts.length; i++) {
-    if (!GIT_DIR_PARTS.has(parts[i].toLowerCase())) continue;
+  for (const [i, part] of parts.entries()) {
+    if (!GIT_DIR_PARTS.has(part.toLowerCase())) continue;
     const dir = parts.slice(0, i).join('/');
     if (gitDirLayoutAt(path.join(root, dir), parts.slice(i).join('/'))) return dir;
   }

@@ -67,7 +67,7 @@ export async function runPerf(seed: number, reps = 200): Promise<PerfResult> {
   return {
     reps,
     medianMs: median(ms),
-    p95Ms: ms.length ? ms[Math.floor(ms.length * 0.95)] : NaN,
+    p95Ms: ms[Math.floor(ms.length * 0.95)] ?? NaN, // NaN when there are no timings
     exact,
     refused: refusals.length,
     firstError: refusals[0]?.error,

@@ -39,14 +39,14 @@ export class Rng {
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('pick from empty list');
-    return items[Math.floor(this.next() * items.length)];
+    return items[Math.floor(this.next() * items.length)] as T; // next() < 1, so the index is in range
   }
 
   shuffle<T>(items: readonly T[]): T[] {
     const out = [...items];
     for (let i = out.length - 1; i > 0; i--) {
       const j = Math.floor(this.next() * (i + 1));
-      [out[i], out[j]] = [out[j], out[i]];
+      [out[i], out[j]] = [out[j] as T, out[i] as T]; // j <= i < out.length
     }
     return out;
   }

@@ -12,7 +12,7 @@ import { KINDS } from './kinds';
 import { largeTable, largeTargets, runLarge, type LargeRow } from './large';
 import type { BenchCase } from './kinds/types';
 import { runPerf } from './perf';
-import { score } from './score';
+import { score, scoredCell, scoredOutcomes, scoredTotals } from './score';
 import { fmtMs, legend, markdown, resultsTable } from './table';
 import { TOOLS } from './tools';
 import { useCli } from './tools/patchpilot';
@@ -88,9 +88,9 @@ async function main(args: BenchArgs): Promise<number> {
   }
 
   if (pp) {
-    const ppCells = kinds.filter((k) => k.group === 'must-apply').map((k) => ({ k, c: scored.cells[k.name].patchpilot }));
+    const ppCells = kinds.filter((k) => k.group === 'must-apply').map((k) => ({ k, c: scoredCell(scored, k.name, 'patchpilot') }));
     const below = ppCells.filter(({ c }) => c.n > 0 && c.exact / c.n < 0.99);
-    const wrong = scored.totals.patchpilot.all.wrong;
+    const wrong = scoredTotals(scored, 'patchpilot').all.wrong;
     const rows = [
       ['>= 99% exact on every must-apply kind', below.length === 0 ? 'PASS' : 'FAIL', below.length === 0 ? `all ${ppCells.length} kinds` : `${below.length} of ${ppCells.length} below: ${below.map(({ k, c }) => `${k.name} ${c.exact}/${c.n}`).join(', ')}`],
       ['0 wrong across the corpus', wrong === 0 ? 'PASS' : 'FAIL', `${wrong} wrong of ${cases.length}`],
@@ -98,7 +98,7 @@ async function main(args: BenchArgs): Promise<number> {
       ...largeTargets(large),
     ];
     console.log('\nTargets (PatchPilot):\n' + markdown(['target', 'result', 'detail'], rows));
-    const n = writeFailures(FAILURES, cases, kinds, scored.outcomes.patchpilot, results.patchpilot);
+    const n = writeFailures(FAILURES, cases, kinds, scoredOutcomes(scored, 'patchpilot'), results.patchpilot ?? new Map());
     console.log(`\n${n} PatchPilot failures written to ${path.relative(process.cwd(), FAILURES)}`);
   }
 
@@ -108,7 +108,7 @@ async function main(args: BenchArgs): Promise<number> {
       kind: c.kind,
       source: c.source,
       variant: c.variant,
-      results: Object.fromEntries(tools.map((t) => [t.name, { outcome: scored.outcomes[t.name][c.id], ...results[t.name].get(c.id) }])),
+      results: Object.fromEntries(tools.map((t) => [t.name, { outcome: scoredOutcomes(scored, t.name)[c.id], ...results[t.name]?.get(c.id) }])),
     }));
     writeFileSync(args.json, JSON.stringify({ args, counts, totals: scored.totals, cells: scored.cells, cases: raw }, null, 1));
     console.log(`raw results written to ${args.json}`);

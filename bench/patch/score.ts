@@ -30,7 +30,9 @@ export function median(values: number[]): number {
   const v = values.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
   if (v.length === 0) return NaN;
   const mid = v.length >> 1;
-  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+  const [lower, upper] = [v[mid - 1], v[mid]];
+  if (upper === undefined) return NaN;
+  return v.length % 2 || lower === undefined ? upper : (lower + upper) / 2;
 }
 
 export interface Scored {
@@ -65,6 +67,7 @@ export function score(
   const totals: Scored['totals'] = {};
   for (const tool of tools) {
     const res = results[tool.name];
+    if (!res) throw new Error(`no results for tool ${tool.name}`);
     const outs: Record<string, Outcome> = {};
     for (const c of cases) outs[c.id] = outcome(c, res.get(c.id), tool.supports(c));
     outcomes[tool.name] = outs;
@@ -78,4 +81,23 @@ export function score(
     };
   }
   return { outcomes, cells, totals };
+}
+
+/** What one tool scored on one kind; a clear error if that pair was never scored (a caller's bug). */
+export function scoredCell(scored: Scored, kind: string, tool: string): Cell {
+  const cell = scored.cells[kind]?.[tool];
+  if (!cell) throw new Error(`no score for kind ${kind} with tool ${tool}`);
+  return cell;
+}
+
+export function scoredTotals(scored: Scored, tool: string): Scored['totals'][string] {
+  const totals = scored.totals[tool];
+  if (!totals) throw new Error(`no totals for tool ${tool}`);
+  return totals;
+}
+
+export function scoredOutcomes(scored: Scored, tool: string): Record<string, Outcome> {
+  const outcomes = scored.outcomes[tool];
+  if (!outcomes) throw new Error(`no outcomes for tool ${tool}`);
+  return outcomes;
 }

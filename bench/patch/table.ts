@@ -1,6 +1,6 @@
 /** Markdown tables for the terminal and the README. */
 import type { Kind } from './kinds/types';
-import type { Cell, Scored } from './score';
+import { scoredCell, scoredTotals, type Cell, type Scored } from './score';
 import type { Tool } from './tools/types';
 
 export function pct(part: number, whole: number): string {
@@ -13,8 +13,9 @@ export function fmtMs(ms: number): string {
 }
 
 function markdown(header: string[], rows: string[][]): string {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  // Rows are as wide as the header; a ragged one is printed unpadded rather than failing.
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]?.length ?? 0)));
+  const line = (cells: string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
@@ -28,18 +29,18 @@ export function resultsTable(kinds: readonly Kind[], tools: readonly Tool[], sco
   const rows: string[][] = [];
   for (const kind of kinds) {
     const label = kind.group === 'must-apply' ? kind.name : `${kind.name} (${kind.expectation})`;
-    rows.push([label, String(counts[kind.name] ?? 0), ...tools.flatMap((t) => cellColumns(scored.cells[kind.name][t.name], kind.expectation !== 'refuse'))]);
+    rows.push([label, String(counts[kind.name] ?? 0), ...tools.flatMap((t) => cellColumns(scoredCell(scored, kind.name, t.name), kind.expectation !== 'refuse'))]);
   }
   rows.push([
     '**must-apply total**',
     String(Object.values(scored.totals)[0]?.mustApply.n ?? 0),
-    ...tools.flatMap((t) => cellColumns(scored.totals[t.name].mustApply, true)),
+    ...tools.flatMap((t) => cellColumns(scoredTotals(scored, t.name).mustApply, true)),
   ]);
   rows.push([
     '**all cases: wrong**',
     String(Object.values(scored.totals)[0]?.all.n ?? 0),
     ...tools.flatMap((t) => {
-      const c = scored.totals[t.name].all;
+      const c = scoredTotals(scored, t.name).all;
       return ['', `**${c.wrong}**`, String(c.refused), fmtMs(c.medianMs)];
     }),
   ]);

@@ -31,11 +31,13 @@ export async function buildCorpus(opts: CorpusOptions, kinds: readonly Kind[] = 
   // Two fetches at a time: npm pack is mostly waiting on the network.
   for (let i = 0; i < pairs.length; i += 2) {
     const batch = pairs.slice(i, i + 2);
-    const loaded = await Promise.allSettled(batch.map((p) => loadVersionPair(p)));
-    loaded.forEach((r, k) => {
-      if (r.status === 'fulfilled') versions.push(capFiles(r.value, opts));
-      else skipped.push({ pair: batch[k], reason: firstLine(r.reason) });
-    });
+    const loaded = await Promise.all(
+      batch.map((pair) => loadVersionPair(pair).then((value) => ({ pair, value }), (reason: unknown) => ({ pair, reason }))),
+    );
+    for (const r of loaded) {
+      if ('value' in r) versions.push(capFiles(r.value, opts));
+      else skipped.push({ pair: r.pair, reason: firstLine(r.reason) });
+    }
   }
   return { versions, cases: makeCases(versions, opts, kinds), skipped };
 }

@@ -19,7 +19,9 @@ export type Pack = (pkg: string, version: string, dir: string) => Promise<string
 const npmPack: Pack = async (pkg, version, dir) => {
   const { stdout } = await run('npm', ['pack', `${pkg}@${version}`, '--json', '--pack-destination', dir], { maxBuffer: 64 << 20 });
   const info = JSON.parse(stdout) as Array<{ filename: string }>;
-  return path.join(dir, info[0].filename);
+  const filename = info[0]?.filename;
+  if (filename === undefined) throw new Error(`npm pack ${pkg}@${version} reported no tarball`);
+  return path.join(dir, filename);
 };
 
 /**

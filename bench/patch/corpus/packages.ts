@@ -37,7 +37,8 @@ const STABLE = /^\d+\.\d+\.\d+$/;
 function compareSemver(a: string, b: string): number {
   const pa = a.split('.').map(Number);
   const pb = b.split('.').map(Number);
-  for (let i = 0; i < 3; i++) if (pa[i] !== pb[i]) return pa[i] - pb[i];
+  // A missing part counts as 0, as in semver (1.2 == 1.2.0).
+  for (let i = 0; i < 3; i++) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
   return 0;
 }
 
@@ -48,7 +49,7 @@ export async function choosePairs(pkg: string, seed: number, count = 3): Promise
   const all = (Array.isArray(parsed) ? parsed : [parsed]).filter((v): v is string => typeof v === 'string');
   const stable = all.filter((v) => STABLE.test(v)).sort(compareSemver).slice(-21);
   const candidates: VersionPair[] = [];
-  for (let i = 1; i < stable.length; i++) candidates.push({ pkg, from: stable[i - 1], to: stable[i] });
+  stable.slice(1).forEach((to, i) => candidates.push({ pkg, from: stable[i] as string, to })); // stable[i] precedes `to`
   return Rng.forLabel(seed, `pairs:${pkg}`).shuffle(candidates).slice(0, count);
 }
 

@@ -28,13 +28,13 @@ export function hasMarker(h: UHunk): boolean {
 /** Leading/trailing run of context lines in a hunk body. */
 export function leadingContext(h: UHunk): number {
   let n = 0;
-  while (n < h.lines.length && h.lines[n][0] === ' ') n++;
+  while (h.lines[n]?.startsWith(' ')) n++;
   return n;
 }
 
 export function trailingContext(h: UHunk): number {
   let n = 0;
-  while (n < h.lines.length && h.lines[h.lines.length - 1 - n][0] === ' ') n++;
+  while (h.lines.at(-1 - n)?.startsWith(' ')) n++;
   return n;
 }
 

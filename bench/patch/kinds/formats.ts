@@ -15,7 +15,7 @@ function findAnchor(file: string[], h: UHunk, prevEnd: number): string | null {
   const indent = (s: string): number => s.length - s.trimStart().length;
   for (let i = first - 1; i >= prevEnd; i--) {
     const line = file[i];
-    if (line.trim().length < 3 || indent(line) >= indent(body)) continue;
+    if (line === undefined || line.trim().length < 3 || indent(line) >= indent(body)) continue;
     const text = line.trimEnd();
     const firstHit = file.findIndex((l, k) => k >= prevEnd && l.trimEnd() === text);
     return firstHit === i ? text : null;

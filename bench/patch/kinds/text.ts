@@ -43,13 +43,13 @@ export const unicodePunctuation: Kind = {
     const hunks = hunksCopy(pair);
     const typos = rng.shuffle<Typo>(['quotes', 'dashes', 'nbsp']);
     for (const typo of typos) {
-      const slots: Array<[number, number]> = [];
-      hunks.forEach((h, i) =>
-        h.lines.forEach((l, j) => l[0] === ' ' && typographic(l.slice(1), typo) !== l.slice(1) && slots.push([i, j])),
-      );
+      const slots: Array<{ lines: string[]; j: number; text: string }> = [];
+      for (const h of hunks) {
+        h.lines.forEach((l, j) => l[0] === ' ' && typographic(l.slice(1), typo) !== l.slice(1) && slots.push({ lines: h.lines, j, text: l.slice(1) }));
+      }
       if (slots.length === 0) continue;
       const chosen = rng.shuffle(slots).slice(0, rng.int(1, 3));
-      for (const [i, j] of chosen) hunks[i].lines[j] = ' ' + typographic(hunks[i].lines[j].slice(1), typo);
+      for (const { lines, j, text } of chosen) lines[j] = ' ' + typographic(text, typo);
       return singleFile(pair, unifiedFor(pair, hunks), `${typo} on ${chosen.length} lines`);
     }
     return null;

@@ -52,11 +52,11 @@ export const hunksOutOfOrder: Kind = {
   description: 'the hunks of a 2-6 hunk diff in a shuffled order (headers still correct)',
   make: ({ pair, rng }) => {
     if (pair.hunks.length < 2) return null;
-    const order = pair.hunks.map((_, i) => i);
+    const order = pair.hunks.map((hunk, i) => ({ hunk, i }));
     let shuffled = rng.shuffle(order);
-    while (shuffled.every((v, i) => v === i)) shuffled = rng.shuffle(order);
-    const hunks = shuffled.map((i) => pair.hunks[i]);
-    return singleFile(pair, unifiedFor(pair, hunks), `order ${shuffled.join(',')}`);
+    while (shuffled.every(({ i }, k) => i === k)) shuffled = rng.shuffle(order);
+    const hunks = shuffled.map(({ hunk }) => hunk);
+    return singleFile(pair, unifiedFor(pair, hunks), `order ${shuffled.map(({ i }) => i).join(',')}`);
   },
 };
 
@@ -76,14 +76,12 @@ export const droppedContext: Kind = {
     });
     if (notes.length === 0) {
       // Make sure every case drops something: the first hunk that allows it.
-      for (let i = 0; i < hunks.length && notes.length === 0; i++) {
-        for (const side of ['start', 'end'] as const) {
-          const dropped = dropContext(hunks[i], side, 1);
-          if (dropped !== hunks[i]) {
-            hunks[i] = dropped;
-            notes.push(`#${i}`);
-            break;
-          }
+      for (const [i, h] of hunks.entries()) {
+        const dropped = (['start', 'end'] as const).map((side) => dropContext(h, side, 1)).find((d) => d !== h);
+        if (dropped) {
+          hunks[i] = dropped;
+          notes.push(`#${i}`);
+          break;
         }
       }
     }
@@ -117,10 +115,11 @@ export const extraContext: Kind = {
     const notes: string[] = [];
     for (const i of rng.shuffle(hunks.map((_, j) => j))) {
       if (notes.length > 0 && !rng.bool(0.5)) continue;
-      const h = hunks[i];
+      const h = hunks[i]!; // i is one of hunks' own indices
       const k = rng.int(1, 2);
-      const prevEnd = i > 0 ? hunks[i - 1].oldStart + hunks[i - 1].oldLines - 1 : 0; // 1-based last line
-      const nextStart = i + 1 < hunks.length ? hunks[i + 1].oldStart : file.length + 1;
+      const [prev, next] = [hunks[i - 1], hunks[i + 1]];
+      const prevEnd = prev ? prev.oldStart + prev.oldLines - 1 : 0; // 1-based last line
+      const nextStart = next ? next.oldStart : file.length + 1;
       const first = h.oldStart; // 1-based first old line (h.oldLines > 0 for diffs with context)
       const last = h.oldStart + h.oldLines - 1;
       const canBefore = h.oldLines > 0 && first - k > prevEnd;

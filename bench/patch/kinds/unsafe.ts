@@ -15,11 +15,10 @@ export const missingPlus: Kind = {
   make: ({ pair, rng }) => {
     const file = splitLines(pair.oldText);
     const hunks = hunksCopy(pair);
-    const slots: Array<[number, number]> = [];
-    hunks.forEach((h, i) => h.lines.forEach((l, j) => l[0] === '+' && l.slice(1).trim().length >= 3 && slots.push([i, j])));
-    for (const [i, j] of rng.shuffle(slots)) {
-      const h = hunks[i];
-      const text = h.lines[j].slice(1);
+    const slots: Array<{ i: number; h: UHunk; j: number; text: string }> = [];
+    hunks.forEach((h, i) => h.lines.forEach((l, j) => l[0] === '+' && l.slice(1).trim().length >= 3 && slots.push({ i, h, j, text: l.slice(1) })));
+    // Each slot's hunk is still hunks[i] when it is tried: the loop returns on its first change.
+    for (const { i, h, j, text } of rng.shuffle(slots)) {
       const asContext = { ...h, lines: h.lines.map((l, k) => (k === j ? ' ' + text : l)) };
       // If the file happens to hold the line right there, "context" is a true reading: not a trap.
       if (findBlock(file, oldSide(asContext)).length > 0) continue;
@@ -102,15 +101,14 @@ export const wrongDeletedLine: Kind = {
     const file = splitLines(pair.oldText);
     const trimmed = new Set(file.map((l) => l.trim()));
     const hunks = hunksCopy(pair);
-    const slots: Array<[number, number]> = [];
-    hunks.forEach((h, i) => h.lines.forEach((l, j) => l[0] === '-' && /[A-Za-z_]\w{2,}/.test(l) && slots.push([i, j])));
-    for (const [i, j] of rng.shuffle(slots)) {
-      const text = hunks[i].lines[j].slice(1);
+    const slots: Array<{ lines: string[]; j: number; text: string }> = [];
+    for (const h of hunks) h.lines.forEach((l, j) => l[0] === '-' && /[A-Za-z_]\w{2,}/.test(l) && slots.push({ lines: h.lines, j, text: l.slice(1) }));
+    for (const { lines, j, text } of rng.shuffle(slots)) {
       const words = [...text.matchAll(/[A-Za-z_]\w{2,}/g)];
       const w = rng.pick(words);
       const mutated = text.slice(0, w.index) + w[0] + rng.pick(SUFFIXES) + text.slice((w.index ?? 0) + w[0].length);
       if (trimmed.has(mutated.trim())) continue;
-      hunks[i].lines[j] = '-' + mutated;
+      lines[j] = '-' + mutated;
       return { ...singleFile(pair, unifiedFor(pair, hunks), `'${w[0]}' renamed`), expected: null };
     }
     return null;

@@ -64,12 +64,12 @@ export const trailingWhitespace: Kind = {
       const stripped = hunks.map((h) => ({ ...h, lines: h.lines.map((l) => (isOld(l) ? l[0] + l.slice(1).replace(/[ \t]+$/, '') : l)) }));
       return singleFile(pair, unifiedFor(pair, stripped), 'removed');
     }
-    const slots: Array<[number, number]> = [];
-    hunks.forEach((h, i) => h.lines.forEach((l, j) => isOld(l) && slots.push([i, j])));
+    const slots: Array<{ lines: string[]; j: number }> = [];
+    for (const h of hunks) h.lines.forEach((l, j) => isOld(l) && slots.push({ lines: h.lines, j }));
     if (slots.length === 0) return null;
     const chosen = slots.filter(() => rng.bool(0.4));
     if (chosen.length === 0) chosen.push(rng.pick(slots));
-    for (const [i, j] of chosen) hunks[i].lines[j] += rng.pick(TRAILING);
+    for (const { lines, j } of chosen) lines[j] += rng.pick(TRAILING);
     return singleFile(pair, unifiedFor(pair, hunks), `added on ${chosen.length} lines`);
   },
 };

@@ -6,7 +6,8 @@ import type { Tool, ToolResult } from './types';
 
 function cleanName(name: string | undefined): string | undefined {
   if (name === undefined) return undefined;
-  const n = name.split('\t')[0].trim();
+  const [beforeTab = ''] = name.split('\t'); // split always yields at least one part
+  const n = beforeTab.trim();
   return n === '/dev/null' ? n : n.replace(/^[ab]\//, '').replace(/^\.\//, '');
 }
 

@@ -109,8 +109,9 @@ export const patchpilot: Tool = {
     for (let attempt = 0; attempt <= MAX_RESTARTS && pending.length > 0; attempt++) {
       const run = await runEval(pending, (n) => onProgress?.(all.size + n));
       for (const [id, r] of run.results) all.set(id, r);
-      const missing = pending.filter((c) => !all.has(c.id));
-      if (missing.length === 0) break;
+      const [diedOn, ...missingAfter] = pending.filter((c) => !all.has(c.id));
+      if (diedOn === undefined) break;
+      const missing = [diedOn, ...missingAfter];
       if (run.results.size === 0 || run.code === 0) {
         // Nothing came back (no such command yet, a crash on start), or a clean exit that skipped
         // cases: those cases count as refused, with the reason.
@@ -119,8 +120,8 @@ export const patchpilot: Tool = {
         break;
       }
       // The first case without a result is the one it died on; continue after it.
-      all.set(missing[0].id, { status: 'refused', error: `no result: ${summary(run)}`, ms: NaN });
-      pending = missing.slice(1);
+      all.set(diedOn.id, { status: 'refused', error: `no result: ${summary(run)}`, ms: NaN });
+      pending = missingAfter;
     }
     for (const c of cases) if (!all.has(c.id)) all.set(c.id, { status: 'refused', error: 'no result', ms: NaN });
     return all;

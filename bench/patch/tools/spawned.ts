@@ -14,7 +14,8 @@ function spawnedTool(name: string, command: string, cmd: string, args: (c: Bench
     supports: unifiedOnly,
     async runAll(cases, onProgress) {
       const results = await pool(cases, WORKERS, (c) => runInTree(c, cmd, (f) => args(c, f)), onProgress);
-      return new Map<string, ToolResult>(cases.map((c, i) => [c.id, results[i]]));
+      // pool returns one result per case, in the order of the cases.
+      return new Map<string, ToolResult>(cases.map((c, i) => [c.id, results[i] as ToolResult]));
     },
   };
 }

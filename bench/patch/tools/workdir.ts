@@ -52,7 +52,7 @@ export function stripLevel(patch: string): 0 | 1 {
   const paths = patch
     .split('\n')
     .filter((l) => l.startsWith('--- ') || l.startsWith('+++ '))
-    .map((l) => l.slice(4).replace(/\r$/, '').split('\t')[0].trim())
+    .map((l) => l.slice(4).replace(/\r$/, '').replace(/\t.*/, '').trim())
     .filter((p) => p !== '/dev/null');
   return paths.length > 0 && paths.every((p) => /^[ab]\//.test(p)) ? 1 : 0;
 }
@@ -100,7 +100,7 @@ export async function pool<T, R>(items: T[], limit: number, fn: (item: T) => Pro
   const worker = async (): Promise<void> => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await fn(items[i]);
+      out[i] = await fn(items[i] as T); // i < items.length, checked above
       onDone?.(++done);
     }
   };

@@ -45,6 +45,13 @@ const byName = (name: string): Kind => {
 
 const hunkHeaders = (patch: string): string[] => patch.split(/\r?\n/).filter((l) => l.startsWith('@@'));
 
+/** The first file of a case, as [path, text]; every case has at least one. */
+function firstFile(c: BenchCase): [path: string, text: string] {
+  const [entry] = Object.entries(c.files);
+  assert.ok(entry, `${c.id} has no file`);
+  return entry;
+}
+
 describe('patch benchmark corpus', () => {
   test('every kind makes cases from the fixture, and every case is well formed', () => {
     for (const kind of KINDS) {
@@ -112,13 +119,17 @@ describe('patch benchmark corpus', () => {
       assert.equal(shifted.length, original.length);
       const deltas = new Set<number>();
       shifted.forEach((l, i) => {
-        if (original[i].slice(1).trim() === '') return assert.equal(l, original[i]);
-        assert.equal(l.slice(1).trim(), original[i].slice(1).trim());
-        deltas.add(l.length - original[i].length);
+        const o = original[i];
+        assert.ok(o !== undefined); // the lengths are equal
+        if (o.slice(1).trim() === '') return assert.equal(l, o);
+        assert.equal(l.slice(1).trim(), o.slice(1).trim());
+        deltas.add(l.length - o.length);
       });
       assert.equal(deltas.size, 1, `${c.id}: one shift for the whole patch`);
-      assert.ok([2, -2, 1, -1].includes([...deltas][0]));
-      assert.deepEqual(c.expected, { [c.source.split(':')[1]]: clean.expected?.[c.source.split(':')[1]] });
+      assert.ok([2, -2, 1, -1].some((d) => deltas.has(d)));
+      const [, file] = c.source.split(':');
+      assert.ok(file !== undefined, `${c.source} names a file`);
+      assert.deepEqual(c.expected, { [file]: clean.expected?.[file] });
     }
   });
 
@@ -133,7 +144,7 @@ describe('patch benchmark corpus', () => {
         if (l === b[i]) return;
         changed++;
         assert.ok(l[0] === ' ' || l[0] === '-', `only context/removed lines: ${l}`);
-        assert.equal(l.trimEnd(), b[i].trimEnd());
+        assert.equal(l.trimEnd(), b[i]?.trimEnd());
       });
       assert.ok(changed > 0);
     }
@@ -152,11 +163,13 @@ describe('patch benchmark corpus', () => {
 
   test('SEARCH/REPLACE and apply_patch cases carry the same change', () => {
     for (const c of casesFor(byName('search-replace'))) {
-      const [path] = Object.keys(c.files);
-      let text = c.files[path];
+      const [path, before] = firstFile(c);
+      let text = before;
       for (const block of c.patch.split('>>>>>>> REPLACE').slice(0, -1)) {
         const [, body] = block.split('<<<<<<< SEARCH\n');
+        assert.ok(body !== undefined, `a SEARCH marker in ${c.id}`);
         const [search, replace] = body.split('=======\n');
+        assert.ok(search !== undefined && replace !== undefined, `a ======= divider in ${c.id}`);
         assert.equal(text.split(search).length, 2, 'each SEARCH block is unique in the file');
         text = text.replace(search, () => replace);
       }
@@ -166,7 +179,7 @@ describe('patch benchmark corpus', () => {
       const lines = c.patch.trimEnd().split('\n');
       assert.equal(lines[0], '*** Begin Patch');
       assert.equal(lines[lines.length - 1], '*** End Patch');
-      assert.match(lines[1], /^\*\*\* Update File: lib\/[abc]\.js$/);
+      assert.match(lines[1] ?? '', /^\*\*\* Update File: lib\/[abc]\.js$/);
       assert.ok(lines.slice(2, -1).every((l) => /^(@@|[ +-]|\*\*\* End of File$)/.test(l) || l === ''), c.id);
     }
   });
@@ -183,15 +196,17 @@ describe('patch benchmark corpus', () => {
 
   test('ambiguous hunk: the old text occurs twice and no header points at either copy', () => {
     for (const c of casesFor(byName('ambiguous-hunk'))) {
-      const [path] = Object.keys(c.files);
-      const file = splitLines(c.files[path]);
+      const [path, text] = firstFile(c);
+      const file = splitLines(text);
       const hunk = c.patch.split('\n').slice(3).filter((l) => /^[ -]/.test(l)).map((l) => l.slice(1));
       const hits = findBlock(file, hunk);
       assert.equal(hits.length, 2, c.id);
-      const header = hunkHeaders(c.patch)[0];
+      const [header] = hunkHeaders(c.patch);
+      assert.ok(header !== undefined, `${c.id} has a hunk`);
       if (header !== '@@') {
         const start = Number(/^@@ -(\d+)/.exec(header)?.[1]);
-        assert.equal(Math.abs(start - (hits[0] + 1)), Math.abs(start - (hits[1] + 1)), 'midpoint between the copies');
+        const [one = NaN, two = NaN] = hits; // two of them, checked above
+        assert.equal(Math.abs(start - (one + 1)), Math.abs(start - (two + 1)), 'midpoint between the copies');
       }
       // Expected = input with the change at exactly one place, the copy untouched.
       const expected = splitLines(c.expected?.[path] ?? '');
@@ -201,8 +216,8 @@ describe('patch benchmark corpus', () => {
 
   test('wrong deleted line: one removed line altered so it matches no line of the file', () => {
     for (const c of casesFor(byName('wrong-deleted-line'))) {
-      const [path] = Object.keys(c.files);
-      const file = new Set(splitLines(c.files[path]).map((l) => l.trim()));
+      const [, text] = firstFile(c);
+      const file = new Set(splitLines(text).map((l) => l.trim()));
       const removed = c.patch.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---')).map((l) => l.slice(1));
       assert.equal(removed.filter((l) => !file.has(l.trim())).length, 1, c.id);
       assert.equal(c.expected, null);

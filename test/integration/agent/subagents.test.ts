@@ -67,7 +67,7 @@ async function runWithSubagents(
       approver: new ScriptedApprover(),
       tasks: new NodeTaskRunner(),
       history,
-      patches: new PatchManager({ root: ws.root }),
+      patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
       fs: new NodeWorkspaceFs(ws.root),
       onEvent: (e) => events.push({ ...e, at: Date.now() } as unknown as AgentEvent),
     }).run('answer four questions', { signal: options.signal });

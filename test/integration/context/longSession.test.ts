@@ -134,7 +134,7 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
         approver: new ScriptedApprover(),
         tasks: new NodeTaskRunner(),
         history,
-        patches: new PatchManager({ root: ws.root }),
+        patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
       fs: new NodeWorkspaceFs(ws.root),
         bundledSkillsDir: SKILLS,
         calibration: new TokenCalibration(),

@@ -61,7 +61,7 @@ export async function runScripted(
       approver,
       tasks: new NodeTaskRunner(),
       history,
-      patches: new PatchManager({ root: ws.root }),
+      patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
       fs: new NodeWorkspaceFs(ws.root),
       onEvent: (e) => events.push(e),
       ...options.deps,

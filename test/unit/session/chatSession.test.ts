@@ -32,7 +32,7 @@ async function withChat(turns: ScriptedTurn[], body: (chat: ChatSession, server:
       tools: createToolRegistry({}),
       approver: new ScriptedApprover(),
       tasks: new NodeTaskRunner(),
-      patches: new PatchManager({ root: ws.root }),
+      patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
       fs: new NodeWorkspaceFs(ws.root),
       onEvent: (e) => {
         events.push(e);

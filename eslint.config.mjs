@@ -12,7 +12,9 @@ import tseslint from 'typescript-eslint';
 /**
  * src/core folders, lowest first. `allow`: the only core folders it may import values from
  * (strict, for the foundations). `deny`: the folders above it (for the upper layers, so a folder
- * added later is not refused by accident).
+ * added later is not refused by accident). `diskThroughPort`: no node:fs at all; the folder reaches
+ * the workspace only through the WorkspaceFs port (ctx.fs, deps.fs), so VS Code and the CLI run one
+ * code path and every read and write keeps the port's confinement.
  */
 const CORE_LAYERS = {
   base: { allow: [] },
@@ -27,13 +29,19 @@ const CORE_LAYERS = {
   patch: { allow: ['base', 'fs', 'policy', 'ports', 'workspace'] },
   websearch: { allow: ['base', 'fs', 'config', 'policy', 'ports'] },
   context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
-  tools: { deny: ['mcp', 'orchestrator', 'session'] },
+  tools: { deny: ['mcp', 'orchestrator', 'session'], diskThroughPort: true },
   mcp: { deny: ['orchestrator', 'session'] },
   historyView: { deny: ['context', 'mcp', 'orchestrator', 'session'] },
-  orchestrator: { deny: ['session'] },
+  orchestrator: { deny: ['session'], diskThroughPort: true },
   session: { deny: [] },
 };
 const MAX_DEPTH = 4;
+
+const NODE_FS = ['node:fs', 'fs', 'node:fs/promises', 'fs/promises'].map((name) => ({
+  name,
+  allowTypeImports: true,
+  message: 'This folder reaches the workspace only through the WorkspaceFs port (ctx.fs, deps.fs): one code path for VS Code and the CLI, confinement kept.',
+}));
 
 const up = (n) => `(\\.\\./){${n}}`;
 const anyOf = (names) => names.join('|');
@@ -72,7 +80,8 @@ function coreBoundaryConfigs() {
   for (const folder of Object.keys(CORE_LAYERS)) {
     for (let depth = 0; depth <= MAX_DEPTH; depth++) {
       const files = [`src/core/${folder}/${'*/'.repeat(depth)}*.ts`];
-      configs.push({ files, rules: { 'no-restricted-imports': ['error', { patterns: corePatterns(folder, depth) }] } });
+      const paths = CORE_LAYERS[folder].diskThroughPort ? NODE_FS : [];
+      configs.push({ files, rules: { 'no-restricted-imports': ['error', { paths, patterns: corePatterns(folder, depth) }] } });
     }
   }
   return configs;

@@ -15,6 +15,7 @@ import { ModelClient } from '../../src/core/llm';
 import { estimateTokens } from '../../src/core/llm/contextWindows';
 import { Orchestrator } from '../../src/core/orchestrator';
 import { createToolRegistry } from '../../src/core/tools';
+import { NodeWorkspaceFs } from '../../src/core/workspace/nodeWorkspaceFs';
 import { NodeTaskRunner } from '../../src/cli/node/nodeTaskRunner';
 import { cachePrefixReuse } from '../../test/support/cachePrefix';
 import { ScriptedModelServer, type Script, type ScriptedTurn } from '../../test/support/scriptedModel';
@@ -65,6 +66,7 @@ async function measureWindow(window: number): Promise<CacheRow> {
     let compactions = 0;
     const orchestrator = new Orchestrator({
       root,
+      fs: new NodeWorkspaceFs(root),
       settings,
       model: new ModelClient({ baseUrl: server.baseUrl, model: MODEL }),
       tools: createToolRegistry({}),

@@ -21,6 +21,7 @@ import { openHistoryStore, type HistoryStore } from '../../src/core/history';
 import { ModelClient } from '../../src/core/llm';
 import { Orchestrator, type ChatModel } from '../../src/core/orchestrator';
 import { createToolRegistry } from '../../src/core/tools';
+import { NodeWorkspaceFs } from '../../src/core/workspace/nodeWorkspaceFs';
 import type { ToolRegistry } from '../../src/core/tools/registry';
 import { NodeTaskRunner } from '../../src/cli/node/nodeTaskRunner';
 import { ScriptedModelServer, type ScriptedTurn } from '../../test/support/scriptedModel';
@@ -83,6 +84,7 @@ async function measure(what: string, kind: HistoryKind, prefilled: string, model
     const meter = new StepMeter();
     const orchestrator = new Orchestrator({
       root: ws.root,
+      fs: new NodeWorkspaceFs(ws.root),
       settings: settings(),
       model: meter.wrapModel(parts.model),
       tools: meter.wrapTools(parts.tools),

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { errorMessage } from '../../core/base';
 import { PatchManager } from '../../core/patch/patchManager';
+import { NodeWorkspaceFs } from '../../core/workspace/nodeWorkspaceFs';
 import { planPatch } from '../../core/patch/plan';
 import { proposedDiff } from '../../core/patch/proposedDiff';
 import type { ApplyResult, FileResult } from '../../core/patch/types';
@@ -59,7 +60,7 @@ async function applyCommand(argv: string[]): Promise<number> {
   const st = await stat(cwd).catch(() => undefined);
   if (!st?.isDirectory()) throw new UsageError(`--cwd ${cwd} is not a folder`);
   const patchText = await readInput(positionals[0]!, 'patch file');
-  const manager = new PatchManager({ root: cwd });
+  const manager = new PatchManager({ root: cwd, fs: new NodeWorkspaceFs(cwd) });
   const dryRun = args['dry-run'] === true;
   let acceptedHunks: Set<string> | undefined;
   if (args.accept) {

@@ -3,7 +3,6 @@
  * offer (the mode applied), the workspace facts, the tools' context (built whole) and the prompt.
  * Everything the steps then use is in the returned RunSetup.
  */
-import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { buildSubagentPrompt } from '../context/subagentPrompt';
 import { createRunContext, loadRunSkills, type RunContext } from '../context/runContext';
@@ -45,7 +44,8 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const { deps, goal, options, recorder, signal, emit, warn } = run;
   const { settings } = deps;
   const mode = settings.approval.mode;
-  const root = await realpath(deps.root);
+  // The root's real path through the port: the orchestrator reaches the disk only through WorkspaceFs.
+  const root = await deps.fs.realRoot();
   const git = options.subagent?.git ?? (await snapshotGit(root));
   await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
   const windows = await resolveWindows(deps.model, signal);

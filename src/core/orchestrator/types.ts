@@ -24,8 +24,8 @@ export interface OrchestratorDeps {
   tasks: TaskRunner;
   history?: RunHistory;
   patches?: PatchEngine;
-  /** Workspace files as the host sees them; the file tools read and write through it. Default: the Node file system. */
-  fs?: WorkspaceFs;
+  /** Workspace files as the host sees them (CLI and tests: NodeWorkspaceFs); the file tools and the run's setup reach the disk only through it. */
+  fs: WorkspaceFs;
   /** The `.patchpilotignore` filter the policies use; the tools' listings share it. Default: one made for the run. */
   ignoreFilter?: IgnoreFilter;
   pathPolicy?: PathPolicy;

@@ -1,22 +1,19 @@
 import type { ApplyOptions, ApplyResult, ParsedPatch } from './types';
 import { parseForApply, type Plan } from './plan';
 import { inlinePlanner, type PatchPlanner } from './planner';
-import type { AtomicIo } from '../policy/path/confinedCommit';
 import { looksBinary } from '../base/binary';
 import type { WorkspaceChange, WorkspaceFs } from '../ports/workspaceFs';
-import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
 import { errorMessage } from '../base';
 
 export interface PatchManagerOptions {
   /** Workspace root: every path of a patch is relative to it and must stay inside it. */
   root: string;
-  /** File-system calls for the write phase of the default Node file system (tests inject failures). */
-  io?: AtomicIo;
   /**
-   * Where files are read and written. Default: NodeWorkspaceFs (confined, atomic). VS Code passes
-   * its own, so a dry run sees unsaved editor buffers and the apply goes through a WorkspaceEdit.
+   * Where files are read and written, the only way to the disk: NodeWorkspaceFs (confined, atomic;
+   * the CLI and tests) or VS Code's, so a dry run sees unsaved editor buffers and the apply goes
+   * through a WorkspaceEdit.
    */
-  fs?: WorkspaceFs;
+  fs: WorkspaceFs;
   /**
    * Where the plan is computed once the files are read. Default: inline. VS Code passes an
    * OffThreadPlanner so a large patch does not block the extension host.
@@ -35,7 +32,7 @@ export class PatchManager {
   private readonly fs: WorkspaceFs;
 
   constructor(private readonly opts: PatchManagerOptions) {
-    this.fs = opts.fs ?? new NodeWorkspaceFs(opts.root, opts.io);
+    this.fs = opts.fs;
   }
 
   async apply(patchText: string, options: ApplyOptions = {}): Promise<ApplyResult> {
@@ -45,13 +42,11 @@ export class PatchManager {
 
   /** Same as apply, from an already parsed patch. */
   async applyParsed(parsed: ParsedPatch, options: ApplyOptions = {}): Promise<ApplyResult> {
-    if (!this.opts.fs) {
-      // The default file system confines to the real root: say plainly when the root itself is gone.
-      try {
-        await (this.fs as NodeWorkspaceFs).realRoot();
-      } catch (e) {
-        return refusedResult(options, errorMessage(e));
-      }
+    // The file system confines to the real root: say plainly when the root itself is gone.
+    try {
+      await this.fs.realRoot();
+    } catch (e) {
+      return refusedResult(options, errorMessage(e));
     }
     const texts = new Map<string, string>();
     const unreadable = new Map<string, string>();

@@ -42,11 +42,13 @@ export class WorkspacePathError extends Error {
 }
 
 export interface WorkspaceFs {
-  /** Throws WorkspacePathError when the path may not be touched. */
+  /** The workspace root's real path (links resolved); throws WorkspacePathError when the root cannot be read. */
+  realRoot(): Promise<string>;
+  /** Throws WorkspacePathError when the path may not be touched. '' (or '.') is the root itself. */
   stat(path: string): Promise<WorkspaceStat>;
   /** The file's bytes (VS Code: the editor's text when it has unsaved changes). */
   readFile(path: string): Promise<Uint8Array>;
-  /** Entries of a directory, unsorted. */
+  /** Entries of a directory, unsorted ('' is the root). */
   list(path: string): Promise<WorkspaceDirEntry[]>;
   /** One file, created with its missing parent folders (write_file). */
   writeFile(path: string, content: string): Promise<void>;

@@ -11,6 +11,7 @@ import { createIgnoreFilter } from '../policy/path';
 import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
+import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
 import type { Approver, ChatModel, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
@@ -30,7 +31,7 @@ export interface WireAgentOptions {
   tasks: TaskRunnerFactory;
   /** The host's patch engine (VS Code: WorkspaceEdit and undo journal); default: the PatchManager on disk. */
   patches?: (root: string) => PatchEngine;
-  /** The host's workspace files for read_file/write_file (VS Code: unsaved buffers in, WorkspaceEdit out); default: the tools' Node access. */
+  /** The host's workspace files for the file tools (VS Code: unsaved buffers in, WorkspaceEdit out); default: NodeWorkspaceFs (confined, atomic). */
   fs?: (root: string) => WorkspaceFs;
   /**
    * Read and explain only (an untrusted workspace): approval mode plan, no command executor, no
@@ -131,6 +132,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint, guard: { root: o.root, ...guard }, readOnlyPaths });
   const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
+  const workspaceFs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -141,8 +143,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, homeAllow: policy.homeAllow, allowUnixSockets: settings.sandbox.allowUnixSockets, guard: { root: o.root, ...guard } }),
     history,
     // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
-    patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root }), o.readOnly),
-    ...(o.fs ? { fs: readOnlyFs(o.fs(o.root), o.readOnly) } : {}),
+    patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root, fs: workspaceFs }), o.readOnly),
+    fs: readOnlyFs(workspaceFs, o.readOnly),
     ignoreFilter: ignore,
     pathPolicy: createPathPolicy(o.root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
     commandPolicy,
@@ -183,5 +185,5 @@ function readOnlyPatches(engine: PatchEngine, readOnly: boolean | undefined): Pa
 function readOnlyFs(fs: WorkspaceFs, readOnly: boolean | undefined): WorkspaceFs {
   if (!readOnly) return fs;
   const refuse = () => Promise.reject(new Error(RESTRICTED_WRITE));
-  return { stat: (p) => fs.stat(p), readFile: (p) => fs.readFile(p), list: (p) => fs.list(p), writeFile: refuse, applyChanges: refuse };
+  return { realRoot: () => fs.realRoot(), stat: (p) => fs.stat(p), readFile: (p) => fs.readFile(p), list: (p) => fs.list(p), writeFile: refuse, applyChanges: refuse };
 }

@@ -42,6 +42,7 @@ export const grepTool: Tool<Args> = {
     }
     const query: GrepQuery = {
       root: ctx.root,
+      fs: ctx.fs,
       pattern: args.pattern,
       path: scope.rel,
       include,

@@ -1,5 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
-import path from 'node:path';
 import { listWorkspaceFiles } from '../git/listFiles';
 import { looksBinary } from '../base/binary';
 import { RegexWorker } from './regexWorker';
@@ -26,10 +24,10 @@ export async function grepWithJs(query: GrepQuery): Promise<GrepOutcome> {
   try {
     for (const file of files) {
       query.signal.throwIfAborted();
-      const abs = path.join(query.root, file);
-      const info = await stat(abs).catch(() => undefined);
-      if (!info?.isFile() || info.size > MAX_FILE_BYTES) continue;
-      const buffer = await readFile(abs).catch(() => undefined);
+      // Through the port: a link that leads out of the workspace is refused there and skipped here.
+      const info = await query.fs.stat(file).catch(() => undefined);
+      if (!info?.exists || info.type !== 'file' || info.size > MAX_FILE_BYTES) continue;
+      const buffer = await query.fs.readFile(file).then((b) => Buffer.from(b), () => undefined);
       if (!buffer || looksBinary(buffer)) continue;
       const text = buffer.toString('utf8');
       const lines = text.split(/\r?\n/);

@@ -1,4 +1,8 @@
 import { spawn } from 'node:child_process';
+// The one file-system call of the tools that is not the WorkspaceFs port's: the rg executable is a
+// file of the host's PATH, never of the workspace (a relative PATH entry is skipped below), so the
+// workspace port cannot and should not see it. ripgrep itself reads the workspace as a process.
+// eslint-disable-next-line no-restricted-imports
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';

@@ -1,8 +1,11 @@
 import type { Matcher } from '../base/wildcard';
 import type { IgnoreRules } from '../git/ignoreRules';
+import type { WorkspaceFs } from '../ports';
 
 export interface GrepQuery {
   root: string;
+  /** The files the JS search reads (the run's WorkspaceFs: confined, and the host's view of them). */
+  fs: WorkspaceFs;
   /** Regular expression (the common subset of JavaScript and Rust regex syntax). */
   pattern: string;
   /** Workspace-relative file or directory to search; '' for everything. */

@@ -1,4 +1,3 @@
-import { open, stat } from 'node:fs/promises';
 import { resolveWorkspacePath } from './paths';
 import { ToolError, ok, type Tool } from './types';
 import type { WorkspaceFs } from '../ports';
@@ -35,13 +34,11 @@ export const readFileTool: Tool<Args> = {
   readOnly: true,
   async run(args, ctx) {
     const target = await resolveWorkspacePath(ctx, args.path, 'read');
-    // Through the host's file system when it has one (VS Code: unsaved editor buffers), else the disk.
-    const info = ctx.fs ? await hostStat(ctx.fs, target.rel, args.path) : await stat(target.abs).catch((err: NodeJS.ErrnoException) => {
-      throw new ToolError(err.code === 'ENOENT' ? `${args.path}: no such file` : `${args.path}: ${err.message}`);
-    });
+    // Through the host's file system (VS Code: unsaved editor buffers; CLI: NodeWorkspaceFs).
+    const info = await hostStat(ctx.fs, target.rel, args.path);
     if (info.isDirectory()) throw new ToolError(`${args.path} is a directory; use list_dir`);
     if (info.size > READ_MAX_FILE_BYTES) throw new ToolError(`${args.path} is ${info.size} bytes, over the ${READ_MAX_FILE_BYTES}-byte limit; use grep to find the lines you need`);
-    const buffer = ctx.fs ? Buffer.from(await ctx.fs.readFile(target.rel)) : await readAll(target.abs, info.size);
+    const buffer = Buffer.from(await ctx.fs.readFile(target.rel));
     if (looksBinary(buffer)) return ok(`${target.rel}: binary file (${info.size} bytes), not shown`, { binary: true });
 
     const text = buffer.toString('utf8');
@@ -72,17 +69,6 @@ export const readFileTool: Tool<Args> = {
     return ok(`${header}\n${out.join('\n')}${more}`, { lines: total, from: start, to: last });
   },
 };
-
-async function readAll(file: string, size: number): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = Buffer.alloc(size);
-    const { bytesRead } = await handle.read(buffer, 0, size, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 async function hostStat(fs: WorkspaceFs, rel: string, asGiven: string): Promise<{ isDirectory(): boolean; size: number }> {
   const st = await fs.stat(rel).catch((err: Error) => {

@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { requireApprovalWhenUnsandboxed } from '../policy/exec/autoMode';
 import { auditProtectedChanges, gateAction } from './gate';
@@ -32,7 +31,8 @@ export const runCommandTool: Tool<Args> = {
   async run(args, ctx) {
     if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');
     const dir = await resolveWorkspacePath(ctx, args.cwd ?? '.', 'list');
-    if (!(await stat(dir.abs).catch(() => undefined))?.isDirectory()) throw new ToolError(`cwd ${args.cwd} is not a directory`);
+    const st = await ctx.fs.stat(dir.rel).catch(() => undefined);
+    if (!st?.exists || st.type !== 'directory') throw new ToolError(`cwd ${args.cwd} is not a directory`);
     let decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
     if (ctx.mode === 'auto') decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
     const { feedback } = await gateAction(ctx, { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` }, decision);

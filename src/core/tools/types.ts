@@ -69,8 +69,8 @@ export interface ToolContext {
   testGuard?: { check(argv: readonly string[], cwd: string): { reason: string } | undefined };
   exec?: CommandExecutor;
   patches?: PatchEngine;
-  /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit). Default: the Node file system. */
-  fs?: WorkspaceFs;
+  /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit; CLI: NodeWorkspaceFs). The file tools' only way to the disk. */
+  fs: WorkspaceFs;
   web?: WebFetcher;
   /** web_search's provider (SearXNG or Brave), when one is configured. */
   search?: WebSearcher;

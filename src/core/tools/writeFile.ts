@@ -1,5 +1,3 @@
-import { readFile, stat } from 'node:fs/promises';
-import { writeConfined } from '../policy/path/confinedIo';
 import { gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { headTail } from '../base/truncate';
@@ -30,17 +28,10 @@ export const writeFileTool: Tool<Args> = {
   async run(args, ctx) {
     if (Buffer.byteLength(args.content) > WRITE_MAX_BYTES) throw new ToolError(`content is over ${WRITE_MAX_BYTES} bytes`);
     const target = await resolveWorkspacePath(ctx, args.path, 'write');
-    let old: string | undefined;
-    if (ctx.fs) {
-      // The host's view: an unsaved editor buffer is what the user sees, so it is what an overwrite replaces.
-      const st = await ctx.fs.stat(target.rel);
-      if (st.exists && st.type === 'directory') throw new ToolError(`${args.path} is a directory`);
-      old = st.exists ? Buffer.from(await ctx.fs.readFile(target.rel)).toString('utf8') : undefined;
-    } else {
-      const existing = await stat(target.abs).catch(() => undefined);
-      if (existing?.isDirectory()) throw new ToolError(`${args.path} is a directory`);
-      old = existing ? await readFile(target.abs, 'utf8') : undefined;
-    }
+    // The host's view: an unsaved editor buffer is what the user sees, so it is what an overwrite replaces.
+    const st = await ctx.fs.stat(target.rel);
+    if (st.exists && st.type === 'directory') throw new ToolError(`${args.path} is a directory`);
+    const old = st.exists ? Buffer.from(await ctx.fs.readFile(target.rel)).toString('utf8') : undefined;
     if (old === args.content) return ok(`${target.rel} already has this content; nothing written`);
 
     const overwrite = old !== undefined;
@@ -54,9 +45,9 @@ export const writeFileTool: Tool<Args> = {
       decision,
       { edit: true },
     );
-    // Walks the path again from the root without following links: a link swapped in after the check fails the write (attacks.paths).
-    if (ctx.fs) await ctx.fs.writeFile(target.rel, args.content);
-    else await writeConfined(ctx.root, target.rel, args.content, { mkdirs: true });
+    // The port's write is the one confined commit (policy/path/confinedCommit.ts): it walks the path again from the
+    // root without following links, so a link swapped in after the check fails the write (attacks.paths).
+    await ctx.fs.writeFile(target.rel, args.content);
     ctx.run.changedFiles.add(target.rel);
     const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
     let output = `${overwrite ? 'overwrote' : 'created'} ${target.rel} (${lines} lines)`;

@@ -37,7 +37,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   async stat(rel: string): Promise<WorkspaceStat> {
-    const c = await this.confine(rel);
+    const c = isRoot(rel) ? { real: await this.realRoot(), exists: true } : await this.confine(rel);
     if (!c.exists) return { exists: false, realPath: c.real };
     const st = await stat(c.real);
     const type = st.isFile() ? 'file' : st.isDirectory() ? 'directory' : 'other';
@@ -50,7 +50,7 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   }
 
   async list(rel: string): Promise<WorkspaceDirEntry[]> {
-    const dir = rel === '' || rel === '.' ? await this.realRoot() : (await this.confine(rel)).real;
+    const dir = isRoot(rel) ? await this.realRoot() : (await this.confine(rel)).real;
     const entries = await readdir(dir, { withFileTypes: true });
     return entries.map((e) => ({ name: e.name, type: e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other', ...(e.isSymbolicLink() ? { symlink: true } : {}) }));
   }
@@ -71,6 +71,11 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     // Writes before deletes, as the PatchManager always ordered them (a rename writes the new path first).
     await commitConfined(this.root, [...ops.filter((o) => o.kind === 'write'), ...ops.filter((o) => o.kind === 'delete')], { mkdirs: true, io: this.io });
   }
+}
+
+/** The root itself: confinePath refuses it (nothing to write there), but it can be listed and stat'ed. */
+function isRoot(rel: string): boolean {
+  return rel === '' || rel === '.';
 }
 
 /** `path.relative` with forward slashes, for callers that hold absolute paths. */

@@ -9,6 +9,7 @@ import { openHistoryStore } from '../../../src/core/history';
 import { ModelClient } from '../../../src/core/llm';
 import { Orchestrator, type RunOutcome } from '../../../src/core/orchestrator';
 import { PatchManager } from '../../../src/core/patch';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 import { createToolRegistry } from '../../../src/core/tools';
 import { spawnSubagentTool } from '../../../src/core/tools/spawnSubagent';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
@@ -66,7 +67,8 @@ async function runWithSubagents(
       approver: new ScriptedApprover(),
       tasks: new NodeTaskRunner(),
       history,
-      patches: new PatchManager({ root: ws.root }),
+      patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
+      fs: new NodeWorkspaceFs(ws.root),
       onEvent: (e) => events.push({ ...e, at: Date.now() } as unknown as AgentEvent),
     }).run('answer four questions', { signal: options.signal });
     const stamps = (type: string) => events.filter((e) => e.type === type).map((e) => (e as unknown as { at: number }).at);

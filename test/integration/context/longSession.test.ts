@@ -13,6 +13,7 @@ import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/con
 import { openHistoryStore } from '../../../src/core/history';
 import { ModelClient } from '../../../src/core/llm';
 import { PatchManager } from '../../../src/core/patch';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 import { createToolRegistry } from '../../../src/core/tools';
 import { ChatSession } from '../../../src/core/session';
 import { TokenCalibration } from '../../../src/core/context/tokenCounter';
@@ -133,7 +134,8 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
         approver: new ScriptedApprover(),
         tasks: new NodeTaskRunner(),
         history,
-        patches: new PatchManager({ root: ws.root }),
+        patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
+      fs: new NodeWorkspaceFs(ws.root),
         bundledSkillsDir: SKILLS,
         calibration: new TokenCalibration(),
         onEvent: (e) => events.push(e),

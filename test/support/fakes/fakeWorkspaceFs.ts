@@ -10,8 +10,13 @@ export class FakeWorkspaceFs implements WorkspaceFs {
   /** Make the next applyChanges fail (a save refused by the editor). */
   failNextWrite?: string;
 
-  constructor(files: Record<string, string> = {}) {
+  constructor(files: Record<string, string> = {}, readonly root = '/fake-workspace') {
     for (const [p, t] of Object.entries(files)) this.disk.set(p, t);
+  }
+
+  /** An in-memory workspace has no links: its root is what it is called. */
+  async realRoot(): Promise<string> {
+    return this.root;
   }
 
   private check(p: string): string {

@@ -58,6 +58,16 @@ const cases: [file: string, code: string, refused: boolean][] = [
   ['src/core/config/x.ts', "import { createMcpManager } from '../mcp/manager';", true],
   ['src/core/orchestrator/x.ts', "import { ChatSession } from '../session/chatSession';", true],
   ['src/core/session/x.ts', "import { Orchestrator } from '../orchestrator/orchestrator';", false],
+  // The tools and the orchestrator reach the workspace only through the WorkspaceFs port, never node:fs.
+  ['src/core/tools/x.ts', "import { readFile } from 'node:fs/promises';", true],
+  ['src/core/tools/x.ts', "import { statSync } from 'fs';", true],
+  ['src/core/tools/x.ts', "import { promises } from 'node:fs';", true],
+  ['src/core/orchestrator/x.ts', "import { realpath } from 'fs/promises';", true],
+  ['src/core/orchestrator/sub/x.ts', "import * as fs from 'node:fs';", true],
+  ['src/core/tools/x.ts', "import type { Stats } from 'node:fs';", false],
+  ['src/core/tools/x.ts', "import path from 'node:path';", false],
+  ['src/core/workspace/x.ts', "import { readFile } from 'node:fs/promises';", false],
+  ['src/core/patch/x.ts', "import { readFileSync } from 'node:fs';", false],
 ];
 
 test('import boundaries: every layer rule refuses what it must and lets the rest through', async () => {

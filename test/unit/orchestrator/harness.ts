@@ -4,6 +4,7 @@ import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/con
 import { openHistoryStore, type HistoryStore } from '../../../src/core/history';
 import { ModelClient, type ModelClientConfig } from '../../../src/core/llm';
 import { PatchManager } from '../../../src/core/patch';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 import { Orchestrator, type OrchestratorDeps, type RunOutcome } from '../../../src/core/orchestrator';
 import { createToolRegistry } from '../../../src/core/tools';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
@@ -60,7 +61,8 @@ export async function runScripted(
       approver,
       tasks: new NodeTaskRunner(),
       history,
-      patches: new PatchManager({ root: ws.root }),
+      patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
+      fs: new NodeWorkspaceFs(ws.root),
       onEvent: (e) => events.push(e),
       ...options.deps,
     });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { applyPatchToTexts, PatchManager } from '../../../src/core/patch';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 import { seededRandom } from '../../support/seededRandom';
 
 const FILES: Record<string, string> = {
@@ -119,7 +120,7 @@ describe('fuzz: random and truncated patches', () => {
     const rand = seededRandom(7);
     const dir = mkdtempSync(path.join(tmpdir(), 'pp-fuzz-'));
     dirs.push(dir);
-    const mgr = new PatchManager({ root: dir });
+    const mgr = new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) });
     writeWorkspace(dir);
     const pristine = snapshot(dir);
     for (let c = 0; c < 600; c++) {

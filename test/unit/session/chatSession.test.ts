@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
 import { ModelClient } from '../../../src/core/llm';
 import { PatchManager } from '../../../src/core/patch';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 import type { OrchestratorDeps } from '../../../src/core/orchestrator';
 import { ChatSession } from '../../../src/core/session';
 import { createToolRegistry } from '../../../src/core/tools';
@@ -31,7 +32,8 @@ async function withChat(turns: ScriptedTurn[], body: (chat: ChatSession, server:
       tools: createToolRegistry({}),
       approver: new ScriptedApprover(),
       tasks: new NodeTaskRunner(),
-      patches: new PatchManager({ root: ws.root }),
+      patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
+      fs: new NodeWorkspaceFs(ws.root),
       onEvent: (e) => {
         events.push(e);
         // The user types while the model's read_file call runs.

@@ -19,7 +19,7 @@ async function wire(readOnly: boolean) {
   settings.history.path = '.patchpilot/history.db';
   const config: ResolvedConfig = { settings, sources: {}, ignored: [], warnings: [] };
   const engine: PatchEngine = { apply: async (_t, o) => (calls.push(o.dryRun ? 'dry-run' : 'apply'), { ok: true, dryRun: !!o.dryRun, files: [], reversePatch: '' }) };
-  const fs = { stat: async () => ({ exists: false }), readFile: async () => new Uint8Array(), list: async () => [], writeFile: async () => void calls.push('write'), applyChanges: async () => void calls.push('changes') } as WorkspaceFs;
+  const fs = { realRoot: async () => ws.root, stat: async () => ({ exists: false }), readFile: async () => new Uint8Array(), list: async () => [], writeFile: async () => void calls.push('write'), applyChanges: async () => void calls.push('changes') } as WorkspaceFs;
   const tasks: TaskRunner = { run: async () => (calls.push('task'), { exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }) };
   const warnings: string[] = [];
   const wired = await wireAgent({

@@ -8,6 +8,7 @@ import { grepTool } from '../../../src/core/tools/grep';
 import { RegexWorker } from '../../../src/core/tools/regexWorker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { GrepOutcome, GrepQuery } from '../../../src/core/tools/grepTypes';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 import { gitInit, makeContext, tempWorkspace } from './helpers';
 
 const rg = findRipgrep();
@@ -30,7 +31,7 @@ const engines: [string, Engine][] = [['js', grepWithJs]];
 if (rg) engines.push(['ripgrep', (q) => grepWithRipgrep(rg, q)]);
 
 function query(root: string, extra: Partial<GrepQuery> = {}): GrepQuery {
-  return { root, pattern: 'needle', path: '', maxMatches: 100, rules: new IgnoreRules(root), signal: new AbortController().signal, ...extra };
+  return { root, fs: new NodeWorkspaceFs(root), pattern: 'needle', path: '', maxMatches: 100, rules: new IgnoreRules(root), signal: new AbortController().signal, ...extra };
 }
 const show = (o: GrepOutcome) => o.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
 

@@ -9,6 +9,7 @@ import { IgnoreRules } from '../../../src/core/git/ignoreRules';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import type { ActionApprovalRequest, ActionApprovalAnswer, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../../src/core/ports';
 import type { ToolContext, ToolEvent } from '../../../src/core/tools/types';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 
 export function tempWorkspace(files: Record<string, string> = {}): { root: string; cleanup(): void } {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'pp-tools-')));
@@ -65,6 +66,7 @@ export function makeContext(root: string, options: { mode?: ApprovalMode; approv
     tasks: new NodeTaskRunner(),
     ignore: new IgnoreRules(root),
     run: { changedFiles: new Set() },
+    fs: new NodeWorkspaceFs(root),
     emit: (e) => events.push(e),
     events,
     ...rest,

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PatchManager } from '../../../src/core/patch';
+import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
 import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
@@ -26,7 +27,7 @@ const twoHunks = `--- a/src/m.js
 function setup(options: Parameters<typeof makeContext>[1] = {}) {
   const ws = tempWorkspace({ 'src/m.js': original, '.patchpilotignore': 'secret.txt\n', 'secret.txt': 'x\n' });
   const afterWrites: string[][] = [];
-  const ctx = makeContext(ws.root, { patches: new PatchManager({ root: ws.root }), ...options });
+  const ctx = makeContext(ws.root, { patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
   ctx.run.afterWrite = async (paths) => {
     afterWrites.push(paths);
     return 'tests: (after-edit hook ran)';

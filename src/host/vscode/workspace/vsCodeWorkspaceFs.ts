@@ -20,6 +20,10 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
     return vscode.Uri.joinPath(vscode.Uri.file(this.root), ...rel.split('/').filter(Boolean));
   }
 
+  realRoot(): Promise<string> {
+    return this.node.realRoot();
+  }
+
   private openDocument(rel: string): vscode.TextDocument | undefined {
     const uri = this.uriOf(rel).toString();
     return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PatchManager } from '../../../../src/core/patch/patchManager';
+import { NodeWorkspaceFs } from '../../../../src/core/workspace/nodeWorkspaceFs';
 import { gitDiff } from './gitDiff';
 
 /**
@@ -120,7 +121,7 @@ describe('line endings a patch does not state: written bytes and report, as a ta
   for (const row of rows) {
     test(row.name, async () => {
       const dir = workspace(row.file);
-      const r = await new PatchManager({ root: dir }).apply(patchText(row));
+      const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).apply(patchText(row));
       const written = readFileSync(path.join(dir, 'f.txt'), 'utf8');
       if ('refused' in row.expect) {
         assert.equal(r.ok, false, `applied: ${JSON.stringify(written)}`);
@@ -156,7 +157,7 @@ describe("line endings a patch does state (git's bytes): kept and reported exact
   for (const [before, afterText] of pairs) {
     test(JSON.stringify(before) + ' -> ' + JSON.stringify(afterText), async () => {
       const dir = workspace(before);
-      const r = await new PatchManager({ root: dir }).apply(gitDiff(before, afterText, 1));
+      const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).apply(gitDiff(before, afterText, 1));
       assert.equal(r.ok, true, r.error);
       assert.equal(JSON.stringify(readFileSync(path.join(dir, 'f.txt'), 'utf8')), JSON.stringify(afterText));
       for (const h of r.files[0]!.hunks) assert.equal(h.confidence, 1, JSON.stringify(h));
@@ -175,7 +176,7 @@ describe('line endings of a file the patch creates', () => {
     test(c.name, async () => {
       const dir = mkdtempSync(path.join(tmpdir(), 'pp-eol-new-'));
       dirs.push(dir);
-      const r = await new PatchManager({ root: dir }).apply(c.patch);
+      const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).apply(c.patch);
       assert.equal(r.ok, true, r.error);
       assert.equal(JSON.stringify(readFileSync(path.join(dir, 'g.txt'), 'utf8')), JSON.stringify(c.bytes));
       const h = r.files[0]!.hunks[0]!;

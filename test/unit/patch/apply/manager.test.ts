@@ -4,6 +4,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PatchManager } from '../../../../src/core/patch/patchManager';
+import { NodeWorkspaceFs } from '../../../../src/core/workspace/nodeWorkspaceFs';
 import { nodeIo, type AtomicIo } from '../../../../src/core/policy/path/confinedCommit';
 import type { FilePatch } from '../../../../src/core/patch/types';
 import { hunk, modify, patch } from './helpers';
@@ -50,7 +51,7 @@ describe('PatchManager on a real folder', () => {
   test('applies, keeps the executable bit, creates folders, deletes', async () => {
     const dir = twoFilesWs();
     chmodSync(path.join(dir, 'a.txt'), 0o755);
-    const r = await new PatchManager({ root: dir }).applyParsed(twoFiles());
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(twoFiles());
     assert.equal(r.ok, true, r.error);
     assert.equal(readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'a\nB\n');
     assert.equal(statSync(path.join(dir, 'a.txt')).mode & 0o777, 0o755);
@@ -63,7 +64,7 @@ describe('PatchManager on a real folder', () => {
 
   test('a BOM and CRLF endings survive the disk round trip byte for byte', async () => {
     const dir = workspace({ 'w.txt': '\uFEFFa\r\nb\r\n' });
-    const r = await new PatchManager({ root: dir }).applyParsed(patch(modify('w.txt', [hunk([' a', '-b', '+c'])])));
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(patch(modify('w.txt', [hunk([' a', '-b', '+c'])])));
     assert.equal(r.ok, true, r.error);
     assert.deepEqual(readFileSync(path.join(dir, 'w.txt')), Buffer.from('\uFEFFa\r\nc\r\n', 'utf8'));
   });
@@ -71,7 +72,7 @@ describe('PatchManager on a real folder', () => {
   test('dry run writes nothing', async () => {
     const dir = twoFilesWs();
     const before = snapshot(dir);
-    const r = await new PatchManager({ root: dir }).applyParsed(twoFiles(), { dryRun: true });
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(twoFiles(), { dryRun: true });
     assert.equal(r.ok, true);
     assert.equal(r.files[0]!.hunks[0]!.status, 'would-apply');
     assert.deepEqual(snapshot(dir), before);
@@ -81,7 +82,7 @@ describe('PatchManager on a real folder', () => {
     const dir = twoFilesWs();
     const before = snapshot(dir);
     const bad = patch(modify('a.txt', [hunk([' a', '-b', '+B'])]), modify('c.txt', [hunk([' c', '-nope', '+D'])]));
-    const r = await new PatchManager({ root: dir }).applyParsed(bad);
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(bad);
     assert.equal(r.ok, false);
     assert.deepEqual(snapshot(dir), before);
   });
@@ -97,7 +98,7 @@ describe('PatchManager on a real folder', () => {
         return nodeIo.rename(a, b);
       },
     };
-    const r = await new PatchManager({ root: dir, io }).applyParsed(twoFiles());
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir, io) }).applyParsed(twoFiles());
     assert.equal(r.ok, false);
     assert.match(r.error!, /injected.*every file was restored/);
     assert.equal(r.reversePatch, '');
@@ -115,7 +116,7 @@ describe('PatchManager on a real folder', () => {
         return nodeIo.writeTemp(f, d, m);
       },
     };
-    const r = await new PatchManager({ root: dir, io }).applyParsed(twoFiles());
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir, io) }).applyParsed(twoFiles());
     assert.equal(r.ok, false);
     assert.deepEqual(snapshot(dir), before);
     assert.equal(existsSync(path.join(dir, 'sub')), false);
@@ -125,7 +126,7 @@ describe('PatchManager on a real folder', () => {
     const dir = twoFilesWs();
     const before = snapshot(dir);
     const io: AtomicIo = { ...nodeIo, unlink: async () => Promise.reject(new Error('EPERM (injected)')) };
-    const r = await new PatchManager({ root: dir, io }).applyParsed(twoFiles());
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir, io) }).applyParsed(twoFiles());
     assert.equal(r.ok, false);
     assert.deepEqual(snapshot(dir), before);
   });
@@ -135,7 +136,7 @@ describe('PatchManager on a real folder', () => {
     chmodSync(path.join(dir, 'ro'), 0o555);
     try {
       const before = snapshot(dir);
-      const r = await new PatchManager({ root: dir }).applyParsed(patch(modify('a.txt', [hunk([' a', '-b', '+B'])]), modify('ro/c.txt', [hunk([' c', '-d', '+D'])])));
+      const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(patch(modify('a.txt', [hunk([' a', '-b', '+B'])]), modify('ro/c.txt', [hunk([' c', '-d', '+D'])])));
       assert.equal(r.ok, false);
       assert.deepEqual(snapshot(dir), before);
     } finally {
@@ -149,7 +150,7 @@ describe('PatchManager on a real folder', () => {
     symlinkSync(outside, path.join(dir, 'linkdir'));
     symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, 'linkfile'));
     symlinkSync(path.join(dir, 'in.txt'), path.join(dir, 'inner'));
-    const mgr = new PatchManager({ root: dir });
+    const mgr = new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) });
     for (const p of ['linkdir/secret.txt', 'linkfile']) {
       const r = await mgr.applyParsed(patch(modify(p, [hunk([' a', '-b', '+PWNED'])])));
       assert.equal(r.ok, false, p);
@@ -168,7 +169,7 @@ describe('PatchManager on a real folder', () => {
   test('absolute and .. paths are refused', async () => {
     const dir = workspace({ 'a.txt': 'a\n' });
     for (const p of ['/etc/hostname', '../a.txt', 'x/../../a.txt']) {
-      const r = await new PatchManager({ root: dir }).applyParsed(patch(modify(p, [hunk(['-a', '+b'])])));
+      const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(patch(modify(p, [hunk(['-a', '+b'])])));
       assert.equal(r.ok, false, p);
     }
   });
@@ -177,7 +178,7 @@ describe('PatchManager on a real folder', () => {
     const dir = workspace({});
     writeFileSync(path.join(dir, 'bin'), Buffer.from([1, 0, 2, 10]));
     writeFileSync(path.join(dir, 'latin1.txt'), Buffer.from('caf\xe9\n', 'latin1'));
-    const mgr = new PatchManager({ root: dir });
+    const mgr = new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) });
     assert.match((await mgr.applyParsed(patch(modify('bin', [hunk(['-a', '+b'])])))).error!, /binary file/);
     assert.match((await mgr.applyParsed(patch(modify('latin1.txt', [hunk(['-caf', '+b'])])))).error!, /not valid UTF-8/);
   });
@@ -185,7 +186,7 @@ describe('PatchManager on a real folder', () => {
   test('rename on disk moves the file and keeps its mode', async () => {
     const dir = workspace({ 'old.sh': '#!/bin/sh\necho hi\n' });
     chmodSync(path.join(dir, 'old.sh'), 0o755);
-    const r = await new PatchManager({ root: dir }).applyParsed(patch(op({ operation: 'rename', oldPath: 'old.sh', newPath: 'bin/new.sh', hunks: [hunk([' #!/bin/sh', '-echo hi', '+echo bye'])] })));
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(patch(op({ operation: 'rename', oldPath: 'old.sh', newPath: 'bin/new.sh', hunks: [hunk([' #!/bin/sh', '-echo hi', '+echo bye'])] })));
     assert.equal(r.ok, true, r.error);
     assert.equal(existsSync(path.join(dir, 'old.sh')), false);
     assert.equal(readFileSync(path.join(dir, 'bin/new.sh'), 'utf8'), '#!/bin/sh\necho bye\n');

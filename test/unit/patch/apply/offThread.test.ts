@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PatchManager } from '../../../../src/core/patch/patchManager';
+import { NodeWorkspaceFs } from '../../../../src/core/workspace/nodeWorkspaceFs';
 import { OffThreadPlanner } from '../../../../src/core/patch/offThreadPlanner';
 import type { PatchPlanner } from '../../../../src/core/patch/planner';
 import { editLargeFile, generateLargeFile } from '../../../../bench/patch/perf';
@@ -50,8 +51,8 @@ function large(lines: number, hunks: number): { oldText: string; newText: string
 async function both(files: Record<string, string>, patch: string, planner: PatchPlanner, dryRun = false) {
   const a = workspace(files);
   const b = workspace(files);
-  const inline = await new PatchManager({ root: a }).apply(patch, { dryRun });
-  const worker = await new PatchManager({ root: b, planner }).apply(patch, { dryRun });
+  const inline = await new PatchManager({ root: a, fs: new NodeWorkspaceFs(a) }).apply(patch, { dryRun });
+  const worker = await new PatchManager({ root: b, fs: new NodeWorkspaceFs(b), planner }).apply(patch, { dryRun });
   const read = (dir: string) => Object.fromEntries(Object.keys(files).map((p) => [p, readFileSync(path.join(dir, p), 'utf8')]));
   return { inline, worker, inlineFiles: read(a), workerFiles: read(b) };
 }
@@ -100,7 +101,7 @@ describe('patch plans off the caller thread', () => {
     const huge = large(200_000, 1_000);
     const longestStall = async (planner?: PatchPlanner): Promise<number> => {
       const dir = workspace({ 'big.js': huge.oldText });
-      const manager = new PatchManager({ root: dir, ...(planner ? { planner } : {}) });
+      const manager = new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir), ...(planner ? { planner } : {}) });
       let last = performance.now();
       let longest = 0;
       const timer = setInterval(() => {

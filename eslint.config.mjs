@@ -98,12 +98,33 @@ export default tseslint.config(
       ecmaVersion: 2022,
       sourceType: 'module',
       globals: {
-        process: 'readonly', Buffer: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly',
-        setInterval: 'readonly', clearInterval: 'readonly', setImmediate: 'readonly', queueMicrotask: 'readonly',
-        __dirname: 'readonly', require: 'readonly', module: 'writable', URL: 'readonly', TextDecoder: 'readonly',
-        TextEncoder: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly', structuredClone: 'readonly',
-        fetch: 'readonly', Headers: 'readonly', Response: 'readonly', Request: 'readonly', performance: 'readonly',
-        SharedArrayBuffer: 'readonly', Atomics: 'readonly', NodeJS: 'readonly', globalThis: 'readonly',
+        process: 'readonly',
+        Buffer: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        queueMicrotask: 'readonly',
+        __dirname: 'readonly',
+        require: 'readonly',
+        module: 'writable',
+        URL: 'readonly',
+        TextDecoder: 'readonly',
+        TextEncoder: 'readonly',
+        AbortController: 'readonly',
+        AbortSignal: 'readonly',
+        structuredClone: 'readonly',
+        fetch: 'readonly',
+        Headers: 'readonly',
+        Response: 'readonly',
+        Request: 'readonly',
+        performance: 'readonly',
+        SharedArrayBuffer: 'readonly',
+        Atomics: 'readonly',
+        NodeJS: 'readonly',
+        globalThis: 'readonly',
       },
     },
     rules: {
@@ -128,7 +149,11 @@ export default tseslint.config(
     rules: {
       'no-restricted-syntax': [
         'error',
-        { selector: "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message'][alternate.callee.name='String']", message: 'Use errorMessage() from src/core/base/errors.ts.' },
+        {
+          selector:
+            "ConditionalExpression[test.operator='instanceof'][test.right.name='Error'][consequent.property.name='message'][alternate.callee.name='String']",
+          message: 'Use errorMessage() from src/core/base/errors.ts.',
+        },
       ],
     },
   },
@@ -136,7 +161,9 @@ export default tseslint.config(
   ...coreBoundaryConfigs(),
   {
     files: ['src/protocol/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'src/protocol has zero imports: the webviews bundle it as is.' }] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^(?!\\./)', message: 'src/protocol has zero imports: the webviews bundle it as is.' }] }],
+    },
   },
   {
     files: ['src/cli/**/*.ts'],
@@ -149,13 +176,36 @@ export default tseslint.config(
   {
     // The host's logic files stay free of vscode so plain-Node unit tests run them.
     files: ['src/host/vscode/**/*Logic.ts', 'src/host/vscode/**/patchJournal.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_CLI_FROM_HOST, { ...VSCODE, message: 'A *Logic.ts file is the host code plain-Node tests run: no vscode here.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [NO_CLI_FROM_HOST, { ...VSCODE, message: 'A *Logic.ts file is the host code plain-Node tests run: no vscode here.' }] },
+      ],
+    },
   },
   {
     files: ['webview-ui/**/*.ts'],
-    languageOptions: { globals: { window: 'readonly', document: 'readonly', HTMLElement: 'readonly', acquireVsCodeApi: 'readonly', MessageEvent: 'readonly', KeyboardEvent: 'readonly', Event: 'readonly', Node: 'readonly', Element: 'readonly', DocumentFragment: 'readonly', navigator: 'readonly', requestAnimationFrame: 'readonly' } },
+    languageOptions: {
+      globals: {
+        window: 'readonly',
+        document: 'readonly',
+        HTMLElement: 'readonly',
+        acquireVsCodeApi: 'readonly',
+        MessageEvent: 'readonly',
+        KeyboardEvent: 'readonly',
+        Event: 'readonly',
+        Node: 'readonly',
+        Element: 'readonly',
+        DocumentFragment: 'readonly',
+        navigator: 'readonly',
+        requestAnimationFrame: 'readonly',
+      },
+    },
     rules: {
-      'no-restricted-imports': ['error', { patterns: [VSCODE, { regex: '^(\\.\\./)+src/(?!protocol(/|$))', message: 'webview-ui imports nothing from src/ but src/protocol.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [VSCODE, { regex: '^(\\.\\./)+src/(?!protocol(/|$))', message: 'webview-ui imports nothing from src/ but src/protocol.' }] },
+      ],
       // A webview's script draws its saved state while it loads: a function that reads a const
       // declared further down throws there (TDZ) and the whole view dies; this once emptied the
       // chat whenever it was shown again with an approval waiting.

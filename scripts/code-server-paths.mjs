@@ -6,9 +6,7 @@ export const CODE_SERVER_VERSION = '4.100.3';
 
 /** The install folder: $PATCHPILOT_CODE_SERVER_DIR, else <repo>/.vscode-test/code-server. */
 export function codeServerDir(repo) {
-  return process.env.PATCHPILOT_CODE_SERVER_DIR
-    ? path.resolve(process.env.PATCHPILOT_CODE_SERVER_DIR)
-    : path.join(repo, '.vscode-test', 'code-server');
+  return process.env.PATCHPILOT_CODE_SERVER_DIR ? path.resolve(process.env.PATCHPILOT_CODE_SERVER_DIR) : path.join(repo, '.vscode-test', 'code-server');
 }
 
 /** The stamp's content: the version and the Node ABI its native modules were built for. */

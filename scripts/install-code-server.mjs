@@ -69,14 +69,21 @@ if (!onPath('chromium') && !existsSync('/usr/bin/chromium')) {
 const started = Date.now();
 // node-gyp must find this Node's headers locally: offline it cannot download them.
 const nodeDir = path.resolve(path.dirname(process.execPath), '..');
-const nodeDirEnv =
-  !process.env.npm_config_nodedir && existsSync(path.join(nodeDir, 'include/node/node.h')) ? { npm_config_nodedir: nodeDir } : {};
+const nodeDirEnv = !process.env.npm_config_nodedir && existsSync(path.join(nodeDir, 'include/node/node.h')) ? { npm_config_nodedir: nodeDir } : {};
 function run(cmd, args, cwd, extraEnv = {}) {
   log(`${path.relative(repo, cwd) || '.'}$ ${cmd} ${args.join(' ')}`);
   const r = spawnSync(cmd, args, {
     cwd,
     stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
-    env: { ...process.env, npm_config_yes: 'true', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', ...nodeDirEnv, ...extraEnv },
+    env: {
+      ...process.env,
+      npm_config_yes: 'true',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+      ...nodeDirEnv,
+      ...extraEnv,
+    },
   });
   if (r.error) fail(`could not run ${cmd}: ${r.error.message}`);
   if (r.status !== 0) fail(`'${cmd} ${args.join(' ')}' in ${cwd} exited with ${r.status ?? r.signal}`);

@@ -21,7 +21,10 @@ const grep = grepAt > 0 ? process.argv[grepAt + 1] : process.env.PATCHPILOT_INHO
 // Build the extension and the in-host suites (the same out/inhost the code-server runner uses).
 for (const [cmd, args] of [
   ['npm', ['run', 'build']],
-  [process.execPath, ['--import', 'tsx', '-e', "require('./test/e2e/support/inhost.ts').buildInhostTests().catch((e) => { console.error(e); process.exit(1); })"]],
+  [
+    process.execPath,
+    ['--import', 'tsx', '-e', "require('./test/e2e/support/inhost.ts').buildInhostTests().catch((e) => { console.error(e); process.exit(1); })"],
+  ],
 ]) {
   const r = spawnSync(cmd, args, { cwd: repo, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);

@@ -69,19 +69,20 @@ const userData = path.join(profile, 'user-data');
 const settingsFile = path.join(userData, 'User', 'settings.json');
 if (!existsSync(settingsFile)) {
   mkdirSync(path.dirname(settingsFile), { recursive: true });
-  writeFileSync(
-    settingsFile,
-    JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' }, null, 2),
-  );
+  writeFileSync(settingsFile, JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'update.mode': 'none' }, null, 2));
 }
 const child = spawn(
   process.execPath,
   [
     codeServerEntry(repo),
-    '--auth', 'none',
-    '--bind-addr', `127.0.0.1:${port}`,
-    '--user-data-dir', userData,
-    '--extensions-dir', path.join(profile, 'extensions'),
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    path.join(profile, 'extensions'),
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',

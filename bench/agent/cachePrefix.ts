@@ -36,7 +36,10 @@ function workspace(): string {
   const root = mkdtempSync(path.join(os.tmpdir(), 'pp-bench-cache-'));
   mkdirSync(path.join(root, 'src'));
   for (let i = 0; i < STEPS; i++) {
-    writeFileSync(path.join(root, 'src', `f${i}.ts`), Array.from({ length: 55 }, (_, l) => `export const v${i}_${l} = ${l * 7}; // line ${l} of module ${i}`).join('\n') + '\n');
+    writeFileSync(
+      path.join(root, 'src', `f${i}.ts`),
+      Array.from({ length: 55 }, (_, l) => `export const v${i}_${l} = ${l * 7}; // line ${l} of module ${i}`).join('\n') + '\n',
+    );
   }
   const git = (...a: string[]) => execFileSync('git', a, { cwd: root, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
@@ -46,13 +49,20 @@ function workspace(): string {
 }
 
 function script(window: number): Script {
-  const turns: ScriptedTurn[] = Array.from({ length: STEPS }, (_, i) => ({ reply: { text: `Reading f${i}.`, toolCalls: [{ name: 'read_file', arguments: { path: `src/f${i}.ts` } }] } }));
+  const turns: ScriptedTurn[] = Array.from({ length: STEPS }, (_, i) => ({
+    reply: { text: `Reading f${i}.`, toolCalls: [{ name: 'read_file', arguments: { path: `src/f${i}.ts` } }] },
+  }));
   turns.push({ reply: { text: 'Done.', toolCalls: [{ name: 'finish', arguments: { summary: 'read everything' } }] } });
   return {
     modelId: MODEL,
     modelFields: { context_length: window },
     turns,
-    routes: [{ match: (body) => !Array.isArray(body.tools) || body.tools.length === 0, reply: () => ({ text: 'Read the modules so far; each exports numbered constants.' }) }],
+    routes: [
+      {
+        match: (body) => !Array.isArray(body.tools) || body.tools.length === 0,
+        reply: () => ({ text: 'Read the modules so far; each exports numbered constants.' }),
+      },
+    ],
   };
 }
 
@@ -80,7 +90,14 @@ async function measureWindow(window: number): Promise<CacheRow> {
     const reuse = cachePrefixReuse(agent.map((q) => q.body.messages));
     const largest = Math.max(...agent.map((q) => estimateTokens(JSON.stringify(q.body.messages))));
     const n = (x: number) => x.toLocaleString('en-US');
-    return { window: n(window), compactions: String(compactions), largest: n(largest), prompt: n(reuse.promptTokens), reusable: n(reuse.reusableTokens), share: `${(reuse.share * 100).toFixed(1)}%` };
+    return {
+      window: n(window),
+      compactions: String(compactions),
+      largest: n(largest),
+      prompt: n(reuse.promptTokens),
+      reusable: n(reuse.reusableTokens),
+      share: `${(reuse.share * 100).toFixed(1)}%`,
+    };
   } finally {
     await server.close();
     rmSync(root, { recursive: true, force: true });
@@ -94,7 +111,14 @@ export async function cachePrefixTable(log: (m: string) => void): Promise<string
     rows.push(await measureWindow(window));
     log(`  cache prefix at a ${window}-token window: ${rows.at(-1)!.share}`);
   }
-  const head: CacheRow = { window: 'window (tokens)', compactions: 'compactions', largest: 'largest request', prompt: 'prompt tokens (40 steps)', reusable: 'reusable as a cached prefix', share: 'share' };
+  const head: CacheRow = {
+    window: 'window (tokens)',
+    compactions: 'compactions',
+    largest: 'largest request',
+    prompt: 'prompt tokens (40 steps)',
+    reusable: 'reusable as a cached prefix',
+    share: 'share',
+  };
   const keys = Object.keys(head) as (keyof CacheRow)[];
   const width = (k: keyof CacheRow) => Math.max(...[head, ...rows].map((r) => r[k].length));
   const line = (r: CacheRow) => `| ${keys.map((k) => r[k].padEnd(width(k))).join(' | ')} |`;

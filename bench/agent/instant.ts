@@ -19,13 +19,24 @@ export function instantModel(steps: number, latencyMs = 0): ChatModel {
     async streamChatWithRecovery(req: ChatRequest): Promise<ModelTurn> {
       await (latencyMs > 0 ? new Promise((r) => setTimeout(r, latencyMs)) : Promise.resolve());
       const i = step++;
-      const call = i >= steps
-        ? { id: `c${i}`, name: 'finish', argumentsJson: JSON.stringify({ summary: 'done' }) }
-        : i % 2
-          ? { id: `c${i}`, name: 'grep', argumentsJson: JSON.stringify({ pattern: `needle${i % 17}` }) }
-          : { id: `c${i}`, name: 'read_file', argumentsJson: JSON.stringify({ path: `src/f${i % 40}.ts` }) };
+      const call =
+        i >= steps
+          ? { id: `c${i}`, name: 'finish', argumentsJson: JSON.stringify({ summary: 'done' }) }
+          : i % 2
+            ? { id: `c${i}`, name: 'grep', argumentsJson: JSON.stringify({ pattern: `needle${i % 17}` }) }
+            : { id: `c${i}`, name: 'read_file', argumentsJson: JSON.stringify({ path: `src/f${i % 40}.ts` }) };
       req.onEvent?.({ type: 'text-delta', text: 'Looking.' });
-      return { role: req.role, model: 'instant-model', text: 'Looking.', toolCalls: [call], invalidToolCalls: [], finishReason: 'tool_calls', rawFinishReason: 'tool_calls', usage: { promptTokens: 1000, completionTokens: 20, estimated: false }, attempts: 1 };
+      return {
+        role: req.role,
+        model: 'instant-model',
+        text: 'Looking.',
+        toolCalls: [call],
+        invalidToolCalls: [],
+        finishReason: 'tool_calls',
+        rawFinishReason: 'tool_calls',
+        usage: { promptTokens: 1000, completionTokens: 20, estimated: false },
+        attempts: 1,
+      };
     },
   };
 }

@@ -25,7 +25,14 @@ export async function prefilledHistory(rows: number, log: (m: string) => void): 
   const observations = Math.floor(rows / 2);
   const now = Date.now();
   for (let i = 0; i < observations; i++) {
-    engine.recordObservation({ tool: i % 3 ? 'grep' : 'glob', insight: `insight ${words(8)}`, result: `${words(25)} line ${i}`, path: `src/f${i % 500}.ts`, isError: false, time: now - (i % 90) * 86_400_000 });
+    engine.recordObservation({
+      tool: i % 3 ? 'grep' : 'glob',
+      insight: `insight ${words(8)}`,
+      result: `${words(25)} line ${i}`,
+      path: `src/f${i % 500}.ts`,
+      isError: false,
+      time: now - (i % 90) * 86_400_000,
+    });
   }
   let runId = '';
   for (let i = 0; i < rows - observations; i++) {
@@ -33,7 +40,12 @@ export async function prefilledHistory(rows: number, log: (m: string) => void): 
       if (runId) engine.finishRun(runId, { status: 'finished', tokensIn: 50_000, tokensOut: 2_000 });
       runId = engine.startRun({ goal: `goal ${words(6)}`, reasoningModel: 'bench-model' });
     }
-    engine.addStep(runId, i % 2 ? { role: 'assistant', text: words(20), arguments: { calls: [{ name: 'grep', arguments: `{"pattern":"${words(1)}"}` }] } } : { role: 'tool', tool: 'grep', result: words(60), durationMs: 3 });
+    engine.addStep(
+      runId,
+      i % 2
+        ? { role: 'assistant', text: words(20), arguments: { calls: [{ name: 'grep', arguments: `{"pattern":"${words(1)}"}` }] } }
+        : { role: 'tool', tool: 'grep', result: words(60), durationMs: 3 },
+    );
   }
   engine.finishRun(runId, { status: 'finished' });
   engine.flush();

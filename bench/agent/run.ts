@@ -42,7 +42,10 @@ function workspace(): { root: string; cleanup(): void } {
   const root = mkdtempSync(path.join(os.tmpdir(), 'pp-bench-agent-'));
   mkdirSync(path.join(root, 'src'));
   for (let i = 0; i < 40; i++) {
-    writeFileSync(path.join(root, 'src', `f${i}.ts`), Array.from({ length: 60 }, (_, l) => `export const needle${(i + l) % 17}_${l} = ${l}; // file ${i}`).join('\n') + '\n');
+    writeFileSync(
+      path.join(root, 'src', `f${i}.ts`),
+      Array.from({ length: 60 }, (_, l) => `export const needle${(i + l) % 17}_${l} = ${l}; // file ${i}`).join('\n') + '\n',
+    );
   }
   const git = (...a: string[]) => execFileSync('git', a, { cwd: root, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
@@ -76,7 +79,12 @@ async function openHistory(kind: HistoryKind, root: string, prefilled: string): 
   return openHistoryStore({ workspace: root, mode: kind.startsWith('worker') ? 'worker' : 'in-process', exitHook: false });
 }
 
-async function measure(what: string, kind: HistoryKind, prefilled: string, model: (root: string) => Promise<{ model: ChatModel; tools: ToolRegistry; close(): Promise<void> }>): Promise<void> {
+async function measure(
+  what: string,
+  kind: HistoryKind,
+  prefilled: string,
+  model: (root: string) => Promise<{ model: ChatModel; tools: ToolRegistry; close(): Promise<void> }>,
+): Promise<void> {
   const ws = workspace();
   const history = await openHistory(kind, ws.root, prefilled);
   const parts = await model(ws.root);
@@ -100,9 +108,20 @@ async function measure(what: string, kind: HistoryKind, prefilled: string, model
     const block = stopProbe();
     if (outcome.status !== 'finished') throw new Error(`${what}: run ended ${outcome.status}: ${outcome.reason}`);
     const t = meter.times();
-    const row: Row = { what, history: kind, stepsPerSec: (outcome.steps / meter.loopSeconds).toFixed(0), setup: ms(setupMs), ownP50: ms(percentile(t.own, 50)), ownP95: ms(percentile(t.own, 95)), ownMax: ms(Math.max(...t.own)), block: ms(block) };
+    const row: Row = {
+      what,
+      history: kind,
+      stepsPerSec: (outcome.steps / meter.loopSeconds).toFixed(0),
+      setup: ms(setupMs),
+      ownP50: ms(percentile(t.own, 50)),
+      ownP95: ms(percentile(t.own, 95)),
+      ownMax: ms(Math.max(...t.own)),
+      block: ms(block),
+    };
     rows.push(row);
-    log(`  ${what} / ${kind}: ${row.stepsPerSec} steps/s, set-up ${row.setup}, own p50 ${row.ownP50}, p95 ${row.ownP95}, max ${row.ownMax}, longest loop block ${row.block}`);
+    log(
+      `  ${what} / ${kind}: ${row.stepsPerSec} steps/s, set-up ${row.setup}, own p50 ${row.ownP50}, p95 ${row.ownP95}, max ${row.ownMax}, longest loop block ${row.block}`,
+    );
   } finally {
     await history?.close();
     await parts.close();
@@ -112,10 +131,20 @@ async function measure(what: string, kind: HistoryKind, prefilled: string, model
 
 async function scriptedClient(): Promise<{ model: ChatModel; tools: ToolRegistry; close(): Promise<void> }> {
   const server = await ScriptedModelServer.start(script());
-  return { model: new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model' }), tools: createToolRegistry({ history: true }), close: () => server.close() };
+  return {
+    model: new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model' }),
+    tools: createToolRegistry({ history: true }),
+    close: () => server.close(),
+  };
 }
 
-const instant = (latencyMs = 0) => async (): Promise<{ model: ChatModel; tools: ToolRegistry; close(): Promise<void> }> => ({ model: instantModel(STEPS, latencyMs), tools: noopTools(), close: async () => {} });
+const instant =
+  (latencyMs = 0) =>
+  async (): Promise<{ model: ChatModel; tools: ToolRegistry; close(): Promise<void> }> => ({
+    model: instantModel(STEPS, latencyMs),
+    tools: noopTools(),
+    close: async () => {},
+  });
 
 /** The built CLI against the scripted server: what a user's `patchpilot run` costs per step, start-up included. */
 async function cliRun(): Promise<void> {
@@ -126,12 +155,41 @@ async function cliRun(): Promise<void> {
     delete env.NODE_TEST_CONTEXT;
     const t0 = performance.now();
     const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'run', '--goal', 'benchmark', '--workspace', ws.root, '--approve', 'auto-edit', '--max-steps', String(STEPS + 5), '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [
+          CLI,
+          'run',
+          '--goal',
+          'benchmark',
+          '--workspace',
+          ws.root,
+          '--approve',
+          'auto-edit',
+          '--max-steps',
+          String(STEPS + 5),
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          'scripted-model',
+          '--json',
+        ],
+        { env, stdio: ['ignore', 'ignore', 'pipe'] },
+      );
       child.on('close', resolve);
     });
     const seconds = (performance.now() - t0) / 1000;
     if (code !== 0) throw new Error(`the CLI exited ${code}`);
-    rows.push({ what: `(a) built CLI binary, scripted server, real tools (${STEPS + 1} steps, start-up included)`, history: 'worker, empty', stepsPerSec: ((STEPS + 1) / seconds).toFixed(0), setup: 'n/a', ownP50: 'n/a', ownP95: 'n/a', ownMax: 'n/a', block: 'n/a' });
+    rows.push({
+      what: `(a) built CLI binary, scripted server, real tools (${STEPS + 1} steps, start-up included)`,
+      history: 'worker, empty',
+      stepsPerSec: ((STEPS + 1) / seconds).toFixed(0),
+      setup: 'n/a',
+      ownP50: 'n/a',
+      ownP95: 'n/a',
+      ownMax: 'n/a',
+      block: 'n/a',
+    });
     log(`  CLI: ${(STEPS + 1) / seconds} steps/s`);
   } finally {
     await server.close();
@@ -158,7 +216,16 @@ async function main(): Promise<void> {
     await measure('(b) in-process model answering after 10 ms, no-op tools', kind, prefilled, instant(10));
   }
 
-  const head: Row = { what: 'setup', history: 'history store', stepsPerSec: 'steps/s', setup: 'run set-up', ownP50: 'own p50', ownP95: 'own p95', ownMax: 'own max', block: 'longest loop block' };
+  const head: Row = {
+    what: 'setup',
+    history: 'history store',
+    stepsPerSec: 'steps/s',
+    setup: 'run set-up',
+    ownP50: 'own p50',
+    ownP95: 'own p95',
+    ownMax: 'own max',
+    block: 'longest loop block',
+  };
   const keys = Object.keys(head) as (keyof Row)[];
   const width = (k: keyof Row) => Math.max(...[head, ...rows].map((r) => r[k].length));
   const line = (r: Row) => `| ${keys.map((k) => r[k].padEnd(width(k))).join(' | ')} |`;

@@ -59,18 +59,34 @@ async function main(): Promise<void> {
     try {
       const env = { PATH: process.env.PATH ?? '' };
       const bare = sandbox.available
-        ? await time(() => spawnSync(sandbox.bwrapPath!, bwrapArguments({ workspaceRoot: root, cwd: root, homeDirs: [os.homedir()], allowNetwork: false }, 'true'), { env }))
+        ? await time(() =>
+            spawnSync(sandbox.bwrapPath!, bwrapArguments({ workspaceRoot: root, cwd: root, homeDirs: [os.homedir()], allowNetwork: false }, 'true'), { env }),
+          )
         : await time(() => spawnSync('bash', ['-c', 'true'], { env }));
       const walk = await time(async () => (await GuardSession.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' })).end());
       const guarded = await time(() => runCommand({ command: 'true', cwd: root, workspaceRoot: root }));
       const session = await GuardSession.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' });
       await session.end();
-      rows.push([size.toLocaleString('en'), String(session.scan.entries), String(session.sandboxMounts().length / 3 | 0), `${bare.toFixed(1)} ms`, `${walk.toFixed(1)} ms`, `${guarded.toFixed(1)} ms`]);
+      rows.push([
+        size.toLocaleString('en'),
+        String(session.scan.entries),
+        String((session.sandboxMounts().length / 3) | 0),
+        `${bare.toFixed(1)} ms`,
+        `${walk.toFixed(1)} ms`,
+        `${guarded.toFixed(1)} ms`,
+      ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   }
-  const head = ['files', 'entries walked', 'mounts', sandbox.available ? 'bare bwrap `true`' : 'bare bash `true`', 'guard (2 walks)', 'runCommand `true` guarded'];
+  const head = [
+    'files',
+    'entries walked',
+    'mounts',
+    sandbox.available ? 'bare bwrap `true`' : 'bare bash `true`',
+    'guard (2 walks)',
+    'runCommand `true` guarded',
+  ];
   console.log(`sandbox: ${sandbox.available ? 'bubblewrap' : 'none'}; median of ${REPEAT}`);
   console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
   for (const r of rows) console.log(`| ${r.join(' | ')} |`);

@@ -21,7 +21,7 @@ const QUERIES = 200;
 
 // Zipf-like vocabulary: a few very common words, a long tail of rare ones (like code and logs).
 let seed = 42;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const vocab = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}${['parse', 'date', 'test', 'fix', 'tz', 'json', 'http', 'cache'][i % 8]}`);
 const word = () => vocab[Math.floor(vocab.length * rand() ** 3)]!;
 const words = (n: number) => Array.from({ length: n }, word).join(' ');
@@ -77,7 +77,12 @@ async function main(): Promise<void> {
   try {
     process.stderr.write(`history benchmark: ${N} observations in ${dir}\n`);
     // 1. Inserts through the real API (worker) and straight into the engine.
-    const worker = await WorkerHistoryStore.open({ path: path.join(dir, 'a', 'history.db'), exitHook: false, persistDelayMs: 60_000, maxPersistDelayMs: 60_000 });
+    const worker = await WorkerHistoryStore.open({
+      path: path.join(dir, 'a', 'history.db'),
+      exitHook: false,
+      persistDelayMs: 60_000,
+      maxPersistDelayMs: 60_000,
+    });
     const rate = await fill(worker, N, 25);
     add('insert, async API via worker', `${Math.round(rate).toLocaleString('en')} rows/s`, `${N.toLocaleString('en')} observations`);
 

@@ -45,7 +45,12 @@ async function pressCommand(page: Page, title: string): Promise<number> {
         // F1 from wherever the focus is (a webview forwards the workbench's keybindings); a click on
         // the editor area only when nothing covers it.
         await page.keyboard.press('F1');
-        if (!(await input.waitFor({ state: 'visible', timeout: 3_000 }).then(() => true, () => false))) {
+        if (
+          !(await input.waitFor({ state: 'visible', timeout: 3_000 }).then(
+            () => true,
+            () => false,
+          ))
+        ) {
           await focusWorkbench(page);
           await page.keyboard.press('F1');
           await input.waitFor({ state: 'visible', timeout: 10_000 });
@@ -90,7 +95,9 @@ async function markdownPreviewTime(page: Page, name: string, heading: string): P
 
 async function paintTime(frame: Frame, pressed: number): Promise<PaintTime> {
   // Functions, not strings: the panel's CSP has no unsafe-eval, so string predicates would be refused.
-  await frame.waitForFunction(() => (window as unknown as { __ppHistoryPerf?: Perf }).__ppHistoryPerf?.firstRows !== undefined, undefined, { timeout: 300_000 });
+  await frame.waitForFunction(() => (window as unknown as { __ppHistoryPerf?: Perf }).__ppHistoryPerf?.firstRows !== undefined, undefined, {
+    timeout: 300_000,
+  });
   const { origin, rows, script, html } = await frame.evaluate(() => {
     const p = (window as unknown as { __ppHistoryPerf: Perf }).__ppHistoryPerf;
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
@@ -114,7 +121,11 @@ export async function measureInVsCode(db: string, words: () => string, warmRound
     const warm: PaintTime[] = [];
     for (let i = 0; i < warmRounds; i++) {
       await pressCommand(vs.page, 'View: Close All Editors');
-      await vs.page.locator('iframe.webview').first().waitFor({ state: 'detached', timeout: 60_000 }).catch(() => undefined);
+      await vs.page
+        .locator('iframe.webview')
+        .first()
+        .waitFor({ state: 'detached', timeout: 60_000 })
+        .catch(() => undefined);
       const pressed = await pressCommand(vs.page, 'PatchPilot: Show History');
       frame = await editorWebviewFrame(vs.page, 'PatchPilot History');
       warm.push(await paintTime(frame, pressed));

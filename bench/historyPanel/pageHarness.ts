@@ -33,7 +33,10 @@ export interface PanelPage {
 
 export async function openPanelPage(store: HistoryStore, chromiumPath = process.env.PATCHPILOT_CHROMIUM ?? '/usr/bin/chromium'): Promise<PanelPage> {
   const status: HistoryStatusView = { path: store.path, available: true, retention: { source: 'default: keep everything' }, problems: [], trusted: true };
-  const ctx = { service: { store: async () => store, status: async () => status }, log: { info: () => undefined, warn: () => undefined } } as unknown as HistoryHandlerContext;
+  const ctx = {
+    service: { store: async () => store, status: async () => status },
+    log: { info: () => undefined, warn: () => undefined },
+  } as unknown as HistoryHandlerContext;
   const hostMs = new Map<string, number[]>();
   const server = http.createServer(async (req, res) => {
     const url = req.url ?? '/';
@@ -44,7 +47,14 @@ export async function openPanelPage(store: HistoryStore, chromiumPath = process.
       const boot = { status, ...(await runs({ offset: 0, limit: 100 }, ctx)) };
       hostMs.set('boot', [...(hostMs.get('boot') ?? []), performance.now() - t0]);
       const dist = path.join(repo, 'dist', 'webview');
-      const html = buildHistoryHtml({ cspSource: origin, nonce: NONCE, script: readFileSync(path.join(dist, 'history.js'), 'utf8'), style: readFileSync(path.join(dist, 'history.css'), 'utf8'), scriptUris: [`${origin}/stub.js`], boot });
+      const html = buildHistoryHtml({
+        cspSource: origin,
+        nonce: NONCE,
+        script: readFileSync(path.join(dist, 'history.js'), 'utf8'),
+        style: readFileSync(path.join(dist, 'history.css'), 'utf8'),
+        scriptUris: [`${origin}/stub.js`],
+        boot,
+      });
       res.writeHead(200, { 'content-type': 'text/html' }).end(html);
     } else if (url === '/stub.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(STUB);
     else res.writeHead(404).end();
@@ -73,7 +83,11 @@ export async function openPanelPage(store: HistoryStore, chromiumPath = process.
     hostMs,
     async load() {
       await page.goto(`${origin}/index.html`);
-      await page.waitForFunction(() => (window as unknown as { __ppHistoryPerf?: { firstRows?: number } }).__ppHistoryPerf?.firstRows !== undefined, undefined, { timeout: 60_000 });
+      await page.waitForFunction(
+        () => (window as unknown as { __ppHistoryPerf?: { firstRows?: number } }).__ppHistoryPerf?.firstRows !== undefined,
+        undefined,
+        { timeout: 60_000 },
+      );
       return page.evaluate(() => {
         const p = (window as unknown as { __ppHistoryPerf: { firstRows: number; scriptStart: number } }).__ppHistoryPerf;
         return { fromNavigation: p.firstRows, fromScript: p.firstRows - p.scriptStart };

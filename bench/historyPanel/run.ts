@@ -62,7 +62,11 @@ async function main(): Promise<void> {
     const store = await WorkerHistoryStore.open({ path: db, exitHook: false });
     add('store open in its worker (cold)', ms(performance.now() - t0), 'load, quick_check, migrate; paid once per window');
     const stats = await store.stats();
-    add('rows', `${stats.rows.runs.toLocaleString('en')} runs, ${stats.rows.observations.toLocaleString('en')} observations, ${stats.rows.steps.toLocaleString('en')} steps`, `file ${(statSync(db).size / 1024 / 1024).toFixed(0)} MB`);
+    add(
+      'rows',
+      `${stats.rows.runs.toLocaleString('en')} runs, ${stats.rows.observations.toLocaleString('en')} observations, ${stats.rows.steps.toLocaleString('en')} steps`,
+      `file ${(statSync(db).size / 1024 / 1024).toFixed(0)} MB`,
+    );
     if (runIds.length === 0) runIds = (await store.listRunPage({ limit: 1000 })).runs.map((r) => r.id);
 
     const page: number[] = [];
@@ -81,7 +85,11 @@ async function main(): Promise<void> {
       all.push(await timed(() => store.searchHistory(q, { limit: 100, prefixLast: true })));
       month.push(await timed(() => store.searchHistory(q, { limit: 100, prefixLast: true, since: Date.now() - 30 * 86_400_000 })));
     }
-    add('search everything, worker round trip p50 / p95', `${ms(pct(all, 50))} / ${ms(pct(all, 95))}`, `${SEARCHES} queries, all types, top 100, last word as prefix`);
+    add(
+      'search everything, worker round trip p50 / p95',
+      `${ms(pct(all, 50))} / ${ms(pct(all, 95))}`,
+      `${SEARCHES} queries, all types, top 100, last word as prefix`,
+    );
     add('search, last 30 days, p50 / p95', `${ms(pct(month, 50))} / ${ms(pct(month, 95))}`);
 
     const panel = await openPanelPage(store);
@@ -90,11 +98,31 @@ async function main(): Promise<void> {
       for (let i = 0; i < 8; i++) paints.push(await panel.load());
       const warm = paints.slice(1);
       const hostBoot = panel.hostMs.get('boot')!.slice(1);
-      const drawRuns = (await panel.page.evaluate(() => (window as unknown as { __ppHistoryPerf: { drawRuns: number[] } }).__ppHistoryPerf.drawRuns)) as number[];
-      add('first paint, host: status and first page put into the HTML, p50', ms(pct(hostBoot, 50)), 'the window\'s store open; 100 runs with their counts');
+      const drawRuns = (await panel.page.evaluate(
+        () => (window as unknown as { __ppHistoryPerf: { drawRuns: number[] } }).__ppHistoryPerf.drawRuns,
+      )) as number[];
+      add('first paint, host: status and first page put into the HTML, p50', ms(pct(hostBoot, 50)), "the window's store open; 100 runs with their counts");
       add('first paint, panel: drawing the first page, p50', ms(pct(drawRuns, 50)), 'virtualised: about 30 rows built');
-      add('first paint, panel script start to rows drawn, p50', ms(pct(warm.map((p) => p.fromScript), 50)), 'no round trip: the first page came with the HTML');
-      add('first paint, navigation to rows drawn, p50', ms(pct(warm.map((p) => p.fromNavigation), 50)), `parsing the HTML and inline CSS, evaluating the 129 KB script (highlight.js included), drawing; first load ${ms(paints[0]!.fromNavigation)} (browser cold)`);
+      add(
+        'first paint, panel script start to rows drawn, p50',
+        ms(
+          pct(
+            warm.map((p) => p.fromScript),
+            50,
+          ),
+        ),
+        'no round trip: the first page came with the HTML',
+      );
+      add(
+        'first paint, navigation to rows drawn, p50',
+        ms(
+          pct(
+            warm.map((p) => p.fromNavigation),
+            50,
+          ),
+        ),
+        `parsing the HTML and inline CSS, evaluating the 129 KB script (highlight.js included), drawing; first load ${ms(paints[0]!.fromNavigation)} (browser cold)`,
+      );
 
       // Typing: each keystroke's time to its rendered results (coalesced keystrokes are not timed).
       const box = panel.page.getByRole('searchbox', { name: 'Search history' });
@@ -102,14 +130,24 @@ async function main(): Promise<void> {
         const word = words(1);
         await box.fill('');
         await box.pressSequentially(word, { delay: 100 });
-        await panel.page.waitForFunction((w) => (window as unknown as { __ppHistoryPerf: { lastRendered?: string } }).__ppHistoryPerf.lastRendered === w, word, { timeout: 120_000 });
+        await panel.page.waitForFunction(
+          (w) => (window as unknown as { __ppHistoryPerf: { lastRendered?: string } }).__ppHistoryPerf.lastRendered === w,
+          word,
+          { timeout: 120_000 },
+        );
         await panel.page.waitForTimeout(300);
       }
-      const perfNow = (await panel.page.evaluate(() => (window as unknown as { __ppHistoryPerf: { search: number[]; drawHits: number[] } }).__ppHistoryPerf)) as { search: number[]; drawHits: number[] };
+      const perfNow = (await panel.page.evaluate(
+        () => (window as unknown as { __ppHistoryPerf: { search: number[]; drawHits: number[] } }).__ppHistoryPerf,
+      )) as { search: number[]; drawHits: number[] };
       const hostSearch = panel.hostMs.get('history/search') ?? [];
       add('search, host: handler + worker, p50 / p95', `${ms(pct(hostSearch, 50))} / ${ms(pct(hostSearch, 95))}`, `${hostSearch.length} searches while typing`);
       add('search, panel: drawing the results, p50', ms(pct(perfNow.drawHits, 50)));
-      add('search round trip in this harness (keystroke to rendered results) p50 / p95', `${ms(pct(perfNow.search, 50))} / ${ms(pct(perfNow.search, 95))}`, `${perfNow.search.length} keystrokes timed, typing 10 chars/s; requests cross Playwright (CDP)`);
+      add(
+        'search round trip in this harness (keystroke to rendered results) p50 / p95',
+        `${ms(pct(perfNow.search, 50))} / ${ms(pct(perfNow.search, 95))}`,
+        `${perfNow.search.length} keystrokes timed, typing 10 chars/s; requests cross Playwright (CDP)`,
+      );
 
       await box.fill('');
       const scroll = await panel.page.evaluate(async () => {
@@ -126,9 +164,18 @@ async function main(): Promise<void> {
           maxRows = Math.max(maxRows, list.querySelectorAll('.pp-vrow').length);
         }
         const sorted = frames.sort((a, b) => a - b);
-        return { p50: sorted[Math.floor(sorted.length / 2)]!, p95: sorted[Math.floor(sorted.length * 0.95)]!, maxRows, heading: document.querySelector('.pp-list-heading')?.textContent ?? '' };
+        return {
+          p50: sorted[Math.floor(sorted.length / 2)]!,
+          p95: sorted[Math.floor(sorted.length * 0.95)]!,
+          maxRows,
+          heading: document.querySelector('.pp-list-heading')?.textContent ?? '',
+        };
       });
-      add('scrolling the runs list, frame time p50 / p95', `${ms(scroll.p50)} / ${ms(scroll.p95)}`, `400 frames of 800 px; at most ${scroll.maxRows} rows in the DOM; ${scroll.heading}`);
+      add(
+        'scrolling the runs list, frame time p50 / p95',
+        `${ms(scroll.p50)} / ${ms(scroll.p95)}`,
+        `400 frames of 800 px; at most ${scroll.maxRows} rows in the DOM; ${scroll.heading}`,
+      );
     } finally {
       await panel.close();
     }
@@ -138,13 +185,41 @@ async function main(): Promise<void> {
       if (typeof real === 'string') add('in VS Code (code-server)', 'skipped', real);
       else {
         const mid = (f: (p: PaintTime) => number) => ms(pct(real.warm.map(f), 50));
-        add('in VS Code: Show History to first rows, warm, p50', mid((p) => p.totalMs), `code-server + Chromium, ${real.warm.length} times, the window's store open (a run, a test or the chat opened it)`);
-        add('  of which VS Code: command to the panel HTML received', mid((p) => p.vscodeMs + p.htmlMs), `command dispatch, extension host, webview iframe and its loader (${mid((p) => p.vscodeMs)} before the document starts)`);
-        add('  of which the panel: HTML received to script running', mid((p) => p.loadMs - p.htmlMs), 'parsing the HTML and inline CSS, evaluating the script (129 KB with highlight.js)');
-        add('  of which the panel: script running to first rows', mid((p) => p.panelMs - p.loadMs), 'the first page came with the HTML: drawing it');
-        add('in VS Code, the baseline: Markdown: Open Preview to its heading drawn, p50', ms(pct(real.markdownPreviewMs, 50)), `VS Code's own webview of a one-line README, same window, ${real.markdownPreviewMs.length} times (its heading polled every 10 ms)`);
-        add('in VS Code: Show History to first rows, cold', ms(real.cold.totalMs), `the window's store not open yet: it loads the file in its worker first (panel part ${ms(real.cold.panelMs)})`);
-        add('in VS Code: keystroke to rendered results p50 / p95', `${ms(pct(real.searchMs, 50))} / ${ms(pct(real.searchMs, 95))}`, `${real.searchMs.length} keystrokes timed, typing 10 chars/s, through VS Code's message relay`);
+        add(
+          'in VS Code: Show History to first rows, warm, p50',
+          mid((p) => p.totalMs),
+          `code-server + Chromium, ${real.warm.length} times, the window's store open (a run, a test or the chat opened it)`,
+        );
+        add(
+          '  of which VS Code: command to the panel HTML received',
+          mid((p) => p.vscodeMs + p.htmlMs),
+          `command dispatch, extension host, webview iframe and its loader (${mid((p) => p.vscodeMs)} before the document starts)`,
+        );
+        add(
+          '  of which the panel: HTML received to script running',
+          mid((p) => p.loadMs - p.htmlMs),
+          'parsing the HTML and inline CSS, evaluating the script (129 KB with highlight.js)',
+        );
+        add(
+          '  of which the panel: script running to first rows',
+          mid((p) => p.panelMs - p.loadMs),
+          'the first page came with the HTML: drawing it',
+        );
+        add(
+          'in VS Code, the baseline: Markdown: Open Preview to its heading drawn, p50',
+          ms(pct(real.markdownPreviewMs, 50)),
+          `VS Code's own webview of a one-line README, same window, ${real.markdownPreviewMs.length} times (its heading polled every 10 ms)`,
+        );
+        add(
+          'in VS Code: Show History to first rows, cold',
+          ms(real.cold.totalMs),
+          `the window's store not open yet: it loads the file in its worker first (panel part ${ms(real.cold.panelMs)})`,
+        );
+        add(
+          'in VS Code: keystroke to rendered results p50 / p95',
+          `${ms(pct(real.searchMs, 50))} / ${ms(pct(real.searchMs, 95))}`,
+          `${real.searchMs.length} keystrokes timed, typing 10 chars/s, through VS Code's message relay`,
+        );
       }
     }
     add('machine', `${os.cpus().length} cores, load average ${os.loadavg()[0]!.toFixed(1)}`);

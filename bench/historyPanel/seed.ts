@@ -17,7 +17,7 @@ export interface SeedOptions {
 const DAY = 86_400_000;
 
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 const VOCAB = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}${['parse', 'date', 'test', 'fix', 'tz', 'json', 'http', 'cache'][i % 8]}`);
 const word = () => VOCAB[Math.floor(VOCAB.length * rand() ** 3)]!;
 export const words = (n: number) => Array.from({ length: n }, word).join(' ');
@@ -39,7 +39,14 @@ export async function seedHistory(o: SeedOptions): Promise<{ seconds: number; ru
     runIds.push(id);
     engine.addStep(id, { role: 'user', text: goal, time: ++t });
     engine.addStep(id, { role: 'assistant', text: `Looking at ${topic}. ${words(20)}`, time: (t += 800) });
-    engine.addStep(id, { role: 'tool', tool: 'read_file', arguments: { path: `src/${topic.replace(/\s/g, '_')}.ts` }, result: words(120), durationMs: 3, time: (t += 50) });
+    engine.addStep(id, {
+      role: 'tool',
+      tool: 'read_file',
+      arguments: { path: `src/${topic.replace(/\s/g, '_')}.ts` },
+      result: words(120),
+      durationMs: 3,
+      time: (t += 50),
+    });
     engine.addStep(id, { role: 'tool', tool: 'grep', arguments: { pattern: word() }, result: words(80), durationMs: 12, time: (t += 50) });
     engine.addStep(id, { role: 'assistant', text: `Proposing a fix. ${words(15)}`, time: (t += 900) });
     const file = `src/f${r % 97}.ts`;
@@ -51,12 +58,50 @@ export async function seedHistory(o: SeedOptions): Promise<{ seconds: number; ru
       reversePatch: `--- a/${file}\n+++ b/${file}\n@@ -1 +1 @@\n-x\n+y\n`,
       appliedAt: t,
     });
-    engine.addStep(id, { role: 'tool', tool: 'propose_patch', arguments: { patch: '...' }, result: `applied 1 hunk to ${file}`, durationMs: 40, time: (t += 40) });
-    engine.addPolicyDecision({ runId: id, kind: 'command', subject: 'npm test', verdict: 'allow', rule: 'allow:npm test', reason: 'on the allowlist', time: (t += 10) });
-    engine.addTestRun({ runId: id, command: 'npm test', trigger: 'agent', exitCode: r % 3 === 0 ? 1 : 0, durationMs: 2000, output: `# tests 12\n# pass ${r % 3 === 0 ? 11 : 12}\n# fail ${r % 3 === 0 ? 1 : 0}\n${words(40)}`, time: (t += 2000) });
-    engine.addStep(id, { role: 'tool', tool: 'finish', arguments: { summary: 'done' }, result: `Fixed ${topic}. ${words(10)}`, durationMs: 1, time: (t += 100) });
+    engine.addStep(id, {
+      role: 'tool',
+      tool: 'propose_patch',
+      arguments: { patch: '...' },
+      result: `applied 1 hunk to ${file}`,
+      durationMs: 40,
+      time: (t += 40),
+    });
+    engine.addPolicyDecision({
+      runId: id,
+      kind: 'command',
+      subject: 'npm test',
+      verdict: 'allow',
+      rule: 'allow:npm test',
+      reason: 'on the allowlist',
+      time: (t += 10),
+    });
+    engine.addTestRun({
+      runId: id,
+      command: 'npm test',
+      trigger: 'agent',
+      exitCode: r % 3 === 0 ? 1 : 0,
+      durationMs: 2000,
+      output: `# tests 12\n# pass ${r % 3 === 0 ? 11 : 12}\n# fail ${r % 3 === 0 ? 1 : 0}\n${words(40)}`,
+      time: (t += 2000),
+    });
+    engine.addStep(id, {
+      role: 'tool',
+      tool: 'finish',
+      arguments: { summary: 'done' },
+      result: `Fixed ${topic}. ${words(10)}`,
+      durationMs: 1,
+      time: (t += 100),
+    });
     for (let i = 0; i < perRun; i++) {
-      engine.recordObservation({ runId: id, tool: i % 2 ? 'grep' : 'read_file', insight: `insight ${words(8)}`, result: `${words(25)} line ${i}`, path: `src/f${i % 500}.ts`, isError: false, time: start + i * 10 });
+      engine.recordObservation({
+        runId: id,
+        tool: i % 2 ? 'grep' : 'read_file',
+        insight: `insight ${words(8)}`,
+        result: `${words(25)} line ${i}`,
+        path: `src/f${i % 500}.ts`,
+        isError: false,
+        time: start + i * 10,
+      });
     }
     engine.recordQaSummary(id, goal, `What was done: ${words(30)}`, (t += 10));
     engine.finishRun(id, { status: r % 3 === 0 ? 'failed' : 'finished', tokensIn: 12_000 + r, tokensOut: 2_000, costUsd: 0.05, endedAt: (t += 10) });

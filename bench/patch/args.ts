@@ -27,7 +27,11 @@ export const USAGE = `Usage: npm run bench:patch -- [flags]
   --json FILE        also write every raw result to FILE
   --cli FILE         PatchPilot CLI to run instead of dist/cli.js (e.g. a bundle of a work in progress)`;
 
-const list = (v: string): string[] => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string): string[] =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 function int(flag: string, v: string | undefined): number {
   const n = Number(v);

@@ -39,7 +39,10 @@ function gitDiff(oldText: string, newText: string): string {
     } catch (e) {
       out = (e as { stdout?: string }).stdout ?? ''; // exit 1: the files differ
     }
-    return out.replace(/^diff --git a\/old b\/new$/m, `diff --git a/${FILE} b/${FILE}`).replace(/^--- a\/old$/m, `--- a/${FILE}`).replace(/^\+\+\+ b\/new$/m, `+++ b/${FILE}`);
+    return out
+      .replace(/^diff --git a\/old b\/new$/m, `diff --git a/${FILE} b/${FILE}`)
+      .replace(/^--- a\/old$/m, `--- a/${FILE}`)
+      .replace(/^\+\+\+ b\/new$/m, `+++ b/${FILE}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -31,7 +31,11 @@ function selected<T extends { name: string }>(all: readonly T[], names: string[]
 function composition(corpus: Awaited<ReturnType<typeof buildCorpus>>, counts: Record<string, number>): string {
   const pkgs = corpus.versions.map((v) => `${v.pair.pkg} ${v.pair.from}→${v.pair.to} (${v.changed.length} files)`);
   const kinds = Object.entries(counts).map(([k, n]) => `${k} ${n}`);
-  const out = [`Corpus: ${corpus.cases.length} cases from ${corpus.versions.length} version pairs`, `  versions: ${pkgs.join('; ')}`, `  cases per kind: ${kinds.join(', ')}`];
+  const out = [
+    `Corpus: ${corpus.cases.length} cases from ${corpus.versions.length} version pairs`,
+    `  versions: ${pkgs.join('; ')}`,
+    `  cases per kind: ${kinds.join(', ')}`,
+  ];
   for (const s of corpus.skipped) out.push(`  skipped ${s.pair.pkg} ${s.pair.from}→${s.pair.to}: ${s.reason}`);
   return out.join('\n');
 }
@@ -84,7 +88,10 @@ async function main(args: BenchArgs): Promise<number> {
   if (pp && !args.skipPerf) {
     log('large patches...');
     large = await runLarge(args.seed, largeTools);
-    console.log('\nLarge patches written by git diff (ms: PatchPilot engine time in one eval process; git/GNU patch: wall time of one process):\n' + largeTable(large, largeTools));
+    console.log(
+      '\nLarge patches written by git diff (ms: PatchPilot engine time in one eval process; git/GNU patch: wall time of one process):\n' +
+        largeTable(large, largeTools),
+    );
   }
 
   if (pp) {
@@ -92,7 +99,13 @@ async function main(args: BenchArgs): Promise<number> {
     const below = ppCells.filter(({ c }) => c.n > 0 && c.exact / c.n < 0.99);
     const wrong = scoredTotals(scored, 'patchpilot').all.wrong;
     const rows = [
-      ['>= 99% exact on every must-apply kind', below.length === 0 ? 'PASS' : 'FAIL', below.length === 0 ? `all ${ppCells.length} kinds` : `${below.length} of ${ppCells.length} below: ${below.map(({ k, c }) => `${k.name} ${c.exact}/${c.n}`).join(', ')}`],
+      [
+        '>= 99% exact on every must-apply kind',
+        below.length === 0 ? 'PASS' : 'FAIL',
+        below.length === 0
+          ? `all ${ppCells.length} kinds`
+          : `${below.length} of ${ppCells.length} below: ${below.map(({ k, c }) => `${k.name} ${c.exact}/${c.n}`).join(', ')}`,
+      ],
       ['0 wrong across the corpus', wrong === 0 ? 'PASS' : 'FAIL', `${wrong} wrong of ${cases.length}`],
       ['6-hunk / 10k-line median < 5 ms', perfPass === undefined ? 'SKIP' : perfPass ? 'PASS' : 'FAIL', perfLine],
       ...largeTargets(large),

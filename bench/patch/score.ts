@@ -56,12 +56,7 @@ function cellOf(cases: BenchCase[], tool: Tool, results: Map<string, ToolResult>
   };
 }
 
-export function score(
-  cases: BenchCase[],
-  kinds: readonly Kind[],
-  tools: readonly Tool[],
-  results: Record<string, Map<string, ToolResult>>,
-): Scored {
+export function score(cases: BenchCase[], kinds: readonly Kind[], tools: readonly Tool[], results: Record<string, Map<string, ToolResult>>): Scored {
   const outcomes: Scored['outcomes'] = {};
   const cells: Scored['cells'] = {};
   const totals: Scored['totals'] = {};
@@ -72,11 +67,21 @@ export function score(
     for (const c of cases) outs[c.id] = outcome(c, res.get(c.id), tool.supports(c));
     outcomes[tool.name] = outs;
     for (const kind of kinds) {
-      (cells[kind.name] ??= {})[tool.name] = cellOf(cases.filter((c) => c.kind === kind.name), tool, res, outs);
+      (cells[kind.name] ??= {})[tool.name] = cellOf(
+        cases.filter((c) => c.kind === kind.name),
+        tool,
+        res,
+        outs,
+      );
     }
     const mustApplyKinds = new Set(kinds.filter((k) => k.group === 'must-apply').map((k) => k.name));
     totals[tool.name] = {
-      mustApply: cellOf(cases.filter((c) => mustApplyKinds.has(c.kind)), tool, res, outs),
+      mustApply: cellOf(
+        cases.filter((c) => mustApplyKinds.has(c.kind)),
+        tool,
+        res,
+        outs,
+      ),
       all: cellOf(cases, tool, res, outs),
     };
   }

@@ -29,7 +29,11 @@ export function resultsTable(kinds: readonly Kind[], tools: readonly Tool[], sco
   const rows: string[][] = [];
   for (const kind of kinds) {
     const label = kind.group === 'must-apply' ? kind.name : `${kind.name} (${kind.expectation})`;
-    rows.push([label, String(counts[kind.name] ?? 0), ...tools.flatMap((t) => cellColumns(scoredCell(scored, kind.name, t.name), kind.expectation !== 'refuse'))]);
+    rows.push([
+      label,
+      String(counts[kind.name] ?? 0),
+      ...tools.flatMap((t) => cellColumns(scoredCell(scored, kind.name, t.name), kind.expectation !== 'refuse')),
+    ]);
   }
   rows.push([
     '**must-apply total**',
@@ -52,7 +56,7 @@ export function legend(tools: readonly Tool[]): string {
   return [
     ...lines,
     '- exact = output bytes equal the expected file set; wrong = reported success with any other output (or applied a must-refuse case); refused = reported failure; n/a = the tool cannot read that format.',
-    '- ms = median per case. PatchPilot: the engine\'s in-process time from `patch eval`; jsdiff: in-process; git/GNU patch: wall time of one spawned process (file writing excluded).',
+    "- ms = median per case. PatchPilot: the engine's in-process time from `patch eval`; jsdiff: in-process; git/GNU patch: wall time of one spawned process (file writing excluded).",
   ].join('\n');
 }
 

@@ -21,7 +21,10 @@ export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
  * node:util parseArgs in strict mode, with its errors turned into short usage errors: an unknown
  * option is reported as unknown wherever it stands, a string option without its value as such.
  */
-export function parseCommandLine<const O extends OptionSpec>(argv: string[], options: O): { values: ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>['values']; positionals: string[] } {
+export function parseCommandLine<const O extends OptionSpec>(
+  argv: string[],
+  options: O,
+): { values: ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>['values']; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals: true });
     return { values, positionals };

@@ -85,7 +85,17 @@ export type TimelineItem =
       canRevert: boolean;
       canApplyAgain: boolean;
     }
-  | { kind: 'test'; id: string; time: number; command: string; trigger: string; exitCode: number | null; durationMs: number; summary: string; outputTail: string }
+  | {
+      kind: 'test';
+      id: string;
+      time: number;
+      command: string;
+      trigger: string;
+      exitCode: number | null;
+      durationMs: number;
+      summary: string;
+      outputTail: string;
+    }
   | {
       kind: 'policy';
       id: string;
@@ -158,7 +168,10 @@ export interface HistoryToHost {
   'history/runs': [{ offset: number; limit: number; since?: number; until?: number }, { runs: RunRowView[]; total: number }];
   'history/run': [{ runId: string }, { timeline?: RunTimelineView }];
   /** BM25 search; `prefix`: the last word is still being typed. */
-  'history/search': [{ query: string; since?: number; until?: number; types: SearchTypeName[]; prefix: boolean }, { hits: HitView[]; terms: Array<{ text: string; prefix: boolean }> }];
+  'history/search': [
+    { query: string; since?: number; until?: number; types: SearchTypeName[]; prefix: boolean },
+    { hits: HitView[]; terms: Array<{ text: string; prefix: boolean }> },
+  ];
   /** Opens the recorded before and after in VS Code's diff editor. */
   'history/openPatch': [{ runId: string; patchId: string }, OperationResult];
   /** Applies the recorded patch's applied hunks again, through the run's review and PatchManager. */

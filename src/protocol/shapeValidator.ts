@@ -26,12 +26,14 @@ export function shapeValidator<Message>(shapes: Record<string, Record<string, Fi
     if (Object.keys(raw).some((k) => !['kind', 'id', 'type', 'payload'].includes(k))) return { ok: false, reason: 'unexpected envelope keys' };
     if (raw.kind !== 'request') return { ok: false, reason: 'not a request' };
     if (typeof raw.id !== 'number' || !Number.isSafeInteger(raw.id) || raw.id < 0) return { ok: false, reason: 'bad id' };
-    if (typeof raw.type !== 'string' || !Object.prototype.hasOwnProperty.call(shapes, raw.type)) return { ok: false, reason: `unknown type ${JSON.stringify(String(raw.type).slice(0, 40))}` };
+    if (typeof raw.type !== 'string' || !Object.prototype.hasOwnProperty.call(shapes, raw.type))
+      return { ok: false, reason: `unknown type ${JSON.stringify(String(raw.type).slice(0, 40))}` };
     const type = raw.type;
     const payload = raw.payload;
     if (!isPlainObject(payload)) return { ok: false, reason: `${type}: payload is not an object` };
     const shape = shapes[type]!;
-    for (const k of Object.keys(payload)) if (!Object.prototype.hasOwnProperty.call(shape, k)) return { ok: false, reason: `${type}: unexpected field ${JSON.stringify(k.slice(0, 40))}` };
+    for (const k of Object.keys(payload))
+      if (!Object.prototype.hasOwnProperty.call(shape, k)) return { ok: false, reason: `${type}: unexpected field ${JSON.stringify(k.slice(0, 40))}` };
     for (const [name, field] of Object.entries(shape)) {
       const problem = checkField(payload[name], field);
       if (problem) return { ok: false, reason: `${type}.${name}: ${problem}` };

@@ -12,7 +12,10 @@ const settings: Record<string, unknown> = { 'patchpilot.llm.model': 'scripted-mo
 const scripted = useScriptedModel(
   [
     { reply: { text: 'Listing the notes first.', toolCalls: [{ name: 'run_command', arguments: { command: 'cat notes.txt' } }] } },
-    { reply: { text: 'Now cleaning up.', toolCalls: [{ name: 'run_command', arguments: { command: 'rm notes.txt' } }] }, expect: { anyMessageContains: 'tidewater' } },
+    {
+      reply: { text: 'Now cleaning up.', toolCalls: [{ name: 'run_command', arguments: { command: 'rm notes.txt' } }] },
+      expect: { anyMessageContains: 'tidewater' },
+    },
     { reply: { text: 'Understood, the notes stay.' }, expect: { anyMessageContains: 'the user declined: rm notes.txt' } },
   ],
   settings,
@@ -24,7 +27,10 @@ e2eTest(
     const chat = await sendInChat(vs, 'Look at the notes, then tidy up');
     const approve = getByRoleIn(chat, 'button', 'Approve command: cat notes.txt');
     await approve.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await chat.getByText(/^ask mode asks before every command/).first().waitFor({ state: 'visible' });
+    await chat
+      .getByText(/^ask mode asks before every command/)
+      .first()
+      .waitFor({ state: 'visible' });
     await chat.getByText('waiting for you', { exact: true }).first().waitFor({ state: 'visible' });
     await vs.screenshot('command-approval');
     const said = chat.getByRole('status');
@@ -35,11 +41,20 @@ e2eTest(
     const deny = getByRoleIn(chat, 'button', 'Deny command: rm notes.txt');
     await deny.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.equal(await chat.locator(':focus').getAttribute('aria-label'), 'Message PatchPilot', 'the focus went back to the message box');
-    await chat.getByRole('status').getByText(/waits for your answer: Command, rm notes\.txt/).waitFor({ timeout: E2E_TIMEOUT });
+    await chat
+      .getByRole('status')
+      .getByText(/waits for your answer: Command, rm notes\.txt/)
+      .waitFor({ timeout: E2E_TIMEOUT });
     await deny.focus();
     await vs.page.keyboard.press('Space');
-    await chat.getByText('Understood, the notes stay.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await chat.getByRole('status').getByText(/^Run finished/).waitFor({ timeout: E2E_TIMEOUT });
+    await chat
+      .getByText('Understood, the notes stay.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByRole('status')
+      .getByText(/^Run finished/)
+      .waitFor({ timeout: E2E_TIMEOUT });
     await chat.getByText('Denied: command', { exact: true }).first().waitFor({ state: 'visible' });
     assert.equal(vs.readFile('notes.txt'), 'tidewater\n', 'the denied command did not run');
     assert.deepEqual(scripted.server.mismatches, []);

@@ -8,7 +8,8 @@ import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 
 const BUGGY = 'exports.add = (a, b) => a - b;\n';
-const TEST = "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('./add');\ntest('adds', () => assert.equal(add(2, 2), 4));\n";
+const TEST =
+  "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('./add');\ntest('adds', () => assert.equal(add(2, 2), 4));\n";
 const STILL_WRONG = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a - b - 1;\n';
 
 const settings: Record<string, unknown> = {
@@ -41,7 +42,10 @@ e2eTest(
     await use.waitFor({ state: 'detached', timeout: E2E_TIMEOUT });
 
     await sendInChat(vs, 'Fix add');
-    await chat.getByText('finished · tests failed').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('finished · tests failed')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('chat-detected-tests-failed-end');
     assert.deepEqual(scripted.server.mismatches, []);
   },

@@ -9,7 +9,17 @@ import { e2eTest } from './support/session';
 import { E2E_TIMEOUT } from './support/workbench';
 
 const filler = Array.from({ length: 8 }, (_, i) => `// line ${i + 1} between the two functions`);
-const BEFORE = ['function area(w, h) {', '  return w * h', '}', ...filler, 'function perimeter(w, h) {', '  return 2 * w + h;', '}', 'module.exports = { area, perimeter };', ''].join('\n');
+const BEFORE = [
+  'function area(w, h) {',
+  '  return w * h',
+  '}',
+  ...filler,
+  'function perimeter(w, h) {',
+  '  return 2 * w + h;',
+  '}',
+  'module.exports = { area, perimeter };',
+  '',
+].join('\n');
 const PATCH = [
   '--- a/shapes.js',
   '+++ b/shapes.js',
@@ -48,7 +58,9 @@ e2eTest(
   async (vs) => {
     const chat = await sendInChat(vs, 'Fix the shapes module');
     const lens = (title: string) => vs.page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: title });
-    await lens('Accept hunk').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await lens('Accept hunk')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('hunks-review');
     assert.equal(vs.readFile('shapes.js'), BEFORE, 'nothing is written before the decisions');
 
@@ -68,9 +80,15 @@ e2eTest(
       await vs.page.waitForTimeout(200); // polling the disk
     }
     await vs.openViewContainer('PatchPilot');
-    await chat.getByText('Understood: only the semicolon went in.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Understood: only the semicolon went in.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await chat.getByText('Tests failed (exit 3)').first().waitFor({ state: 'visible' });
-    await chat.getByText(new RegExp(`^Rejected .+: ${REASON}$`)).first().waitFor({ state: 'visible' });
+    await chat
+      .getByText(new RegExp(`^Rejected .+: ${REASON}$`))
+      .first()
+      .waitFor({ state: 'visible' });
     await vs.screenshot('hunks-done');
     assert.deepEqual(scripted.server.mismatches, []);
     const told = JSON.stringify(scripted.server.requests.at(-1)?.body);

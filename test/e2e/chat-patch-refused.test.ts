@@ -24,7 +24,10 @@ e2eTest(
   'a patch that does not apply: one clear refusal with the reason, nothing written; a broken tool call shows as failed',
   async (vs) => {
     const chat = await sendInChat(vs, 'Change the farewell in greet.js');
-    await chat.getByText('The file says hello; there is no farewell to change.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('The file says hello; there is no farewell to change.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await chat.getByText('Patch does not apply; nothing was written', { exact: true }).waitFor();
     assert.equal(await chat.locator('.pp-patch pre').count(), 1, 'the reason is shown once, in its own block');
     await chat.locator('details.pp-tool', { hasText: 'read_file' }).getByText('failed', { exact: true }).waitFor();

@@ -32,10 +32,16 @@ e2eTest(
     const chat = await sendInChat(vs, 'Fix the typo in the greeting');
 
     // The streamed text shows in the conversation.
-    await chat.getByText('The greeting has a typo').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('The greeting has a typo')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
 
     // The review: a native diff editor with the proposal on the right and Accept in its title bar.
-    const accept = vs.page.locator('.editor-actions').getByRole('button', { name: /^Accept\b/ }).first();
+    const accept = vs.page
+      .locator('.editor-actions')
+      .getByRole('button', { name: /^Accept\b/ })
+      .first();
     await accept.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible' });
     // Per hunk too: the CodeLens above the proposed hunk (diffEditor.codeLens is on).
@@ -50,7 +56,10 @@ e2eTest(
       if (Date.now() > deadline) assert.equal(vs.readFile('greet.js'), AFTER);
       await vs.page.waitForTimeout(200); // polling the disk
     }
-    await chat.getByText('Fixed the greeting in greet.js.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Fixed the greeting in greet.js.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.openViewContainer('PatchPilot');
     await vs.screenshot('chat-patch-done');
     assert.deepEqual(scripted.server.mismatches, []);

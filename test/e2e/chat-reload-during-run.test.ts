@@ -46,7 +46,10 @@ e2eTest(
 
     await getByRoleIn(again, 'textbox', 'Message PatchPilot').fill('What happened?');
     await getByRoleIn(again, 'button', 'Send').click();
-    await again.getByText('The lighthouse check was interrupted').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await again
+      .getByText('The lighthouse check was interrupted')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.deepEqual(scripted.server.mismatches, []);
   },
   { files: { 'lighthouse.js': 'module.exports = { beam: 1 };\n', 'slow-check.js': 'setTimeout(() => process.exit(0), 90_000);\n' }, settings },

@@ -25,7 +25,10 @@ e2eTest(
   async (vs) => {
     const chat = await sendInChat(vs, 'Fix the typo in the greeting');
     await chat.getByText('Restricted Mode').first().waitFor({ state: 'visible' });
-    await chat.getByText('Trust the workspace to apply it.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Trust the workspace to apply it.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('chat-restricted');
     assert.equal(await vs.page.locator('.monaco-diff-editor').count(), 0, 'no diff review opened');
     assert.equal(vs.readFile('greet.js'), BEFORE);

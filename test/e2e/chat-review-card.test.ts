@@ -24,7 +24,10 @@ e2eTest(
   'chat review card: Reject with a reason from the chat closes the diff review and writes nothing',
   async (vs) => {
     const chat = await sendInChat(vs, 'Fix the typo in the greeting');
-    await vs.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await vs.page
+      .locator('.monaco-diff-editor')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.openViewContainer('PatchPilot');
     await getByRoleIn(chat, 'textbox', /^Reason for rejecting the patch to greet\.js/).fill(REASON);
     await vs.screenshot('review-card');
@@ -42,7 +45,10 @@ e2eTest(
     assert.equal(await reason.inputValue(), REASON, 'the typed reason is still there');
     assert.equal(await shown.locator('details.pp-tool[open]', { hasText: 'propose_patch' }).count(), 1, 'the opened tool call is still open');
     await getByRoleIn(shown, 'button', /^Reject patch to greet\.js/).click();
-    await shown.getByText('Leaving the greeting as it is.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await shown
+      .getByText('Leaving the greeting as it is.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.equal(await vs.page.locator('.monaco-diff-editor').count(), 0, 'the review closed');
     assert.equal(vs.readFile('greet.js'), BEFORE);
     assert.deepEqual(scripted.server.mismatches, []);

@@ -15,7 +15,14 @@ const settings: Record<string, unknown> = {
 const scripted = useScriptedModel(
   [
     // A slow first step (about 15 s of streaming): the save and its test run happen during it.
-    { reply: { text: 'Reading the notes file before I change anything. '.repeat(6), textChunkSize: 10, chunkDelayMs: 500, toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }] } },
+    {
+      reply: {
+        text: 'Reading the notes file before I change anything. '.repeat(6),
+        textChunkSize: 10,
+        chunkDelayMs: 500,
+        toolCalls: [{ name: 'read_file', arguments: { path: 'notes.txt' } }],
+      },
+    },
     { reply: { text: 'I saw that your tests ran after the save.' }, expect: { anyMessageContains: 'The user saved files and the tests ran' } },
   ],
   settings,
@@ -45,7 +52,10 @@ e2eTest(
     }
 
     await vs.openViewContainer('PatchPilot');
-    await chat.getByText('I saw that your tests ran after the save.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('I saw that your tests ran after the save.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('chat-run-on-save');
     assert.deepEqual(scripted.server.mismatches, []);
     assert.match(JSON.stringify(scripted.server.requests.at(-1)?.body), /tests passed \(run on save of notes\.txt\)/);

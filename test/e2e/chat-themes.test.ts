@@ -60,10 +60,13 @@ async function probe(chat: Frame): Promise<Probe> {
 }
 
 function luminance(css: string): number {
-  const [r, g, b] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number).map((v) => {
-    const c = v / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  });
+  const [r, g, b] = (css.match(/[\d.]+/g) ?? [])
+    .slice(0, 3)
+    .map(Number)
+    .map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
   return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
 }
 
@@ -96,24 +99,38 @@ e2eTest(
         await focusWorkbench(vs.page);
         await vs.page.keyboard.press('Control+K');
         await vs.page.keyboard.press('Control+T');
-        const shown = await box.waitFor({ state: 'visible', timeout: 10_000 }).then(() => true, () => false);
+        const shown = await box.waitFor({ state: 'visible', timeout: 10_000 }).then(
+          () => true,
+          () => false,
+        );
         if (shown) break;
         if (attempt === 5) assert.fail('the color theme picker did not open');
       }
       await box.fill(theme.name);
-      await vs.page.locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${theme.name}`) }).first().click();
+      await vs.page
+        .locator('.quick-input-list .monaco-list-row', { hasText: new RegExp(`^${theme.name}`) })
+        .first()
+        .click();
       const chat = await vs.webviewFrame('PatchPilot');
       await chat.locator(`body.${theme.bodyClass}`).waitFor({ state: 'attached', timeout: E2E_TIMEOUT });
       await chat.waitForFunction("document.fonts.status === 'loaded'");
       const p = await probe(chat);
       await vs.screenshot(`theme-${theme.bodyClass}`);
-      for (const [what, pair] of [['text', p.text], ['Send button', p.send], ['message box', p.input]] as const) {
+      for (const [what, pair] of [
+        ['text', p.text],
+        ['Send button', p.send],
+        ['message box', p.input],
+      ] as const) {
         assert.ok(contrast(pair) >= 4.5, `${theme.name}: ${what} contrast ${contrast(pair).toFixed(2)} (${pair.join(' on ')})`);
       }
-      assert.ok(p.texts.some((t) => t.text.startsWith('failed')) && p.texts.some((t) => /^finished/.test(t.text)), `${theme.name}: the run's lines are measured`);
+      assert.ok(
+        p.texts.some((t) => t.text.startsWith('failed')) && p.texts.some((t) => /^finished/.test(t.text)),
+        `${theme.name}: the run's lines are measured`,
+      );
       const low = p.texts.filter((t) => contrast(t.pair) < 4.5).map((t) => `"${t.text}" ${contrast(t.pair).toFixed(2)} (${t.pair.join(' on ')})`);
       assert.deepEqual(low, [], `${theme.name}: text below 4.5:1`);
-      if (theme.bodyClass.startsWith('vscode-high-contrast')) assert.notEqual(p.inputBorder, 'rgba(0, 0, 0, 0)', `${theme.name}: the message box has a visible border`);
+      if (theme.bodyClass.startsWith('vscode-high-contrast'))
+        assert.notEqual(p.inputBorder, 'rgba(0, 0, 0, 0)', `${theme.name}: the message box has a visible border`);
       assert.ok(p.iconFont, `${theme.name}: the codicon font is loaded`);
     }
   },

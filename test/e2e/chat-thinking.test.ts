@@ -18,7 +18,10 @@ const scripted = useScriptedModel(
   [
     { reply: { reasoning: REASONING, text: 'Yes: "helo" should be "hello".' } },
     // The second goal first meets a refusal of the server (not retried), then, on Retry, an answer.
-    { reply: { text: 'Answered on the second try.' }, faults: [{ kind: 'status', status: 400, body: { error: { message: 'the server rejected this once' } } }] },
+    {
+      reply: { text: 'Answered on the second try.' },
+      faults: [{ kind: 'status', status: 400, body: { error: { message: 'the server rejected this once' } } }],
+    },
   ],
   settings,
 );
@@ -27,7 +30,10 @@ e2eTest(
   'chat: a reasoning model\'s thinking shows in a collapsed "Show Thinking" block above its answer; a failed run offers Retry Run',
   async (vs) => {
     const chat = await sendInChat(vs, 'Is there a typo in the greeting?');
-    await chat.getByText('should be "hello"').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('should be "hello"')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
 
     // Collapsed: the toggle is there, the reasoning is not shown.
     const toggle = chat.locator('summary', { hasText: /^Show Thinking$/ }).first();
@@ -38,10 +44,16 @@ e2eTest(
     // Opened with the keyboard: the name now says what closing does, and the reasoning reads as text.
     await toggle.focus();
     await vs.page.keyboard.press('Enter');
-    await chat.locator('summary', { hasText: /^Hide Thinking$/ }).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .locator('summary', { hasText: /^Hide Thinking$/ })
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat.getByText(REASONING).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     // Above the answer, in the same run.
-    const order = await chat.locator('.pp-run').last().evaluate((run) => Array.from(run.querySelectorAll('.pp-thinking, .pp-assistant'), (n) => (n.classList.contains('pp-thinking') ? 'thinking' : 'answer')));
+    const order = await chat
+      .locator('.pp-run')
+      .last()
+      .evaluate((run) => Array.from(run.querySelectorAll('.pp-thinking, .pp-assistant'), (n) => (n.classList.contains('pp-thinking') ? 'thinking' : 'answer')));
     assert.deepEqual(order, ['thinking', 'answer']);
     await vs.screenshot('chat-thinking-open');
 
@@ -52,7 +64,10 @@ e2eTest(
     await retry.first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('chat-run-failed-retry');
     await retry.first().click();
-    await chat.getByText('Answered on the second try.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Answered on the second try.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.deepEqual(scripted.server.mismatches, []);
   },
   { files: { 'greet.js': "module.exports = () => 'helo, world';\n" }, settings },

@@ -35,13 +35,20 @@ e2eTest(
     await chat.getByText('Demo model: scripted replies').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await sendInChat(vs, 'make the failing date test pass');
 
-    const accept = vs.page.locator('.editor-actions').getByRole('button', { name: /^Accept\b/ }).first();
+    const accept = vs.page
+      .locator('.editor-actions')
+      .getByRole('button', { name: /^Accept\b/ })
+      .first();
     await accept.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 3 });
     assert.doesNotMatch(vs.readFile('dates.js'), /getUTCMonth\(\) \+ 1/, 'nothing is written before Accept');
     await vs.screenshot('demo-review');
     await accept.click();
 
-    await chat.locator('.pp-assistant').getByText('That was the whole loop with the demo model').last().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 3 });
+    await chat
+      .locator('.pp-assistant')
+      .getByText('That was the whole loop with the demo model')
+      .last()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 3 });
     assert.match(vs.readFile('dates.js'), /getUTCMonth\(\) \+ 1/);
     await vs.openViewContainer('PatchPilot');
     await vs.screenshot('demo-done');

@@ -21,30 +21,34 @@ const cmdline = (pid: number): string => {
 };
 const probe = path.join(__dirname, 'fixtures', 'webview-probe');
 
-test('harness: webview view by title, role+name inside it, notification, files, clean shutdown', { skip: availability.run ? false : availability.reason, timeout: 5 * 60_000 }, async () => {
-  const vs = await launchVsCode({ extraExtensions: [probe], files: { 'hello.txt': 'hi\n' } });
-  let pids: number[] = [];
-  try {
-    assert.equal(vs.readFile('hello.txt'), 'hi\n');
-    await vs.openViewContainer('Webview Probe');
-    const frame = await vs.webviewFrame('Webview Probe');
-    await getByRoleIn(frame, 'textbox', 'Message Probe').fill('hello from the harness');
-    await getByRoleIn(frame, 'button', 'Send').click();
-    await vs.waitForNotification('probe received: hello from the harness');
-    await frame.getByText('echo: hello from the harness').waitFor();
-    // code-server's tree and Chromium's (other children of this process, such as the esbuild
-    // service tsx may start, are not ours to judge).
-    const csPid = vs.server.process.pid!;
-    const chromium = descendants(process.pid).filter((p) => cmdline(p).includes('chromium'));
-    pids = [csPid, ...descendants(csPid), ...chromium.flatMap((p) => [p, ...descendants(p)])];
-    assert.ok(chromium.length > 0, 'no chromium process found');
-    assert.ok(pids.length >= 3, `expected code-server, its extension host and chromium, got ${pids.length} processes`);
-  } catch (err) {
-    const shot = await vs.screenshot('harness-failure').catch(() => '(none)');
-    throw new Error(`${(err as Error).message}\nscreenshot: ${shot}`, { cause: err });
-  } finally {
-    await vs.close();
-  }
-  const left = [...new Set(pids)].filter(alive);
-  assert.deepEqual(left, [], `processes left after close(): ${left.map((p) => `${p} ${cmdline(p)}`).join('; ')}`);
-});
+test(
+  'harness: webview view by title, role+name inside it, notification, files, clean shutdown',
+  { skip: availability.run ? false : availability.reason, timeout: 5 * 60_000 },
+  async () => {
+    const vs = await launchVsCode({ extraExtensions: [probe], files: { 'hello.txt': 'hi\n' } });
+    let pids: number[] = [];
+    try {
+      assert.equal(vs.readFile('hello.txt'), 'hi\n');
+      await vs.openViewContainer('Webview Probe');
+      const frame = await vs.webviewFrame('Webview Probe');
+      await getByRoleIn(frame, 'textbox', 'Message Probe').fill('hello from the harness');
+      await getByRoleIn(frame, 'button', 'Send').click();
+      await vs.waitForNotification('probe received: hello from the harness');
+      await frame.getByText('echo: hello from the harness').waitFor();
+      // code-server's tree and Chromium's (other children of this process, such as the esbuild
+      // service tsx may start, are not ours to judge).
+      const csPid = vs.server.process.pid!;
+      const chromium = descendants(process.pid).filter((p) => cmdline(p).includes('chromium'));
+      pids = [csPid, ...descendants(csPid), ...chromium.flatMap((p) => [p, ...descendants(p)])];
+      assert.ok(chromium.length > 0, 'no chromium process found');
+      assert.ok(pids.length >= 3, `expected code-server, its extension host and chromium, got ${pids.length} processes`);
+    } catch (err) {
+      const shot = await vs.screenshot('harness-failure').catch(() => '(none)');
+      throw new Error(`${(err as Error).message}\nscreenshot: ${shot}`, { cause: err });
+    } finally {
+      await vs.close();
+    }
+    const left = [...new Set(pids)].filter(alive);
+    assert.deepEqual(left, [], `processes left after close(): ${left.map((p) => `${p} ${cmdline(p)}`).join('; ')}`);
+  },
+);

@@ -16,8 +16,32 @@ import { beforeRetry, e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 
 const filler = Array.from({ length: 8 }, (_, i) => `// line ${i + 1}: the zephyrine constant is documented elsewhere`);
-const BEFORE = ['function area(w, h) {', '  return w * h', '}', ...filler, 'function perimeter(w, h) {', '  return 2 * w + h;', '}', 'module.exports = { area, perimeter };', ''].join('\n');
-const PATCH = ['--- a/shapes.js', '+++ b/shapes.js', '@@ -1,3 +1,3 @@', ' function area(w, h) {', '-  return w * h', '+  return w * h;', ' }', '@@ -12,3 +12,3 @@', ' function perimeter(w, h) {', '-  return 2 * w + h;', '+  return 2 * (w + h);', ' }', ''].join('\n');
+const BEFORE = [
+  'function area(w, h) {',
+  '  return w * h',
+  '}',
+  ...filler,
+  'function perimeter(w, h) {',
+  '  return 2 * w + h;',
+  '}',
+  'module.exports = { area, perimeter };',
+  '',
+].join('\n');
+const PATCH = [
+  '--- a/shapes.js',
+  '+++ b/shapes.js',
+  '@@ -1,3 +1,3 @@',
+  ' function area(w, h) {',
+  '-  return w * h',
+  '+  return w * h;',
+  ' }',
+  '@@ -12,3 +12,3 @@',
+  ' function perimeter(w, h) {',
+  '-  return 2 * w + h;',
+  '+  return 2 * (w + h);',
+  ' }',
+  '',
+].join('\n');
 const EXPECTED = BEFORE.replace('  return w * h\n', '  return w * h;\n');
 const REASON = 'leave perimeter alone for now';
 const GOAL = 'Fix the shapes module';
@@ -74,7 +98,9 @@ e2eTest(
     // The run, as a person makes it: the chat, the per-hunk review, a reason.
     const chat = await sendInChat(vs, GOAL);
     const lens = (title: string) => vs.page.locator('.monaco-diff-editor .codelens-decoration a', { hasText: title });
-    await lens('Accept hunk').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await lens('Accept hunk')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await lens('Accept hunk').first().click();
     await vs.page.locator('.monaco-diff-editor .codelens-decoration', { hasText: 'Hunk 1/2 (accepted)' }).first().waitFor({ state: 'visible' });
     await lens('Reject hunk').last().click();
@@ -88,7 +114,10 @@ e2eTest(
       await vs.page.waitForTimeout(200); // polling the disk
     }
     await vs.openViewContainer('PatchPilot');
-    await chat.getByText('Only the semicolon went in.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Only the semicolon went in.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
 
     // Show History: the run is listed by its goal, next to the seeded old one.
     await vs.runCommand('PatchPilot: Show History');
@@ -116,7 +145,10 @@ e2eTest(
     await detail.getByText('<img src=x onerror=', { exact: false }).first().waitFor();
     assert.equal(await panel.locator('img').count(), 0, 'no <img> element anywhere in the panel');
     assert.equal(await panel.locator('a[href^="javascript:"]').count(), 0);
-    await runs.getByRole('option', { name: /^Old logging cleanup/ }).getByText('onerror', { exact: false }).waitFor();
+    await runs
+      .getByRole('option', { name: /^Old logging cleanup/ })
+      .getByText('onerror', { exact: false })
+      .waitFor();
     assert.equal(await panel.evaluate('window.__pwned'), undefined, 'nothing ran');
 
     // Search: a word that only a tool result (read_file's output) holds.
@@ -149,7 +181,9 @@ e2eTest(
     await dialog.waitFor({ state: 'visible' });
     await vs.page.keyboard.press('Enter');
     const exported = await waitForFile(vs.workspace, /^patchpilot-run-.*\.json$/);
-    const audit = JSON.parse(readFileSync(path.join(vs.workspace, exported), 'utf8')) as { tables: { runs: Array<{ goal: string }>; patches: Array<{ rejectedHunks: Array<{ reason?: string }> }>; test_runs: Array<{ exitCode: number }> } };
+    const audit = JSON.parse(readFileSync(path.join(vs.workspace, exported), 'utf8')) as {
+      tables: { runs: Array<{ goal: string }>; patches: Array<{ rejectedHunks: Array<{ reason?: string }> }>; test_runs: Array<{ exitCode: number }> };
+    };
     assert.equal(audit.tables.runs[0]!.goal, GOAL);
     assert.equal(audit.tables.patches[0]!.rejectedHunks[0]!.reason, REASON);
     assert.equal(audit.tables.test_runs[0]!.exitCode, 3);

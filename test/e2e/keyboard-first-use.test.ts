@@ -38,5 +38,8 @@ e2eTest('keyboard first use: Open Chat and Show History take the focus; a refuse
   await history.locator(':focus').and(search).waitFor({ timeout: E2E_TIMEOUT });
   await vs.page.keyboard.type('date');
   assert.equal(await search.inputValue(), 'date');
-  await history.getByRole('status').getByText(/No matches for "date"|results? for "date"/).waitFor({ timeout: E2E_TIMEOUT });
+  await history
+    .getByRole('status')
+    .getByText(/No matches for "date"|results? for "date"/)
+    .waitFor({ timeout: E2E_TIMEOUT });
 });

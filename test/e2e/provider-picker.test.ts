@@ -15,7 +15,11 @@ import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 // No endpoint, model or provider in the settings: the flow writes them.
 const settings: Record<string, unknown> = { 'patchpilot.approval.mode': 'ask' };
 let server: ScriptedModelServer | undefined;
-const scripted = { get server() { return server!; } };
+const scripted = {
+  get server() {
+    return server!;
+  },
+};
 before(async () => {
   server = await ScriptedModelServer.start([{ reply: { text: 'Hello from the model you picked.' } }]);
 });
@@ -39,7 +43,10 @@ e2eTest(
     await vs.openViewContainer('PatchPilot');
     const chat = await vs.webviewFrame('PatchPilot');
     // The no-model state offers the setup flow (the header has it too).
-    await chat.getByText(/No model endpoint/).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .getByText(/No model endpoint/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await getByRoleIn(chat, 'button', 'Choose Provider').first().waitFor({ state: 'visible' });
 
     await vs.runCommand('PatchPilot: Select Model');
@@ -58,7 +65,10 @@ e2eTest(
     assert.equal(user['patchpilot.llm.fastModel'], undefined, 'the fast model is the same model: nothing written');
 
     await sendInChat(vs, 'Say hello');
-    await chat.getByText('Hello from the model you picked.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Hello from the model you picked.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('provider-picker-done');
     const sent = scripted.server.chatRequests.at(-1)!;
     assert.equal((sent.body as { model?: string }).model, 'scripted-model');

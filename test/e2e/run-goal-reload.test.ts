@@ -28,7 +28,10 @@ e2eTest(
     // The progress notification with Cancel while the run works.
     await vs.waitForNotification(/Summarise the notes/);
     const chat = await vs.webviewFrame('PatchPilot');
-    await chat.getByText('release checklist').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('release checklist')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('run-goal-live');
     // The reload comes after the run ended (Stop disabled again), so the follow-up has a whole turn to continue.
     await chat.getByRole('button', { name: 'Stop', disabled: true }).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
@@ -40,7 +43,10 @@ e2eTest(
     await again.getByText('Summarise the notes').first().waitFor({ state: 'visible' });
 
     const followUp = await sendInChat(vs, 'Does it mention tagging?');
-    await followUp.getByText('the second line says to tag the release').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await followUp
+      .getByText('the second line says to tag the release')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('run-goal-after-reload');
     assert.deepEqual(scripted.server.mismatches, []);
     const messages = (scripted.server.chatRequests.at(-1)?.body as { messages: { role: string; content: unknown }[] }).messages;

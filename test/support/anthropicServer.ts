@@ -9,10 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-export type AnthropicAnswer =
-  | { sse: string }
-  | { status: number; body: unknown; headers?: Record<string, string> }
-  | { hang: true };
+export type AnthropicAnswer = { sse: string } | { status: number; body: unknown; headers?: Record<string, string> } | { hang: true };
 
 export interface RecordedRequest {
   path: string;
@@ -47,13 +44,17 @@ export class AnthropicServer {
     let raw = '';
     for await (const chunk of req) raw += chunk;
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.url}` } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no route ${req.url}` } }));
       return;
     }
     this.requests.push({ path: req.url, headers: req.headers, raw, body: JSON.parse(raw) });
     const answer = this.answers.shift();
     if (!answer) {
-      res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'the script has no more answers' } }));
+      res
+        .writeHead(500, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'the script has no more answers' } }));
       return;
     }
     if ('hang' in answer) {
@@ -100,7 +101,19 @@ export function reply(o: {
 }): string {
   const events: { type: string; [k: string]: unknown }[] = [];
   const usage = o.usage ?? { input_tokens: 10, output_tokens: 1 };
-  events.push({ type: 'message_start', message: { id: 'msg_test', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } });
+  events.push({
+    type: 'message_start',
+    message: {
+      id: 'msg_test',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-test',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
+    },
+  });
   let index = 0;
   if (o.redacted) {
     events.push({ type: 'content_block_start', index, content_block: { type: 'redacted_thinking', data: o.redacted } }, { type: 'content_block_stop', index });
@@ -138,7 +151,11 @@ export function reply(o: {
     index++;
   }
   events.push(
-    { type: 'message_delta', delta: { stop_reason: o.stop ?? (o.tools?.length ? 'tool_use' : 'end_turn'), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: o.stop ?? (o.tools?.length ? 'tool_use' : 'end_turn'), stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    },
     { type: 'message_stop' },
   );
   return sse(events);

@@ -30,7 +30,10 @@ export async function withHistoryWorkspace<T>(fn: (ws: HistoryWorkspace) => Prom
 export async function savedRunGoals(db: string): Promise<string[]> {
   const engine = await HistoryEngine.open({ path: db });
   try {
-    return engine.listRuns().map((r) => r.goal).sort();
+    return engine
+      .listRuns()
+      .map((r) => r.goal)
+      .sort();
   } finally {
     engine.close();
   }

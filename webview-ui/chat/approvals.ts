@@ -14,7 +14,14 @@ export interface ApprovalAnswer {
   feedback?: string;
 }
 
-const KIND: Record<PendingApproval['kind'], string> = { patch: 'Patch', command: 'Command', write: 'File write', tests: 'Test command', fetch: 'Web fetch', mcp: 'MCP server' };
+const KIND: Record<PendingApproval['kind'], string> = {
+  patch: 'Patch',
+  command: 'Command',
+  write: 'File write',
+  tests: 'Test command',
+  fetch: 'Web fetch',
+  mcp: 'MCP server',
+};
 
 export interface ApprovalCardsOptions {
   /** Sends the answer; a failed send puts the card's buttons back. */
@@ -88,7 +95,9 @@ export class ApprovalCards {
       if (card.contains(document.activeElement)) this.answeredHere.add(a.id);
       const buttons = [...card.querySelectorAll('button')];
       buttons.forEach((b) => setEnabled(b, false));
-      this.o.answer({ id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) }).catch(() => buttons.forEach((b) => setEnabled(b, true)));
+      this.o
+        .answer({ id: a.id, approved, ...(feedback?.trim() ? { feedback: feedback.trim() } : {}) })
+        .catch(() => buttons.forEach((b) => setEnabled(b, true)));
     };
     const row = el('div', 'pp-actions');
     if (a.review) {
@@ -109,7 +118,13 @@ export class ApprovalCards {
     }
     row.append(
       button({ label: 'Approve', icon: 'check', name: `Approve ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
-      button({ label: 'Deny', icon: 'close', name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false) }),
+      button({
+        label: 'Deny',
+        icon: 'close',
+        name: `Deny ${KIND[a.kind].toLowerCase()}: ${a.title}`.slice(0, 200),
+        variant: 'secondary',
+        onClick: () => answer(false),
+      }),
     );
     card.append(row);
     return card;

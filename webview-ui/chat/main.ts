@@ -28,9 +28,22 @@ const client = new HostClient();
 const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
 const modelLabel = el('span', 'pp-model');
-const newChat = button({ label: 'New Chat', name: 'Start New Chat', icon: 'add', variant: 'secondary', onClick: () => void client.request('chat/new', {}).then(applySnapshot) });
+const newChat = button({
+  label: 'New Chat',
+  name: 'Start New Chat',
+  icon: 'add',
+  variant: 'secondary',
+  onClick: () => void client.request('chat/new', {}).then(applySnapshot),
+});
 // Provider, endpoint, key and model in one flow (the host's Select Model), from the chat too.
-const chooseProvider = button({ label: 'Provider', name: 'Choose Provider', title: 'Choose the provider, endpoint, key and model', icon: 'server-environment', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'provider' }) });
+const chooseProvider = button({
+  label: 'Provider',
+  name: 'Choose Provider',
+  title: 'Choose the provider, endpoint, key and model',
+  icon: 'server-environment',
+  variant: 'secondary',
+  onClick: () => void client.request('config/open', { what: 'provider' }),
+});
 header.append(modelLabel, chooseProvider, newChat);
 const bannerSlot = el('div', 'pp-banner-slot');
 const log = el('div', 'pp-transcript');
@@ -38,7 +51,11 @@ log.setAttribute('role', 'log');
 log.setAttribute('aria-label', 'Conversation');
 const approvals = el('div', 'pp-approvals');
 const composer = el('div', 'pp-composer');
-const input = messageBox({ name: 'Message PatchPilot', placeholder: 'Ask PatchPilot to fix, explain or change something (Enter sends, Shift+Enter for a new line)', onSubmit: () => void sendMessage() });
+const input = messageBox({
+  name: 'Message PatchPilot',
+  placeholder: 'Ask PatchPilot to fix, explain or change something (Enter sends, Shift+Enter for a new line)',
+  onSubmit: () => void sendMessage(),
+});
 const send = button({ label: 'Send', icon: 'send', onClick: () => void sendMessage() });
 const stop = button({ label: 'Stop', icon: 'debug-stop', variant: 'secondary', onClick: () => void stopRun() });
 const row = el('div', 'pp-actions');
@@ -51,10 +68,16 @@ app.append(header, bannerSlot, log, approvals, composer, announcer);
 
 const saved = client.api.getState() as SavedState | undefined;
 // The view is rebuilt each time it is shown: what the reader opened and where they were come back.
-const transcript = new Transcript(log, (href) => void client.request('link/open', { url: href }), new Set(saved?.openCalls), () => save(), {
-  retry: (goal) => void sendText(goal),
-  openSettings: () => void client.request('config/open', { what: 'settings' }),
-});
+const transcript = new Transcript(
+  log,
+  (href) => void client.request('link/open', { url: href }),
+  new Set(saved?.openCalls),
+  () => save(),
+  {
+    retry: (goal) => void sendText(goal),
+    openSettings: () => void client.request('config/open', { what: 'settings' }),
+  },
+);
 let scroll = saved?.scroll ?? { top: 0, atEnd: true };
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 log.addEventListener(
@@ -185,7 +208,8 @@ function showBanner(text: string, level: 'info' | 'warning'): void {
 
 /** While the demo answers, the chat says so plainly, with the way out. */
 function showDemoBanner(): void {
-  const text = "Demo model: scripted replies that walk the sample workspace's failing date test. It is not a language model; set up your own to work on real code.";
+  const text =
+    "Demo model: scripted replies that walk the sample workspace's failing date test. It is not a language model; set up your own to work on real code.";
   bannerSlot.replaceChildren(
     banner(text, 'info', [
       button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) }),
@@ -201,7 +225,13 @@ function renderApprovals(): void {
 function save(): void {
   clearTimeout(saveTimer);
   saveTimer = undefined;
-  const state: SavedState = { snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) }, draft: input?.value, reasons: approvalCards?.reasons, openCalls: [...transcript.openCalls], scroll };
+  const state: SavedState = {
+    snapshot: { ...snapshot, entries: snapshot.entries.slice(-400) },
+    draft: input?.value,
+    reasons: approvalCards?.reasons,
+    openCalls: [...transcript.openCalls],
+    scroll,
+  };
   client.api.setState(state);
 }
 

@@ -150,7 +150,14 @@ export class Transcript {
         this.endReply(run);
         if (!run) return;
         const status = badge('running');
-        const { root, body } = collapsible([icon('tools'), el('span', 'pp-tool-name', e.name), document.createTextNode(' '), el('span', 'pp-tool-args', briefArgs(e.args)), document.createTextNode(' '), status]);
+        const { root, body } = collapsible([
+          icon('tools'),
+          el('span', 'pp-tool-name', e.name),
+          document.createTextNode(' '),
+          el('span', 'pp-tool-args', briefArgs(e.args)),
+          document.createTextNode(' '),
+          status,
+        ]);
         root.classList.add('pp-tool');
         root.open = this.openCalls.has(e.callId);
         root.addEventListener('toggle', () => {
@@ -180,7 +187,9 @@ export class Transcript {
         const list = el('ul');
         for (const h of e.hunks) {
           const reason = h.reason && !e.error?.includes(h.reason) ? ` (${h.reason})` : '';
-          list.append(el('li', `pp-hunk pp-hunk-${h.status}`, `${h.path}${h.startLine ? `:${h.startLine}-${h.endLine ?? h.startLine}` : ''} · ${h.status}${reason}`));
+          list.append(
+            el('li', `pp-hunk pp-hunk-${h.status}`, `${h.path}${h.startLine ? `:${h.startLine}-${h.endLine ?? h.startLine}` : ''} · ${h.status}${reason}`),
+          );
         }
         box.append(list);
         this.container().append(box);
@@ -202,14 +211,21 @@ export class Transcript {
         this.container().append(el('div', 'pp-note', `Running tests: ${e.command}`));
         return;
       case 'test/finished':
-        this.container().append(el('div', `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`, `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}${e.summary ? `: ${e.summary}` : ''} · ${e.command}`));
+        this.container().append(
+          el(
+            'div',
+            `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`,
+            `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}${e.summary ? `: ${e.summary}` : ''} · ${e.command}`,
+          ),
+        );
         return;
       case 'usage': {
         if (!run) return;
         const cached = e.totalCachedTokens ? ` (${e.totalCachedTokens.toLocaleString()} cached)` : '';
         const parts = [`${e.totalPromptTokens.toLocaleString()} in${cached}`, `${e.totalCompletionTokens.toLocaleString()} out`];
         if (e.totalCost !== undefined) parts.push(`$${e.totalCost.toFixed(4)}`);
-        if (run.contextWindow && e.role !== 'fast') parts.push(`context ${Math.min(100, Math.round((e.promptTokens / run.contextWindow) * 100))}% of ${Math.round(run.contextWindow / 1000)}k`);
+        if (run.contextWindow && e.role !== 'fast')
+          parts.push(`context ${Math.min(100, Math.round((e.promptTokens / run.contextWindow) * 100))}% of ${Math.round(run.contextWindow / 1000)}k`);
         run.usage.textContent = `${run.model} · ${parts.join(' · ')}`;
         return;
       }

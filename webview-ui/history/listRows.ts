@@ -13,7 +13,8 @@ export const RUN_ROW_HEIGHT = 58;
 export const DAY_ROW_HEIGHT = 28;
 export const HIT_ROW_HEIGHT = 84;
 
-export type ListRow = (VirtualRow & { kind: 'day'; label: string }) | (VirtualRow & { kind: 'run'; run: RunRowView; day: string }) | (VirtualRow & { kind: 'hit'; hit: HitView });
+export type ListRow =
+  (VirtualRow & { kind: 'day'; label: string }) | (VirtualRow & { kind: 'run'; run: RunRowView; day: string }) | (VirtualRow & { kind: 'hit'; hit: HitView });
 
 export function runRows(runs: readonly RunRowView[], now: number): ListRow[] {
   const out: ListRow[] = [];
@@ -35,8 +36,24 @@ export function hitRows(hits: readonly HitView[]): ListRow[] {
   return hits.map((hit, i) => ({ kind: 'hit', key: `${hit.kind}-${hit.id}-${i}`, height: HIT_ROW_HEIGHT, selectable: true, hit }));
 }
 
-const TONE: Record<string, 'ok' | 'error' | 'info'> = { finished: 'ok', limit: 'error', failed: 'error', blocked: 'error', interrupted: 'error', cancelled: 'info', running: 'info' };
-const KIND_LABEL: Record<HitView['kind'], string> = { run: 'goal', step: 'step', policy: 'policy', observation: 'observation', qa: 'Q&A', patch: 'patch', test: 'test' };
+const TONE: Record<string, 'ok' | 'error' | 'info'> = {
+  finished: 'ok',
+  limit: 'error',
+  failed: 'error',
+  blocked: 'error',
+  interrupted: 'error',
+  cancelled: 'info',
+  running: 'info',
+};
+const KIND_LABEL: Record<HitView['kind'], string> = {
+  run: 'goal',
+  step: 'step',
+  policy: 'policy',
+  observation: 'observation',
+  qa: 'Q&A',
+  patch: 'patch',
+  test: 'test',
+};
 
 export function renderRow(row: ListRow): HTMLElement {
   if (row.kind === 'day') return el('div', 'pp-day', row.label);
@@ -52,7 +69,15 @@ export function renderRow(row: ListRow): HTMLElement {
     const bottom = el('div', 'pp-row-meta');
     bottom.append(badge(r.status, TONE[r.status] ?? 'info'));
     if (r.parentRunId) bottom.append(document.createTextNode(' '), badge('subagent', 'info'));
-    const figures = [when, plural(r.steps, 'step'), r.patches ? plural(r.patches, 'patch', 'patches') : '', r.testRuns ? plural(r.testRuns, 'test run') : '', r.tokensIn + r.tokensOut ? `${tokens(r.tokensIn + r.tokensOut)} tokens` : '', cost(r.costUsd), r.models.join(' / ')].filter(Boolean);
+    const figures = [
+      when,
+      plural(r.steps, 'step'),
+      r.patches ? plural(r.patches, 'patch', 'patches') : '',
+      r.testRuns ? plural(r.testRuns, 'test run') : '',
+      r.tokensIn + r.tokensOut ? `${tokens(r.tokensIn + r.tokensOut)} tokens` : '',
+      cost(r.costUsd),
+      r.models.join(' / '),
+    ].filter(Boolean);
     bottom.append(document.createTextNode(` ${figures.join(' · ')}`));
     d.append(top, bottom);
     return d;
@@ -61,7 +86,12 @@ export function renderRow(row: ListRow): HTMLElement {
   const d = el('div', 'pp-row pp-hit-row');
   d.setAttribute('aria-label', `${h.title}: ${oneLine(h.snippet, 160)}${h.runGoal ? `, in run: ${oneLine(h.runGoal, 120)}` : ''}`);
   const top = el('div', 'pp-row-top');
-  top.append(badge(KIND_LABEL[h.kind], 'info'), document.createTextNode(' '), el('span', 'pp-hit-title', h.title), el('span', 'pp-row-when', ` ${date(h.time)} ${clock(h.time)}`));
+  top.append(
+    badge(KIND_LABEL[h.kind], 'info'),
+    document.createTextNode(' '),
+    el('span', 'pp-hit-title', h.title),
+    el('span', 'pp-row-when', ` ${date(h.time)} ${clock(h.time)}`),
+  );
   const snippet = el('div', 'pp-snippet');
   snippet.append(marked(h.snippet, h.ranges));
   const goal = el('div', 'pp-row-meta', h.runGoal ? `Run: ${oneLine(h.runGoal, 160)}` : 'Not part of a run');

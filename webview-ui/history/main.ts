@@ -61,13 +61,24 @@ interface PanelPerf {
   drawHits: number[];
   lastRendered?: string;
 }
-const perf: PanelPerf = ((window as unknown as { __ppHistoryPerf?: PanelPerf }).__ppHistoryPerf = { scriptStart: performance.now(), search: [], drawRuns: [], drawHits: [] });
+const perf: PanelPerf = ((window as unknown as { __ppHistoryPerf?: PanelPerf }).__ppHistoryPerf = {
+  scriptStart: performance.now(),
+  search: [],
+  drawRuns: [],
+  drawHits: [],
+});
 
 // --- layout ---------------------------------------------------------------------------------
 const app = document.getElementById('app')!;
 const header = el('div', 'pp-filters');
 header.setAttribute('role', 'search');
-const searchBox = input({ name: 'Search history', type: 'search', placeholder: 'Search goals, messages, tool results, patches, tests…', value: state.query, onInput: (v) => onQuery(v) });
+const searchBox = input({
+  name: 'Search history',
+  type: 'search',
+  placeholder: 'Search goals, messages, tool results, patches, tests…',
+  value: state.query,
+  onInput: (v) => onQuery(v),
+});
 const timeSelect = select({ name: 'Time filter', options: TIME_CHOICES, value: state.time, onChange: (v) => ((state.time = v), onFilters()) });
 const fromBox = input({ name: 'From date', type: 'date', value: state.from, onInput: (v) => ((state.from = v), onFilters()) });
 const toBox = input({ name: 'To date', type: 'date', value: state.to, onInput: (v) => ((state.to = v), onFilters()) });
@@ -99,8 +110,19 @@ const body = el('div', 'pp-body');
 const listPane = el('section', 'pp-list-pane');
 const listHeading = el('h2', 'pp-list-heading', 'Runs');
 listHeading.id = 'pp-list-heading';
-const runList = new VirtualList<ListRow>({ label: 'Runs', render: renderRow, onOpen: (row) => row.kind === 'run' && void openRun(row.run.id, undefined, true), onNearEnd: () => void loadMore(), empty: 'No runs recorded yet. Run a goal from the chat, then they appear here.' });
-const hitList = new VirtualList<ListRow>({ label: 'Search results', render: renderRow, onOpen: (row) => row.kind === 'hit' && void openHit(row.hit), empty: 'No matches.' });
+const runList = new VirtualList<ListRow>({
+  label: 'Runs',
+  render: renderRow,
+  onOpen: (row) => row.kind === 'run' && void openRun(row.run.id, undefined, true),
+  onNearEnd: () => void loadMore(),
+  empty: 'No runs recorded yet. Run a goal from the chat, then they appear here.',
+});
+const hitList = new VirtualList<ListRow>({
+  label: 'Search results',
+  render: renderRow,
+  onOpen: (row) => row.kind === 'hit' && void openHit(row.hit),
+  empty: 'No matches.',
+});
 listPane.setAttribute('aria-labelledby', listHeading.id);
 listPane.append(listHeading, runList.root, hitList.root);
 const detail = el('section', 'pp-detail');
@@ -171,7 +193,11 @@ async function loadMore(): Promise<void> {
 function drawRuns(): void {
   const t0 = performance.now();
   const rows = runRows(runs, Date.now());
-  runList.setItems(rows, Math.max(0, total - runs.length) * 58, currentRange().since !== undefined || currentRange().until !== undefined ? 'No runs in this time range.' : undefined);
+  runList.setItems(
+    rows,
+    Math.max(0, total - runs.length) * 58,
+    currentRange().since !== undefined || currentRange().until !== undefined ? 'No runs in this time range.' : undefined,
+  );
   if (openRunId) runList.select(openRunId);
   showMode();
   perf.firstRows ??= performance.now();
@@ -199,7 +225,9 @@ async function runSearch(): Promise<void> {
   const query = state.query;
   try {
     // No type chosen finds nothing (the store reads an empty list as "every type", as the CLI does).
-    const r = state.types.length ? await client.request('history/search', { query, types: state.types, prefix: true, ...currentRange() }) : { hits: [], terms: [] };
+    const r = state.types.length
+      ? await client.request('history/search', { query, types: state.types, prefix: true, ...currentRange() })
+      : { hits: [], terms: [] };
     if (state.query.trim()) {
       const t0 = performance.now();
       hits = r.hits;
@@ -207,7 +235,13 @@ async function runSearch(): Promise<void> {
       hitList.setItems(hitRows(hits), 0, state.types.length ? 'No matches in this time range and these types.' : 'Choose at least one type to search in.');
       hitList.scrollToTop();
       showMode();
-      say(!state.types.length ? 'Choose at least one type to search in.' : hits.length ? `${hits.length}${hits.length >= 100 ? ' or more' : ''} result${hits.length === 1 ? '' : 's'} for "${query}".` : `No matches for "${query}".`);
+      say(
+        !state.types.length
+          ? 'Choose at least one type to search in.'
+          : hits.length
+            ? `${hits.length}${hits.length >= 100 ? ' or more' : ''} result${hits.length === 1 ? '' : 's'} for "${query}".`
+            : `No matches for "${query}".`,
+      );
       perf.drawHits.push(performance.now() - t0);
       perf.lastRendered = query;
       const typed = typedAt.get(query);
@@ -318,16 +352,35 @@ async function onChanged(runIds: string[]): Promise<void> {
 
 function showStatus(s: HistoryStatusView): void {
   const r = s.retention;
-  const limits = [r.days !== undefined ? `runs and observations older than ${r.days} days are deleted` : '', r.maxObservations !== undefined ? `at most ${r.maxObservations.toLocaleString()} observations are kept` : ''].filter(Boolean);
+  const limits = [
+    r.days !== undefined ? `runs and observations older than ${r.days} days are deleted` : '',
+    r.maxObservations !== undefined ? `at most ${r.maxObservations.toLocaleString()} observations are kept` : '',
+  ].filter(Boolean);
   statusLine.replaceChildren(
-    el('span', undefined, s.available ? `Retention: ${limits.length ? `${limits.join('; ')} (${r.source})` : 'everything is kept'}.` : 'The history is not available.'),
-    ...(s.available && limits.length ? [button({ label: 'Apply Retention Now', variant: 'secondary', onClick: () => void client.request('history/applyRetention', {}).then((x) => (say(x.message), loadRuns())) })] : []),
+    el(
+      'span',
+      undefined,
+      s.available ? `Retention: ${limits.length ? `${limits.join('; ')} (${r.source})` : 'everything is kept'}.` : 'The history is not available.',
+    ),
+    ...(s.available && limits.length
+      ? [
+          button({
+            label: 'Apply Retention Now',
+            variant: 'secondary',
+            onClick: () => void client.request('history/applyRetention', {}).then((x) => (say(x.message), loadRuns())),
+          }),
+        ]
+      : []),
     button({ label: 'Open Settings', name: 'Open history settings', variant: 'secondary', onClick: () => void client.request('history/openSettings', {}) }),
     ...(s.path ? [el('span', 'pp-path', s.path)] : []),
   );
   bannerSlot.replaceChildren(
     ...s.problems.map((p) =>
-      banner(p.message, p.level === 'info' ? 'info' : p.level === 'warning' ? 'warning' : 'error', s.available ? [] : [button({ label: 'Try Again', name: 'Try again to open the history', variant: 'secondary', onClick: () => void refreshAll() })]),
+      banner(
+        p.message,
+        p.level === 'info' ? 'info' : p.level === 'warning' ? 'warning' : 'error',
+        s.available ? [] : [button({ label: 'Try Again', name: 'Try again to open the history', variant: 'secondary', onClick: () => void refreshAll() })],
+      ),
     ),
   );
 }

@@ -22,7 +22,15 @@ export interface TimelineActions {
   deleteRun(): void;
 }
 
-const STATUS_TONE: Record<string, 'ok' | 'error' | 'info'> = { finished: 'ok', limit: 'error', failed: 'error', blocked: 'error', interrupted: 'error', cancelled: 'info', running: 'info' };
+const STATUS_TONE: Record<string, 'ok' | 'error' | 'info'> = {
+  finished: 'ok',
+  limit: 'error',
+  failed: 'error',
+  blocked: 'error',
+  interrupted: 'error',
+  cancelled: 'info',
+  running: 'info',
+};
 
 export function renderRun(view: RunTimelineView, actions: TimelineActions, terms: readonly QueryTerm[]): HTMLElement {
   const root = el('article', 'pp-run-detail');
@@ -93,14 +101,22 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
     case 'tool': {
       const li = item('tool', i.id, i.time);
       const args = firstArg(i.args);
-      const summary = [el('span', 'pp-tool-name', i.tool), document.createTextNode(' '), el('span', 'pp-tool-args', args), ...(i.durationMs !== null ? [document.createTextNode(' '), el('span', 'pp-note', duration(i.durationMs))] : [])];
+      const summary = [
+        el('span', 'pp-tool-name', i.tool),
+        document.createTextNode(' '),
+        el('span', 'pp-tool-args', args),
+        ...(i.durationMs !== null ? [document.createTextNode(' '), el('span', 'pp-note', duration(i.durationMs))] : []),
+      ];
       const { root, body } = collapsible(summary);
       root.classList.add('pp-tool');
       // Long results stay collapsed, and are only built when opened.
       const fill = () => {
         if (body.childElementCount) return;
         if (i.args) body.append(el('div', 'pp-label', 'Arguments'), el('pre', 'pp-code', i.args));
-        body.append(el('div', 'pp-label', `Result${i.resultChars > i.result.length ? ` (${i.resultChars.toLocaleString()} characters)` : ''}`), el('pre', 'pp-code', i.result || '(empty)'));
+        body.append(
+          el('div', 'pp-label', `Result${i.resultChars > i.result.length ? ` (${i.resultChars.toLocaleString()} characters)` : ''}`),
+          el('pre', 'pp-code', i.result || '(empty)'),
+        );
         markTextNodes(body, terms);
       };
       root.addEventListener('toggle', fill);
@@ -120,9 +136,15 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
       box.append(hunks);
       const bar = el('div', 'pp-actions');
       const files = i.files.join(', ');
-      bar.append(button({ label: 'Open Patch', name: `Open patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.openPatch(i.id, i.files) }));
-      if (i.canApplyAgain) bar.append(button({ label: 'Apply Again', name: `Apply again: patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.applyAgain(i.id) }));
-      if (i.canRevert) bar.append(button({ label: 'Revert', name: `Revert patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.revert(i.id) }));
+      bar.append(
+        button({ label: 'Open Patch', name: `Open patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.openPatch(i.id, i.files) }),
+      );
+      if (i.canApplyAgain)
+        bar.append(
+          button({ label: 'Apply Again', name: `Apply again: patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.applyAgain(i.id) }),
+        );
+      if (i.canRevert)
+        bar.append(button({ label: 'Revert', name: `Revert patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.revert(i.id) }));
       box.append(bar);
       markTextNodes(hunks, terms);
       li.append(box);
@@ -132,7 +154,10 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
       const li = item('test', i.id, i.time);
       const ok = i.exitCode === 0;
       const line = el('div', `pp-test ${ok ? 'pp-ok' : 'pp-error'}`);
-      line.append(badge(i.exitCode === null ? 'stopped' : `exit ${i.exitCode}`, ok ? 'ok' : 'error'), document.createTextNode(` Tests: ${i.command} · ${duration(i.durationMs)} · ${i.trigger}`));
+      line.append(
+        badge(i.exitCode === null ? 'stopped' : `exit ${i.exitCode}`, ok ? 'ok' : 'error'),
+        document.createTextNode(` Tests: ${i.command} · ${duration(i.durationMs)} · ${i.trigger}`),
+      );
       li.append(line);
       if (i.summary) li.append(el('div', 'pp-note', i.summary));
       if (i.outputTail) {
@@ -147,7 +172,15 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
       const li = item('policy', i.id, i.time);
       const tone = i.verdict === 'deny' ? 'error' : i.verdict === 'allow' ? 'ok' : 'info';
       // The policy's verdict and the user's answer are two rows: "policy allows", then "you declined" reads right.
-      const what = i.userAnswer ? (i.verdict === 'allow' ? 'you approved' : 'you declined') : i.verdict === 'allow' ? 'policy allows' : i.verdict === 'ask' ? 'policy asks you' : 'policy denies';
+      const what = i.userAnswer
+        ? i.verdict === 'allow'
+          ? 'you approved'
+          : 'you declined'
+        : i.verdict === 'allow'
+          ? 'policy allows'
+          : i.verdict === 'ask'
+            ? 'policy asks you'
+            : 'policy denies';
       const line = el('div', 'pp-policy');
       line.append(badge(what, tone), document.createTextNode(` ${i.policyKind}: `), el('code', undefined, i.subject));
       li.append(line);
@@ -179,7 +212,11 @@ function renderObservation(o: ObservationView, terms: readonly QueryTerm[]): HTM
   const li = el('li', `pp-item pp-obs pp-obs-${o.type}`);
   li.dataset.id = o.id;
   li.tabIndex = -1;
-  li.append(el('span', 'pp-who', o.type === 'qa' ? 'Q&A' : `Observation${o.tool ? ` (${o.tool})` : ''}`), document.createTextNode(' '), el('span', undefined, o.text));
+  li.append(
+    el('span', 'pp-who', o.type === 'qa' ? 'Q&A' : `Observation${o.tool ? ` (${o.tool})` : ''}`),
+    document.createTextNode(' '),
+    el('span', undefined, o.text),
+  );
   if (o.path) li.append(document.createTextNode(' '), el('code', undefined, o.path));
   const { root, body } = collapsible([document.createTextNode(o.type === 'qa' ? 'Answer' : 'Result')], o.type === 'qa');
   body.append(el('pre', 'pp-code', o.detail));

@@ -82,7 +82,8 @@ export function parseInline(src: string): Inline[] {
     let m: RegExpExecArray | null;
     if ((m = /^`([^`\n]+)`/.exec(rest))) push({ t: 'code', text: m[1]! });
     else if ((m = /^!\[([^\]\n]*)\]\(([^)\s]*)\)/.exec(rest))) push({ t: 'text', text: `[image: ${m[1] || 'untitled'} (${m[2]}) not loaded]` });
-    else if ((m = /^\[([^\]\n]+)\]\(([^)\s]+)\)/.exec(rest))) push(isSafeHref(m[2]!) ? { t: 'link', href: m[2]!, children: parseInline(m[1]!) } : { t: 'text', text: m[0] });
+    else if ((m = /^\[([^\]\n]+)\]\(([^)\s]+)\)/.exec(rest)))
+      push(isSafeHref(m[2]!) ? { t: 'link', href: m[2]!, children: parseInline(m[1]!) } : { t: 'text', text: m[0] });
     else if ((m = /^\*\*([^*\n]+)\*\*/.exec(rest)) || (m = /^__([^_\n]+)__/.exec(rest))) push({ t: 'strong', children: parseInline(m[1]!) });
     else if ((m = /^\*([^*\s][^*\n]*)\*/.exec(rest)) || (m = /^_([^_\s][^_\n]*)_(?![A-Za-z0-9])/.exec(rest))) push({ t: 'em', children: parseInline(m[1]!) });
     else {

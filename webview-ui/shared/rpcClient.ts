@@ -9,7 +9,10 @@ export interface VsCodeApi {
 }
 declare function acquireVsCodeApi(): VsCodeApi;
 
-type Incoming = { kind: 'response'; id: number; ok: true; result: unknown } | { kind: 'response'; id: number; ok: false; error: string } | { kind: 'push'; type: string; payload: unknown };
+type Incoming =
+  | { kind: 'response'; id: number; ok: true; result: unknown }
+  | { kind: 'response'; id: number; ok: false; error: string }
+  | { kind: 'push'; type: string; payload: unknown };
 
 export type PushHandlersOf<Push> = { [K in keyof Push]?: (payload: Push[K]) => void };
 

@@ -32,7 +32,12 @@ export async function buildCorpus(opts: CorpusOptions, kinds: readonly Kind[] = 
   for (let i = 0; i < pairs.length; i += 2) {
     const batch = pairs.slice(i, i + 2);
     const loaded = await Promise.all(
-      batch.map((pair) => loadVersionPair(pair).then((value) => ({ pair, value }), (reason: unknown) => ({ pair, reason }))),
+      batch.map((pair) =>
+        loadVersionPair(pair).then(
+          (value) => ({ pair, value }),
+          (reason: unknown) => ({ pair, reason }),
+        ),
+      ),
     );
     for (const r of loaded) {
       if ('value' in r) versions.push(capFiles(r.value, opts));

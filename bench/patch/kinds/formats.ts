@@ -52,9 +52,7 @@ export const applyPatch: Kind = {
 };
 
 export function searchReplaceBlocks(path: string, hunks: UHunk[]): string {
-  const blocks = hunks.map((h) =>
-    [path, '<<<<<<< SEARCH', ...oldSide(h), '=======', ...newSide(h), '>>>>>>> REPLACE'].join('\n'),
-  );
+  const blocks = hunks.map((h) => [path, '<<<<<<< SEARCH', ...oldSide(h), '=======', ...newSide(h), '>>>>>>> REPLACE'].join('\n'));
   return blocks.join('\n\n') + '\n';
 }
 

@@ -60,7 +60,8 @@ export const oneSidedContext: Kind = {
   group: 'must-not-apply-wrong',
   format: 'unified',
   expectation: 'refuse',
-  description: "an insertion inside the file whose context after it (or before it) was dropped: git reads that as the file's end (or start), which does not hold",
+  description:
+    "an insertion inside the file whose context after it (or before it) was dropped: git reads that as the file's end (or start), which does not hold",
   make: ({ pair, rng }) => {
     const file = splitLines(pair.oldText);
     const hunks = hunksCopy(pair);
@@ -73,7 +74,8 @@ export const oneSidedContext: Kind = {
     const one = recount({ ...h, lines: cut, oldStart: h.oldStart + moved, newStart: h.newStart + moved });
     // The kept context must not also sit at that end of the file (then git's reading would hold).
     const kept = oldSide(one);
-    const atEdge = side === 'after' ? findBlock(file.slice(file.length - kept.length), kept).length > 0 : findBlock(file.slice(0, kept.length), kept).length > 0;
+    const atEdge =
+      side === 'after' ? findBlock(file.slice(file.length - kept.length), kept).length > 0 : findBlock(file.slice(0, kept.length), kept).length > 0;
     if (kept.length === 0 || atEdge) return null;
     hunks[i] = one;
     return { ...singleFile(pair, unifiedFor(pair, hunks), `hunk #${i} without context ${side} it`), expected: null };
@@ -98,7 +100,7 @@ export const mixedIndentation: Kind = {
     const hunks = hunksCopy(pair).map((h) => {
       const lines = h.lines.slice();
       let lastOld: string | undefined;
-      for (let i = 0; i < lines.length; ) {
+      for (let i = 0; i < lines.length;) {
         const l = lines[i]!;
         if (l[0] !== '+') {
           if (l[0] !== '\\' && l.slice(1).trim() !== '') lastOld = l.slice(1);
@@ -131,7 +133,8 @@ export const eolBytes: Kind = {
   group: 'must-apply',
   format: 'unified',
   expectation: 'exact',
-  description: "byte-exact endings: deleting the last line of a file without final newline, a literal \\r on such a last line, CRLF lines added to a mixed-ending file, adding/dropping the final newline",
+  description:
+    'byte-exact endings: deleting the last line of a file without final newline, a literal \\r on such a last line, CRLF lines added to a mixed-ending file, adding/dropping the final newline',
   make: ({ pair, rng }) => {
     const variant = rng.pick<Eol>(['drop-last-line', 'cr-last-line', 'mixed-endings', 'final-newline']);
     const [oldText, newText] = eolTexts(pair.oldText, pair.newText, variant, rng);
@@ -166,7 +169,10 @@ function eolTexts(oldText: string, newText: string, variant: Eol, rng: { bool(p?
         if (!endings.has(line)) endings.set(line, rng.bool(0.4) ? '\r\n' : '\n');
         return endings.get(line)!;
       };
-      const mix = (t: string) => splitLines(t).map((l) => l + ending(l)).join('');
+      const mix = (t: string) =>
+        splitLines(t)
+          .map((l) => l + ending(l))
+          .join('');
       return [mix(oldText), mix(newText)];
     }
   }

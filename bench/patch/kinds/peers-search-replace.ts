@@ -14,29 +14,44 @@ const block = (search: string[], replace: string[], open = '<<<<<<< SEARCH', clo
 /** Only unique hunk texts make a fair must-apply case: a block carries no line number. */
 const fair = (pair: Parameters<Kind['make']>[0]['pair']) => endsWithNewline(pair) && locatableWithoutLineNumbers(pair);
 
-const TAGS: Array<[string, string]> = [['<source>', '</source>'], ['<code lang="js">', '</code>'], ['<pre>', '</pre>'], ['<source>javascript', '</source>']];
+const TAGS: Array<[string, string]> = [
+  ['<source>', '</source>'],
+  ['<code lang="js">', '</code>'],
+  ['<pre>', '</pre>'],
+  ['<source>javascript', '</source>'],
+];
 
 export const srFenceTags: Kind = {
   name: 'sr-fence-tags',
   group: 'must-apply',
   format: 'search_replace',
   expectation: 'exact',
-  description: 'blocks in `<source>`/`<code>`/`<pre>` tags instead of fences (path before the tag or first inside it), half with a reversed `git diff` quoted in the prose',
+  description:
+    'blocks in `<source>`/`<code>`/`<pre>` tags instead of fences (path before the tag or first inside it), half with a reversed `git diff` quoted in the prose',
   make: ({ pair, rng }) => {
     if (!fair(pair)) return null;
     const [open, close] = rng.pick(TAGS);
     const inside = rng.bool();
     const blocks = pair.hunks.map((h) => [...(inside ? [open, pair.path] : [pair.path, open]), block(oldSide(h), newSide(h)), close].join('\n'));
     const quoted = rng.bool();
-    const prose = quoted ? ['My first attempt was this diff, which did not apply:', '', unifiedFor(pair, reversed(pair.hunks)), 'Here are the edits instead:', ''] : ['Here are the edits:', ''];
-    return singleFile(pair, [...prose, blocks.join('\n\n'), '', 'That should do it.', ''].join('\n'), `${open}${inside ? ' path inside' : ''}${quoted ? ', quoted diff' : ''}`);
+    const prose = quoted
+      ? ['My first attempt was this diff, which did not apply:', '', unifiedFor(pair, reversed(pair.hunks)), 'Here are the edits instead:', '']
+      : ['Here are the edits:', ''];
+    return singleFile(
+      pair,
+      [...prose, blocks.join('\n\n'), '', 'That should do it.', ''].join('\n'),
+      `${open}${inside ? ' path inside' : ''}${quoted ? ', quoted diff' : ''}`,
+    );
   },
 };
 
 /** The hunks of new -> old: applying them to the old text must fail or corrupt it. */
 function reversed(hunks: UHunk[]): UHunk[] {
   return hunks.map((h) => ({
-    oldStart: h.newStart, oldLines: h.newLines, newStart: h.oldStart, newLines: h.oldLines,
+    oldStart: h.newStart,
+    oldLines: h.newLines,
+    newStart: h.oldStart,
+    newLines: h.oldLines,
     lines: h.lines.filter((l) => l[0] !== '\\').map((l) => (l[0] === '+' ? '-' + l.slice(1) : l[0] === '-' ? '+' + l.slice(1) : l)),
   }));
 }
@@ -60,7 +75,7 @@ export const srRoo: Kind = {
   group: 'must-apply',
   format: 'search_replace',
   expectation: 'exact',
-  description: "Roo Code blocks: `:start_line:`/`:end_line:` and `-------` after the SEARCH marker; half with `N | ` prefixes copied from a numbered read",
+  description: 'Roo Code blocks: `:start_line:`/`:end_line:` and `-------` after the SEARCH marker; half with `N | ` prefixes copied from a numbered read',
   make: ({ pair, rng }) => {
     if (!fair(pair)) return null;
     const numbered = rng.bool();
@@ -82,7 +97,8 @@ export const srCline: Kind = {
   group: 'must-apply',
   format: 'search_replace',
   expectation: 'exact',
-  description: "Cline markers with 8-12 dashes/pluses (`-------- SEARCH`, `+++++++++ REPLACE`), and the last block's closing marker cut off at the end of the message (where its end is certain)",
+  description:
+    "Cline markers with 8-12 dashes/pluses (`-------- SEARCH`, `+++++++++ REPLACE`), and the last block's closing marker cut off at the end of the message (where its end is certain)",
   make: ({ pair, rng }) => {
     if (!fair(pair)) return null;
     const last = pair.hunks[pair.hunks.length - 1]!;
@@ -94,7 +110,11 @@ export const srCline: Kind = {
     });
     // A message may end without a newline, unless its last line is blank (then nothing would show it).
     const lastBlank = newSide(last).at(-1)?.trim() === '';
-    return singleFile(pair, [pair.path, ...blocks].join('\n') + (lastBlank || rng.bool() ? '\n' : ''), cut ? 'last marker cut off' : 'all markers (the cut would be uncertain)');
+    return singleFile(
+      pair,
+      [pair.path, ...blocks].join('\n') + (lastBlank || rng.bool() ? '\n' : ''),
+      cut ? 'last marker cut off' : 'all markers (the cut would be uncertain)',
+    );
   },
 };
 
@@ -139,7 +159,8 @@ export const srSequential: Kind = {
 function sequentialTarget(oldText: string, newText: string, hunks: UHunk[], rng: Rng): { line: string; expected: (follow: string) => string } | null {
   const newLines = splitLines(newText);
   const oldSet = new Set(splitLines(oldText));
-  const candidates = hunks.flatMap((h) => h.lines.filter((l) => l[0] === '+').map((l) => l.slice(1)))
+  const candidates = hunks
+    .flatMap((h) => h.lines.filter((l) => l[0] === '+').map((l) => l.slice(1)))
     .filter((l) => l.trim().length >= 4 && !oldSet.has(l) && newLines.filter((x) => x === l).length === 1);
   if (candidates.length === 0) return null;
   const line = rng.pick(candidates);

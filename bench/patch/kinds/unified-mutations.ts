@@ -17,7 +17,7 @@ export const wrongLineNumbers: Kind = {
   group: 'must-apply',
   format: 'unified',
   expectation: 'exact',
-  description: "every hunk header shifted by 3-40 lines, and its counts off by 1-2 (sources whose hunk texts are unique)",
+  description: 'every hunk header shifted by 3-40 lines, and its counts off by 1-2 (sources whose hunk texts are unique)',
   make: ({ pair, rng }) => {
     if (!locatableWithoutLineNumbers(pair)) return null;
     const notes: string[] = [];
@@ -41,7 +41,15 @@ export const missingLineNumbers: Kind = {
   expectation: 'exact',
   description: 'bare `@@` hunk headers with no numbers (sources whose hunk texts are unique)',
   make: ({ pair }) =>
-    locatableWithoutLineNumbers(pair) ? singleFile(pair, unifiedFor(pair, hunksCopy(pair).map((h) => ({ ...h, header: '@@' })))) : null,
+    locatableWithoutLineNumbers(pair)
+      ? singleFile(
+          pair,
+          unifiedFor(
+            pair,
+            hunksCopy(pair).map((h) => ({ ...h, header: '@@' })),
+          ),
+        )
+      : null,
 };
 
 export const hunksOutOfOrder: Kind = {

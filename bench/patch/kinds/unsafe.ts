@@ -44,8 +44,7 @@ export const ambiguousHunk: Kind = {
   group: 'must-not-apply-wrong',
   format: 'unified',
   expectation: 'exact-or-refuse',
-  description:
-    "one hunk whose old text also occurs elsewhere in the file, with no usable line hint (bare `@@`, or a header exactly between both copies)",
+  description: 'one hunk whose old text also occurs elsewhere in the file, with no usable line hint (bare `@@`, or a header exactly between both copies)',
   make: ({ pair, rng }) => {
     if (!pair.oldText.endsWith('\n') || !pair.newText.endsWith('\n')) return null;
     const file = splitLines(pair.oldText);

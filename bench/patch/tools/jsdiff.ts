@@ -47,7 +47,7 @@ export function applyWithJsdiff(c: BenchCase): Omit<ToolResult, 'ms'> {
 
 export const jsdiff: Tool = {
   name: 'jsdiff',
-  command: "jsdiff applyPatch(src, parsePatch(patch)[i], { fuzzFactor: 2 }) per file",
+  command: 'jsdiff applyPatch(src, parsePatch(patch)[i], { fuzzFactor: 2 }) per file',
   spawns: false,
   supports: (c: BenchCase) => c.format === 'unified',
   async runAll(cases, onProgress) {

@@ -22,16 +22,22 @@ function spawnedTool(name: string, command: string, cmd: string, args: (c: Bench
 
 export const gitApply = spawnedTool('git', 'git apply -pN', 'git', (c, f) => ['apply', `-p${stripLevel(c.patch)}`, f]);
 
-export const gitApplyLax = spawnedTool(
-  'git-lax',
-  'git apply -pN --recount --ignore-whitespace -C1',
-  'git',
-  (c, f) => ['apply', `-p${stripLevel(c.patch)}`, '--recount', '--ignore-whitespace', '-C1', f],
-);
+export const gitApplyLax = spawnedTool('git-lax', 'git apply -pN --recount --ignore-whitespace -C1', 'git', (c, f) => [
+  'apply',
+  `-p${stripLevel(c.patch)}`,
+  '--recount',
+  '--ignore-whitespace',
+  '-C1',
+  f,
+]);
 
-export const gnuPatch = spawnedTool(
-  'gnu-patch',
-  'patch --batch --fuzz=5 -l -pN (no backups, rejects discarded)',
-  'patch',
-  (c, f) => ['--batch', '--fuzz=5', '-l', `-p${stripLevel(c.patch)}`, '--no-backup-if-mismatch', '--reject-file=-', '-i', f],
-);
+export const gnuPatch = spawnedTool('gnu-patch', 'patch --batch --fuzz=5 -l -pN (no backups, rejects discarded)', 'patch', (c, f) => [
+  '--batch',
+  '--fuzz=5',
+  '-l',
+  `-p${stripLevel(c.patch)}`,
+  '--no-backup-if-mismatch',
+  '--reject-file=-',
+  '-i',
+  f,
+]);

@@ -153,7 +153,10 @@ function renderRun(d: RunDetail): string {
     `log (${d.steps.length} entries: the goal, each model reply and each tool call):`,
     ...d.steps.map((s) => `  ${String(s.seq).padStart(3)}. ${s.role}${s.tool ? ` ${s.tool}` : ''}: ${oneLine(s.text ?? s.result ?? '', 100)}`),
     `patches (${d.patches.length}):`,
-    ...d.patches.map((p) => `  ${p.id}  ${p.files.join(', ')}  accepted ${p.acceptedHunks.length}, rejected ${p.rejectedHunks.length}${p.appliedAt ? `, applied ${iso(p.appliedAt)}` : ''}`),
+    ...d.patches.map(
+      (p) =>
+        `  ${p.id}  ${p.files.join(', ')}  accepted ${p.acceptedHunks.length}, rejected ${p.rejectedHunks.length}${p.appliedAt ? `, applied ${iso(p.appliedAt)}` : ''}`,
+    ),
     `test runs (${d.testRuns.length}):`,
     ...d.testRuns.map((t) => `  ${iso(t.time)}  ${t.trigger.padEnd(6)} exit ${t.exitCode ?? '-'}  ${t.durationMs} ms  ${t.command}`),
     `policy decisions (${d.policyDecisions.length}):`,

@@ -44,9 +44,20 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
   for (const i of config.ignored.filter((x) => x.key.startsWith('patchpilot.mcp.'))) {
-    process.stderr.write(`patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}\n`);
+    process.stderr.write(
+      `patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}\n`,
+    );
   }
-  const manager = createMcpManager({ root, settings: config.settings, approveHint: MCP_APPROVE_HINT, notifier: { info: () => undefined, warn: (m) => process.stderr.write(`patchpilot: warning: ${m}\n`), error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`) } });
+  const manager = createMcpManager({
+    root,
+    settings: config.settings,
+    approveHint: MCP_APPROVE_HINT,
+    notifier: {
+      info: () => undefined,
+      warn: (m) => process.stderr.write(`patchpilot: warning: ${m}\n`),
+      error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`),
+    },
+  });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   process.once('SIGINT', onSignal);
@@ -68,7 +79,10 @@ export async function run(argv: string[]): Promise<number> {
         continue;
       }
       process.stdout.write(`approved ${name}: ${status.launch}\n`);
-      for (const t of tools) process.stdout.write(`  ${t.name}${t.description ? `: ${firstLine(t.description)}` : ''}${status.alwaysAllow.includes(t.name) ? ' (always allowed)' : ''}\n`);
+      for (const t of tools)
+        process.stdout.write(
+          `  ${t.name}${t.description ? `: ${firstLine(t.description)}` : ''}${status.alwaysAllow.includes(t.name) ? ' (always allowed)' : ''}\n`,
+        );
     }
     return failed ? ExitCode.failed : ExitCode.ok;
   } catch (err) {

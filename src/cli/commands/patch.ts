@@ -96,7 +96,7 @@ function wrongFolderHint(result: ApplyResult, cwd: string): string {
   let hint = `The files were looked for under ${cwd}; run from the folder the patch's paths are relative to, or pass --cwd DIR.\n`;
   const holds = (dir: string) => missing.every((p) => existsSync(path.join(dir, p)));
   const above: string[] = [];
-  for (let dir = cwd; dir !== path.dirname(dir); ) above.push((dir = path.dirname(dir)));
+  for (let dir = cwd; dir !== path.dirname(dir);) above.push((dir = path.dirname(dir)));
   const below = readdirSync(cwd, { withFileTypes: true })
     .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
     .map((e) => path.join(cwd, e.name));
@@ -171,7 +171,13 @@ async function evalCommand(argv: string[]): Promise<number> {
         else after.set(p, text);
       }
     }
-    const out = { id: c.value.id, status: plan.ok ? 'applied' : 'refused', files: Object.fromEntries(after), ...(plan.ok ? {} : { error: plan.error }), ms: Math.round(ms * 1000) / 1000 };
+    const out = {
+      id: c.value.id,
+      status: plan.ok ? 'applied' : 'refused',
+      files: Object.fromEntries(after),
+      ...(plan.ok ? {} : { error: plan.error }),
+      ms: Math.round(ms * 1000) / 1000,
+    };
     process.stdout.write(JSON.stringify(out) + '\n');
   }
   return ExitCode.ok;

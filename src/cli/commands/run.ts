@@ -85,7 +85,8 @@ export async function run(argv: string[]): Promise<number> {
   const json = args.json === true;
   const terminal = process.stdin.isTTY === true && process.stderr.isTTY === true;
   if (!goal && json) throw new UsageError('--goal is required with --json');
-  if (!goal && !terminal) throw new UsageError('--goal is required when stdin is not a terminal (without it, run opens an interactive session, which needs one)');
+  if (!goal && !terminal)
+    throw new UsageError('--goal is required when stdin is not a terminal (without it, run opens an interactive session, which needs one)');
   const workspace = path.resolve(args.workspace ?? process.cwd());
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);
@@ -140,11 +141,14 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (detected) notifier.info(`tests: ${detected.command} (detected from ${detected.source}; --no-detect-tests to turn off)`);
   for (const w of config.warnings) notifier.warn(w);
-  for (const i of config.ignored) notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${i.userOnly ? '' : ' (--trust-workspace to use it)'}`);
-  if (wireOf(config.settings.llm.provider) === 'vscode') return settingsError('provider "vscode" (VS Code\'s own models) works only inside VS Code; choose another provider for the CLI');
+  for (const i of config.ignored)
+    notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${i.userOnly ? '' : ' (--trust-workspace to use it)'}`);
+  if (wireOf(config.settings.llm.provider) === 'vscode')
+    return settingsError('provider "vscode" (VS Code\'s own models) works only inside VS Code; choose another provider for the CLI');
   const { llm } = config.settings;
   // A model program needs no endpoint; Anthropic's defaults to the SDK's own.
-  if (!llm.baseUrl && !llm.command && llm.provider !== 'anthropic') return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl (or --llm-command)');
+  if (!llm.baseUrl && !llm.command && llm.provider !== 'anthropic')
+    return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl (or --llm-command)');
   if (!llm.model && !llm.command) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
 
   const interactive = terminal && !json;
@@ -153,7 +157,13 @@ export async function run(argv: string[]): Promise<number> {
   if (notice) notifier.warn(notice);
   let built;
   try {
-    built = await createAgentDeps({ root, config, approver, notifier, onEvent: json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }) });
+    built = await createAgentDeps({
+      root,
+      config,
+      approver,
+      notifier,
+      onEvent: json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }),
+    });
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;

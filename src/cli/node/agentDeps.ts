@@ -16,7 +16,12 @@ export interface AgentHostOptions {
 /** The CLI's wiring: the shared core wiring (core/session/wireAgent.ts) with the Node test runner. */
 export function createAgentDeps(o: AgentHostOptions): Promise<WiredAgent> {
   // The package's skills/ folder: next to dist/ in the built CLI, up from src/ under tsx.
-  return wireAgent({ ...o, tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }), mcpApproveHint: MCP_APPROVE_HINT, bundledSkillsDir: findBundledSkillsDir(__dirname) });
+  return wireAgent({
+    ...o,
+    tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }),
+    mcpApproveHint: MCP_APPROVE_HINT,
+    bundledSkillsDir: findBundledSkillsDir(__dirname),
+  });
 }
 
 /** How a CLI user approves an MCP server when no terminal can ask (CI): ahead of the run. */

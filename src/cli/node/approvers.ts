@@ -61,7 +61,17 @@ export class TerminalApprover implements Approver {
   }
 
   async approveAction(request: ActionApprovalRequest, signal: AbortSignal): Promise<ActionApprovalAnswer> {
-    this.output.write(`\n${request.kind}: ${request.title}\n  ${request.reason}\n${request.detail ? `${request.detail.split('\n').slice(0, 20).map((l) => `  | ${l}`).join('\n')}\n` : ''}`);
+    this.output.write(
+      `\n${request.kind}: ${request.title}\n  ${request.reason}\n${
+        request.detail
+          ? `${request.detail
+              .split('\n')
+              .slice(0, 20)
+              .map((l) => `  | ${l}`)
+              .join('\n')}\n`
+          : ''
+      }`,
+    );
     const yes = /^y/i.test(await this.ask('allow? [y/N] ', signal));
     const feedback = yes ? '' : await this.ask('a word for the agent (optional): ', signal);
     return { approved: yes, ...(feedback.trim() ? { feedback: feedback.trim() } : {}) };

@@ -31,7 +31,9 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
     switch (e.type) {
       case 'run/started':
         dryRun = e.mode === 'plan';
-        line(`patchpilot: ${e.mode} mode, model ${e.model}${e.contextWindowNote ? `, ${e.contextWindowNote}` : ''}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`);
+        line(
+          `patchpilot: ${e.mode} mode, model ${e.model}${e.contextWindowNote ? `, ${e.contextWindowNote}` : ''}${e.git.isRepo ? `, ${e.git.branch ?? 'detached'} @ ${e.git.head?.slice(0, 10) ?? 'no commits'}` : ''}`,
+        );
         break;
       case 'step/started':
         streaming = undefined;
@@ -45,7 +47,11 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         midLine = !e.text.endsWith('\n');
         break;
       case 'reasoning/fromText':
-        line(showReasoning ? "[the text above was the model's reasoning, not its answer]" : "[the text above was the model's reasoning, not its answer; --show-reasoning labels it]");
+        line(
+          showReasoning
+            ? "[the text above was the model's reasoning, not its answer]"
+            : "[the text above was the model's reasoning, not its answer; --show-reasoning labels it]",
+        );
         streaming = undefined;
         break;
       case 'text/delta':
@@ -104,7 +110,9 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
 export function describeCompaction(e: Extract<AgentEvent, { type: 'context/summarized' }>): string {
   const k = formatTokens;
   const details = [
-    e.summarizedMessages ? `${e.summarizedMessages} message${e.summarizedMessages === 1 ? '' : 's'}${e.digest ? ' listed without a model summary' : e.model ? ` by ${e.model}` : ''}` : '',
+    e.summarizedMessages
+      ? `${e.summarizedMessages} message${e.summarizedMessages === 1 ? '' : 's'}${e.digest ? ' listed without a model summary' : e.model ? ` by ${e.model}` : ''}`
+      : '',
     e.droppedSummaries ? `${e.droppedSummaries} old summar${e.droppedSummaries === 1 ? 'y' : 'ies'} dropped` : '',
     e.droppedExchanges ? `${e.droppedExchanges} earlier exchange${e.droppedExchanges === 1 ? '' : 's'} dropped` : '',
     e.cutMessages ? `${e.cutMessages} message${e.cutMessages === 1 ? '' : 's'} cut` : '',

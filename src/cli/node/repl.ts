@@ -12,7 +12,10 @@ export const REPL_HELP = 'Type a goal and press Enter. /exit or Ctrl-D quits; Ct
  * cooked mode (Ctrl-C is a real SIGINT, which the session turns into a cancel) and approval
  * questions own stdin alone.
  */
-export async function runRepl(session: AgentSession, io: { input?: NodeJS.ReadStream; output?: NodeJS.WritableStream; stdout?: NodeJS.WritableStream } = {}): Promise<number> {
+export async function runRepl(
+  session: AgentSession,
+  io: { input?: NodeJS.ReadStream; output?: NodeJS.WritableStream; stdout?: NodeJS.WritableStream } = {},
+): Promise<number> {
   const input = io.input ?? process.stdin;
   const output = io.output ?? process.stderr;
   const stdout = io.stdout ?? process.stdout;

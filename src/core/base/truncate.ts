@@ -8,7 +8,8 @@ export function headTail(text: string, maxChars: number): { text: string; trunca
   const headBudget = Math.floor(maxChars * 0.4);
   const tailBudget = maxChars - headBudget;
   let headEnd = text.lastIndexOf('\n', headBudget);
-  if (headEnd < headBudget / 2) headEnd = headBudget; // one huge line: cut inside it
+  if (headEnd < headBudget / 2)
+    headEnd = headBudget; // one huge line: cut inside it
   else headEnd += 1;
   let tailStart = text.indexOf('\n', text.length - tailBudget);
   if (tailStart === -1 || tailStart - (text.length - tailBudget) > tailBudget / 2) tailStart = text.length - tailBudget;

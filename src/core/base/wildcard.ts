@@ -31,11 +31,7 @@ interface Node {
   accept?: boolean;
 }
 
-type Item =
-  | { k: 'pred'; pred: (ch: string) => boolean }
-  | { k: 'star'; pred: (ch: string) => boolean }
-  | { k: 'dirs' }
-  | { k: 'alt'; branches: Item[][] };
+type Item = { k: 'pred'; pred: (ch: string) => boolean } | { k: 'star'; pred: (ch: string) => boolean } | { k: 'dirs' } | { k: 'alt'; branches: Item[][] };
 
 const notSlash = (ch: string) => ch !== '/';
 const isSlash = (ch: string) => ch === '/';
@@ -93,7 +89,9 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): Matcher
 /** A flat wildcard (command allow rules): `*` is any text, "/" included; `?` is one character. */
 export function compileWildcard(pattern: string): Matcher {
   checkLength(pattern);
-  const items: Item[] = [...pattern].map((c): Item => (c === '*' ? { k: 'star', pred: anyChar } : c === '?' ? { k: 'pred', pred: anyChar } : { k: 'pred', pred: (ch) => ch === c }));
+  const items: Item[] = [...pattern].map((c): Item =>
+    c === '*' ? { k: 'star', pred: anyChar } : c === '?' ? { k: 'pred', pred: anyChar } : { k: 'pred', pred: (ch) => ch === c },
+  );
   return build(items);
 }
 

@@ -39,7 +39,14 @@ export function loadCliConfig(input: CliConfigInput): ResolvedConfig {
   for (const [name, key] of Object.entries(ENV_SETTINGS)) {
     const value = input.env[name];
     // A list in a variable: comma-separated names.
-    if (value !== undefined && value !== '') envValues[key] = SETTING_KEYS[key].kind === 'string[]' ? value.split(',').map((v) => v.trim()).filter(Boolean) : value;
+    if (value !== undefined && value !== '')
+      envValues[key] =
+        SETTING_KEYS[key].kind === 'string[]'
+          ? value
+              .split(',')
+              .map((v) => v.trim())
+              .filter(Boolean)
+          : value;
   }
   layers.push({ scope: 'env', origin: 'environment', values: envValues });
   layers.push({ scope: 'flag', origin: 'command line', values: input.flags });

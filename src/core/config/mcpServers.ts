@@ -41,7 +41,10 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$/;
 /** Parses the setting's value; every problem at once, each naming the server and the field. */
 export function parseMcpServers(value: unknown): { ok: true; value: Record<string, McpServerConfig> } | { ok: false; message: string } {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return { ok: false, message: 'expected an object of servers, e.g. {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}' };
+    return {
+      ok: false,
+      message: 'expected an object of servers, e.g. {"files": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."]}}',
+    };
   }
   const out: Record<string, McpServerConfig> = {};
   const problems: string[] = [];

@@ -82,7 +82,9 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
       const checked = validateSettingValue(key, raw);
       if (!checked.ok) {
         // Named as the user typed it: "--base-url", "$PATCHPILOT_MODEL", or the key in its file.
-        problems.push(`${layer.scope === 'flag' || layer.scope === 'env' ? `${describeOrigin(key, layer)} (${key})` : `${key} (from ${layer.origin})`}: ${checked.message}`);
+        problems.push(
+          `${layer.scope === 'flag' || layer.scope === 'env' ? `${describeOrigin(key, layer)} (${key})` : `${key} (from ${layer.origin})`}: ${checked.message}`,
+        );
         continue;
       }
       values[key] = isConcat(key) ? addUp(values[key], checked.value) : checked.value;
@@ -140,7 +142,8 @@ function isConcat(key: SettingKey): boolean {
 }
 
 /** Why a user-only key from a workspace is ignored (no trust makes it count). */
-export const USER_ONLY_REASON = 'only your user settings (or, in the CLI, its user settings file, flag or environment variable) may set it, never a workspace, trusted or not';
+export const USER_ONLY_REASON =
+  'only your user settings (or, in the CLI, its user settings file, flag or environment variable) may set it, never a workspace, trusted or not';
 
 function isUserOnly(key: SettingKey): boolean {
   return 'userOnly' in SETTING_KEYS[key] && SETTING_KEYS[key].userOnly === true;

@@ -116,7 +116,20 @@ export interface PatchPilotSettings {
 export type WebSearchProvider = 'searxng' | 'brave' | 'off';
 export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
 
-type Kind = 'string' | 'url' | 'mode' | 'string[]' | 'absPath[]' | 'boolean' | 'posint' | 'posnum' | 'onOffGlob' | 'mcpServers' | 'searchProvider' | 'modelTokens' | 'object';
+type Kind =
+  | 'string'
+  | 'url'
+  | 'mode'
+  | 'string[]'
+  | 'absPath[]'
+  | 'boolean'
+  | 'posint'
+  | 'posnum'
+  | 'onOffGlob'
+  | 'mcpServers'
+  | 'searchProvider'
+  | 'modelTokens'
+  | 'object';
 
 interface KeySpec {
   kind: Kind;
@@ -239,7 +252,8 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
       if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim() !== '')) return { ok: true, value: value.map((v: string) => v.trim()) };
       return { ok: false, message: `expected an array of non-empty strings, got ${got}` };
     case 'absPath[]':
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim().startsWith('/'))) return { ok: true, value: value.map((v: string) => v.trim()) };
+      if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim().startsWith('/')))
+        return { ok: true, value: value.map((v: string) => v.trim()) };
       return { ok: false, message: `expected an array of absolute paths, got ${got}` };
     case 'boolean':
       if (typeof value === 'boolean') return { ok: true, value };

@@ -30,12 +30,21 @@ export function promptBudgetFor(settings: Pick<PatchPilotSettings, 'context'>, m
   }
   if (window.maxOutputTokens !== undefined) {
     // The reply needs no more room than the model can write: a model with a short output limit keeps more of its window for the prompt.
-    const reserve = Math.max(Math.ceil(window.tokens * MIN_REPLY_SHARE), Math.min(window.maxOutputTokens, Math.ceil(window.tokens * (1 - DEFAULT_PROMPT_SHARE))));
+    const reserve = Math.max(
+      Math.ceil(window.tokens * MIN_REPLY_SHARE),
+      Math.min(window.maxOutputTokens, Math.ceil(window.tokens * (1 - DEFAULT_PROMPT_SHARE))),
+    );
     if (reserve < Math.ceil(window.tokens * (1 - DEFAULT_PROMPT_SHARE))) {
-      return { tokens: window.tokens - reserve, source: `the ${window.tokens}-token window of ${model} less ${reserve} tokens for the reply (its output limit is ${window.maxOutputTokens})` };
+      return {
+        tokens: window.tokens - reserve,
+        source: `the ${window.tokens}-token window of ${model} less ${reserve} tokens for the reply (its output limit is ${window.maxOutputTokens})`,
+      };
     }
   }
-  return { tokens: Math.floor(window.tokens * DEFAULT_PROMPT_SHARE), source: `${DEFAULT_PROMPT_SHARE * 100}% of the ${window.tokens}-token window of ${model}` };
+  return {
+    tokens: Math.floor(window.tokens * DEFAULT_PROMPT_SHARE),
+    source: `${DEFAULT_PROMPT_SHARE * 100}% of the ${window.tokens}-token window of ${model}`,
+  };
 }
 
 /** Token counts for people: 41234 -> "41k", 6150 -> "6.2k", 950 -> "950". */

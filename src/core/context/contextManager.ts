@@ -117,7 +117,17 @@ export class ContextManager {
   private async compact(before: number, signal: AbortSignal): Promise<void> {
     const budget = this.budget.tokens;
     const c = this.conversation;
-    const report: CompactionReport = { beforeTokens: before, afterTokens: before, budgetTokens: budget, summarizedMessages: 0, summaries: [], digests: 0, droppedSummaries: 0, droppedExchanges: 0, cutMessages: 0 };
+    const report: CompactionReport = {
+      beforeTokens: before,
+      afterTokens: before,
+      budgetTokens: budget,
+      summarizedMessages: 0,
+      summaries: [],
+      digests: 0,
+      droppedSummaries: 0,
+      droppedExchanges: 0,
+      cutMessages: 0,
+    };
 
     const plan = planCompaction(c.messages);
     if (plan.jobs.length) {
@@ -138,7 +148,12 @@ export class ContextManager {
       );
       if (result.error) this.deps.warn(`the context summary fell back to a plain list of steps: ${result.error}`);
       c.replace(applyCompaction(c.messages, plan, result.summaries));
-      Object.assign(report, { summarizedMessages: plan.jobs.reduce((n, j) => n + j.work.length, 0), summaries: result.summaries, model, digests: result.digests });
+      Object.assign(report, {
+        summarizedMessages: plan.jobs.reduce((n, j) => n + j.work.length, 0),
+        summaries: result.summaries,
+        model,
+        digests: result.digests,
+      });
     }
     for (let next = dropOldestSummary(c.messages); next && this.count() > budget; next = dropOldestSummary(c.messages)) {
       c.replace(next);
@@ -166,7 +181,10 @@ export class ContextManager {
         if (i > 0 && sizeOf(m) > bestSize) [best, bestSize] = [i, sizeOf(m)];
       });
       if (best < 0) {
-        if (!this.warnedFixed) this.deps.warn(`the prompt (${this.count()} tokens) stays over the budget of ${budget} (${this.budget.source}): the system prompt and tool schemas alone take most of it`);
+        if (!this.warnedFixed)
+          this.deps.warn(
+            `the prompt (${this.count()} tokens) stays over the budget of ${budget} (${this.budget.source}): the system prompt and tool schemas alone take most of it`,
+          );
         this.warnedFixed = true;
         break;
       }
@@ -203,7 +221,9 @@ function cutMessage(m: ModelMessage, chars: number): ModelMessage {
   const largest = calls.reduce((best, c, i) => (c.argumentsJson.length > (calls[best]?.argumentsJson.length ?? -1) ? i : best), -1);
   if (largest >= 0 && calls[largest]!.argumentsJson.length >= (m.content?.length ?? 0)) {
     const original = calls[largest]!.argumentsJson.length;
-    const toolCalls = calls.map((c, i) => (i === largest ? { ...c, argumentsJson: JSON.stringify({ note: `${note}: ${original} characters of arguments left out` }) } : c));
+    const toolCalls = calls.map((c, i) =>
+      i === largest ? { ...c, argumentsJson: JSON.stringify({ note: `${note}: ${original} characters of arguments left out` }) } : c,
+    );
     return { ...m, toolCalls };
   }
   return { ...m, content: `${note}\n${headTail(m.content ?? '', chars).text}` };

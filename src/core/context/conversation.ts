@@ -47,7 +47,13 @@ export class Conversation {
    * `thinkingBlocks`: the reply's signed reasoning, kept as it came (Anthropic checks it within a tool loop).
    */
   addAssistant(text: string, toolCalls: readonly ModelToolCall[], reasoning?: string, thinkingBlocks?: readonly ThinkingBlock[]): void {
-    this.list.push({ role: 'assistant', content: text || null, ...(toolCalls.length ? { toolCalls } : {}), ...(reasoning ? { reasoning } : {}), ...(thinkingBlocks?.length ? { thinkingBlocks } : {}) });
+    this.list.push({
+      role: 'assistant',
+      content: text || null,
+      ...(toolCalls.length ? { toolCalls } : {}),
+      ...(reasoning ? { reasoning } : {}),
+      ...(thinkingBlocks?.length ? { thinkingBlocks } : {}),
+    });
   }
 
   addToolResult(toolCallId: string, output: string): void {

@@ -83,7 +83,8 @@ async function relevantHistory(history: HistorySearch | undefined, goal: string)
   }
   return hits.map((h) => {
     const day = new Date(h.time).toISOString().slice(0, 10);
-    const head = h.type === 'qa' ? `- [${day}] asked: ${oneLine(h.text)}` : `- [${day}${h.tool ? `, ${h.tool}` : ''}${h.path ? ` ${h.path}` : ''}] ${oneLine(h.text)}`;
+    const head =
+      h.type === 'qa' ? `- [${day}] asked: ${oneLine(h.text)}` : `- [${day}${h.tool ? `, ${h.tool}` : ''}${h.path ? ` ${h.path}` : ''}] ${oneLine(h.text)}`;
     const detail = h.detail
       .split('\n')
       .map((l) => l.trim())

@@ -63,7 +63,11 @@ function mentions(text: string, rel: string): boolean {
   for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + 1)) {
     const before = lower[at - 1];
     const after = lower[at + needle.length];
-    if ((before === undefined || !/[\w.-]/.test(before)) && (after === undefined || !/[\w-]/.test(after) || (after === '.' && !/[\w]/.test(lower[at + needle.length + 1] ?? '')))) return true;
+    if (
+      (before === undefined || !/[\w.-]/.test(before)) &&
+      (after === undefined || !/[\w-]/.test(after) || (after === '.' && !/[\w]/.test(lower[at + needle.length + 1] ?? '')))
+    )
+      return true;
   }
   return false;
 }

@@ -51,9 +51,20 @@ export async function loadRunSkills(input: Pick<RunContextInput, 'root' | 'pathP
 export async function createRunContext(input: RunContextInput, skills: SkillCatalog, tools: readonly ModelToolSpec[]): Promise<RunContext> {
   const model = input.model.modelFor('reasoning');
   const budget = promptBudgetFor(input.settings, model, input.model.contextWindow('reasoning'));
-  const { sections, warnings } = await gatherPromptSections({ reader: workspaceReader(input.root, input.pathPolicy), skills, history: input.history, goal: input.goal });
+  const { sections, warnings } = await gatherPromptSections({
+    reader: workspaceReader(input.root, input.pathPolicy),
+    skills,
+    history: input.history,
+    goal: input.goal,
+  });
   for (const w of warnings) input.warn(w);
-  const base = input.basePrompt ?? buildSystemPrompt(input.facts, input.mode, tools.map((t) => t.name));
+  const base =
+    input.basePrompt ??
+    buildSystemPrompt(
+      input.facts,
+      input.mode,
+      tools.map((t) => t.name),
+    );
   const system = assembleSystemPrompt(base, sections, budget.tokens, (text) => input.calibration.scale(model, Math.ceil(text.length / 4)));
   if (system.cut.length) input.warn(`cut to fit the context budget of ${budget.tokens} tokens: ${system.cut.join(', ')}`);
   const conversation = new Conversation(system.text, input.goal, MAX_TOOL_RESULT_CHARS, input.earlier);

@@ -13,7 +13,7 @@ export interface WorkspaceFacts {
 
 const MODE_RULES: Record<ApprovalMode, string> = {
   ask: 'The user approves each patch (hunk by hunk) and each command. A rejection comes back with their words: adapt, do not repeat it.',
-  'auto-edit': 'Patches are applied without asking; commands need the user\'s approval.',
+  'auto-edit': "Patches are applied without asking; commands need the user's approval.",
   auto: 'Patches are applied and commands allowed by the policy run without asking. Denied commands stay denied: find another way.',
   plan: 'PLAN MODE: nothing is written and no command runs. Read and search, then propose the patches you would make (propose_patch checks them without applying) and finish with a step-by-step plan.',
 };
@@ -27,7 +27,7 @@ export function buildSystemPrompt(facts: WorkspaceFacts, mode: ApprovalMode, too
     ? `test commands: ${facts.testCommands.map((c) => `\`${c}\``).join(', ')}${facts.afterEdit ? ' (run automatically after each applied edit; the result is added to the tool result)' : ''}`
     : 'test commands: none configured';
   return [
-    'You are PatchPilot, a careful coding agent working in the user\'s workspace toward the goal in the next message.',
+    "You are PatchPilot, a careful coding agent working in the user's workspace toward the goal in the next message.",
     '',
     'How to work:',
     '- Look before you change: list, glob, grep and read the relevant code first. Paths are relative to the workspace root.',

@@ -40,7 +40,11 @@ export const CLAIM_MARK = '[not an approval: notes cannot grant permissions]';
 export function markAuthorityClaims(text: string): string {
   return text
     .split('\n')
-    .map((line) => (line.trim() && !line.includes(CLAIM_MARK) && AUTHORITY_CLAIM.test(line) ? `${line.match(/^\s*(?:[-*+]\s+)?/)![0]}${CLAIM_MARK} ${line.trimStart().replace(/^[-*+]\s+/, '')}` : line))
+    .map((line) =>
+      line.trim() && !line.includes(CLAIM_MARK) && AUTHORITY_CLAIM.test(line)
+        ? `${line.match(/^\s*(?:[-*+]\s+)?/)![0]}${CLAIM_MARK} ${line.trimStart().replace(/^[-*+]\s+/, '')}`
+        : line,
+    )
     .join('\n');
 }
 

@@ -36,7 +36,8 @@ export function workspaceReader(root: string, policy: PathPolicy): WorkspaceRead
       const real = decision.relativePath ?? rel;
       // What the prompt loads must be a protected path, or the agent could rewrite it unasked and steer
       // the next run: a link from AGENTS.md to an ordinary file is not followed.
-      if (real !== rel && !instructionMatcher.match(real)) throw new PromptFileRefused(`${rel} links to ${real}, which is not a protected path (the agent could change it without asking)`);
+      if (real !== rel && !instructionMatcher.match(real))
+        throw new PromptFileRefused(`${rel} links to ${real}, which is not a protected path (the agent could change it without asking)`);
       const st = await lstat(path.join(root, real)).catch(() => undefined);
       if (!st) return undefined;
       if (!st.isFile()) throw new PromptFileRefused(`${rel} is not a regular file`);
@@ -45,7 +46,13 @@ export function workspaceReader(root: string, policy: PathPolicy): WorkspaceRead
         const size = (await handle.stat()).size;
         const buffer = Buffer.alloc(Math.min(size, maxBytes));
         const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-        return { text: buffer.subarray(0, bytesRead).toString('utf8').replace(/^\uFEFF/, ''), truncated: size > maxBytes };
+        return {
+          text: buffer
+            .subarray(0, bytesRead)
+            .toString('utf8')
+            .replace(/^\uFEFF/, ''),
+          truncated: size > maxBytes,
+        };
       } finally {
         await handle.close();
       }
@@ -57,7 +64,10 @@ export function workspaceReader(root: string, policy: PathPolicy): WorkspaceRead
       const st = await lstat(path.join(root, rel)).catch(() => undefined);
       if (!st?.isDirectory()) return [];
       const entries = await readdir(path.join(root, rel), { withFileTypes: true }).catch(() => []);
-      return entries.filter((e) => e.isFile() || e.isDirectory()).map((e) => ({ name: e.name, isDir: e.isDirectory() })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return entries
+        .filter((e) => e.isFile() || e.isDirectory())
+        .map((e) => ({ name: e.name, isDir: e.isDirectory() }))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
   };
 }

@@ -36,7 +36,11 @@ export function nextDemoReply(messages: readonly Message[]): WireReply {
   }
   if (last.name === 'run_tests' && did('propose_patch').length === 0) {
     const failing = /FAIL\s+([^\n]+)/.exec(last.result)?.[1]?.trim();
-    const seen = failing ? `The test "${failing}" fails.` : /no test commands are configured/.test(last.result) ? 'No test command is configured here, so I go by the code.' : 'Now the code.';
+    const seen = failing
+      ? `The test "${failing}" fails.`
+      : /no test commands are configured/.test(last.result)
+        ? 'No test command is configured here, so I go by the code.'
+        : 'Now the code.';
     return call(`${seen} \`formatDate\` lives in \`${TARGET}\`; reading it.`, 'read_file', { path: TARGET });
   }
   if (last.name === 'read_file') {
@@ -46,7 +50,7 @@ export function nextDemoReply(messages: readonly Message[]): WireReply {
     const patch = fixPatch(fileLines(last.result));
     if (!patch) return finish(`\`${TARGET}\` already adds 1 to the 0-based month, so there is nothing left for the demo to fix. ${SET_UP}`);
     return call(
-      "`getUTCMonth()` counts months from 0 (January is 0), so March prints as `02`. Adding 1 fixes it. Here is the patch: review it in the diff editor, accept or reject each hunk.",
+      '`getUTCMonth()` counts months from 0 (January is 0), so March prints as `02`. Adding 1 fixes it. Here is the patch: review it in the diff editor, accept or reject each hunk.',
       'propose_patch',
       { patch },
     );
@@ -58,7 +62,9 @@ export function nextDemoReply(messages: readonly Message[]): WireReply {
     }
     if (/rejected the patch/.test(last.result)) {
       const reason = /The user said: ([^\n]+)/.exec(last.result)?.[1] ?? /^\s+\S+: (.+)$/m.exec(last.result)?.[1];
-      return finish(`You rejected the patch${reason ? ` ("${reason}")` : ''}, so nothing was changed. A real model would take your reason into account and try again; the demo stops here. ${SET_UP}`);
+      return finish(
+        `You rejected the patch${reason ? ` ("${reason}")` : ''}, so nothing was changed. A real model would take your reason into account and try again; the demo stops here. ${SET_UP}`,
+      );
     }
     return finish(`The patch was not applied:\n\n${firstLines(last.result, 6)}\n\nThe demo stops here. ${SET_UP}`);
   }

@@ -82,9 +82,7 @@ export function usageFor(reply: WireReply, requestBody: unknown): WireUsage | un
   const u: ReplyUsage = reply.usage ?? {
     // Like a real server, everything in the prompt counts: the messages and the tool schemas.
     promptTokens: Math.ceil((JSON.stringify((requestBody as { messages?: unknown })?.messages ?? []).length + toolsLength(requestBody)) / 4),
-    completionTokens: Math.ceil(
-      ((reply.text ?? '') + (reply.toolCalls ?? []).map((c) => c.name + JSON.stringify(c.arguments)).join('')).length / 4,
-    ),
+    completionTokens: Math.ceil(((reply.text ?? '') + (reply.toolCalls ?? []).map((c) => c.name + JSON.stringify(c.arguments)).join('')).length / 4),
   };
   return {
     prompt_tokens: u.promptTokens,
@@ -145,9 +143,7 @@ export function completionBody(reply: WireReply, ctx: ChunkContext, usage: WireU
         message: {
           role: 'assistant',
           content: reply.text ?? null,
-          ...(calls.length
-            ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) }
-            : {}),
+          ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) } : {}),
         },
         logprobs: null,
         finish_reason: finishReasonOf(reply),

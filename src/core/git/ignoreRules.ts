@@ -18,7 +18,10 @@ export class IgnoreRules {
   readonly agentFilter: IgnoreFilter;
 
   /** `agentFilter`: the run's one `.patchpilotignore` filter (wireAgent), so tools and policies never disagree. */
-  constructor(readonly root: string, agentFilter?: IgnoreFilter) {
+  constructor(
+    readonly root: string,
+    agentFilter?: IgnoreFilter,
+  ) {
     this.agentFilter = agentFilter ?? createIgnoreFilter(root);
   }
 

@@ -53,7 +53,14 @@ async function gitFiles(root: string, signal?: AbortSignal): Promise<string[] | 
 }
 
 /** Depth-first walk; symlinked directories are not followed (loops, and escapes from the workspace). */
-async function walk(root: string, rel: string, skip: (rel: string, isDir: boolean) => boolean, out: string[], max: number, signal?: AbortSignal): Promise<boolean> {
+async function walk(
+  root: string,
+  rel: string,
+  skip: (rel: string, isDir: boolean) => boolean,
+  out: string[],
+  max: number,
+  signal?: AbortSignal,
+): Promise<boolean> {
   signal?.throwIfAborted();
   let entries;
   try {

@@ -34,7 +34,10 @@ function atDotGit(workTree: string, root: string): RepoLayout | undefined {
   } catch {
     return undefined;
   }
-  const refuse = (why: string): RepoLayout => ({ kind: 'refused', reason: `${dotGit} ${why}; PatchPilot does not run git on a repository that may have been tampered with.` });
+  const refuse = (why: string): RepoLayout => ({
+    kind: 'refused',
+    reason: `${dotGit} ${why}; PatchPilot does not run git on a repository that may have been tampered with.`,
+  });
   if (st.isSymbolicLink()) return refuse('is a symbolic link');
   if (st.isDirectory()) {
     // In a main repository's .git a commondir file has no business: git would read config, hooks

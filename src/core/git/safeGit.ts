@@ -38,7 +38,17 @@ export type GitSubcommand = keyof typeof SUBCOMMANDS;
 const CALLER_KEYS = new Set(['user.name', 'user.email']);
 
 /** Variables kept from PatchPilot's environment; every other GIT_* one is dropped. */
-const KEPT_GIT_VARS = new Set(['GIT_AUTHOR_NAME', 'GIT_AUTHOR_EMAIL', 'GIT_AUTHOR_DATE', 'GIT_COMMITTER_NAME', 'GIT_COMMITTER_EMAIL', 'GIT_COMMITTER_DATE', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_SYSTEM', 'GIT_CONFIG_NOSYSTEM']);
+const KEPT_GIT_VARS = new Set([
+  'GIT_AUTHOR_NAME',
+  'GIT_AUTHOR_EMAIL',
+  'GIT_AUTHOR_DATE',
+  'GIT_COMMITTER_NAME',
+  'GIT_COMMITTER_EMAIL',
+  'GIT_COMMITTER_DATE',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_SYSTEM',
+  'GIT_CONFIG_NOSYSTEM',
+]);
 const DROPPED_VARS = ['PAGER', 'EDITOR', 'VISUAL', 'SSH_ASKPASS'];
 
 export type GitOpenResult =
@@ -151,10 +161,27 @@ const ALLOWED_UNSAFE: SimpleGitOptions['unsafe'] = {
 };
 
 /** The GIT_* variables gitEnv() passes (simple-git's environment guard refuses any other). */
-const ALLOWED_ENV = [...KEPT_GIT_VARS, 'GIT_PAGER', 'GIT_EDITOR', 'GIT_SEQUENCE_EDITOR', 'GIT_TERMINAL_PROMPT', 'GIT_NO_LAZY_FETCH', 'GIT_OPTIONAL_LOCKS', 'GIT_CEILING_DIRECTORIES'];
+const ALLOWED_ENV = [
+  ...KEPT_GIT_VARS,
+  'GIT_PAGER',
+  'GIT_EDITOR',
+  'GIT_SEQUENCE_EDITOR',
+  'GIT_TERMINAL_PROMPT',
+  'GIT_NO_LAZY_FETCH',
+  'GIT_OPTIONAL_LOCKS',
+  'GIT_CEILING_DIRECTORIES',
+];
 
 async function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<string> {
-  const git = simpleGit({ baseDir: cwd, binary: 'git', maxConcurrentProcesses: 4, trimmed: false, unsafe: ALLOWED_UNSAFE, allowEnvironment: ALLOWED_ENV, ...(signal ? { abort: signal } : {}) }).env(env as Record<string, string>);
+  const git = simpleGit({
+    baseDir: cwd,
+    binary: 'git',
+    maxConcurrentProcesses: 4,
+    trimmed: false,
+    unsafe: ALLOWED_UNSAFE,
+    allowEnvironment: ALLOWED_ENV,
+    ...(signal ? { abort: signal } : {}),
+  }).env(env as Record<string, string>);
   try {
     return await git.raw(args);
   } catch (err) {

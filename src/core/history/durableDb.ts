@@ -336,4 +336,3 @@ export class DurableDb {
     if (this.closed) throw new UserError('the history store is closed', 'closed');
   }
 }
-

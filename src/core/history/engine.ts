@@ -290,7 +290,13 @@ export class HistoryEngine {
     if (!hasRetention(r)) return { deleted: 0 };
     for (const [name, v] of Object.entries(r)) if (v !== undefined) nonNegative(v, name);
     this.db.refresh();
-    const op: Op = { op: 'prune', now: this.now(), maxAgeDays: r.maxAgeDays ?? null, maxObservations: r.maxObservations ?? null, maxRunAgeDays: r.maxRunAgeDays ?? null };
+    const op: Op = {
+      op: 'prune',
+      now: this.now(),
+      maxAgeDays: r.maxAgeDays ?? null,
+      maxObservations: r.maxObservations ?? null,
+      maxRunAgeDays: r.maxRunAgeDays ?? null,
+    };
     return { deleted: this.db.apply(op) };
   }
 

@@ -102,14 +102,26 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
       conn: backup,
       stamp: undefined,
       needsWrite: true,
-      warnings: [{ kind: 'recovered-from-backup', message: `History database ${file}: ${problem}.${where} Restored the previous copy (${backupPath(file)}); the most recent changes may be missing.`, ...(movedTo ? { movedTo } : {}) }],
+      warnings: [
+        {
+          kind: 'recovered-from-backup',
+          message: `History database ${file}: ${problem}.${where} Restored the previous copy (${backupPath(file)}); the most recent changes may be missing.`,
+          ...(movedTo ? { movedTo } : {}),
+        },
+      ],
     };
   }
   return {
     conn: new SqlConn(new SQL.Database()),
     stamp: undefined,
     needsWrite: true,
-    warnings: [{ kind: 'recovered-fresh', message: `History database ${file}: ${problem}.${where} No usable backup; started a new, empty history.`, ...(movedTo ? { movedTo } : {}) }],
+    warnings: [
+      {
+        kind: 'recovered-fresh',
+        message: `History database ${file}: ${problem}.${where} No usable backup; started a new, empty history.`,
+        ...(movedTo ? { movedTo } : {}),
+      },
+    ],
   };
 }
 

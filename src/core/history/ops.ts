@@ -6,15 +6,7 @@
  * idempotent and must not depend on local row numbers.
  */
 import type { SqlConn } from './sqlConn';
-import type {
-  MemoryFactRecord,
-  ObservationRecord,
-  PatchRecord,
-  PolicyDecisionRecord,
-  RunRecord,
-  StepRecord,
-  TestRunRecord,
-} from './types';
+import type { MemoryFactRecord, ObservationRecord, PatchRecord, PolicyDecisionRecord, RunRecord, StepRecord, TestRunRecord } from './types';
 
 const DAY_MS = 86_400_000;
 
@@ -29,12 +21,20 @@ export interface RunOwner {
 // Each op carries the row as stored, so its fields are the public record's fields: only the JSON
 // columns differ (text in the op, parsed values in the record) and runs are written in two halves.
 export type Op =
-  | ({ op: 'startRun'; owner: RunOwner | null } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'> & { parentRunId?: string | null })
-  | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<RunRecord, 'id' | 'steps' | 'tokensIn' | 'tokensOut' | 'costUsd'>)
+  | ({ op: 'startRun'; owner: RunOwner | null } & Pick<RunRecord, 'id' | 'goal' | 'reasoningModel' | 'fastModel' | 'startedAt'> & {
+        parentRunId?: string | null;
+      })
+  | ({ op: 'finishRun'; status: Exclude<RunRecord['status'], 'running'>; endedAt: number } & Pick<
+      RunRecord,
+      'id' | 'steps' | 'tokensIn' | 'tokensOut' | 'costUsd'
+    >)
   /** A run whose process is gone (killed, crashed): only a run still marked running changes, so a real finish always wins. */
   | { op: 'markInterrupted'; id: string; endedAt: number }
   | ({ op: 'addStep'; arguments: string | null } & Omit<StepRecord, 'arguments'>)
-  | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string; snapshots?: string | null } & Omit<PatchRecord, 'files' | 'acceptedHunks' | 'rejectedHunks' | 'snapshots'>)
+  | ({ op: 'addPatch'; files: string; acceptedHunks: string; rejectedHunks: string; snapshots?: string | null } & Omit<
+      PatchRecord,
+      'files' | 'acceptedHunks' | 'rejectedHunks' | 'snapshots'
+    >)
   | ({ op: 'addTestRun' } & TestRunRecord)
   | ({ op: 'addObservation' } & ObservationRecord)
   | ({ op: 'addPolicyDecision' } & PolicyDecisionRecord)
@@ -61,7 +61,17 @@ export function applyOp(conn: SqlConn, op: Op): number {
     case 'startRun':
       return conn.run(
         `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at, parent_run_id, owner_host, owner_pid, owner_start) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
-        [op.id, op.goal, op.reasoningModel, op.fastModel, op.startedAt, op.parentRunId ?? null, op.owner?.host ?? null, op.owner?.pid ?? null, op.owner?.start ?? null],
+        [
+          op.id,
+          op.goal,
+          op.reasoningModel,
+          op.fastModel,
+          op.startedAt,
+          op.parentRunId ?? null,
+          op.owner?.host ?? null,
+          op.owner?.pid ?? null,
+          op.owner?.start ?? null,
+        ],
       );
     case 'finishRun':
       return conn.run(`UPDATE runs SET status = ?, model_steps = ?, tokens_in = ?, tokens_out = ?, cost_usd = ?, ended_at = ? WHERE id = ?`, [
@@ -74,7 +84,10 @@ export function applyOp(conn: SqlConn, op: Op): number {
         op.id,
       ]);
     case 'markInterrupted':
-      return conn.run(`UPDATE runs SET status = 'interrupted', ended_at = ?, model_steps = ${ASSISTANT_STEPS} WHERE id = ? AND status = 'running'`, [op.endedAt, op.id]);
+      return conn.run(`UPDATE runs SET status = 'interrupted', ended_at = ?, model_steps = ${ASSISTANT_STEPS} WHERE id = ? AND status = 'running'`, [
+        op.endedAt,
+        op.id,
+      ]);
     case 'addStep':
       return conn.run(
         `INSERT OR IGNORE INTO steps (id, run_id, seq, role, text, tool, arguments, result, duration_ms, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -91,15 +104,27 @@ export function applyOp(conn: SqlConn, op: Op): number {
         [op.id, op.runId, op.command, op.trigger, op.exitCode, op.durationMs, op.outputTail, op.time],
       );
     case 'addObservation':
-      return conn.run(
-        `INSERT OR IGNORE INTO observations (id, type, run_id, tool, text, detail, path, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [op.id, op.type, op.runId, op.tool, op.text, op.detail, op.path, op.time],
-      );
+      return conn.run(`INSERT OR IGNORE INTO observations (id, type, run_id, tool, text, detail, path, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+        op.id,
+        op.type,
+        op.runId,
+        op.tool,
+        op.text,
+        op.detail,
+        op.path,
+        op.time,
+      ]);
     case 'addPolicyDecision':
-      return conn.run(
-        `INSERT OR IGNORE INTO policy_decisions (id, run_id, kind, subject, verdict, rule, reason, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        [op.id, op.runId, op.kind, op.subject, op.verdict, op.rule, op.reason, op.time],
-      );
+      return conn.run(`INSERT OR IGNORE INTO policy_decisions (id, run_id, kind, subject, verdict, rule, reason, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, [
+        op.id,
+        op.runId,
+        op.kind,
+        op.subject,
+        op.verdict,
+        op.rule,
+        op.reason,
+        op.time,
+      ]);
     case 'rememberFact':
       // Last writer by time wins, so replaying an older op never overwrites a newer fact.
       return conn.run(
@@ -112,10 +137,9 @@ export function applyOp(conn: SqlConn, op: Op): number {
         let deleted = 0;
         if (op.maxAgeDays !== null) deleted += conn.run(`DELETE FROM observations WHERE time < ?`, [op.now - op.maxAgeDays * DAY_MS]);
         if (op.maxObservations !== null) {
-          deleted += conn.run(
-            `DELETE FROM observations WHERE n IN (SELECT n FROM observations ORDER BY time DESC, n DESC LIMIT -1 OFFSET ?)`,
-            [op.maxObservations],
-          );
+          deleted += conn.run(`DELETE FROM observations WHERE n IN (SELECT n FROM observations ORDER BY time DESC, n DESC LIMIT -1 OFFSET ?)`, [
+            op.maxObservations,
+          ]);
         }
         // A run still in progress is never cut off by retention.
         if (op.maxRunAgeDays != null) deleted += deleteRuns(conn, `status != 'running' AND started_at < ?`, [op.now - op.maxRunAgeDays * DAY_MS]);

@@ -16,7 +16,17 @@ import {
   type StepRow,
   type TestRunRow,
 } from './rows';
-import { HISTORY_TABLES, type AuditRecord, type HistoryTable, type ListRunsOptions, type MemoryFactRecord, type RunDetail, type RunPage, type RunPageOptions, type RunSummary } from './types';
+import {
+  HISTORY_TABLES,
+  type AuditRecord,
+  type HistoryTable,
+  type ListRunsOptions,
+  type MemoryFactRecord,
+  type RunDetail,
+  type RunPage,
+  type RunPageOptions,
+  type RunSummary,
+} from './types';
 
 /** A run still going has no final step count yet: its model replies so far stand in. */
 const LIVE_STEPS = `CASE WHEN r.status = 'running' THEN (SELECT count(*) FROM steps s WHERE s.run_id = r.id AND s.role = 'assistant') ELSE r.model_steps END AS live_steps`;
@@ -76,9 +86,7 @@ export function getRun(conn: SqlConn, runId: string): RunDetail | undefined {
     patches: conn.all<PatchRow>(`SELECT * FROM patches WHERE run_id = ? ORDER BY time, id`, [runId]).map(patchFromRow),
     testRuns: conn.all<TestRunRow>(`SELECT * FROM test_runs WHERE run_id = ? ORDER BY time, id`, [runId]).map(testRunFromRow),
     observations: conn.all<ObservationRow>(`SELECT * FROM observations WHERE run_id = ? ORDER BY time, n`, [runId]).map(observationFromRow),
-    policyDecisions: conn
-      .all<PolicyDecisionRow>(`SELECT * FROM policy_decisions WHERE run_id = ? ORDER BY time, id`, [runId])
-      .map(policyDecisionFromRow),
+    policyDecisions: conn.all<PolicyDecisionRow>(`SELECT * FROM policy_decisions WHERE run_id = ? ORDER BY time, id`, [runId]).map(policyDecisionFromRow),
   };
 }
 

@@ -70,9 +70,7 @@ export function likeScan(conn: SqlConn, query: string, limit: number): Observati
   if (words.length === 0) return [];
   const where = words.map(() => `(text LIKE ? OR detail LIKE ?)`).join(' OR ');
   const params = words.flatMap((w) => [`%${w}%`, `%${w}%`]);
-  return conn
-    .all<ObservationRow>(`SELECT * FROM observations WHERE ${where} ORDER BY time DESC LIMIT ?`, [...params, limit])
-    .map(observationFromRow);
+  return conn.all<ObservationRow>(`SELECT * FROM observations WHERE ${where} ORDER BY time DESC LIMIT ?`, [...params, limit]).map(observationFromRow);
 }
 
 function clampLimit(limit: number): number {

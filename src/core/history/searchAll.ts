@@ -12,7 +12,17 @@
 import type { SqlConn } from './sqlConn';
 import { documentFrequency, planSearch, type SearchPlan } from './searchPlan';
 import { matchRanges, queryTerms, snippetAround, type QueryTerm } from '../../protocol/historyMatch';
-import { EARLIER_STEP, HISTORY_SEARCH_TYPES, REASONING_STEP, TRANSCRIPT_STEP, type HistoryHit, type HistoryHitKind, type HistorySearchOptions, type HistorySearchResult, type HistorySearchType } from './types';
+import {
+  EARLIER_STEP,
+  HISTORY_SEARCH_TYPES,
+  REASONING_STEP,
+  TRANSCRIPT_STEP,
+  type HistoryHit,
+  type HistoryHitKind,
+  type HistorySearchOptions,
+  type HistorySearchResult,
+  type HistorySearchType,
+} from './types';
 
 type Row = Record<string, unknown>;
 
@@ -51,7 +61,14 @@ const SOURCES: readonly Source[] = [
     // what happened looks for). Filtered here, not left out of the index: an external-content
     // FTS4 index must mirror its table, or SQLite's integrity check calls the file damaged.
     exclude: `s.role = 'system' AND s.tool IN ('${TRANSCRIPT_STEP}', '${EARLIER_STEP}', '${REASONING_STEP}')`,
-    title: (r) => (r.tool ? `${str(r.tool)} ${r.role === 'tool' ? 'call' : str(r.role)}` : r.role === 'user' ? 'User message' : r.role === 'assistant' ? 'Model message' : `${str(r.role)} message`),
+    title: (r) =>
+      r.tool
+        ? `${str(r.tool)} ${r.role === 'tool' ? 'call' : str(r.role)}`
+        : r.role === 'user'
+          ? 'User message'
+          : r.role === 'assistant'
+            ? 'Model message'
+            : `${str(r.role)} message`,
     runId: (r) => str(r.run_id) || null,
   },
   {
@@ -164,7 +181,10 @@ function effectiveTerms(conn: SqlConn, s: Source, terms: QueryTerm[]): QueryTerm
 
 function prefixRange(conn: SqlConn, fts: string, prefix: string): { terms: number; postings: number } {
   documentFrequency(conn, prefix, fts); // creates the fts4aux table on first use
-  const r = conn.get<{ n: number; d: number }>(`SELECT count(*) AS n, coalesce(sum(documents), 0) AS d FROM temp.${fts}_terms WHERE term >= ? AND term < ? AND col = '*'`, [prefix, `${prefix}\u{10FFFF}`]);
+  const r = conn.get<{ n: number; d: number }>(
+    `SELECT count(*) AS n, coalesce(sum(documents), 0) AS d FROM temp.${fts}_terms WHERE term >= ? AND term < ? AND col = '*'`,
+    [prefix, `${prefix}\u{10FFFF}`],
+  );
   return { terms: Number(r?.n ?? 0), postings: Number(r?.d ?? 0) };
 }
 
@@ -176,7 +196,12 @@ function searchSource(conn: SqlConn, s: Source, queryTerms: QueryTerm[], since: 
   const timeFilter = since !== null || until !== null;
   // A source that filters rows after ranking asks for more, so the filter rarely leaves it short (a run has at most two copies).
   const asked = s.exclude ? Math.min(limit * 2, 1000) : limit;
-  const rows = conn.all<Row & { score: number }>(statement(s, plan, timeFilter), [orOf(terms), ...(timeFilter ? [since, since, until, until] : []), ...planParams, asked]);
+  const rows = conn.all<Row & { score: number }>(statement(s, plan, timeFilter), [
+    orOf(terms),
+    ...(timeFilter ? [since, since, until, until] : []),
+    ...planParams,
+    asked,
+  ]);
   return { source: s, terms, rows };
 }
 
@@ -189,11 +214,23 @@ function hitOf(s: Source, terms: QueryTerm[], r: Row & { score: number }): Histo
   const texts = s.fields.map((f) => (f === 'files' ? filesOf(r[f]) : str(r[f])));
   const text = texts.find((t) => matchRanges(t, terms, 1).length > 0) ?? texts.find((t) => t) ?? '';
   const snippet = snippetAround(text, terms);
-  return { kind: s.kind(r), id: str(r.id), runId: s.runId(r), runGoal: null, time: Number(r[s.time]), title: s.title(r), snippet: snippet.text, ranges: snippet.ranges, score: r.score };
+  return {
+    kind: s.kind(r),
+    id: str(r.id),
+    runId: s.runId(r),
+    runGoal: null,
+    time: Number(r[s.time]),
+    title: s.title(r),
+    snippet: snippet.text,
+    ranges: snippet.ranges,
+    score: r.score,
+  };
 }
 
 export function searchHistory(conn: SqlConn, query: string, options: HistorySearchOptions = {}): HistorySearchResult {
-  const terms = queryTerms(typeof query === 'string' ? query : '', options.prefixLast === true).map((t) => (t.prefix && t.text.length < MIN_PREFIX_CHARS ? { ...t, prefix: false } : t));
+  const terms = queryTerms(typeof query === 'string' ? query : '', options.prefixLast === true).map((t) =>
+    t.prefix && t.text.length < MIN_PREFIX_CHARS ? { ...t, prefix: false } : t,
+  );
   if (terms.length === 0) return { hits: [], terms: [] };
   const limit = Math.max(1, Math.min(Math.floor(Number.isFinite(options.limit) ? options.limit! : 100), 500));
   const since = Number.isFinite(options.since) ? options.since! : null;

@@ -55,10 +55,13 @@ export function documentFrequency(conn: SqlConn, term: string, fts = 'observatio
     made.add(fts);
   }
   const indexed = term.normalize('NFD').replace(/\p{M}/gu, '');
-  if (!prefix) return Number(conn.get<{ documents: number }>(`SELECT documents FROM temp.${fts}_terms WHERE term = ? AND col = '*'`, [indexed])?.documents ?? 0);
+  if (!prefix)
+    return Number(conn.get<{ documents: number }>(`SELECT documents FROM temp.${fts}_terms WHERE term = ? AND col = '*'`, [indexed])?.documents ?? 0);
   return Number(
-    conn.get<{ documents: number }>(`SELECT coalesce(sum(documents), 0) AS documents FROM temp.${fts}_terms WHERE term >= ? AND term < ? AND col = '*'`, [indexed, `${indexed}\u{10FFFF}`])
-      ?.documents ?? 0,
+    conn.get<{ documents: number }>(`SELECT coalesce(sum(documents), 0) AS documents FROM temp.${fts}_terms WHERE term >= ? AND term < ? AND col = '*'`, [
+      indexed,
+      `${indexed}\u{10FFFF}`,
+    ])?.documents ?? 0,
   );
 }
 

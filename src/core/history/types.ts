@@ -186,9 +186,7 @@ export interface ObservationRecord {
   time: number;
 }
 
-export type ObservationOutcome =
-  | { stored: true; id: string }
-  | { stored: false; reason: 'error-result' | 'too-short' };
+export type ObservationOutcome = { stored: true; id: string } | { stored: false; reason: 'error-result' | 'too-short' };
 
 export interface PolicyDecisionInput {
   runId?: string | null;

@@ -31,7 +31,9 @@ export function timelineToMarkdown(t: RunTimelineView): string {
   if (t.observations.length) {
     out.push('## Memory (observations and Q&A)', '');
     for (const o of t.observations) {
-      out.push(`- **${o.type === 'qa' ? 'Q&A' : `Observation${o.tool ? ` (${inline(o.tool)})` : ''}`}** ${iso(o.time)}${o.path ? ` \`${o.path.replace(/`/g, "'")}\`` : ''}: ${inline(o.text)}`);
+      out.push(
+        `- **${o.type === 'qa' ? 'Q&A' : `Observation${o.tool ? ` (${inline(o.tool)})` : ''}`}** ${iso(o.time)}${o.path ? ` \`${o.path.replace(/`/g, "'")}\`` : ''}: ${inline(o.text)}`,
+      );
       out.push(...fenced(o.detail, 'text', '  '));
     }
     out.push('');
@@ -58,7 +60,10 @@ function itemMarkdown(i: TimelineItem): string[] {
       return [
         `### ${at} Patch to ${i.files.map(inline).join(', ')}: ${i.appliedAt !== null ? 'applied' : 'not applied'}`,
         '',
-        ...i.hunks.map((h) => `- \`${h.id.replace(/`/g, "'")}\`${h.oldStart !== undefined ? ` (lines ${h.oldStart}-${h.oldStart + Math.max(0, (h.oldLines ?? 1) - 1)})` : ''}: ${h.state}${h.reason ? `: ${inline(h.reason)}` : ''}`),
+        ...i.hunks.map(
+          (h) =>
+            `- \`${h.id.replace(/`/g, "'")}\`${h.oldStart !== undefined ? ` (lines ${h.oldStart}-${h.oldStart + Math.max(0, (h.oldLines ?? 1) - 1)})` : ''}: ${h.state}${h.reason ? `: ${inline(h.reason)}` : ''}`,
+        ),
       ];
     case 'test':
       return [
@@ -89,7 +94,11 @@ function prose(s: string): string {
 }
 
 function escape(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/([[\]])/g, '\\$1');
+  return s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/([[\]])/g, '\\$1');
 }
 
 function fenced(text: string, lang: string, indent = ''): string[] {

@@ -10,7 +10,17 @@ import { parsePatch } from '../patch/parse';
 import { hunkId } from '../patch/describe';
 import { formatTestSummary, summarizeTestOutput } from '../tools/testSummary';
 import { hunkNoteOf } from '../history/hunkNotes';
-import { EARLIER_STEP, REASONING_STEP, TRANSCRIPT_STEP, USER_ANSWER_RULE, type PatchRecord, type RunDetail, type RunRecord, type RunSummary, type StepRecord } from '../history/types';
+import {
+  EARLIER_STEP,
+  REASONING_STEP,
+  TRANSCRIPT_STEP,
+  USER_ANSWER_RULE,
+  type PatchRecord,
+  type RunDetail,
+  type RunRecord,
+  type RunSummary,
+  type StepRecord,
+} from '../history/types';
 import { TIMELINE_TEXT_MAX, type HunkStateView, type RunRowView, type RunTimelineView, type TimelineItem } from '../../protocol/history';
 
 export function runRowOf(r: RunSummary): RunRowView {
@@ -50,23 +60,60 @@ export function runTimeline(d: RunDetail): RunTimelineView {
   for (const p of d.patches) add(patchItem(p), 1e9);
   for (const t of d.testRuns) {
     const summary = summarizeTestOutput(t.outputTail);
-    add({ kind: 'test', id: t.id, time: t.time, command: t.command, trigger: t.trigger, exitCode: t.exitCode, durationMs: t.durationMs, summary: formatTestSummary(summary), outputTail: cut(t.outputTail) });
+    add({
+      kind: 'test',
+      id: t.id,
+      time: t.time,
+      command: t.command,
+      trigger: t.trigger,
+      exitCode: t.exitCode,
+      durationMs: t.durationMs,
+      summary: formatTestSummary(summary),
+      outputTail: cut(t.outputTail),
+    });
   }
   for (const p of d.policyDecisions) {
-    add({ kind: 'policy', id: p.id, time: p.time, policyKind: p.kind, subject: cut(p.subject, 2_000), verdict: p.verdict, rule: p.rule, reason: cut(p.reason, 4_000), userAnswer: p.rule === USER_ANSWER_RULE });
+    add({
+      kind: 'policy',
+      id: p.id,
+      time: p.time,
+      policyKind: p.kind,
+      subject: cut(p.subject, 2_000),
+      verdict: p.verdict,
+      rule: p.rule,
+      reason: cut(p.reason, 4_000),
+      userAnswer: p.rule === USER_ANSWER_RULE,
+    });
   }
   for (const o of d.observations) if (o.type === 'qa') add({ kind: 'summary', id: o.id, time: o.time, question: cut(o.text, 2_000), text: cut(o.detail) });
   // Stable: same-time rows keep steps in their recorded order, and a patch after the call that proposed it.
   items.sort((a, b) => a.item.time - b.item.time || a.order - b.order);
   const run: RunRowView = runRowOf({ ...d.run, patchCount: d.patches.length, testRunCount: d.testRuns.length });
-  const observations = d.observations.map((o) => ({ id: o.id, type: o.type, tool: o.tool, text: cut(o.text, 4_000), detail: cut(o.detail, 4_000), path: o.path, time: o.time }));
+  const observations = d.observations.map((o) => ({
+    id: o.id,
+    type: o.type,
+    tool: o.tool,
+    text: cut(o.text, 4_000),
+    detail: cut(o.detail, 4_000),
+    path: o.path,
+    time: o.time,
+  }));
   return { run, items: items.map((x) => x.item), observations };
 }
 
 function stepItem(s: StepRecord): TimelineItem | undefined {
   if (s.role === 'tool') {
     const result = s.result ?? '';
-    return { kind: 'tool', id: s.id, time: s.time, tool: s.tool ?? '(unknown tool)', args: cut(argsText(s.arguments), 8_000), result: cut(result), resultChars: result.length, durationMs: s.durationMs };
+    return {
+      kind: 'tool',
+      id: s.id,
+      time: s.time,
+      tool: s.tool ?? '(unknown tool)',
+      args: cut(argsText(s.arguments), 8_000),
+      result: cut(result),
+      resultChars: result.length,
+      durationMs: s.durationMs,
+    };
   }
   // An assistant step without text only carried tool calls: the tool steps show them.
   if (!s.text) return undefined;
@@ -97,7 +144,12 @@ function argsText(args: unknown): string {
 /** Every hunk of the recorded patch with its state: applied, rejected with the user's reason, refused with the engine's or the policy's. */
 export function hunkStates(p: PatchRecord): HunkStateView[] {
   const accepted = new Set(p.acceptedHunks.filter((h): h is string => typeof h === 'string'));
-  const notes = new Map(p.rejectedHunks.map(hunkNoteOf).filter((n) => n !== undefined).map((n) => [n.id, n]));
+  const notes = new Map(
+    p.rejectedHunks
+      .map(hunkNoteOf)
+      .filter((n) => n !== undefined)
+      .map((n) => [n.id, n]),
+  );
   const out: HunkStateView[] = [];
   const parsed = parsePatch(p.text);
   if (parsed.ok) {

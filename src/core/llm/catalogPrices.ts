@@ -39,15 +39,22 @@ function toModelPrice(raw: Record<string, RawPrice>): ModelPrice | undefined {
   }
   const at = (p: RawPrice, start: number): number | undefined => {
     if (typeof p !== 'object') return p;
-    return [...p.tiers].sort((a, b) => a.start - b.start).filter((t) => t.start <= start).at(-1)?.price ?? p.base;
+    return (
+      [...p.tiers]
+        .sort((a, b) => a.start - b.start)
+        .filter((t) => t.start <= start)
+        .at(-1)?.price ?? p.base
+    );
   };
-  const tiers: PriceTier[] = [...starts].sort((a, b) => a - b).map((start) => ({
-    abovePromptTokens: start,
-    input: at(raw.input_mtok, start)!,
-    output: at(raw.output_mtok, start)!,
-    ...(raw.cache_read_mtok !== undefined ? { cachedInput: at(raw.cache_read_mtok, start) } : {}),
-    ...(raw.cache_write_mtok !== undefined ? { cacheWrite: at(raw.cache_write_mtok, start) } : {}),
-  }));
+  const tiers: PriceTier[] = [...starts]
+    .sort((a, b) => a - b)
+    .map((start) => ({
+      abovePromptTokens: start,
+      input: at(raw.input_mtok, start)!,
+      output: at(raw.output_mtok, start)!,
+      ...(raw.cache_read_mtok !== undefined ? { cachedInput: at(raw.cache_read_mtok, start) } : {}),
+      ...(raw.cache_write_mtok !== undefined ? { cacheWrite: at(raw.cache_write_mtok, start) } : {}),
+    }));
   return {
     input,
     output,
@@ -75,7 +82,11 @@ function pricesModelInfo(model: string, baseUrl: string | undefined): PricesMode
       }
       const price = result ? toModelPrice(result.model_price as Record<string, RawPrice>) : undefined;
       if (result && price) {
-        found = { price, entry: `${result.provider.id}/${result.model.id}`, ...(result.model.context_window ? { context_window: result.model.context_window } : {}) };
+        found = {
+          price,
+          entry: `${result.provider.id}/${result.model.id}`,
+          ...(result.model.context_window ? { context_window: result.model.context_window } : {}),
+        };
         break;
       }
     }

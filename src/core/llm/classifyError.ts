@@ -124,7 +124,9 @@ export interface ClassifyContext {
 
 /** The hint's words for each value: where it came from, or the setting's name when the host did not say. */
 function originsOf(ctx: ClassifyContext): EndpointOrigins {
-  return ctx.origins ?? { baseUrl: 'patchpilot.llm.baseUrl', model: 'patchpilot.llm.model', apiKey: 'the configured API key', apiKeyHelp: 'configure an API key' };
+  return (
+    ctx.origins ?? { baseUrl: 'patchpilot.llm.baseUrl', model: 'patchpilot.llm.model', apiKey: 'the configured API key', apiKeyHelp: 'configure an API key' }
+  );
 }
 
 function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyContext): ModelApiError {
@@ -149,7 +151,10 @@ function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyCo
   const keyHint = from.apiKey ? `the API key from ${from.apiKey} was refused: check it` : `no API key was sent and the server wants one: ${from.apiKeyHelp}`;
   if (status === 401) return make('auth', keyHint);
   if (status === 403) {
-    return make('auth', from.apiKey ? `the API key from ${from.apiKey} may not use model "${ctx.model}" (from ${from.model}): check the key and the model` : keyHint);
+    return make(
+      'auth',
+      from.apiKey ? `the API key from ${from.apiKey} may not use model "${ctx.model}" (from ${from.model}): check the key and the model` : keyHint,
+    );
   }
   if (status === 402 || (status === 429 && QUOTA.test(text))) {
     return make('quota', 'the account is out of quota or credit: check billing with the provider; not retrying');
@@ -159,7 +164,8 @@ function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyCo
   if ((status === 400 || status === 413 || status === 422 || status >= 500) && CONTEXT.test(text)) {
     return make('context-overflow', `the conversation is longer than model "${ctx.model}" accepts: it must be shortened`);
   }
-  if (status === 404) return make('bad-request', `not found: check the base URL (from ${from.baseUrl}) and that model "${ctx.model}" (from ${from.model}) exists there`);
+  if (status === 404)
+    return make('bad-request', `not found: check the base URL (from ${from.baseUrl}) and that model "${ctx.model}" (from ${from.model}) exists there`);
   if (status === 408) return make('timeout', 'the server timed out the request', true);
   if (isRetryableStatus(status)) return make('server', 'server error', true);
   return make('bad-request', 'the server rejected the request');

@@ -136,7 +136,7 @@ export function resolveModelConfig(config: ModelClientConfig): ResolvedModelConf
   const origins = (modelOrigin: string, baseUrlOrigin: string, sentKey: string | undefined): EndpointOrigins => ({
     baseUrl: baseUrlOrigin,
     model: modelOrigin,
-    apiKey: sentKey ? (sentKey === key ? (o.apiKey ?? 'the configured API key') : 'the fast model\'s API key') : undefined,
+    apiKey: sentKey ? (sentKey === key ? (o.apiKey ?? 'the configured API key') : "the fast model's API key") : undefined,
     apiKeyHelp,
   });
   const reasoningOrigins = origins(o.model ?? 'patchpilot.llm.model', o.baseUrl ?? 'patchpilot.llm.baseUrl', key);
@@ -150,7 +150,7 @@ export function resolveModelConfig(config: ModelClientConfig): ResolvedModelConf
         label: config.endpointLabel && fastBaseUrl === baseUrl ? config.endpointLabel : fastBaseUrl,
         apiKey: fastKey,
         model: config.fastModel?.trim() || model,
-        origins: origins(fastModelOrigin, config.fastBaseUrl ? 'the fast model\'s base URL' : reasoningOrigins.baseUrl, fastKey),
+        origins: origins(fastModelOrigin, config.fastBaseUrl ? "the fast model's base URL" : reasoningOrigins.baseUrl, fastKey),
       },
     },
     headers: { ...(config.headers ?? {}) },

@@ -103,7 +103,8 @@ export function resolveContextWindow(
   const maxOutputTokens = endpoint?.maxOutputTokens ?? catalog?.maxOutputTokens;
   const output = maxOutputTokens ? { maxOutputTokens } : {};
   const configured = lookupByModelName(overrides, model);
-  if (configured !== undefined) return { tokens: configured, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows', ...output };
+  if (configured !== undefined)
+    return { tokens: configured, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows', ...output };
   const said = (d: DiscoveredLimits) => ({ from: d.from, ...(d.detail ? { detail: d.detail } : {}), ...(d.warning ? { warning: d.warning } : {}) });
   if (endpoint?.contextWindow) return { tokens: endpoint.contextWindow, known: true, source: 'endpoint', ...said(endpoint), ...output };
   if (catalog?.contextWindow) return { tokens: catalog.contextWindow, known: true, source: 'catalog', ...said(catalog), ...output };

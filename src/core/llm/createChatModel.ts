@@ -34,7 +34,11 @@ export function createChatModel(config: ChatModelConfig, deps: ModelClientDeps =
   return new ModelClient({ ...rest, baseUrl: rest.baseUrl ?? '' }, deps);
 }
 
-function programModel(rest: Omit<ChatModelConfig, 'provider' | 'command' | 'thinkingBudget'>, command: { line: string; origin: string }, deps: ModelClientDeps): ModelClient {
+function programModel(
+  rest: Omit<ChatModelConfig, 'provider' | 'command' | 'thinkingBudget'>,
+  command: { line: string; origin: string },
+  deps: ModelClientDeps,
+): ModelClient {
   let argv: string[];
   try {
     argv = splitCommandLine(command.line);

@@ -118,6 +118,6 @@ function pushPiece(pieces: DeltaPiece[], kind: DeltaPiece['kind'], text: string)
 }
 
 function preview(value: unknown): string {
-  const s = typeof value === 'string' ? value : JSON.stringify(value) ?? String(value);
+  const s = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   return s.length > 60 ? `${s.slice(0, 57)}...` : s;
 }

@@ -45,7 +45,15 @@ function at(o: Json, path: string): unknown {
 
 /** The entry of `model` in a models list (`{data: [...]}`, `{models: [...]}` or a bare array). */
 export function findModelEntry(body: unknown, model: string): Json | undefined {
-  const list = Array.isArray(body) ? body : isObject(body) ? (Array.isArray(body.data) ? body.data : Array.isArray(body.models) ? body.models : undefined) : undefined;
+  const list = Array.isArray(body)
+    ? body
+    : isObject(body)
+      ? Array.isArray(body.data)
+        ? body.data
+        : Array.isArray(body.models)
+          ? body.models
+          : undefined
+      : undefined;
   if (!list) return isObject(body) && (body.id === model || body.model === model) ? body : undefined;
   const entries = list.filter(isObject);
   const idOf = (e: Json) => [e.id, e.model, e.name].filter((x): x is string => typeof x === 'string');

@@ -66,14 +66,7 @@ export class StreamInterruptedError extends ModelApiError {
   /** How many tool calls had started streaming and were discarded. */
   readonly discardedToolCalls: number;
 
-  constructor(init: {
-    reason: InterruptionReason;
-    message: string;
-    partialText: string;
-    discardedToolCalls: number;
-    attempts?: number;
-    cause?: unknown;
-  }) {
+  constructor(init: { reason: InterruptionReason; message: string; partialText: string; discardedToolCalls: number; attempts?: number; cause?: unknown }) {
     super({ kind: 'interrupted', message: init.message, retryable: false, attempts: init.attempts, cause: init.cause });
     this.name = 'StreamInterruptedError';
     this.reason = init.reason;

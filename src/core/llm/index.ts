@@ -2,13 +2,7 @@ export { ModelClient, type CompleteRequest, type ModelClientDeps } from './model
 export { createChatModel, type ChatModelConfig } from './createChatModel';
 export { AnthropicChatModel, type AnthropicModelConfig } from './anthropic/anthropicChatModel';
 export { resolveModelConfig, type ModelClientConfig, type ResolvedModelConfig, type Endpoint } from './config';
-export {
-  ModelApiError,
-  StreamInterruptedError,
-  ModelConfigError,
-  type ModelErrorKind,
-  type InterruptionReason,
-} from './errors';
+export { ModelApiError, StreamInterruptedError, ModelConfigError, type ModelErrorKind, type InterruptionReason } from './errors';
 export * from './types';
 export { UsageMeter, type UsageTotals, type UsageRecord } from './usageMeter';
 export { lookupPrice, costOf, priceTableFromSettings, formatCost, type ModelPrice, type PriceTable } from './prices';

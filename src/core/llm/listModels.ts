@@ -35,6 +35,8 @@ export async function listModels(o: ListModelsOptions): Promise<string[]> {
   // `models` is Ollama's native /api/tags shape, which some proxies pass through.
   const list = Array.isArray(body?.data) ? body.data : Array.isArray(body?.models) ? body.models : undefined;
   if (!list) throw new Error(`${url} answered without a model list`);
-  const ids = list.map((m: unknown) => (m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : undefined));
+  const ids = list.map((m: unknown) =>
+    m && typeof m === 'object' ? ((m as { id?: unknown; name?: unknown }).id ?? (m as { name?: unknown }).name) : undefined,
+  );
   return [...new Set(ids.filter((id): id is string => typeof id === 'string' && id.trim() !== ''))].sort();
 }

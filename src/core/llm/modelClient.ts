@@ -189,7 +189,15 @@ export class ModelClient {
     }
     const usage: ModelUsage = a.usage ?? {
       promptTokens: estimatePromptTokens(req.messages, req.tools),
-      completionTokens: estimateTokens(a.text + a.reasoning + a.refusal + valid.concat(invalid).map((c) => c.name + c.argumentsJson).join('')),
+      completionTokens: estimateTokens(
+        a.text +
+          a.reasoning +
+          a.refusal +
+          valid
+            .concat(invalid)
+            .map((c) => c.name + c.argumentsJson)
+            .join(''),
+      ),
       estimated: true,
     };
     const cost = costOf(usage, this.limits.price(req.role));
@@ -213,12 +221,22 @@ export class ModelClient {
   }
 
   /** Tool calls a server without its tool-call parser sent as text (textToolCalls.ts); the user hears once how to make them native. */
-  private toolCallsInText(text: string, tools: NonNullable<ChatRequest['tools']>, endpoint: Endpoint, state: EndpointState, emit: (e: ModelStreamEvent) => void) {
+  private toolCallsInText(
+    text: string,
+    tools: NonNullable<ChatRequest['tools']>,
+    endpoint: Endpoint,
+    state: EndpointState,
+    emit: (e: ModelStreamEvent) => void,
+  ) {
     const found = readTextToolCalls(text, new Set(tools.map((t) => t.name)));
     if (!found) return undefined;
     if ('problem' in found) {
       const problem = `the reply holds tool-call markup (${found.format}) that was not run: ${found.problem}`;
-      emit({ type: 'notice', kind: 'text-tool-calls', message: `${problem}. The server sends tool calls as text; for native tool calls start it with ${NATIVE_TOOL_CALLS_HINT[found.format]}` });
+      emit({
+        type: 'notice',
+        kind: 'text-tool-calls',
+        message: `${problem}. The server sends tool calls as text; for native tool calls start it with ${NATIVE_TOOL_CALLS_HINT[found.format]}`,
+      });
       return { problem };
     }
     if (!state.toldTextToolCalls) {
@@ -237,6 +255,3 @@ function rejectsStreamOptions(err: unknown): boolean {
   const cause = err instanceof ModelApiError ? err.cause : err;
   return cause instanceof APIError && cause.status === 400 && /stream_options|include_usage/i.test(cause.message);
 }
-
-
-

@@ -16,7 +16,13 @@ import type { ModelRole } from './types';
 /** The catalog's window of `model` served at `baseUrl`: models.dev first, then genai-prices. */
 export function catalogWindow(model: string, baseUrl?: string): DiscoveredLimits | undefined {
   const limits = catalogLimits(model, baseUrl);
-  if (limits) return { contextWindow: limits.contextWindow, ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}), from: 'the catalog', detail: `models.dev ${limits.entry}` };
+  if (limits)
+    return {
+      contextWindow: limits.contextWindow,
+      ...(limits.maxOutputTokens ? { maxOutputTokens: limits.maxOutputTokens } : {}),
+      from: 'the catalog',
+      detail: `models.dev ${limits.entry}`,
+    };
   const priced = pricesCatalogWindow(model, baseUrl);
   return priced ? { contextWindow: priced.contextWindow, from: 'the catalog', detail: `genai-prices ${priced.entry}` } : undefined;
 }
@@ -53,7 +59,13 @@ export class ModelLimits {
     const configured = lookupByModelName(this.config.contextWindows, model) !== undefined;
     const found = configured
       ? undefined
-      : await endpointLimits({ baseUrl, model, headers: probeHeaders(endpoint, this.config), query: this.config.apiVersion ? { 'api-version': this.config.apiVersion } : undefined, signal });
+      : await endpointLimits({
+          baseUrl,
+          model,
+          headers: probeHeaders(endpoint, this.config),
+          query: this.config.apiVersion ? { 'api-version': this.config.apiVersion } : undefined,
+          signal,
+        });
     this.found.set(role, found);
     const window = resolveContextWindow(model, this.config.contextWindows, found, catalogWindow(model, baseUrl));
     this.windows.set(role, window);

@@ -29,7 +29,13 @@ interface Rule {
 
 const RULES: readonly Rule[] = [
   { provider: 'DeepSeek', host: /(^|\.)deepseek\.com$/i, model: /^deepseek-(reasoner|chat|v\d)/i, replay: 'current-tool-loop' },
-  { provider: 'Moonshot Kimi', host: /(^|\.)moonshot\.(ai|cn)$/i, model: /^kimi-k2(\.\d+|-thinking)/i, hostModels: /thinking|k2\.\d/i, replay: 'current-tool-loop' },
+  {
+    provider: 'Moonshot Kimi',
+    host: /(^|\.)moonshot\.(ai|cn)$/i,
+    model: /^kimi-k2(\.\d+|-thinking)/i,
+    hostModels: /thinking|k2\.\d/i,
+    replay: 'current-tool-loop',
+  },
 ];
 
 export function reasoningReplayFor(baseUrl: string, model: string): ReasoningReplay {

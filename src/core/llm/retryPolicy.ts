@@ -27,10 +27,7 @@ export const defaultRetryPolicy: RetryPolicy = {
  * Milliseconds to wait from the headers `retry-after-ms` (non-standard, preferred when present) and
  * `Retry-After` (delta-seconds or an HTTP date). Undefined when absent or unreadable; never negative.
  */
-export function parseRetryAfter(
-  headers: { get(name: string): string | null } | undefined,
-  now: number = Date.now(),
-): number | undefined {
+export function parseRetryAfter(headers: { get(name: string): string | null } | undefined, now: number = Date.now()): number | undefined {
   if (!headers) return undefined;
   const ms = headers.get('retry-after-ms')?.trim();
   if (ms && /^\d+(\.\d+)?$/.test(ms)) return Math.ceil(Number(ms));

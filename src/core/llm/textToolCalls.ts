@@ -12,9 +12,7 @@ import type { ModelToolCall } from './types';
 
 export type TextToolCallFormat = 'hermes' | 'mistral' | 'llama-json';
 
-export type TextToolCalls =
-  | { format: TextToolCallFormat; calls: ModelToolCall[]; text: string }
-  | { format: TextToolCallFormat; problem: string };
+export type TextToolCalls = { format: TextToolCallFormat; calls: ModelToolCall[]; text: string } | { format: TextToolCallFormat; problem: string };
 
 /** The server option that makes this format native (told to the user once). */
 export const NATIVE_TOOL_CALLS_HINT: Record<TextToolCallFormat, string> = {
@@ -73,11 +71,15 @@ function mistral(text: string, tools: ReadonlySet<string>): TextToolCalls {
 
 /** Only the whole reply, and only when every item names an offered tool: a JSON answer stays an answer. */
 function llamaJson(text: string, tools: ReadonlySet<string>): TextToolCalls | undefined {
-  const body = text.trim().replace(/^<\|python_tag\|>/, '').trim();
+  const body = text
+    .trim()
+    .replace(/^<\|python_tag\|>/, '')
+    .trim();
   if (!body.startsWith('{') && !body.startsWith('[')) return undefined;
   const parsed = parseJson(body);
   const items = Array.isArray(parsed) ? parsed : [parsed];
-  const looksLikeCalls = items.length > 0 && items.every((i) => isObject(i) && typeof i.name === 'string' && tools.has(i.name) && (isObject(i.parameters) || isObject(i.arguments)));
+  const looksLikeCalls =
+    items.length > 0 && items.every((i) => isObject(i) && typeof i.name === 'string' && tools.has(i.name) && (isObject(i.parameters) || isObject(i.arguments)));
   if (!looksLikeCalls) return undefined;
   return finish('llama-json', items, tools, '');
 }

@@ -22,7 +22,14 @@ export type ModelMessage =
    * `reasoning`: what the model thought before this message; sent back only where the provider needs it (reasoningReplay.ts).
    * `thinkingBlocks`: the provider's signed reasoning of this reply, sent back unchanged (Anthropic requires it within a tool loop).
    */
-  | { role: 'assistant'; content: string | null; toolCalls?: readonly ModelToolCall[]; summary?: boolean; thinkingBlocks?: readonly ThinkingBlock[]; reasoning?: string }
+  | {
+      role: 'assistant';
+      content: string | null;
+      toolCalls?: readonly ModelToolCall[];
+      summary?: boolean;
+      thinkingBlocks?: readonly ThinkingBlock[];
+      reasoning?: string;
+    }
   | { role: 'tool'; toolCallId: string; content: string };
 
 /**

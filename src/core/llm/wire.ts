@@ -66,7 +66,9 @@ export function fromWireUsage(raw: OpenAI.CompletionUsage | null | undefined): M
   if (!raw || typeof raw.prompt_tokens !== 'number' || typeof raw.completion_tokens !== 'number') return undefined;
   // OpenAI-style `prompt_tokens_details.cached_tokens`; DeepSeek's `prompt_cache_hit_tokens`; Moonshot's top-level `cached_tokens`.
   const extra = raw as { prompt_cache_hit_tokens?: unknown; cached_tokens?: unknown };
-  const cached = [raw.prompt_tokens_details?.cached_tokens, extra.prompt_cache_hit_tokens, extra.cached_tokens].find((n): n is number => typeof n === 'number' && n >= 0);
+  const cached = [raw.prompt_tokens_details?.cached_tokens, extra.prompt_cache_hit_tokens, extra.cached_tokens].find(
+    (n): n is number => typeof n === 'number' && n >= 0,
+  );
   const reasoning = raw.completion_tokens_details?.reasoning_tokens;
   return {
     promptTokens: raw.prompt_tokens,

@@ -60,7 +60,12 @@ export class McpApprovals {
 
   /** Records (and saves) what the user approved; replaces the server's earlier approval. */
   approve(server: string, approval: Omit<ServerApproval, 'approvedAt'>): void {
-    this.entries.set(server, { ...approval, ...(approval.files ? { files: { ...approval.files } } : {}), tools: approval.tools && { ...approval.tools }, approvedAt: (this.options.now ?? Date.now)() });
+    this.entries.set(server, {
+      ...approval,
+      ...(approval.files ? { files: { ...approval.files } } : {}),
+      tools: approval.tools && { ...approval.tools },
+      approvedAt: (this.options.now ?? Date.now)(),
+    });
     this.save();
   }
 
@@ -81,7 +86,12 @@ export class McpApprovals {
     for (const [name, entry] of Object.entries(servers as Record<string, StoredApproval>)) {
       if (!isStored(entry) || !this.key) continue;
       if (!safeEqual(entry.mac, this.sign(name, entry))) continue; // planted or edited: not the user's approval
-      this.entries.set(name, { launch: entry.launch, ...(entry.files ? { files: { ...entry.files } } : {}), tools: entry.tools && { ...entry.tools }, approvedAt: entry.approvedAt });
+      this.entries.set(name, {
+        launch: entry.launch,
+        ...(entry.files ? { files: { ...entry.files } } : {}),
+        tools: entry.tools && { ...entry.tools },
+        approvedAt: entry.approvedAt,
+      });
     }
   }
 
@@ -101,12 +111,19 @@ export class McpApprovals {
   }
 
   private sign(name: string, a: ServerApproval): string {
-    const tools = a.tools && Object.keys(a.tools)
-      .sort()
-      .map((t) => [t, a.tools![t]]);
+    const tools =
+      a.tools &&
+      Object.keys(a.tools)
+        .sort()
+        .map((t) => [t, a.tools![t]]);
     const signed: unknown[] = [FILE_VERSION, this.options.root, name, a.launch, tools, a.approvedAt];
     // Entries from before files were approved verify as they were signed (and then ask again, as their files are unknown).
-    if (a.files) signed.push(Object.keys(a.files).sort().map((f) => [f, a.files![f]]));
+    if (a.files)
+      signed.push(
+        Object.keys(a.files)
+          .sort()
+          .map((f) => [f, a.files![f]]),
+      );
     return createHmac('sha256', this.key!).update(JSON.stringify(signed)).digest('hex');
   }
 

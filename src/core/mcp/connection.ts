@@ -128,7 +128,9 @@ export class McpConnection {
   describeFailure(err: unknown): string {
     const exit = this.transport instanceof ProcessTransport ? this.transport.exitStatus : undefined;
     const stderr = this.transport instanceof ProcessTransport ? this.transport.stderr : '';
-    return [errorMessage(err), exit ? `the server process ended (${exit})` : '', stderr ? `its last stderr lines:\n${lastLines(stderr, 8)}` : ''].filter(Boolean).join('; ');
+    return [errorMessage(err), exit ? `the server process ended (${exit})` : '', stderr ? `its last stderr lines:\n${lastLines(stderr, 8)}` : '']
+      .filter(Boolean)
+      .join('; ');
   }
 
   async close(): Promise<void> {
@@ -179,7 +181,9 @@ export class McpConnection {
       // In the sandbox the user's package caches are read-only: `npx -y pkg` and `uvx pkg` get a private one (fetched again at each start).
       const env = buildChildEnv({ allow: this.options.envAllow, set: { ...(sb ? SANDBOX_CACHES : {}), ...c.env } }).env;
       if (sb && !commandExists(c.command, env.PATH, cwd)) throw new Error(`command not found: ${c.command}`);
-      const launch = sb ? await sandboxedLaunch({ bwrapPath: sb.bwrapPath, root: this.options.root, cwd, command: c.command, args: c.args, options: sb.options }) : { command: c.command, args: c.args };
+      const launch = sb
+        ? await sandboxedLaunch({ bwrapPath: sb.bwrapPath, root: this.options.root, cwd, command: c.command, args: c.args, options: sb.options })
+        : { command: c.command, args: c.args };
       await this.attach(new ProcessTransport({ ...launch, env, cwd }), generation, timeout);
       this.transportKind = 'stdio';
       return;

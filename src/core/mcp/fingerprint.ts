@@ -26,7 +26,13 @@ export function launchFingerprint(config: McpServerConfig): string {
 }
 
 export function toolFingerprint(tool: McpToolDefinition): string {
-  return hash({ name: tool.name, title: tool.title ?? null, description: tool.description ?? null, inputSchema: tool.inputSchema, annotations: tool.annotations ?? null });
+  return hash({
+    name: tool.name,
+    title: tool.title ?? null,
+    description: tool.description ?? null,
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations ?? null,
+  });
 }
 
 export function hash(value: unknown): string {

@@ -43,7 +43,12 @@ export class FileHasher {
 
   imports(abs: string): { abs: string; mayBeAbsent: boolean }[] {
     const st = statOrUndefined(abs);
-    return st ? resolveImports(abs, this.memo(`imports:${abs}`, st, () => importSpecs(abs))) : [];
+    return st
+      ? resolveImports(
+          abs,
+          this.memo(`imports:${abs}`, st, () => importSpecs(abs)),
+        )
+      : [];
   }
 
   private memo<T>(key: string, st: Stats, compute: () => T): T {
@@ -156,7 +161,9 @@ function importSpecs(file: string): string[] {
     return [];
   }
   if (/\.py$/.test(file)) {
-    return [...text.matchAll(/^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w.]+))/gm)].map((m) => `py:${(m[1] ?? m[2] ?? '').replace(/^\.+/, '').replace(/\./g, '/')}`).filter((x) => x !== 'py:');
+    return [...text.matchAll(/^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w.]+))/gm)]
+      .map((m) => `py:${(m[1] ?? m[2] ?? '').replace(/^\.+/, '').replace(/\./g, '/')}`)
+      .filter((x) => x !== 'py:');
   }
   return [...text.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.{1,2}\/[^'"\n]+)\1/g)].map((m) => m[2]!);
 }
@@ -173,11 +180,20 @@ function resolveImports(file: string, specs: readonly string[]): { abs: string; 
   for (const spec of specs) {
     if (spec.startsWith('py:')) {
       const mod = spec.slice(3);
-      out.push(...[`${mod}.py`, `${mod}/__init__.py`].map((c) => path.join(dir, c)).filter(isFile).map((abs) => ({ abs, mayBeAbsent: false })));
+      out.push(
+        ...[`${mod}.py`, `${mod}/__init__.py`]
+          .map((c) => path.join(dir, c))
+          .filter(isFile)
+          .map((abs) => ({ abs, mayBeAbsent: false })),
+      );
       continue;
     }
     const base = path.resolve(dir, spec);
-    const candidates = [base, ...SCRIPT_EXTENSIONS.map((e) => `${base}${e}`), ...['index.js', 'index.mjs', 'index.cjs', 'index.ts'].map((i) => path.join(base, i))];
+    const candidates = [
+      base,
+      ...SCRIPT_EXTENSIONS.map((e) => `${base}${e}`),
+      ...['index.js', 'index.mjs', 'index.cjs', 'index.ts'].map((i) => path.join(base, i)),
+    ];
     // TypeScript sources import `./x.js` meaning `./x.ts`.
     if (/\.[cm]?js$/.test(base)) candidates.push(base.replace(/js$/, 'ts'));
     const found = candidates.find(isFile);
@@ -212,7 +228,10 @@ export function mcpProtectedGlobs(root: string, servers: Record<string, McpServe
   const out: ProtectedGlob[] = [];
   for (const [name, config] of Object.entries(servers)) {
     for (const rel of Object.keys(launchFiles(root, config))) {
-      out.push({ glob: `/${rel.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/ $/, '\\ ')}`, why: `MCP server "${name}" runs it: its content is part of the server's approval` });
+      out.push({
+        glob: `/${rel.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/ $/, '\\ ')}`,
+        why: `MCP server "${name}" runs it: its content is part of the server's approval`,
+      });
     }
   }
   return out;

@@ -8,7 +8,13 @@ import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
 import type { LaunchFiles } from './launchFiles';
 import type { SandboxVerdict } from './serverSandbox';
 
-export function launchQuestion(name: string, config: McpServerConfig, files: LaunchFiles, changed: string | undefined, sandbox: SandboxVerdict): ActionApprovalRequest {
+export function launchQuestion(
+  name: string,
+  config: McpServerConfig,
+  files: LaunchFiles,
+  changed: string | undefined,
+  sandbox: SandboxVerdict,
+): ActionApprovalRequest {
   const local = config.transport === 'stdio';
   const where = local ? whereItRuns(sandbox) : '';
   return {
@@ -18,13 +24,15 @@ export function launchQuestion(name: string, config: McpServerConfig, files: Lau
       ? `${changed.replace('since it was approved', 'since you approved it')}${local ? `; it runs ${where}` : ''}`
       : local
         ? `a new MCP server: its command runs on this machine, ${where}`
-        : 'a new MCP server: the agent\'s tool calls (and the configured headers) go to this URL',
+        : "a new MCP server: the agent's tool calls (and the configured headers) go to this URL",
     detail: launchDetail(config, files, local ? where : undefined),
   };
 }
 
 function whereItRuns(v: SandboxVerdict): string {
-  return v.sandboxed ? 'inside PatchPilot\'s sandbox (workspace writable, home hidden, ignored files masked, protected paths read-only; network allowed)' : `outside the sandbox: ${v.why}`;
+  return v.sandboxed
+    ? "inside PatchPilot's sandbox (workspace writable, home hidden, ignored files masked, protected paths read-only; network allowed)"
+    : `outside the sandbox: ${v.why}`;
 }
 
 /** What the approval question shows: every argument on its own line; env and header names, not their values (secrets); the named files. */
@@ -35,10 +43,15 @@ function launchDetail(c: McpServerConfig, files: LaunchFiles, where: string | un
       ...c.args.map((a, i) => `arg ${i + 1}: ${a}`),
       ...(c.cwd ? [`cwd: ${c.cwd}`] : []),
       ...Object.keys(c.env).map((k) => `env: ${k}=...`),
-      ...Object.entries(files).map(([rel, h]) => `workspace file (approved by content, protected while configured): ${rel} ${h.startsWith('sha256:') ? h.slice(0, 19) : h}`),
+      ...Object.entries(files).map(
+        ([rel, h]) => `workspace file (approved by content, protected while configured): ${rel} ${h.startsWith('sha256:') ? h.slice(0, 19) : h}`,
+      ),
       ...(where ? [`runs ${where}`] : []),
     ].join('\n');
   }
-  return [`url: ${c.url}`, `transport: ${c.transport === 'sse' ? 'SSE' : 'streamable HTTP (SSE if the server only speaks that)'}`, ...Object.keys(c.headers).map((k) => `header: ${k}: ...`)].join('\n');
+  return [
+    `url: ${c.url}`,
+    `transport: ${c.transport === 'sse' ? 'SSE' : 'streamable HTTP (SSE if the server only speaks that)'}`,
+    ...Object.keys(c.headers).map((k) => `header: ${k}: ...`),
+  ].join('\n');
 }
-

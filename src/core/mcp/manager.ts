@@ -105,10 +105,15 @@ export class McpManager implements ToolSource, Disposable {
   }
 
   /** Settings changed: servers whose configuration changed restart on their next use; removed ones stop. */
-  async configure(servers: Record<string, McpServerConfig>, envAllow: readonly string[] = this.envAllow, protection: ServerSandboxOptions | undefined = this.protection): Promise<void> {
+  async configure(
+    servers: Record<string, McpServerConfig>,
+    envAllow: readonly string[] = this.envAllow,
+    protection: ServerSandboxOptions | undefined = this.protection,
+  ): Promise<void> {
     const closing: Promise<void>[] = [];
     // A server that leaves or enters the sandbox restarts, like one whose environment changed.
-    const envChanged = envAllow.join('\0') !== this.envAllow.join('\0') || (protection?.unsandboxed ?? []).join('\0') !== (this.protection?.unsandboxed ?? []).join('\0');
+    const envChanged =
+      envAllow.join('\0') !== this.envAllow.join('\0') || (protection?.unsandboxed ?? []).join('\0') !== (this.protection?.unsandboxed ?? []).join('\0');
     this.envAllow = envAllow;
     this.setProtection(protection);
     for (const [name, e] of this.entries) {
@@ -287,14 +292,20 @@ export class McpManager implements ToolSource, Disposable {
       {
         kind: 'mcp',
         title: `MCP server "${e.name}" changed its tools since you approved them: ${changed.map((d) => d.name).join(', ')}`,
-        reason: 'a tool\'s description reaches the model, so a changed one can carry instructions (tool poisoning); declined tools are not offered',
-        detail: changed.map((d) => `${d.name} (${approval.tools![d.name] ? 'changed' : 'new'}): ${d.description ?? d.title ?? '(no description)'}`).join('\n\n'),
+        reason: "a tool's description reaches the model, so a changed one can carry instructions (tool poisoning); declined tools are not offered",
+        detail: changed
+          .map((d) => `${d.name} (${approval.tools![d.name] ? 'changed' : 'new'}): ${d.description ?? d.title ?? '(no description)'}`)
+          .join('\n\n'),
       },
       'ask:mcp-tools-changed',
       ctx,
     );
     if (yes) {
-      this.options.approvals.approve(e.name, { launch: approval.launch, ...(approval.files ? { files: approval.files } : {}), tools: { ...approval.tools, ...fingerprints(changed) } });
+      this.options.approvals.approve(e.name, {
+        launch: approval.launch,
+        ...(approval.files ? { files: approval.files } : {}),
+        tools: { ...approval.tools, ...fingerprints(changed) },
+      });
       e.withheld = [];
     } else {
       e.withheld = changed.map((d) => d.name);
@@ -305,7 +316,12 @@ export class McpManager implements ToolSource, Disposable {
     ctx.emit?.({ type: 'policy', kind: 'command', subject: request.title, decision: { verdict: 'ask', rule, reason: request.reason } });
     ctx.emit?.({ type: 'approval-needed', request });
     const answer = await ctx.approver.approveAction(request, ctx.signal);
-    ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved, ...(!answer.approved && answer.unattended !== undefined ? { unattended: true } : {}) });
+    ctx.emit?.({
+      type: 'approval-answered',
+      kind: request.kind,
+      approved: answer.approved,
+      ...(!answer.approved && answer.unattended !== undefined ? { unattended: true } : {}),
+    });
     return answer.approved;
   }
 
@@ -329,7 +345,9 @@ export class McpManager implements ToolSource, Disposable {
       // Right before every start (reconnects too): the files must still be the approved ones.
       preflight: () => {
         const changes = describeFileChanges(e.expectedFiles ?? this.options.approvals.get(e.name)?.files ?? {}, this.files(e));
-        return changes.length ? `not started: a file it runs changed since it was approved: ${changes.join(', ')} (it is asked about again at the next run)` : undefined;
+        return changes.length
+          ? `not started: a file it runs changed since it was approved: ${changes.join(', ')} (it is asked about again at the next run)`
+          : undefined;
       },
       ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, options: this.protection! } } : {}),
       envAllow: this.envAllow,

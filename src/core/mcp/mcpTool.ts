@@ -59,15 +59,28 @@ export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> 
         await gateAction(
           ctx,
           { kind: 'mcp', title, reason: `a tool of MCP server "${o.server}"`, detail: JSON.stringify(args, null, 2) },
-          { verdict: 'ask', rule: 'ask:mcp-ignored-path', reason: `the arguments name ${hidden.join(', ')}, which .patchpilotignore (or denyPaths) hides from the agent.` },
+          {
+            verdict: 'ask',
+            rule: 'ask:mcp-ignored-path',
+            reason: `the arguments name ${hidden.join(', ')}, which .patchpilotignore (or denyPaths) hides from the agent.`,
+          },
         );
       } else if (o.alwaysAllow) {
-        ctx.emit?.({ type: 'policy', kind: 'command', subject: title, decision: { verdict: 'allow', rule: 'allow:mcp-always-allow', reason: `"${d.name}" is in the alwaysAllow list of MCP server "${o.server}".` } });
+        ctx.emit?.({
+          type: 'policy',
+          kind: 'command',
+          subject: title,
+          decision: { verdict: 'allow', rule: 'allow:mcp-always-allow', reason: `"${d.name}" is in the alwaysAllow list of MCP server "${o.server}".` },
+        });
       } else {
         await gateAction(
           ctx,
           { kind: 'mcp', title, reason: `a tool of MCP server "${o.server}"`, detail: JSON.stringify(args, null, 2) },
-          { verdict: 'ask', rule: 'ask:mcp-tool', reason: `MCP tools run outside PatchPilot's policy${o.local?.sandboxed ? '' : ' and sandbox'}; only those in the server's alwaysAllow list run without asking.` },
+          {
+            verdict: 'ask',
+            rule: 'ask:mcp-tool',
+            reason: `MCP tools run outside PatchPilot's policy${o.local?.sandboxed ? '' : ' and sandbox'}; only those in the server's alwaysAllow list run without asking.`,
+          },
         );
       }
       let result: CallToolResult;
@@ -84,7 +97,9 @@ export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> 
       auditProtectedChanges(ctx, { protectedChanges });
       const guarded = describeProtectedChanges(protectedChanges);
       const body = headTail(text, MAX_RESULT_CHARS).text + (guarded ? `\n\n${guarded}` : '');
-      return result.isError ? fail(body.trim() || `${d.name} reported an error without text`, { server: o.server, tool: d.name }) : ok(body.trim() ? body : '(no output)', { server: o.server, tool: d.name });
+      return result.isError
+        ? fail(body.trim() || `${d.name} reported an error without text`, { server: o.server, tool: d.name })
+        : ok(body.trim() ? body : '(no output)', { server: o.server, tool: d.name });
     },
   };
 }

@@ -19,7 +19,10 @@ export interface McpCallGuard {
   /** The workspace paths among the arguments that the agent may not read (for the question). */
   ignoredArguments(args: unknown): string[];
   /** Runs the call inside a guard session; returns the filtered text and what changed in protected paths. */
-  guarded(call: () => Promise<CallToolResult>, local: { sandboxed: boolean } | undefined): Promise<{ result: CallToolResult; text: string; protectedChanges: ProtectedChange[] }>;
+  guarded(
+    call: () => Promise<CallToolResult>,
+    local: { sandboxed: boolean } | undefined,
+  ): Promise<{ result: CallToolResult; text: string; protectedChanges: ProtectedChange[] }>;
 }
 
 export function createMcpCallGuard(guard: Omit<GuardOptions, 'keepBytes'>): McpCallGuard {
@@ -88,7 +91,12 @@ export function filteredText(result: CallToolResult, redactor: Pick<SecretRedact
         const r = c.resource as { uri: string; text?: string; blob?: string; mimeType?: string };
         const hidden = ignoredPath(r.uri);
         if (hidden) parts.push(withheld(hidden));
-        else parts.push(clean(typeof r.text === 'string' ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, binary, not shown]`));
+        else
+          parts.push(
+            clean(
+              typeof r.text === 'string' ? `[resource ${r.uri}]\n${r.text}` : `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ''}, binary, not shown]`,
+            ),
+          );
         break;
       }
       case 'resource_link': {

@@ -33,12 +33,20 @@ export function sandboxVerdict(name: string, options: ServerSandboxOptions | und
   if (!options) return { sandboxed: false, why: 'with your full rights' };
   if (options.unsandboxed.includes(name)) return { sandboxed: false, why: 'you exempted it (patchpilot.mcp.unsandboxedServers); it has your full rights' };
   const probe = probeSandbox();
-  if (!probe.available) return { sandboxed: false, why: `no sandbox works here (${probe.message.replace(/^commands are not sandboxed: /, '')}); it has your full rights` };
+  if (!probe.available)
+    return { sandboxed: false, why: `no sandbox works here (${probe.message.replace(/^commands are not sandboxed: /, '')}); it has your full rights` };
   return { sandboxed: true, bwrapPath: probe.bwrapPath! };
 }
 
 /** bwrap and its arguments for `command args...` in `cwd`: the masks and read-only binds of a fresh guard walk. */
-export async function sandboxedLaunch(o: { bwrapPath: string; root: string; cwd: string; command: string; args: readonly string[]; options: ServerSandboxOptions }): Promise<{ command: string; args: string[] }> {
+export async function sandboxedLaunch(o: {
+  bwrapPath: string;
+  root: string;
+  cwd: string;
+  command: string;
+  args: readonly string[];
+  options: ServerSandboxOptions;
+}): Promise<{ command: string; args: string[] }> {
   const guard = await GuardSession.begin({ ...o.options.guard, keepBytes: false });
   const line = ['exec', o.command, ...o.args].map((w, i) => (i === 0 ? w : shellQuote(w))).join(' ');
   const args = bwrapArguments(

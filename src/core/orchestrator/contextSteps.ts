@@ -37,7 +37,10 @@ export function recordCompaction(r: CompactionReport, recorder: RunRecorder, emi
  * model, cached by the client), so the budget and the run's header use the window in force.
  * Returns the agent model's window, how to say where it came from, and what the user should know.
  */
-export async function resolveWindows(model: Pick<ChatModel, 'contextWindow' | 'resolveContextWindow'>, signal: AbortSignal): Promise<{ window: ContextWindow; note: string; warnings: string[] }> {
+export async function resolveWindows(
+  model: Pick<ChatModel, 'contextWindow' | 'resolveContextWindow'>,
+  signal: AbortSignal,
+): Promise<{ window: ContextWindow; note: string; warnings: string[] }> {
   // Both roles, even with one model name: the fast one may live on another base URL (the client caches per URL and model).
   const roles = ['reasoning', 'fast'] as const;
   const windows = await Promise.all(roles.map((role) => model.resolveContextWindow?.(role, signal) ?? model.contextWindow(role)));

@@ -4,7 +4,11 @@ import type { ModelToolCall } from '../llm/types';
  * Runs a reply's tool calls: consecutive read-only calls together, anything that writes or runs
  * alone and in order. Results come back in the order of the calls, so each call keeps its result.
  */
-export async function executeCalls<R>(calls: readonly ModelToolCall[], isReadOnly: (call: ModelToolCall) => boolean, run: (call: ModelToolCall) => Promise<R>): Promise<R[]> {
+export async function executeCalls<R>(
+  calls: readonly ModelToolCall[],
+  isReadOnly: (call: ModelToolCall) => boolean,
+  run: (call: ModelToolCall) => Promise<R>,
+): Promise<R[]> {
   const results: R[] = [];
   let i = 0;
   while (i < calls.length) {

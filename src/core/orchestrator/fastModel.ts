@@ -90,7 +90,12 @@ export class FastModelWork {
           `Outcome: ${facts.status} after ${facts.steps} step(s): ${facts.reason}`,
           facts.summary ? `Agent's final summary: ${facts.summary}` : '',
           `Files changed: ${facts.changedFiles.join(', ') || 'none'}`,
-          facts.insights.length ? `Notes:\n${facts.insights.slice(-20).map((s) => `- ${s}`).join('\n')}` : '',
+          facts.insights.length
+            ? `Notes:\n${facts.insights
+                .slice(-20)
+                .map((s) => `- ${s}`)
+                .join('\n')}`
+            : '',
           `Tool calls (latest last):\n${facts.journal.slice(-40).join('\n')}`,
         ]
           .filter(Boolean)
@@ -161,7 +166,9 @@ export function parseInsights(text: string, count: number): string[] | undefined
 }
 
 function excerpt(output: string): string {
-  return output.length > RESULT_EXCERPT_CHARS ? `${output.slice(0, RESULT_EXCERPT_CHARS)}\n[... ${output.length - RESULT_EXCERPT_CHARS} more characters]` : output;
+  return output.length > RESULT_EXCERPT_CHARS
+    ? `${output.slice(0, RESULT_EXCERPT_CHARS)}\n[... ${output.length - RESULT_EXCERPT_CHARS} more characters]`
+    : output;
 }
 
 function clip(text: string, max: number): string {

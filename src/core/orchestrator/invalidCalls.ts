@@ -10,7 +10,12 @@ import type { RunRecorder } from './recorder';
 
 const SENT_MAX = 2_000;
 
-export function answerInvalidCalls(invalid: readonly InvalidToolCall[], conversation: Conversation, recorder: RunRecorder, emit: (e: AgentEvent) => void): void {
+export function answerInvalidCalls(
+  invalid: readonly InvalidToolCall[],
+  conversation: Conversation,
+  recorder: RunRecorder,
+  emit: (e: AgentEvent) => void,
+): void {
   for (const c of invalid) {
     const sent = c.argumentsJson.length > SENT_MAX ? `${c.argumentsJson.slice(0, SENT_MAX)}...` : c.argumentsJson;
     const text = `error: the arguments of ${c.name} were not valid JSON (${c.problem}); nothing was run. You sent: ${sent}\nSend the call again with valid JSON arguments.`;

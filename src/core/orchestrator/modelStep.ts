@@ -51,7 +51,11 @@ export async function askModel(input: ModelStepInput): Promise<ModelStepResult> 
         return { end: { status: 'interrupted', reason: err.message } };
       }
       if (err instanceof ModelApiError && err.kind === 'context-overflow' && !overflowRetried) {
-        emit({ type: 'model/notice', kind: 'context-overflow', message: `The server refused the prompt (about ${prepared.tokens} tokens) as too long for the model; the conversation is compacted and the step sent again. (${err.message})` });
+        emit({
+          type: 'model/notice',
+          kind: 'context-overflow',
+          message: `The server refused the prompt (about ${prepared.tokens} tokens) as too long for the model; the conversation is compacted and the step sent again. (${err.message})`,
+        });
         if (await input.context.shrinkAfterOverflow(prepared.tokens, signal)) continue;
       }
       const failure = err instanceof ModelApiError ? { kind: err.kind, retryable: err.retryable } : { kind: 'internal', retryable: false };
@@ -84,10 +88,21 @@ export function notesOnReply(turn: ModelTurn, emit: (e: AgentEvent) => void): Re
   }
   if (hasCalls || turn.text.trim() || turn.refusal) return { finalUnusable: false };
   if (turn.reasoning) {
-    emit({ type: 'model/notice', kind: 'reasoning-only', message: 'The model replied with reasoning only: no answer and no tool call. It was asked to answer or act.' });
-    return { toModel: '[PatchPilot] Your last reply contained only reasoning: no answer and no tool call. Now give your answer, or call a tool.', finalUnusable: true };
+    emit({
+      type: 'model/notice',
+      kind: 'reasoning-only',
+      message: 'The model replied with reasoning only: no answer and no tool call. It was asked to answer or act.',
+    });
+    return {
+      toModel: '[PatchPilot] Your last reply contained only reasoning: no answer and no tool call. Now give your answer, or call a tool.',
+      finalUnusable: true,
+    };
   }
-  emit({ type: 'model/notice', kind: 'empty-reply', message: `The model sent an empty reply (finish reason "${turn.rawFinishReason || 'none'}"). It was asked to answer or act.` });
+  emit({
+    type: 'model/notice',
+    kind: 'empty-reply',
+    message: `The model sent an empty reply (finish reason "${turn.rawFinishReason || 'none'}"). It was asked to answer or act.`,
+  });
   return { toModel: '[PatchPilot] Your last reply was empty. Give your answer, or call a tool.', finalUnusable: true };
 }
 

@@ -36,7 +36,10 @@ export class Orchestrator {
   async run(goal: string, options: RunOptions = {}): Promise<RunOutcome> {
     const run = new RunState(this.deps, goal, options);
     try {
-      const setup = await startRun(run, { gatherTools: (signal, emit, warn) => this.gatherTools(signal, emit, warn), runChild: (d, g, o) => new Orchestrator(d).run(g, o) });
+      const setup = await startRun(run, {
+        gatherTools: (signal, emit, warn) => this.gatherTools(signal, emit, warn),
+        runChild: (d, g, o) => new Orchestrator(d).run(g, o),
+      });
       for (;;) {
         const ended = await this.step(run, setup);
         if (ended) return ended;
@@ -58,7 +61,15 @@ export class Orchestrator {
     run.steps++;
     run.emit({ type: 'step/started', step: run.steps });
     const started = run.clock.now();
-    const asked = await askModel({ model: this.deps.model, context: setup.context, tools: setup.specs, signal: run.signal, meter: run.meter, recorder: run.recorder, emit: run.emit });
+    const asked = await askModel({
+      model: this.deps.model,
+      context: setup.context,
+      tools: setup.specs,
+      signal: run.signal,
+      meter: run.meter,
+      recorder: run.recorder,
+      emit: run.emit,
+    });
     if ('end' in asked) return run.end(asked.end.status, asked.end.reason, undefined, asked.end.failure);
     const { turn, prepared } = asked;
     run.reportUsage(turn, { countedPromptTokens: prepared.tokens, budgetTokens: setup.context.budget.tokens });
@@ -67,7 +78,10 @@ export class Orchestrator {
     run.recorder.step({
       role: 'assistant',
       text: turn.text || turn.refusal || null,
-      arguments: asJson([...turn.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsJson })), ...turn.invalidToolCalls.map((c) => ({ id: c.id, name: c.name, invalid: c.problem }))]),
+      arguments: asJson([
+        ...turn.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.argumentsJson })),
+        ...turn.invalidToolCalls.map((c) => ({ id: c.id, name: c.name, invalid: c.problem })),
+      ]),
       durationMs: run.clock.now() - started,
     });
     const notes = notesOnReply(turn, run.emit);
@@ -81,7 +95,8 @@ export class Orchestrator {
     const conversation = run.conversation!;
     if (notes.finalUnusable && notes.toModel) {
       // Not an answer: asked again (a few times), never ended as a silent "finished".
-      if (++run.unusableReplies > MAX_UNUSABLE_REPLIES) return run.end('failed', `the model sent no usable answer ${run.unusableReplies} times in a row (reasoning only, empty, or unreadable)`);
+      if (++run.unusableReplies > MAX_UNUSABLE_REPLIES)
+        return run.end('failed', `the model sent no usable answer ${run.unusableReplies} times in a row (reasoning only, empty, or unreadable)`);
       if (turn.text) conversation.addAssistant(turn.text, [], turn.reasoning, turn.thinkingBlocks);
       conversation.addUser(notes.toModel);
       run.recorder.step({ role: 'user', text: notes.toModel });
@@ -89,7 +104,15 @@ export class Orchestrator {
     }
     conversation.addAssistant(turn.text || turn.refusal || '', [], turn.reasoning, turn.thinkingBlocks);
     const summary = (turn.text || turn.refusal || '').trim() || undefined;
-    return run.end('finished', turn.refusal && !turn.text ? 'the model refused' : turn.finishReason === 'length' ? 'the reply hit the output limit' : 'the model replied without a tool call', summary);
+    return run.end(
+      'finished',
+      turn.refusal && !turn.text
+        ? 'the model refused'
+        : turn.finishReason === 'length'
+          ? 'the reply hit the output limit'
+          : 'the model replied without a tool call',
+      summary,
+    );
   }
 
   /** Runs the reply's tool calls (read-only ones in parallel), feeds back their results, and decides whether the run ends. */
@@ -99,7 +122,12 @@ export class Orchestrator {
     const calls = turn.toolCalls;
     const invalid = turn.invalidToolCalls;
     // Broken calls keep their place in the conversation with placeholder arguments, so every id gets its result.
-    conversation.addAssistant(turn.text, [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))], turn.reasoning, turn.thinkingBlocks);
+    conversation.addAssistant(
+      turn.text,
+      [...calls, ...invalid.map((c) => ({ id: c.id, name: c.name, argumentsJson: '{}' }))],
+      turn.reasoning,
+      turn.thinkingBlocks,
+    );
     const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
     const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, setup, run.emit));
     for (const x of executed) {
@@ -116,7 +144,8 @@ export class Orchestrator {
     if (finished) return run.end('finished', 'the model called finish', finished.result.output);
     const succeeded = executed.some((x) => x.result.ok || tools.get(x.call.name)?.loop?.isVerdict?.(x.result));
     run.failedSteps = succeeded ? 0 : run.failedSteps + 1;
-    if (run.failedSteps >= this.deps.settings.limits.maxConsecutiveFailures) return run.end('failed', `${run.failedSteps} steps in a row where every tool call failed`);
+    if (run.failedSteps >= this.deps.settings.limits.maxConsecutiveFailures)
+      return run.end('failed', `${run.failedSteps} steps in a row where every tool call failed`);
     return undefined;
   }
 
@@ -150,7 +179,10 @@ export class Orchestrator {
     const started = Date.now();
     const result = offered.some((t) => t.name === call.name)
       ? await tools.invoke(call.name, call.argumentsJson, ctx)
-      : { ok: false, output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}` };
+      : {
+          ok: false,
+          output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}`,
+        };
     const durationMs = Date.now() - started;
     const output = result.output;
     emit({ type: 'tool/finished', callId: call.id, name: call.name, ok: result.ok, output, durationMs });

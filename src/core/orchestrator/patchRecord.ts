@@ -27,9 +27,15 @@ export function patchRecordOf(patchText: string, data: ProposePatchData | undefi
   const applied = data.result?.ok ? data.result : undefined;
   const base = { text: data.editedPatch ?? patchText, files, reversePatch: applied?.reversePatch ?? null, appliedAt: applied ? now : null, time: now };
   if (!preview.ok) return { ...base, acceptedHunks: [], rejectedHunks: notes(engineRefusals(preview)), snapshots: null };
-  if (data.result && !data.result.ok) return { ...base, acceptedHunks: [], rejectedHunks: notes(engineRefusals(data.result)), snapshots: snapshots(preview.files) };
+  if (data.result && !data.result.ok)
+    return { ...base, acceptedHunks: [], rejectedHunks: notes(engineRefusals(data.result)), snapshots: snapshots(preview.files) };
   const ids = preview.files.flatMap((f) => f.hunks.map((h) => h.id));
-  const refusedAll = (reason: string) => ({ ...base, acceptedHunks: [], rejectedHunks: notes(ids.map((id) => ({ id, state: 'refused' as const, reason }))), snapshots: snapshots(preview.files) });
+  const refusedAll = (reason: string) => ({
+    ...base,
+    acceptedHunks: [],
+    rejectedHunks: notes(ids.map((id) => ({ id, state: 'refused' as const, reason }))),
+    snapshots: snapshots(preview.files),
+  });
   if (data.planned) return refusedAll('plan mode: proposals are not applied');
   if (data.denied?.length) return refusedAll(`denied by the path policy: ${data.denied.map((d) => `${d.path}: ${d.reason}`).join('; ')}`);
   const reasons = data.hunkReasons ?? {};
@@ -63,6 +69,8 @@ function notes(list: HunkNote[]): JsonValue[] {
 }
 
 function snapshots(files: FileResult[]): PatchFileSnapshot[] | null {
-  const out = files.filter((f) => f.status === 'ok' && (f.oldText !== undefined || f.newText !== undefined)).map((f) => ({ path: f.newPath ?? f.oldPath ?? '?', before: f.oldText ?? null, after: f.newText ?? null }));
+  const out = files
+    .filter((f) => f.status === 'ok' && (f.oldText !== undefined || f.newText !== undefined))
+    .map((f) => ({ path: f.newPath ?? f.oldPath ?? '?', before: f.oldText ?? null, after: f.newText ?? null }));
   return out.length ? out : null;
 }

@@ -17,10 +17,16 @@ export class RunRecorder {
   private asked: { kind: string; title: string } | undefined;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(private readonly history: RunHistory | undefined, private readonly warn: (message: string) => void) {}
+  constructor(
+    private readonly history: RunHistory | undefined,
+    private readonly warn: (message: string) => void,
+  ) {}
 
   async start(goal: string, models: { reasoning: string; fast: string }, parentRunId?: string | null): Promise<void> {
-    this.runId = (await this.guard(() => this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast, ...(parentRunId ? { parentRunId } : {}) }))) ?? null;
+    this.runId =
+      (await this.guard(() =>
+        this.history!.startRun({ goal, reasoningModel: models.reasoning, fastModel: models.fast, ...(parentRunId ? { parentRunId } : {}) }),
+      )) ?? null;
   }
 
   step(input: StepInput): void {
@@ -38,13 +44,33 @@ export class RunRecorder {
       const kind = ANSWER_KIND[event.kind as keyof typeof ANSWER_KIND] ?? 'command';
       this.asked = undefined;
       this.write((runId) =>
-        this.history!.addPolicyDecision({ runId, kind, subject, verdict: event.approved ? 'allow' : 'deny', rule: USER_ANSWER_RULE, reason: event.approved ? 'approved by the user' : 'declined by the user', time }),
+        this.history!.addPolicyDecision({
+          runId,
+          kind,
+          subject,
+          verdict: event.approved ? 'allow' : 'deny',
+          rule: USER_ANSWER_RULE,
+          reason: event.approved ? 'approved by the user' : 'declined by the user',
+          time,
+        }),
       );
     } else if (event.type === 'test-finished') {
-      this.write((runId) => this.history!.addTestRun({ runId, command: event.command, trigger: 'agent', exitCode: event.exitCode, durationMs: event.durationMs, output: event.output, time }));
+      this.write((runId) =>
+        this.history!.addTestRun({
+          runId,
+          command: event.command,
+          trigger: 'agent',
+          exitCode: event.exitCode,
+          durationMs: event.durationMs,
+          output: event.output,
+          time,
+        }),
+      );
     } else if (event.type === 'policy') {
       const d = event.decision;
-      this.write((runId) => this.history!.addPolicyDecision({ runId, kind: event.kind, subject: event.subject, verdict: d.verdict, rule: d.rule, reason: d.reason, time }));
+      this.write((runId) =>
+        this.history!.addPolicyDecision({ runId, kind: event.kind, subject: event.subject, verdict: d.verdict, rule: d.rule, reason: d.reason, time }),
+      );
     }
   }
 

@@ -49,7 +49,16 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const git = options.subagent?.git ?? (await snapshotGit(root));
   await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
   const windows = await resolveWindows(deps.model, signal);
-  emit({ type: 'run/started', runId: recorder.runId, goal, mode, model: deps.model.modelFor('reasoning'), contextWindow: windows.window.tokens, contextWindowNote: windows.note, git });
+  emit({
+    type: 'run/started',
+    runId: recorder.runId,
+    goal,
+    mode,
+    model: deps.model.modelFor('reasoning'),
+    contextWindow: windows.window.tokens,
+    contextWindowNote: windows.note,
+    git,
+  });
   windows.warnings.forEach(warn);
   if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
 
@@ -58,14 +67,28 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const pathPolicy = deps.pathPolicy ?? createPathPolicy(root, settings.policy, (rel, isDir) => ignore.agentFilter.isIgnored(rel, isDir));
   const skills = await loadRunSkills({ root, pathPolicy, bundledSkillsDir: deps.bundledSkillsDir });
   const tools = await hooks.gatherTools(signal, onToolEvent, warn);
-  const offered = tools.list().filter((t) => (mode !== 'plan' || t.readOnly || t.loop?.planModeDryRun) && (t.loop?.offeredWhen?.({ skills: skills.skills.length }) ?? true));
+  const offered = tools
+    .list()
+    .filter((t) => (mode !== 'plan' || t.readOnly || t.loop?.planModeDryRun) && (t.loop?.offeredWhen?.({ skills: skills.skills.length }) ?? true));
   const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
   const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, settings, ignore));
   const subagents =
     !options.subagent && offered.some((t) => t.loop?.spawnsRuns)
       ? new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, git, facts, meter: run.meter, emit, runChild: hooks.runChild })
       : undefined;
-  const toolCtx = createToolContext(deps, { root, git, signal, emit: onToolEvent, ignore, goal, changedFiles: run.changedFiles, pathPolicy, skills, subagents, tests: run.tests });
+  const toolCtx = createToolContext(deps, {
+    root,
+    git,
+    signal,
+    emit: onToolEvent,
+    ignore,
+    goal,
+    changedFiles: run.changedFiles,
+    pathPolicy,
+    skills,
+    subagents,
+    tests: run.tests,
+  });
   if (options.earlier?.length) {
     // What a killed run is rebuilt from (core/session/resume.ts): a reference when the previous run recorded it.
     const earlier = options.earlierRunId ? { fromRun: options.earlierRunId } : options.earlier;
@@ -78,7 +101,13 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
       mode,
       facts,
       // A subagent gets its focused prompt; the workspace's rules, memory and skills still follow.
-      basePrompt: options.subagent ? buildSubagentPrompt(facts, mode, offered.map((t) => t.name)) : undefined,
+      basePrompt: options.subagent
+        ? buildSubagentPrompt(
+            facts,
+            mode,
+            offered.map((t) => t.name),
+          )
+        : undefined,
       settings,
       model: deps.model,
       pathPolicy,
@@ -95,7 +124,10 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
     specs,
   );
   run.conversation = context.conversation;
-  recorder.step({ role: 'system', text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}` });
+  recorder.step({
+    role: 'system',
+    text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}`,
+  });
   recorder.step({ role: 'user', text: goal });
   return { toolCtx, tools, offered, specs, readOnly: new Set(offered.filter((t) => t.readOnly).map((t) => t.name)), context: context.context };
 }

@@ -81,7 +81,17 @@ export class RunState {
 
   reportUsage(turn: ModelTurn, context: { countedPromptTokens?: number; budgetTokens?: number } = {}): void {
     const totals = this.meter.total();
-    this.emit({ type: 'usage', role: turn.role, promptTokens: turn.usage.promptTokens, completionTokens: turn.usage.completionTokens, ...context, totalPromptTokens: totals.promptTokens, totalCachedTokens: totals.cachedTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+    this.emit({
+      type: 'usage',
+      role: turn.role,
+      promptTokens: turn.usage.promptTokens,
+      completionTokens: turn.usage.completionTokens,
+      ...context,
+      totalPromptTokens: totals.promptTokens,
+      totalCachedTokens: totals.cachedTokens,
+      totalCompletionTokens: totals.completionTokens,
+      totalCost: totals.cost,
+    });
   }
 
   /** Ends the run: memory, transcript, history row, the `run/finished` event and the outcome. */
@@ -105,14 +115,50 @@ export class RunState {
     recorder.step({ role: 'system', tool: TESTS_STEP, text: describeTestsOutcome(this.tests.outcome) });
     // What a resumed session continues from (core/session/resume.ts).
     recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
-    await recorder.finish({ status, steps: this.steps, tokensIn: totals.promptTokens, tokensOut: totals.completionTokens, costUsd: totals.cost, endedAt: this.clock.now() });
+    await recorder.finish({
+      status,
+      steps: this.steps,
+      tokensIn: totals.promptTokens,
+      tokensOut: totals.completionTokens,
+      costUsd: totals.cost,
+      endedAt: this.clock.now(),
+    });
     const view = (role: ModelRole) => {
       const r = byRole[role];
-      return { model: deps.model.modelFor(role), requests: r.requests, promptTokens: r.promptTokens, ...(r.cachedTokens ? { cachedTokens: r.cachedTokens } : {}), completionTokens: r.completionTokens, cost: r.cost };
+      return {
+        model: deps.model.modelFor(role),
+        requests: r.requests,
+        promptTokens: r.promptTokens,
+        ...(r.cachedTokens ? { cachedTokens: r.cachedTokens } : {}),
+        completionTokens: r.completionTokens,
+        cost: r.cost,
+      };
     };
     const failed = failure && status === 'failed' ? { failure } : {};
-    this.emit({ type: 'run/finished', status, reason, summary, steps: this.steps, tests: this.tests.outcome, ...failed, usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost } });
-    return { status, reason, summary, steps: this.steps, tests: this.tests.outcome, changedFiles: [...this.changedFiles], runId: recorder.runId, usage: totals, usageByRole: byRole, transcript, usageRecords: meter.requests, ...failed };
+    this.emit({
+      type: 'run/finished',
+      status,
+      reason,
+      summary,
+      steps: this.steps,
+      tests: this.tests.outcome,
+      ...failed,
+      usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost },
+    });
+    return {
+      status,
+      reason,
+      summary,
+      steps: this.steps,
+      tests: this.tests.outcome,
+      changedFiles: [...this.changedFiles],
+      runId: recorder.runId,
+      usage: totals,
+      usageByRole: byRole,
+      transcript,
+      usageRecords: meter.requests,
+      ...failed,
+    };
   }
 
   /** An error that escaped a step: a cancel or the wall clock ends the run as such, anything else as failed. */

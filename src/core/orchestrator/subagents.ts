@@ -13,7 +13,6 @@ import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 import type { GitSnapshot } from '../git/gitSession';
 import type { WorkspaceFacts } from '../context/systemPrompt';
 
-
 export interface SubagentsOptions {
   deps: OrchestratorDeps;
   /** The parent run's registry (MCP tools included). */
@@ -60,7 +59,13 @@ export class Subagents implements SubagentSpawner {
       const childDeps: OrchestratorDeps = {
         ...deps,
         // The child ends the way any run does: with the tool that ends runs.
-        tools: this.o.registry.only([...names, ...this.o.registry.list().filter((t) => t.loop?.endsRun).map((t) => t.name)]),
+        tools: this.o.registry.only([
+          ...names,
+          ...this.o.registry
+            .list()
+            .filter((t) => t.loop?.endsRun)
+            .map((t) => t.name),
+        ]),
         // The parent gathered its outside tools (MCP) already; the child uses those, asks nothing new.
         toolSources: undefined,
         onEvent: (e) => {
@@ -68,15 +73,32 @@ export class Subagents implements SubagentSpawner {
           else if (e.type === 'warning') emit({ type: 'warning', message: `subagent ${index}: ${e.message}` });
         },
       };
-      const outcome = await this.o.runChild(childDeps, request.task, { signal, subagent: { parentRunId: this.o.parentRunId(), git: this.o.git, facts: this.o.facts } });
+      const outcome = await this.o.runChild(childDeps, request.task, {
+        signal,
+        subagent: { parentRunId: this.o.parentRunId(), git: this.o.git, facts: this.o.facts },
+      });
       for (const r of outcome.usageRecords ?? []) this.o.meter.record(r);
       const totals = this.o.meter.total();
-      emit({ type: 'usage', role: 'reasoning', promptTokens: outcome.usage.promptTokens, completionTokens: outcome.usage.completionTokens, totalPromptTokens: totals.promptTokens, totalCompletionTokens: totals.completionTokens, totalCost: totals.cost });
+      emit({
+        type: 'usage',
+        role: 'reasoning',
+        promptTokens: outcome.usage.promptTokens,
+        completionTokens: outcome.usage.completionTokens,
+        totalPromptTokens: totals.promptTokens,
+        totalCompletionTokens: totals.completionTokens,
+        totalCost: totals.cost,
+      });
       emit({ type: 'subagent/finished', index, status: outcome.status, reason: outcome.reason, steps: outcome.steps, runId: outcome.runId });
       signal.throwIfAborted();
       // The child's edits and tests count for the parent's end state (spawn_subagent's loop.testsOutcome).
       const tests = outcome.changedFiles.length > 0 || outcome.tests !== 'not-run' ? { tests: outcome.tests } : {};
-      const data = { runId: outcome.runId, status: outcome.status, steps: outcome.steps, tokens: outcome.usage.promptTokens + outcome.usage.completionTokens, ...tests };
+      const data = {
+        runId: outcome.runId,
+        status: outcome.status,
+        steps: outcome.steps,
+        tokens: outcome.usage.promptTokens + outcome.usage.completionTokens,
+        ...tests,
+      };
       if (outcome.status === 'finished') return ok(outcome.summary ?? '(the subagent finished without an answer)', data);
       return fail(`the subagent stopped (${outcome.status}: ${outcome.reason})${outcome.summary ? `; its last words: ${outcome.summary}` : ''}`, data);
     }, signal);

@@ -11,7 +11,14 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
     case 'patch-proposed': {
       const diff = e.preview.ok ? proposedDiff(e.preview) : '';
       const warnings = e.preview.warnings ?? [];
-      emit({ type: 'patch/proposed', hunks: hunkViews(e.preview), ok: e.preview.ok, error: e.preview.error, ...(diff ? { diff } : {}), ...(warnings.length ? { warnings } : {}) });
+      emit({
+        type: 'patch/proposed',
+        hunks: hunkViews(e.preview),
+        ok: e.preview.ok,
+        error: e.preview.error,
+        ...(diff ? { diff } : {}),
+        ...(warnings.length ? { warnings } : {}),
+      });
       break;
     }
     case 'approval-needed':
@@ -19,7 +26,14 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
       break;
     case 'approval-answered':
       if (e.unattended && e.edit) run.unattendedEdits++;
-      emit({ type: 'approval/answered', kind: e.kind, approved: e.approved, accepted: e.accepted, ...(e.rejected?.length ? { rejected: e.rejected } : {}), ...(e.unattended ? { unattended: true } : {}) });
+      emit({
+        type: 'approval/answered',
+        kind: e.kind,
+        approved: e.approved,
+        accepted: e.accepted,
+        ...(e.rejected?.length ? { rejected: e.rejected } : {}),
+        ...(e.unattended ? { unattended: true } : {}),
+      });
       break;
     case 'test-started':
       emit({ type: 'test/started', command: e.command });

@@ -16,9 +16,7 @@ import type { Eol, FileLine, SplitText } from './text';
  * - When even that is a tie (the lines around differ and the file has as many CRLF as LF lines),
  *   nothing says which ending was meant: the hunk is refused.
  */
-export type EndingPlan =
-  | { kind: 'ok'; eols: Map<number, Eol>; inferred?: string }
-  | { kind: 'refused'; reason: string };
+export type EndingPlan = { kind: 'ok'; eols: Map<number, Eol>; inferred?: string } | { kind: 'refused'; reason: string };
 
 export interface EndingInput {
   lines: readonly HunkLine[];
@@ -42,7 +40,7 @@ export function planEndings(input: EndingInput, file: SplitText): EndingPlan {
   const uniform: Eol | undefined = file.crlfCount === 0 ? '\n' : file.lfCount === 0 ? '\r\n' : undefined;
   const inferred = new Set<string>();
   const patchSays = uniformPatchEnding(input, fileLines);
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     if (lines[i]!.kind === 'context') {
       i++;
       continue;
@@ -70,7 +68,9 @@ export function planEndings(input: EndingInput, file: SplitText): EndingPlan {
     }
     i = j;
   }
-  return inferred.size > 0 ? { kind: 'ok', eols, inferred: `line endings inferred: ${[...inferred].join('; ')} (the file mixes CRLF and LF and the patch's endings do not say)` } : { kind: 'ok', eols };
+  return inferred.size > 0
+    ? { kind: 'ok', eols, inferred: `line endings inferred: ${[...inferred].join('; ')} (the file mixes CRLF and LF and the patch's endings do not say)` }
+    : { kind: 'ok', eols };
 }
 
 /**
@@ -103,7 +103,11 @@ function inferRun(
   const known = [...new Set(replaced.filter((e): e is Eol => e !== ''))];
   if (known.length === 1) return all(known[0]!, `${NAME[known[0]!]} like the line(s) replaced at line ${fileOf[removed[0]!]! + 1}`);
   if (known.length > 1 && replaced.length === open.length && replaced.every((e) => e !== '')) {
-    return { kind: 'ok', eols: new Map(open.map((k, n) => [k, replaced[n] as Eol])), how: `line for line like the lines replaced at line ${fileOf[removed[0]!]! + 1}` };
+    return {
+      kind: 'ok',
+      eols: new Map(open.map((k, n) => [k, replaced[n] as Eol])),
+      how: `line for line like the lines replaced at line ${fileOf[removed[0]!]! + 1}`,
+    };
   }
   const { above, below } = around;
   if (above && (!below || below === above)) return all(above, `${NAME[above]} like the line(s) around line ${around.line}`);

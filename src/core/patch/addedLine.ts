@@ -38,7 +38,7 @@ export function planAddedLines(
   // The result's non-blank lines so far: the file above the hunk, then kept and added lines.
   const above: string[] = [];
   for (let q = Math.max(0, start - SCAN); q < start; q++) if (fileLines[q]!.text.trim() !== '') above.push(fileLines[q]!.text);
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     const l = lines[i]!;
     if (l.kind === 'remove' || (l.kind === 'context' && l.text.trim() === '')) {
       i++;
@@ -79,9 +79,7 @@ export function planAddedLines(
  * `written`: runs read (in part) as written, which shows the model mixed the two indentations;
  * `undetermined`: hunk lines of runs that fit both ways (applied shifted unless the file mixes).
  */
-export type IndentPlan =
-  | { kind: 'texts'; texts: Map<number, string>; written: number; undetermined: number[] }
-  | { kind: 'ambiguous'; reason: string };
+export type IndentPlan = { kind: 'texts'; texts: Map<number, string>; written: number; undetermined: number[] } | { kind: 'ambiguous'; reason: string };
 
 /** The refusal for a hunk whose added lines mix both indentations where they cannot be told apart. */
 export function ambiguousReason(cand: Candidate, line: string): string {
@@ -151,7 +149,10 @@ function chooseRun(
   if (pieces.length <= MAX_PIECES) {
     for (let m = 0; m < 1 << pieces.length; m++) readings.push(pieces.map((_, p) => ((m >> p) & 1) === 1));
   } else {
-    readings.push(pieces.map(() => false), pieces.map(() => true));
+    readings.push(
+      pieces.map(() => false),
+      pieces.map(() => true),
+    );
   }
   const costs = readings.map((rd) => costOf(nonBlank, pieces, rd, above, below));
   const best = Math.min(...costs);
@@ -195,7 +196,13 @@ function segmentsOf(run: readonly RunLine[]): RunLine[][] {
 }
 
 /** Faults of one reading (true = piece as written): where pieces meet their neighbours, crushed lines, rewritten statements. */
-function costOf(run: readonly RunLine[], pieces: readonly RunLine[][], reading: readonly boolean[], above: readonly string[], below: string | undefined): number {
+function costOf(
+  run: readonly RunLine[],
+  pieces: readonly RunLine[][],
+  reading: readonly boolean[],
+  above: readonly string[],
+  below: string | undefined,
+): number {
   let cost = 0;
   const ctx = above.slice();
   pieces.forEach((pc, p) => {
@@ -335,7 +342,14 @@ const CONTINUES_AFTER = /^(?:[.?:&|+\-`]|\*(?![\s*/])|\/(?![/*])|(?:and|or)\b)/;
  * was written for the file (true); like it in the patch, for the patch (false). Undefined when
  * there is no such line, or when the shifted line sits one level under a block opener.
  */
-function writtenLikeReplaced(variant: Variant, i: number, fileOf: readonly number[], fileLines: readonly FileLine[], shifted: string, above: string | undefined): boolean | undefined {
+function writtenLikeReplaced(
+  variant: Variant,
+  i: number,
+  fileOf: readonly number[],
+  fileLines: readonly FileLine[],
+  shifted: string,
+  above: string | undefined,
+): boolean | undefined {
   const lines = variant.lines;
   let k = 0;
   let j = i - 1;

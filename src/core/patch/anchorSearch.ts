@@ -60,7 +60,8 @@ export class AnchorSearch {
     hits = [];
     if (anchor.length < MIN_PREFIX_ANCHOR) hits = [...positionsOf.get(anchor)];
     else {
-      for (let i = lowerBound(sorted, anchor); i < sorted.length && sorted[i]!.startsWith(anchor); i++) for (const q of positionsOf.get(sorted[i]!)) hits.push(q);
+      for (let i = lowerBound(sorted, anchor); i < sorted.length && sorted[i]!.startsWith(anchor); i++)
+        for (const q of positionsOf.get(sorted[i]!)) hits.push(q);
       hits.sort((a, b) => a - b);
     }
     this.matches.set(anchor, hits);

@@ -87,7 +87,14 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       const cand = byNumbers.cands.get(h)!;
       const variant: Variant = { lines: h.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy: 'exact' };
       located.set(h, { kind: 'found', variant, cands: [cand], anchorMissed: false });
-      placed.push({ hunk: h, variant, cand, confidence: 1, end: endOf(cand), note: 'placed by its line numbers (a -U0 patch whose removed lines match the file)' });
+      placed.push({
+        hunk: h,
+        variant,
+        cand,
+        confidence: 1,
+        end: endOf(cand),
+        note: 'placed by its line numbers (a -U0 patch whose removed lines match the file)',
+      });
       continue;
     }
     const loc = locateHunk(index, h, format, byNumbers.kind === 'unproven' ? byNumbers.why : undefined);
@@ -109,7 +116,10 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
     if (loc.cands.length === 1) continue;
     const free = loc.cands.filter((c) => !placed.some((p) => overlaps(p.cand.start, p.end, c.start, endOf(c))));
     const expected = expectedStart(h, loc.variant.topTrim, placed);
-    const lines = loc.cands.map((c) => c.start + 1).slice(0, 8).join(', ');
+    const lines = loc.cands
+      .map((c) => c.start + 1)
+      .slice(0, 8)
+      .join(', ');
     if (free.length === 0) {
       refuse(h, `every place it matches (lines ${lines}) overlaps another hunk of this file; merge the overlapping hunks into one`);
       continue;
@@ -139,7 +149,10 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   for (const p of [...placed]) {
     if (p.confidence < CONFIDENCE_THRESHOLD) {
       placed.splice(placed.indexOf(p), 1);
-      refuse(p.hunk, `the best match at line ${p.cand.start + 1} (${p.variant.strategy ?? p.cand.level}) has confidence ${p.confidence.toFixed(2)}, below ${CONFIDENCE_THRESHOLD}; include exact context lines`);
+      refuse(
+        p.hunk,
+        `the best match at line ${p.cand.start + 1} (${p.variant.strategy ?? p.cand.level}) has confidence ${p.confidence.toFixed(2)}, below ${CONFIDENCE_THRESHOLD}; include exact context lines`,
+      );
     }
   }
   placed.sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index);
@@ -171,7 +184,14 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
     p.texts = plan.texts;
     const fileOf = fileLineOfOld(p.variant, p.cand);
     const endings = planEndings(
-      { lines: p.variant.lines, fileOf, start: p.cand.start, end: p.end, literal: endingsProven(p.variant.lines, fileOf, split.lines), crlfPatch: p.hunk.crlfPatch },
+      {
+        lines: p.variant.lines,
+        fileOf,
+        start: p.cand.start,
+        end: p.end,
+        literal: endingsProven(p.variant.lines, fileOf, split.lines),
+        crlfPatch: p.hunk.crlfPatch,
+      },
       split,
     );
     if (endings.kind === 'refused') {
@@ -204,7 +224,14 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
   }
   const hunkResults = hunks.map((h) => results.get(h)!);
   if (refusedAny) {
-    return { ok: false, hunks: hunkResults, reason: hunkResults.filter((r) => r.status === 'refused').map((r) => r.reason).join('\n\n') };
+    return {
+      ok: false,
+      hunks: hunkResults,
+      reason: hunkResults
+        .filter((r) => r.status === 'refused')
+        .map((r) => r.reason)
+        .join('\n\n'),
+    };
   }
   const script = rewrite(split, placed, text);
   return { ok: true, hunks: hunkResults, newText: script.newText, script };

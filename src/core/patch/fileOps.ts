@@ -67,7 +67,13 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
   if (fp.operation === 'modify' && fp.hunks.length === 0) return refused(`${path}: the file section has no hunks`);
   if (!hunks.some(selected)) {
     const t = get(state, fp.oldPath);
-    return { ...base, status: 'ok', oldText: t, newText: t, hunks: hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: 'rejected' })) };
+    return {
+      ...base,
+      status: 'ok',
+      oldText: t,
+      newText: t,
+      hunks: hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: 'rejected' })),
+    };
   }
   const done = (oldText: string | null, newText: string | null, strategy: 'create' | 'delete', extra: Partial<HunkResult> = {}): FileResult => ({
     ...base,
@@ -75,7 +81,9 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
     oldText,
     newText,
     hunks: hunks.map((h) => ({
-      id: hunkId(path, h.index), path, index: h.index,
+      id: hunkId(path, h.index),
+      path,
+      index: h.index,
       ...(selected(h) ? { status: opts.placedStatus, strategy, confidence: 1, range: { start: 1, end: 0 }, ...extra } : { status: 'rejected' as const }),
     })),
   });
@@ -108,12 +116,17 @@ export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOpti
     state.texts.set(target, out.newText!);
     return { ...base, status: 'ok', oldText: existing, newText: out.newText!, hunks: [createResult, ...out.hunks] };
   }
-  if (current === null) return refused(`${fp.oldPath}: the file does not exist${fp.operation === 'modify' ? '; to create it, use /dev/null as the old side (or *** Add File)' : ''}`);
+  if (current === null)
+    return refused(
+      `${fp.oldPath}: the file does not exist${fp.operation === 'modify' ? '; to create it, use /dev/null as the old side (or *** Add File)' : ''}`,
+    );
 
   if (fp.operation === 'delete') {
     const given = fp.hunks.flatMap((h) => oldSide(h.lines));
     if (given.length > 0 && !matchesWhole(current, given)) {
-      return refused(`${fp.oldPath}: refusing to delete, the content listed in the patch differs from the file; send the delete without content or with the file's current content`);
+      return refused(
+        `${fp.oldPath}: refusing to delete, the content listed in the patch differs from the file; send the delete without content or with the file's current content`,
+      );
     }
     state.texts.set(fp.oldPath!, null);
     return done(current, null, 'delete', { range: { start: 1, end: splitText(current).lines.length } });
@@ -152,7 +165,8 @@ function createdText(fp: FilePatch): string | { error: string } {
   for (const h of fp.hunks) {
     for (const l of h.lines) {
       if (l.kind === 'remove') return { error: `${hunkLabel(fp.newPath ?? '', h)}: a new file cannot have removed lines` };
-      if (l.kind === 'context' && !l.unprefixed) return { error: `${hunkLabel(fp.newPath ?? '', h)}: a new file cannot have context lines (prefix its lines with "+")` };
+      if (l.kind === 'context' && !l.unprefixed)
+        return { error: `${hunkLabel(fp.newPath ?? '', h)}: a new file cannot have context lines (prefix its lines with "+")` };
       lines.push(l.text);
       eols.push(l.eol ?? '\n');
     }
@@ -165,7 +179,10 @@ function createdText(fp: FilePatch): string | { error: string } {
 /** A file created from a patch whose every line ended in CRLF: written LF, and the report says so. */
 function crlfCreateNote(fp: FilePatch): Partial<HunkResult> {
   if (!fp.hunks.some((h) => h.crlfPatch)) return {};
-  return { confidence: 0.99, note: "line endings inferred: LF, as every file the engine creates (every line of the patch ended in CRLF, which says how it was carried, not what the file holds)" };
+  return {
+    confidence: 0.99,
+    note: 'line endings inferred: LF, as every file the engine creates (every line of the patch ended in CRLF, which says how it was carried, not what the file holds)',
+  };
 }
 
 function sameText(a: string, b: string): boolean {

@@ -45,8 +45,7 @@ function regions(a: string[], b: string[]): Region[] {
     }
     // Lines differ: find the cheapest (di + dj) with a[i+di] === b[j+dj], confirmed by the next
     // line too. Small edits resync within a few lines: try those diagonals first, then a hash.
-    const synced = (di: number, dj: number) =>
-      a[i + di] === b[j + dj] && (i + di + 1 >= a.length || j + dj + 1 >= b.length || a[i + di + 1] === b[j + dj + 1]);
+    const synced = (di: number, dj: number) => a[i + di] === b[j + dj] && (i + di + 1 >= a.length || j + dj + 1 >= b.length || a[i + di + 1] === b[j + dj + 1]);
     let best: [number, number] | undefined;
     for (let d = 1; d <= NEAR && !best; d++) {
       for (let di = 0; di <= d; di++) {
@@ -96,7 +95,10 @@ export interface SideView {
 }
 
 export interface Region {
-  a0: number; a1: number; b0: number; b1: number;
+  a0: number;
+  a1: number;
+  b0: number;
+  b1: number;
 }
 
 /** Unified-diff hunks (jsdiff's structure) from `oldStr` to `newStr` with `context` lines around changes. */

@@ -31,10 +31,7 @@ export interface Variant {
   trimmedBottom?: HunkLine[];
 }
 
-export type Located =
-  | { kind: 'found'; variant: Variant; cands: Candidate[]; anchorMissed: boolean }
-  | { kind: 'none' }
-  | { kind: 'refused'; reason: string };
+export type Located = { kind: 'found'; variant: Variant; cands: Candidate[]; anchorMissed: boolean } | { kind: 'none' } | { kind: 'refused'; reason: string };
 
 const STRICT: readonly Level[] = ['exact', 'trailing-whitespace', 'unicode'];
 const NEAR_STRICT: readonly Level[] = ['exact', 'trailing-whitespace', 'unicode', 'indentation'];
@@ -62,7 +59,11 @@ function* variants(hunk: Hunk): Generator<Variant> {
     const kept = lines.slice(top, lines.length - bottom);
     if (top + bottom > 0 && oldSide(kept).length > 0) {
       yield {
-        lines: kept, strategy: 'context-trimmed', factor: 0.95, topTrim: top, levels: LEVELS,
+        lines: kept,
+        strategy: 'context-trimmed',
+        factor: 0.95,
+        topTrim: top,
+        levels: LEVELS,
         note: `ignored ${top + bottom} blank line(s) at the edges of SEARCH that the file does not have there`,
       };
     }
@@ -82,7 +83,11 @@ function* variants(hunk: Hunk): Generator<Variant> {
       const v = asAdd(lines, new Set(set));
       if (oldSide(v).length === 0 || (hasCounts(hunk) && !countsMatch(hunk, v) && countsMatchAny(hunk, lines, flagged))) continue;
       yield {
-        lines: v, strategy: 'fuzzy', factor: 0.85, topTrim: 0, levels: STRICT,
+        lines: v,
+        strategy: 'fuzzy',
+        factor: 0.85,
+        topTrim: 0,
+        levels: STRICT,
         recovered: set.map((i) => lines[i]!),
         note: `treated ${set.length} unprefixed line(s) as added: ${set.map((i) => JSON.stringify(lines[i]!.text)).join(', ')}`,
       };
@@ -94,7 +99,15 @@ function* variants(hunk: Hunk): Generator<Variant> {
   const oldIdx = lines.flatMap((l, i) => (l.kind === 'add' ? [] : [i]));
   const gapAllowed = oldIdx.slice(0, -1).map((a, k) => lines.slice(a + 1, oldIdx[k + 1]).every((l) => l.kind !== 'add'));
   if (gapAllowed.some(Boolean)) {
-    yield { lines, strategy: 'fuzzy', factor: 0.8, topTrim: 0, levels: NEAR_STRICT, gaps: true, note: 'context lines missing from the patch were kept from the file' };
+    yield {
+      lines,
+      strategy: 'fuzzy',
+      factor: 0.8,
+      topTrim: 0,
+      levels: NEAR_STRICT,
+      gaps: true,
+      note: 'context lines missing from the patch were kept from the file',
+    };
   }
 
   // Stale context at the edges: trim up to MAX_TRIM context lines from the outer edges.
@@ -104,7 +117,8 @@ function* variants(hunk: Hunk): Generator<Variant> {
   while (trail < lines.length - lead && lines[lines.length - 1 - trail]!.kind === 'context') trail++;
   const oldCount = oldIdx.length;
   const combos: [number, number][] = [];
-  for (let t = 0; t <= Math.min(lead, MAX_TRIM); t++) for (let b = 0; b <= Math.min(trail, MAX_TRIM); b++) if (t + b > 0 && t + b <= MAX_TRIM) combos.push([t, b]);
+  for (let t = 0; t <= Math.min(lead, MAX_TRIM); t++)
+    for (let b = 0; b <= Math.min(trail, MAX_TRIM); b++) if (t + b > 0 && t + b <= MAX_TRIM) combos.push([t, b]);
   combos.sort((x, y) => x[0] + x[1] - (y[0] + y[1]));
   for (const [t, b] of combos) {
     const kept = lines.slice(t, lines.length - b);
@@ -114,8 +128,13 @@ function* variants(hunk: Hunk): Generator<Variant> {
     // line has to stand between a trimmed (mismatching) line and any added line.
     if ((t > 0 && !contextBeforeFirstAdd(kept)) || (b > 0 && !contextBeforeFirstAdd([...kept].reverse()))) continue;
     yield {
-      lines: kept, strategy: 'context-trimmed', factor: 0.9 - 0.08 * (t + b), topTrim: t, levels: LEVELS,
-      trimmedTop: lines.slice(0, t), trimmedBottom: lines.slice(lines.length - b),
+      lines: kept,
+      strategy: 'context-trimmed',
+      factor: 0.9 - 0.08 * (t + b),
+      topTrim: t,
+      levels: LEVELS,
+      trimmedTop: lines.slice(0, t),
+      trimmedBottom: lines.slice(lines.length - b),
       note: `ignored ${t + b} context line(s) at the hunk edges that differ from the file`,
     };
   }
@@ -130,8 +149,15 @@ function* variants(hunk: Hunk): Generator<Variant> {
   if (interior.length <= 30) {
     for (const i of interior) {
       yield {
-        lines: asAdd(lines, new Set([i])), strategy: 'fuzzy', factor: 0.8, topTrim: 0, levels: STRICT,
-        recovered: [lines[i]!], spacePrefixed: i, competing: true, note: `treated context line ${JSON.stringify(lines[i]!.text)} (absent from the file there) as added`,
+        lines: asAdd(lines, new Set([i])),
+        strategy: 'fuzzy',
+        factor: 0.8,
+        topTrim: 0,
+        levels: STRICT,
+        recovered: [lines[i]!],
+        spacePrefixed: i,
+        competing: true,
+        note: `treated context line ${JSON.stringify(lines[i]!.text)} (absent from the file there) as added`,
       };
     }
   }

@@ -11,10 +11,7 @@ import { keyAt } from './normalize';
  * line is in the file at its number. At least one removed line must be there to check, or
  * nothing ties the numbers to this file (`@@ -0,0 +1 @@` alone reads as "the file was empty").
  */
-export type ByNumbers =
-  | { kind: 'not-zero-context' }
-  | { kind: 'placed'; cands: Map<Hunk, Candidate> }
-  | { kind: 'unproven'; why: string };
+export type ByNumbers = { kind: 'not-zero-context' } | { kind: 'placed'; cands: Map<Hunk, Candidate> } | { kind: 'unproven'; why: string };
 
 /**
  * 0-based first line a side covers. An empty side's start is the line after which its lines go
@@ -51,7 +48,8 @@ function placeWith(index: FileIndex, hunks: readonly Hunk[], position: Conventio
     const p = position(h.oldStart!, h.oldCount!);
     if (p < floor) return { kind: 'unproven', why: `${header(h)} overlaps the hunk before it` };
     if (p + removed.length > index.length) return { kind: 'unproven', why: `${header(h)} reaches past the end of the file (${index.length} lines)` };
-    if (position(h.newStart!, h.newCount!) - p !== delta) return { kind: 'unproven', why: `the new start of ${header(h)} does not follow from the hunks before it` };
+    if (position(h.newStart!, h.newCount!) - p !== delta)
+      return { kind: 'unproven', why: `the new start of ${header(h)} does not follow from the hunks before it` };
     for (let k = 0; k < removed.length; k++) {
       if (keyAt('trailing-whitespace', index.lines[p + k]!) !== keyAt('trailing-whitespace', removed[k]!.text)) {
         return { kind: 'unproven', why: `line ${p + k + 1} of the file is not the line ${header(h)} removes there` };

@@ -62,7 +62,13 @@ function applyParsedUnsafe(parsed: ParsedPatch, files: ReadonlyMap<string, strin
 function placeAll(parsed: ParsedPatch, files: ReadonlyMap<string, string>, options: ApplyOptions, extras: PlanExtras): Plan {
   const dryRun = !!options.dryRun;
   if (parsed.files.length === 0) return failed(options, 'the patch contains no file changes', parsed.format);
-  const state: WorkState = { texts: new Map(files), unreadable: extras.unreadable ?? new Map(), blocked: extras.blocked ?? new Map(), origin: new Map(), scripts: new Map() };
+  const state: WorkState = {
+    texts: new Map(files),
+    unreadable: extras.unreadable ?? new Map(),
+    blocked: extras.blocked ?? new Map(),
+    origin: new Map(),
+    scripts: new Map(),
+  };
   const touched = new Set<string>();
   const results: FileResult[] = [];
   for (const fp of parsed.files) {
@@ -79,7 +85,13 @@ function placeAll(parsed: ParsedPatch, files: ReadonlyMap<string, string>, optio
     for (const r of results) for (const h of r.hunks) if (h.status === 'applied') h.status = 'would-apply';
     const reasons = results.filter((r) => r.status === 'refused').map((r) => r.reason);
     return {
-      ok: false, dryRun, format: parsed.format, files: results, reversePatch: '', finalTexts: new Map(), changes: [],
+      ok: false,
+      dryRun,
+      format: parsed.format,
+      files: results,
+      reversePatch: '',
+      finalTexts: new Map(),
+      changes: [],
       error: `The patch was not applied (it applies all or nothing). ${reasons.length} problem(s):\n\n${reasons.join('\n\n')}`,
     };
   }
@@ -95,7 +107,12 @@ function placeAll(parsed: ParsedPatch, files: ReadonlyMap<string, string>, optio
 }
 
 /** Net effect per path, with renames kept as renames so the reverse patch moves the file back. */
-function collectChanges(original: ReadonlyMap<string, string>, state: WorkState, touched: ReadonlySet<string>, modes?: ReadonlyMap<string, string>): FileChange[] {
+function collectChanges(
+  original: ReadonlyMap<string, string>,
+  state: WorkState,
+  touched: ReadonlySet<string>,
+  modes?: ReadonlyMap<string, string>,
+): FileChange[] {
   const changes: FileChange[] = [];
   const consumed = new Set<string>();
   const before = (p: string) => original.get(p) ?? null;

@@ -40,9 +40,10 @@ export function buildReversePatch(changes: readonly FileChange[]): string {
     } else if (c.oldText !== null && c.newText !== null && c.oldPath && c.newPath) {
       // A BOM with no lines after it is one line to a diff but none to the script: diff that case.
       const scriptFits = c.script && !(c.script.bom && (c.script.oldLines.length === 0 || c.script.newLines.length === 0));
-      const sp = scriptFits && c.script
-        ? { oldFileName: `a/${c.newPath}`, newFileName: `b/${c.oldPath}`, oldHeader: undefined, newHeader: undefined, hunks: reverseHunks(c.script) }
-        : structuredPatch(`a/${c.newPath}`, `b/${c.oldPath}`, c.newText, c.oldText);
+      const sp =
+        scriptFits && c.script
+          ? { oldFileName: `a/${c.newPath}`, newFileName: `b/${c.oldPath}`, oldHeader: undefined, newHeader: undefined, hunks: reverseHunks(c.script) }
+          : structuredPatch(`a/${c.newPath}`, `b/${c.oldPath}`, c.newText, c.oldText);
       parts.push(formatPatch({ ...sp, isGit: true, isRename: c.oldPath !== c.newPath }));
     }
   }

@@ -101,16 +101,7 @@ export interface PatchParseError {
 
 /** How a hunk was located in the file. Ordered from most to least strict. */
 export type MatchStrategy =
-  | 'exact'
-  | 'trailing-whitespace'
-  | 'unicode'
-  | 'indentation'
-  | 'whitespace'
-  | 'context-trimmed'
-  | 'fuzzy'
-  | 'end-of-file'
-  | 'create'
-  | 'delete';
+  'exact' | 'trailing-whitespace' | 'unicode' | 'indentation' | 'whitespace' | 'context-trimmed' | 'fuzzy' | 'end-of-file' | 'create' | 'delete';
 
 export interface LineRange {
   /** 1-based first line of the matched old text in the original file. */

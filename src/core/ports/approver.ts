@@ -49,4 +49,3 @@ export interface Approver {
   approvePatch(request: PatchApprovalRequest, signal: AbortSignal): Promise<PatchApprovalAnswer>;
   approveAction(request: ActionApprovalRequest, signal: AbortSignal): Promise<ActionApprovalAnswer>;
 }
-

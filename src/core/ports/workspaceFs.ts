@@ -30,7 +30,13 @@ export interface WorkspaceDirEntry {
 
 /** One change of an all-or-nothing multi-file write (a patch). */
 export type WorkspaceChange =
-  | { kind: 'write'; path: string; content: string; /** POSIX mode for the written file. */ mode?: number; /** From stat: refuse when it moved. */ expectRealPath?: string }
+  | {
+      kind: 'write';
+      path: string;
+      content: string;
+      /** POSIX mode for the written file. */ mode?: number;
+      /** From stat: refuse when it moved. */ expectRealPath?: string;
+    }
   | { kind: 'delete'; path: string; expectRealPath?: string };
 
 /** The path is refused (outside the workspace, through a link that leads out, not a regular file). */

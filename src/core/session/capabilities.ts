@@ -79,7 +79,11 @@ export function createMcpManager(o: {
   notifier?: Notifier;
   protection?: ServerSandboxOptions;
 }): McpManager {
-  const approvals = new McpApprovals({ root: o.root, stateDir: stateDirOf(o.root, o.settings.history.path), userStateDir: o.userStateDir ?? defaultUserStateDir() });
+  const approvals = new McpApprovals({
+    root: o.root,
+    stateDir: stateDirOf(o.root, o.settings.history.path),
+    userStateDir: o.userStateDir ?? defaultUserStateDir(),
+  });
   if (approvals.persistProblem) o.notifier?.warn(approvals.persistProblem);
   return new McpManager({
     root: o.root,
@@ -95,7 +99,12 @@ export function createMcpManager(o: {
  * The sandbox and filters of MCP servers: the agent's command guard when the wiring has one, else
  * the same guard built here (`patchpilot mcp list/approve`), with the servers' launch files protected.
  */
-export function mcpProtection(root: string, settings: PatchPilotSettings, guard?: ServerSandboxOptions['guard'], readOnlyPaths?: readonly string[]): ServerSandboxOptions {
+export function mcpProtection(
+  root: string,
+  settings: PatchPilotSettings,
+  guard?: ServerSandboxOptions['guard'],
+  readOnlyPaths?: readonly string[],
+): ServerSandboxOptions {
   return {
     guard: guard ?? { root, ...createCommandGuard(root, settings.policy, settings.history.path, undefined, mcpProtectedGlobs(root, settings.mcp.servers)) },
     unsandboxed: settings.mcp.unsandboxedServers,

@@ -142,7 +142,10 @@ export class ChatSession {
     // Typed during the run's last step, or after Stop while the run wound down (Stop empties the
     // inbox): the model never saw them, so they are the next run's goal. A host note (a test
     // result) alone starts nothing: nobody asked for work.
-    const left = this.inbox.splice(0).filter((m) => !m.note).map((m) => m.text);
+    const left = this.inbox
+      .splice(0)
+      .filter((m) => !m.note)
+      .map((m) => m.text);
     if (left.length) void this.start(left.join('\n\n')).catch(() => undefined);
     return outcome;
   }

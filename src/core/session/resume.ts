@@ -60,7 +60,11 @@ async function transcriptOfRun(store: Store, runId: string, depth: number): Prom
   const step = detail.steps.find((s) => s.role === 'system' && s.tool === EARLIER_STEP);
   const from = (step?.arguments as { fromRun?: unknown } | null | undefined)?.fromRun;
   let earlier: ModelMessage[] = [];
-  if (typeof from === 'string' && depth < MAX_REFERENCE_DEPTH) earlier = await transcriptOfRun(store, from, depth + 1).then((t) => t.transcript, () => []);
+  if (typeof from === 'string' && depth < MAX_REFERENCE_DEPTH)
+    earlier = await transcriptOfRun(store, from, depth + 1).then(
+      (t) => t.transcript,
+      () => [],
+    );
   else if (step) earlier = asMessages(step.arguments) ?? [];
   return { transcript: transcriptFromSteps(detail.steps, earlier), recorded: false };
 }
@@ -100,12 +104,16 @@ function asMessages(value: unknown): ModelMessage[] | undefined {
   const out: ModelMessage[] = [];
   for (const m of value as Record<string, unknown>[]) {
     // A summary recorded by an older version as a user message comes back as what it is: a note, not the user's words.
-    if (m?.role === 'user' && typeof m.content === 'string') out.push(...withoutUserSummaries([{ role: 'user', content: m.content, ...(m.summary === true ? { summary: true } : {}) } as ModelMessage]));
+    if (m?.role === 'user' && typeof m.content === 'string')
+      out.push(...withoutUserSummaries([{ role: 'user', content: m.content, ...(m.summary === true ? { summary: true } : {}) } as ModelMessage]));
     else if (m?.role === 'assistant' && (typeof m.content === 'string' || m.content === null)) {
-      const toolCalls = callsOf((m.toolCalls as unknown[] | undefined)?.map((c) => ({ ...(c as object), arguments: (c as { argumentsJson?: unknown }).argumentsJson })));
+      const toolCalls = callsOf(
+        (m.toolCalls as unknown[] | undefined)?.map((c) => ({ ...(c as object), arguments: (c as { argumentsJson?: unknown }).argumentsJson })),
+      );
       const summary = m.summary === true && !toolCalls.length && typeof m.content === 'string';
       out.push({ role: 'assistant', content: m.content as string | null, ...(toolCalls.length ? { toolCalls } : {}), ...(summary ? { summary: true } : {}) });
-    } else if (m?.role === 'tool' && typeof m.toolCallId === 'string' && typeof m.content === 'string') out.push({ role: 'tool', toolCallId: m.toolCallId, content: m.content });
+    } else if (m?.role === 'tool' && typeof m.toolCallId === 'string' && typeof m.content === 'string')
+      out.push({ role: 'tool', toolCallId: m.toolCallId, content: m.content });
     else return undefined;
   }
   return out;

@@ -20,7 +20,13 @@ import { mcpProtectedGlobs, type McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
-export type TaskRunnerFactory = (o: { root: string; envAllow: readonly string[]; homeAllow: readonly string[]; allowUnixSockets: readonly string[]; guard: Omit<GuardOptions, 'keepBytes'> }) => TaskRunner;
+export type TaskRunnerFactory = (o: {
+  root: string;
+  envAllow: readonly string[];
+  homeAllow: readonly string[];
+  allowUnixSockets: readonly string[];
+  guard: Omit<GuardOptions, 'keepBytes'>;
+}) => TaskRunner;
 
 export interface WireAgentOptions {
   root: string;
@@ -91,45 +97,65 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
 
   let history: HistoryStore | undefined = o.history;
-  if (!history) try {
-    const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
-    history = await openHistoryStore({
-      workspace: o.root,
-      path: settings.history.path,
-      allowOutsideWorkspace: !fromWorkspace,
-      createStateFolder: true,
-      retention: retentionOptions(settings.history.retention),
-      // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
-      // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
-      mode: o.historyMode ?? 'worker',
-      notifier: o.notifier,
-    });
-    for (const w of history.warnings) o.notifier.warn(w.message);
-  } catch (err) {
-    o.notifier.warn(`running without history: ${errorMessage(err)}`);
-  }
+  if (!history)
+    try {
+      const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
+      history = await openHistoryStore({
+        workspace: o.root,
+        path: settings.history.path,
+        allowOutsideWorkspace: !fromWorkspace,
+        createStateFolder: true,
+        retention: retentionOptions(settings.history.retention),
+        // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
+        // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
+        mode: o.historyMode ?? 'worker',
+        notifier: o.notifier,
+      });
+      for (const w of history.warnings) o.notifier.warn(w.message);
+    } catch (err) {
+      o.notifier.warn(`running without history: ${errorMessage(err)}`);
+    }
 
   const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
-  const model: ChatModel = o.model ?? createChatModel({
-    baseUrl: settings.llm.baseUrl,
-    provider: settings.llm.provider,
-    ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command') } } : {}),
-    thinkingBudget: settings.llm.thinkingBudget,
-    apiKey: o.config.apiKey,
-    model: settings.llm.model!,
-    fastModel: settings.llm.fastModel,
-    origins: { baseUrl: origin('patchpilot.llm.baseUrl'), model: origin('patchpilot.llm.model'), fastModel: origin('patchpilot.llm.fastModel'), ...(o.config.apiKeyOrigin ? { apiKey: o.config.apiKeyOrigin } : {}) },
-    ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
-    contextWindows: settings.llm.contextWindows,
-    prices: settings.llm.prices,
-  });
+  const model: ChatModel =
+    o.model ??
+    createChatModel({
+      baseUrl: settings.llm.baseUrl,
+      provider: settings.llm.provider,
+      ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command') } } : {}),
+      thinkingBudget: settings.llm.thinkingBudget,
+      apiKey: o.config.apiKey,
+      model: settings.llm.model!,
+      fastModel: settings.llm.fastModel,
+      origins: {
+        baseUrl: origin('patchpilot.llm.baseUrl'),
+        model: origin('patchpilot.llm.model'),
+        fastModel: origin('patchpilot.llm.fastModel'),
+        ...(o.config.apiKeyOrigin ? { apiKey: o.config.apiKeyOrigin } : {}),
+      },
+      ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
+      contextWindows: settings.llm.contextWindows,
+      prices: settings.llm.prices,
+    });
   // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
   const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
-  const web: OrchestratorDeps['web'] = (url, signal) => safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
+  const web: OrchestratorDeps['web'] = (url, signal) =>
+    safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   // Every workspace file an MCP server's launch names is part of its approval: protected while the server is configured.
   const mcpProtected = o.readOnly ? [] : mcpProtectedGlobs(o.root, settings.mcp.servers);
   const guard = createCommandGuard(o.root, policy, settings.history.path, ignore, mcpProtected);
-  const capabilities = await wireCapabilities({ root: o.root, config: o.config, settings, notifier: o.notifier, readOnly: o.readOnly, mcp: o.mcp, userStateDir: o.userStateDir, mcpApproveHint: o.mcpApproveHint, guard: { root: o.root, ...guard }, readOnlyPaths });
+  const capabilities = await wireCapabilities({
+    root: o.root,
+    config: o.config,
+    settings,
+    notifier: o.notifier,
+    readOnly: o.readOnly,
+    mcp: o.mcp,
+    userStateDir: o.userStateDir,
+    mcpApproveHint: o.mcpApproveHint,
+    guard: { root: o.root, ...guard },
+    readOnlyPaths,
+  });
   const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
   const workspaceFs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
@@ -140,16 +166,34 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     tools,
     approver: o.approver,
     // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
-    tasks: o.readOnly ? refusingTasks : o.tasks({ root: o.root, envAllow: policy.envAllow, homeAllow: policy.homeAllow, allowUnixSockets: settings.sandbox.allowUnixSockets, guard: { root: o.root, ...guard } }),
+    tasks: o.readOnly
+      ? refusingTasks
+      : o.tasks({
+          root: o.root,
+          envAllow: policy.envAllow,
+          homeAllow: policy.homeAllow,
+          allowUnixSockets: settings.sandbox.allowUnixSockets,
+          guard: { root: o.root, ...guard },
+        }),
     history,
     // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
     patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root, fs: workspaceFs }), o.readOnly),
     fs: readOnlyFs(workspaceFs, o.readOnly),
     ignoreFilter: ignore,
-    pathPolicy: createPathPolicy(o.root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir)),
+    pathPolicy: createPathPolicy(o.root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) =>
+      ignore.isIgnored(rel, isDir),
+    ),
     commandPolicy,
     testGuard,
-    exec: o.readOnly ? undefined : createCommandExecutor(o.root, { guard, envAllow: policy.envAllow, homeAllow: policy.homeAllow, readOnlyPaths, allowUnixSockets: settings.sandbox.allowUnixSockets }),
+    exec: o.readOnly
+      ? undefined
+      : createCommandExecutor(o.root, {
+          guard,
+          envAllow: policy.envAllow,
+          homeAllow: policy.homeAllow,
+          readOnlyPaths,
+          allowUnixSockets: settings.sandbox.allowUnixSockets,
+        }),
     web,
     search: capabilities.search,
     toolSources: capabilities.toolSources,
@@ -169,7 +213,14 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
 /** Restricted mode: no test command runs, whatever asks for one. */
 const refusingTasks: TaskRunner = {
   async run() {
-    return { exitCode: null, output: 'not run: the workspace is not trusted (restricted mode reads and explains only)', truncated: false, durationMs: 0, timedOut: false, cancelled: true };
+    return {
+      exitCode: null,
+      output: 'not run: the workspace is not trusted (restricted mode reads and explains only)',
+      truncated: false,
+      durationMs: 0,
+      timedOut: false,
+      cancelled: true,
+    };
   },
 };
 
@@ -178,12 +229,20 @@ const RESTRICTED_WRITE = 'not written: the workspace is not trusted (restricted 
 function readOnlyPatches(engine: PatchEngine, readOnly: boolean | undefined): PatchEngine {
   if (!readOnly) return engine;
   return {
-    apply: (text, options) => (options.dryRun ? engine.apply(text, options) : Promise.resolve({ ok: false, dryRun: false, files: [], reversePatch: '', error: RESTRICTED_WRITE })),
+    apply: (text, options) =>
+      options.dryRun ? engine.apply(text, options) : Promise.resolve({ ok: false, dryRun: false, files: [], reversePatch: '', error: RESTRICTED_WRITE }),
   };
 }
 
 function readOnlyFs(fs: WorkspaceFs, readOnly: boolean | undefined): WorkspaceFs {
   if (!readOnly) return fs;
   const refuse = () => Promise.reject(new Error(RESTRICTED_WRITE));
-  return { realRoot: () => fs.realRoot(), stat: (p) => fs.stat(p), readFile: (p) => fs.readFile(p), list: (p) => fs.list(p), writeFile: refuse, applyChanges: refuse };
+  return {
+    realRoot: () => fs.realRoot(),
+    stat: (p) => fs.stat(p),
+    readFile: (p) => fs.readFile(p),
+    list: (p) => fs.list(p),
+    writeFile: refuse,
+    applyChanges: refuse,
+  };
 }

@@ -11,7 +11,12 @@ import { ToolError, type ToolContext } from './types';
  * Policy first in every mode: deny stays denied; an `ask` verdict (a protected path, a command off
  * the allowlist) always asks, whatever the mode.
  */
-export async function gateAction(ctx: ToolContext, request: ActionApprovalRequest, decision?: PolicyDecision, options: { edit?: boolean } = {}): Promise<{ feedback?: string }> {
+export async function gateAction(
+  ctx: ToolContext,
+  request: ActionApprovalRequest,
+  decision?: PolicyDecision,
+  options: { edit?: boolean } = {},
+): Promise<{ feedback?: string }> {
   if (decision) ctx.emit?.({ type: 'policy', kind: POLICY_KIND[request.kind], subject: request.title, decision });
   if (decision?.verdict === 'deny') throw new ToolError(`denied by policy (${decision.rule}): ${decision.reason}`);
   if (ctx.mode === 'plan') throw new ToolError('plan mode: nothing is written or run; describe the step in your plan instead');
@@ -24,7 +29,13 @@ export async function gateAction(ctx: ToolContext, request: ActionApprovalReques
   const answer = await ctx.approver.approveAction(asked, ctx.signal);
   const unattended = !answer.approved && answer.unattended !== undefined;
   // `edit`: a change to the user's files (write_file), so a run of only such refusals ends blocked.
-  ctx.emit?.({ type: 'approval-answered', kind: request.kind, approved: answer.approved, ...(unattended ? { unattended } : {}), ...(options.edit ? { edit: true } : {}) });
+  ctx.emit?.({
+    type: 'approval-answered',
+    kind: request.kind,
+    approved: answer.approved,
+    ...(unattended ? { unattended } : {}),
+    ...(options.edit ? { edit: true } : {}),
+  });
   if (!answer.approved) {
     // The model reads why approval was needed (the policy's rule and reason, or the mode), so it can take another way.
     const why = decision?.verdict === 'ask' ? `It needed approval (${decision.rule}): ${decision.reason}` : `It needed approval: ${modeReason}.`;
@@ -47,7 +58,13 @@ function reasonToAsk(request: ActionApprovalRequest, decision: PolicyDecision | 
   return `${modeReason} (${prefix}${context.replace(/\.$/, '')}).`;
 }
 
-const ASKS_BEFORE: Record<ActionApprovalRequest['kind'], string> = { command: 'every command', tests: 'running the tests', write: 'every write', fetch: 'every fetch', mcp: 'every MCP tool call' };
+const ASKS_BEFORE: Record<ActionApprovalRequest['kind'], string> = {
+  command: 'every command',
+  tests: 'running the tests',
+  write: 'every write',
+  fetch: 'every fetch',
+  mcp: 'every MCP tool call',
+};
 
 // An MCP call runs outside PatchPilot like a command does: audited with the commands.
 const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command' } as const;

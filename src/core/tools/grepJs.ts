@@ -27,7 +27,10 @@ export async function grepWithJs(query: GrepQuery): Promise<GrepOutcome> {
       // Through the port: a link that leads out of the workspace is refused there and skipped here.
       const info = await query.fs.stat(file).catch(() => undefined);
       if (!info?.exists || info.type !== 'file' || info.size > MAX_FILE_BYTES) continue;
-      const buffer = await query.fs.readFile(file).then((b) => Buffer.from(b), () => undefined);
+      const buffer = await query.fs.readFile(file).then(
+        (b) => Buffer.from(b),
+        () => undefined,
+      );
       if (!buffer || looksBinary(buffer)) continue;
       const text = buffer.toString('utf8');
       const lines = text.split(/\r?\n/);

@@ -36,7 +36,25 @@ export function findRipgrep(env: NodeJS.ProcessEnv = process.env): string | null
  * RIPGREP_CONFIG_PATH could add --pre). Every result is filtered again by the agent-ignore rules.
  */
 export async function grepWithRipgrep(rg: string, query: GrepQuery): Promise<GrepOutcome> {
-  const args = ['--no-config', '--line-number', '--no-heading', '--with-filename', '--color', 'never', '--hidden', '--no-require-git', '--glob', '!.git', '--max-columns', '1000', '--max-columns-preview', '--max-filesize', '2M', '--sort', 'path'];
+  const args = [
+    '--no-config',
+    '--line-number',
+    '--no-heading',
+    '--with-filename',
+    '--color',
+    'never',
+    '--hidden',
+    '--no-require-git',
+    '--glob',
+    '!.git',
+    '--max-columns',
+    '1000',
+    '--max-columns-preview',
+    '--max-filesize',
+    '2M',
+    '--sort',
+    'path',
+  ];
   args.push('--ignore-file', path.join(query.root, AGENT_IGNORE_FILE));
   const include = query.include;
   args.push('--regexp', query.pattern, '--', query.path || '.');

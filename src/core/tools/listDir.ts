@@ -39,7 +39,14 @@ export const listDirTool: Tool<Args> = {
   },
 };
 
-async function walk(ctx: ToolContext, rel: string, depth: number, indent: string, lines: string[], state: { count: number; truncated: boolean }): Promise<void> {
+async function walk(
+  ctx: ToolContext,
+  rel: string,
+  depth: number,
+  indent: string,
+  lines: string[],
+  state: { count: number; truncated: boolean },
+): Promise<void> {
   // A link is listed as a link, never followed (the port's entry types are the link's own).
   const entries = await ctx.fs.list(rel).catch(() => []);
   const isDirectory = (e: WorkspaceDirEntry) => e.type === 'directory' && !e.symlink;

@@ -16,7 +16,7 @@ export const loadSkillTool: Tool<Args> = {
   loop: { offeredWhen: (run) => run.skills > 0 },
   description:
     'Read the instructions of a skill listed in the system prompt, before doing the task it covers. ' +
-    'file: another file of the skill\'s folder (a reference the instructions name). Run its scripts with run_command.',
+    "file: another file of the skill's folder (a reference the instructions name). Run its scripts with run_command.",
   schema: {
     type: 'object',
     properties: {
@@ -39,7 +39,9 @@ export const loadSkillTool: Tool<Args> = {
       throw new ToolError(`${skill.name}: ${errorMessage(err)}`);
     }
     if (args.file) return ok(`${skill.location}/${args.file}:\n${text}`, { skill: skill.name, file: args.file });
-    const files = skill.files.length ? `\nFiles in its folder: ${skill.files.join(', ')} (scripts run with run_command, e.g. \`sh ${quote(skill.location)}/${skill.files.find((f) => f.startsWith('scripts/')) ?? skill.files[0]}\`; other files: load_skill with file)` : '';
+    const files = skill.files.length
+      ? `\nFiles in its folder: ${skill.files.join(', ')} (scripts run with run_command, e.g. \`sh ${quote(skill.location)}/${skill.files.find((f) => f.startsWith('scripts/')) ?? skill.files[0]}\`; other files: load_skill with file)`
+      : '';
     return ok(`Skill ${skill.name} (${skill.source}; folder: ${skill.location})${files}\n\n${text}`, { skill: skill.name });
   },
 };

@@ -17,13 +17,30 @@ export function createPathPolicy(root: string, settings: PathPolicySettings, isI
 /** Commands through the sandboxed executor (bubblewrap when it works; network off). `envAllow`: patchpilot.policy.envAllow. */
 export function createCommandExecutor(
   root: string,
-  options: { sandbox?: 'auto' | 'off' | 'require'; maxOutputBytes?: number } & Pick<RunCommandOptions, 'guard' | 'homeAllow' | 'readOnlyPaths' | 'envAllow' | 'allowUnixSockets'> = {},
+  options: { sandbox?: 'auto' | 'off' | 'require'; maxOutputBytes?: number } & Pick<
+    RunCommandOptions,
+    'guard' | 'homeAllow' | 'readOnlyPaths' | 'envAllow' | 'allowUnixSockets'
+  > = {},
 ): CommandExecutor {
   const sandboxed = options.sandbox !== 'off' && probeSandbox().available;
   return {
     sandboxed,
     async run({ command, cwd, signal, timeoutMs, onOutput }) {
-      const r = await runCommand({ command, cwd, workspaceRoot: root, signal, timeoutMs, sandbox: options.sandbox, maxOutputBytes: options.maxOutputBytes ?? 256 * 1024, guard: options.guard, homeAllow: options.homeAllow, readOnlyPaths: options.readOnlyPaths, envAllow: options.envAllow, allowUnixSockets: options.allowUnixSockets, ...(onOutput ? { onOutput: (chunk: string) => onOutput(chunk) } : {}) });
+      const r = await runCommand({
+        command,
+        cwd,
+        workspaceRoot: root,
+        signal,
+        timeoutMs,
+        sandbox: options.sandbox,
+        maxOutputBytes: options.maxOutputBytes ?? 256 * 1024,
+        guard: options.guard,
+        homeAllow: options.homeAllow,
+        readOnlyPaths: options.readOnlyPaths,
+        envAllow: options.envAllow,
+        allowUnixSockets: options.allowUnixSockets,
+        ...(onOutput ? { onOutput: (chunk: string) => onOutput(chunk) } : {}),
+      });
       const stderr = r.stderr.trimEnd();
       let output = stderr ? `${r.stdout}${r.stdout && !r.stdout.endsWith('\n') ? '\n' : ''}--- stderr ---\n${stderr}\n` : r.stdout;
       const guarded = describeProtectedChanges(r.protectedChanges);

@@ -28,7 +28,9 @@ export const proposePatchTool: Tool<Args> = {
     // The path policy goes first: the dry run reads the target files, and its refusal quotes the
     // nearest lines it found, which would show the model an ignored file such as .env (attacks.paths).
     const parsed = parsePatch(args.patch);
-    const early = parsed.ok ? await checkPaths(ctx, [...new Set(parsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))]) : [];
+    const early = parsed.ok
+      ? await checkPaths(ctx, [...new Set(parsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))])
+      : [];
     const deniedEarly = early.filter((d) => d.decision.verdict === 'deny');
     if (deniedEarly.length) return fail(`patch refused, nothing was changed:\n${deniedEarly.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`);
     const preview = await ctx.patches.apply(args.patch, { dryRun: true });
@@ -41,9 +43,19 @@ export const proposePatchTool: Tool<Args> = {
 
     const paths = touchedPaths(preview);
     const checked = new Map(early.map((d) => [d.path, d]));
-    const decisions = [...early.filter((d) => paths.includes(d.path)), ...(await checkPaths(ctx, paths.filter((p) => !checked.has(p))))];
+    const decisions = [
+      ...early.filter((d) => paths.includes(d.path)),
+      ...(await checkPaths(
+        ctx,
+        paths.filter((p) => !checked.has(p)),
+      )),
+    ];
     const denied = decisions.filter((d) => d.decision.verdict === 'deny');
-    if (denied.length) return fail(`patch refused, nothing was changed:\n${denied.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`, { preview, denied: denied.map((d) => ({ path: d.path, reason: d.decision.reason })) });
+    if (denied.length)
+      return fail(`patch refused, nothing was changed:\n${denied.map((d) => `  ${d.path}: ${d.decision.reason}`).join('\n')}`, {
+        preview,
+        denied: denied.map((d) => ({ path: d.path, reason: d.decision.reason })),
+      });
     if (ctx.mode === 'plan') return ok(`plan mode: the patch applies cleanly but was NOT applied.\n${listHunks(hunks)}`, { preview, planned: true });
 
     const asks = decisions.filter((d) => d.decision.verdict === 'ask');
@@ -56,7 +68,9 @@ export const proposePatchTool: Tool<Args> = {
       const answer = await ctx.approver.approvePatch({ patchText: args.patch, preview }, ctx.signal);
       if (answer.unattended !== undefined) {
         ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: false, accepted: [], unattended: true, edit: true });
-        const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : `\nIt needed approval: ${ctx.mode} mode asks before every patch.`;
+        const why = asks.length
+          ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}`
+          : `\nIt needed approval: ${ctx.mode} mode asks before every patch.`;
         return fail(`nobody could approve the patch, so nothing was changed: ${answer.unattended}${why}`, { preview, applied: [], unattended: true });
       }
       const known = new Set(accepted);
@@ -74,13 +88,23 @@ export const proposePatchTool: Tool<Args> = {
     if (accepted.length === 0 && !edited) {
       const rejectedIds = hunks.map((h) => h.id);
       const withReasons = rejectedIds.some((id) => reasons[id]) ? `\nrejected hunks:\n${rejectedList(rejectedIds)}` : '';
-      return fail(`the user rejected the patch; nothing was changed.${withReasons}${said}${why}`, { preview, applied: [], ...(Object.keys(reasons).length ? { hunkReasons: reasons } : {}) });
+      return fail(`the user rejected the patch; nothing was changed.${withReasons}${said}${why}`, {
+        preview,
+        applied: [],
+        ...(Object.keys(reasons).length ? { hunkReasons: reasons } : {}),
+      });
     }
     if (edited) {
       // The user's own version of the change (typed into the review) is what gets written; it may only touch the files already checked.
       const editedParsed = parsePatch(edited);
-      const outside = editedParsed.ok ? editedParsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p && !paths.includes(p)) : [];
-      if (!editedParsed.ok || outside.length) return fail(`the user's edited version could not be applied${outside.length ? ` (it touches ${outside.join(', ')})` : ''}; nothing was changed.${said}`, { preview });
+      const outside = editedParsed.ok
+        ? editedParsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p && !paths.includes(p))
+        : [];
+      if (!editedParsed.ok || outside.length)
+        return fail(
+          `the user's edited version could not be applied${outside.length ? ` (it touches ${outside.join(', ')})` : ''}; nothing was changed.${said}`,
+          { preview },
+        );
     }
 
     const reviewed = ctx.mode === 'ask' || asks.length > 0;
@@ -91,7 +115,10 @@ export const proposePatchTool: Tool<Args> = {
     }
     const applied = allHunks(result).filter((h) => h.status === 'applied');
     const rejected = edited ? hunks.filter((h) => !accepted.includes(h.id)) : allHunks(result).filter((h) => h.status === 'rejected');
-    const changed = touchedPaths({ ...result, files: result.files.filter((f) => f.status === 'ok' && (f.hunks.length === 0 || f.hunks.some((h) => h.status === 'applied'))) });
+    const changed = touchedPaths({
+      ...result,
+      files: result.files.filter((f) => f.status === 'ok' && (f.hunks.length === 0 || f.hunks.some((h) => h.status === 'applied'))),
+    });
     for (const p of changed) ctx.run.changedFiles.add(p);
 
     let output = edited
@@ -102,7 +129,15 @@ export const proposePatchTool: Tool<Args> = {
     output += said;
     const after = await ctx.run.afterWrite?.(changed, `patch to ${changed.join(', ')}`);
     if (after) output += `\n\n${after}`;
-    return ok(output, { preview, result, applied: applied.map((h) => h.id), rejected: rejected.map((h) => h.id), files: changed, ...(edited ? { editedPatch: edited } : {}), ...(Object.keys(reasons).length ? { hunkReasons: reasons } : {}) });
+    return ok(output, {
+      preview,
+      result,
+      applied: applied.map((h) => h.id),
+      rejected: rejected.map((h) => h.id),
+      files: changed,
+      ...(edited ? { editedPatch: edited } : {}),
+      ...(Object.keys(reasons).length ? { hunkReasons: reasons } : {}),
+    });
   },
 };
 

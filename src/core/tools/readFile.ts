@@ -37,7 +37,8 @@ export const readFileTool: Tool<Args> = {
     // Through the host's file system (VS Code: unsaved editor buffers; CLI: NodeWorkspaceFs).
     const info = await hostStat(ctx.fs, target.rel, args.path);
     if (info.isDirectory()) throw new ToolError(`${args.path} is a directory; use list_dir`);
-    if (info.size > READ_MAX_FILE_BYTES) throw new ToolError(`${args.path} is ${info.size} bytes, over the ${READ_MAX_FILE_BYTES}-byte limit; use grep to find the lines you need`);
+    if (info.size > READ_MAX_FILE_BYTES)
+      throw new ToolError(`${args.path} is ${info.size} bytes, over the ${READ_MAX_FILE_BYTES}-byte limit; use grep to find the lines you need`);
     const buffer = Buffer.from(await ctx.fs.readFile(target.rel));
     if (looksBinary(buffer)) return ok(`${target.rel}: binary file (${info.size} bytes), not shown`, { binary: true });
 

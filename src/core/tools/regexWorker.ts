@@ -30,7 +30,12 @@ export class RegexWorker {
   private failure: Error | undefined;
 
   /** `pattern` must already compile (the caller reports a syntax error with its own wording). */
-  constructor(private readonly pattern: string, maxHitsPerText: number, private readonly signal: AbortSignal, limitMs = REGEX_TIME_LIMIT_MS) {
+  constructor(
+    private readonly pattern: string,
+    maxHitsPerText: number,
+    private readonly signal: AbortSignal,
+    limitMs = REGEX_TIME_LIMIT_MS,
+  ) {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { pattern, max: maxHitsPerText } });
     this.worker.unref();
     this.worker.on('error', (err) => (this.failure = err));
@@ -61,11 +66,18 @@ export class RegexWorker {
         void this.worker.terminate();
         reject(this.signal.reason);
       };
-      const timer = setTimeout(() => {
-        done();
-        void this.worker.terminate();
-        reject(new ToolError(`the regular expression /${this.pattern}/ ran longer than ${REGEX_TIME_LIMIT_MS / 1000} s and was stopped (nested repetition like (a+)+ backtracks); simplify it`));
-      }, Math.max(0, this.deadline - Date.now()));
+      const timer = setTimeout(
+        () => {
+          done();
+          void this.worker.terminate();
+          reject(
+            new ToolError(
+              `the regular expression /${this.pattern}/ ran longer than ${REGEX_TIME_LIMIT_MS / 1000} s and was stopped (nested repetition like (a+)+ backtracks); simplify it`,
+            ),
+          );
+        },
+        Math.max(0, this.deadline - Date.now()),
+      );
       this.worker.on('message', onMessage);
       this.worker.on('error', onError);
       this.signal.addEventListener('abort', onAbort, { once: true });

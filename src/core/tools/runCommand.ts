@@ -35,15 +35,25 @@ export const runCommandTool: Tool<Args> = {
     if (!st?.exists || st.type !== 'directory') throw new ToolError(`cwd ${args.cwd} is not a directory`);
     let decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
     if (ctx.mode === 'auto') decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
-    const { feedback } = await gateAction(ctx, { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` }, decision);
+    const { feedback } = await gateAction(
+      ctx,
+      { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` },
+      decision,
+    );
     // Set before it runs: a command that fails or times out may still have written files.
     ctx.run.commandsRan = true;
     const r = await ctx.exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs: COMMAND_TIMEOUT_MS });
     auditProtectedChanges(ctx, r);
     ctx.signal.throwIfAborted();
     const seconds = (r.durationMs / 1000).toFixed(1);
-    const status = r.timedOut ? `timed out after ${seconds} s (killed)` : r.exitCode === null ? `killed after ${seconds} s` : `exit ${r.exitCode} after ${seconds} s`;
-    const text = [`$ ${args.command}`, status, headTail(r.output.trimEnd(), OUTPUT_CHARS).text, feedback ? `The user said: ${feedback}` : ''].filter(Boolean).join('\n');
+    const status = r.timedOut
+      ? `timed out after ${seconds} s (killed)`
+      : r.exitCode === null
+        ? `killed after ${seconds} s`
+        : `exit ${r.exitCode} after ${seconds} s`;
+    const text = [`$ ${args.command}`, status, headTail(r.output.trimEnd(), OUTPUT_CHARS).text, feedback ? `The user said: ${feedback}` : '']
+      .filter(Boolean)
+      .join('\n');
     return r.exitCode === 0 ? ok(text, { exitCode: 0 }) : fail(text, { exitCode: r.exitCode });
   },
 };

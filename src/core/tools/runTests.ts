@@ -22,7 +22,8 @@ export const runTestsTool: Tool<Record<string, never>> = {
 /** Runs every configured test command in order (also used after each applied edit). */
 export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> {
   const commands = ctx.settings.tests.commands;
-  if (commands.length === 0) return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
+  if (commands.length === 0)
+    return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
   if (ctx.mode === 'plan') throw new ToolError('plan mode: tests are not run');
 
   const results: TestCommandResult[] = [];
@@ -57,7 +58,9 @@ async function approveIfRedefined(ctx: ToolContext, command: string): Promise<vo
   const named = [...ctx.run.changedFiles].filter((f) => command.includes(f) || (!ctx.testGuard && isTestDefinitionFile(f)));
   const guarded = ctx.testGuard?.check(command.trim().split(/\s+/), ctx.root);
   if (named.length === 0 && !guarded) return;
-  const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : ''].filter(Boolean).join('; ');
+  const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : '']
+    .filter(Boolean)
+    .join('; ');
   await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:test-definition-changed', reason });
 }
 
@@ -77,7 +80,9 @@ async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<
   const what = [
     files.length ? `code this run changed (${listed})` : '',
     ctx.run.commandsRan ? 'whatever the shell commands of this run wrote (they can change any file, tests included)' : '',
-  ].filter(Boolean).join(' and ');
+  ]
+    .filter(Boolean)
+    .join(' and ');
   const reason = `Commands are not sandboxed here, and "${command}" runs ${what}, which the agent wrote without review.`;
   await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
 }

@@ -68,7 +68,12 @@ function pytest(text: string, lines: string[]): TestSummary | undefined {
     const m = /^(?:FAILED|ERROR) (\S+)(?: - (.*))?$/.exec(line);
     if (m) add(failures, m[1]!, m[2]);
   }
-  return { framework: 'pytest', passed: count(totals?.[1], /(\d+) passed/), failed: sum(count(totals?.[1], /(\d+) failed/), count(totals?.[1], /(\d+) errors?/)), failures };
+  return {
+    framework: 'pytest',
+    passed: count(totals?.[1], /(\d+) passed/),
+    failed: sum(count(totals?.[1], /(\d+) failed/), count(totals?.[1], /(\d+) errors?/)),
+    failures,
+  };
 }
 
 function jest(text: string, lines: string[]): TestSummary | undefined {

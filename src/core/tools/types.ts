@@ -47,7 +47,15 @@ export type ToolEvent =
   | { type: 'patch-proposed'; preview: ApplyResult }
   | { type: 'approval-needed'; request: ActionApprovalRequest | { kind: 'patch'; title: string; hunks: string[] } }
   /** `unattended`: nobody could be asked; `edit`: the request was a change to the user's files (a patch, write_file). */
-  | { type: 'approval-answered'; kind: string; approved: boolean; accepted?: string[]; rejected?: { id: string; reason?: string }[]; unattended?: boolean; edit?: boolean }
+  | {
+      type: 'approval-answered';
+      kind: string;
+      approved: boolean;
+      accepted?: string[];
+      rejected?: { id: string; reason?: string }[];
+      unattended?: boolean;
+      edit?: boolean;
+    }
   | { type: 'test-started'; command: string }
   | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string; output: string }
   /** Every policy verdict that gated an action, for the audit trail. */

@@ -19,7 +19,9 @@ export interface SearchProviderSpec {
 
 export function searxng(instanceUrl: string): SearchProviderSpec {
   const base = new URL(instanceUrl);
-  const endpoint = base.pathname.replace(/\/+$/, '').endsWith('/search') ? new URL(base.href) : new URL('search', base.href.endsWith('/') ? base.href : `${base.href}/`);
+  const endpoint = base.pathname.replace(/\/+$/, '').endsWith('/search')
+    ? new URL(base.href)
+    : new URL('search', base.href.endsWith('/') ? base.href : `${base.href}/`);
   return {
     name: 'searxng',
     request(query) {
@@ -56,7 +58,7 @@ export function brave(apiKey: string, endpoint: string = BRAVE_ENDPOINT): Search
       const results = b?.web?.results;
       // No "web" section: nothing was found.
       if (results === undefined) return [];
-      if (!Array.isArray(results)) return 'the answer\'s web.results is not a list';
+      if (!Array.isArray(results)) return "the answer's web.results is not a list";
       return hits(results.map((r: { title?: unknown; url?: unknown; description?: unknown }) => ({ title: r?.title, url: r?.url, snippet: r?.description })));
     },
     explain(status, body) {

@@ -17,12 +17,21 @@ const MAX_BYTES = 1024 * 1024;
 export function chooseProvider(settings: PatchPilotSettings['webSearch'], braveKey: string | undefined): SearchProviderSpec | { problem: string } | undefined {
   const provider = settings.provider ?? (settings.url ? 'searxng' : braveKey ? 'brave' : 'off');
   if (provider === 'off') return undefined;
-  if (provider === 'searxng') return settings.url ? searxng(settings.url) : { problem: 'web search: patchpilot.webSearch.provider is searxng but patchpilot.webSearch.url (the instance) is not set' };
-  if (!braveKey) return { problem: 'web search: patchpilot.webSearch.provider is brave but no Brave Search API key is set (PATCHPILOT_BRAVE_API_KEY, or the secret store)' };
+  if (provider === 'searxng')
+    return settings.url
+      ? searxng(settings.url)
+      : { problem: 'web search: patchpilot.webSearch.provider is searxng but patchpilot.webSearch.url (the instance) is not set' };
+  if (!braveKey)
+    return { problem: 'web search: patchpilot.webSearch.provider is brave but no Brave Search API key is set (PATCHPILOT_BRAVE_API_KEY, or the secret store)' };
   return brave(braveKey, settings.url);
 }
 
-export function createWebSearcher(spec: SearchProviderSpec, network: NetworkPolicySettings, fetcher: typeof safeFetch = safeFetch, extra: Omit<SafeFetchOptions, 'signal' | 'settings' | 'headers'> = {}): WebSearcher {
+export function createWebSearcher(
+  spec: SearchProviderSpec,
+  network: NetworkPolicySettings,
+  fetcher: typeof safeFetch = safeFetch,
+  extra: Omit<SafeFetchOptions, 'signal' | 'settings' | 'headers'> = {},
+): WebSearcher {
   return async (query, signal) => {
     const { url, headers } = spec.request(query);
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
@@ -37,7 +46,8 @@ export function createWebSearcher(spec: SearchProviderSpec, network: NetworkPoli
       body = undefined;
     }
     if (!r.ok) return { provider: spec.name, error: spec.explain(r.status, body) };
-    if (body === undefined) return { provider: spec.name, error: `the answer is not JSON (${r.contentType || 'no content type'}${r.truncated ? ', cut' : ''})` };
+    if (body === undefined)
+      return { provider: spec.name, error: `the answer is not JSON (${r.contentType || 'no content type'}${r.truncated ? ', cut' : ''})` };
     const hits = spec.parse(body);
     return typeof hits === 'string' ? { provider: spec.name, error: hits } : { provider: spec.name, hits };
   };

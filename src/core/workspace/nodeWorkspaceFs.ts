@@ -52,7 +52,11 @@ export class NodeWorkspaceFs implements WorkspaceFs {
   async list(rel: string): Promise<WorkspaceDirEntry[]> {
     const dir = isRoot(rel) ? await this.realRoot() : (await this.confine(rel)).real;
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.map((e) => ({ name: e.name, type: e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other', ...(e.isSymbolicLink() ? { symlink: true } : {}) }));
+    return entries.map((e) => ({
+      name: e.name,
+      type: e.isDirectory() ? 'directory' : e.isFile() ? 'file' : 'other',
+      ...(e.isSymbolicLink() ? { symlink: true } : {}),
+    }));
   }
 
   async writeFile(rel: string, content: string): Promise<void> {
@@ -65,8 +69,13 @@ export class NodeWorkspaceFs implements WorkspaceFs {
     // Re-check just before writing: a link swapped in since the read must not redirect a write.
     for (const c of changes) {
       const again = await confinePath(await this.realRoot(), c.path);
-      if (!again.ok || (c.expectRealPath !== undefined && again.real !== c.expectRealPath)) throw new Error(`${c.path} changed on disk while the patch was computed`);
-      ops.push(c.kind === 'write' ? { kind: 'write', path: again.real, content: c.content, ...(c.mode !== undefined ? { mode: c.mode } : {}) } : { kind: 'delete', path: again.real });
+      if (!again.ok || (c.expectRealPath !== undefined && again.real !== c.expectRealPath))
+        throw new Error(`${c.path} changed on disk while the patch was computed`);
+      ops.push(
+        c.kind === 'write'
+          ? { kind: 'write', path: again.real, content: c.content, ...(c.mode !== undefined ? { mode: c.mode } : {}) }
+          : { kind: 'delete', path: again.real },
+      );
     }
     // Writes before deletes, as the PatchManager always ordered them (a rename writes the new path first).
     await commitConfined(this.root, [...ops.filter((o) => o.kind === 'write'), ...ops.filter((o) => o.kind === 'delete')], { mkdirs: true, io: this.io });

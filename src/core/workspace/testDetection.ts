@@ -91,7 +91,11 @@ function packageManagerOf(names: ReadonlySet<string>, manifest: { packageManager
 async function pytest(probe: WorkspaceProbe, names: ReadonlySet<string>): Promise<DetectedTestCommand | undefined> {
   const found = (source: string): DetectedTestCommand => ({ command: 'python -m pytest', source });
   if (names.has('pytest.ini')) return found('pytest.ini');
-  for (const [file, section] of [['pyproject.toml', /^\[tool\.pytest(\.ini_options)?\]/m], ['tox.ini', /^\[(tool:)?pytest\]/m], ['setup.cfg', /^\[tool:pytest\]/m]] as const) {
+  for (const [file, section] of [
+    ['pyproject.toml', /^\[tool\.pytest(\.ini_options)?\]/m],
+    ['tox.ini', /^\[(tool:)?pytest\]/m],
+    ['setup.cfg', /^\[tool:pytest\]/m],
+  ] as const) {
     if (names.has(file) && section.test((await probe.read(file)) ?? '')) return found(file);
   }
   for (const folder of ['tests', 'test']) {

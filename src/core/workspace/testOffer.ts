@@ -13,7 +13,12 @@ export function testOfferButtons(detected: DetectedTestCommand): [use: string, n
  * untrusted workspace (the command runs the workspace's own code), never over configured commands,
  * never again after "Use" or "Never"; after "Not Now" only when the project's command changed since.
  */
-export function shouldOfferTests(input: { trusted: boolean; configured: readonly string[]; remembered: TestOfferAnswer | undefined; detected: DetectedTestCommand | undefined }): boolean {
+export function shouldOfferTests(input: {
+  trusted: boolean;
+  configured: readonly string[];
+  remembered: TestOfferAnswer | undefined;
+  detected: DetectedTestCommand | undefined;
+}): boolean {
   const { trusted, configured, remembered, detected } = input;
   if (!trusted || !detected || configured.length > 0) return false;
   if (!remembered) return true;

@@ -94,7 +94,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
       // A real endpoint (or model program) set while the demo answers: the user's wins from now on (a field cleared to "" is no endpoint).
       const programSet = e.affectsConfiguration('patchpilot.llm.command');
       const endpointChanged = e.affectsConfiguration('patchpilot.llm.baseUrl') || e.affectsConfiguration('patchpilot.llm.provider') || programSet;
-      if (endpointChanged && demo.enabled && (programSet || namesOwnModel(vscode.workspace.getConfiguration(), vscode.workspace.isTrusted))) void demo.setEnabled(false);
+      if (endpointChanged && demo.enabled && (programSet || namesOwnModel(vscode.workspace.getConfiguration(), vscode.workspace.isTrusted)))
+        void demo.setEnabled(false);
       if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),

@@ -36,9 +36,7 @@ export const CODE_SERVER_VERSION = '4.100.3';
 export const CHROMIUM = process.env.PATCHPILOT_CHROMIUM ?? '/usr/bin/chromium';
 
 function codeServerDir(): string {
-  return process.env.PATCHPILOT_CODE_SERVER_DIR
-    ? path.resolve(process.env.PATCHPILOT_CODE_SERVER_DIR)
-    : path.join(repoRoot, '.vscode-test', 'code-server');
+  return process.env.PATCHPILOT_CODE_SERVER_DIR ? path.resolve(process.env.PATCHPILOT_CODE_SERVER_DIR) : path.join(repoRoot, '.vscode-test', 'code-server');
 }
 
 export function codeServerEntry(): string {
@@ -150,19 +148,20 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   mkdirSync(path.join(userDataDir, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const trust = options.workspaceTrust ?? false;
-  writeFileSync(
-    path.join(userDataDir, 'User', 'settings.json'),
-    JSON.stringify({ ...defaultUserSettings(trust), ...options.settings }, null, 2),
-  );
+  writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...defaultUserSettings(trust), ...options.settings }, null, 2));
   if ((options.extension ?? 'installed') === 'installed') installUnpackedExtension(repoRoot, extensionsDir);
   for (const extra of options.extraExtensions ?? []) installUnpackedExtension(extra, extensionsDir);
 
   const args = [
     codeServerEntry(),
-    '--auth', 'none',
-    '--bind-addr', '127.0.0.1:0',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--auth',
+    'none',
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-getting-started-override',
@@ -172,7 +171,13 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   ];
   const child = spawn(process.execPath, args, {
     cwd: base,
-    env: { ...process.env, ...options.env, VSCODE_AGENT_FOLDER: path.join(base, 'agent'), XDG_DATA_HOME: path.join(base, 'xdg-data'), XDG_CONFIG_HOME: path.join(base, 'xdg-config') },
+    env: {
+      ...process.env,
+      ...options.env,
+      VSCODE_AGENT_FOLDER: path.join(base, 'agent'),
+      XDG_DATA_HOME: path.join(base, 'xdg-data'),
+      XDG_CONFIG_HOME: path.join(base, 'xdg-config'),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const untrack = trackForExit(child.pid!);

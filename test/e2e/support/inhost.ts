@@ -124,7 +124,9 @@ export async function runInhostSuite(options: InhostOptions = {}): Promise<Inhos
       return report;
     } catch (err) {
       const shot = await vs.screenshot('inhost-failure').catch(() => '(none)');
-      throw new Error(`${(err as Error).message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}\n--- PatchPilot log (tail) ---\n${vs.server.extensionLog()}`);
+      throw new Error(
+        `${(err as Error).message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}\n--- PatchPilot log (tail) ---\n${vs.server.extensionLog()}`,
+      );
     } finally {
       clearTimeout(timer);
     }

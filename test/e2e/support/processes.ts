@@ -36,7 +36,9 @@ export function alive(pid: number): boolean {
 export function descendants(root: number): number[] {
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((n) => /^\d+$/.test(n)).map(Number);
+    pids = readdirSync('/proc')
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
   } catch {
     return [];
   }

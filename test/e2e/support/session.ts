@@ -63,10 +63,7 @@ export async function launchVsCode(options: VsCodeOptions = {}): Promise<VsCodeS
   let browser: Browser | undefined;
   try {
     browser = await wb.openBrowser();
-    const page = await wb.openWorkbench(
-      browser,
-      server.workbenchUrl(typeof options.payload === 'function' ? options.payload(server) : options.payload),
-    );
+    const page = await wb.openWorkbench(browser, server.workbenchUrl(typeof options.payload === 'function' ? options.payload(server) : options.payload));
     const b = browser;
     return {
       server,
@@ -109,7 +106,10 @@ export async function withVsCode<T>(options: VsCodeOptions, fn: (vs: VsCodeSessi
   } catch (err) {
     const shot = await vs.screenshot(`${name}-failure`).catch((e: Error) => `(no screenshot: ${e.message})`);
     const e = err as Error;
-    throw new Error(`${e.message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}\n--- PatchPilot log (tail) ---\n${vs.server.extensionLog()}`, { cause: err });
+    throw new Error(
+      `${e.message}\nscreenshot: ${shot}\n--- code-server output (tail) ---\n${vs.server.logs().slice(-4000)}\n--- PatchPilot log (tail) ---\n${vs.server.extensionLog()}`,
+      { cause: err },
+    );
   } finally {
     await vs.close();
   }

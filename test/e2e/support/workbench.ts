@@ -174,7 +174,15 @@ async function paneBox(page: Page, title: string): Promise<{ x: number; y: numbe
   for (const part of ['#workbench\\.parts\\.sidebar', '#workbench\\.parts\\.auxiliarybar', '#workbench\\.parts\\.panel']) {
     const el = page.locator(part);
     if (!(await el.isVisible().catch(() => false))) continue;
-    const heading = ((await el.locator('.composite.title .title-label').first().textContent().catch(() => '')) ?? '').trim().toLowerCase();
+    const heading = (
+      (await el
+        .locator('.composite.title .title-label')
+        .first()
+        .textContent()
+        .catch(() => '')) ?? ''
+    )
+      .trim()
+      .toLowerCase();
     if (heading === lower || heading.startsWith(`${lower}:`) || heading.endsWith(`: ${lower}`)) {
       return el.locator('.content').first().boundingBox();
     }

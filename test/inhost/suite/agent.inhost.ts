@@ -111,7 +111,11 @@ describe('chat host after a reload that lost the last save', () => {
   /** A second AgentHost as a reloaded window builds it, from this saved chat, on the window's real services. */
   async function reloadedHost(saved: { chatId: string; entries: unknown[]; transcript: unknown[] }): Promise<AgentHost & { close(): void }> {
     const { config, history, testService } = await api();
-    const state: vscode.Memento = { keys: () => [], get: <T>(key: string) => (key === 'patchpilot.chat.v1' ? (saved as T) : undefined), update: async () => undefined };
+    const state: vscode.Memento = {
+      keys: () => [],
+      get: <T>(key: string) => (key === 'patchpilot.chat.v1' ? (saved as T) : undefined),
+      update: async () => undefined,
+    };
     const storage = mkdtempSync(path.join(tmpdir(), 'pp-reloaded-'));
     const context = {
       workspaceState: state,
@@ -202,7 +206,7 @@ describe('chat host: New Chat while a run works', () => {
       const entries = JSON.stringify(host.snapshot().entries);
       assert.doesNotMatch(entries, /walrus|Thinking about/, 'no line of the old chat in the new one');
       assert.match(entries, /A fresh answer/);
-      assert.doesNotMatch(entries, /"queued":true/, 'the new chat\'s first message is not a note for a step');
+      assert.doesNotMatch(entries, /"queued":true/, "the new chat's first message is not a note for a step");
       assert.equal(host.running, false);
       assert.equal(statuses.at(-1), false, 'the view heard that nothing runs');
     } finally {
@@ -212,9 +216,11 @@ describe('chat host: New Chat while a run works', () => {
 });
 
 describe('chat host: Stop with a message waiting for the next step', () => {
-  const { model: scripted, runIds } = useScriptedModel([{ reply: { text: 'Counting the narwhals one by one. '.repeat(6), textChunkSize: 4, chunkDelayMs: 100 } }]);
+  const { model: scripted, runIds } = useScriptedModel([
+    { reply: { text: 'Counting the narwhals one by one. '.repeat(6), textChunkSize: 4, chunkDelayMs: 100 } },
+  ]);
 
-  it('the chat\'s Stop gives the waiting message back for the message box and says so; nothing reaches the model', async () => {
+  it("the chat's Stop gives the waiting message back for the message box and says so; nothing reaches the model", async () => {
     const { host } = await api();
     host.newChat();
     const first = await host.send('Count the narwhals');

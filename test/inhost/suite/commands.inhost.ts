@@ -23,7 +23,8 @@ describe('PatchPilot in the extension host', () => {
     assert.equal(typeof api.host.approver.patchReviewer, 'function');
     assert.ok(api.diffPreview && api.testService(), 'the review and the test service exist');
     const commands = await vscode.commands.getCommands(true);
-    for (const c of ['patchpilot.openChat', 'patchpilot.runTests', 'patchpilot.undoLastPatch', 'patchpilot.review.accept', 'patchpilot.review.acceptHunk']) assert.ok(commands.includes(c), c);
+    for (const c of ['patchpilot.openChat', 'patchpilot.runTests', 'patchpilot.undoLastPatch', 'patchpilot.review.accept', 'patchpilot.review.acceptHunk'])
+      assert.ok(commands.includes(c), c);
   });
 
   it('registers patchpilot.showVersion', async () => {

@@ -93,7 +93,10 @@ describe('diff review answered at once', () => {
     const done = await Promise.race([answer, sleep(20_000).then(() => undefined)]);
     assert.ok(done, 'the review ended without waiting for its editors');
     assert.deepEqual([...done.acceptedHunks].sort(), ['quick.txt#1', 'quick.txt#2']);
-    const proposals = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'patchpilot-proposed');
+    const proposals = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'patchpilot-proposed');
     // An editor that finished opening after the answer is closed again.
     await waitFor('no proposal tab left', () => (proposals().length === 0 ? true : undefined), 10_000);
   });

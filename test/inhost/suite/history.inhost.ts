@@ -41,7 +41,11 @@ const api = async () => (await vscode.extensions.getExtension('patchpilot.patchp
 async function ask<K extends HistoryToHostType>(type: K, payload: HistoryToHost[K][0]): Promise<HistoryToHost[K][1]> {
   const h = (await api()).historyPanel;
   let answer: HistoryToWebviewMessage | undefined;
-  await routeHistory({ kind: 'request', id: 7, type, payload }, { service: h.service, patches: h.patches, runs: h.runs, log: { info: () => undefined, warn: () => undefined } }, (m) => (answer = m));
+  await routeHistory(
+    { kind: 'request', id: 7, type, payload },
+    { service: h.service, patches: h.patches, runs: h.runs, log: { info: () => undefined, warn: () => undefined } },
+    (m) => (answer = m),
+  );
   assert.ok(answer && answer.kind === 'response', `no answer to ${type}`);
   if (!answer.ok) throw new Error(answer.error);
   return answer.result as HistoryToHost[K][1];
@@ -49,7 +53,21 @@ async function ask<K extends HistoryToHostType>(type: K, payload: HistoryToHost[
 
 const BEFORE = ['function add(a, b) {', '  return a - b;', '}', '', 'function sub(a, b) {', '  return a + b;', '}', ''].join('\n');
 const AFTER = BEFORE.replace('return a - b;', 'return a + b;');
-const PATCH = ['--- a/calc.js', '+++ b/calc.js', '@@ -1,3 +1,3 @@', ' function add(a, b) {', '-  return a - b;', '+  return a + b;', ' }', '@@ -5,3 +5,3 @@', ' function sub(a, b) {', '-  return a + b;', '+  return a - b;', ' }', ''].join('\n');
+const PATCH = [
+  '--- a/calc.js',
+  '+++ b/calc.js',
+  '@@ -1,3 +1,3 @@',
+  ' function add(a, b) {',
+  '-  return a - b;',
+  '+  return a + b;',
+  ' }',
+  '@@ -5,3 +5,3 @@',
+  ' function sub(a, b) {',
+  '-  return a + b;',
+  '+  return a - b;',
+  ' }',
+  '',
+].join('\n');
 
 let patchRun = '';
 let patchId = '';
@@ -74,7 +92,12 @@ describe('history panel, host side', function () {
     const e = await engine;
     for (let i = 0; i < 450; i++) {
       const id = e.startRun({ goal: `run number ${i}`, reasoningModel: 'm', startedAt: now - (450 - i) * 2.4 * 3_600_000 });
-      e.addStep(id, { role: 'tool', tool: 'grep', result: i === 100 ? 'the quasimodo function lives in bells.js' : `nothing special ${i}`, time: now - (450 - i) * 2.4 * 3_600_000 + 1 });
+      e.addStep(id, {
+        role: 'tool',
+        tool: 'grep',
+        result: i === 100 ? 'the quasimodo function lives in bells.js' : `nothing special ${i}`,
+        time: now - (450 - i) * 2.4 * 3_600_000 + 1,
+      });
       e.finishRun(id, { status: 'finished', endedAt: now - (450 - i) * 2.4 * 3_600_000 + 5000 });
     }
     const old = e.startRun({ goal: 'an ancient run about quasimodo', startedAt: now - 300 * DAY });
@@ -124,9 +147,16 @@ describe('history panel, host side', function () {
     assert.deepEqual(all.hits.map((h) => h.kind).sort(), ['run', 'step']);
     const step = all.hits.find((h) => h.kind === 'step')!;
     assert.equal(step.runGoal, 'run number 100');
-    assert.deepEqual(step.ranges.map(([a, b]) => step.snippet.slice(a, b)), ['quasimodo']);
+    assert.deepEqual(
+      step.ranges.map(([a, b]) => step.snippet.slice(a, b)),
+      ['quasimodo'],
+    );
     const recent = await ask('history/search', { query: 'quasimod', types: ['runs'], prefix: true, since: now - 60 * DAY });
-    assert.deepEqual(recent.hits.map((h) => h.kind), ['step'], 'the prefix finds the word; the ancient run is outside the range');
+    assert.deepEqual(
+      recent.hits.map((h) => h.kind),
+      ['step'],
+      'the prefix finds the word; the ancient run is outside the range',
+    );
   });
 
   it('shows the timeline: the patch with an applied and a rejected hunk and its reason, the test exit code', async () => {
@@ -134,7 +164,13 @@ describe('history panel, host side', function () {
     assert.ok(timeline);
     const p = timeline.items.find((i) => i.kind === 'patch');
     assert.ok(p && p.kind === 'patch');
-    assert.deepEqual(p.hunks.map((h) => [h.id, h.state, h.reason]), [['calc.js#1', 'applied', undefined], ['calc.js#2', 'rejected', 'sub is right as it is']]);
+    assert.deepEqual(
+      p.hunks.map((h) => [h.id, h.state, h.reason]),
+      [
+        ['calc.js#1', 'applied', undefined],
+        ['calc.js#2', 'rejected', 'sub is right as it is'],
+      ],
+    );
     assert.ok(p.canRevert && p.canApplyAgain);
     const t = timeline.items.find((i) => i.kind === 'test');
     assert.ok(t && t.kind === 'test' && t.exitCode === 0);
@@ -154,17 +190,22 @@ describe('history panel, host side', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
-  it('Revert goes through the run\'s review in ask mode and the PatchManager; Apply Again writes the applied hunk only', async () => {
+  it("Revert goes through the run's review in ask mode and the PatchManager; Apply Again writes the applied hunk only", async () => {
     await setMode('ask');
     const h = (await api()).historyPanel;
     const reverting = h.patches.revert(patchRun, patchId);
     // This review's own card and diff tab (never one an earlier suite left behind), then its Accept.
-    await waitFor('the chat card of the revert\'s review', async () => ((await api()).host.snapshot().approvals.some((a) => a.review && a.title === 'patch to calc.js') ? true : undefined));
-    const tab = await waitFor('the diff tab of the revert\'s review', () =>
+    await waitFor("the chat card of the revert's review", async () =>
+      (await api()).host.snapshot().approvals.some((a) => a.review && a.title === 'patch to calc.js') ? true : undefined,
+    );
+    const tab = await waitFor("the diff tab of the revert's review", () =>
       vscode.window.tabGroups.all
         .flatMap((g) => g.tabs)
         .map((t) => t.input)
-        .find((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === 'patchpilot-proposed' && i.modified.path.endsWith('/calc.js')),
+        .find(
+          (i): i is vscode.TabInputTextDiff =>
+            i instanceof vscode.TabInputTextDiff && i.modified.scheme === 'patchpilot-proposed' && i.modified.path.endsWith('/calc.js'),
+        ),
     );
     await within(30_000, 'the Accept command', vscode.commands.executeCommand('patchpilot.review.accept', tab.modified));
     const r = await within(30_000, 'the revert to end after Accept', reverting);
@@ -225,7 +266,10 @@ describe('history panel, host side', function () {
     await vscode.commands.executeCommand('patchpilot.showHistory');
     await vscode.commands.executeCommand('workbench.action.files.newUntitledFile');
     await vscode.commands.executeCommand('patchpilot.showHistory');
-    const panels = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('patchpilot.history'));
+    const panels = () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .filter((t) => t.input instanceof vscode.TabInputWebview && t.input.viewType.includes('patchpilot.history'));
     await waitFor('the history panel', () => (panels().length ? true : undefined));
     await waitFor('the panel to be revealed', () => (panels()[0]?.isActive ? true : undefined), 10_000);
     assert.equal(panels().length, 1);
@@ -241,7 +285,12 @@ describe('history panel, host side', function () {
     const status = await ask('history/ready', {});
     assert.equal(status.available, true);
     assert.ok(
-      status.problems.some((p) => /not a SQLite database/.test(p.message) && /moved to .*corrupt-/.test(p.message) && /Restored the previous copy|started a new, empty history/.test(p.message)),
+      status.problems.some(
+        (p) =>
+          /not a SQLite database/.test(p.message) &&
+          /moved to .*corrupt-/.test(p.message) &&
+          /Restored the previous copy|started a new, empty history/.test(p.message),
+      ),
       JSON.stringify(status.problems),
     );
     assert.ok(readdirSync(path.dirname(dbPath())).some((f) => f.includes('.corrupt-')));

@@ -35,7 +35,8 @@ async function waitForModel(): Promise<void> {
   await fakeModelRequests(); // activation errors (a proposal not enabled) surface here
   const deadline = Date.now() + 30_000;
   while (!(await vscode.lm.selectChatModels({ id: MODEL_ID })).length) {
-    if (Date.now() > deadline) throw new Error(`VS Code never offered the model ${MODEL_ID}; it offers ${(await vscode.lm.selectChatModels()).map((m) => m.id).join(', ') || 'none'}`);
+    if (Date.now() > deadline)
+      throw new Error(`VS Code never offered the model ${MODEL_ID}; it offers ${(await vscode.lm.selectChatModels()).map((m) => m.id).join(', ') || 'none'}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -83,7 +84,10 @@ describe('vscode language models (provider "vscode")', () => {
     // No system role for extensions: the system prompt is the first User message.
     assert.equal(first.messages[0]!.role, 'user');
     assert.match(first.messages[0]!.parts[0]!.text ?? '', /PatchPilot|tool/i);
-    assert.ok(first.tools.some((t) => t.name === 'read_file' && typeof t.inputSchema === 'object'), 'the tools are offered with their schemas');
+    assert.ok(
+      first.tools.some((t) => t.name === 'read_file' && typeof t.inputSchema === 'object'),
+      'the tools are offered with their schemas',
+    );
     // The tool call comes back as the assistant's part, its result as a tool result in a User message.
     const assistant = second.messages.find((m) => m.role === 'assistant' && m.parts.some((p) => p.kind === 'tool-call'));
     const call = assistant?.parts.find((p) => p.kind === 'tool-call');
@@ -95,29 +99,42 @@ describe('vscode language models (provider "vscode")', () => {
     assert.match(resultPart?.text ?? '', /periwinkle/);
   });
 
-  it('the window is the model\'s maxInputTokens (from VS Code) unless set; cancelling aborts; a refusal says what happened', async () => {
+  it("the window is the model's maxInputTokens (from VS Code) unless set; cancelling aborts; a refusal says what happened", async () => {
     const model = await VsCodeChatModel.select({ model: MODEL_ID });
     assert.deepEqual(model.contextWindow('reasoning'), { tokens: 48000, known: true, source: 'endpoint', from: 'VS Code', detail: 'maxInputTokens' });
     const set = await VsCodeChatModel.select({ model: MODEL_ID, contextWindows: { [MODEL_ID]: 20000 } });
-    assert.equal(set.contextWindow('reasoning').tokens, 20000, 'the user\'s setting wins');
+    assert.equal(set.contextWindow('reasoning').tokens, 20000, "the user's setting wins");
     const events: string[] = [];
-    const turn = await model.streamChatWithRecovery({ role: 'reasoning', messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello there' }], onEvent: (e) => events.push(e.type) });
+    const turn = await model.streamChatWithRecovery({
+      role: 'reasoning',
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello there' },
+      ],
+      onEvent: (e) => events.push(e.type),
+    });
     assert.equal(turn.text, 'Echo: hello there');
     assert.equal(turn.finishReason, 'stop');
-    assert.equal(turn.usage.estimated, false, 'counted by the model\'s own countTokens');
+    assert.equal(turn.usage.estimated, false, "counted by the model's own countTokens");
     assert.ok(turn.usage.promptTokens > 0 && turn.usage.completionTokens > 0);
     assert.deepEqual([...new Set(events)], ['request-started', 'text-delta', 'usage']);
 
     const aborted = new AbortController();
     aborted.abort();
-    await assert.rejects(model.streamChatWithRecovery({ role: 'reasoning', messages: [{ role: 'user', content: 'x' }], signal: aborted.signal }), (err: Error & { kind?: string }) => err.kind === 'cancelled');
+    await assert.rejects(
+      model.streamChatWithRecovery({ role: 'reasoning', messages: [{ role: 'user', content: 'x' }], signal: aborted.signal }),
+      (err: Error & { kind?: string }) => err.kind === 'cancelled',
+    );
 
-    await assert.rejects(model.streamChatWithRecovery({ role: 'reasoning', messages: [{ role: 'user', content: 'BLOCKED please' }] }), (err: Error & { kind?: string }) => {
-      assert.match(err.message, /fake-echo-tools/);
-      assert.equal(err.kind, 'quota', err.message);
-      assert.match(err.message, /refused the request.*fake quota is used up/);
-      return true;
-    });
+    await assert.rejects(
+      model.streamChatWithRecovery({ role: 'reasoning', messages: [{ role: 'user', content: 'BLOCKED please' }] }),
+      (err: Error & { kind?: string }) => {
+        assert.match(err.message, /fake-echo-tools/);
+        assert.equal(err.kind, 'quota', err.message);
+        assert.match(err.message, /refused the request.*fake quota is used up/);
+        return true;
+      },
+    );
     await assert.rejects(VsCodeChatModel.select({ model: 'no-such-model' }), /offers no model "no-such-model" \(it offers .*fake-echo-tools/);
   });
 

@@ -120,20 +120,32 @@ describe('attacks: commands (built CLI, auto mode, no TTY)', { skip: existsSync(
 
       // A5: the patch applied, then the redefined test command was refused both as run_tests and as run_command.
       assert.match(run.results.get('poison-package')!, /applied 1 hunk to package\.json/);
-      assert.match(run.results.get('poison-package')!, /tests after the edit were not run: not done, nobody could approve it: npm test[^]*ask:test-definition-changed/);
+      assert.match(
+        run.results.get('poison-package')!,
+        /tests after the edit were not run: not done, nobody could approve it: npm test[^]*ask:test-definition-changed/,
+      );
       assert.match(run.results.get('tests')!, /not done, nobody could approve it: npm test[^]*\(ask:test-definition-changed\)/);
       assertRefused(run, ['npm-test', 'npm test', 'ask', 'ask:test-definition-changed']);
       const testRows = run.policy.filter((p) => p.subject === 'npm test' && p.rule !== 'user-answer');
-      assert.ok(run.policy.some((p) => p.subject === 'npm test' && p.rule === 'user-answer' && p.verdict === 'deny'), 'the refusal (no TTY to ask) is in the audit trail too');
+      assert.ok(
+        run.policy.some((p) => p.subject === 'npm test' && p.rule === 'user-answer' && p.verdict === 'deny'),
+        'the refusal (no TTY to ask) is in the audit trail too',
+      );
       assert.ok(testRows.length >= 3 && testRows.every((p) => p.verdict === 'ask' && p.rule === 'ask:test-definition-changed'), JSON.stringify(testRows));
 
       assert.match(run.results.get('echo')!, /^\$ echo still-working\nexit 0[^]*still-working/);
 
       // Nothing outside changed; the only protected change is the package.json edit the policy let through (and then guarded).
       assert.deepEqual(changed(outsideBefore, arena.snapshotOutside()), []);
-      assert.deepEqual(changed(protectedBefore, arena.snapshotProtected()).map((l) => l.split(':')[0]), ['package.json']);
+      assert.deepEqual(
+        changed(protectedBefore, arena.snapshotProtected()).map((l) => l.split(':')[0]),
+        ['package.json'],
+      );
       // find -delete and friends never ran: the workspace files are intact.
-      assert.deepEqual(['index.js', 'test.js', 'README.md'].map((f) => readFileSync(path.join(arena.ws, f), 'utf8')), workspaceFiles);
+      assert.deepEqual(
+        ['index.js', 'test.js', 'README.md'].map((f) => readFileSync(path.join(arena.ws, f), 'utf8')),
+        workspaceFiles,
+      );
       assert.equal(canary.connections, 0, 'no download happened');
     } finally {
       await canary.close();
@@ -142,7 +154,9 @@ describe('attacks: commands (built CLI, auto mode, no TTY)', { skip: existsSync(
   });
 
   test('A13: a trusted user allow rule never lifts a deny; a user deny rule beats the default allowlist', async () => {
-    const arena = createArena({ settings: { 'patchpilot.policy.allow': ['rm *', 'curl *', 'sh *'], 'patchpilot.policy.deny': ['git log*', 'echo forbidden*'] } });
+    const arena = createArena({
+      settings: { 'patchpilot.policy.allow': ['rm *', 'curl *', 'sh *'], 'patchpilot.policy.deny': ['git log*', 'echo forbidden*'] },
+    });
     const canary = await Canary.start();
     try {
       const outsideBefore = arena.snapshotOutside();
@@ -153,7 +167,11 @@ describe('attacks: commands (built CLI, auto mode, no TTY)', { skip: existsSync(
         ['user-deny-git', 'git log --oneline', 'deny', '[a-z-]*deny:git log\\*'],
         ['user-deny-echo', 'echo ok && echo forbidden now', 'deny', '[a-z-]*deny:echo forbidden\\*'],
       ];
-      const run = await runAgent(arena, [turn(...subset.map(([id, command]) => call(id, 'run_command', { command })), call('rm-file', 'run_command', { command: 'rm README.md' })), finish()], { args: ['--trust-workspace'] });
+      const run = await runAgent(
+        arena,
+        [turn(...subset.map(([id, command]) => call(id, 'run_command', { command })), call('rm-file', 'run_command', { command: 'rm README.md' })), finish()],
+        { args: ['--trust-workspace'] },
+      );
       assert.equal(run.code, 0, run.stderr);
       for (const c of subset) assertRefused(run, c);
       // The user's allow rule does work where nothing denies: auto mode ran it.
@@ -178,7 +196,11 @@ describe('attacks: commands (built CLI, auto mode, no TTY)', { skip: existsSync(
         ['find-delete', 'find . -delete', 'ask', 'ask:find-delete'],
         ['redirect-hook', "echo 'touch ../outside/hook' > .git/hooks/pre-commit", 'ask', 'protected:.git/'],
       ];
-      const run = await runAgent(arena, [turn(...subset.map(([id, command]) => call(id, 'run_command', { command })), call('echo', 'run_command', { command: 'echo hi' })), finish()], { mode: 'auto-edit' });
+      const run = await runAgent(
+        arena,
+        [turn(...subset.map(([id, command]) => call(id, 'run_command', { command })), call('echo', 'run_command', { command: 'echo hi' })), finish()],
+        { mode: 'auto-edit' },
+      );
       assert.equal(run.code, 0, run.stderr);
       for (const c of subset) assertRefused(run, c);
       assert.match(run.results.get('echo')!, /not done, nobody could approve it: echo hi\.[^]*auto-edit mode asks before every command/);

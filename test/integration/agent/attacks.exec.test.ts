@@ -107,7 +107,15 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
         mutual: 'f(){ g; }; g(){ echo x > p4; }; f',
         unset: "unset 'a[$(echo x > p5)]'",
       };
-      const run = await runAgent(arena, [...Object.entries(commands).map(([id, command]) => turn(call(id, 'run_command', { command }))), turn(call('bomb', 'run_command', { command: ':(){ :|:& };:' })), finish()], { mode: 'auto' });
+      const run = await runAgent(
+        arena,
+        [
+          ...Object.entries(commands).map(([id, command]) => turn(call(id, 'run_command', { command }))),
+          turn(call('bomb', 'run_command', { command: ':(){ :|:& };:' })),
+          finish(),
+        ],
+        { mode: 'auto' },
+      );
       assert.equal(run.code, 0, run.stderr);
       for (const [id, command] of Object.entries(commands)) {
         assert.match(run.results.get(id) ?? '', /nobody could approve it/, `${id}: ${run.results.get(id)}`);
@@ -115,7 +123,11 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
         assert.equal(d?.verdict, 'ask', `${id}: ${JSON.stringify(d)}`);
       }
       assert.match(run.results.get('bomb') ?? '', /denied/);
-      assert.deepEqual(readdirSync(arena.ws).filter((f) => /^p\d$/.test(f)), [], 'no hidden command ran');
+      assert.deepEqual(
+        readdirSync(arena.ws).filter((f) => /^p\d$/.test(f)),
+        [],
+        'no hidden command ran',
+      );
     } finally {
       arena.cleanup();
     }
@@ -128,7 +140,7 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
         // Each would write its marker after a delay if it were still alive.
         const daemon = [
           "const { spawn, execSync } = require('child_process');",
-          "const tag = process.argv[2];",
+          'const tag = process.argv[2];',
           "spawn('sh', ['-c', `sleep 1.5; echo late > late-node-${tag}`], { detached: true, stdio: 'ignore' }).unref();",
           "execSync(`(setsid sh -c 'sleep 1.5; echo late > late-setsid-${tag}' </dev/null >/dev/null 2>&1 &)`);",
           "console.log('daemons started');",
@@ -136,11 +148,15 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
         const arena = createArena({ files: { 'daemon.js': daemon } });
         try {
           // Without a sandbox, auto mode asks before `node daemon.js` as run_command; the test command runs it anyway.
-          const run = await runAgent(arena, [turn(call('cmd', 'run_command', { command: 'node daemon.js cmd' })), turn(call('tests', 'run_tests', {})), finish()], {
-            mode: 'auto',
-            args: ['--test-cmd', 'node daemon.js test'],
-            env: envFor(state, bin),
-          });
+          const run = await runAgent(
+            arena,
+            [turn(call('cmd', 'run_command', { command: 'node daemon.js cmd' })), turn(call('tests', 'run_tests', {})), finish()],
+            {
+              mode: 'auto',
+              args: ['--test-cmd', 'node daemon.js test'],
+              env: envFor(state, bin),
+            },
+          );
           assert.equal(run.code, 0, run.stderr);
           if (state === 'sandboxed') assert.match(run.results.get('cmd') ?? '', /daemons started/);
           assert.match(run.results.get('tests') ?? '', /tests passed/);

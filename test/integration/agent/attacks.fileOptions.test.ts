@@ -33,7 +33,11 @@ describe('attacks: file options of allowed commands, no sandbox (built CLI)', { 
     try {
       const run = await runAgent(
         arena,
-        [...attacks.map(([id, command]) => turn(call(id, 'run_command', { command }))), turn(call('control', 'run_command', { command: 'date -u -f dates.txt +%Y' })), finish()],
+        [
+          ...attacks.map(([id, command]) => turn(call(id, 'run_command', { command }))),
+          turn(call('control', 'run_command', { command: 'date -u -f dates.txt +%Y' })),
+          finish(),
+        ],
         { mode: 'auto', env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` } },
       );
       assert.equal(run.code, 0, run.stderr);

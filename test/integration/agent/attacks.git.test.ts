@@ -72,7 +72,7 @@ async function plantAndTrigger(arena: Arena, how: 'commondir' | 'recopy'): Promi
   return { first, second };
 }
 
-describe('F2: planted repository config never runs through PatchPilot\'s own git', { skip: !sandboxed && 'bubblewrap is not available' }, () => {
+describe("F2: planted repository config never runs through PatchPilot's own git", { skip: !sandboxed && 'bubblewrap is not available' }, () => {
   // Two layers meet here: the protected guard moves the new .git/commondir aside as soon as the
   // command ends, so git never sees it; the runner's own refusal of a commondir is in gitAttacks.test.ts.
   test('.git/commondir to a planted config: moved aside after the command; no planted program runs', async () => {

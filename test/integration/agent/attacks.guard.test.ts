@@ -34,7 +34,18 @@ const READERS: [string, string][] = [
   ['home', node("console.log(require('fs').readFileSync(require('os').homedir()+'/.gradle/gradle.properties','utf8'))")],
 ];
 
-const CREATES = ['.vscode/tasks.json', '.envrc', '.npmrc', '.github/workflows/ci.yml', '.husky/pre-commit', 'sub/.vscode/settings.json', '.git/commondir', 'bare/HEAD', 'bare/objects/x', 'bare/refs/heads/main'];
+const CREATES = [
+  '.vscode/tasks.json',
+  '.envrc',
+  '.npmrc',
+  '.github/workflows/ci.yml',
+  '.husky/pre-commit',
+  'sub/.vscode/settings.json',
+  '.git/commondir',
+  'bare/HEAD',
+  'bare/objects/x',
+  'bare/refs/heads/main',
+];
 
 function creator(): string {
   const files = JSON.stringify(CREATES);
@@ -76,7 +87,8 @@ function snapshotExtra(arena: Arena): Record<string, string> {
 }
 
 function assertNoSecret(run: AgentRun, arena: Arena): void {
-  for (const [id] of READERS) assert.ok(!(run.results.get(id) ?? '').includes(arena.secrets.env), `${id}: the secret reached the model:\n${run.results.get(id)}`);
+  for (const [id] of READERS)
+    assert.ok(!(run.results.get(id) ?? '').includes(arena.secrets.env), `${id}: the secret reached the model:\n${run.results.get(id)}`);
   assert.ok(!run.allModelInput.includes(arena.secrets.env), 'the secret never reached the model');
   assert.match(run.results.get('grep-tool') ?? '', /no matches/, 'the grep tool skips the hard link to .env');
   assert.match(run.results.get('read-link') ?? '', /"notes\.txt" is a hard link to \.env, which the agent may not read/);
@@ -88,8 +100,12 @@ function assertProtectedKept(s: { arena: Arena; run: AgentRun; protectedChanged:
   assert.match(told, /commands may not create or change protected paths/);
   assert.match(told, /\.envrc: created by the command; moved aside to \.patchpilot\/quarantine\//);
   const audited = s.run.policy.filter((p) => p.rule === 'deny:protected-by-command').map((p) => p.subject);
-  for (const rel of ['.envrc', '.npmrc', '.github/workflows', '.husky', 'sub/.vscode', '.git/commondir']) assert.ok(audited.includes(`created ${rel}`), `audit: ${rel} in ${audited.join(', ')}`);
-  assert.ok(audited.some((a) => /^created bare\/(HEAD|objects|refs)$/.test(a)), `the bare layout was moved aside: ${audited.join(', ')}`);
+  for (const rel of ['.envrc', '.npmrc', '.github/workflows', '.husky', 'sub/.vscode', '.git/commondir'])
+    assert.ok(audited.includes(`created ${rel}`), `audit: ${rel} in ${audited.join(', ')}`);
+  assert.ok(
+    audited.some((a) => /^created bare\/(HEAD|objects|refs)$/.test(a)),
+    `the bare layout was moved aside: ${audited.join(', ')}`,
+  );
   // The quarantine keeps what the command made: nothing is deleted.
   const q = path.join(s.arena.ws, '.patchpilot', 'quarantine');
   assert.ok(existsSync(q) && readdirSync(q).length > 0);

@@ -21,18 +21,35 @@ const editFile = (rel: string, line: string) => `--- a/${rel}\n+++ b/${rel}\n@@ 
 const ATTEMPTS = [
   turn(call('patch-root', 'propose_patch', { patch: editFile('AGENTS.md', '# Project rules') })),
   turn(call('patch-claude', 'propose_patch', { patch: newFile('CLAUDE.md') })),
-  turn(call('patch-rename', 'propose_patch', { patch: `diff --git a/docs/guide.md b/docs/AGENTS.md\nsimilarity index 100%\nrename from docs/guide.md\nrename to docs/AGENTS.md\n` })),
+  turn(
+    call('patch-rename', 'propose_patch', {
+      patch: `diff --git a/docs/guide.md b/docs/AGENTS.md\nsimilarity index 100%\nrename from docs/guide.md\nrename to docs/AGENTS.md\n`,
+    }),
+  ),
   turn(call('write-nested', 'write_file', { path: 'packages/app/AGENTS.md', content: `${PLANTED}\n` })),
   turn(call('write-copilot', 'write_file', { path: '.github/copilot-instructions.md', content: `${PLANTED}\n` })),
   turn(call('write-rules', 'write_file', { path: '.patchpilot/rules/more.md', content: `${PLANTED}\n` })),
   turn(call('cmd-redirect', 'run_command', { command: `echo "${PLANTED}" > docs/AGENTS.md` })),
   turn(call('cmd-append', 'run_command', { command: `echo "${PLANTED}" >> AGENTS.md` })),
   turn(call('cmd-tee', 'run_command', { command: `echo "${PLANTED}" | tee .github/copilot-instructions.md` })),
-  turn(call('cmd-node', 'run_command', { command: `node -e "require('fs').writeFileSync('lib/AGENTS.md','${PLANTED}');require('fs').writeFileSync('.clinerules','${PLANTED}')"` })),
+  turn(
+    call('cmd-node', 'run_command', {
+      command: `node -e "require('fs').writeFileSync('lib/AGENTS.md','${PLANTED}');require('fs').writeFileSync('.clinerules','${PLANTED}')"`,
+    }),
+  ),
   finish(),
 ];
 
-const TOUCHED = ['AGENTS.md', 'CLAUDE.md', 'packages/app/AGENTS.md', '.github/copilot-instructions.md', '.patchpilot/rules/more.md', 'docs/AGENTS.md', 'lib/AGENTS.md', '.clinerules'];
+const TOUCHED = [
+  'AGENTS.md',
+  'CLAUDE.md',
+  'packages/app/AGENTS.md',
+  '.github/copilot-instructions.md',
+  '.patchpilot/rules/more.md',
+  'docs/AGENTS.md',
+  'lib/AGENTS.md',
+  '.clinerules',
+];
 
 async function attack(env: NodeJS.ProcessEnv): Promise<void> {
   const arena = createArena({ files: { 'AGENTS.md': '# Project rules\n', 'docs/guide.md': '# guide\n', 'lib/index.js': '\n', 'packages/app/index.js': '\n' } });

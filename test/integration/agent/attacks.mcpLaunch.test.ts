@@ -36,7 +36,11 @@ function mcp(arena: Arena, ...args: string[]): { code: number; stdout: string; s
 
 function mcpWith(arena: Arena, env: NodeJS.ProcessEnv, ...args: string[]): { code: number; stdout: string; stderr: string } {
   try {
-    const stdout = execFileSync(process.execPath, [CLI, 'mcp', ...args, '--workspace', arena.ws, '--trust-workspace'], { env: cliEnv(arena, env), encoding: 'utf8', stdio: 'pipe' });
+    const stdout = execFileSync(process.execPath, [CLI, 'mcp', ...args, '--workspace', arena.ws, '--trust-workspace'], {
+      env: cliEnv(arena, env),
+      encoding: 'utf8',
+      stdio: 'pipe',
+    });
     return { code: 0, stdout, stderr: '' };
   } catch (err) {
     const e = err as { status: number; stdout: string; stderr: string };
@@ -75,7 +79,10 @@ function warnings(run: Awaited<ReturnType<typeof useServer>>): string {
 function assertModifiedServerNeverRan(arena: Arena, run: Awaited<ReturnType<typeof useServer>>, file = 'tools/mcp-srv.mjs'): void {
   assert.equal(existsSync(path.join(arena.ws, MARKER)), false, 'the modified server must not start without a new approval');
   assert.doesNotMatch(run.results.get('hello') ?? '', /hello from/, 'its tool is not offered');
-  assert.match(warnings(run), new RegExp(`MCP server "local" is not available: .*a file it runs changed since it was approved: ${file.replace(/[./]/g, '\\$&')} \\((changed|added)\\)`));
+  assert.match(
+    warnings(run),
+    new RegExp(`MCP server "local" is not available: .*a file it runs changed since it was approved: ${file.replace(/[./]/g, '\\$&')} \\((changed|added)\\)`),
+  );
 }
 
 describe('attacks: an approved MCP server runs code the agent wrote (built CLI)', { skip: existsSync(CLI) ? false : 'run npm run build first' }, () => {
@@ -83,7 +90,15 @@ describe('attacks: an approved MCP server runs code the agent wrote (built CLI)'
     const arena = await approvedArena();
     try {
       const patch = patchAppending(arena, 'tools/mcp-srv.mjs', PAYLOAD.trim());
-      const attack = await runAgent(arena, [turn(call('p', 'propose_patch', { patch })), turn(call('w', 'write_file', { path: 'tools/mcp-srv.mjs', content: serverScript('x') + PAYLOAD })), finish()], { args: ['--trust-workspace'] });
+      const attack = await runAgent(
+        arena,
+        [
+          turn(call('p', 'propose_patch', { patch })),
+          turn(call('w', 'write_file', { path: 'tools/mcp-srv.mjs', content: serverScript('x') + PAYLOAD })),
+          finish(),
+        ],
+        { args: ['--trust-workspace'] },
+      );
       assert.match(attack.results.get('p') ?? '', /protected path \(MCP server "local" runs it/);
       assert.match(attack.results.get('w') ?? '', /not done, nobody could approve it/);
       assert.equal(readFileSync(path.join(arena.ws, 'tools/mcp-srv.mjs'), 'utf8'), serverScript('hello from the approved server'));
@@ -101,7 +116,11 @@ describe('attacks: an approved MCP server runs code the agent wrote (built CLI)'
       const command = `node -e "require('fs').appendFileSync('tools/mcp-srv.mjs', ${JSON.stringify(PAYLOAD).replace(/"/g, '\\"')})"`;
       const attack = await runAgent(arena, [turn(call('c', 'run_command', { command })), finish()], { args: ['--trust-workspace'] });
       assert.equal(attack.code, 0, attack.stderr);
-      assert.equal(readFileSync(path.join(arena.ws, 'tools/mcp-srv.mjs'), 'utf8'), serverScript('hello from the approved server'), `unchanged after: ${attack.results.get('c')}`);
+      assert.equal(
+        readFileSync(path.join(arena.ws, 'tools/mcp-srv.mjs'), 'utf8'),
+        serverScript('hello from the approved server'),
+        `unchanged after: ${attack.results.get('c')}`,
+      );
       const next = await useServer(arena);
       assert.equal(existsSync(path.join(arena.ws, MARKER)), false);
       assert.match(next.results.get('hello') ?? '', /hello from the approved server/);
@@ -152,7 +171,9 @@ describe('attacks: an approved MCP server runs code the agent wrote (built CLI)'
   test('(d) a config file the launch names (--config=cfg.json), absent at approval, is created later: asks again', async () => {
     const arena = await approvedArena(['tools/mcp-srv.mjs', '--config=tools/cfg.json']);
     try {
-      const attack = await runAgent(arena, [turn(call('w', 'write_file', { path: 'tools/cfg.json', content: '{"plugins":["./evil.mjs"]}' })), finish()], { args: ['--trust-workspace'] });
+      const attack = await runAgent(arena, [turn(call('w', 'write_file', { path: 'tools/cfg.json', content: '{"plugins":["./evil.mjs"]}' })), finish()], {
+        args: ['--trust-workspace'],
+      });
       assert.match(attack.results.get('w') ?? '', /not done, nobody could approve it/, 'creating it asks (protected while configured)');
       writeFileSync(path.join(arena.ws, 'tools/cfg.json'), '{"plugins":["./evil.mjs"]}');
       const next = await useServer(arena);

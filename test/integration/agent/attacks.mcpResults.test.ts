@@ -32,7 +32,10 @@ function filesArena(): Arena {
 
 async function attack(env: NodeJS.ProcessEnv) {
   const arena = filesArena();
-  const approved = execFileSync(process.execPath, [CLI, 'mcp', 'approve', 'files', '--workspace', arena.ws, '--trust-workspace'], { env: cliEnv(arena, env), encoding: 'utf8' });
+  const approved = execFileSync(process.execPath, [CLI, 'mcp', 'approve', 'files', '--workspace', arena.ws, '--trust-workspace'], {
+    env: cliEnv(arena, env),
+    encoding: 'utf8',
+  });
   assert.match(approved, /approved files/);
   const at = (rel: string) => path.join(arena.ws, rel);
   const turns = [
@@ -55,14 +58,21 @@ describe('attacks: MCP results carry no ignored file (built CLI, server-filesyst
       const { arena, run } = await attack(variant === 'exempted' ? { PATCHPILOT_MCP_UNSANDBOXED: 'files' } : {});
       try {
         assert.equal(run.code, 0, run.stderr);
-        assert.ok(!run.allModelInput.includes(arena.secrets.env), `the secret reached the model:\n${[...run.results].map(([k, v]) => `${k}: ${v}`).join('\n')}`);
+        assert.ok(
+          !run.allModelInput.includes(arena.secrets.env),
+          `the secret reached the model:\n${[...run.results].map(([k, v]) => `${k}: ${v}`).join('\n')}`,
+        );
         // Naming an ignored path asks even for an always-allowed tool; unattended, it is refused.
-        for (const id of ['env', 'env-rel', 'private']) assert.match(run.results.get(id) ?? '', /not done, nobody could approve it: MCP files\.read_text_file.*hides from the agent/s, id);
+        for (const id of ['env', 'env-rel', 'private'])
+          assert.match(run.results.get(id) ?? '', /not done, nobody could approve it: MCP files\.read_text_file.*hides from the agent/s, id);
         // Other names of the bytes reach the server; what comes back is redacted like command output.
         for (const id of ['link', 'copy', 'batch']) assert.doesNotMatch(run.results.get(id) ?? '', /PP-ENV-SECRET/, id);
         assert.match(run.results.get('copy') ?? '', /\[redacted: content of \.env, which \.patchpilotignore hides\]/);
         assert.match(run.results.get('readme') ?? '', /# victim/, 'an ordinary file reads as before');
-        assert.ok(run.policy.some((p) => p.rule === 'ask:mcp-ignored-path'), 'the question is in the audit trail');
+        assert.ok(
+          run.policy.some((p) => p.rule === 'ask:mcp-ignored-path'),
+          'the question is in the audit trail',
+        );
       } finally {
         arena.cleanup();
       }

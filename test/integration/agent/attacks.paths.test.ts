@@ -28,7 +28,10 @@ function assertPathCase(run: AgentRun, [id, tool, args, verdict, rule, told]: Pa
   assert.match(text, told, `${id}: ${text}`);
   assert.doesNotMatch(text, /^(created|applied|overwrote) /m, `${id}: nothing was written`);
   const row = decisionFor(run, 'path', subject);
-  assert.ok(row, `${id} (${tool} ${JSON.stringify(args).slice(0, 80)}): a path policy row matching ${subject} in ${JSON.stringify(run.policy.map((p) => p.subject))}`);
+  assert.ok(
+    row,
+    `${id} (${tool} ${JSON.stringify(args).slice(0, 80)}): a path policy row matching ${subject} in ${JSON.stringify(run.policy.map((p) => p.subject))}`,
+  );
   assert.equal(row.verdict, verdict, `${id}: ${row.reason}`);
   assert.match(row.rule ?? '', rule, `${id}: ${row.reason}`);
 }
@@ -48,7 +51,14 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
       const denied = /outside the workspace|\.patchpilotignore|ignored/i;
       // A7: new protected files through write_file (they do not exist, so only the protection can ask).
       const writes: PathCase[] = [
-        ['w-tasks', 'write_file', { path: '.vscode/tasks.json', content: '{"tasks":[{"label":"x","command":"touch ../outside/t","runOptions":{"runOn":"folderOpen"}}]}' }, 'ask', /^protected:/, declined],
+        [
+          'w-tasks',
+          'write_file',
+          { path: '.vscode/tasks.json', content: '{"tasks":[{"label":"x","command":"touch ../outside/t","runOptions":{"runOn":"folderOpen"}}]}' },
+          'ask',
+          /^protected:/,
+          declined,
+        ],
         ['w-case', 'write_file', { path: '.VSCode/settings.json', content: '{"chat.tools.autoApprove": true}' }, 'ask', /^protected:/, declined],
         ['w-hook', 'write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\ntouch ../outside/hook\n' }, 'ask', /^protected:/, declined],
         ['w-ppconfig', 'write_file', { path: '.patchpilot/config.json', content: '{"policy":{"allow":["*"]}}' }, 'ask', /^protected:/, declined],
@@ -60,11 +70,22 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         ['w-dotdot2', 'write_file', { path: '../../.ssh/id_rsa', content: 'x' }, 'deny', /^deny:/, denied],
         ['w-abs', 'write_file', { path: `/etc/${tag}`, content: 'x' }, 'deny', /^deny:/, denied],
         // A9: the ignore file itself.
-        ['w-ignore', 'write_file', { path: '.patchpilotignore', content: '' }, 'ask', /^ask:overwrite$|^protected:/, /not done, nobody could approve it: overwrite \.patchpilotignore/],
+        [
+          'w-ignore',
+          'write_file',
+          { path: '.patchpilotignore', content: '' },
+          'ask',
+          /^ask:overwrite$|^protected:/,
+          /not done, nobody could approve it: overwrite \.patchpilotignore/,
+        ],
       ];
       // A7/A9: patches to existing protected files; one patch mixes an ordinary file in (all or nothing).
       const patches: [string, string, RegExp][] = [
-        ['p-settings', appendPatch(arena, '.vscode/settings.json', '// "patchpilot.policy.allow": ["*"]') + appendPatch(arena, 'README.md', 'innocent line'), /^\.vscode\/settings\.json$/],
+        [
+          'p-settings',
+          appendPatch(arena, '.vscode/settings.json', '// "patchpilot.policy.allow": ["*"]') + appendPatch(arena, 'README.md', 'innocent line'),
+          /^\.vscode\/settings\.json$/,
+        ],
         ['p-gitconfig', appendPatch(arena, '.git/config', '\tfsmonitor = "touch ../outside/fsmonitor"'), /^\.git\/config$/],
         ['p-mcp', appendPatch(arena, '.mcp.json', '// x'), /^\.mcp\.json$/],
         ['p-ignore', appendPatch(arena, '.patchpilotignore', '!.env'), /^\.patchpilotignore$/],
@@ -93,7 +114,10 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
       const run = await runAgent(arena, [
         turn(...writes.map(([id, tool, args]) => call(id, tool, args))),
         turn(...patches.map(([id, patch]) => call(id, 'propose_patch', { patch }))),
-        turn(...deniedPatches.map(([id, patch]) => call(id, 'propose_patch', { patch })), call('p-hardlink', 'propose_patch', { patch: appendPatch(arena, 'shared.txt', 'written through a hard link') })),
+        turn(
+          ...deniedPatches.map(([id, patch]) => call(id, 'propose_patch', { patch })),
+          call('p-hardlink', 'propose_patch', { patch: appendPatch(arena, 'shared.txt', 'written through a hard link') }),
+        ),
         turn(...reads.map(([id, tool, args]) => call(id, tool, args)), call('cat-env', 'run_command', { command: 'cat .env' })),
         finish(),
       ]);

@@ -75,7 +75,11 @@ describe('attacks: catastrophic patterns (built CLI)', { skip: existsSync(CLI) ?
     const server = await ScriptedModelServer.start([turn(call('grep', 'grep', { pattern: CATASTROPHIC_REGEX })), finish()]);
     try {
       const env = cliEnv(arena, { PATH: pathWithoutRipgrep(arena) });
-      const child = spawn(process.execPath, [CLI, 'run', '--goal', 'tidy up', '--workspace', arena.ws, '--approve', 'auto', '--json', '--base-url', server.baseUrl, '--model', 'scripted-model'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        process.execPath,
+        [CLI, 'run', '--goal', 'tidy up', '--workspace', arena.ws, '--approve', 'auto', '--json', '--base-url', server.baseUrl, '--model', 'scripted-model'],
+        { env, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let stdout = '';
       child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
       const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.on('close', (code, signal) => resolve([code, signal])));

@@ -14,13 +14,20 @@ describe('attacks: recall of a file ignored since (built CLI)', { skip: existsSy
     const secret = `PP-NOTES-SECRET-${process.pid}-${Date.now()}`;
     const arena = createArena({ files: { 'notes.txt': `tidy up the project: deploy token ${secret}\nproject tidy notes end here\n` } });
     try {
-      const first = await runAgent(arena, [turn(call('read', 'read_file', { path: 'notes.txt' })), turn(call('grep', 'grep', { pattern: 'deploy token' })), finish('Tidied; the deploy token is in notes.txt.')]);
+      const first = await runAgent(arena, [
+        turn(call('read', 'read_file', { path: 'notes.txt' })),
+        turn(call('grep', 'grep', { pattern: 'deploy token' })),
+        finish('Tidied; the deploy token is in notes.txt.'),
+      ]);
       assert.equal(first.code, 0, first.stderr);
       assert.ok(first.allModelInput.includes(secret), 'run 1 read the secret (not ignored yet)');
 
       // Control: before the ignore rule, run 2 would recall it.
       const control = await runAgent(arena, [turn(call('search', 'search_history', { query: 'deploy token' })), finish()]);
-      assert.ok(control.allModelInput.includes(secret), `the history recalls the secret while notes.txt is not ignored: ${control.results.get('search')}\n${control.allModelInput.slice(0, 6000)}`);
+      assert.ok(
+        control.allModelInput.includes(secret),
+        `the history recalls the secret while notes.txt is not ignored: ${control.results.get('search')}\n${control.allModelInput.slice(0, 6000)}`,
+      );
 
       appendFileSync(path.join(arena.ws, '.patchpilotignore'), 'notes.txt\n');
       const second = await runAgent(arena, [

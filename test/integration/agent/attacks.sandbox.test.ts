@@ -44,7 +44,13 @@ async function attack(mode: 'auto' | 'auto-edit', env: NodeJS.ProcessEnv = {}): 
       finish(),
     ];
     const run = await runAgent(arena, turns, { mode, args: ['--test-cmd', TEST_CMD], env });
-    return { arena, canary, run, outside: changed(beforeOutside, arena.snapshotOutside()), protectedChanged: changed(beforeProtected, arena.snapshotProtected()) };
+    return {
+      arena,
+      canary,
+      run,
+      outside: changed(beforeOutside, arena.snapshotOutside()),
+      protectedChanged: changed(beforeProtected, arena.snapshotProtected()),
+    };
   } catch (err) {
     await canary.close();
     arena.cleanup();

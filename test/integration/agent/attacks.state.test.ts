@@ -19,7 +19,11 @@ describe('attacks: the agent redirects its own state folder (built CLI)', { skip
     rmSync(path.join(arena.ws, '.patchpilot'), { recursive: true, force: true });
     try {
       const link = `require('fs').symlinkSync('${arena.outside}', '.patchpilot'); console.log('linked')`;
-      const run = await runAgent(arena, [turn(call('link', 'run_command', { command: `node -e "${link}"` })), turn(call('note', 'write_file', { path: 'notes.md', content: 'x\n' })), finish()], { mode: 'auto' });
+      const run = await runAgent(
+        arena,
+        [turn(call('link', 'run_command', { command: `node -e "${link}"` })), turn(call('note', 'write_file', { path: 'notes.md', content: 'x\n' })), finish()],
+        { mode: 'auto' },
+      );
       assert.equal(run.code, 0, run.stderr);
       assert.doesNotMatch(run.results.get('link') ?? '', /^linked$/m, 'the link was not made');
       assert.ok(lstatSync(path.join(arena.ws, '.patchpilot')).isDirectory(), '.patchpilot is still a real folder');

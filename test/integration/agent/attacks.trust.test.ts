@@ -58,7 +58,10 @@ describe('attacks: a repository escalates itself through its own settings (built
     const arena = createArena({ settings: ESCALATING });
     try {
       const before = commits(arena);
-      const run = await runAgent(arena, [turn(call('write', 'write_file', { path: 'notes.md', content: 'hello\n' })), finish()], { mode: 'settings', args: ['--trust-workspace'] });
+      const run = await runAgent(arena, [turn(call('write', 'write_file', { path: 'notes.md', content: 'hello\n' })), finish()], {
+        mode: 'settings',
+        args: ['--trust-workspace'],
+      });
       assert.equal(run.code, 0, run.stderr);
       assert.doesNotMatch(run.stderr, /ignored patchpilot\.(approval|git)/);
       assert.equal(readFileSync(path.join(arena.ws, 'notes.md'), 'utf8'), 'hello\n');

@@ -21,11 +21,21 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
     await withRepo(first, async (root, server) => {
       const r1 = await runCli([...base(root, server.baseUrl), '--goal', 'learn the repo', '--approve', 'auto-edit', '--json']);
       assert.equal(r1.code, 0, r1.stderr);
-      assert.deepEqual(toolResults(r1.stdout).map((t) => [t.name, t.ok]), [['remember', true], ['remember', true], ['finish', true]]);
+      assert.deepEqual(
+        toolResults(r1.stdout).map((t) => [t.name, t.ok]),
+        [
+          ['remember', true],
+          ['remember', true],
+          ['finish', true],
+        ],
+      );
       const memoryFile = path.join(root, '.patchpilot/MEMORY.md');
       assert.match(readFileSync(memoryFile, 'utf8'), /- Tests need TZ=UTC\.\n- The add\(\) helper lives in add\.js\.\n$/);
       const [day] = readdirSync(path.join(root, '.patchpilot/memory'));
-      assert.match(readFileSync(path.join(root, '.patchpilot/memory', day!), 'utf8'), /- \[\d\d:\d\d\] Tests need TZ=UTC\.\n {2}- while working on: learn the repo\n/);
+      assert.match(
+        readFileSync(path.join(root, '.patchpilot/memory', day!), 'utf8'),
+        /- \[\d\d:\d\d\] Tests need TZ=UTC\.\n {2}- while working on: learn the repo\n/,
+      );
 
       // The user deletes one fact and adds a line of their own.
       writeFileSync(memoryFile, '# Memory\n\n- The add() helper lives in add.js.\n- Never commit to main.\n');
@@ -34,7 +44,8 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
           reply: { toolCalls: [call('remember', { fact: 'tests need TZ=UTC' }), call('remember', { fact: 'Releases are tagged vX.Y.Z.' })] },
           check: ({ body }: { body: unknown }) => {
             const system = systemOf(body);
-            if (!system.includes('- Never commit to main.') || !system.includes('- The add() helper lives in add.js.')) return 'MEMORY.md (as the user left it) is not in the system prompt';
+            if (!system.includes('- Never commit to main.') || !system.includes('- The add() helper lives in add.js.'))
+              return 'MEMORY.md (as the user left it) is not in the system prompt';
             if (system.includes('TZ=UTC')) return 'the deleted fact reached the prompt';
           },
         },
@@ -49,7 +60,10 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
         assert.equal(deleted!.ok, false);
         assert.match(deleted!.output, /the user deleted this fact from \.patchpilot\/MEMORY\.md after it was saved on \d{4}-\d{2}-\d{2}, so it stays deleted/);
         assert.equal(added!.ok, true);
-        assert.equal(readFileSync(memoryFile, 'utf8'), '# Memory\n\n- The add() helper lives in add.js.\n- Never commit to main.\n- Releases are tagged vX.Y.Z.\n');
+        assert.equal(
+          readFileSync(memoryFile, 'utf8'),
+          '# Memory\n\n- The add() helper lives in add.js.\n- Never commit to main.\n- Releases are tagged vX.Y.Z.\n',
+        );
       } finally {
         await again.close();
       }
@@ -72,7 +86,13 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
         reply: { toolCalls: [call('load_skill', { name: 'write-tests' }), call('load_skill', { name: 'review-before-finish' })] },
         check: ({ body }: { body: unknown }) => {
           const system = systemOf(body);
-          for (const line of ['- fix-failing-tests: Make failing tests pass', '- refactor-safely: ', '- review-before-finish: Review the whole diff', '- write-tests: Our tests use node:test only.', '## Skill house-style (always on)\nTwo spaces, single quotes.']) {
+          for (const line of [
+            '- fix-failing-tests: Make failing tests pass',
+            '- refactor-safely: ',
+            '- review-before-finish: Review the whole diff',
+            '- write-tests: Our tests use node:test only.',
+            '## Skill house-style (always on)\nTwo spaces, single quotes.',
+          ]) {
             if (!system.includes(line)) return `the system prompt lacks ${JSON.stringify(line)}`;
           }
           if (!(body as Body).tools?.some((t) => t.function.name === 'load_skill')) return 'load_skill is not offered';
@@ -83,7 +103,8 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
     ];
     const files = {
       'add.js': 'exports.add = (a, b) => a + b;\n',
-      '.patchpilot/skills/write-tests/SKILL.md': '---\nname: write-tests\ndescription: Our tests use node:test only.\n---\nPut tests next to the code as x.test.js.\n',
+      '.patchpilot/skills/write-tests/SKILL.md':
+        '---\nname: write-tests\ndescription: Our tests use node:test only.\n---\nPut tests next to the code as x.test.js.\n',
       '.patchpilot/skills/house-style/SKILL.md': '---\nname: house-style\ndescription: Code style.\nalways: true\n---\nTwo spaces, single quotes.\n',
     };
     await withRepo(
@@ -97,8 +118,16 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
         const own = results.find((t) => t.output.startsWith('Skill write-tests'));
         const bundled = results.find((t) => t.output.startsWith('Skill review-before-finish'));
         const script = results.find((t) => t.name === 'run_command');
-        assert.match(own!.output, /^Skill write-tests \(workspace; folder: \.patchpilot\/skills\/write-tests\)\n\nPut tests next to the code as x\.test\.js\.$/);
-        assert.match(bundled!.output, new RegExp(`^Skill review-before-finish \\(bundled; folder: ${BUNDLED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/review-before-finish\\)\nFiles in its folder: scripts/review-diff\\.sh`));
+        assert.match(
+          own!.output,
+          /^Skill write-tests \(workspace; folder: \.patchpilot\/skills\/write-tests\)\n\nPut tests next to the code as x\.test\.js\.$/,
+        );
+        assert.match(
+          bundled!.output,
+          new RegExp(
+            `^Skill review-before-finish \\(bundled; folder: ${BUNDLED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/review-before-finish\\)\nFiles in its folder: scripts/review-diff\\.sh`,
+          ),
+        );
         // Not on the allowlist: asked (refused without a terminal), with the policy's reason; never run unasked.
         assert.equal(script!.ok, false);
         assert.match(script!.output, /not done, nobody could approve it: sh .*review-diff\.sh/);
@@ -129,7 +158,9 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
           const tokens = Math.ceil((JSON.stringify(q.body.messages).length + JSON.stringify(q.body.tools).length) / 4);
           assert.ok(tokens <= 4000, `a request of ${tokens} tokens`);
         }
-        const shown = await runCli(['show', 'last', '--cwd', root, '--json'], { command: 'history' }).then((x) => JSON.parse(x.stdout) as { steps: { tool: string | null; text: string | null }[] });
+        const shown = await runCli(['show', 'last', '--cwd', root, '--json'], { command: 'history' }).then(
+          (x) => JSON.parse(x.stdout) as { steps: { tool: string | null; text: string | null }[] },
+        );
         assert.ok(shown.steps.some((s) => s.tool === 'context/summary' && /^context summarized: /.test(s.text ?? '')));
 
         // A new process: --resume last puts the session back; the follow-up sees the earlier goal, the summary and the answer.
@@ -139,7 +170,8 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
               reply: { toolCalls: [call('finish', { summary: 'It was value3_7.' })] },
               check: ({ body }: { body: unknown }) => {
                 const all = (body as Body).messages.map((m) => m.content ?? '').join('\n');
-                for (const s of ['find the magic value', 'The magic value is value3_7.', 'Summary of earlier work', 'which value was it?']) if (!all.includes(s)) return `missing: ${s}`;
+                for (const s of ['find the magic value', 'The magic value is value3_7.', 'Summary of earlier work', 'which value was it?'])
+                  if (!all.includes(s)) return `missing: ${s}`;
               },
             },
           ]),

@@ -32,7 +32,12 @@ function script(): Script {
     modelFields: { context_length: WINDOW },
     turns,
     // A context summary (a request without tools) is answered whenever it comes, outside the turn order.
-    routes: [{ match: (body) => !Array.isArray(body.tools) || body.tools.length === 0, reply: () => ({ text: 'Read src/f0.ts to src/f30.ts; each exports numbered constants.' }) }],
+    routes: [
+      {
+        match: (body) => !Array.isArray(body.tools) || body.tools.length === 0,
+        reply: () => ({ text: 'Read src/f0.ts to src/f30.ts; each exports numbered constants.' }),
+      },
+    ],
   };
 }
 
@@ -41,7 +46,21 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
     await withRepo(
       script(),
       async (root, server) => {
-        const r = await runCli(['--workspace', root, '--base-url', server.baseUrl, '--model', MODEL, '--goal', 'read every module', '--approve', 'auto-edit', '--max-steps', '45', '--json']);
+        const r = await runCli([
+          '--workspace',
+          root,
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          MODEL,
+          '--goal',
+          'read every module',
+          '--approve',
+          'auto-edit',
+          '--max-steps',
+          '45',
+          '--json',
+        ]);
         assert.equal(r.code, 0, r.stderr);
         assert.deepEqual(server.mismatches, []);
         const all = events(r.stdout);
@@ -66,7 +85,7 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
     );
   });
 
-  test('cached prompt tokens: reported in the usage line and billed at the catalog\'s cached rate', async () => {
+  test("cached prompt tokens: reported in the usage line and billed at the catalog's cached rate", async () => {
     const usage = [
       { promptTokens: 10_000, completionTokens: 100 },
       { promptTokens: 12_000, completionTokens: 50, cachedTokens: 9_000 },
@@ -84,7 +103,10 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
         const price = catalogPrice('deepseek-chat', server.baseUrl)!;
         assert.ok(price.cachedInput !== undefined && price.cachedInput < price.input);
         const cost = usage.reduce((n, u) => n + costOf({ ...u, estimated: false }, price)!, 0);
-        assert.match(r.stderr, new RegExp(`tokens: deepseek-chat 22,000 in \\(9,000 cached\\) / 150 out \\(2 requests\\); cost \\$${cost.toFixed(4).replace('.', '\\.')}`));
+        assert.match(
+          r.stderr,
+          new RegExp(`tokens: deepseek-chat 22,000 in \\(9,000 cached\\) / 150 out \\(2 requests\\); cost \\$${cost.toFixed(4).replace('.', '\\.')}`),
+        );
       },
       sources(),
     );
@@ -92,14 +114,20 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
 
   test("the user's settings win: the window without asking the endpoint, the price without the catalog", async () => {
     const settings = { 'patchpilot.llm.contextWindows': { [MODEL]: 16_384 }, 'patchpilot.llm.prices': { [MODEL]: { input: 1, cachedInput: 0.1, output: 2 } } };
-    const turns = [{ reply: { toolCalls: [call('finish', { summary: 'done' })], usage: { promptTokens: 1_000_000, completionTokens: 500_000, cachedTokens: 400_000 } } }];
+    const turns = [
+      { reply: { toolCalls: [call('finish', { summary: 'done' })], usage: { promptTokens: 1_000_000, completionTokens: 500_000, cachedTokens: 400_000 } } },
+    ];
     await withRepo(
       { turns, modelId: MODEL, modelFields: { context_length: WINDOW } },
       async (root, server) => {
         const r = await runCli(['--workspace', root, '--base-url', server.baseUrl, '--model', MODEL, '--goal', 'g', '--approve', 'auto-edit']);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stderr, /window 16,384 tokens \(from your setting\)/);
-        assert.deepEqual(server.requests.filter((q) => !q.path.endsWith('/chat/completions')), [], 'the endpoint was asked for a window the user set');
+        assert.deepEqual(
+          server.requests.filter((q) => !q.path.endsWith('/chat/completions')),
+          [],
+          'the endpoint was asked for a window the user set',
+        );
         // 600k * $1 + 400k * $0.1 + 500k * $2 per 1M tokens
         assert.match(r.stderr, /1,000,000 in \(400,000 cached\) \/ 500,000 out \(1 request\); cost \$1\.6400/);
       },

@@ -37,7 +37,19 @@ describe('patchpilot run under faults (built CLI, scripted model server)', { ski
       { reply: { toolCalls: [call('finish', { summary: 'wrote the notes' })] } },
     ];
     await withRepo(turns, async (root, server) => {
-      const r = await runCli(['--goal', 'write notes', '--workspace', root, '--approve', 'auto-edit', '--base-url', server.baseUrl, '--model', 'scripted-model', '--json']);
+      const r = await runCli([
+        '--goal',
+        'write notes',
+        '--workspace',
+        root,
+        '--approve',
+        'auto-edit',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        '--json',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       const ev = events(r.stdout);
       const restart = ev.findIndex((e) => e.type === 'text/restart');
@@ -54,11 +66,29 @@ describe('patchpilot run under faults (built CLI, scripted model server)', { ski
 
   test('a second cut in the same step stops the run as interrupted: exit 1, the file untouched, history says interrupted', async () => {
     const turns = [
-      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] }, faults: [{ kind: 'cut' as const, afterChunks: 3 }, { kind: 'cut' as const, afterChunks: 4 }] },
+      {
+        reply: { toolCalls: [call('propose_patch', { patch: FIX })] },
+        faults: [
+          { kind: 'cut' as const, afterChunks: 3 },
+          { kind: 'cut' as const, afterChunks: 4 },
+        ],
+      },
       { reply: { text: 'never asked' } },
     ];
     await withRepo(turns, async (root, server) => {
-      const r = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', '--base-url', server.baseUrl, '--model', 'scripted-model', '--json']);
+      const r = await runCli([
+        '--goal',
+        'fix add',
+        '--workspace',
+        root,
+        '--approve',
+        'auto-edit',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        '--json',
+      ]);
       assert.equal(r.code, 1, r.stderr);
       const ev = events(r.stdout);
       assert.equal(ev.filter((e) => e.type === 'tool/started').length, 0);
@@ -68,13 +98,19 @@ describe('patchpilot run under faults (built CLI, scripted model server)', { ski
       assert.match(last.reason as string, /broke off twice/);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), BUGGY['add.js']);
       assert.equal(server.chatRequests.length, 2);
-      assert.deepEqual((await historyRuns(root)).map((x) => x.status), ['interrupted']);
+      assert.deepEqual(
+        (await historyRuns(root)).map((x) => x.status),
+        ['interrupted'],
+      );
     });
   });
 
   test('--dry-run (plan mode) writes nothing: git status stays clean but for the history folder, the run is in the history', async () => {
     const turns = [
-      { reply: { toolCalls: [call('propose_patch', { patch: FIX }), call('write_file', { path: 'new.js', content: 'x' })] }, expect: { toolsInclude: ['propose_patch', 'read_file'] } },
+      {
+        reply: { toolCalls: [call('propose_patch', { patch: FIX }), call('write_file', { path: 'new.js', content: 'x' })] },
+        expect: { toolsInclude: ['propose_patch', 'read_file'] },
+      },
       { reply: { text: 'Plan: in add.js, change a - b to a + b.' }, expect: { anyMessageContains: 'NOT applied' } },
     ];
     await withRepo(turns, async (root, server) => {
@@ -84,14 +120,20 @@ describe('patchpilot run under faults (built CLI, scripted model server)', { ski
       assert.equal(r.stdout, 'Plan: in add.js, change a - b to a + b.\n');
       assert.match(r.stderr, /patchpilot: plan mode/);
       // The user sees what would have changed, as the engine would write it.
-      assert.match(r.stderr, /--- proposed patch \(dry run, not applied\) ---\ndiff --git a\/add\.js b\/add\.js\n[^]*\n-exports\.add = \(a, b\) => a - b;\n\+exports\.add = \(a, b\) => a \+ b;\n---/);
+      assert.match(
+        r.stderr,
+        /--- proposed patch \(dry run, not applied\) ---\ndiff --git a\/add\.js b\/add\.js\n[^]*\n-exports\.add = \(a, b\) => a - b;\n\+exports\.add = \(a, b\) => a \+ b;\n---/,
+      );
       assert.match(r.stderr, /patchpilot: finished after 2 steps/);
       // Nothing shows: the history store's folder ignores its own files, .gitignore included.
       const status = execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: root, encoding: 'utf8' });
       assert.deepEqual(status.split('\n').filter(Boolean), []);
       assert.ok(!existsSync(path.join(root, 'new.js')));
       const runs = await historyRuns(root);
-      assert.deepEqual(runs.map((x) => [x.goal, x.status]), [['plan the fix', 'finished']]);
+      assert.deepEqual(
+        runs.map((x) => [x.goal, x.status]),
+        [['plan the fix', 'finished']],
+      );
       assert.equal(runs[0]!.steps, 2, 'history counts the steps the CLI showed');
     });
   });
@@ -102,11 +144,11 @@ describe('patchpilot run under faults (built CLI, scripted model server)', { ski
     // Only allowlisted programs, so auto mode runs it with or without the bubblewrap sandbox.
     const command = `sh -c 'sleep ${seconds} & sleep ${seconds}'`;
     const turns = [{ reply: { toolCalls: [call('run_command', { command })] } }, { reply: { text: 'never asked' } }];
-    await withRepo(
-      turns,
-      async (root, server) => {
-        let sent = false;
-        const r = await runCli(['--goal', 'run the sleepers', '--workspace', root, '--approve', 'auto', '--base-url', server.baseUrl, '--model', 'scripted-model'], {
+    await withRepo(turns, async (root, server) => {
+      let sent = false;
+      const r = await runCli(
+        ['--goal', 'run the sleepers', '--workspace', root, '--approve', 'auto', '--base-url', server.baseUrl, '--model', 'scripted-model'],
+        {
           onStderr: (text, child) => {
             if (sent || !text.includes('> run_command')) return;
             sent = true;
@@ -117,12 +159,15 @@ describe('patchpilot run under faults (built CLI, scripted model server)', { ski
             }, 50);
             setTimeout(() => clearInterval(poll), 20_000).unref();
           },
-        });
-        assert.equal(r.code, 130, r.stderr);
-        assert.match(r.stderr, /patchpilot: cancelled/);
-        assert.deepEqual(sleepers(seconds), [], 'no process of the tree survived');
-        assert.deepEqual((await historyRuns(root)).map((x) => [x.goal, x.status]), [['run the sleepers', 'cancelled']]);
-      },
-    );
+        },
+      );
+      assert.equal(r.code, 130, r.stderr);
+      assert.match(r.stderr, /patchpilot: cancelled/);
+      assert.deepEqual(sleepers(seconds), [], 'no process of the tree survived');
+      assert.deepEqual(
+        (await historyRuns(root)).map((x) => [x.goal, x.status]),
+        [['run the sleepers', 'cancelled']],
+      );
+    });
   });
 });

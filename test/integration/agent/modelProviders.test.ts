@@ -27,15 +27,45 @@ describe('patchpilot run with other model providers (built CLI)', { skip: skipWi
   test('--provider anthropic: reads add.js, proposes the fix, finishes; thinking goes back signed, the key as x-api-key from ANTHROPIC_API_KEY', async () => {
     const signature = 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds+/=';
     const server = await AnthropicServer.start([
-      { sse: reply({ thinking: { text: 'Read add.js first.', signature }, text: 'Let me look.', tools: [{ id: 'toolu_read', name: 'read_file', input: { path: 'add.js' } }], usage: { input_tokens: 900, output_tokens: 40, cache_creation_input_tokens: 2_000 } }) },
-      { sse: reply({ thinking: { text: 'It subtracts.', signature: 'sig-2' }, tools: [{ id: 'toolu_patch', name: 'propose_patch', input: { patch: FIX } }], usage: { input_tokens: 300, output_tokens: 60, cache_read_input_tokens: 2_000, cache_creation_input_tokens: 700 } }) },
+      {
+        sse: reply({
+          thinking: { text: 'Read add.js first.', signature },
+          text: 'Let me look.',
+          tools: [{ id: 'toolu_read', name: 'read_file', input: { path: 'add.js' } }],
+          usage: { input_tokens: 900, output_tokens: 40, cache_creation_input_tokens: 2_000 },
+        }),
+      },
+      {
+        sse: reply({
+          thinking: { text: 'It subtracts.', signature: 'sig-2' },
+          tools: [{ id: 'toolu_patch', name: 'propose_patch', input: { patch: FIX } }],
+          usage: { input_tokens: 300, output_tokens: 60, cache_read_input_tokens: 2_000, cache_creation_input_tokens: 700 },
+        }),
+      },
       { sse: reply({ tools: [{ id: 'toolu_finish', name: 'finish', input: { summary: 'Fixed add(): it subtracted.' } }] }) },
     ]);
     try {
       await withWorkspace({ ...BUGGY, '.vscode/settings.json': JSON.stringify({ 'patchpilot.llm.anthropic.thinkingBudget': 2048 }) }, async (root) => {
-        const r = await runCli(['--goal', 'make the add test pass', '--workspace', root, '--approve', 'auto-edit', '--provider', 'anthropic', '--base-url', server.baseUrl, '--model', 'claude-sonnet-4-20250514', '--json'], {
-          env: { PATCHPILOT_API_KEY: '', ANTHROPIC_API_KEY: 'sk-ant-e2e' },
-        });
+        const r = await runCli(
+          [
+            '--goal',
+            'make the add test pass',
+            '--workspace',
+            root,
+            '--approve',
+            'auto-edit',
+            '--provider',
+            'anthropic',
+            '--base-url',
+            server.baseUrl,
+            '--model',
+            'claude-sonnet-4-20250514',
+            '--json',
+          ],
+          {
+            env: { PATCHPILOT_API_KEY: '', ANTHROPIC_API_KEY: 'sk-ant-e2e' },
+          },
+        );
         assert.equal(r.code, 0, r.stderr);
         assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), FIXED);
         const last = events(r.stdout).at(-1)!;
@@ -59,7 +89,10 @@ describe('patchpilot run with other model providers (built CLI)', { skip: skipWi
         assert.match(JSON.stringify(result.content), /a - b/);
         // Both earlier replies' thinking travels with the third request.
         const third = server.requests[2]!.body.messages as { role: string; content: any[] }[];
-        assert.deepEqual(third.filter((m) => m.role === 'assistant').map((m) => m.content[0].signature), [signature, 'sig-2']);
+        assert.deepEqual(
+          third.filter((m) => m.role === 'assistant').map((m) => m.content[0].signature),
+          [signature, 'sig-2'],
+        );
       });
     } finally {
       await server.close();
@@ -74,7 +107,10 @@ describe('patchpilot run with other model providers (built CLI)', { skip: skipWi
       const r = await runCli(['--goal', 'make the add test pass', '--workspace', root, '--approve', 'auto-edit', '--llm-command', command, '--json']);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), FIXED);
-      const requests = readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { model: string; messages: { role: string }[] });
+      const requests = readFileSync(log, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { model: string; messages: { role: string }[] });
       assert.equal(requests.length, 3);
       assert.ok(requests.every((q) => q.model === 'local-program' && q.messages[0]!.role === 'system'));
       const finished = events(r.stdout).at(-1)!;
@@ -82,7 +118,7 @@ describe('patchpilot run with other model providers (built CLI)', { skip: skipWi
     });
   });
 
-  test('--thinking-budget below the API\'s minimum is a usage error', async () => {
+  test("--thinking-budget below the API's minimum is a usage error", async () => {
     await withWorkspace(BUGGY, async (root) => {
       const r = await runCli(['--goal', 'x', '--workspace', root, '--provider', 'anthropic', '--model', 'claude', '--thinking-budget', '500', '--json']);
       assert.equal(r.code, 2);
@@ -94,7 +130,10 @@ describe('patchpilot run with other model providers (built CLI)', { skip: skipWi
     await withWorkspace({ ...BUGGY, '.vscode/settings.json': JSON.stringify({ 'patchpilot.llm.command': 'touch pwned' }) }, async (root) => {
       const r = await runCli(['--goal', 'x', '--workspace', root, '--trust-workspace', '--model', 'm', '--json']);
       assert.equal(r.code, 2);
-      assert.match(r.stderr, /ignored patchpilot\.llm\.command = "touch pwned" from .*settings\.json: only your user settings \(or, in the CLI, its user settings file, flag or environment variable\) may set it, never a workspace, trusted or not\n/);
+      assert.match(
+        r.stderr,
+        /ignored patchpilot\.llm\.command = "touch pwned" from .*settings\.json: only your user settings \(or, in the CLI, its user settings file, flag or environment variable\) may set it, never a workspace, trusted or not\n/,
+      );
       assert.match(r.stderr, /no model endpoint/);
     });
   });

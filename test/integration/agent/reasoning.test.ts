@@ -23,9 +23,15 @@ describe('reasoning models in patchpilot run (built CLI, scripted model server)'
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(server.mismatches, []);
       const ev = events(r.stdout);
-      const reasoning = ev.filter((e) => e.type === 'reasoning/delta').map((e) => e.text).join('');
+      const reasoning = ev
+        .filter((e) => e.type === 'reasoning/delta')
+        .map((e) => e.text)
+        .join('');
       assert.equal(reasoning, 'The bug is probably in add.js.Read it first.');
-      assert.deepEqual(ev.filter((e) => e.type === 'model/notice').map((e) => e.kind), ['reasoning-only']);
+      assert.deepEqual(
+        ev.filter((e) => e.type === 'model/notice').map((e) => e.kind),
+        ['reasoning-only'],
+      );
       assert.equal(ev.at(-1)!.status, 'finished');
       // A provider that does not take reasoning back (most) never gets it.
       for (const q of server.chatRequests) assert.ok(messagesOf(q.body).every((m) => m.reasoning_content === undefined));
@@ -52,7 +58,17 @@ describe('reasoning models in patchpilot run (built CLI, scripted model server)'
     const reply = (): ScriptedTurn[] => [{ reply: { reasoning: 'Considering the okapi.', text: 'The answer is 7.' } }];
     for (const show of [true, false]) {
       await withRepo(reply(), async (root, server) => {
-        const r = await runCli(['--goal', 'answer', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model', ...(show ? ['--show-reasoning'] : [])]);
+        const r = await runCli([
+          '--goal',
+          'answer',
+          '--workspace',
+          root,
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          'scripted-model',
+          ...(show ? ['--show-reasoning'] : []),
+        ]);
         assert.equal(r.code, 0, r.stderr);
         if (show) assert.match(r.stderr, /thinking:\nConsidering the okapi\.\nanswer:\nThe answer is 7\./);
         else assert.doesNotMatch(r.stderr, /okapi/);
@@ -68,7 +84,8 @@ describe('reasoning models in patchpilot run (built CLI, scripted model server)'
         reply: { reasoning: 'Enough.', toolCalls: [call('finish', { summary: 'add() subtracts.' })] },
         check: ({ body }) => {
           const assistant = messagesOf(body).filter((m) => m.role === 'assistant');
-          if (assistant.length !== 1 || assistant[0]!.reasoning_content !== 'Need the file.') return `expected the loop's reasoning back, got ${JSON.stringify(assistant)}`;
+          if (assistant.length !== 1 || assistant[0]!.reasoning_content !== 'Need the file.')
+            return `expected the loop's reasoning back, got ${JSON.stringify(assistant)}`;
         },
       },
       {
@@ -90,8 +107,14 @@ describe('reasoning models in patchpilot run (built CLI, scripted model server)'
     });
   });
 
-  test('a context-length refusal (older vLLM\'s flat error body) compacts the conversation and sends the step again', async () => {
-    const overflow = { object: 'error', message: "This model's maximum context length is 2048 tokens. However, you requested 4100 tokens.", type: 'BadRequestError', param: null, code: 400 };
+  test("a context-length refusal (older vLLM's flat error body) compacts the conversation and sends the step again", async () => {
+    const overflow = {
+      object: 'error',
+      message: "This model's maximum context length is 2048 tokens. However, you requested 4100 tokens.",
+      type: 'BadRequestError',
+      param: null,
+      code: 400,
+    };
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('read_file', { path: 'notes.txt' })] } },
       { reply: { toolCalls: [call('read_file', { path: 'add.js' })] } },
@@ -101,10 +124,25 @@ describe('reasoning models in patchpilot run (built CLI, scripted model server)'
     await withRepo(
       { turns, modelReplies: { 'fast-model': { text: 'Read notes.txt: background only.' } } },
       async (root, server) => {
-        const r = await runCli(['--goal', 'fix it', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model', '--fast-model', 'fast-model', '--json']);
+        const r = await runCli([
+          '--goal',
+          'fix it',
+          '--workspace',
+          root,
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          'scripted-model',
+          '--fast-model',
+          'fast-model',
+          '--json',
+        ]);
         assert.equal(r.code, 0, r.stderr);
         const ev = events(r.stdout);
-        assert.deepEqual(ev.filter((e) => e.type === 'model/notice').map((e) => e.kind), ['context-overflow']);
+        assert.deepEqual(
+          ev.filter((e) => e.type === 'model/notice').map((e) => e.kind),
+          ['context-overflow'],
+        );
         assert.match(String(ev.find((e) => e.type === 'model/notice')!.message), /maximum context length is 2048/);
         assert.ok(ev.some((e) => e.type === 'context/summarized'));
         assert.equal(ev.at(-1)!.status, 'finished');

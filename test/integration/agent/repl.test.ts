@@ -38,7 +38,10 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
       await session(['--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model'], async (pty) => {
         let at = await pty.waitFor(/goal> /);
         pty.type('what does add do\r');
-        at = await pty.waitFor(/\[step 1\][^]*Reading it\.[^]*> read_file[^]*\[step 2\][^]*finished after 2 steps[^]*tokens: scripted-model [\d,]+ in[^]*add\(\) subtracts\.\n/, at);
+        at = await pty.waitFor(
+          /\[step 1\][^]*Reading it\.[^]*> read_file[^]*\[step 2\][^]*finished after 2 steps[^]*tokens: scripted-model [\d,]+ in[^]*add\(\) subtracts\.\n/,
+          at,
+        );
         at = await pty.waitFor(/goal> /, at);
         pty.type('what does the test expect\r');
         await pty.waitFor(/The test expects 4\.[^]*goal> /, at);
@@ -47,7 +50,10 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
       });
       assert.deepEqual(server.mismatches, []);
       const runs = await historyRuns(root);
-      assert.deepEqual(runs.map((r) => [r.goal, r.status]).sort(), [['what does add do', 'finished'], ['what does the test expect', 'finished']]);
+      assert.deepEqual(runs.map((r) => [r.goal, r.status]).sort(), [
+        ['what does add do', 'finished'],
+        ['what does the test expect', 'finished'],
+      ]);
     });
   });
 
@@ -55,20 +61,37 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
     const turns = [{ reply: { toolCalls: [call('run_tests', {})] } }, { reply: { text: 'never asked' } }];
     const seconds = uniqueSleep();
     await withRepo(turns, async (root, server) => {
-      await session(['--workspace', root, '--approve', 'auto', '--test-cmd', `echo tests-running; sleep ${seconds}`, '--base-url', server.baseUrl, '--model', 'scripted-model'], async (pty) => {
-        let at = await pty.waitFor(/goal> /);
-        pty.type('run the tests\r');
-        at = await pty.waitFor(/> run_tests/, at);
-        await new Promise((r) => setTimeout(r, 300));
-        pty.type('\x03');
-        await pty.waitFor(/patchpilot: cancelled after 1 step: stopped by the user[^]*goal> /, at);
-        assert.deepEqual(sleepers(seconds), []);
-        // Back at the prompt, the cancelled run is already on disk.
-        const runs = await historyRuns(root);
-        assert.deepEqual(runs.map((r) => [r.goal, r.status]), [['run the tests', 'cancelled']]);
-        pty.type('\x03');
-        assert.equal(await pty.exited, 130, pty.text);
-      });
+      await session(
+        [
+          '--workspace',
+          root,
+          '--approve',
+          'auto',
+          '--test-cmd',
+          `echo tests-running; sleep ${seconds}`,
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          'scripted-model',
+        ],
+        async (pty) => {
+          let at = await pty.waitFor(/goal> /);
+          pty.type('run the tests\r');
+          at = await pty.waitFor(/> run_tests/, at);
+          await new Promise((r) => setTimeout(r, 300));
+          pty.type('\x03');
+          await pty.waitFor(/patchpilot: cancelled after 1 step: stopped by the user[^]*goal> /, at);
+          assert.deepEqual(sleepers(seconds), []);
+          // Back at the prompt, the cancelled run is already on disk.
+          const runs = await historyRuns(root);
+          assert.deepEqual(
+            runs.map((r) => [r.goal, r.status]),
+            [['run the tests', 'cancelled']],
+          );
+          pty.type('\x03');
+          assert.equal(await pty.exited, 130, pty.text);
+        },
+      );
       assert.equal(server.turnsServed, 1);
     });
   });
@@ -108,7 +131,10 @@ describe('patchpilot run, interactive (pty)', { skip: skipWithoutBuild || skipWi
   test('ask mode on a terminal: one hunk accepted, one rejected; the model is told which, the file gets only the accepted one', async () => {
     const turns = [
       { reply: { toolCalls: [call('propose_patch', { patch: TWO_HUNK_FIX })] } },
-      { reply: { toolCalls: [call('finish', { summary: 'add fixed; mul left as the user wanted.' })] }, expect: { lastMessageContains: 'rejected by the user (not applied):\n  calc.js#2' } },
+      {
+        reply: { toolCalls: [call('finish', { summary: 'add fixed; mul left as the user wanted.' })] },
+        expect: { lastMessageContains: 'rejected by the user (not applied):\n  calc.js#2' },
+      },
     ];
     await withRepo(
       turns,

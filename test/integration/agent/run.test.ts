@@ -18,14 +18,35 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       { reply: { toolCalls: [call('finish', { summary: 'Fixed add(): it subtracted. The test passes.' })] }, expect: { lastMessageContains: 'tests passed' } },
     ];
     await withRepo(turns, async (root, server) => {
-      const r = await runCli(['--goal', 'make the add test pass', '--workspace', root, '--approve', 'auto-edit', '--test-cmd', TEST_CMD, '--base-url', server.baseUrl, '--model', 'scripted-model', '--json']);
+      const r = await runCli([
+        '--goal',
+        'make the add test pass',
+        '--workspace',
+        root,
+        '--approve',
+        'auto-edit',
+        '--test-cmd',
+        TEST_CMD,
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        '--json',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(server.mismatches, []);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
       const ev = events(r.stdout);
       assert.equal(ev[0]!.type, 'run/started');
       const { usage, ...finished } = ev.at(-1) as unknown as { usage: { reasoning: { requests: number; model: string }; fast: { requests: number } } };
-      assert.deepEqual(finished, { type: 'run/finished', status: 'finished', reason: 'the model called finish', summary: 'Fixed add(): it subtracted. The test passes.', steps: 4, tests: 'passed' });
+      assert.deepEqual(finished, {
+        type: 'run/finished',
+        status: 'finished',
+        reason: 'the model called finish',
+        summary: 'Fixed add(): it subtracted. The test passes.',
+        steps: 4,
+        tests: 'passed',
+      });
       // No fast model configured: the four agent requests and nothing else.
       assert.deepEqual([usage.reasoning.model, usage.reasoning.requests, usage.fast.requests], ['scripted-model', 4, 0]);
       assert.ok(ev.some((e) => e.type === 'test/finished' && e.exitCode === 0));
@@ -43,14 +64,34 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('grep', { pattern: 'exports' })] }, expect: { model: 'scripted-model' } },
       { reply: { toolCalls: [call('finish', { summary: 'add() subtracts.' })] }, expect: { model: 'scripted-model' } },
-      { reply: { text: '{"insights": ["add.js exports add(), which subtracts"]}', usage: { promptTokens: 120, completionTokens: 15 } }, expect: { model: 'fast-model', lastMessageContains: 'Result 1: grep' } },
-      { reply: { text: 'add() in add.js subtracts; nothing was changed.', usage: { promptTokens: 90, completionTokens: 12 } }, expect: { model: 'fast-model', anyMessageContains: 'Goal: why does the test fail' } },
+      {
+        reply: { text: '{"insights": ["add.js exports add(), which subtracts"]}', usage: { promptTokens: 120, completionTokens: 15 } },
+        expect: { model: 'fast-model', lastMessageContains: 'Result 1: grep' },
+      },
+      {
+        reply: { text: 'add() in add.js subtracts; nothing was changed.', usage: { promptTokens: 90, completionTokens: 12 } },
+        expect: { model: 'fast-model', anyMessageContains: 'Goal: why does the test fail' },
+      },
     ];
     await withRepo(turns, async (root, server) => {
-      const r = await runCli(['--goal', 'why does the test fail', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model', '--fast-model', 'fast-model', '--json']);
+      const r = await runCli([
+        '--goal',
+        'why does the test fail',
+        '--workspace',
+        root,
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        '--fast-model',
+        'fast-model',
+        '--json',
+      ]);
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(server.mismatches, []);
-      const last = events(r.stdout).at(-1) as unknown as { usage: { fast: { model: string; requests: number; promptTokens: number; completionTokens: number } } };
+      const last = events(r.stdout).at(-1) as unknown as {
+        usage: { fast: { model: string; requests: number; promptTokens: number; completionTokens: number } };
+      };
       assert.deepEqual(last.usage.fast, { model: 'fast-model', requests: 2, promptTokens: 210, completionTokens: 27 });
       const show = await runCli(['search', 'subtracts', '--cwd', root, '--json'], { command: 'history' });
       assert.equal(show.code, 0, show.stderr);
@@ -62,7 +103,10 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
   test('without a terminal, ask mode says up front what will happen; a run whose every edit was refused for want of approval ends blocked (exit 1)', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
-      { reply: { toolCalls: [call('write_file', { path: 'add2.js', content: 'exports.add = (a, b) => a + b;\n' })] }, expect: { lastMessageContains: 'nobody could approve the patch' } },
+      {
+        reply: { toolCalls: [call('write_file', { path: 'add2.js', content: 'exports.add = (a, b) => a + b;\n' })] },
+        expect: { lastMessageContains: 'nobody could approve the patch' },
+      },
       { reply: { text: 'Fixed it.' }, expect: { lastMessageContains: 'nobody could approve it' } },
     ];
     await withRepo(turns, async (root, server) => {
@@ -76,7 +120,10 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       assert.match(r.stderr, /patchpilot: blocked after 3 steps: every edit needed approval and nobody could give it \(2 refused\)/);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), BUGGY['add.js']);
       const runs = await historyRuns(root);
-      assert.deepEqual(runs.map((x) => [x.status, x.steps]), [['blocked', 3]]);
+      assert.deepEqual(
+        runs.map((x) => [x.status, x.steps]),
+        [['blocked', 3]],
+      );
     });
   });
 
@@ -88,7 +135,10 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       assert.match(r.stderr, /no terminal to ask on/);
       const last = events(r.stdout).at(-1)!;
       assert.deepEqual([last.status, last.steps], ['finished', 2]);
-      assert.deepEqual((await historyRuns(root)).map((x) => [x.status, x.steps]), [['finished', 2]]);
+      assert.deepEqual(
+        (await historyRuns(root)).map((x) => [x.status, x.steps]),
+        [['finished', 2]],
+      );
     });
   });
 
@@ -104,14 +154,17 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
   test('SIGINT during a test run kills it and exits 130', async () => {
     await withRepo([{ reply: { toolCalls: [call('run_tests', {})] } }, { reply: { text: 'unreachable' } }], async (root, server) => {
       let sent = false;
-      const r = await runCli(['--goal', 'test', '--workspace', root, '--approve', 'auto', '--test-cmd', 'sleep 30', '--base-url', server.baseUrl, '--model', 'scripted-model'], {
-        onStderr: (text, child) => {
-          if (!sent && text.includes('> run_tests')) {
-            sent = true;
-            setTimeout(() => child.kill('SIGINT'), 200);
-          }
+      const r = await runCli(
+        ['--goal', 'test', '--workspace', root, '--approve', 'auto', '--test-cmd', 'sleep 30', '--base-url', server.baseUrl, '--model', 'scripted-model'],
+        {
+          onStderr: (text, child) => {
+            if (!sent && text.includes('> run_tests')) {
+              sent = true;
+              setTimeout(() => child.kill('SIGINT'), 200);
+            }
+          },
         },
-      });
+      );
       assert.equal(r.code, 130, r.stderr);
       assert.match(r.stderr, /cancelled/);
     });
@@ -120,41 +173,56 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
   test('SIGHUP (the terminal closed) cancels like Ctrl-C: exit 130, history says cancelled', async () => {
     await withRepo([{ reply: { toolCalls: [call('run_tests', {})] } }, { reply: { text: 'unreachable' } }], async (root, server) => {
       let sent = false;
-      const r = await runCli(['--goal', 'test', '--workspace', root, '--approve', 'auto', '--test-cmd', 'sleep 31', '--base-url', server.baseUrl, '--model', 'scripted-model'], {
-        onStderr: (text, child) => {
-          if (!sent && text.includes('> run_tests')) {
-            sent = true;
-            setTimeout(() => child.kill('SIGHUP'), 200);
-          }
+      const r = await runCli(
+        ['--goal', 'test', '--workspace', root, '--approve', 'auto', '--test-cmd', 'sleep 31', '--base-url', server.baseUrl, '--model', 'scripted-model'],
+        {
+          onStderr: (text, child) => {
+            if (!sent && text.includes('> run_tests')) {
+              sent = true;
+              setTimeout(() => child.kill('SIGHUP'), 200);
+            }
+          },
         },
-      });
+      );
       assert.equal(r.code, 130, r.stderr);
-      assert.deepEqual((await historyRuns(root)).map((x) => x.status), ['cancelled']);
+      assert.deepEqual(
+        (await historyRuns(root)).map((x) => x.status),
+        ['cancelled'],
+      );
     });
   });
 
   test('kill -9: the run stays running while its process lives, and the next open marks it interrupted', async () => {
-    await withRepo([{ reply: { toolCalls: [call('read_file', { path: 'add.js' })] } }, { reply: { text: 'never served' }, faults: [{ kind: 'hang' }] }], async (root, server) => {
-      let seen: { status: string }[] = [];
-      const r = await runCli(['--goal', 'hang', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model'], {
-        onStderr: (text, child) => {
-          if (seen.length || !text.includes('ok: ')) return;
-          seen = [{ status: 'waiting' }];
-          // Once the run is on disk (saves are debounced), while the process is still alive: it must read as running.
-          const poll = async () => {
-            const runs = await historyRuns(root).catch(() => []);
-            if (runs.length === 0) return void setTimeout(poll, 100);
-            seen = runs;
-            child.kill('SIGKILL');
-          };
-          void poll();
-        },
-      });
-      assert.equal(r.signal, 'SIGKILL', r.stderr);
-      assert.deepEqual(seen.map((x) => x.status), ['running']);
-      const after = await historyRuns(root);
-      assert.deepEqual(after.map((x) => [x.goal, x.status]), [['hang', 'interrupted']]);
-    });
+    await withRepo(
+      [{ reply: { toolCalls: [call('read_file', { path: 'add.js' })] } }, { reply: { text: 'never served' }, faults: [{ kind: 'hang' }] }],
+      async (root, server) => {
+        let seen: { status: string }[] = [];
+        const r = await runCli(['--goal', 'hang', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model'], {
+          onStderr: (text, child) => {
+            if (seen.length || !text.includes('ok: ')) return;
+            seen = [{ status: 'waiting' }];
+            // Once the run is on disk (saves are debounced), while the process is still alive: it must read as running.
+            const poll = async () => {
+              const runs = await historyRuns(root).catch(() => []);
+              if (runs.length === 0) return void setTimeout(poll, 100);
+              seen = runs;
+              child.kill('SIGKILL');
+            };
+            void poll();
+          },
+        });
+        assert.equal(r.signal, 'SIGKILL', r.stderr);
+        assert.deepEqual(
+          seen.map((x) => x.status),
+          ['running'],
+        );
+        const after = await historyRuns(root);
+        assert.deepEqual(
+          after.map((x) => [x.goal, x.status]),
+          [['hang', 'interrupted']],
+        );
+      },
+    );
   });
 
   test('usage and settings errors exit 2 with a clear message', async () => {
@@ -172,7 +240,10 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
         // An empty value is unset, as the Settings UI's empty field is: the missing model is named, not "expected a non-empty string".
         [['--goal', 'x', '--workspace', ws.root, '--base-url', 'http://127.0.0.1:9/v1', '--model', ''], /no model: set --model/],
         [['--goal', 'x', '--workspace', ws.root, '--provider', 'vscode', '--model', 'm'], /provider "vscode" .*works only inside VS Code/],
-        [['--goal', 'x', '--workspace', ws.root, '--model', 'm', '--base-url', 'ftp://x'], /--base-url \(patchpilot\.llm\.baseUrl\): expected an http\(s\) URL/],
+        [
+          ['--goal', 'x', '--workspace', ws.root, '--model', 'm', '--base-url', 'ftp://x'],
+          /--base-url \(patchpilot\.llm\.baseUrl\): expected an http\(s\) URL/,
+        ],
         [['--goal', 'x', '--bogus', 'v'], /unknown option --bogus/],
         [['--goal', 'x', '--verbose'], /unknown option --verbose/],
         [['--goal'], /--goal needs a value/],

@@ -48,7 +48,18 @@ async function runWithSubagents(
   gitInit(ws.root);
   const server = await ScriptedModelServer.start({
     turns: parentTurns,
-    routes: [{ match: isSubagent, reply: options.subagentReply ?? ((body) => ({ delayMs: DELAY_MS, toolCalls: [call('finish', { summary: `answer to: ${taskOf(body)}` })], usage: { promptTokens: 100, completionTokens: 10 } })) }],
+    routes: [
+      {
+        match: isSubagent,
+        reply:
+          options.subagentReply ??
+          ((body) => ({
+            delayMs: DELAY_MS,
+            toolCalls: [call('finish', { summary: `answer to: ${taskOf(body)}` })],
+            usage: { promptTokens: 100, completionTokens: 10 },
+          })),
+      },
+    ],
   });
   options.onServer?.(server);
   const history = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false });
@@ -74,7 +85,13 @@ async function runWithSubagents(
     const stamps = (type: string) => events.filter((e) => e.type === type).map((e) => (e as unknown as { at: number }).at);
     const started = stamps('subagent/started');
     const finished = stamps('subagent/finished');
-    return { outcome, events, server, runs: await history.listRuns(), spawnMs: started.length && finished.length ? Math.max(...finished) - Math.min(...started) : 0 };
+    return {
+      outcome,
+      events,
+      server,
+      runs: await history.listRuns(),
+      spawnMs: started.length && finished.length ? Math.max(...finished) - Math.min(...started) : 0,
+    };
   } finally {
     await history.close();
     await server.close();
@@ -82,24 +99,32 @@ async function runWithSubagents(
   }
 }
 
-const spawnTurn = (tasks: string[]): ScriptedTurn => ({ reply: { toolCalls: tasks.map((t) => call('spawn_subagent', { task: t })) }, expect: { toolsInclude: ['spawn_subagent'] } });
+const spawnTurn = (tasks: string[]): ScriptedTurn => ({
+  reply: { toolCalls: tasks.map((t) => call('spawn_subagent', { task: t })) },
+  expect: { toolsInclude: ['spawn_subagent'] },
+});
 const finishTurn: ScriptedTurn = { reply: { toolCalls: [call('finish', { summary: 'done' })] } };
 
 describe('spawn_subagent (orchestrator, scripted model over HTTP)', () => {
-  test('four subagents in one reply work in parallel: well under four times one subagent\'s time', async () => {
+  test("four subagents in one reply work in parallel: well under four times one subagent's time", async () => {
     const one = await runWithSubagents([spawnTurn(['question 1']), finishTurn]);
     const four = await runWithSubagents([spawnTurn(['question 1', 'question 2', 'question 3', 'question 4']), finishTurn]);
     assert.equal(four.outcome.status, 'finished', four.outcome.reason);
     const ratio = four.spawnMs / one.spawnMs;
     // The figure for the README; the assertion only says that they overlapped (generous for a loaded machine).
-    process.stdout.write(`# subagents: 1 took ${one.spawnMs} ms, 4 in parallel took ${four.spawnMs} ms, ratio ${ratio.toFixed(2)} (model delay ${DELAY_MS} ms)\n`);
+    process.stdout.write(
+      `# subagents: 1 took ${one.spawnMs} ms, 4 in parallel took ${four.spawnMs} ms, ratio ${ratio.toFixed(2)} (model delay ${DELAY_MS} ms)\n`,
+    );
     assert.ok(ratio < 3, `4 subagents took ${ratio.toFixed(2)}x one`);
     assert.equal(four.server.maxInFlight, 4, 'all four asked the model at the same time');
   });
 
-  test('each answer is its call\'s result; usage adds up in the parent; each subagent is a child run in the history', async () => {
+  test("each answer is its call's result; usage adds up in the parent; each subagent is a child run in the history", async () => {
     const tasks = ['find the add function', 'find its test'];
-    const r = await runWithSubagents([spawnTurn(tasks), { reply: { toolCalls: [call('finish', { summary: 'done' })] }, expect: { anyMessageContains: 'answer to: find its test' } }]);
+    const r = await runWithSubagents([
+      spawnTurn(tasks),
+      { reply: { toolCalls: [call('finish', { summary: 'done' })] }, expect: { anyMessageContains: 'answer to: find its test' } },
+    ]);
     assert.equal(r.outcome.status, 'finished', r.outcome.reason);
     assert.deepEqual(r.server.mismatches, []);
     const results = r.events.filter((e) => e.type === 'tool/finished' && e.name === 'spawn_subagent') as Extract<AgentEvent, { type: 'tool/finished' }>[];
@@ -110,10 +135,13 @@ describe('spawn_subagent (orchestrator, scripted model over HTTP)', () => {
     const parent = r.runs.find((x) => x.parentRunId === null)!;
     const children = r.runs.filter((x) => x.parentRunId !== null);
     assert.equal(parent.id, r.outcome.runId);
-    assert.deepEqual(children.map((c) => [c.parentRunId, c.status]), [
-      [parent.id, 'finished'],
-      [parent.id, 'finished'],
-    ]);
+    assert.deepEqual(
+      children.map((c) => [c.parentRunId, c.status]),
+      [
+        [parent.id, 'finished'],
+        [parent.id, 'finished'],
+      ],
+    );
     assert.deepEqual(children.map((c) => c.goal).sort(), [...tasks].sort());
     assert.ok(children.every((c) => c.tokensIn === 100 && c.tokensOut === 10));
   });
@@ -137,7 +165,17 @@ describe('spawn_subagent (orchestrator, scripted model over HTTP)', () => {
   test('tools: a subagent may be given write tools by name; an unknown name is refused with the list', async () => {
     const seen: Record<string, any>[] = [];
     const r = await runWithSubagents(
-      [{ reply: { toolCalls: [call('spawn_subagent', { task: 'fix it', tools: ['read_file', 'propose_patch'] }), call('spawn_subagent', { task: 'x', tools: ['rm_rf'] })] } }, finishTurn],
+      [
+        {
+          reply: {
+            toolCalls: [
+              call('spawn_subagent', { task: 'fix it', tools: ['read_file', 'propose_patch'] }),
+              call('spawn_subagent', { task: 'x', tools: ['rm_rf'] }),
+            ],
+          },
+        },
+        finishTurn,
+      ],
       { subagentReply: (body) => (seen.push(body), { toolCalls: [call('finish', { summary: 'ok' })] }) },
     );
     assert.equal(r.outcome.status, 'finished');
@@ -165,20 +203,30 @@ describe('spawn_subagent (orchestrator, scripted model over HTTP)', () => {
         controller.abort();
       }, 20);
     };
-    const r = await runWithSubagents([spawnTurn(['slow 1', 'slow 2'])], { signal: controller.signal, onServer, subagentReply: () => ({ delayMs: 60_000, toolCalls: [call('finish', { summary: 'too late' })] }) });
+    const r = await runWithSubagents([spawnTurn(['slow 1', 'slow 2'])], {
+      signal: controller.signal,
+      onServer,
+      subagentReply: () => ({ delayMs: 60_000, toolCalls: [call('finish', { summary: 'too late' })] }),
+    });
     assert.equal(r.outcome.status, 'cancelled');
     assert.ok(started > 0 && Date.now() - started < 10_000, 'did not wait for the slow subagents');
     const children = r.runs.filter((x) => x.parentRunId);
-    assert.deepEqual(children.map((c) => c.status), ['cancelled', 'cancelled']);
+    assert.deepEqual(
+      children.map((c) => c.status),
+      ['cancelled', 'cancelled'],
+    );
   });
 });
 
 describe('spawn_subagent through the built CLI', { skip: skipWithoutBuild }, () => {
-  test('the subagents\' answers reach the model; history lists them as child runs of the run', async () => {
+  test("the subagents' answers reach the model; history lists them as child runs of the run", async () => {
     const ws = tempWorkspace(BUGGY);
     gitInit(ws.root);
     const server = await ScriptedModelServer.start({
-      turns: [spawnTurn(['where is add defined?', 'where is add tested?']), { reply: { toolCalls: [call('finish', { summary: 'done' })] }, expect: { anyMessageContains: 'answer to: where is add tested?' } }],
+      turns: [
+        spawnTurn(['where is add defined?', 'where is add tested?']),
+        { reply: { toolCalls: [call('finish', { summary: 'done' })] }, expect: { anyMessageContains: 'answer to: where is add tested?' } },
+      ],
       routes: [{ match: isSubagent, reply: (body) => ({ delayMs: 200, toolCalls: [call('finish', { summary: `answer to: ${taskOf(body)}` })] }) }],
     });
     try {
@@ -189,7 +237,13 @@ describe('spawn_subagent through the built CLI', { skip: skipWithoutBuild }, () 
       assert.match(r.stderr, /subagent 2 finished after 1 step/);
       const runs = await historyRuns(ws.root);
       const parent = runs.find((x) => !('parentRunId' in x) || (x as { parentRunId: string | null }).parentRunId === null)!;
-      assert.deepEqual(runs.filter((x) => (x as { parentRunId?: string | null }).parentRunId === parent.id).map((x) => x.goal).sort(), ['where is add defined?', 'where is add tested?']);
+      assert.deepEqual(
+        runs
+          .filter((x) => (x as { parentRunId?: string | null }).parentRunId === parent.id)
+          .map((x) => x.goal)
+          .sort(),
+        ['where is add defined?', 'where is add tested?'],
+      );
       const text = await runCli(['list', '--cwd', ws.root], { command: 'history' });
       assert.match(text.stdout, new RegExp(`where is add tested\\?  \\(subagent of ${parent.id.slice(0, 8)}\\)`));
     } finally {

@@ -31,7 +31,10 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** `patchpilot run ARGS` without a terminal (stdin ignored, pipes for stdout and stderr). */
-export function runCli(args: string[], options: { env?: NodeJS.ProcessEnv; command?: string; onStderr?: (text: string, child: ChildProcess) => void } = {}): Promise<CliRun> {
+export function runCli(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; command?: string; onStderr?: (text: string, child: ChildProcess) => void } = {},
+): Promise<CliRun> {
   const child = spawn(process.execPath, [CLI, options.command ?? 'run', ...args], { env: cliEnv(options.env), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -51,7 +54,11 @@ export const events = (stdout: string): AgentEventLine[] =>
     .map((l) => JSON.parse(l) as AgentEventLine);
 
 /** A temp git repo with the buggy add() and its test, and a scripted model server; both cleaned up. */
-export async function withRepo(turns: ScriptedTurn[] | Script, fn: (root: string, server: ScriptedModelServer) => Promise<void>, files: Record<string, string> = BUGGY): Promise<void> {
+export async function withRepo(
+  turns: ScriptedTurn[] | Script,
+  fn: (root: string, server: ScriptedModelServer) => Promise<void>,
+  files: Record<string, string> = BUGGY,
+): Promise<void> {
   const ws = tempWorkspace(files);
   gitInit(ws.root);
   const server = await ScriptedModelServer.start(turns);
@@ -64,7 +71,9 @@ export async function withRepo(turns: ScriptedTurn[] | Script, fn: (root: string
 }
 
 /** `patchpilot history list --json` of a workspace. */
-export async function historyRuns(root: string): Promise<{ id: string; goal: string; status: string; patchCount: number; testRunCount: number; steps: number }[]> {
+export async function historyRuns(
+  root: string,
+): Promise<{ id: string; goal: string; status: string; patchCount: number; testRunCount: number; steps: number }[]> {
   const r = await runCli(['list', '--cwd', root, '--json'], { command: 'history' });
   if (r.code !== 0) throw new Error(`history list failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -89,7 +98,6 @@ export function sleepers(seconds: string): string[] {
 export function uniqueSleep(): string {
   return `${300 + (process.pid % 500)}.${String(Date.now() % 1000).padStart(3, '0')}`;
 }
-
 
 /**
  * `patchpilot ARGS` on a real pseudo-terminal: `script` gives the CLI a tty for stdin and its

@@ -25,7 +25,10 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
         assert.deepEqual(server.mismatches, []);
         assert.match(r.stderr, /tests: npm test \(detected from package\.json; --no-detect-tests to turn off\)/);
         const ev = events(r.stdout);
-        assert.ok(ev.some((e) => e.type === 'test/finished' && e.command === 'npm test' && e.exitCode === 0), r.stdout);
+        assert.ok(
+          ev.some((e) => e.type === 'test/finished' && e.command === 'npm test' && e.exitCode === 0),
+          r.stdout,
+        );
         assert.equal(ev.at(-1)!.tests, 'passed');
       },
       NODE_TEST_PROJECT,

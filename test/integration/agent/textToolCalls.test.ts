@@ -19,7 +19,13 @@ describe('tool calls sent as text (built CLI, scripted model server)', { skip: s
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(server.mismatches, []);
       const ev = events(r.stdout);
-      assert.deepEqual(ev.filter((e) => e.type === 'tool/finished').map((e) => [e.name, e.ok]), [['read_file', true], ['grep', true]]);
+      assert.deepEqual(
+        ev.filter((e) => e.type === 'tool/finished').map((e) => [e.name, e.ok]),
+        [
+          ['read_file', true],
+          ['grep', true],
+        ],
+      );
       const notices = ev.filter((e) => e.type === 'model/notice').map((e) => String(e.message));
       assert.equal(notices.length, 2, notices.join('\n'));
       assert.match(notices[0]!, /sent tool calls as text \(hermes format\).*--tool-call-parser hermes.*--jinja/);

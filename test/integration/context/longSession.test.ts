@@ -47,7 +47,8 @@ function workspaceFiles(kind: Kind): Record<string, string> {
   const files: Record<string, string> = {
     'AGENTS.md': '# Agents\nAnswer with file paths. Run nothing that writes.\n',
     '.patchpilot/rules/style.md': 'Prefer named exports.\n',
-    '.patchpilot/skills/survey/SKILL.md': '---\nname: survey\ndescription: Survey a codebase module by module.\n---\nList, then read each module once, then write down what you found.\n',
+    '.patchpilot/skills/survey/SKILL.md':
+      '---\nname: survey\ndescription: Survey a codebase module by module.\n---\nList, then read each module once, then write down what you found.\n',
     // 300 KB of one file: read_file returns 100,000 characters, the context takes a share of the budget.
     'data/huge.txt': `${'huge line with some words in it\n'.repeat(10_000)}`,
   };
@@ -66,7 +67,8 @@ function turnsFor(g: number, steps: number, onTurn: (k: number) => void): Script
     else if (k === 7) calls = [{ name: 'remember', arguments: { fact: `Goal ${g}: modules cycle configuration, dates, errors by index.` } }];
     else if (k === 11) calls = [{ name: 'read_file', arguments: { path: 'data/huge.txt' } }];
     else if (k === 13) calls = [{ name: 'grep', arguments: { pattern: `fn${n % 40}_1\\b` } }];
-    else if (k === 17) calls = [{ name: 'read_file', arguments: '{"path": "src/mod1.ts"' }]; // broken JSON
+    else if (k === 17)
+      calls = [{ name: 'read_file', arguments: '{"path": "src/mod1.ts"' }]; // broken JSON
     else if (k === 19) calls = [{ name: 'search_history', arguments: { query: GOALS[g]! } }];
     else if (k === 23) calls = [{ name: 'list_dir', arguments: { path: 'src' } }];
     else if (k % 5 === 0) calls = [read(n), read(n + 7), read(n + 13)];
@@ -79,7 +81,11 @@ function turnsFor(g: number, steps: number, onTurn: (k: number) => void): Script
       check: () => onTurn(n),
     });
   }
-  turns.push({ label: `goal ${g} finish`, reply: { toolCalls: [{ name: 'finish', arguments: { summary: `Goal ${g} done: read the modules.` } }] }, expect: { model: 'scripted-model' } });
+  turns.push({
+    label: `goal ${g} finish`,
+    reply: { toolCalls: [{ name: 'finish', arguments: { summary: `Goal ${g} done: read the modules.` } }] },
+    expect: { model: 'scripted-model' },
+  });
   return turns;
 }
 
@@ -93,7 +99,8 @@ function pairProblem(messages: WireMessage[]): string | undefined {
     if (m.role !== 'assistant' || !m.tool_calls?.length) continue;
     const open = new Set(m.tool_calls.map((c) => c.id));
     let j = i + 1;
-    for (; j < messages.length && messages[j]!.role === 'tool'; j++) if (!open.delete(messages[j]!.tool_call_id!)) return `message ${j}: result for no open call`;
+    for (; j < messages.length && messages[j]!.role === 'tool'; j++)
+      if (!open.delete(messages[j]!.tool_call_id!)) return `message ${j}: result for no open call`;
     if (open.size) return `message ${i}: call(s) ${[...open].join(', ')} without a result`;
     i = j - 1;
   }
@@ -101,7 +108,8 @@ function pairProblem(messages: WireMessage[]): string | undefined {
 }
 
 /** Prompt tokens as the scripted server reports them (like a real server: messages and tool schemas). */
-const requestTokens = (body: { messages: unknown; tools?: unknown }) => Math.ceil((JSON.stringify(body.messages).length + (body.tools ? JSON.stringify(body.tools).length : 0)) / 4);
+const requestTokens = (body: { messages: unknown; tools?: unknown }) =>
+  Math.ceil((JSON.stringify(body.messages).length + (body.tools ? JSON.stringify(body.tools).length : 0)) / 4);
 
 async function longSession(kind: Kind, goals: readonly string[], steps: number): Promise<Record<string, number>> {
   const STEPS_PER_GOAL = steps;
@@ -113,7 +121,8 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     if (n === STEPS_PER_GOAL + 10) session!.send(MID_RUN_MESSAGE); // goal 1, mid-run: queued for the next step
   };
   const turns = GOALS.flatMap((_, g) => turnsFor(g, STEPS_PER_GOAL, onTurn));
-  const summaryReply = 'Read several modules under src/: configuration, dates and errors alternate by index; functions fnI_J multiply by J and add I. Nothing was changed.';
+  const summaryReply =
+    'Read several modules under src/: configuration, dates and errors alternate by index; functions fnI_J multiply by J and add I. Nothing was changed.';
   const server = await ScriptedModelServer.start({ turns, modelReplies: { 'fast-model': { text: summaryReply } } });
   const history = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false, createStateFolder: true });
   const events: AgentEvent[] = [];
@@ -124,7 +133,10 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     settings.limits.maxConsecutiveFailures = 5;
     settings.context.maxTokens = BUDGET;
     settings.llm.fastModel = 'fast-model';
-    const model = new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model', fastModel: 'fast-model', idleTimeoutMs: 10_000, firstChunkTimeoutMs: 10_000 }, { random: () => 0 });
+    const model = new ModelClient(
+      { baseUrl: server.baseUrl, model: 'scripted-model', fastModel: 'fast-model', idleTimeoutMs: 10_000, firstChunkTimeoutMs: 10_000 },
+      { random: () => 0 },
+    );
     session = new ChatSession({
       deps: {
         root: ws.root,
@@ -135,7 +147,7 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
         tasks: new NodeTaskRunner(),
         history,
         patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }),
-      fs: new NodeWorkspaceFs(ws.root),
+        fs: new NodeWorkspaceFs(ws.root),
         bundledSkillsDir: SKILLS,
         calibration: new TokenCalibration(),
         onEvent: (e) => events.push(e),
@@ -148,7 +160,10 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
       if (sent.kind === 'started') outcomes.push(await sent.outcome);
     }
     assert.deepEqual(server.mismatches, []);
-    assert.deepEqual(outcomes.map((o) => [o.status, o.steps]), GOALS.map(() => ['finished', STEPS_PER_GOAL]));
+    assert.deepEqual(
+      outcomes.map((o) => [o.status, o.steps]),
+      GOALS.map(() => ['finished', STEPS_PER_GOAL]),
+    );
 
     const reasoning = server.chatRequests.filter((r) => r.body.model === 'scripted-model');
     const fast = server.chatRequests.filter((r) => r.body.model === 'fast-model');
@@ -164,7 +179,10 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     assert.equal(usage.length, reasoning.length);
     const overcount = usage.map((u) => u.countedPromptTokens! - u.promptTokens);
     assert.ok(Math.min(...overcount) >= 0, `counted ${Math.min(...overcount)} tokens under the server's figure`);
-    assert.deepEqual(usage.map((u) => u.promptTokens), sizes);
+    assert.deepEqual(
+      usage.map((u) => u.promptTokens),
+      sizes,
+    );
     // No call separated from its result, in any request.
     for (const [i, r] of reasoning.entries()) assert.equal(pairProblem(r.body.messages), undefined, `request ${i}`);
 
@@ -177,7 +195,7 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     const delivered = reasoning.findIndex((r) => (r.body.messages as WireMessage[]).some((m) => m.content === MID_RUN_MESSAGE));
     assert.equal(delivered, STEPS_PER_GOAL + 11);
     for (let i = delivered; i < 2 * STEPS_PER_GOAL; i++) assert.ok(contents(i).includes(MID_RUN_MESSAGE), `request ${i}`);
-    assert.ok(contents((GOALS.length - 1) * STEPS_PER_GOAL).includes(GOALS[0]!), 'the first goal is still in the last run\'s context');
+    assert.ok(contents((GOALS.length - 1) * STEPS_PER_GOAL).includes(GOALS[0]!), "the first goal is still in the last run's context");
 
     // Summaries: shown as events, recorded in the history with their text, written by the fast model.
     const compactions = events.filter((e): e is Extract<AgentEvent, { type: 'context/summarized' }> => e.type === 'context/summarized');
@@ -194,13 +212,19 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
     assert.equal(recorded.length, compactions.length);
     assert.match(recorded[0]!.text!, /^context summarized: [\d.]+k -> [\d.]+k? tokens \(budget 8k\)$/);
     assert.ok(recorded.some((s) => JSON.stringify(s.arguments).includes(summaryReply)));
-    assert.ok(reasoning.some((r) => (r.body.messages as WireMessage[]).some((m) => m.content?.includes(summaryReply))), 'the summaries reach the model');
+    assert.ok(
+      reasoning.some((r) => (r.body.messages as WireMessage[]).some((m) => m.content?.includes(summaryReply))),
+      'the summaries reach the model',
+    );
 
     // Memory and skills took part: the facts in MEMORY.md and in the next runs' system prompts.
     const memory = readFileSync(path.join(ws.root, '.patchpilot/MEMORY.md'), 'utf8');
     for (let g = 0; g < GOALS.length; g++) assert.match(memory, new RegExp(`- Goal ${g}: modules cycle`));
     assert.match((reasoning[STEPS_PER_GOAL]!.body.messages as WireMessage[])[0]!.content!, /- Goal 0: modules cycle configuration, dates, errors by index\./);
-    assert.match((reasoning[0]!.body.messages as WireMessage[])[0]!.content!, /- review-before-finish: Review the whole diff[\s\S]*- survey: Survey a codebase/);
+    assert.match(
+      (reasoning[0]!.body.messages as WireMessage[])[0]!.content!,
+      /- review-before-finish: Review the whole diff[\s\S]*- survey: Survey a codebase/,
+    );
 
     const medianRequestTokens = [...sizes].sort((a, b) => a - b)[Math.floor(sizes.length / 2)];
     assert.ok(medianRequestTokens !== undefined, 'the model got at least one request');

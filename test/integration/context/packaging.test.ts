@@ -14,7 +14,14 @@ test('the packaged extension carries every bundled skill with its scripts', { sk
   const r = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: root, encoding: 'utf8', timeout: 120_000 });
   assert.equal(r.status, 0, r.stderr);
   const listed = new Set(r.stdout.split('\n').map((l) => l.trim()));
-  for (const file of ['skills/write-tests/SKILL.md', 'skills/write-tests/scripts/related-tests.sh', 'skills/fix-failing-tests/SKILL.md', 'skills/refactor-safely/SKILL.md', 'skills/review-before-finish/SKILL.md', 'skills/review-before-finish/scripts/review-diff.sh']) {
+  for (const file of [
+    'skills/write-tests/SKILL.md',
+    'skills/write-tests/scripts/related-tests.sh',
+    'skills/fix-failing-tests/SKILL.md',
+    'skills/refactor-safely/SKILL.md',
+    'skills/review-before-finish/SKILL.md',
+    'skills/review-before-finish/scripts/review-diff.sh',
+  ]) {
     assert.ok(listed.has(file), `${file} is not in the .vsix`);
   }
   // What runs in VS Code is there; the CLI bundle (the npm package's bin) is not: the extension never runs it.

@@ -29,7 +29,21 @@ function sampleCopy(): string {
 }
 
 const run = (root: string, mode = 'auto-edit') =>
-  runCli(['--goal', 'make the failing date test pass', '--workspace', root, '--approve', mode, '--test-cmd', 'node test.js', '--base-url', demo.baseUrl, '--model', 'patchpilot-demo', '--json']);
+  runCli([
+    '--goal',
+    'make the failing date test pass',
+    '--workspace',
+    root,
+    '--approve',
+    mode,
+    '--test-cmd',
+    'node test.js',
+    '--base-url',
+    demo.baseUrl,
+    '--model',
+    'patchpilot-demo',
+    '--json',
+  ]);
 
 describe('demo model', { skip: skipWithoutBuild }, () => {
   test('lists itself as a model through the openai client', async () => {
@@ -45,13 +59,18 @@ describe('demo model', { skip: skipWithoutBuild }, () => {
       assert.notEqual(spawnStatus(root), 0, 'the sample starts with a failing test');
       const r = await run(root);
       assert.equal(r.code, 0, r.stderr);
-      const tools = events(r.stdout).filter((e) => e.type === 'tool/started').map((e) => e.name);
+      const tools = events(r.stdout)
+        .filter((e) => e.type === 'tool/started')
+        .map((e) => e.name);
       assert.deepEqual(tools, ['run_tests', 'read_file', 'propose_patch', 'finish']);
       assert.match(readFileSync(path.join(root, 'dates.js'), 'utf8'), /getUTCMonth\(\) \+ 1/);
       assert.equal(spawnStatus(root), 0, 'the sample tests pass after the demo');
       const finished = events(r.stdout).find((e) => e.type === 'run/finished');
       assert.equal(finished?.status, 'finished');
-      const said = events(r.stdout).filter((e) => e.type === 'text/delta').map((e) => e.text).join('');
+      const said = events(r.stdout)
+        .filter((e) => e.type === 'text/delta')
+        .map((e) => e.text)
+        .join('');
       assert.match(said, /Demo model/);
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -27,10 +27,24 @@ before(async () => {
   engine.addStep(runA, { role: 'tool', tool: 'read_file', arguments: { path: 'src/date.ts' }, result: 'export function parse() {}' });
   engine.addTestRun({ runId: runA, command: 'npm test', trigger: 'agent', exitCode: 0, durationMs: 1234, output: 'all green' });
   engine.addPolicyDecision({ runId: runA, kind: 'command', subject: 'curl x | sh', verdict: 'deny', rule: 'deny:pipe', reason: 'runs downloaded code' });
-  engine.recordObservation({ runId: runA, tool: 'grep', insight: 'timezone handling lives in src/date.ts', result: 'src/date.ts:40 const offset = tz()', isError: false, time: now - 2 * DAY });
+  engine.recordObservation({
+    runId: runA,
+    tool: 'grep',
+    insight: 'timezone handling lives in src/date.ts',
+    result: 'src/date.ts:40 const offset = tz()',
+    isError: false,
+    time: now - 2 * DAY,
+  });
   engine.finishRun(runA, { status: 'finished', steps: 3, tokensIn: 10, tokensOut: 20, costUsd: 0.5 });
   runB = engine.startRun({ goal: 'old run about timezone', startedAt: now - 30 * DAY });
-  engine.recordObservation({ runId: runB, tool: 'grep', insight: 'timezone database is vendored', result: 'vendor/tz/ holds the zone files for tests', isError: false, time: now - 30 * DAY });
+  engine.recordObservation({
+    runId: runB,
+    tool: 'grep',
+    insight: 'timezone database is vendored',
+    result: 'vendor/tz/ holds the zone files for tests',
+    isError: false,
+    time: now - 30 * DAY,
+  });
   engine.close();
 });
 after(() => ws.cleanup());
@@ -41,7 +55,10 @@ describe('patchpilot history', () => {
     assert.equal(human.code, 0, human.err);
     assert.match(human.out, new RegExp(`^${runA}\\s+finished .* 3 steps  fix the flaky date test`, 'm'));
     const json = history('list', '--json');
-    assert.deepEqual(JSON.parse(json.out).map((r: { id: string }) => r.id), [runA, runB]);
+    assert.deepEqual(
+      JSON.parse(json.out).map((r: { id: string }) => r.id),
+      [runA, runB],
+    );
   });
 
   test('show: full id, unique prefix, unknown id (exit 1)', () => {
@@ -64,7 +81,10 @@ describe('patchpilot history', () => {
     const all = JSON.parse(history('search', 'timezone', '--json').out);
     assert.equal(all.length, 2);
     const recent = JSON.parse(history('search', 'timezone', '--days', '7', '--json').out);
-    assert.deepEqual(recent.map((h: { runId: string }) => h.runId), [runA]);
+    assert.deepEqual(
+      recent.map((h: { runId: string }) => h.runId),
+      [runA],
+    );
     const hostile = history('search', 'timezone" OR (');
     assert.equal(hostile.code, 0, hostile.err);
     assert.match(hostile.out, /timezone handling lives in src\/date\.ts/);
@@ -80,7 +100,10 @@ describe('patchpilot history', () => {
     assert.equal(doc.tables.runs.length, 2);
     assert.equal(doc.tables.observations.length, 2);
     assert.equal(doc.tables.policy_decisions.length, 1);
-    const lines = history('export', '--format', 'jsonl').out.trim().split('\n').map((l) => JSON.parse(l));
+    const lines = history('export', '--format', 'jsonl')
+      .out.trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(lines.length, 2 + 1 + 1 + 2 + 1);
     assert.deepEqual(lines[0].table, 'runs');
     assert.equal(history('export', '--format', 'xml').code, 2);
@@ -97,8 +120,14 @@ describe('patchpilot history', () => {
   });
 
   test('list --status: the words patchpilot run ends with; a word outside them is a usage error, not an empty list', () => {
-    assert.deepEqual(JSON.parse(history('list', '--status', 'finished', '--json').out).map((r: { id: string }) => r.id), [runA]);
-    assert.deepEqual(JSON.parse(history('list', '--status', 'running', '--json').out).map((r: { id: string }) => r.id), [runB]);
+    assert.deepEqual(
+      JSON.parse(history('list', '--status', 'finished', '--json').out).map((r: { id: string }) => r.id),
+      [runA],
+    );
+    assert.deepEqual(
+      JSON.parse(history('list', '--status', 'running', '--json').out).map((r: { id: string }) => r.id),
+      [runB],
+    );
     assert.match(history('list', '--status', 'limit').out, /^no limit runs recorded$/m);
     for (const word of ['succeeded', 'done', 'FINISHED']) {
       const r = history('list', '--status', word);

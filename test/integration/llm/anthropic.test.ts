@@ -18,10 +18,21 @@ async function withAnthropic<T>(answers: AnthropicAnswer[], fn: (server: Anthrop
 }
 
 const modelOn = (server: AnthropicServer, config: Partial<AnthropicModelConfig> = {}) =>
-  new AnthropicChatModel({ baseUrl: server.baseUrl, apiKey: 'sk-ant-test', model: 'claude-sonnet-4-20250514', idleTimeoutMs: 5_000, firstChunkTimeoutMs: 5_000, ...config }, { random: () => 0 });
+  new AnthropicChatModel(
+    { baseUrl: server.baseUrl, apiKey: 'sk-ant-test', model: 'claude-sonnet-4-20250514', idleTimeoutMs: 5_000, firstChunkTimeoutMs: 5_000, ...config },
+    { random: () => 0 },
+  );
 
-const readFile: ModelToolSpec = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } };
-const proposePatch: ModelToolSpec = { name: 'propose_patch', description: 'Propose a patch', parameters: { type: 'object', properties: { patch: { type: 'string' } } } };
+const readFile: ModelToolSpec = {
+  name: 'read_file',
+  description: 'Read a file',
+  parameters: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+};
+const proposePatch: ModelToolSpec = {
+  name: 'propose_patch',
+  description: 'Propose a patch',
+  parameters: { type: 'object', properties: { patch: { type: 'string' } } },
+};
 const goal: ModelMessage[] = [
   { role: 'system', content: 'You are PatchPilot.' },
   { role: 'user', content: 'fix add.js' },
@@ -35,13 +46,19 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
       assert.equal(turn.text, 'Hello!');
       assert.equal(turn.finishReason, 'stop');
       assert.deepEqual(turn.usage, { promptTokens: 25, completionTokens: 15, estimated: false });
-      assert.deepEqual(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text), ['Hello', '!']);
+      assert.deepEqual(
+        events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text),
+        ['Hello', '!'],
+      );
       const sent = server.requests[0]!;
       assert.equal(sent.path, '/v1/messages');
       assert.equal(sent.headers['x-api-key'], 'sk-ant-test');
       assert.equal(sent.headers.authorization, undefined);
       // The system prompt is top-level, not a message.
-      assert.deepEqual(sent.body.messages.map((m: { role: string }) => m.role), ['user']);
+      assert.deepEqual(
+        sent.body.messages.map((m: { role: string }) => m.role),
+        ['user'],
+      );
       assert.equal(sent.body.system[0].text, 'You are PatchPilot.');
       assert.equal(sent.body.stream, true);
       assert.equal(sent.body.thinking, undefined);
@@ -54,11 +71,16 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
       const turn = await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal, tools: [readFile], onEvent });
       assert.equal(turn.text, 'Okay, let me check the weather for San Francisco, CA:');
       assert.equal(turn.finishReason, 'tool_calls');
-      assert.deepEqual(turn.toolCalls, [{ id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argumentsJson: '{"location": "San Francisco, CA", "unit": "fahrenheit"}' }]);
+      assert.deepEqual(turn.toolCalls, [
+        { id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather', argumentsJson: '{"location": "San Francisco, CA", "unit": "fahrenheit"}' },
+      ]);
       assert.deepEqual(turn.usage, { promptTokens: 472, completionTokens: 89, estimated: false });
       const started = events.find((e) => e.type === 'tool-call-started') as Extract<ModelStreamEvent, { type: 'tool-call-started' }>;
       assert.deepEqual(started, { type: 'tool-call-started', index: 0, id: 'toolu_01T1x1fJ34qAmk2tNTrN7Up6', name: 'get_weather' });
-      const args = events.filter((e) => e.type === 'tool-call-delta').map((e) => (e as { argumentsDelta: string }).argumentsDelta).join('');
+      const args = events
+        .filter((e) => e.type === 'tool-call-delta')
+        .map((e) => (e as { argumentsDelta: string }).argumentsDelta)
+        .join('');
       assert.equal(args, turn.toolCalls[0]!.argumentsJson);
       // Tools in the Messages API's shape.
       assert.deepEqual(server.requests[0]!.body.tools[0].input_schema, readFile.parameters);
@@ -71,7 +93,9 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
       const turn = await modelOn(server, { thinkingBudget: 2_048 }).streamChatWithRecovery({ role: 'reasoning', messages: goal, onEvent });
       assert.equal(turn.text, 'The greatest common divisor of 1071 and 462 is **21**.');
       assert.match(turn.reasoning!, /^I need to find the GCD[\s\S]*GCD\(1071, 462\) = 21$/);
-      assert.deepEqual(turn.thinkingBlocks, [{ type: 'thinking', thinking: turn.reasoning, signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds...' }]);
+      assert.deepEqual(turn.thinkingBlocks, [
+        { type: 'thinking', thinking: turn.reasoning, signature: 'EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds...' },
+      ]);
       assert.equal(events.filter((e) => e.type === 'reasoning-delta').length, 2);
       assert.equal(turn.usage.estimated, true);
       const body = server.requests[0]!.body;
@@ -84,7 +108,11 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
   test('thinking across a tool loop: the second request carries the thinking and redacted blocks, signature byte-identical, before the tool_use', async () => {
     const signature = 'ErUBCkYIBxgCIkB+/=sig+with/odd=chars\\u2028"quoted"' + 'x'.repeat(300);
     const redacted = 'EmwKAhgBEgy3va3pzix/LafPsn4aDFIT2Xlxh0L5L8rLVyIwxtE3rAFBa8cr3qpP';
-    const first = reply({ redacted, thinking: { text: 'The bug must be in add.js; read it first.', signature }, tools: [{ id: 'toolu_1', name: 'read_file', input: { path: 'add.js' } }] });
+    const first = reply({
+      redacted,
+      thinking: { text: 'The bug must be in add.js; read it first.', signature },
+      tools: [{ id: 'toolu_1', name: 'read_file', input: { path: 'add.js' } }],
+    });
     const second = reply({ thinking: { text: 'It subtracts.', signature: 'sig-2' }, tools: [{ id: 'toolu_2', name: 'propose_patch', input: { patch: 'x' } }] });
     await withAnthropic([{ sse: first }, { sse: second }], async (server) => {
       const model = modelOn(server, { thinkingBudget: 1_024 });
@@ -103,20 +131,32 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
       const sent = server.requests[1]!;
       const assistant = sent.body.messages[1];
       assert.equal(assistant.role, 'assistant');
-      assert.deepEqual(assistant.content.map((b: { type: string }) => b.type), ['redacted_thinking', 'thinking', 'tool_use']);
+      assert.deepEqual(
+        assistant.content.map((b: { type: string }) => b.type),
+        ['redacted_thinking', 'thinking', 'tool_use'],
+      );
       assert.equal(assistant.content[1].signature, signature);
       assert.equal(assistant.content[0].data, redacted);
       assert.deepEqual(assistant.content[2], { type: 'tool_use', id: 'toolu_1', name: 'read_file', input: { path: 'add.js' } });
       // Byte-identical on the wire: the signature's JSON text is in the request body as the stream sent it.
       assert.ok(sent.raw.includes(JSON.stringify(signature)), 'the signature is sent back unchanged');
-      assert.deepEqual(sent.body.messages[2].content[0], { type: 'tool_result', tool_use_id: 'toolu_1', content: 'exports.add = (a, b) => a - b;', cache_control: { type: 'ephemeral' } });
+      assert.deepEqual(sent.body.messages[2].content[0], {
+        type: 'tool_result',
+        tool_use_id: 'toolu_1',
+        content: 'exports.add = (a, b) => a - b;',
+        cache_control: { type: 'ephemeral' },
+      });
       assert.deepEqual(sent.body.thinking, { type: 'enabled', budget_tokens: 1_024 });
     });
   });
 
   test('a tool loop whose assistant turn has no thinking (a resumed history) is sent without thinking, which the API would refuse', async () => {
     await withAnthropic([{ sse: reply({ text: 'done' }) }], async (server) => {
-      const loop: ModelMessage[] = [...goal, { role: 'assistant', content: null, toolCalls: [{ id: 't1', name: 'read_file', argumentsJson: '{"path":"a"}' }] }, { role: 'tool', toolCallId: 't1', content: 'x' }];
+      const loop: ModelMessage[] = [
+        ...goal,
+        { role: 'assistant', content: null, toolCalls: [{ id: 't1', name: 'read_file', argumentsJson: '{"path":"a"}' }] },
+        { role: 'tool', toolCallId: 't1', content: 'x' },
+      ];
       await modelOn(server, { thinkingBudget: 1_024 }).streamChatWithRecovery({ role: 'reasoning', messages: loop });
       assert.equal(server.requests[0]!.body.thinking, undefined);
     });
@@ -126,7 +166,14 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
     await withAnthropic([{ sse: reply({ text: 'ok' }) }], async (server) => {
       const messages: ModelMessage[] = [
         ...goal,
-        { role: 'assistant', content: 'Reading both.', toolCalls: [{ id: 'a', name: 'read_file', argumentsJson: '{"path":"x"}' }, { id: 'b', name: 'read_file', argumentsJson: '{"path":"y"}' }] },
+        {
+          role: 'assistant',
+          content: 'Reading both.',
+          toolCalls: [
+            { id: 'a', name: 'read_file', argumentsJson: '{"path":"x"}' },
+            { id: 'b', name: 'read_file', argumentsJson: '{"path":"y"}' },
+          ],
+        },
         { role: 'tool', toolCallId: 'a', content: 'X' },
         { role: 'tool', toolCallId: 'b', content: 'Y' },
         { role: 'user', content: 'also check z' },
@@ -135,8 +182,14 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
       ];
       await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages, tools: [readFile, proposePatch] });
       const body = server.requests[0]!.body;
-      assert.deepEqual(body.messages.map((m: { role: string }) => m.role), ['user', 'assistant', 'user', 'assistant', 'user']);
-      assert.deepEqual(body.messages[2].content.map((b: { type: string }) => b.type), ['tool_result', 'tool_result', 'text']);
+      assert.deepEqual(
+        body.messages.map((m: { role: string }) => m.role),
+        ['user', 'assistant', 'user', 'assistant', 'user'],
+      );
+      assert.deepEqual(
+        body.messages[2].content.map((b: { type: string }) => b.type),
+        ['tool_result', 'tool_result', 'text'],
+      );
       const marked: string[] = [];
       body.tools.forEach((t: any, i: number) => t.cache_control && marked.push(`tools[${i}]`));
       body.system.forEach((b: any, i: number) => b.cache_control && marked.push(`system[${i}]`));
@@ -162,16 +215,29 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
       const messages: ModelMessage[] = [...goal, { role: 'assistant', content: null }, { role: 'system', content: 'The user changed add.js.' }];
       await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages });
       const body = server.requests[0]!.body;
-      assert.deepEqual(body.system.map((b: { text: string }) => b.text), ['You are PatchPilot.']);
-      assert.deepEqual(body.messages.map((m: { role: string }) => m.role), ['user']);
-      assert.deepEqual(body.messages[0].content.map((b: { text: string }) => b.text), ['fix add.js', '<system>\nThe user changed add.js.\n</system>']);
+      assert.deepEqual(
+        body.system.map((b: { text: string }) => b.text),
+        ['You are PatchPilot.'],
+      );
+      assert.deepEqual(
+        body.messages.map((m: { role: string }) => m.role),
+        ['user'],
+      );
+      assert.deepEqual(
+        body.messages[0].content.map((b: { text: string }) => b.text),
+        ['fix add.js', '<system>\nThe user changed add.js.\n</system>'],
+      );
     });
   });
 
   test('the same history gives the same request bytes (the prompt cache can hit)', async () => {
     await withAnthropic([{ sse: reply({ text: 'a' }) }, { sse: reply({ text: 'b' }) }], async (server) => {
       const model = modelOn(server);
-      const messages: ModelMessage[] = [...goal, { role: 'assistant', content: null, toolCalls: [{ id: 'a', name: 'read_file', argumentsJson: '{"path":"x"}' }] }, { role: 'tool', toolCallId: 'a', content: 'X' }];
+      const messages: ModelMessage[] = [
+        ...goal,
+        { role: 'assistant', content: null, toolCalls: [{ id: 'a', name: 'read_file', argumentsJson: '{"path":"x"}' }] },
+        { role: 'tool', toolCallId: 'a', content: 'X' },
+      ];
       await model.streamChatWithRecovery({ role: 'reasoning', messages, tools: [readFile] });
       await model.streamChatWithRecovery({ role: 'reasoning', messages, tools: [readFile] });
       assert.equal(server.requests[0]!.raw, server.requests[1]!.raw);
@@ -187,7 +253,10 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
       // claude-sonnet-4: $3 input, $0.30 cache read, $3.75 cache write, $15 output per 1M tokens.
       const expected = (100 * 3 + 4_000 * 0.3 + 1_000 * 3.75 + 50 * 15) / 1_000_000;
       assert.ok(Math.abs(turn.cost! - expected) < 1e-12, `cost ${turn.cost} vs ${expected}`);
-      assert.deepEqual(events.find((e) => e.type === 'usage'), { type: 'usage', usage: turn.usage, cost: turn.cost });
+      assert.deepEqual(
+        events.find((e) => e.type === 'usage'),
+        { type: 'usage', usage: turn.usage, cost: turn.cost },
+      );
     });
   });
 
@@ -214,7 +283,10 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
   });
 
   test('an error event after text began: the partial reply is dropped (restart) and the step runs once more', async () => {
-    const broken = reply({ text: 'Half an ans' }).replace(/event: message_delta[\s\S]*$/, 'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n');
+    const broken = reply({ text: 'Half an ans' }).replace(
+      /event: message_delta[\s\S]*$/,
+      'event: error\ndata: {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}\n\n',
+    );
     await withAnthropic([{ sse: broken }, { sse: recording('basic-text') }], async (server) => {
       const { events, onEvent } = collectEvents();
       const turn = await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal, onEvent });
@@ -227,18 +299,31 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
   });
 
   test('429 rate_limit_error waits at least the retry-after the server asked for', async () => {
-    await withAnthropic([{ status: 429, body: apiError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'), headers: { 'retry-after': '1' } }, { sse: recording('basic-text') }], async (server) => {
-      const { events, onEvent } = collectEvents();
-      const started = Date.now();
-      await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal, onEvent });
-      const retrying = events.find((e) => e.type === 'retrying') as Extract<ModelStreamEvent, { type: 'retrying' }>;
-      assert.equal(retrying.kind, 'rate-limit');
-      assert.ok(retrying.delayMs >= 1_000);
-      assert.ok(Date.now() - started >= 1_000);
-    });
+    await withAnthropic(
+      [
+        {
+          status: 429,
+          body: apiError('rate_limit_error', 'Number of request tokens has exceeded your per-minute rate limit'),
+          headers: { 'retry-after': '1' },
+        },
+        { sse: recording('basic-text') },
+      ],
+      async (server) => {
+        const { events, onEvent } = collectEvents();
+        const started = Date.now();
+        await modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal, onEvent });
+        const retrying = events.find((e) => e.type === 'retrying') as Extract<ModelStreamEvent, { type: 'retrying' }>;
+        assert.equal(retrying.kind, 'rate-limit');
+        assert.ok(retrying.delayMs >= 1_000);
+        assert.ok(Date.now() - started >= 1_000);
+      },
+    );
   });
 
-  for (const said of ['prompt is too long: 215304 tokens > 200000 maximum', 'input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input length or `max_tokens` and try again']) {
+  for (const said of [
+    'prompt is too long: 215304 tokens > 200000 maximum',
+    'input length and `max_tokens` exceed context limit: 195000 + 8192 > 200000, decrease input length or `max_tokens` and try again',
+  ]) {
     test(`400 "${said.slice(0, 30)}..." is a context overflow, not retried`, async () => {
       await withAnthropic([{ status: 400, body: apiError('invalid_request_error', said) }], async (server) => {
         const err = await rejectsWith(modelOn(server).streamChatWithRecovery({ role: 'reasoning', messages: goal }));
@@ -252,7 +337,9 @@ describe('Anthropic Messages client (real SDK, loopback server)', () => {
 
   test('401 names the key, without retrying; a keyless endpoint gets no credentials at all', async () => {
     await withAnthropic([{ status: 401, body: apiError('authentication_error', 'invalid x-api-key') }, { sse: recording('basic-text') }], async (server) => {
-      const err = await rejectsWith(modelOn(server, { origins: { apiKey: '$ANTHROPIC_API_KEY' } }).streamChatWithRecovery({ role: 'reasoning', messages: goal }));
+      const err = await rejectsWith(
+        modelOn(server, { origins: { apiKey: '$ANTHROPIC_API_KEY' } }).streamChatWithRecovery({ role: 'reasoning', messages: goal }),
+      );
       assert.equal(err.kind, 'auth');
       assert.match(err.message, /\$ANTHROPIC_API_KEY was refused/);
       await modelOn(server, { apiKey: undefined }).streamChatWithRecovery({ role: 'reasoning', messages: goal });

@@ -29,17 +29,45 @@ const TOOLS = [
 
 const EXPECTED: Record<string, Expected> = {
   'openai-text.sse': { text: 'The answer is 42.', usage: { promptTokens: 19, completionTokens: 6, cachedTokens: 0 } },
-  'openai-parallel-tool-calls.sse': { text: '', toolCalls: [{ name: 'read_file', args: { path: 'src/a.ts' } }, { name: 'grep', args: { pattern: 'TODO' } }], usage: { promptTokens: 120, completionTokens: 40 } },
+  'openai-parallel-tool-calls.sse': {
+    text: '',
+    toolCalls: [
+      { name: 'read_file', args: { path: 'src/a.ts' } },
+      { name: 'grep', args: { pattern: 'TODO' } },
+    ],
+    usage: { promptTokens: 120, completionTokens: 40 },
+  },
   'openai-refusal.sse': { text: '', refusal: "I'm sorry, I can't help with that." },
   'openai-legacy-function-call.sse': { toolCalls: [{ name: 'grep', args: { pattern: 'x' } }] },
   'azure-content-filter.sse': { text: 'Hello from Azure', usage: { promptTokens: 11, completionTokens: 4 } },
-  'deepseek-reasoning.sse': { text: '9.8 is larger.', reasoning: 'The user wants 9.11 vs 9.8. 9.8 is larger.', usage: { promptTokens: 13, completionTokens: 60, cachedTokens: 0, reasoningTokens: 52 } },
-  'deepseek-thinking-tool-call.sse': { text: '', reasoning: 'I should read the file first.', toolCalls: [{ name: 'read_file', args: { path: 'src/a.ts' } }], usage: { promptTokens: 374, completionTokens: 61, cachedTokens: 256, reasoningTokens: 17 } },
-  'openrouter-reasoning.sse': { text: 'There are 3.', reasoning: "Counting the r's in strawberry: 3.", usage: { promptTokens: 14, completionTokens: 80, reasoningTokens: 70 } },
+  'deepseek-reasoning.sse': {
+    text: '9.8 is larger.',
+    reasoning: 'The user wants 9.11 vs 9.8. 9.8 is larger.',
+    usage: { promptTokens: 13, completionTokens: 60, cachedTokens: 0, reasoningTokens: 52 },
+  },
+  'deepseek-thinking-tool-call.sse': {
+    text: '',
+    reasoning: 'I should read the file first.',
+    toolCalls: [{ name: 'read_file', args: { path: 'src/a.ts' } }],
+    usage: { promptTokens: 374, completionTokens: 61, cachedTokens: 256, reasoningTokens: 17 },
+  },
+  'openrouter-reasoning.sse': {
+    text: 'There are 3.',
+    reasoning: "Counting the r's in strawberry: 3.",
+    usage: { promptTokens: 14, completionTokens: 80, reasoningTokens: 70 },
+  },
   'openrouter-reasoning-details.sse': { text: 'Done.', reasoning: 'Plan: check the tests first.' },
   'openrouter-midstream-error.sse': { error: { kind: 'server', message: /Provider disconnected unexpectedly/ } },
-  'groq-gpt-oss-reasoning.sse': { text: 'Quiet tests pass green', reasoning: 'User asks for a haiku. Keep it 5-7-5.', usage: { promptTokens: 80, completionTokens: 45 } },
-  'mistral-magistral-thinking.sse': { text: '391', reasoning: '17*23: 17*20=340, 17*3=51, sum 391. Done.', usage: { promptTokens: 28, completionTokens: 139, cachedTokens: 0 } },
+  'groq-gpt-oss-reasoning.sse': {
+    text: 'Quiet tests pass green',
+    reasoning: 'User asks for a haiku. Keep it 5-7-5.',
+    usage: { promptTokens: 80, completionTokens: 45 },
+  },
+  'mistral-magistral-thinking.sse': {
+    text: '391',
+    reasoning: '17*23: 17*20=340, 17*3=51, sum 391. Done.',
+    usage: { promptTokens: 28, completionTokens: 139, cachedTokens: 0 },
+  },
   'mistral-text.sse': { text: 'Bonjour.' },
   'vllm-qwen3-reasoning-content.sse': { text: '\n\n4', reasoning: 'Need to add 2 and 2.' },
   'vllm-qwen3-reasoning.sse': { text: 'Yes.', reasoning: 'Short answer is fine.' },
@@ -49,7 +77,11 @@ const EXPECTED: Record<string, Expected> = {
   'lmstudio-reasoning-content.sse': { text: '10 cm', reasoning: 'Check units.' },
   'kimi-k2-thinking-tool-call.sse': { reasoning: 'Look at the test file.', toolCalls: [{ name: 'grep', args: { pattern: 'describe' } }] },
   'glm-reasoning.sse': { text: 'Hallo Welt', reasoning: 'Translate literally.' },
-  'xai-grok-3-mini-reasoning.sse': { text: '303', reasoning: '101 times 3 is 303.', usage: { promptTokens: 18, completionTokens: 150, cachedTokens: 6, reasoningTokens: 148 } },
+  'xai-grok-3-mini-reasoning.sse': {
+    text: '303',
+    reasoning: '101 times 3 is 303.',
+    usage: { promptTokens: 18, completionTokens: 150, cachedTokens: 6, reasoningTokens: 148 },
+  },
   'together-deepseek-r1-think.sse': { text: 'Hi there.', reasoning: '\nShort reply.\n' },
   'fireworks-reasoning-content.sse': { text: 'Ready.', reasoning: 'One word.' },
   'vllm-hermes-text-tool-call.sse': { text: '', toolCalls: [{ name: 'read_file', args: { path: 'src/a.ts' } }], notices: ['text-tool-calls'] },
@@ -82,14 +114,23 @@ describe('conformance: recorded provider streams through the real openai client'
 
   test('every fixture has an expectation', () => {
     const files = readdirSync(STREAM_FIXTURES).filter((f) => f.endsWith('.sse') || f.endsWith('.http'));
-    assert.deepEqual(files.filter((f) => !EXPECTED[f]), []);
-    assert.deepEqual(Object.keys(EXPECTED).filter((f) => !files.includes(f)), []);
+    assert.deepEqual(
+      files.filter((f) => !EXPECTED[f]),
+      [],
+    );
+    assert.deepEqual(
+      Object.keys(EXPECTED).filter((f) => !files.includes(f)),
+      [],
+    );
   });
 
   for (const [fixture, want] of Object.entries(EXPECTED)) {
     test(fixture, async () => {
       const events: ModelStreamEvent[] = [];
-      const client = new ModelClient({ baseUrl: server.urlFor(fixture), model: 'm', maxAttempts: 1, idleTimeoutMs: 2_000, firstChunkTimeoutMs: 2_000 }, { random: () => 0 });
+      const client = new ModelClient(
+        { baseUrl: server.urlFor(fixture), model: 'm', maxAttempts: 1, idleTimeoutMs: 2_000, firstChunkTimeoutMs: 2_000 },
+        { random: () => 0 },
+      );
       let turn: ModelTurn | undefined;
       let error: unknown;
       try {
@@ -114,10 +155,17 @@ describe('conformance: recorded provider streams through the real openai client'
       const streamedReasoning = events.reduce((s, e) => (e.type === 'reasoning-delta' || e.type === 'text-became-reasoning' ? s + e.text : s), '');
       assert.equal(streamedReasoning, want.reasoning ?? '');
       assert.equal(turn.refusal ?? '', want.refusal ?? '');
-      if (want.toolCalls) assert.deepEqual(turn.toolCalls.map((c) => ({ name: c.name, args: JSON.parse(c.argumentsJson) })), want.toolCalls);
+      if (want.toolCalls)
+        assert.deepEqual(
+          turn.toolCalls.map((c) => ({ name: c.name, args: JSON.parse(c.argumentsJson) })),
+          want.toolCalls,
+        );
       assert.deepEqual(turn.invalidToolCalls, []);
       if (want.usage) assert.deepEqual({ ...turn.usage }, { ...want.usage, estimated: false });
-      assert.deepEqual(events.filter((e) => e.type === 'notice').map((e) => (e as { kind: string }).kind), want.notices ?? []);
+      assert.deepEqual(
+        events.filter((e) => e.type === 'notice').map((e) => (e as { kind: string }).kind),
+        want.notices ?? [],
+      );
       if (want.unread) assert.match((turn.unreadParts ?? []).join('; '), want.unread);
       else assert.equal(turn.unreadParts, undefined);
     });

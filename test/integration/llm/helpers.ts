@@ -13,11 +13,7 @@ export async function withServer<T>(script: Script | ScriptedTurn[], fn: (server
 }
 
 /** A client on the server; short backoff steps (20 ms) and zero jitter unless a test wants real backoff, short timeouts for speed. */
-export function clientFor(
-  server: { baseUrl: string },
-  config: Partial<ModelClientConfig> = {},
-  random: () => number = () => 0,
-): ModelClient {
+export function clientFor(server: { baseUrl: string }, config: Partial<ModelClientConfig> = {}, random: () => number = () => 0): ModelClient {
   return new ModelClient(
     { baseUrl: server.baseUrl, model: 'scripted-model', idleTimeoutMs: 2_000, firstChunkTimeoutMs: 2_000, ...config },
     { random, backoff: { baseDelayMs: 20 } },

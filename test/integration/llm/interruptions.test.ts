@@ -23,7 +23,10 @@ describe('streams that break after they started (SECURITY_CASES E3)', () => {
       assert.equal(server.chatRequests.length, 2);
       assert.equal(turn.attempts, 2);
       assert.equal(turn.text, 'Let me edit.');
-      assert.deepEqual(turn.toolCalls.map((c) => c.name), ['propose_patch', 'run_tests']);
+      assert.deepEqual(
+        turn.toolCalls.map((c) => c.name),
+        ['propose_patch', 'run_tests'],
+      );
       assert.deepEqual(JSON.parse(turn.toolCalls[1]!.argumentsJson), { command: 'npm test' });
       const restartAt = events.findIndex((e) => e.type === 'restart');
       assert.ok(restartAt > 0);
@@ -32,7 +35,10 @@ describe('streams that break after they started (SECURITY_CASES E3)', () => {
       assert.match(restart.reason, /broke off/);
       assert.match(restart.reason, /2 partial tool call\(s\) discarded/);
       // After the restart the consumer sees the whole reply again, from the start.
-      const after = events.slice(restartAt + 1).filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text);
+      const after = events
+        .slice(restartAt + 1)
+        .filter((e) => e.type === 'text-delta')
+        .map((e) => (e as { text: string }).text);
       assert.equal(after.join(''), 'Let me edit.');
     });
   });
@@ -88,7 +94,10 @@ describe('streams that break after they started (SECURITY_CASES E3)', () => {
   });
 
   test('a break on the last allowed attempt still gets its one clean re-run', async () => {
-    const faults = [{ kind: 'status' as const, status: 500 }, { kind: 'cut' as const, afterChunks: 6 }];
+    const faults = [
+      { kind: 'status' as const, status: 500 },
+      { kind: 'cut' as const, afterChunks: 6 },
+    ];
     await withServer([{ reply: twoCalls, faults }], async (server) => {
       const turn = await clientFor(server, { maxAttempts: 2 }).streamChatWithRecovery(ask);
       assert.equal(turn.toolCalls.length, 2);

@@ -17,7 +17,10 @@ const programLine = (...args: string[]) => [process.execPath, TINY, ...args].map
 
 function programModel(line: string, config: Partial<ChatModelConfig> = {}): ChatModel {
   // Generous timeouts: a node program starts slowly on a loaded machine; the hang test sets its own.
-  return createChatModel({ model: 'local-model', command: { line, origin: '--llm-command' }, idleTimeoutMs: 10_000, firstChunkTimeoutMs: 10_000, ...config }, { random: () => 0 });
+  return createChatModel(
+    { model: 'local-model', command: { line, origin: '--llm-command' }, idleTimeoutMs: 10_000, firstChunkTimeoutMs: 10_000, ...config },
+    { random: () => 0 },
+  );
 }
 
 const readFile = { name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } };
@@ -29,12 +32,21 @@ describe('a model served by a local program (patchpilot.llm.command)', () => {
       try {
         const log = path.join(dir, 'requests.jsonl');
         const { events, onEvent } = collectEvents();
-        const turn = await programModel(programLine(mode, log), { apiKey: 'sk-secret' }).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('fix add.js'), tools: [readFile], onEvent });
+        const turn = await programModel(programLine(mode, log), { apiKey: 'sk-secret' }).streamChatWithRecovery({
+          role: 'reasoning',
+          messages: userAsks('fix add.js'),
+          tools: [readFile],
+          onEvent,
+        });
         assert.equal(turn.text, 'Reading the file.');
         assert.deepEqual(turn.toolCalls, [{ id: 'call_1', name: 'read_file', argumentsJson: '{"path":"add.js"}' }]);
         assert.equal(turn.finishReason, 'tool_calls');
         assert.deepEqual([turn.usage.promptTokens, turn.usage.completionTokens, turn.usage.estimated], [42, 7, false]);
-        if (mode !== 'pretty') assert.deepEqual(events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text), ['Reading ', 'the file.']);
+        if (mode !== 'pretty')
+          assert.deepEqual(
+            events.filter((e) => e.type === 'text-delta').map((e) => (e as { text: string }).text),
+            ['Reading ', 'the file.'],
+          );
         const request = JSON.parse(readFileSync(log, 'utf8').trim());
         assert.equal(request.model, 'local-model');
         assert.equal(request.stream, true);
@@ -52,7 +64,10 @@ describe('a model served by a local program (patchpilot.llm.command)', () => {
     const err = await rejectsWith(programModel(programLine('fail')).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('hi') }));
     assert.ok(err instanceof ModelApiError);
     assert.equal(err.retryable, false);
-    assert.match(err.message, /^the model program `.*tinyModel\.js' 'fail'` exited with code 3; its stderr ends with: tinyModel: cannot reach the upstream model$/);
+    assert.match(
+      err.message,
+      /^the model program `.*tinyModel\.js' 'fail'` exited with code 3; its stderr ends with: tinyModel: cannot reach the upstream model$/,
+    );
     assert.equal(err.attempts, 1);
   });
 
@@ -65,7 +80,9 @@ describe('a model served by a local program (patchpilot.llm.command)', () => {
 
   test('a hang: the first-chunk timeout ends it, the program is killed, the error names the program', async () => {
     const started = Date.now();
-    const err = await rejectsWith(programModel(programLine('hang'), { firstChunkTimeoutMs: 400, maxAttempts: 1 }).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('hi') }));
+    const err = await rejectsWith(
+      programModel(programLine('hang'), { firstChunkTimeoutMs: 400, maxAttempts: 1 }).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('hi') }),
+    );
     assert.equal(err.kind, 'timeout');
     assert.match(err.message, /no reply from the model program `.*hang'` within 400 ms/);
     assert.ok(Date.now() - started < 5_000);
@@ -76,7 +93,9 @@ describe('a model served by a local program (patchpilot.llm.command)', () => {
 
   test('a stall after output began: the idle timeout ends it, the step is re-run once, then reported interrupted; no program left', async () => {
     const { events, onEvent } = collectEvents();
-    const err = await rejectsWith(programModel(programLine('stall'), { idleTimeoutMs: 400 }).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('hi'), onEvent }));
+    const err = await rejectsWith(
+      programModel(programLine('stall'), { idleTimeoutMs: 400 }).streamChatWithRecovery({ role: 'reasoning', messages: userAsks('hi'), onEvent }),
+    );
     assert.equal(err.kind, 'interrupted');
     assert.match(err.message, /the reply from the model program `.*stall'` stalled: no data for 400 ms/);
     assert.equal(events.filter((e) => e.type === 'restart').length, 1);
@@ -107,10 +126,13 @@ describe('a model served by a local program (patchpilot.llm.command)', () => {
 /** Live tinyModel.js processes in MODE (a hang that outlived its request). */
 function survivors(mode: string): string[] {
   const found: string[] = [];
-  for (const pid of require('node:fs').readdirSync('/proc').filter((d: string) => /^\d+$/.test(d))) {
+  for (const pid of require('node:fs')
+    .readdirSync('/proc')
+    .filter((d: string) => /^\d+$/.test(d))) {
     try {
       const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      if (argv.some((a) => a.endsWith('tinyModel.js')) && argv.includes(mode) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8'))) found.push(pid);
+      if (argv.some((a) => a.endsWith('tinyModel.js')) && argv.includes(mode) && !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, 'utf8')))
+        found.push(pid);
     } catch {
       /* gone meanwhile */
     }

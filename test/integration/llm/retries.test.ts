@@ -18,7 +18,7 @@ describe('the single retry layer (SECURITY_CASES E1, E2)', () => {
       assert.equal(turn.attempts, 2);
       const [first, second] = server.chatRequests;
       assert.ok(second!.receivedAt - first!.receivedAt >= 1000, `waited only ${second!.receivedAt - first!.receivedAt} ms`);
-      const retrying = events.find((e) => e.type === 'retrying') as Extract<typeof events[number], { type: 'retrying' }>;
+      const retrying = events.find((e) => e.type === 'retrying') as Extract<(typeof events)[number], { type: 'retrying' }>;
       assert.equal(retrying.kind, 'rate-limit');
       assert.ok(retrying.delayMs >= 1000);
       assert.equal(retrying.attempt, 2);
@@ -34,7 +34,10 @@ describe('the single retry layer (SECURITY_CASES E1, E2)', () => {
   });
 
   test('502 and 503 then success', async () => {
-    const faults: ScriptedFault[] = [{ kind: 'status', status: 502 }, { kind: 'status', status: 503 }];
+    const faults: ScriptedFault[] = [
+      { kind: 'status', status: 502 },
+      { kind: 'status', status: 503 },
+    ];
     await withServer([{ reply: ok, faults }], async (server) => {
       assert.equal((await clientFor(server).streamChat(ask)).attempts, 3);
     });
@@ -59,7 +62,10 @@ describe('the single retry layer (SECURITY_CASES E1, E2)', () => {
       assert.equal(err.attempts, 3);
       assert.match(err.message, /gave up after 3 attempts/);
       assert.equal(server.chatRequests.length, 3);
-      assert.deepEqual(server.chatRequests.map((r) => r.headers['x-stainless-retry-count']), ['0', '0', '0']);
+      assert.deepEqual(
+        server.chatRequests.map((r) => r.headers['x-stainless-retry-count']),
+        ['0', '0', '0'],
+      );
     });
   });
 
@@ -98,7 +104,16 @@ describe('the single retry layer (SECURITY_CASES E1, E2)', () => {
   });
 
   test('a 5xx waits with real backoff by default: three retries take seconds, not milliseconds', async () => {
-    const turns = [{ reply: { text: 'ok' }, faults: [{ kind: 'status' as const, status: 503 }, { kind: 'status' as const, status: 500 }, { kind: 'status' as const, status: 502 }] }];
+    const turns = [
+      {
+        reply: { text: 'ok' },
+        faults: [
+          { kind: 'status' as const, status: 503 },
+          { kind: 'status' as const, status: 500 },
+          { kind: 'status' as const, status: 502 },
+        ],
+      },
+    ];
     await withServer(turns, async (server) => {
       const { events, onEvent } = collectEvents();
       const client = new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model' }, { random: () => 0 });

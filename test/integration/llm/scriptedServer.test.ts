@@ -15,7 +15,10 @@ describe('scripted model server', () => {
   test('GET /v1/models labels it plainly as scripted', async () => {
     await withServer([], async (server) => {
       const models = await sdk(server.baseUrl).models.list();
-      assert.deepEqual(models.data.map((m) => m.id), ['scripted-model']);
+      assert.deepEqual(
+        models.data.map((m) => m.id),
+        ['scripted-model'],
+      );
       assert.equal(models.data[0]!.owned_by, 'patchpilot-scripted-model');
     });
   });
@@ -49,10 +52,7 @@ describe('scripted model server', () => {
   });
 
   test('records requests and counts attempts per turn; advances only on a served reply', async () => {
-    const script = [
-      { reply: { text: 'one' }, faults: [{ kind: 'status' as const, status: 500 }] },
-      { reply: { text: 'two' } },
-    ];
+    const script = [{ reply: { text: 'one' }, faults: [{ kind: 'status' as const, status: 500 }] }, { reply: { text: 'two' } }];
     await withServer(script, async (server) => {
       const client = clientFor(server);
       await client.streamChat({ role: 'reasoning', messages: userAsks('a') });
@@ -60,7 +60,14 @@ describe('scripted model server', () => {
       assert.equal(server.attemptsForTurn(0), 2);
       assert.equal(server.attemptsForTurn(1), 1);
       assert.equal(server.turnsServed, 2);
-      assert.deepEqual(server.chatRequests.map((r) => [r.turn, r.attempt, r.outcome]), [[0, 1, 'status'], [0, 2, 'reply'], [1, 1, 'reply']]);
+      assert.deepEqual(
+        server.chatRequests.map((r) => [r.turn, r.attempt, r.outcome]),
+        [
+          [0, 1, 'status'],
+          [0, 2, 'reply'],
+          [1, 1, 'reply'],
+        ],
+      );
       assert.equal(server.chatRequests[2]!.body.messages[0].content, 'b');
     });
   });
@@ -77,7 +84,9 @@ describe('scripted model server', () => {
   });
 
   test('a code check sees the request body and headers', async () => {
-    const script = [{ reply: { text: 'x' }, check: ({ headers }: { headers: Record<string, string> }) => (headers['authorization'] ? 'no auth expected' : undefined) }];
+    const script = [
+      { reply: { text: 'x' }, check: ({ headers }: { headers: Record<string, string> }) => (headers['authorization'] ? 'no auth expected' : undefined) },
+    ];
     await withServer(script, async (server) => {
       await clientFor(server).streamChat({ role: 'reasoning', messages: userAsks('q') });
       assert.deepEqual(server.mismatches, []);

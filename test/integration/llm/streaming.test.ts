@@ -44,12 +44,21 @@ describe('model client streaming through the real openai SDK and the scripted se
         ],
       );
       const started = events.filter((e) => e.type === 'tool-call-started');
-      assert.deepEqual(started.map((e) => (e as { name: string }).name), ['read_file', 'grep']);
+      assert.deepEqual(
+        started.map((e) => (e as { name: string }).name),
+        ['read_file', 'grep'],
+      );
       const deltas = events.filter((e) => e.type === 'tool-call-delta') as { index: number; argumentsDelta: string }[];
       // Interleaved on the wire: the deltas of call 0 and call 1 alternate.
       assert.ok(deltas.length >= 6);
       assert.notEqual(deltas[0]!.index, deltas[1]!.index);
-      assert.equal(deltas.filter((d) => d.index === 1).map((d) => d.argumentsDelta).join(''), turn.toolCalls[1]!.argumentsJson);
+      assert.equal(
+        deltas
+          .filter((d) => d.index === 1)
+          .map((d) => d.argumentsDelta)
+          .join(''),
+        turn.toolCalls[1]!.argumentsJson,
+      );
       assert.deepEqual(server.mismatches, []);
     });
   });
@@ -80,9 +89,7 @@ describe('model client streaming through the real openai SDK and the scripted se
       assert.deepEqual(body.stream_options, { include_usage: true });
       assert.equal(body.temperature, 0.2);
       assert.equal(body.max_tokens, 500);
-      assert.deepEqual(body.messages[2].tool_calls, [
-        { id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/date.ts"}' } },
-      ]);
+      assert.deepEqual(body.messages[2].tool_calls, [{ id: 'call_a', type: 'function', function: { name: 'read_file', arguments: '{"path":"src/date.ts"}' } }]);
       assert.deepEqual(body.messages[3], { role: 'tool', tool_call_id: 'call_a', content: 'export function formatDate() {}' });
       assert.equal(body.tools[1].function.name, 'grep');
     });
@@ -99,8 +106,14 @@ describe('model client streaming through the real openai SDK and the scripted se
     await withServer([{ reply }], async (server) => {
       const turn = await clientFor(server).streamChat({ role: 'reasoning', messages: userAsks('x'), tools });
       // "" means "no arguments" for tools without parameters.
-      assert.deepEqual(turn.toolCalls.map((c) => [c.name, c.argumentsJson]), [['grep', '{}']]);
-      assert.deepEqual(turn.invalidToolCalls.map((c) => c.name), ['read_file', 'read_file']);
+      assert.deepEqual(
+        turn.toolCalls.map((c) => [c.name, c.argumentsJson]),
+        [['grep', '{}']],
+      );
+      assert.deepEqual(
+        turn.invalidToolCalls.map((c) => c.name),
+        ['read_file', 'read_file'],
+      );
       assert.match(turn.invalidToolCalls[0]!.problem, /not complete JSON/);
       assert.match(turn.invalidToolCalls[1]!.problem, /JSON object/);
     });
@@ -125,7 +138,10 @@ describe('model client streaming through the real openai SDK and the scripted se
       assert.equal(turn.role, 'fast');
       assert.equal(turn.model, 'small-model');
       const body = server.chatRequests[0]!.body;
-      assert.deepEqual(body.messages.map((m: { role: string }) => m.role), ['system', 'user']);
+      assert.deepEqual(
+        body.messages.map((m: { role: string }) => m.role),
+        ['system', 'user'],
+      );
       assert.equal(body.tools, undefined);
     });
   });
@@ -183,7 +199,10 @@ describe('endpoints and authentication', () => {
       const second = await client.streamChat({ role: 'reasoning', messages: userAsks('y') });
       assert.equal(first.text, 'one');
       assert.equal(second.text, 'two');
-      assert.deepEqual(server.chatRequests.map((r) => r.outcome), ['stream-options-rejected', 'reply', 'reply']);
+      assert.deepEqual(
+        server.chatRequests.map((r) => r.outcome),
+        ['stream-options-rejected', 'reply', 'reply'],
+      );
       // Without stream_options the server sends no usage: the figures are estimates.
       assert.equal(first.usage.estimated, true);
       assert.equal(first.attempts, 1);

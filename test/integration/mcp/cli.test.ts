@@ -78,7 +78,13 @@ describe('patchpilot mcp and run with MCP servers (built CLI, real servers, scri
   test('run: the model calls mcp__ tools; a server that dies mid-call is a failed result, the next call reconnects; nothing is left running', async () => {
     const turns: ScriptedTurn[] = [
       {
-        reply: { toolCalls: [call('mcp__test__echo', { text: 'hi' }), call('mcp__everything__echo', { message: 'ho' }), call('mcp__everything__get-sum', { a: 1, b: 2 })] },
+        reply: {
+          toolCalls: [
+            call('mcp__test__echo', { text: 'hi' }),
+            call('mcp__everything__echo', { message: 'ho' }),
+            call('mcp__everything__get-sum', { a: 1, b: 2 }),
+          ],
+        },
         expect: { toolsInclude: ['mcp__test__echo', 'mcp__test__die', 'mcp__everything__echo', 'mcp__everything__get-sum', 'spawn_subagent'] },
       },
       { reply: { toolCalls: [call('mcp__test__die', {})] }, expect: { anyMessageContains: 'echo: hi' } },
@@ -89,7 +95,10 @@ describe('patchpilot mcp and run with MCP servers (built CLI, real servers, scri
       const tag = tagFor(2);
       const { pidFile } = configure(root, tag);
       assert.equal((await mcp(['approve', 'test', 'everything', '--workspace', root, '--trust-workspace'])).code, 0);
-      const r = await runCli(['--goal', 'use the MCP tools', '--workspace', root, '--trust-workspace', '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'], { env });
+      const r = await runCli(
+        ['--goal', 'use the MCP tools', '--workspace', root, '--trust-workspace', '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'],
+        { env },
+      );
       assert.equal(r.code, 0, r.stderr);
       assert.deepEqual(server.mismatches, []);
       const ev = events(r.stdout);
@@ -139,7 +148,13 @@ describe('patchpilot mcp and run with MCP servers (built CLI, real servers, scri
   });
 
   test('without a terminal an unapproved server does not start; the run says how to approve it', async () => {
-    const turns: ScriptedTurn[] = [{ reply: { toolCalls: [call('finish', { summary: 'no MCP' })] }, check: ({ body }) => ((body.tools as { function: { name: string } }[]).some((t) => t.function.name.startsWith('mcp__')) ? 'MCP tools offered' : undefined) }];
+    const turns: ScriptedTurn[] = [
+      {
+        reply: { toolCalls: [call('finish', { summary: 'no MCP' })] },
+        check: ({ body }) =>
+          (body.tools as { function: { name: string } }[]).some((t) => t.function.name.startsWith('mcp__')) ? 'MCP tools offered' : undefined,
+      },
+    ];
     await withRepo(turns, async (root, server) => {
       const { pidFile } = configure(root, tagFor(4));
       const r = await runCli(['--goal', 'x', '--workspace', root, '--trust-workspace', '--base-url', server.baseUrl, '--model', 'scripted-model'], { env });
@@ -151,7 +166,13 @@ describe('patchpilot mcp and run with MCP servers (built CLI, real servers, scri
   });
 
   test('an untrusted workspace: its servers are ignored (with a warning) and never start, even when approved before', async () => {
-    const turns: ScriptedTurn[] = [{ reply: { toolCalls: [call('finish', { summary: 'none' })] }, check: ({ body }) => ((body.tools as { function: { name: string } }[]).some((t) => t.function.name.startsWith('mcp__')) ? 'MCP tools offered' : undefined) }];
+    const turns: ScriptedTurn[] = [
+      {
+        reply: { toolCalls: [call('finish', { summary: 'none' })] },
+        check: ({ body }) =>
+          (body.tools as { function: { name: string } }[]).some((t) => t.function.name.startsWith('mcp__')) ? 'MCP tools offered' : undefined,
+      },
+    ];
     await withRepo(turns, async (root, server) => {
       const { pidFile } = configure(root, tagFor(5));
       assert.equal((await mcp(['approve', 'test', '--workspace', root, '--trust-workspace'])).code, 0);

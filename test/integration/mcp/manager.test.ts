@@ -33,7 +33,15 @@ function setup(): Setup {
     root: ws.root,
     userState,
     manager(servers, extra = {}) {
-      const m = new McpManager({ root: ws.root, servers, envAllow: [], approvals: new McpApprovals({ root: ws.root, userStateDir: userState }), connectTimeoutMs: 20_000, callTimeoutMs: 20_000, ...extra });
+      const m = new McpManager({
+        root: ws.root,
+        servers,
+        envAllow: [],
+        approvals: new McpApprovals({ root: ws.root, userStateDir: userState }),
+        connectTimeoutMs: 20_000,
+        callTimeoutMs: 20_000,
+        ...extra,
+      });
       managers.push(m);
       return m;
     },
@@ -76,7 +84,10 @@ describe('MCP client against server-everything (stdio)', () => {
     assert.equal(approver.actionRequests.length, 1, 'asked in auto mode too');
     assert.equal(approver.actionRequests[0]!.kind, 'mcp');
     assert.match(approver.actionRequests[0]!.title, /^start MCP server "everything": .*index\.js stdio/);
-    assert.ok(events.some((e) => e.type === 'policy' && e.decision.rule === 'ask:mcp-server'), 'the question is in the audit trail');
+    assert.ok(
+      events.some((e) => e.type === 'policy' && e.decision.rule === 'ask:mcp-server'),
+      'the question is in the audit trail',
+    );
     assert.ok(names(tools).includes('mcp__everything__echo'));
     assert.ok(names(tools).includes('mcp__everything__get-sum'));
     const echo = tools.find((t) => t.name === 'mcp__everything__echo')!;
@@ -102,12 +113,18 @@ describe('MCP client against server-everything (stdio)', () => {
     assert.equal(echo.approver.actionRequests.length, 1, 'auto mode still asks');
     assert.match(echo.approver.actionRequests[0]!.title, /^MCP everything\.echo message="hi"/);
 
-    const refused = await invoke(tools, s.root, 'mcp__everything__echo', { message: 'no' }, new ScriptedApprover({ action: () => ({ approved: false, feedback: 'not now' }) }));
+    const refused = await invoke(
+      tools,
+      s.root,
+      'mcp__everything__echo',
+      { message: 'no' },
+      new ScriptedApprover({ action: () => ({ approved: false, feedback: 'not now' }) }),
+    );
     assert.equal(refused.result.ok, false);
     assert.match(refused.result.output, /the user declined: MCP everything\.echo.*not now/s);
   });
 
-  test('arguments are checked against the server\'s schema before anything is sent', async () => {
+  test("arguments are checked against the server's schema before anything is sent", async () => {
     const manager = s.manager({ everything: stdio(process.execPath, [EVERYTHING, 'stdio']) });
     const { tools } = await gather(manager, yes());
     const bad = await invoke(tools, s.root, 'mcp__everything__echo', { message: 42 });
@@ -116,7 +133,7 @@ describe('MCP client against server-everything (stdio)', () => {
     assert.equal(bad.approver.actionRequests.length, 0, 'refused before asking');
   });
 
-  test('the server gets the allowlisted environment plus its own variables, never the user\'s credentials', async () => {
+  test("the server gets the allowlisted environment plus its own variables, never the user's credentials", async () => {
     process.env.PP_TEST_SERVICE_TOKEN = 'tok-should-not-leak-12345';
     try {
       const manager = s.manager({ everything: stdio(process.execPath, [EVERYTHING, 'stdio'], { env: { MY_SERVER_SETTING: 'on' }, alwaysAllow: ['get-env'] }) });
@@ -208,7 +225,10 @@ describe('MCP client: faults (a server that dies mid-call, timeouts, cancellatio
   after(() => s.cleanup());
 
   test('a server that dies during a call: the call fails with the exit status and stderr; the server is reconnected with backoff', async () => {
-    const manager = s.manager({ test: stdio(process.execPath, [TEST_SERVER], { alwaysAllow: ['die', 'echo'] }) }, { backoff: { baseMs: 50, maxMs: 200, maxReconnects: 3 }, random: () => 1 });
+    const manager = s.manager(
+      { test: stdio(process.execPath, [TEST_SERVER], { alwaysAllow: ['die', 'echo'] }) },
+      { backoff: { baseMs: 50, maxMs: 200, maxReconnects: 3 }, random: () => 1 },
+    );
     const { tools } = await gather(manager, yes());
     const firstPid = manager.status()[0]!.pid!;
     const died = await invoke(tools, s.root, 'mcp__test__die', {});
@@ -232,7 +252,7 @@ describe('MCP client: faults (a server that dies mid-call, timeouts, cancellatio
     assert.match(st.reason ?? '', /command not found: \/nonexistent\/mcp-server/);
   });
 
-  test('a slow call past the server\'s timeout fails as a tool result; an error result is a failed tool result', async () => {
+  test("a slow call past the server's timeout fails as a tool result; an error result is a failed tool result", async () => {
     const manager = s.manager({ test: stdio(process.execPath, [TEST_SERVER], { alwaysAllow: ['slow', 'fail'], timeoutSeconds: 0.3 }) });
     const { tools } = await gather(manager, yes());
     const slow = await invoke(tools, s.root, 'mcp__test__slow', { ms: 5_000 });
@@ -281,7 +301,10 @@ describe('MCP approvals: rug pulls and planted approvals', () => {
     const second = s.manager(config);
     const decline = new ScriptedApprover({ action: (r) => ({ approved: !/changed its tools/.test(r.title) }) });
     const { tools } = await gather(second, decline);
-    assert.deepEqual(decline.actionRequests.map((r) => r.title), ['MCP server "test" changed its tools since you approved them: echo']);
+    assert.deepEqual(
+      decline.actionRequests.map((r) => r.title),
+      ['MCP server "test" changed its tools since you approved them: echo'],
+    );
     assert.match(decline.actionRequests[0]!.detail ?? '', /echo \(changed\): .*IMPORTANT: first read/);
     assert.ok(!names(tools).includes('mcp__test__echo'), 'withheld');
     assert.ok(names(tools).includes('mcp__test__slow'), 'the unchanged tools stay');
@@ -318,7 +341,7 @@ describe('MCP approvals: rug pulls and planted approvals', () => {
     assert.equal(changed.status()[0]!.state, 'declined');
   });
 
-  test('approvals a repository ships (or edits) do not count: they are not signed with this user\'s key', async () => {
+  test("approvals a repository ships (or edits) do not count: they are not signed with this user's key", async () => {
     const config = { planted: stdio(process.execPath, [TEST_SERVER]) };
     const first = s.manager(config);
     await gather(first, yes());

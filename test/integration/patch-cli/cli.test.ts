@@ -113,7 +113,11 @@ describe('patchpilot patch (real binary)', { skip: existsSync(CLI) ? false : 'ru
     assert.match(r.stdout, /hunk #1 rejected\n  hunk #2 applied/);
     assert.equal(readFileSync(path.join(dir, 'a.txt'), 'utf8'), 'a\nb\nc\nd\ne\nf\ng\nH\n');
     const json = JSON.parse(cli(['patch', 'apply', '-', '--cwd', dir, '--dry-run', '--json'], { input: p.replace('-h\n+H', '-H\n+h') }).stdout);
-    assert.deepEqual(json.files[0].hunks.map((h: { id: string }) => h.id), ['a.txt#1', 'a.txt#2'], 'the JSON ids use the same numbers');
+    assert.deepEqual(
+      json.files[0].hunks.map((h: { id: string }) => h.id),
+      ['a.txt#1', 'a.txt#2'],
+      'the JSON ids use the same numbers',
+    );
 
     git(dir, 'checkout', '--', 'a.txt');
     for (const bad of ['a.txt#0', 'a.txt#3', 'b.txt#1', 'a.txt']) {
@@ -128,7 +132,10 @@ describe('patchpilot patch (real binary)', { skip: existsSync(CLI) ? false : 'ru
     const dir = repo({ 'a.txt': 'one\ntwo\nthree\n' });
     const r = cli(['patch', 'apply', '-', '--cwd', dir, '--dry-run'], { input: '--- a/a.txt\n+++ b/a.txt\n@@ -40,2 +40,2 @@\n one\n-two\n+2\n' });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /dry run: the patch would apply; nothing written\ndiff --git a\/a\.txt b\/a\.txt\n--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1,3 \+1,3 @@\n one\n-two\n\+2\n three\n$/);
+    assert.match(
+      r.stdout,
+      /dry run: the patch would apply; nothing written\ndiff --git a\/a\.txt b\/a\.txt\n--- a\/a\.txt\n\+\+\+ b\/a\.txt\n@@ -1,3 \+1,3 @@\n one\n-two\n\+2\n three\n$/,
+    );
     assert.equal(git(dir, 'status', '--porcelain'), '');
   });
 
@@ -180,13 +187,21 @@ describe('patchpilot patch (real binary)', { skip: existsSync(CLI) ? false : 'ru
 
   test('eval: one output line per input line, complete file sets, malformed lines refused', () => {
     const lines = [
-      { id: 'ok', files: { 'a.txt': 'a\nb\n', 'keep.txt': 'k\n', 'gone.txt': 'g\n', 'old.txt': 'o\n' }, patch: '*** Begin Patch\n*** Update File: a.txt\n@@\n a\n-b\n+B\n*** Delete File: gone.txt\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n-o\n+O\n*** End Patch\n' },
+      {
+        id: 'ok',
+        files: { 'a.txt': 'a\nb\n', 'keep.txt': 'k\n', 'gone.txt': 'g\n', 'old.txt': 'o\n' },
+        patch:
+          '*** Begin Patch\n*** Update File: a.txt\n@@\n a\n-b\n+B\n*** Delete File: gone.txt\n*** Update File: old.txt\n*** Move to: new.txt\n@@\n-o\n+O\n*** End Patch\n',
+      },
       { id: 'no', files: { 'a.txt': 'a\n' }, patch: '--- a/a.txt\n+++ b/a.txt\n@@\n-zzz\n+y\n' },
     ].map((x) => JSON.stringify(x));
     const input = [lines[0], '{not json', '', JSON.stringify({ id: 'bad', files: { x: 1 }, patch: '' }), lines[1]].join('\n') + '\n';
     const r = cli(['patch', 'eval', '--jsonl', '-'], { input });
     assert.equal(r.code, 0, r.stderr);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     assert.equal(out.length, 4);
     assert.equal(out[0].id, 'ok');
     assert.equal(out[0].status, 'applied', out[0].error);

@@ -14,17 +14,39 @@ describe('patchpilot run with web_search (built CLI)', { skip: skipWithoutBuild 
     const brave = await startServer((req, res) => {
       seen.push(req.headers);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ type: 'search', web: { results: [{ title: 'Array.prototype.toSorted()', url: 'https://developer.mozilla.org/toSorted', description: 'Returns a <strong>new</strong> sorted array.' }] } }));
+      res.end(
+        JSON.stringify({
+          type: 'search',
+          web: {
+            results: [
+              {
+                title: 'Array.prototype.toSorted()',
+                url: 'https://developer.mozilla.org/toSorted',
+                description: 'Returns a <strong>new</strong> sorted array.',
+              },
+            ],
+          },
+        }),
+      );
     });
     const turns = [
       { reply: { toolCalls: [call('web_search', { query: 'toSorted mdn' })] }, expect: { toolsInclude: ['web_search'] } },
-      { reply: { toolCalls: [call('finish', { summary: 'found it' })] }, expect: { lastMessageContains: '1. Array.prototype.toSorted()\n   https://developer.mozilla.org/toSorted\n   Returns a new sorted array.' } },
+      {
+        reply: { toolCalls: [call('finish', { summary: 'found it' })] },
+        expect: { lastMessageContains: '1. Array.prototype.toSorted()\n   https://developer.mozilla.org/toSorted\n   Returns a new sorted array.' },
+      },
     ];
     try {
       await withRepo(turns, async (root, server) => {
         mkdirSync(path.join(root, '.vscode'));
-        writeFileSync(path.join(root, '.vscode', 'settings.json'), JSON.stringify({ 'patchpilot.webSearch.provider': 'brave', 'patchpilot.webSearch.url': `http://127.0.0.1:${brave.port}/res/v1/web/search` }));
-        const r = await runCli(['--goal', 'look it up', '--workspace', root, '--trust-workspace', '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'], { env: { PATCHPILOT_BRAVE_API_KEY: 'bsa-test-key' } });
+        writeFileSync(
+          path.join(root, '.vscode', 'settings.json'),
+          JSON.stringify({ 'patchpilot.webSearch.provider': 'brave', 'patchpilot.webSearch.url': `http://127.0.0.1:${brave.port}/res/v1/web/search` }),
+        );
+        const r = await runCli(
+          ['--goal', 'look it up', '--workspace', root, '--trust-workspace', '--base-url', server.baseUrl, '--model', 'scripted-model', '--json'],
+          { env: { PATCHPILOT_BRAVE_API_KEY: 'bsa-test-key' } },
+        );
         assert.equal(r.code, 0, r.stderr);
         assert.deepEqual(server.mismatches, []);
         assert.equal(seen[0]!['x-subscription-token'], 'bsa-test-key');
@@ -36,7 +58,12 @@ describe('patchpilot run with web_search (built CLI)', { skip: skipWithoutBuild 
   });
 
   test('nothing configured: web_search is not offered', async () => {
-    const turns = [{ reply: { toolCalls: [call('finish', { summary: 'ok' })] }, check: ({ body }: { body: Record<string, any> }) => (body.tools.some((t: any) => t.function.name === 'web_search') ? 'web_search offered' : undefined) }];
+    const turns = [
+      {
+        reply: { toolCalls: [call('finish', { summary: 'ok' })] },
+        check: ({ body }: { body: Record<string, any> }) => (body.tools.some((t: any) => t.function.name === 'web_search') ? 'web_search offered' : undefined),
+      },
+    ];
     await withRepo(turns, async (root, server) => {
       const r = await runCli(['--goal', 'x', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model']);
       assert.equal(r.code, 0, r.stderr);

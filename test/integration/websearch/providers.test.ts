@@ -40,7 +40,10 @@ describe('web_search: SearXNG', () => {
       try {
         const r = await webSearchTool.run({ query: 'node test runner' }, makeContext(ws.root, { search }));
         assert.equal(r.ok, true, r.output);
-        assert.equal(r.output, 'Results for "node test runner" (searxng):\n1. Node.js test runner\n   https://nodejs.org/api/test.html\n   The node:test module & friends');
+        assert.equal(
+          r.output,
+          'Results for "node test runner" (searxng):\n1. Node.js test runner\n   https://nodejs.org/api/test.html\n   The node:test module & friends',
+        );
       } finally {
         ws.cleanup();
       }
@@ -51,12 +54,15 @@ describe('web_search: SearXNG', () => {
     }
   });
 
-  test('an instance without the json format (403) is explained; an answer that is not SearXNG\'s says so', async () => {
+  test("an instance without the json format (403) is explained; an answer that is not SearXNG's says so", async () => {
     let status = 403;
     const server = await startServer((_req, res) => (status === 403 ? json(res, 403, {}) : json(res, 200, { hello: 'world' })));
     try {
       const search = createWebSearcher(searxng(`http://127.0.0.1:${server.port}`), network);
-      assert.deepEqual(await search('q', signal()), { provider: 'searxng', error: 'the instance refused format=json (403): it must list json under search.formats in its settings.yml' });
+      assert.deepEqual(await search('q', signal()), {
+        provider: 'searxng',
+        error: 'the instance refused format=json (403): it must list json under search.formats in its settings.yml',
+      });
       status = 200;
       assert.deepEqual(await search('q', signal()), { provider: 'searxng', error: 'the answer has no "results" list (is this a SearXNG instance?)' });
     } finally {
@@ -64,7 +70,7 @@ describe('web_search: SearXNG', () => {
     }
   });
 
-  test('the provider\'s host is opted in, cloud metadata addresses are not', async () => {
+  test("the provider's host is opted in, cloud metadata addresses are not", async () => {
     const search = createWebSearcher(searxng('http://169.254.169.254/'), network);
     const r = await search('q', signal());
     assert.ok('error' in r);
@@ -77,7 +83,11 @@ describe('web_search: Brave Search', () => {
     const headers: http.IncomingHttpHeaders[] = [];
     const server = await startServer((req, res) => {
       headers.push(req.headers);
-      const results = Array.from({ length: 12 }, (_, i) => ({ title: `Result <strong>${i}</strong>`, url: `https://example.com/${i}`, description: `about <strong>thing</strong> ${i}` }));
+      const results = Array.from({ length: 12 }, (_, i) => ({
+        title: `Result <strong>${i}</strong>`,
+        url: `https://example.com/${i}`,
+        description: `about <strong>thing</strong> ${i}`,
+      }));
       json(res, 200, { type: 'search', query: { original: 'x' }, web: { type: 'search', results } });
     });
     try {
@@ -97,16 +107,26 @@ describe('web_search: Brave Search', () => {
     let mode = 'empty';
     const server = await startServer((_req, res) => {
       if (mode === 'empty') return json(res, 200, { type: 'search', query: { original: 'x' } });
-      if (mode === '401') return json(res, 401, { type: 'ErrorResponse', error: { status: 401, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' } });
+      if (mode === '401')
+        return json(res, 401, {
+          type: 'ErrorResponse',
+          error: { status: 401, code: 'SUBSCRIPTION_TOKEN_INVALID', detail: 'The provided subscription token is invalid.' },
+        });
       return json(res, 429, { type: 'ErrorResponse', error: { status: 429, code: 'RATE_LIMITED', detail: 'Request rate limit exceeded for plan.' } });
     });
     try {
       const search = createWebSearcher(brave('k', `http://127.0.0.1:${server.port}/`), network);
       assert.deepEqual(await search('q', signal()), { provider: 'brave', hits: [] });
       mode = '401';
-      assert.deepEqual(await search('q', signal()), { provider: 'brave', error: 'Brave Search refused the API key (401): The provided subscription token is invalid.' });
+      assert.deepEqual(await search('q', signal()), {
+        provider: 'brave',
+        error: 'Brave Search refused the API key (401): The provided subscription token is invalid.',
+      });
       mode = '429';
-      assert.deepEqual(await search('q', signal()), { provider: 'brave', error: 'Brave Search rate limit or quota reached (429): Request rate limit exceeded for plan.' });
+      assert.deepEqual(await search('q', signal()), {
+        provider: 'brave',
+        error: 'Brave Search rate limit or quota reached (429): Request rate limit exceeded for plan.',
+      });
     } finally {
       await server.close();
     }
@@ -141,11 +161,20 @@ describe('web_search: configuration', () => {
 
   test('off unless configured: a SearXNG url, a Brave key, or an explicit provider', () => {
     assert.equal(chooseProvider(config({}).settings.webSearch, undefined), undefined);
-    assert.equal((chooseProvider(config({ 'patchpilot.webSearch.url': 'http://127.0.0.1:8888' }).settings.webSearch, undefined) as { name: string }).name, 'searxng');
+    assert.equal(
+      (chooseProvider(config({ 'patchpilot.webSearch.url': 'http://127.0.0.1:8888' }).settings.webSearch, undefined) as { name: string }).name,
+      'searxng',
+    );
     assert.equal((chooseProvider(config({}).settings.webSearch, 'k') as { name: string }).name, 'brave');
     assert.equal(chooseProvider(config({ 'patchpilot.webSearch.provider': 'off' }).settings.webSearch, 'k'), undefined);
-    assert.match((chooseProvider(config({ 'patchpilot.webSearch.provider': 'brave' }).settings.webSearch, undefined) as { problem: string }).problem, /no Brave Search API key/);
-    assert.match((chooseProvider(config({ 'patchpilot.webSearch.provider': 'searxng' }).settings.webSearch, undefined) as { problem: string }).problem, /webSearch\.url/);
+    assert.match(
+      (chooseProvider(config({ 'patchpilot.webSearch.provider': 'brave' }).settings.webSearch, undefined) as { problem: string }).problem,
+      /no Brave Search API key/,
+    );
+    assert.match(
+      (chooseProvider(config({ 'patchpilot.webSearch.provider': 'searxng' }).settings.webSearch, undefined) as { problem: string }).problem,
+      /webSearch\.url/,
+    );
   });
 
   test('an untrusted workspace cannot turn search on or aim it (its provider "off" still counts)', () => {
@@ -162,11 +191,17 @@ describe('web_search: configuration', () => {
     try {
       const none = config({});
       const off = await wireCapabilities({ root: ws.root, config: none, settings: none.settings, notifier });
-      assert.deepEqual(off.tools.map((t) => t.name), ['spawn_subagent']);
+      assert.deepEqual(
+        off.tools.map((t) => t.name),
+        ['spawn_subagent'],
+      );
       assert.equal(off.search, undefined);
       const on = config({ 'patchpilot.webSearch.url': 'http://127.0.0.1:8888' });
       const wired = await wireCapabilities({ root: ws.root, config: on, settings: on.settings, notifier });
-      assert.deepEqual(wired.tools.map((t) => t.name), ['spawn_subagent', 'web_search']);
+      assert.deepEqual(
+        wired.tools.map((t) => t.name),
+        ['spawn_subagent', 'web_search'],
+      );
       const broken = config({ 'patchpilot.webSearch.provider': 'brave' });
       await wireCapabilities({ root: ws.root, config: broken, settings: broken.settings, notifier });
       assert.match(notes.join('\n'), /no Brave Search API key/);

@@ -5,7 +5,11 @@ import type { DiffPreview, PatchReviewAnswer, PatchReviewRequest } from '../../.
 export class FakeDiffPreview implements DiffPreview {
   readonly reviewed: PatchReviewRequest[] = [];
   readonly shown: ApplyResult[] = [];
-  constructor(private readonly answer: (r: PatchReviewRequest) => PatchReviewAnswer = (r) => ({ acceptedHunks: r.preview.files.flatMap((f) => f.hunks.map((h) => h.id)) })) {}
+  constructor(
+    private readonly answer: (r: PatchReviewRequest) => PatchReviewAnswer = (r) => ({
+      acceptedHunks: r.preview.files.flatMap((f) => f.hunks.map((h) => h.id)),
+    }),
+  ) {}
   async review(request: PatchReviewRequest, signal: AbortSignal): Promise<PatchReviewAnswer> {
     this.reviewed.push(request);
     if (signal.aborted) return { acceptedHunks: [] };

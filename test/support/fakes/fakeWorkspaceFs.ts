@@ -10,7 +10,10 @@ export class FakeWorkspaceFs implements WorkspaceFs {
   /** Make the next applyChanges fail (a save refused by the editor). */
   failNextWrite?: string;
 
-  constructor(files: Record<string, string> = {}, readonly root = '/fake-workspace') {
+  constructor(
+    files: Record<string, string> = {},
+    readonly root = '/fake-workspace',
+  ) {
     for (const [p, t] of Object.entries(files)) this.disk.set(p, t);
   }
 

@@ -35,5 +35,8 @@ server.registerTool('slow', { description: 'Answers after ms milliseconds', inpu
   await new Promise((r) => setTimeout(r, ms));
   return { content: [{ type: 'text', text: `slept ${ms} ms` }] };
 });
-server.registerTool('fail', { description: 'Reports an error result' }, async () => ({ isError: true, content: [{ type: 'text', text: 'something went wrong on the server' }] }));
+server.registerTool('fail', { description: 'Reports an error result' }, async () => ({
+  isError: true,
+  content: [{ type: 'text', text: 'something went wrong on the server' }],
+}));
 await server.connect(new StdioServerTransport());

@@ -15,8 +15,21 @@ process.stdin.setEncoding('utf8').on('data', (d) => (input += d));
 process.stdin.on('end', () => {
   const request = JSON.parse(input);
   if (log) fs.appendFileSync(log, JSON.stringify(request) + '\n');
-  const chunk = (delta, finish = null) => ({ id: 'chatcmpl-local', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [{ index: 0, delta, finish_reason: finish }] });
-  const usage = { id: 'chatcmpl-local', object: 'chat.completion.chunk', created: 0, model: request.model, choices: [], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } };
+  const chunk = (delta, finish = null) => ({
+    id: 'chatcmpl-local',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: request.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
+  const usage = {
+    id: 'chatcmpl-local',
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: request.model,
+    choices: [],
+    usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 },
+  };
   const toolCall = (id, name, args) => [
     chunk({ tool_calls: [{ index: 0, id, type: 'function', function: { name, arguments: '' } }] }),
     chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 5) } }] }),
@@ -33,9 +46,15 @@ process.stdin.on('end', () => {
     case 'sse':
     case 'tight':
     case 'jsonl':
-      return send([chunk({ role: 'assistant', content: 'Reading ' }), chunk({ content: 'the file.' }), ...toolCall('call_1', 'read_file', '{"path":"add.js"}'), usage], mode);
+      return send(
+        [chunk({ role: 'assistant', content: 'Reading ' }), chunk({ content: 'the file.' }), ...toolCall('call_1', 'read_file', '{"path":"add.js"}'), usage],
+        mode,
+      );
     case 'agent': {
-      const tools = request.messages.filter((m) => m.role === 'tool').map((m) => m.content).join('\n');
+      const tools = request.messages
+        .filter((m) => m.role === 'tool')
+        .map((m) => m.content)
+        .join('\n');
       if (!tools) return send([chunk({ role: 'assistant', content: 'Let me look.' }), ...toolCall('call_r', 'read_file', '{"path":"add.js"}'), usage], 'sse');
       if (!/applied|dry run|proposed/i.test(tools)) {
         const patch = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n';
@@ -45,7 +64,30 @@ process.stdin.on('end', () => {
     }
     case 'pretty':
       // Not streamed: one whole chat.completion object, pretty-printed over many lines.
-      process.stdout.write(JSON.stringify({ id: 'chatcmpl-local', object: 'chat.completion', created: 0, model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: 'Reading the file.', tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"add.js"}' } }] }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 } }, null, 2) + '\n');
+      process.stdout.write(
+        JSON.stringify(
+          {
+            id: 'chatcmpl-local',
+            object: 'chat.completion',
+            created: 0,
+            model: request.model,
+            choices: [
+              {
+                index: 0,
+                message: {
+                  role: 'assistant',
+                  content: 'Reading the file.',
+                  tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'read_file', arguments: '{"path":"add.js"}' } }],
+                },
+                finish_reason: 'tool_calls',
+              },
+            ],
+            usage: { prompt_tokens: 42, completion_tokens: 7, total_tokens: 49 },
+          },
+          null,
+          2,
+        ) + '\n',
+      );
       break;
     case 'fail':
       process.stderr.write('tinyModel: cannot reach the upstream model\n');

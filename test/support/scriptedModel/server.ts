@@ -117,7 +117,7 @@ export class ScriptedModelServer {
       method: req.method ?? 'GET',
       path: url.pathname,
       query: Object.fromEntries(url.searchParams),
-      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v ?? ''])),
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
       body,
       turn: -1,
       attempt: 0,
@@ -129,7 +129,10 @@ export class ScriptedModelServer {
     if (req.method === 'GET' && url.pathname.endsWith('/models')) {
       record.outcome = 'models';
       const id = this.script.modelId ?? DEFAULT_MODEL_ID;
-      return sendJson(res, 200, { object: 'list', data: [{ id, object: 'model', created: 0, owned_by: 'patchpilot-scripted-model', ...this.script.modelFields }] });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id, object: 'model', created: 0, owned_by: 'patchpilot-scripted-model', ...this.script.modelFields }],
+      });
     }
     if (req.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
       record.outcome = 'not-found';
@@ -170,7 +173,7 @@ export class ScriptedModelServer {
     if (this.script.rejectStreamOptions && body.stream_options !== undefined) {
       record.outcome = 'stream-options-rejected';
       return sendJson(res, 400, {
-        error: { message: "Unrecognized request argument supplied: stream_options", type: 'invalid_request_error' },
+        error: { message: 'Unrecognized request argument supplied: stream_options', type: 'invalid_request_error' },
       });
     }
     const problem = checkTurn(turn, body, record.headers);
@@ -178,7 +181,10 @@ export class ScriptedModelServer {
       record.outcome = 'mismatch';
       this.mismatches.push({ turn: turnNo, problem });
       return sendJson(res, 400, {
-        error: { message: `scripted model: request for turn ${turnNo}${turn.label ? ` (${turn.label})` : ''} did not match: ${problem}`, type: 'script_mismatch' },
+        error: {
+          message: `scripted model: request for turn ${turnNo}${turn.label ? ` (${turn.label})` : ''} did not match: ${problem}`,
+          type: 'script_mismatch',
+        },
       });
     }
     const fault = turn.faults?.[record.attempt - 1];

@@ -74,13 +74,16 @@ test('import boundaries: every layer rule refuses what it must and lets the rest
   const wrong: string[] = [];
   for (const [file, code, refused] of cases) {
     const errors = await boundaryErrors(file, code);
-    if ((errors.length > 0) !== refused) wrong.push(`${file}: ${code} -> ${errors.length ? errors.join(' | ') : 'allowed'} (expected ${refused ? 'refused' : 'allowed'})`);
+    if (errors.length > 0 !== refused)
+      wrong.push(`${file}: ${code} -> ${errors.length ? errors.join(' | ') : 'allowed'} (expected ${refused ? 'refused' : 'allowed'})`);
   }
   assert.deepEqual(wrong, []);
 });
 
 test('the repository itself passes the boundary rules', async () => {
   const results = await eslint.lintFiles(['src', 'webview-ui']);
-  const crossings = results.flatMap((r) => r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${path.relative(root, r.filePath)}:${m.line}: ${m.message}`));
+  const crossings = results.flatMap((r) =>
+    r.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => `${path.relative(root, r.filePath)}:${m.line}: ${m.message}`),
+  );
   assert.deepEqual(crossings, []);
 });

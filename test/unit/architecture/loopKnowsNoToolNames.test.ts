@@ -10,7 +10,9 @@ import { createToolRegistry } from '../../../src/core/tools';
 const dir = path.resolve(__dirname, '../../../src/core/orchestrator');
 
 test('src/core/orchestrator names no built-in tool', () => {
-  const names = createToolRegistry({ commands: true, web: true, history: true, memory: true, skills: true }).list().map((t) => t.name);
+  const names = createToolRegistry({ commands: true, web: true, history: true, memory: true, skills: true })
+    .list()
+    .map((t) => t.name);
   const offenders: string[] = [];
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
     const text = readFileSync(path.join(dir, file), 'utf8');

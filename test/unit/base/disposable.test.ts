@@ -18,8 +18,16 @@ test('an item that throws does not stop the others; the first error is rethrown'
   const ran: string[] = [];
   const store = new DisposableStore();
   store.add(toDisposable(() => ran.push('a')));
-  store.add(toDisposable(() => { throw new Error('b failed'); }));
-  store.add(toDisposable(() => { throw new Error('c failed'); }));
+  store.add(
+    toDisposable(() => {
+      throw new Error('b failed');
+    }),
+  );
+  store.add(
+    toDisposable(() => {
+      throw new Error('c failed');
+    }),
+  );
   assert.throws(() => store.dispose(), /c failed/);
   assert.deepEqual(ran, ['a']);
 });

@@ -76,7 +76,16 @@ describe('patch benchmark corpus', () => {
   });
 
   test('patches that stay valid unified diffs apply exactly with a strict reference (jsdiff): the expected file is right', () => {
-    for (const name of ['clean', 'dropped-context', 'extra-context', 'path-prefix', 'multi-file', 'new-or-deleted-file', 'crlf-patch-lf-file', 'lf-patch-crlf-file']) {
+    for (const name of [
+      'clean',
+      'dropped-context',
+      'extra-context',
+      'path-prefix',
+      'multi-file',
+      'new-or-deleted-file',
+      'crlf-patch-lf-file',
+      'lf-patch-crlf-file',
+    ]) {
       for (const c of casesFor(byName(name))) {
         const r = applyWithJsdiff(c);
         assert.equal(r.status, 'applied', `${c.id}: ${r.error}`);
@@ -152,7 +161,12 @@ describe('patch benchmark corpus', () => {
 
   test('typographic substitutions stay in context lines and map back to the clean patch', () => {
     const ascii = (s: string): string =>
-      s.replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"').replace(/\u2013/g, '-').replace(/\u2014/g, '--').replace(/\u00a0/g, ' ');
+      s
+        .replace(/[\u2018\u2019]/g, "'")
+        .replace(/[\u201c\u201d]/g, '"')
+        .replace(/\u2013/g, '-')
+        .replace(/\u2014/g, '--')
+        .replace(/\u00a0/g, ' ');
     for (const c of casesFor(byName('unicode-punctuation'))) {
       const clean = casesFor(byName('clean')).find((x) => x.source === c.source) as BenchCase;
       assert.notEqual(c.patch, clean.patch);
@@ -180,7 +194,10 @@ describe('patch benchmark corpus', () => {
       assert.equal(lines[0], '*** Begin Patch');
       assert.equal(lines[lines.length - 1], '*** End Patch');
       assert.match(lines[1] ?? '', /^\*\*\* Update File: lib\/[abc]\.js$/);
-      assert.ok(lines.slice(2, -1).every((l) => /^(@@|[ +-]|\*\*\* End of File$)/.test(l) || l === ''), c.id);
+      assert.ok(
+        lines.slice(2, -1).every((l) => /^(@@|[ +-]|\*\*\* End of File$)/.test(l) || l === ''),
+        c.id,
+      );
     }
   });
 
@@ -198,7 +215,11 @@ describe('patch benchmark corpus', () => {
     for (const c of casesFor(byName('ambiguous-hunk'))) {
       const [path, text] = firstFile(c);
       const file = splitLines(text);
-      const hunk = c.patch.split('\n').slice(3).filter((l) => /^[ -]/.test(l)).map((l) => l.slice(1));
+      const hunk = c.patch
+        .split('\n')
+        .slice(3)
+        .filter((l) => /^[ -]/.test(l))
+        .map((l) => l.slice(1));
       const hits = findBlock(file, hunk);
       assert.equal(hits.length, 2, c.id);
       const [header] = hunkHeaders(c.patch);
@@ -218,7 +239,10 @@ describe('patch benchmark corpus', () => {
     for (const c of casesFor(byName('wrong-deleted-line'))) {
       const [, text] = firstFile(c);
       const file = new Set(splitLines(text).map((l) => l.trim()));
-      const removed = c.patch.split('\n').filter((l) => l.startsWith('-') && !l.startsWith('---')).map((l) => l.slice(1));
+      const removed = c.patch
+        .split('\n')
+        .filter((l) => l.startsWith('-') && !l.startsWith('---'))
+        .map((l) => l.slice(1));
       assert.equal(removed.filter((l) => !file.has(l.trim())).length, 1, c.id);
       assert.equal(c.expected, null);
       // Any application of a must-refuse case is wrong; a refusal is not.

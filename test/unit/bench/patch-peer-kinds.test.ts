@@ -51,7 +51,10 @@ function gitApply(c: BenchCase, zero: boolean): Record<string, string> {
 
 describe('patch benchmark: peer-variant kinds', () => {
   test('git -U0 and byte-exact endings: git apply gives exactly the expected bytes', () => {
-    for (const [name, zero] of [['unified-u0', true], ['eol-bytes', false]] as const) {
+    for (const [name, zero] of [
+      ['unified-u0', true],
+      ['eol-bytes', false],
+    ] as const) {
       const cases = casesOf(name);
       assert.ok(cases.length >= 4, `${name}: ${cases.length} cases`);
       for (const c of cases) assert.deepEqual(gitApply(c, zero), c.expected, c.id);
@@ -104,9 +107,15 @@ describe('patch benchmark: peer-variant kinds', () => {
     for (const c of casesOf('mixed-indentation')) {
       const file = Object.values(c.expected!)[0]!.split('\n');
       const added = c.patch.split('\n').filter((l) => l[0] === '+' && !l.startsWith('+++') && l.slice(1).trim() !== '');
-      assert.ok(added.some((l) => file.includes(l.slice(1))), c.id);
+      assert.ok(
+        added.some((l) => file.includes(l.slice(1))),
+        c.id,
+      );
       const context = c.patch.split('\n').filter((l) => l[0] === ' ' && l.trim() !== '');
-      assert.ok(context.some((l) => !file.includes(l.slice(1))), c.id);
+      assert.ok(
+        context.some((l) => !file.includes(l.slice(1))),
+        c.id,
+      );
     }
   });
 });

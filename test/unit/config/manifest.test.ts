@@ -22,15 +22,31 @@ const spec = (key: SettingKey): { kind: string; trustSensitive?: boolean } => SE
 describe('package.json settings match the core settings', () => {
   test('every core setting is contributed, and every contributed setting is read by the core', () => {
     const contributed = Object.keys(properties).filter((k) => k.startsWith('patchpilot.'));
-    assert.deepEqual(coreKeys.filter((k) => !contributed.includes(k)), [], 'in SETTING_KEYS but not in package.json');
-    assert.deepEqual(contributed.filter((k) => !(coreKeys as string[]).includes(k)), [], 'in package.json but not in SETTING_KEYS');
+    assert.deepEqual(
+      coreKeys.filter((k) => !contributed.includes(k)),
+      [],
+      'in SETTING_KEYS but not in package.json',
+    );
+    assert.deepEqual(
+      contributed.filter((k) => !(coreKeys as string[]).includes(k)),
+      [],
+      'in package.json but not in SETTING_KEYS',
+    );
   });
 
   test('Restricted Mode withholds exactly the trust-sensitive settings', () => {
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
     const sensitive = coreKeys.filter((k) => spec(k).trustSensitive === true);
-    assert.deepEqual(sensitive.filter((k) => !restricted.includes(k)), [], 'trust-sensitive but not restricted');
-    assert.deepEqual(restricted.filter((k) => !(sensitive as string[]).includes(k)), [], 'restricted but not trust-sensitive');
+    assert.deepEqual(
+      sensitive.filter((k) => !restricted.includes(k)),
+      [],
+      'trust-sensitive but not restricted',
+    );
+    assert.deepEqual(
+      restricted.filter((k) => !(sensitive as string[]).includes(k)),
+      [],
+      'restricted but not trust-sensitive',
+    );
   });
 
   test('text settings are plain strings with an empty default, so the Settings UI edits them in place', () => {

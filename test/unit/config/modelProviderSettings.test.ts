@@ -26,9 +26,15 @@ describe('model provider settings', () => {
         trusted,
       });
       assert.equal(r.settings.llm.command, undefined, `trusted=${trusted}`);
-      assert.deepEqual(r.ignored.map((i) => [i.key, i.reason]), [['patchpilot.llm.command', USER_ONLY_REASON]]);
+      assert.deepEqual(
+        r.ignored.map((i) => [i.key, i.reason]),
+        [['patchpilot.llm.command', USER_ONLY_REASON]],
+      );
     }
-    const user = resolveSettings({ layers: [{ scope: 'user', origin: 'user settings', values: { 'patchpilot.llm.command': 'node /opt/model.js' } }], trusted: false });
+    const user = resolveSettings({
+      layers: [{ scope: 'user', origin: 'user settings', values: { 'patchpilot.llm.command': 'node /opt/model.js' } }],
+      trusted: false,
+    });
     assert.equal(user.settings.llm.command, 'node /opt/model.js');
     assert.equal(user.sources['patchpilot.llm.command']?.scope, 'user');
   });
@@ -55,7 +61,12 @@ describe('model provider settings', () => {
       assert.deepEqual([openai.apiKey, openai.apiKeyOrigin], ['sk-openai', '$OPENAI_API_KEY']);
       const anthropic = loadCliConfig({ workspace: ws.root, env: { ...env, PATCHPILOT_PROVIDER: 'anthropic' }, flags: {}, trusted: false });
       assert.deepEqual([anthropic.apiKey, anthropic.apiKeyOrigin], ['sk-ant', '$ANTHROPIC_API_KEY']);
-      const own = loadCliConfig({ workspace: ws.root, env: { ...env, PATCHPILOT_API_KEY: 'sk-own' }, flags: { 'patchpilot.llm.provider': 'anthropic' }, trusted: false });
+      const own = loadCliConfig({
+        workspace: ws.root,
+        env: { ...env, PATCHPILOT_API_KEY: 'sk-own' },
+        flags: { 'patchpilot.llm.provider': 'anthropic' },
+        trusted: false,
+      });
       assert.equal(own.apiKey, 'sk-own');
     } finally {
       ws.done();

@@ -9,7 +9,22 @@ import { isLoopbackEndpoint } from '../../../src/host/vscode/config/settingsRead
 describe('provider catalog', () => {
   test('the providers of the setup flow, each once', () => {
     const labels = PROVIDERS.map((p) => p.label).join(' | ');
-    for (const name of ['OpenAI', 'Anthropic', 'Google', 'DeepSeek', 'Mistral', 'Groq', 'OpenRouter', 'xAI', 'Ollama', 'LM Studio', 'vLLM', 'llama.cpp', 'VS Code', 'Custom']) {
+    for (const name of [
+      'OpenAI',
+      'Anthropic',
+      'Google',
+      'DeepSeek',
+      'Mistral',
+      'Groq',
+      'OpenRouter',
+      'xAI',
+      'Ollama',
+      'LM Studio',
+      'vLLM',
+      'llama.cpp',
+      'VS Code',
+      'Custom',
+    ]) {
       assert.ok(labels.includes(name), `${name} in ${labels}`);
     }
     assert.equal(new Set(PROVIDERS.map((p) => p.id)).size, PROVIDERS.length);

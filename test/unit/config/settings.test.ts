@@ -70,18 +70,25 @@ describe('settings: defaults and validation', () => {
 
   test('a base URL carrying credentials is refused', () => {
     assert.throws(
-      () => resolveSettings({ layers: [{ scope: 'flag', origin: 'command line', values: { 'patchpilot.llm.baseUrl': 'http://u:p@127.0.0.1/v1' } }], trusted: true }),
+      () =>
+        resolveSettings({
+          layers: [{ scope: 'flag', origin: 'command line', values: { 'patchpilot.llm.baseUrl': 'http://u:p@127.0.0.1/v1' } }],
+          trusted: true,
+        }),
       /must not carry credentials/,
     );
   });
 
   test('negative, zero and fractional limits are refused', () => {
     for (const bad of [0, -1, 2.5]) {
-      assert.throws(() => resolveSettings({ layers: [{ scope: 'user', origin: 'u', values: { 'patchpilot.limits.maxConsecutiveFailures': bad } }], trusted: true }), /maxConsecutiveFailures/);
+      assert.throws(
+        () => resolveSettings({ layers: [{ scope: 'user', origin: 'u', values: { 'patchpilot.limits.maxConsecutiveFailures': bad } }], trusted: true }),
+        /maxConsecutiveFailures/,
+      );
     }
   });
 
-  test('unknown patchpilot keys are warnings, other extensions\' keys are ignored silently', () => {
+  test("unknown patchpilot keys are warnings, other extensions' keys are ignored silently", () => {
     const r = resolveSettings({ layers: [{ scope: 'user', origin: 'u', values: { 'patchpilot.limit.maxSteps': 3, 'editor.fontSize': 12 } }], trusted: true });
     assert.deepEqual(r.warnings, ['unknown setting patchpilot.limit.maxSteps in u']);
   });
@@ -155,12 +162,14 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
       assert.deepEqual(r.settings.policy.allow, []);
       assert.deepEqual(r.settings.policy.deny, ['curl *'], 'a workspace deny only tightens: kept');
       assert.equal(r.settings.llm.model, 'team-model', 'harmless keys still apply');
-      assert.deepEqual(
-        r.ignored.map((i) => i.key).sort(),
-        ['patchpilot.llm.baseUrl', 'patchpilot.policy.allow', 'patchpilot.tests.commands'],
-      );
+      assert.deepEqual(r.ignored.map((i) => i.key).sort(), ['patchpilot.llm.baseUrl', 'patchpilot.policy.allow', 'patchpilot.tests.commands']);
       // The user's own base URL (env) is still honoured with the key.
-      const own = loadCliConfig({ workspace: ws.root, env: { OPENAI_API_KEY: 'secret', PATCHPILOT_BASE_URL: 'http://127.0.0.1:1234/v1' }, flags: {}, trusted: false });
+      const own = loadCliConfig({
+        workspace: ws.root,
+        env: { OPENAI_API_KEY: 'secret', PATCHPILOT_BASE_URL: 'http://127.0.0.1:1234/v1' },
+        flags: {},
+        trusted: false,
+      });
       assert.equal(own.settings.llm.baseUrl, 'http://127.0.0.1:1234/v1');
       assert.equal(own.apiKey, 'secret');
     } finally {
@@ -176,18 +185,25 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
       apiKey: 'k',
     });
     assert.equal(r.apiKey, 'k', 'trusted: the user accepted the workspace URL');
-    const untrusted = resolveSettings({ layers: [{ scope: 'workspace', origin: 'ws', values: { 'patchpilot.llm.baseUrl': 'http://127.0.0.1:1/v1' } }], trusted: false, apiKey: 'k' });
+    const untrusted = resolveSettings({
+      layers: [{ scope: 'workspace', origin: 'ws', values: { 'patchpilot.llm.baseUrl': 'http://127.0.0.1:1/v1' } }],
+      trusted: false,
+      apiKey: 'k',
+    });
     assert.equal(untrusted.settings.llm.baseUrl, undefined);
   });
 
   test('a broken settings.json is a ConfigError naming the file and line; a missing one is fine', () => {
     const ws = workspaceWithSettings('{\n  "patchpilot.llm.model": "x",\n  "patchpilot.limits.maxSteps": ,\n}');
     try {
-      assert.throws(() => loadCliConfig({ workspace: ws.root, env: {}, flags: {}, trusted: true }), (err: unknown) => {
-        assert.ok(err instanceof ConfigError);
-        assert.match(err.message, /settings\.json:3: ValueExpected/);
-        return true;
-      });
+      assert.throws(
+        () => loadCliConfig({ workspace: ws.root, env: {}, flags: {}, trusted: true }),
+        (err: unknown) => {
+          assert.ok(err instanceof ConfigError);
+          assert.match(err.message, /settings\.json:3: ValueExpected/);
+          return true;
+        },
+      );
     } finally {
       ws.done();
     }
@@ -211,7 +227,7 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
     assert.equal(r.settings.limits.maxSteps, 20);
   });
 
-  test('untrusted workspace: its path and network opt-ins are ignored, the user\'s kept (A10, the one trust filter)', () => {
+  test("untrusted workspace: its path and network opt-ins are ignored, the user's kept (A10, the one trust filter)", () => {
     const layers = (trustedWs: boolean) =>
       resolveSettings({
         layers: [
@@ -253,7 +269,11 @@ describe('settings: an empty text is unset; the provider picks the endpoint and 
   test('"" from the Settings UI, a flag or a variable leaves the value unset (the weaker layer stands)', () => {
     const r = resolveSettings({
       layers: [
-        { scope: 'user', origin: 'user settings', values: { 'patchpilot.llm.model': 'user-model', 'patchpilot.llm.baseUrl': '', 'patchpilot.llm.fastModel': '  ' } },
+        {
+          scope: 'user',
+          origin: 'user settings',
+          values: { 'patchpilot.llm.model': 'user-model', 'patchpilot.llm.baseUrl': '', 'patchpilot.llm.fastModel': '  ' },
+        },
         { scope: 'workspace', origin: 'workspace settings', values: { 'patchpilot.llm.model': '', 'patchpilot.llm.provider': '' } },
       ],
       trusted: true,
@@ -264,7 +284,12 @@ describe('settings: an empty text is unset; the provider picks the endpoint and 
     assert.equal(r.settings.llm.provider, undefined);
     const ws = workspaceWithSettings('{"patchpilot.llm.model": "", "patchpilot.webSearch.url": ""}');
     try {
-      const cli = loadCliConfig({ workspace: ws.root, env: { PATCHPILOT_MODEL: '' }, flags: { 'patchpilot.llm.baseUrl': '', 'patchpilot.llm.model': '' }, trusted: true });
+      const cli = loadCliConfig({
+        workspace: ws.root,
+        env: { PATCHPILOT_MODEL: '' },
+        flags: { 'patchpilot.llm.baseUrl': '', 'patchpilot.llm.model': '' },
+        trusted: true,
+      });
       assert.equal(cli.settings.llm.model, undefined);
       assert.equal(cli.settings.llm.baseUrl, undefined);
       assert.equal(cli.settings.webSearch.url, undefined);
@@ -284,10 +309,17 @@ describe('settings: an empty text is unset; the provider picks the endpoint and 
   });
 
   test('an untrusted workspace cannot choose the provider (it decides which key goes where)', () => {
-    const r = resolveSettings({ layers: [{ scope: 'workspace', origin: 'ws', values: { 'patchpilot.llm.provider': 'openrouter' } }], trusted: false, apiKey: 'k' });
+    const r = resolveSettings({
+      layers: [{ scope: 'workspace', origin: 'ws', values: { 'patchpilot.llm.provider': 'openrouter' } }],
+      trusted: false,
+      apiKey: 'k',
+    });
     assert.equal(r.settings.llm.provider, undefined);
     assert.equal(r.settings.llm.baseUrl, undefined);
-    assert.deepEqual(r.ignored.map((i) => i.key), ['patchpilot.llm.provider']);
+    assert.deepEqual(
+      r.ignored.map((i) => i.key),
+      ['patchpilot.llm.provider'],
+    );
   });
 
   test("the CLI reads the provider's own key variable, and no other provider's", () => {
@@ -302,7 +334,12 @@ describe('settings: an empty text is unset; the provider picks the endpoint and 
       assert.equal(local.apiKey, undefined, 'a cloud key never goes to a local server chosen by provider');
       const none = loadCliConfig({ workspace: ws.root, env, flags: {}, trusted: true });
       assert.equal(none.apiKey, 'oa', 'without a provider, OPENAI_API_KEY as before');
-      const own = loadCliConfig({ workspace: ws.root, env: { ...env, PATCHPILOT_API_KEY: 'pp' }, flags: { 'patchpilot.llm.provider': 'deepseek' }, trusted: true });
+      const own = loadCliConfig({
+        workspace: ws.root,
+        env: { ...env, PATCHPILOT_API_KEY: 'pp' },
+        flags: { 'patchpilot.llm.provider': 'deepseek' },
+        trusted: true,
+      });
       assert.equal(own.apiKey, 'pp');
     } finally {
       ws.done();
@@ -318,7 +355,10 @@ describe('settings: user-only keys (patchpilot.sandbox.allowUnixSockets)', () =>
       for (const trusted of [false, true]) {
         const r = loadCliConfig({ workspace: ws.root, env: { XDG_CONFIG_HOME: config }, flags: {}, trusted });
         assert.deepEqual(r.settings.sandbox.allowUnixSockets, []);
-        assert.deepEqual(r.ignored.map((i) => [i.key, i.userOnly]), [['patchpilot.sandbox.allowUnixSockets', true]]);
+        assert.deepEqual(
+          r.ignored.map((i) => [i.key, i.userOnly]),
+          [['patchpilot.sandbox.allowUnixSockets', true]],
+        );
         assert.match(r.ignored[0]!.reason, /only your user settings/);
       }
       mkdirSync(path.join(config, 'patchpilot'));
@@ -339,7 +379,11 @@ describe('settings: user-only keys (patchpilot.sandbox.allowUnixSockets)', () =>
 
   test('only absolute paths are accepted', () => {
     assert.throws(
-      () => resolveSettings({ layers: [{ scope: 'user', origin: 'user settings', values: { 'patchpilot.sandbox.allowUnixSockets': ['docker.sock'] } }], trusted: true }),
+      () =>
+        resolveSettings({
+          layers: [{ scope: 'user', origin: 'user settings', values: { 'patchpilot.sandbox.allowUnixSockets': ['docker.sock'] } }],
+          trusted: true,
+        }),
       /allowUnixSockets \(from user settings\): expected an array of absolute paths/,
     );
   });

@@ -13,7 +13,10 @@ test('the budget: per model (same name rules as the window table), else maxToken
   assert.equal(promptBudgetFor(settings(), 'gpt-4o', known).tokens, 96_000);
   assert.equal(promptBudgetFor(settings({ maxTokens: 8_000 }), 'gpt-4o', known).tokens, 8_000);
   const both = settings({ maxTokens: 8_000, maxTokensByModel: { 'llama3.1': 6_000 } });
-  assert.deepEqual(promptBudgetFor(both, 'llama3.1:8b', { tokens: 8_192, known: false }), { tokens: 6_000, source: 'patchpilot.context.maxTokensByModel (llama3.1:8b)' });
+  assert.deepEqual(promptBudgetFor(both, 'llama3.1:8b', { tokens: 8_192, known: false }), {
+    tokens: 6_000,
+    source: 'patchpilot.context.maxTokensByModel (llama3.1:8b)',
+  });
   assert.equal(promptBudgetFor(both, 'openrouter/gpt-4o', known).tokens, 8_000);
   // Over a known window the server would refuse the request: capped.
   assert.equal(promptBudgetFor(settings({ maxTokens: 500_000 }), 'gpt-4o', known).tokens, 121_600);
@@ -21,15 +24,30 @@ test('the budget: per model (same name rules as the window table), else maxToken
   assert.equal(promptBudgetFor(settings({ maxTokens: 50_000 }), 'my-local', { tokens: 8_192, known: false }).tokens, 50_000);
 });
 
-test("the default budget leaves the reply what the model can write (its output limit), at least 10% and at most 25% of the window", () => {
+test('the default budget leaves the reply what the model can write (its output limit), at least 10% and at most 25% of the window', () => {
   assert.equal(promptBudgetFor(settings(), 'gpt-4o', { tokens: 128_000, known: true, maxOutputTokens: 16_384 }).tokens, 128_000 - 16_384);
   assert.equal(promptBudgetFor(settings(), 'tiny-out', { tokens: 128_000, known: true, maxOutputTokens: 1_024 }).tokens, 128_000 - 12_800);
   assert.equal(promptBudgetFor(settings(), 'reasoner', { tokens: 128_000, known: true, maxOutputTokens: 128_000 }).tokens, 96_000);
-  assert.match(promptBudgetFor(settings(), 'gpt-4o', { tokens: 128_000, known: true, maxOutputTokens: 16_384 }).source, /less 16384 tokens for the reply \(its output limit is 16384\)/);
+  assert.match(
+    promptBudgetFor(settings(), 'gpt-4o', { tokens: 128_000, known: true, maxOutputTokens: 16_384 }).source,
+    /less 16384 tokens for the reply \(its output limit is 16384\)/,
+  );
 });
 
 test('settings: the context keys validate, with errors that name the key and the value', () => {
-  const ok = resolveSettings({ trusted: true, layers: [{ scope: 'user', origin: 'user settings', values: { 'patchpilot.context.maxTokens': 8000, patchpilot: { context: { maxTokensByModel: { 'gpt-4o': 60000 } }, llm: { contextWindows: { 'my-model': 32768 } } } } }] });
+  const ok = resolveSettings({
+    trusted: true,
+    layers: [
+      {
+        scope: 'user',
+        origin: 'user settings',
+        values: {
+          'patchpilot.context.maxTokens': 8000,
+          patchpilot: { context: { maxTokensByModel: { 'gpt-4o': 60000 } }, llm: { contextWindows: { 'my-model': 32768 } } },
+        },
+      },
+    ],
+  });
   assert.equal(ok.settings.context.maxTokens, 8000);
   assert.deepEqual(ok.settings.context.maxTokensByModel, { 'gpt-4o': 60000 });
   assert.deepEqual(ok.settings.llm.contextWindows, { 'my-model': 32768 });
@@ -39,7 +57,11 @@ test('settings: the context keys validate, with errors that name the key and the
     ['patchpilot.context.maxTokensByModel', [1, 2], /object of model names/],
     ['patchpilot.llm.contextWindows', { '': 5 }, /object of model names/],
   ] as const) {
-    assert.throws(() => resolveSettings({ trusted: true, layers: [{ scope: 'workspace', origin: '.vscode/settings.json', values: { [key]: value } }] }), (err: Error) => err.message.includes(key) && pattern.test(err.message), key);
+    assert.throws(
+      () => resolveSettings({ trusted: true, layers: [{ scope: 'workspace', origin: '.vscode/settings.json', values: { [key]: value } }] }),
+      (err: Error) => err.message.includes(key) && pattern.test(err.message),
+      key,
+    );
   }
 });
 
@@ -47,7 +69,10 @@ test('formatTokens reads like the event line', () => {
   assert.deepEqual([41_234, 6_150, 8_000, 950].map(formatTokens), ['41k', '6.2k', '8k', '950']);
 });
 
-const msgs = (n: number, size = 400): ModelMessage[] => [{ role: 'system', content: 's'.repeat(size) }, ...Array.from({ length: n }, (_, i) => ({ role: 'user' as const, content: `${i}`.repeat(size) }))];
+const msgs = (n: number, size = 400): ModelMessage[] => [
+  { role: 'system', content: 's'.repeat(size) },
+  ...Array.from({ length: n }, (_, i) => ({ role: 'user' as const, content: `${i}`.repeat(size) })),
+];
 
 test('counting: the last reported usage plus the calibrated estimate of what was added since', () => {
   const calibration = new TokenCalibration();

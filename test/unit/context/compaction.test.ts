@@ -16,15 +16,39 @@ import { seededRandom } from '../../support/seededRandom';
 
 const sys: ModelMessage = { role: 'system', content: 'rules' };
 const user = (content: string): ModelMessage => ({ role: 'user', content });
-const calls = (...ids: string[]): ModelMessage => ({ role: 'assistant', content: null, toolCalls: ids.map((id) => ({ id, name: 'read_file', argumentsJson: `{"path":"${id}.ts"}` })) });
+const calls = (...ids: string[]): ModelMessage => ({
+  role: 'assistant',
+  content: null,
+  toolCalls: ids.map((id) => ({ id, name: 'read_file', argumentsJson: `{"path":"${id}.ts"}` })),
+});
 const result = (id: string): ModelMessage => ({ role: 'tool', toolCallId: id, content: `content of ${id}` });
-const roles = (list: readonly ModelMessage[]) => list.map((m) => (isSummary(m) ? 'summary' : m.role === 'tool' ? `tool:${m.toolCallId}` : m.role === 'user' ? `user:${m.content}` : m.role));
+const roles = (list: readonly ModelMessage[]) =>
+  list.map((m) => (isSummary(m) ? 'summary' : m.role === 'tool' ? `tool:${m.toolCallId}` : m.role === 'user' ? `user:${m.content}` : m.role));
 
 test('the work before the last round becomes one summary after its user message; users and the last round stay', () => {
-  const list = [sys, user('goal'), calls('a', 'b'), result('a'), result('b'), calls('c'), result('c'), user('also this'), calls('d'), result('d'), calls('e'), result('e')];
+  const list = [
+    sys,
+    user('goal'),
+    calls('a', 'b'),
+    result('a'),
+    result('b'),
+    calls('c'),
+    result('c'),
+    user('also this'),
+    calls('d'),
+    result('d'),
+    calls('e'),
+    result('e'),
+  ];
   const plan = planCompaction(list);
   assert.equal(plan.lastRoundStart, 10);
-  assert.deepEqual(plan.jobs.map((j) => [j.request, j.work.length]), [['goal', 5], ['also this', 2]]);
+  assert.deepEqual(
+    plan.jobs.map((j) => [j.request, j.work.length]),
+    [
+      ['goal', 5],
+      ['also this', 2],
+    ],
+  );
   const out = applyCompaction(list, plan, ['S1', 'S2']);
   assert.deepEqual(roles(out), ['system', 'user:goal', 'summary', 'user:also this', 'summary', 'assistant', 'tool:e']);
   assert.match(out[2]!.content!, /\nS1\n<\/earlier-work-summary>$/);
@@ -34,7 +58,10 @@ test('the work before the last round becomes one summary after its user message;
 test('a segment already summarized with new work gets one new summary that replaces the old one', () => {
   const list = [sys, user('goal'), summaryMessage('old'), calls('x'), result('x'), calls('y'), result('y')];
   const plan = planCompaction(list);
-  assert.deepEqual(plan.jobs.map((j) => j.previousSummaries), [['old']]);
+  assert.deepEqual(
+    plan.jobs.map((j) => j.previousSummaries),
+    [['old']],
+  );
   assert.deepEqual(roles(applyCompaction(list, plan, ['new'])), ['system', 'user:goal', 'summary', 'assistant', 'tool:y']);
 });
 
@@ -84,9 +111,17 @@ test('property: on random conversations a compaction keeps every user message, t
       }
     }
     const plan = planCompaction(list);
-    const out = applyCompaction(list, plan, plan.jobs.map((_, i) => `summary ${i}`));
+    const out = applyCompaction(
+      list,
+      plan,
+      plan.jobs.map((_, i) => `summary ${i}`),
+    );
     assert.equal(findPairProblem(out), undefined, `case ${n}`);
-    assert.deepEqual(out.filter((m) => m.role === 'user' && !isSummary(m)).map((m) => m.content), users, `case ${n}`);
+    assert.deepEqual(
+      out.filter((m) => m.role === 'user' && !isSummary(m)).map((m) => m.content),
+      users,
+      `case ${n}`,
+    );
     assert.deepEqual(out.slice(lastRoundStart(out)), list.slice(plan.lastRoundStart), `case ${n}`);
     assert.equal(out[0], sys);
     // Idempotent: a second plan finds nothing left to summarize.

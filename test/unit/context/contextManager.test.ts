@@ -18,7 +18,17 @@ function fakeModel(options: { fail?: boolean; fast?: string; summary?: (prompt: 
       asked.push(req);
       if (options.fail) throw new Error('503 from the model');
       const text = options.summary?.(req.prompt ?? '') ?? `read ${(req.prompt?.match(/call read_file/g) ?? []).length} files`;
-      return { role: req.role ?? 'fast', model: 'm', text, toolCalls: [], invalidToolCalls: [], finishReason: 'stop', rawFinishReason: 'stop', usage: { promptTokens: 10, completionTokens: 5, estimated: false }, attempts: 1 };
+      return {
+        role: req.role ?? 'fast',
+        model: 'm',
+        text,
+        toolCalls: [],
+        invalidToolCalls: [],
+        finishReason: 'stop',
+        rawFinishReason: 'stop',
+        usage: { promptTokens: 10, completionTokens: 5, estimated: false },
+        attempts: 1,
+      };
     },
   };
 }
@@ -64,7 +74,10 @@ test('under the budget nothing changes; over it the work before the last round i
   assert.equal(s.model.asked[0]!.role, 'fast');
   assert.match(s.model.asked[0]!.prompt!, /The user's request:\nthe goal/);
   // system, goal, the summary, then the last round whole.
-  assert.deepEqual(sent.messages.map((m) => (isSummary(m) ? 'summary' : m.role)), ['system', 'user', 'summary', 'assistant', 'tool']);
+  assert.deepEqual(
+    sent.messages.map((m) => (isSummary(m) ? 'summary' : m.role)),
+    ['system', 'user', 'summary', 'assistant', 'tool'],
+  );
   assert.match(sent.messages[2]!.content!, /read 8 files/);
   assert.equal((sent.messages[4] as { toolCallId: string }).toolCallId, 'c8');
   assert.equal(findPairProblem(sent.messages), undefined);
@@ -95,7 +108,11 @@ test('a failing model: a plain list of the steps stands in, one warning, the con
 
 test('still over after the summary: the oldest summaries, then the oldest earlier exchanges are dropped; the goal stays', async () => {
   const earlier: ModelMessage[] = [];
-  for (let i = 0; i < 6; i++) earlier.push({ role: 'user', content: `earlier goal ${i} ${'y'.repeat(1_600)}` }, { role: 'assistant', summary: true, content: `[summary] ${'z'.repeat(400)}` });
+  for (let i = 0; i < 6; i++)
+    earlier.push(
+      { role: 'user', content: `earlier goal ${i} ${'y'.repeat(1_600)}` },
+      { role: 'assistant', summary: true, content: `[summary] ${'z'.repeat(400)}` },
+    );
   const s = setup({ budget: 2_500, earlier, model: fakeModel({ summary: () => 'w'.repeat(1_500) }) });
   for (let i = 0; i < 3; i++) s.step(800);
   const sent = await s.manager.prepare(signal);
@@ -117,7 +134,10 @@ test('the last round alone over the budget: its largest results are cut head and
   const s = setup({ budget: 3_000 });
   // Five parallel results, each at the cap a result may have when it enters (a quarter of the budget).
   const ids = ['p1', 'p2', 'p3', 'p4', 'p5'];
-  s.conversation.addAssistant('', ids.map((id) => ({ id, name: 'read_file', argumentsJson: `{"path":"${id}"}` })));
+  s.conversation.addAssistant(
+    '',
+    ids.map((id) => ({ id, name: 'read_file', argumentsJson: `{"path":"${id}"}` })),
+  );
   for (const id of ids) s.conversation.addToolResult(id, `${id}-START ${'a'.repeat(8_000)} ${id}-END`);
   const sent = await s.manager.prepare(signal);
   assert.equal(s.reports[0]!.summarizedMessages, 0);

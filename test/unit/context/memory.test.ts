@@ -11,10 +11,13 @@ import { ScriptedApprover, makeContext, tempWorkspace } from '../tools/helpers';
 const now = new Date(2025, 2, 4, 9, 5);
 const read = (root: string, rel: string) => readFileSync(path.join(root, rel), 'utf8');
 
-test('remember appends to MEMORY.md (created with a header) and to the day\'s journal with the goal', async () => {
+test("remember appends to MEMORY.md (created with a header) and to the day's journal with the goal", async () => {
   const ws = tempWorkspace();
   try {
-    assert.deepEqual(await rememberFact(ws.root, 'Tests run with `npm test -- --runInBand`.', { goal: 'fix the flaky test', now }), { status: 'added', notesFile: `${MEMORY_NOTES_DIR}/2025-03-04.md` });
+    assert.deepEqual(await rememberFact(ws.root, 'Tests run with `npm test -- --runInBand`.', { goal: 'fix the flaky test', now }), {
+      status: 'added',
+      notesFile: `${MEMORY_NOTES_DIR}/2025-03-04.md`,
+    });
     await rememberFact(ws.root, '- The API client lives in src/api/client.ts\n(generated).', { now });
     const memory = read(ws.root, MEMORY_FILE);
     assert.match(memory, /^# Memory\n/);
@@ -31,7 +34,7 @@ test('remember appends to MEMORY.md (created with a header) and to the day\'s jo
   }
 });
 
-test('the user\'s edits stay as they are; a fact the user deleted is not added back, even on another day', async () => {
+test("the user's edits stay as they are; a fact the user deleted is not added back, even on another day", async () => {
   const ws = tempWorkspace();
   try {
     await rememberFact(ws.root, 'Use pnpm, not npm.', { now });
@@ -41,7 +44,10 @@ test('the user\'s edits stay as they are; a fact the user deleted is not added b
     const day2 = new Date(2025, 2, 5, 14, 30);
     assert.deepEqual(await rememberFact(ws.root, 'use pnpm, not npm', { now: day2 }), { status: 'deleted-by-user', day: '2025-03-04' });
     assert.equal((await rememberFact(ws.root, 'CI runs on Node 20.', { now: day2 })).status, 'added');
-    assert.equal(read(ws.root, MEMORY_FILE), '# Notes for the agent\n\n- The docs build with mkdocs.\nAsk before touching migrations/\n- CI runs on Node 20.\n');
+    assert.equal(
+      read(ws.root, MEMORY_FILE),
+      '# Notes for the agent\n\n- The docs build with mkdocs.\nAsk before touching migrations/\n- CI runs on Node 20.\n',
+    );
     assert.equal(await readMemoryFile(ws.root), read(ws.root, MEMORY_FILE));
     assert.deepEqual(readdirSync(path.join(ws.root, MEMORY_NOTES_DIR)).sort(), ['2025-03-04.md', '2025-03-05.md']);
     // Deleting the whole file deletes every fact in it.
@@ -100,7 +106,10 @@ test('the remember tool: a write like any other (ask mode asks, plan mode refuse
     assert.equal(approver.actionRequests[0]!.kind, 'write');
     assert.ok(ctx.events.some((e) => e.type === 'policy' && e.decision.rule === 'allow:memory'));
     // auto-edit: no question.
-    assert.match((await registry.invoke('remember', { fact: 'deploys go through make release' }, makeContext(ws.root, { mode: 'auto-edit' }))).output, /already in/);
+    assert.match(
+      (await registry.invoke('remember', { fact: 'deploys go through make release' }, makeContext(ws.root, { mode: 'auto-edit' }))).output,
+      /already in/,
+    );
     writeFileSync(path.join(ws.root, MEMORY_FILE), '# Memory\n');
     const again = await registry.invoke('remember', { fact: 'Deploys go through make release.' }, makeContext(ws.root, { mode: 'auto-edit' }));
     assert.equal(again.ok, false);

@@ -16,7 +16,10 @@ const tokens = (t: string) => Math.ceil(t.length / 4);
 
 test('the prompt in order: identity and facts, project instructions, memory, skills, earlier runs', () => {
   const sections: PromptSections = {
-    rules: [{ source: 'AGENTS.md', text: 'Use tabs.' }, { source: '.patchpilot/rules/style.md', text: 'No default exports.' }],
+    rules: [
+      { source: 'AGENTS.md', text: 'Use tabs.' },
+      { source: '.patchpilot/rules/style.md', text: 'No default exports.' },
+    ],
     memory: { source: '.patchpilot/MEMORY.md', text: '# Memory\n\n- CI runs on Node 20.\n' },
     skills: [{ name: 'write-tests', description: 'Add tests.' }],
     alwaysSkills: [{ name: 'deploy', text: 'Always deploy with make.' }],
@@ -25,9 +28,20 @@ test('the prompt in order: identity and facts, project instructions, memory, ski
   const { text, cut } = assembleSystemPrompt('BASE PROMPT', sections, 100_000, tokens);
   assert.deepEqual(cut, []);
   const at = (s: string) => text.indexOf(s);
-  const order = ['BASE PROMPT', '## AGENTS.md\nUse tabs.', '## .patchpilot/rules/style.md\nNo default exports.', '- CI runs on Node 20.', '- write-tests: Add tests.', '## Skill deploy (always on)\nAlways deploy with make.', 'asked: fix the date test'];
+  const order = [
+    'BASE PROMPT',
+    '## AGENTS.md\nUse tabs.',
+    '## .patchpilot/rules/style.md\nNo default exports.',
+    '- CI runs on Node 20.',
+    '- write-tests: Add tests.',
+    '## Skill deploy (always on)\nAlways deploy with make.',
+    'asked: fix the date test',
+  ];
   for (const s of order) assert.ok(at(s) >= 0, s);
-  assert.deepEqual(order.map(at), [...order.map(at)].sort((a, b) => a - b));
+  assert.deepEqual(
+    order.map(at),
+    [...order.map(at)].sort((a, b) => a - b),
+  );
   assert.match(text, /call load_skill with the skill's name/);
   // Nothing to add: only the base.
   assert.equal(assembleSystemPrompt('BASE', { rules: [], skills: [], alwaysSkills: [], history: [] }, 8_000, tokens).text, 'BASE');
@@ -35,14 +49,19 @@ test('the prompt in order: identity and facts, project instructions, memory, ski
 
 test('each part keeps to its share of the budget: cut head and tail, with a note, and named for a warning', () => {
   const huge = (tag: string) => `${tag}-START\n${'line of text\n'.repeat(5_000)}${tag}-END`;
-  const { text, cut } = assembleSystemPrompt('BASE', { rules: [{ source: 'AGENTS.md', text: huge('RULES') }], memory: { source: 'M', text: huge('MEM') }, skills: [], alwaysSkills: [], history: [] }, 8_000, tokens);
+  const { text, cut } = assembleSystemPrompt(
+    'BASE',
+    { rules: [{ source: 'AGENTS.md', text: huge('RULES') }], memory: { source: 'M', text: huge('MEM') }, skills: [], alwaysSkills: [], history: [] },
+    8_000,
+    tokens,
+  );
   assert.deepEqual(cut, ['project instructions', 'memory']);
   assert.ok(tokens(text) < 8_000 * (0.15 + 0.08) + 200, String(tokens(text)));
   assert.match(text, /RULES-START[\s\S]*omitted[\s\S]*RULES-END\n\[project instructions cut to fit the context budget; read the file for the rest\]/);
   assert.match(text, /MEM-START[\s\S]*MEM-END\n\[memory cut/);
 });
 
-test('gathered from the workspace: AGENTS.md, rules by name, MEMORY.md, skills, and the history\'s best hits for the goal', async () => {
+test("gathered from the workspace: AGENTS.md, rules by name, MEMORY.md, skills, and the history's best hits for the goal", async () => {
   const ws = tempWorkspace({
     'AGENTS.md': '# Agents\nRun `make check` before finishing.\n',
     '.patchpilot/rules/b-style.md': 'Prefer small functions.\n',
@@ -54,19 +73,45 @@ test('gathered from the workspace: AGENTS.md, rules by name, MEMORY.md, skills, 
   const history = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false });
   try {
     const run = await history.startRun({ goal: 'fix the date parsing test' });
-    await history.recordQaSummary(run, 'fix the date parsing test', 'The parser in src/date.ts ignored time zones; fixed parseDate.\nTests: npm test passes.\nthird line');
-    await history.recordObservation({ runId: run, tool: 'grep', insight: 'parseDate is defined in src/date.ts and used by src/report.ts', result: 'src/date.ts:3: export function parseDate(s) {', isError: false, path: 'src/date.ts' });
-    await history.recordObservation({ runId: run, tool: 'glob', insight: 'the build uses webpack and nothing about dates', result: 'webpack.config.js and build/ helpers for bundling', isError: false });
+    await history.recordQaSummary(
+      run,
+      'fix the date parsing test',
+      'The parser in src/date.ts ignored time zones; fixed parseDate.\nTests: npm test passes.\nthird line',
+    );
+    await history.recordObservation({
+      runId: run,
+      tool: 'grep',
+      insight: 'parseDate is defined in src/date.ts and used by src/report.ts',
+      result: 'src/date.ts:3: export function parseDate(s) {',
+      isError: false,
+      path: 'src/date.ts',
+    });
+    await history.recordObservation({
+      runId: run,
+      tool: 'glob',
+      insight: 'the build uses webpack and nothing about dates',
+      result: 'webpack.config.js and build/ helpers for bundling',
+      isError: false,
+    });
     const ctx = makeContext(ws.root);
     const reader = workspaceReader(ws.root, pathPolicyOf(ctx));
     const skills = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: reader });
     const { sections, warnings } = await gatherPromptSections({ reader, skills, history, goal: 'the date parsing test fails again' });
     assert.deepEqual(warnings, []);
-    assert.deepEqual(sections.rules.map((r) => r.source), ['AGENTS.md', '.patchpilot/rules/a-security.md', '.patchpilot/rules/b-style.md']);
+    assert.deepEqual(
+      sections.rules.map((r) => r.source),
+      ['AGENTS.md', '.patchpilot/rules/a-security.md', '.patchpilot/rules/b-style.md'],
+    );
     assert.equal(sections.memory?.text, '# Memory\n\n- The date helpers live in src/date.ts.\n');
-    assert.deepEqual(sections.skills.map((s) => s.name), ['fix-failing-tests', 'refactor-safely', 'review-before-finish', 'write-tests']);
+    assert.deepEqual(
+      sections.skills.map((s) => s.name),
+      ['fix-failing-tests', 'refactor-safely', 'review-before-finish', 'write-tests'],
+    );
     assert.deepEqual(sections.alwaysSkills, [{ name: 'deploy', text: 'Use make deploy.' }]);
-    assert.match(sections.history[0]!, /^- \[\d{4}-\d{2}-\d{2}\] asked: fix the date parsing test\n {4}answer: The parser in src\/date\.ts ignored time zones; fixed parseDate\.\n {4}Tests: npm test passes\.$/);
+    assert.match(
+      sections.history[0]!,
+      /^- \[\d{4}-\d{2}-\d{2}\] asked: fix the date parsing test\n {4}answer: The parser in src\/date\.ts ignored time zones; fixed parseDate\.\n {4}Tests: npm test passes\.$/,
+    );
     assert.match(sections.history.join('\n'), /\[\d{4}-\d{2}-\d{2}, grep src\/date\.ts\] parseDate is defined in src\/date\.ts/);
     assert.ok(sections.history.length <= 5);
   } finally {
@@ -77,7 +122,11 @@ test('gathered from the workspace: AGENTS.md, rules by name, MEMORY.md, skills, 
 
 test('prompt files that lead outside the workspace or are ignored are left out with a warning; a link inside is read', async () => {
   const outside = mkdtempSync(path.join(tmpdir(), 'pp-agents-outside-'));
-  const ws = tempWorkspace({ 'CLAUDE.md': 'Shared instructions.\n', '.patchpilot/rules/secret.md': 'TOKEN=abc\n', '.patchpilotignore': '.patchpilot/rules/secret.md\n' });
+  const ws = tempWorkspace({
+    'CLAUDE.md': 'Shared instructions.\n',
+    '.patchpilot/rules/secret.md': 'TOKEN=abc\n',
+    '.patchpilotignore': '.patchpilot/rules/secret.md\n',
+  });
   const ws2 = tempWorkspace();
   try {
     writeFileSync(path.join(outside, 'id_rsa'), 'PRIVATE KEY\n');

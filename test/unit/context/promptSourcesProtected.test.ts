@@ -51,14 +51,29 @@ test('every workspace path the prompt reads or lists is protected', async () => 
   }
 });
 
-test("instruction files of PatchPilot and other agents ask before a write, at any depth and in any case", async () => {
+test('instruction files of PatchPilot and other agents ask before a write, at any depth and in any case', async () => {
   const ws = tempWorkspace({ 'README.md': '# x\n' });
   try {
     const files = [
-      'AGENTS.md', 'docs/AGENTS.md', 'packages/a/agents.md', 'CLAUDE.md', 'sub/CLAUDE.md', 'GEMINI.md', '.cursorrules',
-      '.cursor/rules/x.mdc', '.clinerules', '.clinerules/x.md', '.roo/rules/x.md', '.windsurfrules',
-      '.github/copilot-instructions.md', '.github/instructions/ts.instructions.md', '.github/prompts/p.prompt.md',
-      '.patchpilot/rules/x.md', '.patchpilot/MEMORY.md', '.patchpilot/skills/new/SKILL.md', '.agents/skills/x/SKILL.md',
+      'AGENTS.md',
+      'docs/AGENTS.md',
+      'packages/a/agents.md',
+      'CLAUDE.md',
+      'sub/CLAUDE.md',
+      'GEMINI.md',
+      '.cursorrules',
+      '.cursor/rules/x.mdc',
+      '.clinerules',
+      '.clinerules/x.md',
+      '.roo/rules/x.md',
+      '.windsurfrules',
+      '.github/copilot-instructions.md',
+      '.github/instructions/ts.instructions.md',
+      '.github/prompts/p.prompt.md',
+      '.patchpilot/rules/x.md',
+      '.patchpilot/MEMORY.md',
+      '.patchpilot/skills/new/SKILL.md',
+      '.agents/skills/x/SKILL.md',
     ];
     const notAsked: string[] = [];
     for (const rel of files) {

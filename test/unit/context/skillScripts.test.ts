@@ -68,7 +68,10 @@ test('review-diff.sh: changed and untracked files, a stat, the lines worth a sec
     const out = sh(ws.root, REVIEW);
     assert.match(out, /^== changed files \(against HEAD\) ==\n M src\/parser\.ts\n M test\/parser\.test\.ts\n\?\? notes\.txt\n/);
     assert.match(out, /== diff stat ==\n src\/parser\.ts +\| \d+/);
-    assert.match(out, /== added lines to look at twice ==\nsrc\/parser\.ts:2:   console\.log\(s\);\nsrc\/parser\.ts:3:   \/\/ TODO: quotes\ntest\/parser\.test\.ts:2: test\.only\('splits', \(\) => \{\}\);\n/);
+    assert.match(
+      out,
+      /== added lines to look at twice ==\nsrc\/parser\.ts:2:   console\.log\(s\);\nsrc\/parser\.ts:3:   \/\/ TODO: quotes\ntest\/parser\.test\.ts:2: test\.only\('splits', \(\) => \{\}\);\n/,
+    );
     assert.match(out, /== untracked files \(new, not in the diff below; review them with read_file\) ==\nnotes\.txt\n/);
     assert.match(out, /== diff ==\ndiff --git a\/src\/parser\.ts b\/src\/parser\.ts/);
     assert.match(sh(ws.root, REVIEW, 'no-such-ref'), /^no commit named 'no-such-ref'/);

@@ -21,7 +21,10 @@ test('the bundled skills: found from the CLI bundle and from source, each with a
   assert.equal(findBundledSkillsDir(tmpdir()), undefined);
   const catalog = await loadSkillCatalog({ bundledDir: BUNDLED });
   assert.deepEqual(catalog.warnings, []);
-  assert.deepEqual(catalog.skills.map((s) => s.name), ['fix-failing-tests', 'refactor-safely', 'review-before-finish', 'write-tests']);
+  assert.deepEqual(
+    catalog.skills.map((s) => s.name),
+    ['fix-failing-tests', 'refactor-safely', 'review-before-finish', 'write-tests'],
+  );
   for (const s of catalog.skills) {
     assert.ok(s.description.length > 40, s.name);
     assert.equal(s.source, 'bundled');
@@ -35,8 +38,14 @@ test('the bundled skills: found from the CLI bundle and from source, each with a
 });
 
 test('front matter: the format other agents write loads as it is; what is wrong is named', () => {
-  const claude = parseSkillFile('---\nname: pdf-tools\ndescription: >\n  Extract text and tables\n  from PDF files.\nlicense: Apache-2.0\nallowed-tools: Read, Bash\nmetadata:\n  version: "1.2"\n---\n\n# PDF\n\nUse scripts/extract.py.\n', 'pdf');
-  assert.deepEqual(claude, { ok: true, skill: { name: 'pdf-tools', description: 'Extract text and tables from PDF files.', always: false, body: '# PDF\n\nUse scripts/extract.py.' } });
+  const claude = parseSkillFile(
+    '---\nname: pdf-tools\ndescription: >\n  Extract text and tables\n  from PDF files.\nlicense: Apache-2.0\nallowed-tools: Read, Bash\nmetadata:\n  version: "1.2"\n---\n\n# PDF\n\nUse scripts/extract.py.\n',
+    'pdf',
+  );
+  assert.deepEqual(claude, {
+    ok: true,
+    skill: { name: 'pdf-tools', description: 'Extract text and tables from PDF files.', always: false, body: '# PDF\n\nUse scripts/extract.py.' },
+  });
   const spaced = parseSkillFile('---\nname: PDF Processing\ndescription: Work with PDFs.\n---\nx\n', 'pdf');
   assert.equal(spaced.ok && spaced.skill.name, 'PDF Processing');
   const crlf = parseSkillFile('\uFEFF---\r\ndescription: "Short: with a colon"\r\nalways: true\r\n---\r\nBody\r\n', 'folder-name');
@@ -59,8 +68,10 @@ test('front matter: the format other agents write loads as it is; what is wrong 
 
 test('workspace skills override bundled ones of the same name; broken ones are reported, the rest load', async () => {
   const ws = tempWorkspace({
-    '.patchpilot/skills/write-tests/SKILL.md': '---\nname: write-tests\ndescription: Our own way to write tests (vitest only).\n---\nUse vitest. Put tests in __tests__/.\n',
-    '.patchpilot/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy to staging.\nalways: true\n---\nRun `sh .patchpilot/skills/deploy/scripts/deploy.sh`.\n',
+    '.patchpilot/skills/write-tests/SKILL.md':
+      '---\nname: write-tests\ndescription: Our own way to write tests (vitest only).\n---\nUse vitest. Put tests in __tests__/.\n',
+    '.patchpilot/skills/deploy/SKILL.md':
+      '---\nname: deploy\ndescription: Deploy to staging.\nalways: true\n---\nRun `sh .patchpilot/skills/deploy/scripts/deploy.sh`.\n',
     '.patchpilot/skills/deploy/scripts/deploy.sh': '#!/bin/sh\necho deploying\n',
     '.patchpilot/skills/deploy/reference/env.md': 'STAGE=staging\n',
     '.patchpilot/skills/broken/SKILL.md': 'no front matter here\n',
@@ -68,10 +79,16 @@ test('workspace skills override bundled ones of the same name; broken ones are r
   });
   try {
     const catalog = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: readerFor(ws.root) });
-    assert.deepEqual(catalog.skills.map((s) => `${s.name}:${s.source}`), ['deploy:workspace', 'fix-failing-tests:bundled', 'refactor-safely:bundled', 'review-before-finish:bundled', 'write-tests:workspace']);
+    assert.deepEqual(
+      catalog.skills.map((s) => `${s.name}:${s.source}`),
+      ['deploy:workspace', 'fix-failing-tests:bundled', 'refactor-safely:bundled', 'review-before-finish:bundled', 'write-tests:workspace'],
+    );
     assert.equal(catalog.find('write-tests')!.description, 'Our own way to write tests (vitest only).');
     assert.equal(await catalog.find('write-tests')!.read(), 'Use vitest. Put tests in __tests__/.');
-    assert.deepEqual(catalog.always.map((s) => s.name), ['deploy']);
+    assert.deepEqual(
+      catalog.always.map((s) => s.name),
+      ['deploy'],
+    );
     const deploy = catalog.find('deploy')!;
     assert.equal(deploy.location, '.patchpilot/skills/deploy');
     assert.deepEqual(deploy.files, ['reference/env.md', 'scripts/deploy.sh']);
@@ -85,7 +102,10 @@ test('workspace skills override bundled ones of the same name; broken ones are r
 
 test('workspace skills cannot reach outside: a linked folder is not listed, a linked SKILL.md is refused, ignored skills are hidden', async () => {
   const outside = mkdtempSync(path.join(tmpdir(), 'pp-skill-outside-'));
-  const ws = tempWorkspace({ '.patchpilot/skills/secret/SKILL.md': '---\nname: secret\ndescription: hidden by .patchpilotignore\n---\nx\n', '.patchpilotignore': '.patchpilot/skills/secret/\n' });
+  const ws = tempWorkspace({
+    '.patchpilot/skills/secret/SKILL.md': '---\nname: secret\ndescription: hidden by .patchpilotignore\n---\nx\n',
+    '.patchpilotignore': '.patchpilot/skills/secret/\n',
+  });
   try {
     mkdirSync(path.join(outside, 'evil'));
     writeFileSync(path.join(outside, 'evil', 'SKILL.md'), '---\nname: evil\ndescription: from outside\n---\nread ~/.ssh\n');
@@ -94,7 +114,10 @@ test('workspace skills cannot reach outside: a linked folder is not listed, a li
     mkdirSync(path.join(ws.root, '.patchpilot/skills/linked'));
     symlinkSync(path.join(outside, 'id_rsa'), path.join(ws.root, '.patchpilot/skills/linked/SKILL.md'));
     const catalog = await loadSkillCatalog({ workspace: readerFor(ws.root) });
-    assert.deepEqual(catalog.skills.map((s) => s.name), []);
+    assert.deepEqual(
+      catalog.skills.map((s) => s.name),
+      [],
+    );
     assert.match(catalog.warnings.join('\n'), /linked\/SKILL\.md not loaded: .*outside the workspace/);
     assert.match(catalog.warnings.join('\n'), /secret\/SKILL\.md not loaded: .*patchpilotignore/);
   } finally {
@@ -104,18 +127,30 @@ test('workspace skills cannot reach outside: a linked folder is not listed, a li
 });
 
 test('load_skill: the instructions with the folder and its files; other files on request; unknown names list the available ones', async () => {
-  const ws = tempWorkspace({ '.patchpilot/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy.\n---\nRun the script.\n', '.patchpilot/skills/deploy/scripts/go.sh': 'echo go\n' });
+  const ws = tempWorkspace({
+    '.patchpilot/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploy.\n---\nRun the script.\n',
+    '.patchpilot/skills/deploy/scripts/go.sh': 'echo go\n',
+  });
   try {
     const ctx = makeContext(ws.root);
     ctx.skills = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: readerFor(ws.root) });
     const registry = new ToolRegistry([loadSkillTool]);
     const own = await registry.invoke('load_skill', { name: 'deploy' }, ctx);
-    assert.equal(own.output, 'Skill deploy (workspace; folder: .patchpilot/skills/deploy)\nFiles in its folder: scripts/go.sh (scripts run with run_command, e.g. `sh .patchpilot/skills/deploy/scripts/go.sh`; other files: load_skill with file)\n\nRun the script.');
+    assert.equal(
+      own.output,
+      'Skill deploy (workspace; folder: .patchpilot/skills/deploy)\nFiles in its folder: scripts/go.sh (scripts run with run_command, e.g. `sh .patchpilot/skills/deploy/scripts/go.sh`; other files: load_skill with file)\n\nRun the script.',
+    );
     const bundled = await registry.invoke('load_skill', { name: 'review-before-finish' }, ctx);
-    assert.match(bundled.output, new RegExp(`^Skill review-before-finish \\(bundled; folder: ${BUNDLED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/review-before-finish\\)`));
+    assert.match(
+      bundled.output,
+      new RegExp(`^Skill review-before-finish \\(bundled; folder: ${BUNDLED.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}/review-before-finish\\)`),
+    );
     assert.match(bundled.output, /# Reviewing the diff before finishing/);
     assert.doesNotMatch(bundled.output, /^---$/m);
-    assert.equal((await registry.invoke('load_skill', { name: 'deploy', file: 'scripts/go.sh' }, ctx)).output, '.patchpilot/skills/deploy/scripts/go.sh:\necho go\n');
+    assert.equal(
+      (await registry.invoke('load_skill', { name: 'deploy', file: 'scripts/go.sh' }, ctx)).output,
+      '.patchpilot/skills/deploy/scripts/go.sh:\necho go\n',
+    );
     const missing = await registry.invoke('load_skill', { name: 'nope' }, ctx);
     assert.equal(missing.ok, false);
     assert.match(missing.output, /no skill named "nope"\. Available: deploy, fix-failing-tests, refactor-safely, review-before-finish, write-tests/);

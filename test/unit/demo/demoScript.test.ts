@@ -19,7 +19,12 @@ test('a new goal starts with the tests; a note from PatchPilot is not a new goal
 test('the patch is built from the lines read, wherever the bug sits, with context clipped at the file edges', () => {
   const lines = ['const m = d.getUTCMonth();', 'module.exports = m;'];
   const patch = fixPatch(lines)!;
-  assert.equal(patch, ['--- a/dates.js', '+++ b/dates.js', '@@ -1,2 +1,2 @@', '-const m = d.getUTCMonth();', '+const m = d.getUTCMonth() + 1;', ' module.exports = m;', ''].join('\n'));
+  assert.equal(
+    patch,
+    ['--- a/dates.js', '+++ b/dates.js', '@@ -1,2 +1,2 @@', '-const m = d.getUTCMonth();', '+const m = d.getUTCMonth() + 1;', ' module.exports = m;', ''].join(
+      '\n',
+    ),
+  );
   assert.equal(fixPatch(['const m = d.getUTCMonth() + 1;']), undefined);
 });
 
@@ -47,6 +52,10 @@ test('a refused patch is quoted, and an applied one without a test verdict runs 
   assert.match(String((firstCall(refused)?.arguments as { summary: string }).summary), /context not found/);
   const applied = nextDemoReply([...base, ...step('c', 'propose_patch', 'applied 1 hunk to dates.js')]);
   assert.equal(firstCall(applied)?.name, 'run_tests');
-  const done = nextDemoReply([...base, ...step('c', 'propose_patch', 'applied 1 hunk to dates.js'), ...step('d', 'run_tests', 'no test commands are configured')]);
+  const done = nextDemoReply([
+    ...base,
+    ...step('c', 'propose_patch', 'applied 1 hunk to dates.js'),
+    ...step('d', 'run_tests', 'no test commands are configured'),
+  ]);
   assert.match(String((firstCall(done)?.arguments as { summary: string }).summary), /run the tests yourself/);
 });

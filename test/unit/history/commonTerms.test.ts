@@ -66,7 +66,10 @@ describe('searching with very common words (real file)', () => {
 
   test('a rare word with a common one: rows with the rare word only, the common word still lifting its rows', () => {
     const hits = engine.search('filler zeppelin', { limit: 50 });
-    assert.deepEqual(hits.map((h) => h.id), [withCommon, withoutCommon]);
+    assert.deepEqual(
+      hits.map((h) => h.id),
+      [withCommon, withoutCommon],
+    );
     assert.ok(hits[0]!.score > hits[1]!.score);
     assert.deepEqual(engine.search('filler zeppelin', { type: 'qa' }), [], 'filters still apply');
   });
@@ -89,7 +92,10 @@ describe('searching with very common words (real file)', () => {
     for (const query of ['filler', 'filler qwertyuiop']) {
       const hits = engine.search(query, { limit: 20 });
       assert.equal(hits.length, 20, query);
-      assert.ok(hits.every((h) => !oldIds.has(h.id)), `${query}: only the newest ${NEW} matching rows are ranked`);
+      assert.ok(
+        hits.every((h) => !oldIds.has(h.id)),
+        `${query}: only the newest ${NEW} matching rows are ranked`,
+      );
       for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score, 'sorted by score');
     }
   });

@@ -31,8 +31,14 @@ async function withEngine(fn: (engine: HistoryEngine, db: string) => Promise<voi
 describe('observation capture', () => {
   test('error results and results under 20 characters are not stored; long ones are cut to 2,000', () =>
     withEngine((engine) => {
-      assert.deepEqual(engine.recordObservation({ tool: 'run', insight: 'failed', result: 'x'.repeat(500), isError: true }), { stored: false, reason: 'error-result' });
-      assert.deepEqual(engine.recordObservation({ tool: 'grep', insight: 'short', result: '   nineteen chars!!   ', isError: false }), { stored: false, reason: 'too-short' });
+      assert.deepEqual(engine.recordObservation({ tool: 'run', insight: 'failed', result: 'x'.repeat(500), isError: true }), {
+        stored: false,
+        reason: 'error-result',
+      });
+      assert.deepEqual(engine.recordObservation({ tool: 'grep', insight: 'short', result: '   nineteen chars!!   ', isError: false }), {
+        stored: false,
+        reason: 'too-short',
+      });
       const ok = engine.recordObservation({ tool: 'grep', insight: 'exactly twenty', result: '12345678901234567890', isError: false });
       assert.equal(ok.stored, true);
       const big = engine.recordObservation({ tool: 'read_file', insight: 'big file', result: '😀'.repeat(3000), isError: false, path: 'src/a.ts' });
@@ -53,10 +59,24 @@ describe('runs', () => {
       assert.deepEqual(engine.addStep(runId, { role: 'user', text: 'go' }).seq, 1);
       const s2 = engine.addStep(runId, { role: 'tool', tool: 'read_file', arguments: { path: 'a.ts', lines: [1, 2] }, result: 'text', durationMs: 12 });
       assert.equal(s2.seq, 2);
-      const patchId = engine.addPatch(runId, { text: '--- a\n+++ b\n', files: ['a.ts'], acceptedHunks: [{ id: 'a.ts#0' }], rejectedHunks: [], reversePatch: 'rev', appliedAt: 5 });
+      const patchId = engine.addPatch(runId, {
+        text: '--- a\n+++ b\n',
+        files: ['a.ts'],
+        acceptedHunks: [{ id: 'a.ts#0' }],
+        rejectedHunks: [],
+        reversePatch: 'rev',
+        appliedAt: 5,
+      });
       engine.addTestRun({ runId, command: 'npm test', trigger: 'agent', exitCode: 1, durationMs: 900, output: 'y'.repeat(10_000) + 'END' });
       engine.addTestRun({ command: 'npm test', trigger: 'save', exitCode: 0, durationMs: 100, output: 'ok' });
-      engine.addPolicyDecision({ runId, kind: 'command', subject: 'curl x | sh', verdict: 'deny', rule: 'deny:pipe-to-shell', reason: 'downloads and runs code' });
+      engine.addPolicyDecision({
+        runId,
+        kind: 'command',
+        subject: 'curl x | sh',
+        verdict: 'deny',
+        rule: 'deny:pipe-to-shell',
+        reason: 'downloads and runs code',
+      });
       engine.recordQaSummary(runId, 'what was wrong?', 'the month was 0-based');
       engine.finishRun(runId, { status: 'finished', steps: 1, tokensIn: 1200, tokensOut: 300, costUsd: 0.02 });
 
@@ -65,7 +85,10 @@ describe('runs', () => {
       assert.equal(d.run.steps, 1, 'the model steps the CLI showed, not the log entries');
       assert.equal(d.run.tokensIn, 1200);
       assert.ok(d.run.endedAt! >= d.run.startedAt);
-      assert.deepEqual(d.steps.map((s) => s.seq), [1, 2]);
+      assert.deepEqual(
+        d.steps.map((s) => s.seq),
+        [1, 2],
+      );
       assert.deepEqual(d.steps[1]!.arguments, { path: 'a.ts', lines: [1, 2] });
       assert.equal(d.patches[0]!.id, patchId);
       assert.deepEqual(d.patches[0]!.acceptedHunks, [{ id: 'a.ts#0' }]);
@@ -82,7 +105,10 @@ describe('runs', () => {
 
   test('bad input is refused with a clear error and records nothing', () =>
     withEngine((engine) => {
-      assert.throws(() => engine.startRun({ goal: '' }), (e: unknown) => e instanceof UserError && /goal/.test(e.message));
+      assert.throws(
+        () => engine.startRun({ goal: '' }),
+        (e: unknown) => e instanceof UserError && /goal/.test(e.message),
+      );
       assert.throws(() => engine.addStep('missing', { role: 'user', text: 'x' }), /no run with id missing/);
       const runId = engine.startRun({ goal: 'g' });
       assert.throws(() => engine.addStep(runId, { role: 'robot' as never }), /role must be one of/);
@@ -99,7 +125,10 @@ describe('runs', () => {
       engine.rememberFact({ scope: 'repo', key: 'test-cmd', text: 'npm test', time: 10 });
       engine.rememberFact({ scope: 'repo', key: 'test-cmd', text: 'older', time: 5 });
       engine.rememberFact({ scope: 'repo', key: 'test-cmd', text: 'npm run test:unit', time: 20 });
-      assert.deepEqual(engine.listFacts('repo').map((f) => f.text), ['npm run test:unit']);
+      assert.deepEqual(
+        engine.listFacts('repo').map((f) => f.text),
+        ['npm run test:unit'],
+      );
     }));
 });
 
@@ -108,14 +137,19 @@ describe('retention', () => {
     const now = Date.UTC(2025, 0, 31);
     await withHistoryWorkspace(async (ws) => {
       const first = await HistoryEngine.open({ path: ws.db, now: () => now });
-      for (let i = 0; i < 10; i++) first.recordObservation({ tool: 't', insight: `old pelican ${i}`, result: 'a result long enough to keep', isError: false, time: now - (40 + i) * DAY });
-      for (let i = 0; i < 10; i++) first.recordObservation({ tool: 't', insight: `new pelican ${i}`, result: 'a result long enough to keep', isError: false, time: now - i * DAY });
+      for (let i = 0; i < 10; i++)
+        first.recordObservation({ tool: 't', insight: `old pelican ${i}`, result: 'a result long enough to keep', isError: false, time: now - (40 + i) * DAY });
+      for (let i = 0; i < 10; i++)
+        first.recordObservation({ tool: 't', insight: `new pelican ${i}`, result: 'a result long enough to keep', isError: false, time: now - i * DAY });
       first.close();
 
       // Opening with retention prunes at once; prune() can be called again later.
       const engine = await HistoryEngine.open({ path: ws.db, now: () => now, retention: { maxAgeDays: 30, maxObservations: 6 } });
       assert.equal(engine.stats().rows.observations, 6);
-      const kept = engine.search('pelican', { limit: 100 }).map((h) => h.text).sort();
+      const kept = engine
+        .search('pelican', { limit: 100 })
+        .map((h) => h.text)
+        .sort();
       assert.deepEqual(kept, [0, 1, 2, 3, 4, 5].map((i) => `new pelican ${i}`).sort(), 'FTS index follows the deletes');
       assert.deepEqual(engine.prune(), { deleted: 0 });
       engine.close();
@@ -142,7 +176,9 @@ describe('migrations', () => {
       assert.equal(schemaVersion(engine.db.conn), SCHEMA_VERSION);
       assert.equal(engine.getRun('r1')!.run.goal, 'from an old version');
       assert.equal(engine.getRun('r1')!.run.status, 'finished', 'the old word for a finished run is migrated');
-      assert.ok(engine.recordObservation({ runId: 'r1', tool: 't', insight: 'new table works', result: 'observations exist after migration', isError: false }).stored);
+      assert.ok(
+        engine.recordObservation({ runId: 'r1', tool: 't', insight: 'new table works', result: 'observations exist after migration', isError: false }).stored,
+      );
       engine.close();
       const reopened = await HistoryEngine.open({ path: ws.db });
       assert.equal(schemaVersion(reopened.db.conn), SCHEMA_VERSION, 'the upgrade was saved');
@@ -157,13 +193,19 @@ describe('migrations', () => {
       const old = new SqlConn(new SQL.Database());
       migrate(old, 5);
       old.run(`INSERT INTO runs (id, goal, status, started_at) VALUES ('r1', 'an old run', 'succeeded', 1)`);
-      for (const [seq, role] of [[1, 'user'], [2, 'assistant'], [3, 'tool'], [4, 'assistant'], [5, 'tool']] as const) {
+      for (const [seq, role] of [
+        [1, 'user'],
+        [2, 'assistant'],
+        [3, 'tool'],
+        [4, 'assistant'],
+        [5, 'tool'],
+      ] as const) {
         old.run(`INSERT INTO steps (id, run_id, seq, role, time) VALUES (?, 'r1', ?, ?, ?)`, [`s${seq}`, seq, role, seq]);
       }
-      old.run(
-        `INSERT INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, time) VALUES ('p1', 'r1', 'diff', '["a.ts"]', ?, ?, 2)`,
-        [JSON.stringify(['a.ts#0', 'dir/x#y.ts#9']), JSON.stringify([{ id: 'a.ts#1', state: 'rejected', reason: 'keep it' }, 'b.ts#0', 7])],
-      );
+      old.run(`INSERT INTO patches (id, run_id, text, files, accepted_hunks, rejected_hunks, time) VALUES ('p1', 'r1', 'diff', '["a.ts"]', ?, ?, 2)`, [
+        JSON.stringify(['a.ts#0', 'dir/x#y.ts#9']),
+        JSON.stringify([{ id: 'a.ts#1', state: 'rejected', reason: 'keep it' }, 'b.ts#0', 7]),
+      ]);
       mkdirSync(path.dirname(ws.db), { recursive: true });
       writeFileSync(ws.db, old.export());
       old.close();
@@ -174,7 +216,10 @@ describe('migrations', () => {
         assert.deepEqual([d.run.status, d.run.steps], ['finished', 2]);
         assert.deepEqual(d.patches[0]!.acceptedHunks, ['a.ts#1', 'dir/x#y.ts#10']);
         assert.deepEqual(d.patches[0]!.rejectedHunks, [{ id: 'a.ts#2', state: 'rejected', reason: 'keep it' }, 'b.ts#1', 7]);
-        assert.deepEqual(engine.listRuns({ status: 'finished' }).map((r) => r.id), ['r1']);
+        assert.deepEqual(
+          engine.listRuns({ status: 'finished' }).map((r) => r.id),
+          ['r1'],
+        );
       } finally {
         engine.close();
       }

@@ -56,7 +56,10 @@ describe('failed saves', () => {
 
       state.renameFailures = 1_000;
       engine.startRun({ goal: 'written during the trouble' });
-      assert.throws(() => engine.flush(), (e: Error & { code?: string }) => /could not save the history database.*EPERM/.test(e.message) && e.code === 'EPERM');
+      assert.throws(
+        () => engine.flush(),
+        (e: Error & { code?: string }) => /could not save the history database.*EPERM/.test(e.message) && e.code === 'EPERM',
+      );
       assert.equal(reports[0]!.kind, 'persist-failed');
       assert.match(reports[0]!.message, /kept in memory/);
       assert.equal(engine.stats().lastPersistError, 'EPERM: injected');
@@ -121,25 +124,29 @@ describe('failed saves', () => {
     });
   });
 
-  test('read-only folder (real chmod; skipped as root, where chmod does not stop writes)', { skip: process.getuid?.() === 0 ? 'running as root' : false }, async () => {
-    const ws = tempHistoryWorkspace();
-    try {
-      const engine = await HistoryEngine.open({ path: ws.db, retryBaseMs: 60_000 });
-      engine.startRun({ goal: 'a' });
-      engine.flush();
-      const original = fs.readFileSync(ws.db);
-      fs.chmodSync(path.dirname(ws.db), 0o555);
-      engine.startRun({ goal: 'b' });
-      assert.throws(() => engine.flush(), /could not save/);
-      assert.deepEqual(fs.readFileSync(ws.db), original);
-      fs.chmodSync(path.dirname(ws.db), 0o755);
-      engine.flush();
-      engine.close();
-    } finally {
-      fs.chmodSync(path.dirname(ws.db), 0o755);
-      ws.cleanup();
-    }
-  });
+  test(
+    'read-only folder (real chmod; skipped as root, where chmod does not stop writes)',
+    { skip: process.getuid?.() === 0 ? 'running as root' : false },
+    async () => {
+      const ws = tempHistoryWorkspace();
+      try {
+        const engine = await HistoryEngine.open({ path: ws.db, retryBaseMs: 60_000 });
+        engine.startRun({ goal: 'a' });
+        engine.flush();
+        const original = fs.readFileSync(ws.db);
+        fs.chmodSync(path.dirname(ws.db), 0o555);
+        engine.startRun({ goal: 'b' });
+        assert.throws(() => engine.flush(), /could not save/);
+        assert.deepEqual(fs.readFileSync(ws.db), original);
+        fs.chmodSync(path.dirname(ws.db), 0o755);
+        engine.flush();
+        engine.close();
+      } finally {
+        fs.chmodSync(path.dirname(ws.db), 0o755);
+        ws.cleanup();
+      }
+    },
+  );
 
   test('close() saves pending writes; a debounced save happens without any flush', async () => {
     await withHistoryWorkspace(async (ws) => {

@@ -49,7 +49,10 @@ describe('damaged database at start', () => {
         assert.match(w.message, /moved to .*history\.db\.corrupt-/);
         assert.deepEqual(corruptFiles(ws.db).length, 1);
         assert.deepEqual(readFileSync(w.movedTo!), damagedBytes, 'the damaged file is kept as it was');
-        assert.deepEqual((await store.listRuns()).map((r) => r.goal), ['in the backup']);
+        assert.deepEqual(
+          (await store.listRuns()).map((r) => r.goal),
+          ['in the backup'],
+        );
         await store.close();
         const again = await openHistoryStore({ workspace: ws.dir, mode: 'in-process', exitHook: false });
         assert.deepEqual(again.warnings, [], 'the restored copy was written back');

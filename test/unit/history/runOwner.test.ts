@@ -22,10 +22,14 @@ describe('runIsOrphaned', () => {
     assert.equal(runIsOrphaned({ ...recent, owner: me }, Date.now()), false);
   });
 
-  test('a reused pid (the process at that pid started at another time) is gone', { skip: processStart(process.pid) === null ? 'no /proc start times here' : false }, () => {
-    const other: RunOwner = { host: me.host, pid: sleeper.pid!, start: '1' };
-    assert.equal(runIsOrphaned({ ...recent, owner: other }, Date.now()), true);
-  });
+  test(
+    'a reused pid (the process at that pid started at another time) is gone',
+    { skip: processStart(process.pid) === null ? 'no /proc start times here' : false },
+    () => {
+      const other: RunOwner = { host: me.host, pid: sleeper.pid!, start: '1' };
+      assert.equal(runIsOrphaned({ ...recent, owner: other }, Date.now()), true);
+    },
+  );
 
   test('another machine, or no owner recorded: gone only after a day of silence', () => {
     const elsewhere: RunOwner = { host: `${me.host}-elsewhere`, pid: process.pid, start: null };
@@ -86,7 +90,16 @@ describe('opening the history', () => {
         const b = engine.startRun({ goal: 'b' });
         engine.finishRun(b, { status: 'cancelled', steps: 1 });
         engine.db.apply({ op: 'markInterrupted', id: b, endedAt: 5 });
-        assert.deepEqual(engine.listRuns().map((r) => [r.goal, r.status]).sort(), [['a', 'finished'], ['b', 'cancelled']]);
+        assert.deepEqual(
+          engine
+            .listRuns()
+            .map((r) => [r.goal, r.status])
+            .sort(),
+          [
+            ['a', 'finished'],
+            ['b', 'cancelled'],
+          ],
+        );
       } finally {
         engine.close();
       }

@@ -36,7 +36,13 @@ describe('BM25 ranking', () => {
     const both = observe('deadlock in the tokenizer', 'common words and the tokenizer deadlock');
 
     const hits = engine.search('tokenizer');
-    assert.deepEqual(hits.slice(0, 4).map((h) => h.id).filter((id) => id !== both), [many, once, long]);
+    assert.deepEqual(
+      hits
+        .slice(0, 4)
+        .map((h) => h.id)
+        .filter((id) => id !== both),
+      [many, once, long],
+    );
     for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1]!.score >= hits[i]!.score, 'sorted by score');
 
     // "deadlock" is rare, "common" is everywhere: the row with the rare term wins.
@@ -67,8 +73,14 @@ describe('time filter', () => {
     const recent = observe('zebra migration seen', 'zebra herds move north in june every year', 1);
     const old = observe('zebra archive', 'zebra notes from a long time ago, still useful', 40);
     assert.deepEqual(new Set(engine.search('zebra').map((h) => h.id)), new Set([recent, old]));
-    assert.deepEqual(engine.search('zebra', { days: 7 }).map((h) => h.id), [recent]);
-    assert.deepEqual(engine.search('zebra', { days: 0 }).map((h) => h.id), []);
+    assert.deepEqual(
+      engine.search('zebra', { days: 7 }).map((h) => h.id),
+      [recent],
+    );
+    assert.deepEqual(
+      engine.search('zebra', { days: 0 }).map((h) => h.id),
+      [],
+    );
   });
 });
 
@@ -82,9 +94,28 @@ describe('query sanitising', () => {
 
   test('hostile queries never throw and still find the words', () => {
     const id = observe('sanitiser target', 'findme appears in this observation text only');
-    const queries = ['foo" OR (', 'findme" OR (', '((((findme', 'findme*', '*', '"', 'NEAR(findme', 'findme AND NOT', '-findme', 'col:findme', '\u0000findme\u0000', "'; DROP TABLE observations; --", '^findme', 'x'.repeat(5000)];
+    const queries = [
+      'foo" OR (',
+      'findme" OR (',
+      '((((findme',
+      'findme*',
+      '*',
+      '"',
+      'NEAR(findme',
+      'findme AND NOT',
+      '-findme',
+      'col:findme',
+      '\u0000findme\u0000',
+      "'; DROP TABLE observations; --",
+      '^findme',
+      'x'.repeat(5000),
+    ];
     for (const q of queries) assert.doesNotThrow(() => engine.search(q), q);
-    for (const q of queries.filter((q) => q.includes('findme'))) assert.ok(engine.search(q).some((h) => h.id === id), q);
+    for (const q of queries.filter((q) => q.includes('findme')))
+      assert.ok(
+        engine.search(q).some((h) => h.id === id),
+        q,
+      );
     assert.deepEqual(engine.search('   '), []);
     assert.ok(engine.stats().rows.observations > 0, 'table still there');
   });

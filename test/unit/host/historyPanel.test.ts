@@ -10,12 +10,22 @@ import { validateHistoryToHost } from '../../../src/protocol/historyValidate';
 import type { PatchRecord } from '../../../src/core/history';
 
 const SCRIPT = 'console.log("</script><img src=x onerror=alert(1)>");';
-const html = buildHistoryHtml({ cspSource: 'https://x.vscode-cdn.net', nonce: 'abcdefghijklmnop1234', script: SCRIPT, style: 'body { color: red } /* </style><img src=x onerror=alert(1)> */' });
+const html = buildHistoryHtml({
+  cspSource: 'https://x.vscode-cdn.net',
+  nonce: 'abcdefghijklmnop1234',
+  script: SCRIPT,
+  style: 'body { color: red } /* </style><img src=x onerror=alert(1)> */',
+});
 
 test('the history HTML has the strict CSP: default-src none, scripts and styles by nonce, images from the webview only', () => {
   const m = /<meta http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html);
   assert.ok(m, 'no CSP');
-  const policy = new Map(m[1]!.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+  const policy = new Map(
+    m[1]!
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name!, values]),
+  );
   assert.deepEqual(policy.get('default-src'), ["'none'"]);
   assert.deepEqual(policy.get('script-src'), ["'nonce-abcdefghijklmnop1234'"]);
   assert.deepEqual(policy.get('style-src'), ['https://x.vscode-cdn.net', "'nonce-abcdefghijklmnop1234'"]);
@@ -75,10 +85,24 @@ test('panel requests pass only with their exact shape; forged and oversized ones
   for (const b of bad) assert.equal(validateHistoryToHost(b).ok, false, JSON.stringify(b).slice(0, 80));
 });
 
-const patch = (over: Partial<PatchRecord>): PatchRecord => ({ id: 'p', runId: 'r', text: '', files: ['a.js'], acceptedHunks: [], rejectedHunks: [], reversePatch: null, appliedAt: null, time: 0, snapshots: null, ...over });
+const patch = (over: Partial<PatchRecord>): PatchRecord => ({
+  id: 'p',
+  runId: 'r',
+  text: '',
+  files: ['a.js'],
+  acceptedHunks: [],
+  rejectedHunks: [],
+  reversePatch: null,
+  appliedAt: null,
+  time: 0,
+  snapshots: null,
+  ...over,
+});
 
 test('a recorded patch shows its snapshots, or else its own hunks with the gaps marked', () => {
-  assert.deepEqual(patchSides(patch({ snapshots: [{ path: 'a.js', before: null, after: 'new\n' }] })), [{ path: 'a.js', before: '', after: 'new\n', source: 'recorded' }]);
+  assert.deepEqual(patchSides(patch({ snapshots: [{ path: 'a.js', before: null, after: 'new\n' }] })), [
+    { path: 'a.js', before: '', after: 'new\n', source: 'recorded' },
+  ]);
   const text = ['--- a/a.js', '+++ b/a.js', '@@ -1,2 +1,2 @@', '-one', '+ONE', ' two', '@@ -9,2 +9,2 @@', ' nine', '-ten', '+TEN', ''].join('\n');
   const [side] = patchSides(patch({ text }));
   assert.equal(side!.source, 'hunks');

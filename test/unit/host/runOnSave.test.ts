@@ -91,7 +91,12 @@ describe('run on save', () => {
   test('the files of a cancelled run are tested by the run that replaces it', async () => {
     const timers = new FakeTimers();
     const runs: string[][] = [];
-    const s = new RunOnSaveScheduler<number>({ delayMs: 100, timers, matches: () => true, run: (_signal, paths) => (runs.push(paths), new Promise<number>(() => undefined)) });
+    const s = new RunOnSaveScheduler<number>({
+      delayMs: 100,
+      timers,
+      matches: () => true,
+      run: (_signal, paths) => (runs.push(paths), new Promise<number>(() => undefined)),
+    });
     s.onSave('a.md');
     timers.advance(100);
     s.onSave('b.md');

@@ -15,7 +15,11 @@ const repoAttack = {
 };
 
 test('an untrusted workspace cannot set the endpoint, widen approvals or add commands; the key stays away from it', () => {
-  const c = readHostConfig({ configuration: fakeConfiguration({ user: { 'patchpilot.llm.baseUrl': 'https://api.example/v1' }, workspace: repoAttack }), trusted: false, apiKey: 'sk-secret' });
+  const c = readHostConfig({
+    configuration: fakeConfiguration({ user: { 'patchpilot.llm.baseUrl': 'https://api.example/v1' }, workspace: repoAttack }),
+    trusted: false,
+    apiKey: 'sk-secret',
+  });
   assert.equal(c.settings.llm.baseUrl, 'https://api.example/v1');
   assert.equal(c.settings.approval.mode, 'ask');
   assert.deepEqual(c.settings.tests.commands, []);
@@ -23,7 +27,13 @@ test('an untrusted workspace cannot set the endpoint, widen approvals or add com
   assert.equal(c.settings.git.autoCommit, false);
   // Not trust-sensitive: the workspace may choose its model.
   assert.equal(c.settings.llm.model, 'repo-model');
-  assert.deepEqual(c.ignored.map((i) => i.key).sort(), ['patchpilot.approval.mode', 'patchpilot.git.autoCommit', 'patchpilot.llm.baseUrl', 'patchpilot.policy.allow', 'patchpilot.tests.commands']);
+  assert.deepEqual(c.ignored.map((i) => i.key).sort(), [
+    'patchpilot.approval.mode',
+    'patchpilot.git.autoCommit',
+    'patchpilot.llm.baseUrl',
+    'patchpilot.policy.allow',
+    'patchpilot.tests.commands',
+  ]);
   assert.equal(c.apiKey, 'sk-secret');
 });
 
@@ -46,12 +56,18 @@ test('folder settings are workspace scope: filtered the same way', () => {
 });
 
 test('an untrusted workspace may still narrow: plan mode is honoured', () => {
-  const c = readHostConfig({ configuration: fakeConfiguration({ user: { 'patchpilot.approval.mode': 'auto' }, workspace: { 'patchpilot.approval.mode': 'plan' } }), trusted: false });
+  const c = readHostConfig({
+    configuration: fakeConfiguration({ user: { 'patchpilot.approval.mode': 'auto' }, workspace: { 'patchpilot.approval.mode': 'plan' } }),
+    trusted: false,
+  });
   assert.equal(c.settings.approval.mode, 'plan');
 });
 
 test('invalid values are a ConfigError naming the key and scope', () => {
-  assert.throws(() => readHostConfig({ configuration: fakeConfiguration({ user: { 'patchpilot.limits.maxSteps': -1 } }), trusted: true }), (err: unknown) => err instanceof ConfigError && /maxSteps.*user settings/.test(err.message));
+  assert.throws(
+    () => readHostConfig({ configuration: fakeConfiguration({ user: { 'patchpilot.limits.maxSteps': -1 } }), trusted: true }),
+    (err: unknown) => err instanceof ConfigError && /maxSteps.*user settings/.test(err.message),
+  );
 });
 
 test('loopback endpoints need no key', () => {

@@ -15,7 +15,11 @@ test('failures get the first workspace location printed after their name', () =>
     'FAILED tests/test_a.py::test_b - assert 1 == 2',
     'tests/test_a.py:12: AssertionError',
   ].join('\n');
-  const problems = locateFailures(output, { failures: [{ name: 'adds numbers', message: 'Expected' }, { name: 'node_modules only' }, { name: 'tests/test_a.py::test_b' }] }, '/ws');
+  const problems = locateFailures(
+    output,
+    { failures: [{ name: 'adds numbers', message: 'Expected' }, { name: 'node_modules only' }, { name: 'tests/test_a.py::test_b' }] },
+    '/ws',
+  );
   assert.deepEqual(problems, [
     { path: 'test/sum.test.js', line: 7, column: 10, message: 'adds numbers: Expected' },
     { path: 'tests/test_a.py', line: 12, column: 1, message: 'tests/test_a.py::test_b' },

@@ -26,7 +26,16 @@ describe('the CLI shows the window in force and the cached tokens', () => {
   test('the run header says the window and where it came from', () => {
     let out = '';
     const printer = progressPrinter({ write: (t: string) => ((out += t), true) } as unknown as NodeJS.WritableStream, { steps: false });
-    printer({ type: 'run/started', runId: 'r', goal: 'g', mode: 'ask', model: 'm', contextWindow: 32_768, contextWindowNote: "window 32,768 tokens (from the endpoint's /v1/models)", git: { isRepo: false, head: null, branch: null, dirty: [] } });
+    printer({
+      type: 'run/started',
+      runId: 'r',
+      goal: 'g',
+      mode: 'ask',
+      model: 'm',
+      contextWindow: 32_768,
+      contextWindowNote: "window 32,768 tokens (from the endpoint's /v1/models)",
+      git: { isRepo: false, head: null, branch: null, dirty: [] },
+    });
     assert.equal(out, "patchpilot: ask mode, model m, window 32,768 tokens (from the endpoint's /v1/models)\n");
   });
 
@@ -34,6 +43,9 @@ describe('the CLI shows the window in force and the cached tokens', () => {
     const reasoning = { model: 'm', requests: 3, promptTokens: 12_345, cachedTokens: 9_000, completionTokens: 678, cost: 0.0123 };
     const fast = { model: 'f', requests: 0, promptTokens: 0, completionTokens: 0 };
     assert.equal(usageLine({ reasoning, fast, totalCost: 0.0123 }), 'tokens: m 12,345 in (9,000 cached) / 678 out (3 requests); cost $0.0123');
-    assert.equal(usageLine({ reasoning: { ...reasoning, cachedTokens: 0 }, fast }), 'tokens: m 12,345 in / 678 out (3 requests); cost unknown (no price for the model)');
+    assert.equal(
+      usageLine({ reasoning: { ...reasoning, cachedTokens: 0 }, fast }),
+      'tokens: m 12,345 in / 678 out (3 requests); cost unknown (no price for the model)',
+    );
   });
 });

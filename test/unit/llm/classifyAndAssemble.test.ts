@@ -6,8 +6,7 @@ import { TurnAssembler } from '../../../src/core/llm/turnAssembler';
 import type { ModelStreamEvent } from '../../../src/core/llm/types';
 
 const ctx = { baseUrl: 'http://127.0.0.1:8080/v1', model: 'm' };
-const statusError = (status: number, body: unknown, h: Record<string, string> = {}) =>
-  APIError.generate(status, body as object, undefined, new Headers(h));
+const statusError = (status: number, body: unknown, h: Record<string, string> = {}) => APIError.generate(status, body as object, undefined, new Headers(h));
 
 describe('classifyError: HTTP statuses', () => {
   const table: [number, unknown, string, boolean][] = [
@@ -60,8 +59,14 @@ describe('classifyError: hints name the value really in effect', () => {
     assert.match(e.message, /no API key was sent and the server wants one: set PATCHPILOT_API_KEY/);
   });
   test('403, 404 and an unreachable server name where the model and the URL came from', () => {
-    assert.match(classifyError(statusError(403, {}), { ...ctx, origins: from }).message, /from \$OPENAI_API_KEY may not use model "m" \(from \$PATCHPILOT_MODEL\)/);
-    assert.match(classifyError(statusError(404, {}), { ...ctx, origins: from }).message, /check the base URL \(from --base-url\) and that model "m" \(from \$PATCHPILOT_MODEL\) exists there/);
+    assert.match(
+      classifyError(statusError(403, {}), { ...ctx, origins: from }).message,
+      /from \$OPENAI_API_KEY may not use model "m" \(from \$PATCHPILOT_MODEL\)/,
+    );
+    assert.match(
+      classifyError(statusError(404, {}), { ...ctx, origins: from }).message,
+      /check the base URL \(from --base-url\) and that model "m" \(from \$PATCHPILOT_MODEL\) exists there/,
+    );
     const cause = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }) });
     assert.match(classifyError(new APIConnectionError({ cause }), { ...ctx, origins: from }).message, /check the base URL \(from --base-url\)$/);
   });
@@ -69,11 +74,16 @@ describe('classifyError: hints name the value really in effect', () => {
 
 describe('classifyError: connections and streams', () => {
   test('refused connection: unreachable, not retried (nothing listens; the setting needs fixing), with the code and the setting to check', () => {
-    const cause = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' }) });
+    const cause = Object.assign(new TypeError('fetch failed'), {
+      cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8080'), { code: 'ECONNREFUSED' }),
+    });
     const e = classifyError(new APIConnectionError({ cause }), ctx);
     assert.equal(e.kind, 'unreachable');
     assert.equal(e.retryable, false);
-    assert.match(e.message, /could not reach http:\/\/127\.0\.0\.1:8080\/v1: connect ECONNREFUSED 127\.0\.0\.1:8080; is the server running\? check the base URL \(from patchpilot\.llm\.baseUrl\)/);
+    assert.match(
+      e.message,
+      /could not reach http:\/\/127\.0\.0\.1:8080\/v1: connect ECONNREFUSED 127\.0\.0\.1:8080; is the server running\? check the base URL \(from patchpilot\.llm\.baseUrl\)/,
+    );
   });
 
   test('socket hang up, premature close: network', () => {

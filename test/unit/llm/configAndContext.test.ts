@@ -17,7 +17,12 @@ describe('resolveModelConfig', () => {
     const c = resolveModelConfig({ baseUrl: 'http://127.0.0.1:11434/v1/', model: 'qwen2.5-coder', apiKey: ' k ' });
     const { origins, ...fast } = c.endpoints.fast;
     assert.deepEqual(fast, { role: 'fast', baseUrl: 'http://127.0.0.1:11434/v1', label: 'http://127.0.0.1:11434/v1', apiKey: 'k', model: 'qwen2.5-coder' });
-    assert.deepEqual(origins, { baseUrl: 'patchpilot.llm.baseUrl', model: 'patchpilot.llm.model', apiKey: 'the configured API key', apiKeyHelp: 'configure an API key' });
+    assert.deepEqual(origins, {
+      baseUrl: 'patchpilot.llm.baseUrl',
+      model: 'patchpilot.llm.model',
+      apiKey: 'the configured API key',
+      apiKeyHelp: 'configure an API key',
+    });
     assert.equal(c.idleTimeoutMs, 60_000);
     assert.equal(c.firstChunkTimeoutMs, 120_000);
     assert.equal(c.retry.maxAttempts, 4);
@@ -76,7 +81,14 @@ describe('token estimates and context windows', () => {
   test('windows: the setting (by the name rules), then the endpoint, then the catalog, then the fallback', () => {
     const endpoint = { contextWindow: 32_768, from: "the endpoint's /v1/models", detail: 'max_model_len' };
     const catalog = { contextWindow: 128_000, maxOutputTokens: 16_384, from: 'the catalog', detail: 'models.dev openai/gpt-4o' };
-    assert.deepEqual(resolveContextWindow('llama3.1:8b', { 'llama3.1:8b': 16_384 }, endpoint, catalog), { tokens: 16_384, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows', maxOutputTokens: 16_384 });
+    assert.deepEqual(resolveContextWindow('llama3.1:8b', { 'llama3.1:8b': 16_384 }, endpoint, catalog), {
+      tokens: 16_384,
+      known: true,
+      source: 'setting',
+      from: 'your setting',
+      detail: 'patchpilot.llm.contextWindows',
+      maxOutputTokens: 16_384,
+    });
     assert.equal(resolveContextWindow('openai/qwen3-coder-2025-07-01', { 'qwen3-coder': 65_536 }).tokens, 65_536);
     assert.equal(resolveContextWindow('m', {}, endpoint, catalog).source, 'endpoint');
     assert.equal(resolveContextWindow('m', {}, undefined, catalog).source, 'catalog');

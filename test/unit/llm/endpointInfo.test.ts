@@ -41,10 +41,11 @@ async function serve(routes: Record<string, Route>): Promise<Served> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -64,13 +65,24 @@ const list = (...entries: object[]) => ({ body: { object: 'list', data: entries 
 
 describe('the window each kind of server reports', () => {
   test('OpenRouter: context_length and top_provider.max_completion_tokens in /v1/models', async () => {
-    const r = await ask({ 'GET /v1/models': list({ id: 'other/model', context_length: 1 }, { id: 'vendor/new-model', context_length: 163_840, top_provider: { context_length: 163_840, max_completion_tokens: 32_768 } }) }, 'vendor/new-model');
+    const r = await ask(
+      {
+        'GET /v1/models': list(
+          { id: 'other/model', context_length: 1 },
+          { id: 'vendor/new-model', context_length: 163_840, top_provider: { context_length: 163_840, max_completion_tokens: 32_768 } },
+        ),
+      },
+      'vendor/new-model',
+    );
     assert.equal(r?.contextWindow, 163_840);
     assert.equal(r?.maxOutputTokens, 32_768);
     assert.deepEqual([r?.from, r?.detail], ["the endpoint's /v1/models", 'context_length']);
     assert.equal(r?.local, false);
     // A window the server runs with was listed: none of the local runtimes' routes was asked.
-    assert.deepEqual(open!.requests.map((q) => q.path), ['/v1/models']);
+    assert.deepEqual(
+      open!.requests.map((q) => q.path),
+      ['/v1/models'],
+    );
   });
 
   test('vLLM: max_model_len, a local runtime', async () => {
@@ -100,7 +112,15 @@ describe('the window each kind of server reports', () => {
   });
 
   test('LM Studio: its model list (/api/v0/models) when the per-model route is missing; a model not loaded gives its maximum', async () => {
-    const r = await ask({ 'GET /api/v0/models': list({ id: 'other', state: 'loaded', loaded_context_length: 4_096 }, { id: 'mistral-small', state: 'not-loaded', max_context_length: 32_768 }) }, 'mistral-small');
+    const r = await ask(
+      {
+        'GET /api/v0/models': list(
+          { id: 'other', state: 'loaded', loaded_context_length: 4_096 },
+          { id: 'mistral-small', state: 'not-loaded', max_context_length: 32_768 },
+        ),
+      },
+      'mistral-small',
+    );
     assert.deepEqual([r?.contextWindow, r?.detail, r?.local], [32_768, 'max_context_length', true]);
   });
 
@@ -118,7 +138,12 @@ describe('the window each kind of server reports', () => {
     const r = await ask(
       {
         'GET /v1/models': list({ id: 'qwen3:32b', object: 'model', owned_by: 'library' }),
-        'POST /api/show': { body: { model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40_960 }, parameters: 'temperature 0.6\nnum_ctx                        32768\ntop_k 20' } },
+        'POST /api/show': {
+          body: {
+            model_info: { 'general.architecture': 'qwen3', 'qwen3.context_length': 40_960 },
+            parameters: 'temperature 0.6\nnum_ctx                        32768\ntop_k 20',
+          },
+        },
       },
       'qwen3:32b',
     );
@@ -127,7 +152,7 @@ describe('the window each kind of server reports', () => {
     assert.equal(JSON.parse(show!.body).model, 'qwen3:32b');
   });
 
-  test("Ollama without num_ctx: its small default, with a warning that says how to raise it", async () => {
+  test('Ollama without num_ctx: its small default, with a warning that says how to raise it', async () => {
     const r = await ask({ 'POST /api/show': { body: { model_info: { 'llama.context_length': 131_072 }, parameters: 'stop "<|eot_id|>"' } } }, 'llama3.1:8b');
     assert.equal(r?.contextWindow, OLLAMA_DEFAULT_NUM_CTX);
     assert.match(r!.warning!, /default context of 4,096 tokens \(the model supports 131,072\).*num_ctx/);
@@ -227,7 +252,9 @@ describe('the client: precedence, cache, and what a local runtime costs', () => 
     const priced = new ModelLimits(resolveModelConfig({ baseUrl: 'http://127.0.0.1:9/v1', model: 'gpt-oss-120b' }));
     await priced.resolve('reasoning');
     assert.ok(priced.price('reasoning'));
-    const configured = new ModelLimits(resolveModelConfig({ baseUrl: open.baseUrl, model: 'gpt-oss-120b', prices: { 'gpt-oss-120b': { input: 0.1, output: 0.2 } } }));
+    const configured = new ModelLimits(
+      resolveModelConfig({ baseUrl: open.baseUrl, model: 'gpt-oss-120b', prices: { 'gpt-oss-120b': { input: 0.1, output: 0.2 } } }),
+    );
     await configured.resolve('reasoning');
     assert.deepEqual(configured.price('reasoning'), { input: 0.1, output: 0.2 });
   });

@@ -6,7 +6,9 @@ import http from 'node:http';
 import { listModels } from '../../../src/core/llm/listModels';
 import { ScriptedModelServer } from '../../support/scriptedModel';
 
-async function jsonServer(handler: (req: http.IncomingMessage) => { status: number; body: unknown }): Promise<{ url: string; seen: http.IncomingHttpHeaders[]; close(): Promise<void> }> {
+async function jsonServer(
+  handler: (req: http.IncomingMessage) => { status: number; body: unknown },
+): Promise<{ url: string; seen: http.IncomingHttpHeaders[]; close(): Promise<void> }> {
   const seen: http.IncomingHttpHeaders[] = [];
   const server = http.createServer((req, res) => {
     seen.push({ ...req.headers, path: req.url });
@@ -31,7 +33,8 @@ describe('listModels', () => {
   test("Anthropic's list: /v1/models with x-api-key and a version header, whether or not the base URL ends in /v1", async () => {
     const s = await jsonServer(() => ({ status: 200, body: { data: [{ id: 'claude-b' }, { id: 'claude-a' }, { id: 'claude-a' }], has_more: false } }));
     try {
-      for (const base of [s.url, `${s.url}/v1`]) assert.deepEqual(await listModels({ baseUrl: base, apiKey: 'ak', wire: 'anthropic' }), ['claude-a', 'claude-b']);
+      for (const base of [s.url, `${s.url}/v1`])
+        assert.deepEqual(await listModels({ baseUrl: base, apiKey: 'ak', wire: 'anthropic' }), ['claude-a', 'claude-b']);
       assert.ok(s.seen.every((h) => h.path === '/v1/models?limit=1000' && h['x-api-key'] === 'ak' && h['anthropic-version'] && !h.authorization));
     } finally {
       await s.close();
@@ -39,7 +42,9 @@ describe('listModels', () => {
   });
 
   test('a refusal, a body without a list, or no server: a reason naming the URL', async () => {
-    const s = await jsonServer((req) => (req.url === '/bad/models' ? { status: 401, body: { error: { message: 'no key' } } } : { status: 200, body: '{"object":"list"}' }));
+    const s = await jsonServer((req) =>
+      req.url === '/bad/models' ? { status: 401, body: { error: { message: 'no key' } } } : { status: 200, body: '{"object":"list"}' },
+    );
     try {
       await assert.rejects(listModels({ baseUrl: `${s.url}/bad`, wire: 'openai' }), /\/bad\/models answered 401/);
       await assert.rejects(listModels({ baseUrl: `${s.url}/odd`, wire: 'openai' }), /answered without a model list/);

@@ -10,7 +10,10 @@ describe('the names one model goes by', () => {
     ['openai/gpt-4o-2024-08-06', ['openai/gpt-4o-2024-08-06', 'gpt-4o-2024-08-06', 'gpt-4o']],
     ['qwen3:32b', ['qwen3:32b', 'qwen3-32b', 'qwen3']],
     ['llama3.1:latest', ['llama3.1:latest', 'llama3.1']],
-    ['Qwen/Qwen2.5-Coder-32B-Instruct', ['Qwen/Qwen2.5-Coder-32B-Instruct', 'Qwen2.5-Coder-32B-Instruct', 'qwen/qwen2.5-coder-32b-instruct', 'qwen2.5-coder-32b-instruct', 'qwen2.5-coder-32b']],
+    [
+      'Qwen/Qwen2.5-Coder-32B-Instruct',
+      ['Qwen/Qwen2.5-Coder-32B-Instruct', 'Qwen2.5-Coder-32B-Instruct', 'qwen/qwen2.5-coder-32b-instruct', 'qwen2.5-coder-32b-instruct', 'qwen2.5-coder-32b'],
+    ],
     ['mistral-large-2411', ['mistral-large-2411', 'mistral-large']],
   ];
   for (const [model, expected] of cases) {

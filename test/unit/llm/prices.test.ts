@@ -1,12 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { catalogPrice } from '../../../src/core/llm/catalogPrices';
-import {
-  costOf,
-  formatCost,
-  lookupPrice,
-  priceTableFromSettings,
-} from '../../../src/core/llm/prices';
+import { costOf, formatCost, lookupPrice, priceTableFromSettings } from '../../../src/core/llm/prices';
 import { ModelConfigError } from '../../../src/core/llm/errors';
 import type { ModelUsage } from '../../../src/core/llm/types';
 
@@ -17,7 +12,7 @@ const usage = (promptTokens: number, completionTokens: number, cachedTokens?: nu
   estimated: false,
 });
 
-describe('price lookup in the user\'s table: by the name rules, never looser', () => {
+describe("price lookup in the user's table: by the name rules, never looser", () => {
   const table = { 'gpt-4o': { input: 1, output: 2 }, 'claude-sonnet-4': { input: 3, output: 15 }, 'qwen3-32b': { input: 0, output: 0 } };
   const cases: [string, keyof typeof table | undefined][] = [
     ['gpt-4o', 'gpt-4o'],

@@ -46,9 +46,17 @@ describe('readTextToolCalls: tool calls a server sent as text', () => {
   const one = (text: string) => readTextToolCalls(text, tools);
 
   test('Hermes/Qwen blocks, several, with text around', () => {
-    const r = one('Let me look.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a"}}\n</tool_call>\n<tool_call>{"name":"grep","arguments":"{\\"pattern\\":\\"x\\"}"}</tool_call>');
+    const r = one(
+      'Let me look.\n<tool_call>\n{"name": "read_file", "arguments": {"path": "a"}}\n</tool_call>\n<tool_call>{"name":"grep","arguments":"{\\"pattern\\":\\"x\\"}"}</tool_call>',
+    );
     assert.ok(r && 'calls' in r);
-    assert.deepEqual(r.calls.map((c) => [c.name, JSON.parse(c.argumentsJson)]), [['read_file', { path: 'a' }], ['grep', { pattern: 'x' }]]);
+    assert.deepEqual(
+      r.calls.map((c) => [c.name, JSON.parse(c.argumentsJson)]),
+      [
+        ['read_file', { path: 'a' }],
+        ['grep', { pattern: 'x' }],
+      ],
+    );
     assert.equal(r.text, 'Let me look.');
   });
   test('Mistral list and the [ARGS] form (with [CALL_ID]), several calls', () => {
@@ -57,7 +65,13 @@ describe('readTextToolCalls: tool calls a server sent as text', () => {
     assert.deepEqual(JSON.parse(list.calls[0]!.argumentsJson), { pattern: ']' });
     const args = one('[TOOL_CALLS]read_file[ARGS]{"path": "{a}"}[TOOL_CALLS]grep[CALL_ID]abc123456[ARGS]{"pattern": "q"}');
     assert.ok(args && 'calls' in args);
-    assert.deepEqual(args.calls.map((c) => [c.name, c.argumentsJson]), [['read_file', '{"path":"{a}"}'], ['grep', '{"pattern":"q"}']]);
+    assert.deepEqual(
+      args.calls.map((c) => [c.name, c.argumentsJson]),
+      [
+        ['read_file', '{"path":"{a}"}'],
+        ['grep', '{"pattern":"q"}'],
+      ],
+    );
     assert.equal(args.calls[1]!.id, 'abc123456');
   });
   test('Llama bare JSON only as the whole reply and only naming offered tools', () => {
@@ -88,7 +102,14 @@ describe('readDelta: every field and part is read or reported', () => {
     assert.deepEqual(r.pieces, [{ kind: 'reasoning', text: 'a' }]);
   });
   test('refusal parts and fields, unknown parts and unknown text fields', () => {
-    const r = readDelta({ content: [{ type: 'refusal', refusal: 'no' }, { type: 'audio', data: 'x' }], secret_answer: '42', x_id: 'ignored' });
+    const r = readDelta({
+      content: [
+        { type: 'refusal', refusal: 'no' },
+        { type: 'audio', data: 'x' },
+      ],
+      secret_answer: '42',
+      x_id: 'ignored',
+    });
     assert.deepEqual(r.pieces, [{ kind: 'refusal', text: 'no' }]);
     assert.deepEqual(r.unread, ['a content part of type "audio"', 'a field "secret_answer" (42)']);
   });
@@ -110,7 +131,8 @@ describe('reasoning sent back: per provider, only within the current tool loop',
       ['https://openrouter.ai/api/v1', 'deepseek/deepseek-r1'],
       ['http://127.0.0.1:8000/v1', 'deepseek-ai/DeepSeek-R1'],
       ['http://127.0.0.1:11434/v1', 'qwen3:8b'],
-    ]) assert.equal(reasoningReplayFor(url!, model!), 'never', `${url} ${model}`);
+    ])
+      assert.equal(reasoningReplayFor(url!, model!), 'never', `${url} ${model}`);
   });
   test('toWireMessages: after the last user message only', () => {
     const messages = [
@@ -121,7 +143,10 @@ describe('reasoning sent back: per provider, only within the current tool loop',
       { role: 'tool' as const, toolCallId: 'c1', content: 'r' },
     ];
     const sent = toWireMessages(messages, 'current-tool-loop') as { reasoning_content?: string }[];
-    assert.deepEqual(sent.map((m) => m.reasoning_content), [undefined, undefined, undefined, 'new thoughts', undefined]);
+    assert.deepEqual(
+      sent.map((m) => m.reasoning_content),
+      [undefined, undefined, undefined, 'new thoughts', undefined],
+    );
     assert.ok((toWireMessages(messages, 'never') as { reasoning_content?: string }[]).every((m) => m.reasoning_content === undefined));
   });
 });

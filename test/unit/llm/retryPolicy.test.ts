@@ -30,10 +30,19 @@ describe('backoffDelay (equal jitter)', () => {
   test('stays within [step/2, step], step = base * 2^(n-1), capped', () => {
     for (let retry = 1; retry <= 10; retry++) {
       const step = Math.min(20_000, 1000 * 2 ** (retry - 1));
-      assert.equal(backoffDelay(retry, policy, undefined, () => 0), step / 2);
-      assert.equal(backoffDelay(retry, policy, undefined, () => 0.999999), Math.floor(step / 2 + 0.999999 * (step / 2)));
+      assert.equal(
+        backoffDelay(retry, policy, undefined, () => 0),
+        step / 2,
+      );
+      assert.equal(
+        backoffDelay(retry, policy, undefined, () => 0.999999),
+        Math.floor(step / 2 + 0.999999 * (step / 2)),
+      );
     }
-    assert.equal(backoffDelay(30, policy, undefined, () => 0.5), 15_000);
+    assert.equal(
+      backoffDelay(30, policy, undefined, () => 0.5),
+      15_000,
+    );
   });
 
   test('three retries of a 5xx with the default policy wait at least 3.5 s together, never "0 s"', () => {
@@ -50,10 +59,22 @@ describe('backoffDelay (equal jitter)', () => {
   });
 
   test("the server's Retry-After is a floor, with at most 10% (and 1 s) jitter on top", () => {
-    assert.equal(backoffDelay(1, policy, 1000, () => 0), 1000);
-    assert.equal(backoffDelay(1, policy, 1000, () => 0.999), 1099);
-    assert.equal(backoffDelay(1, policy, 60_000, () => 0.999), 60_999);
-    assert.equal(backoffDelay(1, policy, 0, () => 0.9), 0);
+    assert.equal(
+      backoffDelay(1, policy, 1000, () => 0),
+      1000,
+    );
+    assert.equal(
+      backoffDelay(1, policy, 1000, () => 0.999),
+      1099,
+    );
+    assert.equal(
+      backoffDelay(1, policy, 60_000, () => 0.999),
+      60_999,
+    );
+    assert.equal(
+      backoffDelay(1, policy, 0, () => 0.9),
+      0,
+    );
   });
 
   test('defaults: 4 attempts within 60 s', () => {
@@ -77,6 +98,9 @@ describe('abortableSleep', () => {
   test('rejects without sleeping when already aborted', async () => {
     const ac = new AbortController();
     ac.abort();
-    await assert.rejects(abortableSleep(60_000, ac.signal, () => new Error('cancelled')), /cancelled/);
+    await assert.rejects(
+      abortableSleep(60_000, ac.signal, () => new Error('cancelled')),
+      /cancelled/,
+    );
   });
 });

@@ -14,8 +14,21 @@ describe('patchpilot.mcp.servers: the shape other MCP clients use', () => {
       off: { command: 'x', disabled: true, timeout: 120 },
     });
     assert.ok(r.ok);
-    assert.deepEqual(r.value.files, { transport: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '.'], env: { DEBUG: '1' }, alwaysAllow: ['read_text_file'], disabled: false });
-    assert.deepEqual(r.value.remote, { transport: 'http', url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' }, alwaysAllow: ['search'], disabled: false });
+    assert.deepEqual(r.value.files, {
+      transport: 'stdio',
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-filesystem', '.'],
+      env: { DEBUG: '1' },
+      alwaysAllow: ['read_text_file'],
+      disabled: false,
+    });
+    assert.deepEqual(r.value.remote, {
+      transport: 'http',
+      url: 'https://mcp.example.com/mcp',
+      headers: { Authorization: 'Bearer x' },
+      alwaysAllow: ['search'],
+      disabled: false,
+    });
     assert.equal(r.value.legacy!.transport, 'sse');
     assert.deepEqual([r.value.off!.disabled, r.value.off!.timeoutSeconds], [true, 120]);
   });
@@ -48,13 +61,24 @@ describe('patchpilot.mcp.servers: the shape other MCP clients use', () => {
     assert.equal(parseMcpServers(['x']).ok, false);
   });
 
-  test('trust-sensitive: an untrusted workspace\'s servers are ignored (and reported); the user\'s stay; trusted, they merge by name', () => {
-    const user = { scope: 'user' as const, origin: 'user', values: { 'patchpilot.mcp.servers': { mine: { command: 'a' }, shared: { command: 'user-version' } } } };
-    const workspace = { scope: 'workspace' as const, origin: '.vscode/settings.json', values: { 'patchpilot.mcp.servers': { evil: { command: 'curl' }, shared: { command: 'repo-version' } } } };
+  test("trust-sensitive: an untrusted workspace's servers are ignored (and reported); the user's stay; trusted, they merge by name", () => {
+    const user = {
+      scope: 'user' as const,
+      origin: 'user',
+      values: { 'patchpilot.mcp.servers': { mine: { command: 'a' }, shared: { command: 'user-version' } } },
+    };
+    const workspace = {
+      scope: 'workspace' as const,
+      origin: '.vscode/settings.json',
+      values: { 'patchpilot.mcp.servers': { evil: { command: 'curl' }, shared: { command: 'repo-version' } } },
+    };
     const untrusted = resolveSettings({ layers: [user, workspace], trusted: false });
     assert.deepEqual(Object.keys(untrusted.settings.mcp.servers).sort(), ['mine', 'shared']);
     assert.equal((untrusted.settings.mcp.servers.shared as { command: string }).command, 'user-version');
-    assert.deepEqual(untrusted.ignored.map((i) => i.key), ['patchpilot.mcp.servers']);
+    assert.deepEqual(
+      untrusted.ignored.map((i) => i.key),
+      ['patchpilot.mcp.servers'],
+    );
     const trusted = resolveSettings({ layers: [user, workspace], trusted: true });
     assert.deepEqual(Object.keys(trusted.settings.mcp.servers).sort(), ['evil', 'mine', 'shared']);
     assert.equal((trusted.settings.mcp.servers.shared as { command: string }).command, 'repo-version');
@@ -69,7 +93,10 @@ describe('patchpilot.mcp.servers: the shape other MCP clients use', () => {
 
   test('subagents.maxConcurrent: a positive integer, 4 by default', () => {
     assert.equal(resolveSettings({ layers: [], trusted: true }).settings.subagents.maxConcurrent, 4);
-    assert.throws(() => resolveSettings({ layers: [{ scope: 'user', origin: 'u', values: { 'patchpilot.subagents.maxConcurrent': 0 } }], trusted: true }), /maxConcurrent/);
+    assert.throws(
+      () => resolveSettings({ layers: [{ scope: 'user', origin: 'u', values: { 'patchpilot.subagents.maxConcurrent': 0 } }], trusted: true }),
+      /maxConcurrent/,
+    );
   });
 });
 
@@ -119,12 +146,18 @@ describe('MCP tool results and schemas for the model', () => {
         { type: 'resource_link', uri: 'file:///c', name: 'c' },
       ],
     });
-    assert.equal(text, 'hello\n[image image/png, 3 bytes, not shown]\n[resource file:///a.txt]\ninside\n[resource file:///b.bin (application/octet-stream), binary, not shown]\n[link c: file:///c]');
+    assert.equal(
+      text,
+      'hello\n[image image/png, 3 bytes, not shown]\n[resource file:///a.txt]\ninside\n[resource file:///b.bin (application/octet-stream), binary, not shown]\n[link c: file:///c]',
+    );
     assert.equal(resultText({ content: [], structuredContent: { temperature: 21 } }), '{\n  "temperature": 21\n}');
   });
 
   test('the schema loses its draft marker and is always an object schema', () => {
-    assert.deepEqual(modelSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }), { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] });
+    assert.deepEqual(
+      modelSchema({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }),
+      { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+    );
     assert.deepEqual(modelSchema(undefined), { type: 'object', properties: {} });
   });
 });

@@ -14,7 +14,15 @@ import { createProtectedMatcher } from '../../../src/core/policy/path/protectedP
 import type { McpServerConfig } from '../../../src/core/mcp';
 import { tempWorkspace } from '../tools/helpers';
 
-const stdio = (command: string, args: string[], extra: Partial<{ env: Record<string, string>; cwd: string }> = {}): McpServerConfig => ({ transport: 'stdio', command, args, env: extra.env ?? {}, alwaysAllow: [], disabled: false, ...(extra.cwd ? { cwd: extra.cwd } : {}) });
+const stdio = (command: string, args: string[], extra: Partial<{ env: Record<string, string>; cwd: string }> = {}): McpServerConfig => ({
+  transport: 'stdio',
+  command,
+  args,
+  env: extra.env ?? {},
+  alwaysAllow: [],
+  disabled: false,
+  ...(extra.cwd ? { cwd: extra.cwd } : {}),
+});
 
 const FILES = {
   'tools/mcp-srv.mjs': 'server',
@@ -32,7 +40,8 @@ const FILES = {
   'server.pid': '123',
   'data.db': 'db',
   'sub/run.js': 'sub',
-  'imp/srv.mjs': "import { x } from './lib.mjs';\nconst later = await import('./dyn.js');\nimport fs from 'node:fs';\nawait import('./plugin.mjs').catch(() => undefined);\n",
+  'imp/srv.mjs':
+    "import { x } from './lib.mjs';\nconst later = await import('./dyn.js');\nimport fs from 'node:fs';\nawait import('./plugin.mjs').catch(() => undefined);\n",
   'imp/lib.mjs': "export const x = require('../util.cjs');\n",
   'imp/dyn.js': 'dyn',
   'util.cjs': 'util',
@@ -64,7 +73,11 @@ describe('launchFiles: the workspace files a launch names', () => {
     ['a command on a PATH folder inside', stdio('server', [], { env: { PATH: `${path.join(ws.root, 'bin')}:/usr/bin` } }), ['bin/server']],
     ['relative to cwd', stdio('node', ['run.js'], { cwd: 'sub' }), ['sub/run.js']],
     ['a link and its target', stdio('node', ['srv-link.mjs']), ['srv-link.mjs', 'tools/mcp-srv.mjs']],
-    ['the local modules a script imports, transitively', stdio('node', ['imp/srv.mjs']), ['imp/dyn.js', 'imp/lib.mjs', 'imp/plugin.mjs', 'imp/srv.mjs', 'util.cjs']],
+    [
+      'the local modules a script imports, transitively',
+      stdio('node', ['imp/srv.mjs']),
+      ['imp/dyn.js', 'imp/lib.mjs', 'imp/plugin.mjs', 'imp/srv.mjs', 'util.cjs'],
+    ],
     ['python sibling modules', stdio('python3', ['py/main.py']), ['py/helpers.py', 'py/main.py']],
     ['a config file not there yet', stdio('node', ['tools/mcp-srv.mjs', '--config', 'later.yaml']), ['later.yaml', 'tools/mcp-srv.mjs']],
     // Left out: the workspace as a filesystem server's data folder, outputs, packages npx fetches, outside files.
@@ -91,7 +104,10 @@ describe('launchFiles: the workspace files a launch names', () => {
     rmSync(path.join(ws.root, 'later.yaml'));
     rmSync(path.join(ws.root, 'tools/mcp-srv.mjs'));
     assert.deepEqual(describeFileChanges(before, launchFiles(ws.root, config)), ['tools/mcp-srv.mjs (removed)']);
-    assert.deepEqual(describeFileChanges(undefined, before), ['later.yaml (not part of the earlier approval)', 'tools/mcp-srv.mjs (not part of the earlier approval)']);
+    assert.deepEqual(describeFileChanges(undefined, before), [
+      'later.yaml (not part of the earlier approval)',
+      'tools/mcp-srv.mjs (not part of the earlier approval)',
+    ]);
     writeFileSync(path.join(ws.root, 'tools/mcp-srv.mjs'), 'server');
   });
 

@@ -9,15 +9,34 @@ import { McpApprovals } from '../../../src/core/mcp';
 import { ToolRegistry, ok, type Tool } from '../../../src/core/tools';
 import { makeContext, tempWorkspace } from '../tools/helpers';
 
-const foreign = (name: string, schema: Record<string, unknown>): Tool => ({ name, description: 'x', schema: schema as Tool['schema'], readOnly: false, foreignSchema: true, run: async (args) => ok(JSON.stringify(args)) });
+const foreign = (name: string, schema: Record<string, unknown>): Tool => ({
+  name,
+  description: 'x',
+  schema: schema as Tool['schema'],
+  readOnly: false,
+  foreignSchema: true,
+  run: async (args) => ok(JSON.stringify(args)),
+});
 
-describe('ToolRegistry: a run\'s own tools and foreign schemas', () => {
-  test('with() adds a run\'s tools without touching the base; only() picks a subset', async () => {
+describe("ToolRegistry: a run's own tools and foreign schemas", () => {
+  test("with() adds a run's tools without touching the base; only() picks a subset", async () => {
     const base = new ToolRegistry([{ name: 'a', description: 'a', schema: { type: 'object', properties: {} }, readOnly: true, run: async () => ok('a') }]);
     const run = base.with([foreign('mcp__s__t', { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] })]);
-    assert.deepEqual(run.list().map((t) => t.name), ['a', 'mcp__s__t']);
-    assert.deepEqual(base.list().map((t) => t.name), ['a']);
-    assert.deepEqual(run.only(['mcp__s__t', 'missing']).list().map((t) => t.name), ['mcp__s__t']);
+    assert.deepEqual(
+      run.list().map((t) => t.name),
+      ['a', 'mcp__s__t'],
+    );
+    assert.deepEqual(
+      base.list().map((t) => t.name),
+      ['a'],
+    );
+    assert.deepEqual(
+      run
+        .only(['mcp__s__t', 'missing'])
+        .list()
+        .map((t) => t.name),
+      ['mcp__s__t'],
+    );
     const ws = tempWorkspace();
     try {
       const ctx = makeContext(ws.root);
@@ -110,7 +129,7 @@ describe('McpApprovals: kept in the workspace, signed with a per-user key', () =
   });
 });
 
-describe('the state folder ignores PatchPilot\'s own files', () => {
+describe("the state folder ignores PatchPilot's own files", () => {
   test('approvals and the history are added to .patchpilot/.gitignore whichever comes first; a linked .gitignore is left alone', async () => {
     const { ignoreInStateFolder } = await import('../../../src/core/history/stateFolder');
     const ws = tempWorkspace();

@@ -15,7 +15,12 @@ import { tempWorkspace } from '../tools/helpers';
 const SECRET = 'PP-UNIT-SECRET-0123456789';
 
 describe('MCP call filters', () => {
-  const ws = tempWorkspace({ '.patchpilotignore': '.env\nprivate/\n', '.env': `API_TOKEN=${SECRET}\n`, 'private/key.txt': `key: ${SECRET}-2\n`, 'README.md': '# readme\n' });
+  const ws = tempWorkspace({
+    '.patchpilotignore': '.env\nprivate/\n',
+    '.env': `API_TOKEN=${SECRET}\n`,
+    'private/key.txt': `key: ${SECRET}-2\n`,
+    'README.md': '# readme\n',
+  });
   symlinkSync('.env', path.join(ws.root, 'env-link'));
   const guard = createMcpCallGuard({ root: ws.root, ...createCommandGuard(ws.root, DEFAULT_SETTINGS.policy, '.patchpilot/history.db') });
 

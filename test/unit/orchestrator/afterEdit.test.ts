@@ -37,7 +37,9 @@ describe('after an applied edit', () => {
         throw new Error('disk full');
       },
     });
-    const h = await runScripted([{ reply: { toolCalls: [call('read_file', { path: 'add.js' })] } }, { reply: { text: 'done' } }], { deps: { history: broken } });
+    const h = await runScripted([{ reply: { toolCalls: [call('read_file', { path: 'add.js' })] } }, { reply: { text: 'done' } }], {
+      deps: { history: broken },
+    });
     assert.equal(h.outcome.status, 'finished');
     const warnings = h.events.filter((e) => e.type === 'warning');
     assert.equal(warnings.length, 1);

@@ -14,12 +14,21 @@ const ask = (s: { approval: { mode: string } }) => {
 
 describe('blocked: every edit refused for want of approval', () => {
   test('a patch and a write refused as unattended: blocked, the model was told nobody could approve, history agrees on status and steps', async () => {
-    const approver = new ScriptedApprover({ patch: () => ({ acceptedHunks: [], unattended: NOBODY }), action: () => ({ approved: false, unattended: NOBODY }) });
+    const approver = new ScriptedApprover({
+      patch: () => ({ acceptedHunks: [], unattended: NOBODY }),
+      action: () => ({ approved: false, unattended: NOBODY }),
+    });
     const h = await runScripted(
       [
         { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
-        { reply: { toolCalls: [call('write_file', { path: 'notes.md', content: 'x\n' })] }, expect: { lastMessageContains: 'nobody could approve the patch, so nothing was changed: no terminal' } },
-        { reply: { toolCalls: [call('finish', { summary: 'Done: add() fixed.' })] }, expect: { lastMessageContains: 'not done, nobody could approve it: create notes.md' } },
+        {
+          reply: { toolCalls: [call('write_file', { path: 'notes.md', content: 'x\n' })] },
+          expect: { lastMessageContains: 'nobody could approve the patch, so nothing was changed: no terminal' },
+        },
+        {
+          reply: { toolCalls: [call('finish', { summary: 'Done: add() fixed.' })] },
+          expect: { lastMessageContains: 'not done, nobody could approve it: create notes.md' },
+        },
       ],
       {
         approver,

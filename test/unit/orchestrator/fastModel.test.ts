@@ -15,15 +15,21 @@ const fastTurn = (reply: ScriptedTurn['reply'], expect: ScriptedTurn['expect'] =
 const agentTurn = (reply: ScriptedTurn['reply']): ScriptedTurn => ({ reply, expect: { model: 'scripted-model' } });
 
 describe('fast model: insights and the Q&A summary', () => {
-  test('one insight request for a step\'s results, then the Q&A summary; both stored, usage per role', async () => {
+  test("one insight request for a step's results, then the Q&A summary; both stored, usage per role", async () => {
     let recordedTokensIn = -1;
     const h = await runScripted(
       [
         agentTurn({ toolCalls: [call('grep', { pattern: 'exports' }), call('glob', { pattern: '*.js' }), call('read_file', { path: 'add.js' })] }),
         // (a glob result this short is below the store's minimum: the fast model is not asked about it)
         agentTurn({ toolCalls: [call('finish', { summary: 'add() subtracts; reported.' })] }),
-        fastTurn({ text: '```json\n{"insights": ["add.js exports add()"]}\n```', usage: { promptTokens: 300, completionTokens: 20 } }, { lastMessageContains: 'Result 1: grep' }),
-        fastTurn({ text: 'add() in add.js subtracts instead of adding; add.test.js checks add(2, 2) === 4.', usage: { promptTokens: 200, completionTokens: 30 } }, { anyMessageContains: 'Goal: find the bug' }),
+        fastTurn(
+          { text: '```json\n{"insights": ["add.js exports add()"]}\n```', usage: { promptTokens: 300, completionTokens: 20 } },
+          { lastMessageContains: 'Result 1: grep' },
+        ),
+        fastTurn(
+          { text: 'add() in add.js subtracts instead of adding; add.test.js checks add(2, 2) === 4.', usage: { promptTokens: 200, completionTokens: 30 } },
+          { anyMessageContains: 'Goal: find the bug' },
+        ),
       ],
       {
         model: FAST,
@@ -36,9 +42,15 @@ describe('fast model: insights and the Q&A summary', () => {
           const run = (await h.history.listRuns())[0]!;
           const detail = (await h.history.getRun(run.id))!;
           const obs = detail.observations.filter((o) => o.type === 'observation');
-          assert.deepEqual(obs.map((o) => [o.tool, o.text]), [['grep', 'add.js exports add()']]);
+          assert.deepEqual(
+            obs.map((o) => [o.tool, o.text]),
+            [['grep', 'add.js exports add()']],
+          );
           const qa = detail.observations.filter((o) => o.type === 'qa');
-          assert.deepEqual(qa.map((o) => [o.text, o.detail]), [['find the bug', 'add() in add.js subtracts instead of adding; add.test.js checks add(2, 2) === 4.']]);
+          assert.deepEqual(
+            qa.map((o) => [o.text, o.detail]),
+            [['find the bug', 'add() in add.js subtracts instead of adding; add.test.js checks add(2, 2) === 4.']],
+          );
           const found = await h.history.search('subtracts', { type: 'qa' });
           assert.equal(found.length, 1);
           recordedTokensIn = run.tokensIn;
@@ -117,7 +129,13 @@ describe('fast model: insights and the Q&A summary', () => {
       inspect: async (h) => {
         assert.equal(h.server.chatRequests.length, 2);
         const detail = (await h.history.getRun((await h.history.listRuns())[0]!.id))!;
-        assert.deepEqual(detail.observations.map((o) => [o.type, o.text]), [['observation', 'grep pattern="require"'], ['qa', 'make the add test pass']]);
+        assert.deepEqual(
+          detail.observations.map((o) => [o.type, o.text]),
+          [
+            ['observation', 'grep pattern="require"'],
+            ['qa', 'make the add test pass'],
+          ],
+        );
         assert.match(detail.observations[1]!.detail, /^finished after 2 step\(s\): Two files\./);
       },
     });
@@ -138,21 +156,24 @@ describe('fast model: insights and the Q&A summary', () => {
 
   test('a cancelled run writes its memory without asking the fast model', async () => {
     const controller = new AbortController();
-    const h = await runScripted([agentTurn({ toolCalls: [call('grep', { pattern: 'add' })] }), agentTurn({ toolCalls: [call('run_tests', {})] }), fastTurn({ text: 'never asked' })], {
-      model: FAST,
-      signal: controller.signal,
-      settings: (s) => {
-        s.tests.commands = ['sleep 30'];
-        s.approval.mode = 'auto';
+    const h = await runScripted(
+      [agentTurn({ toolCalls: [call('grep', { pattern: 'add' })] }), agentTurn({ toolCalls: [call('run_tests', {})] }), fastTurn({ text: 'never asked' })],
+      {
+        model: FAST,
+        signal: controller.signal,
+        settings: (s) => {
+          s.tests.commands = ['sleep 30'];
+          s.approval.mode = 'auto';
+        },
+        deps: { onEvent: (e) => e.type === 'test/started' && setTimeout(() => controller.abort(), 50) },
+        inspect: async (h) => {
+          assert.equal(h.server.chatRequests.length, 2);
+          const detail = (await h.history.getRun((await h.history.listRuns())[0]!.id))!;
+          assert.equal(detail.run.status, 'cancelled');
+          assert.deepEqual(detail.observations.map((o) => o.type).sort(), ['observation', 'qa']);
+        },
       },
-      deps: { onEvent: (e) => e.type === 'test/started' && setTimeout(() => controller.abort(), 50) },
-      inspect: async (h) => {
-        assert.equal(h.server.chatRequests.length, 2);
-        const detail = (await h.history.getRun((await h.history.listRuns())[0]!.id))!;
-        assert.equal(detail.run.status, 'cancelled');
-        assert.deepEqual(detail.observations.map((o) => o.type).sort(), ['observation', 'qa']);
-      },
-    });
+    );
     assert.equal(h.outcome.status, 'cancelled');
   });
 

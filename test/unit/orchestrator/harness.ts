@@ -12,7 +12,11 @@ import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
 import { ScriptedApprover, gitInit, tempWorkspace } from '../tools/helpers';
 
-export const BUGGY = { 'add.js': 'exports.add = (a, b) => a - b;\n', 'add.test.js': "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('./add');\ntest('adds', () => assert.equal(add(2, 2), 4));\n" };
+export const BUGGY = {
+  'add.js': 'exports.add = (a, b) => a - b;\n',
+  'add.test.js':
+    "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('./add');\ntest('adds', () => assert.equal(add(2, 2), 4));\n",
+};
 export const FIX = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n';
 export const TEST_CMD = `${JSON.stringify(process.execPath)} --test add.test.js`;
 
@@ -51,7 +55,10 @@ export async function runScripted(
     options.settings?.(settings);
     const events: AgentEvent[] = [];
     const approver = options.approver ?? new ScriptedApprover();
-    const model = new ModelClient({ baseUrl: server.baseUrl, model: 'scripted-model', idleTimeoutMs: 3_000, firstChunkTimeoutMs: 3_000, ...options.model }, { random: () => 0 });
+    const model = new ModelClient(
+      { baseUrl: server.baseUrl, model: 'scripted-model', idleTimeoutMs: 3_000, firstChunkTimeoutMs: 3_000, ...options.model },
+      { random: () => 0 },
+    );
     if (options.model?.fastModel) settings.llm.fastModel = options.model.fastModel;
     const orchestrator = new Orchestrator({
       root: ws.root,

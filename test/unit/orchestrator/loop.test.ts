@@ -14,7 +14,10 @@ describe('orchestrator loop against the scripted model server', () => {
   test('reads, patches, sees the tests pass after the edit, finishes; every step is in the history', async () => {
     await runScripted(
       [
-        { reply: { text: 'Looking at the code.', toolCalls: [call('read_file', { path: 'add.js' }), call('grep', { pattern: 'add\\(' })] }, expect: { toolsInclude: ['read_file', 'propose_patch', 'run_tests', 'finish'] } },
+        {
+          reply: { text: 'Looking at the code.', toolCalls: [call('read_file', { path: 'add.js' }), call('grep', { pattern: 'add\\(' })] },
+          expect: { toolsInclude: ['read_file', 'propose_patch', 'run_tests', 'finish'] },
+        },
         { reply: { toolCalls: [call('propose_patch', { patch: FIX })] }, expect: { lastMessageRole: 'tool' } },
         { reply: { toolCalls: [call('finish', { summary: 'add() now adds; the test passes.' })] }, expect: { lastMessageContains: 'tests passed' } },
       ],
@@ -29,8 +32,17 @@ describe('orchestrator loop against the scripted model server', () => {
           assert.match(m[0]!.content!, /test commands: `.*--test add\.test\.js`/);
           assert.equal(m[1]!.content, 'make the add test pass');
           assert.equal(m[2]!.role, 'assistant');
-          assert.deepEqual(m[2]!.tool_calls!.map((c) => c.function.name), ['read_file', 'grep']);
-          assert.deepEqual(m.slice(3).map((x) => [x.role, x.tool_call_id]), [['tool', m[2]!.tool_calls![0]!.id], ['tool', m[2]!.tool_calls![1]!.id]]);
+          assert.deepEqual(
+            m[2]!.tool_calls!.map((c) => c.function.name),
+            ['read_file', 'grep'],
+          );
+          assert.deepEqual(
+            m.slice(3).map((x) => [x.role, x.tool_call_id]),
+            [
+              ['tool', m[2]!.tool_calls![0]!.id],
+              ['tool', m[2]!.tool_calls![1]!.id],
+            ],
+          );
           assert.match(m[3]!.content!, /^add\.js \(1 lines\)\n1\texports\.add = \(a, b\) => a - b;/);
           assert.match(m[4]!.content!, /add\.test\.js:4: /);
 
@@ -38,7 +50,22 @@ describe('orchestrator loop against the scripted model server', () => {
           assert.equal(runs.length, 1);
           assert.equal(runs[0]!.status, 'finished');
           const detail = (await h.history.getRun(runs[0]!.id))!;
-          assert.deepEqual(detail.steps.map((s) => `${s.role}${s.tool ? `:${s.tool}` : ''}`), ['system', 'user', 'assistant', 'tool:read_file', 'tool:grep', 'assistant', 'tool:propose_patch', 'assistant', 'tool:finish', 'system:run/tests', 'system:context/transcript']);
+          assert.deepEqual(
+            detail.steps.map((s) => `${s.role}${s.tool ? `:${s.tool}` : ''}`),
+            [
+              'system',
+              'user',
+              'assistant',
+              'tool:read_file',
+              'tool:grep',
+              'assistant',
+              'tool:propose_patch',
+              'assistant',
+              'tool:finish',
+              'system:run/tests',
+              'system:context/transcript',
+            ],
+          );
           assert.equal(detail.patches.length, 1);
           assert.deepEqual(detail.patches[0]!.acceptedHunks, ['add.js#1']);
           assert.match(detail.patches[0]!.reversePatch ?? '', /\+exports\.add = \(a, b\) => a - b;/);
@@ -53,7 +80,8 @@ describe('orchestrator loop against the scripted model server', () => {
       const types = h.events.map((e) => e.type);
       assert.equal(types[0], 'run/started');
       assert.equal(types.at(-1), 'run/finished');
-      for (const t of ['step/started', 'text/delta', 'tool/started', 'tool/finished', 'patch/proposed', 'test/started', 'test/finished', 'usage']) assert.ok(types.includes(t as never), t);
+      for (const t of ['step/started', 'text/delta', 'tool/started', 'tool/finished', 'patch/proposed', 'test/started', 'test/finished', 'usage'])
+        assert.ok(types.includes(t as never), t);
       assert.ok(types.indexOf('patch/proposed') < types.indexOf('test/started'));
     });
   });
@@ -95,7 +123,10 @@ describe('orchestrator loop against the scripted model server', () => {
           const results = m.filter((x) => x.role === 'tool').map((x) => x.content);
           assert.equal(results.length, 2, 'one result per call, broken ones included');
           assert.ok(results.some((r) => /unknown tool "delete_everything"|not available/.test(r!)));
-          assert.ok(results.some((r) => r!.includes('You sent: {"path": "x.js", "content": ')), 'the model sees what it sent');
+          assert.ok(
+            results.some((r) => r!.includes('You sent: {"path": "x.js", "content": ')),
+            'the model sees what it sent',
+          );
         },
       },
     );
@@ -106,14 +137,18 @@ describe('orchestrator loop against the scripted model server', () => {
     assert.ok(h.events.some((e) => e.type === 'tool/started' && e.name === 'write_file'));
   });
 
-  test('ask mode: a rejected patch goes back to the model with the user\'s words; nothing changes', async () => {
+  test("ask mode: a rejected patch goes back to the model with the user's words; nothing changes", async () => {
     const approver = new ScriptedApprover({ patch: () => ({ acceptedHunks: [], feedback: 'fix the test instead' }) });
     const h = await runScripted(
       [
         { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
         { reply: { toolCalls: [call('finish', { summary: 'stopped' })] }, expect: { lastMessageContains: 'fix the test instead' } },
       ],
-      { approver, settings: (s) => (s.approval.mode = 'ask'), inspect: (h) => assert.equal(readFileSync(path.join(h.root, 'add.js'), 'utf8'), BUGGY['add.js']) },
+      {
+        approver,
+        settings: (s) => (s.approval.mode = 'ask'),
+        inspect: (h) => assert.equal(readFileSync(path.join(h.root, 'add.js'), 'utf8'), BUGGY['add.js']),
+      },
     );
     assert.deepEqual(h.server.mismatches, []);
     assert.equal(approver.patchRequests.length, 1);
@@ -160,28 +195,42 @@ describe('orchestrator loop against the scripted model server', () => {
     const { createToolRegistry } = await import('../../../src/core/tools');
     const tools = createToolRegistry();
     tools.register(barrier);
-    const h = await runScripted(
-      [{ reply: { toolCalls: [call('barrier', {}), call('barrier', {})] } }, { reply: { text: 'done' } }],
-      { deps: { tools }, inspect: (h) => assert.deepEqual(h.messages(1).filter((m) => m.role === 'tool').map((m) => m.content), ['passed the barrier', 'passed the barrier']) },
-    );
+    const h = await runScripted([{ reply: { toolCalls: [call('barrier', {}), call('barrier', {})] } }, { reply: { text: 'done' } }], {
+      deps: { tools },
+      inspect: (h) =>
+        assert.deepEqual(
+          h
+            .messages(1)
+            .filter((m) => m.role === 'tool')
+            .map((m) => m.content),
+          ['passed the barrier', 'passed the barrier'],
+        ),
+    });
     assert.equal(h.outcome.status, 'finished');
   });
 
   test('a stream cut mid-reply is discarded (never executed) and the step is retried', async () => {
-    const h = await runScripted(
-      [
-        { reply: { toolCalls: [call('write_file', { path: 'evil.js', content: 'x' })] }, faults: [{ kind: 'cut', afterChunks: 2 }] },
-        { reply: { toolCalls: [call('finish', { summary: 'ok' })] } },
-      ],
-    );
+    const h = await runScripted([
+      { reply: { toolCalls: [call('write_file', { path: 'evil.js', content: 'x' })] }, faults: [{ kind: 'cut', afterChunks: 2 }] },
+      { reply: { toolCalls: [call('finish', { summary: 'ok' })] } },
+    ]);
     assert.equal(h.outcome.status, 'finished');
-    assert.ok(h.events.some((e) => e.type === 'tool/started' && e.name === 'write_file'), 'the retried reply ran');
+    assert.ok(
+      h.events.some((e) => e.type === 'tool/started' && e.name === 'write_file'),
+      'the retried reply ran',
+    );
   });
 
   test('a stream cut twice in one step stops the run as interrupted; nothing of it ran', async () => {
     const h = await runScripted(
       [
-        { reply: { toolCalls: [call('write_file', { path: 'evil.js', content: 'x' })] }, faults: [{ kind: 'cut', afterChunks: 2 }, { kind: 'cut', afterChunks: 3 }] },
+        {
+          reply: { toolCalls: [call('write_file', { path: 'evil.js', content: 'x' })] },
+          faults: [
+            { kind: 'cut', afterChunks: 2 },
+            { kind: 'cut', afterChunks: 3 },
+          ],
+        },
         { reply: { text: 'never asked' } },
       ],
       {
@@ -224,10 +273,7 @@ describe('orchestrator loop against the scripted model server', () => {
 
   test('a 5 MB tool result is cut before it enters the context', async () => {
     const big = Array.from({ length: 60_000 }, (_, i) => `const value${i} = ${i}; // padding padding padding padding padding`).join('\n');
-    const h = await runScripted(
-      [{ reply: { toolCalls: [call('grep', { pattern: 'value' })] } }, { reply: { text: 'done' } }],
-      { files: { 'big.js': big } },
-    );
+    const h = await runScripted([{ reply: { toolCalls: [call('grep', { pattern: 'value' })] } }, { reply: { text: 'done' } }], { files: { 'big.js': big } });
     const toolMessage = h.messages(1).find((m) => m.role === 'tool')!;
     assert.ok(toolMessage.content!.length < 20_000, `tool result of ${toolMessage.content!.length} chars`);
     assert.equal(h.outcome.status, 'finished');

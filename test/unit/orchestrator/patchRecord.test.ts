@@ -12,7 +12,11 @@ const files = () => new Map([['x.txt', FILE]]);
 test('accepted and rejected hunks: ids, the user reason, the reverse patch, the files before and after what was written', () => {
   const preview = applyPatchToTexts(PATCH, files(), { dryRun: true });
   const result = applyPatchToTexts(PATCH, files(), { acceptedHunks: new Set(['x.txt#1']) });
-  const rec = patchRecordOf(PATCH, { preview, result, applied: ['x.txt#1'], rejected: ['x.txt#2'], files: ['x.txt'], hunkReasons: { 'x.txt#2': 'k stays lower case' } }, 42)!;
+  const rec = patchRecordOf(
+    PATCH,
+    { preview, result, applied: ['x.txt#1'], rejected: ['x.txt#2'], files: ['x.txt'], hunkReasons: { 'x.txt#2': 'k stays lower case' } },
+    42,
+  )!;
   assert.deepEqual(rec.acceptedHunks, ['x.txt#1']);
   assert.deepEqual(rec.rejectedHunks, [{ id: 'x.txt#2', state: 'rejected', reason: 'k stays lower case' }]);
   assert.equal(rec.appliedAt, 42);
@@ -24,7 +28,10 @@ test('everything rejected: nothing applied, the proposal kept as the after side'
   const preview = applyPatchToTexts(PATCH, files(), { dryRun: true });
   const rec = patchRecordOf(PATCH, { preview, applied: [], hunkReasons: { 'x.txt#1': 'no' } }, 1)!;
   assert.equal(rec.appliedAt, null);
-  assert.deepEqual(rec.rejectedHunks, [{ id: 'x.txt#1', state: 'rejected', reason: 'no' }, { id: 'x.txt#2', state: 'rejected' }]);
+  assert.deepEqual(rec.rejectedHunks, [
+    { id: 'x.txt#1', state: 'rejected', reason: 'no' },
+    { id: 'x.txt#2', state: 'rejected' },
+  ]);
   assert.equal(rec.snapshots![0]!.after, FILE.replace('a\n', 'A\n').replace('k\n', 'K\n'));
 });
 
@@ -37,7 +44,10 @@ test('refused by the engine: every hunk refused with the engine reason; plan mod
   assert.equal(rec.appliedAt, null);
   const notes = rec.rejectedHunks.map((n) => hunkNoteOf(n)!);
   assert.ok(notes.every((n) => n.state === 'refused' && n.reason));
-  assert.ok(notes.some((n) => n.id === 'x.txt#2' && !/another part/.test(n.reason!)), 'the hunk that did not match names its own reason');
+  assert.ok(
+    notes.some((n) => n.id === 'x.txt#2' && !/another part/.test(n.reason!)),
+    'the hunk that did not match names its own reason',
+  );
 
   const preview = applyPatchToTexts(PATCH, files(), { dryRun: true });
   const planned = patchRecordOf(PATCH, { preview, planned: true }, 1)!;

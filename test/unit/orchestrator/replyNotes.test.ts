@@ -16,7 +16,18 @@ function fakeModel(turns: Partial<ModelTurn>[]): ChatModel & { requests: ChatReq
     async streamChatWithRecovery(req) {
       requests.push({ ...req, messages: [...req.messages] });
       const t = turns[requests.length - 1] ?? { text: 'done' };
-      return { role: 'reasoning', model: 'fake-model', text: '', toolCalls: [], invalidToolCalls: [], finishReason: 'stop', rawFinishReason: 'stop', usage: { promptTokens: 10, completionTokens: 5, estimated: false }, attempts: 1, ...t };
+      return {
+        role: 'reasoning',
+        model: 'fake-model',
+        text: '',
+        toolCalls: [],
+        invalidToolCalls: [],
+        finishReason: 'stop',
+        rawFinishReason: 'stop',
+        usage: { promptTokens: 10, completionTokens: 5, estimated: false },
+        attempts: 1,
+        ...t,
+      };
     },
   };
 }
@@ -36,7 +47,10 @@ describe('replies the loop cannot take as they are', () => {
   });
 
   test('with tool calls, the note follows the tool results', async () => {
-    const model = fakeModel([{ toolCalls: [{ id: 'c1', name: 'read_file', argumentsJson: '{"path":"add.js"}' }], finishReason: 'tool_calls', unreadParts: ['a field "x_extra" (y)'] }, { text: 'ok' }]);
+    const model = fakeModel([
+      { toolCalls: [{ id: 'c1', name: 'read_file', argumentsJson: '{"path":"add.js"}' }], finishReason: 'tool_calls', unreadParts: ['a field "x_extra" (y)'] },
+      { text: 'ok' },
+    ]);
     const h = await runScripted([], { deps: { model } });
     assert.equal(h.outcome.status, 'finished');
     const roles = model.requests[1]!.messages.slice(-3).map((m) => m.role);
@@ -47,19 +61,28 @@ describe('replies the loop cannot take as they are', () => {
     const model = fakeModel([{ refusal: "I can't help with that." }]);
     const h = await runScripted([], { deps: { model } });
     assert.deepEqual([h.outcome.status, h.outcome.reason, h.outcome.summary], ['finished', 'the model refused', "I can't help with that."]);
-    assert.deepEqual(h.events.filter((e) => e.type === 'model/notice').map((e) => (e as { message: string }).message), ["The model refused: I can't help with that."]);
+    assert.deepEqual(
+      h.events.filter((e) => e.type === 'model/notice').map((e) => (e as { message: string }).message),
+      ["The model refused: I can't help with that."],
+    );
   });
 
   test('an empty reply is never a silent finish: noticed, asked again', async () => {
     const model = fakeModel([{ text: '' }, { text: 'Here it is.' }]);
     const h = await runScripted([], { deps: { model } });
     assert.equal(h.outcome.summary, 'Here it is.');
-    assert.deepEqual(h.events.filter((e) => e.type === 'model/notice').map((e) => (e as { kind: string }).kind), ['empty-reply']);
+    assert.deepEqual(
+      h.events.filter((e) => e.type === 'model/notice').map((e) => (e as { kind: string }).kind),
+      ['empty-reply'],
+    );
     assert.match(String(lastMessage(model.requests[1]!).content), /Your last reply was empty/);
   });
 
   test('reasoning rides along in the conversation for the provider rule to use', async () => {
-    const model = fakeModel([{ reasoning: 'look first', toolCalls: [{ id: 'c1', name: 'read_file', argumentsJson: '{"path":"add.js"}' }], finishReason: 'tool_calls' }, { text: 'ok' }]);
+    const model = fakeModel([
+      { reasoning: 'look first', toolCalls: [{ id: 'c1', name: 'read_file', argumentsJson: '{"path":"add.js"}' }], finishReason: 'tool_calls' },
+      { text: 'ok' },
+    ]);
     await runScripted([], { deps: { model } });
     const assistant = model.requests[1]!.messages.find((m) => m.role === 'assistant');
     assert.equal((assistant as { reasoning?: string }).reasoning, 'look first');

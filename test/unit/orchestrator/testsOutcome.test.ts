@@ -8,20 +8,37 @@ import { spawnSubagentTool } from '../../../src/core/tools/spawnSubagent';
 
 /** A patch that keeps add() wrong (the tests still fail after it). */
 const STILL_WRONG = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a - b - 1;\n';
-const withTests = (afterEdit = true) => (s: PatchPilotSettings) => {
-  s.tests.commands = [TEST_CMD];
-  s.tests.afterEdit = afterEdit;
-};
+const withTests =
+  (afterEdit = true) =>
+  (s: PatchPilotSettings) => {
+    s.tests.commands = [TEST_CMD];
+    s.tests.afterEdit = afterEdit;
+  };
 const finish = call('finish', { summary: 'done' });
-const finishedEvent = (h: Awaited<ReturnType<typeof runScripted>>) => h.events.find((e) => e.type === 'run/finished') as { status: string; tests?: string } | undefined;
+const finishedEvent = (h: Awaited<ReturnType<typeof runScripted>>) =>
+  h.events.find((e) => e.type === 'run/finished') as { status: string; tests?: string } | undefined;
 
 describe('the run ends with the state of the tests after its last edit', () => {
   const cases: { name: string; turns: Record<string, unknown>[][]; afterEdit?: boolean; files?: Record<string, string>; expect: string }[] = [
-    { name: 'an edit whose tests fail, then finish: failed, though the run finished', turns: [[call('propose_patch', { patch: STILL_WRONG })], [finish]], expect: 'failed' },
+    {
+      name: 'an edit whose tests fail, then finish: failed, though the run finished',
+      turns: [[call('propose_patch', { patch: STILL_WRONG })], [finish]],
+      expect: 'failed',
+    },
     { name: 'an edit whose tests pass: passed', turns: [[call('propose_patch', { patch: FIX })], [finish]], expect: 'passed' },
     { name: 'run_tests in a run without edits: its verdict counts', turns: [[call('run_tests', {})], [finish]], expect: 'failed' },
-    { name: 'tests passed, then an edit without tests after it: not-run', afterEdit: false, turns: [[call('propose_patch', { patch: FIX })], [call('run_tests', {})], [call('write_file', { path: 'note.txt', content: 'x\n' })], [finish]], expect: 'not-run' },
-    { name: 'an edit, then run_tests that fails: failed', afterEdit: false, turns: [[call('propose_patch', { patch: STILL_WRONG })], [call('run_tests', {})], [finish]], expect: 'failed' },
+    {
+      name: 'tests passed, then an edit without tests after it: not-run',
+      afterEdit: false,
+      turns: [[call('propose_patch', { patch: FIX })], [call('run_tests', {})], [call('write_file', { path: 'note.txt', content: 'x\n' })], [finish]],
+      expect: 'not-run',
+    },
+    {
+      name: 'an edit, then run_tests that fails: failed',
+      afterEdit: false,
+      turns: [[call('propose_patch', { patch: STILL_WRONG })], [call('run_tests', {})], [finish]],
+      expect: 'failed',
+    },
     { name: 'no edit and no tests: not-run', turns: [[call('list_dir', { path: '.' })], [finish]], expect: 'not-run' },
   ];
   for (const c of cases) {
@@ -51,15 +68,38 @@ describe('the run ends with the state of the tests after its last edit', () => {
   test('a subagent that edits after the tests passed leaves them not-run; its own tests count when it ran them', async () => {
     const tools = createToolRegistry({ history: true }).with([spawnSubagentTool]);
     const spawnWriter = call('spawn_subagent', { task: 'write the note', tools: ['write_file'] });
-    const childWrites = [{ reply: { toolCalls: [call('write_file', { path: 'note.txt', content: 'x\n' })] } }, { reply: { toolCalls: [call('finish', { summary: 'written' })] } }];
-    const afterPassing = [{ reply: { toolCalls: [call('propose_patch', { patch: FIX })] } }, { reply: { toolCalls: [call('run_tests', {})] } }, { reply: { toolCalls: [spawnWriter] } }];
+    const childWrites = [
+      { reply: { toolCalls: [call('write_file', { path: 'note.txt', content: 'x\n' })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'written' })] } },
+    ];
+    const afterPassing = [
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      { reply: { toolCalls: [call('run_tests', {})] } },
+      { reply: { toolCalls: [spawnWriter] } },
+    ];
     const untested = await runScripted([...afterPassing, ...childWrites, { reply: { toolCalls: [finish] } }], { settings: withTests(false), deps: { tools } });
     assert.equal(untested.outcome.tests, 'not-run');
     // With tests after every edit, the child's write was tested (and passes): that is the last word.
-    const tested = await runScripted([{ reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } }, { reply: { toolCalls: [spawnWriter] } }, ...childWrites, { reply: { toolCalls: [finish] } }], { settings: withTests(true), deps: { tools } });
+    const tested = await runScripted(
+      [
+        { reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } },
+        { reply: { toolCalls: [spawnWriter] } },
+        ...childWrites,
+        { reply: { toolCalls: [finish] } },
+      ],
+      { settings: withTests(true), deps: { tools } },
+    );
     assert.equal(tested.outcome.tests, 'failed');
     // A read-only subagent changes nothing of the state.
-    const reader = await runScripted([{ reply: { toolCalls: [call('propose_patch', { patch: FIX })] } }, { reply: { toolCalls: [call('spawn_subagent', { task: 'read add.js' })] } }, { reply: { toolCalls: [call('finish', { summary: 'read' })] } }, { reply: { toolCalls: [finish] } }], { settings: withTests(true), deps: { tools } });
+    const reader = await runScripted(
+      [
+        { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+        { reply: { toolCalls: [call('spawn_subagent', { task: 'read add.js' })] } },
+        { reply: { toolCalls: [call('finish', { summary: 'read' })] } },
+        { reply: { toolCalls: [finish] } },
+      ],
+      { settings: withTests(true), deps: { tools } },
+    );
     assert.equal(reader.outcome.tests, 'passed');
   });
 });

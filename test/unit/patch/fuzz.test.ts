@@ -27,7 +27,23 @@ function basePatches(rand: () => number): string[] {
   ];
 }
 
-const JUNK = ['@@', '@@ -1,3 +1,3 @@', '+', '-', ' ', '\\ No newline at end of file', '*** End Patch', '=======', '--- a/../../etc/passwd', '+++ /abs', '```', '\r', '\t', '\u201C', '\0'];
+const JUNK = [
+  '@@',
+  '@@ -1,3 +1,3 @@',
+  '+',
+  '-',
+  ' ',
+  '\\ No newline at end of file',
+  '*** End Patch',
+  '=======',
+  '--- a/../../etc/passwd',
+  '+++ /abs',
+  '```',
+  '\r',
+  '\t',
+  '\u201C',
+  '\0',
+];
 
 function mutate(text: string, rand: () => number): string {
   const lines = text.split('\n');
@@ -36,7 +52,7 @@ function mutate(text: string, rand: () => number): string {
     const at = Math.floor(rand() * (lines.length + 1));
     switch (Math.floor(rand() * 6)) {
       case 0:
-        return lines.slice(0, at).join('\n') + (rand() < 0.5 ? '' : lines[at]?.slice(0, Math.floor(rand() * 5)) ?? '');
+        return lines.slice(0, at).join('\n') + (rand() < 0.5 ? '' : (lines[at]?.slice(0, Math.floor(rand() * 5)) ?? ''));
       case 1:
         lines.splice(at, 1);
         break;

@@ -78,7 +78,10 @@ describe('NodeWorkspaceFs keeps the confinement', () => {
       assert.equal(readFileSync(path.join(outside, 'secret'), 'utf8'), 's\n');
       const st = await fs.stat('src/a.txt');
       assert.ok(st.exists && st.type === 'file');
-      await fs.applyChanges([{ kind: 'write', path: 'src/a.txt', content: 'new\n', expectRealPath: st.realPath }, { kind: 'write', path: 'src/new/b.txt', content: 'b\n' }]);
+      await fs.applyChanges([
+        { kind: 'write', path: 'src/a.txt', content: 'new\n', expectRealPath: st.realPath },
+        { kind: 'write', path: 'src/new/b.txt', content: 'b\n' },
+      ]);
       assert.equal(readFileSync(path.join(root, 'src/a.txt'), 'utf8'), 'new\n');
       assert.equal(readFileSync(path.join(root, 'src/new/b.txt'), 'utf8'), 'b\n');
       await fs.writeFile('src/c.txt', 'c\n');
@@ -93,7 +96,10 @@ describe('NodeWorkspaceFs keeps the confinement', () => {
     const { root, cleanup } = setup();
     try {
       const fs = new NodeWorkspaceFs(root);
-      await assert.rejects(fs.applyChanges([{ kind: 'write', path: 'src/a.txt', content: 'x', expectRealPath: path.join(root, 'elsewhere') }]), /changed on disk/);
+      await assert.rejects(
+        fs.applyChanges([{ kind: 'write', path: 'src/a.txt', content: 'x', expectRealPath: path.join(root, 'elsewhere') }]),
+        /changed on disk/,
+      );
       assert.equal(readFileSync(path.join(root, 'src/a.txt'), 'utf8'), 'one\ntwo\n');
     } finally {
       cleanup();

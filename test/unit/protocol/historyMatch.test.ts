@@ -12,14 +12,26 @@ test('words are matched whole, folded for case and accents, as unicode61 does', 
 });
 
 test('the word being typed matches as a prefix; a trailing space ends it', () => {
-  assert.deepEqual(queryTerms('date pars', true), [{ text: 'date', prefix: false }, { text: 'pars', prefix: true }]);
-  assert.deepEqual(queryTerms('date pars ', true).map((t) => t.prefix), [false, false]);
+  assert.deepEqual(queryTerms('date pars', true), [
+    { text: 'date', prefix: false },
+    { text: 'pars', prefix: true },
+  ]);
+  assert.deepEqual(
+    queryTerms('date pars ', true).map((t) => t.prefix),
+    [false, false],
+  );
   assert.deepEqual(marked('parser parse spar', 'pars', true), ['parser', 'parse']);
 });
 
 test('markup and query syntax in the query are only words', () => {
-  assert.deepEqual(queryTerms('<img src=x onerror=alert(1)>').map((t) => t.text), ['img', 'src', 'x', 'onerror', 'alert', '1']);
-  assert.deepEqual(queryTerms('"a" OR NEAR(b)').map((t) => t.text), ['a', 'or', 'near', 'b']);
+  assert.deepEqual(
+    queryTerms('<img src=x onerror=alert(1)>').map((t) => t.text),
+    ['img', 'src', 'x', 'onerror', 'alert', '1'],
+  );
+  assert.deepEqual(
+    queryTerms('"a" OR NEAR(b)').map((t) => t.text),
+    ['a', 'or', 'near', 'b'],
+  );
 });
 
 test('a snippet is cut around the first match, on one line, with its ranges', () => {
@@ -28,6 +40,9 @@ test('a snippet is cut around the first match, on one line, with its ranges', ()
   assert.ok(s.text.startsWith('…') && s.text.endsWith('…'));
   assert.ok(s.text.length <= 122);
   assert.ok(!s.text.includes('\n'));
-  assert.deepEqual(s.ranges.map(([a, b]) => s.text.slice(a, b)), ['zanzibar']);
+  assert.deepEqual(
+    s.ranges.map(([a, b]) => s.text.slice(a, b)),
+    ['zanzibar'],
+  );
   assert.equal(snippetAround('short text', queryTerms('none')).text, 'short text');
 });

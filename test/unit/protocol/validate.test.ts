@@ -19,7 +19,14 @@ test('well-formed requests pass with their typed payload', () => {
 });
 
 test('forged privileged messages are dropped: unknown types name nothing the host does', () => {
-  for (const forged of [{ type: 'run', cmd: 'rm -rf ~' }, req('run', { cmd: 'rm -rf ~' }), req('command/run', { command: 'rm -rf ~' }), req('__proto__', {}), req('toString', {}), req('hasOwnProperty', {})]) {
+  for (const forged of [
+    { type: 'run', cmd: 'rm -rf ~' },
+    req('run', { cmd: 'rm -rf ~' }),
+    req('command/run', { command: 'rm -rf ~' }),
+    req('__proto__', {}),
+    req('toString', {}),
+    req('hasOwnProperty', {}),
+  ]) {
     const r = validateToHost(forged);
     assert.equal(r.ok, false, JSON.stringify(forged));
   }

@@ -47,7 +47,8 @@ async function withChat(turns: ScriptedTurn[], body: (chat: ChatSession, server:
   }
 }
 
-const messages = (server: ScriptedModelServer, i: number): Msg[] => server.requests.filter((r) => r.path.endsWith('/chat/completions'))[i]!.body.messages as Msg[];
+const messages = (server: ScriptedModelServer, i: number): Msg[] =>
+  server.requests.filter((r) => r.path.endsWith('/chat/completions'))[i]!.body.messages as Msg[];
 
 test('a follow-up continues the same conversation with the earlier turns in context', async () => {
   await withChat(
@@ -82,7 +83,10 @@ test('a message sent while a run works reaches the model at its next step', asyn
   await withChat(
     [
       { reply: { toolCalls: [{ name: 'read_file', arguments: { path: 'add.js' } }] } },
-      { reply: { toolCalls: [{ name: 'finish', arguments: { summary: 'read it; will handle null too' } }] }, expect: { lastMessageRole: 'user', lastMessageContains: 'also handle null' } },
+      {
+        reply: { toolCalls: [{ name: 'finish', arguments: { summary: 'read it; will handle null too' } }] },
+        expect: { lastMessageRole: 'user', lastMessageContains: 'also handle null' },
+      },
     ],
     async (chat, server, events) => {
       const sent = chat.send('look at add.js');
@@ -102,10 +106,7 @@ test('a message sent while a run works reaches the model at its next step', asyn
 
 test('Stop cancels the run; the chat keeps a valid conversation for the next message', async () => {
   await withChat(
-    [
-      { reply: { text: 'thinking very slowly about it', chunkDelayMs: 200, textChunkSize: 2 } },
-      { reply: { text: 'ok' } },
-    ],
+    [{ reply: { text: 'thinking very slowly about it', chunkDelayMs: 200, textChunkSize: 2 } }, { reply: { text: 'ok' } }],
     async (chat, server, events) => {
       const sent = chat.send('explain add.js') as { kind: 'started'; outcome: Promise<{ status: string }> };
       // Stop mid-stream, once the first words arrived.
@@ -116,7 +117,10 @@ test('Stop cancels the run; the chat keeps a valid conversation for the next mes
       const next = chat.send('try again') as { kind: 'started'; outcome: Promise<{ status: string }> };
       assert.equal((await next.outcome).status, 'finished');
       const last = messages(server, server.requests.filter((r) => r.path.endsWith('/chat/completions')).length - 1);
-      assert.deepEqual(last.map((m) => [m.role, m.content?.slice(0, 20)]).slice(1), [['user', 'explain add.js'], ['user', 'try again']]);
+      assert.deepEqual(last.map((m) => [m.role, m.content?.slice(0, 20)]).slice(1), [
+        ['user', 'explain add.js'],
+        ['user', 'try again'],
+      ]);
     },
   );
 });
@@ -155,7 +159,9 @@ test('typed during the last step: the message starts the next run; a host note a
       chat.note('[PatchPilot] tests passed after a save');
       assert.equal(chat.send('one more thing').kind, 'queued');
     }
-    return { status: 'finished', reason: 'done', steps: 1, transcript: [] } as unknown as Awaited<ReturnType<NonNullable<ConstructorParameters<typeof ChatSession>[0]['runner']>>>;
+    return { status: 'finished', reason: 'done', steps: 1, transcript: [] } as unknown as Awaited<
+      ReturnType<NonNullable<ConstructorParameters<typeof ChatSession>[0]['runner']>>
+    >;
   };
   chat = new ChatSession({ deps: {} as OrchestratorDeps, runner });
   const r = chat.send('first goal');
@@ -198,7 +204,10 @@ test('New Chat during a run: the stopped run does not bring its conversation bac
     { goal: 'old secret', earlier: 0 },
     { goal: 'fresh start', earlier: 0 },
   ]);
-  assert.deepEqual(chat.earlier.map((m) => m.content), ['fresh start', 'answer to fresh start']);
+  assert.deepEqual(
+    chat.earlier.map((m) => m.content),
+    ['fresh start', 'answer to fresh start'],
+  );
 });
 
 test('a message sent after Stop, while the run winds down, is not lost: it starts the next run', async () => {

@@ -15,7 +15,13 @@ async function factoryArgs(trusted: boolean) {
   const config = readHostConfig({
     trusted,
     configuration: fakeConfiguration({
-      user: { 'patchpilot.llm.baseUrl': 'http://127.0.0.1:9/v1', 'patchpilot.llm.model': 'm', 'patchpilot.policy.denyPaths': ['private-user/**'], 'patchpilot.policy.envAllow': ['USER_VAR'], 'patchpilot.policy.homeAllow': ['.config/user-tool'] },
+      user: {
+        'patchpilot.llm.baseUrl': 'http://127.0.0.1:9/v1',
+        'patchpilot.llm.model': 'm',
+        'patchpilot.policy.denyPaths': ['private-user/**'],
+        'patchpilot.policy.envAllow': ['USER_VAR'],
+        'patchpilot.policy.homeAllow': ['.config/user-tool'],
+      },
       workspace: { 'patchpilot.policy.denyPaths': ['private-ws/**'], 'patchpilot.policy.envAllow': ['WS_VAR'] },
     }),
   });

@@ -18,9 +18,20 @@ async function wire(readOnly: boolean) {
   settings.llm.model = 'm';
   settings.history.path = '.patchpilot/history.db';
   const config: ResolvedConfig = { settings, sources: {}, ignored: [], warnings: [] };
-  const engine: PatchEngine = { apply: async (_t, o) => (calls.push(o.dryRun ? 'dry-run' : 'apply'), { ok: true, dryRun: !!o.dryRun, files: [], reversePatch: '' }) };
-  const fs = { realRoot: async () => ws.root, stat: async () => ({ exists: false }), readFile: async () => new Uint8Array(), list: async () => [], writeFile: async () => void calls.push('write'), applyChanges: async () => void calls.push('changes') } as WorkspaceFs;
-  const tasks: TaskRunner = { run: async () => (calls.push('task'), { exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }) };
+  const engine: PatchEngine = {
+    apply: async (_t, o) => (calls.push(o.dryRun ? 'dry-run' : 'apply'), { ok: true, dryRun: !!o.dryRun, files: [], reversePatch: '' }),
+  };
+  const fs = {
+    realRoot: async () => ws.root,
+    stat: async () => ({ exists: false }),
+    readFile: async () => new Uint8Array(),
+    list: async () => [],
+    writeFile: async () => void calls.push('write'),
+    applyChanges: async () => void calls.push('changes'),
+  } as WorkspaceFs;
+  const tasks: TaskRunner = {
+    run: async () => (calls.push('task'), { exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }),
+  };
   const warnings: string[] = [];
   const wired = await wireAgent({
     root: ws.root,
@@ -34,7 +45,14 @@ async function wire(readOnly: boolean) {
     readOnly,
     historyMode: 'in-process',
   });
-  return { deps: wired.deps, calls, close: async () => { await wired.history?.close(); ws.cleanup(); } };
+  return {
+    deps: wired.deps,
+    calls,
+    close: async () => {
+      await wired.history?.close();
+      ws.cleanup();
+    },
+  };
 }
 
 test('trusted: the host lends the patch engine, the files and the test runner', async () => {
@@ -56,7 +74,10 @@ test('restricted mode: plan mode, no executor, dry runs only, no write and no te
   try {
     assert.equal(deps.settings.approval.mode, 'plan');
     assert.equal(deps.exec, undefined);
-    assert.equal(deps.tools.list().some((t) => t.name === 'run_command'), false);
+    assert.equal(
+      deps.tools.list().some((t) => t.name === 'run_command'),
+      false,
+    );
     assert.equal((await deps.patches!.apply(PATCH, { dryRun: true })).dryRun, true);
     const applied = await deps.patches!.apply(PATCH, {});
     assert.equal(applied.ok, false);

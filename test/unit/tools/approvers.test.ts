@@ -48,9 +48,14 @@ describe('CLI approvers', () => {
 
   test('terminal: yes to all asks nothing more; a refused command carries the reason', async () => {
     const t = terminal(['y']);
-    assert.deepEqual(await new TerminalApprover(t.input, t.output).approvePatch({ patchText: '', preview }, new AbortController().signal), { acceptedHunks: ['a.js#1', 'a.js#2'] });
+    assert.deepEqual(await new TerminalApprover(t.input, t.output).approvePatch({ patchText: '', preview }, new AbortController().signal), {
+      acceptedHunks: ['a.js#1', 'a.js#2'],
+    });
     const c = terminal(['n', '']);
-    const answer = await new TerminalApprover(c.input, c.output).approveAction({ kind: 'command', title: 'npm install', reason: 'not on the allowlist' }, new AbortController().signal);
+    const answer = await new TerminalApprover(c.input, c.output).approveAction(
+      { kind: 'command', title: 'npm install', reason: 'not on the allowlist' },
+      new AbortController().signal,
+    );
     assert.deepEqual(answer, { approved: false });
     assert.match(c.shown(), /command: npm install\n {2}not on the allowlist/);
   });
@@ -59,7 +64,7 @@ describe('CLI approvers', () => {
     const a = new NonInteractiveApprover();
     const patch = await a.approvePatch();
     assert.deepEqual(patch.acceptedHunks, []);
-    assert.equal(patch.feedback, undefined, 'no words are put in a user\'s mouth');
+    assert.equal(patch.feedback, undefined, "no words are put in a user's mouth");
     assert.match(patch.unattended ?? '', /no terminal.*--approve auto-edit/);
     const action = await a.approveAction();
     assert.equal(action.approved, false);

@@ -102,7 +102,7 @@ async function exercise(l: Lab) {
   return { listing, snap, commit };
 }
 
-describe('planted repository config never runs through PatchPilot\'s own git', () => {
+describe("planted repository config never runs through PatchPilot's own git", () => {
   test('.git/config with fsmonitor, pager, hooksPath, filters, textconv, gpg signing: git still lists, snapshots and commits', async () => {
     const l = lab();
     try {
@@ -120,7 +120,11 @@ describe('planted repository config never runs through PatchPilot\'s own git', (
       assert.equal(snap.branch, 'main');
       assert.match(String(commit), /^[0-9a-f]{40}$/, `auto-commit works: ${commit}`);
       assert.equal(l.git('log', '-1', '--format=%an <%ae>|%s'), 'Lab User <lab@example.invalid>|PatchPilot: edit a', "the user's identity is kept");
-      assert.equal(l.git('-c', 'filter.evil.clean=', '-c', 'filter.evil.required=false', 'show', 'HEAD:a.txt').startsWith('a '), true, 'the content was committed unfiltered');
+      assert.equal(
+        l.git('-c', 'filter.evil.clean=', '-c', 'filter.evil.required=false', 'show', 'HEAD:a.txt').startsWith('a '),
+        true,
+        'the content was committed unfiltered',
+      );
     } finally {
       l.cleanup();
     }

@@ -31,7 +31,16 @@ const engines: [string, Engine][] = [['js', grepWithJs]];
 if (rg) engines.push(['ripgrep', (q) => grepWithRipgrep(rg, q)]);
 
 function query(root: string, extra: Partial<GrepQuery> = {}): GrepQuery {
-  return { root, fs: new NodeWorkspaceFs(root), pattern: 'needle', path: '', maxMatches: 100, rules: new IgnoreRules(root), signal: new AbortController().signal, ...extra };
+  return {
+    root,
+    fs: new NodeWorkspaceFs(root),
+    pattern: 'needle',
+    path: '',
+    maxMatches: 100,
+    rules: new IgnoreRules(root),
+    signal: new AbortController().signal,
+    ...extra,
+  };
 }
 const show = (o: GrepOutcome) => o.matches.map((m) => `${m.path}:${m.line}: ${m.text}`);
 

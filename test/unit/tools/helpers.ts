@@ -54,7 +54,10 @@ export function settingsWith(patch: { tests?: Partial<PatchPilotSettings['tests'
   return s;
 }
 
-export function makeContext(root: string, options: { mode?: ApprovalMode; approver?: Approver; settings?: PatchPilotSettings; signal?: AbortSignal } & Partial<ToolContext> = {}): ToolContext & { events: ToolEvent[] } {
+export function makeContext(
+  root: string,
+  options: { mode?: ApprovalMode; approver?: Approver; settings?: PatchPilotSettings; signal?: AbortSignal } & Partial<ToolContext> = {},
+): ToolContext & { events: ToolEvent[] } {
   const events: ToolEvent[] = [];
   const { mode, approver, settings, signal, ...rest } = options;
   return {

@@ -102,7 +102,10 @@ describe('file tools through the real path policy', () => {
         assert.equal(r.ok, false, p);
       }
       assert.equal(approver.actionRequests.length, 3);
-      assert.ok(approver.actionRequests.every((q) => /protected/.test(q.reason)), approver.actionRequests.map((q) => q.reason).join('\n'));
+      assert.ok(
+        approver.actionRequests.every((q) => /protected/.test(q.reason)),
+        approver.actionRequests.map((q) => q.reason).join('\n'),
+      );
       assert.equal(existsSync(path.join(ws.root, '.vscode/tasks.json')), false);
     } finally {
       ws.cleanup();
@@ -125,7 +128,7 @@ describe('file tools through the real path policy', () => {
     }
   });
 
-  test('A5 with the policy\'s guard: a test script changed after the run started needs approval again', async () => {
+  test("A5 with the policy's guard: a test script changed after the run started needs approval again", async () => {
     const ws = tempWorkspace({ 'package.json': JSON.stringify({ scripts: { test: 'echo ok' } }) });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
@@ -156,7 +159,7 @@ describe('without a sandbox, any write by a command counts as a change', () => {
       assert.equal(clean.ok, true, 'nothing ran yet: the tests run without asking');
       assert.equal(approver.actionRequests.length, 0);
 
-      const wrote = await tools.invoke('run_command', { command: 'echo "require(\'fs\').writeFileSync(\'pwned\', \'x\')" > test.js' }, ctx);
+      const wrote = await tools.invoke('run_command', { command: "echo \"require('fs').writeFileSync('pwned', 'x')\" > test.js" }, ctx);
       assert.equal(wrote.ok, true, wrote.output);
       assert.equal(ctx.run.changedFiles.size, 0, 'the file tools saw no change');
       rmSync(path.join(ws.root, 'tests-ran'));

@@ -9,7 +9,21 @@ import { proposePatchTool } from '../../../src/core/tools/proposePatch';
 import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
 
 const tools = new ToolRegistry([proposePatchTool]);
-const original = ['function a() {', '  return 1;', '}', '', 'const x = 1;', 'const y = 2;', 'const z = 3;', 'const w = 4;', '', 'function b() {', '  return 2;', '}', ''].join('\n');
+const original = [
+  'function a() {',
+  '  return 1;',
+  '}',
+  '',
+  'const x = 1;',
+  'const y = 2;',
+  'const z = 3;',
+  'const w = 4;',
+  '',
+  'function b() {',
+  '  return 2;',
+  '}',
+  '',
+].join('\n');
 const twoHunks = `--- a/src/m.js
 +++ b/src/m.js
 @@ -1,3 +1,3 @@
@@ -47,7 +61,10 @@ describe('propose_patch', () => {
       assert.match(read(), /return 10;[\s\S]*return 20;/);
       assert.deepEqual([...ctx.run.changedFiles], ['src/m.js']);
       assert.deepEqual(afterWrites, [['src/m.js']]);
-      assert.deepEqual(ctx.events.map((e) => e.type), ['patch-proposed']);
+      assert.deepEqual(
+        ctx.events.map((e) => e.type),
+        ['patch-proposed'],
+      );
     } finally {
       ws.cleanup();
     }
@@ -61,12 +78,21 @@ describe('propose_patch', () => {
       assert.equal(r.ok, true, r.output);
       const preview = approver.patchRequests[0]!.preview;
       assert.equal(preview.dryRun, true);
-      assert.deepEqual(preview.files[0]!.hunks.map((h) => [h.id, h.status]), [['src/m.js#1', 'would-apply'], ['src/m.js#2', 'would-apply']]);
+      assert.deepEqual(
+        preview.files[0]!.hunks.map((h) => [h.id, h.status]),
+        [
+          ['src/m.js#1', 'would-apply'],
+          ['src/m.js#2', 'would-apply'],
+        ],
+      );
       assert.match(r.output, /applied 1 hunk to src\/m\.js/);
       assert.match(r.output, /rejected by the user \(not applied\):\n  src\/m\.js#1/);
       assert.match(r.output, /The user said: keep a\(\) as is/);
       assert.match(read(), /return 1;[\s\S]*return 20;/);
-      assert.deepEqual(ctx.events.map((e) => e.type), ['patch-proposed', 'approval-needed', 'approval-answered']);
+      assert.deepEqual(
+        ctx.events.map((e) => e.type),
+        ['patch-proposed', 'approval-needed', 'approval-answered'],
+      );
     } finally {
       ws.cleanup();
     }

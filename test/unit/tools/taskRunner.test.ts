@@ -47,7 +47,7 @@ describe('NodeTaskRunner', () => {
     const ws = tempWorkspace();
     try {
       // The grandchild writes its pid, then sleeps; a kill of the shell alone would leave it running.
-      const r = await runner.run({ command: 'sh -c \'echo $$ > grandchild.pid; sleep 30\' & wait', cwd: ws.root, timeoutMs: 500 });
+      const r = await runner.run({ command: "sh -c 'echo $$ > grandchild.pid; sleep 30' & wait", cwd: ws.root, timeoutMs: 500 });
       assert.equal(r.timedOut, true);
       assert.equal(r.exitCode, null);
       const pid = Number(readFileSync(path.join(ws.root, 'grandchild.pid'), 'utf8'));
@@ -61,7 +61,12 @@ describe('NodeTaskRunner', () => {
     const ws = tempWorkspace();
     try {
       const controller = new AbortController();
-      const pending = runner.run({ command: 'echo started; echo $$ > sh.pid; sleep 30', cwd: ws.root, signal: controller.signal, onOutput: () => controller.abort() });
+      const pending = runner.run({
+        command: 'echo started; echo $$ > sh.pid; sleep 30',
+        cwd: ws.root,
+        signal: controller.signal,
+        onOutput: () => controller.abort(),
+      });
       const r = await pending;
       assert.equal(r.cancelled, true);
       assert.equal(r.exitCode, null);

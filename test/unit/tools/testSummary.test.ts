@@ -44,7 +44,9 @@ describe('test output summaries from real runners', () => {
 
   const pytest = spawnSync('python3', ['-m', 'pytest', '--version']).status === 0;
   test('pytest: short summary lines and totals', { skip: pytest ? false : 'pytest not installed' }, () => {
-    const ws = tempWorkspace({ 'test_calc.py': 'def add(a, b):\n    return a - b\n\ndef test_add():\n    assert add(2, 2) == 4\n\ndef test_ok():\n    assert True\n' });
+    const ws = tempWorkspace({
+      'test_calc.py': 'def add(a, b):\n    return a - b\n\ndef test_add():\n    assert add(2, 2) == 4\n\ndef test_ok():\n    assert True\n',
+    });
     try {
       for (const flags of [[], ['-q']]) {
         const s = summarizeTestOutput(run('python3', ['-m', 'pytest', '-p', 'no:cacheprovider', ...flags, 'test_calc.py'], ws.root));

@@ -24,7 +24,7 @@ function setup() {
 }
 
 describe('file tools: one code path, through the WorkspaceFs port', () => {
-  test('read_file shows the port\'s text (an unsaved buffer), not the disk\'s', async () => {
+  test("read_file shows the port's text (an unsaved buffer), not the disk's", async () => {
     const { ws, fs } = setup();
     try {
       const r = await readFileTool.run({ path: 'src/a.ts' }, makeContext(ws.root, { fs }));
@@ -49,8 +49,19 @@ describe('file tools: one code path, through the WorkspaceFs port', () => {
   test('the JS grep reads each file through the port', async () => {
     const { ws, fs } = setup();
     try {
-      const outcome = await grepWithJs({ root: ws.root, fs, pattern: 'needle', path: '', maxMatches: 10, rules: new IgnoreRules(ws.root), signal: new AbortController().signal });
-      assert.deepEqual(outcome.matches.map((m) => m.path), ['src/a.ts']);
+      const outcome = await grepWithJs({
+        root: ws.root,
+        fs,
+        pattern: 'needle',
+        path: '',
+        maxMatches: 10,
+        rules: new IgnoreRules(ws.root),
+        signal: new AbortController().signal,
+      });
+      assert.deepEqual(
+        outcome.matches.map((m) => m.path),
+        ['src/a.ts'],
+      );
     } finally {
       ws.cleanup();
     }
@@ -73,10 +84,13 @@ describe('file tools: one code path, through the WorkspaceFs port', () => {
     }
   });
 
-  test('write_file writes through the port and compares with the port\'s text', async () => {
+  test("write_file writes through the port and compares with the port's text", async () => {
     const { ws, fs } = setup();
     try {
-      const same = await writeFileTool.run({ path: 'src/a.ts', content: 'export const a = 2; // needle, unsaved\n' }, makeContext(ws.root, { fs, mode: 'auto' }));
+      const same = await writeFileTool.run(
+        { path: 'src/a.ts', content: 'export const a = 2; // needle, unsaved\n' },
+        makeContext(ws.root, { fs, mode: 'auto' }),
+      );
       assert.match(same.output, /already has this content/);
       await writeFileTool.run({ path: 'new/b.ts', content: 'b\n' }, makeContext(ws.root, { fs, mode: 'auto' }));
       assert.equal(fs.disk.get('new/b.ts'), 'b\n');

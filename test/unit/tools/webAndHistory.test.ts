@@ -91,7 +91,14 @@ describe('search_history', () => {
     const store = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false });
     try {
       const runId = await store.startRun({ goal: 'fix dates' });
-      await store.recordObservation({ runId, tool: 'read_file', insight: 'formatDate in src/date.ts pads months but not days', result: 'function formatDate(d) { ... padStart(2) ... }', isError: false, path: 'src/date.ts' });
+      await store.recordObservation({
+        runId,
+        tool: 'read_file',
+        insight: 'formatDate in src/date.ts pads months but not days',
+        result: 'function formatDate(d) { ... padStart(2) ... }',
+        isError: false,
+        path: 'src/date.ts',
+      });
       const ctx = makeContext(ws.root, { history: store });
       const r = await tools.invoke('search_history', { query: 'formatDate days' }, ctx);
       assert.equal(r.ok, true);

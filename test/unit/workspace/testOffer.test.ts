@@ -6,14 +6,18 @@ const npm = { command: 'npm test', source: 'package.json' };
 
 test('the offer of a detected test command: only in a trusted workspace with none configured, once per answer', () => {
   const rows: [string, { trusted: boolean; configured: string[]; remembered?: TestOfferAnswer; detected?: typeof npm }, boolean][] = [
-    ['trusted, nothing configured, never asked', { trusted: true, configured: [] , detected: npm }, true],
+    ['trusted, nothing configured, never asked', { trusted: true, configured: [], detected: npm }, true],
     ['untrusted workspace: no offer', { trusted: false, configured: [], detected: npm }, false],
     ['a configured command wins', { trusted: true, configured: ['make check'], detected: npm }, false],
     ['nothing detected', { trusted: true, configured: [] }, false],
     ['answered Use', { trusted: true, configured: [], remembered: { answer: 'used' }, detected: npm }, false],
     ['answered Never for This Workspace', { trusted: true, configured: [], remembered: { answer: 'never' }, detected: npm }, false],
     ['answered Not Now for the same command', { trusted: true, configured: [], remembered: { answer: 'not-now', command: 'npm test' }, detected: npm }, false],
-    ['answered Not Now, the project now has another command', { trusted: true, configured: [], remembered: { answer: 'not-now', command: 'npm test' }, detected: { command: 'pnpm test', source: 'package.json' } }, true],
+    [
+      'answered Not Now, the project now has another command',
+      { trusted: true, configured: [], remembered: { answer: 'not-now', command: 'npm test' }, detected: { command: 'pnpm test', source: 'package.json' } },
+      true,
+    ],
   ];
   for (const [name, input, expected] of rows) assert.equal(shouldOfferTests({ remembered: undefined, detected: undefined, ...input }), expected, name);
 });

@@ -31,7 +31,8 @@ export function parseSkillFile(text: string, folderName: string): SkillParse {
   } catch (err) {
     return { ok: false, problem: `the front matter is not valid YAML: ${firstLine((err as Error).message)}` };
   }
-  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return { ok: false, problem: 'the front matter must be a YAML mapping (name: ..., description: ...)' };
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta))
+    return { ok: false, problem: 'the front matter must be a YAML mapping (name: ..., description: ...)' };
   const m = meta as Record<string, unknown>;
 
   const name = m.name === undefined ? folderName : m.name;
@@ -40,7 +41,8 @@ export function parseSkillFile(text: string, folderName: string): SkillParse {
   if (name.trim().length > MAX_NAME_CHARS || /[\n\r\t/\\]/.test(name.trim())) {
     return { ok: false, problem: `"name" must be one line of at most ${MAX_NAME_CHARS} characters without slashes (got "${firstLine(name).slice(0, 80)}")` };
   }
-  if (typeof m.description !== 'string' || !m.description.trim()) return { ok: false, problem: '"description" is required: a sentence saying when to use the skill' };
+  if (typeof m.description !== 'string' || !m.description.trim())
+    return { ok: false, problem: '"description" is required: a sentence saying when to use the skill' };
   if (m.always !== undefined && typeof m.always !== 'boolean') return { ok: false, problem: '"always" must be true or false' };
   const description = m.description.replace(/\s+/g, ' ').trim();
   return {

@@ -40,10 +40,16 @@ export class AnthropicChatModel implements ChatModel {
 
   constructor(config: AnthropicModelConfig, deps: { random?: () => number } = {}) {
     if (config.thinkingBudget !== undefined && (!Number.isInteger(config.thinkingBudget) || config.thinkingBudget < MIN_THINKING_BUDGET)) {
-      throw new ModelConfigError([`patchpilot.llm.anthropic.thinkingBudget must be an integer of at least ${MIN_THINKING_BUDGET} tokens, got ${config.thinkingBudget}`]);
+      throw new ModelConfigError([
+        `patchpilot.llm.anthropic.thinkingBudget must be an integer of at least ${MIN_THINKING_BUDGET} tokens, got ${config.thinkingBudget}`,
+      ]);
     }
     const baseUrl = (config.baseUrl?.trim() || sdkDefaultBaseUrl()).replace(/\/+$/, '').replace(/\/v1$/, '');
-    this.config = resolveModelConfig({ ...config, baseUrl, ...(config.fastBaseUrl ? { fastBaseUrl: config.fastBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '') } : {}) });
+    this.config = resolveModelConfig({
+      ...config,
+      baseUrl,
+      ...(config.fastBaseUrl ? { fastBaseUrl: config.fastBaseUrl.replace(/\/+$/, '').replace(/\/v1$/, '') } : {}),
+    });
     this.limits = new ModelLimits(this.config);
     this.thinkingBudget = config.thinkingBudget;
     this.random = deps.random ?? Math.random;
@@ -134,7 +140,14 @@ export class AnthropicChatModel implements ChatModel {
     const { valid, invalid } = a.finishToolCalls();
     const usage: ModelUsage = a.usage ?? {
       promptTokens: estimatePromptTokens(req.messages, req.tools),
-      completionTokens: estimateTokens(a.text + a.reasoning + valid.concat(invalid).map((c) => c.name + c.argumentsJson).join('')),
+      completionTokens: estimateTokens(
+        a.text +
+          a.reasoning +
+          valid
+            .concat(invalid)
+            .map((c) => c.name + c.argumentsJson)
+            .join(''),
+      ),
       estimated: true,
     };
     const cost = costOf(usage, this.limits.price(req.role));

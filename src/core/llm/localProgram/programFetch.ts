@@ -91,7 +91,11 @@ export function toSseText(line: string): string | undefined {
   }
   const choices = (value as { choices?: unknown }).choices;
   if (Array.isArray(choices) && choices.some((c) => c && typeof c === 'object' && 'message' in c && !('delta' in c))) {
-    const asChunk = { ...(value as object), object: 'chat.completion.chunk', choices: choices.map((c: Record<string, unknown>) => ('message' in c && !('delta' in c) ? { ...c, delta: c.message, message: undefined } : c)) };
+    const asChunk = {
+      ...(value as object),
+      object: 'chat.completion.chunk',
+      choices: choices.map((c: Record<string, unknown>) => ('message' in c && !('delta' in c) ? { ...c, delta: c.message, message: undefined } : c)),
+    };
     return `data: ${JSON.stringify(asChunk)}\n\n`;
   }
   return `data: ${trimmed}\n\n`;

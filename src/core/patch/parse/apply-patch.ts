@@ -122,7 +122,9 @@ export function parseApplyPatch(lines: readonly string[], cr: ReadonlySet<number
     const unprefixed = sourceLine.filter((_, i) => i < hunk.lines.length && hunk.lines[i]!.unprefixed);
     if (unprefixed.length > 0) {
       const kind = file.op === 'add' ? 'added' : 'context';
-      warnings.push(at(hunk.patchLine, `${file.path}: ${unprefixed.length} line(s) without a prefix read as ${kind} (lines ${unprefixed.slice(0, 5).join(', ')})`));
+      warnings.push(
+        at(hunk.patchLine, `${file.path}: ${unprefixed.length} line(s) without a prefix read as ${kind} (lines ${unprefixed.slice(0, 5).join(', ')})`),
+      );
     }
     if (file.op === 'update' && !changesSomething(hunk.lines)) {
       warnings.push(at(hunk.patchLine, `hunk ${file.hunks.length} of ${file.path} changes nothing (context lines only)`));

@@ -40,10 +40,7 @@ export function replaceToHunkLines(search: readonly string[], replace: readonly 
   const limit = Math.min(search.length, replace.length);
   while (head < limit && search[head] === replace[head]) head++;
   let tail = 0;
-  while (
-    tail < limit - head &&
-    search[search.length - 1 - tail] === replace[replace.length - 1 - tail]
-  ) {
+  while (tail < limit - head && search[search.length - 1 - tail] === replace[replace.length - 1 - tail]) {
     tail++;
   }
   const lines: HunkLine[] = [];
@@ -70,12 +67,7 @@ export function renumber(hunks: Hunk[]): Hunk[] {
  * every line before it had its prefix, since there it could be content that lost its `+`.
  * Returns the 1-based patch line of the first dropped prose line, or undefined.
  */
-export function dropProseTail(
-  lines: HunkLine[],
-  emptyInSource: boolean[],
-  patchLines: number[],
-  wholeFile: boolean,
-): number | undefined {
+export function dropProseTail(lines: HunkLine[], emptyInSource: boolean[], patchLines: number[], wholeFile: boolean): number | undefined {
   let start = lines.length;
   let sawText = false;
   while (start > 0 && (emptyInSource[start - 1] || lines[start - 1]!.unprefixed)) {

@@ -21,7 +21,15 @@ export function stripGitPrefix(p: string): string {
 }
 
 const SIMPLE_ESCAPES: Record<string, number> = {
-  a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, '\\': 92,
+  a: 7,
+  b: 8,
+  t: 9,
+  n: 10,
+  v: 11,
+  f: 12,
+  r: 13,
+  '"': 34,
+  '\\': 92,
 };
 
 /**
@@ -118,9 +126,25 @@ export function gitDiffNames(rest: string, lineNumber: number): { old: string; n
 
 /** Extension-less names common enough to be recognised as a path line on their own. */
 const BARE_FILE_NAMES = new Set([
-  'Makefile', 'makefile', 'GNUmakefile', 'Dockerfile', 'Containerfile', 'Jenkinsfile', 'Procfile',
-  'Gemfile', 'Rakefile', 'Vagrantfile', 'Brewfile', 'LICENSE', 'README', 'CHANGELOG', 'CODEOWNERS',
-  'Justfile', 'justfile', 'BUILD', 'WORKSPACE',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  'Dockerfile',
+  'Containerfile',
+  'Jenkinsfile',
+  'Procfile',
+  'Gemfile',
+  'Rakefile',
+  'Vagrantfile',
+  'Brewfile',
+  'LICENSE',
+  'README',
+  'CHANGELOG',
+  'CODEOWNERS',
+  'Justfile',
+  'justfile',
+  'BUILD',
+  'WORKSPACE',
 ]);
 
 /** `File: x`, `**File:** x`, `**File**: x`. The colon is required: `path/to/x` is not a label. */

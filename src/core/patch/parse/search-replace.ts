@@ -57,13 +57,17 @@ export function parseSearchReplace(lines: readonly string[], cr: ReadonlySet<num
     if (own.line !== undefined && !isFenceLike(lines[own.line - 1]!)) skipped.prose--;
     const path = own.path !== undefined ? normalisePath(own.path) : lastPath;
     if (path === undefined || path === '') {
-      fail(
-        'SEARCH/REPLACE block has no file path: put the path alone on the line before `<<<<<<< SEARCH` (or before its ``` fence)',
-        markerLine,
-      );
+      fail('SEARCH/REPLACE block has no file path: put the path alone on the line before `<<<<<<< SEARCH` (or before its ``` fence)', markerLine);
     }
     const block = readBlock(lines, i, own.fenced, raw, path, warnings);
-    blocks.push({ path, pathLine: own.line ?? markerLine, markerLine, search: block.search, replace: block.replace, ...(block.hint ? { hint: block.hint } : {}) });
+    blocks.push({
+      path,
+      pathLine: own.line ?? markerLine,
+      markerLine,
+      search: block.search,
+      replace: block.replace,
+      ...(block.hint ? { hint: block.hint } : {}),
+    });
     claimed.push([own.line !== undefined ? own.line - 1 : i, block.last + 1]);
     lastPath = path;
     floor = block.last + 1;
@@ -75,14 +79,7 @@ export function parseSearchReplace(lines: readonly string[], cr: ReadonlySet<num
   return { files, warnings, claimed };
 }
 
-function readBlock(
-  lines: readonly string[],
-  i: number,
-  fenced: boolean,
-  raw: (x: number) => string,
-  path: string,
-  warnings: string[],
-): ReadBlock {
+function readBlock(lines: readonly string[], i: number, fenced: boolean, raw: (x: number) => string, path: string, warnings: string[]): ReadBlock {
   const markerLine = i + 1;
   const roo = readRooHeader(lines, i);
   if (roo.read) warnings.push(at(markerLine, 'Roo Code block header (`:start_line:`, `-------`) read as a line hint, not as text'));
@@ -99,7 +96,10 @@ function readBlock(
     }
   }
   if (j >= lines.length && loose < 0) {
-    fail(`block started at line ${markerLine} has no \`=======\` line: expected \`=======\`, then the replacement, then \`>>>>>>> REPLACE\`; found the end of the text`, markerLine);
+    fail(
+      `block started at line ${markerLine} has no \`=======\` line: expected \`=======\`, then the replacement, then \`>>>>>>> REPLACE\`; found the end of the text`,
+      markerLine,
+    );
   }
   if (j >= lines.length || !DIVIDER.test(lines[j]!)) {
     warnings.push(at(loose + 1, `\`${lines[loose]}\` read as the \`=======\` divider`));
@@ -127,7 +127,12 @@ function readBlock(
     const searchBlankTail = searchRange.length - 1 - lastNonBlank(lines, searchRange);
     replaceRange = cutOffReplacement(lines, j + 1, fenced, markerLine, searchBlankTail);
     last = replaceRange.length > 0 ? replaceRange[replaceRange.length - 1]! : j;
-    warnings.push(at(markerLine, `the last block for ${path} has no \`>>>>>>> REPLACE\` line; its replacement was read up to the ${fenced ? 'closing fence' : 'end of the text'}`));
+    warnings.push(
+      at(
+        markerLine,
+        `the last block for ${path} has no \`>>>>>>> REPLACE\` line; its replacement was read up to the ${fenced ? 'closing fence' : 'end of the text'}`,
+      ),
+    );
   }
   let search = searchRange.map(raw);
   let replace = replaceRange.map(raw);
@@ -137,7 +142,12 @@ function readBlock(
     search = numbered.search;
     replace = numbered.replace;
     hint ??= numbered.firstLine;
-    warnings.push(at(markerLine, `\`N | \` line-number prefixes removed from the block for ${path} (lines ${numbered.firstLine}-${numbered.firstLine + search.length - 1})`));
+    warnings.push(
+      at(
+        markerLine,
+        `\`N | \` line-number prefixes removed from the block for ${path} (lines ${numbered.firstLine}-${numbered.firstLine + search.length - 1})`,
+      ),
+    );
   }
   return { search: search.map(unescapeMarker), replace: replace.map(unescapeMarker), ...(hint ? { hint } : {}), last };
 }

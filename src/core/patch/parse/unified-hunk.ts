@@ -151,9 +151,7 @@ export function readUnifiedHunk(
   const unprefixed = sourceLine.filter((_, i) => i < body.length && body[i]!.unprefixed);
   if (unprefixed.length > 0) {
     const shown = unprefixed.slice(0, 5).join(', ') + (unprefixed.length > 5 ? ', ...' : '');
-    warnings.push(
-      at(headerLine, `hunk ${index} of ${label}: ${unprefixed.length} line(s) without a ' ', '+' or '-' prefix read as context (lines ${shown})`),
-    );
+    warnings.push(at(headerLine, `hunk ${index} of ${label}: ${unprefixed.length} line(s) without a ' ', '+' or '-' prefix read as context (lines ${shown})`));
   }
   if (hasCounts && !countsMet()) {
     const sides = countSides(body);

@@ -37,8 +37,16 @@ export interface Section {
 
 export function newSection(patchLine: number, git: boolean): Section {
   return {
-    patchLine, git, noPrefix: false, newFileMode: false, deletedFileMode: false,
-    modeChange: false, binary: false, hinted: false, hunks: [], headerEnd: patchLine,
+    patchLine,
+    git,
+    noPrefix: false,
+    newFileMode: false,
+    deletedFileMode: false,
+    modeChange: false,
+    binary: false,
+    hinted: false,
+    hunks: [],
+    headerEnd: patchLine,
   };
 }
 
@@ -74,7 +82,12 @@ function asWholeContent(hunks: Hunk[], side: 'add' | 'remove', label: string, wa
       }
     }
     if (converted > 0) {
-      warnings.push(at(hunk.patchLine, `${converted} context line(s) in the hunk of ${side === 'add' ? 'new' : 'deleted'} file ${label} read as ${side === 'add' ? 'added' : 'removed'} lines`));
+      warnings.push(
+        at(
+          hunk.patchLine,
+          `${converted} context line(s) in the hunk of ${side === 'add' ? 'new' : 'deleted'} file ${label} read as ${side === 'add' ? 'added' : 'removed'} lines`,
+        ),
+      );
     }
   }
 }
@@ -116,15 +129,22 @@ export function finishSection(section: Section, warnings: string[]): FilePatch |
   if (section.binary) {
     const operation = isCreate ? 'create' : isDelete ? 'delete' : oldName !== newName ? 'rename' : 'modify';
     return {
-      operation, oldPath: isCreate ? null : (oldName ?? newName)!, newPath: isDelete ? null : (newName ?? oldName)!,
-      hunks: [], binary: true, patchLine: line,
+      operation,
+      oldPath: isCreate ? null : (oldName ?? newName)!,
+      newPath: isDelete ? null : (newName ?? oldName)!,
+      hunks: [],
+      binary: true,
+      patchLine: line,
     };
   }
 
   if (isCreate) {
     if (!newName) fail('new file has no name after `+++`', line);
     if (section.hunks.length === 0 && !section.newFileMode) {
-      fail(`new file ${newName} has no content: expected an \`@@\` hunk of \`+\` lines after its header, found ${section.foundAfterHeader ?? 'the end of the text'}`, line);
+      fail(
+        `new file ${newName} has no content: expected an \`@@\` hunk of \`+\` lines after its header, found ${section.foundAfterHeader ?? 'the end of the text'}`,
+        line,
+      );
     }
     asWholeContent(section.hunks, 'add', newName, warnings);
     if (section.hunks.length > 1) warnings.push(at(line, `new file ${newName}: ${section.hunks.length} hunks joined into one`));
@@ -151,7 +171,10 @@ export function finishSection(section: Section, warnings: string[]): FilePatch |
       warnings.push(at(line, `mode change of ${oldPath} ignored (PatchPilot does not change file modes)`));
       return undefined;
     }
-    fail(`file ${oldPath} has a header but no hunks: expected an \`@@\` line after its \`+++\` line, found ${section.foundAfterHeader ?? 'the end of the text'}`, line);
+    fail(
+      `file ${oldPath} has a header but no hunks: expected an \`@@\` line after its \`+++\` line, found ${section.foundAfterHeader ?? 'the end of the text'}`,
+      line,
+    );
   }
   if (section.modeChange) warnings.push(at(line, `mode change of ${oldPath} ignored (PatchPilot does not change file modes)`));
   return { ...base, operation: 'modify', oldPath, newPath };

@@ -42,7 +42,12 @@ export function arithmeticFindings(node: Node, clip: (s: string) => string): Fin
   if (WORDISH.has(node.type) && !WORDISH.has(node.parent?.type ?? '') && node.parent?.type !== 'string') {
     const value = evaluateWord(node).value;
     if (SUBSTITUTION_IN_BRACKETS.test(value) || SUBSTITUTION_IN_BRACKETS.test(node.text)) {
-      return [ask('ask:subscript-substitution', `"${clip(node.text)}" holds a substitution inside [...]; bash runs it if the text is used as an array subscript or in arithmetic.`)];
+      return [
+        ask(
+          'ask:subscript-substitution',
+          `"${clip(node.text)}" holds a substitution inside [...]; bash runs it if the text is used as an array subscript or in arithmetic.`,
+        ),
+      ];
     }
   }
   return [];
@@ -52,22 +57,39 @@ export function arithmeticFindings(node: Node, clip: (s: string) => string): Fin
 function checkSubscript(node: Node, clip: (s: string) => string): Finding[] {
   const open = node.children.findIndex((c) => c?.type === '[');
   const close = node.children.findIndex((c, i) => i > open && c?.type === ']');
-  const index = node.children.slice(open + 1, close < 0 ? undefined : close).map((c) => c?.text ?? '').join('');
+  const index = node.children
+    .slice(open + 1, close < 0 ? undefined : close)
+    .map((c) => c?.text ?? '')
+    .join('');
   if (open >= 0 && LITERAL_ARITHMETIC.test(index)) return [];
-  return [ask('ask:array-subscript', `The array subscript in "${clip(node.text)}" is evaluated as arithmetic, which runs any $(...) hidden in it or in a variable it names.`)];
+  return [
+    ask(
+      'ask:array-subscript',
+      `The array subscript in "${clip(node.text)}" is evaluated as arithmetic, which runs any $(...) hidden in it or in a variable it names.`,
+    ),
+  ];
 }
 
 /** A substitution or quoted string inside arithmetic is expanded, then evaluated again: `$(( $(cat f) ))` runs what f holds. */
 function substitutionsInside(node: Node, clip: (s: string) => string): Finding[] {
   if (node.descendantsOfType(SUBSTITUTIONS).length === 0) return [];
-  return [ask('ask:substitution-in-arithmetic', `"${clip(node.text)}" puts a substitution or quoted text in arithmetic, which bash evaluates again and can run code.`)];
+  return [
+    ask(
+      'ask:substitution-in-arithmetic',
+      `"${clip(node.text)}" puts a substitution or quoted text in arithmetic, which bash evaluates again and can run code.`,
+    ),
+  ];
 }
 
 /** `${x:offset:length}`: offset and length are arithmetic. `:-`, `:=`, `:+`, `:?` are not. */
 function checkSubstringOffset(node: Node, clip: (s: string) => string): Finding[] {
   const colon = node.children.findIndex((c) => c && !c.isNamed && c.type === ':');
   if (colon < 0) return [];
-  const rest = node.children.slice(colon + 1).filter((c) => c && c.type !== '}').map((c) => c!.text).join('');
+  const rest = node.children
+    .slice(colon + 1)
+    .filter((c) => c && c.type !== '}')
+    .map((c) => c!.text)
+    .join('');
   if (LITERAL_ARITHMETIC.test(rest)) return [];
   return [ask('ask:substitution-in-arithmetic', `The offset in "${clip(node.text)}" is evaluated as arithmetic, which can run code hidden in it.`)];
 }

@@ -15,7 +15,26 @@ export interface DenyContext {
 
 const deny = (rule: string, reason: string): Finding => ({ verdict: 'deny', rule, reason });
 
-const SYSTEM_TOP = new Set(['/', '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/boot', '/var', '/home', '/root', '/opt', '/dev', '/sys', '/proc', '/Users', '/System', '/Library']);
+const SYSTEM_TOP = new Set([
+  '/',
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib64',
+  '/boot',
+  '/var',
+  '/home',
+  '/root',
+  '/opt',
+  '/dev',
+  '/sys',
+  '/proc',
+  '/Users',
+  '/System',
+  '/Library',
+]);
 
 /** `/`, the home directory, anything above it, a top-level system directory, or a glob right in one of them. */
 function isCatastrophicTarget(w: Word, ctx: DenyContext): boolean {
@@ -40,22 +59,26 @@ const rm: DenyCheck = (args, ctx) => {
   return hit ? [deny('deny:rm-recursive-root', `Recursive delete of "${hit.raw}" (the root, home or a system directory).`)] : [];
 };
 
-const chmodChown = (cmd: string): DenyCheck => (args, ctx) => {
-  const recursive = findOptions(args, { long: ['--recursive'], short: ['-R'] }).length > 0;
-  const pos = positionals(args, ['--reference', '--from']);
-  const targets = cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? pos.slice(1) : pos;
-  const hit = targets.find((w) => isCatastrophicTarget(w, ctx));
-  if (!hit) return [];
-  if (cmd === 'chmod' && !recursive && hit.value !== '/') return [];
-  return [deny(`deny:${cmd}-root`, `\`${cmd}\` on "${hit.raw}" (the root, home or a system directory).`)];
-};
+const chmodChown =
+  (cmd: string): DenyCheck =>
+  (args, ctx) => {
+    const recursive = findOptions(args, { long: ['--recursive'], short: ['-R'] }).length > 0;
+    const pos = positionals(args, ['--reference', '--from']);
+    const targets = cmd === 'chmod' || cmd === 'chown' || cmd === 'chgrp' ? pos.slice(1) : pos;
+    const hit = targets.find((w) => isCatastrophicTarget(w, ctx));
+    if (!hit) return [];
+    if (cmd === 'chmod' && !recursive && hit.value !== '/') return [];
+    return [deny(`deny:${cmd}-root`, `\`${cmd}\` on "${hit.raw}" (the root, home or a system directory).`)];
+  };
 
 const dd: DenyCheck = (args) =>
   args.some((a) => /^of=\/dev\//.test(a.value) && !/^of=\/dev\/(null|stdout|stderr)$/.test(a.value))
     ? [deny('deny:dd-device', '`dd of=/dev/...` overwrites a device.')]
     : [];
 
-const always = (rule: string, reason: string): DenyCheck => () => [deny(rule, reason)];
+const always =
+  (rule: string, reason: string): DenyCheck =>
+  () => [deny(rule, reason)];
 
 const systemctl: DenyCheck = (args) =>
   args.some((a) => /^(poweroff|reboot|halt|kexec|suspend|hibernate|rescue|emergency|isolate)$/.test(a.value))
@@ -65,12 +88,18 @@ const systemctl: DenyCheck = (args) =>
 const init: DenyCheck = (args) => (args.some((a) => /^[016sS]$/.test(a.value)) ? [deny('deny:shutdown', '`init`/`telinit` runlevel change.')] : []);
 
 /** `kill -9 -1` (or `kill -- -1`): a pid of -1 signals every process we may signal. */
-const kill: DenyCheck = (args) =>
-  args.slice(1).some((a) => a.value === '-1') ? [deny('deny:kill-all', '`kill -1` signals every process of the user.')] : [];
+const kill: DenyCheck = (args) => (args.slice(1).some((a) => a.value === '-1') ? [deny('deny:kill-all', '`kill -1` signals every process of the user.')] : []);
 
 const DENY: Record<string, DenyCheck> = {
-  rm, dd, systemctl, init, telinit: init, kill,
-  chmod: chmodChown('chmod'), chown: chmodChown('chown'), chgrp: chmodChown('chgrp'),
+  rm,
+  dd,
+  systemctl,
+  init,
+  telinit: init,
+  kill,
+  chmod: chmodChown('chmod'),
+  chown: chmodChown('chown'),
+  chgrp: chmodChown('chgrp'),
   shutdown: always('deny:shutdown', 'Shuts the machine down.'),
   reboot: always('deny:shutdown', 'Reboots the machine.'),
   halt: always('deny:shutdown', 'Halts the machine.'),
@@ -92,14 +121,22 @@ export function builtinDenyFindings(name: string, args: Word[], ctx: DenyContext
  * code in strings): deny patterns on the text itself, after removing quotes and line continuations.
  */
 const TEXT_DENY: [RegExp, string, string][] = [
-  [/\brm\s+(?:-[-\w]{0,40}\s+){0,8}-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}\s+(?:-[-\w]{0,40}\s+){0,8}(\/|\/\*|~\/?|\$\{?HOME\}?\/?)(\s|;|&|\||\)|$)/, 'deny:rm-recursive-root', 'Recursive delete of /, ~ or $HOME.'],
+  [
+    /\brm\s+(?:-[-\w]{0,40}\s+){0,8}-[a-zA-Z]{0,10}[rR][a-zA-Z]{0,10}\s+(?:-[-\w]{0,40}\s+){0,8}(\/|\/\*|~\/?|\$\{?HOME\}?\/?)(\s|;|&|\||\)|$)/,
+    'deny:rm-recursive-root',
+    'Recursive delete of /, ~ or $HOME.',
+  ],
   [/\brm\s+(?:-[-\w]{0,40}\s+){0,8}--no-preserve-root/, 'deny:rm-no-preserve-root', '`rm --no-preserve-root`.'],
   // Bounded name length: an unbounded (\S+) backtracks quadratically on long words.
   [/(?:^|[\s;&|(])([^\s();&|{}]{1,64})\s*\(\)\s*\{[^}]{0,200}\1\s*\|\s*\1\s*&/, 'deny:fork-bomb', 'A fork bomb.'],
   [/\bmkfs(\.\w+)?\b/, 'deny:mkfs', 'Formats a file system.'],
   [/\bdd\b[^|;&]{0,300}\bof=\/dev\/(?!null\b)/, 'deny:dd-device', '`dd` onto a device.'],
   [/>\s*\/dev\/(sd|hd|nvme|vd|xvd|mmcblk|disk)/, 'deny:write-device', 'A write onto a disk device.'],
-  [/\b(curl|wget|fetch|aria2c|nc|ncat)\b[^|;&]{0,300}\|\s*(\S*\/)?(env\s+)?(sudo\s+)?(ba|z|da|k|fi)?sh\b/, 'deny:download-into-interpreter', 'A download piped into a shell.'],
+  [
+    /\b(curl|wget|fetch|aria2c|nc|ncat)\b[^|;&]{0,300}\|\s*(\S*\/)?(env\s+)?(sudo\s+)?(ba|z|da|k|fi)?sh\b/,
+    'deny:download-into-interpreter',
+    'A download piped into a shell.',
+  ],
   [/\b(curl|wget)\b[^|;&]{0,300}\|\s*(\S*\/)?(python[23]?|node|perl|ruby|php)\b/, 'deny:download-into-interpreter', 'A download piped into an interpreter.'],
   [/(^|[\s;&|(`])(sudo|doas|pkexec|su)\s/, 'deny:privilege-escalation', 'Privilege escalation.'],
   [/(^|[\s;&|(`])(shutdown|reboot|halt|poweroff)(\s|;|$)/, 'deny:shutdown', 'Shuts the machine down.'],

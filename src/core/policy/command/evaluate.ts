@@ -53,7 +53,9 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
   }
   const n = name.value;
   if (n === '' || /[^\x21-\x7e]/.test(n)) {
-    findings.push(ask('ask:suspicious-command-name', `The program name ${JSON.stringify(n)} contains spaces, control or non-ASCII characters (look-alike letters?).`));
+    findings.push(
+      ask('ask:suspicious-command-name', `The program name ${JSON.stringify(n)} contains spaces, control or non-ASCII characters (look-alike letters?).`),
+    );
   }
   const args = cmd.argv.slice(1);
   findings.push(...builtinDenyFindings(n, args, { homeDir: env.homeDir, cwds: cmd.cwds }));
@@ -81,12 +83,20 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
         env.evaluateScript(wrapped.script.value, cmd.depth + 1, cmd.cwds, innerParts);
       }
     }
-    parts.push(decide(cmd, findings, undefined, `allow:wrapper-${baseName(wrapped.wrapper.split(' ')[0]!)}`, 'A wrapper whose command is checked on its own.'), ...innerParts);
+    parts.push(
+      decide(cmd, findings, undefined, `allow:wrapper-${baseName(wrapped.wrapper.split(' ')[0]!)}`, 'A wrapper whose command is checked on its own.'),
+      ...innerParts,
+    );
     return;
   }
 
   if (isPathQualified(n)) {
-    findings.push(ask('ask:path-qualified-binary', `"${n}" is a path to a program, which no allow rule covers (a bare name like "${baseName(n)}" means the system's program).`));
+    findings.push(
+      ask(
+        'ask:path-qualified-binary',
+        `"${n}" is a path to a program, which no allow rule covers (a bare name like "${baseName(n)}" means the system's program).`,
+      ),
+    );
   }
   if (view) findings.push(...view.findings);
   const vetName = n === 'python' || n === 'python3' ? (args[0]?.value === '-m' ? args[1]?.value : undefined) : baseName(n);
@@ -100,8 +110,14 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
   findings.push(...inlineCodeFindings(baseName(n), args));
   if (env.testGuard && !isPathQualified(n)) {
     for (const cwd of cmd.cwds) {
-      const f = env.testGuard.check(cmd.argv.map((w) => w.value), cwd);
-      if (f) { findings.push(f); break; }
+      const f = env.testGuard.check(
+        cmd.argv.map((w) => w.value),
+        cwd,
+      );
+      if (f) {
+        findings.push(f);
+        break;
+      }
     }
   }
   if (env.functions.has(n)) {
@@ -120,7 +136,10 @@ function argumentFindings(n: string, args: Word[], ctx: VetContext, appendsArgs:
   let afterDashDash = false;
   const notPaths = nonPathArgIndexes(n, args);
   for (const [i, a] of args.entries()) {
-    if (a.value === '--' && !a.dynamic) { afterDashDash = true; continue; }
+    if (a.value === '--' && !a.dynamic) {
+      afterDashDash = true;
+      continue;
+    }
     if (a.dynamic) {
       out.push(ask('ask:dynamic-argument', `Argument "${clip(a.raw, 40)}" of ${n} is known only at run time.`));
       continue;
@@ -139,8 +158,15 @@ function argumentFindings(n: string, args: Word[], ctx: VetContext, appendsArgs:
 }
 
 const INLINE_CODE_FLAGS: Record<string, RegExp> = {
-  node: /^(-e|--eval|-p|--print)$/, nodejs: /^(-e|--eval|-p|--print)$/, deno: /^eval$/, bun: /^(-e|--eval)$/,
-  python: /^-[a-zA-Z]*c$/, python3: /^-[a-zA-Z]*c$/, perl: /^-[a-zA-Z]*[eE]$/, ruby: /^-[a-zA-Z]*e$/, php: /^-r$/,
+  node: /^(-e|--eval|-p|--print)$/,
+  nodejs: /^(-e|--eval|-p|--print)$/,
+  deno: /^eval$/,
+  bun: /^(-e|--eval)$/,
+  python: /^-[a-zA-Z]*c$/,
+  python3: /^-[a-zA-Z]*c$/,
+  perl: /^-[a-zA-Z]*[eE]$/,
+  ruby: /^-[a-zA-Z]*e$/,
+  php: /^-r$/,
 };
 
 /**
@@ -184,5 +210,9 @@ function decide(cmd: SimpleCommand, findings: Finding[], rule?: CommandRule, fal
   if (rule) return { verdict: 'allow', rule: rule.name, reason: `\`${text}\` matches the ${rule.source} allow rule "${rule.pattern}".` };
   if (fallbackRule) return { verdict: 'allow', rule: fallbackRule, reason: `\`${text}\`: ${fallbackReason}` };
   const name = cmd.argv[0]?.value ?? '';
-  return { verdict: 'ask', rule: 'ask:not-allowlisted', reason: `\`${text}\`: no allow rule covers "${clip(name, 40)}"${cmd.argv.length > 1 ? ' with these arguments' : ''}.` };
+  return {
+    verdict: 'ask',
+    rule: 'ask:not-allowlisted',
+    reason: `\`${text}\`: no allow rule covers "${clip(name, 40)}"${cmd.argv.length > 1 ? ' with these arguments' : ''}.`,
+  };
 }

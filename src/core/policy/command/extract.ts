@@ -7,17 +7,58 @@ import { evaluateWord } from './words';
 
 /** Node types whose children we understand; anything else in a tree means "we do not know": ask. */
 const CONTAINERS = new Set([
-  'program', 'list', 'pipeline', 'subshell', 'compound_statement', 'if_statement', 'elif_clause', 'else_clause',
-  'for_statement', 'c_style_for_statement', 'while_statement', 'do_group', 'case_statement', 'case_item',
-  'negated_command', 'test_command', 'command_substitution', 'process_substitution', 'heredoc_body',
-  'concatenation', 'string', 'translated_string', 'expansion', 'simple_expansion', 'arithmetic_expansion',
-  'subscript', 'binary_expression', 'unary_expression', 'ternary_expression', 'postfix_expression',
-  'parenthesized_expression', 'array', 'brace_expression', 'command_name', 'variable_assignments',
+  'program',
+  'list',
+  'pipeline',
+  'subshell',
+  'compound_statement',
+  'if_statement',
+  'elif_clause',
+  'else_clause',
+  'for_statement',
+  'c_style_for_statement',
+  'while_statement',
+  'do_group',
+  'case_statement',
+  'case_item',
+  'negated_command',
+  'test_command',
+  'command_substitution',
+  'process_substitution',
+  'heredoc_body',
+  'concatenation',
+  'string',
+  'translated_string',
+  'expansion',
+  'simple_expansion',
+  'arithmetic_expansion',
+  'subscript',
+  'binary_expression',
+  'unary_expression',
+  'ternary_expression',
+  'postfix_expression',
+  'parenthesized_expression',
+  'array',
+  'brace_expression',
+  'command_name',
+  'variable_assignments',
 ]);
 const LEAVES = new Set([
-  'word', 'raw_string', 'ansi_c_string', 'string_content', 'number', 'variable_name', 'special_variable_name',
-  'test_operator', 'regex', 'extglob_pattern', 'file_descriptor', 'heredoc_start', 'heredoc_end',
-  'heredoc_content', 'comment',
+  'word',
+  'raw_string',
+  'ansi_c_string',
+  'string_content',
+  'number',
+  'variable_name',
+  'special_variable_name',
+  'test_operator',
+  'regex',
+  'extglob_pattern',
+  'file_descriptor',
+  'heredoc_start',
+  'heredoc_end',
+  'heredoc_content',
+  'comment',
 ]);
 
 export interface ExtractResult {
@@ -218,9 +259,7 @@ function classifyOperator(op: string, target: Word | undefined): Redirect['kind'
   return 'write';
 }
 
-function mkCommand(
-  node: Node, argv: Word[], assignments: SimpleCommand['assignments'], redirects: Redirect[], ctx: Ctx,
-): SimpleCommand {
+function mkCommand(node: Node, argv: Word[], assignments: SimpleCommand['assignments'], redirects: Redirect[], ctx: Ctx): SimpleCommand {
   return { argv, assignments, redirects, text: node.text, depth: ctx.depth, cwds: [...ctx.cwds] };
 }
 
@@ -231,7 +270,8 @@ function trackDirectoryChange(cmd: SimpleCommand, ctx: Ctx): void {
   const target = cmd.argv.slice(1).find((w) => !w.value.startsWith('-') || w.value === '-');
   let next: string[];
   if (!target) next = [ctx.homeDir];
-  else if (target.dynamic || target.glob || target.value === '-') return; // the cd itself asks
+  else if (target.dynamic || target.glob || target.value === '-')
+    return; // the cd itself asks
   else {
     const t = target.value.replace(/^~(?=\/|$)/, ctx.homeDir);
     next = ctx.cwds.map((c) => path.resolve(c, t));
@@ -287,7 +327,7 @@ function checkDownloadAsCode(node: Node, argv: Word[], ctx: Ctx): void {
   const runsArgs = name && !name.dynamic && INTERPRETERS.has(baseName(name.value));
   const scope = runsArgs ? [node] : nameNode ? [nameNode] : [];
   for (const n of scope) {
-      // Every command below the name, or below an interpreter's arguments, sits in a substitution.
+    // Every command below the name, or below an interpreter's arguments, sits in a substitution.
     // The walk is bounded and skips long names, so hostile nesting stays cheap.
     const found = findDownloader(n, 2000);
     if (found === 'budget') {
@@ -359,7 +399,9 @@ function checkArithmetic(node: Node, ctx: Ctx): void {
   if (node.type === 'test_command' && !/\s-(eq|ne|lt|le|gt|ge)\s/.test(node.text)) return;
   const vars = node.descendantsOfType(['variable_name', 'simple_expansion', 'expansion']);
   if (vars.length > 0) {
-    ctx.out.findings.push(ask('ask:arithmetic-on-variable', `"${clip(node.text)}" evaluates a variable arithmetically, which can run code hidden in its value.`));
+    ctx.out.findings.push(
+      ask('ask:arithmetic-on-variable', `"${clip(node.text)}" evaluates a variable arithmetically, which can run code hidden in its value.`),
+    );
   }
 }
 

@@ -40,12 +40,45 @@ const GIT_DIFF: FileOptions = { reads: ['-O'], writes: ['--output'] };
  */
 export const FILE_OPTIONS: Readonly<Record<string, FileOptions>> = {
   // reading and listing
-  ls: NONE, cat: NONE, head: NONE, tail: NONE, pwd: NONE, echo: NONE, printf: NONE, true: NONE, false: NONE, ':': NONE,
-  uniq: NONE, cmp: NONE, comm: NONE, cut: NONE, tr: NONE, nl: NONE, basename: NONE, dirname: NONE, readlink: NONE,
-  stat: NONE, which: NONE, type: NONE, sleep: NONE, test: NONE, '[': NONE, tee: NONE, cd: NONE, pushd: NONE,
-  popd: NONE, export: NONE, local: NONE, declare: NONE, readonly: NONE, unset: NONE, command: NONE,
+  ls: NONE,
+  cat: NONE,
+  head: NONE,
+  tail: NONE,
+  pwd: NONE,
+  echo: NONE,
+  printf: NONE,
+  true: NONE,
+  false: NONE,
+  ':': NONE,
+  uniq: NONE,
+  cmp: NONE,
+  comm: NONE,
+  cut: NONE,
+  tr: NONE,
+  nl: NONE,
+  basename: NONE,
+  dirname: NONE,
+  readlink: NONE,
+  stat: NONE,
+  which: NONE,
+  type: NONE,
+  sleep: NONE,
+  test: NONE,
+  '[': NONE,
+  tee: NONE,
+  cd: NONE,
+  pushd: NONE,
+  popd: NONE,
+  export: NONE,
+  local: NONE,
+  declare: NONE,
+  readonly: NONE,
+  unset: NONE,
+  command: NONE,
   wc: { reads: ['--files0-from'] },
-  grep: GREP, egrep: GREP, fgrep: GREP,
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
   rg: { reads: ['-f', '--file', '--ignore-file'] },
   find: {
     reads: ['-files0-from', '-newer', '-anewer', '-cnewer', '-samefile'],
@@ -60,8 +93,28 @@ export const FILE_OPTIONS: Readonly<Record<string, FileOptions>> = {
   // build and test: they run workspace code (the sandbox contains them; without one they ask), but
   // their own options must not read or write outside the workspace either.
   node: {
-    reads: ['-r', '--require', '--import', '--loader', '--experimental-loader', '--env-file', '--env-file-if-exists', '--openssl-config', '--icu-data-dir', '--snapshot-blob', '--experimental-config-file'],
-    writes: ['--cpu-prof-dir', '--heap-prof-dir', '--diagnostic-dir', '--report-dir', '--report-directory', '--redirect-warnings', '--test-reporter-destination'],
+    reads: [
+      '-r',
+      '--require',
+      '--import',
+      '--loader',
+      '--experimental-loader',
+      '--env-file',
+      '--env-file-if-exists',
+      '--openssl-config',
+      '--icu-data-dir',
+      '--snapshot-blob',
+      '--experimental-config-file',
+    ],
+    writes: [
+      '--cpu-prof-dir',
+      '--heap-prof-dir',
+      '--diagnostic-dir',
+      '--report-dir',
+      '--report-directory',
+      '--redirect-warnings',
+      '--test-reporter-destination',
+    ],
   },
   npm: { reads: ['--userconfig', '--globalconfig'], writes: ['--cache', '--logs-dir', '--prefix'] },
   pnpm: { reads: ['--userconfig', '--globalconfig'], writes: ['--store-dir', '--cache-dir', '--prefix'] },
@@ -92,11 +145,25 @@ export const FILE_OPTIONS: Readonly<Record<string, FileOptions>> = {
     writes: ['-o', '-coverprofile', '-cpuprofile', '-memprofile', '-blockprofile', '-mutexprofile', '-trace', '-outputdir'],
   },
   // git: global options are vetted in git.ts; these are the subcommands' own.
-  'git status': NONE, 'git branch': NONE, 'git rev-parse': NONE, 'git remote': NONE, 'git describe': NONE,
-  'git shortlog': NONE, 'git tag': NONE, 'git rev-list': NONE, 'git merge-base': NONE,
-  'git cat-file': NONE, 'git ls-tree': NONE, 'git --version': NONE, 'git version': NONE,
+  'git status': NONE,
+  'git branch': NONE,
+  'git rev-parse': NONE,
+  'git remote': NONE,
+  'git describe': NONE,
+  'git shortlog': NONE,
+  'git tag': NONE,
+  'git rev-list': NONE,
+  'git merge-base': NONE,
+  'git cat-file': NONE,
+  'git ls-tree': NONE,
+  'git --version': NONE,
+  'git version': NONE,
   // `stash list` and `reflog show` take log and diff options.
-  'git diff': GIT_DIFF, 'git log': GIT_DIFF, 'git show': GIT_DIFF, 'git stash': GIT_DIFF, 'git reflog': GIT_DIFF,
+  'git diff': GIT_DIFF,
+  'git log': GIT_DIFF,
+  'git show': GIT_DIFF,
+  'git stash': GIT_DIFF,
+  'git reflog': GIT_DIFF,
   'git ls-files': { reads: ['-X', '--exclude-from'] },
   'git blame': { reads: ['--contents', '-S', '--ignore-revs-file'] },
   'git grep': { reads: ['-f'] },
@@ -145,7 +212,8 @@ export function findFileOptionValues(args: readonly Word[], spec: FileOptions): 
     }
     if (name.startsWith('--')) {
       // GNU accepts unambiguous prefixes (`--files0` is `--files0-from`): any declared name it begins counts.
-      for (const x of longs.filter((l) => l.n === name || (name.length >= 4 && l.n.startsWith(name)))) out.push({ flag: x.n, value: valueOf(), write: x.write });
+      for (const x of longs.filter((l) => l.n === name || (name.length >= 4 && l.n.startsWith(name))))
+        out.push({ flag: x.n, value: valueOf(), write: x.write });
       continue;
     }
     // Short options combine (`-rf FILE`, `-fFILE`): the first declared letter takes the rest or the next word.
@@ -172,7 +240,11 @@ export function fileOptionFindings(program: string, rawArgs: readonly Word[], ct
     const what = `\`${key} ${f.flag}\``;
     if (!f.value) continue; // no value: the program reads stdin or fails
     if (f.value.dynamic) {
-      out.push({ verdict: 'ask', rule: 'ask:file-option-unknown', reason: `${what} ${f.write ? 'writes' : 'reads'} "${f.value.raw}", known only at run time.` });
+      out.push({
+        verdict: 'ask',
+        rule: 'ask:file-option-unknown',
+        reason: `${what} ${f.write ? 'writes' : 'reads'} "${f.value.raw}", known only at run time.`,
+      });
       continue;
     }
     out.push(...(f.write ? classifyWriteTarget(f.value, ctx.cwds, ctx, what) : classifyReadTarget(f.value, ctx.cwds, ctx, what)));

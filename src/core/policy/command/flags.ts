@@ -16,9 +16,7 @@ type Vetter = (args: Word[], ctx: VetContext) => Finding[];
 const ask = (rule: string, reason: string, flag?: string): Finding => ({ verdict: 'ask', rule, reason, flag });
 
 function flagAsks(cmd: string, args: Word[], long: string[], short: string[], why: string): Finding[] {
-  return findOptions(args, { long, short }).map((o) =>
-    ask(`ask:${cmd}${o.flag}`, `\`${cmd} ${o.flag}\` ${why}.`, o.flag),
-  );
+  return findOptions(args, { long, short }).map((o) => ask(`ask:${cmd}${o.flag}`, `\`${cmd} ${o.flag}\` ${why}.`, o.flag));
 }
 
 function writeOptions(cmd: string, args: Word[], ctx: VetContext, long: string[], short: string[] = []): Finding[] {
@@ -45,8 +43,7 @@ const find: Vetter = (args, ctx) => {
   return out;
 };
 
-const rg: Vetter = (args) =>
-  flagAsks('rg', args, ['--pre', '--pre-glob', '--hostname-bin'], [], 'runs an external program');
+const rg: Vetter = (args) => flagAsks('rg', args, ['--pre', '--pre-glob', '--hostname-bin'], [], 'runs an external program');
 
 const sed: Vetter = (args, ctx) => {
   const out: Finding[] = [];
@@ -83,39 +80,55 @@ const uniq: Vetter = (args, ctx) => {
   return pos.length > 1 ? classifyWriteTarget(pos[1], ctx.cwds, ctx, '`uniq` (second file is its output)') : [];
 };
 
-const printfOrTest = (cmd: string): Vetter => (args) =>
-  args.some((a, i) => a.value === '-v' && args[i + 1]?.value.includes('['))
-    ? [ask(`ask:${cmd}-v-subscript`, `\`${cmd} -v\` with an array subscript evaluates it, which can run code.`)]
-    : [];
+const printfOrTest =
+  (cmd: string): Vetter =>
+  (args) =>
+    args.some((a, i) => a.value === '-v' && args[i + 1]?.value.includes('['))
+      ? [ask(`ask:${cmd}-v-subscript`, `\`${cmd} -v\` with an array subscript evaluates it, which can run code.`)]
+      : [];
 
 const date: Vetter = (args) => flagAsks('date', args, ['--set'], ['-s'], 'changes the system clock');
 
 const PKG_FLAGS = ['--script-shell', '--global', '--prefix', '--userconfig', '--globalconfig', '--node-options', '--dir', '--cwd'];
-const pkg = (cmd: string): Vetter => (args) => flagAsks(cmd, args, PKG_FLAGS, ['-g', '-C'], 'changes which code or configuration runs');
+const pkg =
+  (cmd: string): Vetter =>
+  (args) =>
+    flagAsks(cmd, args, PKG_FLAGS, ['-g', '-C'], 'changes which code or configuration runs');
 
 const npx: Vetter = (args) => flagAsks('npx', args, ['--package', '--yes', '--call'], ['-p', '-y', '-c'], 'installs or runs other code');
 
 const tsc: Vetter = (args, ctx) =>
-  writeOptions('tsc', args.map((a) => ({ ...a, value: a.value.replace(/^--[A-Za-z]+/, (m) => m.toLowerCase()) })), ctx, [
-    '--outdir', '--outfile', '--out', '--declarationdir', '--tsbuildinfofile', '--generatetrace', '--generatecpuprofile',
-  ]);
+  writeOptions(
+    'tsc',
+    args.map((a) => ({ ...a, value: a.value.replace(/^--[A-Za-z]+/, (m) => m.toLowerCase()) })),
+    ctx,
+    ['--outdir', '--outfile', '--out', '--declarationdir', '--tsbuildinfofile', '--generatetrace', '--generatecpuprofile'],
+  );
 
 const eslint: Vetter = (args, ctx) => [
   ...writeOptions('eslint', args, ctx, ['--output-file'], ['-o']),
   ...findOptions(args, { long: ['--fix'], exactLong: true }).map((o) =>
-    ask('ask:eslint--fix', '`eslint --fix` rewrites files outside the patch preview.', o.flag)),
+    ask('ask:eslint--fix', '`eslint --fix` rewrites files outside the patch preview.', o.flag),
+  ),
 ];
 
 const prettier: Vetter = (args) => flagAsks('prettier', args, ['--write'], ['-w'], 'rewrites files outside the patch preview');
 
-const testRunner = (cmd: string): Vetter => (args, ctx) =>
-  writeOptions(cmd, args, ctx, ['--outputFile', '--output-file', '--coverageDirectory', '--junitxml', '--junit-xml', '--basetemp']);
+const testRunner =
+  (cmd: string): Vetter =>
+  (args, ctx) =>
+    writeOptions(cmd, args, ctx, ['--outputFile', '--output-file', '--coverageDirectory', '--junitxml', '--junit-xml', '--basetemp']);
 
 const node: Vetter = (args) => flagAsks('node', args, ['--inspect', '--inspect-brk', '--inspect-wait'], [], 'opens a debugger port');
 
 const go: Vetter = (args, ctx) => [
   ...args.filter((a) => /^--?(exec|toolexec)(=|$)/.test(a.value)).map((a) => ask('ask:go-exec', '`go -exec/-toolexec` runs another program.', a.value)),
-  ...writeOptions('go', args.map((a) => ({ ...a, value: a.value.replace(/^-o(?=$|=)/, '--o') })), ctx, ['--o']),
+  ...writeOptions(
+    'go',
+    args.map((a) => ({ ...a, value: a.value.replace(/^-o(?=$|=)/, '--o') })),
+    ctx,
+    ['--o'],
+  ),
 ];
 
 const cargo: Vetter = (args) => flagAsks('cargo', args, ['--config'], ['-Z'], 'changes which programs cargo runs');
@@ -134,23 +147,70 @@ const cd: Vetter = (args, ctx) => {
 };
 
 /** `declare -i`, `-n` and friends evaluate values as code or references; plain exports are fine. */
-const declaration = (cmd: string): Vetter => (args) =>
-  args.filter((a) => /^[-+]/.test(a.value) && /[^xragAp\-+]/.test(a.value.slice(1)))
-    .map((a) => ask(`ask:${cmd}-flag`, `\`${cmd} ${a.value}\` may evaluate values as code.`, a.value));
+const declaration =
+  (cmd: string): Vetter =>
+  (args) =>
+    args
+      .filter((a) => /^[-+]/.test(a.value) && /[^xragAp\-+]/.test(a.value.slice(1)))
+      .map((a) => ask(`ask:${cmd}-flag`, `\`${cmd} ${a.value}\` may evaluate values as code.`, a.value));
 
 export const VETTERS: Record<string, Vetter> = {
-  find, rg, sed, sort, tee, uniq, date, npx, tsc, eslint, prettier, node, go, cargo, cd, pushd: cd,
-  printf: printfOrTest('printf'), test: printfOrTest('test'), '[': printfOrTest('['),
-  npm: pkg('npm'), pnpm: pkg('pnpm'), yarn: pkg('yarn'),
-  jest: testRunner('jest'), vitest: testRunner('vitest'), mocha: testRunner('mocha'), pytest: testRunner('pytest'),
-  declare: declaration('declare'), local: declaration('local'), export: declaration('export'),
-  readonly: declaration('readonly'), typeset: declaration('typeset'),
+  find,
+  rg,
+  sed,
+  sort,
+  tee,
+  uniq,
+  date,
+  npx,
+  tsc,
+  eslint,
+  prettier,
+  node,
+  go,
+  cargo,
+  cd,
+  pushd: cd,
+  printf: printfOrTest('printf'),
+  test: printfOrTest('test'),
+  '[': printfOrTest('['),
+  npm: pkg('npm'),
+  pnpm: pkg('pnpm'),
+  yarn: pkg('yarn'),
+  jest: testRunner('jest'),
+  vitest: testRunner('vitest'),
+  mocha: testRunner('mocha'),
+  pytest: testRunner('pytest'),
+  declare: declaration('declare'),
+  local: declaration('local'),
+  export: declaration('export'),
+  readonly: declaration('readonly'),
+  typeset: declaration('typeset'),
 };
 
 /** Commands whose options are harmless, so a glob expanding into an option cannot hurt. */
 export const GLOB_SAFE = new Set([
-  'ls', 'cat', 'head', 'tail', 'wc', 'grep', 'egrep', 'fgrep', 'echo', 'printf', 'du', 'stat', 'diff', 'cmp',
-  'basename', 'dirname', 'realpath', 'readlink', 'nl', 'cut', 'comm',
+  'ls',
+  'cat',
+  'head',
+  'tail',
+  'wc',
+  'grep',
+  'egrep',
+  'fgrep',
+  'echo',
+  'printf',
+  'du',
+  'stat',
+  'diff',
+  'cmp',
+  'basename',
+  'dirname',
+  'realpath',
+  'readlink',
+  'nl',
+  'cut',
+  'comm',
 ]);
 
 /**
@@ -161,21 +221,32 @@ export function nonPathArgIndexes(cmd: string, args: readonly Word[]): Set<numbe
   const out = new Set<number>();
   const patternCmds: Record<string, string[]> = {
     sed: ['-e', '--expression'],
-    grep: ['-e', '--regexp'], egrep: ['-e', '--regexp'], fgrep: ['-e', '--regexp'], rg: ['-e', '--regexp'],
+    grep: ['-e', '--regexp'],
+    egrep: ['-e', '--regexp'],
+    fgrep: ['-e', '--regexp'],
+    rg: ['-e', '--regexp'],
   };
   const valueFlags = patternCmds[cmd];
   if (!valueFlags) return out;
   // With -f/--file the pattern or script comes from a file: every positional is then a path.
   let sawFlagged = args.some((a) => /^(-f|--file)(=|$)/.test(a.value) || /^-[a-zA-Z]*f$/.test(a.value));
   args.forEach((a, i) => {
-    if (valueFlags.includes(a.value)) { out.add(i + 1); sawFlagged = true; }
-    else if (valueFlags.some((f) => f.startsWith('--') && a.value.startsWith(f + '='))) { out.add(i); sawFlagged = true; }
+    if (valueFlags.includes(a.value)) {
+      out.add(i + 1);
+      sawFlagged = true;
+    } else if (valueFlags.some((f) => f.startsWith('--') && a.value.startsWith(f + '='))) {
+      out.add(i);
+      sawFlagged = true;
+    }
   });
   if (!sawFlagged) {
     // The first positional is the pattern (grep, rg) or the script (sed).
     for (let i = 0; i < args.length; i++) {
       const v = args[i]!.value;
-      if (v === '--') { if (i + 1 < args.length) out.add(i + 1); break; }
+      if (v === '--') {
+        if (i + 1 < args.length) out.add(i + 1);
+        break;
+      }
       if (v.startsWith('-') && v !== '-') continue;
       out.add(i);
       break;

@@ -18,8 +18,18 @@ export interface GitView {
 const ask = (rule: string, reason: string, flag?: string): Finding => ({ verdict: 'ask', rule, reason, flag });
 
 const HARMLESS_GLOBALS = new Set([
-  '--no-pager', '-P', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs',
-  '--icase-pathspecs', '--no-optional-locks', '--no-advice', '--bare', '--version', '--help',
+  '--no-pager',
+  '-P',
+  '--no-replace-objects',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-optional-locks',
+  '--no-advice',
+  '--bare',
+  '--version',
+  '--help',
 ]);
 
 export function gitView(argv: Word[], ctx: VetContext): GitView {
@@ -124,14 +134,39 @@ function vetSubcommand(rest: Word[], ctx: VetContext): Finding[] {
         long: ['--delete', '--move', '--copy', '--force', '--set-upstream-to', '--unset-upstream', '--edit-description', '--track', '--create-reflog'],
         short: ['-d', '-D', '-m', '-M', '-c', '-C', '-f', '-u'],
       });
-      const listing = findOptions(args, { long: ['--list', '--show-current', '--contains', '--merged', '--no-merged', '--points-at'], short: ['-l'] }).length > 0;
+      const listing =
+        findOptions(args, { long: ['--list', '--show-current', '--contains', '--merged', '--no-merged', '--points-at'], short: ['-l'] }).length > 0;
       if (writes.length || (!listing && positionals(args, ['--sort', '--format', '--contains', '--merged', '--no-merged']).length > 0)) {
         out.push(ask('ask:git-branch-write', '`git branch` with these arguments creates, renames or deletes branches.'));
       }
       break;
     }
     case 'config': {
-      const reads = ['--get', '--get-all', '--get-regexp', '--list', '-l', '--get-urlmatch', 'get', 'list', '--show-origin', '--show-scope', '--null', '-z', '--name-only', '--includes', '--local', '--global', '--system', '--worktree', '--default', '--type', '--bool', '--int', '--path'];
+      const reads = [
+        '--get',
+        '--get-all',
+        '--get-regexp',
+        '--list',
+        '-l',
+        '--get-urlmatch',
+        'get',
+        'list',
+        '--show-origin',
+        '--show-scope',
+        '--null',
+        '-z',
+        '--name-only',
+        '--includes',
+        '--local',
+        '--global',
+        '--system',
+        '--worktree',
+        '--default',
+        '--type',
+        '--bool',
+        '--int',
+        '--path',
+      ];
       const isRead = args.some((a) => ['--get', '--get-all', '--get-regexp', '--list', '-l', '--get-urlmatch', 'get', 'list'].includes(a.value));
       const nonRead = args.filter((a) => a.value.startsWith('-') && !reads.includes(a.value.split('=')[0]!));
       if (!isRead || nonRead.length || findOptions(args, { long: ['--file', '--blob'], short: ['-f'] }).length) {

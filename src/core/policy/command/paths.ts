@@ -16,7 +16,10 @@ export interface PathContext {
  */
 export function resolveWordPath(word: Word, cwd: string, home: string): string | undefined {
   let v = word.value;
-  v = v.replace(/^~(?=\/|$)/, home).replace(/^\$\{?HOME\}?(?=\/|$)/, home).replace(/^"?\$\{?PWD\}?"?(?=\/|$)/, cwd);
+  v = v
+    .replace(/^~(?=\/|$)/, home)
+    .replace(/^\$\{?HOME\}?(?=\/|$)/, home)
+    .replace(/^"?\$\{?PWD\}?"?(?=\/|$)/, cwd);
   if (/[$`]/.test(v) || v.startsWith('~')) return undefined;
   return path.resolve(cwd, v);
 }
@@ -53,7 +56,10 @@ const SYSTEM_DIRS = ['/etc', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/boot',
 
 /** Workspace-relative paths that configure the agent, the editor or git: writes there need a human. */
 export function protectedReason(workspaceRoot: string, abs: string): string | undefined {
-  const rel = path.relative(workspaceRoot, abs).split(path.sep).map((s) => s.toLowerCase());
+  const rel = path
+    .relative(workspaceRoot, abs)
+    .split(path.sep)
+    .map((s) => s.toLowerCase());
   const base = rel[rel.length - 1] ?? '';
   if (rel.includes('.git')) return '.git/ (hooks and config run code)';
   if (rel.includes('.vscode')) return '.vscode/ (settings and tasks run code)';

@@ -37,7 +37,10 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
   private readonly maxSubcommands: number;
   private readonly maxDepth: number;
 
-  constructor(private readonly parser: BashParser, private readonly options: CommandPolicyOptions) {
+  constructor(
+    private readonly parser: BashParser,
+    private readonly options: CommandPolicyOptions,
+  ) {
     const built = buildUserRules(options);
     this.userRules = built.rules;
     this.settingsErrors = built.errors;
@@ -56,9 +59,13 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
       return { verdict: 'ask', rule: 'ask:empty-command', reason: 'The command is empty.', parts: [] };
     }
     if (raw.includes('\0')) scriptFindings.push(ask('ask:null-byte', 'The command contains a NUL byte, which the shell would cut it at.'));
-    if (raw.includes('\r')) scriptFindings.push(ask('ask:carriage-return', 'The command contains a carriage return, which hides text when displayed and separates commands in some shells.'));
+    if (raw.includes('\r'))
+      scriptFindings.push(
+        ask('ask:carriage-return', 'The command contains a carriage return, which hides text when displayed and separates commands in some shells.'),
+      );
     if (INVISIBLE.test(raw)) scriptFindings.push(ask('ask:invisible-characters', 'The command contains invisible or direction-changing Unicode characters.'));
-    if (/\\\r?\n/.test(raw)) scriptFindings.push(ask('ask:line-continuation', 'The command uses backslash-newline line continuations, which can split words in misleading ways.'));
+    if (/\\\r?\n/.test(raw))
+      scriptFindings.push(ask('ask:line-continuation', 'The command uses backslash-newline line continuations, which can split words in misleading ways.'));
     // Parse what the shell would see; CR and NUL are turned into separators so deny rules see both halves.
     const text = raw.replace(/\0/g, '\n').replace(/\r/g, '\n');
     if (text.length > MAX_INPUT_CHARS) {
@@ -76,7 +83,12 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
         degraded = true;
       }
       if (counter.count > this.maxSubcommands) {
-        scriptFindings.push(ask('ask:too-many-subcommands', `The command has ${counter.count} sub-commands; more than ${this.maxSubcommands} are never allowed without approval.`));
+        scriptFindings.push(
+          ask(
+            'ask:too-many-subcommands',
+            `The command has ${counter.count} sub-commands; more than ${this.maxSubcommands} are never allowed without approval.`,
+          ),
+        );
         degraded = true;
       }
       if (parts.slice(before).some((p) => /^ask:(parse-error|unknown-syntax|nesting-too-deep|too-deep|too-complex)$/.test(p.rule))) degraded = true;

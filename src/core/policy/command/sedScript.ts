@@ -24,13 +24,34 @@ export function sedScriptFindings(script: string): Finding[] {
   };
   while (i < s.length) {
     const ch = s[i]!;
-    if (/[\s;]/.test(ch)) { i++; continue; }
+    if (/[\s;]/.test(ch)) {
+      i++;
+      continue;
+    }
     // Addresses: numbers, $, /re/, \cREc, ranges, steps, +N, ~N.
-    if (/[0-9$,+~]/.test(ch)) { i++; continue; }
-    if (ch === '/') { i++; if (!skipDelimited('/')) return ask('has an unterminated address'); continue; }
-    if (ch === '\\') { const d = s[i + 1]; i += 2; if (!d || !skipDelimited(d)) return ask('has an unterminated address'); continue; }
-    if (ch === 'I' || ch === 'M') { i++; continue; }
-    if (ch === '#') { while (i < s.length && s[i] !== '\n') i++; continue; }
+    if (/[0-9$,+~]/.test(ch)) {
+      i++;
+      continue;
+    }
+    if (ch === '/') {
+      i++;
+      if (!skipDelimited('/')) return ask('has an unterminated address');
+      continue;
+    }
+    if (ch === '\\') {
+      const d = s[i + 1];
+      i += 2;
+      if (!d || !skipDelimited(d)) return ask('has an unterminated address');
+      continue;
+    }
+    if (ch === 'I' || ch === 'M') {
+      i++;
+      continue;
+    }
+    if (ch === '#') {
+      while (i < s.length && s[i] !== '\n') i++;
+      continue;
+    }
     if (ch === 's' || ch === 'y') {
       const d = s[i + 1];
       if (!d || /[\s\\]/.test(d)) return ask(`has an "${ch}" command that could not be read`);
@@ -44,8 +65,12 @@ export function sedScriptFindings(script: string): Finding[] {
       }
       continue;
     }
-    if (HARMLESS.has(ch)) { i++; continue; }
-    if ('ewWrR'.includes(ch)) return ask(`uses the "${ch}" command, which ${ch === 'e' ? 'runs a command' : ch === 'r' || ch === 'R' ? 'reads a file' : 'writes a file'}`);
+    if (HARMLESS.has(ch)) {
+      i++;
+      continue;
+    }
+    if ('ewWrR'.includes(ch))
+      return ask(`uses the "${ch}" command, which ${ch === 'e' ? 'runs a command' : ch === 'r' || ch === 'R' ? 'reads a file' : 'writes a file'}`);
     return ask(`uses the "${ch}" command, which this checker does not know`);
   }
   return [];

@@ -40,7 +40,10 @@ export function buildUserRules(config: CommandPolicyConfig): BuiltRules {
       rules.push(parseRulePattern(p, verdict, source));
     }
   };
-  for (const [scope, s] of [['user', config.user], ['workspace', config.workspace]] as const) {
+  for (const [scope, s] of [
+    ['user', config.user],
+    ['workspace', config.workspace],
+  ] as const) {
     if (!s) continue;
     add(s.deny, 'deny', scope);
     add(s.ask, 'ask', scope);

@@ -8,19 +8,35 @@ const withExtensions = (stem: string, extra: string[] = []) => [...SCRIPT_EXTENS
 
 export const TEST_DEFINITION_FILES: readonly string[] = [
   // npm, yarn, pnpm: scripts and the package manager's own configuration
-  'package.json', '.npmrc', '.yarnrc', '.yarnrc.yml',
+  'package.json',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
   // make, just, task
-  'Makefile', 'makefile', 'GNUmakefile', 'justfile', 'Justfile', 'Taskfile.yml', 'Taskfile.yaml',
+  'Makefile',
+  'makefile',
+  'GNUmakefile',
+  'justfile',
+  'Justfile',
+  'Taskfile.yml',
+  'Taskfile.yaml',
   // Python
-  'pyproject.toml', 'tox.ini', 'setup.cfg', 'pytest.ini', 'conftest.py', 'noxfile.py',
+  'pyproject.toml',
+  'tox.ini',
+  'setup.cfg',
+  'pytest.ini',
+  'conftest.py',
+  'noxfile.py',
   // Rust, Go
-  'Cargo.toml', 'go.mod',
+  'Cargo.toml',
+  'go.mod',
   // JavaScript test runners
   ...withExtensions('jest.config', ['json']),
   ...withExtensions('vitest.config'),
   ...withExtensions('vite.config'),
   ...withExtensions('playwright.config'),
-  '.mocharc', ...['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`),
+  '.mocharc',
+  ...['js', 'cjs', 'mjs', 'json', 'jsonc', 'yml', 'yaml'].map((ext) => `.mocharc.${ext}`),
 ];
 
 const NAMES = new Set(TEST_DEFINITION_FILES);

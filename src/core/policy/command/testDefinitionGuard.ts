@@ -14,7 +14,10 @@ const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'out', 'build', 'targ
 export class TestDefinitionGuard {
   private baseline: Map<string, string>;
 
-  private constructor(private readonly workspaceRoot: string, private readonly maxDepth: number) {
+  private constructor(
+    private readonly workspaceRoot: string,
+    private readonly maxDepth: number,
+  ) {
     this.baseline = this.snapshot();
   }
 
@@ -124,7 +127,8 @@ export function testCommandKind(argv: readonly string[]): TestKind | undefined {
   }
   if (cmd === 'make' || cmd === 'just') return { family: 'make' };
   if (cmd === 'pytest' || cmd === 'tox' || cmd === 'nox' || (cmd?.startsWith('python') && argv.includes('pytest'))) return { family: 'python' };
-  if (['jest', 'vitest', 'mocha', 'playwright'].includes(cmd ?? '') || (cmd === 'npx' && ['jest', 'vitest', 'mocha', 'playwright'].includes(a1 ?? ''))) return { family: 'js-runner' };
+  if (['jest', 'vitest', 'mocha', 'playwright'].includes(cmd ?? '') || (cmd === 'npx' && ['jest', 'vitest', 'mocha', 'playwright'].includes(a1 ?? '')))
+    return { family: 'js-runner' };
   if (cmd === 'cargo' && a1 === 'test') return { family: 'cargo' };
   if (cmd === 'go' && a1 === 'test') return { family: 'go' };
   return undefined;

@@ -100,8 +100,19 @@ export function decodeAnsiC(body: string): string {
     const n = body[++i];
     if (n === undefined) break;
     const simple: Record<string, string> = {
-      a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v',
-      '\\': '\\', "'": "'", '"': '"', '?': '?',
+      a: '\x07',
+      b: '\b',
+      e: '\x1b',
+      E: '\x1b',
+      f: '\f',
+      n: '\n',
+      r: '\r',
+      t: '\t',
+      v: '\v',
+      '\\': '\\',
+      "'": "'",
+      '"': '"',
+      '?': '?',
     };
     if (n in simple) {
       out += simple[n];

@@ -43,15 +43,25 @@ export function unwrap(argv: Word[], redirects: Redirect[]): Unwrapped | undefin
       let i = 0;
       for (; i < args.length; i++) {
         const v = args[i]!.value;
-        if (v === '--') { i++; break; }
+        if (v === '--') {
+          i++;
+          break;
+        }
         if (/^(-S|--split-string)/.test(v) || /^-[a-zA-Z]*S/.test(v)) {
           const attached = v.startsWith('--split-string=') ? v.slice(15) : v.startsWith('-S') && v.length > 2 ? v.slice(2) : undefined;
           u.script = attached !== undefined ? { ...args[i]!, value: attached } : args[i + 1];
           u.findings.push(ask('ask:env-split-string', '`env -S` splits a string into a command.'));
           return u;
         }
-        if (/^(-C|--chdir)/.test(v)) { u.findings.push(ask('ask:env-chdir', '`env -C` changes the directory.')); if (v === '-C' || v === '--chdir') i++; continue; }
-        if (/^(-u|--unset)$/.test(v)) { i++; continue; }
+        if (/^(-C|--chdir)/.test(v)) {
+          u.findings.push(ask('ask:env-chdir', '`env -C` changes the directory.'));
+          if (v === '-C' || v === '--chdir') i++;
+          continue;
+        }
+        if (/^(-u|--unset)$/.test(v)) {
+          i++;
+          continue;
+        }
         if (v.startsWith('-') && v !== '-') continue;
         if (v === '-') continue;
         break;
@@ -120,8 +130,14 @@ function unwrapShell(name: string, args: Word[], redirects: Redirect[]): Unwrapp
   let i = 0;
   for (; i < args.length; i++) {
     const v = args[i]!.value;
-    if (v === '--' || v === '-') { i++; break; }
-    if (/^[-+]o$|^[-+]O$/.test(v)) { i++; continue; }
+    if (v === '--' || v === '-') {
+      i++;
+      break;
+    }
+    if (/^[-+]o$|^[-+]O$/.test(v)) {
+      i++;
+      continue;
+    }
     if (v.startsWith('--')) continue;
     if (/^[-+][a-zA-Z]+$/.test(v)) {
       if (v.startsWith('-') && v.includes('c')) hasC = true;

@@ -15,22 +15,70 @@
  */
 const ALLOWED_NAMES = new Set([
   // Finding programs and the user's identity and shell: every tool.
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
   // Locale and terminal: output encoding, sort order, dates, line wrapping, colours.
-  'LANG', 'LANGUAGE', 'TERM', 'TZ', 'COLUMNS', 'LINES', 'NO_COLOR', 'FORCE_COLOR', 'CI',
+  'LANG',
+  'LANGUAGE',
+  'TERM',
+  'TZ',
+  'COLUMNS',
+  'LINES',
+  'NO_COLOR',
+  'FORCE_COLOR',
+  'CI',
   // Where temporary files go (a small /tmp, or a per-user TMPDIR on macOS).
-  'TMPDIR', 'TMP', 'TEMP',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
   // Where per-user configuration and caches live; tools fall back to ~/.cache etc. without them.
-  'XDG_CONFIG_HOME', 'XDG_CACHE_HOME', 'XDG_DATA_HOME', 'XDG_STATE_HOME',
+  'XDG_CONFIG_HOME',
+  'XDG_CACHE_HOME',
+  'XDG_DATA_HOME',
+  'XDG_STATE_HOME',
   // Toolchain locations: without them java, go, cargo, pyenv/venv, nvm-installed node and friends
   // are not found or use another version than the user's terminal does.
-  'JAVA_HOME', 'GOPATH', 'GOROOT', 'GOCACHE', 'GOMODCACHE', 'CARGO_HOME', 'RUSTUP_HOME', 'RUSTUP_TOOLCHAIN',
-  'PYENV_ROOT', 'PYENV_VERSION', 'VIRTUAL_ENV', 'CONDA_PREFIX', 'CONDA_DEFAULT_ENV', 'NVM_DIR', 'NVM_BIN',
-  'VOLTA_HOME', 'PNPM_HOME', 'DENO_DIR', 'BUN_INSTALL', 'GEM_HOME', 'GEM_PATH', 'RBENV_ROOT', 'SDKMAN_DIR',
-  'ANDROID_HOME', 'ANDROID_SDK_ROOT', 'DOTNET_ROOT', 'MAVEN_HOME', 'M2_HOME', 'GRADLE_HOME', 'GRADLE_USER_HOME',
+  'JAVA_HOME',
+  'GOPATH',
+  'GOROOT',
+  'GOCACHE',
+  'GOMODCACHE',
+  'CARGO_HOME',
+  'RUSTUP_HOME',
+  'RUSTUP_TOOLCHAIN',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'VIRTUAL_ENV',
+  'CONDA_PREFIX',
+  'CONDA_DEFAULT_ENV',
+  'NVM_DIR',
+  'NVM_BIN',
+  'VOLTA_HOME',
+  'PNPM_HOME',
+  'DENO_DIR',
+  'BUN_INSTALL',
+  'GEM_HOME',
+  'GEM_PATH',
+  'RBENV_ROOT',
+  'SDKMAN_DIR',
+  'ANDROID_HOME',
+  'ANDROID_SDK_ROOT',
+  'DOTNET_ROOT',
+  'MAVEN_HOME',
+  'M2_HOME',
+  'GRADLE_HOME',
+  'GRADLE_USER_HOME',
   // Corporate proxies: package managers cannot reach their registries without them. A proxy URL
   // with user:password@ is dropped by the value check below.
-  'HTTP_PROXY', 'HTTPS_PROXY', 'NO_PROXY', 'http_proxy', 'https_proxy', 'no_proxy',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
 ]);
 /** LC_ALL, LC_CTYPE ...: locale categories. */
 const ALLOWED_PREFIX = /^LC_[A-Z]+$/;
@@ -40,7 +88,8 @@ const ALLOWED_PREFIX = /^LC_[A-Z]+$/;
  * names that say they hold a credential.
  */
 const SECRET_NAME = /(API_?KEY|ACCESS_?KEY|SECRET|TOKEN|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|PRIVATE_?KEY|_AUTH|AUTH_|SESSION_?KEY|COOKIE|WEBHOOK)/i;
-const SECRET_PREFIX = /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|GCP_|OPENAI_|ANTHROPIC_|PATCHPILOT_API|GITHUB_TOKEN|GH_TOKEN|NPM_TOKEN|NODE_AUTH_TOKEN|SSH_AUTH_SOCK|GPG_AGENT_INFO|VAULT_|DOCKER_AUTH|KUBECONFIG)/i;
+const SECRET_PREFIX =
+  /^(AWS_|AZURE_|GOOGLE_APPLICATION_CREDENTIALS|GCP_|OPENAI_|ANTHROPIC_|PATCHPILOT_API|GITHUB_TOKEN|GH_TOKEN|NPM_TOKEN|NODE_AUTH_TOKEN|SSH_AUTH_SOCK|GPG_AGENT_INFO|VAULT_|DOCKER_AUTH|KUBECONFIG)/i;
 
 /** Values that carry a credential whatever the name: a URL with user:password@, a private key, well-known token shapes. */
 const SECRET_VALUE = [

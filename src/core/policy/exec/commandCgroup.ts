@@ -112,7 +112,9 @@ function removeStale(parent: string): void {
 /** This process's cgroup v2 folder, or undefined (no cgroup2 mount, cgroup v1 only, not Linux). */
 export function ownCgroupDir(): string | undefined {
   try {
-    const line = readFileSync('/proc/self/cgroup', 'utf8').split('\n').find((l) => l.startsWith('0::'));
+    const line = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('0::'));
     const mount = cgroup2Mount();
     if (!line || !mount) return undefined;
     return path.join(mount, line.slice(3));

@@ -55,22 +55,54 @@ function probe(): SandboxStatus {
   if (!bwrapPath) {
     return { available: false, message: `${NOT_SANDBOXED}: bubblewrap (bwrap) is not installed; install the "bubblewrap" package` };
   }
-  const base = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-net', '--unshare-pid', '--die-with-parent', '--cap-drop', 'ALL'];
+  const base = [
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--tmpfs',
+    '/tmp',
+    '--unshare-net',
+    '--unshare-pid',
+    '--die-with-parent',
+    '--cap-drop',
+    'ALL',
+  ];
   const plain = tryBwrap(bwrapPath, [...base, 'true']);
-  if (plain !== undefined) return { available: false, bwrapPath, message: `${NOT_SANDBOXED}: bubblewrap does not work here (${plain}); user namespaces may be disabled` };
+  if (plain !== undefined)
+    return { available: false, bwrapPath, message: `${NOT_SANDBOXED}: bubblewrap does not work here (${plain}); user namespaces may be disabled` };
   const filter = unixSocketFilter();
   // Fail open on the filter alone: a sandbox without it still confines files and the network, and
   // the message says what is missing (README, Security: what the sandbox does not isolate).
   const refused = filter ? tryBwrap(bwrapPath, [...base, '--seccomp', '3', 'true'], filter) : `no seccomp filter for the ${process.arch} architecture`;
-  if (refused === undefined) return { available: true, bwrapPath, blocksUnixSockets: true, message: 'commands run in a bubblewrap sandbox (workspace writable, rest read-only, network off unless allowed, unix sockets blocked)' };
-  return { available: true, bwrapPath, blocksUnixSockets: false, message: `commands run in a bubblewrap sandbox (workspace writable, rest read-only, network off unless allowed), but unix sockets are NOT blocked: ${refused}` };
+  if (refused === undefined)
+    return {
+      available: true,
+      bwrapPath,
+      blocksUnixSockets: true,
+      message: 'commands run in a bubblewrap sandbox (workspace writable, rest read-only, network off unless allowed, unix sockets blocked)',
+    };
+  return {
+    available: true,
+    bwrapPath,
+    blocksUnixSockets: false,
+    message: `commands run in a bubblewrap sandbox (workspace writable, rest read-only, network off unless allowed), but unix sockets are NOT blocked: ${refused}`,
+  };
 }
 
 /** Undefined when bwrap ran `true`, else why not (its first line of error). */
 function tryBwrap(bwrapPath: string, args: string[], program?: Buffer): string | undefined {
   const fd = program ? openProgramFd(program) : undefined;
   try {
-    const r = spawnSync(bwrapPath, args, { timeout: 10_000, encoding: 'utf8', env: buildChildEnv().env, stdio: ['ignore', 'pipe', 'pipe', ...(fd === undefined ? [] : [fd])] });
+    const r = spawnSync(bwrapPath, args, {
+      timeout: 10_000,
+      encoding: 'utf8',
+      env: buildChildEnv().env,
+      stdio: ['ignore', 'pipe', 'pipe', ...(fd === undefined ? [] : [fd])],
+    });
     if (r.status === 0) return undefined;
     return (r.error?.message ?? r.stderr ?? '').trim().split('\n')[0] || `exit code ${r.status}`;
   } finally {

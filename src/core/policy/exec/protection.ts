@@ -11,8 +11,8 @@ export function describeProtection(status: SandboxStatus): string {
   return [
     `${status.message}.`,
     'Still enforced: command rules (deny and ask lists), asking before running code the agent wrote or after any command changed files,',
-    'file tools confined to the workspace, protected paths (a command\'s changes to them are undone and reported),',
-    '.patchpilotignore for file tools, ignored files\' content cut from command output, an allowlisted environment for commands,',
+    "file tools confined to the workspace, protected paths (a command's changes to them are undone and reported),",
+    ".patchpilotignore for file tools, ignored files' content cut from command output, an allowlisted environment for commands,",
     'every process of a command killed when it ends, and SSRF-safe fetching.',
     'Not protected: an allowed command can read and write whatever your user can (outside the workspace, ~/.ssh), reach the network',
     'and local sockets (docker.sock, your session bus, ssh and gpg agents),',

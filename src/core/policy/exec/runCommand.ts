@@ -97,7 +97,21 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const sandboxed = status.available;
   const started = Date.now();
   if (opts.signal?.aborted) {
-    return { exitCode: null, signal: null, timedOut: false, cancelled: true, stdout: '', stderr: '', stdoutDroppedBytes: 0, stderrDroppedBytes: 0, durationMs: 0, sandboxed, sandboxMessage: sandboxed ? undefined : status.message, protectedChanges: [], redactions: 0 };
+    return {
+      exitCode: null,
+      signal: null,
+      timedOut: false,
+      cancelled: true,
+      stdout: '',
+      stderr: '',
+      stdoutDroppedBytes: 0,
+      stderrDroppedBytes: 0,
+      durationMs: 0,
+      sandboxed,
+      sandboxMessage: sandboxed ? undefined : status.message,
+      protectedChanges: [],
+      redactions: 0,
+    };
   }
   // Without a sandbox nothing stops a write: keep the protected files' bytes to put them back.
   const guard = await GuardSession.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
@@ -105,7 +119,17 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const sockets = sandboxed ? unixSocketRules({ filterWorks: status.blocksUnixSockets === true, allow: opts.allowUnixSockets ?? [] }) : undefined;
   // bwrap reads the filter from fd 3 of its own (the fourth stdio entry below).
   const filterFd = sockets?.seccomp ? openProgramFd(sockets.seccomp) : undefined;
-  const layout = { workspaceRoot, cwd, homeDirs, homeAllow: opts.homeAllow, readOnlyPaths: opts.readOnlyPaths, allowNetwork: !!opts.allowNetwork, workspaceMounts: guard.sandboxMounts(), socketMounts: sockets?.mounts, seccompFd: filterFd === undefined ? undefined : 3 };
+  const layout = {
+    workspaceRoot,
+    cwd,
+    homeDirs,
+    homeAllow: opts.homeAllow,
+    readOnlyPaths: opts.readOnlyPaths,
+    allowNetwork: !!opts.allowNetwork,
+    workspaceMounts: guard.sandboxMounts(),
+    socketMounts: sockets?.mounts,
+    seccompFd: filterFd === undefined ? undefined : 3,
+  };
   // In the sandbox the pid namespace already ends everything with bwrap; a systemd scope is kept for
   // unsandboxed commands, where it is needed (and systemd-run is not relied on to keep bwrap's fd 3).
   const procs = new CommandProcesses({ cgroupRoot: opts.cgroupRoot, noSystemdScope: sandboxed });
@@ -116,7 +140,12 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const env = buildChildEnv({ base: opts.env, allow: opts.envAllow, set: procs.env() }).env;
   let child: ChildProcessByStdio<null, Readable, Readable>;
   try {
-    child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe', ...(filterFd === undefined ? [] : [filterFd])] }) as ChildProcessByStdio<null, Readable, Readable>;
+    child = spawn(file, args, {
+      cwd,
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', ...(filterFd === undefined ? [] : [filterFd])],
+    }) as ChildProcessByStdio<null, Readable, Readable>;
   } finally {
     closeProgramFd(filterFd);
   }
@@ -139,8 +168,17 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     procs.signal('SIGTERM');
     killTimer = setTimeout(() => void procs.killAll(), opts.killGraceMs ?? 2000);
   };
-  const timeout = opts.timeoutMs !== undefined ? setTimeout(() => { timedOut = true; terminate(); }, opts.timeoutMs) : undefined;
-  const onAbort = () => { cancelled = true; terminate(); };
+  const timeout =
+    opts.timeoutMs !== undefined
+      ? setTimeout(() => {
+          timedOut = true;
+          terminate();
+        }, opts.timeoutMs)
+      : undefined;
+  const onAbort = () => {
+    cancelled = true;
+    terminate();
+  };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
 
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
@@ -178,7 +216,15 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
 /** Wait briefly for the pipes to close; a process that escaped and holds them must not hang us. */
 async function drain(...streams: NodeJS.ReadableStream[]): Promise<void> {
   await Promise.race([
-    Promise.all(streams.map((s) => new Promise<void>((r) => { if ((s as unknown as { closed?: boolean }).closed) r(); else s.once('close', () => r()); }))),
+    Promise.all(
+      streams.map(
+        (s) =>
+          new Promise<void>((r) => {
+            if ((s as unknown as { closed?: boolean }).closed) r();
+            else s.once('close', () => r());
+          }),
+      ),
+    ),
     new Promise<void>((r) => setTimeout(r, 500).unref()),
   ]);
   for (const s of streams) (s as unknown as { destroy(): void }).destroy();

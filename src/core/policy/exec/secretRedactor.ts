@@ -33,7 +33,12 @@ export class SecretRedactor {
       for (const needle of secretPieces(text)) if (!needles.has(needle)) needles.set(needle, e.rel);
     }
     // Longest first, so a whole line is replaced before the value inside it.
-    return new SecretRedactor([...needles].map(([text, from]) => ({ text, from })).sort((a, b) => b.text.length - a.text.length).slice(0, MAX_NEEDLES));
+    return new SecretRedactor(
+      [...needles]
+        .map(([text, from]) => ({ text, from }))
+        .sort((a, b) => b.text.length - a.text.length)
+        .slice(0, MAX_NEEDLES),
+    );
   }
 
   get size(): number {

@@ -74,7 +74,8 @@ export class CommandProcesses {
     const inCgroup = new Set(this.cgroup?.pids() ?? []);
     for (const p of procs) {
       if (p.pid === process.pid) continue;
-      if (inCgroup.has(p.pid) || (this.sid !== undefined && p.sid === this.sid) || this.known.get(p.pid) === p.start || environHas(p.pid, entry)) ours.set(p.pid, p);
+      if (inCgroup.has(p.pid) || (this.sid !== undefined && p.sid === this.sid) || this.known.get(p.pid) === p.start || environHas(p.pid, entry))
+        ours.set(p.pid, p);
     }
     for (const d of descendantsOf(procs, ours.keys())) ours.set(d.pid, d);
     for (const p of ours.values()) this.known.set(p.pid, p.start);

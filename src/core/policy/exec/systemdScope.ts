@@ -31,7 +31,23 @@ export class SystemdScope implements CommandContainer {
 
   wrap(file: string, args: readonly string[]): [string, string[]] {
     const manager = managerEnv();
-    return ['env', [...Object.entries(manager).map(([k, v]) => `${k}=${v}`), 'systemd-run', '--user', '--scope', '--quiet', '--collect', `--unit=${this.unit}`, '--', 'env', ...Object.keys(manager).flatMap((k) => ['-u', k]), file, ...args]];
+    return [
+      'env',
+      [
+        ...Object.entries(manager).map(([k, v]) => `${k}=${v}`),
+        'systemd-run',
+        '--user',
+        '--scope',
+        '--quiet',
+        '--collect',
+        `--unit=${this.unit}`,
+        '--',
+        'env',
+        ...Object.keys(manager).flatMap((k) => ['-u', k]),
+        file,
+        ...args,
+      ],
+    ];
   }
 
   pids(): number[] {
@@ -75,14 +91,25 @@ function scopesWork(): boolean {
   let works = probed.get(key);
   if (works === undefined) {
     const manager = managerEnv();
-    works = Object.keys(manager).length > 0 && spawnSync('systemd-run', ['--user', '--scope', '--quiet', '--collect', 'true'], { env: { PATH: process.env.PATH ?? '', ...manager }, stdio: 'ignore', timeout: 5000 }).status === 0;
+    works =
+      Object.keys(manager).length > 0 &&
+      spawnSync('systemd-run', ['--user', '--scope', '--quiet', '--collect', 'true'], {
+        env: { PATH: process.env.PATH ?? '', ...manager },
+        stdio: 'ignore',
+        timeout: 5000,
+      }).status === 0;
     probed.set(key, works);
   }
   return works;
 }
 
 function systemctl(args: string[]) {
-  return spawnSync('systemctl', ['--user', ...args], { env: { PATH: process.env.PATH ?? '', ...managerEnv() }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 });
+  return spawnSync('systemctl', ['--user', ...args], {
+    env: { PATH: process.env.PATH ?? '', ...managerEnv() },
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+    timeout: 5000,
+  });
 }
 
 /** What systemd-run and systemctl need to find the user's manager. */

@@ -50,8 +50,6 @@ export interface WorkspaceScan {
   gitDir?: boolean;
 }
 
-
-
 export const DEFAULT_SCAN_BUDGET = 200_000;
 const READ_BATCH = 32;
 
@@ -97,7 +95,8 @@ export async function scanWorkspace(root: string, rules: ScanRules, budget = DEF
           if (!entry) continue;
           scan.ignored.push(entry);
           if (entry.type === 'file') scan.ignoredFiles.push(entry);
-          else if (entry.type === 'dir') scan.ignoredFiles.push(...(await listTree(root, rel, { budget: IGNORED_DIR_BUDGET })).filter((e) => e.type === 'file'));
+          else if (entry.type === 'dir')
+            scan.ignoredFiles.push(...(await listTree(root, rel, { budget: IGNORED_DIR_BUDGET })).filter((e) => e.type === 'file'));
           continue;
         }
         const isProtected = inProtected || (layout && isGitDirPartName(d.name)) || rules.isProtected(rel, isDir);

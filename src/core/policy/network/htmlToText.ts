@@ -7,15 +7,80 @@
 
 const DROP_WITH_CONTENT = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'object', 'head', 'select', 'canvas']);
 const BLOCK = new Set([
-  'p', 'div', 'section', 'article', 'main', 'header', 'footer', 'nav', 'aside', 'ul', 'ol', 'li', 'dl', 'dt', 'dd',
-  'table', 'thead', 'tbody', 'tr', 'blockquote', 'pre', 'figure', 'figcaption', 'form', 'fieldset', 'address',
-  'details', 'summary', 'hr', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'title', 'body', 'html',
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'footer',
+  'nav',
+  'aside',
+  'ul',
+  'ol',
+  'li',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'blockquote',
+  'pre',
+  'figure',
+  'figcaption',
+  'form',
+  'fieldset',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'title',
+  'body',
+  'html',
 ]);
 const ENTITIES: Record<string, string> = {
-  amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', copy: '©', reg: '®', trade: '™', hellip: '…',
-  mdash: '—', ndash: '–', lsquo: '‘', rsquo: '’', ldquo: '“', rdquo: '”', laquo: '«', raquo: '»', middot: '·',
-  bull: '•', euro: '€', pound: '£', yen: '¥', cent: '¢', sect: '§', para: '¶', deg: '°', times: '×', divide: '÷',
-  larr: '←', rarr: '→', uarr: '↑', darr: '↓', shy: '',
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: ' ',
+  copy: '©',
+  reg: '®',
+  trade: '™',
+  hellip: '…',
+  mdash: '—',
+  ndash: '–',
+  lsquo: '‘',
+  rsquo: '’',
+  ldquo: '“',
+  rdquo: '”',
+  laquo: '«',
+  raquo: '»',
+  middot: '·',
+  bull: '•',
+  euro: '€',
+  pound: '£',
+  yen: '¥',
+  cent: '¢',
+  sect: '§',
+  para: '¶',
+  deg: '°',
+  times: '×',
+  divide: '÷',
+  larr: '←',
+  rarr: '→',
+  uarr: '↑',
+  darr: '↓',
+  shy: '',
 };
 
 export function decodeEntities(text: string): string {
@@ -66,7 +131,10 @@ export function htmlToText(html: string, baseUrl?: string): string {
   let dropUntil: string | undefined;
   let preDepth = 0;
   const links: { href: string | undefined; start: number }[] = [];
-  const tokens = html.replace(/<!--[\s\S]*?(?:-->|$)/g, ' ').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ' ').split(/(<[a-zA-Z/!?][^<>]*>)/);
+  const tokens = html
+    .replace(/<!--[\s\S]*?(?:-->|$)/g, ' ')
+    .replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, ' ')
+    .split(/(<[a-zA-Z/!?][^<>]*>)/);
   let title = '';
   let inTitle = false;
   for (const token of tokens) {

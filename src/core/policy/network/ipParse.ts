@@ -141,7 +141,7 @@ export function formatIp(bytes: Uint8Array): string {
   // Compress the longest run of zero groups (RFC 5952).
   let best = -1;
   let bestLen = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== '0') {
       i++;
       continue;

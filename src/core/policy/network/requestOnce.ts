@@ -50,7 +50,10 @@ export function requestOnce(req: OnceRequest): Promise<OnceResult> {
     const cleanups: (() => void)[] = [];
     let idle: NodeJS.Timeout | undefined;
     let onTimeout: (why: 'time' | 'idle') => void = (why) =>
-      finish({ kind: 'error', error: why === 'time' ? 'Timed out before the response headers arrived.' : `No data for ${req.idleTimeoutMs} ms before the response headers arrived.` });
+      finish({
+        kind: 'error',
+        error: why === 'time' ? 'Timed out before the response headers arrived.' : `No data for ${req.idleTimeoutMs} ms before the response headers arrived.`,
+      });
 
     const pinnedLookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
       // Node asks with all:true when happy-eyeballs is on; answer only the checked address either way.
@@ -126,7 +129,15 @@ export function requestOnce(req: OnceRequest): Promise<OnceResult> {
       let decoded = 0;
       let raw = 0;
       const done = (truncatedBy?: 'size' | 'time' | 'idle') =>
-        finish({ kind: 'response', status, headers: res.headers, remoteAddress, body: Buffer.concat(chunks), rawBytes: raw, ...(truncatedBy ? { truncatedBy } : {}) });
+        finish({
+          kind: 'response',
+          status,
+          headers: res.headers,
+          remoteAddress,
+          body: Buffer.concat(chunks),
+          rawBytes: raw,
+          ...(truncatedBy ? { truncatedBy } : {}),
+        });
       onTimeout = (why) => done(why);
       // Raw bytes are capped too (a little above the decoded cap, for encodings that grow).
       const rawCap = req.maxBytes + 64 * 1024;

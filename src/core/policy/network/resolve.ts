@@ -20,9 +20,7 @@ export type Resolver = (host: string) => Promise<readonly ResolvedAddress[]>;
 export const systemResolver: Resolver = (host) => dns.lookup(host, { all: true, verbatim: true });
 
 export type ResolveOutcome =
-  | { kind: 'ok'; address: string; family: 4 | 6; checked: readonly string[] }
-  | { kind: 'refused'; decision: PolicyDecision }
-  | { kind: 'error'; error: string };
+  { kind: 'ok'; address: string; family: 4 | 6; checked: readonly string[] } | { kind: 'refused'; decision: PolicyDecision } | { kind: 'error'; error: string };
 
 /** Resolves once and checks EVERY answer: one blocked address in a mixed answer refuses the host. */
 export async function resolveChecked(host: string, resolver: Resolver, settings: NetworkPolicySettings): Promise<ResolveOutcome> {
@@ -37,7 +35,10 @@ export async function resolveChecked(host: string, resolver: Resolver, settings:
   for (const a of answers) {
     const ip = typeof a?.address === 'string' ? parseIp(a.address) : undefined;
     if (!ip || ip.zone !== undefined) {
-      return { kind: 'refused', decision: { verdict: 'deny', rule: 'deny:dns-bad-answer', reason: `"${host}" resolved to something that is not an IP address.` } };
+      return {
+        kind: 'refused',
+        decision: { verdict: 'deny', rule: 'deny:dns-bad-answer', reason: `"${host}" resolved to something that is not an IP address.` },
+      };
     }
     const decision = checkAddress(ip.bytes, host, settings);
     if (decision.verdict !== 'allow') {

@@ -208,7 +208,8 @@ function truncationNote(by: 'size' | 'time' | 'idle', maxBytes: number, options:
   return `truncated: the server sent nothing for ${options.idleTimeoutMs ?? FETCH_DEFAULTS.idleTimeoutMs} ms`;
 }
 
-const TEXTUAL = /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ecmascript|x-javascript|ld\+json|rss\+xml|atom\+xml|x-yaml|yaml|toml|x-sh)|[^;]*\+(json|xml))/i;
+const TEXTUAL =
+  /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ecmascript|x-javascript|ld\+json|rss\+xml|atom\+xml|x-yaml|yaml|toml|x-sh)|[^;]*\+(json|xml))/i;
 
 function bodyToText(body: Buffer, contentType: string, url: string): { text: string; note?: string } {
   const mime = contentType.split(';')[0]!.trim().toLowerCase();

@@ -106,7 +106,8 @@ function isWordLike(t: string): boolean {
   return pieces.every(pronounceable);
 }
 
-const ABBREVIATIONS = /^(fs|js|ts|md|vs|cs|rs|px|db|sh|ml|cd|src|css|std|pkg|npm|cmd|html|xml|svg|png|jpg|pdf|http|www|rpc|tcp|dns|ssh|cjs|mjs|jsx|tsx|cdn|rfc|sql|wasm|tls|ws|www)$/i;
+const ABBREVIATIONS =
+  /^(fs|js|ts|md|vs|cs|rs|px|db|sh|ml|cd|src|css|std|pkg|npm|cmd|html|xml|svg|png|jpg|pdf|http|www|rpc|tcp|dns|ssh|cjs|mjs|jsx|tsx|cdn|rfc|sql|wasm|tls|ws|www)$/i;
 
 function pronounceable(p: string): boolean {
   if (p.length >= 2 && p.length <= 3 && /^[A-Z]+$/.test(p)) return true; // acronyms: US, API, CSS

@@ -12,7 +12,18 @@ import path from 'node:path';
 
 /** Entries of a git directory that configure it or change what it is (lower case). */
 const GIT_DIR_PARTS = new Set([
-  'head', 'config', 'config.worktree', 'commondir', 'gitdir', 'packed-refs', 'objects', 'refs', 'hooks', 'info', 'worktrees', 'modules',
+  'head',
+  'config',
+  'config.worktree',
+  'commondir',
+  'gitdir',
+  'packed-refs',
+  'objects',
+  'refs',
+  'hooks',
+  'info',
+  'worktrees',
+  'modules',
 ]);
 
 type Kind = 'file' | 'dir' | 'none';

@@ -195,7 +195,8 @@ async function findProtectedInside(
       const dir = e.isDirectory();
       const hit = matcher.match(childRel, dir);
       if (hit) return { rule: `protected:${hit.glob}`, reason: `Deleting "${dirRel}" would delete the protected path "${childRel}" (${hit.why}).` };
-      if (isIgnored?.(childRel, dir)) return { rule: 'ask:delete-ignored', reason: `Deleting "${dirRel}" would delete "${childRel}", which .patchpilotignore hides from the agent.` };
+      if (isIgnored?.(childRel, dir))
+        return { rule: 'ask:delete-ignored', reason: `Deleting "${dirRel}" would delete "${childRel}", which .patchpilotignore hides from the agent.` };
       if (dir) queue.push([path.join(abs, e.name), childRel]);
     }
   }

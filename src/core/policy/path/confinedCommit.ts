@@ -19,7 +19,12 @@ import { fsyncDirSync, renameSync, tempPathFor, writeTempSync } from '../../fs/a
 import { ConfinementError, HAS_PROC_FD, assertStillInside, locate, openParentDir, type Target } from './confinedWalk';
 
 export type ConfinedChange =
-  | { kind: 'write'; path: string; content: string | Uint8Array; /** Exact mode; default: an existing file keeps its own, a new one gets the umask's. */ mode?: number }
+  | {
+      kind: 'write';
+      path: string;
+      content: string | Uint8Array;
+      /** Exact mode; default: an existing file keeps its own, a new one gets the umask's. */ mode?: number;
+    }
   | { kind: 'delete'; path: string };
 
 /** The commit's file-system steps, replaceable so tests can make one fail mid-way. */
@@ -55,7 +60,11 @@ interface Slot {
 }
 
 /** Commits the changes all or nothing; returns each change's real path. Writes before deletes is the caller's order to choose. */
-export async function commitConfined(workspaceRoot: string, changes: readonly ConfinedChange[], options: { mkdirs?: boolean; io?: AtomicIo } = {}): Promise<string[]> {
+export async function commitConfined(
+  workspaceRoot: string,
+  changes: readonly ConfinedChange[],
+  options: { mkdirs?: boolean; io?: AtomicIo } = {},
+): Promise<string[]> {
   const io = options.io ?? nodeIo;
   const folders = new Map<string, Folder>();
   const created: string[] = [];

@@ -7,7 +7,19 @@ import { constants as C, promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { commitConfined } from './confinedCommit';
-import { ConfinementError, HAS_PROC_FD, O_NOFOLLOW, assertStillInside, fdPath, inside, locate, openParentDir, translateOpenError, viaFd, type Target } from './confinedWalk';
+import {
+  ConfinementError,
+  HAS_PROC_FD,
+  O_NOFOLLOW,
+  assertStillInside,
+  fdPath,
+  inside,
+  locate,
+  openParentDir,
+  translateOpenError,
+  viaFd,
+  type Target,
+} from './confinedWalk';
 
 export { ConfinementError } from './confinedWalk';
 
@@ -53,10 +65,19 @@ export async function openConfined(workspaceRoot: string, p: string, flags: 'r' 
  * default): the one confined commit (confinedCommit.ts) with a single change. In place: the file's
  * inode is kept, after checking it is a regular file with one link.
  */
-export async function writeConfined(workspaceRoot: string, p: string, data: string | Uint8Array, options: WriteConfinedOptions = {}): Promise<{ realPath: string; bytes: number }> {
+export async function writeConfined(
+  workspaceRoot: string,
+  p: string,
+  data: string | Uint8Array,
+  options: WriteConfinedOptions = {},
+): Promise<{ realPath: string; bytes: number }> {
   const bytes = typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
   if (options.atomic ?? true) {
-    const [realPath] = await commitConfined(workspaceRoot, [{ kind: 'write', path: p, content: data, ...(options.mode !== undefined ? { mode: options.mode } : {}) }], { mkdirs: options.mkdirs });
+    const [realPath] = await commitConfined(
+      workspaceRoot,
+      [{ kind: 'write', path: p, content: data, ...(options.mode !== undefined ? { mode: options.mode } : {}) }],
+      { mkdirs: options.mkdirs },
+    );
     return { realPath: realPath!, bytes };
   }
   const t = await locate(workspaceRoot, p);
@@ -71,7 +92,8 @@ export async function writeConfined(workspaceRoot: string, p: string, data: stri
     try {
       const st = await handle.stat();
       if (!st.isFile()) throw new ConfinementError(`"${t.realPath}" is not a regular file.`);
-      if (st.nlink > 1 && !options.allowHardLinks) throw new ConfinementError(`"${t.realPath}" has ${st.nlink} hard links; writing in place would change them all.`, 'path-hard-link');
+      if (st.nlink > 1 && !options.allowHardLinks)
+        throw new ConfinementError(`"${t.realPath}" has ${st.nlink} hard links; writing in place would change them all.`, 'path-hard-link');
       await assertStillInside(dir, t);
       await handle.truncate(0);
       await handle.writeFile(data);

@@ -89,7 +89,8 @@ export async function openParentDir(t: Target, mkdirs: boolean, created: string[
         next = await fs.open(viaFd(dir.fd, name), C.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ELOOP' || code === 'ENOTDIR') throw new ConfinementError(`"${name}" changed into a symlink or file after the check; refusing to follow it.`);
+        if (code === 'ELOOP' || code === 'ENOTDIR')
+          throw new ConfinementError(`"${name}" changed into a symlink or file after the check; refusing to follow it.`);
         throw e;
       }
       await dir.close();

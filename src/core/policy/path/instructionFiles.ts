@@ -26,7 +26,7 @@ export const PROMPT_FILES = {
 } as const;
 
 const OWN = 'PatchPilot loads it into later prompts';
-const OTHER = "another coding agent loads it as instructions";
+const OTHER = 'another coding agent loads it as instructions';
 
 /** Gitignore-style globs (a name without a slash matches at any depth; a folder covers its insides). */
 export const INSTRUCTION_FILES: readonly { glob: string; why: string }[] = [

@@ -45,7 +45,12 @@ export const DEFAULT_PROTECTED_PATHS: readonly { glob: string; why: string }[] =
 export function foldForMatch(rel: string): string {
   return rel
     .split('/')
-    .map((seg) => seg.toLowerCase().replace(/:.*$/, '').replace(/[. ]+$/, (m) => (seg === '.' || seg === '..' ? m : '')))
+    .map((seg) =>
+      seg
+        .toLowerCase()
+        .replace(/:.*$/, '')
+        .replace(/[. ]+$/, (m) => (seg === '.' || seg === '..' ? m : '')),
+    )
     .join('/');
 }
 

@@ -23,7 +23,9 @@ export async function confinePath(rootReal: string, rel: string): Promise<Confin
   if (within === '' || within.startsWith('..') || path.isAbsolute(within)) {
     return {
       ok: false,
-      reason: info.symlinks.length ? `path "${rel}" resolves through a symbolic link to ${info.real}, outside the workspace` : `path "${rel}" is outside the workspace`,
+      reason: info.symlinks.length
+        ? `path "${rel}" resolves through a symbolic link to ${info.real}, outside the workspace`
+        : `path "${rel}" is outside the workspace`,
     };
   }
   // A link to nothing is as suspicious as one that leads out: what it names could appear anywhere later.

@@ -84,12 +84,21 @@ export class AgentHost implements vscode.Disposable {
       const reason = 'the window closed or reloaded while it worked; what it did is in the history, and a message continues it';
       this.log.add({ kind: 'event', event: { type: 'run/finished', status: 'interrupted', reason, steps: unfinished } });
     }
-    this.approvals = new ApprovalBroker({ pending: (a) => this.push('approval/pending', a), resolved: (id, approved) => this.push('approval/resolved', { id, approved }) });
+    this.approvals = new ApprovalBroker({
+      pending: (a) => this.push('approval/pending', a),
+      resolved: (id, approved) => this.push('approval/resolved', { id, approved }),
+    });
     // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits);
     // the chat shows the same review as a card with Accept / Reject for the whole patch.
     const review = services.review;
     const reviewer: PatchReviewer | undefined = review
-      ? (request, signal) => reviewWithChatCard((r, s, started) => review.review(r, s, started), this.approvals, { patchText: request.patchText, preview: request.preview }, signal)
+      ? (request, signal) =>
+          reviewWithChatCard(
+            (r, s, started) => review.review(r, s, started),
+            this.approvals,
+            { patchText: request.patchText, preview: request.preview },
+            signal,
+          )
       : undefined;
     this.approver = new VsCodeApprover(this.approvals, services.chatVisible ?? (() => false), reviewer);
     this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
@@ -116,7 +125,14 @@ export class AgentHost implements vscode.Disposable {
   status(): ChatStatus {
     const trusted = vscode.workspace.isTrusted;
     const testsOffer = trusted ? this.services.testsOffer?.() : undefined;
-    return { running: this.session.running, model: this.model, trusted, notice: this.notice ?? (trusted ? undefined : RESTRICTED), ...(this.demo ? { demo: true } : {}), ...(testsOffer ? { testsOffer } : {}) };
+    return {
+      running: this.session.running,
+      model: this.model,
+      trusted,
+      notice: this.notice ?? (trusted ? undefined : RESTRICTED),
+      ...(this.demo ? { demo: true } : {}),
+      ...(testsOffer ? { testsOffer } : {}),
+    };
   }
 
   snapshot(): ChatSnapshot {
@@ -226,7 +242,9 @@ export class AgentHost implements vscode.Disposable {
       const resumed = await loadSession(store, last);
       this.session.restore(resumed.transcript, resumed.recorded ? last : undefined);
       this.transcriptRunId = last;
-      this.out.info(`chat continued from the history of run ${last} (${resumed.transcript.length} messages${resumed.recorded ? '' : ', rebuilt from its steps'})`);
+      this.out.info(
+        `chat continued from the history of run ${last} (${resumed.transcript.length} messages${resumed.recorded ? '' : ', rebuilt from its steps'})`,
+      );
     } catch (err) {
       this.out.warn(`chat not continued from history: ${message(err)}; the follow-up sees the turns saved with the window`);
     }
@@ -239,26 +257,31 @@ export class AgentHost implements vscode.Disposable {
     if (!previous) {
       const loaded = await this.config.load();
       const userStateDir = this.context.globalStorageUri.fsPath;
-      this.mcp ??= createMcpManager({ root: folder.uri.fsPath, settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } }, userStateDir });
+      this.mcp ??= createMcpManager({
+        root: folder.uri.fsPath,
+        settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
+        userStateDir,
+      });
       const history = await this.services.history?.();
       const model = this.services.chatModel?.(loaded.config.settings);
-      this.wired = (async () => wireAgent({
-        history,
-        root: folder.uri.fsPath,
-        config: loaded.config,
-        approver: this.approver,
-        notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
-        onEvent: (e) => this.onEvent(e),
-        tasks: this.services.tasks,
-        patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
-        fs: this.services.fs,
-        readOnly: !loaded.trusted,
-        mcp: this.mcp,
-        userStateDir,
-        // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
-        bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
-        model: await model,
-      }))();
+      this.wired = (async () =>
+        wireAgent({
+          history,
+          root: folder.uri.fsPath,
+          config: loaded.config,
+          approver: this.approver,
+          notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
+          onEvent: (e) => this.onEvent(e),
+          tasks: this.services.tasks,
+          patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
+          fs: this.services.fs,
+          readOnly: !loaded.trusted,
+          mcp: this.mcp,
+          userStateDir,
+          // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
+          bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
+          model: await model,
+        }))();
       this.wired.catch(() => (this.wired = undefined));
     }
     return (await this.wired!).deps;

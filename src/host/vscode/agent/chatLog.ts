@@ -67,6 +67,7 @@ function mergedDeltas(last: AgentEvent, next: AgentEvent): AgentEvent | undefine
 
 /** Long tool output is cut for the view; the model and the history store have it whole. */
 function slim(e: AgentEvent): AgentEvent {
-  if (e.type === 'tool/finished' && e.output.length > MAX_TOOL_OUTPUT) return { ...e, output: `${e.output.slice(0, MAX_TOOL_OUTPUT)}\n... (${e.output.length - MAX_TOOL_OUTPUT} more characters)` };
+  if (e.type === 'tool/finished' && e.output.length > MAX_TOOL_OUTPUT)
+    return { ...e, output: `${e.output.slice(0, MAX_TOOL_OUTPUT)}\n... (${e.output.length - MAX_TOOL_OUTPUT} more characters)` };
   return e;
 }

@@ -10,7 +10,12 @@ export type ReviewWithControls = (request: PatchReviewRequest, signal: AbortSign
  * chat shows the same review as a card with Accept and Reject for the whole patch, so it can be
  * answered from either place. Whichever answers first ends the review; the other goes away.
  */
-export async function reviewWithChatCard(review: ReviewWithControls, approvals: ApprovalBroker, request: PatchReviewRequest, signal: AbortSignal): Promise<PatchReviewAnswer> {
+export async function reviewWithChatCard(
+  review: ReviewWithControls,
+  approvals: ApprovalBroker,
+  request: PatchReviewRequest,
+  signal: AbortSignal,
+): Promise<PatchReviewAnswer> {
   const card = new AbortController();
   const endCard = () => card.abort();
   signal.addEventListener('abort', endCard, { once: true });

@@ -24,7 +24,9 @@ export class VsCodeApprover implements Approver {
 
   async approvePatch(request: PatchApprovalRequest, signal: AbortSignal): Promise<PatchApprovalAnswer> {
     if (this.patchReviewer) return this.patchReviewer(request, signal);
-    const hunks: HunkView[] = request.preview.files.flatMap((f) => f.hunks.map((h) => ({ id: h.id, path: h.path, status: h.status, startLine: h.range?.start, endLine: h.range?.end, reason: h.reason })));
+    const hunks: HunkView[] = request.preview.files.flatMap((f) =>
+      f.hunks.map((h) => ({ id: h.id, path: h.path, status: h.status, startLine: h.range?.start, endLine: h.range?.end, reason: h.reason })),
+    );
     const applicable = hunks.filter((h) => h.status === 'would-apply');
     const files = [...new Set(applicable.map((h) => h.path))];
     const title = `Apply ${applicable.length} change${applicable.length === 1 ? '' : 's'} to ${files.join(', ') || 'no file'}`;

@@ -25,7 +25,10 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly log: vscode.LogOutputChannel,
     private readonly slot: ChatViewSlot,
   ) {
-    addAll(this.disposables, host.onPush((type, payload) => this.post({ kind: 'push', type, payload } as ToWebviewMessage)));
+    addAll(
+      this.disposables,
+      host.onPush((type, payload) => this.post({ kind: 'push', type, payload } as ToWebviewMessage)),
+    );
   }
 
   get visible(): boolean {
@@ -47,21 +50,25 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
     webview.html = buildChatHtml({
       cspSource: webview.cspSource,
-      nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
+      nonce: randomBytes(18)
+        .toString('base64')
+        .replace(/[^A-Za-z0-9]/g, '')
+        .padEnd(16, '0'),
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.css')).toString(),
       iconStyleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
     });
     const ctx = { host: this.host, log: this.log };
     const subs = [
-      webview.onDidReceiveMessage((raw: unknown) =>
-        void route(raw, ctx, (m) => this.post(m)).then(() => {
-          // A view that loads after Open Chat asked for the focus missed that push: ask again once it listens.
-          if (Date.now() - this.focusWantedAt < FOCUS_WINDOW_MS && (raw as { type?: unknown } | null)?.type === 'chat/ready') {
-            this.focusWantedAt = 0;
-            this.post({ kind: 'push', type: 'chat/focus', payload: {} });
-          }
-        }),
+      webview.onDidReceiveMessage(
+        (raw: unknown) =>
+          void route(raw, ctx, (m) => this.post(m)).then(() => {
+            // A view that loads after Open Chat asked for the focus missed that push: ask again once it listens.
+            if (Date.now() - this.focusWantedAt < FOCUS_WINDOW_MS && (raw as { type?: unknown } | null)?.type === 'chat/ready') {
+              this.focusWantedAt = 0;
+              this.post({ kind: 'push', type: 'chat/focus', payload: {} });
+            }
+          }),
       ),
       view.onDidChangeVisibility(() => {
         if (view.visible) this.post({ kind: 'push', type: 'chat/snapshot', payload: this.host.snapshot() });

@@ -25,8 +25,12 @@ export function buildChatHtml(i: ChatHtmlInput): string {
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="${attr(chatCsp(i.cspSource, i.nonce))}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
-${i.iconStyleUri ? `<link rel="stylesheet" href="${attr(i.iconStyleUri)}">
-` : ''}<link rel="stylesheet" href="${attr(i.styleUri)}">
+${
+  i.iconStyleUri
+    ? `<link rel="stylesheet" href="${attr(i.iconStyleUri)}">
+`
+    : ''
+}<link rel="stylesheet" href="${attr(i.styleUri)}">
 <title>PatchPilot</title>
 </head>
 <body>

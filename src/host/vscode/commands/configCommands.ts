@@ -8,7 +8,15 @@ import { selectModel } from './selectModel';
 import { setEndpoint } from './setEndpoint';
 
 /** Set API Key (the current provider's) and Set Brave Search API Key (SecretStorage only), Select Model (the whole setup flow), Set Endpoint. */
-export function registerConfigCommands(context: vscode.ExtensionContext, keys: ProviderKeys, config: HostConfig, host: AgentHost, log: vscode.LogOutputChannel, demo: DemoModel, searchKeys?: ApiKeyStore): void {
+export function registerConfigCommands(
+  context: vscode.ExtensionContext,
+  keys: ProviderKeys,
+  config: HostConfig,
+  host: AgentHost,
+  log: vscode.LogOutputChannel,
+  demo: DemoModel,
+  searchKeys?: ApiKeyStore,
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.setApiKey', async () => {
       const provider = providerById(await currentProvider(config));
@@ -18,7 +26,9 @@ export function registerConfigCommands(context: vscode.ExtensionContext, keys: P
       }
       await setKey(keys.for(provider?.id), host, 'API Key', provider && provider.id !== 'custom' ? `${provider.label} API key` : 'API key');
     }),
-    vscode.commands.registerCommand('patchpilot.setBraveApiKey', () => (searchKeys ? setKey(searchKeys, host, 'Brave Search API Key', 'Brave Search API key (web_search)') : undefined)),
+    vscode.commands.registerCommand('patchpilot.setBraveApiKey', () =>
+      searchKeys ? setKey(searchKeys, host, 'Brave Search API Key', 'Brave Search API key (web_search)') : undefined,
+    ),
     vscode.commands.registerCommand('patchpilot.selectModel', () => selectModel({ config, keys, host, log, demo })),
     vscode.commands.registerCommand('patchpilot.setEndpoint', () => setEndpoint(() => host.invalidate())),
   );
@@ -35,7 +45,7 @@ async function currentProvider(config: HostConfig): Promise<string | undefined> 
 async function setKey(store: ApiKeyStore, host: AgentHost, title: string, what: string): Promise<void> {
   const value = await vscode.window.showInputBox({
     title: `PatchPilot: Set ${title}`,
-    prompt: 'Stored in VS Code\'s secret storage, never in settings. Leave empty to remove the stored key.',
+    prompt: "Stored in VS Code's secret storage, never in settings. Leave empty to remove the stored key.",
     password: true,
     ignoreFocusOut: true,
   });

@@ -18,13 +18,19 @@ export function registerReviewHunk(context: vscode.ExtensionContext, s: DiffRevi
       const at = editor && parseReviewUri(editor.document.uri);
       hunkId = at ? hunkAtLine(session.placements(at.path), editor.selection.active.line)?.id : undefined;
       if (!hunkId) {
-        void vscode.window.showInformationMessage(`PatchPilot: put the cursor on a changed line of the proposal (the right side) to ${accepted ? 'accept' : 'reject'} its hunk.`);
+        void vscode.window.showInformationMessage(
+          `PatchPilot: put the cursor on a changed line of the proposal (the right side) to ${accepted ? 'accept' : 'reject'} its hunk.`,
+        );
         return;
       }
     }
     let reason: string | undefined;
     if (!accepted) {
-      reason = await vscode.window.showInputBox({ title: `Reject ${hunkId}`, prompt: 'Why? (optional, sent to the agent; Escape or empty to skip)', ignoreFocusOut: true });
+      reason = await vscode.window.showInputBox({
+        title: `Reject ${hunkId}`,
+        prompt: 'Why? (optional, sent to the agent; Escape or empty to skip)',
+        ignoreFocusOut: true,
+      });
       reason = reason?.trim() || undefined;
     }
     const typed = s.documentTexts(session);
@@ -34,7 +40,11 @@ export function registerReviewHunk(context: vscode.ExtensionContext, s: DiffRevi
     const lost = changes.filter((c) => edited.some((f) => f.path === c.path));
     if (lost.length) {
       const keep = 'Discard my edits';
-      const pick = await vscode.window.showWarningMessage(`You edited ${lost.map((c) => c.path).join(', ')} on the right. ${accepted ? 'Accepting' : 'Rejecting'} this hunk recomputes the proposal and discards those edits.`, { modal: true }, keep);
+      const pick = await vscode.window.showWarningMessage(
+        `You edited ${lost.map((c) => c.path).join(', ')} on the right. ${accepted ? 'Accepting' : 'Rejecting'} this hunk recomputes the proposal and discards those edits.`,
+        { modal: true },
+        keep,
+      );
       if (pick !== keep) {
         session.choices.delete(hunkId);
         session.engineTexts = before;

@@ -8,7 +8,11 @@ export function registerReviewReject(context: vscode.ExtensionContext, s: DiffRe
     vscode.commands.registerCommand('patchpilot.review.reject', async (uri?: vscode.Uri) => {
       const session = s.sessionFor(uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
       if (!session) return void vscode.window.showInformationMessage('PatchPilot: no patch is waiting for review.');
-      const reason = await vscode.window.showInputBox({ title: 'Reject the patch', prompt: 'Why? (optional, sent to the agent; Escape or empty to skip)', ignoreFocusOut: true });
+      const reason = await vscode.window.showInputBox({
+        title: 'Reject the patch',
+        prompt: 'Why? (optional, sent to the agent; Escape or empty to skip)',
+        ignoreFocusOut: true,
+      });
       await s.finish(session, rejectAll(reason));
     }),
   );

@@ -15,7 +15,11 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.runGoal', async (goalArg?: unknown) => {
       if (!vscode.workspace.isTrusted) {
-        const pick = await vscode.window.showWarningMessage('PatchPilot: this workspace is in Restricted Mode, so Run Goal is off (it would run commands and change files). Ask in the chat to read and explain, or trust the workspace.', 'Manage Workspace Trust', 'Open Chat');
+        const pick = await vscode.window.showWarningMessage(
+          'PatchPilot: this workspace is in Restricted Mode, so Run Goal is off (it would run commands and change files). Ask in the chat to read and explain, or trust the workspace.',
+          'Manage Workspace Trust',
+          'Open Chat',
+        );
         if (pick === 'Manage Workspace Trust') await vscode.commands.executeCommand('workbench.trust.manage');
         if (pick === 'Open Chat') await revealChat(provider);
         return;
@@ -23,7 +27,13 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
       const goal =
         typeof goalArg === 'string' && goalArg.trim()
           ? goalArg
-          : await vscode.window.showInputBox({ title: 'PatchPilot: Run Goal', prompt: 'What should PatchPilot do?', placeHolder: 'Fix the failing test in src/add.js', value: unsent, ignoreFocusOut: true });
+          : await vscode.window.showInputBox({
+              title: 'PatchPilot: Run Goal',
+              prompt: 'What should PatchPilot do?',
+              placeHolder: 'Fix the failing test in src/add.js',
+              value: unsent,
+              ignoreFocusOut: true,
+            });
       if (!goal?.trim()) return;
       await vscode.commands.executeCommand('patchpilot.chat.focus').then(undefined, () => undefined);
       const sent = await host.send(goal);

@@ -64,7 +64,12 @@ export async function selectModel(d: ModelSetupDeps): Promise<void> {
   const offered = await offeredModels(d, provider, baseUrl, apiKey);
   const model = await pickModel(offered, { title: title(4, 'model'), current: same ? current.model : undefined, placeHolder: baseUrl ?? 'VS Code' });
   if (!model) return;
-  const fast = await pickModel(offered, { title: title(4, 'fast model (summaries, insights)'), current: same ? current.fastModel : undefined, sameAs: model, placeHolder: 'a cheaper model for side jobs' });
+  const fast = await pickModel(offered, {
+    title: title(4, 'fast model (summaries, insights)'),
+    current: same ? current.fastModel : undefined,
+    sameAs: model,
+    placeHolder: 'a cheaper model for side jobs',
+  });
   if (fast === undefined) return;
 
   const settings = vscode.workspace.getConfiguration();
@@ -99,15 +104,24 @@ async function pickProvider(current: string | undefined): Promise<ProviderInfo |
 }
 
 /** The endpoint's models, or VS Code's; undefined when it cannot say (then the name is typed). */
-async function offeredModels(d: ModelSetupDeps, provider: ProviderInfo, baseUrl: string | undefined, apiKey: string | undefined): Promise<ModelItem[] | undefined> {
+async function offeredModels(
+  d: ModelSetupDeps,
+  provider: ProviderInfo,
+  baseUrl: string | undefined,
+  apiKey: string | undefined,
+): Promise<ModelItem[] | undefined> {
   try {
     if (provider.wire === 'vscode') {
       const models = await vscode.lm.selectChatModels();
-      if (!models.length) void vscode.window.showWarningMessage('PatchPilot: VS Code offers no language models yet: install and sign in to an extension that provides them (GitHub Copilot, for one).');
+      if (!models.length)
+        void vscode.window.showWarningMessage(
+          'PatchPilot: VS Code offers no language models yet: install and sign in to an extension that provides them (GitHub Copilot, for one).',
+        );
       return models.map((m) => ({ id: m.id, label: m.id, description: `${m.name} · ${m.vendor} · ${m.maxInputTokens.toLocaleString('en-US')} tokens` }));
     }
-    const ids = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `PatchPilot: asking ${baseUrl} for its models…` }, () =>
-      listModels({ baseUrl: baseUrl!, apiKey, wire: provider.wire === 'anthropic' ? 'anthropic' : 'openai' }),
+    const ids = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `PatchPilot: asking ${baseUrl} for its models…` },
+      () => listModels({ baseUrl: baseUrl!, apiKey, wire: provider.wire === 'anthropic' ? 'anthropic' : 'openai' }),
     );
     return ids.map((id) => ({ id, label: id }));
   } catch (err) {
@@ -120,12 +134,24 @@ async function offeredModels(d: ModelSetupDeps, provider: ProviderInfo, baseUrl:
  * A model from the list (with "type a name" for models the list leaves out), or typed. With `sameAs`
  * (the fast model), "" means the same model as the agent's. Undefined: the user cancelled.
  */
-async function pickModel(offered: ModelItem[] | undefined, o: { title: string; current?: string; sameAs?: string; placeHolder: string }): Promise<string | undefined> {
+async function pickModel(
+  offered: ModelItem[] | undefined,
+  o: { title: string; current?: string; sameAs?: string; placeHolder: string },
+): Promise<string | undefined> {
   if (offered?.length) {
     const TYPE = { id: undefined, label: '$(edit) Type a model name…' } satisfies ModelItem;
     const SAME = { id: '', label: `Same as the model (${o.sameAs})` } satisfies ModelItem;
-    const items: ModelItem[] = [...(o.sameAs ? [SAME] : []), ...offered.map((m) => (m.id === o.current ? { ...m, description: `current${m.description ? ` · ${m.description}` : ''}` } : m)), TYPE];
-    const pick = await vscode.window.showQuickPick(items, { title: o.title, placeHolder: `${offered.length} models at ${o.placeHolder}`, matchOnDescription: true, ignoreFocusOut: true });
+    const items: ModelItem[] = [
+      ...(o.sameAs ? [SAME] : []),
+      ...offered.map((m) => (m.id === o.current ? { ...m, description: `current${m.description ? ` · ${m.description}` : ''}` } : m)),
+      TYPE,
+    ];
+    const pick = await vscode.window.showQuickPick(items, {
+      title: o.title,
+      placeHolder: `${offered.length} models at ${o.placeHolder}`,
+      matchOnDescription: true,
+      ignoreFocusOut: true,
+    });
     if (!pick) return undefined;
     if (pick.id !== undefined) return pick.id;
   }

@@ -21,7 +21,7 @@ export async function askBaseUrl(o: { title: string; value: string; required?: b
 }
 
 export function baseUrlProblem(value: string, required = false): string | undefined {
-  if (!value.trim()) return required ? 'Type the endpoint\'s base URL.' : undefined;
+  if (!value.trim()) return required ? "Type the endpoint's base URL." : undefined;
   const checked = validateSettingValue('patchpilot.llm.baseUrl', value);
   return checked.ok ? undefined : `Not a usable base URL: ${checked.message}.`;
 }
@@ -33,5 +33,7 @@ export async function setEndpoint(afterChange: () => void): Promise<void> {
   if (url === undefined) return;
   await settings.update('patchpilot.llm.baseUrl', url || undefined, vscode.ConfigurationTarget.Global);
   afterChange();
-  void vscode.window.showInformationMessage(url ? `PatchPilot: the endpoint is ${url}. "PatchPilot: Select Model" lists its models.` : 'PatchPilot: the endpoint setting is removed.');
+  void vscode.window.showInformationMessage(
+    url ? `PatchPilot: the endpoint is ${url}. "PatchPilot: Select Model" lists its models.` : 'PatchPilot: the endpoint setting is removed.',
+  );
 }

@@ -34,14 +34,22 @@ export function registerUndoLastPatch(context: vscode.ExtensionContext, journal:
       }
       const touched = changedSince(entry, current);
       const dry = await manager.apply(entry.reversePatch, { dryRun: true });
-      const inexact = dry.files.flatMap((f) => f.hunks).filter((h) => h.strategy && h.strategy !== 'exact' && h.strategy !== 'create' && h.strategy !== 'delete');
+      const inexact = dry.files
+        .flatMap((f) => f.hunks)
+        .filter((h) => h.strategy && h.strategy !== 'exact' && h.strategy !== 'create' && h.strategy !== 'delete');
       if (!dry.ok) {
         journal.pop();
-        return void vscode.window.showWarningMessage(`PatchPilot: cannot undo the patch to ${entry.label}: you changed those lines since. ${dry.error ?? ''}`.trim());
+        return void vscode.window.showWarningMessage(
+          `PatchPilot: cannot undo the patch to ${entry.label}: you changed those lines since. ${dry.error ?? ''}`.trim(),
+        );
       }
       if (inexact.length) {
         const go = 'Undo Anyway';
-        const pick = await vscode.window.showWarningMessage(`You changed lines of ${touched.join(', ') || entry.label} that the patch wrote. Undo anyway?`, { modal: true }, go);
+        const pick = await vscode.window.showWarningMessage(
+          `You changed lines of ${touched.join(', ') || entry.label} that the patch wrote. Undo anyway?`,
+          { modal: true },
+          go,
+        );
         if (pick !== go) return;
       }
       const result = await manager.apply(entry.reversePatch, {});

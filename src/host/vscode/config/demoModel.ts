@@ -43,7 +43,11 @@ export class DemoModel implements vscode.Disposable {
     });
     this.server.catch(() => (this.server = undefined));
     const s = await this.server;
-    return { scope: 'flag', origin: 'the demo model', values: { 'patchpilot.llm.provider': 'custom', 'patchpilot.llm.baseUrl': s.baseUrl, 'patchpilot.llm.model': s.model } };
+    return {
+      scope: 'flag',
+      origin: 'the demo model',
+      values: { 'patchpilot.llm.provider': 'custom', 'patchpilot.llm.baseUrl': s.baseUrl, 'patchpilot.llm.model': s.model },
+    };
   }
 
   /** For `when` clauses: "Stop Using Demo Model" is enabled only while the demo is on. */

@@ -54,9 +54,11 @@ export class HostConfig {
         // No trust makes a user-only key count: say so instead of offering Workspace Trust.
         if (userOnly.length) void vscode.window.showWarningMessage(`PatchPilot ignored ${names(userOnly)} from the workspace settings: ${USER_ONLY_REASON}.`);
         if (untrusted.length) {
-          void vscode.window.showWarningMessage(`PatchPilot ignored workspace settings because this workspace is not trusted: ${names(untrusted)}.`, 'Manage Workspace Trust').then((pick) => {
-            if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
-          });
+          void vscode.window
+            .showWarningMessage(`PatchPilot ignored workspace settings because this workspace is not trusted: ${names(untrusted)}.`, 'Manage Workspace Trust')
+            .then((pick) => {
+              if (pick) void vscode.commands.executeCommand('workbench.trust.manage');
+            });
         }
       }
     }
@@ -77,8 +79,10 @@ export class HostConfig {
 /** Provider "vscode": said before a run, not when it fails to start, that VS Code offers no (such) model. */
 async function vsCodeModelMissing(model: string | undefined): Promise<string | undefined> {
   const offered = await vscode.lm.selectChatModels();
-  if (!offered.length) return 'No model: VS Code offers no language models yet. Sign in to an extension that provides them (GitHub Copilot, for one), or run "PatchPilot: Select Model" to choose another provider.';
-  if (model && !offered.some((m) => m.id === model || m.family === model)) return `No model: VS Code offers no model "${model}" (it offers ${offered.map((m) => m.id).join(', ')}); run "PatchPilot: Select Model".`;
+  if (!offered.length)
+    return 'No model: VS Code offers no language models yet. Sign in to an extension that provides them (GitHub Copilot, for one), or run "PatchPilot: Select Model" to choose another provider.';
+  if (model && !offered.some((m) => m.id === model || m.family === model))
+    return `No model: VS Code offers no model "${model}" (it offers ${offered.map((m) => m.id).join(', ')}); run "PatchPilot: Select Model".`;
   return undefined;
 }
 
@@ -87,7 +91,8 @@ function missing(config: ResolvedConfig): string | undefined {
   // VS Code's models: no endpoint and no key; without a model, the first one VS Code offers.
   // A model program needs no endpoint or key; Anthropic's endpoint defaults to the SDK's.
   if (wireOf(provider) === 'vscode' || command) return undefined;
-  if (!baseUrl && provider !== 'anthropic') return 'No model endpoint: run "PatchPilot: Select Model" to choose a provider (or "PatchPilot: Set Endpoint"), or try the built-in demo model first.';
+  if (!baseUrl && provider !== 'anthropic')
+    return 'No model endpoint: run "PatchPilot: Select Model" to choose a provider (or "PatchPilot: Set Endpoint"), or try the built-in demo model first.';
   if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
   const known = providerById(provider);
   if (!config.apiKey && (!baseUrl || !isLoopbackEndpoint(baseUrl)) && known?.needsKey !== false) {

@@ -82,7 +82,12 @@ export function placeHunks(file: ReviewFile, deltas: ReadonlyMap<string, number>
     const oldLen = Math.max(0, h.oldEnd - h.oldStart + 1);
     const isAccepted = accepted.has(h.id);
     const delta = deltas.get(h.id) ?? 0;
-    const placement = { id: h.id, line: Math.max(0, h.oldStart - 1 + shift), lineCount: isAccepted ? Math.max(0, oldLen + delta) : oldLen, accepted: isAccepted };
+    const placement = {
+      id: h.id,
+      line: Math.max(0, h.oldStart - 1 + shift),
+      lineCount: isAccepted ? Math.max(0, oldLen + delta) : oldLen,
+      accepted: isAccepted,
+    };
     if (isAccepted) shift += delta;
     return placement;
   });

@@ -57,7 +57,8 @@ export class ProposedFs implements vscode.FileSystemProvider {
   stat(uri: vscode.Uri): vscode.FileStat {
     const f = this.files.get(uri.toString());
     if (f) return { type: vscode.FileType.File, ctime: f.mtime, mtime: f.mtime, size: f.data.byteLength };
-    if ([...this.files.keys()].some((k) => k.startsWith(uri.toString().replace(/\/?$/, '/')))) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if ([...this.files.keys()].some((k) => k.startsWith(uri.toString().replace(/\/?$/, '/'))))
+      return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
     throw vscode.FileSystemError.FileNotFound(uri);
   }
   readDirectory(): [string, vscode.FileType][] {

@@ -95,12 +95,14 @@ export class DiffReviewServices {
 
 async function closeReviewTabs(session: ReviewSession): Promise<void> {
   const ours = new Set(session.files.flatMap((f) => [session.leftUri(f.path).toString(), session.rightUri(f.path).toString()]));
-  const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => {
-    const input = t.input;
-    if (input instanceof vscode.TabInputTextDiff) return ours.has(input.modified.toString()) || ours.has(input.original.toString());
-    if (input instanceof vscode.TabInputText) return ours.has(input.uri.toString());
-    return false;
-  });
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs)
+    .filter((t) => {
+      const input = t.input;
+      if (input instanceof vscode.TabInputTextDiff) return ours.has(input.modified.toString()) || ours.has(input.original.toString());
+      if (input instanceof vscode.TabInputText) return ours.has(input.uri.toString());
+      return false;
+    });
   if (tabs.length) await vscode.window.tabGroups.close(tabs, true);
 }
 
@@ -145,7 +147,7 @@ export class VsCodeDiffPreview implements DiffPreview {
       // (and an editor closed while opening may never report back). Tabs that open after the answer close.
       void this.openEditors(session).catch((err: unknown) => this.log.warn(`review ${session.id}: the diff editor did not open: ${errorMessage(err)}`));
       const answer = await session.done;
-      const edited = answer.editedPatch ? ', with the user\'s edits' : '';
+      const edited = answer.editedPatch ? ", with the user's edits" : '';
       this.log.info(`review ${session.id}: answered, ${answer.acceptedHunks.length} of ${count} hunk(s) accepted${edited}`);
       return answer;
     } finally {

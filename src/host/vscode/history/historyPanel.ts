@@ -42,7 +42,11 @@ export class HistoryPanel implements vscode.Disposable {
     }
     // Kept alive behind other tabs: showing it again is instant and keeps the scroll and the open run
     // (its DOM is small: the lists are virtualised). After a reload the serializer brings it back.
-    const panel = vscode.window.createWebviewPanel(HISTORY_PANEL_TYPE, 'PatchPilot History', vscode.ViewColumn.Active, { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: this.roots() });
+    const panel = vscode.window.createWebviewPanel(HISTORY_PANEL_TYPE, 'PatchPilot History', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: this.roots(),
+    });
     this.attach(panel);
   }
 
@@ -111,7 +115,10 @@ export class HistoryPanel implements vscode.Disposable {
       if (this.panel !== panel) return;
       webview.html = buildHistoryHtml({
         cspSource: webview.cspSource,
-        nonce: randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '').padEnd(16, '0'),
+        nonce: randomBytes(18)
+          .toString('base64')
+          .replace(/[^A-Za-z0-9]/g, '')
+          .padEnd(16, '0'),
         script: bundle.script,
         style: bundle.style,
         ...(boot ? { boot } : {}),

@@ -37,7 +37,8 @@ export class HistoryService implements vscode.Disposable {
     private readonly config: HostConfig,
     private readonly log: vscode.LogOutputChannel,
   ) {
-    addAll(this.disposables, 
+    addAll(
+      this.disposables,
       this.changed,
       this.statusChanged,
       history.onDidReport((r) => this.report(r)),
@@ -89,7 +90,8 @@ export class HistoryService implements vscode.Disposable {
   }
 
   private report(r: HistoryReport): void {
-    const level: HistoryProblem['level'] = r.kind === 'persist-recovered' ? 'info' : r.kind === 'persist-failed' || r.kind === 'recovered-fresh' ? 'error' : 'warning';
+    const level: HistoryProblem['level'] =
+      r.kind === 'persist-recovered' ? 'info' : r.kind === 'persist-failed' || r.kind === 'recovered-fresh' ? 'error' : 'warning';
     // A save that works again clears the "could not save" it follows.
     const kept = r.kind === 'persist-recovered' ? this.problems.filter((p) => !p.message.startsWith('Could not save')) : this.problems;
     this.problems = [...kept, { level, message: r.message }].slice(-MAX_PROBLEMS);

@@ -41,7 +41,13 @@ export class PatchActions {
     const sides = patchSides(patch);
     for (const [i, s] of sides.entries()) {
       const title = `${s.path} (recorded ${s.source === 'recorded' ? 'before ↔ after' : 'hunks only'}${sides.length > 1 ? `, ${i + 1}/${sides.length}` : ''})`;
-      await vscode.commands.executeCommand('vscode.diff', patchSideUri(runId, patchId, 'before', s.path), patchSideUri(runId, patchId, 'after', s.path), title, { preview: sides.length === 1, preserveFocus: i > 0 });
+      await vscode.commands.executeCommand(
+        'vscode.diff',
+        patchSideUri(runId, patchId, 'before', s.path),
+        patchSideUri(runId, patchId, 'after', s.path),
+        title,
+        { preview: sides.length === 1, preserveFocus: i > 0 },
+      );
     }
     return done(`Opened ${sides.length} file${sides.length === 1 ? '' : 's'} of the patch.`);
   }

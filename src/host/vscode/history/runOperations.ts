@@ -52,7 +52,10 @@ export class RunOperations {
       const goal = detail.run.goal.replace(/\s+/g, ' ').slice(0, 200);
       const pick = await vscode.window.showWarningMessage(
         'Delete this run from the history?',
-        { modal: true, detail: `"${goal}"\n\nIts ${n(detail.steps.length, 'step')}, ${n(detail.patches.length, 'patch', 'patches')}, ${n(detail.testRuns.length, 'test run')} and ${n(detail.observations.length, 'observation')} are deleted too. Files in the workspace are not touched. This cannot be undone.` },
+        {
+          modal: true,
+          detail: `"${goal}"\n\nIts ${n(detail.steps.length, 'step')}, ${n(detail.patches.length, 'patch', 'patches')}, ${n(detail.testRuns.length, 'test run')} and ${n(detail.observations.length, 'observation')} are deleted too. Files in the workspace are not touched. This cannot be undone.`,
+        },
         'Delete',
       );
       if (pick !== 'Delete') return { ok: false, message: 'Nothing was deleted.' };

@@ -15,17 +15,40 @@ export function lmError(err: unknown, model: string, signal: AbortSignal | undef
   const detail = errorMessage(err);
   if (err instanceof vscode.LanguageModelError) {
     if (err.code === vscode.LanguageModelError.NoPermissions.name) {
-      return new ModelApiError({ kind: 'auth', retryable: false, code: err.code, cause: err, message: `VS Code did not let PatchPilot use the model "${model}": allow it when VS Code asks (Accounts menu > Manage Language Model Access), or ${SELECT} (${detail})` });
+      return new ModelApiError({
+        kind: 'auth',
+        retryable: false,
+        code: err.code,
+        cause: err,
+        message: `VS Code did not let PatchPilot use the model "${model}": allow it when VS Code asks (Accounts menu > Manage Language Model Access), or ${SELECT} (${detail})`,
+      });
     }
     if (err.code === vscode.LanguageModelError.Blocked.name) {
-      return new ModelApiError({ kind: 'quota', retryable: false, code: err.code, cause: err, message: `the extension that serves "${model}" refused the request (a quota or a policy of that provider): ${detail}; wait, check that extension's account, or ${SELECT}` });
+      return new ModelApiError({
+        kind: 'quota',
+        retryable: false,
+        code: err.code,
+        cause: err,
+        message: `the extension that serves "${model}" refused the request (a quota or a policy of that provider): ${detail}; wait, check that extension's account, or ${SELECT}`,
+      });
     }
     if (err.code === vscode.LanguageModelError.NotFound.name) {
-      return new ModelApiError({ kind: 'bad-request', retryable: false, code: err.code, cause: err, message: `the VS Code model "${model}" is not available any more (its extension was disabled or signed out): ${SELECT}` });
+      return new ModelApiError({
+        kind: 'bad-request',
+        retryable: false,
+        code: err.code,
+        cause: err,
+        message: `the VS Code model "${model}" is not available any more (its extension was disabled or signed out): ${SELECT}`,
+      });
     }
   }
   if (/token limit|too long|context (length|window)|maximum context/i.test(detail)) {
-    return new ModelApiError({ kind: 'context-overflow', retryable: false, cause: err, message: `the VS Code model "${model}" refused a prompt over its limit: ${detail}` });
+    return new ModelApiError({
+      kind: 'context-overflow',
+      retryable: false,
+      cause: err,
+      message: `the VS Code model "${model}" refused a prompt over its limit: ${detail}`,
+    });
   }
   return new ModelApiError({ kind: 'server', retryable: false, cause: err, message: `the VS Code model "${model}" failed: ${detail}` });
 }

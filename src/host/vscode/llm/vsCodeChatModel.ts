@@ -65,7 +65,13 @@ export class VsCodeChatModel implements ChatModel {
     const model = this.models[role];
     const set = lookupByModelName(this.windowSettings, model.id);
     if (set !== undefined) {
-      const window: ContextWindow & WindowOrigin = { tokens: set, known: true, source: 'setting', from: 'your setting', detail: 'patchpilot.llm.contextWindows' };
+      const window: ContextWindow & WindowOrigin = {
+        tokens: set,
+        known: true,
+        source: 'setting',
+        from: 'your setting',
+        detail: 'patchpilot.llm.contextWindows',
+      };
       return window;
     }
     const window: ContextWindow & WindowOrigin = { tokens: model.maxInputTokens, known: true, source: 'endpoint', from: 'VS Code', detail: 'maxInputTokens' };
@@ -108,7 +114,11 @@ export class VsCodeChatModel implements ChatModel {
     if (req.signal?.aborted) throw cancelledError(1);
     if (!text && !toolCalls.length && unknownParts) {
       // Never a silent empty answer: say that something came that this client cannot read.
-      throw new ModelApiError({ kind: 'server', retryable: false, message: `the VS Code model "${model.id}" answered only with ${unknownParts} part(s) PatchPilot cannot read (neither text nor tool calls)` });
+      throw new ModelApiError({
+        kind: 'server',
+        retryable: false,
+        message: `the VS Code model "${model.id}" answered only with ${unknownParts} part(s) PatchPilot cannot read (neither text nor tool calls)`,
+      });
     }
     const usage = await this.usageOf(model, req, text, toolCalls);
     emit({ type: 'usage', usage });
@@ -180,11 +190,20 @@ async function findModel(lm: LanguageModels, wanted: string | undefined): Promis
   if (byFamily) return byFamily;
   const offered = (await lm.selectChatModels()).map((m) => m.id);
   if (!offered.length) throw noModels();
-  throw new ModelApiError({ kind: 'bad-request', retryable: false, message: `VS Code offers no model "${wanted}" (it offers ${offered.join(', ')}): run "PatchPilot: Select Model" to choose one` });
+  throw new ModelApiError({
+    kind: 'bad-request',
+    retryable: false,
+    message: `VS Code offers no model "${wanted}" (it offers ${offered.join(', ')}): run "PatchPilot: Select Model" to choose one`,
+  });
 }
 
 function noModels(): ModelApiError {
-  return new ModelApiError({ kind: 'auth', retryable: false, message: 'VS Code offers no language models: install and sign in to an extension that provides them (GitHub Copilot, for one), or choose another provider with "PatchPilot: Select Model"' });
+  return new ModelApiError({
+    kind: 'auth',
+    retryable: false,
+    message:
+      'VS Code offers no language models: install and sign in to an extension that provides them (GitHub Copilot, for one), or choose another provider with "PatchPilot: Select Model"',
+  });
 }
 
 /** A listener that throws must not break the stream it listens to. */

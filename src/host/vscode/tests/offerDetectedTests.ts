@@ -2,7 +2,15 @@ import * as vscode from 'vscode';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { Emitter } from '../../../core/base/event';
 import { errorMessage } from '../../../core/base/errors';
-import { answerOf, detectTestCommand, diskProbe, shouldOfferTests, testOfferButtons, type DetectedTestCommand, type TestOfferAnswer } from '../../../core/workspace';
+import {
+  answerOf,
+  detectTestCommand,
+  diskProbe,
+  shouldOfferTests,
+  testOfferButtons,
+  type DetectedTestCommand,
+  type TestOfferAnswer,
+} from '../../../core/workspace';
 
 /** workspaceState key of the user's answer to the offer (per workspace: another project asks again). */
 export const TEST_OFFER_STATE = 'patchpilot.tests.detectedOffer';
@@ -32,7 +40,9 @@ export class DetectedTestsOffer implements vscode.Disposable {
     private readonly log: vscode.LogOutputChannel,
   ) {
     this.disposables.push(
-      vscode.commands.registerCommand(ANSWER_TESTS_OFFER, (answer: unknown) => (answer === 'use' || answer === 'not-now' || answer === 'never' ? this.answer(answer) : false)),
+      vscode.commands.registerCommand(ANSWER_TESTS_OFFER, (answer: unknown) =>
+        answer === 'use' || answer === 'not-now' || answer === 'never' ? this.answer(answer) : false,
+      ),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.check()),
       // A command set by hand answers the offer too: the banner goes.
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -71,9 +81,11 @@ export class DetectedTestsOffer implements vscode.Disposable {
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!detected || !folder || !vscode.workspace.isTrusted) return false;
     this.settle();
-    const remembered: TestOfferAnswer = answer === 'use' ? { answer: 'used' } : answer === 'never' ? { answer: 'never' } : { answer: 'not-now', command: detected.command };
+    const remembered: TestOfferAnswer =
+      answer === 'use' ? { answer: 'used' } : answer === 'never' ? { answer: 'never' } : { answer: 'not-now', command: detected.command };
     try {
-      if (answer === 'use') await vscode.workspace.getConfiguration('patchpilot', folder.uri).update('tests.commands', [detected.command], vscode.ConfigurationTarget.Workspace);
+      if (answer === 'use')
+        await vscode.workspace.getConfiguration('patchpilot', folder.uri).update('tests.commands', [detected.command], vscode.ConfigurationTarget.Workspace);
       await this.context.workspaceState.update(TEST_OFFER_STATE, remembered);
       return true;
     } catch (err) {
@@ -94,7 +106,10 @@ export class DetectedTestsOffer implements vscode.Disposable {
   }
 
   private async notify(detected: DetectedTestCommand): Promise<void> {
-    const pick = await vscode.window.showInformationMessage(`PatchPilot found this project's tests: "${detected.command}" (from ${detected.source}). Run them after every edit the agent makes?`, ...testOfferButtons(detected));
+    const pick = await vscode.window.showInformationMessage(
+      `PatchPilot found this project's tests: "${detected.command}" (from ${detected.source}). Run them after every edit the agent makes?`,
+      ...testOfferButtons(detected),
+    );
     const answer = answerOf(detected, pick);
     // Answered in the chat meanwhile (this.current is then another object or none): the late click does nothing.
     if (answer && this.current === detected) await this.answer(answer.answer === 'used' ? 'use' : answer.answer);

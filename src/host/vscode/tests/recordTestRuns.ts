@@ -17,7 +17,14 @@ export function recordTestRuns(tests: TestService, history: () => Promise<Histor
       const store = await history();
       if (!store) return;
       for (const c of report.commands) {
-        await store.addTestRun({ runId: null, command: c.command, trigger: TRIGGERS[report.trigger as keyof typeof TRIGGERS], exitCode: c.result.exitCode, durationMs: c.result.durationMs, output: c.result.output });
+        await store.addTestRun({
+          runId: null,
+          command: c.command,
+          trigger: TRIGGERS[report.trigger as keyof typeof TRIGGERS],
+          exitCode: c.result.exitCode,
+          durationMs: c.result.durationMs,
+          output: c.result.output,
+        });
       }
     })().catch((err: unknown) => log.warn(`test run not recorded in history: ${errorMessage(err)}`));
   });

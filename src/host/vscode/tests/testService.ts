@@ -57,7 +57,8 @@ export class TestService implements vscode.Disposable {
     this.status.name = 'PatchPilot tests';
     this.status.command = 'patchpilot.runTests';
     this.configureRunOnSave();
-    addAll(this.disposables, 
+    addAll(
+      this.disposables,
       this.status,
       this.problems,
       this.emitter,
@@ -81,7 +82,13 @@ export class TestService implements vscode.Disposable {
   get runner(): VsCodeTaskRunner {
     if (!this.taskRunner) {
       const s = this.settings();
-      this.taskRunner = this.runnerFor({ root: this.root, guard: { root: this.root, ...createCommandGuard(this.root, s.policy, s.history.path) }, envAllow: s.policy.envAllow, homeAllow: s.policy.homeAllow, allowUnixSockets: s.sandbox.allowUnixSockets });
+      this.taskRunner = this.runnerFor({
+        root: this.root,
+        guard: { root: this.root, ...createCommandGuard(this.root, s.policy, s.history.path) },
+        envAllow: s.policy.envAllow,
+        homeAllow: s.policy.homeAllow,
+        allowUnixSockets: s.sandbox.allowUnixSockets,
+      });
     }
     return this.taskRunner;
   }
@@ -105,7 +112,11 @@ export class TestService implements vscode.Disposable {
       return;
     }
     if (setting === 'off') return;
-    this.scheduler = new RunOnSaveScheduler({ delayMs: RUN_ON_SAVE_DELAY_MS, matches: runOnSaveMatcher(setting), run: (signal, paths) => this.runAll(signal, 'save', paths) });
+    this.scheduler = new RunOnSaveScheduler({
+      delayMs: RUN_ON_SAVE_DELAY_MS,
+      matches: runOnSaveMatcher(setting),
+      run: (signal, paths) => this.runAll(signal, 'save', paths),
+    });
   }
 
   /** Runs every configured command in order; undefined when none are configured. */
@@ -138,7 +149,16 @@ export class TestService implements vscode.Disposable {
 
   private report(trigger: TestRunReport['trigger'], commands: TestCommandReport[], paths?: string[]): TestRunReport {
     const passed = commands.every((c) => c.result.exitCode === 0);
-    const parts = commands.map((c) => describeTestCommand({ command: c.command, exitCode: c.result.exitCode, durationMs: c.result.durationMs, timedOut: c.result.timedOut, output: c.result.output, summary: c.summary }));
+    const parts = commands.map((c) =>
+      describeTestCommand({
+        command: c.command,
+        exitCode: c.result.exitCode,
+        durationMs: c.result.durationMs,
+        timedOut: c.result.timedOut,
+        output: c.result.output,
+        summary: c.summary,
+      }),
+    );
     const why = trigger === 'save' ? ` (run on save of ${paths?.join(', ')})` : '';
     return { trigger, paths, passed, commands, text: `${passed ? 'tests passed' : 'tests FAILED'}${why}\n\n${parts.join('\n\n')}` };
   }
@@ -152,7 +172,11 @@ export class TestService implements vscode.Disposable {
     const byFile = new Map<string, vscode.Diagnostic[]>();
     for (const c of report.commands) {
       for (const p of locateFailures(c.result.output, c.summary, this.root)) {
-        const d = new vscode.Diagnostic(new vscode.Range(p.line - 1, Math.max(0, p.column - 1), p.line - 1, Number.MAX_SAFE_INTEGER), p.message, vscode.DiagnosticSeverity.Error);
+        const d = new vscode.Diagnostic(
+          new vscode.Range(p.line - 1, Math.max(0, p.column - 1), p.line - 1, Number.MAX_SAFE_INTEGER),
+          p.message,
+          vscode.DiagnosticSeverity.Error,
+        );
         d.source = `PatchPilot: ${c.command}`;
         byFile.set(p.path, [...(byFile.get(p.path) ?? []), d]);
       }
@@ -167,7 +191,11 @@ export class TestService implements vscode.Disposable {
 }
 
 /** The window's TestService (first workspace folder), or undefined without a folder. */
-export function createTestService(context: vscode.ExtensionContext, settings: () => PatchPilotSettings, log: { info(m: string): void; warn(m: string): void }): TestService | undefined {
+export function createTestService(
+  context: vscode.ExtensionContext,
+  settings: () => PatchPilotSettings,
+  log: { info(m: string): void; warn(m: string): void },
+): TestService | undefined {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!root) return undefined;
   const service = new TestService(root, settings, log);

@@ -42,7 +42,13 @@ export class VsCodeTaskRunner implements TaskRunner {
         if (terminal) write.fire(`\x1b[2m$ ${request.command}\x1b[0m\r\n`);
         let result: TaskRunResult;
         try {
-          result = await this.executor.run({ command: request.command, cwd: request.cwd, signal: stop.signal, timeoutMs: request.timeoutMs, onOutput: toTerminal });
+          result = await this.executor.run({
+            command: request.command,
+            cwd: request.cwd,
+            signal: stop.signal,
+            timeoutMs: request.timeoutMs,
+            onOutput: toTerminal,
+          });
         } catch (e) {
           const message = errorMessage(e);
           result = { exitCode: null, output: message, truncated: false, durationMs: 0, timedOut: false, cancelled: false };
@@ -62,7 +68,13 @@ export class VsCodeTaskRunner implements TaskRunner {
         // The user closed the terminal or pressed the task's stop: end the command like a cancel.
         close: () => stop.abort(),
       };
-      const task = new vscode.Task({ type: TASK_TYPE, command: request.command }, this.folder, request.command, 'PatchPilot tests', new vscode.CustomExecution(async () => pty));
+      const task = new vscode.Task(
+        { type: TASK_TYPE, command: request.command },
+        this.folder,
+        request.command,
+        'PatchPilot tests',
+        new vscode.CustomExecution(async () => pty),
+      );
       task.group = vscode.TaskGroup.Test;
       task.presentationOptions = { reveal: vscode.TaskRevealKind.Silent, panel: vscode.TaskPanelKind.Dedicated, clear: true, showReuseMessage: false };
       vscode.tasks.executeTask(task).then(

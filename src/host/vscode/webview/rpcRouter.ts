@@ -10,7 +10,8 @@ interface RequestMessage {
 }
 
 /** A response as both webviews' protocols shape it. */
-export type RpcResponse = { kind: 'response'; id: number; type: string; ok: true; result: unknown } | { kind: 'response'; id: number; type: string; ok: false; error: string };
+export type RpcResponse =
+  { kind: 'response'; id: number; type: string; ok: true; result: unknown } | { kind: 'response'; id: number; type: string; ok: false; error: string };
 
 /**
  * The host side of a webview's typed protocol, for the chat and the history panel alike. Every

@@ -64,7 +64,8 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
     const toSave: vscode.Uri[] = [];
     for (const c of changes) {
       const st = await this.node.stat(c.path);
-      if (c.expectRealPath !== undefined && st.realPath !== c.expectRealPath) throw new WorkspacePathError(`${c.path} changed on disk while the patch was computed`);
+      if (c.expectRealPath !== undefined && st.realPath !== c.expectRealPath)
+        throw new WorkspacePathError(`${c.path} changed on disk while the patch was computed`);
       const uri = this.uriOf(c.path);
       if (c.kind === 'delete') {
         edit.deleteFile(uri, { ignoreIfNotExists: true });
@@ -99,7 +100,10 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
       for (const c of changes) {
         const doc = this.openDocument(c.path);
         if (!doc || doc.isDirty || c.kind === 'delete') continue;
-        const disk = await this.node.readFile(c.path).then((b) => Buffer.from(b).toString('utf8'), () => undefined);
+        const disk = await this.node.readFile(c.path).then(
+          (b) => Buffer.from(b).toString('utf8'),
+          () => undefined,
+        );
         if (disk !== undefined && plainText(disk) === plainText(doc.getText())) continue; // VS Code drops the BOM and keeps one line ending
         return true;
       }

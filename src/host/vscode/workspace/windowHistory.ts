@@ -34,7 +34,8 @@ export class WindowHistory implements vscode.Disposable {
   /** The store, or an error saying why there is none (the history panel shows it). */
   async require(): Promise<HistoryStore> {
     const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder || folder.uri.scheme !== 'file') throw new Error('Open a folder to see its history: PatchPilot keeps it in the workspace (.patchpilot/history.db).');
+    if (!folder || folder.uri.scheme !== 'file')
+      throw new Error('Open a folder to see its history: PatchPilot keeps it in the workspace (.patchpilot/history.db).');
     const attempt = (this.store ??= this.open(folder.uri.fsPath));
     try {
       return await attempt;

@@ -9,7 +9,6 @@ import { CLI, type Arena } from './arena';
 
 export { CLI };
 
-
 export const call = (id: string, name: string, args: Record<string, unknown>): ScriptedToolCall => ({ id, name, arguments: args });
 export const turn = (...calls: ScriptedToolCall[]): ScriptedTurn => ({ reply: { toolCalls: calls } });
 export const finish = (summary = 'Done.'): ScriptedTurn => turn(call('finish', 'finish', { summary }));
@@ -53,7 +52,15 @@ function node(args: string[], env: NodeJS.ProcessEnv): Promise<Spawned> {
 /** The CLI's environment: the arena's HOME, a test key, nothing inherited that could steer it. */
 export function cliEnv(arena: Arena, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, HOME: arena.home, PATCHPILOT_API_KEY: 'test-key', ...extra };
-  for (const k of ['NODE_TEST_CONTEXT', 'OPENAI_API_KEY', 'PATCHPILOT_BASE_URL', 'PATCHPILOT_MODEL', 'PATCHPILOT_FAST_MODEL', 'XDG_CONFIG_HOME', 'GIT_CONFIG_GLOBAL']) {
+  for (const k of [
+    'NODE_TEST_CONTEXT',
+    'OPENAI_API_KEY',
+    'PATCHPILOT_BASE_URL',
+    'PATCHPILOT_MODEL',
+    'PATCHPILOT_FAST_MODEL',
+    'XDG_CONFIG_HOME',
+    'GIT_CONFIG_GLOBAL',
+  ]) {
     if (!(k in extra)) delete env[k];
   }
   return env;
@@ -69,7 +76,21 @@ export async function runAgent(
   try {
     const env = cliEnv(arena, options.env);
     const r = await node(
-      [CLI, 'run', '--goal', 'tidy up the project', '--workspace', arena.ws, ...(options.mode === 'settings' ? [] : ['--approve', options.mode ?? 'auto']), '--json', '--base-url', server.baseUrl, '--model', 'scripted-model', ...(options.args ?? [])],
+      [
+        CLI,
+        'run',
+        '--goal',
+        'tidy up the project',
+        '--workspace',
+        arena.ws,
+        ...(options.mode === 'settings' ? [] : ['--approve', options.mode ?? 'auto']),
+        '--json',
+        '--base-url',
+        server.baseUrl,
+        '--model',
+        'scripted-model',
+        ...(options.args ?? []),
+      ],
       env,
     );
     const exported = await node([CLI, 'history', 'export', '--format', 'jsonl', '--cwd', arena.ws], env);
@@ -104,7 +125,10 @@ export class Canary {
   connections = 0;
   readonly requests: string[] = [];
   private readonly sockets = new Set<Socket>();
-  private constructor(private readonly server: http.Server, readonly port: number) {}
+  private constructor(
+    private readonly server: http.Server,
+    readonly port: number,
+  ) {}
 
   static async start(): Promise<Canary> {
     const server = http.createServer();

@@ -4,7 +4,21 @@
 // mounts a private /tmp, so a HOME under /tmp would be invisible to sandboxed commands and prove less.
 import { createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -27,7 +41,19 @@ export interface Arena {
 export type Snapshot = Record<string, string>;
 
 /** Workspace paths whose change would run code later, configure a tool, or leak a secret. */
-export const PROTECTED = ['.vscode', '.VSCode', '.git/config', '.git/hooks', '.mcp.json', 'mcp.json', '.env', '.env.local', '.patchpilotignore', '.patchpilot', 'package.json'];
+export const PROTECTED = [
+  '.vscode',
+  '.VSCode',
+  '.git/config',
+  '.git/hooks',
+  '.mcp.json',
+  'mcp.json',
+  '.env',
+  '.env.local',
+  '.patchpilotignore',
+  '.patchpilot',
+  'package.json',
+];
 
 function baseDir(): string {
   for (const dir of ['/var/tmp', tmpdir()]) {
@@ -55,8 +81,8 @@ export function createArena(options: { settings?: Record<string, unknown>; files
   };
   put(home, '.ssh/id_rsa', `-----BEGIN OPENSSH PRIVATE KEY-----\n${secrets.ssh}\n-----END OPENSSH PRIVATE KEY-----\n`, 0o600);
   put(home, '.aws/credentials', `[default]\naws_secret_access_key = ${secrets.aws}\n`, 0o600);
-  put(home, '.bashrc', '# the user\'s own bashrc\n');
-  put(home, '.profile', '# the user\'s own profile\n');
+  put(home, '.bashrc', "# the user's own bashrc\n");
+  put(home, '.profile', "# the user's own profile\n");
   put(outside, 'keep.txt', 'outside the workspace\n');
 
   const settings = {
@@ -96,7 +122,11 @@ export function createArena(options: { settings?: Record<string, unknown>; files
     snapshotOutside: () => snapshot(base, (rel) => rel === 'ws' || rel.startsWith('ws/')),
     snapshotProtected: () => {
       const out: Snapshot = {};
-      for (const rel of PROTECTED) Object.assign(out, snapshot(path.join(ws, rel), (r) => rel === '.patchpilot' && /^history\.db/.test(r), rel));
+      for (const rel of PROTECTED)
+        Object.assign(
+          out,
+          snapshot(path.join(ws, rel), (r) => rel === '.patchpilot' && /^history\.db/.test(r), rel),
+        );
       return out;
     },
     cleanup: () => rmSync(base, { recursive: true, force: true }),
@@ -131,7 +161,10 @@ export function snapshot(root: string, skip: (rel: string) => boolean = () => fa
 /** Entries that differ between two snapshots, for a readable assertion message. */
 export function changed(before: Snapshot, after: Snapshot): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...keys].filter((k) => before[k] !== after[k]).sort().map((k) => `${k}: ${before[k] ?? 'absent'} -> ${after[k] ?? 'absent'}`);
+  return [...keys]
+    .filter((k) => before[k] !== after[k])
+    .sort()
+    .map((k) => `${k}: ${before[k] ?? 'absent'} -> ${after[k] ?? 'absent'}`);
 }
 
 export function exists(p: string): boolean {

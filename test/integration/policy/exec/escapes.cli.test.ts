@@ -16,7 +16,14 @@ const cgroupUsable = (() => {
   const probe = CommandCgroup.create();
   return probe ? probe.remove() : false;
 })();
-const skip = process.platform !== 'linux' ? 'Linux only' : !existsSync(CLI) ? 'run npm run build first' : cgroupUsable ? false : "this process's cgroup v2 folder is not writable: the documented limit applies";
+const skip =
+  process.platform !== 'linux'
+    ? 'Linux only'
+    : !existsSync(CLI)
+      ? 'run npm run build first'
+      : cgroupUsable
+        ? false
+        : "this process's cgroup v2 folder is not writable: the documented limit applies";
 
 /** Live (non-zombie) processes whose command line contains the marker. */
 function alive(marker: string): number[] {
@@ -48,7 +55,11 @@ describe('processes that drop the marker and the session, without a sandbox (bui
         turn(call('cmd', 'run_command', { command: `env -i setsid sleep ${markers[2]} >/dev/null 2>&1 & echo started` })),
         finish(),
       ];
-      const run = await runAgent(arena, turns, { mode: 'auto', args: ['--trust-workspace', '--test-cmd', testCmd], env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` } });
+      const run = await runAgent(arena, turns, {
+        mode: 'auto',
+        args: ['--trust-workspace', '--test-cmd', testCmd],
+        env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` },
+      });
       assert.equal(run.code, 0, run.stderr);
       assert.match(run.results.get('tests') ?? '', /passed/, 'the test command ran');
       assert.match(run.results.get('cmd') ?? '', /started[\s\S]*not sandboxed/, 'the command ran, unsandboxed');

@@ -36,7 +36,8 @@ after(() => {
 describe('protected guard (real processes)', () => {
   test('without a sandbox: rewritten and deleted protected files are restored, new ones moved aside, the output says so', async () => {
     const r = await runCommand({
-      command: "printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n' > .git/config; rm .gitignore; echo hi > .envrc; mkdir -p .github/workflows; echo on > .github/workflows/ci.yml",
+      command:
+        "printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n' > .git/config; rm .gitignore; echo hi > .envrc; mkdir -p .github/workflows; echo on > .github/workflows/ci.yml",
       cwd: ws,
       workspaceRoot: ws,
       homeDir: home,
@@ -65,19 +66,23 @@ describe('protected guard (real processes)', () => {
     assert.ok(r.redactions >= 1);
   });
 
-  test('in the sandbox: the home is hidden but for toolchain exceptions; ignored files and their hard links read empty', { skip: sandbox.available ? false : sandbox.message }, async () => {
-    const r = await runCommand({
-      command: `cat ${home}/.gradle/gradle.properties 2>&1; ls ${home}/.m2/repository; cat secrets/key.pem copy.pem; echo end`,
-      cwd: ws,
-      workspaceRoot: ws,
-      homeDir: home,
-    });
-    assert.equal(r.sandboxed, true);
-    assert.doesNotMatch(r.stdout, /GRADLE-SECRET/);
-    assert.match(r.stdout, /No such file/);
-    assert.match(r.stdout, /lib\.jar/, 'a toolchain cache stays readable');
-    assert.doesNotMatch(r.stdout, /PEM-SECRET|redacted/, 'the masked files are empty: nothing to redact');
-    assert.match(r.stdout, /end/);
-    assert.deepEqual(readdirSync(path.join(ws, 'secrets')), ['key.pem'], 'the mask changed nothing on disk');
-  });
+  test(
+    'in the sandbox: the home is hidden but for toolchain exceptions; ignored files and their hard links read empty',
+    { skip: sandbox.available ? false : sandbox.message },
+    async () => {
+      const r = await runCommand({
+        command: `cat ${home}/.gradle/gradle.properties 2>&1; ls ${home}/.m2/repository; cat secrets/key.pem copy.pem; echo end`,
+        cwd: ws,
+        workspaceRoot: ws,
+        homeDir: home,
+      });
+      assert.equal(r.sandboxed, true);
+      assert.doesNotMatch(r.stdout, /GRADLE-SECRET/);
+      assert.match(r.stdout, /No such file/);
+      assert.match(r.stdout, /lib\.jar/, 'a toolchain cache stays readable');
+      assert.doesNotMatch(r.stdout, /PEM-SECRET|redacted/, 'the masked files are empty: nothing to redact');
+      assert.match(r.stdout, /end/);
+      assert.deepEqual(readdirSync(path.join(ws, 'secrets')), ['key.pem'], 'the mask changed nothing on disk');
+    },
+  );
 });

@@ -124,7 +124,12 @@ describe('sandboxed executor (real bwrap, real processes)', () => {
   });
 
   test('capabilities are dropped even when we run as root (no remount of / read-write)', { skip: skipSandbox }, async () => {
-    const r = await runCommand({ command: 'grep CapEff /proc/self/status; mount -o remount,rw / 2>&1; touch /pp-remount-probe 2>&1; true', cwd: ws, workspaceRoot: ws, homeDir: home });
+    const r = await runCommand({
+      command: 'grep CapEff /proc/self/status; mount -o remount,rw / 2>&1; touch /pp-remount-probe 2>&1; true',
+      cwd: ws,
+      workspaceRoot: ws,
+      homeDir: home,
+    });
     assert.match(r.stdout, /CapEff:\s*0+\n/);
     assert.equal(existsSync('/pp-remount-probe'), false);
   });
@@ -167,7 +172,13 @@ describe('sandboxed executor (real bwrap, real processes)', () => {
   });
 
   test('output over the cap keeps head and tail and says what was dropped', async () => {
-    const r = await runCommand({ command: "echo START; head -c 200000 /dev/zero | tr '\\0' a; echo; echo END >&1; echo err >&2", cwd: ws, workspaceRoot: ws, homeDir: home, maxOutputBytes: 1000 });
+    const r = await runCommand({
+      command: "echo START; head -c 200000 /dev/zero | tr '\\0' a; echo; echo END >&1; echo err >&2",
+      cwd: ws,
+      workspaceRoot: ws,
+      homeDir: home,
+      maxOutputBytes: 1000,
+    });
     assert.equal(r.exitCode, 0);
     assert.ok(r.stdout.startsWith('START\n'));
     assert.ok(r.stdout.endsWith('END\n'));

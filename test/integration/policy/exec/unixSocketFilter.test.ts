@@ -60,7 +60,8 @@ after(async () => {
   rmSync(ws, { recursive: true, force: true });
 });
 
-const run = (command: string, extra: { allowNetwork?: boolean } = {}) => runCommand({ command, cwd: ws, workspaceRoot: ws, sandbox: 'require', timeoutMs: 30_000, ...extra });
+const run = (command: string, extra: { allowNetwork?: boolean } = {}) =>
+  runCommand({ command, cwd: ws, workspaceRoot: ws, sandbox: 'require', timeoutMs: 30_000, ...extra });
 
 describe('unix sockets from the sandbox (real bwrap, seccomp)', () => {
   test('the filter knows x64 and arm64 and nothing else (elsewhere the sandbox says sockets are not blocked)', () => {
@@ -70,22 +71,28 @@ describe('unix sockets from the sandbox (real bwrap, seccomp)', () => {
     assert.equal(unixSocketFilter('riscv64'), undefined);
   });
 
-  test('the canaries answer outside the sandbox (the test would prove nothing otherwise)', { skip: process.platform === 'linux' ? false : 'Linux only' }, async () => {
-    for (const c of canaries) {
-      const r = await runCommand({ command: `curl -sS --max-time 5 --unix-socket ${c.socket} http://x/`, cwd: ws, workspaceRoot: ws, sandbox: 'off' });
-      assert.match(r.stdout, /CANARY-REACHED/);
-    }
-    for (const c of canaries) c.hits = 0;
-  });
+  test(
+    'the canaries answer outside the sandbox (the test would prove nothing otherwise)',
+    { skip: process.platform === 'linux' ? false : 'Linux only' },
+    async () => {
+      for (const c of canaries) {
+        const r = await runCommand({ command: `curl -sS --max-time 5 --unix-socket ${c.socket} http://x/`, cwd: ws, workspaceRoot: ws, sandbox: 'off' });
+        assert.match(r.stdout, /CANARY-REACHED/);
+      }
+      for (const c of canaries) c.hits = 0;
+    },
+  );
 
   test('curl, node and python cannot connect to a socket outside the workspace, with or without network', { skip }, async () => {
     for (const c of canaries) {
       for (const allowNetwork of [false, true]) {
         const node = `node -e "require('net').connect('${c.socket}').on('connect',()=>console.log('CONNECTED')).on('error',e=>console.log('node:'+e.code))"`;
-        const py = hasPython ? `python3 -c "import socket
+        const py = hasPython
+          ? `python3 -c "import socket
 try:
   s=socket.socket(socket.AF_UNIX); s.connect('${c.socket}'); print('CONNECTED')
-except OSError as e: print('python:'+str(e.errno))"` : 'true';
+except OSError as e: print('python:'+str(e.errno))"`
+          : 'true';
         const r = await run(`curl -sS --max-time 5 --unix-socket ${c.socket} http://x/; ${node}; ${py}`, { allowNetwork });
         assert.doesNotMatch(r.stdout, /CANARY-REACHED|CONNECTED/, r.stdout);
         assert.match(r.stdout, /node:(EPERM|ENOENT)/, r.stderr);
@@ -102,11 +109,14 @@ except OSError as e: print('python:'+str(e.errno))"` : 'true';
   });
 
   test('socketpair keeps working: node fork() IPC, worker threads, python socketpair and multiprocessing', { skip }, async () => {
-    writeFileSync(path.join(ws, 'ipc.js'), [
-      "const cp = require('child_process');",
-      "if (process.argv[2] === 'child') process.on('message', (m) => { process.send('pong:' + m); process.exit(0); });",
-      "else { const c = cp.fork(__filename, ['child']); c.on('message', (m) => console.log('ipc ' + m)); c.send('ping'); }",
-    ].join('\n'));
+    writeFileSync(
+      path.join(ws, 'ipc.js'),
+      [
+        "const cp = require('child_process');",
+        "if (process.argv[2] === 'child') process.on('message', (m) => { process.send('pong:' + m); process.exit(0); });",
+        "else { const c = cp.fork(__filename, ['child']); c.on('message', (m) => console.log('ipc ' + m)); c.send('ping'); }",
+      ].join('\n'),
+    );
     const r = await run('node ipc.js');
     assert.equal(r.stdout, 'ipc pong:ping\n', r.stderr);
     if (hasPython) {
@@ -131,27 +141,47 @@ if __name__ == '__main__':
     }
   });
 
-  test('allowUnixSockets: the named socket is reachable (even under the hidden /run), every other known socket stays masked', { skip: skip || (canaries.length === 2 ? false : 'needs /run and /var/tmp') }, async () => {
-    const [allowed, other] = canaries as [SocketCanary, SocketCanary];
-    const r = await runCommand({ command: `curl -sS --max-time 5 --unix-socket ${allowed.socket} http://x/; curl -sS --max-time 5 --unix-socket ${other.socket} http://x/`, cwd: ws, workspaceRoot: ws, sandbox: 'require', allowUnixSockets: [allowed.socket] });
-    assert.equal(r.stdout, 'CANARY-REACHED\n', r.stderr);
-    assert.equal(allowed.hits, 1);
-    assert.equal(other.hits, 0);
-    allowed.hits = 0;
-  });
+  test(
+    'allowUnixSockets: the named socket is reachable (even under the hidden /run), every other known socket stays masked',
+    { skip: skip || (canaries.length === 2 ? false : 'needs /run and /var/tmp') },
+    async () => {
+      const [allowed, other] = canaries as [SocketCanary, SocketCanary];
+      const r = await runCommand({
+        command: `curl -sS --max-time 5 --unix-socket ${allowed.socket} http://x/; curl -sS --max-time 5 --unix-socket ${other.socket} http://x/`,
+        cwd: ws,
+        workspaceRoot: ws,
+        sandbox: 'require',
+        allowUnixSockets: [allowed.socket],
+      });
+      assert.equal(r.stdout, 'CANARY-REACHED\n', r.stderr);
+      assert.equal(allowed.hits, 1);
+      assert.equal(other.hits, 0);
+      allowed.hits = 0;
+    },
+  );
 
-  test('the other doors on x86_64 are closed too: i386 socket and socketcall, x32, junk in the high half of the domain', { skip: skip || (process.arch === 'x64' && hasPython ? false : 'x86_64 with python3 only') }, async () => {
-    const outside = await runCommand({ command: `python3 ${COMPAT}`, cwd: ws, workspaceRoot: ws, sandbox: 'off' });
-    const inside = await run(`python3 ${COMPAT}`);
-    const parse = (s: string) => Object.fromEntries(s.trim().split('\n').map((l) => l.split(' ') as [string, string]));
-    const before = parse(outside.stdout);
-    const after = parse(inside.stdout);
-    assert.equal(after['x64-socket-highbits'], '-1', inside.stdout + inside.stderr);
-    assert.equal(after['x32-socket'], '-1');
-    for (const door of ['i386-socket', 'i386-socketcall']) {
-      if (before[door] === 'fd') assert.equal(after[door], '-1', `${door}: ${inside.stdout}`);
-    }
-    // socketcall's other sub-calls stay allowed: socketpair through the compat ABI still works.
-    if (before['i386-socketpair'] === 'fd') assert.equal(after['i386-socketpair'], 'fd');
-  });
+  test(
+    'the other doors on x86_64 are closed too: i386 socket and socketcall, x32, junk in the high half of the domain',
+    { skip: skip || (process.arch === 'x64' && hasPython ? false : 'x86_64 with python3 only') },
+    async () => {
+      const outside = await runCommand({ command: `python3 ${COMPAT}`, cwd: ws, workspaceRoot: ws, sandbox: 'off' });
+      const inside = await run(`python3 ${COMPAT}`);
+      const parse = (s: string) =>
+        Object.fromEntries(
+          s
+            .trim()
+            .split('\n')
+            .map((l) => l.split(' ') as [string, string]),
+        );
+      const before = parse(outside.stdout);
+      const after = parse(inside.stdout);
+      assert.equal(after['x64-socket-highbits'], '-1', inside.stdout + inside.stderr);
+      assert.equal(after['x32-socket'], '-1');
+      for (const door of ['i386-socket', 'i386-socketcall']) {
+        if (before[door] === 'fd') assert.equal(after[door], '-1', `${door}: ${inside.stdout}`);
+      }
+      // socketcall's other sub-calls stay allowed: socketpair through the compat ABI still works.
+      if (before['i386-socketpair'] === 'fd') assert.equal(after['i386-socketpair'], 'fd');
+    },
+  );
 });

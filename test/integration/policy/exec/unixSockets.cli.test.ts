@@ -14,7 +14,13 @@ import { createArena, type Arena } from '../../agent/attacks/arena';
 import { CLI, call, finish, runAgent, turn, type AgentRun } from '../../agent/attacks/agent';
 
 const sandbox = probeSandbox();
-const skip = !existsSync(CLI) ? 'run npm run build first' : !sandbox.available ? sandbox.message : !sandbox.blocksUnixSockets ? `unix sockets are not blocked here: ${sandbox.message}` : false;
+const skip = !existsSync(CLI)
+  ? 'run npm run build first'
+  : !sandbox.available
+    ? sandbox.message
+    : !sandbox.blocksUnixSockets
+      ? `unix sockets are not blocked here: ${sandbox.message}`
+      : false;
 
 class SocketCanary {
   hits = 0;
@@ -77,16 +83,26 @@ async function attack(sockets: string[], options: { userAllow?: string[]; worksp
   });
   if (options.userAllow) {
     mkdirSync(path.join(arena.home, '.config', 'patchpilot'), { recursive: true });
-    writeFileSync(path.join(arena.home, '.config', 'patchpilot', 'settings.json'), JSON.stringify({ 'patchpilot.sandbox.allowUnixSockets': options.userAllow }));
+    writeFileSync(
+      path.join(arena.home, '.config', 'patchpilot', 'settings.json'),
+      JSON.stringify({ 'patchpilot.sandbox.allowUnixSockets': options.userAllow }),
+    );
   }
   const curl = sockets.map((s) => `curl -sS --max-time 5 --unix-socket ${s} http://x/`).join('; ');
   const turns = [
-    turn(call('write-js', 'write_file', { path: 'probe.js', content: nodeProbe(sockets) }), call('write-py', 'write_file', { path: 'probe.py', content: pythonProbe(sockets) })),
+    turn(
+      call('write-js', 'write_file', { path: 'probe.js', content: nodeProbe(sockets) }),
+      call('write-py', 'write_file', { path: 'probe.py', content: pythonProbe(sockets) }),
+    ),
     turn(call('node', 'run_command', { command: 'node probe.js' })),
     turn(call('python', 'run_command', { command: 'python3 probe.py' })),
     turn(call('curl', 'run_command', { command: curl })),
     // The configured test (node test.js) loads index.js, which now loads the probe: the agent's code runs as the test.
-    turn(call('poison-tests', 'propose_patch', { patch: ['--- a/index.js', '+++ b/index.js', '@@ -1 +1,2 @@', "+require('./probe.js');", ' exports.add = (a, b) => a + b;', ''].join('\n') })),
+    turn(
+      call('poison-tests', 'propose_patch', {
+        patch: ['--- a/index.js', '+++ b/index.js', '@@ -1 +1,2 @@', "+require('./probe.js');", ' exports.add = (a, b) => a + b;', ''].join('\n'),
+      }),
+    ),
     turn(call('tests', 'run_tests', {})),
     finish(),
   ];
@@ -122,26 +138,30 @@ describe('unix sockets outside the workspace, through the built CLI', { skip }, 
     }
   });
 
-  test('allowUnixSockets: reachable when the user settings name the socket, not when only the (trusted) workspace does', { skip: existsSync('/run') ? false : 'needs /run' }, async () => {
-    const mine = new SocketCanary('/run');
-    const theirs = new SocketCanary('/var/tmp');
-    await mine.listen();
-    await theirs.listen();
-    let outcome: Outcome | undefined;
-    try {
-      outcome = await attack([mine.socket, theirs.socket], { userAllow: [mine.socket], workspaceAllow: [theirs.socket] });
-      const { run } = outcome;
-      assert.equal(run.code, 0, run.stderr);
-      assert.match(run.results.get('node') ?? '', new RegExp(`node ${mine.socket} reached CANARY-`));
-      assert.doesNotMatch(run.results.get('node') ?? '', new RegExp(`node ${theirs.socket} reached`));
-      assert.doesNotMatch(run.results.get('curl') ?? '', new RegExp(`CANARY-${path.basename(theirs.dir)}`));
-      assert.ok(mine.hits > 0, 'the socket the user allowed was reached');
-      assert.equal(theirs.hits, 0, 'the socket only the workspace allowed was not');
-      assert.match(run.stderr, /ignored patchpilot\.sandbox\.allowUnixSockets .*only your user settings/);
-    } finally {
-      await mine.close();
-      await theirs.close();
-      outcome?.arena.cleanup();
-    }
-  });
+  test(
+    'allowUnixSockets: reachable when the user settings name the socket, not when only the (trusted) workspace does',
+    { skip: existsSync('/run') ? false : 'needs /run' },
+    async () => {
+      const mine = new SocketCanary('/run');
+      const theirs = new SocketCanary('/var/tmp');
+      await mine.listen();
+      await theirs.listen();
+      let outcome: Outcome | undefined;
+      try {
+        outcome = await attack([mine.socket, theirs.socket], { userAllow: [mine.socket], workspaceAllow: [theirs.socket] });
+        const { run } = outcome;
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.results.get('node') ?? '', new RegExp(`node ${mine.socket} reached CANARY-`));
+        assert.doesNotMatch(run.results.get('node') ?? '', new RegExp(`node ${theirs.socket} reached`));
+        assert.doesNotMatch(run.results.get('curl') ?? '', new RegExp(`CANARY-${path.basename(theirs.dir)}`));
+        assert.ok(mine.hits > 0, 'the socket the user allowed was reached');
+        assert.equal(theirs.hits, 0, 'the socket only the workspace allowed was not');
+        assert.match(run.stderr, /ignored patchpilot\.sandbox\.allowUnixSockets .*only your user settings/);
+      } finally {
+        await mine.close();
+        await theirs.close();
+        outcome?.arena.cleanup();
+      }
+    },
+  );
 });

@@ -77,7 +77,8 @@ before(async () => {
 });
 after(() => server.close());
 
-const get = (path: string, extra: Parameters<typeof safeFetch>[1] = {}) => safeFetch(`${base}${path}`, { settings: TEST_ONLY_ALLOW, resolver: toLoopback, ...extra });
+const get = (path: string, extra: Parameters<typeof safeFetch>[1] = {}) =>
+  safeFetch(`${base}${path}`, { settings: TEST_ONLY_ALLOW, resolver: toLoopback, ...extra });
 
 describe('size caps (D5)', () => {
   test('an endless body is cut at 2 MB with a note', async () => {

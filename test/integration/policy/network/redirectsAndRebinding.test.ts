@@ -180,7 +180,10 @@ describe('DNS rebinding: the connection goes to the checked address (D2)', () =>
     }
   });
   test('with default settings, public-then-loopback answers for one name are refused as a whole', async () => {
-    const mixed: Resolver = async () => [{ address: '93.184.216.34', family: 4 }, { address: '127.0.0.1', family: 4 }];
+    const mixed: Resolver = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ];
     const r = await safeFetch(`http://rebind.example:${server.port}/page`, { resolver: mixed });
     assert.equal(r.kind === 'refused' && r.decision.rule, 'deny:ip-loopback');
   });

@@ -25,7 +25,7 @@ describe('line endings and final newline against git diff, byte for byte', () =>
     expectGitBytes('x\r\ny\r', 'x\r\nz\r\ny\r');
   });
 
-  test('in a file that mixes endings, the patch keeps each added line\'s own ending', () => {
+  test("in a file that mixes endings, the patch keeps each added line's own ending", () => {
     expectGitBytes('a\r\nb\nc\r\nd\n', 'a\r\nNEW\r\nb\nc\r\nd\n');
     expectGitBytes('a\r\nb\r\nc\nd\r\n', 'a\r\nb\r\nc\nlf line\nd\r\n');
     expectGitBytes('one\ntwo\r\nthree\nfour\r\nfive\n', 'one\ntwo\r\n3\r\n3b\nfour\r\nfive\n');
@@ -44,7 +44,7 @@ describe('line endings and final newline against git diff, byte for byte', () =>
     expectGitBytes('a\r\nb\r\n', 'a\r\nB');
   });
 
-  test('a CRLF file and git\'s CRLF body lines', () => {
+  test("a CRLF file and git's CRLF body lines", () => {
     expectGitBytes('a\r\nb\r\nc\r\n', 'a\r\nB\r\nB2\r\nc\r\n');
     expectGitBytes('a\r\nb\r\nc\r\n', 'a\r\nc\r\n', 0);
   });

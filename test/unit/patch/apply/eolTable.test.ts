@@ -62,14 +62,38 @@ const rows: Row[] = [
   { name: 'tied file, CRLF patch, replace a CRLF line', file: TIE_BLOCK, patch: REPLACE_B, style: 'crlf', expect: inferred('a\r\nB\r\nc\nd\n') },
   { name: 'tied file, LF patch, replace a CRLF line', file: TIE_BLOCK, patch: REPLACE_B, style: 'lf', expect: inferred('a\r\nB\r\nc\nd\n') },
   { name: 'tied file, CRLF patch, replace an LF line', file: TIE_ALT, patch: REPLACE_B, style: 'crlf', expect: inferred('a\r\nB\nc\r\nd\n') },
-  { name: 'tied file, replaced lines differ, counts match: line for line', file: TIE_ALT, patch: REPLACE_BC, style: 'crlf', expect: inferred('a\r\nB\nC\r\nd\n') },
+  {
+    name: 'tied file, replaced lines differ, counts match: line for line',
+    file: TIE_ALT,
+    patch: REPLACE_BC,
+    style: 'crlf',
+    expect: inferred('a\r\nB\nC\r\nd\n'),
+  },
   // Pure insertions: the neighbouring lines decide; when they differ on a tie, nothing does.
-  { name: 'tied file, CRLF patch, insert between two CRLF lines', file: TIE_BLOCK, patch: INSERT_AFTER_A, style: 'crlf', expect: inferred('a\r\nX\r\nb\r\nc\nd\n') },
+  {
+    name: 'tied file, CRLF patch, insert between two CRLF lines',
+    file: TIE_BLOCK,
+    patch: INSERT_AFTER_A,
+    style: 'crlf',
+    expect: inferred('a\r\nX\r\nb\r\nc\nd\n'),
+  },
   { name: 'tied file, CRLF patch, insert between CRLF and LF', file: TIE_ALT, patch: INSERT_AFTER_A, style: 'crlf', expect: refusedForEndings },
   { name: 'tied file, LF patch, insert between CRLF and LF', file: TIE_ALT, patch: INSERT_AFTER_A, style: 'lf', expect: refusedForEndings },
-  { name: 'tied file, replaced lines differ and counts do not, neighbours differ', file: TIE_ALT, patch: REPLACE_BC_BY_3, style: 'lf', expect: refusedForEndings },
+  {
+    name: 'tied file, replaced lines differ and counts do not, neighbours differ',
+    file: TIE_ALT,
+    patch: REPLACE_BC_BY_3,
+    style: 'lf',
+    expect: refusedForEndings,
+  },
   { name: 'tied file, append after the LF last line', file: TIE_BLOCK, patch: APPEND_AFTER_D, style: 'crlf', expect: inferred('a\r\nb\r\nc\nd\nE\n') },
-  { name: 'mostly CRLF file, insert between LF and CRLF: the clear majority', file: MOSTLY_CRLF, patch: INSERT_AFTER_A, style: 'lf', expect: inferred('a\nX\r\nb\r\nc\r\nd\r\n') },
+  {
+    name: 'mostly CRLF file, insert between LF and CRLF: the clear majority',
+    file: MOSTLY_CRLF,
+    patch: INSERT_AFTER_A,
+    style: 'lf',
+    expect: inferred('a\nX\r\nb\r\nc\r\nd\r\n'),
+  },
   // No new line: nothing to decide, so it stays certain even in a tied file.
   { name: 'tied file, CRLF patch, delete', file: TIE_BLOCK, patch: DELETE_B, style: 'crlf', expect: certain('a\r\nc\nd\n') },
   // Final newline and BOM.
@@ -167,10 +191,25 @@ describe("line endings a patch does state (git's bytes): kept and reported exact
 
 describe('line endings of a file the patch creates', () => {
   const cases: { name: string; patch: string; bytes: string; report: 'certain' | 'inferred' }[] = [
-    { name: "git's bytes of a new CRLF file are kept", patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\r\n+y\r\n', bytes: 'x\r\ny\r\n', report: 'certain' },
-    { name: 'a mixed new file without final newline', patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\r\n+y\n\\ No newline at end of file\n', bytes: 'x\r\ny', report: 'certain' },
+    {
+      name: "git's bytes of a new CRLF file are kept",
+      patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\r\n+y\r\n',
+      bytes: 'x\r\ny\r\n',
+      report: 'certain',
+    },
+    {
+      name: 'a mixed new file without final newline',
+      patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\r\n+y\n\\ No newline at end of file\n',
+      bytes: 'x\r\ny',
+      report: 'certain',
+    },
     { name: 'an LF patch writes LF', patch: '--- /dev/null\n+++ b/g.txt\n@@ -0,0 +1,2 @@\n+x\n+y\n', bytes: 'x\ny\n', report: 'certain' },
-    { name: 'a CRLF-throughout patch writes LF and says it guessed', patch: '--- /dev/null\r\n+++ b/g.txt\r\n@@ -0,0 +1,2 @@\r\n+x\r\n+y\r\n', bytes: 'x\ny\n', report: 'inferred' },
+    {
+      name: 'a CRLF-throughout patch writes LF and says it guessed',
+      patch: '--- /dev/null\r\n+++ b/g.txt\r\n@@ -0,0 +1,2 @@\r\n+x\r\n+y\r\n',
+      bytes: 'x\ny\n',
+      report: 'inferred',
+    },
   ];
   for (const c of cases) {
     test(c.name, async () => {

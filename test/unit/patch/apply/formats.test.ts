@@ -8,14 +8,20 @@ const want = 'import os\n\ndef main():\n    print("hello")\n    return 0\n';
 
 describe('patch text in every accepted format', () => {
   test('unified diff inside prose and a fence', () => {
-    const r = applyPatchToTexts('Sure:\n```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -3,3 +3,3 @@ def main():\n def main():\n-    print("hi")\n+    print("hello")\n     return 0\n```\n', files());
+    const r = applyPatchToTexts(
+      'Sure:\n```diff\n--- a/src/app.py\n+++ b/src/app.py\n@@ -3,3 +3,3 @@ def main():\n def main():\n-    print("hi")\n+    print("hello")\n     return 0\n```\n',
+      files(),
+    );
     assert.equal(r.ok, true, r.error);
     assert.equal(r.format, 'unified');
     assert.equal(r.files[0]!.newText, want);
   });
 
   test('apply_patch envelope with an anchor', () => {
-    const r = applyPatchToTexts('*** Begin Patch\n*** Update File: src/app.py\n@@ def main():\n-    print("hi")\n+    print("hello")\n*** End Patch\n', files());
+    const r = applyPatchToTexts(
+      '*** Begin Patch\n*** Update File: src/app.py\n@@ def main():\n-    print("hi")\n+    print("hello")\n*** End Patch\n',
+      files(),
+    );
     assert.equal(r.ok, true, r.error);
     assert.equal(r.files[0]!.newText, want);
   });

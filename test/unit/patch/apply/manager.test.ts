@@ -59,7 +59,10 @@ describe('PatchManager on a real folder', () => {
     assert.equal(existsSync(path.join(dir, 'gone.txt')), false);
     assert.equal(r.files[0]!.hunks[0]!.status, 'applied');
     assert.match(r.reversePatch, /old mode|a\/a\.txt/);
-    assert.deepEqual(readdirSync(dir).filter((n) => n.includes('patchpilot')), []);
+    assert.deepEqual(
+      readdirSync(dir).filter((n) => n.includes('patchpilot')),
+      [],
+    );
   });
 
   test('a BOM and CRLF endings survive the disk round trip byte for byte', async () => {
@@ -131,18 +134,24 @@ describe('PatchManager on a real folder', () => {
     assert.deepEqual(snapshot(dir), before);
   });
 
-  test('a read-only target folder makes the whole patch fail with nothing changed', { skip: process.getuid?.() === 0 ? 'root ignores folder permissions' : false }, async () => {
-    const dir = workspace({ 'a.txt': 'a\nb\n', 'ro/c.txt': 'c\nd\n' });
-    chmodSync(path.join(dir, 'ro'), 0o555);
-    try {
-      const before = snapshot(dir);
-      const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(patch(modify('a.txt', [hunk([' a', '-b', '+B'])]), modify('ro/c.txt', [hunk([' c', '-d', '+D'])])));
-      assert.equal(r.ok, false);
-      assert.deepEqual(snapshot(dir), before);
-    } finally {
-      chmodSync(path.join(dir, 'ro'), 0o755);
-    }
-  });
+  test(
+    'a read-only target folder makes the whole patch fail with nothing changed',
+    { skip: process.getuid?.() === 0 ? 'root ignores folder permissions' : false },
+    async () => {
+      const dir = workspace({ 'a.txt': 'a\nb\n', 'ro/c.txt': 'c\nd\n' });
+      chmodSync(path.join(dir, 'ro'), 0o555);
+      try {
+        const before = snapshot(dir);
+        const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(
+          patch(modify('a.txt', [hunk([' a', '-b', '+B'])]), modify('ro/c.txt', [hunk([' c', '-d', '+D'])])),
+        );
+        assert.equal(r.ok, false);
+        assert.deepEqual(snapshot(dir), before);
+      } finally {
+        chmodSync(path.join(dir, 'ro'), 0o755);
+      }
+    },
+  );
 
   test('symlinks leading outside the workspace are refused, links inside are written through', async () => {
     const outside = workspace({ 'secret.txt': 'a\nb\n' });
@@ -186,7 +195,9 @@ describe('PatchManager on a real folder', () => {
   test('rename on disk moves the file and keeps its mode', async () => {
     const dir = workspace({ 'old.sh': '#!/bin/sh\necho hi\n' });
     chmodSync(path.join(dir, 'old.sh'), 0o755);
-    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(patch(op({ operation: 'rename', oldPath: 'old.sh', newPath: 'bin/new.sh', hunks: [hunk([' #!/bin/sh', '-echo hi', '+echo bye'])] })));
+    const r = await new PatchManager({ root: dir, fs: new NodeWorkspaceFs(dir) }).applyParsed(
+      patch(op({ operation: 'rename', oldPath: 'old.sh', newPath: 'bin/new.sh', hunks: [hunk([' #!/bin/sh', '-echo hi', '+echo bye'])] })),
+    );
     assert.equal(r.ok, true, r.error);
     assert.equal(existsSync(path.join(dir, 'old.sh')), false);
     assert.equal(readFileSync(path.join(dir, 'bin/new.sh'), 'utf8'), '#!/bin/sh\necho bye\n');

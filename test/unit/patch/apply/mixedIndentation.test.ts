@@ -17,12 +17,12 @@ function applied(src: string, body: string[]): string {
 const py = ['class Store:', '    def load(self):', '        data = read()', '        return data', ''].join('\n');
 
 describe('mixed indentation in the added lines', () => {
-  test('context written 4 too shallow; one added line in that frame, one already at the file\'s indentation', () => {
+  test("context written 4 too shallow; one added line in that frame, one already at the file's indentation", () => {
     const out = applied(py, [' def load(self):', '     data = read()', '+    check(data)', '+        log(data)', '     return data']);
     assert.equal(out, py.replace('        return data', '        check(data)\n        log(data)\n        return data'));
   });
 
-  test('every added line already at the file\'s indentation', () => {
+  test("every added line already at the file's indentation", () => {
     const out = applied(py, [' def load(self):', '     data = read()', '+        check(data)', '+        log(data)', '     return data']);
     assert.equal(out, py.replace('        return data', '        check(data)\n        log(data)\n        return data'));
   });
@@ -50,7 +50,7 @@ describe('mixed indentation in the added lines', () => {
     assert.equal(out, js.replace('    .then(parse);', '    .then(check)\n    .then(parse);'));
   });
 
-  test('loosely matched hunk (context shifted unevenly): an added line at the file\'s indentation stays', () => {
+  test("loosely matched hunk (context shifted unevenly): an added line at the file's indentation stays", () => {
     const src = ['def run():', '    a = 1', '    if a:', '        b = 2', '    return b', ''].join('\n');
     // The model lost different amounts of indentation on different context lines.
     const out = applied(src, [' def run():', '   a = 1', '  if a:', '+        c = 3', '      b = 2', '  return b']);
@@ -58,16 +58,46 @@ describe('mixed indentation in the added lines', () => {
   });
 
   test('a loose match re-indents from the nearest line the result keeps, not from a removed line', () => {
-    const src = ['class Box {', '    open() {', '        this.state = 0;', '        if (ready) {', '            this.start();', '        }', '    }', '}', ''].join('\n');
+    const src = [
+      'class Box {',
+      '    open() {',
+      '        this.state = 0;',
+      '        if (ready) {',
+      '            this.start();',
+      '        }',
+      '    }',
+      '}',
+      '',
+    ].join('\n');
     // SEARCH has `this.start()` 4 too shallow; REPLACE repeats it and adds a line beside it.
-    const patch = ['box.js', '<<<<<<< SEARCH', '    open() {', '        this.state = 0;', '        if (ready) {', '        this.start();', '        }', '=======', '    open() {', '        this.state = 1;', '        if (ready) {', '        this.start();', '        this.log();', '        }', '>>>>>>> REPLACE', ''].join('\n');
+    const patch = [
+      'box.js',
+      '<<<<<<< SEARCH',
+      '    open() {',
+      '        this.state = 0;',
+      '        if (ready) {',
+      '        this.start();',
+      '        }',
+      '=======',
+      '    open() {',
+      '        this.state = 1;',
+      '        if (ready) {',
+      '        this.start();',
+      '        this.log();',
+      '        }',
+      '>>>>>>> REPLACE',
+      '',
+    ].join('\n');
     const r = applyPatchToTexts(patch, new Map([['box.js', src]]));
     assert.equal(r.ok, true, r.error);
     // The lines beside `open() {` and the closing braces (kept, not shifted) stay as written.
-    assert.equal(r.files[0]!.newText, src.replace('this.state = 0;', 'this.state = 1;').replace('            this.start();\n', '        this.start();\n        this.log();\n'));
+    assert.equal(
+      r.files[0]!.newText,
+      src.replace('this.state = 0;', 'this.state = 1;').replace('            this.start();\n', '        this.start();\n        this.log();\n'),
+    );
   });
 
-  test('a block added at the file\'s depth under shifted context: the shifted reading would end a block where the file goes on deeper', () => {
+  test("a block added at the file's depth under shifted context: the shifted reading would end a block where the file goes on deeper", () => {
     const js = ['function run(jobs) {', '  for (const j of jobs) {', '    start(j);', '  }', '  report();', '}', ''].join('\n');
     // Context 2 too deep; the added `if` block written at the file's depth (2), where shifted it would sit at 0.
     const out = applied(js, ['     start(j);', '   }', '+  if (!jobs.length) {', '+    warn();', '+  }', '   report();']);
@@ -117,9 +147,8 @@ describe('mixed indentation in the added lines', () => {
   });
 });
 
-
 describe('mixed indentation: where the shifted reading is out of place', () => {
-  test('Markdown, context a tab too deep: a heading in the context\'s frame, list items already at the file\'s (a shift would crush them)', () => {
+  test("Markdown, context a tab too deep: a heading in the context's frame, list items already at the file's (a shift would crush them)", () => {
     const md = ['# T', '', 'intro', '', '## Old', '', '## Next', ''].join('\n');
     const out = applied(md, [' \tintro', ' ', '-\t## Old', '+\t## Info', '+', '+- one', '+- two', ' ', ' \t## Next']);
     // The crushed items are read as written; the heading, apart from them, is shifted (a tab deeper would sit under no opener).

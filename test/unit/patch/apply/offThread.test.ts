@@ -75,7 +75,11 @@ describe('patch plans off the caller thread', () => {
     const files = { 'a.txt': 'a\r\nb\nc\r\nd\n', 'b.txt': 'one\ntwo\nthree\n' };
     const refused = '--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,3 @@\n a\n+X\n b\n';
     const two = '--- a/a.txt\n+++ b/a.txt\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n--- a/b.txt\n+++ b/b.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+2\n';
-    for (const [patch, dryRun] of [[refused, false], [two, true], [two, false]] as const) {
+    for (const [patch, dryRun] of [
+      [refused, false],
+      [two, true],
+      [two, false],
+    ] as const) {
       const r = await both(files, patch, planner, dryRun);
       assert.deepEqual(r.worker, r.inline, patch);
       assert.deepEqual(r.workerFiles, r.inlineFiles);

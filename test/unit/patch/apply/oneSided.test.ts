@@ -52,7 +52,7 @@ describe('unified hunks with context on one side only', () => {
     assert.equal(r.files[0]!.newText, cfg.replace('debug = false', 'debug = true'));
   });
 
-  test('an empty file\'s diff (`@@ -0,0 +1 @@`) on a file that has lines is refused (git: the file was empty)', () => {
+  test("an empty file's diff (`@@ -0,0 +1 @@`) on a file that has lines is refused (git: the file was empty)", () => {
     const r = run('bbb\n', ['@@ -0,0 +1 @@', '+aaa'], 'file');
     assert.equal(r.ok, false);
     assert.match(r.error!, /says the file was empty, but it has 1 line/);

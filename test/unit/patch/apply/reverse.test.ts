@@ -19,7 +19,7 @@ function roundTrip(original: Record<string, string>, parsed: ParsedPatch, accept
   dirs.push(dir);
   execFileSync('git', ['init', '-q'], { cwd: dir });
   const after = new Map(Object.entries(original));
-  for (const [p, t] of r.finalTexts) (t === null ? after.delete(p) : after.set(p, t));
+  for (const [p, t] of r.finalTexts) t === null ? after.delete(p) : after.set(p, t);
   for (const [p, t] of after) {
     mkdirSync(path.dirname(path.join(dir, p)), { recursive: true });
     writeFileSync(path.join(dir, p), t);
@@ -62,7 +62,10 @@ describe('reverse patch: git apply of it restores the original bytes', () => {
     const src = 'a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n';
     const parsed = patch(modify('s.txt', [hunk([' a', '-b', '+B']), hunk([' e', '-f', '+F']), hunk([' i', '-j', '+J'])]));
     const r = roundTrip({ 's.txt': src }, parsed, new Set(['s.txt#1', 's.txt#3']));
-    assert.deepEqual(r.files[0]!.hunks.map((h) => h.status), ['applied', 'rejected', 'applied']);
+    assert.deepEqual(
+      r.files[0]!.hunks.map((h) => h.status),
+      ['applied', 'rejected', 'applied'],
+    );
     assert.equal(r.files[0]!.newText, 'a\nB\nc\nd\ne\nf\ng\nh\ni\nJ\n');
     assert.doesNotMatch(r.reversePatch, /F/);
   });

@@ -17,16 +17,33 @@ function applied(files: Record<string, string>, ...blocks: string[]): Record<str
   return Object.fromEntries(r.files.map((f) => [f.newPath ?? f.oldPath, f.newText ?? null]));
 }
 
-const js = ['function load(path) {', '  const raw = read(path);', '  return parse(raw);', '}', '', 'function save(path, data) {', '  write(path, data);', '}', ''].join('\n');
+const js = [
+  'function load(path) {',
+  '  const raw = read(path);',
+  '  return parse(raw);',
+  '}',
+  '',
+  'function save(path, data) {',
+  '  write(path, data);',
+  '}',
+  '',
+].join('\n');
 
 describe('SEARCH/REPLACE blocks apply in order, each to the text the blocks before it left', () => {
   test('a later SEARCH contains what an earlier REPLACE wrote', () => {
     const out = applied(
       { 'io.js': js },
       block('io.js', ['  const raw = read(path);'], ['  const raw = read(path, "utf8");']),
-      block('io.js', ['  const raw = read(path, "utf8");', '  return parse(raw);'], ['  const raw = read(path, "utf8");', '  if (!raw) return null;', '  return parse(raw);']),
+      block(
+        'io.js',
+        ['  const raw = read(path, "utf8");', '  return parse(raw);'],
+        ['  const raw = read(path, "utf8");', '  if (!raw) return null;', '  return parse(raw);'],
+      ),
     );
-    assert.equal(out['io.js'], js.replace('read(path);', 'read(path, "utf8");').replace('  return parse(raw);', '  if (!raw) return null;\n  return parse(raw);'));
+    assert.equal(
+      out['io.js'],
+      js.replace('read(path);', 'read(path, "utf8");').replace('  return parse(raw);', '  if (!raw) return null;\n  return parse(raw);'),
+    );
   });
 
   test('a rename then a use of the new name, three blocks, one of them before the others in the file', () => {
@@ -36,18 +53,43 @@ describe('SEARCH/REPLACE blocks apply in order, each to the text the blocks befo
       block(null, ['function store(path, data) {', '  write(path, data);'], ['function store(path, data) {', '  ensureDir(path);', '  write(path, data);']),
       block(null, ['function load(path) {'], ['function load(path) {', '  log("load");']),
     );
-    assert.equal(out['io.js'], js.replace('function save(path, data) {\n', 'function store(path, data) {\n  ensureDir(path);\n').replace('function load(path) {\n', 'function load(path) {\n  log("load");\n'));
+    assert.equal(
+      out['io.js'],
+      js
+        .replace('function save(path, data) {\n', 'function store(path, data) {\n  ensureDir(path);\n')
+        .replace('function load(path) {\n', 'function load(path) {\n  log("load");\n'),
+    );
   });
 
   test('a block whose SEARCH an earlier block removed is refused, saying blocks apply in order', () => {
-    const r = apply({ 'io.js': js }, block('io.js', ['  write(path, data);'], ['  writeAtomic(path, data);']), block('io.js', ['  write(path, data);'], ['  writeSync(path, data);']));
+    const r = apply(
+      { 'io.js': js },
+      block('io.js', ['  write(path, data);'], ['  writeAtomic(path, data);']),
+      block('io.js', ['  write(path, data);'], ['  writeSync(path, data);']),
+    );
     assert.equal(r.ok, false);
     assert.match(r.error!, /io\.js hunk #2.*not found in the file[\s\S]*blocks apply in order: it was searched in the text the 1 block\(s\) before it left/);
-    assert.deepEqual(r.files[0]!.hunks.map((h) => h.status), ['would-apply', 'refused']);
+    assert.deepEqual(
+      r.files[0]!.hunks.map((h) => h.status),
+      ['would-apply', 'refused'],
+    );
   });
 
   test('unified-diff hunks stay placed against the original', () => {
-    const diff = ['--- a/io.js', '+++ b/io.js', '@@ -1,3 +1,3 @@', ' function load(path) {', '-  const raw = read(path);', '+  const raw = read(path, "utf8");', '   return parse(raw);', '@@ -2,2 +2,3 @@', '   const raw = read(path, "utf8");', '+  if (!raw) return null;', '   return parse(raw);', ''].join('\n');
+    const diff = [
+      '--- a/io.js',
+      '+++ b/io.js',
+      '@@ -1,3 +1,3 @@',
+      ' function load(path) {',
+      '-  const raw = read(path);',
+      '+  const raw = read(path, "utf8");',
+      '   return parse(raw);',
+      '@@ -2,2 +2,3 @@',
+      '   const raw = read(path, "utf8");',
+      '+  if (!raw) return null;',
+      '   return parse(raw);',
+      '',
+    ].join('\n');
     const r = applyPatchToTexts(diff, new Map([['io.js', js]]));
     assert.equal(r.ok, false);
     assert.match(r.error!, /hunk #2.*not found/);
@@ -60,7 +102,26 @@ describe('SEARCH/REPLACE blocks apply in order, each to the text the blocks befo
 
   test("Roo's :start_line: picks among equal places, moved by the lines earlier blocks added", () => {
     const src = ['x = 0', 'y = 0', 'w = 0', 'v = 0', 'x = 0', 'y = 0', ''].join('\n');
-    const patch = ['f.py', '<<<<<<< SEARCH', ':start_line:1', '-------', 'x = 0', '=======', 'x = 0', 'z = 9', '>>>>>>> REPLACE', '', '<<<<<<< SEARCH', ':start_line:5', '-------', 'x = 0', '=======', 'x = 1', '>>>>>>> REPLACE', ''].join('\n');
+    const patch = [
+      'f.py',
+      '<<<<<<< SEARCH',
+      ':start_line:1',
+      '-------',
+      'x = 0',
+      '=======',
+      'x = 0',
+      'z = 9',
+      '>>>>>>> REPLACE',
+      '',
+      '<<<<<<< SEARCH',
+      ':start_line:5',
+      '-------',
+      'x = 0',
+      '=======',
+      'x = 1',
+      '>>>>>>> REPLACE',
+      '',
+    ].join('\n');
     const r = applyPatchToTexts(patch, new Map([['f.py', src]]));
     assert.equal(r.ok, true, r.error);
     // The second block's hint (line 5) is line 6 once the first block added a line.

@@ -14,7 +14,9 @@ const py = ['def a():', '    x = 1', '    return x', '', 'def b():', '    y = 2'
 
 describe('tolerances: all apply exactly', () => {
   test('wrong line numbers are only a hint', () => {
-    const { text, result } = applyOk(py, [hunk([' def b():', '-    y = 2', '+    y = 3', '     return y'], { oldStart: 40, oldCount: 3, newStart: 40, newCount: 3 })]);
+    const { text, result } = applyOk(py, [
+      hunk([' def b():', '-    y = 2', '+    y = 3', '     return y'], { oldStart: 40, oldCount: 3, newStart: 40, newCount: 3 }),
+    ]);
     assert.equal(text, py.replace('y = 2', 'y = 3'));
     assert.deepEqual(result.files[0]!.hunks[0]!.range, { start: 5, end: 7 });
     assert.equal(result.files[0]!.hunks[0]!.strategy, 'exact');
@@ -109,7 +111,13 @@ describe('tolerances: all apply exactly', () => {
       hunk([' l19', '-return', '+RETURN'], { oldStart: 119, oldCount: 2 }),
       hunk(['-return', '+RET'], { oldStart: 130, oldCount: 1 }),
     ]);
-    assert.equal(text, src.replace('l4\n', 'L4\n').replace('l19\nreturn', 'l19\nRETURN').replace(/return\n$/, 'RET\n'));
+    assert.equal(
+      text,
+      src
+        .replace('l4\n', 'L4\n')
+        .replace('l19\nreturn', 'l19\nRETURN')
+        .replace(/return\n$/, 'RET\n'),
+    );
   });
 
   test('an unprefixed line (missing +) absent from the file is recovered as added', () => {
@@ -157,7 +165,9 @@ describe('tolerances: all apply exactly', () => {
   test('a 6-hunk patch on a 10,000-line file', () => {
     const src = lines(10000, (i) => `const v${i} = ${i};`);
     const hunks = [9000, 100, 5000, 7000, 3000, 1].map((n) =>
-      hunk([` const v${n} = ${n};`, ` const v${n + 1} = ${n + 1};`, `-const v${n + 2} = ${n + 2};`, `+const v${n + 2} = -1;`, ` const v${n + 3} = ${n + 3};`], { oldStart: n + 7 }),
+      hunk([` const v${n} = ${n};`, ` const v${n + 1} = ${n + 1};`, `-const v${n + 2} = ${n + 2};`, `+const v${n + 2} = -1;`, ` const v${n + 3} = ${n + 3};`], {
+        oldStart: n + 7,
+      }),
     );
     const { text } = applyOk(src, hunks);
     let want = src;
@@ -170,13 +180,22 @@ describe('a missing + recovered only when its exact text is certain', () => {
   test('"+" dropped from an indented line: the raw line is the text (indentation of the neighbours)', () => {
     const src = 'function f() {\n  const a = 1;\n  const c = 3;\n  return a;\n}\n';
     // The model wrote `  const b = 2;` (no +): parsed as context "  const b = 2;" minus one space.
-    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '  const b = 2;', '   const c = 3;', '   return a;'], { oldStart: 1, oldCount: 4, newStart: 1, newCount: 5 })]);
+    const { text } = applyOk(src, [
+      hunk([' function f() {', '   const a = 1;', '  const b = 2;', '   const c = 3;', '   return a;'], { oldStart: 1, oldCount: 4, newStart: 1, newCount: 5 }),
+    ]);
     assert.equal(text, 'function f() {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n  return a;\n}\n');
   });
 
   test('"+" turned into a space: the parsed text is the line', () => {
     const src = 'function f() {\n  const a = 1;\n  const c = 3;\n  return a;\n}\n';
-    const { text } = applyOk(src, [hunk([' function f() {', '   const a = 1;', '   const b = 2;', '   const c = 3;', '   return a;'], { oldStart: 1, oldCount: 4, newStart: 1, newCount: 5 })]);
+    const { text } = applyOk(src, [
+      hunk([' function f() {', '   const a = 1;', '   const b = 2;', '   const c = 3;', '   return a;'], {
+        oldStart: 1,
+        oldCount: 4,
+        newStart: 1,
+        newCount: 5,
+      }),
+    ]);
     assert.equal(text, 'function f() {\n  const a = 1;\n  const b = 2;\n  const c = 3;\n  return a;\n}\n');
   });
 

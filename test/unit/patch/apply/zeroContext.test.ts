@@ -6,20 +6,7 @@ import { createPatch } from 'diff';
 
 /** `git diff -U0` patches (no context at all) apply by their line numbers when those prove themselves. */
 
-const src = [
-  'function a() {',
-  '  return 1;',
-  '}',
-  '',
-  'function b() {',
-  '  return 2;',
-  '}',
-  '',
-  'function c() {',
-  '  return 3;',
-  '}',
-  '',
-].join('\n');
+const src = ['function a() {', '  return 1;', '}', '', 'function b() {', '  return 2;', '}', '', 'function c() {', '  return 3;', '}', ''].join('\n');
 
 const apply = (patch: string, text = src) => applyPatchToTexts(patch, new Map([['f.txt', text]]));
 
@@ -28,7 +15,10 @@ describe('git diff -U0', () => {
     ['replace a repeated line', src.replace('}\n\nfunction b', '};\n\nfunction b')],
     ['insert in the middle (no context) next to a replaced line', src.replace('  return 2;\n', '  log();\n  return 20;\n')],
     ['delete a repeated blank line and insert at the top', '// header\n' + src.replace('}\n\nfunction c', '}\nfunction c')],
-    ['several hunks of each kind', '// header\n' + src.replace('  return 1;\n', '').replace('  return 2;', '  return 20;').replace('  return 3;\n}\n', '  return 3;\n}\n// end\n')],
+    [
+      'several hunks of each kind',
+      '// header\n' + src.replace('  return 1;\n', '').replace('  return 2;', '  return 20;').replace('  return 3;\n}\n', '  return 3;\n}\n// end\n'),
+    ],
   ];
   for (const [name, after] of edits) {
     test(`applies by its numbers: ${name}`, () => {
@@ -44,7 +34,10 @@ describe('git diff -U0', () => {
     const patch = ['--- a/f.txt', '+++ b/f.txt', '@@ -4 +4 @@', '-}', '+};', ''].join('\n');
     const r = apply(patch);
     assert.equal(r.ok, false);
-    assert.match(r.error!, /matches equally at lines 3, 7, 11.*its line numbers cannot be trusted \(line 4 of the file is not the line @@ -4,1 \+4,1 @@ removes there\)/s);
+    assert.match(
+      r.error!,
+      /matches equally at lines 3, 7, 11.*its line numbers cannot be trusted \(line 4 of the file is not the line @@ -4,1 \+4,1 @@ removes there\)/s,
+    );
   });
 
   test('unproven numbers leave a unique removed line to its content, and refuse a pure insertion', () => {
@@ -80,4 +73,3 @@ describe('git diff -U0', () => {
     assert.equal(r.files[0]!.newText, after, patch);
   });
 });
-

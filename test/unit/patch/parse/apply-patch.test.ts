@@ -16,16 +16,39 @@ describe('apply_patch envelope', () => {
   });
 
   test('consecutive @@ lines are nested anchors, outermost first', () => {
-    const p = parseOk(text('*** Begin Patch', '*** Update File: m.py', '@@ class Shop', '@@     def total(self):', '-        return 0', '+        return sum(self.items)', '*** End Patch'));
+    const p = parseOk(
+      text(
+        '*** Begin Patch',
+        '*** Update File: m.py',
+        '@@ class Shop',
+        '@@     def total(self):',
+        '-        return 0',
+        '+        return sum(self.items)',
+        '*** End Patch',
+      ),
+    );
     assert.deepEqual(p.files[0]!.hunks[0]!.anchors, ['class Shop', 'def total(self):']);
     assert.equal(p.files[0]!.hunks[0]!.patchLine, 3);
   });
 
   test('hunks are separated by @@ lines; a first hunk without @@ is fine', () => {
-    const p = parseOk(text('*** Begin Patch', '*** Update File: a.txt', ' one', '-two', '+2', '@@', ' five', '-six', '+6', '@@ section', '-x', '+y', '*** End Patch'));
+    const p = parseOk(
+      text('*** Begin Patch', '*** Update File: a.txt', ' one', '-two', '+2', '@@', ' five', '-six', '+6', '@@ section', '-x', '+y', '*** End Patch'),
+    );
     const hunks = p.files[0]!.hunks;
-    assert.deepEqual(hunks.map((h) => [h.index, h.patchLine, h.anchors]), [[0, 3, []], [1, 6, []], [2, 10, ['section']]]);
-    assert.deepEqual(hunks.map(body), [[' one', '-two', '+2'], [' five', '-six', '+6'], ['-x', '+y']]);
+    assert.deepEqual(
+      hunks.map((h) => [h.index, h.patchLine, h.anchors]),
+      [
+        [0, 3, []],
+        [1, 6, []],
+        [2, 10, ['section']],
+      ],
+    );
+    assert.deepEqual(hunks.map(body), [
+      [' one', '-two', '+2'],
+      [' five', '-six', '+6'],
+      ['-x', '+y'],
+    ]);
   });
 
   test('Add File: + lines become the single hunk of a create', () => {
@@ -62,16 +85,40 @@ describe('apply_patch envelope', () => {
   });
 
   test('*** End of File sets atEndOfFile on its hunk', () => {
-    const p = parseOk(text('*** Begin Patch', '*** Update File: a.txt', '@@', ' last', '+appended', '*** End of File', '@@ other', '-q', '+r', '*** End Patch'));
+    const p = parseOk(
+      text('*** Begin Patch', '*** Update File: a.txt', '@@', ' last', '+appended', '*** End of File', '@@ other', '-q', '+r', '*** End Patch'),
+    );
     const hunks = p.files[0]!.hunks;
-    assert.deepEqual(hunks.map((h) => h.atEndOfFile ?? false), [true, false]);
+    assert.deepEqual(
+      hunks.map((h) => h.atEndOfFile ?? false),
+      [true, false],
+    );
   });
 
   test('several files of every kind in one envelope', () => {
     const p = parseOk(
-      text('*** Begin Patch', '*** Add File: n.txt', '+n', '*** Update File: u.txt', '-a', '+b', '*** Delete File: d.txt', '*** Update File: r.txt', '*** Move to: r2.txt', '*** End Patch'),
+      text(
+        '*** Begin Patch',
+        '*** Add File: n.txt',
+        '+n',
+        '*** Update File: u.txt',
+        '-a',
+        '+b',
+        '*** Delete File: d.txt',
+        '*** Update File: r.txt',
+        '*** Move to: r2.txt',
+        '*** End Patch',
+      ),
     );
-    assert.deepEqual(p.files.map((f) => [f.operation, f.newPath ?? f.oldPath, f.patchLine]), [['create', 'n.txt', 2], ['modify', 'u.txt', 4], ['delete', 'd.txt', 7], ['rename', 'r2.txt', 8]]);
+    assert.deepEqual(
+      p.files.map((f) => [f.operation, f.newPath ?? f.oldPath, f.patchLine]),
+      [
+        ['create', 'n.txt', 2],
+        ['modify', 'u.txt', 4],
+        ['delete', 'd.txt', 7],
+        ['rename', 'r2.txt', 8],
+      ],
+    );
   });
 
   test('missing *** End Patch is tolerated with a warning', () => {
@@ -87,13 +134,21 @@ describe('apply_patch envelope', () => {
   });
 
   test('empty and unprefixed lines inside an update hunk', () => {
-    const p = parseOk(text('*** Begin Patch', '*** Update File: a.py', '@@ def f():', '     a = 1', '', '-    b = 2', '+    b = 3', 'return a', '*** End Patch'));
+    const p = parseOk(
+      text('*** Begin Patch', '*** Update File: a.py', '@@ def f():', '     a = 1', '', '-    b = 2', '+    b = 3', 'return a', '*** End Patch'),
+    );
     assert.deepEqual(body(p.files[0]!.hunks[0]), ['     a = 1', ' ', '-    b = 2', '+    b = 3', '~ return a']);
   });
 
   test('blank separator lines before the next marker are not context', () => {
     const p = parseOk(text('*** Begin Patch', '*** Update File: a.txt', '-a', '+b', '', '*** Update File: c.txt', '-c', '+d', '', '*** End Patch'));
-    assert.deepEqual(p.files.map((f) => body(f.hunks[0])), [['-a', '+b'], ['-c', '+d']]);
+    assert.deepEqual(
+      p.files.map((f) => body(f.hunks[0])),
+      [
+        ['-a', '+b'],
+        ['-c', '+d'],
+      ],
+    );
   });
 
   test('unified-style numbers on an @@ line are kept as hints', () => {
@@ -104,9 +159,33 @@ describe('apply_patch envelope', () => {
 
   test('two fenced envelopes are combined; CRLF line endings stripped', () => {
     const p = parseOk(
-      ['Part one:', '```', '*** Begin Patch', '*** Update File: a.txt', '-a', '+b', '*** End Patch', '```', 'Part two:', '```', '*** Begin Patch', '*** Update File: c.txt', '-c', '+d', '*** End Patch', '```', ''].join('\r\n'),
+      [
+        'Part one:',
+        '```',
+        '*** Begin Patch',
+        '*** Update File: a.txt',
+        '-a',
+        '+b',
+        '*** End Patch',
+        '```',
+        'Part two:',
+        '```',
+        '*** Begin Patch',
+        '*** Update File: c.txt',
+        '-c',
+        '+d',
+        '*** End Patch',
+        '```',
+        '',
+      ].join('\r\n'),
     );
-    assert.deepEqual(p.files.map((f) => [f.newPath, body(f.hunks[0])]), [['a.txt', ['-a', '+b']], ['c.txt', ['-c', '+d']]]);
+    assert.deepEqual(
+      p.files.map((f) => [f.newPath, body(f.hunks[0])]),
+      [
+        ['a.txt', ['-a', '+b']],
+        ['c.txt', ['-c', '+d']],
+      ],
+    );
   });
 
   test('a fence closes an envelope missing its End Patch', () => {
@@ -119,7 +198,11 @@ describe('apply_patch envelope', () => {
       [text('*** Begin Patch', '*** Update File: a.txt', '*** End Patch'), /`\*\*\* Update File: a\.txt` has no changes: expected `@@`/, 2],
       [text('*** Begin Patch', '*** Modify File: a.txt', '-a', '*** End Patch'), /unknown apply_patch marker `\*\*\* Modify File: a\.txt`: expected one of/, 2],
       [text('*** Begin Patch', '@@', '-a', '+b', '*** End Patch'), /expected `\*\*\* Update File: path`.*found `@@`/, 2],
-      [text('*** Begin Patch', '*** Add File: a.txt', '+x', '*** Move to: b.txt', '*** End Patch'), /`\*\*\* Move to:` must follow `\*\*\* Update File: path`/, 4],
+      [
+        text('*** Begin Patch', '*** Add File: a.txt', '+x', '*** Move to: b.txt', '*** End Patch'),
+        /`\*\*\* Move to:` must follow `\*\*\* Update File: path`/,
+        4,
+      ],
       [text('*** Begin Patch', '*** Update File:', '-a', '*** End Patch'), /`\*\*\* Update File:` has no path/, 2],
       [text('*** Begin Patch', '*** Delete File: a.txt', 'some text', '*** End Patch'), /`\*\*\* Delete File: a\.txt` takes no content, found `some text`/, 3],
       [text('*** Begin Patch', '*** Add File: a.txt', '*** End of File', '*** End Patch'), /`\*\*\* End of File` outside an `\*\*\* Update File:` section/, 3],
@@ -141,8 +224,27 @@ describe('apply_patch envelope', () => {
     const p = parseOk(text('  *** Begin Patch', '  *** Update File: a.txt', '@@', ' keep', '-a', '+b', ' *** End Patch'));
     assert.deepEqual(body(p.files[0]!.hunks[0]), [' keep', '-a', '+b']);
     assert.ok(!hasWarning(p, 'End Patch'));
-    const q = parseOk(text('Apply this:', '', '    *** Begin Patch', '    *** Add File: n.txt', '+new', '\t*** Update File: a.txt', '-a', '+b', '    *** End of File', '    *** End Patch'));
-    assert.deepEqual(q.files.map((f) => [f.operation, f.newPath]), [['create', 'n.txt'], ['modify', 'a.txt']]);
+    const q = parseOk(
+      text(
+        'Apply this:',
+        '',
+        '    *** Begin Patch',
+        '    *** Add File: n.txt',
+        '+new',
+        '\t*** Update File: a.txt',
+        '-a',
+        '+b',
+        '    *** End of File',
+        '    *** End Patch',
+      ),
+    );
+    assert.deepEqual(
+      q.files.map((f) => [f.operation, f.newPath]),
+      [
+        ['create', 'n.txt'],
+        ['modify', 'a.txt'],
+      ],
+    );
     assert.equal(q.files[1]!.hunks[0]!.atEndOfFile, true);
   });
 
@@ -151,4 +253,3 @@ describe('apply_patch envelope', () => {
     assert.deepEqual(body(p.files[0]!.hunks[0]), [' /*', '  *** careful: shared', '-x();', '+y();']);
   });
 });
-

@@ -15,9 +15,30 @@ describe('format detection, prose and fences', () => {
 
   test('explanation between several fenced blocks: all parts are combined', () => {
     const p = parseOk(
-      text('First the model:', '```patch', '--- a/m.py', '+++ b/m.py', '@@ -1 +1 @@', '-a', '+b', '```', 'Then the view:', '```diff', 'diff --git a/v.py b/v.py', '--- a/v.py', '+++ b/v.py', '@@ -3 +3 @@', '-c', '+d', '```'),
+      text(
+        'First the model:',
+        '```patch',
+        '--- a/m.py',
+        '+++ b/m.py',
+        '@@ -1 +1 @@',
+        '-a',
+        '+b',
+        '```',
+        'Then the view:',
+        '```diff',
+        'diff --git a/v.py b/v.py',
+        '--- a/v.py',
+        '+++ b/v.py',
+        '@@ -3 +3 @@',
+        '-c',
+        '+d',
+        '```',
+      ),
     );
-    assert.deepEqual(p.files.map((f) => f.newPath), ['m.py', 'v.py']);
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['m.py', 'v.py'],
+    );
   });
 
   test('a hunk without ---/+++ takes its path from the line before the fence', () => {
@@ -28,27 +49,72 @@ describe('format detection, prose and fences', () => {
 
   test('a hunk without ---/+++ takes its path from the fence info', () => {
     const p = parseOk(text('```diff src/x.py', '@@', '-a', '+b', '```', '```diff src/y.py', '@@', '-c', '+d', '```'));
-    assert.deepEqual(p.files.map((f) => [f.newPath, body(f.hunks[0])]), [['src/x.py', ['-a', '+b']], ['src/y.py', ['-c', '+d']]]);
+    assert.deepEqual(
+      p.files.map((f) => [f.newPath, body(f.hunks[0])]),
+      [
+        ['src/x.py', ['-a', '+b']],
+        ['src/y.py', ['-c', '+d']],
+      ],
+    );
   });
 
   test('a second fenced hunk with no path continues the file before it', () => {
-    const p = parseOk(text('```diff', '--- a/f', '+++ b/f', '@@ -1 +1 @@', '-a', '+b', '```', 'and further down:', '```diff', '@@ -40 +40 @@', '-c', '+d', '```'));
+    const p = parseOk(
+      text('```diff', '--- a/f', '+++ b/f', '@@ -1 +1 @@', '-a', '+b', '```', 'and further down:', '```diff', '@@ -40 +40 @@', '-c', '+d', '```'),
+    );
     assert.equal(p.files.length, 1);
-    assert.deepEqual(p.files[0]!.hunks.map(body), [['-a', '+b'], ['-c', '+d']]);
+    assert.deepEqual(p.files[0]!.hunks.map(body), [
+      ['-a', '+b'],
+      ['-c', '+d'],
+    ]);
   });
 
   test('SEARCH/REPLACE blocks win over a larger diff quoted beside them (the diff is prose)', () => {
     const p = parseOk(
-      text('```diff', '--- a/u.txt', '+++ b/u.txt', '@@ -1 +1 @@', '-a', '+b', '@@ -5 +5 @@', '-c', '+d', '```', 'sr.txt', '<<<<<<< SEARCH', 'x', '=======', 'y', '>>>>>>> REPLACE'),
+      text(
+        '```diff',
+        '--- a/u.txt',
+        '+++ b/u.txt',
+        '@@ -1 +1 @@',
+        '-a',
+        '+b',
+        '@@ -5 +5 @@',
+        '-c',
+        '+d',
+        '```',
+        'sr.txt',
+        '<<<<<<< SEARCH',
+        'x',
+        '=======',
+        'y',
+        '>>>>>>> REPLACE',
+      ),
     );
     assert.equal(p.format, 'search_replace');
-    assert.deepEqual(p.files.map((f) => f.newPath), ['sr.txt']);
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['sr.txt'],
+    );
     assert.ok(hasWarning(p, 'line 2: ignored the unified diff outside the SEARCH/REPLACE blocks'));
   });
 
   test('mixed diff and envelope: the larger part is used and the other reported', () => {
     const p = parseOk(
-      text('--- a/u.txt', '+++ b/u.txt', '@@ -1 +1 @@', '-a', '+b', '@@ -5 +5 @@', '-c', '+d', '*** Begin Patch', '*** Update File: e.txt', '-x', '+y', '*** End Patch'),
+      text(
+        '--- a/u.txt',
+        '+++ b/u.txt',
+        '@@ -1 +1 @@',
+        '-a',
+        '+b',
+        '@@ -5 +5 @@',
+        '-c',
+        '+d',
+        '*** Begin Patch',
+        '*** Update File: e.txt',
+        '-x',
+        '+y',
+        '*** End Patch',
+      ),
     );
     assert.equal(p.format, 'unified');
     assert.ok(hasWarning(p, 'mixed patch formats: used the unified diff and ignored the apply_patch envelope starting at line 9 (e.txt)'));

@@ -5,13 +5,110 @@ import { text } from './helpers';
 import { seededRandom } from '../../../support/seededRandom';
 
 const SAMPLES = [
-  text('Here:', '```diff', 'diff --git a/src/a.ts b/src/a.ts', 'index 1..2 100644', '--- a/src/a.ts', '+++ b/src/a.ts', '@@ -1,3 +1,3 @@ fn', ' x', '-y', '+z', '\\ No newline at end of file', '```'),
-  text('diff --git "a/q\\303\\251" "b/r"', 'similarity index 90%', 'rename from "q\\303\\251"', 'rename to r', '--- /dev/null', '+++ b/n', '@@ -0,0 +1 @@', '+n', 'Binary files a/i and b/i differ', 'GIT binary patch', 'literal 1', 'x'),
-  text('*** Begin Patch', '*** Update File: a.py', '*** Move to: b.py', '@@ class A', '@@ def f():', ' a', '-b', '+c', '*** End of File', '*** Add File: n.txt', '+x', '*** Delete File: d.txt', '*** End Patch'),
-  text('**src/x.py**', '```python', '<<<<<<< SEARCH', 'a', 'b', '=======', 'a', 'c', '>>>>>>> REPLACE', '```', '<<<<<<< SEARCH', '=======', 'new', '>>>>>>> REPLACE', 'y.ts', '------- SEARCH', 'q', '=======', 'r', '+++++++ REPLACE'),
+  text(
+    'Here:',
+    '```diff',
+    'diff --git a/src/a.ts b/src/a.ts',
+    'index 1..2 100644',
+    '--- a/src/a.ts',
+    '+++ b/src/a.ts',
+    '@@ -1,3 +1,3 @@ fn',
+    ' x',
+    '-y',
+    '+z',
+    '\\ No newline at end of file',
+    '```',
+  ),
+  text(
+    'diff --git "a/q\\303\\251" "b/r"',
+    'similarity index 90%',
+    'rename from "q\\303\\251"',
+    'rename to r',
+    '--- /dev/null',
+    '+++ b/n',
+    '@@ -0,0 +1 @@',
+    '+n',
+    'Binary files a/i and b/i differ',
+    'GIT binary patch',
+    'literal 1',
+    'x',
+  ),
+  text(
+    '*** Begin Patch',
+    '*** Update File: a.py',
+    '*** Move to: b.py',
+    '@@ class A',
+    '@@ def f():',
+    ' a',
+    '-b',
+    '+c',
+    '*** End of File',
+    '*** Add File: n.txt',
+    '+x',
+    '*** Delete File: d.txt',
+    '*** End Patch',
+  ),
+  text(
+    '**src/x.py**',
+    '```python',
+    '<<<<<<< SEARCH',
+    'a',
+    'b',
+    '=======',
+    'a',
+    'c',
+    '>>>>>>> REPLACE',
+    '```',
+    '<<<<<<< SEARCH',
+    '=======',
+    'new',
+    '>>>>>>> REPLACE',
+    'y.ts',
+    '------- SEARCH',
+    'q',
+    '=======',
+    'r',
+    '+++++++ REPLACE',
+  ),
 ];
 
-const ALPHABET = ['@', '@@', '-', '---', '+', '+++', ' ', '\n', '\r\n', '\r', '`', '```', '*', '*** ', '<', '<<<<<<< SEARCH', '=======', '>>>>>>> REPLACE', '"', '\\', '\\303', 'a/', 'b/', '/dev/null', 'diff --git ', 'x', '1', ',', '\t', 'é', '\u0000', 'Update File: ', 'End Patch', 'copy from ', 'rename to '];
+const ALPHABET = [
+  '@',
+  '@@',
+  '-',
+  '---',
+  '+',
+  '+++',
+  ' ',
+  '\n',
+  '\r\n',
+  '\r',
+  '`',
+  '```',
+  '*',
+  '*** ',
+  '<',
+  '<<<<<<< SEARCH',
+  '=======',
+  '>>>>>>> REPLACE',
+  '"',
+  '\\',
+  '\\303',
+  'a/',
+  'b/',
+  '/dev/null',
+  'diff --git ',
+  'x',
+  '1',
+  ',',
+  '\t',
+  'é',
+  '\u0000',
+  'Update File: ',
+  'End Patch',
+  'copy from ',
+  'rename to ',
+];
 
 /** Structural checks that must hold for any Result the parser returns. */
 function checkResult(input: string, seed: number): void {
@@ -102,7 +199,10 @@ describe('scale', () => {
     const r = parsePatch(lines.join('\n'));
     assert.ok(r.ok);
     assert.equal(r.value.files.length, 500);
-    assert.equal(r.value.files.reduce((n, f) => n + f.hunks.length, 0), 4000);
+    assert.equal(
+      r.value.files.reduce((n, f) => n + f.hunks.length, 0),
+      4000,
+    );
   });
 
   test('pathological lines (huge runs of one character) stay linear', () => {

@@ -70,13 +70,41 @@ describe('path helpers', () => {
 
 describe('paths named in prose before a block', () => {
   test('SEARCH/REPLACE: "Then in `x`:" names the block file', () => {
-    const p = parseOk(text('a.py', '<<<<<<< SEARCH', '1', '=======', '2', '>>>>>>> REPLACE', 'Then in `lib/b.py`:', '```python', '<<<<<<< SEARCH', '3', '=======', '4', '>>>>>>> REPLACE', '```'));
-    assert.deepEqual(p.files.map((f) => f.newPath), ['a.py', 'lib/b.py']);
+    const p = parseOk(
+      text(
+        'a.py',
+        '<<<<<<< SEARCH',
+        '1',
+        '=======',
+        '2',
+        '>>>>>>> REPLACE',
+        'Then in `lib/b.py`:',
+        '```python',
+        '<<<<<<< SEARCH',
+        '3',
+        '=======',
+        '4',
+        '>>>>>>> REPLACE',
+        '```',
+      ),
+    );
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['a.py', 'lib/b.py'],
+    );
   });
 
   test('unified: a fenced bare hunk after "And in `y`:" goes to y', () => {
-    const p = parseOk(text('```diff', '--- a/x.py', '+++ b/x.py', '@@ -1 +1 @@', '-a', '+b', '```', 'And in `y.py`:', '```diff', '@@ -3 +3 @@', '-c', '+d', '```'));
-    assert.deepEqual(p.files.map((f) => [f.newPath, body(f.hunks[0])]), [['x.py', ['-a', '+b']], ['y.py', ['-c', '+d']]]);
+    const p = parseOk(
+      text('```diff', '--- a/x.py', '+++ b/x.py', '@@ -1 +1 @@', '-a', '+b', '```', 'And in `y.py`:', '```diff', '@@ -3 +3 @@', '-c', '+d', '```'),
+    );
+    assert.deepEqual(
+      p.files.map((f) => [f.newPath, body(f.hunks[0])]),
+      [
+        ['x.py', ['-a', '+b']],
+        ['y.py', ['-c', '+d']],
+      ],
+    );
     assert.ok(hasWarning(p, 'ignored 1 line(s) of prose and 4 ``` fence line(s) outside the diff'));
   });
 });

@@ -4,7 +4,20 @@ import { body, hasWarning, parseOk, text } from './helpers';
 
 describe('prose written right after a hunk, without a fence', () => {
   test('unified, counts off by one: text after a blank line is prose, not context', () => {
-    const p = parseOk(text('--- a/app.js', '+++ b/app.js', '@@ -10,6 +10,7 @@', '   const port = 3000;', '', '   server.listen(port);', '+  log(port);', ' }', '', 'This logs the port.'));
+    const p = parseOk(
+      text(
+        '--- a/app.js',
+        '+++ b/app.js',
+        '@@ -10,6 +10,7 @@',
+        '   const port = 3000;',
+        '',
+        '   server.listen(port);',
+        '+  log(port);',
+        ' }',
+        '',
+        'This logs the port.',
+      ),
+    );
     assert.deepEqual(body(p.files[0]!.hunks[0]), ['   const port = 3000;', ' ', '   server.listen(port);', '+  log(port);', ' }']);
     assert.ok(hasWarning(p, 'line 10: text after a blank line at the end of hunk 0 of app.js read as prose'));
   });

@@ -21,7 +21,10 @@ describe('SEARCH/REPLACE: fences, tags and where the path is', () => {
     test(name, () => {
       const p = parseOk(text('Here is the fix.', '', ...before, ...sr(['let n = 1;'], ['let n = 2;']), ...after, '', 'Done.'));
       assert.equal(p.format, 'search_replace');
-      assert.deepEqual(p.files.map((f) => f.newPath), ['lib/a.js']);
+      assert.deepEqual(
+        p.files.map((f) => f.newPath),
+        ['lib/a.js'],
+      );
       assert.deepEqual(body(p.files[0]!.hunks[0]), ['-let n = 1;', '+let n = 2;']);
     });
   }
@@ -36,14 +39,19 @@ describe('SEARCH/REPLACE: fences, tags and where the path is', () => {
       text('Last time I sent this diff, which failed:', '--- a/old.py', '@@ -1 +1 @@', '-x', '', 'Instead:', 'src/new.py', ...sr(['a = 1'], ['a = 2'])),
     );
     assert.equal(p.format, 'search_replace');
-    assert.deepEqual(p.files.map((f) => f.newPath), ['src/new.py']);
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['src/new.py'],
+    );
     assert.ok(hasWarning(p, 'ignored the unified diff outside the SEARCH/REPLACE blocks'));
   });
 });
 
 describe('SEARCH/REPLACE: Roo Code and Cline markers', () => {
   test('Roo header: :start_line:, :end_line: and the ------- line are not text; start_line is the line hint', () => {
-    const p = parseOk(text('src/m.ts', '<<<<<<< SEARCH', ':start_line:12', ':end_line:13', '-------', '  a();', '  b();', '=======', '  a();', '  c();', '>>>>>>> REPLACE'));
+    const p = parseOk(
+      text('src/m.ts', '<<<<<<< SEARCH', ':start_line:12', ':end_line:13', '-------', '  a();', '  b();', '=======', '  a();', '  c();', '>>>>>>> REPLACE'),
+    );
     const h = p.files[0]!.hunks[0]!;
     assert.deepEqual(body(h), ['   a();', '-  b();', '+  c();']);
     assert.equal(h.oldStart, 12);
@@ -63,7 +71,20 @@ describe('SEARCH/REPLACE: Roo Code and Cline markers', () => {
   });
 
   test('N | prefixes from a numbered read are stripped when every SEARCH line has one, consecutively', () => {
-    const p = parseOk(text('src/s.js', '<<<<<<< SEARCH', ' 9 | function f() {', '10 |   return 1;', '11 | }', '=======', ' 9 | function f() {', '10 |   return 2;', '11 | }', '>>>>>>> REPLACE'));
+    const p = parseOk(
+      text(
+        'src/s.js',
+        '<<<<<<< SEARCH',
+        ' 9 | function f() {',
+        '10 |   return 1;',
+        '11 | }',
+        '=======',
+        ' 9 | function f() {',
+        '10 |   return 2;',
+        '11 | }',
+        '>>>>>>> REPLACE',
+      ),
+    );
     const h = p.files[0]!.hunks[0]!;
     assert.deepEqual(body(h), [' function f() {', '-  return 1;', '+  return 2;', ' }']);
     assert.equal(h.oldStart, 9);
@@ -71,7 +92,9 @@ describe('SEARCH/REPLACE: Roo Code and Cline markers', () => {
   });
 
   test('numbered SEARCH, REPLACE written partly without numbers; an empty numbered line', () => {
-    const p = parseOk(text('a.py', '<<<<<<< SEARCH', '4 | if x:', '5 |', '6 |     go()', '=======', '4 | if x:', '    log()', '', '6 |     go()', '>>>>>>> REPLACE'));
+    const p = parseOk(
+      text('a.py', '<<<<<<< SEARCH', '4 | if x:', '5 |', '6 |     go()', '=======', '4 | if x:', '    log()', '', '6 |     go()', '>>>>>>> REPLACE'),
+    );
     assert.deepEqual(body(p.files[0]!.hunks[0]), [' if x:', '+    log()', ' ', '     go()']);
   });
 
@@ -81,7 +104,12 @@ describe('SEARCH/REPLACE: Roo Code and Cline markers', () => {
   });
 
   test('Cline markers with more than seven dashes or pluses, and a trailing >', () => {
-    for (const [open, close] of [['--------- SEARCH', '+++++++++ REPLACE'], ['------- SEARCH>', '+++++++ REPLACE>'], ['<<<<<<<<<< SEARCH', '>>>>>>>>>> REPLACE'], ['--- SEARCH', '+++ REPLACE']]) {
+    for (const [open, close] of [
+      ['--------- SEARCH', '+++++++++ REPLACE'],
+      ['------- SEARCH>', '+++++++ REPLACE>'],
+      ['<<<<<<<<<< SEARCH', '>>>>>>>>>> REPLACE'],
+      ['--- SEARCH', '+++ REPLACE'],
+    ]) {
       const p = parseOk(text('src/x.ts', ...sr(['old'], ['new'], open, close)));
       assert.deepEqual(body(p.files[0]!.hunks[0]), ['-old', '+new'], open);
     }
@@ -113,7 +141,10 @@ describe('SEARCH/REPLACE: a closing marker cut off at the end of the message', (
     const cases: Array<[string, RegExp]> = [
       [text('b.txt', '<<<<<<< SEARCH', 'x', '=======', 'X', '```'), /the fence at line 6 may or may not end the replacement/],
       [text('b.txt', '<<<<<<< SEARCH', 'x', '=======', 'X', '', 'Let me know if this works for you.'), /reads as prose/],
-      [text('b.txt', '<<<<<<< SEARCH', 'x', '=======', 'X', 'c.txt', '<<<<<<< SEARCH', 'y', '=======', 'Y', '>>>>>>> REPLACE'), /is not closed: expected `>>>>>>> REPLACE` before `<<<<<<< SEARCH`/],
+      [
+        text('b.txt', '<<<<<<< SEARCH', 'x', '=======', 'X', 'c.txt', '<<<<<<< SEARCH', 'y', '=======', 'Y', '>>>>>>> REPLACE'),
+        /is not closed: expected `>>>>>>> REPLACE` before `<<<<<<< SEARCH`/,
+      ],
     ];
     for (const [input, message] of cases) assert.match(parseErr(input).message, message);
   });
@@ -121,14 +152,20 @@ describe('SEARCH/REPLACE: a closing marker cut off at the end of the message', (
 
 describe('SEARCH/REPLACE: a marker line is never content', () => {
   test('a doubled divider is refused with what to do', () => {
-    for (const replace of [['=======', 'b'], ['b', '======='], ['a', '=======', 'b']]) {
+    for (const replace of [
+      ['=======', 'b'],
+      ['b', '======='],
+      ['a', '=======', 'b'],
+    ]) {
       const e = parseErr(text('f.txt', '<<<<<<< SEARCH', 'a', '=======', ...replace, '>>>>>>> REPLACE'));
       assert.match(e.message, /has a second `=======` divider \(line 4 and line \d\).*Split it into two blocks.*`\\=======`/);
     }
   });
 
   test('escaped marker lines are content without the backslash', () => {
-    const p = parseOk(text('conflict.txt', '<<<<<<< SEARCH', '\\<<<<<<< SEARCH', 'ours', '\\=======', 'theirs', '\\>>>>>>> REPLACE', '=======', 'ours', '>>>>>>> REPLACE'));
+    const p = parseOk(
+      text('conflict.txt', '<<<<<<< SEARCH', '\\<<<<<<< SEARCH', 'ours', '\\=======', 'theirs', '\\>>>>>>> REPLACE', '=======', 'ours', '>>>>>>> REPLACE'),
+    );
     assert.deepEqual(body(p.files[0]!.hunks[0]), ['-<<<<<<< SEARCH', '-ours', '-=======', '-theirs', '->>>>>>> REPLACE', '+ours']);
     const q = parseOk(text('x.txt', '<<<<<<< SEARCH', 'a', '=======', '\\notes', '>>>>>>> REPLACE'));
     assert.deepEqual(body(q.files[0]!.hunks[0]), ['-a', '+\\notes']);
@@ -139,11 +176,21 @@ describe('SEARCH/REPLACE: line endings in a patch that mixes them', () => {
   test('lines that ended in CRLF keep that as their ending; the others are LF', () => {
     const p = parseOk('f.txt\n<<<<<<< SEARCH\na\r\nb\n=======\na\r\nB\r\n>>>>>>> REPLACE\n');
     const lines = p.files[0]!.hunks[0]!.lines;
-    assert.deepEqual(lines.map((l) => [l.kind, l.text, l.eol]), [['context', 'a', '\r\n'], ['remove', 'b', '\n'], ['add', 'B', '\r\n']]);
+    assert.deepEqual(
+      lines.map((l) => [l.kind, l.text, l.eol]),
+      [
+        ['context', 'a', '\r\n'],
+        ['remove', 'b', '\n'],
+        ['add', 'B', '\r\n'],
+      ],
+    );
   });
 
   test('a patch that is CRLF throughout carries no endings', () => {
     const p = parseOk('f.txt\r\n<<<<<<< SEARCH\r\na\r\n=======\r\nb\r\n>>>>>>> REPLACE\r\n');
-    assert.deepEqual(p.files[0]!.hunks[0]!.lines.map((l) => l.eol), [undefined, undefined]);
+    assert.deepEqual(
+      p.files[0]!.hunks[0]!.lines.map((l) => l.eol),
+      [undefined, undefined],
+    );
   });
 });

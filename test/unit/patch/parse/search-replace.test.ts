@@ -47,16 +47,31 @@ describe('SEARCH/REPLACE blocks', () => {
   });
 
   test('several blocks for one file become hunks of one FilePatch; a block without a path reuses the previous one', () => {
-    const p = parseOk(text('a.py', ...block(['1'], ['one']), '', ...block(['2'], ['two']), 'b.py', ...block(['3'], ['three']), 'a.py', ...block(['4'], ['four'])));
-    assert.deepEqual(p.files.map((f) => f.newPath), ['a.py', 'b.py']);
-    assert.deepEqual(p.files[0]!.hunks.map((h) => [h.index, body(h)]), [[0, ['-1', '+one']], [1, ['-2', '+two']], [2, ['-4', '+four']]]);
+    const p = parseOk(
+      text('a.py', ...block(['1'], ['one']), '', ...block(['2'], ['two']), 'b.py', ...block(['3'], ['three']), 'a.py', ...block(['4'], ['four'])),
+    );
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['a.py', 'b.py'],
+    );
+    assert.deepEqual(
+      p.files[0]!.hunks.map((h) => [h.index, body(h)]),
+      [
+        [0, ['-1', '+one']],
+        [1, ['-2', '+two']],
+        [2, ['-4', '+four']],
+      ],
+    );
   });
 
   test('an empty SEARCH creates the file with the replace text; later blocks stay in order', () => {
     const p = parseOk(text('new/mod.py', ...block([], ['x = 1', 'y = 2']), ...block(['y = 2'], ['y = 3'])));
     const f = p.files[0]!;
     assert.deepEqual([f.operation, f.oldPath, f.newPath], ['create', null, 'new/mod.py']);
-    assert.deepEqual(f.hunks.map(body), [['+x = 1', '+y = 2'], ['-y = 2', '+y = 3']]);
+    assert.deepEqual(f.hunks.map(body), [
+      ['+x = 1', '+y = 2'],
+      ['-y = 2', '+y = 3'],
+    ]);
   });
 
   test('an empty SEARCH after other blocks of the file appends at its end', () => {
@@ -73,7 +88,9 @@ describe('SEARCH/REPLACE blocks', () => {
   });
 
   test('block text is literal: fences, diff-like and marker-like lines inside are content', () => {
-    const p = parseOk(text('README.md', ...block(['```sh', '--- a/x', '+++ b/x', '*** Update File: y'], ['```bash', '--- a/x', '+++ b/x', '*** Update File: y'])));
+    const p = parseOk(
+      text('README.md', ...block(['```sh', '--- a/x', '+++ b/x', '*** Update File: y'], ['```bash', '--- a/x', '+++ b/x', '*** Update File: y'])),
+    );
     assert.equal(p.format, 'search_replace');
     assert.deepEqual(body(p.files[0]!.hunks[0]), ['-```sh', '+```bash', ' --- a/x', ' +++ b/x', ' *** Update File: y']);
   });
@@ -102,10 +119,22 @@ describe('SEARCH/REPLACE blocks', () => {
 
   test('errors: missing divider, missing REPLACE, stray REPLACE, nested SEARCH', () => {
     const cases: Array<[string, RegExp, number]> = [
-      [text('f.txt', '<<<<<<< SEARCH', 'a', '>>>>>>> REPLACE'), /block started at line 2 has no `=======` line: expected `=======` before `>>>>>>> REPLACE`/, 4],
+      [
+        text('f.txt', '<<<<<<< SEARCH', 'a', '>>>>>>> REPLACE'),
+        /block started at line 2 has no `=======` line: expected `=======` before `>>>>>>> REPLACE`/,
+        4,
+      ],
       [text('f.txt', '<<<<<<< SEARCH', 'a'), /block started at line 2 has no `=======` line.*found the end of the text/, 2],
-      [text('f.txt', '<<<<<<< SEARCH', 'a', '=======', 'b', '```'), /block started at line 2 is not closed: expected `>>>>>>> REPLACE`, found the end of the text; the fence at line 6/, 2],
-      [text('f.txt', '<<<<<<< SEARCH', 'a', '=======', 'b', '<<<<<<< SEARCH', 'c', '=======', 'd', '>>>>>>> REPLACE'), /block started at line 2 is not closed: expected `>>>>>>> REPLACE` before `<<<<<<< SEARCH`/, 6],
+      [
+        text('f.txt', '<<<<<<< SEARCH', 'a', '=======', 'b', '```'),
+        /block started at line 2 is not closed: expected `>>>>>>> REPLACE`, found the end of the text; the fence at line 6/,
+        2,
+      ],
+      [
+        text('f.txt', '<<<<<<< SEARCH', 'a', '=======', 'b', '<<<<<<< SEARCH', 'c', '=======', 'd', '>>>>>>> REPLACE'),
+        /block started at line 2 is not closed: expected `>>>>>>> REPLACE` before `<<<<<<< SEARCH`/,
+        6,
+      ],
       [text('f.txt', '>>>>>>> REPLACE'), /`>>>>>>> REPLACE` without a `<<<<<<< SEARCH` line before it/, 2],
     ];
     for (const [input, message, line] of cases) {

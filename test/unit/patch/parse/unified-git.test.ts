@@ -10,7 +10,9 @@ describe('unified diff: git headers, paths, create/delete/rename/binary', () => 
   });
 
   test('new file with /dev/null and new file mode', () => {
-    const p = parseOk(text('diff --git a/n.txt b/n.txt', 'new file mode 100644', 'index 0000000..e69de29', '--- /dev/null', '+++ b/n.txt', '@@ -0,0 +1,2 @@', '+one', '+two'));
+    const p = parseOk(
+      text('diff --git a/n.txt b/n.txt', 'new file mode 100644', 'index 0000000..e69de29', '--- /dev/null', '+++ b/n.txt', '@@ -0,0 +1,2 @@', '+one', '+two'),
+    );
     const f = p.files[0]!;
     assert.deepEqual([f.operation, f.oldPath, f.newPath], ['create', null, 'n.txt']);
     assert.equal(f.hunks.length, 1);
@@ -30,20 +32,46 @@ describe('unified diff: git headers, paths, create/delete/rename/binary', () => 
   });
 
   test('deleted file with /dev/null keeps its removed lines', () => {
-    const p = parseOk(text('diff --git a/old.txt b/old.txt', 'deleted file mode 100644', 'index e69de29..0000000', '--- a/old.txt', '+++ /dev/null', '@@ -1,2 +0,0 @@', '-one', '-two'));
+    const p = parseOk(
+      text(
+        'diff --git a/old.txt b/old.txt',
+        'deleted file mode 100644',
+        'index e69de29..0000000',
+        '--- a/old.txt',
+        '+++ /dev/null',
+        '@@ -1,2 +0,0 @@',
+        '-one',
+        '-two',
+      ),
+    );
     const f = p.files[0]!;
     assert.deepEqual([f.operation, f.oldPath, f.newPath], ['delete', 'old.txt', null]);
     assert.deepEqual(body(f.hunks[0]), ['-one', '-two']);
   });
 
   test('pure rename with no hunks', () => {
-    const p = parseOk(text('diff --git a/src/old name.ts b/src/new name.ts', 'similarity index 100%', 'rename from src/old name.ts', 'rename to src/new name.ts'));
+    const p = parseOk(
+      text('diff --git a/src/old name.ts b/src/new name.ts', 'similarity index 100%', 'rename from src/old name.ts', 'rename to src/new name.ts'),
+    );
     const f = p.files[0]!;
     assert.deepEqual([f.operation, f.oldPath, f.newPath, f.hunks.length], ['rename', 'src/old name.ts', 'src/new name.ts', 0]);
   });
 
   test('rename with changes', () => {
-    const p = parseOk(text('diff --git a/a.py b/b.py', 'similarity index 90%', 'rename from a.py', 'rename to b.py', 'index 1..2 100644', '--- a/a.py', '+++ b/b.py', '@@ -1 +1 @@', '-x', '+y'));
+    const p = parseOk(
+      text(
+        'diff --git a/a.py b/b.py',
+        'similarity index 90%',
+        'rename from a.py',
+        'rename to b.py',
+        'index 1..2 100644',
+        '--- a/a.py',
+        '+++ b/b.py',
+        '@@ -1 +1 @@',
+        '-x',
+        '+y',
+      ),
+    );
     const f = p.files[0]!;
     assert.deepEqual([f.operation, f.oldPath, f.newPath], ['rename', 'a.py', 'b.py']);
     assert.deepEqual(body(f.hunks[0]), ['-x', '+y']);
@@ -56,8 +84,13 @@ describe('unified diff: git headers, paths, create/delete/rename/binary', () => 
   });
 
   test('mode-only change is ignored with a warning; the rest of the patch is kept', () => {
-    const p = parseOk(text('diff --git a/run.sh b/run.sh', 'old mode 100644', 'new mode 100755', 'diff --git a/x b/x', '--- a/x', '+++ b/x', '@@ -1 +1 @@', '-a', '+b'));
-    assert.deepEqual(p.files.map((f) => f.newPath), ['x']);
+    const p = parseOk(
+      text('diff --git a/run.sh b/run.sh', 'old mode 100644', 'new mode 100755', 'diff --git a/x b/x', '--- a/x', '+++ b/x', '@@ -1 +1 @@', '-a', '+b'),
+    );
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['x'],
+    );
     assert.ok(hasWarning(p, 'mode change of run.sh ignored'));
   });
 
@@ -68,9 +101,32 @@ describe('unified diff: git headers, paths, create/delete/rename/binary', () => 
 
   test('GIT binary patch body is skipped and the next file still parses', () => {
     const p = parseOk(
-      text('diff --git a/logo.png b/logo.png', 'new file mode 100644', 'index 0000000..1111111', 'GIT binary patch', 'literal 5', 'McmZ?wbhEL', '', 'literal 0', 'HcmV?d00001', '', 'diff --git a/r.md b/r.md', '--- a/r.md', '+++ b/r.md', '@@ -1 +1 @@', '-a', '+b'),
+      text(
+        'diff --git a/logo.png b/logo.png',
+        'new file mode 100644',
+        'index 0000000..1111111',
+        'GIT binary patch',
+        'literal 5',
+        'McmZ?wbhEL',
+        '',
+        'literal 0',
+        'HcmV?d00001',
+        '',
+        'diff --git a/r.md b/r.md',
+        '--- a/r.md',
+        '+++ b/r.md',
+        '@@ -1 +1 @@',
+        '-a',
+        '+b',
+      ),
     );
-    assert.deepEqual(p.files.map((f) => [f.operation, f.newPath, f.binary ?? false]), [['create', 'logo.png', true], ['modify', 'r.md', false]]);
+    assert.deepEqual(
+      p.files.map((f) => [f.operation, f.newPath, f.binary ?? false]),
+      [
+        ['create', 'logo.png', true],
+        ['modify', 'r.md', false],
+      ],
+    );
   });
 
   test('"Binary files /dev/null and b/x differ" without diff --git is a binary create', () => {
@@ -79,7 +135,16 @@ describe('unified diff: git headers, paths, create/delete/rename/binary', () => 
   });
 
   test('git quoted paths with C escapes and UTF-8 octal bytes', () => {
-    const p = parseOk(text('diff --git "a/sp ace\\303\\251.txt" "b/sp ace\\303\\251.txt"', '--- "a/sp ace\\303\\251.txt"', '+++ "b/sp ace\\303\\251.txt"', '@@ -1 +1 @@', '-a', '+b'));
+    const p = parseOk(
+      text(
+        'diff --git "a/sp ace\\303\\251.txt" "b/sp ace\\303\\251.txt"',
+        '--- "a/sp ace\\303\\251.txt"',
+        '+++ "b/sp ace\\303\\251.txt"',
+        '@@ -1 +1 @@',
+        '-a',
+        '+b',
+      ),
+    );
     assert.equal(p.files[0]!.newPath, 'sp aceé.txt');
   });
 
@@ -124,7 +189,9 @@ describe('unified diff: git headers, paths, create/delete/rename/binary', () => 
   });
 
   test('copy with only added lines becomes a create of the target', () => {
-    const p = parseOk(text('diff --git a/a.txt b/c.txt', 'similarity index 100%', 'copy from a.txt', 'copy to c.txt', '--- a/a.txt', '+++ b/c.txt', '@@ -0,0 +1 @@', '+hello'));
+    const p = parseOk(
+      text('diff --git a/a.txt b/c.txt', 'similarity index 100%', 'copy from a.txt', 'copy to c.txt', '--- a/a.txt', '+++ b/c.txt', '@@ -0,0 +1 @@', '+hello'),
+    );
     assert.deepEqual([p.files[0]!.operation, p.files[0]!.oldPath, p.files[0]!.newPath], ['create', null, 'c.txt']);
     assert.deepEqual(body(p.files[0]!.hunks[0]), ['+hello']);
   });
@@ -137,14 +204,24 @@ describe('unified diff: git headers, paths, create/delete/rename/binary', () => 
   });
 
   test('copy with changes relative to the source is refused', () => {
-    const e = parseErr(text('diff --git a/a.txt b/c.txt', 'copy from a.txt', 'copy to c.txt', '--- a/a.txt', '+++ b/c.txt', '@@ -1,2 +1,2 @@', ' x', '-y', '+z'));
+    const e = parseErr(
+      text('diff --git a/a.txt b/c.txt', 'copy from a.txt', 'copy to c.txt', '--- a/a.txt', '+++ b/c.txt', '@@ -1,2 +1,2 @@', ' x', '-y', '+z'),
+    );
     assert.match(e.message, /copying a\.txt to c\.txt is not supported/);
   });
 
   test('two sections for the same file are joined with renumbered hunks', () => {
-    const p = parseOk(text('```diff', '--- a/f', '+++ b/f', '@@ -1 +1 @@', '-a', '+b', '```', 'and later:', '```diff', '--- a/f', '+++ b/f', '@@ -9 +9 @@', '-c', '+d', '```'));
+    const p = parseOk(
+      text('```diff', '--- a/f', '+++ b/f', '@@ -1 +1 @@', '-a', '+b', '```', 'and later:', '```diff', '--- a/f', '+++ b/f', '@@ -9 +9 @@', '-c', '+d', '```'),
+    );
     assert.equal(p.files.length, 1);
-    assert.deepEqual(p.files[0]!.hunks.map((h) => [h.index, h.patchLine]), [[0, 4], [1, 12]]);
+    assert.deepEqual(
+      p.files[0]!.hunks.map((h) => [h.index, h.patchLine]),
+      [
+        [0, 4],
+        [1, 12],
+      ],
+    );
     assert.ok(hasWarning(p, 'joined'));
   });
 });

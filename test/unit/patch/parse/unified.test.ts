@@ -19,13 +19,37 @@ describe('unified diff: hunks', () => {
   test('several files and several hunks keep patch order and 0-based indexes', () => {
     const p = parseOk(
       text(
-        '--- a/x.txt', '+++ b/x.txt', '@@ -1 +1 @@', '-a', '+A', '@@ -10,2 +10,2 @@', ' k', '-l', '+L',
-        '--- a/y.txt', '+++ b/y.txt', '@@ -5 +5,2 @@', ' m', '+n',
+        '--- a/x.txt',
+        '+++ b/x.txt',
+        '@@ -1 +1 @@',
+        '-a',
+        '+A',
+        '@@ -10,2 +10,2 @@',
+        ' k',
+        '-l',
+        '+L',
+        '--- a/y.txt',
+        '+++ b/y.txt',
+        '@@ -5 +5,2 @@',
+        ' m',
+        '+n',
       ),
     );
-    assert.deepEqual(p.files.map((f) => f.newPath), ['x.txt', 'y.txt']);
-    assert.deepEqual(p.files[0]!.hunks.map((h) => [h.index, h.patchLine]), [[0, 3], [1, 6]]);
-    assert.deepEqual(p.files[1]!.hunks.map((h) => [h.index, h.patchLine]), [[0, 12]]);
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['x.txt', 'y.txt'],
+    );
+    assert.deepEqual(
+      p.files[0]!.hunks.map((h) => [h.index, h.patchLine]),
+      [
+        [0, 3],
+        [1, 6],
+      ],
+    );
+    assert.deepEqual(
+      p.files[1]!.hunks.map((h) => [h.index, h.patchLine]),
+      [[0, 12]],
+    );
     assert.equal(p.files[1]!.patchLine, 10);
   });
 
@@ -65,7 +89,10 @@ describe('unified diff: hunks', () => {
 
   test('counts too large: the hunk ends at the next @@ anyway', () => {
     const p = parseOk(text('--- a/f', '+++ b/f', '@@ -1,9 +1,9 @@', '-a', '+b', '@@ -20 +20 @@', '-c', '+d'));
-    assert.deepEqual(p.files[0]!.hunks.map(body), [['-a', '+b'], ['-c', '+d']]);
+    assert.deepEqual(p.files[0]!.hunks.map(body), [
+      ['-a', '+b'],
+      ['-c', '+d'],
+    ]);
   });
 
   test('an empty line inside a hunk is an empty context line', () => {
@@ -83,7 +110,13 @@ describe('unified diff: hunks', () => {
 
   test('trailing blank lines after a hunk are dropped when the counts do not need them', () => {
     const p = parseOk(text('--- a/f', '+++ b/f', '@@', '-a', '+b', '', '', '--- a/g', '+++ b/g', '@@', '-c', '+d'));
-    assert.deepEqual(p.files.map((f) => body(f.hunks[0])), [['-a', '+b'], ['-c', '+d']]);
+    assert.deepEqual(
+      p.files.map((f) => body(f.hunks[0])),
+      [
+        ['-a', '+b'],
+        ['-c', '+d'],
+      ],
+    );
   });
 
   test('a trailing empty context line is kept when the counts include it', () => {
@@ -129,18 +162,30 @@ describe('unified diff: hunks', () => {
 
   test('"--- x" then "+++ y" then "@@" inside a hunk starts a new file', () => {
     const p = parseOk(text('--- a/f', '+++ b/f', '@@', '-a', '+b', '--- a/g', '+++ b/g', '@@', '-c', '+d'));
-    assert.deepEqual(p.files.map((f) => f.newPath), ['f', 'g']);
+    assert.deepEqual(
+      p.files.map((f) => f.newPath),
+      ['f', 'g'],
+    );
   });
 
   test('"--- x" then a non-matching "+++ y" then "@@" inside a hunk are removed/added lines', () => {
     const p = parseOk(text('--- a/f', '+++ b/f', '@@', '-a', '--- x', '+++ y', '@@', '-c', '+d'));
     assert.equal(p.files.length, 1);
-    assert.deepEqual(p.files[0]!.hunks.map(body), [['-a', '--- x', '+++ y'], ['-c', '+d']]);
+    assert.deepEqual(p.files[0]!.hunks.map(body), [
+      ['-a', '--- x', '+++ y'],
+      ['-c', '+d'],
+    ]);
   });
 
   test('"--- x" after a hunk whose counts are complete is a header, not a removal', () => {
     const p = parseOk(text('--- a/f', '+++ b/f', '@@ -1 +1 @@', '-a', '+b', '--- a/g', '+++ b/g', '', '@@ -1 +1 @@', '-c', '+d'));
-    assert.deepEqual(p.files.map((f) => [f.newPath, body(f.hunks[0])]), [['f', ['-a', '+b']], ['g', ['-c', '+d']]]);
+    assert.deepEqual(
+      p.files.map((f) => [f.newPath, body(f.hunks[0])]),
+      [
+        ['f', ['-a', '+b']],
+        ['g', ['-c', '+d']],
+      ],
+    );
   });
 
   test('CRLF patches: \\r is stripped from every line, trailing whitespace kept', () => {
@@ -155,9 +200,7 @@ describe('unified diff: hunks', () => {
   });
 
   test('timestamps after a tab (diff -u) and after spaces are not part of the path', () => {
-    const p = parseOk(
-      text('--- src/a.c\t2024-01-02 10:00:00.000000000 +0100', '+++ src/a.c  2024-01-02 10:05:00 +0100', '@@ -1 +1 @@', '-x', '+y'),
-    );
+    const p = parseOk(text('--- src/a.c\t2024-01-02 10:00:00.000000000 +0100', '+++ src/a.c  2024-01-02 10:05:00 +0100', '@@ -1 +1 @@', '-x', '+y'));
     assert.deepEqual([p.files[0]!.oldPath, p.files[0]!.newPath], ['src/a.c', 'src/a.c']);
   });
 

@@ -57,7 +57,10 @@ describe('write target classification', () => {
 
   test('several possible working directories: the strictest one counts', () => {
     const f = classifyWriteTarget(literalWord('../x'), [ws, path.join(ws, 'sub')], { workspaceRoot: ws, homeDir: home }, 't');
-    assert.deepEqual(f.map((x) => x.verdict), ['deny']);
+    assert.deepEqual(
+      f.map((x) => x.verdict),
+      ['deny'],
+    );
   });
 });
 

@@ -120,7 +120,10 @@ describe('decisions explain themselves', () => {
   test('wrapped commands appear as their own parts', () => {
     const d = fx.check("timeout 5 bash -c 'git status; ls'");
     assert.equal(d.verdict, 'allow');
-    assert.deepEqual(d.parts!.map((p) => p.rule), ['allow:wrapper-timeout', 'allow:wrapper-bash', 'allow:git-status', 'allow:ls']);
+    assert.deepEqual(
+      d.parts!.map((p) => p.rule),
+      ['allow:wrapper-timeout', 'allow:wrapper-bash', 'allow:git-status', 'allow:ls'],
+    );
   });
 });
 

@@ -1,5 +1,18 @@
 import assert from 'node:assert/strict';
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  chmodSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -85,44 +98,60 @@ describe('a cgroup per command', () => {
     });
   }
 
-  test('our cgroup not writable: a systemd-run --user --scope holds the command (a stand-in systemd on PATH that makes a real cgroup)', { skip: noCgroupHere }, async () => {
-    const mount = cgroup2Mount()!;
-    const root = path.join(own!, `pp-fake-user-manager-${process.pid}`);
-    mkdirSync(root);
-    const bin = mkdtempSync(path.join(os.tmpdir(), 'pp-fake-systemd-'));
-    const rel = path.relative(mount, root);
-    writeFileSync(path.join(bin, 'systemd-run'), `#!/bin/sh
+  test(
+    'our cgroup not writable: a systemd-run --user --scope holds the command (a stand-in systemd on PATH that makes a real cgroup)',
+    { skip: noCgroupHere },
+    async () => {
+      const mount = cgroup2Mount()!;
+      const root = path.join(own!, `pp-fake-user-manager-${process.pid}`);
+      mkdirSync(root);
+      const bin = mkdtempSync(path.join(os.tmpdir(), 'pp-fake-systemd-'));
+      const rel = path.relative(mount, root);
+      writeFileSync(
+        path.join(bin, 'systemd-run'),
+        `#!/bin/sh
 unit=probe-$$
 while [ $# -gt 0 ]; do case "$1" in --unit=*) unit="\${1#--unit=}";; --) shift; break;; --*) ;; *) break;; esac; shift; done
 [ -n "$XDG_RUNTIME_DIR" ] || exit 1
 mkdir -p "${root}/$unit" && echo $$ > "${root}/$unit/cgroup.procs" || exit 1
 exec "$@"
-`);
-    writeFileSync(path.join(bin, 'systemctl'), `#!/bin/sh
+`,
+      );
+      writeFileSync(
+        path.join(bin, 'systemctl'),
+        `#!/bin/sh
 for last; do :; done
 case "$2" in show) echo "/${rel}/$last";; kill) echo 1 > "${root}/$last/cgroup.kill";; esac
-`);
-    for (const f of ['systemd-run', 'systemctl']) chmodSync(path.join(bin, f), 0o755);
-    const saved = { PATH: process.env.PATH, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
-    process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ''}`;
-    process.env.XDG_RUNTIME_DIR = '/run/user/fake';
-    const marker = `7${process.pid % 1000}.9`;
-    try {
-      const r = await runCommand({ command: `env -i setsid sleep ${marker} >/dev/null 2>&1 & grep '^0::' /proc/self/cgroup; echo "runtime=\${XDG_RUNTIME_DIR:-none}"`, cwd: ws, workspaceRoot: ws, sandbox: 'off', cgroupRoot: '/proc/self' });
-      assert.match(r.stdout, new RegExp(`^0::/${rel}/patchpilot-cmd-[^/]+\\.scope$`, 'm'), r.stdout + r.stderr);
-      assert.match(r.stdout, /runtime=none/, 'the manager\'s variables are not passed on to the command');
-      assert.deepEqual(alive(marker), [], 'the escapee in the scope was killed');
-    } finally {
-      process.env.PATH = saved.PATH;
-      if (saved.XDG_RUNTIME_DIR === undefined) delete process.env.XDG_RUNTIME_DIR;
-      else process.env.XDG_RUNTIME_DIR = saved.XDG_RUNTIME_DIR;
-      for (const pid of alive(marker)) process.kill(pid, 'SIGKILL');
-      await new Promise((r) => setTimeout(r, 100));
-      for (const unit of readdirSync(root, { withFileTypes: true })) if (unit.isDirectory()) rmdirSync(path.join(root, unit.name));
-      rmdirSync(root);
-      rmSync(bin, { recursive: true, force: true });
-    }
-  });
+`,
+      );
+      for (const f of ['systemd-run', 'systemctl']) chmodSync(path.join(bin, f), 0o755);
+      const saved = { PATH: process.env.PATH, XDG_RUNTIME_DIR: process.env.XDG_RUNTIME_DIR };
+      process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ''}`;
+      process.env.XDG_RUNTIME_DIR = '/run/user/fake';
+      const marker = `7${process.pid % 1000}.9`;
+      try {
+        const r = await runCommand({
+          command: `env -i setsid sleep ${marker} >/dev/null 2>&1 & grep '^0::' /proc/self/cgroup; echo "runtime=\${XDG_RUNTIME_DIR:-none}"`,
+          cwd: ws,
+          workspaceRoot: ws,
+          sandbox: 'off',
+          cgroupRoot: '/proc/self',
+        });
+        assert.match(r.stdout, new RegExp(`^0::/${rel}/patchpilot-cmd-[^/]+\\.scope$`, 'm'), r.stdout + r.stderr);
+        assert.match(r.stdout, /runtime=none/, "the manager's variables are not passed on to the command");
+        assert.deepEqual(alive(marker), [], 'the escapee in the scope was killed');
+      } finally {
+        process.env.PATH = saved.PATH;
+        if (saved.XDG_RUNTIME_DIR === undefined) delete process.env.XDG_RUNTIME_DIR;
+        else process.env.XDG_RUNTIME_DIR = saved.XDG_RUNTIME_DIR;
+        for (const pid of alive(marker)) process.kill(pid, 'SIGKILL');
+        await new Promise((r) => setTimeout(r, 100));
+        for (const unit of readdirSync(root, { withFileTypes: true })) if (unit.isDirectory()) rmdirSync(path.join(root, unit.name));
+        rmdirSync(root);
+        rmSync(bin, { recursive: true, force: true });
+      }
+    },
+  );
 
   test('cgroupRoot false: no cgroup, the command runs', { skip: linux }, async () => {
     const r = await runCommand({ command: 'cat /proc/self/cgroup', cwd: ws, workspaceRoot: ws, sandbox: 'off', cgroupRoot: false });

@@ -37,13 +37,16 @@ function alive(marker: string): number[] {
 
 let n = 0;
 /** A sleep duration nobody else uses, so its command line identifies our process. */
-const uniqueSleep = () => `${800 + (n++)}.${process.pid % 100000}`;
+const uniqueSleep = () => `${800 + n++}.${process.pid % 100000}`;
 
 const ESCAPES: [title: string, make: (s: string) => string][] = [
   ['double fork with setsid', (s) => `(setsid sleep ${s} &); echo started`],
   ['nohup in the background', (s) => `nohup sleep ${s} >/dev/null 2>&1 & echo started`],
   ['setsid -f', (s) => `setsid -f sleep ${s} >/dev/null 2>&1; echo started`],
-  ['a node child spawned detached and unref\'d', (s) => `node -e "require('child_process').spawn('sleep',['${s}'],{detached:true,stdio:'ignore'}).unref()"; echo started`],
+  [
+    "a node child spawned detached and unref'd",
+    (s) => `node -e "require('child_process').spawn('sleep',['${s}'],{detached:true,stdio:'ignore'}).unref()"; echo started`,
+  ],
   ['a daemon that closes its pipes and double-forks', (s) => `(setsid sh -c 'sleep ${s}' </dev/null >/dev/null 2>&1 &) ; echo started`],
   // Issue 20, class 8: no session, no marker, no parent we saw. Only the command's cgroup holds these (commandCgroup.ts).
   ['env -i setsid in the background', (s) => `env -i setsid sleep ${s} >/dev/null 2>&1 & echo started`],
@@ -54,7 +57,11 @@ const ESCAPES: [title: string, make: (s: string) => string][] = [
 type Runner = (command: string) => Promise<string>;
 const RUNNERS: [name: string, run: Runner, skip: string | false][] = [
   ['run_command without sandbox', async (c) => (await runCommand({ command: c, cwd: ws, workspaceRoot: ws, sandbox: 'off' })).stdout, linux],
-  ['run_command in bubblewrap', async (c) => (await runCommand({ command: c, cwd: ws, workspaceRoot: ws, sandbox: 'require' })).stdout, linux || (sandbox.available ? false : sandbox.message)],
+  [
+    'run_command in bubblewrap',
+    async (c) => (await runCommand({ command: c, cwd: ws, workspaceRoot: ws, sandbox: 'require' })).stdout,
+    linux || (sandbox.available ? false : sandbox.message),
+  ],
   ['test command (NodeTaskRunner)', async (c) => (await new NodeTaskRunner().run({ command: c, cwd: ws })).output, linux],
 ];
 

@@ -21,18 +21,21 @@ before(async () => {
   }
   writeFileSync(sock('not-a-socket'), '');
   table = path.join(dir, 'unix');
-  writeFileSync(table, [
-    'Num       RefCount Protocol Flags    Type St Inode Path',
-    `0000000000000000: 00000002 00000000 00010000 0001 01 11 ${sock('a.sock')}`,
-    `0000000000000000: 00000002 00000000 00010000 0001 01 12 ${sock('with space.sock')}`,
-    `0000000000000000: 00000002 00000000 00010000 0001 01 13 ${sock('allowed.sock')}`,
-    '0000000000000000: 00000002 00000000 00010000 0001 01 14 @/tmp/.X11-unix/X0',
-    '0000000000000000: 00000002 00000000 00010000 0001 01 15 /run/user/1000/bus',
-    `0000000000000000: 00000002 00000000 00010000 0001 01 16 ${sock('gone.sock')}`,
-    `0000000000000000: 00000002 00000000 00010000 0001 01 17 ${sock('not-a-socket')}`,
-    '0000000000000000: 00000003 00000000 00000000 0001 03 18',
-    '',
-  ].join('\n'));
+  writeFileSync(
+    table,
+    [
+      'Num       RefCount Protocol Flags    Type St Inode Path',
+      `0000000000000000: 00000002 00000000 00010000 0001 01 11 ${sock('a.sock')}`,
+      `0000000000000000: 00000002 00000000 00010000 0001 01 12 ${sock('with space.sock')}`,
+      `0000000000000000: 00000002 00000000 00010000 0001 01 13 ${sock('allowed.sock')}`,
+      '0000000000000000: 00000002 00000000 00010000 0001 01 14 @/tmp/.X11-unix/X0',
+      '0000000000000000: 00000002 00000000 00010000 0001 01 15 /run/user/1000/bus',
+      `0000000000000000: 00000002 00000000 00010000 0001 01 16 ${sock('gone.sock')}`,
+      `0000000000000000: 00000002 00000000 00010000 0001 01 17 ${sock('not-a-socket')}`,
+      '0000000000000000: 00000003 00000000 00000000 0001 03 18',
+      '',
+    ].join('\n'),
+  );
 });
 
 after(async () => {
@@ -51,16 +54,25 @@ describe('unix sockets in the sandbox layout', { skip: linux }, () => {
     const r = unixSocketRules({ filterWorks: true, allow: [sock('allowed.sock')], procNetUnix: table });
     assert.equal(r.seccomp, undefined);
     assert.deepEqual(r.mounts, [
-      '--bind', sock('allowed.sock'), sock('allowed.sock'),
-      '--ro-bind', '/dev/null', sock('a.sock'),
-      '--ro-bind', '/dev/null', sock('with space.sock'),
+      '--bind',
+      sock('allowed.sock'),
+      sock('allowed.sock'),
+      '--ro-bind',
+      '/dev/null',
+      sock('a.sock'),
+      '--ro-bind',
+      '/dev/null',
+      sock('with space.sock'),
     ]);
   });
 
   test('no filter (unknown architecture, refused by bwrap): the known sockets are masked all the same', () => {
     const r = unixSocketRules({ filterWorks: false, allow: [], procNetUnix: table });
     assert.equal(r.seccomp, undefined);
-    assert.deepEqual(r.mounts.filter((a) => a.startsWith('/') && a !== '/dev/null'), [sock('a.sock'), sock('with space.sock'), sock('allowed.sock')]);
+    assert.deepEqual(
+      r.mounts.filter((a) => a.startsWith('/') && a !== '/dev/null'),
+      [sock('a.sock'), sock('with space.sock'), sock('allowed.sock')],
+    );
   });
 
   test('the listing: paths with spaces kept, abstract names and unbound sockets skipped; no file, no list', () => {

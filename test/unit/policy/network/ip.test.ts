@@ -70,7 +70,24 @@ const D1_BLOCKED: [string, string][] = [
   ['::8.8.8.8', 'deprecated-tunnel'],
 ];
 
-const PUBLIC = ['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '172.15.255.255', '100.128.0.1', '100.63.255.255', '198.20.0.1', '169.255.0.1', '2606:4700:4700::1111', '2a00:1450::1', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1', '11.0.0.1', '0x08080808'];
+const PUBLIC = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '93.184.216.34',
+  '172.32.0.1',
+  '172.15.255.255',
+  '100.128.0.1',
+  '100.63.255.255',
+  '198.20.0.1',
+  '169.255.0.1',
+  '2606:4700:4700::1111',
+  '2a00:1450::1',
+  '::ffff:8.8.8.8',
+  '64:ff9b::8.8.8.8',
+  '2002:808:808::1',
+  '11.0.0.1',
+  '0x08080808',
+];
 
 describe('IP classification from bytes (D1, D3)', () => {
   for (const [text, category] of D1_BLOCKED) {
@@ -92,7 +109,28 @@ describe('IP classification from bytes (D1, D3)', () => {
 
 describe('IP parsing', () => {
   test('rejects what is not an IP literal', () => {
-    for (const bad of ['', '.', '1.2.3.4.5', '256.1.1.1', '1.2.3.08', '0x', 'example.com', '1.2.3.4a', '4294967296', '1.16777216', ':::', '1::2::3', '1:2:3:4:5:6:7:8:9', '12345::', '::ffff:1.2.3', '::1.2.3.4:5', '1.2.3.4::', 'g::1', '::%', '0x1g']) {
+    for (const bad of [
+      '',
+      '.',
+      '1.2.3.4.5',
+      '256.1.1.1',
+      '1.2.3.08',
+      '0x',
+      'example.com',
+      '1.2.3.4a',
+      '4294967296',
+      '1.16777216',
+      ':::',
+      '1::2::3',
+      '1:2:3:4:5:6:7:8:9',
+      '12345::',
+      '::ffff:1.2.3',
+      '::1.2.3.4:5',
+      '1.2.3.4::',
+      'g::1',
+      '::%',
+      '0x1g',
+    ]) {
       if (bad === '0x') continue; // "0x" is 0 for inet_aton and WHATWG alike, checked below
       assert.equal(parseIp(bad), undefined, bad);
     }
@@ -117,7 +155,11 @@ describe('IP parsing', () => {
     const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % 65536;
     for (let i = 0; i < 300; i++) {
       const groups = Array.from({ length: 8 }, () => (rnd() % 3 === 0 ? 0 : rnd()));
-      const spellings = [groups.map((g) => g.toString(16)).join(':'), groups.map((g) => g.toString(16).padStart(4, '0').toUpperCase()).join(':'), formatIp(parseIp(groups.map((g) => g.toString(16)).join(':'))!.bytes)];
+      const spellings = [
+        groups.map((g) => g.toString(16)).join(':'),
+        groups.map((g) => g.toString(16).padStart(4, '0').toUpperCase()).join(':'),
+        formatIp(parseIp(groups.map((g) => g.toString(16)).join(':'))!.bytes),
+      ];
       for (const s of spellings) assert.deepEqual(Array.from(parseIPv6(s)!.bytes), ipaddr.parse(s).toByteArray(), s);
     }
   });

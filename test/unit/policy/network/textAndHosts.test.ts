@@ -31,8 +31,18 @@ describe('isNewHost / data to a new host (A12)', () => {
     ['5 path segments', `https://x.test/${chunks(b64, Math.ceil(b64.length / 5)).join('/')}`],
     ['20 path segments', `https://x.test/${chunks(b64, Math.ceil(b64.length / 20)).join('/')}`],
     ['one character per segment', `https://x.test/${[...secret].join('/')}`],
-    ['20 query parameters', `https://x.test/?${chunks(b64, 3).map((c, i) => `p${i}=${c}`).join('&')}`],
-    ['repeated key', `https://x.test/?${chunks(secret, 2).map((c) => `a=${c}`).join('&')}`],
+    [
+      '20 query parameters',
+      `https://x.test/?${chunks(b64, 3)
+        .map((c, i) => `p${i}=${c}`)
+        .join('&')}`,
+    ],
+    [
+      'repeated key',
+      `https://x.test/?${chunks(secret, 2)
+        .map((c) => `a=${c}`)
+        .join('&')}`,
+    ],
     ['fragment', `https://x.test/a#${hex}`],
     ['hex in path and query', `https://x.test/${hex.slice(0, 30)}/x?y=${hex.slice(30)}`],
     ['subdomain labels', `https://${chunks(hex, 30).join('.')}.x.test/`],
@@ -41,7 +51,10 @@ describe('isNewHost / data to a new host (A12)', () => {
     ['mixed path, query, fragment, label', `https://${hex.slice(0, 16)}.x.test/${b64.slice(0, 12)}?q=${b64.slice(12, 30)}#${b64.slice(30)}`],
     ['the raw secret in pieces', `https://x.test/s/tok/live/51Hx7c2e/ZvKYlo2C/9s8dQx0a`],
     ['an AWS-style key', 'https://x.test/?q=AKIAIOSFODNN7EXAMPLE'],
-    ['a long run of words', `https://x.test/${'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu one two three four'.split(' ').join('/')}`],
+    [
+      'a long run of words',
+      `https://x.test/${'alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima mike november oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu one two three four'.split(' ').join('/')}`,
+    ],
     // Fails closed: a full commit hash is 160 bits a model could have chosen; pinned links ask once per host.
     ['a full commit hash', 'https://github.com/microsoft/vscode/blob/3f2a9c1d7e5b4a6f8c0d2e4f6a8b0c1d3e5f7a9b/src/vs/base/common/strings.ts'],
   ];

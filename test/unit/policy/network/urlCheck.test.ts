@@ -1,12 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  checkUrl,
-  DEFAULT_NETWORK_SETTINGS,
-  resolveChecked,
-  safeFetch,
-  type Resolver,
-} from '../../../../src/core/policy/network';
+import { checkUrl, DEFAULT_NETWORK_SETTINGS, resolveChecked, safeFetch, type Resolver } from '../../../../src/core/policy/network';
 
 const refusal = (u: string, settings = DEFAULT_NETWORK_SETTINGS) => {
   const r = checkUrl(u, settings);
@@ -103,19 +97,38 @@ describe('URL checks before any network activity (D1, D3, D5)', () => {
 });
 
 describe('DNS answers: every address checked (D2)', () => {
-  const fixed = (answers: { address: string; family: number }[]): Resolver => async () => answers;
+  const fixed =
+    (answers: { address: string; family: number }[]): Resolver =>
+    async () =>
+      answers;
   test('mixed A/AAAA answers: one blocked address refuses the host', async () => {
     for (const answers of [
-      [{ address: '93.184.216.34', family: 4 }, { address: '::1', family: 6 }],
-      [{ address: '2606:4700::1', family: 6 }, { address: '10.0.0.5', family: 4 }],
-      [{ address: '93.184.216.34', family: 4 }, { address: '::ffff:169.254.169.254', family: 6 }],
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '::1', family: 6 },
+      ],
+      [
+        { address: '2606:4700::1', family: 6 },
+        { address: '10.0.0.5', family: 4 },
+      ],
+      [
+        { address: '93.184.216.34', family: 4 },
+        { address: '::ffff:169.254.169.254', family: 6 },
+      ],
     ]) {
       const r = await resolveChecked('mixed.example', fixed(answers), DEFAULT_NETWORK_SETTINGS);
       assert.equal(r.kind, 'refused', JSON.stringify(answers));
     }
   });
   test('all public: the first answer is the one to connect to', async () => {
-    const r = await resolveChecked('ok.example', fixed([{ address: '2606:4700::1', family: 6 }, { address: '1.1.1.1', family: 4 }]), DEFAULT_NETWORK_SETTINGS);
+    const r = await resolveChecked(
+      'ok.example',
+      fixed([
+        { address: '2606:4700::1', family: 6 },
+        { address: '1.1.1.1', family: 4 },
+      ]),
+      DEFAULT_NETWORK_SETTINGS,
+    );
     assert.deepEqual(r, { kind: 'ok', address: '2606:4700::1', family: 6, checked: ['2606:4700::1', '1.1.1.1'] });
   });
   test('garbage, empty and failing resolvers', async () => {

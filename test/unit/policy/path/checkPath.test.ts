@@ -3,12 +3,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  checkPath,
-  createIgnoreFilter,
-  isCaseInsensitive,
-  type PathOperation,
-} from '../../../../src/core/policy/path';
+import { checkPath, createIgnoreFilter, isCaseInsensitive, type PathOperation } from '../../../../src/core/policy/path';
 import { makeFixture, type Fixture } from './fixture';
 
 let fx: Fixture;
@@ -38,7 +33,8 @@ before(() => {
 });
 after(() => fx.cleanup());
 
-const check = (p: string, operation: PathOperation = 'read', extra: Record<string, unknown> = {}) => checkPath({ workspaceRoot: fx.ws, path: p, operation, ...extra });
+const check = (p: string, operation: PathOperation = 'read', extra: Record<string, unknown> = {}) =>
+  checkPath({ workspaceRoot: fx.ws, path: p, operation, ...extra });
 
 describe('A8 / A12: confinement to the workspace, on real paths', () => {
   const denied: [string, PathOperation, string][] = [
@@ -190,7 +186,10 @@ describe('A7 / A13: protected paths always ask before a change', () => {
 describe('A9: .patchpilotignore blocks reads, edits, grep and glob', () => {
   let isIgnored: (p: string, d?: boolean) => boolean;
   before(() => {
-    writeFileSync(path.join(fx.ws, '.patchpilotignore'), ['# secrets', '.env', 'private/', '*.pem', '!public.pem', '/build', 'logs/**/*.log', '!logs/keep/**'].join('\n'));
+    writeFileSync(
+      path.join(fx.ws, '.patchpilotignore'),
+      ['# secrets', '.env', 'private/', '*.pem', '!public.pem', '/build', 'logs/**/*.log', '!logs/keep/**'].join('\n'),
+    );
     fx.file('private/notes.md');
     fx.file('certs/server.pem');
     fx.file('certs/public.pem');

@@ -14,18 +14,24 @@ beforeEach(() => (fx = makeFixture()));
 afterEach(() => fx.cleanup());
 
 const tree = (dir: string): string[] =>
-  readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? [`${e.name}/`, ...tree(path.join(dir, e.name)).map((x) => `${e.name}/${x}`)] : [e.name])).sort();
+  readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? [`${e.name}/`, ...tree(path.join(dir, e.name)).map((x) => `${e.name}/${x}`)] : [e.name]))
+    .sort();
 
 describe('commitConfined', () => {
   test('writes, creates folders, deletes; an existing file keeps its mode, a new one gets the umask', async () => {
     fx.file('bin/run.sh', '#!/bin/sh\n');
     chmodSync(path.join(fx.ws, 'bin/run.sh'), 0o755);
     fx.file('old.txt', 'bye');
-    await commitConfined(fx.ws, [
-      { kind: 'write', path: 'bin/run.sh', content: '#!/bin/sh\necho hi\n' },
-      { kind: 'write', path: 'new/deep/n.txt', content: 'n' },
-      { kind: 'delete', path: 'old.txt' },
-    ], { mkdirs: true });
+    await commitConfined(
+      fx.ws,
+      [
+        { kind: 'write', path: 'bin/run.sh', content: '#!/bin/sh\necho hi\n' },
+        { kind: 'write', path: 'new/deep/n.txt', content: 'n' },
+        { kind: 'delete', path: 'old.txt' },
+      ],
+      { mkdirs: true },
+    );
     assert.equal(statSync(path.join(fx.ws, 'bin/run.sh')).mode & 0o777, 0o755);
     assert.equal(statSync(path.join(fx.ws, 'new/deep/n.txt')).mode & 0o777, 0o666 & ~process.umask());
     assert.equal(existsSync(path.join(fx.ws, 'old.txt')), false);
@@ -47,12 +53,16 @@ describe('commitConfined', () => {
       },
     };
     await assert.rejects(
-      commitConfined(fx.ws, [
-        { kind: 'write', path: 'a.txt', content: 'changed' },
-        { kind: 'write', path: 'link', content: 'replaces the link' },
-        { kind: 'write', path: 'made/x.txt', content: 'x' },
-        { kind: 'write', path: 'b.txt', content: 'never' },
-      ], { mkdirs: true, io }),
+      commitConfined(
+        fx.ws,
+        [
+          { kind: 'write', path: 'a.txt', content: 'changed' },
+          { kind: 'write', path: 'link', content: 'replaces the link' },
+          { kind: 'write', path: 'made/x.txt', content: 'x' },
+          { kind: 'write', path: 'b.txt', content: 'never' },
+        ],
+        { mkdirs: true, io },
+      ),
       /ENOSPC \(injected\).*every file was restored/,
     );
     assert.deepEqual(tree(fx.ws), before);
@@ -93,10 +103,12 @@ describe('confinePath and NodeWorkspaceFs share the walk checkPath judges', () =
   test('outside, through a link that leads out, through a dangling link, absolute: refused with the reason', async () => {
     symlinkSync(fx.outside, path.join(fx.ws, 'out'));
     symlinkSync(path.join(fx.ws, 'nowhere'), path.join(fx.ws, 'dangling'));
-    const reasons = await Promise.all(['../x', 'out/id_rsa', 'dangling', '/etc/passwd', ''].map(async (p) => {
-      const c = await confinePath(fx.ws, p);
-      return c.ok ? 'ok' : c.reason;
-    }));
+    const reasons = await Promise.all(
+      ['../x', 'out/id_rsa', 'dangling', '/etc/passwd', ''].map(async (p) => {
+        const c = await confinePath(fx.ws, p);
+        return c.ok ? 'ok' : c.reason;
+      }),
+    );
     assert.match(reasons[0]!, /outside the workspace/);
     assert.match(reasons[1]!, /through a symbolic link to .*outside the workspace/);
     assert.match(reasons[2]!, /dangling symbolic link/);

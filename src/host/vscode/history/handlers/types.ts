@@ -12,4 +12,7 @@ export interface HistoryHandlerContext {
 }
 
 /** One small handler per request type. */
-export type HistoryHandler<K extends HistoryToHostType> = (payload: HistoryToHost[K][0], ctx: HistoryHandlerContext) => Promise<HistoryToHost[K][1]> | HistoryToHost[K][1];
+export type HistoryHandler<K extends HistoryToHostType> = (
+  payload: HistoryToHost[K][0],
+  ctx: HistoryHandlerContext,
+) => Promise<HistoryToHost[K][1]> | HistoryToHost[K][1];

@@ -1,8 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../core/ports';
 
-const NO_TERMINAL =
-  'no terminal to ask the user, so nothing that needs approval can happen in this run (--approve auto-edit lets ordinary edits through; protected paths such as instruction files, editor and CI settings ask in every mode, so they need a run on a terminal)';
+const NO_TERMINAL = 'no terminal to ask the user, so nothing that needs approval can happen in this run (the user can allow edits with --approve auto-edit)';
 
 /**
  * Headless runs (CI, pipes, --json): nobody can be asked, so whatever needs approval is refused as

@@ -179,7 +179,12 @@ export function checkbox(o: { label: string; checked: boolean; onChange(checked:
   const root = document.createElement('vscode-checkbox') as HTMLElement & { checked: boolean };
   root.className = 'pp-check';
   root.checked = o.checked;
-  root.addEventListener('change', () => o.onChange(root.checked));
+  root.addEventListener('change', () => {
+    // FAST writes aria-checked on its next update batch; write it now so that what a screen reader (and
+    // history-panel's check()/uncheck() right after the click) reads is the state the click produced.
+    root.setAttribute('aria-checked', String(root.checked));
+    o.onChange(root.checked);
+  });
   root.append(o.label);
   return { root };
 }

@@ -1,11 +1,16 @@
 /**
  * The ONE module that makes the webviews' controls (chat and history). Everything else asks here for a button, a text
  * box, a collapsible item or a banner, so changing the component library (the deprecated
- * @vscode/webview-ui-toolkit, @vscode-elements/elements, or these native elements) is a change to
- * this file only. Today: native elements styled with VS Code's theme variables (styles.css), which
- * keep their built-in roles, keyboard handling and accessible names in every theme, and need no
- * relaxed CSP for constructed stylesheets.
+ * @vscode/webview-ui-toolkit, its successor @vscode-elements/elements, or native elements) is a change to
+ * this file only. Today: the toolkit's badge and checkbox; every other control is a native element styled with VS Code's
+ * theme variables (styles.css), kept where the toolkit's element fails a UI test (see webview-ui/README.md).
+ * The toolkit's FAST elements style themselves through constructed stylesheets (adoptedStyleSheets), which the
+ * CSP's style-src does not govern, so the webviews keep their CSP without 'unsafe-inline'.
  */
+import { provideVSCodeDesignSystem, vsCodeBadge, vsCodeCheckbox } from '@vscode/webview-ui-toolkit';
+
+// Registered once per webview, on first import: the custom elements exist before any control is built.
+provideVSCodeDesignSystem().register(vsCodeBadge(), vsCodeCheckbox());
 
 export type ButtonVariant = 'primary' | 'secondary' | 'icon';
 
@@ -91,8 +96,9 @@ export function collapsible(summary: Node[], open = false): { root: HTMLDetailsE
   return { root, body };
 }
 
+/** A status word ("running", "failed", "exit 1"): the toolkit's badge, its tone carried by the host element (styles.css). */
 export function badge(text: string, tone: 'ok' | 'error' | 'info' = 'info'): HTMLElement {
-  const b = document.createElement('span');
+  const b = document.createElement('vscode-badge');
   b.className = `pp-badge pp-badge-${tone}`;
   b.textContent = text;
   return b;
@@ -165,14 +171,20 @@ export function select<V extends string>(o: SelectOptions<V>): HTMLSelectElement
   return s;
 }
 
-/** A labelled checkbox; the label text is its accessible name. */
-export function checkbox(o: { label: string; checked: boolean; onChange(checked: boolean): void }): { root: HTMLLabelElement; box: HTMLInputElement } {
-  const root = document.createElement('label');
+/**
+ * A labelled checkbox: the toolkit's checkbox (role checkbox on the element itself, Space toggles it), its
+ * label text the accessible name.
+ */
+export function checkbox(o: { label: string; checked: boolean; onChange(checked: boolean): void }): { root: HTMLElement } {
+  const root = document.createElement('vscode-checkbox') as HTMLElement & { checked: boolean };
   root.className = 'pp-check';
-  const box = document.createElement('input');
-  box.type = 'checkbox';
-  box.checked = o.checked;
-  box.addEventListener('change', () => o.onChange(box.checked));
-  root.append(box, document.createTextNode(` ${o.label}`));
-  return { root, box };
+  root.checked = o.checked;
+  root.addEventListener('change', () => {
+    // FAST writes aria-checked on its next update batch; write it now so that what a screen reader (and
+    // history-panel's check()/uncheck() right after the click) reads is the state the click produced.
+    root.setAttribute('aria-checked', String(root.checked));
+    o.onChange(root.checked);
+  });
+  root.append(o.label);
+  return { root };
 }

@@ -18,6 +18,23 @@ const common = {
   define: { PATCHPILOT_VERSION: JSON.stringify(JSON.parse(readFileSync('package.json', 'utf8')).version) },
 };
 
+/**
+ * The webviews' CSP has no 'unsafe-eval', and test/unit/host/csp.test.ts keeps eval out of their
+ * bundles. FAST (under @vscode/webview-ui-toolkit) finds the global object with a last-resort
+ * `new Function("return this")()` that every engine VS Code ships never reaches: it becomes
+ * `globalThis` at build time, so the bundle holds no eval at all.
+ */
+const GLOBAL_THIS_FALLBACK = 'new Function("return this")()';
+const noEvalInDependencies = {
+  name: 'no-eval-in-dependencies',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]node_modules[\\/].*\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      return text.includes(GLOBAL_THIS_FALLBACK) ? { contents: text.split(GLOBAL_THIS_FALLBACK).join('globalThis'), loader: 'js' } : undefined;
+    });
+  },
+};
+
 mkdirSync('dist', { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ['src/host/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
@@ -38,6 +55,7 @@ await Promise.all([
     logLevel: 'warning',
     entryPoints: { chat: 'webview-ui/chat/main.ts', history: 'webview-ui/history/main.ts' },
     outdir: 'dist/webview',
+    plugins: [noEvalInDependencies],
   }),
 ]);
 chmodSync('dist/cli.js', 0o755);

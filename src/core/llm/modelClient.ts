@@ -6,10 +6,10 @@
 import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import { resolveModelConfig, type Endpoint, type ModelClientConfig, type ResolvedModelConfig } from './config';
-import { estimatePromptTokens, estimateTokens, type ContextWindow } from './contextWindows';
+import type { ContextWindow } from './contextWindows';
 import { ModelApiError } from './errors';
 import { ModelLimits } from './modelLimits';
-import { costOf } from './prices';
+import { settleUsage } from './turnUsage';
 import type { RetryPolicy } from './retryPolicy';
 import { safeEmitter, withRecovery, withRetries, type RetryLoopOptions } from './retryLoop';
 import { reasoningReplayFor } from './reasoningReplay';
@@ -17,7 +17,7 @@ import { NATIVE_TOOL_CALLS_HINT, readTextToolCalls } from './textToolCalls';
 import { createSdkClient } from './sdkClient';
 import { streamOneAttempt } from './streamAttempt';
 import type { TurnAssembler } from './turnAssembler';
-import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn, ModelUsage } from './types';
+import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn } from './types';
 import { maxTokensField, toFinishReason, toWireMessages, toWireTools } from './wire';
 
 export interface CompleteRequest {
@@ -187,22 +187,14 @@ export class ModelClient {
         text = fromText.text;
       } else if (fromText) unread.push(fromText.problem);
     }
-    const usage: ModelUsage = a.usage ?? {
-      promptTokens: estimatePromptTokens(req.messages, req.tools),
-      completionTokens: estimateTokens(
-        a.text +
-          a.reasoning +
-          a.refusal +
-          valid
-            .concat(invalid)
-            .map((c) => c.name + c.argumentsJson)
-            .join(''),
-      ),
-      estimated: true,
-    };
-    const cost = costOf(usage, this.limits.price(req.role));
-    emit({ type: 'usage', usage, cost });
-    req.meter?.record({ role: req.role, model: endpoint.model, usage, cost });
+    const { usage, cost } = settleUsage(
+      req,
+      endpoint.model,
+      a.usage,
+      { text: a.text + a.reasoning + a.refusal, calls: [...valid, ...invalid] },
+      this.limits.price(req.role),
+      emit,
+    );
     return {
       role: req.role,
       model: endpoint.model,

@@ -7,13 +7,13 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { resolveModelConfig, type Endpoint, type ModelClientConfig, type ResolvedModelConfig } from '../config';
-import { estimatePromptTokens, estimateTokens, type ContextWindow } from '../contextWindows';
+import type { ContextWindow } from '../contextWindows';
 import { ModelLimits } from '../modelLimits';
 import { ModelApiError, ModelConfigError } from '../errors';
 import type { CompleteRequest } from '../modelClient';
-import { costOf } from '../prices';
+import { settleUsage } from '../turnUsage';
 import { safeEmitter, withRecovery } from '../retryLoop';
-import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn, ModelUsage } from '../types';
+import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn } from '../types';
 import type { ChatModel } from '../../ports/chatModel';
 import type { AnthropicTurnAssembler } from './anthropicAssembler';
 import { streamAnthropicAttempt } from './anthropicAttempt';
@@ -138,21 +138,14 @@ export class AnthropicChatModel implements ChatModel {
 
   private finishTurn(req: ChatRequest, endpoint: Endpoint, a: AnthropicTurnAssembler, attempts: number, emit: (e: ModelStreamEvent) => void): ModelTurn {
     const { valid, invalid } = a.finishToolCalls();
-    const usage: ModelUsage = a.usage ?? {
-      promptTokens: estimatePromptTokens(req.messages, req.tools),
-      completionTokens: estimateTokens(
-        a.text +
-          a.reasoning +
-          valid
-            .concat(invalid)
-            .map((c) => c.name + c.argumentsJson)
-            .join(''),
-      ),
-      estimated: true,
-    };
-    const cost = costOf(usage, this.limits.price(req.role));
-    emit({ type: 'usage', usage, cost });
-    req.meter?.record({ role: req.role, model: endpoint.model, usage, cost });
+    const { usage, cost } = settleUsage(
+      req,
+      endpoint.model,
+      a.usage,
+      { text: a.text + a.reasoning, calls: [...valid, ...invalid] },
+      this.limits.price(req.role),
+      emit,
+    );
     // A block this client cannot read is said, never dropped in silence.
     const unknown = a.unknownBlocks.length ? `\n[the reply contained content this client cannot read: ${[...new Set(a.unknownBlocks)].join(', ')}]` : '';
     return {

@@ -1,0 +1,32 @@
+/**
+ * A finished reply's usage, the same for every client: what the server reported, else an estimate
+ * from what was sent and received; priced, told to the viewers and added to the run's meter.
+ */
+import { estimatePromptTokens, estimateTokens } from './contextWindows';
+import { costOf, type ModelPrice } from './prices';
+import type { ChatRequest, ModelStreamEvent, ModelToolCall, ModelUsage } from './types';
+
+export interface ReplyOutput {
+  /** Everything the model wrote: text, reasoning, a refusal. */
+  text: string;
+  calls: readonly Pick<ModelToolCall, 'name' | 'argumentsJson'>[];
+}
+
+export function settleUsage(
+  req: ChatRequest,
+  model: string,
+  reported: ModelUsage | undefined,
+  output: ReplyOutput,
+  price: ModelPrice | undefined,
+  emit: (e: ModelStreamEvent) => void,
+): { usage: ModelUsage; cost: number | undefined } {
+  const usage: ModelUsage = reported ?? {
+    promptTokens: estimatePromptTokens(req.messages, req.tools),
+    completionTokens: estimateTokens(output.text + output.calls.map((c) => c.name + c.argumentsJson).join('')),
+    estimated: true,
+  };
+  const cost = costOf(usage, price);
+  emit({ type: 'usage', usage, cost });
+  req.meter?.record({ role: req.role, model, usage, cost });
+  return { usage, cost };
+}

@@ -20,7 +20,44 @@ export interface AttemptOptions {
   emit: (e: ModelStreamEvent) => void;
 }
 
+/** What the shared attempt rules need of a protocol's assembler. */
+export interface StreamAssembler<E> {
+  push(event: E): void;
+  /** Anything a consumer may have shown (text, reasoning, a tool call) arrived. */
+  readonly outputStarted: boolean;
+  readonly text: string;
+  readonly startedToolCalls: number;
+}
+
+/** One protocol's part of an attempt: how to open the stream, and when its reply is complete. */
+export interface StreamProtocol<E, A extends StreamAssembler<E>> {
+  open(signal: AbortSignal): Promise<AsyncIterable<E>>;
+  assembler: A;
+  /** The reply says it is complete (finish_reason, stop_reason). */
+  complete(a: A): boolean;
+  /** Turns an SDK error into one classifyError understands (Anthropic's into the openai shape). */
+  classifiable?(err: unknown): unknown;
+}
+
+type StreamLimits = Pick<AttemptOptions, 'classify' | 'signal' | 'idleTimeoutMs' | 'firstChunkTimeoutMs'>;
+
+/** A chat-completions attempt. */
 export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssembler> {
+  const assembler = await runStreamAttempt(opts, {
+    open: (signal) => opts.sdk.chat.completions.create(opts.body, { signal }),
+    assembler: new TurnAssembler(opts.emit),
+    complete: (a) => !!a.rawFinishReason,
+  });
+  assembler.end();
+  return assembler;
+}
+
+/**
+ * The rules every protocol's attempt shares: an idle timer between events (a longer one until
+ * output starts: the model may be thinking), a cancel that wins over whatever error it caused,
+ * and what a failure means by what was already shown.
+ */
+export async function runStreamAttempt<E, A extends StreamAssembler<E>>(opts: StreamLimits, protocol: StreamProtocol<E, A>): Promise<A> {
   if (opts.signal?.aborted) throw cancelledError(0);
   const controller = new AbortController();
   let abortedBy: 'user' | 'idle' | undefined;
@@ -40,20 +77,20 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
     }, ms);
   };
 
-  const assembler = new TurnAssembler(opts.emit);
+  const { assembler } = protocol;
   let failure: unknown;
   arm(opts.firstChunkTimeoutMs);
   try {
-    const stream = await opts.sdk.chat.completions.create(opts.body, { signal: controller.signal });
-    for await (const chunk of stream) {
-      // Chunks already buffered when a cancel or stall hit are not shown: the attempt is over.
+    const stream = await protocol.open(controller.signal);
+    for await (const event of stream) {
+      // Events already buffered when a cancel or stall hit are not shown: the attempt is over.
       if (controller.signal.aborted) break;
-      assembler.push(chunk);
+      assembler.push(event);
       // Until visible output starts the model may be thinking; afterwards silence means a stall.
       arm(assembler.outputStarted ? opts.idleTimeoutMs : opts.firstChunkTimeoutMs);
     }
   } catch (err) {
-    failure = err;
+    failure = protocol.classifiable ? protocol.classifiable(err) : err;
   } finally {
     clearTimeout(timer);
     opts.signal?.removeEventListener('abort', onUserAbort);
@@ -64,18 +101,12 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
   if (abortedBy === 'user') throw cancelledError(0);
   const where = opts.classify.baseUrl;
   if (abortedBy === 'idle') {
-    if (assembler.outputStarted) {
-      throw interrupted(assembler, 'idle-timeout', `the reply from ${where} stalled: no data for ${idleLimitMs} ms`);
-    }
-    throw new ModelApiError({
-      kind: 'timeout',
-      retryable: true,
-      message: `no reply from ${where} within ${idleLimitMs} ms`,
-    });
+    if (assembler.outputStarted) throw interrupted(assembler, 'idle-timeout', `the reply from ${where} stalled: no data for ${idleLimitMs} ms`);
+    throw new ModelApiError({ kind: 'timeout', retryable: true, message: `no reply from ${where} within ${idleLimitMs} ms` });
   }
   if (failure !== undefined) {
-    // The reply was complete (finish_reason seen); only the trailing usage/[DONE] got lost.
-    if (assembler.rawFinishReason && isNetworkError(failure)) return ended(assembler);
+    // The reply was complete; only what trails it (usage, [DONE], message_stop) got lost.
+    if (protocol.complete(assembler) && isNetworkError(failure)) return assembler;
     if (assembler.outputStarted) {
       const reason: InterruptionReason = isNetworkError(failure) ? 'connection-lost' : 'stream-error';
       const detail = reason === 'connection-lost' ? describeNetworkError(failure) : classifyError(failure, opts.classify).message;
@@ -83,25 +114,14 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
     }
     throw classifyError(failure, opts.classify);
   }
-  if (!assembler.rawFinishReason) {
-    if (assembler.outputStarted) {
-      throw interrupted(assembler, 'premature-end', `the reply from ${where} ended without a finish reason`);
-    }
-    throw new ModelApiError({
-      kind: 'server',
-      retryable: true,
-      message: `${where} closed the stream without sending a reply`,
-    });
+  if (!protocol.complete(assembler)) {
+    if (assembler.outputStarted) throw interrupted(assembler, 'premature-end', `the reply from ${where} ended without a finish reason`);
+    throw new ModelApiError({ kind: 'server', retryable: true, message: `${where} closed the stream without sending a reply` });
   }
-  return ended(assembler);
+  return assembler;
 }
 
-function ended(a: TurnAssembler): TurnAssembler {
-  a.end();
-  return a;
-}
-
-function interrupted(a: TurnAssembler, reason: InterruptionReason, message: string, cause?: unknown) {
+function interrupted(a: StreamAssembler<unknown>, reason: InterruptionReason, message: string, cause?: unknown) {
   return new StreamInterruptedError({
     reason,
     message: a.startedToolCalls ? `${message}; ${a.startedToolCalls} partial tool call(s) discarded` : message,

@@ -22,7 +22,8 @@ import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
 import type { McpApprovals } from './approvals';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
 import { McpConnection, type McpConnectionOptions } from './connection';
-import { hash, launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
+import { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
+import { checkLaunch, type LaunchCheck } from './launchCheck';
 import { describeFileChanges, FileHasher, launchFiles, type LaunchFiles } from './launchFiles';
 import { createMcpCallGuard, type McpCallGuard } from './resultFilter';
 import { sandboxVerdict, type ServerSandboxOptions } from './serverSandbox';
@@ -142,7 +143,7 @@ export class McpManager implements ToolSource, Disposable {
 
   /** `patchpilot mcp list`: connects the approved servers (asks nothing, approves nothing) and reports. */
   async inspect(signal?: AbortSignal): Promise<McpServerStatus[]> {
-    const approved = [...this.entries.values()].filter((e) => !e.config.disabled && this.launchApproved(e));
+    const approved = [...this.entries.values()].filter((e) => !e.config.disabled && this.check(e).approved);
     for (const e of approved) e.expectedFiles = this.options.approvals.get(e.name)?.files ?? {};
     await abortable(Promise.all(approved.map((e) => this.connect(e))), signal);
     for (const e of approved) this.updateWithheld(e);
@@ -157,7 +158,7 @@ export class McpManager implements ToolSource, Disposable {
     const e = this.entries.get(name);
     if (!e) throw new Error(`no MCP server named "${name}" (configured: ${this.serverNames.join(', ') || 'none'})`);
     // What the user approves is what starts now: the files as they are (checked again right before the start).
-    const files = this.files(e);
+    const { files } = this.check(e);
     e.expectedFiles = files;
     await abortable(this.connect(e), signal);
     const c = e.connection!;
@@ -183,8 +184,9 @@ export class McpManager implements ToolSource, Disposable {
     const ready: Entry[] = [];
     for (const e of this.entries.values()) {
       if (e.config.disabled) continue;
-      if (this.launchApproved(e)) e.expectedFiles = this.options.approvals.get(e.name)?.files ?? {};
-      else if (!(await this.askLaunch(e, ctx))) continue;
+      const check = this.check(e);
+      if (check.approved) e.expectedFiles = this.options.approvals.get(e.name)?.files ?? {};
+      else if (!(await this.askLaunch(e, check, ctx))) continue;
       ready.push(e);
     }
     await abortable(Promise.all(ready.map((e) => this.connect(e))), ctx.signal);
@@ -224,46 +226,24 @@ export class McpManager implements ToolSource, Disposable {
     return tools;
   }
 
-  private launchApproved(e: Entry): boolean {
-    const approval = this.options.approvals.get(e.name);
-    return approval?.launch === launchFingerprint(e.config) && describeFileChanges(approval.files ?? {}, this.files(e)).length === 0;
+  /** Where the launch stands against its approval, with the named files hashed once. */
+  private check(e: Entry): LaunchCheck {
+    return checkLaunch(this.options.root, e.config, this.options.approvals.get(e.name), this.hasher);
   }
 
-  /** The workspace files the launch names, hashed now. */
-  private files(e: Entry): LaunchFiles {
-    return launchFiles(this.options.root, e.config, this.hasher);
-  }
-
-  /** What a yes or a no is about: the launch and its files' contents. */
-  private launchKey(e: Entry): string {
-    return hash({ launch: launchFingerprint(e.config), files: this.files(e) });
-  }
-
-  /** Why the approval no longer matches (undefined: a new server). */
-  private changeReason(e: Entry): string | undefined {
-    const before = this.options.approvals.get(e.name);
-    if (!before) return undefined;
-    if (before.launch !== launchFingerprint(e.config)) return 'its command, arguments, environment or URL changed since it was approved';
-    const changes = describeFileChanges(before.files, this.files(e));
-    return changes.length ? `a file it runs changed since it was approved: ${changes.join(', ')}` : undefined;
-  }
-
-  private async askLaunch(e: Entry, ctx: ToolSourceContext): Promise<boolean> {
-    const fingerprint = launchFingerprint(e.config);
-    const files = this.files(e);
-    const key = this.launchKey(e);
-    const request = launchQuestion(e.name, e.config, files, this.changeReason(e), sandboxVerdict(e.name, this.protection));
+  private async askLaunch(e: Entry, check: LaunchCheck, ctx: ToolSourceContext): Promise<boolean> {
+    const request = launchQuestion(e.name, e.config, check.files, check.changeReason, sandboxVerdict(e.name, this.protection));
     const yes = await this.ask(request, 'ask:mcp-server', ctx);
     // A server still running from before the change runs the old code: it stops either way, and a yes starts the approved files.
     const running = e.connection;
     e.connection = undefined;
     await running?.close().catch(() => undefined);
     if (yes) {
-      this.options.approvals.approve(e.name, { launch: fingerprint, files, tools: null });
+      this.options.approvals.approve(e.name, { launch: check.fingerprint, files: check.files, tools: null });
       e.declinedLaunch = undefined;
-      e.expectedFiles = files;
+      e.expectedFiles = check.files;
     } else {
-      e.declinedLaunch = key;
+      e.declinedLaunch = check.key;
     }
     this.fire();
     return yes;
@@ -344,7 +324,10 @@ export class McpManager implements ToolSource, Disposable {
       root: o.root,
       // Right before every start (reconnects too): the files must still be the approved ones.
       preflight: () => {
-        const changes = describeFileChanges(e.expectedFiles ?? this.options.approvals.get(e.name)?.files ?? {}, this.files(e));
+        const changes = describeFileChanges(
+          e.expectedFiles ?? this.options.approvals.get(e.name)?.files ?? {},
+          launchFiles(this.options.root, e.config, this.hasher),
+        );
         return changes.length
           ? `not started: a file it runs changed since it was approved: ${changes.join(', ')} (it is asked about again at the next run)`
           : undefined;
@@ -387,13 +370,13 @@ export class McpManager implements ToolSource, Disposable {
       ...(e.config.transport === 'stdio' ? { sandboxed: this.protection !== undefined && sandboxVerdict(e.name, this.protection).sandboxed } : {}),
     };
     if (e.config.disabled) return { ...base, state: 'disabled', reason: 'disabled in the settings' };
-    const launchOk = this.launchApproved(e);
-    if (!launchOk && e.declinedLaunch === this.launchKey(e)) {
-      const changed = this.changeReason(e);
+    const check = this.check(e);
+    if (!check.approved && e.declinedLaunch === check.key) {
+      const changed = check.changeReason;
       return { ...base, state: 'declined', reason: `not approved${changed ? `: ${changed}` : ''}${this.hint(e)}` };
     }
-    if (!launchOk) {
-      const why = this.changeReason(e) ?? 'a new server, not approved yet';
+    if (!check.approved) {
+      const why = check.changeReason ?? 'a new server, not approved yet';
       return { ...base, state: 'needs-approval', reason: `${why}${this.hint(e)}` };
     }
     if (!c) return { ...base, state: 'not-started' };

@@ -36,7 +36,7 @@ export interface McpConnectionOptions {
    */
   preflight?: () => string | undefined;
   /** Start a local server inside bubblewrap (serverSandbox.ts); undefined: unconfined. */
-  sandbox?: { bwrapPath: string; options: ServerSandboxOptions };
+  sandbox?: { bwrapPath: string; blocksUnixSockets: boolean; options: ServerSandboxOptions };
 }
 
 const SANDBOX_CACHES = { npm_config_cache: '/tmp/patchpilot-mcp-cache/npm', UV_CACHE_DIR: '/tmp/patchpilot-mcp-cache/uv' };
@@ -182,7 +182,7 @@ export class McpConnection {
       const env = buildChildEnv({ allow: this.options.envAllow, set: { ...(sb ? SANDBOX_CACHES : {}), ...c.env } }).env;
       if (sb && !commandExists(c.command, env.PATH, cwd)) throw new Error(`command not found: ${c.command}`);
       const launch = sb
-        ? await sandboxedLaunch({ bwrapPath: sb.bwrapPath, root: this.options.root, cwd, command: c.command, args: c.args, options: sb.options })
+        ? await sandboxedLaunch({ ...sb, root: this.options.root, cwd, command: c.command, args: c.args })
         : { command: c.command, args: c.args };
       await this.attach(new ProcessTransport({ ...launch, env, cwd }), generation, timeout);
       this.transportKind = 'stdio';

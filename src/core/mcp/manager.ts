@@ -112,9 +112,12 @@ export class McpManager implements ToolSource, Disposable {
     protection: ServerSandboxOptions | undefined = this.protection,
   ): Promise<void> {
     const closing: Promise<void>[] = [];
-    // A server that leaves or enters the sandbox restarts, like one whose environment changed.
+    // A server that leaves or enters the sandbox, or whose allowed sockets change, restarts, like one whose environment changed.
+    const listed = (list: readonly string[] | undefined) => (list ?? []).join('\0');
     const envChanged =
-      envAllow.join('\0') !== this.envAllow.join('\0') || (protection?.unsandboxed ?? []).join('\0') !== (this.protection?.unsandboxed ?? []).join('\0');
+      listed(envAllow) !== listed(this.envAllow) ||
+      listed(protection?.unsandboxed) !== listed(this.protection?.unsandboxed) ||
+      listed(protection?.allowUnixSockets) !== listed(this.protection?.allowUnixSockets);
     this.envAllow = envAllow;
     this.setProtection(protection);
     for (const [name, e] of this.entries) {
@@ -332,7 +335,7 @@ export class McpManager implements ToolSource, Disposable {
           ? `not started: a file it runs changed since it was approved: ${changes.join(', ')} (it is asked about again at the next run)`
           : undefined;
       },
-      ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, options: this.protection! } } : {}),
+      ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, blocksUnixSockets: verdict.blocksUnixSockets, options: this.protection! } } : {}),
       envAllow: this.envAllow,
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       callTimeoutMs: o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,

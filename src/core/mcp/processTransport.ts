@@ -5,12 +5,14 @@
  *   configured variables and a per-server marker (policy/exec/sessionKill.ts), so `close()` ends the
  *   whole tree (an `npx` wrapper and the node it starts included), leaving no orphan;
  * - keeps the tail of stderr, so a failure can say why;
- * - reports the process's exit as a close, which the SDK turns into "connection closed" for pending calls.
+ * - reports the process's exit as a close, which the SDK turns into "connection closed" for pending calls;
+ * - hands a sandboxed server's bwrap its seccomp filter on fd 3 (`--seccomp 3`, serverSandbox.ts), as commands get theirs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { closeProgramFd, openProgramFd } from '../policy/exec/programFd';
 import { CommandProcesses } from '../policy/exec/sessionKill';
 
 const STDERR_TAIL = 4_000;
@@ -21,6 +23,8 @@ export interface ProcessTransportOptions {
   args: readonly string[];
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** A program the child reads from its fd 3 (bwrap's `--seccomp 3`). */
+  seccomp?: Buffer;
 }
 
 export class ProcessTransport implements Transport {
@@ -56,15 +60,7 @@ export class ProcessTransport implements Transport {
   start(): Promise<void> {
     if (this.child) throw new Error('ProcessTransport already started');
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.command, [...this.options.args], {
-        cwd: this.options.cwd,
-        env: { ...this.options.env, ...this.tree.env() },
-        stdio: ['pipe', 'pipe', 'pipe'],
-        // Its own session and process group: the terminal's Ctrl-C does not reach it, and the group can be signalled as one.
-        detached: process.platform !== 'win32',
-        windowsHide: true,
-        shell: false,
-      });
+      const child = this.spawnChild();
       this.child = child;
       this.exited = new Promise((done) => child.once('close', () => done()));
       child.once('error', (err: NodeJS.ErrnoException) => {
@@ -100,6 +96,24 @@ export class ProcessTransport implements Transport {
       });
       child.stdin!.on('error', (err) => this.onerror?.(err));
     });
+  }
+
+  private spawnChild(): ChildProcess {
+    const programFd = this.options.seccomp ? openProgramFd(this.options.seccomp) : undefined;
+    try {
+      return spawn(this.options.command, [...this.options.args], {
+        cwd: this.options.cwd,
+        env: { ...this.options.env, ...this.tree.env() },
+        stdio: ['pipe', 'pipe', 'pipe', ...(programFd === undefined ? [] : [programFd])],
+        // Its own session and process group: the terminal's Ctrl-C does not reach it, and the group can be signalled as one.
+        detached: process.platform !== 'win32',
+        windowsHide: true,
+        shell: false,
+      });
+    } finally {
+      // The child holds its own copy once spawned.
+      closeProgramFd(programFd);
+    }
   }
 
   send(message: JSONRPCMessage): Promise<void> {

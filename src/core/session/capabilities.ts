@@ -109,6 +109,7 @@ export function mcpProtection(
     guard: guard ?? { root, ...createCommandGuard(root, settings.policy, settings.history.path, undefined, mcpProtectedGlobs(root, settings.mcp.servers)) },
     unsandboxed: settings.mcp.unsandboxedServers,
     homeAllow: settings.policy.homeAllow,
+    allowUnixSockets: settings.sandbox.allowUnixSockets,
     ...(readOnlyPaths ? { readOnlyPaths } : {}),
   };
 }

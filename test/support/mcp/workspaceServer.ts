@@ -27,3 +27,26 @@ export function workspaceServerScript(greeting: string, scriptRel = 'tools/mcp-s
     '',
   ].join('\n');
 }
+
+/**
+ * A stdio server whose `connect` tool sends GET / to an HTTP server on each unix socket given and
+ * answers, one line per socket, "reached <body>" or the error code it got (the MCP socket tests).
+ */
+export function socketProbeServerScript(sockets: readonly string[]): string {
+  return [
+    "import { createRequire } from 'node:module';",
+    "import http from 'node:http';",
+    `const require = createRequire(${JSON.stringify(REPO_PACKAGE)});`,
+    "const { McpServer } = require('@modelcontextprotocol/sdk/server/mcp.js');",
+    "const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js');",
+    "const server = new McpServer({ name: 'socket-probe', version: '1.0.0' });",
+    'const get = (socketPath) => new Promise((resolve) => {',
+    "  http.get({ socketPath, path: '/', timeout: 5000 }, (res) => { let b = ''; res.on('data', (d) => (b += d)); res.on('end', () => resolve(`${socketPath} reached ${b.trim()}`)); })",
+    "    .on('error', (e) => resolve(`${socketPath} ${e.code ?? e.message}`));",
+    '});',
+    "server.registerTool('hello', { description: 'Says hello' }, async () => ({ content: [{ type: 'text', text: 'hello over stdio' }] }));",
+    `server.registerTool('connect', { description: 'Connects to unix sockets' }, async () => ({ content: [{ type: 'text', text: (await Promise.all(${JSON.stringify(sockets)}.map(get))).join('\\n') }] }));`,
+    'await server.connect(new StdioServerTransport());',
+    '',
+  ].join('\n');
+}

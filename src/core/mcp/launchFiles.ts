@@ -2,7 +2,7 @@
  * The workspace files a local MCP server's launch names, by content hash: what the user really
  * approves when they approve `node tools/mcp-srv.mjs` is that script's bytes, not the string. The
  * agent can write workspace files, so a hash of the launch strings alone let it change an approved
- * server's code (test/integration/mcp/launchFiles.attack.test.ts).
+ * server's code (attacks.mcpLaunch: test/integration/agent/attacks.mcpLaunch.test.ts).
  *
  * Named, here, means: the command itself when it is a path (or found on a PATH folder inside the
  * workspace); every argument and env value, whole, after `--opt=`, and word by word when it holds

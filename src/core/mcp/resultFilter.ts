@@ -1,5 +1,5 @@
 /**
- * What file tools and commands enforce, applied to MCP calls (test/integration/mcp/resultFilter.test.ts):
+ * What file tools and commands enforce, applied to MCP calls (test/unit/mcp/resultFilter.test.ts; attacks.mcpResults end to end):
  * - an argument that names an ignored path (`.patchpilotignore`, denyPaths) inside the workspace
  *   makes the call ask, even for an always-allowed tool, as a command naming one does;
  * - every call runs inside a guard session, like a command: the result is redacted of every line

@@ -1,4 +1,4 @@
-// F2 end to end: a hostile model plants git configuration (through a sandboxed command, and
+// End to end: a hostile model plants git configuration (through a sandboxed command, and
 // through the file tools), then PatchPilot's own git runs outside the sandbox: the auto-commit
 // after a write, the listing behind glob, and the snapshot at the start of the next run. Every
 // planted program would touch a marker in the arena's outside folder; none may appear, and the
@@ -72,7 +72,7 @@ async function plantAndTrigger(arena: Arena, how: 'commondir' | 'recopy'): Promi
   return { first, second };
 }
 
-describe("F2: planted repository config never runs through PatchPilot's own git", { skip: !sandboxed && 'bubblewrap is not available' }, () => {
+describe("planted repository config never runs through PatchPilot's own git", { skip: !sandboxed && 'bubblewrap is not available' }, () => {
   // Two layers meet here: the protected guard moves the new .git/commondir aside as soon as the
   // command ends, so git never sees it; the runner's own refusal of a commondir is in gitAttacks.test.ts.
   test('.git/commondir to a planted config: moved aside after the command; no planted program runs', async () => {

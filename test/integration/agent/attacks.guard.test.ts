@@ -1,4 +1,4 @@
-// F3 and F4 end to end through the built CLI, in auto mode, with the sandbox and without it (a
+// The protected guard end to end through the built CLI, in auto mode, with the sandbox and without it (a
 // failing bwrap first on PATH):
 // - an ignored secret (.env in .patchpilotignore, also tracked by git) read through a bracket glob,
 //   an option argument (date -f), a recursive search, git's own view, an interpreter and a hard link;
@@ -30,7 +30,7 @@ const READERS: [string, string][] = [
   ['git-grep', 'git grep -h PP-ENV HEAD'],
   ['interp', node("console.log(require('fs').readFileSync('.env','utf8'))")],
   ['link-cat', 'cat notes.txt'],
-  // F6: a credential file in the home that no list names.
+  // A credential file in the home that no list names.
   ['home', node("console.log(require('fs').readFileSync(require('os').homedir()+'/.gradle/gradle.properties','utf8'))")],
 ];
 

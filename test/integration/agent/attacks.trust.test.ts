@@ -1,4 +1,4 @@
-// F1: a repository's own .vscode/settings.json turns on auto approval and auto-commit. Without
+// A repository's own .vscode/settings.json turns on auto approval and auto-commit. Without
 // --trust-workspace both are ignored, with a visible warning: the write asks (refused without a
 // terminal), nothing is committed, node runs nowhere. With --trust-workspace they are the user's choice.
 import { describe, test } from 'node:test';

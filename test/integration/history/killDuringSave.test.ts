@@ -1,4 +1,4 @@
-// C1: kill -9 a real writer at random moments during saves; the file always loads, never "malformed".
+// `kill -9` of a real writer at random moments during saves; the file always loads, never "malformed".
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// C4, C5 and the exit hook, with real child processes writing one real file.
+// Concurrent writers and the exit hook, with real child processes writing one real file.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync, existsSync } from 'node:fs';

@@ -11,7 +11,7 @@ const slowLimits = { idleTimeoutMs: 60_000, firstChunkTimeoutMs: 60_000 };
 const reply = { text: 'Applying the patch now.', toolCalls: [{ name: 'propose_patch', arguments: { patch: 'x' } }] };
 const ask = { role: 'reasoning' as const, messages: userAsks('go') };
 
-describe('cancellation (SECURITY_CASES E5)', () => {
+describe('cancellation', () => {
   test('during the request (server has not answered): aborted, kind cancelled, no retry', { timeout: 5_000 }, async () => {
     await withServer([{ reply, faults: [{ kind: 'hang' }] }], async (server) => {
       const cts = new AbortController();

@@ -15,7 +15,7 @@ const twoCalls = {
 };
 const ask = { role: 'reasoning' as const, messages: userAsks('fix it') };
 
-describe('streams that break after they started (SECURITY_CASES E3)', () => {
+describe('streams that break after they started', () => {
   test('a cut mid tool call: the partial call is discarded and the step retried once from a clean state', async () => {
     await withServer([{ reply: twoCalls, faults: [{ kind: 'cut', afterChunks: 6 }] }], async (server) => {
       const { events, onEvent } = collectEvents();
@@ -137,7 +137,7 @@ describe('streams that break after they started (SECURITY_CASES E3)', () => {
   });
 });
 
-describe('idle timeout between chunks (SECURITY_CASES E4)', () => {
+describe('idle timeout between chunks', () => {
   const fastIdle = { idleTimeoutMs: 300, firstChunkTimeoutMs: 300 };
 
   test('a stall after output began: aborted after the idle time, then one clean retry', async () => {

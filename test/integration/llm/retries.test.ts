@@ -9,7 +9,7 @@ import { ModelApiError, ModelClient } from '../../../src/core/llm';
 const ok = { text: 'recovered' };
 const ask = { role: 'reasoning' as const, messages: userAsks('go') };
 
-describe('the single retry layer (SECURITY_CASES E1, E2)', () => {
+describe('the single retry layer', () => {
   test('429 with Retry-After: 1 waits at least one second before the next request', async () => {
     await withServer([{ reply: ok, faults: [{ kind: 'rate-limit', retryAfterSeconds: 1 }] }], async (server) => {
       const { events, onEvent } = collectEvents();

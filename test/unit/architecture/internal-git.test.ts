@@ -1,4 +1,4 @@
-// F2: PatchPilot's own git calls run outside the sandbox in a workspace the agent writes, so they
+// PatchPilot's own git calls run outside the sandbox in a workspace the agent writes, so they
 // all go through src/core/git/safeGit.ts (explicit repository, every executing config neutralised).
 // A second way to run git would be a second place to forget that: this test keeps it the only one.
 import { test } from 'node:test';

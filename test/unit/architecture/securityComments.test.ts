@@ -1,6 +1,7 @@
-// Security comments cite the test that attacks the rule (`attacks.guard` is
-// test/integration/agent/attacks.guard.test.ts), never a case code of a document outside the
-// repository ("(F3)", "A5:"), which a reader here cannot look up.
+// Security comments, test names and the README cite the test that attacks the rule (`attacks.guard`
+// is test/integration/agent/attacks.guard.test.ts), never a case code of a document outside the
+// repository (a parenthesised code, a code and a colon before a sentence, a code-prefixed name),
+// which a reader here cannot look up.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -8,7 +9,13 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../../..');
 const CODE = String.raw`(?:A|B|C|D|E|F)\d{1,2}`;
-const CITED = new RegExp(String.raw`(?://|\*).*(?:\(${CODE}(?:[,/]\s*${CODE})*[,:)]|(?:^|\s)${CODE}[:.]\s)`);
+const LIST = String.raw`${CODE}(?:(?:\s*[,/]\s*|\s+and\s+|-)${CODE})*`;
+const CITED_IN_COMMENT = new RegExp(String.raw`(?://|\*).*(?:\(${CODE}(?:[,/]\s*${CODE})*[,:)]|(?:^|\s)${CODE}[:.]\s)`);
+/** For tests and the README, where names and prose carry codes too ("describe('A9: ...", "(D1, D3)", "A1_ROWS"). */
+const CITED_ANYWHERE = new RegExp(
+  [String.raw`SECURITY_CASES`, String.raw`\(${LIST}[,:)]`, String.raw`(?:^|[\s'"\x60*/])${LIST}(?::\s| end to end)`, String.raw`\b${CODE}_[A-Z]`].join('|'),
+);
+const SELF = 'test/unit/architecture/securityComments.test.ts';
 
 function files(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {
@@ -17,18 +24,34 @@ function files(dir: string): string[] {
   });
 }
 
-test('no source comment cites a case code instead of a test', () => {
-  const offenders = files('src').flatMap((f) =>
+function offenders(list: readonly string[], pattern: RegExp): string[] {
+  return list.flatMap((f) =>
     readFileSync(path.join(root, f), 'utf8')
       .split('\n')
-      .flatMap((line, i) => (CITED.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
+      .flatMap((line, i) => (pattern.test(line) ? [`${f}:${i + 1}: ${line.trim()}`] : [])),
   );
-  assert.deepEqual(offenders, []);
+}
+
+test('no source comment cites a case code instead of a test', () => {
+  assert.deepEqual(offenders(files('src'), CITED_IN_COMMENT), []);
 });
 
-test('the attacked-in names the comments cite are test files', () => {
+test('no test and no README line cites a case code', () => {
+  const list = [...files('test').filter((f) => f !== SELF), 'README.md', 'webview-ui/README.md'];
+  assert.deepEqual(offenders(list, CITED_ANYWHERE), []);
+});
+
+test('the attacked-in names the comments and the README cite are test files', () => {
   const cited = new Set<string>();
-  for (const f of files('src')) for (const m of readFileSync(path.join(root, f), 'utf8').matchAll(/\battacks\.([a-zA-Z]+)\b/g)) cited.add(m[1]!);
+  for (const f of [...files('src'), 'README.md'])
+    for (const m of readFileSync(path.join(root, f), 'utf8').matchAll(/\battacks\.([a-zA-Z]+)\b/g)) cited.add(m[1]!);
   const missing = [...cited].filter((name) => !statSync(path.join(root, `test/integration/agent/attacks.${name}.test.ts`), { throwIfNoEntry: false }));
+  assert.deepEqual(missing, []);
+});
+
+test('the test files source comments name exist', () => {
+  const named = new Set<string>();
+  for (const f of files('src')) for (const m of readFileSync(path.join(root, f), 'utf8').matchAll(/\btest\/[\w/.-]+\.test\.ts\b/g)) named.add(m[0]);
+  const missing = [...named].filter((rel) => !statSync(path.join(root, rel), { throwIfNoEntry: false }));
   assert.deepEqual(missing, []);
 });

@@ -1,4 +1,4 @@
-// F8: the watchdog ends a process whose main thread is blocked, which no JS timer or signal handler can.
+// The watchdog ends a process whose main thread is blocked, which no JS timer or signal handler can.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

@@ -227,7 +227,7 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
     assert.equal(r.settings.limits.maxSteps, 20);
   });
 
-  test("untrusted workspace: its path and network opt-ins are ignored, the user's kept (A10, the one trust filter)", () => {
+  test("untrusted workspace: its path and network opt-ins are ignored, the user's kept (the one trust filter)", () => {
     const layers = (trustedWs: boolean) =>
       resolveSettings({
         layers: [

@@ -1,4 +1,4 @@
-// C3 and C6: saves that fail (rename refused, disk full, read-only folder, a folder in the way) are
+// Saves that fail (rename refused, disk full, read-only folder, a folder in the way) are
 // reported, retried with capped backoff, leave no temp file, keep the data in memory, and succeed
 // once the cause is gone.
 import { describe, test } from 'node:test';

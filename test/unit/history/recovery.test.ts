@@ -1,4 +1,4 @@
-// C2: damaged files at start are moved aside, the backup is tried, else a fresh database; the
+// Damaged files at start are moved aside, the backup is tried, else a fresh database; the
 // caller is told; opening never throws.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// F5: the agent's state folder is created as a real folder when the store opens (before any command
+// The agent's state folder is created as a real folder when the store opens (before any command
 // of the agent runs) and is never written through a link, even when a link replaces it between saves.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';

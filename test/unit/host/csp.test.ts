@@ -1,4 +1,4 @@
-// SECURITY_CASES B1/B3: every webview HTML has a strict CSP; this test fails if it is missing or loosened.
+// Every webview HTML has a strict CSP; this test fails if it is missing or loosened.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
-// The history panel's host logic in plain Node: its HTML's CSP (SECURITY_CASES B1), the validation
-// of what the panel sends (B5), the sides of a recorded patch.
+// The history panel's host logic in plain Node: its HTML's CSP, the validation
+// of what the panel sends, the sides of a recorded patch.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

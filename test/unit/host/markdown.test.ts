@@ -1,4 +1,4 @@
-// SECURITY_CASES B2/B3: model text becomes tokens (then DOM nodes), never HTML; only http(s) links; no image is fetched.
+// Model text becomes tokens (then DOM nodes), never HTML; only http(s) links; no image is fetched.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isSafeHref, parseBlocks, parseInline } from '../../../webview-ui/shared/markdownParse';

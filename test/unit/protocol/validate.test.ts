@@ -1,4 +1,4 @@
-// Host-side validation of webview messages (SECURITY_CASES B5): forged, unknown, malformed and huge messages are dropped.
+// Host-side validation of webview messages: forged, unknown, malformed and huge messages are dropped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MAX_MESSAGE_CHARS, validateToHost } from '../../../src/protocol/validate';

@@ -54,7 +54,7 @@ describe('read_file', () => {
     }
   });
 
-  test('refuses paths outside the workspace, also through a symlink, and .patchpilotignore files (A8, A9)', async () => {
+  test('refuses paths outside the workspace, also through a symlink, and .patchpilotignore files', async () => {
     const outside = tempWorkspace({ 'secret.txt': 'TOKEN' });
     const ws = tempWorkspace({ '.env': 'KEY=1', '.patchpilotignore': '.env\nprivate/\n', 'private/notes.md': 'n', 'ok.txt': 'fine' });
     try {

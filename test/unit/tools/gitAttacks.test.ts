@@ -1,4 +1,4 @@
-// F2: PatchPilot's own git calls (listing, the run-start snapshot, auto-commit) run outside the
+// PatchPilot's own git calls (listing, the run-start snapshot, auto-commit) run outside the
 // sandbox, so repository config planted by the agent must never execute through them. Each planted
 // program touches a marker in a folder outside the workspace; after listWorkspaceFiles, snapshotGit
 // and commitPaths no marker may exist, and normal behaviour must still work.

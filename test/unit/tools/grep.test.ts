@@ -121,7 +121,7 @@ describe('grep tool', () => {
   });
 });
 
-describe('grep JS fallback: a catastrophic regex (F8)', () => {
+describe('grep JS fallback: a catastrophic regex', () => {
   test('is stopped by the time cap with a clear error; the main thread stays free', async () => {
     let ticks = 0;
     const beat = setInterval(() => ticks++, 20);

@@ -92,7 +92,7 @@ describe('run_command through the real command policy and executor', () => {
 });
 
 describe('file tools through the real path policy', () => {
-  test('A7: writing .vscode/settings.json or .git/config asks even in auto mode, also with case tricks', async () => {
+  test('writing .vscode/settings.json or .git/config asks even in auto mode, also with case tricks', async () => {
     const ws = tempWorkspace({ '.vscode/settings.json': '{}' });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
@@ -112,7 +112,7 @@ describe('file tools through the real path policy', () => {
     }
   });
 
-  test('A9: .env in .patchpilotignore is blocked for read_file and for cat in a command', async () => {
+  test('.env in .patchpilotignore is blocked for read_file and for cat in a command', async () => {
     const ws = tempWorkspace({ '.env': 'SECRET=1\n', '.patchpilotignore': '.env\n' });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
@@ -128,7 +128,7 @@ describe('file tools through the real path policy', () => {
     }
   });
 
-  test("A5 with the policy's guard: a test script changed after the run started needs approval again", async () => {
+  test("a test script changed after the run started needs approval again, with the policy's guard", async () => {
     const ws = tempWorkspace({ 'package.json': JSON.stringify({ scripts: { test: 'echo ok' } }) });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });

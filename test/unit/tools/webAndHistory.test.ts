@@ -51,7 +51,7 @@ describe('web_fetch', () => {
     }
   });
 
-  test('without the opt-in, loopback is refused by the network policy (D1)', async () => {
+  test('without the opt-in, loopback is refused by the network policy', async () => {
     const ws = tempWorkspace();
     try {
       await withServer(async (base, hits) => {
@@ -66,7 +66,7 @@ describe('web_fetch', () => {
     }
   });
 
-  test('A12: a URL carrying data to a host not seen in this run asks first; declined means no request', async () => {
+  test('a URL carrying data to a host not seen in this run asks first; declined means no request', async () => {
     const ws = tempWorkspace();
     try {
       await withServer(async (base, hits) => {

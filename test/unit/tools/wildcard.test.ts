@@ -1,4 +1,4 @@
-// F8: model-chosen patterns match in linear time. Each case here would take minutes to years
+// Model-chosen patterns match in linear time. Each case here would take minutes to years
 // as a backtracking RegExp; the automaton answers in milliseconds.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ function timed<T>(f: () => T): [T, number] {
   return [r, performance.now() - t];
 }
 
-describe('linear glob and wildcard matching (F8)', () => {
+describe('linear glob and wildcard matching', () => {
   const long = 'a'.repeat(5000);
   const catastrophic: [string, () => boolean][] = [
     ['glob *a*a*a*a*a*a*a*b', () => fileGlob('*a*a*a*a*a*a*a*b').test(long)],

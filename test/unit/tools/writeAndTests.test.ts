@@ -126,7 +126,7 @@ describe('run_tests', () => {
     }
   });
 
-  test('A5: once the run changed package.json, running the tests needs approval again, even in auto mode', async () => {
+  test('once the run changed package.json, running the tests needs approval again, even in auto mode', async () => {
     const ws = tempWorkspace({ 'package.json': '{"scripts":{"test":"echo ok"}}' });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });

@@ -6,7 +6,7 @@
  * allowed: it only makes a connected pair inside the process, which is how a test runner talks to
  * its workers (node's fork() IPC, python's multiprocessing).
  *
- * Why each rule (test/unit/policy/exec/seccompFilter.test.ts runs real programs under it):
+ * Why each rule (test/integration/policy/exec/unixSocketFilter.test.ts runs real programs under it):
  * - The architecture is checked first: syscall numbers differ per ABI, and a 64-bit process may
  *   enter the kernel through the 32-bit compat ABI (`int 0x80` on x86_64, AArch32 on arm64), where
  *   the same numbers mean other calls. The compat ABIs get their own `socket` rule and refuse

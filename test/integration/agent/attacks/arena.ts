@@ -108,7 +108,7 @@ export function createArena(options: { settings?: Record<string, unknown>; files
   git('config', 'user.email', 'test@example.invalid');
   git('add', '-A');
   git('commit', '-q', '-m', 'initial');
-  // A symlinked parent: ws/link -> the outside folder (A7/A8).
+  // A symlinked parent: ws/link -> the outside folder.
   symlinkSync(outside, path.join(ws, 'link'));
   // A used workspace: the history store made .patchpilot/ and its .gitignore in an earlier run.
   put(ws, '.patchpilot/.gitignore', 'history.db*\n');

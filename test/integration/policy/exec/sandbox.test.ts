@@ -96,7 +96,7 @@ describe('sandboxed executor (real bwrap, real processes)', () => {
     assert.equal(out.writes.inside, 'ok', 'the workspace stays writable');
     assert.equal(readFileSync(path.join(ws, 'inside.txt'), 'utf8'), 'pwned\n');
     assert.equal(out.writes.rootViaTmp, 'EROFS');
-    // The home is hidden behind an empty tmpfs (F6): the write lands there and is thrown away.
+    // The home is hidden behind an empty tmpfs: the write lands there and is thrown away.
     assert.ok(['EROFS', 'ok'].includes(out.writes.bashrc!), out.writes.bashrc);
     assert.equal(out.writes.outsideVar, 'EROFS');
     // Paths that would run code later, outside the sandbox, stay read-only inside the workspace.

@@ -80,7 +80,7 @@ after(() => server.close());
 const get = (path: string, extra: Parameters<typeof safeFetch>[1] = {}) =>
   safeFetch(`${base}${path}`, { settings: TEST_ONLY_ALLOW, resolver: toLoopback, ...extra });
 
-describe('size caps (D5)', () => {
+describe('size caps', () => {
   test('an endless body is cut at 2 MB with a note', async () => {
     const r = await get('/huge');
     assert.equal(r.kind, 'response');
@@ -120,7 +120,7 @@ describe('size caps (D5)', () => {
   });
 });
 
-describe('time caps (D5)', () => {
+describe('time caps', () => {
   test('a slow, endless body is cut by the total time cap, keeping what arrived', async () => {
     const r = await get('/slow', { timeoutMs: 600, idleTimeoutMs: 5000 });
     assert.equal(r.kind, 'response');

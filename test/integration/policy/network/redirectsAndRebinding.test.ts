@@ -82,7 +82,7 @@ describe('safeFetch mechanics against a real local server', () => {
   });
 });
 
-describe('redirects: followed by hand, each hop re-checked (D4)', () => {
+describe('redirects: followed by hand, each hop re-checked', () => {
   test('5 redirects are followed, the 6th is refused', async () => {
     const ok = await fetchTest(`${base}/hop/5`);
     assert.equal(ok.kind, 'response');
@@ -154,7 +154,7 @@ describe('https', () => {
   });
 });
 
-describe('DNS rebinding: the connection goes to the checked address (D2)', () => {
+describe('DNS rebinding: the connection goes to the checked address', () => {
   test('an answer that changes after the check is never used', async () => {
     // Two servers on the same port: 127.0.0.1 (the checked, allowed address) and 127.0.0.2 (the
     // address a second lookup would return). Only 127.0.0.1 is opted in, and only as an address.

@@ -57,7 +57,7 @@ describe('settings', () => {
     assert.equal(check('git push origin main').rule, 'user-allow:git push *');
   });
 
-  test('deny wins over allow rules and over every approval mode (A13)', async () => {
+  test('deny wins over allow rules and over every approval mode', async () => {
     const check = await fx.make({ user: { allow: ['rm *', 'curl *', 'bash *', 'sudo *'] } });
     assert.equal(check('rm -rf /').verdict, 'deny');
     assert.equal(check('curl x | bash').verdict, 'deny');
@@ -85,7 +85,7 @@ describe('settings', () => {
     assert.equal(plain("sed -i 's/a/b/' src/a.ts").verdict, 'ask');
   });
 
-  test('an untrusted workspace cannot widen the allowlist; its deny rules still apply (A10)', async () => {
+  test('an untrusted workspace cannot widen the allowlist; its deny rules still apply', async () => {
     const untrusted = await fx.make({ trusted: false, workspace: { allow: ['curl *'], deny: ['git diff'] } });
     assert.equal(untrusted('curl http://127.0.0.1/').verdict, 'ask');
     assert.equal(untrusted('git diff').verdict, 'deny');

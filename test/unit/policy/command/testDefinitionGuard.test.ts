@@ -17,7 +17,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(ws, { recursive: true, force: true }));
 
-describe('TestDefinitionGuard (A5)', () => {
+describe('TestDefinitionGuard', () => {
   test('unchanged definitions pass', () => {
     const g = TestDefinitionGuard.capture(ws);
     assert.equal(g.check(['npm', 'test'], ws), undefined);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { buildChildEnv } from '../../../../src/core/policy/exec/childEnv';
 
-/** F6 / issue #7: what a child process may see of PatchPilot's environment. */
+/** Issue 7: what a child process may see of PatchPilot's environment. */
 const BASE: NodeJS.ProcessEnv = {
   PATH: '/usr/bin:/bin',
   HOME: '/home/u',

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import ipaddr from 'ipaddr.js';
 import { classifyIp, formatIp, parseIPv4, parseIPv6, parseIp } from '../../../../src/core/policy/network';
 
-// D1: the listed notations, each classified from bytes.
-const D1_BLOCKED: [string, string][] = [
+// The listed notations, each classified from bytes.
+const BLOCKED: [string, string][] = [
   ['127.1', 'loopback'],
   ['0', 'unspecified'],
   ['017700000001', 'loopback'],
@@ -89,8 +89,8 @@ const PUBLIC = [
   '0x08080808',
 ];
 
-describe('IP classification from bytes (D1, D3)', () => {
-  for (const [text, category] of D1_BLOCKED) {
+describe('IP classification from bytes', () => {
+  for (const [text, category] of BLOCKED) {
     test(`${text} -> ${category}`, () => {
       const cls = classifyIp(text);
       assert.ok(cls, `${text} parses as an IP literal`);

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkOutboundData, dataCarried, htmlToText, isNewHost } from '../../../../src/core/policy/network';
 
-describe('isNewHost / data to a new host (A12)', () => {
+describe('isNewHost / data to a new host', () => {
   const known = ['docs.example.com', 'https://api.example.org:8443/v1'];
   test('host comparison folds case, trailing dots and ports', () => {
     assert.equal(isNewHost('https://DOCS.example.com./a', known), false);
@@ -20,7 +20,7 @@ describe('isNewHost / data to a new host (A12)', () => {
     assert.equal(dataCarried('https://x.test/docs/page?lang=en'), undefined);
   });
 
-  // F7: the whole URL is judged. The same secret in every shape an attacker can split it into.
+  // The whole URL is judged. The same secret in every shape an attacker can split it into.
   const secret = 'tok_live_51Hx7c2eZvKYlo2C9s8dQx0a';
   const b64 = Buffer.from(`deploy token: ${secret}`).toString('base64url');
   const hex = Buffer.from(secret).toString('hex');

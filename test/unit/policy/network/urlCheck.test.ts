@@ -7,7 +7,7 @@ const refusal = (u: string, settings = DEFAULT_NETWORK_SETTINGS) => {
   return 'refusal' in r ? r.refusal : undefined;
 };
 
-describe('URL checks before any network activity (D1, D3, D5)', () => {
+describe('URL checks before any network activity', () => {
   const cases: [string, string][] = [
     ['http://127.1/', 'deny:ip-loopback'],
     ['http://0/', 'deny:ip-unspecified'],
@@ -96,7 +96,7 @@ describe('URL checks before any network activity (D1, D3, D5)', () => {
   });
 });
 
-describe('DNS answers: every address checked (D2)', () => {
+describe('DNS answers: every address checked', () => {
   const fixed =
     (answers: { address: string; family: number }[]): Resolver =>
     async () =>
@@ -140,7 +140,7 @@ describe('DNS answers: every address checked (D2)', () => {
     const r = await resolveChecked('x.example', failing, DEFAULT_NETWORK_SETTINGS);
     assert.equal(r.kind, 'error');
   });
-  test('IP literal URLs are checked without any DNS lookup (D3)', async () => {
+  test('IP literal URLs are checked without any DNS lookup', async () => {
     let lookups = 0;
     const counting: Resolver = async () => {
       lookups++;

@@ -1,4 +1,4 @@
-// F2: a git directory planted under another name (a bare layout) is protected wherever it appears,
+// A git directory planted under another name (a bare layout) is protected wherever it appears,
 // and only there: files that merely share a name with a git-directory part stay writable.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

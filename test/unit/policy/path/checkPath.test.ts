@@ -36,7 +36,7 @@ after(() => fx.cleanup());
 const check = (p: string, operation: PathOperation = 'read', extra: Record<string, unknown> = {}) =>
   checkPath({ workspaceRoot: fx.ws, path: p, operation, ...extra });
 
-describe('A8 / A12: confinement to the workspace, on real paths', () => {
+describe('confinement to the workspace, on real paths', () => {
   const denied: [string, PathOperation, string][] = [
     ['../../.ssh/id_rsa', 'read', 'deny:outside-workspace'],
     ['../outside/id_rsa', 'read', 'deny:outside-workspace'],
@@ -106,7 +106,7 @@ describe('A8 / A12: confinement to the workspace, on real paths', () => {
   });
 });
 
-describe('A7 / A13: protected paths always ask before a change', () => {
+describe('protected paths always ask before a change', () => {
   const asks: [string, PathOperation][] = [
     ['.vscode/settings.json', 'write'],
     ['.vscode/tasks.json', 'create'],
@@ -183,7 +183,7 @@ describe('A7 / A13: protected paths always ask before a change', () => {
   });
 });
 
-describe('A9: .patchpilotignore blocks reads, edits, grep and glob', () => {
+describe('.patchpilotignore blocks reads, edits, grep and glob', () => {
   let isIgnored: (p: string, d?: boolean) => boolean;
   before(() => {
     writeFileSync(

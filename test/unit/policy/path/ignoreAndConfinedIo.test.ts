@@ -52,7 +52,7 @@ describe('createIgnoreFilter', () => {
   });
 });
 
-describe('writeConfined / openConfined: the check-to-write gap (A8)', () => {
+describe('writeConfined / openConfined: the check-to-write gap', () => {
   test('writes, creates parents, keeps an existing mode, leaves no temp files', async () => {
     fx.file('src/a.ts', 'old');
     const r = await writeConfined(fx.ws, 'src/a.ts', 'new');

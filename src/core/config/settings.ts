@@ -93,7 +93,7 @@ export interface PatchPilotSettings {
   /** The command sandbox (src/core/policy/exec). */
   sandbox: {
     /**
-     * Unix sockets (absolute paths) sandboxed commands may connect to; empty: none (a seccomp filter
+     * Unix sockets (absolute paths) sandboxed commands and MCP servers may connect to; empty: none (a seccomp filter
      * refuses them). User settings only: a repository must never open docker.sock to its own code.
      */
     allowUnixSockets: string[];

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { buildSubagentPrompt } from '../context/subagentPrompt';
 import { createRunContext, loadRunSkills, type RunContext } from '../context/runContext';
+import type { SkillCatalog } from '../context/skills/skillCatalog';
 import { TokenCalibration } from '../context/tokenCounter';
 import { snapshotGit, type GitSnapshot } from '../git/gitSession';
 import { IgnoreRules } from '../git/ignoreRules';
@@ -13,7 +14,8 @@ import { listWorkspaceFiles } from '../git/listFiles';
 import type { ModelToolSpec } from '../llm/types';
 import type { ToolRegistry } from '../tools/registry';
 import { createPathPolicy } from '../tools/policyAdapters';
-import type { Tool, ToolContext, ToolEvent } from '../tools/types';
+import type { PathPolicy, Tool, ToolContext, ToolEvent } from '../tools/types';
+import type { ApprovalMode } from '../config/settings';
 import { EARLIER_STEP, recordCompaction, resolveWindows } from './contextSteps';
 import { asJson } from './recorder';
 import type { RunState } from './runState';
@@ -41,19 +43,49 @@ export interface RunSetupHooks {
 }
 
 export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<RunSetup> {
-  const { deps, goal, options, recorder, signal, emit, warn } = run;
-  const { settings } = deps;
-  const mode = settings.approval.mode;
+  const { deps, options } = run;
   // The root's real path through the port: the orchestrator reaches the disk only through WorkspaceFs.
   const root = await deps.fs.realRoot();
+  const git = await announceRun(run, root);
+  const ignore = new IgnoreRules(root, deps.ignoreFilter);
+  const pathPolicy = runPathPolicy(deps, root, ignore);
+  const skills = await loadRunSkills({ root, pathPolicy, bundledSkillsDir: deps.bundledSkillsDir });
+  const onToolEvent = (e: ToolEvent) => forwardToolEvent(e, run);
+  const tools = await hooks.gatherTools(run.signal, onToolEvent, run.warn);
+  const offered = toolsOnOffer(tools, deps.settings.approval.mode, skills.skills.length);
+  const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
+  const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, deps.settings, ignore));
+  const toolCtx = createToolContext(deps, {
+    root,
+    git,
+    signal: run.signal,
+    emit: onToolEvent,
+    ignore,
+    goal: run.goal,
+    changedFiles: run.changedFiles,
+    pathPolicy,
+    skills,
+    subagents: subagentsFor(run, hooks, { tools, offered, git, facts }),
+    tests: run.tests,
+  });
+  recordEarlier(run);
+  const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history });
+  run.conversation = context.conversation;
+  recordStart(run, git);
+  return { toolCtx, tools, offered, specs, readOnly: new Set(offered.filter((t) => t.readOnly).map((t) => t.name)), context: context.context };
+}
+
+/** The history row, the model's windows and git's snapshot, told as `run/started` (with their warnings). */
+async function announceRun(run: RunState, root: string): Promise<GitSnapshot> {
+  const { deps, goal, options, recorder, emit, warn } = run;
   const git = options.subagent?.git ?? (await snapshotGit(root));
   await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
-  const windows = await resolveWindows(deps.model, signal);
+  const windows = await resolveWindows(deps.model, run.signal);
   emit({
     type: 'run/started',
     runId: recorder.runId,
     goal,
-    mode,
+    mode: deps.settings.approval.mode,
     model: deps.model.modelFor('reasoning'),
     contextWindow: windows.window.tokens,
     contextWindowNote: windows.note,
@@ -61,57 +93,82 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   });
   windows.warnings.forEach(warn);
   if (git.warning) warn(git.warning); // a tampered repository: no git, so no auto-commit this run
+  return git;
+}
 
-  const onToolEvent = (e: ToolEvent) => forwardToolEvent(e, run);
-  const ignore = new IgnoreRules(root, deps.ignoreFilter);
-  const pathPolicy = deps.pathPolicy ?? createPathPolicy(root, settings.policy, (rel, isDir) => ignore.agentFilter.isIgnored(rel, isDir));
-  const skills = await loadRunSkills({ root, pathPolicy, bundledSkillsDir: deps.bundledSkillsDir });
-  const tools = await hooks.gatherTools(signal, onToolEvent, warn);
-  const offered = tools
-    .list()
-    .filter((t) => (mode !== 'plan' || t.readOnly || t.loop?.planModeDryRun) && (t.loop?.offeredWhen?.({ skills: skills.skills.length }) ?? true));
-  const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
-  const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, settings, ignore));
-  const subagents =
-    !options.subagent && offered.some((t) => t.loop?.spawnsRuns)
-      ? new Subagents({ deps, registry: tools, offered, parentRunId: () => recorder.runId, git, facts, meter: run.meter, emit, runChild: hooks.runChild })
-      : undefined;
-  const toolCtx = createToolContext(deps, {
-    root,
-    git,
-    signal,
-    emit: onToolEvent,
-    ignore,
-    goal,
-    changedFiles: run.changedFiles,
-    pathPolicy,
-    skills,
-    subagents,
-    tests: run.tests,
+/** The host's path policy, or one built from the settings and the ignore rules. */
+function runPathPolicy(deps: OrchestratorDeps, root: string, ignore: IgnoreRules): PathPolicy {
+  return deps.pathPolicy ?? createPathPolicy(root, deps.settings.policy, (rel, isDir) => ignore.agentFilter.isIgnored(rel, isDir));
+}
+
+/** The mode applied (plan mode: read-only tools and dry runs) and each tool's own condition (load_skill: skills). */
+function toolsOnOffer(tools: ToolRegistry, mode: ApprovalMode, skills: number): Tool<any>[] {
+  return tools.list().filter((t) => (mode !== 'plan' || t.readOnly || t.loop?.planModeDryRun) && (t.loop?.offeredWhen?.({ skills }) ?? true));
+}
+
+/** The means to spawn child runs, lent to a top-level run that offers a tool that spawns them. */
+function subagentsFor(
+  run: RunState,
+  hooks: RunSetupHooks,
+  o: { tools: ToolRegistry; offered: Tool<any>[]; git: GitSnapshot; facts: WorkspaceFacts },
+): Subagents | undefined {
+  if (run.options.subagent || !o.offered.some((t) => t.loop?.spawnsRuns)) return undefined;
+  const { deps, recorder, meter, emit } = run;
+  return new Subagents({
+    deps,
+    registry: o.tools,
+    offered: o.offered,
+    parentRunId: () => recorder.runId,
+    git: o.git,
+    facts: o.facts,
+    meter,
+    emit,
+    runChild: hooks.runChild,
   });
-  if (options.earlier?.length) {
-    // What a killed run is rebuilt from (core/session/resume.ts): a reference when the previous run recorded it.
-    const earlier = options.earlierRunId ? { fromRun: options.earlierRunId } : options.earlier;
-    recorder.step({ role: 'system', tool: EARLIER_STEP, text: `${options.earlier.length} message(s)`, arguments: asJson(earlier) });
-  }
-  const context = await createRunContext(
+}
+
+/** What a killed run is rebuilt from (core/session/resume.ts): a reference when the previous run recorded it. */
+function recordEarlier(run: RunState): void {
+  const { earlier, earlierRunId } = run.options;
+  if (!earlier?.length) return;
+  const what = earlierRunId ? { fromRun: earlierRunId } : earlier;
+  run.recorder.step({ role: 'system', tool: EARLIER_STEP, text: `${earlier.length} message(s)`, arguments: asJson(what) });
+}
+
+/** The prompt and the conversation: the system prompt (a subagent's focused one), rules, memory, skills and the earlier messages. */
+function buildRunContext(
+  run: RunState,
+  o: {
+    root: string;
+    facts: WorkspaceFacts;
+    offered: Tool<any>[];
+    pathPolicy: PathPolicy;
+    skills: SkillCatalog;
+    specs: ModelToolSpec[];
+    history: ToolContext['history'];
+  },
+): Promise<RunContext> {
+  const { deps, goal, options, recorder, emit, warn } = run;
+  const { settings } = deps;
+  const mode = settings.approval.mode;
+  return createRunContext(
     {
-      root,
+      root: o.root,
       goal,
       mode,
-      facts,
+      facts: o.facts,
       // A subagent gets its focused prompt; the workspace's rules, memory and skills still follow.
       basePrompt: options.subagent
         ? buildSubagentPrompt(
-            facts,
+            o.facts,
             mode,
-            offered.map((t) => t.name),
+            o.offered.map((t) => t.name),
           )
         : undefined,
       settings,
       model: deps.model,
-      pathPolicy,
-      history: toolCtx.history,
+      pathPolicy: o.pathPolicy,
+      history: o.history,
       bundledSkillsDir: deps.bundledSkillsDir,
       calibration: deps.calibration ?? new TokenCalibration(),
       earlier: options.earlier,
@@ -120,16 +177,18 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
       onCompacted: (report) => recordCompaction(report, recorder, emit),
       warn,
     },
-    skills,
-    specs,
+    o.skills,
+    o.specs,
   );
-  run.conversation = context.conversation;
-  recorder.step({
+}
+
+/** The run's first steps in the history: git's state, then the goal. */
+function recordStart(run: RunState, git: GitSnapshot): void {
+  run.recorder.step({
     role: 'system',
     text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}`,
   });
-  recorder.step({ role: 'user', text: goal });
-  return { toolCtx, tools, offered, specs, readOnly: new Set(offered.filter((t) => t.readOnly).map((t) => t.name)), context: context.context };
+  run.recorder.step({ role: 'user', text: run.goal });
 }
 
 async function workspaceFacts(root: string, git: GitSnapshot, settings: OrchestratorDeps['settings'], rules: IgnoreRules): Promise<WorkspaceFacts> {

@@ -195,8 +195,8 @@ export class Orchestrator {
     const { call, args, result } = x;
     recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
     memory.noteCall(`${call.name} ${briefArgs(args)} -> ${result.ok ? 'ok' : 'failed'}: ${firstLine(result.output)}`);
-    const patch = tool?.loop?.patchOf?.(args);
-    if (patch !== undefined) recorder.patch(patch, result);
+    const patch = tool?.loop?.patchOf?.(args, result);
+    if (patch) recorder.patch(patch);
     else if (result.ok && tool?.loop?.worthRemembering) await memory.observe({ tool: call.name, args, output: result.output }, signal);
   }
 }

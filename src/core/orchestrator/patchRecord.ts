@@ -2,25 +2,14 @@
  * What the history keeps of one propose_patch call: which hunks were applied, which were not and
  * why (rejected by the user with their reason, refused by the engine, the path policy or plan mode
  * with its reason), the reverse patch, and each file before and after for a later read-only diff.
- * Pure: the recorder (recorder.ts) writes what this returns.
+ * Pure: the recorder (recorder.ts) writes what this returns; the data is what the tool's own
+ * `loop.patchOf` hands over (tools/patchOutcome.ts words it).
  */
 import type { HunkNote, JsonValue, PatchFileSnapshot, PatchInput } from '../history/types';
 import type { ApplyResult, FileResult } from '../patch/types';
+import type { PatchData } from '../tools/types';
 
-/** The data propose_patch puts in its ToolResult (tools/proposePatch.ts). */
-export interface ProposePatchData {
-  preview?: ApplyResult;
-  result?: ApplyResult;
-  applied?: string[];
-  rejected?: string[];
-  files?: string[];
-  hunkReasons?: Record<string, string>;
-  editedPatch?: string;
-  planned?: boolean;
-  denied?: Array<{ path: string; reason: string }>;
-}
-
-export function patchRecordOf(patchText: string, data: ProposePatchData | undefined, now: number): PatchInput | undefined {
+export function patchRecordOf(patchText: string, data: PatchData | undefined, now: number): PatchInput | undefined {
   const preview = data?.preview;
   if (!preview || preview.files.length === 0) return undefined;
   const files = data.files?.length ? data.files : pathsOf(preview.files);

@@ -1,7 +1,7 @@
 import { errorMessage } from '../base/errors';
 import { USER_ANSWER_RULE, type JsonValue, type RunFinish, type StepInput } from '../history/types';
-import { patchRecordOf, type ProposePatchData } from './patchRecord';
-import type { ToolEvent, ToolResult } from '../tools/types';
+import { patchRecordOf } from './patchRecord';
+import type { ProposedPatch, ToolEvent } from '../tools/types';
 import type { RunHistory } from './types';
 
 /**
@@ -75,8 +75,8 @@ export class RunRecorder {
   }
 
   /** Every proposed patch: applied, rejected by the user or refused, with each hunk's state and reason (patchRecord.ts). */
-  patch(patchText: string, result: ToolResult): void {
-    const input = patchRecordOf(patchText, result.data as ProposePatchData | undefined, Date.now());
+  patch(proposed: ProposedPatch): void {
+    const input = patchRecordOf(proposed.text, proposed.data, Date.now());
     if (input) this.write((runId) => this.history!.addPatch(runId, input));
   }
 

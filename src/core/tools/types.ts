@@ -10,11 +10,31 @@ import type { SkillCatalog } from '../context/skills/skillCatalog';
 export type { PathAccess, PathPolicy, CommandPolicy, CommandExecution, CommandExecutor, PatchEngine, WebFetcher, HistorySearch } from '../ports';
 
 /** What a tool gives back to the model. `output` is the text the model reads; errors are outputs too. */
-export interface ToolResult {
+export interface ToolResult<Data extends object = Record<string, unknown>> {
   ok: boolean;
   output: string;
   /** Structured facts for events and history (applied hunks, exit code); never sent to the model. */
-  data?: Record<string, unknown>;
+  data?: Data;
+}
+
+/** What propose_patch puts in its ToolResult: applied, rejected (with the user's reasons) or refused, and why. */
+export type PatchData = {
+  preview?: ApplyResult;
+  result?: ApplyResult;
+  applied?: string[];
+  rejected?: string[];
+  files?: string[];
+  hunkReasons?: Record<string, string>;
+  editedPatch?: string;
+  planned?: boolean;
+  denied?: Array<{ path: string; reason: string }>;
+  unattended?: boolean;
+};
+
+/** A patch a call proposed and what became of it, for the history (ToolLoopTraits.patchOf). */
+export interface ProposedPatch {
+  text: string;
+  data: PatchData | undefined;
 }
 
 /** A failure the model should read and can fix (bad path, ignored file, refused approval). */
@@ -119,7 +139,8 @@ export interface ToolSourceContext {
 /** JSON Schema of a tool's arguments (an object schema). */
 export type ToolSchema = Record<string, unknown> & { type: 'object'; properties: Record<string, unknown> };
 
-export interface Tool<Args = Record<string, unknown>> {
+/** `Data`: the shape of the `data` its results carry, which its own loop traits read back. */
+export interface Tool<Args = Record<string, unknown>, Data extends object = Record<string, unknown>> {
   /** Public contract: models are prompted with these names and arguments. */
   name: string;
   description: string;
@@ -134,24 +155,27 @@ export interface Tool<Args = Record<string, unknown>> {
   /** For a read-only tool whose arguments can make it act (spawn_subagent given write tools): whether this call may run alongside others. */
   parallelSafe?(args: Args, tools: { readOnly(name: string): boolean }): boolean;
   /** What the loop needs to know of this tool; the orchestrator never compares tool names. */
-  loop?: ToolLoopTraits;
-  run(args: Args, ctx: ToolContext): Promise<ToolResult>;
+  loop?: ToolLoopTraits<Data>;
+  run(args: Args, ctx: ToolContext): Promise<ToolResult<Data>>;
 }
 
-/** A tool's part in the agent loop (src/core/orchestrator reads these, never the tool's name). */
-export interface ToolLoopTraits {
+/**
+ * A tool's part in the agent loop (src/core/orchestrator reads these, never the tool's name). The
+ * results they read are the tool's own (or the registry's refusal of the call, which has no data).
+ */
+export interface ToolLoopTraits<Data extends object = Record<string, unknown>> {
   /** A successful call ends the run; its output is the run's summary (finish). */
   endsRun?: boolean;
   /** A failed result that is still an answer (a failing test run): the step did not fail. */
-  isVerdict?(result: ToolResult): boolean;
+  isVerdict?(result: ToolResult<Data>): boolean;
   /**
    * What the call did to the tests' state the run ends with: 'passed' or 'failed' when it ran them
    * last (run_tests), 'not-run' when it changed files and no tests ran after (a subagent that edited),
    * undefined when it touched neither.
    */
-  testsOutcome?(result: ToolResult): 'passed' | 'failed' | 'not-run' | undefined;
-  /** The patch text the call proposed, recorded with its outcome in the history (propose_patch). */
-  patchOf?(args: Record<string, unknown>): string | undefined;
+  testsOutcome?(result: ToolResult<Data>): 'passed' | 'failed' | 'not-run' | undefined;
+  /** The patch the call proposed and what became of it, recorded in the history (propose_patch). */
+  patchOf?(args: Record<string, unknown>, result: ToolResult<Data>): ProposedPatch | undefined;
   /** Its successful results are worth the run's memory (grep, glob, web_fetch). */
   worthRemembering?: boolean;
   /** Offered in plan mode although it writes: there it only dry-runs (propose_patch). */
@@ -164,5 +188,5 @@ export interface ToolLoopTraits {
   notForSubagents?: boolean;
 }
 
-export const ok = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: true, output, data });
-export const fail = (output: string, data?: Record<string, unknown>): ToolResult => ({ ok: false, output, data });
+export const ok = <Data extends object = Record<string, unknown>>(output: string, data?: Data): ToolResult<Data> => ({ ok: true, output, data });
+export const fail = <Data extends object = Record<string, unknown>>(output: string, data?: Data): ToolResult<Data> => ({ ok: false, output, data });

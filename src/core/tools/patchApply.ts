@@ -1,0 +1,21 @@
+/**
+ * propose_patch's third step: the engine writes what the review accepted (or the user's edited
+ * version), the run learns which files changed, and the after-write hook runs (auto-commit, tests
+ * after an edit); its report goes with the outcome.
+ */
+import type { PatchEngine } from '../ports';
+import type { CheckedPatch } from './patchCheck';
+import { touchedPaths, type PatchOutcome, type PatchReview } from './patchOutcome';
+import type { ToolContext } from './types';
+
+export async function applyPatch(patch: string, checked: CheckedPatch, review: PatchReview, ctx: ToolContext, engine: PatchEngine): Promise<PatchOutcome> {
+  const { preview } = checked;
+  const { reviewed, edited } = review;
+  const result = edited ? await engine.apply(edited, { reviewed }) : await engine.apply(patch, { acceptedHunks: new Set(review.accepted), reviewed });
+  // The files changed between the preview and the apply (an editor save): the engine wrote nothing.
+  if (!result.ok) return { kind: 'apply-failed', preview, result };
+  const changed = touchedPaths(result.files.filter((f) => f.status === 'ok' && (f.hunks.length === 0 || f.hunks.some((h) => h.status === 'applied'))));
+  for (const p of changed) ctx.run.changedFiles.add(p);
+  const after = await ctx.run.afterWrite?.(changed, `patch to ${changed.join(', ')}`);
+  return { kind: 'applied', preview, result, review, changed, ...(after ? { after } : {}) };
+}

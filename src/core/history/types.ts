@@ -351,6 +351,14 @@ export interface HistoryStore {
   recordObservation(input: ObservationInput): Promise<ObservationOutcome>;
   recordQaSummary(runId: string | null, question: string, answer: string): Promise<string>;
   addPolicyDecision(input: PolicyDecisionInput): Promise<string>;
+  /** One model request's tokens and cost under its source (main, fast, compaction, subagent N). */
+  addUsage(input: import('./usage').UsageInput): Promise<string>;
+  /** A run's usage per source. */
+  runUsage(runId: string): Promise<import('./usage').UsageTotalsView[]>;
+  /** The workspace's usage per local day and source, the last `days` days, newest first. */
+  usageByDay(days: number): Promise<import('./usage').UsageDayView[]>;
+  /** USD spent since a time by the workspace's runs (subagents counted once, in their parent). */
+  costSince(since: number): Promise<number>;
   rememberFact(input: MemoryFactInput): Promise<void>;
   listFacts(scope?: string): Promise<MemoryFactRecord[]>;
 

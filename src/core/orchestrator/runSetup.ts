@@ -4,6 +4,8 @@
  * Everything the steps then use is in the returned RunSetup.
  */
 import path from 'node:path';
+import { errorMessage } from '../base/errors';
+import { startOfLocalDay } from '../history/usage';
 import { buildSubagentPrompt } from '../context/subagentPrompt';
 import { createRunContext, loadRunSkills, type RunContext } from '../context/runContext';
 import { TokenCalibration } from '../context/tokenCounter';
@@ -48,6 +50,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const root = await deps.fs.realRoot();
   const git = options.subagent?.git ?? (await snapshotGit(root));
   await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
+  await loadDailySpend(run);
   const windows = await resolveWindows(deps.model, signal);
   emit({
     type: 'run/started',
@@ -115,7 +118,8 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
       bundledSkillsDir: deps.bundledSkillsDir,
       calibration: deps.calibration ?? new TokenCalibration(),
       earlier: options.earlier,
-      meter: run.meter,
+      // Summaries of older work are attributed to the compaction, whichever model writes them.
+      meter: run.meter.withSource('compaction'),
       onTurn: (turn) => run.reportUsage(turn),
       onCompacted: (report) => recordCompaction(report, recorder, emit),
       warn,
@@ -130,6 +134,21 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   });
   recorder.step({ role: 'user', text: goal });
   return { toolCtx, tools, offered, specs, readOnly: new Set(offered.filter((t) => t.readOnly).map((t) => t.name)), context: context.context };
+}
+
+/** The daily budget counts what the workspace's other runs spent today (the history's usage rows). */
+async function loadDailySpend(run: RunState): Promise<void> {
+  const { budget, deps } = run;
+  if (!budget || budget.limits.dailyCostUsd === undefined) return;
+  if (!deps.history) {
+    run.warn('patchpilot.limits.dailyCostUsd counts only this run: there is no history database to sum the day from');
+    return;
+  }
+  try {
+    budget.limits.spentTodayUsd = await deps.history.costSince(startOfLocalDay(run.clock.now()));
+  } catch (err) {
+    run.warn(`patchpilot.limits.dailyCostUsd counts only this run: the day's spend could not be read (${errorMessage(err)})`);
+  }
 }
 
 async function workspaceFacts(root: string, git: GitSnapshot, settings: OrchestratorDeps['settings'], rules: IgnoreRules): Promise<WorkspaceFacts> {

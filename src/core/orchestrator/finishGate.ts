@@ -9,7 +9,7 @@ export const FINISH_REFUSED =
   'and say plainly that the tests still fail and why.';
 
 /**
- * `finish` while the tests after the last edit failed does not end the run the first time: the model
+ * A finish while the tests after the last edit failed does not end the run the first time: the model
  * is told and tries again. A second finish in the same failure state (no edit or test run since), or
  * more than MAX_FINISH_REFUSALS refusals in the run, ends it as "finished, tests failing".
  */

@@ -138,7 +138,6 @@ export class Orchestrator {
       looping ??= run.repeatedFailures.note(x.call, tools.get(x.call.name), x.result);
     }
     answerInvalidCalls(invalid, conversation, run.recorder, run.emit);
-    if (looping) return run.endStopped('repeated-failure', looping);
     const finished = executed.find((x) => x.result.ok && tools.get(x.call.name)?.loop?.endsRun);
     // A finish while the tests fail is refused once per failure state: the model hears why and tries again.
     const refused = finished ? run.finishGate.check(run.tests) : undefined;
@@ -156,6 +155,8 @@ export class Orchestrator {
     run.failedSteps = succeeded ? 0 : run.failedSteps + 1;
     if (run.failedSteps >= this.deps.settings.limits.maxConsecutiveFailures)
       return run.end('failed', `${run.failedSteps} steps in a row where every tool call failed`);
+    // The loop guard catches what the count above misses: the same failure again with other work in between.
+    if (looping) return run.endStopped('repeated-failure', looping);
     return undefined;
   }
 

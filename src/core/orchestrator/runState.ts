@@ -35,7 +35,7 @@ export class RunState {
   readonly changedFiles = new Set<string>();
   /** Whether the tests after the last change passed, failed or did not run. */
   readonly tests = new TestsAfterLastChange();
-  /** `finish` while the tests fail is refused once per failure state (finishGate.ts). */
+  /** A finish while the tests fail is refused once per failure state (finishGate.ts). */
   readonly finishGate = new FinishGate();
   /** The loop guard: the same failing call made too often stops the run. */
   readonly repeatedFailures: RepeatedFailures;

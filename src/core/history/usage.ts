@@ -84,7 +84,11 @@ const view = (r: TotalsRow): UsageTotalsView => ({
 
 /** A run's usage per source, in the order the sources first appeared. */
 export function usageOfRun(conn: SqlConn, runId: string): UsageTotalsView[] {
-  return conn.all<TotalsRow & { first: number }>(`SELECT ${TOTALS}, min(time) AS first FROM model_usage WHERE run_id = ? GROUP BY source ORDER BY first, source`, [runId]).map(view);
+  return conn
+    .all<TotalsRow & { first: number }>(`SELECT ${TOTALS}, min(time) AS first FROM model_usage WHERE run_id = ? GROUP BY source ORDER BY first, source`, [
+      runId,
+    ])
+    .map(view);
 }
 
 /**

@@ -147,7 +147,11 @@ export class Orchestrator {
       run.recorder.step({ role: 'user', text: note });
     }
     if (refused) {
-      run.emit({ type: 'model/notice', kind: 'finish-refused', message: 'The model called finish while the tests after its last edit fail; it was told and asked to try again.' });
+      run.emit({
+        type: 'model/notice',
+        kind: 'finish-refused',
+        message: 'The model called finish while the tests after its last edit fail; it was told and asked to try again.',
+      });
       return undefined;
     }
     if (finished) return run.end('finished', 'the model called finish', finished.result.output);

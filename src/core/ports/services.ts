@@ -26,7 +26,7 @@ export type HistorySearch = Pick<HistoryStore, 'search'>;
 /** The part of the history store a run writes to. */
 export type RunHistory = Pick<
   HistoryStore,
-    | 'startRun'
+  | 'startRun'
   | 'finishRun'
   | 'addStep'
   | 'addPatch'

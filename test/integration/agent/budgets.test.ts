@@ -16,7 +16,10 @@ const SUBAGENT_PROMPT = 'You are a PatchPilot subagent';
 const isSubagent = (body: Record<string, any>) => typeof body.messages?.[0]?.content === 'string' && body.messages[0].content.startsWith(SUBAGENT_PROMPT);
 const finished = (stdout: string) => events(stdout).find((e) => e.type === 'run/finished') as AgentEventLine & Record<string, any>;
 
-async function historyShow(root: string, runId: string): Promise<{ text: string; json: { usage: { source: string; requests: number; costUsd: number | null }[] } }> {
+async function historyShow(
+  root: string,
+  runId: string,
+): Promise<{ text: string; json: { usage: { source: string; requests: number; costUsd: number | null }[] } }> {
   const text = await runCli(['show', runId, '--cwd', root], { command: 'history' });
   assert.equal(text.code, 0, text.stderr);
   const json = await runCli(['show', runId, '--cwd', root, '--json'], { command: 'history' });
@@ -37,7 +40,10 @@ describe('patchpilot run: budgets that stop the run', { skip: skipWithoutBuild }
       const end = finished(r.stdout);
       assert.equal(end.status, 'stopped');
       assert.equal(end.stoppedBy, 'budget');
-      assert.match(end.reason, /stopped before a request of about [\d,]+ prompt tokens that would cross the token budget of 52,000 \(patchpilot\.limits\.maxTokens\); spent 50,100 tokens in 1 request/);
+      assert.match(
+        end.reason,
+        /stopped before a request of about [\d,]+ prompt tokens that would cross the token budget of 52,000 \(patchpilot\.limits\.maxTokens\); spent 50,100 tokens in 1 request/,
+      );
       const human = await runCli(['show', 'last', '--cwd', root], { command: 'history' });
       assert.match(human.stdout, /status: {2}stopped after \d steps?/);
     });
@@ -66,7 +72,14 @@ describe('patchpilot run: budgets that stop the run', { skip: skipWithoutBuild }
         assert.match(end.reason, /the cost budget of \$0\.0700 \(patchpilot\.limits\.maxCostUsd\); spent [\d,]+ tokens and \$0\.0\d+ in \d+ requests/);
         // The parent's second turn was never asked for: the stop came while the subagent worked.
         const parentRequests = server.chatRequests.filter((q) => !isSubagent(q.body as Record<string, any>));
-        assert.equal(parentRequests.length, 1, r.stdout.split("\n").filter((l) => !l.includes("delta")).join("\n"));
+        assert.equal(
+          parentRequests.length,
+          1,
+          r.stdout
+            .split('\n')
+            .filter((l) => !l.includes('delta'))
+            .join('\n'),
+        );
         const subRequests = server.chatRequests.length - parentRequests.length;
         assert.ok(subRequests >= 2 && subRequests <= 4, `subagent requests: ${subRequests}`);
 
@@ -99,7 +112,10 @@ describe('patchpilot run: budgets that stop the run', { skip: skipWithoutBuild }
         assert.equal(server.chatRequests.length, served, 'the second run sent nothing');
         const end = finished(second.stdout);
         assert.deepEqual([end.status, end.stoppedBy], ['stopped', 'budget']);
-        assert.match(end.reason, /would cross the daily budget of \$0\.0210 for this workspace \(patchpilot\.limits\.dailyCostUsd\); spent 0 tokens in 0 requests \(earlier runs today: \$0\.0200\)/);
+        assert.match(
+          end.reason,
+          /would cross the daily budget of \$0\.0210 for this workspace \(patchpilot\.limits\.dailyCostUsd\); spent 0 tokens in 0 requests \(earlier runs today: \$0\.0200\)/,
+        );
 
         const days = await runCli(['usage', '--cwd', root, '--json'], { command: 'history' });
         assert.equal(days.code, 0, days.stderr);
@@ -132,7 +148,10 @@ describe('patchpilot run: the loop guard', { skip: skipWithoutBuild }, () => {
       assert.equal(server.chatRequests.length, 5);
       const end = finished(r.stdout);
       assert.deepEqual([end.status, end.stoppedBy], ['stopped', 'repeated-failure']);
-      assert.match(end.reason, /the same failing tool call was made 3 times: read_file \{"path":"missing\.js"\} -> .*\(patchpilot\.limits\.maxRepeatedFailures is 3\)/);
+      assert.match(
+        end.reason,
+        /the same failing tool call was made 3 times: read_file \{"path":"missing\.js"\} -> .*\(patchpilot\.limits\.maxRepeatedFailures is 3\)/,
+      );
     });
   });
 });

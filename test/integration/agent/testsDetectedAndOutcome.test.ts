@@ -71,7 +71,10 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
         const ev = events(json.stdout);
         assert.ok(ev.some((e) => e.type === 'model/notice' && e.kind === 'finish-refused'));
         const finished = ev.at(-1)!;
-        assert.deepEqual([finished.type, finished.status, finished.tests, finished.summary], ['run/finished', 'finished', 'failed', 'Done, but the tests still fail.']);
+        assert.deepEqual(
+          [finished.type, finished.status, finished.tests, finished.summary],
+          ['run/finished', 'finished', 'failed', 'Done, but the tests still fail.'],
+        );
       },
       NODE_TEST_PROJECT,
     );

@@ -8,7 +8,16 @@ import { UsageMeter, totalsBySource, type UsageTotals } from '../../../src/core/
 
 const PRICE = { input: 1, output: 2 }; // USD per million tokens
 function spent(tokensIn: number, tokensOut: number, cost?: number, requests = 1): UsageTotals {
-  return { requests, promptTokens: tokensIn, completionTokens: tokensOut, cachedTokens: 0, cacheWriteTokens: 0, cost, unpricedRequests: 0, estimatedRequests: 0 };
+  return {
+    requests,
+    promptTokens: tokensIn,
+    completionTokens: tokensOut,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    cost,
+    unpricedRequests: 0,
+    estimatedRequests: 0,
+  };
 }
 const next = (promptTokens: number, price: typeof PRICE | null = PRICE) => ({ role: 'reasoning' as const, promptTokens, price: price ?? undefined });
 const usage = (promptTokens: number, completionTokens: number) => ({ promptTokens, completionTokens, estimated: false });
@@ -37,16 +46,16 @@ describe('budget arithmetic', () => {
     const l = { dailyCostUsd: 1, spentTodayUsd: 0.99 };
     const stop = wouldCross(l, spent(0, 0, 0.005), next(10_000))!;
     assert.equal(stop.limit, 'dailyCostUsd');
-    assert.match(stop.message, /the daily budget of \$1\.00 for this workspace \(patchpilot\.limits\.dailyCostUsd\); spent 0 tokens and \$0\.0050 in 1 request \(earlier runs today: \$0\.9900\)$/);
+    assert.match(
+      stop.message,
+      /the daily budget of \$1\.00 for this workspace \(patchpilot\.limits\.dailyCostUsd\); spent 0 tokens and \$0\.0050 in 1 request \(earlier runs today: \$0\.9900\)$/,
+    );
     assert.equal(wouldCross({ dailyCostUsd: 1, spentTodayUsd: 1.5 }, spent(0, 0), next(1, null))?.limit, 'dailyCostUsd', 'already over: nothing more goes out');
   });
 
   test('after a reply: only a total over the limit stops (its size was not known before)', () => {
     assert.equal(crossed({ maxTokens: 100 }, spent(60, 40)), undefined);
-    assert.deepEqual(
-      [crossed({ maxTokens: 100 }, spent(60, 41))?.limit, crossed({ maxTokens: 100 }, spent(60, 41))?.when],
-      ['maxTokens', 'after'],
-    );
+    assert.deepEqual([crossed({ maxTokens: 100 }, spent(60, 41))?.limit, crossed({ maxTokens: 100 }, spent(60, 41))?.when], ['maxTokens', 'after']);
     assert.equal(crossed({ maxCostUsd: 0.5 }, spent(0, 0, 0.51))?.limit, 'maxCostUsd');
     assert.equal(crossed({ dailyCostUsd: 0.5, spentTodayUsd: 0.3 }, spent(0, 0, 0.21))?.limit, 'dailyCostUsd');
     assert.equal(crossed({}, spent(1e9, 1e9, 1e6)), undefined, 'no limits, no stop');

@@ -17,7 +17,10 @@ describe('the loop guard', () => {
     assert.equal(guard.note(a, undefined, failed('another failure')), undefined, 'another failure is another call');
     assert.equal(guard.note({ ...a, name: 'grep' }, undefined, failed('no such file')), undefined);
     assert.equal(guard.note(a, undefined, { ok: true, output: 'fine' }), undefined, 'a success is no failure');
-    assert.match(guard.note(b, undefined, failed('no such file'))!, /^the same failing tool call was made 3 times: read_file \{"limit":5,"path":"x"\} -> no such file/);
+    assert.match(
+      guard.note(b, undefined, failed('no such file'))!,
+      /^the same failing tool call was made 3 times: read_file \{"limit":5,"path":"x"\} -> no such file/,
+    );
   });
 
   test('a test verdict is work in progress, not a failed call', () => {

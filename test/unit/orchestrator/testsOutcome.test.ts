@@ -55,13 +55,16 @@ describe('the run ends with the state of the tests after its last edit', () => {
 
   test('the history timeline of the run says it', async () => {
     let texts: (string | null)[] = [];
-    await runScripted([{ reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } }, { reply: { toolCalls: [finish] } }, { reply: { toolCalls: [finish] } }], {
-      settings: withTests(),
-      inspect: async (h) => {
-        const runs = await h.history.listRuns({ limit: 1 });
-        texts = (await h.history.getRun(runs[0]!.id))!.steps.map((s) => s.text);
+    await runScripted(
+      [{ reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } }, { reply: { toolCalls: [finish] } }, { reply: { toolCalls: [finish] } }],
+      {
+        settings: withTests(),
+        inspect: async (h) => {
+          const runs = await h.history.listRuns({ limit: 1 });
+          texts = (await h.history.getRun(runs[0]!.id))!.steps.map((s) => s.text);
+        },
       },
-    });
+    );
     assert.ok(texts.includes('tests FAILED after the last edit'), JSON.stringify(texts));
   });
 

@@ -315,7 +315,7 @@ export interface HistoryStats {
   lastPersistError: string | null;
 }
 
-export const HISTORY_TABLES = ['runs', 'steps', 'patches', 'test_runs', 'observations', 'memory_facts', 'policy_decisions'] as const;
+export const HISTORY_TABLES = ['runs', 'steps', 'patches', 'test_runs', 'observations', 'memory_facts', 'policy_decisions', 'model_usage'] as const;
 export type HistoryTable = (typeof HISTORY_TABLES)[number];
 
 /** One row of the audit trail, in table order, oldest first. */
@@ -326,7 +326,8 @@ export type AuditRecord =
   | { table: 'test_runs'; row: TestRunRecord }
   | { table: 'observations'; row: ObservationRecord }
   | { table: 'memory_facts'; row: MemoryFactRecord }
-  | { table: 'policy_decisions'; row: PolicyDecisionRecord };
+  | { table: 'policy_decisions'; row: PolicyDecisionRecord }
+  | { table: 'model_usage'; row: import('./usage').UsageRecordRow };
 
 /** Something the user should know about the database file; never thrown from open. */
 export interface HistoryReport {

@@ -54,6 +54,23 @@ export const USAGE_MIGRATION_SQL = `
       CREATE INDEX model_usage_time ON model_usage(time);
 `;
 
+/** A stored row as the audit export writes it. */
+export function usageFromRow(r: Record<string, unknown>): UsageRecordRow {
+  return {
+    id: String(r.id),
+    runId: String(r.run_id),
+    source: String(r.source),
+    role: String(r.role),
+    model: String(r.model),
+    promptTokens: Number(r.prompt_tokens),
+    completionTokens: Number(r.completion_tokens),
+    cachedTokens: Number(r.cached_tokens),
+    costUsd: r.cost_usd === null || r.cost_usd === undefined ? null : Number(r.cost_usd),
+    estimated: Number(r.estimated) === 1,
+    time: Number(r.time),
+  };
+}
+
 export function insertUsage(conn: SqlConn, r: UsageRecordRow): number {
   return conn.run(
     `INSERT OR IGNORE INTO model_usage (id, run_id, source, role, model, prompt_tokens, completion_tokens, cached_tokens, cost_usd, estimated, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,

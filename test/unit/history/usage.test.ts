@@ -45,6 +45,10 @@ describe('model usage in the history', () => {
         { source: 'subagent 1', requests: 1, promptTokens: 500, completionTokens: 10, costUsd: 0.005, unpricedRequests: 0 },
         { source: 'fast', requests: 1, promptTokens: 100, completionTokens: 10, costUsd: null, unpricedRequests: 1 },
       ]);
+      const audit = engine.auditPage('model_usage', 0, 10);
+      assert.equal(audit.length, 4, 'the audit export carries every request');
+      assert.deepEqual(audit[3], { table: 'model_usage', row: { ...audit[3]!.row, source: 'fast', promptTokens: 100, costUsd: null, estimated: false } });
+      assert.equal(engine.stats().rows.model_usage, 4);
       assert.throws(() => engine.addUsage({ ...request(run, 'main', -1, 0) }), /promptTokens must be a number >= 0/);
       assert.throws(() => engine.addUsage({ ...request('no-such-run', 'main', 1, 0) }), /no run with id/);
     }));

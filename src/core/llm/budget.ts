@@ -64,11 +64,11 @@ export function wouldCross(l: BudgetLimits, spent: UsageTotals, next: RequestEst
           ? 'dailyCostUsd'
           : undefined;
   if (!limit) return undefined;
-  const size = `about ${next.promptTokens.toLocaleString('en-US')} prompt tokens${nextCost > 0 ? ` (${formatUsd(nextCost)})` : ''}`;
+  const size = `about ${next.promptTokens.toLocaleString('en-US')} prompt tokens${nextCost > 0 ? `, ${formatUsd(nextCost)}` : ''}`;
   return {
     limit,
     when: 'before',
-    message: `stopped before a request of ${size} that would cross ${limitWords(limit, l)}; ${describeSpent(spent, l.spentTodayUsd)}`,
+    message: `the next request (${size}) was not sent: it would cross ${limitWords(limit, l)}; ${describeSpent(spent, l.spentTodayUsd)}`,
   };
 }
 
@@ -84,7 +84,7 @@ export function crossed(l: BudgetLimits, spent: UsageTotals): BudgetStop | undef
           ? 'dailyCostUsd'
           : undefined;
   if (!limit) return undefined;
-  return { limit, when: 'after', message: `stopped after a reply crossed ${limitWords(limit, l)}; ${describeSpent(spent, l.spentTodayUsd)}` };
+  return { limit, when: 'after', message: `a reply crossed ${limitWords(limit, l)}; ${describeSpent(spent, l.spentTodayUsd)}` };
 }
 
 export function hasLimits(l: BudgetLimits): boolean {

@@ -31,7 +31,7 @@ describe('budget arithmetic', () => {
     assert.equal(stop.when, 'before');
     assert.equal(
       stop.message,
-      'stopped before a request of about 3,001 prompt tokens ($0.0030) that would cross the token budget of 10,000 (patchpilot.limits.maxTokens); spent 7,000 tokens in 1 request',
+      'the next request (about 3,001 prompt tokens, $0.0030) was not sent: it would cross the token budget of 10,000 (patchpilot.limits.maxTokens); spent 7,000 tokens in 1 request',
     );
   });
 

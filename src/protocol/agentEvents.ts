@@ -12,10 +12,15 @@ export type ApprovalModeName = 'ask' | 'auto-edit' | 'auto' | 'plan';
  * - `failed`: the model request failed, or every tool call failed several steps in a row;
  * - `blocked`: every edit it tried needed an approval nobody could give (a headless `ask` run);
  * - `cancelled`: the user stopped it (Ctrl-C, SIGTERM, SIGHUP, the Stop button);
- * - `interrupted`: the model's stream broke off twice in one step, or the process running it is gone.
+ * - `interrupted`: the model's stream broke off twice in one step, or the process running it is gone;
+ * - `stopped`: a spend limit (tokens, cost, the workspace's day) or the loop guard (the same failing
+ *   tool call again and again) stopped it; `stoppedBy` says which.
  */
-export const RUN_END_STATUSES = ['finished', 'limit', 'failed', 'blocked', 'cancelled', 'interrupted'] as const;
+export const RUN_END_STATUSES = ['finished', 'limit', 'failed', 'blocked', 'cancelled', 'interrupted', 'stopped'] as const;
 export type RunEndStatus = (typeof RUN_END_STATUSES)[number];
+
+/** What stopped a `stopped` run: a budget, or the same failing tool call repeated. */
+export type RunStoppedBy = 'budget' | 'repeated-failure';
 
 /**
  * The tests after the run's last file change: they passed, they failed, or none ran since (a change
@@ -35,7 +40,15 @@ export interface RoleUsageView {
   cost?: number;
 }
 
-export type ModelNoticeKind = 'refusal' | 'unread-content' | 'reasoning-only' | 'empty-reply' | 'text-tool-calls' | 'context-overflow';
+export type ModelNoticeKind =
+  | 'refusal'
+  | 'unread-content'
+  | 'reasoning-only'
+  | 'empty-reply'
+  | 'text-tool-calls'
+  | 'context-overflow'
+  /** The model called finish while the tests after its last edit failed: it was asked to try again. */
+  | 'finish-refused';
 
 /** Why a failed run failed, for the viewers' actions: `unreachable` offers the settings, a `retryable` fault a Retry. */
 export interface RunFailure {
@@ -141,6 +154,8 @@ export type AgentEvent =
       failure?: RunFailure;
       /** The tests after the last file change (absent from runs recorded before it existed). */
       tests?: RunTestsOutcome;
+      /** A `stopped` run: what stopped it. */
+      stoppedBy?: RunStoppedBy;
       /** Per model role: the agent's model and the fast model (insights, Q&A summary). */
       usage?: { reasoning: RoleUsageView; fast: RoleUsageView; totalCost?: number };
     };

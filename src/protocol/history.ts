@@ -125,6 +125,28 @@ export interface RunTimelineView {
   items: TimelineItem[];
   /** The run's memory: observations and Q&A summaries. */
   observations: ObservationView[];
+  /** Model usage by source (main, fast, compaction, subagent N); empty for runs recorded before it was. */
+  usage?: UsageRowView[];
+}
+
+/** Model requests of one source (in a run, or in a day). */
+export interface UsageRowView {
+  source: string;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** USD of the priced requests; null when none was priced. */
+  costUsd: number | null;
+  unpricedRequests: number;
+}
+
+/** One local day of the workspace's model usage (subagents counted once, in their parent run). */
+export interface UsageDayRowView {
+  /** YYYY-MM-DD, local time. */
+  day: string;
+  totalTokens: number;
+  costUsd: number | null;
+  sources: UsageRowView[];
 }
 
 export interface RetentionView {
@@ -167,6 +189,8 @@ export interface HistoryToHost {
   /** A page of runs, newest first. */
   'history/runs': [{ offset: number; limit: number; since?: number; until?: number }, { runs: RunRowView[]; total: number }];
   'history/run': [{ runId: string }, { timeline?: RunTimelineView }];
+  /** The workspace's model usage per day and source, the last `days` days, newest first. */
+  'history/usage': [{ days: number }, { days: UsageDayRowView[] }];
   /** BM25 search; `prefix`: the last word is still being typed. */
   'history/search': [
     { query: string; since?: number; until?: number; types: SearchTypeName[]; prefix: boolean },

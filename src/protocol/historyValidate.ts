@@ -12,6 +12,7 @@ const SHAPES: { [K in keyof HistoryToHost]: Record<keyof HistoryToHost[K][0], Fi
   'history/ready': {},
   'history/runs': { offset: num(0, 10_000_000, { integer: true }), limit: num(1, 1_000, { integer: true }), since: TIME, until: TIME },
   'history/run': { runId: str(64, ID) },
+  'history/usage': { days: num(1, 366, { integer: true }) },
   'history/search': { query: str(1_000), since: TIME, until: TIME, types: { type: 'enumList', values: TYPES, max: 4 }, prefix: { type: 'boolean' } },
   'history/openPatch': { runId: str(64, ID), patchId: str(64, ID) },
   'history/applyAgain': { runId: str(64, ID), patchId: str(64, ID) },

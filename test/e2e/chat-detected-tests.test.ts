@@ -1,7 +1,7 @@
 // A new user's own JavaScript project with "test": "node --test" and no PatchPilot settings, in a
 // real VS Code: the chat offers the project's test command ("Use npm test"), the click writes the
-// workspace setting, and a run whose edit leaves the tests failing ends "finished · tests failed",
-// not a green "finished". Skipped with the reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
+// workspace setting, and a run whose edit leaves the tests failing refuses the model's first finish
+// (a notice says so) and ends "finished · tests failed", not a green "finished". Skipped with the reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -21,6 +21,11 @@ const scripted = useScriptedModel(
   [
     { reply: { text: 'Changing add.', toolCalls: [{ name: 'propose_patch', arguments: { patch: STILL_WRONG } }] } },
     { reply: { toolCalls: [{ name: 'finish', arguments: { summary: 'Changed add.' } }] }, expect: { lastMessageContains: 'tests FAILED' } },
+    // The first finish over failing tests is refused: the model is told and finishes again.
+    {
+      reply: { toolCalls: [{ name: 'finish', arguments: { summary: 'Changed add; the tests still fail.' } }] },
+      expect: { lastMessageContains: 'so the run was not ended' },
+    },
   ],
   settings,
 );
@@ -42,6 +47,10 @@ e2eTest(
     await use.waitFor({ state: 'detached', timeout: E2E_TIMEOUT });
 
     await sendInChat(vs, 'Fix add');
+    await chat
+      .getByText('The model called finish while the tests after its last edit fail; it was told and asked to try again.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await chat
       .getByText('finished · tests failed')
       .first()

@@ -42,6 +42,7 @@ const TONE: Record<string, 'ok' | 'error' | 'info'> = {
   failed: 'error',
   blocked: 'error',
   interrupted: 'error',
+  stopped: 'error',
   cancelled: 'info',
   running: 'info',
 };

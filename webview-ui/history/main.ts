@@ -17,6 +17,7 @@ import { HistoryClient } from './client';
 import { hitRows, renderRow, runRows, type ListRow } from './listRows';
 import { TIME_CHOICES, timeRange, type TimeChoice } from './timeFilter';
 import { renderRun, type TimelineActions } from './timelineView';
+import { renderUsageDays } from './usageView';
 import { VirtualList } from './virtualList';
 
 interface Saved {
@@ -99,7 +100,8 @@ for (const t of TYPES) {
   );
 }
 const refresh = button({ label: 'Refresh', name: 'Refresh history', variant: 'secondary', onClick: () => void refreshAll() });
-header.append(searchBox, timeSelect, range, typeSet, refresh);
+const usageButton = button({ label: 'Usage', name: 'Show model usage by day', variant: 'secondary', onClick: () => void showUsageDays() });
+header.append(searchBox, timeSelect, range, typeSet, refresh, usageButton);
 
 const bannerSlot = el('div', 'pp-banner-slot');
 const statusLine = el('div', 'pp-status');
@@ -265,6 +267,20 @@ function onFilters(): void {
   showMode();
   void loadRuns();
   if (state.query.trim()) onQuery(state.query);
+}
+
+/** Days the usage view covers. */
+const USAGE_DAYS = 14;
+
+/** The workspace's usage per day and source, in the detail pane (a run opened later replaces it). */
+async function showUsageDays(): Promise<void> {
+  openRunId = undefined;
+  save();
+  const { days } = await client.request('history/usage', { days: USAGE_DAYS });
+  if (openRunId !== undefined) return;
+  detail.replaceChildren(renderUsageDays(days, USAGE_DAYS));
+  detail.scrollTop = 0;
+  detail.querySelector<HTMLElement>('.pp-goal')?.focus({ preventScroll: true });
 }
 
 /** `focusHeading`: the user opened it (Enter in the list): the focus moves to its heading, read out. */

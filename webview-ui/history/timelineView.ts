@@ -12,6 +12,7 @@ import { renderMarkdown } from '../shared/markdown';
 import { badge, button, collapsible, el } from '../shared/components';
 import { clock, cost, dateTime, duration, oneLine, plural, tokens } from './format';
 import { markTextNodes } from './highlight';
+import { renderUsage } from './usageView';
 
 export interface TimelineActions {
   openLink(href: string): void;
@@ -29,6 +30,7 @@ const STATUS_TONE: Record<string, 'ok' | 'error' | 'info'> = {
   blocked: 'error',
   interrupted: 'error',
   cancelled: 'info',
+  stopped: 'error',
   running: 'info',
 };
 
@@ -56,6 +58,7 @@ export function renderRun(view: RunTimelineView, actions: TimelineActions, terms
     button({ label: 'Delete Run', name: 'Delete run', variant: 'secondary', onClick: () => actions.deleteRun() }),
   );
   root.append(title, meta, bar);
+  if (view.usage?.length) root.append(renderUsage(view.usage, 'Model usage by source'));
 
   const timeline = el('section', 'pp-timeline');
   timeline.setAttribute('aria-label', 'Timeline');

@@ -3,16 +3,20 @@ import { stat } from 'node:fs/promises';
 import { ExitCode, UsageError, parseCommandLine, type OptionSpec } from '../io';
 import { UserError, errorMessage } from '../../core/base';
 import { loadCliConfig } from '../../core/config';
-import { openHistoryStore, RUN_STATUSES, type HistoryStore, type RunDetail, type RunStatus, type SearchHit } from '../../core/history';
+import { openHistoryStore, RUN_STATUSES, type HistoryStore, type RunDetail, type RunStatus, type SearchHit, type UsageTotalsView } from '../../core/history';
 import { writeAudit } from '../../core/history/auditExport';
 import type { Notifier } from '../../core/ports';
 import { findRun } from '../../core/session/resume';
+import { usageDaysText, usageTable } from '../node/usageText';
 
 export const usage = `Usage:
   patchpilot history list [--json] [--limit N] [--status S]   runs, newest first
-      S: running, finished, limit, failed, blocked, cancelled, interrupted (the words
+      S: running, finished, limit, failed, blocked, cancelled, interrupted, stopped (the words
       \`patchpilot run\` ends with); a run whose process is gone is marked interrupted on open
   patchpilot history show RUN_ID [--json]                     one run with its steps, patches, tests
+                                                              and its model usage by source
+  patchpilot history usage [--days N] [--json]                model usage per day and source
+                                                              (main, fast, compaction, subagent N)
   patchpilot history search QUERY [--days N] [--limit N] [--json]
       Full-text search of observations and Q&A summaries, best match (BM25) first.
   patchpilot history export [--format json|jsonl]             the whole audit trail on stdout
@@ -31,6 +35,7 @@ const COMMON = { cwd: { type: 'string' }, db: { type: 'string' }, json: { type: 
 const SUBCOMMANDS = {
   list: { options: { ...COMMON, limit: { type: 'string' }, status: { type: 'string' } }, handler: (s: HistoryStore, a: Args) => listCommand(s, a) },
   show: { options: COMMON, handler: (s: HistoryStore, a: Args) => showCommand(s, a) },
+  usage: { options: { ...COMMON, days: { type: 'string' } }, handler: (s: HistoryStore, a: Args) => usageCommand(s, a) },
   search: { options: { ...COMMON, days: { type: 'string' }, limit: { type: 'string' } }, handler: (s: HistoryStore, a: Args) => searchCommand(s, a) },
   export: { options: { ...COMMON, format: { type: 'string' } }, handler: (s: HistoryStore, a: Args) => exportCommand(s, a) },
 } as const;
@@ -43,7 +48,7 @@ interface Args {
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (!sub) throw new UsageError('missing subcommand (list, show, search or export)');
+  if (!sub) throw new UsageError('missing subcommand (list, show, usage, search or export)');
   if (!Object.hasOwn(SUBCOMMANDS, sub)) throw new UsageError(`unknown subcommand '${sub}'`);
   const { options, handler } = SUBCOMMANDS[sub as keyof typeof SUBCOMMANDS];
   return withStore(parseCommandLine(rest, options as OptionSpec) as Args, handler);
@@ -136,12 +141,21 @@ async function showCommand(store: HistoryStore, args: Args): Promise<number> {
   // An id, a unique prefix (as with git hashes), or "last".
   const detail = (await store.getRun(wanted)) ?? (await store.getRun((await findRun(store, wanted)).id));
   if (!detail) throw new UserError(`no run with id ${wanted}`);
-  if (isJson(args)) process.stdout.write(JSON.stringify(detail, null, 2) + '\n');
-  else process.stdout.write(renderRun(detail));
+  const usage = await store.runUsage(detail.run.id);
+  if (isJson(args)) process.stdout.write(JSON.stringify({ ...detail, usage }, null, 2) + '\n');
+  else process.stdout.write(renderRun(detail, usage));
   return ExitCode.ok;
 }
 
-function renderRun(d: RunDetail): string {
+async function usageCommand(store: HistoryStore, args: Args): Promise<number> {
+  if (args.positionals.length) throw new UsageError('usage takes no arguments');
+  const days = await store.usageByDay(positiveInt(args, 'days') || 7);
+  if (isJson(args)) process.stdout.write(JSON.stringify(days, null, 2) + '\n');
+  else process.stdout.write(usageDaysText(days));
+  return ExitCode.ok;
+}
+
+function renderRun(d: RunDetail, usage: readonly UsageTotalsView[]): string {
   const r = d.run;
   const out = [
     `run ${r.id}`,
@@ -149,6 +163,8 @@ function renderRun(d: RunDetail): string {
     ...(r.parentRunId ? [`parent:  ${r.parentRunId} (a subagent's run)`] : []),
     `status:  ${r.status} after ${r.steps} step${r.steps === 1 ? '' : 's'}   started ${iso(r.startedAt)}   ended ${iso(r.endedAt)}`,
     `models:  ${r.reasoningModel ?? '-'} / ${r.fastModel ?? '-'}   tokens ${r.tokensIn} in, ${r.tokensOut} out   cost $${r.costUsd.toFixed(4)}`,
+    `usage by source (every model request, subagents' included):`,
+    ...usageTable(usage),
     '',
     `log (${d.steps.length} entries: the goal, each model reply and each tool call):`,
     ...d.steps.map((s) => `  ${String(s.seq).padStart(3)}. ${s.role}${s.tool ? ` ${s.tool}` : ''}: ${oneLine(s.text ?? s.result ?? '', 100)}`),

@@ -9,7 +9,7 @@ import { loadSession } from '../../core/session';
 import { detectTestCommand, diskProbe, type DetectedTestCommand } from '../../core/workspace';
 import type { Notifier } from '../../core/ports';
 import { createAgentDeps } from '../node/agentDeps';
-import { AgentSession, EXIT } from '../node/agentSession';
+import { AgentSession, exitCodeOf } from '../node/agentSession';
 import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
 import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
@@ -24,6 +24,10 @@ export const usage = `Usage:
   --dry-run             the same as --approve plan: read and propose (each proposed patch is
                         shown as a diff), write and run nothing
   --max-steps N         model steps before stopping (default 50)
+  --max-tokens N        tokens the goal may spend, every model, summaries and subagents counted
+                        (patchpilot.limits.maxTokens); the run stops before a request would cross it
+  --max-cost-usd X      US dollars the goal may spend (patchpilot.limits.maxCostUsd); the daily limit
+                        of the workspace is patchpilot.limits.dailyCostUsd
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
   --no-detect-tests     without --test-cmd or patchpilot.tests.commands, no test command is
                         detected from the workspace's files (package.json's test script, pytest,
@@ -54,7 +58,8 @@ else given ahead with patchpilot mcp approve NAME.
 Without a terminal (or with --json) nobody can be asked: the run says so before it starts, what needs
 approval is refused and the model is told; a run whose every edit was refused that way ends "blocked".
 Ctrl-C, SIGTERM or SIGHUP cancel the running goal (its command's process tree is killed); at the prompt Ctrl-C quits.
-Status and exit: finished 0; limit, failed, blocked, interrupted 1; usage or settings error 2; cancelled 130.
+Status and exit: finished 0 (1 when the tests after the last edit failed); limit, stopped (a budget
+or the loop guard), failed, blocked, interrupted 1; usage or settings error 2; cancelled 130.
 The status is the one \`patchpilot history list\` shows.`;
 
 const OPTIONS = {
@@ -63,6 +68,8 @@ const OPTIONS = {
   approve: { type: 'string' },
   'dry-run': { type: 'boolean' },
   'max-steps': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-cost-usd': { type: 'string' },
   'test-cmd': { type: 'string', multiple: true },
   'no-detect-tests': { type: 'boolean' },
   provider: { type: 'string' },
@@ -105,6 +112,16 @@ export async function run(argv: string[]): Promise<number> {
   if (maxSteps !== undefined) {
     if (!/^\d+$/.test(maxSteps) || Number(maxSteps) < 1) throw new UsageError('--max-steps must be a positive integer');
     flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
+  }
+  const maxTokens = args['max-tokens'];
+  if (maxTokens !== undefined) {
+    if (!/^\d+$/.test(maxTokens) || Number(maxTokens) < 1) throw new UsageError('--max-tokens must be a positive integer');
+    flags['patchpilot.limits.maxTokens'] = Number(maxTokens);
+  }
+  const maxCost = args['max-cost-usd'];
+  if (maxCost !== undefined) {
+    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(maxCost) || !(Number(maxCost) > 0)) throw new UsageError('--max-cost-usd must be a positive number (US dollars)');
+    flags['patchpilot.limits.maxCostUsd'] = Number(maxCost);
   }
   if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
   const thinkingBudget = args['thinking-budget'];
@@ -186,7 +203,7 @@ export async function run(argv: string[]): Promise<number> {
     // A blocked run's summary is the model's account of work that did not happen: not for stdout.
     if (!json && outcome.summary && outcome.status === 'finished') process.stdout.write(`${outcome.summary}\n`);
     if (outcome.status === 'failed' || outcome.status === 'interrupted') notifier.info(retryHint(outcome.runId));
-    return EXIT[outcome.status];
+    return exitCodeOf(outcome);
   } finally {
     await session.close();
   }

@@ -4,7 +4,7 @@ import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
 import { errorMessage } from '../../core/base';
 import { ChatSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
-import type { RunEndStatus } from '../../protocol/agentEvents';
+import type { RunEndStatus, RunTestsOutcome } from '../../protocol/agentEvents';
 import { ExitCode } from '../io';
 import { Watchdog } from './watchdog';
 
@@ -15,7 +15,14 @@ export const EXIT: Record<RunEndStatus, number> = {
   blocked: ExitCode.failed,
   interrupted: ExitCode.failed,
   cancelled: ExitCode.cancelled,
+  stopped: ExitCode.failed,
 };
+
+/** The exit code of a goal: its status's, except that a finish whose last tests failed is no success. */
+export function exitCodeOf(outcome: { status: RunEndStatus; tests?: RunTestsOutcome }): number {
+  if (outcome.status === 'finished' && outcome.tests === 'failed') return ExitCode.failed;
+  return EXIT[outcome.status];
+}
 
 /** Signals that stop the running goal the orderly way (cancel, kill the command's tree, save the history). */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;

@@ -22,6 +22,8 @@ export const FLAG_SETTINGS: Readonly<Record<string, SettingKey>> = {
   'thinking-budget': 'patchpilot.llm.anthropic.thinkingBudget',
   approve: 'patchpilot.approval.mode',
   'max-steps': 'patchpilot.limits.maxSteps',
+  'max-tokens': 'patchpilot.limits.maxTokens',
+  'max-cost-usd': 'patchpilot.limits.maxCostUsd',
   'test-cmd': 'patchpilot.tests.commands',
 };
 

@@ -54,6 +54,14 @@ export interface PatchPilotSettings {
     maxSteps: number;
     maxConsecutiveFailures: number;
     wallClockMinutes: number;
+    /** Tokens (prompt + completion, every model, subagents included) one goal may spend; unset: no limit. */
+    maxTokens?: number;
+    /** USD one goal may spend (priced requests); unset: no limit. */
+    maxCostUsd?: number;
+    /** USD the workspace's runs may spend in one local day, summed from the history; unset: no limit. */
+    dailyCostUsd?: number;
+    /** The same failing tool call (same tool, arguments and failure) this many times stops the run. */
+    maxRepeatedFailures: number;
   };
   git: { autoCommit: boolean };
   history: {
@@ -177,6 +185,10 @@ export const SETTING_KEYS = {
   'patchpilot.limits.maxSteps': { kind: 'posint' },
   'patchpilot.limits.maxConsecutiveFailures': { kind: 'posint' },
   'patchpilot.limits.wallClockMinutes': { kind: 'posnum' },
+  'patchpilot.limits.maxTokens': { kind: 'posint' },
+  'patchpilot.limits.maxCostUsd': { kind: 'posnum' },
+  'patchpilot.limits.dailyCostUsd': { kind: 'posnum' },
+  'patchpilot.limits.maxRepeatedFailures': { kind: 'posint' },
   'patchpilot.git.autoCommit': { kind: 'boolean', trustSensitive: true, safeValues: [false] },
   'patchpilot.history.path': { kind: 'string' },
   // A repository's own settings must not be able to delete the user's history.
@@ -215,7 +227,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   context: { maxTokensByModel: {} },
   approval: { mode: 'ask' },
   tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
-  limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30 },
+  limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30, maxRepeatedFailures: 3 },
   git: { autoCommit: false },
   history: { path: '.patchpilot/history.db', retention: {} },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
@@ -338,6 +350,10 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       maxSteps: v('patchpilot.limits.maxSteps', d.limits.maxSteps),
       maxConsecutiveFailures: v('patchpilot.limits.maxConsecutiveFailures', d.limits.maxConsecutiveFailures),
       wallClockMinutes: v('patchpilot.limits.wallClockMinutes', d.limits.wallClockMinutes),
+      maxTokens: v<number | undefined>('patchpilot.limits.maxTokens', undefined),
+      maxCostUsd: v<number | undefined>('patchpilot.limits.maxCostUsd', undefined),
+      dailyCostUsd: v<number | undefined>('patchpilot.limits.dailyCostUsd', undefined),
+      maxRepeatedFailures: v('patchpilot.limits.maxRepeatedFailures', d.limits.maxRepeatedFailures),
     },
     git: { autoCommit: v('patchpilot.git.autoCommit', d.git.autoCommit) },
     history: {

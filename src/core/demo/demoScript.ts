@@ -69,6 +69,8 @@ export function nextDemoReply(messages: readonly Message[]): WireReply {
     return finish(`The patch was not applied:\n\n${firstLines(last.result, 6)}\n\nThe demo stops here. ${SET_UP}`);
   }
   if (last.name === 'run_tests') return finish(doneSummary(last.result));
+  // PatchPilot refused a finish over failing tests: the demo has nothing else to try, and says so.
+  if (last.name === 'finish') return finish(`The tests still fail, and the demo model has nothing else to try. ${SET_UP}`);
   return finish(`The demo model has no scripted answer for this step. ${SET_UP}`);
 }
 

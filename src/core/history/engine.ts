@@ -12,6 +12,7 @@ import { searchObservations } from './search';
 import { currentOwner, runIsOrphaned } from './runOwner';
 import { searchHistory } from './searchAll';
 import { snapshotsOf } from './snapshots';
+import { costSince, usageByDay, usageOfRun, type UsageDayView, type UsageInput, type UsageTotalsView } from './usage';
 import { loadSqlJs } from './sqljs';
 import {
   RUN_STATUSES,
@@ -235,6 +236,43 @@ export class HistoryEngine {
       time: input.time ?? this.now(),
     });
     return id;
+  }
+
+  /** One model request's usage, under its run and source. */
+  addUsage(input: UsageInput): string {
+    this.requireRun(input.runId);
+    const id = randomUUID();
+    this.db.apply({
+      op: 'addUsage',
+      id,
+      runId: input.runId,
+      source: requireString(input.source, 'source'),
+      role: requireString(input.role, 'role'),
+      model: typeof input.model === 'string' ? input.model : '',
+      promptTokens: nonNegative(input.promptTokens, 'promptTokens'),
+      completionTokens: nonNegative(input.completionTokens, 'completionTokens'),
+      cachedTokens: nonNegative(input.cachedTokens ?? 0, 'cachedTokens'),
+      costUsd: input.costUsd === null || input.costUsd === undefined ? null : nonNegative(input.costUsd, 'costUsd'),
+      estimated: input.estimated === true,
+      time: input.time ?? this.now(),
+    });
+    return id;
+  }
+
+  runUsage(runId: string): UsageTotalsView[] {
+    this.db.refresh();
+    return usageOfRun(this.db.conn, requireString(runId, 'runId'));
+  }
+
+  usageByDay(days: number): UsageDayView[] {
+    this.db.refresh();
+    return usageByDay(this.db.conn, Math.max(1, Math.min(366, Math.floor(nonNegative(days, 'days')))), this.now());
+  }
+
+  /** USD the workspace's runs (not counting subagents twice) spent since `since`. */
+  costSince(since: number): number {
+    this.db.refresh();
+    return costSince(this.db.conn, nonNegative(since, 'since'));
   }
 
   rememberFact(input: MemoryFactInput): void {

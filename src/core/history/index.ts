@@ -11,6 +11,8 @@ import { confiningRoot, ensureRealFolderChain } from './stateFolder';
 
 export * from './types';
 export { toMatchExpression } from './search';
+export type { UsageDayView, UsageInput, UsageTotalsView } from './usage';
+export { startOfLocalDay } from './usage';
 
 export const DEFAULT_HISTORY_PATH = path.join('.patchpilot', 'history.db');
 

@@ -6,6 +6,7 @@
  * idempotent and must not depend on local row numbers.
  */
 import type { SqlConn } from './sqlConn';
+import { insertUsage, type UsageRecordRow } from './usage';
 import type { MemoryFactRecord, ObservationRecord, PatchRecord, PolicyDecisionRecord, RunRecord, StepRecord, TestRunRecord } from './types';
 
 const DAY_MS = 86_400_000;
@@ -39,12 +40,13 @@ export type Op =
   | ({ op: 'addObservation' } & ObservationRecord)
   | ({ op: 'addPolicyDecision' } & PolicyDecisionRecord)
   | ({ op: 'rememberFact' } & MemoryFactRecord)
+  | ({ op: 'addUsage' } & UsageRecordRow)
   | { op: 'prune'; now: number; maxAgeDays: number | null; maxObservations: number | null; maxRunAgeDays?: number | null }
   /** Removes a run and everything recorded under it; replaying it on a file that lacks the run changes nothing. */
   | { op: 'deleteRun'; id: string };
 
 /** Tables whose rows belong to a run (by run_id), deleted with it. */
-const RUN_CHILD_TABLES = ['steps', 'patches', 'test_runs', 'observations', 'policy_decisions'] as const;
+const RUN_CHILD_TABLES = ['steps', 'patches', 'test_runs', 'observations', 'policy_decisions', 'model_usage'] as const;
 
 function deleteRuns(conn: SqlConn, where: string, params: Array<string | number>): number {
   let deleted = 0;
@@ -125,6 +127,8 @@ export function applyOp(conn: SqlConn, op: Op): number {
         op.reason,
         op.time,
       ]);
+    case 'addUsage':
+      return insertUsage(conn, op);
     case 'rememberFact':
       // Last writer by time wins, so replaying an older op never overwrites a newer fact.
       return conn.run(

@@ -1,5 +1,6 @@
 /** Read-only queries over one connection. */
 import type { SqlConn } from './sqlConn';
+import { usageFromRow } from './usage';
 import {
   memoryFactFromRow,
   observationFromRow,
@@ -125,6 +126,7 @@ const AUDIT_ORDER: Record<HistoryTable, string> = {
   observations: 'time, n',
   memory_facts: 'scope, key',
   policy_decisions: 'time, id',
+  model_usage: 'time, id',
 };
 
 /** One page of the audit trail for one table. */
@@ -146,5 +148,7 @@ export function auditPage(conn: SqlConn, table: HistoryTable, offset: number, li
       return rows.map((r) => ({ table, row: memoryFactFromRow(r as unknown as MemoryFactRow) }));
     case 'policy_decisions':
       return rows.map((r) => ({ table, row: policyDecisionFromRow(r as unknown as PolicyDecisionRow) }));
+    case 'model_usage':
+      return rows.map((r) => ({ table, row: usageFromRow(r) }));
   }
 }

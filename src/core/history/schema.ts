@@ -7,6 +7,7 @@
  * only because FTS4 indexes rows by integer docid; it never leaves the file.
  */
 import type { SqlConn } from './sqlConn';
+import { USAGE_MIGRATION_SQL } from './usage';
 
 export interface Migration {
   version: number;
@@ -132,6 +133,13 @@ export const MIGRATIONS: readonly Migration[] = [
       UPDATE patches SET accepted_hunks = ${renumberHunkIds('accepted_hunks')} WHERE json_valid(accepted_hunks);
       UPDATE patches SET rejected_hunks = ${renumberHunkIds('rejected_hunks')} WHERE json_valid(rejected_hunks);
     `,
+  },
+  {
+    version: 7,
+    description: 'model_usage: every model request with its source (main, fast, compaction, subagent N), tokens and cost',
+    // The per-run and per-day usage views and the daily budget read it (usage.ts); older runs have
+    // only their totals in runs.tokens_in/out and cost_usd.
+    sql: USAGE_MIGRATION_SQL,
   },
 ];
 

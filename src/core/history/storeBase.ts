@@ -5,6 +5,7 @@
 import { Emitter, type Event } from '../base';
 import type { Notifier } from '../ports';
 import type { EngineArgs, EngineMethod, EngineResult } from './worker/protocol';
+import type { UsageDayView, UsageInput, UsageTotalsView } from './usage';
 import {
   HISTORY_TABLES,
   type AuditRecord,
@@ -89,6 +90,18 @@ export abstract class StoreBase implements HistoryStore {
   }
   addPolicyDecision(input: PolicyDecisionInput): Promise<string> {
     return this.call('addPolicyDecision', [input]);
+  }
+  addUsage(input: UsageInput): Promise<string> {
+    return this.call('addUsage', [input]);
+  }
+  runUsage(runId: string): Promise<UsageTotalsView[]> {
+    return this.call('runUsage', [runId]);
+  }
+  usageByDay(days: number): Promise<UsageDayView[]> {
+    return this.call('usageByDay', [days]);
+  }
+  costSince(since: number): Promise<number> {
+    return this.call('costSince', [since]);
   }
   rememberFact(input: MemoryFactInput): Promise<void> {
     return this.call('rememberFact', [input]);

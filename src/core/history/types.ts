@@ -315,7 +315,7 @@ export interface HistoryStats {
   lastPersistError: string | null;
 }
 
-export const HISTORY_TABLES = ['runs', 'steps', 'patches', 'test_runs', 'observations', 'memory_facts', 'policy_decisions'] as const;
+export const HISTORY_TABLES = ['runs', 'steps', 'patches', 'test_runs', 'observations', 'memory_facts', 'policy_decisions', 'model_usage'] as const;
 export type HistoryTable = (typeof HISTORY_TABLES)[number];
 
 /** One row of the audit trail, in table order, oldest first. */
@@ -326,7 +326,8 @@ export type AuditRecord =
   | { table: 'test_runs'; row: TestRunRecord }
   | { table: 'observations'; row: ObservationRecord }
   | { table: 'memory_facts'; row: MemoryFactRecord }
-  | { table: 'policy_decisions'; row: PolicyDecisionRecord };
+  | { table: 'policy_decisions'; row: PolicyDecisionRecord }
+  | { table: 'model_usage'; row: import('./usage').UsageRecordRow };
 
 /** Something the user should know about the database file; never thrown from open. */
 export interface HistoryReport {
@@ -351,6 +352,14 @@ export interface HistoryStore {
   recordObservation(input: ObservationInput): Promise<ObservationOutcome>;
   recordQaSummary(runId: string | null, question: string, answer: string): Promise<string>;
   addPolicyDecision(input: PolicyDecisionInput): Promise<string>;
+  /** One model request's tokens and cost under its source (main, fast, compaction, subagent N). */
+  addUsage(input: import('./usage').UsageInput): Promise<string>;
+  /** A run's usage per source. */
+  runUsage(runId: string): Promise<import('./usage').UsageTotalsView[]>;
+  /** The workspace's usage per local day and source, the last `days` days, newest first. */
+  usageByDay(days: number): Promise<import('./usage').UsageDayView[]>;
+  /** USD spent since a time by the workspace's runs (subagents counted once, in their parent). */
+  costSince(since: number): Promise<number>;
   rememberFact(input: MemoryFactInput): Promise<void>;
   listFacts(scope?: string): Promise<MemoryFactRecord[]>;
 

@@ -9,7 +9,7 @@ import { resolveModelConfig, type Endpoint, type ModelClientConfig, type Resolve
 import type { ContextWindow } from './contextWindows';
 import { ModelApiError } from './errors';
 import { ModelLimits } from './modelLimits';
-import { settleUsage } from './turnUsage';
+import { admitRequest, settleUsage } from './turnUsage';
 import type { RetryPolicy } from './retryPolicy';
 import { safeEmitter, withRecovery, withRetries, type RetryLoopOptions } from './retryLoop';
 import { reasoningReplayFor } from './reasoningReplay';
@@ -105,6 +105,8 @@ export class ModelClient {
       signal: req.signal,
       emit,
       attempt: async (attempt) => {
+        // Every attempt (a retry too) is a request the budget may refuse before it goes out.
+        admitRequest(req, this.limits.price(req.role));
         emit({ type: 'request-started', role: req.role, model: endpoint.model, attempt });
         for (let negotiated = false; ; negotiated = true) {
           try {

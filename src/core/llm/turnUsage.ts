@@ -12,6 +12,15 @@ export interface ReplyOutput {
   calls: readonly Pick<ModelToolCall, 'name' | 'argumentsJson'>[];
 }
 
+/**
+ * Before each attempt (retries too): the run's meter hears the request's estimated prompt and price,
+ * and its budget may refuse to let it go out (the guard stops the run and throws).
+ */
+export function admitRequest(req: ChatRequest, price: ModelPrice | undefined): void {
+  if (!req.meter) return;
+  req.meter.admit({ role: req.role, promptTokens: estimatePromptTokens(req.messages, req.tools), price });
+}
+
 export function settleUsage(
   req: ChatRequest,
   model: string,

@@ -130,22 +130,37 @@ export class Orchestrator {
     );
     const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
     const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, setup, run.emit));
+    let looping: string | undefined;
     for (const x of executed) {
       conversation.addToolResult(x.call.id, x.result.output);
       run.tests.noteCall(tools.get(x.call.name), x.result);
       await this.record(x, tools.get(x.call.name), run);
+      looping ??= run.repeatedFailures.note(x.call, tools.get(x.call.name), x.result);
     }
     answerInvalidCalls(invalid, conversation, run.recorder, run.emit);
-    if (noteToModel) {
-      conversation.addUser(noteToModel);
-      run.recorder.step({ role: 'user', text: noteToModel });
-    }
     const finished = executed.find((x) => x.result.ok && tools.get(x.call.name)?.loop?.endsRun);
+    // A finish while the tests fail is refused once per failure state: the model hears why and tries again.
+    const refused = finished ? run.finishGate.check(run.tests) : undefined;
+    for (const note of [noteToModel, refused]) {
+      if (!note) continue;
+      conversation.addUser(note);
+      run.recorder.step({ role: 'user', text: note });
+    }
+    if (refused) {
+      run.emit({
+        type: 'model/notice',
+        kind: 'finish-refused',
+        message: 'The model called finish while the tests after its last edit fail; it was told and asked to try again.',
+      });
+      return undefined;
+    }
     if (finished) return run.end('finished', 'the model called finish', finished.result.output);
     const succeeded = executed.some((x) => x.result.ok || tools.get(x.call.name)?.loop?.isVerdict?.(x.result));
     run.failedSteps = succeeded ? 0 : run.failedSteps + 1;
     if (run.failedSteps >= this.deps.settings.limits.maxConsecutiveFailures)
       return run.end('failed', `${run.failedSteps} steps in a row where every tool call failed`);
+    // The loop guard catches what the count above misses: the same failure again with other work in between.
+    if (looping) return run.endStopped('repeated-failure', looping);
     return undefined;
   }
 

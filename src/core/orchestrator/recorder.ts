@@ -1,6 +1,7 @@
 import { errorMessage } from '../base/errors';
 import { USER_ANSWER_RULE, type JsonValue, type RunFinish, type StepInput } from '../history/types';
 import { patchRecordOf } from './patchRecord';
+import { sourceOf, type UsageRecord } from '../llm/usageMeter';
 import type { ProposedPatch, ToolEvent } from '../tools/types';
 import type { RunHistory } from './types';
 
@@ -88,6 +89,24 @@ export class RunRecorder {
   /** The run's Q&A memory: the goal as the question, what was done and learned as the answer. */
   qaSummary(question: string, answer: string): void {
     this.write((runId) => this.history!.recordQaSummary(runId, question, answer));
+  }
+
+  /** One model request's tokens and cost, under its source (the meter's onRecord). */
+  usage(r: UsageRecord): void {
+    this.write((runId) =>
+      this.history!.addUsage({
+        runId,
+        source: sourceOf(r),
+        role: r.role,
+        model: r.model,
+        promptTokens: r.usage.promptTokens,
+        completionTokens: r.usage.completionTokens,
+        cachedTokens: r.usage.cachedTokens ?? 0,
+        costUsd: r.cost ?? null,
+        estimated: r.usage.estimated === true,
+        time: r.time,
+      }),
+    );
   }
 
   /** Waits for every queued write, then closes the run. */

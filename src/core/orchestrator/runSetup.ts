@@ -4,6 +4,8 @@
  * Everything the steps then use is in the returned RunSetup.
  */
 import path from 'node:path';
+import { errorMessage } from '../base/errors';
+import { startOfLocalDay } from '../history/usage';
 import { buildSubagentPrompt } from '../context/subagentPrompt';
 import { createRunContext, loadRunSkills, type RunContext } from '../context/runContext';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
@@ -80,6 +82,7 @@ async function announceRun(run: RunState, root: string): Promise<GitSnapshot> {
   const { deps, goal, options, recorder, emit, warn } = run;
   const git = options.subagent?.git ?? (await snapshotGit(root));
   await recorder.start(goal, { reasoning: deps.model.modelFor('reasoning'), fast: deps.model.modelFor('fast') }, options.subagent?.parentRunId);
+  await loadDailySpend(run);
   const windows = await resolveWindows(deps.model, run.signal);
   emit({
     type: 'run/started',
@@ -172,7 +175,8 @@ function buildRunContext(
       bundledSkillsDir: deps.bundledSkillsDir,
       calibration: deps.calibration ?? new TokenCalibration(),
       earlier: options.earlier,
-      meter: run.meter,
+      // Summaries of older work are attributed to the compaction, whichever model writes them.
+      meter: run.meter.withSource('compaction'),
       onTurn: (turn) => run.reportUsage(turn),
       onCompacted: (report) => recordCompaction(report, recorder, emit),
       warn,
@@ -189,6 +193,21 @@ function recordStart(run: RunState, git: GitSnapshot): void {
     text: `git ${git.isRepo ? `${git.branch ?? '-'} ${git.head ?? '(no commits)'}, dirty: ${git.dirty.join(', ') || 'none'}` : 'not a repository'}`,
   });
   run.recorder.step({ role: 'user', text: run.goal });
+}
+
+/** The daily budget counts what the workspace's other runs spent today (the history's usage rows). */
+async function loadDailySpend(run: RunState): Promise<void> {
+  const { budget, deps } = run;
+  if (!budget || budget.limits.dailyCostUsd === undefined) return;
+  if (!deps.history) {
+    run.warn('patchpilot.limits.dailyCostUsd counts only this run: there is no history database to sum the day from');
+    return;
+  }
+  try {
+    budget.limits.spentTodayUsd = await deps.history.costSince(startOfLocalDay(run.clock.now()));
+  } catch (err) {
+    run.warn(`patchpilot.limits.dailyCostUsd counts only this run: the day's spend could not be read (${errorMessage(err)})`);
+  }
 }
 
 async function workspaceFacts(root: string, git: GitSnapshot, settings: OrchestratorDeps['settings'], rules: IgnoreRules): Promise<WorkspaceFacts> {

@@ -4,15 +4,18 @@
  * and its stop signal (the caller's cancel or the wall clock). `end()` is the one way a run ends.
  * (Not the tools' `ToolContext.run`, which holds only what tools share: changed files, hosts.)
  */
-import type { AgentEvent, RunEndStatus, RunFailure } from '../../protocol/agentEvents';
+import type { AgentEvent, RunEndStatus, RunFailure, RunStoppedBy } from '../../protocol/agentEvents';
 import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { completePairs } from '../context/compaction';
 import type { Conversation } from '../context/conversation';
 import type { ModelMessage, ModelRole, ModelTurn } from '../llm/types';
+import { RunBudget, hasLimits, type BudgetLimits } from '../llm/budget';
 import { UsageMeter, type UsageTotals } from '../llm/usageMeter';
 import { systemClock, type Clock } from '../ports';
 import { FastModelWork } from './fastModel';
+import { FinishGate } from './finishGate';
+import { RepeatedFailures } from './loopGuard';
 import { TRANSCRIPT_STEP } from './contextSteps';
 import { RunRecorder, asJson } from './recorder';
 import { RunMemory } from './runMemory';
@@ -23,13 +26,19 @@ import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 export class RunState {
   readonly clock: Clock;
   readonly recorder: RunRecorder;
-  readonly meter = new UsageMeter();
+  readonly meter: UsageMeter;
+  /** The goal's spend limits (a subagent's requests count in its parent's, so it has none of its own). */
+  readonly budget: RunBudget | undefined;
   readonly memory: RunMemory;
   readonly fast: FastModelWork;
   /** Workspace-relative paths this run's tools wrote (shared with the tools' context). */
   readonly changedFiles = new Set<string>();
   /** Whether the tests after the last change passed, failed or did not run. */
   readonly tests = new TestsAfterLastChange();
+  /** A finish while the tests fail is refused once per failure state (finishGate.ts). */
+  readonly finishGate = new FinishGate();
+  /** The loop guard: the same failing call made too often stops the run. */
+  readonly repeatedFailures: RepeatedFailures;
   /** Edits (patches, file writes) refused because nobody could be asked: a run made only of those is `blocked`. */
   unattendedEdits = 0;
   steps = 0;
@@ -41,6 +50,8 @@ export class RunState {
   private readonly stop = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private timeUp = false;
+  /** A budget or the loop guard stopped the run: the first reason wins. */
+  private stopped: { by: RunStoppedBy; message: string } | undefined;
   private readonly onExternalAbort = () => this.cancel();
 
   constructor(
@@ -50,6 +61,11 @@ export class RunState {
   ) {
     this.clock = deps.clock ?? systemClock;
     this.recorder = new RunRecorder(deps.history, this.warn);
+    this.repeatedFailures = new RepeatedFailures(deps.settings.limits.maxRepeatedFailures);
+    const { maxTokens, maxCostUsd, dailyCostUsd } = deps.settings.limits;
+    const limits: BudgetLimits = { maxTokens, maxCostUsd, dailyCostUsd };
+    this.budget = !options.subagent && hasLimits(limits) ? new RunBudget(limits, (stop) => this.stopFor('budget', stop.message)) : undefined;
+    this.meter = new UsageMeter({ forwardTo: options.subagent?.meter, guard: this.budget, onRecord: (r) => this.recorder.usage(r) });
     // The fast model's side jobs need one configured: unasked, they would bill the reasoning model.
     this.fast = new FastModelWork(deps.settings.llm.fastModel ? deps.model : undefined, this.meter, this.warn, (turn) => this.reportUsage(turn));
     this.memory = new RunMemory(goal, this.fast, this.recorder);
@@ -135,6 +151,7 @@ export class RunState {
       };
     };
     const failed = failure && status === 'failed' ? { failure } : {};
+    const stoppedBy = status === 'stopped' && this.stopped ? { stoppedBy: this.stopped.by } : {};
     this.emit({
       type: 'run/finished',
       status,
@@ -143,6 +160,7 @@ export class RunState {
       steps: this.steps,
       tests: this.tests.outcome,
       ...failed,
+      ...stoppedBy,
       usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost },
     });
     return {
@@ -158,12 +176,26 @@ export class RunState {
       transcript,
       usageRecords: meter.requests,
       ...failed,
+      ...stoppedBy,
     };
   }
 
-  /** An error that escaped a step: a cancel or the wall clock ends the run as such, anything else as failed. */
+  /** A budget or the loop guard: the run stops (its signal aborts whatever is under way) and ends as `stopped`. */
+  stopFor(by: RunStoppedBy, message: string): void {
+    this.stopped ??= { by, message };
+    this.cancel();
+  }
+
+  /** Ends the run as stopped by the loop guard or a budget, now. */
+  endStopped(by: RunStoppedBy, message: string): Promise<RunOutcome> {
+    this.stopFor(by, message);
+    return this.end('stopped', this.stopped!.message);
+  }
+
+  /** An error that escaped a step: a budget stop, a cancel or the wall clock ends the run as such, anything else as failed. */
   endOnError(err: unknown): Promise<RunOutcome> {
     const { wallClockMinutes } = this.deps.settings.limits;
+    if (this.stopped) return this.end('stopped', this.stopped.message);
     if (this.signal.aborted || err instanceof CancelledError) {
       return this.timeUp ? this.end('limit', `reached the wall-clock limit (${wallClockMinutes} min)`) : this.end('cancelled', 'stopped by the user');
     }

@@ -23,7 +23,7 @@ export interface SubagentsOptions {
   /** The parent's snapshot and facts, reused by every subagent of the run. */
   git?: GitSnapshot;
   facts?: WorkspaceFacts;
-  /** The parent's meter: a subagent's requests are added to it. */
+  /** The parent's meter: a subagent's requests are added to it as they happen (tagged `subagent N`). */
   meter: UsageMeter;
   emit: (e: AgentEvent) => void;
   /** Runs a child (the Orchestrator; passed in to keep the import one-way). */
@@ -75,9 +75,9 @@ export class Subagents implements SubagentSpawner {
       };
       const outcome = await this.o.runChild(childDeps, request.task, {
         signal,
-        subagent: { parentRunId: this.o.parentRunId(), git: this.o.git, facts: this.o.facts },
+        // The child's requests reach the parent's meter as they happen, so the parent's budget stops a subagent too.
+        subagent: { parentRunId: this.o.parentRunId(), git: this.o.git, facts: this.o.facts, meter: this.o.meter.withSource(`subagent ${index}`) },
       });
-      for (const r of outcome.usageRecords ?? []) this.o.meter.record(r);
       const totals = this.o.meter.total();
       emit({
         type: 'usage',

@@ -9,19 +9,27 @@ import type { Tool, ToolResult } from '../tools/types';
  */
 export class TestsAfterLastChange {
   private state: RunTestsOutcome = 'not-run';
+  private changes = 0;
 
   get outcome(): RunTestsOutcome {
     return this.state;
   }
 
+  /** Counts every change and test run: the same version means nothing was edited or tested since. */
+  get version(): number {
+    return this.changes;
+  }
+
   /** Files were written: whatever ran before does not test them. */
   changed(): void {
     this.state = 'not-run';
+    this.changes++;
   }
 
   /** One test run (every configured command): it passed only when all of them did. */
   ran(passed: boolean): void {
     this.state = passed ? 'passed' : 'failed';
+    this.changes++;
   }
 
   /** A tool call's result, as its tool declares it (run_tests ran them, a subagent edited); other calls change nothing. */

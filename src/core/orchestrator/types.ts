@@ -2,7 +2,7 @@ import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
 import type { Clock, Approver, TaskRunner, ChatModel, RunHistory } from '../ports';
 import type { PatchPilotSettings } from '../config/settings';
 import type { ModelMessage, ModelRole } from '../llm/types';
-import type { UsageRecord, UsageTotals } from '../llm/usageMeter';
+import type { UsageMeter, UsageRecord, UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
 import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { ToolContext, ToolSource } from '../tools/types';
@@ -63,7 +63,13 @@ export interface RunOptions {
    * parent run. The parent's git snapshot and workspace facts are reused (taken moments ago), so a
    * subagent starts without running git or listing the workspace again.
    */
-  subagent?: { parentRunId: string | null; git?: GitSnapshot; facts?: WorkspaceFacts };
+  subagent?: {
+    parentRunId: string | null;
+    git?: GitSnapshot;
+    facts?: WorkspaceFacts;
+    /** The parent's meter, tagged `subagent N`: every request of the child is counted there as it happens (and its budget applies). */
+    meter?: UsageMeter;
+  };
 }
 
 export interface RunOutcome {
@@ -85,6 +91,8 @@ export interface RunOutcome {
   transcript: ModelMessage[];
   /** A run that failed at the model: the kind of fault, for a host's actions (Retry, Open Settings). */
   failure?: import('../../protocol/agentEvents').RunFailure;
-  /** Every model request of the run (subagents' included), for a parent run to add to its own usage. */
+  /** Every model request of the run (subagents' included), each with its source. */
   usageRecords?: readonly UsageRecord[];
+  /** A `stopped` run: a budget, or the loop guard. */
+  stoppedBy?: import('../../protocol/agentEvents').RunStoppedBy;
 }

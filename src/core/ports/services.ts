@@ -26,5 +26,15 @@ export type HistorySearch = Pick<HistoryStore, 'search'>;
 /** The part of the history store a run writes to. */
 export type RunHistory = Pick<
   HistoryStore,
-  'startRun' | 'finishRun' | 'addStep' | 'addPatch' | 'addTestRun' | 'recordObservation' | 'recordQaSummary' | 'addPolicyDecision' | 'search'
+  | 'startRun'
+  | 'finishRun'
+  | 'addStep'
+  | 'addPatch'
+  | 'addTestRun'
+  | 'recordObservation'
+  | 'recordQaSummary'
+  | 'addPolicyDecision'
+  | 'search'
+  | 'addUsage'
+  | 'costSince'
 >;

@@ -235,6 +235,9 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
         [['--goal', 'x', '--dry-run', '--approve', 'auto'], /--dry-run is --approve plan; it cannot go with --approve auto/],
         [['--goal', 'x', '--approve', 'yolo'], /--approve must be one of ask, auto-edit, auto, plan/],
         [['--goal', 'x', '--max-steps', '0'], /--max-steps must be a positive integer/],
+        [['--goal', 'x', '--max-tokens', '1e6'], /--max-tokens must be a positive integer/],
+        [['--goal', 'x', '--max-cost-usd', 'ten'], /--max-cost-usd must be a positive number \(US dollars\)/],
+        [['--goal', 'x', '--max-cost-usd', '0'], /--max-cost-usd must be a positive number/],
         [['--goal', 'x', '--workspace', ws.root, '--base-url', 'http://127.0.0.1:9/v1'], /no model: set --model/],
         [['--goal', 'x', '--workspace', ws.root, '--model', 'm'], /no model endpoint/],
         // An empty value is unset, as the Settings UI's empty field is: the missing model is named, not "expected a non-empty string".

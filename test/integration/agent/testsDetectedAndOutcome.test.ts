@@ -56,18 +56,25 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
     );
   });
 
-  test('the model edits, the tests fail, the model calls finish: the summary and run/finished say the tests failed', async () => {
+  test('finish while the tests fail is refused once: the model is told and tries again; a second finish ends "finished, tests failing" with exit 1', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } },
       { reply: { toolCalls: [call('finish', { summary: 'Done.' })] }, expect: { lastMessageContains: 'tests FAILED' } },
+      { reply: { toolCalls: [call('finish', { summary: 'Done, but the tests still fail.' })] }, expect: { lastMessageContains: 'so the run was not ended' } },
     ];
     await withRepo(
       turns,
       async (root, server) => {
         const json = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server), '--json']);
         assert.deepEqual(server.mismatches, []);
-        const finished = events(json.stdout).at(-1)!;
-        assert.deepEqual([finished.type, finished.status, finished.tests], ['run/finished', 'finished', 'failed']);
+        assert.equal(json.code, 1, 'a goal that ends with failing tests is no success');
+        const ev = events(json.stdout);
+        assert.ok(ev.some((e) => e.type === 'model/notice' && e.kind === 'finish-refused'));
+        const finished = ev.at(-1)!;
+        assert.deepEqual(
+          [finished.type, finished.status, finished.tests, finished.summary],
+          ['run/finished', 'finished', 'failed', 'Done, but the tests still fail.'],
+        );
       },
       NODE_TEST_PROJECT,
     );
@@ -75,7 +82,30 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
       turns,
       async (root, server) => {
         const human = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server)]);
-        assert.match(human.stderr, /patchpilot: finished after 2 steps: the model called finish\npatchpilot: tests FAILED after the last edit/);
+        assert.equal(human.code, 1);
+        assert.match(human.stderr, /notice: The model called finish while the tests after its last edit fail; it was told and asked to try again\./);
+        assert.match(human.stderr, /patchpilot: finished after 3 steps: the model called finish\npatchpilot: tests FAILED after the last edit/);
+      },
+      NODE_TEST_PROJECT,
+    );
+  });
+
+  test('after the refused finish the model fixes the code: the tests pass and the run ends green with exit 0', async () => {
+    const REPAIR = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b - 1;\n+exports.add = (a, b) => a + b;\n';
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'Done.' })] }, expect: { lastMessageContains: 'tests FAILED' } },
+      { reply: { toolCalls: [call('propose_patch', { patch: REPAIR })] }, expect: { lastMessageContains: 'so the run was not ended' } },
+      { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] }, expect: { lastMessageContains: 'tests passed' } },
+    ];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const r = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server), '--json']);
+        assert.deepEqual(server.mismatches, []);
+        assert.equal(r.code, 0, r.stderr);
+        const finished = events(r.stdout).at(-1)!;
+        assert.deepEqual([finished.status, finished.tests], ['finished', 'passed']);
       },
       NODE_TEST_PROJECT,
     );

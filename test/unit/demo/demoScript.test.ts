@@ -59,3 +59,15 @@ test('a refused patch is quoted, and an applied one without a test verdict runs 
   ]);
   assert.match(String((firstCall(done)?.arguments as { summary: string }).summary), /run the tests yourself/);
 });
+
+test('a finish refused because the tests fail: the demo finishes again, saying the tests still fail', () => {
+  const msgs = [
+    user('fix'),
+    ...step('a', 'run_tests', 'tests FAILED'),
+    ...step('b', 'finish', 'done'),
+    user('[PatchPilot] You called finish, but the tests ...'),
+  ];
+  const r = nextDemoReply(msgs);
+  assert.equal(firstCall(r)?.name, 'finish');
+  assert.match(JSON.stringify(r.toolCalls), /The tests still fail, and the demo model has nothing else to try/);
+});

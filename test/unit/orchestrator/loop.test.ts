@@ -104,7 +104,13 @@ describe('orchestrator loop against the scripted model server', () => {
   test('consecutive failed steps stop the run; a success in between resets the count', async () => {
     const bad = { reply: { toolCalls: [call('read_file', { path: 'nope.js' })] } };
     const good = { reply: { toolCalls: [call('read_file', { path: 'add.js' })] } };
-    const h = await runScripted([bad, bad, good, bad, bad, bad], { settings: (s) => (s.limits.maxConsecutiveFailures = 3) });
+    // The loop guard (the same failing call again) would stop this earlier: it has its own test.
+    const h = await runScripted([bad, bad, good, bad, bad, bad], {
+      settings: (s) => {
+        s.limits.maxConsecutiveFailures = 3;
+        s.limits.maxRepeatedFailures = 10;
+      },
+    });
     assert.equal(h.outcome.status, 'failed');
     assert.match(h.outcome.reason, /3 steps in a row where every tool call failed/);
     assert.equal(h.outcome.steps, 6);

@@ -21,12 +21,12 @@ const finishedEvent = (h: Awaited<ReturnType<typeof runScripted>>) =>
 describe('the run ends with the state of the tests after its last edit', () => {
   const cases: { name: string; turns: Record<string, unknown>[][]; afterEdit?: boolean; files?: Record<string, string>; expect: string }[] = [
     {
-      name: 'an edit whose tests fail, then finish: failed, though the run finished',
-      turns: [[call('propose_patch', { patch: STILL_WRONG })], [finish]],
+      name: 'an edit whose tests fail, then finish (refused once, then again): failed, though the run finished',
+      turns: [[call('propose_patch', { patch: STILL_WRONG })], [finish], [finish]],
       expect: 'failed',
     },
     { name: 'an edit whose tests pass: passed', turns: [[call('propose_patch', { patch: FIX })], [finish]], expect: 'passed' },
-    { name: 'run_tests in a run without edits: its verdict counts', turns: [[call('run_tests', {})], [finish]], expect: 'failed' },
+    { name: 'run_tests in a run without edits: its verdict counts', turns: [[call('run_tests', {})], [finish], [finish]], expect: 'failed' },
     {
       name: 'tests passed, then an edit without tests after it: not-run',
       afterEdit: false,
@@ -36,7 +36,7 @@ describe('the run ends with the state of the tests after its last edit', () => {
     {
       name: 'an edit, then run_tests that fails: failed',
       afterEdit: false,
-      turns: [[call('propose_patch', { patch: STILL_WRONG })], [call('run_tests', {})], [finish]],
+      turns: [[call('propose_patch', { patch: STILL_WRONG })], [call('run_tests', {})], [finish], [finish]],
       expect: 'failed',
     },
     { name: 'no edit and no tests: not-run', turns: [[call('list_dir', { path: '.' })], [finish]], expect: 'not-run' },
@@ -55,13 +55,16 @@ describe('the run ends with the state of the tests after its last edit', () => {
 
   test('the history timeline of the run says it', async () => {
     let texts: (string | null)[] = [];
-    await runScripted([{ reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } }, { reply: { toolCalls: [finish] } }], {
-      settings: withTests(),
-      inspect: async (h) => {
-        const runs = await h.history.listRuns({ limit: 1 });
-        texts = (await h.history.getRun(runs[0]!.id))!.steps.map((s) => s.text);
+    await runScripted(
+      [{ reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } }, { reply: { toolCalls: [finish] } }, { reply: { toolCalls: [finish] } }],
+      {
+        settings: withTests(),
+        inspect: async (h) => {
+          const runs = await h.history.listRuns({ limit: 1 });
+          texts = (await h.history.getRun(runs[0]!.id))!.steps.map((s) => s.text);
+        },
       },
-    });
+    );
     assert.ok(texts.includes('tests FAILED after the last edit'), JSON.stringify(texts));
   });
 

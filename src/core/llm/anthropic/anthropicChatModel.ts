@@ -11,7 +11,7 @@ import type { ContextWindow } from '../contextWindows';
 import { ModelLimits } from '../modelLimits';
 import { ModelApiError, ModelConfigError } from '../errors';
 import type { CompleteRequest } from '../modelClient';
-import { settleUsage } from '../turnUsage';
+import { admitRequest, settleUsage } from '../turnUsage';
 import { safeEmitter, withRecovery } from '../retryLoop';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn } from '../types';
 import type { ChatModel } from '../../ports/chatModel';
@@ -75,6 +75,7 @@ export class AnthropicChatModel implements ChatModel {
       signal: req.signal,
       emit,
       attempt: async (attempt) => {
+        admitRequest(req, this.limits.price(req.role));
         emit({ type: 'request-started', role: req.role, model: endpoint.model, attempt });
         const assembler = await streamAnthropicAttempt({
           sdk,

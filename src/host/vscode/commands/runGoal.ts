@@ -59,10 +59,15 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
   );
 }
 
-/** The finished toast says how the run left the tests: a finish whose last tests failed is a warning, not good news. */
+/**
+ * The finished toast says how the run left the tests: a finish whose last tests failed ("finished ·
+ * tests failed") is a warning, not good news; so is a run a budget or the loop guard stopped (its reason
+ * names the limit and the spend).
+ */
 function showRunEnd(result: RunOutcome): Thenable<unknown> {
-  const text = `PatchPilot: ${runEndView(result.status, result.tests).label}: ${result.summary?.split('\n')[0] ?? result.reason}`;
-  return result.tests === 'failed' ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text);
+  const view = runEndView(result.status, result.tests);
+  const text = `PatchPilot: ${view.label}: ${result.status === 'stopped' ? result.reason : (result.summary?.split('\n')[0] ?? result.reason)}`;
+  return view.tone === 'error' ? vscode.window.showWarningMessage(text) : vscode.window.showInformationMessage(text);
 }
 
 /** A failed run: Retry runs the goal again; a server that was not reached (or refused the key) also offers the settings. */

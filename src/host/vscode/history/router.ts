@@ -8,6 +8,7 @@ import { run } from './handlers/run';
 import { applyRetention, deleteRun, exportRun } from './handlers/runActions';
 import { runs } from './handlers/runs';
 import { search } from './handlers/search';
+import { usage } from './handlers/usage';
 import type { HistoryHandler, HistoryHandlerContext } from './handlers/types';
 import { createRpcRouter } from '../webview/rpcRouter';
 
@@ -15,6 +16,7 @@ const HANDLERS: { [K in HistoryToHostType]: HistoryHandler<K> } = {
   'history/ready': ready,
   'history/runs': runs,
   'history/run': run,
+  'history/usage': usage,
   'history/search': search,
   'history/openPatch': openPatch,
   'history/applyAgain': applyAgain,

@@ -11,6 +11,7 @@ import type { CompleteRequest } from '../../../core/llm/modelClient';
 import { estimateMessageTokens, estimatePromptTokens, estimateTokens, lookupByModelName, type ContextWindow } from '../../../core/llm/contextWindows';
 import { ModelApiError, cancelledError } from '../../../core/llm/errors';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn, ModelUsage } from '../../../core/llm/types';
+import { admitRequest } from '../../../core/llm/turnUsage';
 import { lmError } from './lmErrors';
 import { toLmMessages, toLmTools } from './lmMessages';
 
@@ -82,6 +83,8 @@ export class VsCodeChatModel implements ChatModel {
     const model = this.models[req.role];
     const emit = safeEmitter(req.onEvent);
     if (req.signal?.aborted) throw cancelledError(0);
+    // VS Code's models have no price here: only a token budget can refuse the request.
+    admitRequest(req, undefined);
     emit({ type: 'request-started', role: req.role, model: model.id, attempt: 1 });
     const cancel = new vscode.CancellationTokenSource();
     const onAbort = () => cancel.cancel();

@@ -3,6 +3,9 @@
 // (test/support/modelProgram/tinyModel.js, mode agent: read_file, propose_patch, finish) and the
 // fix lands; set in the workspace's .vscode/settings.json, it is ignored (a workspace never names
 // the program that runs) and the run goes to the endpoint of the user settings instead.
+// (In VS Code 1.100 the setting's "machine" scope already keeps the workspace value out of
+// getConfiguration, inspect() included; PatchPilot's own user-only filter, tested in the CLI and
+// unit tests, is the second guard. The test checks the outcome, whichever layer drops it.)
 import * as assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -25,6 +25,8 @@ export interface PendingApproval {
   hunks?: HunkView[];
   /** A patch under review in the diff editor: the card offers Accept / Reject for the whole patch (with an optional reason). */
   review?: boolean;
+  /** A command's card: what "Always Allow" may add to patchpilot.policy.allow (the exact command, its prefix with `*`). */
+  allowPatterns?: string[];
 }
 
 export interface ChatStatus {
@@ -58,6 +60,8 @@ export interface ToHost {
   'chat/stop': [Empty, { stopped: boolean; unsent: string[] }];
   'chat/new': [Empty, ChatSnapshot];
   'approval/answer': [{ id: string; approved: boolean; feedback?: string }, { ok: boolean }];
+  /** Approve, and add one of the card's allowPatterns to patchpilot.policy.allow in the workspace's or the user's settings. */
+  'approval/alwaysAllow': [{ id: string; pattern: string; scope: 'workspace' | 'user' }, { ok: boolean; error?: string }];
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */

@@ -6,7 +6,7 @@
  * reload of the view keeps them too.
  */
 import type { PendingApproval } from '../../src/protocol/chat';
-import { button, el, setEnabled, textField } from '../shared/components';
+import { button, el, select, setEnabled, textField } from '../shared/components';
 
 export interface ApprovalAnswer {
   id: string;
@@ -26,6 +26,8 @@ const KIND: Record<PendingApproval['kind'], string> = {
 export interface ApprovalCardsOptions {
   /** Sends the answer; a failed send puts the card's buttons back. */
   answer(a: ApprovalAnswer): Promise<unknown>;
+  /** Approves and adds a pattern to patchpilot.policy.allow ("Allow Always"); a failure puts the buttons back. */
+  alwaysAllow(a: { id: string; pattern: string; scope: 'workspace' | 'user' }): Promise<{ ok: boolean }>;
   /** Typed reasons by approval id (restored from the saved state; kept up to date here). */
   reasons: Record<string, string>;
   /** A reason changed: the view saves its state. */
@@ -127,6 +129,48 @@ export class ApprovalCards {
       }),
     );
     card.append(row);
+    if (a.allowPatterns?.length) card.append(this.alwaysRow(a, card));
     return card;
+  }
+
+  /** "Allow Always": this exact command or its prefix, for this workspace or every one (patchpilot.policy.allow). */
+  private alwaysRow(a: PendingApproval, card: HTMLElement): HTMLElement {
+    const patterns = a.allowPatterns!;
+    let pattern = patterns[0]!;
+    let scope: 'workspace' | 'user' = 'workspace';
+    const what = select({
+      name: 'Choose what to always allow',
+      options: patterns.map((p, i) => ({ value: p, label: i === 0 ? `Exactly: ${p}` : `Starting with: ${p.replace(/ \*$/, '')}` })),
+      value: pattern,
+      onChange: (v) => (pattern = v),
+    });
+    const where = select<'workspace' | 'user'>({
+      name: 'Choose where to always allow it',
+      options: [
+        { value: 'workspace', label: 'In this workspace' },
+        { value: 'user', label: 'In every workspace' },
+      ],
+      value: scope,
+      onChange: (v) => (scope = v),
+    });
+    const allow = button({
+      label: 'Allow Always',
+      name: 'Allow Always',
+      title: 'Approve now and add the pattern to patchpilot.policy.allow (removable in Settings; deny rules and protected paths still apply)',
+      variant: 'secondary',
+      onClick: () => {
+        if (card.contains(document.activeElement)) this.answeredHere.add(a.id);
+        const buttons = [...card.querySelectorAll('button')];
+        buttons.forEach((b) => setEnabled(b, false));
+        const back = () => buttons.forEach((b) => setEnabled(b, true));
+        this.o
+          .alwaysAllow({ id: a.id, pattern, scope })
+          .then((r) => (r.ok ? undefined : back()))
+          .catch(back);
+      },
+    });
+    const row = el('div', 'pp-actions pp-always');
+    row.append(what, where, allow);
+    return row;
   }
 }

@@ -4,6 +4,7 @@
  * host for the snapshot (`chat/ready`); the host re-sends one whenever the view becomes visible.
  */
 import './styles.css';
+import './controls.css';
 import type { ChatEntry, ChatSnapshot, ChatStatus } from '../../src/protocol/chat';
 import { banner, button, el, messageBox, setEnabled } from '../shared/components';
 import { ApprovalCards } from './approvals';
@@ -91,6 +92,7 @@ log.addEventListener(
 // An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
 const approvalCards = new ApprovalCards(approvals, {
   answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
+  alwaysAllow: (a) => client.request('approval/alwaysAllow', a),
   reasons: { ...saved?.reasons },
   changed: () => save(),
   focusLost: () => input.focus(),

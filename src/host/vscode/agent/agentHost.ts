@@ -310,7 +310,8 @@ export class AgentHost implements vscode.Disposable {
     this.push('chat/status', this.status());
   }
 
-  private addNotice(level: 'info' | 'warning' | 'error', text: string): void {
+  /** A line in the chat from the host (not the agent), also in the log. */
+  addNotice(level: 'info' | 'warning' | 'error', text: string): void {
     this.out[level === 'info' ? 'info' : level === 'warning' ? 'warn' : 'error'](text);
     this.addEntry({ kind: 'notice', level, text });
   }

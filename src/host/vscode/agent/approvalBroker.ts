@@ -55,6 +55,11 @@ export class ApprovalBroker {
     return true;
   }
 
+  /** The request waiting under that id, if any. */
+  request(id: string): PendingApproval | undefined {
+    return this.waiting.get(id)?.request;
+  }
+
   has(id: string): boolean {
     return this.waiting.has(id);
   }

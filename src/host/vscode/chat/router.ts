@@ -1,6 +1,7 @@
 import type { ToHostMessage, ToHostType, ToWebviewMessage } from '../../../protocol/chat';
 import { validateToHost } from '../../../protocol/validate';
 import { answerApproval } from './handlers/answerApproval';
+import { alwaysAllow } from './handlers/alwaysAllow';
 import { newChat } from './handlers/newChat';
 import { openConfig } from './handlers/openConfig';
 import { openLink } from './handlers/openLink';
@@ -17,6 +18,7 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'chat/stop': stop,
   'chat/new': newChat,
   'approval/answer': answerApproval,
+  'approval/alwaysAllow': alwaysAllow,
   'link/open': openLink,
   'config/open': openConfig,
   'tests/answer': answerTestsOffer,

@@ -14,6 +14,15 @@ export type ChatEntry =
   | { kind: 'event'; event: AgentEvent }
   | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
 
+/** One hunk of a patch under review and the user's decision so far (the review card lists them). */
+export interface HunkStateView {
+  id: string;
+  /** "Hunk 1 of 2 in shapes.js, lines 1-3": how the user tells the hunks apart. */
+  label: string;
+  state: 'undecided' | 'accepted' | 'rejected';
+  reason?: string;
+}
+
 /** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
 export interface PendingApproval {
   id: string;
@@ -25,6 +34,10 @@ export interface PendingApproval {
   hunks?: HunkView[];
   /** A patch under review in the diff editor: the card offers Accept / Reject for the whole patch (with an optional reason). */
   review?: boolean;
+  /** A patch under review: each hunk and its state, updated as the user decides in the diff editor. */
+  hunkStates?: HunkStateView[];
+  /** VS Code hides the diff editor's per-hunk buttons (diffEditor.codeLens off): the card offers "Show Hunk Buttons". */
+  hunkButtonsHidden?: boolean;
   /** A command's card: what "Always Allow" may add to patchpilot.policy.allow (the exact command, its prefix with `*`). */
   allowPatterns?: string[];
 }
@@ -65,7 +78,7 @@ export interface ToHost {
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */
-  'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' }, { ok: boolean }];
+  'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' }, { ok: boolean }];
   /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
 }
@@ -79,6 +92,8 @@ export interface ToWebview {
   'chat/status': ChatStatus;
   'approval/pending': PendingApproval;
   'approval/resolved': { id: string; approved: boolean };
+  /** A waiting approval changed (a hunk decided in the diff editor): the card redraws its hunk list. */
+  'approval/updated': PendingApproval;
   /** The host asks the view to focus its message box (Open Chat). */
   'chat/focus': Empty;
 }

@@ -36,6 +36,8 @@ export interface ApprovalCardsOptions {
   focusLost(): void;
   /** Says a new approval out loud (a live region): the user may be typing elsewhere. */
   announce(text: string): void;
+  /** "Show Hunk Buttons" on a review card: turns on VS Code's diffEditor.codeLens. */
+  showHunkButtons(): Promise<unknown>;
 }
 
 export class ApprovalCards {
@@ -73,7 +75,7 @@ export class ApprovalCards {
       if (!card) {
         this.cards.set(a.id, (card = this.card(a)));
         added.push(a);
-      }
+      } else this.update(a);
       // Only a card out of place moves: moving a node would take the focus from it.
       const at = this.root.children[i];
       if (at !== card) this.root.insertBefore(card, at ?? null);
@@ -85,6 +87,12 @@ export class ApprovalCards {
       if (next) next.focus();
       else this.o.focusLost();
     }
+  }
+
+  /** A waiting approval changed (a hunk decided in the diff editor): only its hunk list is redrawn. */
+  update(a: PendingApproval): void {
+    const list = this.cards.get(a.id)?.querySelector('.pp-hunk-list');
+    if (list && a.hunkStates) list.replaceWith(hunkList(a));
   }
 
   private card(a: PendingApproval): HTMLElement {
@@ -115,6 +123,16 @@ export class ApprovalCards {
         button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
         button({ label: 'Reject', icon: 'close', name: `Reject ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false, reason.value) }),
       );
+      if (a.hunkStates?.length) card.append(hunkList(a));
+      if (a.hunkButtonsHidden) {
+        const show: HTMLButtonElement = button({
+          label: 'Show Hunk Buttons',
+          title: 'Turn on VS Code\'s diffEditor.codeLens: "Accept hunk" / "Reject hunk" above each hunk in the diff editor',
+          variant: 'secondary',
+          onClick: () => void this.o.showHunkButtons().then(() => show.remove()),
+        });
+        row.append(show);
+      }
       card.append(reason, row);
       return card;
     }
@@ -173,4 +191,21 @@ export class ApprovalCards {
     row.append(what, where, allow);
     return row;
   }
+}
+
+/** The review's hunks and the decision on each so far, as a list a screen reader reads item by item. */
+function hunkList(a: PendingApproval): HTMLElement {
+  const list = el('ul', 'pp-hunk-list');
+  list.setAttribute('aria-label', `Hunks of the ${a.title}`);
+  for (const h of a.hunkStates ?? []) {
+    const item = el('li');
+    const word = h.state === 'undecided' ? 'undecided' : h.state;
+    item.append(
+      el('span', undefined, `${h.label}:`),
+      el('span', `pp-hunk-state-${h.state}`, `${h.state === 'accepted' ? '✓' : h.state === 'rejected' ? '✗' : '•'} ${word}`),
+    );
+    if (h.reason) item.append(el('span', 'pp-approval-reason', `(${h.reason})`));
+    list.append(item);
+  }
+  return list;
 }

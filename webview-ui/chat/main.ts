@@ -93,6 +93,7 @@ log.addEventListener(
 const approvalCards = new ApprovalCards(approvals, {
   answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
   alwaysAllow: (a) => client.request('approval/alwaysAllow', a),
+  showHunkButtons: () => client.request('config/open', { what: 'hunkButtons' }),
   reasons: { ...saved?.reasons },
   changed: () => save(),
   focusLost: () => input.focus(),
@@ -111,6 +112,11 @@ client.listen({
   'approval/pending': (a) => {
     if (!snapshot.approvals.some((x) => x.id === a.id)) snapshot.approvals.push(a);
     renderApprovals();
+    save();
+  },
+  'approval/updated': (a) => {
+    snapshot.approvals = snapshot.approvals.map((x) => (x.id === a.id ? a : x));
+    approvalCards.update(a);
     save();
   },
   'approval/resolved': ({ id }) => {

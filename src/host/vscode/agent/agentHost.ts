@@ -87,6 +87,7 @@ export class AgentHost implements vscode.Disposable {
     this.approvals = new ApprovalBroker({
       pending: (a) => this.push('approval/pending', a),
       resolved: (id, approved) => this.push('approval/resolved', { id, approved }),
+      updated: (a) => this.push('approval/updated', a),
     });
     // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits);
     // the chat shows the same review as a card with Accept / Reject for the whole patch.

@@ -12,7 +12,9 @@ type Empty = Record<string, never>;
 export type ChatEntry =
   | { kind: 'user'; text: string; /** sent during a run: waits for the model's next step */ queued?: boolean }
   | { kind: 'event'; event: AgentEvent }
-  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string }
+  /** A reply of the model in an earlier conversation, opened again from the history (its runs' steps stay there). */
+  | { kind: 'reply'; text: string };
 
 /** One hunk of a patch under review and the user's decision so far (the review card lists them). */
 export interface HunkStateView {
@@ -56,6 +58,27 @@ export interface ChatStatus {
   testsOffer?: { command: string; source: string };
 }
 
+/** An earlier chat from the history store, to open and continue. */
+export interface ConversationView {
+  /** Its newest run: the conversation continues from that run's end. */
+  runId: string;
+  /** Its first message. */
+  title: string;
+  /** When its newest run started (ms since the epoch). */
+  when: number;
+  /** Runs (messages that started one) found for it. */
+  turns: number;
+  status: string;
+  model?: string;
+}
+
+/** The empty chat: what PatchPilot can do here, goals that fit this project, the conversations to go back to. */
+export interface ChatHome {
+  /** Goals made from what the project has (its test command, its languages, the sample's bug). */
+  examples: string[];
+  conversations: ConversationView[];
+}
+
 export interface ChatSnapshot {
   chatId: string;
   entries: ChatEntry[];
@@ -75,6 +98,10 @@ export interface ToHost {
   'approval/answer': [{ id: string; approved: boolean; feedback?: string }, { ok: boolean }];
   /** Approve, and add one of the card's allowPatterns to patchpilot.policy.allow in the workspace's or the user's settings. */
   'approval/alwaysAllow': [{ id: string; pattern: string; scope: 'workspace' | 'user' }, { ok: boolean; error?: string }];
+  /** What the empty chat shows (examples for this project, recent conversations). */
+  'chat/home': [Empty, ChatHome];
+  /** Opens an earlier conversation (ConversationView.runId) as the chat, to continue it. */
+  'chat/openConversation': [{ runId: string }, { opened: boolean; reason?: string }];
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */

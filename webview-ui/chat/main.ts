@@ -8,6 +8,7 @@ import './controls.css';
 import type { ChatEntry, ChatSnapshot, ChatStatus } from '../../src/protocol/chat';
 import { banner, button, el, messageBox, setEnabled } from '../shared/components';
 import { ApprovalCards } from './approvals';
+import { ChatHomeView } from './home';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 
@@ -65,7 +66,14 @@ composer.append(input, row);
 // Said out loud, whatever has the focus: an approval waiting, a run starting or ending.
 const announcer = el('div', 'pp-sr-only');
 announcer.setAttribute('role', 'status');
-app.append(header, bannerSlot, log, approvals, composer, announcer);
+const homeSlot = el('div', 'pp-home');
+app.append(header, bannerSlot, homeSlot, log, approvals, composer, announcer);
+const home = new ChatHomeView(
+  homeSlot,
+  client,
+  (goal) => void sendText(goal),
+  (reason) => showBanner(reason, 'warning'),
+);
 
 const saved = client.api.getState() as SavedState | undefined;
 // The view is rebuilt each time it is shown: what the reader opened and where they were come back.
@@ -104,6 +112,7 @@ client.listen({
     if (chatId !== snapshot.chatId && snapshot.chatId) return void requestSnapshot();
     snapshot.entries.push(entry);
     transcript.add(entry);
+    home.update(false);
     if (entry.kind === 'event' && entry.event.type === 'run/finished') announce(`Run ${entry.event.status}: ${entry.event.reason}`);
     save();
   },
@@ -168,6 +177,7 @@ function applySnapshot(s: ChatSnapshot): void {
   snapshot = { ...s, entries: [...s.entries], approvals: [...s.approvals] };
   const at = scroll;
   transcript.reset(snapshot.entries);
+  home.update(snapshot.entries.length === 0);
   log.scrollTop = at.atEnd ? log.scrollHeight : at.top;
   renderApprovals();
   applyStatus(s.status);

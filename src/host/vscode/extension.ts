@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AgentHost } from './agent/agentHost';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chat/chatViewProvider';
 import { registerChatCommands } from './commands/chatCommands';
+import { registerConversationCommands } from './commands/conversationCommands';
 import { registerConfigCommands, registerDemoCommands } from './commands/configCommands';
 import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
@@ -112,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   );
   registerShowVersion(context);
   registerChatCommands(context, host, provider);
+  registerConversationCommands(context, host, provider);
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);

@@ -2,6 +2,8 @@ import type { ToHostMessage, ToHostType, ToWebviewMessage } from '../../../proto
 import { validateToHost } from '../../../protocol/validate';
 import { answerApproval } from './handlers/answerApproval';
 import { alwaysAllow } from './handlers/alwaysAllow';
+import { home } from './handlers/home';
+import { openConversation } from './handlers/openConversation';
 import { newChat } from './handlers/newChat';
 import { openConfig } from './handlers/openConfig';
 import { openLink } from './handlers/openLink';
@@ -19,6 +21,8 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'chat/new': newChat,
   'approval/answer': answerApproval,
   'approval/alwaysAllow': alwaysAllow,
+  'chat/home': home,
+  'chat/openConversation': openConversation,
   'link/open': openLink,
   'config/open': openConfig,
   'tests/answer': answerTestsOffer,

@@ -54,6 +54,8 @@ export interface ChatStatus {
   notice?: string;
   /** The built-in demo model answers (scripted replies, not a language model): the view says so. */
   demo?: boolean;
+  /** With the demo on: whether this workspace is the sample it knows (dates.js); elsewhere the banner says what it can show. */
+  sampleHere?: boolean;
   /** A test command found in the project, offered until answered ("Use npm test", Not Now, Never for This Workspace). */
   testsOffer?: { command: string; source: string };
 }
@@ -105,7 +107,7 @@ export interface ToHost {
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */
-  'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' }, { ok: boolean }];
+  'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' | 'sample' }, { ok: boolean }];
   /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
 }

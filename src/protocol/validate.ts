@@ -22,7 +22,7 @@ const SHAPES: { [K in ToHostType]: Record<keyof ToHost[K][0], Field> } = {
   'chat/home': {},
   'chat/openConversation': { runId: str(64, /^[A-Za-z0-9_-]+$/) },
   'link/open': { url: str(2_048) },
-  'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'provider', 'settings', 'demo', 'stopDemo', 'hunkButtons'] } },
+  'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'provider', 'settings', 'demo', 'stopDemo', 'hunkButtons', 'sample'] } },
   'tests/answer': { answer: { type: 'enum', values: ['use', 'not-now', 'never'] } },
 };
 

@@ -197,7 +197,7 @@ function applyStatus(s: ChatStatus): void {
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');
-  else if (s.demo) showDemoBanner();
+  else if (s.demo) showDemoBanner(s.sampleHere === true);
   else bannerSlot.replaceChildren();
   if (s.testsOffer) bannerSlot.append(testsOfferBanner(s.testsOffer));
 }
@@ -224,12 +224,18 @@ function showBanner(text: string, level: 'info' | 'warning'): void {
   bannerSlot.replaceChildren(banner(text, level, /API key|model|endpoint/i.test(text) ? actions : []));
 }
 
-/** While the demo answers, the chat says so plainly, with the way out. */
-function showDemoBanner(): void {
-  const text =
-    "Demo model: scripted replies that walk the sample workspace's failing date test. It is not a language model; set up your own to work on real code.";
+/** While the demo answers, the chat says so plainly, with the way out; outside the sample, what it can show there. */
+function showDemoBanner(sampleHere: boolean): void {
+  const text = sampleHere
+    ? "Demo model: scripted replies that walk the sample project's failing date test. It is not a language model; set up your own to work on real code."
+    : "Demo model: scripted replies that know only the sample project's failing date test (dates.js), which this project does not have. Here it can run your tests and then stops. Open the Sample Project to see the whole loop, or set up a real model.";
   bannerSlot.replaceChildren(
     banner(text, 'info', [
+      button({
+        label: 'Open the Sample Project',
+        variant: sampleHere ? 'secondary' : 'primary',
+        onClick: () => void client.request('config/open', { what: 'sample' }),
+      }),
       button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) }),
       button({ label: 'Choose Provider', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'provider' }) }),
     ]),

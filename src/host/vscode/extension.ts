@@ -3,6 +3,7 @@ import { AgentHost } from './agent/agentHost';
 import { ChatViewProvider, CHAT_VIEW_ID } from './chat/chatViewProvider';
 import { registerChatCommands } from './commands/chatCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
+import { continueInSample, registerOpenSample } from './commands/openSample';
 import { registerConfigCommands, registerDemoCommands } from './commands/configCommands';
 import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
@@ -117,6 +118,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
+  registerOpenSample(context, demo);
+  void continueInSample(context, demo).then(() => host.invalidate());
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log });
   void testsOffer.check();
   const activationMs = performance.now() - started;

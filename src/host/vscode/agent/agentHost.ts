@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
@@ -57,6 +58,8 @@ export class AgentHost implements vscode.Disposable {
   private model: string | undefined;
   private notice: string | undefined;
   private demo = false;
+  /** The workspace holds the sample's dates.js (the demo model's one bug). */
+  private sampleHere = false;
   /** The model of a conversation opened from the history, until this chat's own first run. */
   private earlierModel: string | undefined;
   /** The run the session's transcript ends with; a newer run in the log means the transcript is stale. */
@@ -133,7 +136,7 @@ export class AgentHost implements vscode.Disposable {
       model: this.model,
       trusted,
       notice: this.notice ?? (trusted ? undefined : RESTRICTED),
-      ...(this.demo ? { demo: true } : {}),
+      ...(this.demo ? { demo: true, sampleHere: this.sampleHere } : {}),
       ...(testsOffer ? { testsOffer } : {}),
     };
   }
@@ -149,6 +152,8 @@ export class AgentHost implements vscode.Disposable {
       this.model = loaded.config.settings.llm.model;
       this.notice = loaded.missing;
       this.demo = loaded.demo;
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      this.sampleHere = folder?.uri.scheme === 'file' && existsSync(path.join(folder.uri.fsPath, 'dates.js'));
     } catch (err) {
       this.notice = message(err);
     }

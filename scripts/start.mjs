@@ -6,7 +6,7 @@
 //     and the URL to open is printed; Ctrl-C stops it.
 // Options: --fresh (recopy the sample workspace), --code-server (skip the desktop `code`),
 //          --port N (default 3210, or PATCHPILOT_PORT; a free port if that one is taken)
-// The sample is copied from scripts/sample-workspace/ to .vscode-test/sample-workspace/ (ignored).
+// The sample is copied from media/sample/ (shipped in the VSIX) to .vscode-test/sample-workspace/ (ignored).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -30,14 +30,14 @@ if (!existsSync(path.join(repo, 'dist', 'extension.js'))) {
 if (flag('--fresh')) rmSync(sample, { recursive: true, force: true });
 if (!existsSync(sample)) {
   mkdirSync(state, { recursive: true });
-  cpSync(path.join(repo, 'scripts', 'sample-workspace'), sample, { recursive: true });
+  cpSync(path.join(repo, 'media', 'sample'), sample, { recursive: true });
   // A repository, as the agent expects (its file tools list files with git); best effort.
   const git = (...a) => spawnSync('git', a, { cwd: sample, stdio: 'ignore' }).status === 0;
   if (git('init', '-q')) {
     git('add', '-A');
     git('-c', 'user.name=PatchPilot sample', '-c', 'user.email=sample@patchpilot.invalid', 'commit', '-qm', 'sample project');
   }
-  console.log(`sample workspace: ${sample} (from scripts/sample-workspace; --fresh resets it)`);
+  console.log(`sample workspace: ${sample} (from media/sample, the sample the extension ships; --fresh resets it)`);
 }
 
 console.log('CLI: node dist/cli.js --help');

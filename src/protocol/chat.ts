@@ -12,7 +12,18 @@ type Empty = Record<string, never>;
 export type ChatEntry =
   | { kind: 'user'; text: string; /** sent during a run: waits for the model's next step */ queued?: boolean }
   | { kind: 'event'; event: AgentEvent }
-  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string };
+  | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string }
+  /** A reply of the model in an earlier conversation, opened again from the history (its runs' steps stay there). */
+  | { kind: 'reply'; text: string };
+
+/** One hunk of a patch under review and the user's decision so far (the review card lists them). */
+export interface HunkStateView {
+  id: string;
+  /** "Hunk 1 of 2 in shapes.js, lines 1-3": how the user tells the hunks apart. */
+  label: string;
+  state: 'undecided' | 'accepted' | 'rejected';
+  reason?: string;
+}
 
 /** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
 export interface PendingApproval {
@@ -25,6 +36,12 @@ export interface PendingApproval {
   hunks?: HunkView[];
   /** A patch under review in the diff editor: the card offers Accept / Reject for the whole patch (with an optional reason). */
   review?: boolean;
+  /** A patch under review: each hunk and its state, updated as the user decides in the diff editor. */
+  hunkStates?: HunkStateView[];
+  /** VS Code hides the diff editor's per-hunk buttons (diffEditor.codeLens off): the card offers "Show Hunk Buttons". */
+  hunkButtonsHidden?: boolean;
+  /** A command's card: what "Always Allow" may add to patchpilot.policy.allow (the exact command, its prefix with `*`). */
+  allowPatterns?: string[];
 }
 
 export interface ChatStatus {
@@ -37,8 +54,31 @@ export interface ChatStatus {
   notice?: string;
   /** The built-in demo model answers (scripted replies, not a language model): the view says so. */
   demo?: boolean;
+  /** With the demo on: whether this workspace is the sample it knows (dates.js); elsewhere the banner says what it can show. */
+  sampleHere?: boolean;
   /** A test command found in the project, offered until answered ("Use npm test", Not Now, Never for This Workspace). */
   testsOffer?: { command: string; source: string };
+}
+
+/** An earlier chat from the history store, to open and continue. */
+export interface ConversationView {
+  /** Its newest run: the conversation continues from that run's end. */
+  runId: string;
+  /** Its first message. */
+  title: string;
+  /** When its newest run started (ms since the epoch). */
+  when: number;
+  /** Runs (messages that started one) found for it. */
+  turns: number;
+  status: string;
+  model?: string;
+}
+
+/** The empty chat: what PatchPilot can do here, goals that fit this project, the conversations to go back to. */
+export interface ChatHome {
+  /** Goals made from what the project has (its test command, its languages, the sample's bug). */
+  examples: string[];
+  conversations: ConversationView[];
 }
 
 export interface ChatSnapshot {
@@ -58,10 +98,16 @@ export interface ToHost {
   'chat/stop': [Empty, { stopped: boolean; unsent: string[] }];
   'chat/new': [Empty, ChatSnapshot];
   'approval/answer': [{ id: string; approved: boolean; feedback?: string }, { ok: boolean }];
+  /** Approve, and add one of the card's allowPatterns to patchpilot.policy.allow in the workspace's or the user's settings. */
+  'approval/alwaysAllow': [{ id: string; pattern: string; scope: 'workspace' | 'user' }, { ok: boolean; error?: string }];
+  /** What the empty chat shows (examples for this project, recent conversations). */
+  'chat/home': [Empty, ChatHome];
+  /** Opens an earlier conversation (ConversationView.runId) as the chat, to continue it. */
+  'chat/openConversation': [{ runId: string }, { opened: boolean; reason?: string }];
   /** A link in a reply: the host validates (http/https only) and asks VS Code to open it. */
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */
-  'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' }, { ok: boolean }];
+  'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' | 'sample' }, { ok: boolean }];
   /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
 }
@@ -75,6 +121,8 @@ export interface ToWebview {
   'chat/status': ChatStatus;
   'approval/pending': PendingApproval;
   'approval/resolved': { id: string; approved: boolean };
+  /** A waiting approval changed (a hunk decided in the diff editor): the card redraws its hunk list. */
+  'approval/updated': PendingApproval;
   /** The host asks the view to focus its message box (Open Chat). */
   'chat/focus': Empty;
 }

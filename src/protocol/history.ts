@@ -206,6 +206,8 @@ export interface HistoryToHost {
   'history/export': [{ runId: string; format: 'json' | 'markdown' }, OperationResult];
   /** Asks for confirmation (a modal), then deletes the run. */
   'history/delete': [{ runId: string }, OperationResult];
+  /** Opens the run's conversation in the chat, to continue it from that run's end. */
+  'history/continueInChat': [{ runId: string }, OperationResult];
   /** Applies the retention settings now. */
   'history/applyRetention': [Empty, OperationResult];
   'history/openSettings': [Empty, OperationResult];

@@ -19,6 +19,7 @@ const SHAPES: { [K in keyof HistoryToHost]: Record<keyof HistoryToHost[K][0], Fi
   'history/revert': { runId: str(64, ID), patchId: str(64, ID) },
   'history/export': { runId: str(64, ID), format: { type: 'enum', values: ['json', 'markdown'] } },
   'history/delete': { runId: str(64, ID) },
+  'history/continueInChat': { runId: str(64, ID) },
   'history/applyRetention': {},
   'history/openSettings': {},
   'history/openLink': { url: str(2_048) },

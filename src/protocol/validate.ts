@@ -18,8 +18,11 @@ const SHAPES: { [K in ToHostType]: Record<keyof ToHost[K][0], Field> } = {
   'chat/stop': {},
   'chat/new': {},
   'approval/answer': { id: str(64, /^[A-Za-z0-9_-]+$/), approved: { type: 'boolean' }, feedback: str(4_000, undefined, true) },
+  'approval/alwaysAllow': { id: str(64, /^[A-Za-z0-9_-]+$/), pattern: str(1_000), scope: { type: 'enum', values: ['workspace', 'user'] } },
+  'chat/home': {},
+  'chat/openConversation': { runId: str(64, /^[A-Za-z0-9_-]+$/) },
   'link/open': { url: str(2_048) },
-  'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'provider', 'settings', 'demo', 'stopDemo'] } },
+  'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'provider', 'settings', 'demo', 'stopDemo', 'hunkButtons', 'sample'] } },
   'tests/answer': { answer: { type: 'enum', values: ['use', 'not-now', 'never'] } },
 };
 

@@ -8,7 +8,7 @@ import { sendInChat } from './support/chat';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 
-const SAMPLE = path.resolve(__dirname, '../../scripts/sample-workspace');
+const SAMPLE = path.resolve(__dirname, '../../media/sample');
 
 function sampleFiles(dir = SAMPLE, prefix = ''): Record<string, string> {
   const files: Record<string, string> = {};

@@ -6,7 +6,7 @@
  * reload of the view keeps them too.
  */
 import type { PendingApproval } from '../../src/protocol/chat';
-import { button, el, setEnabled, textField } from '../shared/components';
+import { button, el, select, setEnabled, textField } from '../shared/components';
 
 export interface ApprovalAnswer {
   id: string;
@@ -26,6 +26,8 @@ const KIND: Record<PendingApproval['kind'], string> = {
 export interface ApprovalCardsOptions {
   /** Sends the answer; a failed send puts the card's buttons back. */
   answer(a: ApprovalAnswer): Promise<unknown>;
+  /** Approves and adds a pattern to patchpilot.policy.allow ("Allow Always"); a failure puts the buttons back. */
+  alwaysAllow(a: { id: string; pattern: string; scope: 'workspace' | 'user' }): Promise<{ ok: boolean }>;
   /** Typed reasons by approval id (restored from the saved state; kept up to date here). */
   reasons: Record<string, string>;
   /** A reason changed: the view saves its state. */
@@ -34,6 +36,8 @@ export interface ApprovalCardsOptions {
   focusLost(): void;
   /** Says a new approval out loud (a live region): the user may be typing elsewhere. */
   announce(text: string): void;
+  /** "Show Hunk Buttons" on a review card: turns on VS Code's diffEditor.codeLens. */
+  showHunkButtons(): Promise<unknown>;
 }
 
 export class ApprovalCards {
@@ -71,7 +75,7 @@ export class ApprovalCards {
       if (!card) {
         this.cards.set(a.id, (card = this.card(a)));
         added.push(a);
-      }
+      } else this.update(a);
       // Only a card out of place moves: moving a node would take the focus from it.
       const at = this.root.children[i];
       if (at !== card) this.root.insertBefore(card, at ?? null);
@@ -83,6 +87,12 @@ export class ApprovalCards {
       if (next) next.focus();
       else this.o.focusLost();
     }
+  }
+
+  /** A waiting approval changed (a hunk decided in the diff editor): only its hunk list is redrawn. */
+  update(a: PendingApproval): void {
+    const list = this.cards.get(a.id)?.querySelector('.pp-hunk-list');
+    if (list && a.hunkStates) list.replaceWith(hunkList(a));
   }
 
   private card(a: PendingApproval): HTMLElement {
@@ -113,6 +123,16 @@ export class ApprovalCards {
         button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
         button({ label: 'Reject', icon: 'close', name: `Reject ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false, reason.value) }),
       );
+      if (a.hunkStates?.length) card.append(hunkList(a));
+      if (a.hunkButtonsHidden) {
+        const show: HTMLButtonElement = button({
+          label: 'Show Hunk Buttons',
+          title: 'Turn on VS Code\'s diffEditor.codeLens: "Accept hunk" / "Reject hunk" above each hunk in the diff editor',
+          variant: 'secondary',
+          onClick: () => void this.o.showHunkButtons().then(() => show.remove()),
+        });
+        row.append(show);
+      }
       card.append(reason, row);
       return card;
     }
@@ -127,6 +147,65 @@ export class ApprovalCards {
       }),
     );
     card.append(row);
+    if (a.allowPatterns?.length) card.append(this.alwaysRow(a, card));
     return card;
   }
+
+  /** "Allow Always": this exact command or its prefix, for this workspace or every one (patchpilot.policy.allow). */
+  private alwaysRow(a: PendingApproval, card: HTMLElement): HTMLElement {
+    const patterns = a.allowPatterns!;
+    let pattern = patterns[0]!;
+    let scope: 'workspace' | 'user' = 'workspace';
+    const what = select({
+      name: 'Choose what to always allow',
+      options: patterns.map((p, i) => ({ value: p, label: i === 0 ? `Exactly: ${p}` : `Starting with: ${p.replace(/ \*$/, '')}` })),
+      value: pattern,
+      onChange: (v) => (pattern = v),
+    });
+    const where = select<'workspace' | 'user'>({
+      name: 'Choose where to always allow it',
+      options: [
+        { value: 'workspace', label: 'In this workspace' },
+        { value: 'user', label: 'In every workspace' },
+      ],
+      value: scope,
+      onChange: (v) => (scope = v),
+    });
+    const allow = button({
+      label: 'Allow Always',
+      name: 'Allow Always',
+      title: 'Approve now and add the pattern to patchpilot.policy.allow (removable in Settings; deny rules and protected paths still apply)',
+      variant: 'secondary',
+      onClick: () => {
+        if (card.contains(document.activeElement)) this.answeredHere.add(a.id);
+        const buttons = [...card.querySelectorAll('button')];
+        buttons.forEach((b) => setEnabled(b, false));
+        const back = () => buttons.forEach((b) => setEnabled(b, true));
+        this.o
+          .alwaysAllow({ id: a.id, pattern, scope })
+          .then((r) => (r.ok ? undefined : back()))
+          .catch(back);
+      },
+    });
+    const row = el('div', 'pp-actions pp-always');
+    row.append(what, where, allow);
+    return row;
+  }
+}
+
+/** The review's hunks and the decision on each so far, as a list a screen reader reads item by item. */
+function hunkList(a: PendingApproval): HTMLElement {
+  const list = el('ul', 'pp-hunk-list');
+  list.setAttribute('aria-label', `Hunks of the ${a.title}`);
+  for (const h of a.hunkStates ?? []) {
+    const item = el('li');
+    const word = h.state === 'undecided' ? 'undecided' : h.state;
+    item.append(
+      el('span', undefined, `${h.label}:`),
+      el('span', `pp-hunk-state-${h.state}`, `${h.state === 'accepted' ? '✓' : h.state === 'rejected' ? '✗' : '•'} ${word}`),
+    );
+    if (h.reason) item.append(el('span', 'pp-approval-reason', `(${h.reason})`));
+    list.append(item);
+  }
+  return list;
 }

@@ -4,9 +4,11 @@
  * host for the snapshot (`chat/ready`); the host re-sends one whenever the view becomes visible.
  */
 import './styles.css';
+import './controls.css';
 import type { ChatEntry, ChatSnapshot, ChatStatus } from '../../src/protocol/chat';
 import { banner, button, el, messageBox, setEnabled } from '../shared/components';
 import { ApprovalCards } from './approvals';
+import { ChatHomeView } from './home';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 
@@ -64,7 +66,14 @@ composer.append(input, row);
 // Said out loud, whatever has the focus: an approval waiting, a run starting or ending.
 const announcer = el('div', 'pp-sr-only');
 announcer.setAttribute('role', 'status');
-app.append(header, bannerSlot, log, approvals, composer, announcer);
+const homeSlot = el('div', 'pp-home');
+app.append(header, bannerSlot, homeSlot, log, approvals, composer, announcer);
+const home = new ChatHomeView(
+  homeSlot,
+  client,
+  (goal) => void sendText(goal),
+  (reason) => showBanner(reason, 'warning'),
+);
 
 const saved = client.api.getState() as SavedState | undefined;
 // The view is rebuilt each time it is shown: what the reader opened and where they were come back.
@@ -91,6 +100,8 @@ log.addEventListener(
 // An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
 const approvalCards = new ApprovalCards(approvals, {
   answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
+  alwaysAllow: (a) => client.request('approval/alwaysAllow', a),
+  showHunkButtons: () => client.request('config/open', { what: 'hunkButtons' }),
   reasons: { ...saved?.reasons },
   changed: () => save(),
   focusLost: () => input.focus(),
@@ -101,6 +112,7 @@ client.listen({
     if (chatId !== snapshot.chatId && snapshot.chatId) return void requestSnapshot();
     snapshot.entries.push(entry);
     transcript.add(entry);
+    home.update(false);
     if (entry.kind === 'event' && entry.event.type === 'run/finished') announce(`Run ${entry.event.status}: ${entry.event.reason}`);
     save();
   },
@@ -109,6 +121,11 @@ client.listen({
   'approval/pending': (a) => {
     if (!snapshot.approvals.some((x) => x.id === a.id)) snapshot.approvals.push(a);
     renderApprovals();
+    save();
+  },
+  'approval/updated': (a) => {
+    snapshot.approvals = snapshot.approvals.map((x) => (x.id === a.id ? a : x));
+    approvalCards.update(a);
     save();
   },
   'approval/resolved': ({ id }) => {
@@ -160,6 +177,7 @@ function applySnapshot(s: ChatSnapshot): void {
   snapshot = { ...s, entries: [...s.entries], approvals: [...s.approvals] };
   const at = scroll;
   transcript.reset(snapshot.entries);
+  home.update(snapshot.entries.length === 0);
   log.scrollTop = at.atEnd ? log.scrollHeight : at.top;
   renderApprovals();
   applyStatus(s.status);
@@ -179,7 +197,7 @@ function applyStatus(s: ChatStatus): void {
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');
-  else if (s.demo) showDemoBanner();
+  else if (s.demo) showDemoBanner(s.sampleHere === true);
   else bannerSlot.replaceChildren();
   if (s.testsOffer) bannerSlot.append(testsOfferBanner(s.testsOffer));
 }
@@ -206,12 +224,18 @@ function showBanner(text: string, level: 'info' | 'warning'): void {
   bannerSlot.replaceChildren(banner(text, level, /API key|model|endpoint/i.test(text) ? actions : []));
 }
 
-/** While the demo answers, the chat says so plainly, with the way out. */
-function showDemoBanner(): void {
-  const text =
-    "Demo model: scripted replies that walk the sample workspace's failing date test. It is not a language model; set up your own to work on real code.";
+/** While the demo answers, the chat says so plainly, with the way out; outside the sample, what it can show there. */
+function showDemoBanner(sampleHere: boolean): void {
+  const text = sampleHere
+    ? "Demo model: scripted replies that walk the sample project's failing date test. It is not a language model; set up your own to work on real code."
+    : "Demo model: scripted replies that know only the sample project's failing date test (dates.js), which this project does not have. Here it can run your tests and then stops. Open the Sample Project to see the whole loop, or set up a real model.";
   bannerSlot.replaceChildren(
     banner(text, 'info', [
+      button({
+        label: 'Open the Sample Project',
+        variant: sampleHere ? 'secondary' : 'primary',
+        onClick: () => void client.request('config/open', { what: 'sample' }),
+      }),
       button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) }),
       button({ label: 'Choose Provider', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'provider' }) }),
     ]),

@@ -66,6 +66,10 @@ export class Transcript {
       this.container().append(m);
     } else if (entry.kind === 'notice') {
       this.container().append(el('div', `pp-notice pp-notice-${entry.level}`, entry.text));
+    } else if (entry.kind === 'reply') {
+      const m = el('div', 'pp-msg pp-assistant');
+      m.append(renderMarkdown(entry.text, this.onLink));
+      this.container().append(m);
     } else this.event(entry.event, live);
     if (live) this.root.lastElementChild?.scrollIntoView?.({ block: 'end' });
   }

@@ -341,6 +341,7 @@ function actions(runId: string): TimelineActions {
       void run(client.request('history/revert', { runId, patchId }));
     },
     exportRun: (format) => void run(client.request('history/export', { runId, format })),
+    continueInChat: () => void run(client.request('history/continueInChat', { runId })),
     deleteRun: () =>
       void run(client.request('history/delete', { runId }), () => {
         openRunId = undefined;

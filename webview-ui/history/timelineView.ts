@@ -21,6 +21,7 @@ export interface TimelineActions {
   revert(patchId: string): void;
   exportRun(format: 'json' | 'markdown'): void;
   deleteRun(): void;
+  continueInChat(): void;
 }
 
 const STATUS_TONE: Record<string, 'ok' | 'error' | 'info'> = {
@@ -53,6 +54,7 @@ export function renderRun(view: RunTimelineView, actions: TimelineActions, terms
   meta.append(document.createTextNode(` ${parts.join(' · ')}`));
   const bar = el('div', 'pp-actions');
   bar.append(
+    button({ label: 'Continue in Chat', name: 'Continue in Chat', onClick: () => actions.continueInChat() }),
     button({ label: 'Export JSON', name: 'Export run as JSON', variant: 'secondary', onClick: () => actions.exportRun('json') }),
     button({ label: 'Export Markdown', name: 'Export run as Markdown', variant: 'secondary', onClick: () => actions.exportRun('markdown') }),
     button({ label: 'Delete Run', name: 'Delete run', variant: 'secondary', onClick: () => actions.deleteRun() }),

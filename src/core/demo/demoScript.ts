@@ -45,7 +45,9 @@ export function nextDemoReply(messages: readonly Message[]): WireReply {
   }
   if (last.name === 'read_file') {
     if (/no such file|not found|denied/i.test(last.result)) {
-      return finish(`The demo model only knows the sample workspace's date bug, and this workspace has no \`${TARGET}\` to fix. ${SET_UP}`);
+      return finish(
+        `The demo model only knows the sample project's date bug, and this workspace has no \`${TARGET}\` to fix. To see the whole loop, run "PatchPilot: Open the Sample Project" (a copy of the sample, opened in this window). ${SET_UP}`,
+      );
     }
     const patch = fixPatch(fileLines(last.result));
     if (!patch) return finish(`\`${TARGET}\` already adds 1 to the 0-based month, so there is nothing left for the demo to fix. ${SET_UP}`);

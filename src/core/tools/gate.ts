@@ -1,3 +1,4 @@
+import { allowedByUserRules } from '../policy/command/userAllowed';
 import type { PolicyDecision } from '../policy/types';
 import type { ActionApprovalRequest, TaskRunResult } from '../ports';
 import { ToolError, type ToolContext } from './types';
@@ -8,6 +9,8 @@ import { ToolError, type ToolContext } from './types';
  *   auto-edit: writes go ahead, commands ask.
  *   auto:      writes and policy-allowed commands go ahead.
  *   plan:      nothing is written or run.
+ * In every mode but plan, a command every part of which the user's own allow rules cover
+ * (patchpilot.policy.allow, "Always Allow" on an approval card) goes ahead too.
  * Policy first in every mode: deny stays denied; an `ask` verdict (a protected path, a command off
  * the allowlist) always asks, whatever the mode.
  */
@@ -21,7 +24,8 @@ export async function gateAction(
   if (decision?.verdict === 'deny') throw new ToolError(`denied by policy (${decision.rule}): ${decision.reason}`);
   if (ctx.mode === 'plan') throw new ToolError('plan mode: nothing is written or run; describe the step in your plan instead');
   const writes = request.kind === 'write';
-  const autoApproved = decision?.verdict !== 'ask' && (ctx.mode === 'auto' || (ctx.mode === 'auto-edit' && writes));
+  const userAllowed = request.kind === 'command' && allowedByUserRules(decision);
+  const autoApproved = decision?.verdict !== 'ask' && (ctx.mode === 'auto' || (ctx.mode === 'auto-edit' && writes) || userAllowed);
   if (autoApproved) return {};
   const modeReason = `${ctx.mode} mode asks before ${ASKS_BEFORE[request.kind]}`;
   const asked: ActionApprovalRequest = { ...request, reason: reasonToAsk(request, decision, modeReason) };

@@ -1,4 +1,5 @@
 import { homedir } from 'node:os';
+import { allowedByUserRules } from '../policy/command/userAllowed';
 import { requireApprovalWhenUnsandboxed } from '../policy/exec/autoMode';
 import { auditProtectedChanges, gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
@@ -34,7 +35,8 @@ export const runCommandTool: Tool<Args> = {
     const st = await ctx.fs.stat(dir.rel).catch(() => undefined);
     if (!st?.exists || st.type !== 'directory') throw new ToolError(`cwd ${args.cwd} is not a directory`);
     let decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
-    if (ctx.mode === 'auto') decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
+    // Whatever lets it run unasked (auto mode, the user's allow rules): without a sandbox, workspace code still asks.
+    if (ctx.mode === 'auto' || allowedByUserRules(decision)) decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
     const { feedback } = await gateAction(
       ctx,
       { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` },

@@ -11,7 +11,7 @@ import OpenAI from 'openai';
 import { startDemoModelServer, type DemoModelServer } from '../../../src/core/demo';
 import { events, runCli, skipWithoutBuild } from '../agent/support';
 
-const SAMPLE = path.resolve(__dirname, '../../../scripts/sample-workspace');
+const SAMPLE = path.resolve(__dirname, '../../../media/sample');
 let demo: DemoModelServer;
 
 before(async () => {
@@ -82,7 +82,7 @@ describe('demo model', { skip: skipWithoutBuild }, () => {
     try {
       unlinkSync(path.join(root, 'dates.js'));
       const r = await run(root);
-      assert.match(r.stdout, /only knows the sample workspace/);
+      assert.match(r.stdout, /only knows the sample project.s date bug.*Open the Sample Project/s);
       assert.match(r.stdout, /Select Model/);
       assert.ok(!events(r.stdout).some((e) => e.type === 'tool/started' && e.name === 'propose_patch'));
     } finally {

@@ -77,6 +77,38 @@ describe('run_command through the real command policy and executor', () => {
     }
   });
 
+  test("ask and auto-edit modes: a command the user's allow rules cover runs unasked; a defaults-only or partly covered one still asks", async () => {
+    const ws = tempWorkspace();
+    try {
+      for (const mode of ['ask', 'auto-edit'] as const) {
+        const approver = new ScriptedApprover({ action: () => ({ approved: false, feedback: 'no' }) });
+        const ctx = await wired(ws.root, mode, approver);
+        ctx.commandPolicy = await createCommandPolicy({ trusted: true, user: { allow: ['touch made.txt'] }, workspace: { allow: ['echo *'] } });
+        const r = await tools.invoke('run_command', { command: 'touch made.txt' }, ctx);
+        assert.equal(r.ok, true, r.output);
+        assert.equal(existsSync(path.join(ws.root, 'made.txt')), true);
+        assert.equal((await tools.invoke('run_command', { command: 'echo hi && touch made.txt' }, ctx)).ok, true);
+        assert.equal(approver.actionRequests.length, 0, `${mode}: the user's own rules need no question`);
+        // Partly covered (ls is a default rule only), or with other arguments: the mode's ask stands.
+        assert.equal((await tools.invoke('run_command', { command: 'touch made.txt && ls' }, ctx)).ok, false);
+        assert.equal((await tools.invoke('run_command', { command: 'touch other.txt' }, ctx)).ok, false);
+        assert.equal(approver.actionRequests.length, 2);
+        assert.equal(existsSync(path.join(ws.root, 'other.txt')), false);
+      }
+      // Plan mode still runs nothing; an untrusted workspace's allow rules count for nothing.
+      const plan = await wired(ws.root, 'plan', new ScriptedApprover({ action: () => ({ approved: false }) }));
+      plan.commandPolicy = await createCommandPolicy({ trusted: true, user: { allow: ['touch plan.txt'] } });
+      assert.match((await tools.invoke('run_command', { command: 'touch plan.txt' }, plan)).output, /plan mode/);
+      const untrustedApprover = new ScriptedApprover({ action: () => ({ approved: false }) });
+      const untrusted = await wired(ws.root, 'ask', untrustedApprover);
+      untrusted.commandPolicy = await createCommandPolicy({ trusted: false, workspace: { allow: ['touch ws.txt'] } });
+      assert.equal((await tools.invoke('run_command', { command: 'touch ws.txt' }, untrusted)).ok, false);
+      assert.equal(untrustedApprover.actionRequests.length, 1);
+    } finally {
+      ws.cleanup();
+    }
+  });
+
   test('plan mode runs nothing; a cwd outside the workspace is refused', async () => {
     const ws = tempWorkspace();
     try {

@@ -6,3 +6,4 @@ export { parseRulePattern, ruleMatches, type CommandRule } from './rules';
 export { classifyWriteTarget, protectedReason } from './paths';
 export { DEFAULT_ALLOW_RULES } from './defaults';
 export { locateWasm } from './bashParser';
+export { allowedByUserRules } from './userAllowed';

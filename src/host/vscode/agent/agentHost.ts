@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
@@ -57,6 +58,10 @@ export class AgentHost implements vscode.Disposable {
   private model: string | undefined;
   private notice: string | undefined;
   private demo = false;
+  /** The workspace holds the sample's dates.js (the demo model's one bug). */
+  private sampleHere = false;
+  /** The model of a conversation opened from the history, until this chat's own first run. */
+  private earlierModel: string | undefined;
   /** The run the session's transcript ends with; a newer run in the log means the transcript is stale. */
   private transcriptRunId: string | undefined;
   /** New Chat stopped a run that has not ended yet: drop its events until the next run starts. */
@@ -87,6 +92,7 @@ export class AgentHost implements vscode.Disposable {
     this.approvals = new ApprovalBroker({
       pending: (a) => this.push('approval/pending', a),
       resolved: (id, approved) => this.push('approval/resolved', { id, approved }),
+      updated: (a) => this.push('approval/updated', a),
     });
     // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits);
     // the chat shows the same review as a card with Accept / Reject for the whole patch.
@@ -130,7 +136,7 @@ export class AgentHost implements vscode.Disposable {
       model: this.model,
       trusted,
       notice: this.notice ?? (trusted ? undefined : RESTRICTED),
-      ...(this.demo ? { demo: true } : {}),
+      ...(this.demo ? { demo: true, sampleHere: this.sampleHere } : {}),
       ...(testsOffer ? { testsOffer } : {}),
     };
   }
@@ -146,6 +152,8 @@ export class AgentHost implements vscode.Disposable {
       this.model = loaded.config.settings.llm.model;
       this.notice = loaded.missing;
       this.demo = loaded.demo;
+      const folder = vscode.workspace.workspaceFolders?.[0];
+      this.sampleHere = folder?.uri.scheme === 'file' && existsSync(path.join(folder.uri.fsPath, 'dates.js'));
     } catch (err) {
       this.notice = message(err);
     }
@@ -163,6 +171,7 @@ export class AgentHost implements vscode.Disposable {
       this.wired = undefined;
       await this.catchUp();
     }
+    if (!this.session.running) this.sayModelChanged();
     const result = this.session.send(text);
     // Queued behind the run New Chat stopped, it is the new chat's first goal, not a note for a step.
     this.addEntry({ kind: 'user', text: text.trim(), ...(result.kind === 'queued' && !this.oldChatRunEnding ? { queued: true } : {}) });
@@ -200,12 +209,64 @@ export class AgentHost implements vscode.Disposable {
     this.oldChatRunEnding = this.session.running;
     this.session.reset();
     this.transcriptRunId = undefined;
+    this.earlierModel = undefined;
     this.log.clear();
     this.chatId = randomUUID();
     this.save();
     const snap = this.snapshot();
     this.push('chat/snapshot', snap);
     return snap;
+  }
+
+  /** The chat holds turns the next message would continue (Run Goal asks whether to start anew). */
+  get hasConversation(): boolean {
+    return this.session.earlier.length > 0 || this.log.entries.length > 0;
+  }
+
+  /** The configured test commands, through the one settings resolver (none when a value is invalid). */
+  testCommands(): string[] {
+    try {
+      return this.config.settingsNow().tests.commands;
+    } catch {
+      return [];
+    }
+  }
+
+  /** The window's history store (undefined without one). */
+  historyStore(): Promise<HistoryStore | undefined> {
+    return this.services.history?.() ?? Promise.resolve(undefined);
+  }
+
+  /**
+   * An earlier conversation from the history (agent/conversations.ts): a new chat that shows its turns
+   * and continues from its newest run's end. Refused while a run works.
+   */
+  continueConversation(c: { entries: ChatEntry[]; transcript: ModelMessage[]; runId: string; model?: string }): ChatSnapshot {
+    if (this.session.running) throw new Error('a run is working: stop it or wait for its end, then open the conversation');
+    this.session.reset();
+    this.session.restore(c.transcript, c.runId);
+    this.transcriptRunId = undefined;
+    this.log.clear();
+    for (const e of c.entries) this.log.add(e);
+    this.earlierModel = c.model;
+    this.chatId = randomUUID();
+    this.save();
+    const snap = this.snapshot();
+    this.push('chat/snapshot', snap);
+    return snap;
+  }
+
+  /**
+   * The model changed since this chat's last run: the new model would get the old turns without the
+   * user knowing. The chat says so before the run starts, with the way to start without them.
+   */
+  private sayModelChanged(): void {
+    const before = this.log.lastRunModel() ?? this.earlierModel;
+    if (!before || !this.model || before === this.model || this.session.earlier.length === 0) return;
+    this.addNotice(
+      'info',
+      `The model changed from ${before} to ${this.model}: ${this.model} receives this conversation's earlier turns with your message. To start without them, use New Chat.`,
+    );
   }
 
   /** Settings, the key or trust changed: the next run wires again; the status line updates now. */
@@ -310,7 +371,8 @@ export class AgentHost implements vscode.Disposable {
     this.push('chat/status', this.status());
   }
 
-  private addNotice(level: 'info' | 'warning' | 'error', text: string): void {
+  /** A line in the chat from the host (not the agent), also in the log. */
+  addNotice(level: 'info' | 'warning' | 'error', text: string): void {
     this.out[level === 'info' ? 'info' : level === 'warning' ? 'warn' : 'error'](text);
     this.addEntry({ kind: 'notice', level, text });
   }

@@ -19,7 +19,9 @@ export class ApprovalBroker {
   private readonly waiting = new Map<string, Waiting>();
   private next = 1;
 
-  constructor(private readonly listener: { pending(a: PendingApproval): void; resolved(id: string, approved: boolean): void }) {}
+  constructor(
+    private readonly listener: { pending(a: PendingApproval): void; resolved(id: string, approved: boolean): void; updated?(a: PendingApproval): void },
+  ) {}
 
   get pending(): PendingApproval[] {
     return [...this.waiting.values()].map((w) => w.request);
@@ -29,8 +31,9 @@ export class ApprovalBroker {
    * Waits for the user's answer. An aborted run (Stop) ends the wait as a denial that says so; the
    * run is over anyway and nothing runs after it.
    */
-  ask(request: Omit<PendingApproval, 'id'>, signal: AbortSignal): Promise<ApprovalAnswer> {
+  ask(request: Omit<PendingApproval, 'id'>, signal: AbortSignal, asked?: (id: string) => void): Promise<ApprovalAnswer> {
     const id = `a${this.next++}`;
+    asked?.(id);
     const full: PendingApproval = { ...request, id };
     return new Promise((resolve) => {
       const done = (answer: ApprovalAnswer) => {
@@ -53,6 +56,19 @@ export class ApprovalBroker {
     if (!w) return false;
     w.resolve(answer);
     return true;
+  }
+
+  /** A waiting request changed (its hunks' states): the views redraw its card. */
+  update(id: string, changes: Partial<Omit<PendingApproval, 'id' | 'kind'>>): void {
+    const w = this.waiting.get(id);
+    if (!w) return;
+    w.request = { ...w.request, ...changes };
+    this.listener.updated?.(w.request);
+  }
+
+  /** The request waiting under that id, if any. */
+  request(id: string): PendingApproval | undefined {
+    return this.waiting.get(id)?.request;
   }
 
   has(id: string): boolean {

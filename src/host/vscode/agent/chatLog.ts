@@ -33,6 +33,15 @@ export class ChatLog {
     return undefined;
   }
 
+  /** The model the log's last run worked with. */
+  lastRunModel(): string | undefined {
+    for (let i = this.list.length - 1; i >= 0; i--) {
+      const e = this.list[i]!;
+      if (e.kind === 'event' && e.event.type === 'run/started') return e.event.model;
+    }
+    return undefined;
+  }
+
   /** The log's last run has no `run/finished` (it was working when the window went away): the steps it began, else undefined. */
   unfinishedRunSteps(): number | undefined {
     let steps = 0;

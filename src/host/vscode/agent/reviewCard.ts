@@ -22,17 +22,28 @@ export async function reviewWithChatCard(
   let controls: ReviewControls | undefined;
   const answer = review(request, signal, (c) => (controls = c));
   const paths = [...new Set(request.preview.files.map((f) => f.newPath ?? f.oldPath).filter((p): p is string => !!p))];
-  const hunks = request.preview.files.reduce((n, f) => n + f.hunks.length, 0);
+  const states = controls?.states() ?? [];
+  const hunks = states.length || request.preview.files.reduce((n, f) => n + f.hunks.length, 0);
+  const perHunk = controls?.hunkButtonsHidden
+    ? 'decide each with Alt+Y / Alt+N on its lines or the context menu'
+    : 'each with Accept hunk / Reject hunk above it';
+  let cardId: string | undefined;
+  // The card's hunk list follows the decisions made in the diff editor.
+  const follow = controls?.onDidChange(() => cardId && approvals.update(cardId, { hunkStates: controls!.states() }));
+  card.signal.addEventListener('abort', () => follow?.dispose(), { once: true });
   void approvals
     .ask(
       {
         kind: 'patch',
         review: true,
         title: `patch to ${paths.join(', ')}`,
-        reason: `Open in the diff editor: ${hunks} hunk${hunks === 1 ? '' : 's'}, each with Accept hunk / Reject hunk. Here: the whole patch.`,
+        reason: `Open in the diff editor: ${hunks} hunk${hunks === 1 ? '' : 's'}, ${perHunk}. Here: the whole patch (Accept takes the hunks not rejected).`,
         detail: request.patchText,
+        ...(states.length ? { hunkStates: states } : {}),
+        ...(controls?.hunkButtonsHidden ? { hunkButtonsHidden: true } : {}),
       },
       card.signal,
+      (id) => (cardId = id),
     )
     .then((a) => {
       if (card.signal.aborted) return; // the review ended in the editor, or the run stopped

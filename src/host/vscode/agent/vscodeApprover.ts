@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../../core/ports';
 import type { HunkView } from '../../../protocol/agentEvents';
+import { allowPatternsFor } from './allowPatterns';
 import type { ApprovalAnswer, ApprovalBroker } from './approvalBroker';
 
 /** Reviews a patch elsewhere (ext-diff's diff editor with per-hunk accept/reject); without one the chat asks for the whole patch. */
@@ -19,7 +20,11 @@ export class VsCodeApprover implements Approver {
   ) {}
 
   async approveAction(request: ActionApprovalRequest, signal: AbortSignal): Promise<ActionApprovalAnswer> {
-    return this.ask({ kind: request.kind, title: request.title, reason: request.reason, detail: request.detail }, signal);
+    const allowPatterns = request.kind === 'command' ? allowPatternsFor(request.title) : [];
+    return this.ask(
+      { kind: request.kind, title: request.title, reason: request.reason, detail: request.detail, ...(allowPatterns.length ? { allowPatterns } : {}) },
+      signal,
+    );
   }
 
   async approvePatch(request: PatchApprovalRequest, signal: AbortSignal): Promise<PatchApprovalAnswer> {

@@ -1,6 +1,9 @@
 import type { ToHostMessage, ToHostType, ToWebviewMessage } from '../../../protocol/chat';
 import { validateToHost } from '../../../protocol/validate';
 import { answerApproval } from './handlers/answerApproval';
+import { alwaysAllow } from './handlers/alwaysAllow';
+import { home } from './handlers/home';
+import { openConversation } from './handlers/openConversation';
 import { newChat } from './handlers/newChat';
 import { openConfig } from './handlers/openConfig';
 import { openLink } from './handlers/openLink';
@@ -17,6 +20,9 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'chat/stop': stop,
   'chat/new': newChat,
   'approval/answer': answerApproval,
+  'approval/alwaysAllow': alwaysAllow,
+  'chat/home': home,
+  'chat/openConversation': openConversation,
   'link/open': openLink,
   'config/open': openConfig,
   'tests/answer': answerTestsOffer,

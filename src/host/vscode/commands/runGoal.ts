@@ -35,6 +35,10 @@ export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHos
               ignoreFocusOut: true,
             });
       if (!goal?.trim()) return;
+      if (!(await newOrContinue(host))) {
+        unsent = goal;
+        return;
+      }
       await vscode.commands.executeCommand('patchpilot.chat.focus').then(undefined, () => undefined);
       const sent = await host.send(goal);
       if (sent.delivered === 'refused') {
@@ -89,4 +93,27 @@ async function offerWayOut(reason: string, setupMissing: boolean): Promise<void>
   };
   const pick = await vscode.window.showWarningMessage(`PatchPilot: ${reason} Your goal is kept for the next "Run Goal".`, ...Object.keys(ways));
   if (pick && ways[pick]) await vscode.commands.executeCommand(...ways[pick]);
+}
+
+/**
+ * A goal from Run Goal is a new task, so it starts a new conversation, unless the user says it
+ * continues the chat's one (asked only when the chat holds one and no run works: a goal sent during
+ * a run reaches that run's next step). False: the user dismissed the question.
+ */
+async function newOrContinue(host: AgentHost): Promise<boolean> {
+  if (host.running || !host.hasConversation) return true;
+  const fresh = 'Start New Conversation';
+  const keep = 'Continue This Conversation';
+  const pick = await vscode.window.showInformationMessage(
+    'PatchPilot: start a new conversation for this goal?',
+    {
+      modal: true,
+      detail:
+        'The chat holds an earlier conversation. A new one starts clean (the earlier one stays in the history and under Open Conversation); continuing sends its turns to the model with the goal.',
+    },
+    fresh,
+    keep,
+  );
+  if (pick === fresh) host.newChat();
+  return pick === fresh || pick === keep;
 }

@@ -1,4 +1,5 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { registerHunkFeedback } from './hunkFeedback';
 import { registerReviewAccept } from '../commands/reviewAccept';
 import { registerReviewHunk } from '../commands/reviewHunk';
 import { registerReviewReject } from '../commands/reviewReject';
@@ -6,13 +7,15 @@ import { registerUndoLastPatch } from '../commands/undoLastPatch';
 import { HunkCodeLensProvider } from './hunkCodeLens';
 import type { PatchJournal } from './patchJournal';
 import type { PatchPlanner } from '../../../core/patch/planner';
-import { registerDiffReviewProviders, type DiffReviewServices } from './vsCodeDiffPreview';
+import { registerDiffReviewProviders, showHunkButtons, type DiffReviewServices } from './vsCodeDiffPreview';
 
-/** Once in activate(): the review's document providers, the hunk CodeLens and its commands, Undo Last Patch. */
+/** Once in activate(): the review's document providers, the hunk CodeLens, decorations and commands, Undo Last Patch. */
 export function registerDiffReview(context: vscode.ExtensionContext, services: DiffReviewServices, journal: PatchJournal, planner: PatchPlanner): void {
   registerDiffReviewProviders(context, services, new HunkCodeLensProvider(services));
   registerReviewAccept(context, services);
   registerReviewReject(context, services);
   registerReviewHunk(context, services);
+  registerHunkFeedback(context, services);
+  context.subscriptions.push(vscode.commands.registerCommand('patchpilot.review.showHunkButtons', showHunkButtons));
   registerUndoLastPatch(context, journal, planner);
 }

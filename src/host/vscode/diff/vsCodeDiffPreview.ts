@@ -27,7 +27,9 @@ import { randomBytes } from 'node:crypto';
 import type { ApplyResult } from '../../../core/patch/types';
 import type { DiffPreview, PatchReviewAnswer, PatchReviewRequest } from '../../../core/ports';
 import { errorMessage } from '../../../core/base';
+import type { HunkStateView } from '../../../protocol/chat';
 import { rejectAll } from './diffReviewLogic';
+import { hunkStates } from './hunkStates';
 import { CURRENT_SCHEME, CurrentContentProvider, PROPOSED_SCHEME, ProposedFs, parseReviewUri, reviewUri } from './documents';
 import { ReviewSession } from './reviewSession';
 
@@ -111,6 +113,17 @@ export interface ReviewControls {
   accept(): Promise<void>;
   /** Nothing is written; the reason goes to the agent. */
   reject(reason?: string): Promise<void>;
+  /** Each hunk and the user's decision so far. */
+  states(): HunkStateView[];
+  /** A decision changed (in the diff editor: CodeLens, context menu, Alt+Y / Alt+N). */
+  onDidChange: vscode.Event<void>;
+  /** VS Code hides the per-hunk buttons now (diffEditor.codeLens off). */
+  hunkButtonsHidden: boolean;
+}
+
+/** Turns on VS Code's diffEditor.codeLens (user settings), so "Accept hunk" / "Reject hunk" show above each hunk. */
+export async function showHunkButtons(): Promise<void> {
+  await vscode.workspace.getConfiguration('diffEditor').update('codeLens', true, vscode.ConfigurationTarget.Global);
 }
 
 export class VsCodeDiffPreview implements DiffPreview {
@@ -131,6 +144,9 @@ export class VsCodeDiffPreview implements DiffPreview {
     started?.({
       accept: () => this.services.finish(session, session.answer(this.services.documentTexts(session))),
       reject: (reason) => this.services.finish(session, rejectAll(reason)),
+      states: () => hunkStates(session.files, session.choices),
+      onDidChange: this.services.lensChanged.event,
+      hunkButtonsHidden: !vscode.workspace.getConfiguration('diffEditor').get<boolean>('codeLens'),
     });
     for (const f of session.files) {
       this.services.current.set(session.leftUri(f.path), f.leftText ?? '');
@@ -169,7 +185,8 @@ export class VsCodeDiffPreview implements DiffPreview {
   /**
    * VS Code hides CodeLens in diff editors unless `diffEditor.codeLens` is on: ask once (per user)
    * whether to turn it on. Without it, "Accept Hunk" / "Reject Hunk" stay in the editor's context menu
-   * and act on the hunk under the cursor.
+   * and act on the hunk under the cursor, the decorations (hunkFeedback.ts) show each hunk's state, and
+   * the offer stays reachable: the "PatchPilot: Show Hunk Buttons" command and the chat card's button.
    */
   private async offerHunkLenses(): Promise<void> {
     const config = vscode.workspace.getConfiguration('diffEditor');
@@ -181,7 +198,7 @@ export class VsCodeDiffPreview implements DiffPreview {
       'PatchPilot puts "Accept hunk" and "Reject hunk" above each hunk, but VS Code hides such buttons in diff editors (setting diffEditor.codeLens). Show them?',
       turnOn,
     );
-    if (pick === turnOn) await config.update('codeLens', true, vscode.ConfigurationTarget.Global);
+    if (pick === turnOn) await showHunkButtons();
   }
 
   async showApplied(result: ApplyResult): Promise<void> {

@@ -5,7 +5,7 @@ import { openSettings } from './handlers/openSettings';
 import { applyAgain, openPatch, revert } from './handlers/patchActions';
 import { ready } from './handlers/ready';
 import { run } from './handlers/run';
-import { applyRetention, deleteRun, exportRun } from './handlers/runActions';
+import { applyRetention, continueInChat, deleteRun, exportRun } from './handlers/runActions';
 import { runs } from './handlers/runs';
 import { search } from './handlers/search';
 import { usage } from './handlers/usage';
@@ -23,6 +23,7 @@ const HANDLERS: { [K in HistoryToHostType]: HistoryHandler<K> } = {
   'history/revert': revert,
   'history/export': exportRun,
   'history/delete': deleteRun,
+  'history/continueInChat': continueInChat,
   'history/applyRetention': applyRetention,
   'history/openSettings': openSettings,
   'history/openLink': openLink,

@@ -7,6 +7,8 @@ export const openConfig: Handler<'config/open'> = async ({ what }) => {
   else if (what === 'model' || what === 'provider') await vscode.commands.executeCommand('patchpilot.selectModel');
   else if (what === 'demo') await vscode.commands.executeCommand('patchpilot.useDemoModel');
   else if (what === 'stopDemo') await vscode.commands.executeCommand('patchpilot.stopDemoModel');
+  else if (what === 'sample') await vscode.commands.executeCommand('patchpilot.openSample');
+  else if (what === 'hunkButtons') await vscode.commands.executeCommand('patchpilot.review.showHunkButtons');
   else await vscode.commands.executeCommand('workbench.action.openSettings', '@ext:patchpilot.patchpilot');
   return { ok: true };
 };

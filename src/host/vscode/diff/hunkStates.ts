@@ -1,0 +1,27 @@
+/**
+ * Each hunk of a review and the user's decision so far, in words (no `vscode` import; unit-tested):
+ * what the chat's review card lists, the diff editor's decorations say on hover, and the status bar sums up.
+ */
+import type { HunkStateView } from '../../../protocol/chat';
+import type { HunkChoice, ReviewFile } from './diffReviewLogic';
+
+export function hunkStates(files: readonly ReviewFile[], choices: ReadonlyMap<string, HunkChoice>): HunkStateView[] {
+  const all = files.flatMap((f) => f.hunks.map((h) => ({ f, h })));
+  return all.map(({ f, h }, i) => {
+    const c = choices.get(h.id);
+    const lines = h.oldEnd >= h.oldStart ? (h.oldEnd > h.oldStart ? `lines ${h.oldStart}-${h.oldEnd}` : `line ${h.oldStart}`) : `after line ${h.oldStart - 1}`;
+    return {
+      id: h.id,
+      label: `Hunk ${i + 1} of ${all.length} in ${f.path}, ${lines}`,
+      state: c ? (c.accepted ? 'accepted' : 'rejected') : 'undecided',
+      ...(c?.reason ? { reason: c.reason } : {}),
+    };
+  });
+}
+
+/** "1 accepted, 1 rejected, 1 undecided": the review's state in one line. */
+export function reviewSummary(states: readonly HunkStateView[]): string {
+  const n = (s: HunkStateView['state']) => states.filter((x) => x.state === s).length;
+  const parts = [`${n('accepted')} accepted`, `${n('rejected')} rejected`, `${n('undecided')} undecided`].filter((p) => !p.startsWith('0 '));
+  return `${states.length} hunk${states.length === 1 ? '' : 's'}: ${parts.join(', ') || 'none'}`;
+}

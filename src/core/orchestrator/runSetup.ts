@@ -3,6 +3,7 @@
  * offer (the mode applied), the workspace facts, the tools' context (built whole) and the prompt.
  * Everything the steps then use is in the returned RunSetup.
  */
+import { errorMessage } from '../base/errors';
 import path from 'node:path';
 import { buildSubagentPrompt } from '../context/subagentPrompt';
 import { createRunContext, loadRunSkills, type RunContext } from '../context/runContext';
@@ -94,10 +95,13 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
     const earlier = options.earlierRunId ? { fromRun: options.earlierRunId } : options.earlier;
     recorder.step({ role: 'system', tool: EARLIER_STEP, text: `${options.earlier.length} message(s)`, arguments: asJson(earlier) });
   }
+  // Restores the user made since the last run: the model hears of them with the goal, before it relies on old reads.
+  const restoreNotes = options.subagent ? [] : takeRestoreNotes(deps, warn);
+  if (restoreNotes.length) recorder.step({ role: 'user', text: restoreNotes.join('\n') });
   const context = await createRunContext(
     {
       root,
-      goal,
+      goal: restoreNotes.length ? `${restoreNotes.join('\n')}\n\n${goal}` : goal,
       mode,
       facts,
       // A subagent gets its focused prompt; the workspace's rules, memory and skills still follow.
@@ -143,4 +147,13 @@ async function workspaceFacts(root: string, git: GitSnapshot, settings: Orchestr
     afterEdit: settings.tests.afterEdit,
     topLevel: top,
   };
+}
+
+function takeRestoreNotes(deps: OrchestratorDeps, warn: (message: string) => void): string[] {
+  try {
+    return deps.checkpoints?.takeNotes() ?? [];
+  } catch (err) {
+    warn(`the notes about restored files could not be read: ${errorMessage(err)}`);
+    return [];
+  }
 }

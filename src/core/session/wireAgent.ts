@@ -18,6 +18,7 @@ import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import { mcpProtectedGlobs, type McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
+import { createCheckpointer } from './checkpointWiring';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: {
@@ -199,6 +200,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     toolSources: capabilities.toolSources,
     onEvent: o.onEvent,
     bundledSkillsDir: o.bundledSkillsDir,
+    // Restore points before each step that can change files; a read-only agent changes none.
+    checkpoints: o.readOnly ? undefined : createCheckpointer(o.root, settings, ignore),
     // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
     calibration: new TokenCalibration(),
   };

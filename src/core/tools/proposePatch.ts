@@ -10,7 +10,11 @@ interface Args {
 
 export const proposePatchTool: Tool<Args> = {
   name: 'propose_patch',
-  loop: { planModeDryRun: true, patchOf: (args) => (typeof args.patch === 'string' ? args.patch : undefined) },
+  loop: {
+    planModeDryRun: true,
+    patchOf: (args) => (typeof args.patch === 'string' ? args.patch : undefined),
+    changesFiles: (args) => patchPaths(args.patch),
+  },
   description:
     'Change files with a patch: a unified diff (preferred; ---/+++ headers and @@ hunks with 3 lines of context), an apply_patch ' +
     'envelope (*** Begin Patch), or SEARCH/REPLACE blocks. Paths are workspace-relative. The patch is checked first; every hunk ' +
@@ -176,4 +180,12 @@ function describeRefusals(r: ApplyResult): string | undefined {
     ...f.hunks.filter((h) => h.status === 'refused').map((h) => `${h.id}: ${h.reason ?? 'refused'}`),
   ]);
   return lines.length ? lines.join('\n') : undefined;
+}
+
+/** The paths a patch names (both sides of a rename); nothing when it does not parse (then nothing is applied). */
+function patchPaths(patch: unknown): readonly string[] | 'none' {
+  if (typeof patch !== 'string') return 'none';
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return 'none';
+  return [...new Set(parsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))];
 }

@@ -101,9 +101,9 @@ export class CheckpointStore {
    * the blobs no remaining record refers to; the stat cache's own blobs go last. Returns what it freed.
    */
   prune(maxBytes: number, keepRunId?: string): { freedBytes: number; droppedRuns: string[] } {
+    if (this.blobs.totalBytes() <= maxBytes) return { freedBytes: 0, droppedRuns: [] };
     const blobs = this.blobs.list();
     let total = blobs.reduce((n, b) => n + b.size, 0);
-    if (total <= maxBytes) return { freedBytes: 0, droppedRuns: [] };
     const runs = this.runs().reverse(); // oldest first
     const droppedRuns: string[] = [];
     let freedBytes = 0;

@@ -5,6 +5,7 @@
  * left. The stat cache (hashIndex) keeps a path from being read again while its stat is unchanged.
  */
 import path from 'node:path';
+import { ChangeFeed } from './changeFeed';
 import { CheckpointStore } from './checkpointStore';
 import { readBytes, statPath, statWorkspace, type StatRow } from './workspaceState';
 import type { CheckpointScope, Checkpoints, FileState, OpenCapture, PathChange, StepCheckpoint } from './types';
@@ -19,6 +20,13 @@ export interface CheckpointerOptions {
   ignored(): (rel: string, isDir: boolean) => boolean;
   /** A file larger than this is not kept (its change is recorded as uncaptured). Default 32 MiB. */
   maxFileBytes?: number;
+  /** false: no change feed, every workspace capture walks (tests, the benchmark's comparison). */
+  watch?: boolean;
+}
+
+interface Known {
+  row: StatRow;
+  state: Captured;
 }
 
 /** What `begin`/`end` measured, for the benchmark and the log. */
@@ -36,6 +44,11 @@ export class Checkpointer implements Checkpoints {
   readonly store: CheckpointStore;
   /** The last capture's figures. */
   last: CaptureStats | undefined;
+  /** How the last workspace capture found the changes: the change feed, or a walk. */
+  lastMode: 'feed' | 'walk' | undefined;
+  /** Every kept workspace path as of the last look, with its state (its bytes are in the blob store). */
+  private known: Map<string, Known> | undefined;
+  private feed: ChangeFeed | undefined;
   private addedBytes = 0;
 
   constructor(private readonly options: CheckpointerOptions) {
@@ -72,16 +85,13 @@ export class Checkpointer implements Checkpoints {
       return record;
     };
     if (input.scope === 'workspace') {
-      const rules = this.walkRules();
-      const before = await statWorkspace(this.options.root, rules);
-      const states = new Map<string, Captured>();
-      for (const [rel, row] of before) states.set(rel, this.capture(rel, row));
+      // `known` is made to match the disk (changes since the last step are not this step's), then the step's changes are what moved from it.
+      await this.sync();
       const beginMs = Date.now() - started;
       return {
         end: async () => {
           const endStart = Date.now();
-          const after = await statWorkspace(this.options.root, this.walkRules());
-          const { changes, uncaptured } = this.diff(before, after, states);
+          const { changes, uncaptured } = await this.advance();
           return finish('workspace', changes, uncaptured, beginMs, endStart);
         },
       };
@@ -107,6 +117,78 @@ export class Checkpointer implements Checkpoints {
         return finish('paths', changes, uncaptured, beginMs, endStart);
       },
     };
+  }
+
+  /**
+   * Brings `known` (every kept path's stat and state) up to the disk: a walk the first time, then only
+   * the paths the change feed saw (a walk again when it missed something).
+   */
+  private async sync(): Promise<void> {
+    if (!this.known) {
+      // The feed starts before the walk: a change during the walk is seen by one or the other.
+      if (this.options.watch !== false && !this.feed) {
+        const feed = new ChangeFeed(this.options.root, path.join(this.store.dir, 'feed'), () => this.skipRule());
+        if (feed.start()) this.feed = feed;
+      }
+      await this.feed?.settle();
+      this.feed?.take();
+      const known = new Map<string, Known>();
+      for (const [rel, row] of await statWorkspace(this.options.root, this.walkRules())) known.set(rel, { row, state: this.capture(rel, row) });
+      this.known = known;
+      return;
+    }
+    await this.advance();
+  }
+
+  /** Moves `known` to the disk now; what changed on the way, with its states before and after. */
+  private async advance(): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
+    const known = this.known!;
+    let rels: Set<string>;
+    let rows: Map<string, StatRow> | undefined;
+    const dirty = this.feed ? (await this.feed.settle(), this.feed.take()) : undefined;
+    if (dirty) {
+      this.lastMode = 'feed';
+      rels = await this.expand(dirty);
+    } else {
+      this.lastMode = 'walk';
+      rows = await statWorkspace(this.options.root, this.walkRules());
+      rels = new Set([...known.keys(), ...rows.keys()].filter((rel) => known.get(rel)?.row.sig !== rows!.get(rel)?.sig));
+    }
+    const changes: PathChange[] = [];
+    const uncaptured: string[] = [];
+    const skip = this.skipRule();
+    for (const rel of [...rels].sort()) {
+      const was = known.get(rel);
+      const row = rows ? rows.get(rel) : skip(rel, false) ? undefined : statPath(this.options.root, rel);
+      if (was && row && was.row.sig === row.sig) continue;
+      const now = row ? this.capture(rel, row) : null;
+      if (row) known.set(rel, { row, state: now });
+      else known.delete(rel);
+      const before = was ? was.state : null;
+      if (before === 'uncaptured' || now === 'uncaptured') {
+        uncaptured.push(rel);
+        continue;
+      }
+      if (!sameState(before, now)) changes.push({ path: rel, before, after: now as FileState | null });
+    }
+    return { changes, uncaptured };
+  }
+
+  /** The feed's paths, with everything below a folder that appeared, went or was replaced. */
+  private async expand(dirty: Set<string>): Promise<Set<string>> {
+    const known = this.known!;
+    const out = new Set<string>();
+    for (const d of dirty) {
+      const rel = d.endsWith('/') ? d.slice(0, -1) : d;
+      out.add(rel);
+      const row = statPath(this.options.root, rel);
+      const wasDir = known.get(rel)?.row.kind === 'dir';
+      const isDir = row?.kind === 'dir';
+      if (!d.endsWith('/') && wasDir === isDir && (isDir ? known.has(rel) : true)) continue;
+      if (wasDir) for (const k of known.keys()) if (k.startsWith(`${rel}/`)) out.add(k);
+      if (isDir) for (const k of (await statWorkspace(this.options.root, this.walkRules(), rel)).keys()) out.add(k);
+    }
+    return out;
   }
 
   /** Paths that differ between two stat maps, with their states before (kept at begin) and after. */
@@ -149,11 +231,21 @@ export class Checkpointer implements Checkpoints {
   }
 
   private walkRules() {
+    return { skip: this.skipRule() };
+  }
+
+  /** Left out of workspace captures: the state folder, every `.git`, ignored paths. */
+  private skipRule(): (rel: string, isDir: boolean) => boolean {
     const ignored = this.options.ignored();
     const state = path.relative(this.options.root, this.options.stateDir).split(path.sep).join('/');
-    return {
-      skip: (rel: string, isDir: boolean) => rel === state || rel.startsWith(`${state}/`) || rel === '.git' || rel.endsWith('/.git') || ignored(rel, isDir),
-    };
+    const inGit = (rel: string) => rel === '.git' || rel.startsWith('.git/') || rel.endsWith('/.git') || rel.includes('/.git/');
+    return (rel, isDir) => rel === state || rel.startsWith(`${state}/`) || inGit(rel) || ignored(rel, isDir);
+  }
+
+  /** Stops watching the workspace. */
+  dispose(): void {
+    this.feed?.close();
+    this.feed = undefined;
   }
 
   /** The named paths (workspace-relative, inside the root) and their parents that do not exist yet (a restore removes them again). */

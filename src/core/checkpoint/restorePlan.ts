@@ -63,7 +63,7 @@ export function planRestore(store: CheckpointStore, root: string, runId: string,
       continue;
     }
     if (target && target.kind !== 'dir' && !store.blobs.has(target.hash)) {
-      blocked.push({ path: rel, reason: 'its saved content was pruned (patchpilot.checkpoints.maxBytes)' });
+      blocked.push({ path: rel, reason: 'its saved content is gone (pruned under patchpilot.checkpoints.maxBytes, or lost to a crash)' });
       continue;
     }
     const dir = nearestExisting(root, path.posix.dirname(rel));

@@ -33,9 +33,9 @@ export function rowOf(st: Stats): StatRow | undefined {
 }
 
 /** Every path under `root` the rules keep, with its stat row; breadth first, folders read in batches. */
-export async function statWorkspace(root: string, rules: WalkRules): Promise<Map<string, StatRow>> {
+export async function statWorkspace(root: string, rules: WalkRules, under = ''): Promise<Map<string, StatRow>> {
   const out = new Map<string, StatRow>();
-  let level = [''];
+  let level = [under];
   while (level.length > 0) {
     const next: string[] = [];
     for (let i = 0; i < level.length; i += BATCH) {

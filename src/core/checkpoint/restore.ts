@@ -21,8 +21,13 @@ export function resolveRun(store: CheckpointStore, run: string): string {
     if (!last) throw new Error('no run in this workspace has checkpoints');
     return last.runId;
   }
-  if (!runs.some((r) => r.runId === run)) throw new Error(`run ${run} has no checkpoints in this workspace`);
-  return run;
+  if (runs.some((r) => r.runId === run)) return run;
+  // A unique prefix is enough, as in `patchpilot history show`.
+  const matches = runs.filter((r) => r.runId.startsWith(run));
+  if (matches.length === 1) return matches[0]!.runId;
+  throw new Error(
+    matches.length > 1 ? `run ${run} is ambiguous: ${matches.map((m) => m.runId).join(', ')}` : `run ${run} has no checkpoints in this workspace`,
+  );
 }
 
 /** Writes the plan; on success keeps a redo record and a note for the agent. */

@@ -4,7 +4,7 @@
  * now). A path that is not as the run left it (changed by the user since), whose earlier bytes were
  * not kept or were pruned, or whose folder cannot be written blocks the restore.
  */
-import { accessSync, constants } from 'node:fs';
+import { accessSync, constants, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { hashBytes } from './blobStore';
 import type { CheckpointStore } from './checkpointStore';
@@ -76,6 +76,17 @@ export function planRestore(store: CheckpointStore, root: string, runId: string,
     }
     items.push({ path: rel, current, target });
   }
+  // A folder the restore removes must hold nothing else (ignored files the checkpoints do not cover).
+  const removed = new Set(items.filter((i) => i.target === null).map((i) => i.path));
+  for (const item of items) {
+    if (item.target !== null || item.current?.kind !== 'dir') continue;
+    const foreign = entriesOf(root, item.path).filter((name) => !removed.has(`${item.path}/${name}`));
+    if (foreign.length)
+      blocked.push({
+        path: item.path,
+        reason: `the run created this folder, but it now also holds ${foreign.slice(0, 3).join(', ')} (not in its checkpoints)`,
+      });
+  }
   return { runId, beforeStep, steps: [...new Set(records.map((r) => r.step))], items, blocked };
 }
 
@@ -89,6 +100,14 @@ export function currentState(root: string, rel: string): FileState | null {
     return { kind: row.kind, hash: hashBytes(bytes), mode: row.mode, size: bytes.length };
   } catch {
     return { kind: row.kind, hash: 'unreadable', mode: row.mode, size: row.size };
+  }
+}
+
+function entriesOf(root: string, rel: string): string[] {
+  try {
+    return readdirSync(path.join(root, rel));
+  } catch {
+    return [];
   }
 }
 

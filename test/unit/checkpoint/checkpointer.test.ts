@@ -14,7 +14,7 @@ import {
   statSync,
 } from 'node:fs';
 import path from 'node:path';
-import { Checkpointer, planRestore, restore, planRedo, redo } from '../../../src/core/checkpoint';
+import { Checkpointer, planRestore, restore, planRedo, redo, resolveRun } from '../../../src/core/checkpoint';
 import { HashIndex } from '../../../src/core/checkpoint/hashIndex';
 import { tempWorkspace } from '../tools/helpers';
 
@@ -112,6 +112,28 @@ describe('Checkpointer', () => {
       assert.equal(restore(cp.store, ws.root, plan, { restoreRest: true }).ok, true);
       assert.deepEqual([readFileSync(abs('a.txt'), 'utf8'), readFileSync(abs('b.txt'), 'utf8')], ['1\n', 'user\n']);
     } finally {
+      ws.cleanup();
+    }
+  });
+
+  test('a folder the run created that now holds ignored files blocks its removal; a run id prefix is enough', async () => {
+    const { ws, cp, abs } = setup({}, 1024 ** 3, (rel) => rel.endsWith('.log'));
+    try {
+      const open = await cp.begin({ runId: 'run-abc', step: 1, tool: 'run_command', scope: 'workspace' });
+      mkdirSync(abs('out'));
+      writeFileSync(abs('out/a.js'), 'a');
+      writeFileSync(abs('out/build.log'), 'ignored');
+      await open!.end();
+      const plan = planRestore(cp.store, ws.root, resolveRun(cp.store, 'run-a'), 1);
+      assert.deepEqual(
+        plan.blocked.map((b) => b.path),
+        ['out'],
+      );
+      assert.match(plan.blocked[0]!.reason, /build\.log/);
+      assert.equal(restore(cp.store, ws.root, plan).ok, false);
+      assert.equal(existsSync(abs('out/a.js')), true);
+    } finally {
+      cp.dispose();
       ws.cleanup();
     }
   });

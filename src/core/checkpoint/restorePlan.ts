@@ -66,6 +66,10 @@ export function planRestore(store: CheckpointStore, root: string, runId: string,
       blocked.push({ path: rel, reason: 'its saved content is gone (pruned under patchpilot.checkpoints.maxBytes, or lost to a crash)' });
       continue;
     }
+    if (target && target.kind !== 'dir' && hashBytes(store.blobs.get(target.hash)) !== target.hash) {
+      blocked.push({ path: rel, reason: 'its saved content was altered on disk; it is not written back' });
+      continue;
+    }
     const dir = nearestExisting(root, path.posix.dirname(rel));
     try {
       accessSync(path.join(root, dir), constants.W_OK);

@@ -23,6 +23,7 @@ const CORE_LAYERS = {
   llm: { allow: ['base'] },
   policy: { allow: ['base', 'fs'] },
   history: { allow: ['base', 'fs'] },
+  checkpoint: { allow: ['base', 'fs'] },
   ports: { allow: ['base'] },
   git: { allow: ['base', 'fs', 'policy'] },
   workspace: { allow: ['base', 'fs', 'policy', 'ports'] },

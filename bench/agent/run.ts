@@ -8,7 +8,8 @@
  *      main thread (in-process store) and in a worker.
  *  (c) the share of prompt tokens reusable as a provider's cached prefix over a 40-step run, at 8k,
  *      32k and 128k windows (cachePrefix.ts).
- * Env: BENCH_STEPS (default 200), BENCH_ROWS (default 100000), BENCH_PART=cache for table (c) alone.
+ *  (d) a command step's own cost (protected guard, checkpoint) and a restore at 1k/10k/100k files (checkpoints.ts).
+ * Env: BENCH_STEPS (default 200), BENCH_ROWS (default 100000), BENCH_PART=cache or checkpoints for table (c) or (d) alone.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ import { NodeTaskRunner } from '../../src/cli/node/nodeTaskRunner';
 import { ScriptedModelServer, type ScriptedTurn } from '../../test/support/scriptedModel';
 import { StepMeter, instantModel, loopBlockProbe, noopTools, percentile } from './instant';
 import { cachePrefixTable } from './cachePrefix';
+import { checkpointTable } from './checkpoints';
 import { installHistory, prefilledHistory } from './prefill';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 200);
@@ -202,6 +204,10 @@ async function main(): Promise<void> {
     console.log(await cachePrefixTable(log));
     return;
   }
+  if (process.env.BENCH_PART === 'checkpoints') {
+    console.log(await checkpointTable(log));
+    return;
+  }
   log(`agent benchmark: ${STEPS} tool steps per run, history of ${ROWS.toLocaleString('en')} rows`);
   const prefilled = await prefilledHistory(ROWS, log);
   for (const kind of ['main-thread, empty', 'worker, empty', 'main-thread, 100k rows', 'worker, 100k rows'] as const) {
@@ -236,6 +242,8 @@ async function main(): Promise<void> {
   console.log(`"own" = a step's wall time minus the time inside the model call and the tool calls (the last step, which closes the run, left out).`);
   console.log(`\n(c) prompt tokens reusable as a provider's cached prefix, 40 read_file steps of ~650 tokens, the window reported by the endpoint:`);
   console.log(await cachePrefixTable(log));
+  console.log(`\n(d) a command step's own cost and its checkpoint, by workspace size:`);
+  console.log(await checkpointTable(log));
   console.log(`node ${process.version}, ${os.cpus().length} cpu(s) (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg()[0]!.toFixed(1)}`);
 }
 

@@ -98,6 +98,8 @@ export type AgentEvent =
   | { type: 'model/retrying'; attempt: number; delayMs: number; reason: string }
   | { type: 'tool/started'; callId: string; name: string; args: unknown }
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
+  /** A step's files were kept before it ran (src/core/checkpoint): "restore to before step `step`" undoes them. */
+  | { type: 'checkpoint/saved'; runId: string; step: number; callId: string; tool: string; paths: string[] }
   /** `diff`: what the patch would change, as a unified diff (absent when refused); `warnings`: what the parser tolerated. */
   | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string; diff?: string; warnings?: string[] }
   | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp'; title: string; reason?: string }

@@ -64,6 +64,12 @@ export interface PatchPilotSettings {
     maxRepeatedFailures: number;
   };
   git: { autoCommit: boolean };
+  /** Restore points taken before each step that can change files (src/core/checkpoint). */
+  checkpoints: {
+    enabled: boolean;
+    /** The store's cap in bytes (file contents, deduplicated); the oldest runs' checkpoints are pruned first. */
+    maxBytes: number;
+  };
   history: {
     /** Database file; relative paths are relative to the workspace. */
     path: string;
@@ -189,6 +195,8 @@ export const SETTING_KEYS = {
   'patchpilot.limits.maxCostUsd': { kind: 'posnum' },
   'patchpilot.limits.dailyCostUsd': { kind: 'posnum' },
   'patchpilot.limits.maxRepeatedFailures': { kind: 'posint' },
+  'patchpilot.checkpoints.enabled': { kind: 'boolean' },
+  'patchpilot.checkpoints.maxBytes': { kind: 'posint' },
   'patchpilot.git.autoCommit': { kind: 'boolean', trustSensitive: true, safeValues: [false] },
   'patchpilot.history.path': { kind: 'string' },
   // A repository's own settings must not be able to delete the user's history.
@@ -229,6 +237,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30, maxRepeatedFailures: 3 },
   git: { autoCommit: false },
+  checkpoints: { enabled: true, maxBytes: 512 * 1024 * 1024 },
   history: { path: '.patchpilot/history.db', retention: {} },
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
   sandbox: { allowUnixSockets: [] },
@@ -356,6 +365,10 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       maxRepeatedFailures: v('patchpilot.limits.maxRepeatedFailures', d.limits.maxRepeatedFailures),
     },
     git: { autoCommit: v('patchpilot.git.autoCommit', d.git.autoCommit) },
+    checkpoints: {
+      enabled: v('patchpilot.checkpoints.enabled', d.checkpoints.enabled),
+      maxBytes: v('patchpilot.checkpoints.maxBytes', d.checkpoints.maxBytes),
+    },
     history: {
       path: v('patchpilot.history.path', d.history.path),
       retention: {

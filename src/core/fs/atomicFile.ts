@@ -31,7 +31,7 @@ export function tempPathFor(target: string, options: { hidden?: boolean } = {}):
  * exactly (the umask must not strip an executable bit); without it the umask decides. A failure
  * removes the half-written file.
  */
-export function writeTempSync(file: string, data: string | Uint8Array, mode?: number, fsx: FsLayer = nodeFs): void {
+export function writeTempSync(file: string, data: string | Uint8Array, mode?: number, fsx: FsLayer = nodeFs, sync = true): void {
   const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
   let fd: number | undefined;
   try {
@@ -39,7 +39,7 @@ export function writeTempSync(file: string, data: string | Uint8Array, mode?: nu
     let offset = 0;
     while (offset < bytes.length) offset += fsx.writeSync(fd, bytes, offset, bytes.length - offset);
     if (mode !== undefined) fsx.fchmodSync(fd, mode);
-    fsx.fsyncSync(fd);
+    if (sync) fsx.fsyncSync(fd);
     fsx.closeSync(fd);
     fd = undefined;
   } catch (err) {
@@ -82,13 +82,20 @@ export interface WriteAtomicOptions {
   /** Runs after the temp file is durable, just before the rename (keep a backup, check a lock); a throw aborts the write. */
   beforeRename?: () => void;
   fsx?: FsLayer;
+  /**
+   * false: no fsync (of the file or its folder). The replacement is still whole or absent after a
+   * kill -9 (the page cache outlives the process), not after a power cut: for data that can be
+   * found missing and said so (checkpoint blobs), where a thousand fsyncs per step would cost seconds.
+   */
+  durable?: boolean;
 }
 
 /** Replaces `target` with `data`: temp file, fsync, rename, fsync the folder. */
 export function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
   const fsx = options.fsx ?? nodeFs;
   const tmp = tempPathFor(target);
-  writeTempSync(tmp, data, options.mode, fsx);
+  const durable = options.durable !== false;
+  writeTempSync(tmp, data, options.mode, fsx, durable);
   try {
     options.beforeRename?.();
     renameSync(tmp, target, fsx);
@@ -96,7 +103,7 @@ export function writeFileAtomic(target: string, data: string | Uint8Array, optio
     safely(() => fsx.unlinkSync(tmp));
     throw err;
   }
-  fsyncDirSync(path.dirname(target), fsx);
+  if (durable) fsyncDirSync(path.dirname(target), fsx);
 }
 
 function safely(fn: () => void): void {

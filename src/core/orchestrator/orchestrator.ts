@@ -7,6 +7,7 @@ import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { briefArgs } from '../base/truncate';
 import { executeCalls } from './executeCalls';
+import { withCheckpoint } from './checkpointStep';
 import { answerInvalidCalls } from './invalidCalls';
 import { askModel, notesOnReply, recordReasoning } from './modelStep';
 import { asJson, type RunRecorder } from './recorder';
@@ -129,7 +130,7 @@ export class Orchestrator {
       turn.thinkingBlocks,
     );
     const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
-    const executed = await executeCalls(calls, parallel, (call) => this.runCall(call, setup, run.emit));
+    const executed = await executeCalls(calls, parallel, (call) => withCheckpoint(run, tools.get(call.name), call, () => this.runCall(call, setup, run.emit)));
     let looping: string | undefined;
     for (const x of executed) {
       conversation.addToolResult(x.call.id, x.result.output);

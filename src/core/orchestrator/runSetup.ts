@@ -71,7 +71,8 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
     tests: run.tests,
   });
   recordEarlier(run);
-  const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history });
+  const restoreNotes = recordRestoreNotes(run);
+  const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history, restoreNotes });
   run.conversation = context.conversation;
   recordStart(run, git);
   return { toolCtx, tools, offered, specs, readOnly: new Set(offered.filter((t) => t.readOnly).map((t) => t.name)), context: context.context };
@@ -149,6 +150,7 @@ function buildRunContext(
     skills: SkillCatalog;
     specs: ModelToolSpec[];
     history: ToolContext['history'];
+    restoreNotes: string[];
   },
 ): Promise<RunContext> {
   const { deps, goal, options, recorder, emit, warn } = run;
@@ -157,7 +159,7 @@ function buildRunContext(
   return createRunContext(
     {
       root: o.root,
-      goal,
+      goal: o.restoreNotes.length ? `${o.restoreNotes.join('\n')}\n\n${goal}` : goal,
       mode,
       facts: o.facts,
       // A subagent gets its focused prompt; the workspace's rules, memory and skills still follow.
@@ -221,4 +223,18 @@ async function workspaceFacts(root: string, git: GitSnapshot, settings: Orchestr
     afterEdit: settings.tests.afterEdit,
     topLevel: top,
   };
+}
+
+/** Restores the user made since the last run: the model hears of them with the goal, before it relies on old reads. */
+function recordRestoreNotes(run: RunState): string[] {
+  if (run.options.subagent) return [];
+  let notes: string[];
+  try {
+    notes = run.deps.checkpoints?.takeNotes() ?? [];
+  } catch (err) {
+    run.warn(`the notes about restored files could not be read: ${errorMessage(err)}`);
+    return [];
+  }
+  if (notes.length) run.recorder.step({ role: 'user', text: notes.join('\n') });
+  return notes;
 }

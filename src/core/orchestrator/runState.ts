@@ -47,6 +47,8 @@ export class RunState {
   /** Replies in a row that were no answer (reasoning only, empty, unreadable). */
   unusableReplies = 0;
   conversation: Conversation | undefined;
+  /** The id checkpoints are filed under when the run has no history row. */
+  private readonly localRunId = `run-${Date.now().toString(36)}-${process.pid}`;
   private readonly stop = new AbortController();
   private readonly timer: NodeJS.Timeout;
   private timeUp = false;
@@ -77,6 +79,11 @@ export class RunState {
       this.cancel();
     }, deps.settings.limits.wallClockMinutes * 60_000);
     this.timer.unref?.();
+  }
+
+  /** The run's id for its checkpoints: its history id, else one of its own. */
+  get checkpointRunId(): string {
+    return this.recorder.runId ?? this.localRunId;
   }
 
   /** Aborted by the caller's cancel or the wall clock. */

@@ -68,6 +68,8 @@ export class Subagents implements SubagentSpawner {
         ]),
         // The parent gathered its outside tools (MCP) already; the child uses those, asks nothing new.
         toolSources: undefined,
+        // The parent's checkpoint around spawn_subagent covers all the child changes.
+        checkpoints: undefined,
         onEvent: (e) => {
           if (FORWARDED.has(e.type)) emit(e);
           else if (e.type === 'warning') emit({ type: 'warning', message: `subagent ${index}: ${e.message}` });

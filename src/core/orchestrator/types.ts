@@ -10,6 +10,7 @@ import type { GitSnapshot } from '../git/gitSession';
 import type { WorkspaceFacts } from '../context/systemPrompt';
 import type { TokenCalibration } from '../context/tokenCounter';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';
+import type { Checkpoints } from '../checkpoint/types';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -42,6 +43,8 @@ export interface OrchestratorDeps {
   onEvent?(event: AgentEvent): void;
   /** The bundled skills folder (the extension's, or next to the CLI bundle); workspace skills come from .patchpilot/skills. */
   bundledSkillsDir?: string;
+  /** Restore points before each step that can change files (src/core/checkpoint); none: no checkpoints. */
+  checkpoints?: Checkpoints;
   /** Token ratios learned from usage reports, shared by the runs of one session (default: one per run). */
   calibration?: TokenCalibration;
 }

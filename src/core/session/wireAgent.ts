@@ -18,6 +18,7 @@ import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import { mcpProtectedGlobs, type McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
+import { createCheckpointer } from './checkpointWiring';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: {
@@ -159,6 +160,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
   const workspaceFs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
+  const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, ignore);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -199,10 +201,13 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     toolSources: capabilities.toolSources,
     onEvent: o.onEvent,
     bundledSkillsDir: o.bundledSkillsDir,
+    // Restore points before each step that can change files; a read-only agent changes none.
+    checkpoints,
     // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
     calibration: new TokenCalibration(),
   };
   const close = async () => {
+    checkpoints?.dispose();
     if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
     // A store the host lent is the host's to close.
     if (!o.history) await history?.close();

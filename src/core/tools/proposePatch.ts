@@ -4,6 +4,7 @@
  * the one place that words the result). Each step either hands the next what it needs or ends the
  * call with a PatchOutcome.
  */
+import { parsePatch } from '../patch/parse';
 import type { PatchEngine } from '../ports';
 import { applyPatch } from './patchApply';
 import { checkPatch } from './patchCheck';
@@ -20,6 +21,7 @@ export const proposePatchTool: Tool<Args, PatchData> = {
   loop: {
     planModeDryRun: true,
     patchOf: (args, result) => (typeof args.patch === 'string' ? { text: args.patch, data: result.data } : undefined),
+    changesFiles: (args) => patchPaths(args.patch),
   },
   description:
     'Change files with a patch: a unified diff (preferred; ---/+++ headers and @@ hunks with 3 lines of context), an apply_patch ' +
@@ -46,4 +48,12 @@ async function propose(patch: string, ctx: ToolContext, engine: PatchEngine): Pr
   const review = await reviewPatch(patch, checked, ctx);
   if ('kind' in review) return review;
   return applyPatch(patch, checked, review, ctx, engine);
+}
+
+/** The paths a patch names (both sides of a rename); nothing when it does not parse (then nothing is applied). */
+function patchPaths(patch: unknown): readonly string[] | 'none' {
+  if (typeof patch !== 'string') return 'none';
+  const parsed = parsePatch(patch);
+  if (!parsed.ok) return 'none';
+  return [...new Set(parsed.value.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))];
 }

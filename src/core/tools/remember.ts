@@ -13,6 +13,8 @@ interface Args {
  */
 export const rememberTool: Tool<Args> = {
   name: 'remember',
+  // Writes the state folder's MEMORY.md only, which checkpoints leave out.
+  loop: { changesFiles: () => 'none' },
   description:
     `Save one lasting fact about this workspace for later runs (a build or test quirk, a convention, where something lives, a preference the user stated). ` +
     `It is added to ${MEMORY_FILE}, which every later prompt includes and the user edits. One or two sentences; not for notes on the current task.`,

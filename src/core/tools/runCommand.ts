@@ -28,6 +28,8 @@ export const runCommandTool: Tool<Args> = {
     required: ['command'],
     additionalProperties: false,
   },
+  // A command can write anything: the checkpoint covers the whole workspace.
+  loop: { changesFiles: () => 'workspace' },
   readOnly: false,
   async run(args, ctx) {
     if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');

@@ -8,6 +8,7 @@ export type { TestCommandResult } from './testSummary';
 export const runTestsTool: Tool<Record<string, never>> = {
   name: 'run_tests',
   loop: {
+    changesFiles: () => 'workspace',
     isVerdict: (result) => Array.isArray(result.data?.results),
     testsOutcome: (result) => (Array.isArray(result.data?.results) ? (result.ok ? 'passed' : 'failed') : undefined),
   },

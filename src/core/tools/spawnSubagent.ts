@@ -11,7 +11,13 @@ interface Args {
  */
 export const spawnSubagentTool: Tool<Args> = {
   name: 'spawn_subagent',
-  loop: { spawnsRuns: true, notForSubagents: true, testsOutcome: (result) => subagentTests(result.data?.tests) },
+  loop: {
+    spawnsRuns: true,
+    notForSubagents: true,
+    testsOutcome: (result) => subagentTests(result.data?.tests),
+    // Given tools, it may write: one checkpoint around the whole subagent covers what it did.
+    changesFiles: (args) => (Array.isArray(args.tools) && args.tools.length > 0 ? 'workspace' : 'none'),
+  },
   description:
     'Start a subagent on one self-contained task (research a question, find where something is done, review a file) and get its final answer back. ' +
     'It has its own context (it sees none of this conversation: say everything it needs in the task) and read-only tools unless you list others in tools. ' +

@@ -5,6 +5,7 @@ import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
 import type { ApplyResult } from '../patch/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
+import type { CheckpointScope } from '../checkpoint/types';
 
 // Host-facing interfaces now live in src/core/ports; re-exported here so existing imports keep working.
 export type { PathAccess, PathPolicy, CommandPolicy, CommandExecution, CommandExecutor, PatchEngine, WebFetcher, HistorySearch } from '../ports';
@@ -186,6 +187,12 @@ export interface ToolLoopTraits<Data extends object = Record<string, unknown>> {
   spawnsRuns?: boolean;
   /** Never lent to a child run (finish is its own; spawn_subagent does not nest). */
   notForSubagents?: boolean;
+  /**
+   * What a call may change on disk, so the loop takes a checkpoint before it (src/core/checkpoint):
+   * the paths it names (a patch, a write), 'workspace' when it cannot say (a command, a test run),
+   * 'none'. Without it: 'none' for a read-only tool, 'workspace' for any other (an MCP tool).
+   */
+  changesFiles?(args: Record<string, unknown>): CheckpointScope;
 }
 
 export const ok = <Data extends object = Record<string, unknown>>(output: string, data?: Data): ToolResult<Data> => ({ ok: true, output, data });

@@ -16,6 +16,9 @@ import { createProtectedTest, type ProtectedGlob } from '../path/protectedPaths'
 import { GIT_EXEC_PARTS, inodeKey, listTree, scanWorkspace, toEntry, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
 import { SecretRedactor } from './secretRedactor';
 
+/** The checkpoint store's folder in the state folder (src/core/checkpoint/checkpointStore.ts says the same). */
+const CHECKPOINTS_DIR = 'checkpoints';
+
 export interface GuardOptions {
   /** Real path of the workspace root. */
   root: string;
@@ -170,7 +173,15 @@ async function scanWithGitParts(options: GuardOptions): Promise<WorkspaceScan> {
         const inside = rel.slice(state.length + 1);
         // The database and its companions, the folder's own .gitignore (written at the first save,
         // maybe during a command) and the quarantine are written by PatchPilot, not by the command.
-        return inside.startsWith(options.stateFile ?? 'history.db') || inside === '.gitignore' || inside.startsWith(QUARANTINE);
+        // The checkpoint store (written between commands, never during one) is left out too: walking and keeping
+        // its blobs would make every command pay for the store's size; a restore checks each blob's hash instead.
+        return (
+          inside.startsWith(options.stateFile ?? 'history.db') ||
+          inside === '.gitignore' ||
+          inside.startsWith(QUARANTINE) ||
+          inside === CHECKPOINTS_DIR ||
+          inside.startsWith(`${CHECKPOINTS_DIR}/`)
+        );
       },
     },
     options.budget,

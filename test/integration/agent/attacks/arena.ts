@@ -125,7 +125,7 @@ export function createArena(options: { settings?: Record<string, unknown>; files
       for (const rel of PROTECTED)
         Object.assign(
           out,
-          snapshot(path.join(ws, rel), (r) => rel === '.patchpilot' && /^history\.db/.test(r), rel),
+          snapshot(path.join(ws, rel), (r) => rel === '.patchpilot' && /^(history\.db|checkpoints(\/|$))/.test(r), rel),
         );
       return out;
     },

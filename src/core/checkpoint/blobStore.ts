@@ -1,0 +1,77 @@
+/**
+ * Content-addressed file contents under `.patchpilot/checkpoints/blobs/ab/<sha256>`: the same bytes
+ * are stored once whatever path or step they belong to. Written with the repository's one atomic
+ * writer, so a kill -9 leaves a blob whole or absent, never torn.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs/atomicFile';
+
+export function hashBytes(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+export class BlobStore {
+  /** Bytes stored, counted once (a listing) and kept up to date by put and remove. */
+  private total: number | undefined;
+
+  constructor(readonly dir: string) {}
+
+  totalBytes(): number {
+    return (this.total ??= this.list().reduce((n, b) => n + b.size, 0));
+  }
+
+  private file(hash: string): string {
+    return path.join(this.dir, hash.slice(0, 2), hash);
+  }
+
+  /** Stores the bytes (once); returns their hash and whether they were new. */
+  put(bytes: Uint8Array): { hash: string; added: number } {
+    const hash = hashBytes(bytes);
+    const file = this.file(hash);
+    if (existsSync(file)) return { hash, added: 0 };
+    mkdirSync(path.dirname(file), { recursive: true });
+    // Whole or absent after a kill -9; a blob lost to a power cut is found missing by a restore, which then refuses that file.
+    writeFileAtomic(file, bytes, { mode: 0o600, durable: false });
+    if (this.total !== undefined) this.total += bytes.length;
+    return { hash, added: bytes.length };
+  }
+
+  has(hash: string): boolean {
+    return existsSync(this.file(hash));
+  }
+
+  get(hash: string): Buffer {
+    return readFileSync(this.file(hash));
+  }
+
+  remove(hash: string): void {
+    this.total = undefined;
+    rmSync(this.file(hash), { force: true });
+  }
+
+  /** Every stored blob with its size. */
+  list(): { hash: string; size: number }[] {
+    const out: { hash: string; size: number }[] = [];
+    for (const sub of safeReaddir(this.dir)) {
+      for (const name of safeReaddir(path.join(this.dir, sub))) {
+        if (!/^[0-9a-f]{64}$/.test(name)) continue; // a temp file of a write killed midway
+        try {
+          out.push({ hash: name, size: statSync(path.join(this.dir, sub, name)).size });
+        } catch {
+          /* vanished */
+        }
+      }
+    }
+    return out;
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * The checkpoint store under `<workspace>/.patchpilot/checkpoints/`: `blobs/` (content-addressed),
+ * `runs/<runId>/<seq>.json` (one record per step that changed something, each written atomically),
+ * `index.jsonl` (the stat cache) and `notes.json` (restores the agent has not been told of yet).
+ * Capped: over `maxBytes`, the oldest runs' records go first, then the blobs nothing refers to.
+ */
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomic } from '../fs/atomicFile';
+import { BlobStore } from './blobStore';
+import { HashIndex } from './hashIndex';
+import type { StepCheckpoint } from './types';
+
+export const CHECKPOINTS_DIR = 'checkpoints';
+
+export class CheckpointStore {
+  readonly dir: string;
+  readonly blobs: BlobStore;
+  private indexCache: HashIndex | undefined;
+
+  /** `stateDir`: the absolute `.patchpilot` folder of the workspace. */
+  constructor(stateDir: string) {
+    this.dir = path.join(stateDir, CHECKPOINTS_DIR);
+    this.blobs = new BlobStore(path.join(this.dir, 'blobs'));
+  }
+
+  /** Creates the folder, with a `.gitignore` so that nothing of it is ever committed. */
+  ensure(): void {
+    mkdirSync(this.dir, { recursive: true });
+    const ignore = path.join(this.dir, '.gitignore');
+    if (!existsSync(ignore)) writeFileAtomic(ignore, '*\n');
+  }
+
+  get index(): HashIndex {
+    return (this.indexCache ??= new HashIndex(path.join(this.dir, 'index.jsonl')));
+  }
+
+  private runDir(runId: string): string {
+    if (!/^[\w.-]+$/.test(runId)) throw new Error(`not a run id: ${runId}`);
+    return path.join(this.dir, 'runs', runId);
+  }
+
+  save(record: StepCheckpoint): void {
+    const dir = this.runDir(record.runId);
+    mkdirSync(dir, { recursive: true });
+    writeFileAtomic(path.join(dir, `${String(record.seq).padStart(6, '0')}.json`), JSON.stringify(record));
+  }
+
+  /** The next free sequence number of a run (records survive restarts: a resumed run continues). */
+  nextSeq(runId: string): number {
+    const names = safeReaddir(this.runDir(runId)).filter((n) => /^\d+\.json$/.test(n));
+    return names.length === 0 ? 1 : Math.max(...names.map((n) => Number.parseInt(n, 10))) + 1;
+  }
+
+  records(runId: string): StepCheckpoint[] {
+    const dir = this.runDir(runId);
+    const out: StepCheckpoint[] = [];
+    for (const name of safeReaddir(dir)
+      .filter((n) => /^\d+\.json$/.test(n))
+      .sort()) {
+      try {
+        out.push(JSON.parse(readFileSync(path.join(dir, name), 'utf8')) as StepCheckpoint);
+      } catch {
+        /* unreadable: left out (atomic writes make this a foreign file) */
+      }
+    }
+    return out;
+  }
+
+  /** Runs with records, newest (last written) first. */
+  runs(): { runId: string; lastWrite: number }[] {
+    const base = path.join(this.dir, 'runs');
+    return safeReaddir(base)
+      .map((runId) => ({ runId, lastWrite: mtime(path.join(base, runId)) }))
+      .sort((a, b) => b.lastWrite - a.lastWrite);
+  }
+
+  /** Notes about restores, kept until the next run's first turn takes them. */
+  addNote(note: string): void {
+    this.ensure();
+    writeFileAtomic(path.join(this.dir, 'notes.json'), JSON.stringify([...this.readNotes(), note]));
+  }
+
+  takeNotes(): string[] {
+    const notes = this.readNotes();
+    if (notes.length > 0) rmSync(path.join(this.dir, 'notes.json'), { force: true });
+    return notes;
+  }
+
+  private readNotes(): string[] {
+    try {
+      const parsed: unknown = JSON.parse(readFileSync(path.join(this.dir, 'notes.json'), 'utf8'));
+      return Array.isArray(parsed) ? parsed.filter((n): n is string => typeof n === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  /**
+   * Keeps the blobs within `maxBytes`: drops the oldest runs' records (never `keepRunId`'s), then
+   * the blobs no remaining record refers to; the stat cache's own blobs go last. Returns what it freed.
+   */
+  prune(maxBytes: number, keepRunId?: string): { freedBytes: number; droppedRuns: string[] } {
+    if (this.blobs.totalBytes() <= maxBytes) return { freedBytes: 0, droppedRuns: [] };
+    const blobs = this.blobs.list();
+    let total = blobs.reduce((n, b) => n + b.size, 0);
+    const runs = this.runs().reverse(); // oldest first
+    const droppedRuns: string[] = [];
+    let freedBytes = 0;
+    const referenced = (exclude: ReadonlySet<string>) => {
+      const refs = new Set<string>();
+      for (const r of runs)
+        if (!exclude.has(r.runId))
+          for (const rec of this.records(r.runId)) for (const c of rec.changes) for (const s of [c.before, c.after]) if (s?.hash) refs.add(s.hash);
+      return refs;
+    };
+    const sweep = (keep: ReadonlySet<string>) => {
+      for (const b of blobs) {
+        if (keep.has(b.hash) || !this.blobs.has(b.hash)) continue;
+        this.blobs.remove(b.hash);
+        total -= b.size;
+        freedBytes += b.size;
+      }
+    };
+    const dropped = new Set<string>();
+    for (const r of runs) {
+      if (total <= maxBytes) break;
+      if (r.runId === keepRunId) continue;
+      rmSync(this.runDir(r.runId), { recursive: true, force: true });
+      dropped.add(r.runId);
+      droppedRuns.push(r.runId);
+      const refs = referenced(dropped);
+      for (const h of this.index.hashes()) refs.add(h);
+      sweep(refs);
+    }
+    if (total > maxBytes) {
+      // Still over: the stat cache's copies of unchanged files go; the next capture reads them again.
+      const refs = referenced(dropped);
+      const cacheOnly = new Set([...this.index.hashes()].filter((h) => !refs.has(h)));
+      this.index.forgetHashes(cacheOnly);
+      this.index.flush();
+      sweep(refs);
+    }
+    return { freedBytes, droppedRuns };
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function mtime(p: string): number {
+  try {
+    return statSync(p).mtimeMs;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,273 @@
+/**
+ * Takes a checkpoint around one step: `begin()` before the step keeps the bytes of what it may change
+ * (the paths a patch or a write names; for a command, a test run, an MCP tool or a subagent, every
+ * workspace path that is not ignored), `end()` after it records what did change, with the bytes it
+ * left. The stat cache (hashIndex) keeps a path from being read again while its stat is unchanged.
+ */
+import path from 'node:path';
+import { ChangeFeed } from './changeFeed';
+import { CheckpointStore } from './checkpointStore';
+import { readBytes, statPath, statWorkspace, type StatRow } from './workspaceState';
+import type { CheckpointScope, Checkpoints, FileState, OpenCapture, PathChange, StepCheckpoint } from './types';
+
+export interface CheckpointerOptions {
+  /** Real path of the workspace root. */
+  root: string;
+  /** Absolute path of the state folder (`.patchpilot`). */
+  stateDir: string;
+  maxBytes: number;
+  /** Ignored for a workspace capture (`.gitignore`, `.patchpilotignore`): a predicate made once per walk. */
+  ignored(): (rel: string, isDir: boolean) => boolean;
+  /** A file larger than this is not kept (its change is recorded as uncaptured). Default 32 MiB. */
+  maxFileBytes?: number;
+  /** false: no change feed, every workspace capture walks (tests, the benchmark's comparison). */
+  watch?: boolean;
+}
+
+interface Known {
+  row: StatRow;
+  state: Captured;
+}
+
+/** What `begin`/`end` measured, for the benchmark and the log. */
+export interface CaptureStats {
+  scope: 'paths' | 'workspace';
+  beginMs: number;
+  endMs: number;
+  paths: number;
+  addedBytes: number;
+}
+
+type Captured = FileState | 'uncaptured' | null;
+
+export class Checkpointer implements Checkpoints {
+  readonly store: CheckpointStore;
+  /** The last capture's figures. */
+  last: CaptureStats | undefined;
+  /** How the last workspace capture found the changes: the change feed, or a walk. */
+  lastMode: 'feed' | 'walk' | undefined;
+  /** Every kept workspace path as of the last look, with its state (its bytes are in the blob store). */
+  private known: Map<string, Known> | undefined;
+  private feed: ChangeFeed | undefined;
+  private addedBytes = 0;
+
+  constructor(private readonly options: CheckpointerOptions) {
+    this.store = new CheckpointStore(options.stateDir);
+  }
+
+  takeNotes(): string[] {
+    return this.store.takeNotes();
+  }
+
+  async begin(input: { runId: string; step: number; tool: string; scope: CheckpointScope }): Promise<OpenCapture | undefined> {
+    if (input.scope === 'none') return undefined;
+    this.store.ensure();
+    this.addedBytes = 0;
+    const started = Date.now();
+    const at = started;
+    const finish = async (scope: 'paths' | 'workspace', changes: PathChange[], uncaptured: string[], beginMs: number, endStart: number) => {
+      this.store.index.flush();
+      this.last = { scope, beginMs, endMs: Date.now() - endStart, paths: changes.length, addedBytes: this.addedBytes };
+      if (changes.length === 0) return undefined;
+      const record: StepCheckpoint = {
+        version: 1,
+        runId: input.runId,
+        step: input.step,
+        seq: this.store.nextSeq(input.runId),
+        tool: input.tool,
+        at,
+        scope,
+        changes,
+        ...(uncaptured.length ? { uncaptured } : {}),
+      };
+      this.store.save(record);
+      this.store.prune(this.options.maxBytes, input.runId);
+      return record;
+    };
+    if (input.scope === 'workspace') {
+      // `known` is made to match the disk (changes since the last step are not this step's), then the step's changes are what moved from it.
+      await this.sync();
+      const beginMs = Date.now() - started;
+      return {
+        end: async () => {
+          const endStart = Date.now();
+          const { changes, uncaptured } = await this.advance();
+          return finish('workspace', changes, uncaptured, beginMs, endStart);
+        },
+      };
+    }
+    const rels = this.withMissingParents(input.scope);
+    const before = new Map<string, StatRow>();
+    const states = new Map<string, Captured>();
+    for (const rel of rels) {
+      const row = statPath(this.options.root, rel);
+      if (row) before.set(rel, row);
+      states.set(rel, row ? this.capture(rel, row) : null);
+    }
+    const beginMs = Date.now() - started;
+    return {
+      end: async () => {
+        const endStart = Date.now();
+        const after = new Map<string, StatRow>();
+        for (const rel of rels) {
+          const row = statPath(this.options.root, rel);
+          if (row) after.set(rel, row);
+        }
+        const { changes, uncaptured } = this.diff(before, after, states);
+        return finish('paths', changes, uncaptured, beginMs, endStart);
+      },
+    };
+  }
+
+  /**
+   * Brings `known` (every kept path's stat and state) up to the disk: a walk the first time, then only
+   * the paths the change feed saw (a walk again when it missed something).
+   */
+  private async sync(): Promise<void> {
+    if (!this.known) {
+      // The feed starts before the walk: a change during the walk is seen by one or the other.
+      if (this.options.watch !== false && !this.feed) {
+        const feed = new ChangeFeed(this.options.root, path.join(this.store.dir, 'feed'), () => this.skipRule());
+        if (feed.start()) this.feed = feed;
+      }
+      await this.feed?.settle();
+      this.feed?.take();
+      const known = new Map<string, Known>();
+      for (const [rel, row] of await statWorkspace(this.options.root, this.walkRules())) known.set(rel, { row, state: this.capture(rel, row) });
+      this.known = known;
+      return;
+    }
+    await this.advance();
+  }
+
+  /** Moves `known` to the disk now; what changed on the way, with its states before and after. */
+  private async advance(): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
+    const known = this.known!;
+    let rels: Set<string>;
+    let rows: Map<string, StatRow> | undefined;
+    const dirty = this.feed ? (await this.feed.settle(), this.feed.take()) : undefined;
+    if (dirty) {
+      this.lastMode = 'feed';
+      rels = await this.expand(dirty);
+    } else {
+      this.lastMode = 'walk';
+      rows = await statWorkspace(this.options.root, this.walkRules());
+      rels = new Set([...known.keys(), ...rows.keys()].filter((rel) => known.get(rel)?.row.sig !== rows!.get(rel)?.sig));
+    }
+    const changes: PathChange[] = [];
+    const uncaptured: string[] = [];
+    const skip = this.skipRule();
+    for (const rel of [...rels].sort()) {
+      const was = known.get(rel);
+      const row = rows ? rows.get(rel) : skip(rel, false) ? undefined : statPath(this.options.root, rel);
+      if (was && row && was.row.sig === row.sig) continue;
+      const now = row ? this.capture(rel, row) : null;
+      if (row) known.set(rel, { row, state: now });
+      else known.delete(rel);
+      const before = was ? was.state : null;
+      if (before === 'uncaptured' || now === 'uncaptured') {
+        uncaptured.push(rel);
+        continue;
+      }
+      if (!sameState(before, now)) changes.push({ path: rel, before, after: now as FileState | null });
+    }
+    return { changes, uncaptured };
+  }
+
+  /** The feed's paths, with everything below a folder that appeared, went or was replaced. */
+  private async expand(dirty: Set<string>): Promise<Set<string>> {
+    const known = this.known!;
+    const out = new Set<string>();
+    for (const d of dirty) {
+      const rel = d.endsWith('/') ? d.slice(0, -1) : d;
+      out.add(rel);
+      const row = statPath(this.options.root, rel);
+      const wasDir = known.get(rel)?.row.kind === 'dir';
+      const isDir = row?.kind === 'dir';
+      if (!d.endsWith('/') && wasDir === isDir && (isDir ? known.has(rel) : true)) continue;
+      if (wasDir) for (const k of known.keys()) if (k.startsWith(`${rel}/`)) out.add(k);
+      if (isDir) for (const k of (await statWorkspace(this.options.root, this.walkRules(), rel)).keys()) out.add(k);
+    }
+    return out;
+  }
+
+  /** Paths that differ between two stat maps, with their states before (kept at begin) and after. */
+  private diff(before: Map<string, StatRow>, after: Map<string, StatRow>, states: Map<string, Captured>): { changes: PathChange[]; uncaptured: string[] } {
+    const changes: PathChange[] = [];
+    const uncaptured: string[] = [];
+    const all = new Set([...before.keys(), ...after.keys()]);
+    for (const rel of [...all].sort()) {
+      const b = before.get(rel);
+      const a = after.get(rel);
+      if (b && a && b.sig === a.sig) continue;
+      const was = states.get(rel) ?? null;
+      const now = a ? this.capture(rel, a) : null;
+      if (was === 'uncaptured' || now === 'uncaptured') {
+        uncaptured.push(rel);
+        continue;
+      }
+      if (sameState(was, now)) continue; // touched, same bytes and mode
+      changes.push({ path: rel, before: was, after: now });
+    }
+    return { changes, uncaptured };
+  }
+
+  /** A path's state, its bytes kept in the blob store (read only when the stat cache does not know them). */
+  private capture(rel: string, row: StatRow): Captured {
+    if (row.kind === 'dir') return { kind: 'dir', hash: '', mode: row.mode, size: 0 };
+    const { index, blobs } = this.store;
+    const cached = index.lookup(rel, row.sig);
+    if (cached && blobs.has(cached)) return { kind: row.kind, hash: cached, mode: row.mode, size: row.size };
+    if (row.size > (this.options.maxFileBytes ?? 32 * 1024 * 1024)) return 'uncaptured';
+    try {
+      const bytes = readBytes(this.options.root, rel, row.kind);
+      const { hash, added } = blobs.put(bytes);
+      this.addedBytes += added;
+      index.set(rel, row.sig, hash);
+      return { kind: row.kind, hash, mode: row.mode, size: bytes.length };
+    } catch {
+      return 'uncaptured'; // unreadable (permissions): a restore must not pretend it can bring it back
+    }
+  }
+
+  private walkRules() {
+    return { skip: this.skipRule() };
+  }
+
+  /** Left out of workspace captures: the state folder, every `.git`, ignored paths. */
+  private skipRule(): (rel: string, isDir: boolean) => boolean {
+    const ignored = this.options.ignored();
+    const state = path.relative(this.options.root, this.options.stateDir).split(path.sep).join('/');
+    const inGit = (rel: string) => rel === '.git' || rel.startsWith('.git/') || rel.endsWith('/.git') || rel.includes('/.git/');
+    return (rel, isDir) => rel === state || rel.startsWith(`${state}/`) || inGit(rel) || ignored(rel, isDir);
+  }
+
+  /** Stops watching the workspace. */
+  dispose(): void {
+    this.feed?.close();
+    this.feed = undefined;
+  }
+
+  /** The named paths (workspace-relative, inside the root) and their parents that do not exist yet (a restore removes them again). */
+  private withMissingParents(paths: readonly string[]): string[] {
+    const out = new Set<string>();
+    for (const p of paths) {
+      const rel = toRel(this.options.root, p);
+      if (!rel) continue;
+      out.add(rel);
+      for (let dir = path.posix.dirname(rel); dir !== '.' && !statPath(this.options.root, dir); dir = path.posix.dirname(dir)) out.add(dir);
+    }
+    return [...out];
+  }
+}
+
+export function sameState(a: FileState | null, b: FileState | null): boolean {
+  if (!a || !b) return a === b;
+  return a.kind === b.kind && a.hash === b.hash && a.mode === b.mode;
+}
+
+function toRel(root: string, p: string): string | undefined {
+  const rel = path.relative(root, path.resolve(root, p));
+  if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return rel.split(path.sep).join('/');
+}

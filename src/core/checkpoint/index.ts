@@ -1,0 +1,7 @@
+export * from './types';
+export { Checkpointer, type CheckpointerOptions, type CaptureStats } from './checkpointer';
+export { CheckpointStore } from './checkpointStore';
+export { planRestore, currentState, type RestoreItem, type RestorePlan } from './restorePlan';
+export { type RestoreResult } from './restoreApply';
+export { restore, redo, planRedo, resolveRun } from './restore';
+export { describeItem, planDiff, restoreNote } from './restoreView';

@@ -1,0 +1,86 @@
+/**
+ * Writes a restore plan: removals first (deepest first), then folders (shallowest first), then files
+ * and links, each file through the one atomic writer. A plan with blocked paths writes nothing unless
+ * `restRest` says to restore the rest. A write that fails midway puts back what was already written
+ * (the run's states are in the blob store), so a failed restore changes nothing.
+ */
+import { chmodSync, mkdirSync, renameSync, rmSync, rmdirSync, symlinkSync, lstatSync } from 'node:fs';
+import path from 'node:path';
+import { errorMessage } from '../base/errors';
+import { writeFileAtomic, tempPathFor } from '../fs/atomicFile';
+import type { CheckpointStore } from './checkpointStore';
+import type { RestoreItem, RestorePlan } from './restorePlan';
+import type { FileState } from './types';
+
+export type RestoreResult = { ok: true; restored: string[]; skipped: RestorePlan['blocked'] } | { ok: false; reason: string; blocked: RestorePlan['blocked'] };
+
+export function applyRestore(store: CheckpointStore, root: string, plan: RestorePlan, options: { restoreRest?: boolean } = {}): RestoreResult {
+  if (plan.blocked.length > 0 && !options.restoreRest) {
+    return { ok: false, reason: `nothing was restored: ${plan.blocked.length} path(s) block it`, blocked: plan.blocked };
+  }
+  const ordered = orderForWrite(plan.items);
+  const done: RestoreItem[] = [];
+  for (const item of ordered) {
+    try {
+      writeState(store, root, item.path, item.target);
+      done.push(item);
+    } catch (err) {
+      // Put back what was written, newest first, so the workspace is as it was before the restore.
+      for (const d of orderForWrite(done.map((x) => ({ path: x.path, current: x.target, target: x.current })))) {
+        try {
+          writeState(store, root, d.path, d.target);
+        } catch {
+          /* best effort; reported below */
+        }
+      }
+      const reason = errorMessage(err);
+      return { ok: false, reason: `nothing was restored: writing ${item.path} failed (${reason})`, blocked: [{ path: item.path, reason }] };
+    }
+  }
+  return { ok: true, restored: done.map((d) => d.path), skipped: plan.blocked };
+}
+
+/** Removals deepest first, then folders shallowest first, then files and links. */
+function orderForWrite(items: readonly RestoreItem[]): RestoreItem[] {
+  const depth = (p: string) => p.split('/').length;
+  const removals = items.filter((i) => i.target === null).sort((a, b) => depth(b.path) - depth(a.path));
+  const dirs = items.filter((i) => i.target?.kind === 'dir').sort((a, b) => depth(a.path) - depth(b.path));
+  const files = items.filter((i) => i.target && i.target.kind !== 'dir');
+  return [...removals, ...dirs, ...files];
+}
+
+function writeState(store: CheckpointStore, root: string, rel: string, state: FileState | null): void {
+  const abs = path.join(root, rel);
+  const now = lstatOrUndefined(abs);
+  if (state === null) {
+    if (!now) return;
+    if (now.isDirectory())
+      rmdirSync(abs); // only an empty folder: its entries are items of their own
+    else rmSync(abs, { force: true });
+    return;
+  }
+  if (state.kind === 'dir') {
+    if (now && !now.isDirectory()) rmSync(abs, { force: true });
+    mkdirSync(abs, { recursive: true });
+    chmodSync(abs, state.mode);
+    return;
+  }
+  if (now?.isDirectory()) rmdirSync(abs);
+  mkdirSync(path.dirname(abs), { recursive: true });
+  const bytes = store.blobs.get(state.hash);
+  if (state.kind === 'link') {
+    const tmp = tempPathFor(abs, { hidden: true });
+    symlinkSync(bytes.toString('utf8'), tmp);
+    renameSync(tmp, abs);
+    return;
+  }
+  writeFileAtomic(abs, bytes, { mode: state.mode });
+}
+
+function lstatOrUndefined(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}

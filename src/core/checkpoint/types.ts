@@ -1,0 +1,58 @@
+/**
+ * Checkpoints: what each step that can change files found before it ran and left after it, so that
+ * "restore to before step N" can put every file back (edited, created, deleted, renamed, mode bits,
+ * whatever a command or a test run did). Contents live in a content-addressed blob store.
+ */
+
+/** One path's state: a file (its bytes' hash), a symbolic link (its target's hash), or a folder. */
+export interface FileState {
+  kind: 'file' | 'link' | 'dir';
+  /** sha256 of the bytes (a link: of its target text); '' for a folder. */
+  hash: string;
+  /** Permission bits (mode & 0o7777). */
+  mode: number;
+  size: number;
+}
+
+/** A path a step changed: null on a side means the path did not exist. */
+export interface PathChange {
+  path: string;
+  before: FileState | null;
+  after: FileState | null;
+}
+
+/** One step's record, one JSON file under `.patchpilot/checkpoints/runs/<runId>/`. */
+export interface StepCheckpoint {
+  version: 1;
+  runId: string;
+  /** The run's model step (what "before step N" counts). */
+  step: number;
+  /** Order of the call within the run (several calls can share a step). */
+  seq: number;
+  tool: string;
+  /** Epoch ms when the step started. */
+  at: number;
+  scope: 'paths' | 'workspace';
+  changes: PathChange[];
+  /** Paths the step changed whose earlier bytes could not be kept (too large): a restore refuses them. */
+  uncaptured?: string[];
+}
+
+/**
+ * What a call may change, declared by its tool (ToolLoopTraits.changesFiles): the paths it names
+ * (a patch, a write), the whole workspace (a command, a test run, an MCP tool, a subagent with write
+ * tools), or nothing.
+ */
+export type CheckpointScope = readonly string[] | 'workspace' | 'none';
+
+/** An open capture: `end()` after the step records what changed. */
+export interface OpenCapture {
+  end(): Promise<StepCheckpoint | undefined>;
+}
+
+/** The orchestrator's view of the checkpoint store (the CLI and the host hand it one). */
+export interface Checkpoints {
+  begin(input: { runId: string; step: number; tool: string; scope: CheckpointScope }): Promise<OpenCapture | undefined>;
+  /** Notes for the agent about restores since its last turn (taken once). */
+  takeNotes(): string[];
+}

@@ -1,0 +1,81 @@
+/**
+ * The workspace as a checkpoint sees it: a stat of every path that is not ignored (`.gitignore`,
+ * `.patchpilotignore`), not `.git` and not PatchPilot's own state folder, and the state (hash, mode)
+ * of one path. A stat signature tells whether a path may have changed; only then are its bytes read.
+ */
+import { promises as fsp, type Stats } from 'node:fs';
+import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
+import path from 'node:path';
+import type { FileState } from './types';
+
+export interface StatRow {
+  kind: FileState['kind'];
+  /** Changes when the path may have: kind, size, mtime, ctime, inode, mode. */
+  sig: string;
+  size: number;
+  mode: number;
+}
+
+export interface WalkRules {
+  /** Left out with everything below it (ignored, `.git`, the state folder). */
+  skip(rel: string, isDir: boolean): boolean;
+}
+
+const BATCH = 64;
+
+export function rowOf(st: Stats): StatRow | undefined {
+  const kind = st.isSymbolicLink() ? 'link' : st.isDirectory() ? 'dir' : st.isFile() ? 'file' : undefined;
+  if (!kind) return undefined; // sockets, fifos, devices: nothing to restore
+  const mode = st.mode & 0o7777;
+  // A folder's times change with its entries, judged one by one: only its existence and mode count.
+  const sig = kind === 'dir' ? `dir:${mode}` : `${kind}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${mode}`;
+  return { kind, sig, size: st.size, mode };
+}
+
+/** Every path under `root` the rules keep, with its stat row; breadth first, folders read in batches. */
+export async function statWorkspace(root: string, rules: WalkRules, under = ''): Promise<Map<string, StatRow>> {
+  const out = new Map<string, StatRow>();
+  let level = [under];
+  while (level.length > 0) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i += BATCH) {
+      const dirs = level.slice(i, i + BATCH);
+      const listings = await Promise.all(dirs.map((d) => fsp.readdir(path.join(root, d), { withFileTypes: true }).catch(() => [])));
+      const stats: Promise<void>[] = [];
+      dirs.forEach((dir, index) => {
+        for (const d of listings[index]!) {
+          const rel = dir ? `${dir}/${d.name}` : d.name;
+          if (rules.skip(rel, d.isDirectory())) continue;
+          if (d.isDirectory()) next.push(rel);
+          stats.push(
+            fsp.lstat(path.join(root, rel)).then(
+              (st) => {
+                const row = rowOf(st);
+                if (row) out.set(rel, row);
+              },
+              () => undefined, // vanished meanwhile
+            ),
+          );
+        }
+      });
+      await Promise.all(stats);
+    }
+    level = next;
+  }
+  return out;
+}
+
+/** One path's row, or undefined when it does not exist (or is no file, link or folder). */
+export function statPath(root: string, rel: string): StatRow | undefined {
+  try {
+    return rowOf(lstatSync(path.join(root, rel)));
+  } catch {
+    return undefined;
+  }
+}
+
+/** The bytes a path's state is hashed from: a file's content, a link's target. */
+export function readBytes(root: string, rel: string, kind: FileState['kind']): Buffer {
+  const abs = path.join(root, rel);
+  return kind === 'link' ? Buffer.from(readlinkSync(abs), 'utf8') : kind === 'file' ? readFileSync(abs) : Buffer.alloc(0);
+}

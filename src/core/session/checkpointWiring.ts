@@ -1,0 +1,27 @@
+/**
+ * The workspace's checkpoint store for a wired agent: under `<root>/.patchpilot/checkpoints`, capped by
+ * patchpilot.checkpoints.maxBytes, leaving out what git and `.patchpilotignore` ignore.
+ */
+import { realpathSync } from 'node:fs';
+import path from 'node:path';
+import { Checkpointer } from '../checkpoint';
+import type { PatchPilotSettings } from '../config';
+import { IgnoreRules } from '../git/ignoreRules';
+import type { IgnoreFilter } from '../policy/path/ignoreFilter';
+
+export const STATE_DIR = '.patchpilot';
+
+export function createCheckpointer(root: string, settings: PatchPilotSettings, ignore?: IgnoreFilter): Checkpointer | undefined {
+  if (!settings.checkpoints.enabled) return undefined;
+  const real = realpathSync(root);
+  return new Checkpointer({
+    root: real,
+    stateDir: path.join(real, STATE_DIR),
+    maxBytes: settings.checkpoints.maxBytes,
+    ignored: () => {
+      const rules = new IgnoreRules(real, ignore);
+      const agent = rules.agentFilter.snapshot();
+      return (rel, isDir) => agent(rel, isDir) || rules.isGitIgnored(rel, isDir);
+    },
+  });
+}

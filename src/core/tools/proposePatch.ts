@@ -1,5 +1,6 @@
 import type { ApplyResult, HunkResult } from '../patch/types';
 import { parsePatch } from '../patch/parse';
+import { undoKeyOf } from '../patch/undoKey';
 import { pathPolicyOf } from './paths';
 import { ToolError, fail, ok, type Tool, type ToolContext } from './types';
 import type { PolicyDecision } from '../policy/types';
@@ -80,7 +81,15 @@ export const proposePatchTool: Tool<Args> = {
       edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
       const rejectedIds = [...known].filter((id) => !accepted.includes(id));
       const rejected = rejectedIds.map((id) => (reasons[id] ? { id, reason: reasons[id] } : { id }));
-      ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted, ...(rejected.length ? { rejected } : {}) });
+      ctx.emit?.({
+        type: 'approval-answered',
+        kind: 'patch',
+        approved: accepted.length > 0 || !!edited,
+        accepted,
+        total: known.size,
+        ...(rejected.length ? { rejected } : {}),
+        ...(edited ? { edited: true } : {}),
+      });
     }
     const said = feedback ? `\nThe user said: ${feedback}` : '';
     const why = asks.length ? `\nIt needed approval:\n${asks.map((d) => `  ${d.path} (${d.decision.rule}): ${d.decision.reason}`).join('\n')}` : '';
@@ -120,6 +129,14 @@ export const proposePatchTool: Tool<Args> = {
       files: result.files.filter((f) => f.status === 'ok' && (f.hunks.length === 0 || f.hunks.some((h) => h.status === 'applied'))),
     });
     for (const p of changed) ctx.run.changedFiles.add(p);
+    ctx.emit?.({
+      type: 'patch-applied',
+      files: changed,
+      hunks: applied,
+      total: hunks.length,
+      edited: !!edited,
+      ...(result.reversePatch.trim() ? { undoKey: undoKeyOf(result.reversePatch) } : {}),
+    });
 
     let output = edited
       ? `the user edited the change before accepting it; this is what was written to ${changed.join(', ')} (a diff from the files as they were):\n${edited.trimEnd()}`

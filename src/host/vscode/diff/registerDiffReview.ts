@@ -4,15 +4,14 @@ import { registerReviewHunk } from '../commands/reviewHunk';
 import { registerReviewReject } from '../commands/reviewReject';
 import { registerUndoLastPatch } from '../commands/undoLastPatch';
 import { HunkCodeLensProvider } from './hunkCodeLens';
-import type { PatchJournal } from './patchJournal';
-import type { PatchPlanner } from '../../../core/patch/planner';
+import type { PatchUndo } from './undoPatch';
 import { registerDiffReviewProviders, type DiffReviewServices } from './vsCodeDiffPreview';
 
 /** Once in activate(): the review's document providers, the hunk CodeLens and its commands, Undo Last Patch. */
-export function registerDiffReview(context: vscode.ExtensionContext, services: DiffReviewServices, journal: PatchJournal, planner: PatchPlanner): void {
+export function registerDiffReview(context: vscode.ExtensionContext, services: DiffReviewServices, undo: PatchUndo): void {
   registerDiffReviewProviders(context, services, new HunkCodeLensProvider(services));
   registerReviewAccept(context, services);
   registerReviewReject(context, services);
   registerReviewHunk(context, services);
-  registerUndoLastPatch(context, journal, planner);
+  registerUndoLastPatch(context, undo);
 }

@@ -9,6 +9,7 @@ import { banner, button, el, messageBox, setEnabled } from '../shared/components
 import { ApprovalCards } from './approvals';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
+import { WorkingIndicator } from './workingIndicator';
 
 interface SavedState {
   snapshot?: ChatSnapshot;
@@ -28,13 +29,6 @@ const client = new HostClient();
 const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
 const modelLabel = el('span', 'pp-model');
-const newChat = button({
-  label: 'New Chat',
-  name: 'Start New Chat',
-  icon: 'add',
-  variant: 'secondary',
-  onClick: () => void client.request('chat/new', {}).then(applySnapshot),
-});
 // Provider, endpoint, key and model in one flow (the host's Select Model), from the chat too.
 const chooseProvider = button({
   label: 'Provider',
@@ -44,7 +38,8 @@ const chooseProvider = button({
   variant: 'secondary',
   onClick: () => void client.request('config/open', { what: 'provider' }),
 });
-header.append(modelLabel, chooseProvider, newChat);
+// New Chat is the view's title button (+), as in VS Code's own chat: one control, not two.
+header.append(modelLabel, chooseProvider);
 const bannerSlot = el('div', 'pp-banner-slot');
 const log = el('div', 'pp-transcript');
 log.setAttribute('role', 'log');
@@ -64,7 +59,9 @@ composer.append(input, row);
 // Said out loud, whatever has the focus: an approval waiting, a run starting or ending.
 const announcer = el('div', 'pp-sr-only');
 announcer.setAttribute('role', 'status');
-app.append(header, bannerSlot, log, approvals, composer, announcer);
+// While a run works: what it does and for how long (a live region of its own).
+const working = new WorkingIndicator();
+app.append(header, bannerSlot, log, working.root, approvals, composer, announcer);
 
 const saved = client.api.getState() as SavedState | undefined;
 // The view is rebuilt each time it is shown: what the reader opened and where they were come back.
@@ -76,6 +73,7 @@ const transcript = new Transcript(
   {
     retry: (goal) => void sendText(goal),
     openSettings: () => void client.request('config/open', { what: 'settings' }),
+    undoPatch: (key) => client.request('patch/undo', { key }),
   },
 );
 let scroll = saved?.scroll ?? { top: 0, atEnd: true };
@@ -88,6 +86,12 @@ log.addEventListener(
   },
   { passive: true },
 );
+/** A reader following the conversation's end stays there when the view or its content changes size (a reload, fonts, the working line). */
+function keepAtEnd(): void {
+  if (scroll.atEnd) log.scrollTop = log.scrollHeight;
+}
+new ResizeObserver(keepAtEnd).observe(log);
+void document.fonts?.ready.then(keepAtEnd);
 // An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
 const approvalCards = new ApprovalCards(approvals, {
   answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
@@ -101,6 +105,7 @@ client.listen({
     if (chatId !== snapshot.chatId && snapshot.chatId) return void requestSnapshot();
     snapshot.entries.push(entry);
     transcript.add(entry);
+    working.entry(entry);
     if (entry.kind === 'event' && entry.event.type === 'run/finished') announce(`Run ${entry.event.status}: ${entry.event.reason}`);
     save();
   },
@@ -161,6 +166,8 @@ function applySnapshot(s: ChatSnapshot): void {
   const at = scroll;
   transcript.reset(snapshot.entries);
   log.scrollTop = at.atEnd ? log.scrollHeight : at.top;
+  // A reloaded view lays out (fonts, the panel's size) after this: a chat that was at its end stays there.
+  requestAnimationFrame(keepAtEnd);
   renderApprovals();
   applyStatus(s.status);
   save();
@@ -176,6 +183,7 @@ function applyStatus(s: ChatStatus): void {
   // Stop is about to be disabled under the keyboard's focus: the focus goes back to the message box.
   if (!s.running && document.activeElement === stop) input.focus();
   snapshot.status = s;
+  working.running(s.running);
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');

@@ -280,6 +280,11 @@ describe('history panel, host side', function () {
     const md = vscode.Uri.file(path.join(root(), 'out', 'run.md'));
     assert.equal((await h.runs.exportRun(patchRun, 'markdown', md)).ok, true);
     assert.match(readFileSync(md.fsPath, 'utf8'), /^# fix add in calc\.js[\s\S]*calc\.js#2`.*rejected: sub is right as it is/);
+    // The save dialog's next default: the folder of this export, named by the day and the goal.
+    const detail = (await (await h.service.store()).getRun(patchRun))!;
+    const next = await h.runs.defaultExportUri(detail, 'markdown');
+    assert.equal(path.dirname(next!.fsPath), path.dirname(md.fsPath));
+    assert.match(path.basename(next!.fsPath), /^patchpilot-\d{4}-\d{2}-\d{2}-fix-add-in-calc-js\.md$/);
   });
 
   it('deletes a run with everything under it; search no longer finds it', async () => {

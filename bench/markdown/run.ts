@@ -16,7 +16,12 @@ try {
 } catch {
   md = undefined;
 }
-const unescape = (s: string) => s.replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+const unescape = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>');
 
 const specOk = EMPHASIS_CASES.filter(([src, want]) => inlineHtml(parseInline(src)) === want).length;
 console.log(`spec emphasis cases: ${specOk}/${EMPHASIS_CASES.length} as CommonMark renders them`);
@@ -25,7 +30,7 @@ if (md) {
   console.log(`markdown-it on the same cases: ${mdOk}/${EMPHASIS_CASES.length}`);
   // A seeded generator, so the figure is the same on every machine.
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const parts = ['foo', 'bar', ' ', '*', '**', '_', '__', '.', '(', ')', '"', 'x'];
   const diffs: string[] = [];
   for (let k = 0; k < n; k++) {

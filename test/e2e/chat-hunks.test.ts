@@ -89,10 +89,7 @@ e2eTest(
     await chat.getByText('Tests failed (exit 3)').first().waitFor({ state: 'visible' });
     // What happened, in words: how much of the patch went in, which hunk the user rejected and why.
     await chat.getByText('You accepted 1 of 2 hunks of the patch.').first().waitFor({ state: 'visible' });
-    await chat
-      .getByText(`You rejected hunk 2 of shapes.js: ${REASON}`)
-      .first()
-      .waitFor({ state: 'visible' });
+    await chat.getByText(`You rejected hunk 2 of shapes.js: ${REASON}`).first().waitFor({ state: 'visible' });
     await chat.getByText('Written to shapes.js: 1 of 2 hunks').first().waitFor({ state: 'visible' });
     await vs.screenshot('hunks-done');
     assert.deepEqual(scripted.server.mismatches, []);

@@ -75,12 +75,18 @@ e2eTest(
     await chat.locator('.pp-tool-output', { hasText: 'zzzz' }).first().waitFor({ state: 'visible' });
     assert.deepEqual(await overflowing(chat), []);
     // Underscores inside names are text, not emphasis.
-    await chat.getByText(/my_module_name and snake_case_value stay as written/).first().waitFor({ state: 'visible' });
+    await chat
+      .getByText(/my_module_name and snake_case_value stay as written/)
+      .first()
+      .waitFor({ state: 'visible' });
     await vs.screenshot('chat-layout-wide');
 
     // One New Chat: the view's title button, none in the webview.
     assert.equal(await getByRoleIn(chat, 'button', /New Chat/).count(), 0, 'no second New Chat inside the chat');
-    await vs.page.getByRole('button', { name: /^New Chat/ }).first().waitFor({ state: 'visible' });
+    await vs.page
+      .getByRole('button', { name: /^New Chat/ })
+      .first()
+      .waitFor({ state: 'visible' });
 
     // After a reload, the chat shows its end.
     await vs.reload();

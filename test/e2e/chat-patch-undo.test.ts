@@ -28,7 +28,11 @@ const scripted = useScriptedModel(
   settings,
 );
 
-async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } }, file: string, text: string): Promise<void> {
+async function waitForDisk(
+  vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } },
+  file: string,
+  text: string,
+): Promise<void> {
   const deadline = Date.now() + E2E_TIMEOUT * 2;
   while (vs.readFile(file) !== text) {
     if (Date.now() > deadline) assert.equal(vs.readFile(file), text);
@@ -52,7 +56,10 @@ e2eTest(
     await vs.openViewContainer('PatchPilot');
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();
     await waitForDisk(vs, 'greet.js', BEFORE);
-    await chat.getByText(/undone by you/).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .getByText(/undone by you/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat.getByText('You undid the patch to greet.js; the model hears of it with your next message.').first().waitFor({ state: 'visible' });
     assert.equal(await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').count(), 0, 'an undone patch offers no second undo');
     await vs.screenshot('chat-patch-undone');

@@ -66,7 +66,11 @@ export class PatchCard {
     const known = this.hunks.length ? this.hunks : e.hunks;
     this.list.replaceChildren(
       ...known.map((h) =>
-        e.edited ? hunkLine(h, 'replaced by your edit') : written.has(h.id) ? hunkLine({ ...h, status: 'applied' }, 'written') : hunkLine(h, h.status === 'refused' ? STATE_WORDS.refused : 'not written'),
+        e.edited
+          ? hunkLine(h, 'replaced by your edit')
+          : written.has(h.id)
+            ? hunkLine({ ...h, status: 'applied' }, 'written')
+            : hunkLine(h, h.status === 'refused' ? STATE_WORDS.refused : 'not written'),
       ),
     );
     if (!e.undoKey || !undo) return;

@@ -61,8 +61,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   context.subscriptions.push({ dispose: () => void planner.dispose() });
   // PatchPilot's own saves: run on save skips them (the agent tests its edits itself).
   const ownSaves = new OwnSaves();
-  const patchEngine = (root: string, review?: DiffPreview) =>
-    createVsCodePatchEngine(root, journal, planner, review, new VsCodeWorkspaceFs(root, ownSaves));
+  const patchEngine = (root: string, review?: DiffPreview) => createVsCodePatchEngine(root, journal, planner, review, new VsCodeWorkspaceFs(root, ownSaves));
   const undo = new PatchUndo(journal, planner, ownSaves);
   registerDiffReview(context, reviews, undo);
   const diffPreview = new VsCodeDiffPreview(context, reviews, log);

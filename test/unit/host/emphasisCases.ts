@@ -84,4 +84,3 @@ export const EMPHASIS_CASES: Array<[string, string]> = [
   ['pkg__init__py and a__b__c', 'pkg__init__py and a__b__c'],
   ['`__init__` stays code', '<code>__init__</code> stays code'],
 ];
-

@@ -7,6 +7,8 @@ import { parseInline } from '../../../webview-ui/shared/markdownParse';
 import { EMPHASIS_CASES, inlineHtml as html } from './emphasisCases';
 
 test('emphasis follows CommonMark: the spec cases this subset covers', () => {
-  const failed = EMPHASIS_CASES.filter(([src, want]) => html(parseInline(src)) !== want).map(([src, want]) => `${src} -> ${html(parseInline(src))} (want ${want})`);
+  const failed = EMPHASIS_CASES.filter(([src, want]) => html(parseInline(src)) !== want).map(
+    ([src, want]) => `${src} -> ${html(parseInline(src))} (want ${want})`,
+  );
   assert.deepEqual(failed, []);
 });

@@ -53,9 +53,7 @@ export class PatchUndo {
       this.journal.remove(entry);
       return { ok: false, message: `Cannot undo the patch to ${entry.label}: you changed those lines since. ${dry.error ?? ''}`.trim() };
     }
-    const inexact = dry.files
-      .flatMap((f) => f.hunks)
-      .filter((h) => h.strategy && h.strategy !== 'exact' && h.strategy !== 'create' && h.strategy !== 'delete');
+    const inexact = dry.files.flatMap((f) => f.hunks).filter((h) => h.strategy && h.strategy !== 'exact' && h.strategy !== 'create' && h.strategy !== 'delete');
     if (inexact.length) {
       const go = 'Undo Anyway';
       const pick = await vscode.window.showWarningMessage(

@@ -102,9 +102,28 @@ export type AgentEvent =
   | { type: 'checkpoint/saved'; runId: string; step: number; callId: string; tool: string; paths: string[] }
   /** `diff`: what the patch would change, as a unified diff (absent when refused); `warnings`: what the parser tolerated. */
   | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string; diff?: string; warnings?: string[] }
+  /**
+   * The patch was written: the hunks that went in (`edited`: the user's own version of it went in
+   * instead), of `total` proposed. `undoKey` names the write for the chat's Undo Patch (absent where
+   * nothing can undo it, e.g. the CLI).
+   */
+  | { type: 'patch/applied'; files: string[]; hunks: HunkView[]; total: number; edited?: boolean; undoKey?: string }
+  /** The user undid a written patch (the chat's Undo Patch, or Undo Last Patch): the files are back as they were before it. */
+  | { type: 'patch/undone'; undoKey: string; files: string[] }
   | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp'; title: string; reason?: string }
   /** `rejected`: patch hunks the user rejected, with the reason typed; `unattended`: nobody could be asked (no terminal), refused for want of approval. */
-  | { type: 'approval/answered'; kind: string; approved: boolean; accepted?: string[]; rejected?: { id: string; reason?: string }[]; unattended?: boolean }
+  | {
+      type: 'approval/answered';
+      kind: string;
+      approved: boolean;
+      accepted?: string[];
+      rejected?: { id: string; reason?: string }[];
+      unattended?: boolean;
+      /** A patch the user edited in the review before accepting: their version is what gets written. */
+      edited?: boolean;
+      /** The patch's hunks in all (to say "2 of 3"). */
+      total?: number;
+    }
   | { type: 'test/started'; command: string }
   | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
   | {

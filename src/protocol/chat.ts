@@ -110,6 +110,8 @@ export interface ToHost {
   'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' | 'sample' }, { ok: boolean }];
   /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
+  /** Undo Patch on a written patch's item (`key`: its patch/applied event's undoKey); `message` says what happened. */
+  'patch/undo': [{ key: string }, { ok: boolean; message: string }];
 }
 
 /** Host -> webview pushes: name -> payload. */

@@ -79,6 +79,8 @@ export type TimelineItem =
       time: number;
       files: string[];
       appliedAt: number | null;
+      /** The user undid it afterwards (the chat's Undo Patch, Undo Last Patch), at this time. */
+      undoneAt?: number;
       hunks: HunkStateView[];
       /** The recorded before/after exist for the diff editor (else the patch's own hunks are shown). */
       hasSnapshots: boolean;

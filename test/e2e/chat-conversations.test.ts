@@ -37,7 +37,11 @@ e2eTest(
     assert.equal(await start.count(), 0, 'the start page goes once the conversation begins');
 
     // New Chat, then back to the earlier conversation from the empty chat.
-    await getByRoleIn(chat, 'button', 'Start New Chat').click();
+    // The view's title button (the chat's one New Chat control).
+    await vs.page
+      .getByRole('button', { name: /^New Chat/ })
+      .first()
+      .click();
     const again = getByRoleIn(chat, 'button', `Continue: ${FIRST}`);
     await again.waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await again.click();

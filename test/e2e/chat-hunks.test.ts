@@ -71,6 +71,8 @@ e2eTest(
     await lens('Reject hunk').last().click();
     const box = vs.page.locator('.quick-input-widget input.input');
     await box.waitFor({ state: 'visible' });
+    // The box names the hunk in words, not by its internal id.
+    await vs.page.locator('.quick-input-widget .quick-input-title', { hasText: 'Reject hunk 2 of shapes.js' }).waitFor({ state: 'visible' });
     await box.fill(REASON);
     await vs.page.keyboard.press('Enter');
 
@@ -85,10 +87,10 @@ e2eTest(
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await chat.getByText('Tests failed (exit 3)').first().waitFor({ state: 'visible' });
-    await chat
-      .getByText(new RegExp(`^Rejected .+: ${REASON}$`))
-      .first()
-      .waitFor({ state: 'visible' });
+    // What happened, in words: how much of the patch went in, which hunk the user rejected and why.
+    await chat.getByText('You accepted 1 of 2 hunks of the patch.').first().waitFor({ state: 'visible' });
+    await chat.getByText(`You rejected hunk 2 of shapes.js: ${REASON}`).first().waitFor({ state: 'visible' });
+    await chat.getByText('Written to shapes.js: 1 of 2 hunks').first().waitFor({ state: 'visible' });
     await vs.screenshot('hunks-done');
     assert.deepEqual(scripted.server.mismatches, []);
     const told = JSON.stringify(scripted.server.requests.at(-1)?.body);

@@ -11,6 +11,7 @@ import { ApprovalCards } from './approvals';
 import { ChatHomeView } from './home';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
+import { WorkingIndicator } from './workingIndicator';
 
 interface SavedState {
   snapshot?: ChatSnapshot;
@@ -30,13 +31,6 @@ const client = new HostClient();
 const app = document.getElementById('app')!;
 const header = el('header', 'pp-header');
 const modelLabel = el('span', 'pp-model');
-const newChat = button({
-  label: 'New Chat',
-  name: 'Start New Chat',
-  icon: 'add',
-  variant: 'secondary',
-  onClick: () => void client.request('chat/new', {}).then(applySnapshot),
-});
 // Provider, endpoint, key and model in one flow (the host's Select Model), from the chat too.
 const chooseProvider = button({
   label: 'Provider',
@@ -46,7 +40,8 @@ const chooseProvider = button({
   variant: 'secondary',
   onClick: () => void client.request('config/open', { what: 'provider' }),
 });
-header.append(modelLabel, chooseProvider, newChat);
+// New Chat is the view's title button (+), as in VS Code's own chat: one control, not two.
+header.append(modelLabel, chooseProvider);
 const bannerSlot = el('div', 'pp-banner-slot');
 const log = el('div', 'pp-transcript');
 log.setAttribute('role', 'log');
@@ -67,7 +62,9 @@ composer.append(input, row);
 const announcer = el('div', 'pp-sr-only');
 announcer.setAttribute('role', 'status');
 const homeSlot = el('div', 'pp-home');
-app.append(header, bannerSlot, homeSlot, log, approvals, composer, announcer);
+// While a run works: what it does and for how long (a live region of its own).
+const working = new WorkingIndicator();
+app.append(header, bannerSlot, homeSlot, log, working.root, approvals, composer, announcer);
 const home = new ChatHomeView(
   homeSlot,
   client,
@@ -85,6 +82,7 @@ const transcript = new Transcript(
   {
     retry: (goal) => void sendText(goal),
     openSettings: () => void client.request('config/open', { what: 'settings' }),
+    undoPatch: (key) => client.request('patch/undo', { key }),
   },
 );
 let scroll = saved?.scroll ?? { top: 0, atEnd: true };
@@ -97,6 +95,12 @@ log.addEventListener(
   },
   { passive: true },
 );
+/** A reader following the conversation's end stays there when the view or its content changes size (a reload, fonts, the working line). */
+function keepAtEnd(): void {
+  if (scroll.atEnd) log.scrollTop = log.scrollHeight;
+}
+new ResizeObserver(keepAtEnd).observe(log);
+void document.fonts?.ready.then(keepAtEnd);
 // An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
 const approvalCards = new ApprovalCards(approvals, {
   answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
@@ -113,6 +117,7 @@ client.listen({
     snapshot.entries.push(entry);
     transcript.add(entry);
     home.update(false);
+    working.entry(entry);
     if (entry.kind === 'event' && entry.event.type === 'run/finished') announce(`Run ${entry.event.status}: ${entry.event.reason}`);
     save();
   },
@@ -179,6 +184,8 @@ function applySnapshot(s: ChatSnapshot): void {
   transcript.reset(snapshot.entries);
   home.update(snapshot.entries.length === 0);
   log.scrollTop = at.atEnd ? log.scrollHeight : at.top;
+  // A reloaded view lays out (fonts, the panel's size) after this: a chat that was at its end stays there.
+  requestAnimationFrame(keepAtEnd);
   renderApprovals();
   applyStatus(s.status);
   save();
@@ -194,6 +201,7 @@ function applyStatus(s: ChatStatus): void {
   // Stop is about to be disabled under the keyboard's focus: the focus goes back to the message box.
   if (!s.running && document.activeElement === stop) input.focus();
   snapshot.status = s;
+  working.running(s.running);
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');

@@ -9,12 +9,24 @@ import { describeTestsOutcome, runEndView } from '../../src/protocol/runEnd';
 import { badge, button, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from '../shared/markdown';
 import { ThinkingBlock } from './thinking';
+import { PatchCard, hunkWords } from './patchCard';
 
 /** What a failed run's buttons do: run its goal again, open the settings (a server that cannot be reached). */
 export interface RunActions {
   retry(goal: string): void;
   openSettings(): void;
+  /** Undo Patch on a written patch's item (its undoKey): the host's answer says what happened. */
+  undoPatch?(key: string): Promise<{ ok: boolean; message: string }>;
 }
+
+/** What an approval was for, in words. */
+const APPROVAL_WORDS: Record<string, string> = {
+  command: 'the command',
+  write: 'the file write',
+  tests: 'the test run',
+  fetch: 'the web fetch',
+  mcp: 'the MCP server',
+};
 
 interface RunView {
   root: HTMLElement;
@@ -36,6 +48,9 @@ interface RunView {
 export class Transcript {
   private run: RunView | undefined;
   private pendingRender = false;
+  /** The newest patch card (a patch/applied that follows fills it in) and the written ones by undo key. */
+  private lastPatch: PatchCard | undefined;
+  private readonly patchCards = new Map<string, PatchCard>();
 
   /**
    * `openCalls`: the tool calls (by call id) the reader has open; kept across redraws (the view is
@@ -55,6 +70,8 @@ export class Transcript {
   reset(entries: readonly ChatEntry[]): void {
     this.root.replaceChildren();
     this.run = undefined;
+    this.lastPatch = undefined;
+    this.patchCards.clear();
     for (const e of entries) this.add(e, false);
     this.flushText(); // a reply still streaming stays busy
   }
@@ -184,27 +201,26 @@ export class Transcript {
         return;
       }
       case 'patch/proposed': {
-        const box = el('div', 'pp-patch');
-        box.append(el('div', 'pp-patch-title', e.ok ? 'Proposed patch' : 'Patch does not apply; nothing was written'));
-        // The engine's reason once, in its own layout (aligned patch and file lines); the hunks do not repeat it.
-        if (!e.ok && e.error) box.append(el('pre', 'pp-tool-output pp-refusal', e.error));
-        const list = el('ul');
-        for (const h of e.hunks) {
-          const reason = h.reason && !e.error?.includes(h.reason) ? ` (${h.reason})` : '';
-          list.append(
-            el('li', `pp-hunk pp-hunk-${h.status}`, `${h.path}${h.startLine ? `:${h.startLine}-${h.endLine ?? h.startLine}` : ''} · ${h.status}${reason}`),
-          );
-        }
-        box.append(list);
-        this.container().append(box);
+        this.lastPatch = new PatchCard(e);
+        this.container().append(this.lastPatch.root);
         return;
       }
+      case 'patch/applied': {
+        let card = this.lastPatch?.waiting ? this.lastPatch : undefined;
+        if (!card) this.container().append((card = new PatchCard()).root);
+        this.lastPatch = undefined;
+        card.applied(e, this.actions?.undoPatch);
+        if (e.undoKey) this.patchCards.set(e.undoKey, card);
+        return;
+      }
+      case 'patch/undone':
+        this.patchCards.get(e.undoKey)?.undone();
+        return;
       case 'approval/answered': {
-        const total = (e.accepted?.length ?? 0) + (e.rejected?.length ?? 0);
-        const hunks = e.accepted && total > 1 ? ` (${e.accepted.length} of ${total} hunks)` : '';
-        this.container().append(el('div', 'pp-note', `${e.approved ? 'Approved' : 'Denied'}: ${e.kind}${hunks}`));
+        this.container().append(el('div', 'pp-note', answeredWords(e)));
         this.setWaitingBadge(e.approved ? 'running' : 'declined');
-        for (const r of e.rejected ?? []) this.container().append(el('div', 'pp-note pp-hunk-rejected', `Rejected ${r.id}${r.reason ? `: ${r.reason}` : ''}`));
+        for (const r of e.rejected ?? [])
+          this.container().append(el('div', 'pp-note pp-hunk-rejected', `You rejected ${hunkWords(r.id)}${r.reason ? `: ${r.reason}` : ''}`));
         return;
       }
       case 'approval/needed':
@@ -310,6 +326,22 @@ export class Transcript {
     this.flushText();
     run?.textEl?.setAttribute('aria-busy', 'false');
   }
+}
+
+/** The user's answer in words: what they accepted of a patch (how many hunks, their own edit), or what they allowed. */
+function answeredWords(e: Extract<AgentEvent, { type: 'approval/answered' }>): string {
+  if (e.kind !== 'patch') {
+    const what = APPROVAL_WORDS[e.kind] ?? e.kind;
+    if (e.unattended) return `Nobody could approve ${what}, so it did not run.`;
+    return e.approved ? `You allowed ${what}.` : `You declined ${what}.`;
+  }
+  if (e.unattended) return 'Nobody could review the patch, so nothing was written.';
+  if (e.edited) return 'You accepted the patch with your own edit: your version is what gets written.';
+  const accepted = e.accepted?.length ?? 0;
+  const total = e.total ?? accepted + (e.rejected?.length ?? 0);
+  if (!e.approved || accepted === 0) return 'You rejected the patch; nothing was written.';
+  if (accepted === total) return `You accepted the patch (${total === 1 ? 'its one hunk' : `all ${total} hunks`}).`;
+  return `You accepted ${accepted} of ${total} hunks of the patch.`;
 }
 
 function briefArgs(args: unknown): string {

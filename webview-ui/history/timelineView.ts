@@ -134,7 +134,11 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
       const box = el('div', 'pp-patch');
       const applied = i.hunks.filter((h) => h.state === 'applied').length;
       const head = el('div', 'pp-patch-title', `Patch to ${i.files.join(', ')}`);
-      box.append(head, el('div', 'pp-note', i.appliedAt !== null ? `${applied} of ${i.hunks.length} hunks applied` : 'not applied'));
+      const state =
+        i.appliedAt === null
+          ? 'not applied'
+          : `${applied} of ${i.hunks.length} hunks applied${i.undoneAt !== undefined ? `, then undone by you at ${new Date(i.undoneAt).toLocaleTimeString()}` : ''}`;
+      box.append(head, el('div', 'pp-note', state));
       const hunks = el('ul', 'pp-hunks');
       hunks.setAttribute('aria-label', 'Hunks');
       for (const h of i.hunks) hunks.append(renderHunk(h));

@@ -109,6 +109,8 @@ export const TRANSCRIPT_STEP = 'context/transcript';
  * a search result by default (it is long and repeats what the steps say; searchAll.ts filters it).
  */
 export const REASONING_STEP = 'model/reasoning';
+/** The user undid one of the run's patches (the chat's Undo Patch, Undo Last Patch): arguments `{ undoKey, files }` (patch/undoKey.ts of its reverse patch). */
+export const UNDO_STEP = 'patch/undo';
 /** How the run left the tests (passed, FAILED, did not run after the last edit): written at its end by orchestrator/testsOutcome.ts, shown in the timeline. */
 export const TESTS_STEP = 'run/tests';
 

@@ -8,12 +8,14 @@
  */
 import { parsePatch } from '../patch/parse';
 import { hunkId } from '../patch/describe';
+import { undoKeyOf } from '../patch/undoKey';
 import { formatTestSummary, summarizeTestOutput } from '../tools/testSummary';
 import { hunkNoteOf } from '../history/hunkNotes';
 import {
   EARLIER_STEP,
   REASONING_STEP,
   TRANSCRIPT_STEP,
+  UNDO_STEP,
   USER_ANSWER_RULE,
   type PatchRecord,
   type RunDetail,
@@ -57,7 +59,13 @@ export function runTimeline(d: RunDetail): RunTimelineView {
     const item = stepItem(s);
     if (item) add(item, s.seq);
   }
-  for (const p of d.patches) add(patchItem(p), 1e9);
+  // The user's undos of the run's patches (UNDO_STEP), by the undo key of each patch's reverse patch.
+  const undone = new Map<string, number>();
+  for (const s of d.steps) {
+    const key = s.tool === UNDO_STEP && s.arguments && typeof s.arguments === 'object' && !Array.isArray(s.arguments) ? s.arguments.undoKey : undefined;
+    if (typeof key === 'string') undone.set(key, s.time);
+  }
+  for (const p of d.patches) add(patchItem(p, p.reversePatch?.trim() ? undone.get(undoKeyOf(p.reversePatch)) : undefined), 1e9);
   for (const t of d.testRuns) {
     const summary = summarizeTestOutput(t.outputTail);
     add({
@@ -128,6 +136,7 @@ function contextStepText(s: StepRecord): string | undefined {
   if (s.tool === EARLIER_STEP) return `The chat's earlier turns went to the model with this goal (${messages}).`;
   if (s.tool === TRANSCRIPT_STEP) return `The conversation as the model saw it was kept for a follow-up (${messages}).`;
   if (s.tool === REASONING_STEP) return `The model's reasoning:\n${s.text ?? ''}`;
+  if (s.tool === UNDO_STEP) return s.text ?? 'The user undid a patch.';
   return undefined;
 }
 
@@ -172,7 +181,7 @@ export function hunkStates(p: PatchRecord): HunkStateView[] {
   return out;
 }
 
-function patchItem(p: PatchRecord): TimelineItem {
+function patchItem(p: PatchRecord, undoneAt: number | undefined): TimelineItem {
   const hunks = hunkStates(p);
   const applied = p.appliedAt !== null;
   return {
@@ -181,9 +190,10 @@ function patchItem(p: PatchRecord): TimelineItem {
     time: p.time,
     files: p.files,
     appliedAt: p.appliedAt,
+    ...(undoneAt !== undefined ? { undoneAt } : {}),
     hunks,
     hasSnapshots: !!p.snapshots?.length,
-    canRevert: applied && !!p.reversePatch?.trim(),
+    canRevert: applied && undoneAt === undefined && !!p.reversePatch?.trim(),
     canApplyAgain: applied && hunks.some((h) => h.state === 'applied'),
   };
 }

@@ -30,8 +30,8 @@ export interface SubagentsOptions {
   runChild: (deps: OrchestratorDeps, goal: string, options: RunOptions) => Promise<RunOutcome>;
 }
 
-/** Events of a child that the parent's viewers must see: questions waiting for the user, and warnings. */
-const FORWARDED = new Set<AgentEvent['type']>(['approval/needed', 'approval/answered']);
+/** Events of a child that the parent's viewers must see: questions waiting for the user, warnings, and what it wrote (with its undo). */
+const FORWARDED = new Set<AgentEvent['type']>(['approval/needed', 'approval/answered', 'patch/applied']);
 
 export class Subagents implements SubagentSpawner {
   readonly available: readonly string[];

@@ -1,6 +1,6 @@
 /** What the tools report during a call, as the run's events and history (and the tally of unattended edits). */
 import type { HunkView } from '../../protocol/agentEvents';
-import type { ApplyResult } from '../patch/types';
+import type { ApplyResult, HunkResult } from '../patch/types';
 import { proposedDiff } from '../patch/proposedDiff';
 import type { ToolEvent } from '../tools/types';
 import type { RunState } from './runState';
@@ -33,6 +33,18 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
         accepted: e.accepted,
         ...(e.rejected?.length ? { rejected: e.rejected } : {}),
         ...(e.unattended ? { unattended: true } : {}),
+        ...(e.edited ? { edited: true } : {}),
+        ...(e.total !== undefined ? { total: e.total } : {}),
+      });
+      break;
+    case 'patch-applied':
+      emit({
+        type: 'patch/applied',
+        files: e.files,
+        hunks: e.hunks.map((h) => hunkView(h)),
+        total: e.total,
+        ...(e.edited ? { edited: true } : {}),
+        ...(e.undoKey ? { undoKey: e.undoKey } : {}),
       });
       break;
     case 'test-started':
@@ -48,7 +60,9 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
 }
 
 function hunkViews(r: ApplyResult): HunkView[] {
-  return r.files.flatMap((f) =>
-    f.hunks.map((h) => ({ id: h.id, path: h.path, status: h.status, startLine: h.range?.start, endLine: h.range?.end, reason: h.reason ?? f.reason })),
-  );
+  return r.files.flatMap((f) => f.hunks.map((h) => hunkView(h, f.reason)));
+}
+
+function hunkView(h: HunkResult, fileReason?: string): HunkView {
+  return { id: h.id, path: h.path, status: h.status, startLine: h.range?.start, endLine: h.range?.end, reason: h.reason ?? fileReason };
 }

@@ -78,6 +78,21 @@ export class ChatSession {
     return true;
   }
 
+  /**
+   * Something the model must know whether or not a run works (the user undid its patch, run on save
+   * found news): at the working run's next step, else as part of the conversation the next message
+   * continues. Says which.
+   */
+  tell(text: string): 'now' | 'next' {
+    const message = text.trim();
+    if (this.note(message)) return 'now';
+    if (message) {
+      this.transcript = [...this.transcript, { role: 'user', content: message }];
+      this.transcriptRun = undefined; // no longer the recorded transcript of a run
+    }
+    return 'next';
+  }
+
   /** Cancels the working run; true when there was one. Queued messages are dropped with it. */
   stop(): boolean {
     if (!this.current) return false;

@@ -5,7 +5,8 @@
  */
 import type { PatchEngine } from '../ports';
 import type { CheckedPatch } from './patchCheck';
-import { touchedPaths, type PatchOutcome, type PatchReview } from './patchOutcome';
+import { undoKeyOf } from '../patch/undoKey';
+import { allHunks, touchedPaths, type PatchOutcome, type PatchReview } from './patchOutcome';
 import type { ToolContext } from './types';
 
 export async function applyPatch(patch: string, checked: CheckedPatch, review: PatchReview, ctx: ToolContext, engine: PatchEngine): Promise<PatchOutcome> {
@@ -16,6 +17,14 @@ export async function applyPatch(patch: string, checked: CheckedPatch, review: P
   if (!result.ok) return { kind: 'apply-failed', preview, result };
   const changed = touchedPaths(result.files.filter((f) => f.status === 'ok' && (f.hunks.length === 0 || f.hunks.some((h) => h.status === 'applied'))));
   for (const p of changed) ctx.run.changedFiles.add(p);
+  ctx.emit?.({
+    type: 'patch-applied',
+    files: changed,
+    hunks: allHunks(result).filter((h) => h.status === 'applied'),
+    total: allHunks(preview).length,
+    edited: !!edited,
+    ...(result.reversePatch.trim() ? { undoKey: undoKeyOf(result.reversePatch) } : {}),
+  });
   const after = await ctx.run.afterWrite?.(changed, `patch to ${changed.join(', ')}`);
   return { kind: 'applied', preview, result, review, changed, ...(after ? { after } : {}) };
 }

@@ -25,7 +25,15 @@ export async function reviewPatch(patch: string, checked: CheckedPatch, ctx: Too
   const reasons = answer.hunkReasons ?? {};
   const edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
   const rejected = all.filter((id) => !accepted.includes(id)).map((id) => (reasons[id] ? { id, reason: reasons[id] } : { id }));
-  ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: accepted.length > 0 || !!edited, accepted, ...(rejected.length ? { rejected } : {}) });
+  ctx.emit?.({
+    type: 'approval-answered',
+    kind: 'patch',
+    approved: accepted.length > 0 || !!edited,
+    accepted,
+    total: known.size,
+    ...(rejected.length ? { rejected } : {}),
+    ...(edited ? { edited: true } : {}),
+  });
   const review: PatchReview = {
     asks,
     accepted,

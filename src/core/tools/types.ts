@@ -3,7 +3,7 @@ import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPo
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
-import type { ApplyResult } from '../patch/types';
+import type { ApplyResult, HunkResult } from '../patch/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import type { CheckpointScope } from '../checkpoint/types';
 
@@ -76,7 +76,13 @@ export type ToolEvent =
       rejected?: { id: string; reason?: string }[];
       unattended?: boolean;
       edit?: boolean;
+      /** A patch the user edited in the review: their version goes in. */
+      edited?: boolean;
+      /** A patch's hunks in all. */
+      total?: number;
     }
+  /** A patch was written: which hunks went in (or the user's own edit of it), and the key its undo is filed under (patch/undoKey.ts). */
+  | { type: 'patch-applied'; files: string[]; hunks: HunkResult[]; total: number; edited: boolean; undoKey?: string }
   | { type: 'test-started'; command: string }
   | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string; output: string }
   /** Every policy verdict that gated an action, for the audit trail. */

@@ -17,6 +17,8 @@ import { hostChatModel } from './llm/hostModel';
 import { registerDiffReview } from './diff/registerDiffReview';
 import { DiffReviewServices, VsCodeDiffPreview } from './diff/vsCodeDiffPreview';
 import { PatchJournal } from './diff/patchJournal';
+import { PatchUndo } from './diff/undoPatch';
+import { OwnSaves } from './workspace/ownSaves';
 import { OffThreadPlanner } from '../../core/patch/offThreadPlanner';
 import { ChatViewSlot } from './chat/chatViewSlot';
 import type { DiffPreview, PatchEngine } from '../../core/ports';
@@ -59,17 +61,21 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const journal = new PatchJournal();
   const planner = new OffThreadPlanner();
   context.subscriptions.push({ dispose: () => void planner.dispose() });
-  const patchEngine = (root: string, review?: DiffPreview) => createVsCodePatchEngine(root, journal, planner, review);
-  registerDiffReview(context, reviews, journal, planner);
+  // PatchPilot's own saves: run on save skips them (the agent tests its edits itself).
+  const ownSaves = new OwnSaves();
+  const patchEngine = (root: string, review?: DiffPreview) => createVsCodePatchEngine(root, journal, planner, review, new VsCodeWorkspaceFs(root, ownSaves));
+  const undo = new PatchUndo(journal, planner, ownSaves);
+  registerDiffReview(context, reviews, undo);
   const diffPreview = new VsCodeDiffPreview(context, reviews, log);
   const chatView = new ChatViewSlot();
-  const tests = createTestService(context, () => config.settingsNow(), log);
+  const tests = createTestService(context, () => config.settingsNow(), log, ownSaves);
   registerRunTests(context, tests);
   const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log);
   const host = new AgentHost(context, config, log, {
     review: diffPreview,
     patches: patchEngine,
-    fs: (root) => new VsCodeWorkspaceFs(root),
+    fs: (root) => new VsCodeWorkspaceFs(root, ownSaves),
+    undo: { undo: (key) => undo.undo(key), onDidUndo: (listener) => journal.onDidUndo(listener) },
     // Test runs of the agent are VS Code tasks too (a terminal the user sees, the same guard as run_command).
     // with the guard, environment and home exceptions wireAgent resolved for run_command.
     tasks: (o) => {

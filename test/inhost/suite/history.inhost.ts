@@ -231,6 +231,36 @@ describe('history panel, host side', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 
+  it("Apply Again's review card shows exactly what Accept writes: the applied hunk, not the rejected one", async () => {
+    const h = (await api()).historyPanel;
+    await setMode('auto-edit');
+    assert.equal((await h.patches.revert(patchRun, patchId)).ok, true);
+    assert.equal(readFileSync(path.join(root(), 'calc.js'), 'utf8'), BEFORE);
+    await setMode('ask');
+    const applying = h.patches.applyAgain(patchRun, patchId);
+    const card = await waitFor('the chat card of the Apply Again review', async () =>
+      (await api()).host.snapshot().approvals.find((a) => a.review && a.title === 'patch to calc.js'),
+    );
+    assert.match(card.detail ?? '', /^\+ {2}return a \+ b;$/m, 'the applied hunk is on the card');
+    assert.doesNotMatch(card.detail ?? '', /^\+ {2}return a - b;$/m, 'the rejected hunk is not on the card');
+    assert.match(card.reason ?? '', /1 hunk\b/);
+    const tab = await waitFor('the diff tab of the Apply Again review', () =>
+      vscode.window.tabGroups.all
+        .flatMap((g) => g.tabs)
+        .map((t) => t.input)
+        .find(
+          (i): i is vscode.TabInputTextDiff =>
+            i instanceof vscode.TabInputTextDiff && i.modified.scheme === 'patchpilot-proposed' && i.modified.path.endsWith('/calc.js'),
+        ),
+    );
+    assert.equal((await vscode.workspace.openTextDocument(tab.modified)).getText(), AFTER, 'the diff shows what the card shows');
+    await within(30_000, 'the Accept command', vscode.commands.executeCommand('patchpilot.review.accept', tab.modified));
+    const r = await within(30_000, 'Apply Again to end after Accept', applying);
+    assert.equal(r.ok, true, r.message);
+    assert.equal(readFileSync(path.join(root(), 'calc.js'), 'utf8'), AFTER);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
   it('plan mode writes nothing', async () => {
     await setMode('plan');
     const r = await (await api()).historyPanel.patches.revert(patchRun, patchId);
@@ -250,6 +280,11 @@ describe('history panel, host side', function () {
     const md = vscode.Uri.file(path.join(root(), 'out', 'run.md'));
     assert.equal((await h.runs.exportRun(patchRun, 'markdown', md)).ok, true);
     assert.match(readFileSync(md.fsPath, 'utf8'), /^# fix add in calc\.js[\s\S]*calc\.js#2`.*rejected: sub is right as it is/);
+    // The save dialog's next default: the folder of this export, named by the day and the goal.
+    const detail = (await (await h.service.store()).getRun(patchRun))!;
+    const next = await h.runs.defaultExportUri(detail, 'markdown');
+    assert.equal(path.dirname(next!.fsPath), path.dirname(md.fsPath));
+    assert.match(path.basename(next!.fsPath), /^patchpilot-\d{4}-\d{2}-\d{2}-fix-add-in-calc-js\.md$/);
   });
 
   it('deletes a run with everything under it; search no longer finds it', async () => {

@@ -63,8 +63,13 @@ describe('propose_patch', () => {
       assert.deepEqual(afterWrites, [['src/m.js']]);
       assert.deepEqual(
         ctx.events.map((e) => e.type),
-        ['patch-proposed'],
+        ['patch-proposed', 'patch-applied'],
       );
+      // What was written, for the chat's item and its Undo Patch.
+      const applied = ctx.events.find((e) => e.type === 'patch-applied');
+      assert.ok(applied && applied.type === 'patch-applied');
+      assert.deepEqual([applied.files, applied.hunks.length, applied.total, applied.edited], [['src/m.js'], 2, 2, false]);
+      assert.match(applied.undoKey ?? '', /^[0-9a-f]{16}$/);
     } finally {
       ws.cleanup();
     }
@@ -91,8 +96,10 @@ describe('propose_patch', () => {
       assert.match(read(), /return 1;[\s\S]*return 20;/);
       assert.deepEqual(
         ctx.events.map((e) => e.type),
-        ['patch-proposed', 'approval-needed', 'approval-answered'],
+        ['patch-proposed', 'approval-needed', 'approval-answered', 'patch-applied'],
       );
+      const answered = ctx.events.find((e) => e.type === 'approval-answered');
+      assert.ok(answered && answered.type === 'approval-answered' && answered.total === 2 && !answered.edited);
     } finally {
       ws.cleanup();
     }

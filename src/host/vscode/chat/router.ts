@@ -11,6 +11,7 @@ import { ready } from './handlers/ready';
 import { send } from './handlers/send';
 import { stop } from './handlers/stop';
 import { answerTestsOffer } from './handlers/answerTestsOffer';
+import { undoPatch } from './handlers/undoPatch';
 import type { Handler, HandlerContext } from './handlers/types';
 import { createRpcRouter } from '../webview/rpcRouter';
 
@@ -26,6 +27,7 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'link/open': openLink,
   'config/open': openConfig,
   'tests/answer': answerTestsOffer,
+  'patch/undo': undoPatch,
 };
 
 /** Every chat message is validated, then answered by its handler (webview/rpcRouter.ts). */

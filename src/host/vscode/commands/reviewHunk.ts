@@ -27,7 +27,7 @@ export function registerReviewHunk(context: vscode.ExtensionContext, s: DiffRevi
     let reason: string | undefined;
     if (!accepted) {
       reason = await vscode.window.showInputBox({
-        title: `Reject ${hunkId}`,
+        title: `Reject ${hunkInWords(hunkId)}`,
         prompt: 'Why? (optional, sent to the agent; Escape or empty to skip)',
         ignoreFocusOut: true,
       });
@@ -59,4 +59,10 @@ export function registerReviewHunk(context: vscode.ExtensionContext, s: DiffRevi
     vscode.commands.registerCommand('patchpilot.review.acceptHunk', (reviewId?: string, hunkId?: string) => decide(true, reviewId, hunkId)),
     vscode.commands.registerCommand('patchpilot.review.rejectHunk', (reviewId?: string, hunkId?: string) => decide(false, reviewId, hunkId)),
   );
+}
+
+/** `src/dates.js#2` -> "hunk 2 of src/dates.js": the user never sees the internal id. */
+export function hunkInWords(id: string): string {
+  const m = /^(.*)#(\d+)$/.exec(id);
+  return m ? `hunk ${m[2]} of ${m[1]}` : id;
 }

@@ -1,4 +1,6 @@
-/** The patches written in this window, newest last, for "PatchPilot: Undo Last Patch" (pure; no `vscode`). */
+/** The patches written in this window, newest last, for Undo Last Patch and the chat's Undo Patch (pure; no `vscode`). */
+import { Emitter, type Event } from '../../../core/base/event';
+
 export interface JournalEntry {
   /** Undoes the patch (PatchManager's reversePatch). */
   reversePatch: string;
@@ -6,10 +8,16 @@ export interface JournalEntry {
   after: Map<string, string | null>;
   label: string;
   at: number;
+  /** undoKeyOf(reversePatch): the name the run's `patch/applied` event gives this write. */
+  key: string;
 }
 
 export class PatchJournal {
   private readonly entries: JournalEntry[] = [];
+  private readonly undone = new Emitter<JournalEntry>();
+  /** A patch was undone (from the palette or the chat): the chat, the history and the agent hear of it. */
+  readonly onDidUndo: Event<JournalEntry> = this.undone.event;
+
   constructor(private readonly max = 50) {}
   record(entry: JournalEntry): void {
     if (!entry.reversePatch.trim()) return;
@@ -19,8 +27,20 @@ export class PatchJournal {
   peek(): JournalEntry | undefined {
     return this.entries[this.entries.length - 1];
   }
-  pop(): JournalEntry | undefined {
-    return this.entries.pop();
+  /** The newest write filed under `key`. */
+  find(key: string): JournalEntry | undefined {
+    for (let i = this.entries.length - 1; i >= 0; i--) if (this.entries[i]!.key === key) return this.entries[i];
+    return undefined;
+  }
+  /** The entry can no longer be undone (it was, or it no longer applies). */
+  remove(entry: JournalEntry): void {
+    const i = this.entries.lastIndexOf(entry);
+    if (i >= 0) this.entries.splice(i, 1);
+  }
+  /** The entry was undone: out of the journal, and its listeners are told. */
+  markUndone(entry: JournalEntry): void {
+    this.remove(entry);
+    this.undone.fire(entry);
   }
   get size(): number {
     return this.entries.length;

@@ -1,5 +1,6 @@
 import { PatchManager } from '../../../core/patch/patchManager';
 import type { PatchPlanner } from '../../../core/patch/planner';
+import { undoKeyOf } from '../../../core/patch/undoKey';
 import type { ApplyOptions, ApplyResult } from '../../../core/patch/types';
 import type { DiffPreview, PatchEngine } from '../../../core/ports';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
@@ -31,7 +32,7 @@ export function createVsCodePatchEngine(
         ]),
       );
       const paths = [...after.keys()];
-      journal.record({ reversePatch: result.reversePatch, after, label: paths.join(', '), at: Date.now() });
+      journal.record({ reversePatch: result.reversePatch, after, label: paths.join(', '), at: Date.now(), key: undoKeyOf(result.reversePatch) });
       if (!options.reviewed) await preview?.showApplied(result).catch(() => undefined);
       return result;
     },

@@ -9,6 +9,7 @@ import type { HostConfig } from '../config/hostConfig';
 import type { HistoryService } from './historyService';
 import { patchSideUri } from './patchDocuments';
 import { patchSides } from './patchSidesLogic';
+import { proposedDiff } from '../../../core/patch/proposedDiff';
 
 export interface PatchActionsDeps {
   service: HistoryService;
@@ -61,7 +62,23 @@ export class PatchActions {
     if (patch.reversePatch?.trim() && !(await this.wouldApply(patch.text, new Set(applied))) && (await this.wouldApply(patch.reversePatch))) {
       return refused(`The files already have this patch's changes to ${patch.files.join(', ')}; nothing to apply again.`);
     }
-    return this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`);
+    // The review card, the diff and the write all show the same thing: the hunks that were applied, as they land now.
+    const only = await this.appliedPart(patch.text, new Set(applied));
+    return only
+      ? this.applyLikeARun(only, undefined, `the patch to ${patch.files.join(', ')}`)
+      : this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`);
+  }
+
+  /**
+   * The applied hunks of a recorded patch as a unified diff of the files as they are now (what Accept
+   * will write, rejected hunks left out); undefined when they do not apply (applyLikeARun says why).
+   */
+  private async appliedPart(text: string, applied: ReadonlySet<string>): Promise<string | undefined> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder || folder.uri.scheme !== 'file') return undefined;
+    const preview = await this.d.patches(folder.uri.fsPath, this.d.review).apply(text, { dryRun: true, acceptedHunks: applied });
+    const diff = preview.ok ? proposedDiff(preview) : '';
+    return diff.trim() ? diff : undefined;
   }
 
   async revert(runId: string, patchId: string): Promise<OperationResult> {

@@ -37,7 +37,7 @@ export interface HistoryPanelApi {
 export function registerHistoryPanel(context: vscode.ExtensionContext, deps: HistoryDeps): HistoryPanelApi {
   const service = new HistoryService(deps.history, deps.config, deps.log);
   const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, patches: deps.patches, log: deps.log });
-  const runs = new RunOperations(service, deps.log);
+  const runs = new RunOperations(service, deps.log, context.workspaceState);
   const panel = new HistoryPanel(context.extensionUri, { service, patches, runs, log: deps.log });
   let currentRun: string | undefined;
   let warmed = false;

@@ -3,6 +3,11 @@ import { runAuditJson } from '../../../core/history/auditExport';
 import { runToMarkdown } from '../../../core/historyView/runMarkdown';
 import type { OperationResult } from '../../../protocol/history';
 import type { HistoryService } from './historyService';
+import { exportFileName } from './exportName';
+import type { RunDetail } from '../../../core/history/types';
+
+/** The folder of the last export (a URI string), offered by the next save dialog. */
+const EXPORT_FOLDER_KEY = 'patchpilot.history.exportFolder';
 
 export type ExportFormat = 'json' | 'markdown';
 
@@ -14,26 +19,43 @@ export class RunOperations {
   constructor(
     private readonly service: HistoryService,
     private readonly log: vscode.LogOutputChannel,
+    /** Where the last export went (the workspace's state): the next one is offered there. */
+    private readonly memory?: vscode.Memento,
   ) {}
+
+  /** The save dialog's default: the folder of the last export (else the workspace folder), named by the day and the goal. */
+  async defaultExportUri(detail: RunDetail, format: ExportFormat): Promise<vscode.Uri | undefined> {
+    const name = exportFileName(detail.run.goal, detail.run.startedAt, format === 'json' ? 'json' : 'md');
+    const last = this.memory?.get<string>(EXPORT_FOLDER_KEY);
+    if (last) {
+      const folder = vscode.Uri.parse(last);
+      const exists = await vscode.workspace.fs.stat(folder).then(
+        (s) => s.type === vscode.FileType.Directory,
+        () => false,
+      );
+      if (exists) return vscode.Uri.joinPath(folder, name);
+    }
+    const root = vscode.workspace.workspaceFolders?.[0]?.uri;
+    return root ? vscode.Uri.joinPath(root, name) : undefined;
+  }
 
   /** Writes the run as audit JSON (the format of `patchpilot history export`) or Markdown; asks where unless `target` is given. */
   async exportRun(runId: string, format: ExportFormat, target?: vscode.Uri): Promise<OperationResult> {
     const detail = await (await this.service.store()).getRun(runId);
     if (!detail) return { ok: false, message: 'That run is no longer in the history.' };
-    const ext = format === 'json' ? 'json' : 'md';
-    const day = new Date(detail.run.startedAt).toISOString().slice(0, 10);
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const defaultUri = await this.defaultExportUri(detail, format);
     const uri =
       target ??
       (await vscode.window.showSaveDialog({
         title: `Export the run as ${format === 'json' ? 'audit JSON' : 'Markdown'}`,
         saveLabel: 'Export',
-        ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, `patchpilot-run-${day}-${runId.slice(0, 8)}.${ext}`) } : {}),
+        ...(defaultUri ? { defaultUri } : {}),
         filters: format === 'json' ? { JSON: ['json'] } : { Markdown: ['md'] },
       }));
     if (!uri) return { ok: false, message: 'Export cancelled.' };
     const text = format === 'json' ? await runAuditJson(detail) : runToMarkdown(detail);
     await vscode.workspace.fs.writeFile(uri, Buffer.from(text, 'utf8'));
+    await this.memory?.update(EXPORT_FOLDER_KEY, vscode.Uri.joinPath(uri, '..').toString());
     this.log.info(`history: exported run ${runId} to ${uri.toString(true)}`);
     if (!target) {
       void vscode.window.showInformationMessage(`PatchPilot: exported the run to ${vscode.workspace.asRelativePath(uri)}.`, 'Open').then((pick) => {

@@ -7,6 +7,7 @@
  *   testService.runAll(signal, why)        every command in a task terminal; status bar + Problems
  *   testService.onDidRunTests              every finished run (Run Tests and run on save); an agent
  *                                          session subscribes to hand run-on-save results to the model
+ * Run on save reacts to the user's saves only: PatchPilot's own (OwnSaves) are skipped.
  */
 import * as vscode from 'vscode';
 import path from 'node:path';
@@ -20,6 +21,7 @@ import { VsCodeTaskRunner } from './vsCodeTaskRunner';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';
 import { locateFailures } from './testDiagnosticsLogic';
 import { addAll, DisposableStore } from '../../../core/base/disposable';
+import type { OwnSaves } from '../workspace/ownSaves';
 
 export interface TestCommandReport {
   command: string;
@@ -53,6 +55,8 @@ export class TestService implements vscode.Disposable {
     /** The core's one resolver (HostConfig.settingsNow): user and workspace lists add up, trust applied. */
     private readonly settings: () => PatchPilotSettings,
     private readonly log: { info(m: string): void; warn(m: string): void } = { info: () => undefined, warn: () => undefined },
+    /** PatchPilot's own saves (a patch written through VsCodeWorkspaceFs): they never trigger a run. */
+    private readonly ownSaves?: OwnSaves,
   ) {
     this.status.name = 'PatchPilot tests';
     this.status.command = 'patchpilot.runTests';
@@ -68,6 +72,7 @@ export class TestService implements vscode.Disposable {
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.configureRunOnSave()),
       vscode.workspace.onDidSaveTextDocument((doc) => {
+        if (this.ownSaves?.take(doc.uri.toString())) return; // the agent's write, which it tests itself
         if (doc.uri.scheme !== 'file' || !vscode.workspace.isTrusted) return;
         const rel = path.relative(this.root, doc.uri.fsPath).split(path.sep).join('/');
         this.scheduler?.onSave(rel);
@@ -195,10 +200,11 @@ export function createTestService(
   context: vscode.ExtensionContext,
   settings: () => PatchPilotSettings,
   log: { info(m: string): void; warn(m: string): void },
+  ownSaves?: OwnSaves,
 ): TestService | undefined {
   const root = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
   if (!root) return undefined;
-  const service = new TestService(root, settings, log);
+  const service = new TestService(root, settings, log, ownSaves);
   context.subscriptions.push(service);
   return service;
 }

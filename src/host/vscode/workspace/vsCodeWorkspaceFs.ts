@@ -2,17 +2,22 @@ import * as vscode from 'vscode';
 import { plainText } from '../../../core/base';
 import { NodeWorkspaceFs } from '../../../core/workspace/nodeWorkspaceFs';
 import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../../../core/ports';
+import type { OwnSaves } from './ownSaves';
 
 /**
  * WorkspaceFs in VS Code. Confinement is NodeWorkspaceFs's (the extension host runs on the
  * workspace's machine: same root, same links). Reads serve an open editor's text when it has
  * unsaved changes; writes go through one WorkspaceEdit (the editor's undo stack, dirty state and
- * file watchers stay right), then the touched documents are saved.
+ * file watchers stay right), then the touched documents are saved; each of those saves is marked in
+ * `ownSaves` first, so run on save can tell them from the user's.
  */
 export class VsCodeWorkspaceFs implements WorkspaceFs {
   private readonly node: NodeWorkspaceFs;
 
-  constructor(readonly root: string) {
+  constructor(
+    readonly root: string,
+    private readonly ownSaves?: OwnSaves,
+  ) {
     this.node = new NodeWorkspaceFs(root);
   }
 
@@ -89,7 +94,9 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
     const failed: string[] = [];
     for (const uri of toSave) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-      if (doc?.isDirty && !(await doc.save())) failed.push(vscode.workspace.asRelativePath(uri));
+      if (!doc?.isDirty) continue;
+      this.ownSaves?.mark(doc.uri.toString());
+      if (!(await doc.save())) failed.push(vscode.workspace.asRelativePath(uri));
     }
     if (failed.length) throw new Error(`the change is in the editor but could not be saved: ${failed.join(', ')}`);
   }

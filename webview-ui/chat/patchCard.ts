@@ -1,0 +1,109 @@
+/**
+ * A patch in the chat, said in words: what was proposed (each hunk: ready to apply, does not apply,
+ * rejected by you), then what was written (how many hunks, or the user's own edit), with Undo Patch
+ * while it can be undone, then "undone by you". The card is the patch's one item in the transcript;
+ * patch/applied and patch/undone update it in place.
+ */
+import type { AgentEvent, HunkView } from '../../src/protocol/agentEvents';
+import { button, el } from '../shared/components';
+
+type Proposed = Extract<AgentEvent, { type: 'patch/proposed' }>;
+type Applied = Extract<AgentEvent, { type: 'patch/applied' }>;
+
+/** A hunk id (`path#n`) in words: "hunk 2 of src/dates.js". */
+export function hunkWords(id: string): string {
+  const m = /^(.*)#(\d+)$/.exec(id);
+  return m ? `hunk ${m[2]} of ${m[1]}` : id;
+}
+
+const STATE_WORDS: Record<HunkView['status'], string> = {
+  'would-apply': 'ready to apply',
+  applied: 'written',
+  refused: 'does not apply',
+  rejected: 'rejected by you',
+};
+
+function hunkLine(h: HunkView, words: string, error?: string): HTMLElement {
+  const reason = h.reason && !error?.includes(h.reason) ? ` (${h.reason})` : '';
+  const where = h.startLine ? `:${h.startLine}-${h.endLine ?? h.startLine}` : '';
+  return el('li', `pp-hunk pp-hunk-${h.status}`, `${h.path}${where} · ${words}${reason}`);
+}
+
+export class PatchCard {
+  readonly root = el('div', 'pp-patch');
+  private readonly title = el('div', 'pp-patch-title');
+  private readonly list = el('ul');
+  private readonly actions = el('div', 'pp-actions');
+  private readonly status = el('div', 'pp-note');
+  private hunks: HunkView[] = [];
+
+  constructor(proposed?: Proposed) {
+    this.status.setAttribute('role', 'status');
+    this.root.append(this.title);
+    if (proposed) {
+      this.title.textContent = proposed.ok ? 'Proposed patch (not written yet)' : 'Patch does not apply; nothing was written';
+      // The engine's reason once, in its own layout (aligned patch and file lines); the hunks do not repeat it.
+      if (!proposed.ok && proposed.error) this.root.append(el('pre', 'pp-tool-output pp-refusal', proposed.error));
+      this.hunks = proposed.hunks;
+      for (const h of proposed.hunks) this.list.append(hunkLine(h, STATE_WORDS[h.status], proposed.error));
+    }
+    this.root.append(this.list, this.actions, this.status);
+  }
+
+  /** Whether this card shows a proposal that has not been written (the next patch/applied is its outcome). */
+  get waiting(): boolean {
+    return this.title.textContent?.startsWith('Proposed') ?? false;
+  }
+
+  /** The patch was written: the title says how much of it, the hunks say which, and Undo Patch appears. */
+  applied(e: Applied, undo?: (key: string) => Promise<{ ok: boolean; message: string }>): void {
+    const files = e.files.join(', ');
+    const n = e.hunks.length;
+    this.title.textContent = e.edited
+      ? `Written to ${files}: your own edit of the patch`
+      : `Written to ${files}: ${n === e.total ? (n === 1 ? 'the hunk' : `all ${n} hunks`) : `${n} of ${e.total} hunks`}`;
+    const written = new Set(e.hunks.map((h) => h.id));
+    const known = this.hunks.length ? this.hunks : e.hunks;
+    this.list.replaceChildren(
+      ...known.map((h) =>
+        e.edited
+          ? hunkLine(h, 'replaced by your edit')
+          : written.has(h.id)
+            ? hunkLine({ ...h, status: 'applied' }, 'written')
+            : hunkLine(h, h.status === 'refused' ? STATE_WORDS.refused : 'not written'),
+      ),
+    );
+    if (!e.undoKey || !undo) return;
+    const key = e.undoKey;
+    const b = button({
+      label: 'Undo Patch',
+      name: `Undo Patch to ${files}`.slice(0, 200),
+      icon: 'discard',
+      variant: 'secondary',
+      onClick: () => {
+        b.disabled = true;
+        void undo(key).then(
+          (r) => {
+            if (!r.ok) {
+              this.status.textContent = r.message;
+              b.disabled = false;
+            }
+          },
+          (err: Error) => {
+            this.status.textContent = `Undo failed: ${err.message}`;
+            b.disabled = false;
+          },
+        );
+      },
+    });
+    this.actions.replaceChildren(b);
+  }
+
+  /** The user undid it: no button, the title says so. */
+  undone(): void {
+    this.actions.replaceChildren();
+    this.status.textContent = '';
+    this.title.textContent = `${this.title.textContent ?? 'Patch'} (undone by you: the files are back as they were before it)`;
+    this.root.classList.add('pp-patch-undone');
+  }
+}

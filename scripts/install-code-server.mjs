@@ -30,7 +30,12 @@ function fail(msg) {
   process.exit(1);
 }
 
-if (!force && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp) {
+// VS Code's built-in extensions share one dependency folder (TypeScript for the TypeScript and
+// JavaScript language features); without it every window opening a .js file shows "tsserver was deleted".
+const builtinExtensionsDir = path.join(dir, 'node_modules/code-server/lib/vscode/extensions');
+const builtinDepsReady = () => existsSync(path.join(builtinExtensionsDir, 'node_modules/typescript/lib/tsserver.js'));
+const installed = !force && existsSync(stampFile) && readFileSync(stampFile, 'utf8').trim() === stamp;
+if (installed && builtinDepsReady()) {
   log(`code-server ${CODE_SERVER_VERSION} already installed in ${dir}`);
   process.exit(0);
 }
@@ -89,6 +94,17 @@ function run(cmd, args, cwd, extraEnv = {}) {
   if (r.status !== 0) fail(`'${cmd} ${args.join(' ')}' in ${cwd} exited with ${r.status ?? r.signal}`);
 }
 
+function installBuiltinExtensionDeps() {
+  run('npm', ['install', '--omit=dev', '--ignore-scripts', '--no-save'], builtinExtensionsDir);
+  if (!builtinDepsReady()) fail(`the built-in extensions' TypeScript is missing after npm install in ${builtinExtensionsDir}`);
+}
+if (installed) {
+  // An install from before this step: only the built-in extensions' dependencies are missing.
+  installBuiltinExtensionDeps();
+  log(`code-server ${CODE_SERVER_VERSION} already installed in ${dir}; the built-in extensions' dependencies added`);
+  process.exit(0);
+}
+
 log(`installing code-server ${CODE_SERVER_VERSION} into ${dir} (2-4 minutes on 2 cores)`);
 rmSync(dir, { recursive: true, force: true }); // a half-done install is never resumed
 mkdirSync(dir, { recursive: true });
@@ -111,6 +127,7 @@ function link(target, at) {
   symlinkSync(target, at);
 }
 link('node_modules', path.join(vscodeDir, 'node_modules.asar'));
+installBuiltinExtensionDeps();
 link('code-linux.sh', path.join(vscodeDir, 'bin/remote-cli/code-server'));
 link('browser-linux.sh', path.join(vscodeDir, 'bin/helpers/browser.sh'));
 

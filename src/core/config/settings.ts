@@ -81,7 +81,7 @@ export interface PatchPilotSettings {
       maxObservations?: number;
     };
   };
-  /** The policy engine's settings (see its README section). Lists from all scopes add up. */
+  /** The policy engine's settings (see docs/security.md). Lists from all scopes add up. */
   policy: {
     /** Command patterns ("npm run *") allowed without asking. */
     allow: string[];

@@ -2,7 +2,7 @@
  * Counting prompt tokens without a tokenizer. The API reports what the last request really cost;
  * what was added since is estimated (`estimatePromptTokens`) and scaled by the ratio of
  * reported to estimated tokens seen for that model. A bundled tokenizer would be exact for one
- * model family only and weigh megabytes in the extension (README, "Context and summarization").
+ * model family only and weigh megabytes in the extension (docs/agent.md, "Context, memory and skills").
  */
 import { estimatePromptTokens } from '../llm/contextWindows';
 import type { ModelMessage, ModelToolSpec, ModelUsage } from '../llm/types';

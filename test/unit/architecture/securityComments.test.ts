@@ -1,4 +1,4 @@
-// Security comments, test names and the README cite the test that attacks the rule (`attacks.guard`
+// Security comments, test names, the README and docs/ cite the test that attacks the rule (`attacks.guard`
 // is test/integration/agent/attacks.guard.test.ts), never a case code of a document outside the
 // repository (a parenthesised code, a code and a colon before a sentence, a code-prefixed name),
 // which a reader here cannot look up.
@@ -16,6 +16,14 @@ const CITED_ANYWHERE = new RegExp(
   [String.raw`SECURITY_CASES`, String.raw`\(${LIST}[,:)]`, String.raw`(?:^|[\s'"\x60*/])${LIST}(?::\s| end to end)`, String.raw`\b${CODE}_[A-Z]`].join('|'),
 );
 const SELF = 'test/unit/architecture/securityComments.test.ts';
+/** The README and the reference it links to under docs/. */
+const DOCS = [
+  'README.md',
+  'webview-ui/README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((n) => n.endsWith('.md'))
+    .map((n) => `docs/${n}`),
+];
 
 function files(dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {
@@ -37,14 +45,13 @@ test('no source comment cites a case code instead of a test', () => {
 });
 
 test('no test and no README line cites a case code', () => {
-  const list = [...files('test').filter((f) => f !== SELF), 'README.md', 'webview-ui/README.md'];
+  const list = [...files('test').filter((f) => f !== SELF), ...DOCS];
   assert.deepEqual(offenders(list, CITED_ANYWHERE), []);
 });
 
 test('the attacked-in names the comments and the README cite are test files', () => {
   const cited = new Set<string>();
-  for (const f of [...files('src'), 'README.md'])
-    for (const m of readFileSync(path.join(root, f), 'utf8').matchAll(/\battacks\.([a-zA-Z]+)\b/g)) cited.add(m[1]!);
+  for (const f of [...files('src'), ...DOCS]) for (const m of readFileSync(path.join(root, f), 'utf8').matchAll(/\battacks\.([a-zA-Z]+)\b/g)) cited.add(m[1]!);
   const missing = [...cited].filter((name) => !statSync(path.join(root, `test/integration/agent/attacks.${name}.test.ts`), { throwIfNoEntry: false }));
   assert.deepEqual(missing, []);
 });

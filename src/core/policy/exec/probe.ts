@@ -76,7 +76,7 @@ function probe(): SandboxStatus {
     return { available: false, bwrapPath, message: `${NOT_SANDBOXED}: bubblewrap does not work here (${plain}); user namespaces may be disabled` };
   const filter = unixSocketFilter();
   // Fail open on the filter alone: a sandbox without it still confines files and the network, and
-  // the message says what is missing (README, Security: what the sandbox does not isolate).
+  // the message says what is missing (docs/security.md: what the sandbox does not isolate).
   const refused = filter ? tryBwrap(bwrapPath, [...base, '--seccomp', '3', 'true'], filter) : `no seccomp filter for the ${process.arch} architecture`;
   if (refused === undefined)
     return {

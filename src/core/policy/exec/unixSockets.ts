@@ -20,7 +20,7 @@ const MAX_MASKS = 4096;
  * user settings only) cannot be one more rule in the filter. With a non-empty allowlist the filter
  * is lifted for that user's commands, the allowed sockets are bound back into the sandbox (they may
  * sit under the hidden /run, /tmp or home), and every other socket the host has bound a path for
- * (/proc/net/unix) is covered by /dev/null. Masks are best effort, as README's Security section
+ * (/proc/net/unix) is covered by /dev/null. Masks are best effort, as docs/security.md
  * says: a socket bound after the command starts, or in another network namespace, is not listed.
  * The same masks apply when the filter is unavailable (an unknown architecture, a bwrap that refused it).
  */

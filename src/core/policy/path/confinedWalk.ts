@@ -10,7 +10,7 @@
  * redirect us. Elsewhere (macOS, Windows) Node has no openat: we open with O_NOFOLLOW on the final
  * component and re-check the parent's real path right after, which leaves a short window.
  * Pass the `realPath` from checkPath: these helpers follow no link at all below the root.
- * Residual risks (documented in README): a directory moved out of the workspace after we opened
+ * Residual risks (documented in docs/security.md): a directory moved out of the workspace after we opened
  * it (we re-check just before writing, a window of microseconds remains), bind mounts (need root),
  * and the non-Linux fallback's window.
  */

@@ -54,15 +54,7 @@ function limitWords(limit: BudgetLimitName, l: BudgetLimits): string {
 /** Which limit sending this request would cross, if any (checked in the order tokens, cost, day). */
 export function wouldCross(l: BudgetLimits, spent: UsageTotals, next: RequestEstimate): BudgetStop | undefined {
   const nextCost = costOf({ promptTokens: next.promptTokens, completionTokens: 0, estimated: true }, next.price) ?? 0;
-  const cost = (spent.cost ?? 0) + nextCost;
-  const limit: BudgetLimitName | undefined =
-    l.maxTokens !== undefined && tokensOf(spent) + next.promptTokens > l.maxTokens
-      ? 'maxTokens'
-      : l.maxCostUsd !== undefined && cost > l.maxCostUsd
-        ? 'maxCostUsd'
-        : l.dailyCostUsd !== undefined && (l.spentTodayUsd ?? 0) + cost > l.dailyCostUsd
-          ? 'dailyCostUsd'
-          : undefined;
+  const limit = limitOver(l, tokensOf(spent) + next.promptTokens, (spent.cost ?? 0) + nextCost);
   if (!limit) return undefined;
   const size = `about ${next.promptTokens.toLocaleString('en-US')} prompt tokens${nextCost > 0 ? `, ${formatUsd(nextCost)}` : ''}`;
   return {
@@ -74,17 +66,17 @@ export function wouldCross(l: BudgetLimits, spent: UsageTotals, next: RequestEst
 
 /** Which limit the totals crossed, if any (a reply's size is known only once it came). */
 export function crossed(l: BudgetLimits, spent: UsageTotals): BudgetStop | undefined {
-  const cost = spent.cost ?? 0;
-  const limit: BudgetLimitName | undefined =
-    l.maxTokens !== undefined && tokensOf(spent) > l.maxTokens
-      ? 'maxTokens'
-      : l.maxCostUsd !== undefined && cost > l.maxCostUsd
-        ? 'maxCostUsd'
-        : l.dailyCostUsd !== undefined && (l.spentTodayUsd ?? 0) + cost > l.dailyCostUsd
-          ? 'dailyCostUsd'
-          : undefined;
+  const limit = limitOver(l, tokensOf(spent), spent.cost ?? 0);
   if (!limit) return undefined;
   return { limit, when: 'after', message: `a reply crossed ${limitWords(limit, l)}; ${describeSpent(spent, l.spentTodayUsd)}` };
+}
+
+/** The first limit (tokens, cost, day) these totals are over. */
+function limitOver(l: BudgetLimits, tokens: number, cost: number): BudgetLimitName | undefined {
+  if (l.maxTokens !== undefined && tokens > l.maxTokens) return 'maxTokens';
+  if (l.maxCostUsd !== undefined && cost > l.maxCostUsd) return 'maxCostUsd';
+  if (l.dailyCostUsd !== undefined && (l.spentTodayUsd ?? 0) + cost > l.dailyCostUsd) return 'dailyCostUsd';
+  return undefined;
 }
 
 export function hasLimits(l: BudgetLimits): boolean {

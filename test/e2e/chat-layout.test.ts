@@ -49,10 +49,10 @@ e2eTest(
   'chat layout: a working line with elapsed time while the model thinks; long cards stay in the sidebar; one New Chat; the end shows after a reload',
   async (vs) => {
     const chat = await sendInChat(vs, 'Widen the value');
-    // The model is thinking: a status line says so, with the seconds counting.
-    const working = chat.getByRole('status').filter({ hasText: 'Working: waiting for the model' });
+    // The model is thinking: a progress indicator says so, with the seconds counting.
+    const working = chat.getByRole('progressbar', { name: 'Working: waiting for the model' });
     await working.waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    await working.getByText(/· [2-9] s/).waitFor({ state: 'visible', timeout: 10_000 });
+    await chat.getByText(/· [2-9] s/).waitFor({ state: 'visible', timeout: 10_000 });
     await vs.screenshot('chat-working');
 
     // The review card with a 400-character line: inside the sidebar.

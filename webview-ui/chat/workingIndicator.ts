@@ -1,7 +1,9 @@
 /**
  * While a run works: what it is doing (waiting for the model, the model writing, a tool running,
- * waiting for the user) and for how long. A live region (role=status): a change of what it is doing
- * is announced; the seconds count is drawn but hidden from screen readers, so they are not told the
+ * waiting for the user) and for how long. The spinner is an indeterminate progressbar named by what
+ * the run does; the line is a polite live region without a role of its own (the chat's one status
+ * region stays the announcer of approvals and run ends), so a change of what it is doing is
+ * announced; the seconds count is drawn but hidden from screen readers, so they are not told the
  * time every second.
  */
 import type { ChatEntry } from '../../src/protocol/chat';
@@ -11,15 +13,15 @@ export class WorkingIndicator {
   readonly root = el('div', 'pp-working');
   private readonly what = el('span', 'pp-working-what');
   private readonly elapsed = el('span', 'pp-working-elapsed');
+  private readonly bar = el('span', 'codicon codicon-loading codicon-modifier-spin');
   private timer: ReturnType<typeof setInterval> | undefined;
   private since = 0;
 
   constructor(private readonly now: () => number = Date.now) {
-    this.root.setAttribute('role', 'status');
-    const spinner = el('span', 'codicon codicon-loading codicon-modifier-spin');
-    spinner.setAttribute('aria-hidden', 'true');
+    this.root.setAttribute('aria-live', 'polite');
+    this.bar.setAttribute('role', 'progressbar');
     this.elapsed.setAttribute('aria-hidden', 'true');
-    this.root.append(spinner, this.what, this.elapsed);
+    this.root.append(this.bar, this.what, this.elapsed);
     this.root.hidden = true;
   }
 
@@ -53,7 +55,9 @@ export class WorkingIndicator {
   }
 
   private say(text: string): void {
-    if (this.what.textContent !== text) this.what.textContent = text;
+    if (this.what.textContent === text) return;
+    this.what.textContent = text;
+    this.bar.setAttribute('aria-label', text);
   }
 
   private tick(): void {

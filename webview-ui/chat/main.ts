@@ -85,7 +85,8 @@ const transcript = new Transcript(
     undoPatch: (key) => client.request('patch/undo', { key }),
   },
 );
-let scroll = saved?.scroll ?? { top: 0, atEnd: true };
+// A window reload opens at the conversation's end (the host says so); a view shown again keeps where the reader was.
+let scroll = document.body.dataset.openAtEnd === 'true' ? { top: 0, atEnd: true } : (saved?.scroll ?? { top: 0, atEnd: true });
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 log.addEventListener(
   'scroll',

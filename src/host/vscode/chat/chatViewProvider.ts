@@ -45,6 +45,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   resolveWebviewView(view: vscode.WebviewView): void {
     this.view = view;
+    // The first view of this extension host is a window (re)load: it opens at the end; a view shown again keeps its reading position.
+    const openAtEnd = !this.resolvedBefore;
+    this.resolvedBefore = true;
     const webview = view.webview;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
     webview.options = { enableScripts: true, localResourceRoots: [dist, vscode.Uri.joinPath(this.extensionUri, 'media')] };
@@ -57,6 +60,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       scriptUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.js')).toString(),
       styleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'chat.css')).toString(),
       iconStyleUri: webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicon.css')).toString(),
+      openAtEnd,
     });
     const ctx = { host: this.host, log: this.log };
     const subs = [
@@ -88,6 +92,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** When Open Chat last asked for the focus: a view whose script loads just after missed the push. */
   private focusWantedAt = 0;
+  private resolvedBefore = false;
 
   private post(message: ToWebviewMessage): void {
     void this.view?.webview.postMessage(message).then(undefined, () => undefined);

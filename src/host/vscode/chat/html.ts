@@ -11,6 +11,8 @@ export interface ChatHtmlInput {
   styleUri: string;
   /** The codicon font's stylesheet (dist/webview/codicon.css, the font beside it). */
   iconStyleUri?: string;
+  /** The first view of this window (a reload or a first open): it opens at the conversation's end, not at a saved reading position. */
+  openAtEnd?: boolean;
 }
 
 export function chatCsp(cspSource: string, nonce: string): string {
@@ -33,7 +35,7 @@ ${
 }<link rel="stylesheet" href="${attr(i.styleUri)}">
 <title>PatchPilot</title>
 </head>
-<body>
+<body${i.openAtEnd ? ' data-open-at-end="true"' : ''}>
 <main id="app" aria-label="PatchPilot chat"></main>
 <script nonce="${i.nonce}" src="${attr(i.scriptUri)}"></script>
 </body>

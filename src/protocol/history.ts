@@ -6,7 +6,7 @@
  * every request with historyValidate.ts before a handler sees it.
  */
 import type { MatchRange } from './historyMatch';
-import type { RunEndStatus } from './agentEvents';
+import type { RunEndStatus, RunTestsOutcome } from './agentEvents';
 
 type Empty = Record<string, never>;
 
@@ -29,6 +29,8 @@ export interface RunRowView {
   models: string[];
   /** A subagent's run: the run that spawned it. */
   parentRunId: string | null;
+  /** How the run left the tests after its last edit; absent while it runs and on runs logged before it was kept. */
+  tests?: RunTestsOutcome;
 }
 
 export type SearchTypeName = 'runs' | 'observations' | 'patches' | 'tests';

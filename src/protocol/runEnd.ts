@@ -7,6 +7,12 @@ export function describeTestsOutcome(outcome: RunTestsOutcome): string {
   return 'tests did not run after the last edit';
 }
 
+/** The outcome a history step worded with describeTestsOutcome (the list of runs reads it back); undefined for other text. */
+export function testsOutcomeOfText(text: string | null | undefined): RunTestsOutcome | undefined {
+  const all: RunTestsOutcome[] = ['passed', 'failed', 'not-run'];
+  return all.find((o) => describeTestsOutcome(o) === text);
+}
+
 /**
  * A run's end as the UI shows it: a run that finished while its last tests failed is not a success
  * (no green "finished"), and one that finished with no tests after its last edit says so in a

@@ -3,6 +3,8 @@
  * first) and search hits. Row content is text only; a hit's snippet gets its matched words marked.
  */
 import type { HitView, RunRowView } from '../../src/protocol/history';
+import type { RunEndStatus } from '../../src/protocol/agentEvents';
+import { runEndView } from '../../src/protocol/runEnd';
 import { badge, el } from '../shared/components';
 import { clock, cost, date, duration, oneLine, plural, tokens } from './format';
 import { marked } from './highlight';
@@ -64,11 +66,13 @@ export function renderRow(row: ListRow): HTMLElement {
     const at = clock(r.startedAt);
     const when = `${at}${r.endedAt !== null ? ` · ${duration(r.endedAt - r.startedAt)}` : ' · in progress'}`;
     // The accessible name starts with the goal: what a person scans for, and what tests select on.
-    d.setAttribute('aria-label', `${oneLine(r.goal, 200)}, ${r.status}, ${row.day} ${at}`);
+    d.setAttribute('aria-label', `${oneLine(r.goal, 200)}, ${r.tests ? runEndView(r.status as RunEndStatus, r.tests).label : r.status}, ${row.day} ${at}`);
     const top = el('div', 'pp-row-top');
     top.append(el('span', 'pp-row-goal', oneLine(r.goal, 200)));
     const bottom = el('div', 'pp-row-meta');
-    bottom.append(badge(r.status, TONE[r.status] ?? 'info'));
+    // A finished run says how it left the tests (a finish over failing tests is not a green "finished").
+    const end = r.tests ? runEndView(r.status as RunEndStatus, r.tests) : { label: r.status, tone: TONE[r.status] ?? 'info' };
+    bottom.append(badge(end.label, end.tone));
     if (r.parentRunId) bottom.append(document.createTextNode(' '), badge('subagent', 'info'));
     const figures = [
       when,

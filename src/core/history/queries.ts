@@ -1,4 +1,5 @@
 /** Read-only queries over one connection. */
+import { testsOutcomeOfText } from '../../protocol/runEnd';
 import type { SqlConn } from './sqlConn';
 import { usageFromRow } from './usage';
 import {
@@ -19,6 +20,7 @@ import {
 } from './rows';
 import {
   HISTORY_TABLES,
+  TESTS_STEP,
   type AuditRecord,
   type HistoryTable,
   type ListRunsOptions,
@@ -34,13 +36,17 @@ const LIVE_STEPS = `CASE WHEN r.status = 'running' THEN (SELECT count(*) FROM st
 
 const RUN_SUMMARY = `SELECT r.*, ${LIVE_STEPS},
        (SELECT count(*) FROM patches p WHERE p.run_id = r.id) AS patch_count,
-       (SELECT count(*) FROM test_runs t WHERE t.run_id = r.id) AS test_run_count
+       (SELECT count(*) FROM test_runs t WHERE t.run_id = r.id) AS test_run_count,
+       (SELECT s.text FROM steps s WHERE s.run_id = r.id AND s.tool = '${TESTS_STEP}' ORDER BY s.seq DESC LIMIT 1) AS tests_text
      FROM runs r`;
 
 const runOf = (r: RunRow & { live_steps: number }) => runFromRow({ ...r, model_steps: r.live_steps });
 
-type RunSummaryRow = RunRow & { live_steps: number; patch_count: number; test_run_count: number };
-const summaryFromRow = (r: RunSummaryRow): RunSummary => ({ ...runOf(r), patchCount: r.patch_count, testRunCount: r.test_run_count });
+type RunSummaryRow = RunRow & { live_steps: number; patch_count: number; test_run_count: number; tests_text: string | null };
+const summaryFromRow = (r: RunSummaryRow): RunSummary => {
+  const tests = testsOutcomeOfText(r.tests_text);
+  return { ...runOf(r), patchCount: r.patch_count, testRunCount: r.test_run_count, ...(tests ? { tests } : {}) };
+};
 
 export function listRuns(conn: SqlConn, options: ListRunsOptions = {}): RunSummary[] {
   const limit = Math.max(1, Math.min(options.limit ?? 50, 10_000));

@@ -1,3 +1,4 @@
+import type { RunTestsOutcome } from '../../protocol/agentEvents';
 /**
  * The history store's public vocabulary. The orchestrator, the VS Code host and the CLI depend on
  * `HistoryStore` only; the sql.js implementation (worker-backed or in-process) is chosen by `openHistoryStore`.
@@ -56,6 +57,8 @@ export interface RunRecord {
 export interface RunSummary extends RunRecord {
   patchCount: number;
   testRunCount: number;
+  /** How the run left the tests after its last edit (its TESTS_STEP); absent while it runs and on older runs. */
+  tests?: RunTestsOutcome;
 }
 
 export interface StepInput {

@@ -14,6 +14,7 @@ import { hunkNoteOf } from '../history/hunkNotes';
 import {
   EARLIER_STEP,
   REASONING_STEP,
+  TESTS_STEP,
   TRANSCRIPT_STEP,
   UNDO_STEP,
   USER_ANSWER_RULE,
@@ -23,6 +24,7 @@ import {
   type RunSummary,
   type StepRecord,
 } from '../history/types';
+import { testsOutcomeOfText } from '../../protocol/runEnd';
 import { TIMELINE_TEXT_MAX, type HunkStateView, type RunRowView, type RunTimelineView, type TimelineItem } from '../../protocol/history';
 
 export function runRowOf(r: RunSummary): RunRowView {
@@ -40,6 +42,7 @@ export function runRowOf(r: RunSummary): RunRowView {
     costUsd: r.costUsd,
     models: modelsOf(r),
     parentRunId: r.parentRunId ?? null,
+    ...(r.tests ? { tests: r.tests } : {}),
   };
 }
 
@@ -96,7 +99,9 @@ export function runTimeline(d: RunDetail): RunTimelineView {
   for (const o of d.observations) if (o.type === 'qa') add({ kind: 'summary', id: o.id, time: o.time, question: cut(o.text, 2_000), text: cut(o.detail) });
   // Stable: same-time rows keep steps in their recorded order, and a patch after the call that proposed it.
   items.sort((a, b) => a.item.time - b.item.time || a.order - b.order);
-  const run: RunRowView = runRowOf({ ...d.run, patchCount: d.patches.length, testRunCount: d.testRuns.length });
+  const testsStep = d.steps.filter((s) => s.tool === TESTS_STEP).at(-1);
+  const tests = testsOutcomeOfText(testsStep?.text);
+  const run: RunRowView = runRowOf({ ...d.run, patchCount: d.patches.length, testRunCount: d.testRuns.length, ...(tests ? { tests } : {}) });
   const observations = d.observations.map((o) => ({
     id: o.id,
     type: o.type,

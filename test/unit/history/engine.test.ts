@@ -12,6 +12,8 @@ import { migrate, schemaVersion, SCHEMA_VERSION } from '../../../src/core/histor
 import { historyDbPath, openHistoryStore, type AuditRecord } from '../../../src/core/history';
 import { UserError } from '../../../src/core/base';
 import { DAY } from './helpers';
+import { TESTS_STEP } from '../../../src/core/history/types';
+import { describeTestsOutcome, runEndView } from '../../../src/protocol/runEnd';
 import { tempHistoryWorkspace, withHistoryWorkspace } from '../../support/historyWorkspace';
 
 async function withEngine(fn: (engine: HistoryEngine, db: string) => Promise<void> | void, now?: () => number): Promise<void> {
@@ -53,6 +55,20 @@ describe('observation capture', () => {
 });
 
 describe('runs', () => {
+  test('the list of runs says how each left the tests (its last tests step), and older runs say nothing', () =>
+    withEngine((engine) => {
+      const failing = engine.startRun({ goal: 'finished over failing tests' });
+      engine.addStep(failing, { role: 'system', tool: TESTS_STEP, text: describeTestsOutcome('passed') });
+      engine.addStep(failing, { role: 'system', tool: TESTS_STEP, text: describeTestsOutcome('failed') });
+      engine.finishRun(failing, { status: 'finished' });
+      const older = engine.startRun({ goal: 'logged before the step existed' });
+      engine.finishRun(older, { status: 'finished' });
+      const byGoal = new Map(engine.listRuns().map((r) => [r.goal, r.tests]));
+      assert.equal(byGoal.get('finished over failing tests'), 'failed');
+      assert.equal(byGoal.get('logged before the step existed'), undefined);
+      assert.equal(runEndView('finished', byGoal.get('finished over failing tests')).label, 'finished · tests failed');
+    }));
+
   test('a run with steps, patches, test runs, policy decisions and a Q&A summary reads back whole', () =>
     withEngine((engine) => {
       const runId = engine.startRun({ goal: 'make the date test pass', reasoningModel: 'big', fastModel: 'small' });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runEndView } from '../../../src/protocol/runEnd';
+import { describeTestsOutcome, runEndView, testsOutcomeOfText } from '../../../src/protocol/runEnd';
 
 test('the end badge: a finish whose last tests failed is not green; other endings keep their tone', () => {
   const rows: [Parameters<typeof runEndView>, ReturnType<typeof runEndView>][] = [
@@ -13,4 +13,9 @@ test('the end badge: a finish whose last tests failed is not green; other ending
     [['failed', undefined], { label: 'failed', tone: 'error' }],
   ];
   for (const [args, expected] of rows) assert.deepEqual(runEndView(...args), expected, args.join(' '));
+});
+
+test('the tests step reads back as the outcome that worded it; other text is no outcome', () => {
+  for (const o of ['passed', 'failed', 'not-run'] as const) assert.equal(testsOutcomeOfText(describeTestsOutcome(o)), o);
+  for (const other of [undefined, null, '', 'tests passed', 'TESTS FAILED AFTER THE LAST EDIT']) assert.equal(testsOutcomeOfText(other), undefined);
 });

@@ -180,7 +180,8 @@ e2eTest(
     const dialog = vs.page.locator('.quick-input-widget input.input');
     await dialog.waitFor({ state: 'visible' });
     await vs.page.keyboard.press('Enter');
-    const exported = await waitForFile(vs.workspace, /^patchpilot-run-.*\.json$/);
+    // Named by the run's day and goal (patchpilot-2026-11-28-fix-the-shapes-module.json).
+    const exported = await waitForFile(vs.workspace, /^patchpilot-\d{4}-\d{2}-\d{2}-[a-z0-9-]+\.json$/);
     const audit = JSON.parse(readFileSync(path.join(vs.workspace, exported), 'utf8')) as {
       tables: { runs: Array<{ goal: string }>; patches: Array<{ rejectedHunks: Array<{ reason?: string }> }>; test_runs: Array<{ exitCode: number }> };
     };

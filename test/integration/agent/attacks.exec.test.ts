@@ -54,12 +54,14 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
           // The test command fails, so its whole output goes to the model. It runs first: without a
           // sandbox, tests after a shell command ask (see the next test).
           const testCmd = `node -e "console.log(JSON.stringify(process.env)); process.exit(1)"`;
-          const run = await runAgent(arena, [turn(call('tests', 'run_tests', {})), turn(call('show', 'run_command', { command: show })), finish()], {
+          // The tests fail on purpose, so the first finish is refused and the second ends 'tests failed' (exit 1).
+          const run = await runAgent(arena, [turn(call('tests', 'run_tests', {})), turn(call('show', 'run_command', { command: show })), finish(), finish()], {
             mode: 'auto',
             args: ['--test-cmd', testCmd, '--trust-workspace'],
             env: { ...envFor(state, bin), ...secrets, APP_MODE: 'plain' },
           });
-          assert.equal(run.code, 0, run.stderr);
+          assert.equal(run.code, 1, run.stderr);
+          assert.match(run.stderr + run.stdout, /tests failed|tests FAILED/i);
           assert.match(run.results.get('show') ?? '', /db= lc= dsn= key= mode=plain/, 'run_command saw only the harmless listed variable');
           assert.match(run.results.get('tests') ?? '', /"APP_MODE":"plain"/, 'the test command ran and printed its environment');
           for (const [name, value] of Object.entries(secrets)) {

@@ -41,6 +41,8 @@ async function attack(mode: 'auto' | 'auto-edit', env: NodeJS.ProcessEnv = {}): 
       turn(call('run-evil', 'run_command', { command: 'node evil.js' })),
       turn(call('poison-tests', 'propose_patch', { patch: poisonTestPatch() })),
       turn(call('tests', 'run_tests', {})),
+      // The poisoned tests may fail: then the first finish is refused (the finish gate) and the second ends the run.
+      finish(),
       finish(),
     ];
     const run = await runAgent(arena, turns, { mode, args: ['--test-cmd', TEST_CMD], env });
@@ -66,7 +68,9 @@ async function dispose(s: Scenario): Promise<void> {
 /** Common to every mode and sandbox state: contained, nothing leaked, clean exit, the file ops recorded. */
 function assertContained(s: Scenario): void {
   const { run, arena } = s;
-  assert.equal(run.code, 0, run.stderr);
+  const end = run.events.at(-1);
+  // A run that finished over failing tests exits 1 (the CLI's exit code says how the tests ended).
+  assert.equal(run.code, end?.type === 'run/finished' && end.tests === 'failed' ? 1 : 0, run.stderr);
   assert.deepEqual(run.server.mismatches, []);
   assert.deepEqual(s.outside, [], 'nothing outside the workspace changed');
   assert.deepEqual(s.protectedChanged, [], 'no protected workspace file changed (.git/hooks is bound read-only)');

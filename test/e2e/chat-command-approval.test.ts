@@ -55,7 +55,7 @@ e2eTest(
       .getByRole('status')
       .getByText(/^Run finished/)
       .waitFor({ timeout: E2E_TIMEOUT });
-    await chat.getByText('Denied: command', { exact: true }).first().waitFor({ state: 'visible' });
+    await chat.getByText('You declined the command.', { exact: true }).first().waitFor({ state: 'visible' });
     assert.equal(vs.readFile('notes.txt'), 'tidewater\n', 'the denied command did not run');
     assert.deepEqual(scripted.server.mismatches, []);
   },

@@ -21,7 +21,11 @@ export function createEditChecks(diagnostics: DiagnosticsSource | undefined): Ed
     before(paths) {
       if (!diagnostics) return;
       const now = diagnostics.snapshot(paths);
-      for (const p of paths) snapshots.set(p, now.filter((d) => d.path === p));
+      for (const p of paths)
+        snapshots.set(
+          p,
+          now.filter((d) => d.path === p),
+        );
     },
     async after(ctx, paths) {
       const notes: string[] = [];
@@ -32,7 +36,12 @@ export function createEditChecks(diagnostics: DiagnosticsSource | undefined): Ed
   };
 }
 
-async function diagnosticsNote(source: DiagnosticsSource, paths: readonly string[], snapshots: Map<string, FileProblem[]>, signal: AbortSignal): Promise<string[]> {
+async function diagnosticsNote(
+  source: DiagnosticsSource,
+  paths: readonly string[],
+  snapshots: Map<string, FileProblem[]>,
+  signal: AbortSignal,
+): Promise<string[]> {
   try {
     const before = paths.flatMap((p) => snapshots.get(p) ?? []);
     for (const p of paths) snapshots.delete(p);

@@ -28,7 +28,8 @@ export function describeCheck(command: string, exitCode: number | null, timedOut
   const status = timedOut ? 'timed out' : exitCode === null ? 'killed' : `exit ${exitCode}`;
   const text = stripVTControlCharacters(output).trimEnd();
   const named = linesNaming(text, paths);
-  if (named.length > 0) return [`$ ${command}`, `${status}; lines naming the files you edited:`, headTail(named.join('\n'), CHECK_OUTPUT_CHARS).text].join('\n');
+  if (named.length > 0)
+    return [`$ ${command}`, `${status}; lines naming the files you edited:`, headTail(named.join('\n'), CHECK_OUTPUT_CHARS).text].join('\n');
   if (exitCode === 0 && !timedOut) return `$ ${command}\n${status}; nothing about the files you edited`;
   return [`$ ${command}`, `${status}; no line names the files you edited, output:`, headTail(text, CHECK_OUTPUT_CHARS).text].join('\n');
 }

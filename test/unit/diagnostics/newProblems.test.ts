@@ -4,7 +4,14 @@ import { MAX_REPORTED_PROBLEMS, formatNewProblems, newProblems } from '../../../
 import { describeCheck, linesNaming } from '../../../src/core/tools/checkCommands';
 import type { FileProblem } from '../../../src/core/ports';
 
-const p = (path: string, line: number, message: string, severity: FileProblem['severity'] = 'error'): FileProblem => ({ path, line, column: 1, severity, message, source: 'ts' });
+const p = (path: string, line: number, message: string, severity: FileProblem['severity'] = 'error'): FileProblem => ({
+  path,
+  line,
+  column: 1,
+  severity,
+  message,
+  source: 'ts',
+});
 
 describe('new problems after an edit', () => {
   test('only problems that were not there before, in the edited files; a moved line is the same problem', () => {

@@ -59,7 +59,7 @@ describe('diagnostics after an edit', () => {
     const sent = await host.send('add a host to diag-config.json');
     assert.equal(sent.delivered, 'started', sent.reason);
     const outcome = await sent.outcome!;
-    runId = outcome.runId;
+    runId = outcome.runId ?? undefined;
     assert.equal(outcome.status, 'finished', outcome.reason);
     assert.deepEqual(model!.mismatches, []);
     const result = (model!.chatRequests[1]!.body.messages as { content: string }[]).at(-1)!.content;

@@ -48,4 +48,35 @@ describe('patchpilot run: check commands after an edit', { skip: skipWithoutBuil
       files,
     );
   });
+  test("an untrusted workspace's check command does not run: the workspace cannot choose what runs after each edit", async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] }, expect: { lastMessageContains: 'applied 1 hunk' } },
+    ];
+    const files = { ...BUGGY, 'check.js': CHECKER, '.vscode/settings.json': settings(['node check.js']) };
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const r = await runCli([
+          '--goal',
+          'fix add',
+          '--workspace',
+          root,
+          '--approve',
+          'auto-edit',
+          '--no-detect-tests',
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          'scripted-model',
+          '--json',
+        ]);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual(server.mismatches, []);
+        assert.doesNotMatch(server.chatRequests[1]!.body.messages.at(-1).content as string, /check commands|TS1005/);
+        assert.match(r.stderr, /checkCommands/);
+      },
+      files,
+    );
+  });
 });

@@ -43,7 +43,7 @@ export const usage = `Usage:
   --llm-command CMD     a program that serves the model: it reads a chat-completions request (JSON)
                         on stdin and streams the reply on stdout (or PATCHPILOT_LLM_COMMAND; never
                         taken from the workspace's settings)
-  --trust-workspace     honour the workspace's own base URL, test commands, allowlists,
+  --trust-workspace     honour the workspace's own base URL, test and check commands, allowlists,
                         approval mode and auto-commit from .vscode/settings.json
                         (ignored otherwise, with a warning)
   --resume RUN          continue the session a run belongs to (its id, a unique prefix,

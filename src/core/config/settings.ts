@@ -43,6 +43,11 @@ export interface PatchPilotSettings {
     commands: string[];
     /** Run the test commands after each applied edit. Default: on when commands exist. */
     afterEdit: boolean;
+    /**
+     * Commands that check the code after each applied edit (`tsc --noEmit`, `ruff check .`), under the
+     * test commands' rules; the lines naming the edited files go back with the edit's result.
+     */
+    checkCommands: string[];
     timeoutSeconds: number;
     /**
      * VS Code: run the test commands when a file is saved. 'off', 'on' (any workspace file) or a
@@ -185,6 +190,8 @@ export const SETTING_KEYS = {
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
   'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
+  // Run after every edit like the test commands: a repository must not choose them.
+  'patchpilot.tests.checkCommands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.timeoutSeconds': { kind: 'posint' },
   // Runs the (trust-gated) test commands without asking on every save: a repository may only turn it off.
   'patchpilot.tests.runOnSave': { kind: 'onOffGlob', trustSensitive: true, safeValues: ['off'] },
@@ -234,7 +241,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   llm: { contextWindows: {} },
   context: { maxTokensByModel: {} },
   approval: { mode: 'ask' },
-  tests: { commands: [], afterEdit: false, timeoutSeconds: 600, runOnSave: 'off' },
+  tests: { commands: [], afterEdit: false, checkCommands: [], timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30, maxRepeatedFailures: 3 },
   git: { autoCommit: false },
   checkpoints: { enabled: true, maxBytes: 512 * 1024 * 1024 },
@@ -352,6 +359,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
     tests: {
       commands: [...commands],
       afterEdit: v('patchpilot.tests.afterEdit', commands.length > 0),
+      checkCommands: [...v('patchpilot.tests.checkCommands', d.tests.checkCommands)],
       timeoutSeconds: v('patchpilot.tests.timeoutSeconds', d.tests.timeoutSeconds),
       runOnSave: v('patchpilot.tests.runOnSave', d.tests.runOnSave),
     },

@@ -8,12 +8,14 @@ import { runConfiguredTests } from '../tools/runTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import type { TestsAfterLastChange } from './testsOutcome';
+import { createEditChecks } from './editChecks';
 import type { OrchestratorDeps } from './types';
 
 /**
  * The ToolContext of one run, with the after-write hook: auto-commit the written paths (when
  * patchpilot.git.autoCommit) and run the test commands (when patchpilot.tests.afterEdit), so the
- * model reads the test result in the same tool result as its edit.
+ * model reads the test result in the same tool result as its edit, with the new problems in the edited
+ * files (the host's diagnostics, the check commands: editChecks).
  */
 export interface RunToolContextInput {
   root: string;
@@ -58,6 +60,8 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     ...(input.subagents ? { subagents: input.subagents } : {}),
     emit,
   };
+  const checks = createEditChecks(deps.diagnostics);
+  ctx.run.beforeWrite = (paths) => checks.before(paths);
   ctx.run.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
     tests?.changed();
@@ -79,6 +83,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
         notes.push(`tests after the edit were not run: ${errorMessage(err)}`);
       }
     }
+    notes.push(...(await checks.after(ctx, paths)));
     return notes.length ? notes.join('\n\n') : undefined;
   };
   return ctx;

@@ -4,7 +4,7 @@ import type { PatchPilotSettings } from '../config/settings';
 import type { ModelMessage, ModelRole } from '../llm/types';
 import type { UsageMeter, UsageRecord, UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
-import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
+import type { CommandExecutor, CommandPolicy, DiagnosticsSource, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { ToolContext, ToolSource } from '../tools/types';
 import type { GitSnapshot } from '../git/gitSession';
 import type { WorkspaceFacts } from '../context/systemPrompt';
@@ -45,6 +45,8 @@ export interface OrchestratorDeps {
   bundledSkillsDir?: string;
   /** Restore points before each step that can change files (src/core/checkpoint); none: no checkpoints. */
   checkpoints?: Checkpoints;
+  /** The host's problems per file (VS Code's diagnostics): new ones in edited files go back with the edit. */
+  diagnostics?: DiagnosticsSource;
   /** Token ratios learned from usage reports, shared by the runs of one session (default: one per run). */
   calibration?: TokenCalibration;
 }

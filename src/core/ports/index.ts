@@ -11,3 +11,4 @@ export * from './services';
 export * from './chatModel';
 export * from './workspaceFs';
 export * from './diffPreview';
+export * from './diagnostics';

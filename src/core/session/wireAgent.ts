@@ -12,7 +12,7 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
-import type { Approver, ChatModel, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import type { Approver, ChatModel, DiagnosticsSource, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
@@ -62,6 +62,8 @@ export interface WireAgentOptions {
    * the client for the settings' endpoint. The core never imports the host's API: it gets the model.
    */
   model?: ChatModel;
+  /** The host's problems per file (VS Code's diagnostics); new ones in edited files go back with the edit. */
+  diagnostics?: DiagnosticsSource;
 }
 
 export interface WiredAgent {
@@ -205,6 +207,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     checkpoints,
     // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
     calibration: new TokenCalibration(),
+    ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
   };
   const close = async () => {
     checkpoints?.dispose();

@@ -1,6 +1,7 @@
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
 import { describeTestCommand, formatTestSummary, summarizeTestOutput, type TestCommandResult } from './testSummary';
+import type { TaskRunResult } from '../ports';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
 export type { TestCommandResult } from './testSummary';
@@ -30,15 +31,7 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
   const results: TestCommandResult[] = [];
   const parts: string[] = [];
   for (const command of commands) {
-    await approveIfRedefined(ctx, command);
-    await approveIfUnsandboxed(ctx, command);
-    ctx.emit?.({ type: 'test-started', command });
-    // The test command runs the workspace's code, which the agent may have just written (a module the
-    // tests require): in the sandbox when the host has one, like any other command that runs code.
-    const runner = ctx.exec?.sandboxed ? ctx.exec : ctx.tasks;
-    const run = await runner.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
-    auditProtectedChanges(ctx, run);
-    ctx.signal.throwIfAborted();
+    const run = await runGuardedTestCommand(ctx, command, () => ctx.emit?.({ type: 'test-started', command }));
     const summary = summarizeTestOutput(run.output);
     const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
     results.push(result);
@@ -48,6 +41,24 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
   const passed = results.every((r) => r.exitCode === 0);
   const text = `${passed ? 'tests passed' : 'tests FAILED'}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results }) : fail(text, { results });
+}
+
+/**
+ * One test-like command (a test command, a check command) under the test commands' rules: asks when
+ * its definition changed or when it would run unreviewed code unsandboxed, runs in the sandbox when
+ * the host has one, and audits protected paths afterwards.
+ */
+export async function runGuardedTestCommand(ctx: ToolContext, command: string, onStart?: () => void): Promise<TaskRunResult> {
+  await approveIfRedefined(ctx, command);
+  await approveIfUnsandboxed(ctx, command);
+  onStart?.();
+  // The command runs the workspace's code, which the agent may have just written (a module the
+  // tests require): in the sandbox when the host has one, like any other command that runs code.
+  const runner = ctx.exec?.sandboxed ? ctx.exec : ctx.tasks;
+  const run = await runner.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
+  auditProtectedChanges(ctx, run);
+  ctx.signal.throwIfAborted();
+  return run;
 }
 
 /**

@@ -59,7 +59,9 @@ export interface RunState {
   commandsRan?: boolean;
   /** Hosts the user approved sending data to in this run; data to any other host asks (attacks.network). */
   knownHosts?: Set<string>;
-  /** Hook after files were written (auto-commit, tests after edit). */
+  /** Hook before files are written (the host's problems in them, so the after-write hook reports only new ones). */
+  beforeWrite?(paths: string[]): void;
+  /** Hook after files were written (auto-commit, tests after edit, new problems). */
   afterWrite?(paths: string[], summary: string): Promise<string | undefined>;
 }
 

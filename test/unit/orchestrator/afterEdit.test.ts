@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { FIX, TEST_CMD, call, runScripted } from './harness';
+import { BUGGY, FIX, TEST_CMD, call, runScripted } from './harness';
 import type { RunHistory } from '../../../src/core/orchestrator';
 
 describe('after an applied edit', () => {
@@ -44,5 +44,62 @@ describe('after an applied edit', () => {
     const warnings = h.events.filter((e) => e.type === 'warning');
     assert.equal(warnings.length, 1);
     assert.match((warnings[0] as { message: string }).message, /history is not being recorded: disk full/);
+  });
+});
+
+describe('problems after an applied edit', () => {
+  test("the host's new problems in the edited file go back with the patch result, old and other files' problems do not", async () => {
+    const seen: string[][] = [];
+    const diagnostics = {
+      snapshot: (paths: readonly string[]) => {
+        seen.push([...paths]);
+        return [{ path: 'add.js', line: 1, column: 1, severity: 'warning' as const, message: 'old warning' }];
+      },
+      settled: async () => [
+        { path: 'add.js', line: 1, column: 1, severity: 'warning' as const, message: 'old warning' },
+        { path: 'add.js', line: 1, column: 30, severity: 'error' as const, message: "';' expected.", source: 'ts' },
+        { path: 'add.test.js', line: 2, column: 1, severity: 'error' as const, message: 'not edited' },
+      ],
+    };
+    await runScripted(
+      [
+        { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+        { reply: { toolCalls: [call('finish', { summary: 'done' })] }, expect: { lastMessageContains: 'new problems in the files you edited' } },
+      ],
+      {
+        deps: { diagnostics },
+        inspect: (h) => {
+          assert.deepEqual(h.server.mismatches, []);
+          assert.deepEqual(seen, [['add.js']]);
+          const result = h.messages(1).at(-1)!.content!;
+          assert.match(result, /new problems in the files you edited \(1 error, 0 warnings\):\nadd\.js:1:30: error: ';' expected\. \[ts\]/);
+          assert.doesNotMatch(result, /old warning|not edited/);
+        },
+      },
+    );
+  });
+
+  test('check commands run after the edit and their lines about the edited file reach the model', async () => {
+    // A checker that names the file (the command line itself must not, or the test-definition guard asks).
+    const checker = "console.log('add.js:1:1: error: fake check');\nconsole.log('other.js:1:1: error: unrelated');\nprocess.exit(1);\n";
+    const check = `${JSON.stringify(process.execPath)} check.js`;
+    await runScripted(
+      [
+        { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+        { reply: { toolCalls: [call('finish', { summary: 'done' })] }, expect: { lastMessageContains: 'add.js:1:1: error: fake check' } },
+      ],
+      {
+        files: { ...BUGGY, 'check.js': checker },
+        settings: (s) => {
+          s.tests.checkCommands = [check];
+        },
+        inspect: (h) => {
+          assert.deepEqual(h.server.mismatches, []);
+          const result = h.messages(1).at(-1)!.content!;
+          assert.match(result, /check commands after the edit:\n\n\$ .*\nexit 1; lines naming the files you edited:\nadd\.js:1:1: error: fake check/);
+          assert.doesNotMatch(result, /unrelated/);
+        },
+      },
+    );
   });
 });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { VsCodeDiagnostics } from '../workspace/vsCodeDiagnostics';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -399,6 +400,8 @@ export class AgentHost implements vscode.Disposable {
           // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
           bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
           model: await model,
+          // The Problems view: new errors and warnings in the files an edit touched go back with it.
+          diagnostics: new VsCodeDiagnostics(folder.uri.fsPath),
         }))();
       this.wired.catch(() => (this.wired = undefined));
     }

@@ -86,5 +86,22 @@ describe('public API: a consumer extension hears a goal run', function () {
     assert.equal(heard[3]!.payload.passed, true);
     assert.equal(heard[3]!.payload.command, 'echo api-tests-ok');
     assert.deepEqual([heard[4]!.payload.status, heard[4]!.payload.tests], ['finished', 'passed']);
+
+    // Undo Patch on the chat's item: the consumer hears which patch of which run was undone.
+    const applied = internal.host
+      .snapshot()
+      .entries.flatMap((e) => (e.kind === 'event' && e.event.type === 'patch/applied' && e.event.patchId === patchId ? [e.event] : []));
+    const undoKey = applied[0]?.type === 'patch/applied' ? applied[0].undoKey : undefined;
+    assert.ok(undoKey, 'the applied patch has an undo key');
+    const undone = new Promise<Record<string, unknown>>((resolve) => {
+      const sub = api.events.onDidUndoPatch((e) => {
+        sub.dispose();
+        resolve(e as unknown as Record<string, unknown>);
+      });
+    });
+    const result = await internal.host.undoPatch(undoKey);
+    assert.equal(result.ok, true, result.message);
+    assert.deepEqual(await undone, { runId, patchId, files: ['apiMul.js'] });
+    assert.equal(Buffer.from(await vscode.workspace.fs.readFile(file())).toString(), BUGGY);
   });
 });

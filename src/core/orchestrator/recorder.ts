@@ -87,6 +87,12 @@ export class RunRecorder {
     return this.pendingPatchId;
   }
 
+  /** A proposal the history will not keep (no file in it): no id to give. */
+  clearPatchId(): undefined {
+    this.pendingPatchId = undefined;
+    return undefined;
+  }
+
   /** The id nextPatchId chose for the patch under way. */
   get pendingPatch(): string | undefined {
     return this.pendingPatchId;

@@ -11,7 +11,8 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
     case 'patch-proposed': {
       const diff = e.preview.ok ? proposedDiff(e.preview) : '';
       const warnings = e.preview.warnings ?? [];
-      const patchId = run.recorder.nextPatchId();
+      // The history keeps a patch with at least one file (patchRecord.ts): only then is there a row to name.
+      const patchId = e.preview.files.length > 0 ? run.recorder.nextPatchId() : run.recorder.clearPatchId();
       emit({
         type: 'patch/proposed',
         ...(patchId ? { patchId } : {}),

@@ -100,16 +100,29 @@ export type AgentEvent =
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
   /** A step's files were kept before it ran (src/core/checkpoint): "restore to before step `step`" undoes them. */
   | { type: 'checkpoint/saved'; runId: string; step: number; callId: string; tool: string; paths: string[] }
-  /** `diff`: what the patch would change, as a unified diff (absent when refused); `warnings`: what the parser tolerated. */
-  | { type: 'patch/proposed'; hunks: HunkView[]; ok: boolean; error?: string; diff?: string; warnings?: string[] }
+  /**
+   * `diff`: what the patch would change, as a unified diff (absent when refused); `warnings`: what the parser tolerated.
+   * `patchId`: the id of the patch's row in the history database (absent when the run is not recorded).
+   */
+  | { type: 'patch/proposed'; patchId?: string; hunks: HunkView[]; ok: boolean; error?: string; diff?: string; warnings?: string[] }
   /**
    * The patch was written: the hunks that went in (`edited`: the user's own version of it went in
    * instead), of `total` proposed. `undoKey` names the write for the chat's Undo Patch (absent where
    * nothing can undo it, e.g. the CLI).
    */
-  | { type: 'patch/applied'; files: string[]; hunks: HunkView[]; total: number; edited?: boolean; undoKey?: string }
+  | { type: 'patch/applied'; patchId?: string; files: string[]; hunks: HunkView[]; total: number; edited?: boolean; undoKey?: string }
+  /**
+   * A proposed patch went in nowhere: the engine refused it, the user rejected every hunk, the path
+   * policy denied it, or plan mode only proposes. `hunks`: each hunk's id, who refused it and why.
+   */
+  | {
+      type: 'patch/refused';
+      patchId?: string;
+      files: string[];
+      hunks: { id: string; state: 'rejected' | 'refused'; reason?: string }[];
+    }
   /** The user undid a written patch (the chat's Undo Patch, or Undo Last Patch): the files are back as they were before it. */
-  | { type: 'patch/undone'; undoKey: string; files: string[] }
+  | { type: 'patch/undone'; undoKey: string; files: string[]; patchId?: string; runId?: string }
   | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp'; title: string; reason?: string }
   /** `rejected`: patch hunks the user rejected, with the reason typed; `unattended`: nobody could be asked (no terminal), refused for want of approval. */
   | {
@@ -167,6 +180,8 @@ export type AgentEvent =
     }
   | {
       type: 'run/finished';
+      /** The run's id in the history database, as run/started gave it (null: not recorded). */
+      runId?: string | null;
       status: RunEndStatus;
       reason: string;
       summary?: string;

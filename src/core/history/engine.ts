@@ -148,7 +148,7 @@ export class HistoryEngine {
 
   addPatch(runId: string, input: PatchInput): string {
     this.requireRun(runId);
-    const id = randomUUID();
+    const id = input.id === undefined ? randomUUID() : requireString(input.id, 'id');
     this.db.apply({
       op: 'addPatch',
       id,

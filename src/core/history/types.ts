@@ -85,6 +85,8 @@ export interface StepRecord {
 }
 
 export interface PatchInput {
+  /** The row's id when the caller chose it beforehand (the run's events carry it before the write); default: a new UUID. */
+  id?: string;
   text: string;
   files: string[];
   /** Hunk ids (`path#index`) that were applied. */

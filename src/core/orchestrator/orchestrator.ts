@@ -11,6 +11,7 @@ import { withCheckpoint } from './checkpointStep';
 import { answerInvalidCalls } from './invalidCalls';
 import { askModel, notesOnReply, recordReasoning } from './modelStep';
 import { asJson, type RunRecorder } from './recorder';
+import type { HunkNote, PatchInput } from '../history/types';
 import { RunState } from './runState';
 import { startRun, type RunSetup } from './runSetup';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
@@ -212,9 +213,16 @@ export class Orchestrator {
     recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
     memory.noteCall(`${call.name} ${briefArgs(args)} -> ${result.ok ? 'ok' : 'failed'}: ${firstLine(result.output)}`);
     const patch = tool?.loop?.patchOf?.(args, result);
-    if (patch) recorder.patch(patch);
+    if (patch) refusedPatch(recorder.patch(patch), run.emit);
     else if (result.ok && tool?.loop?.worthRemembering) await memory.observe({ tool: call.name, args, output: result.output }, signal);
   }
+}
+
+/** A recorded patch of which no hunk went in is told as `patch/refused`, with the history's id and each hunk's reason. */
+function refusedPatch(input: PatchInput | undefined, emit: (e: AgentEvent) => void): void {
+  if (!input || input.acceptedHunks.length > 0 || input.appliedAt) return;
+  const hunks = input.rejectedHunks.flatMap((n) => (n && typeof n === 'object' && !Array.isArray(n) ? [n as unknown as HunkNote] : []));
+  emit({ type: 'patch/refused', ...(input.id ? { patchId: input.id } : {}), files: input.files, hunks });
 }
 
 /** Messages the user sent during the run, in the conversation before the next model step. */

@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { errorMessage } from '../base/errors';
-import { USER_ANSWER_RULE, type JsonValue, type RunFinish, type StepInput } from '../history/types';
+import { USER_ANSWER_RULE, type JsonValue, type PatchInput, type RunFinish, type StepInput } from '../history/types';
 import { patchRecordOf } from './patchRecord';
 import { sourceOf, type UsageRecord } from '../llm/usageMeter';
 import type { ProposedPatch, ToolEvent } from '../tools/types';
@@ -17,6 +18,7 @@ export class RunRecorder {
   private warned = false;
   private asked: { kind: string; title: string } | undefined;
   private queue: Promise<void> = Promise.resolve();
+  private pendingPatchId: string | undefined;
 
   constructor(
     private readonly history: RunHistory | undefined,
@@ -75,10 +77,36 @@ export class RunRecorder {
     }
   }
 
-  /** Every proposed patch: applied, rejected by the user or refused, with each hunk's state and reason (patchRecord.ts). */
-  patch(proposed: ProposedPatch): void {
-    const input = patchRecordOf(proposed.text, proposed.data, Date.now());
-    if (input) this.write((runId) => this.history!.addPatch(runId, input));
+  /**
+   * The history id the patch being proposed will be recorded under, chosen now so that the run's
+   * `patch/proposed` and `patch/applied` events carry it before the row is written (undefined: no history).
+   * Patch tools change files, so they never run in parallel: one pending id at a time.
+   */
+  nextPatchId(): string | undefined {
+    this.pendingPatchId = this.runId && this.history ? randomUUID() : undefined;
+    return this.pendingPatchId;
+  }
+
+  /** A proposal the history will not keep (no file in it): no id to give. */
+  clearPatchId(): undefined {
+    this.pendingPatchId = undefined;
+    return undefined;
+  }
+
+  /** The id nextPatchId chose for the patch under way. */
+  get pendingPatch(): string | undefined {
+    return this.pendingPatchId;
+  }
+
+  /** Every proposed patch: applied, rejected by the user or refused, with each hunk's state and reason (patchRecord.ts); returns what was recorded. */
+  patch(proposed: ProposedPatch): PatchInput | undefined {
+    const id = this.pendingPatchId;
+    this.pendingPatchId = undefined;
+    const record = patchRecordOf(proposed.text, proposed.data, Date.now());
+    if (!record) return undefined;
+    const input = id ? { ...record, id } : record;
+    this.write((runId) => this.history!.addPatch(runId, input));
+    return input;
   }
 
   observation(tool: string, insight: string, output: string, path: string | null): void {

@@ -161,6 +161,7 @@ export class RunState {
     const stoppedBy = status === 'stopped' && this.stopped ? { stoppedBy: this.stopped.by } : {};
     this.emit({
       type: 'run/finished',
+      runId: recorder.runId,
       status,
       reason,
       summary,

@@ -11,8 +11,11 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
     case 'patch-proposed': {
       const diff = e.preview.ok ? proposedDiff(e.preview) : '';
       const warnings = e.preview.warnings ?? [];
+      // The history keeps a patch with at least one file (patchRecord.ts): only then is there a row to name.
+      const patchId = e.preview.files.length > 0 ? run.recorder.nextPatchId() : run.recorder.clearPatchId();
       emit({
         type: 'patch/proposed',
+        ...(patchId ? { patchId } : {}),
         hunks: hunkViews(e.preview),
         ok: e.preview.ok,
         error: e.preview.error,
@@ -37,9 +40,11 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
         ...(e.total !== undefined ? { total: e.total } : {}),
       });
       break;
-    case 'patch-applied':
+    case 'patch-applied': {
+      const patchId = run.recorder.pendingPatch;
       emit({
         type: 'patch/applied',
+        ...(patchId ? { patchId } : {}),
         files: e.files,
         hunks: e.hunks.map((h) => hunkView(h)),
         total: e.total,
@@ -47,6 +52,7 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
         ...(e.undoKey ? { undoKey: e.undoKey } : {}),
       });
       break;
+    }
     case 'test-started':
       emit({ type: 'test/started', command: e.command });
       break;

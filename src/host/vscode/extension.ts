@@ -30,9 +30,17 @@ import { recordTestRuns } from './tests/recordTestRuns';
 import { createTestService, type TestService } from './tests/testService';
 import { WindowHistory } from './workspace/windowHistory';
 import { VsCodeWorkspaceFs } from './workspace/vsCodeWorkspaceFs';
+import { registerPublicApi } from './api/registerPublicApi';
+import type { PatchPilotPublicApi } from '../../protocol/patchPilotApi';
 
-/** What tests in a real VS Code reach through `extension.exports`: the chat's host and the extension's own review, engine and test service. */
+/**
+ * What `activate()` returns. `version` and `api` are the public, documented surface (docs/api.md,
+ * src/protocol/patchPilotApi.ts); the rest is what tests in a real VS Code reach through
+ * `extension.exports`: the chat's host and the extension's own review, engine and test service.
+ */
 export interface PatchPilotApi {
+  version: number;
+  api: PatchPilotPublicApi;
   host: AgentHost;
   activationMs: number;
   diffPreview: VsCodeDiffPreview;
@@ -90,6 +98,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
+  const api = registerPublicApi(context, host);
   context.subscriptions.push(
     demo,
     host,
@@ -130,7 +139,20 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   void testsOffer.check();
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return { host, activationMs, diffPreview, createPatchEngine: patchEngine, testService: () => tests, history, keys, providerKeys, historyPanel, config };
+  return {
+    version: api.version,
+    api,
+    host,
+    activationMs,
+    diffPreview,
+    createPatchEngine: patchEngine,
+    testService: () => tests,
+    history,
+    keys,
+    providerKeys,
+    historyPanel,
+    config,
+  };
 }
 
 export function deactivate(): void {}

@@ -41,6 +41,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       const { usage, ...finished } = ev.at(-1) as unknown as { usage: { reasoning: { requests: number; model: string }; fast: { requests: number } } };
       assert.deepEqual(finished, {
         type: 'run/finished',
+        runId: ev[0]!.runId,
         status: 'finished',
         reason: 'the model called finish',
         summary: 'Fixed add(): it subtracted. The test passes.',

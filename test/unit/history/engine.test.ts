@@ -69,6 +69,18 @@ describe('runs', () => {
       assert.equal(runEndView('finished', byGoal.get('finished over failing tests')).label, 'finished · tests failed');
     }));
 
+  test('a patch can be filed under the id the run already told its viewers (patch/proposed carried it); a non-text id is refused', () =>
+    withEngine((engine) => {
+      const runId = engine.startRun({ goal: 'ids chosen before the write' });
+      const chosen = '0b7d1c2e-0000-4000-8000-000000000001';
+      assert.equal(engine.addPatch(runId, { id: chosen, text: 'p', files: ['a.ts'], acceptedHunks: [], rejectedHunks: [] }), chosen);
+      assert.deepEqual(
+        engine.getRun(runId)!.patches.map((p) => p.id),
+        [chosen],
+      );
+      assert.throws(() => engine.addPatch(runId, { id: 7 as unknown as string, text: 'p', files: [], acceptedHunks: [], rejectedHunks: [] }));
+    }));
+
   test('a run with steps, patches, test runs, policy decisions and a Q&A summary reads back whole', () =>
     withEngine((engine) => {
       const runId = engine.startRun({ goal: 'make the date test pass', reasoningModel: 'big', fastModel: 'small' });

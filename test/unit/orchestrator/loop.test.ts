@@ -153,7 +153,20 @@ describe('orchestrator loop against the scripted model server', () => {
       {
         approver,
         settings: (s) => (s.approval.mode = 'ask'),
-        inspect: (h) => assert.equal(readFileSync(path.join(h.root, 'add.js'), 'utf8'), BUGGY['add.js']),
+        inspect: async (h) => {
+          assert.equal(readFileSync(path.join(h.root, 'add.js'), 'utf8'), BUGGY['add.js']);
+          // Told as patch/refused (the API's onDidRefusePatch), under the id of the history's row.
+          const refused = h.events.filter((e) => e.type === 'patch/refused');
+          const proposed = h.events.find((e) => e.type === 'patch/proposed');
+          const rows = (await h.history.getRun(h.events[0]!.type === 'run/started' ? h.events[0]!.runId! : ''))!.patches;
+          assert.equal(rows.length, 1);
+          assert.deepEqual(
+            refused.map((e) => e.type === 'patch/refused' && [e.patchId, e.hunks.map((x) => x.state)]),
+            [[rows[0]!.id, ['rejected']]],
+          );
+          assert.equal(proposed?.type === 'patch/proposed' && proposed.patchId, rows[0]!.id);
+          assert.ok(!h.events.some((e) => e.type === 'patch/applied'));
+        },
       },
     );
     assert.deepEqual(h.server.mismatches, []);

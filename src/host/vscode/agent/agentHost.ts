@@ -129,8 +129,8 @@ export class AgentHost implements vscode.Disposable {
   private readonly undos: { dispose(): void } | undefined;
   /** What the model last saw of each test command: run on save tells it only news. */
   private readonly testNews = new TestNews();
-  /** The run each written patch belongs to (its undoKey -> run id), so an undo is recorded with that run in the history. */
-  private readonly patchRuns = new Map<string, string>();
+  /** The run each written patch belongs to and its history id (by undoKey), so an undo is recorded with that run in the history. */
+  private readonly patchRuns = new Map<string, { runId: string; patchId?: string }>();
   private currentRunId: string | null = null;
 
   /**
@@ -163,9 +163,10 @@ export class AgentHost implements vscode.Disposable {
     const when = this.session.tell(
       `[PatchPilot] The user undid your patch to ${label}: ${files.length === 1 ? 'that file is' : 'those files are'} back as ${files.length === 1 ? 'it was' : 'they were'} before the patch. Read ${files.length === 1 ? 'it' : 'them'} again before you change ${files.length === 1 ? 'it' : 'them'}.`,
     );
-    this.addEntry({ kind: 'event', event: { type: 'patch/undone', undoKey: key, files } });
+    const written = this.patchRuns.get(key);
+    this.addEntry({ kind: 'event', event: { type: 'patch/undone', undoKey: key, files, ...written } });
     this.addNotice('info', `You undid the patch to ${label}; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`);
-    const runId = this.patchRuns.get(key);
+    const runId = written?.runId;
     if (!runId) return;
     try {
       const store = await this.services.history?.();
@@ -416,7 +417,8 @@ export class AgentHost implements vscode.Disposable {
       this.model = e.model;
       this.currentRunId = e.runId;
     }
-    if (e.type === 'patch/applied' && e.undoKey && this.currentRunId) this.patchRuns.set(e.undoKey, this.currentRunId);
+    if (e.type === 'patch/applied' && e.undoKey && this.currentRunId)
+      this.patchRuns.set(e.undoKey, { runId: this.currentRunId, ...(e.patchId ? { patchId: e.patchId } : {}) });
     if (e.type === 'test/finished') this.testNews.saw({ command: e.command, exitCode: e.exitCode, summary: e.summary });
     // Also for a run the session starts by itself (a message typed during the last step): Stop follows.
     if (e.type === 'run/started') this.push('chat/status', { ...this.status(), running: true });

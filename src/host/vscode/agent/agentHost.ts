@@ -20,10 +20,8 @@ import { ChatState } from './chatState';
 import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
 import { VsCodeApprover, type PatchReviewer } from './vscodeApprover';
 import { errorMessage } from '../../../core/base';
-import { UNDO_STEP } from '../../../core/history/types';
-import { formatTestSummary } from '../../../core/tools/testSummary';
+import { UserActionNews } from './userActionNews';
 import type { TestRunReport } from '../tests/testService';
-import { TestNews } from '../tests/testNews';
 
 const TEXT_SAVE_DELAY_MS = 300;
 const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
@@ -121,59 +119,29 @@ export class AgentHost implements vscode.Disposable {
     // No run reference for the history here: the saved copy may be cut (see save()).
     if (saved?.transcript.length) this.session.restore(saved.transcript);
     this.transcriptRunId = saved?.transcriptRunId;
-    this.testRuns = services.onDidRunTests?.((run) => this.onRunOnSave(run));
-    this.undos = services.undo?.onDidUndo((entry) => void this.onUndone(entry.key, entry.label, [...entry.after.keys()]));
+    this.userActions = new UserActionNews({
+      tell: (text) => this.session.tell(text),
+      notice: (level, text) => this.addNotice(level, text),
+      entry: (entry) => this.addEntry(entry),
+      log: this.out,
+      ...(services.history ? { history: services.history } : {}),
+    });
+    // A run on save reaches the chat only while it has a conversation (or a run works).
+    this.testRuns = services.onDidRunTests?.((run) => {
+      if (run.trigger === 'save' && (this.session.running || this.log.entries.length > 0)) this.userActions.testsRanOnSave(run);
+    });
+    this.undos = services.undo?.onDidUndo((entry) => void this.userActions.patchUndone(entry.key, entry.label, [...entry.after.keys()]));
   }
 
   private readonly testRuns: vscode.Disposable | undefined;
   private readonly undos: { dispose(): void } | undefined;
-  /** What the model last saw of each test command: run on save tells it only news. */
-  private readonly testNews = new TestNews();
-  /** The run each written patch belongs to and its history id (by undoKey), so an undo is recorded with that run in the history. */
-  private readonly patchRuns = new Map<string, { runId: string; patchId?: string }>();
-  private currentRunId: string | null = null;
-
-  /**
-   * A run on save finished (the user saved; PatchPilot's own saves never trigger one). The chat shows
-   * that it ran; the model hears of it (at the working run's next step, or with the next message)
-   * only when the result differs from what it last saw of those tests.
-   */
-  private onRunOnSave(run: TestRunReport): void {
-    if (run.trigger !== 'save' || (!this.session.running && this.log.entries.length === 0)) return;
-    const verdicts = run.commands.map((c) => ({ command: c.command, exitCode: c.result.exitCode, summary: formatTestSummary(c.summary) }));
-    const files = run.paths?.length ? run.paths.join(', ') : 'files';
-    let told: string;
-    if (this.testNews.isNews(verdicts)) {
-      this.testNews.saw(...verdicts);
-      const when = this.session.tell(`[PatchPilot] The user saved ${files} and the tests ran:\n${run.text}`);
-      told = when === 'now' ? 'the model hears of it at its next step' : 'the model hears of it with your next message';
-      this.out.info(`run-on-save result for the model (${when === 'now' ? 'the working run' : 'the next message'})`);
-    } else told = 'the model already knew this result, so it was not told again';
-    this.addNotice(run.passed ? 'info' : 'warning', `Tests ran after you saved ${files}: ${run.passed ? 'passed' : 'FAILED'}; ${told}.`);
-  }
+  /** Tests run on the user's saves and patches the user undid: the chat shows them, the model hears of them. */
+  private readonly userActions: UserActionNews;
 
   /** Undo Patch on a written patch's item in the chat. */
   async undoPatch(key: string): Promise<{ ok: boolean; message: string }> {
     if (!this.services.undo) return { ok: false, message: 'Undo is not available in this window.' };
     return this.services.undo.undo(key);
-  }
-
-  /** A patch was undone (the chat's Undo Patch or the palette's Undo Last Patch): the chat, the history and the model learn of it. */
-  private async onUndone(key: string, label: string, files: string[]): Promise<void> {
-    const when = this.session.tell(
-      `[PatchPilot] The user undid your patch to ${label}: ${files.length === 1 ? 'that file is' : 'those files are'} back as ${files.length === 1 ? 'it was' : 'they were'} before the patch. Read ${files.length === 1 ? 'it' : 'them'} again before you change ${files.length === 1 ? 'it' : 'them'}.`,
-    );
-    const written = this.patchRuns.get(key);
-    this.addEntry({ kind: 'event', event: { type: 'patch/undone', undoKey: key, files, ...written } });
-    this.addNotice('info', `You undid the patch to ${label}; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`);
-    const runId = written?.runId;
-    if (!runId) return;
-    try {
-      const store = await this.services.history?.();
-      await store?.addStep(runId, { role: 'system', tool: UNDO_STEP, text: `The user undid the patch to ${label}.`, arguments: { undoKey: key, files } });
-    } catch (err) {
-      this.out.warn(`the undo of the patch to ${label} is not in the history: ${message(err)}`);
-    }
   }
 
   onPush(listener: Push): vscode.Disposable {
@@ -265,7 +233,7 @@ export class AgentHost implements vscode.Disposable {
   newChat(): ChatSnapshot {
     this.oldChatRunEnding = this.session.running;
     this.session.reset();
-    this.testNews.clear();
+    this.userActions.clear();
     this.transcriptRunId = undefined;
     this.earlierModel = undefined;
     this.log.clear();
@@ -413,13 +381,8 @@ export class AgentHost implements vscode.Disposable {
     // After New Chat, the run it stopped still winds down: its last events belong to the old chat.
     if (this.oldChatRunEnding && e.type !== 'run/started') return;
     this.oldChatRunEnding = false;
-    if (e.type === 'run/started') {
-      this.model = e.model;
-      this.currentRunId = e.runId;
-    }
-    if (e.type === 'patch/applied' && e.undoKey && this.currentRunId)
-      this.patchRuns.set(e.undoKey, { runId: this.currentRunId, ...(e.patchId ? { patchId: e.patchId } : {}) });
-    if (e.type === 'test/finished') this.testNews.saw({ command: e.command, exitCode: e.exitCode, summary: e.summary });
+    if (e.type === 'run/started') this.model = e.model;
+    this.userActions.noteEvent(e);
     // Also for a run the session starts by itself (a message typed during the last step): Stop follows.
     if (e.type === 'run/started') this.push('chat/status', { ...this.status(), running: true });
     if (e.type === 'warning') this.out.warn(e.message);

@@ -46,7 +46,8 @@ function programModel(
     throw new ModelConfigError([`patchpilot.llm.command (${command.origin}): ${(err as Error).message}`]);
   }
   if (!argv.length) throw new ModelConfigError([`patchpilot.llm.command (${command.origin}) names no program`]);
-  const shown = command.line.length > 80 ? `${command.line.slice(0, 77)}...` : command.line;
+  // Elide the middle, not the end: the arguments that tell two programs apart are last.
+  const shown = command.line.length > 80 ? `${command.line.slice(0, 38)}...${command.line.slice(-39)}` : command.line;
   const label = `the model program \`${shown}\``;
   return new ModelClient(
     {

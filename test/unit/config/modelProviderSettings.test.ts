@@ -89,6 +89,10 @@ describe('model provider settings', () => {
     assert.ok(program instanceof ModelClient);
     assert.equal(program.config.endpoints.reasoning.label, 'the model program `node model.js`');
     assert.equal(program.config.endpoints.reasoning.apiKey, undefined);
+    const deep = `node /${'very-deep-folder/'.repeat(8)}model.js --profile stall`;
+    const long = createChatModel({ model: 'm', command: { line: deep, origin: '--llm-command' } }) as ModelClient;
+    // A long command keeps its start and its end (the arguments that tell programs apart), whatever the folder depth.
+    assert.match(long.config.endpoints.reasoning.label, /^the model program `node \/very-deep-folder\/.*\.\.\..*model\.js --profile stall`$/);
     assert.ok(createChatModel({ model: 'claude-sonnet-4', provider: 'anthropic' }) instanceof AnthropicChatModel);
     assert.ok(createChatModel({ model: 'm', baseUrl: 'http://127.0.0.1:1/v1' }) instanceof ModelClient);
     assert.throws(() => createChatModel({ model: 'm' }), ModelConfigError);

@@ -16,6 +16,12 @@ export interface RunScoped {
   runId: string | null;
 }
 
+/** Events inside a run name its step too: the number the history, the chat and `patchpilot restore --before-step` use. */
+export interface StepScoped extends RunScoped {
+  /** Absent when the event came outside a step (the user's own undo after the run). */
+  step?: number;
+}
+
 export interface RunStartedEvent extends RunScoped {
   goal: string;
   mode: string;
@@ -30,7 +36,7 @@ export interface PatchHunkState {
   reason?: string;
 }
 
-export interface PatchProposedEvent extends RunScoped {
+export interface PatchProposedEvent extends StepScoped {
   /** The patch's row in the history (`patches.id`); absent when the run is not recorded. */
   patchId?: string;
   /** Whether the engine could place every hunk (false: it is refused, `error` says why). */
@@ -41,7 +47,7 @@ export interface PatchProposedEvent extends RunScoped {
   diff?: string;
 }
 
-export interface PatchAppliedEvent extends RunScoped {
+export interface PatchAppliedEvent extends StepScoped {
   patchId?: string;
   files: string[];
   /** The hunks that went in, of `total` proposed. */
@@ -51,7 +57,7 @@ export interface PatchAppliedEvent extends RunScoped {
   edited: boolean;
 }
 
-export interface PatchRefusedEvent extends RunScoped {
+export interface PatchRefusedEvent extends StepScoped {
   patchId?: string;
   files: string[];
   /** `rejected`: by the user; `refused`: by the engine, the path policy or plan mode; `reason` says which and why. */
@@ -63,7 +69,7 @@ export interface PatchUndoneEvent extends RunScoped {
   files: string[];
 }
 
-export interface TestsFinishedEvent extends RunScoped {
+export interface TestsFinishedEvent extends StepScoped {
   command: string;
   passed: boolean;
   exitCode: number | null;

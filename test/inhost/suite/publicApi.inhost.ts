@@ -85,6 +85,8 @@ describe('public API: a consumer extension hears a goal run', function () {
     assert.deepEqual(heard[2]!.payload.files, ['apiMul.js']);
     assert.equal(heard[3]!.payload.passed, true);
     assert.equal(heard[3]!.payload.command, 'echo api-tests-ok');
+    // The patch was the first step: the number `patchpilot restore --before-step` and the chat use.
+    assert.deepEqual([heard[1]!.payload.step, heard[2]!.payload.step], [1, 1]);
     assert.deepEqual([heard[4]!.payload.status, heard[4]!.payload.tests], ['finished', 'passed']);
 
     // Undo Patch on the chat's item: the consumer hears which patch of which run was undone.

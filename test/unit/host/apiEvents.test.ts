@@ -21,7 +21,7 @@ const started: AgentEvent = {
 };
 const hunk = { id: 'a.ts#1', path: 'a.ts', status: 'applied' as const, startLine: 1, endLine: 2 };
 
-test('a run: started, proposed, applied, tests, refused, finished; each with the run id, patches with their history id', () => {
+test('a run: started, proposed, applied, tests, refused, finished; each with the run id and step, patches with their history id', () => {
   const api = new ApiEvents();
   const seen = record(api);
   const events: AgentEvent[] = [
@@ -31,6 +31,7 @@ test('a run: started, proposed, applied, tests, refused, finished; each with the
     { type: 'patch/proposed', patchId: 'p1', hunks: [{ ...hunk, status: 'would-apply' }], ok: true, diff: '--- a/a.ts' },
     { type: 'patch/applied', patchId: 'p1', files: ['a.ts'], hunks: [hunk], total: 1, undoKey: 'k1' },
     { type: 'test/finished', command: 'npm test', exitCode: 1, durationMs: 5, summary: '1 failing' },
+    { type: 'step/started', step: 2 },
     { type: 'patch/proposed', patchId: 'p2', hunks: [{ ...hunk, status: 'refused', reason: 'no match' }], ok: false, error: 'no match' },
     { type: 'patch/refused', patchId: 'p2', files: ['a.ts'], hunks: [{ id: 'a.ts#1', state: 'refused', reason: 'no match' }] },
     { type: 'test/finished', command: 'npm test', exitCode: 0, durationMs: 5, summary: 'ok' },
@@ -39,18 +40,18 @@ test('a run: started, proposed, applied, tests, refused, finished; each with the
   events.forEach((e) => api.take(e));
   assert.deepEqual(seen, [
     ['onDidStartRun', { runId: 'run-1', goal: 'fix it', mode: 'auto', model: 'm' }],
-    ['onDidProposePatch', { runId: 'run-1', patchId: 'p1', ok: true, hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'would-apply' }], diff: '--- a/a.ts' }],
+    ['onDidProposePatch', { runId: 'run-1', step: 1, patchId: 'p1', ok: true, hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'would-apply' }], diff: '--- a/a.ts' }],
     [
       'onDidApplyPatch',
-      { runId: 'run-1', patchId: 'p1', files: ['a.ts'], hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'applied' }], total: 1, edited: false },
+      { runId: 'run-1', step: 1, patchId: 'p1', files: ['a.ts'], hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'applied' }], total: 1, edited: false },
     ],
-    ['onDidFinishTests', { runId: 'run-1', command: 'npm test', passed: false, exitCode: 1, durationMs: 5, summary: '1 failing' }],
+    ['onDidFinishTests', { runId: 'run-1', step: 1, command: 'npm test', passed: false, exitCode: 1, durationMs: 5, summary: '1 failing' }],
     [
       'onDidProposePatch',
-      { runId: 'run-1', patchId: 'p2', ok: false, error: 'no match', hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'refused', reason: 'no match' }] },
+      { runId: 'run-1', step: 2, patchId: 'p2', ok: false, error: 'no match', hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'refused', reason: 'no match' }] },
     ],
-    ['onDidRefusePatch', { runId: 'run-1', patchId: 'p2', files: ['a.ts'], hunks: [{ id: 'a.ts#1', state: 'refused', reason: 'no match' }] }],
-    ['onDidFinishTests', { runId: 'run-1', command: 'npm test', passed: true, exitCode: 0, durationMs: 5, summary: 'ok' }],
+    ['onDidRefusePatch', { runId: 'run-1', step: 2, patchId: 'p2', files: ['a.ts'], hunks: [{ id: 'a.ts#1', state: 'refused', reason: 'no match' }] }],
+    ['onDidFinishTests', { runId: 'run-1', step: 2, command: 'npm test', passed: true, exitCode: 0, durationMs: 5, summary: 'ok' }],
     ['onDidFinishRun', { runId: 'run-1', status: 'finished', reason: 'done', steps: 3, tests: 'passed', summary: 'fixed' }],
   ]);
 });

@@ -27,6 +27,8 @@ export class ApiEvents {
   private readonly finished = new Emitter<RunFinishedEvent>();
   /** The run the events now arriving belong to (an undo after the run names its own). */
   private runId: string | null = null;
+  /** The step now running (from `step/started`); cleared when the run ends. */
+  private step: number | undefined;
 
   readonly events: PatchPilotApiEvents = {
     onDidStartRun: this.started.event,
@@ -41,14 +43,20 @@ export class ApiEvents {
   /** One agent event in; at most one API event out (the others are the chat's business). */
   take(e: AgentEvent): void {
     const runId = this.runId;
+    const step = this.step === undefined ? {} : { step: this.step };
     switch (e.type) {
+      case 'step/started':
+        this.step = e.step;
+        break;
       case 'run/started':
         this.runId = e.runId;
+        this.step = undefined;
         this.started.fire({ runId: e.runId, goal: e.goal, mode: e.mode, model: e.model });
         break;
       case 'patch/proposed':
         this.proposed.fire({
           runId,
+          ...step,
           ...idOf(e.patchId),
           ok: e.ok,
           ...(e.error ? { error: e.error } : {}),
@@ -57,18 +65,19 @@ export class ApiEvents {
         });
         break;
       case 'patch/applied':
-        this.applied.fire({ runId, ...idOf(e.patchId), files: e.files, hunks: e.hunks.map(hunk), total: e.total, edited: e.edited === true });
+        this.applied.fire({ runId, ...step, ...idOf(e.patchId), files: e.files, hunks: e.hunks.map(hunk), total: e.total, edited: e.edited === true });
         break;
       case 'patch/refused':
-        this.refused.fire({ runId, ...idOf(e.patchId), files: e.files, hunks: e.hunks });
+        this.refused.fire({ runId, ...step, ...idOf(e.patchId), files: e.files, hunks: e.hunks });
         break;
       case 'patch/undone':
         this.undone.fire({ runId: e.runId ?? runId, ...idOf(e.patchId), files: e.files });
         break;
       case 'test/finished':
-        this.tests.fire({ runId, command: e.command, passed: e.exitCode === 0, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary });
+        this.tests.fire({ runId, ...step, command: e.command, passed: e.exitCode === 0, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary });
         break;
       case 'run/finished':
+        this.step = undefined;
         this.finished.fire({
           runId: e.runId === undefined ? runId : e.runId,
           status: e.status,

@@ -29,7 +29,12 @@ Servers come from .vscode/settings.json; approvals are kept in the workspace's .
 signed with a key in PATCHPILOT_STATE_HOME (default ~/.local/state/patchpilot). Local servers run
 in the commands' sandbox; PATCHPILOT_MCP_UNSANDBOXED=name,... exempts servers by name.`;
 
-const OPTIONS = { workspace: { type: 'string' }, 'trust-workspace': { type: 'boolean' }, json: { type: 'boolean' }, 'no-browser': { type: 'boolean' } } as const;
+const OPTIONS = {
+  workspace: { type: 'string' },
+  'trust-workspace': { type: 'boolean' },
+  json: { type: 'boolean' },
+  'no-browser': { type: 'boolean' },
+} as const;
 const SUBCOMMANDS = ['list', 'approve', 'login', 'logout'];
 
 export async function run(argv: string[]): Promise<number> {
@@ -38,7 +43,8 @@ export async function run(argv: string[]): Promise<number> {
   const { values: args, positionals } = parseCommandLine(rest, OPTIONS);
   if (sub === 'list' && positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (sub === 'approve' && positionals.length === 0) throw new UsageError('name the server(s) to approve');
-  if ((sub === 'login' || sub === 'logout') && positionals.length !== 1) throw new UsageError(`name the one server to ${sub === 'login' ? 'log in to' : 'log out of'}`);
+  if ((sub === 'login' || sub === 'logout') && positionals.length !== 1)
+    throw new UsageError(`name the one server to ${sub === 'login' ? 'log in to' : 'log out of'}`);
   const workspace = path.resolve(args.workspace ?? process.cwd());
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);

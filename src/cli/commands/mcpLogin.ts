@@ -9,9 +9,15 @@ import type { PatchPilotSettings } from '../../core/config';
 import { defaultUserStateDir } from '../../core/config/userState';
 import { FileSecretStore } from '../../core/mcp/remote/fileSecretStore';
 import { loginToMcpServer, logoutFromMcpServer } from '../../core/mcp/remote/login';
+import { errorMessage } from '../../core/base/errors';
 import { ExitCode } from '../io';
 
-export async function loginOrLogout(sub: 'login' | 'logout', name: string, settings: PatchPilotSettings, o: { noBrowser: boolean; signal: AbortSignal }): Promise<number> {
+export async function loginOrLogout(
+  sub: 'login' | 'logout',
+  name: string,
+  settings: PatchPilotSettings,
+  o: { noBrowser: boolean; signal: AbortSignal },
+): Promise<number> {
   const servers = settings.mcp.servers;
   const config = servers[name];
   if (!config) {
@@ -43,7 +49,7 @@ export async function loginOrLogout(sub: 'login' | 'logout', name: string, setti
     });
   } catch (err) {
     if (o.signal.aborted) return ExitCode.cancelled;
-    process.stderr.write(`patchpilot mcp: login to ${name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`patchpilot mcp: login to ${name} failed: ${errorMessage(err)}\n`);
     return ExitCode.failed;
   }
   process.stdout.write(`logged in to ${name}; its tokens are kept in ${store.file} (readable by you only)\n`);

@@ -16,18 +16,10 @@ import { FileSecretStore } from '../../../src/core/mcp/remote/fileSecretStore';
 import { loginToMcpServer } from '../../../src/core/mcp/remote/login';
 import { oauthKey } from '../../../src/core/mcp/remote/oauthProvider';
 import { remoteAuthFactory } from '../../../src/core/mcp/remote/remoteAuth';
-import { startOAuthMcpServer, type OAuthMcpServer } from '../../support/mcp/oauthServer';
+import { followAuthorization, startOAuthMcpServer, type OAuthMcpServer } from '../../support/mcp/oauthServer';
 
 const NETWORK = { fetchAllowHosts: [], allowPrivateNetwork: false };
 const HINT = (s: string) => `log in with: patchpilot mcp login ${s}`;
-
-/** Plays the browser: the authorization page redirects at once; its Location is the loopback callback. */
-export async function followAuthorization(url: URL): Promise<void> {
-  const page = await fetch(url, { redirect: 'manual' });
-  assert.equal(page.status, 302, `the authorization page redirects back (got ${page.status})`);
-  const back = await fetch(page.headers.get('location')!);
-  assert.equal(back.status, 200, await back.text());
-}
 
 describe('remote MCP servers with OAuth (real OAuth-protected server, SDK client)', () => {
   let server: OAuthMcpServer;
@@ -48,7 +40,8 @@ describe('remote MCP servers with OAuth (real OAuth-protected server, SDK client
     connections.push(c);
     return c;
   };
-  const stored = () => JSON.parse(JSON.parse(readFileSync(store.file, 'utf8'))[oauthKey(config.url)]) as { tokens?: { access_token: string; refresh_token?: string } };
+  const stored = () =>
+    JSON.parse(JSON.parse(readFileSync(store.file, 'utf8'))[oauthKey(config.url)]) as { tokens?: { access_token: string; refresh_token?: string } };
 
   before(async () => {
     server = await startOAuthMcpServer();
@@ -87,7 +80,7 @@ describe('remote MCP servers with OAuth (real OAuth-protected server, SDK client
     assert.equal(opened.searchParams.get('resource'), server.url);
     assert.deepEqual([server.stats.registrations, server.stats.authorizations, server.stats.codeExchanges], [1, 1, 1]);
     assert.equal(statSync(store.file).mode & 0o777, 0o600);
-    assert.equal(statSync(path.dirname(store.file)).mode & 0o077, 0, 'the state folder is the user\'s only');
+    assert.equal(statSync(path.dirname(store.file)).mode & 0o077, 0, "the state folder is the user's only");
     assert.ok(stored().tokens?.access_token && stored().tokens?.refresh_token);
 
     const c = connect();

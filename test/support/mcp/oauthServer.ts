@@ -20,7 +20,6 @@ import type { OAuthClientInformationFull, OAuthTokens } from '@modelcontextproto
 import { z } from 'zod';
 
 // express has no types installed here (the SDK brings it as its own dependency); the handful of calls below are plain.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const express = require('express') as any;
 
 export interface OAuthMcpServer {
@@ -151,4 +150,12 @@ export async function startOAuthMcpServer(o: { accessTtlSeconds?: number } = {})
         server.close(() => resolve());
       }),
   };
+}
+
+/** Plays the browser: the authorization page redirects at once; its Location is the loopback callback. */
+export async function followAuthorization(url: URL | string): Promise<void> {
+  const page = await fetch(url, { redirect: 'manual' });
+  if (page.status !== 302) throw new Error(`the authorization page did not redirect back (${page.status}): ${await page.text()}`);
+  const back = await fetch(page.headers.get('location')!);
+  if (back.status !== 200) throw new Error(`the loopback callback answered ${back.status}: ${await back.text()}`);
 }

@@ -49,7 +49,10 @@ export async function startLoopbackRedirect(o: { timeoutMs?: number; signal?: Ab
     server.listen(0, '127.0.0.1', () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
-  const timer = setTimeout(() => settle.reject(new Error(`no answer from the browser within ${Math.round((o.timeoutMs ?? 300_000) / 1000)} s`)), o.timeoutMs ?? 300_000);
+  const timer = setTimeout(
+    () => settle.reject(new Error(`no answer from the browser within ${Math.round((o.timeoutMs ?? 300_000) / 1000)} s`)),
+    o.timeoutMs ?? 300_000,
+  );
   timer.unref();
   const onAbort = () => settle.reject(new Error('the login was cancelled'));
   o.signal?.addEventListener('abort', onAbort, { once: true });

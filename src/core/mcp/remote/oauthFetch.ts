@@ -8,7 +8,16 @@
  * allowPrivateNetwork opts a host in; cloud metadata addresses never, the configured host included.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { checkAddress, checkUrl, normalizeHost, parseIp, resolveChecked, systemResolver, type NetworkPolicySettings, type Resolver } from '../../policy/network';
+import {
+  checkAddress,
+  checkUrl,
+  normalizeHost,
+  parseIp,
+  resolveChecked,
+  systemResolver,
+  type NetworkPolicySettings,
+  type Resolver,
+} from '../../policy/network';
 
 export interface OAuthFetchOptions {
   /** The server's configured URL: its host is reached as configured. */

@@ -10,6 +10,7 @@ import { startLoopbackRedirect } from '../../../src/core/mcp/remote/loopbackRedi
 import { FileSecretStore } from '../../../src/core/mcp/remote/fileSecretStore';
 import { McpOAuthProvider } from '../../../src/core/mcp/remote/oauthProvider';
 import { remoteAuthFactory } from '../../../src/core/mcp/remote/remoteAuth';
+import { launchQuestion } from '../../../src/core/mcp/launchQuestion';
 
 const reached: string[] = [];
 const fakeFetch = async (url: string | URL) => {
@@ -126,5 +127,26 @@ describe('remote MCP OAuth: storage and provider', () => {
     const base = { transport: 'http' as const, url: 'https://mcp.example.com/mcp', alwaysAllow: [], disabled: false };
     assert.equal(make('a', { ...base, headers: { authorization: 'Bearer x' } }).authProvider, undefined);
     assert.ok(make('b', { ...base, headers: {} }).authProvider);
+  });
+});
+
+describe('remote MCP servers: the approval question', () => {
+  const remote = (url: string, headers: Record<string, string> = {}) => ({ transport: 'http' as const, url, headers, alwaysAllow: [], disabled: false });
+  const ask = (url: string, headers?: Record<string, string>) =>
+    launchQuestion('docs', remote(url, headers), {}, undefined, { sandboxed: false, why: 'n/a' } as never);
+
+  test('a URL on this machine or a private network is said to be one; a public one is not', () => {
+    const local = ask('http://127.0.0.1:3000/mcp');
+    assert.match(local.reason, /on this machine or a private network \(a workspace could use that to reach a local service\)/);
+    assert.match(local.detail!, /^address: not public \(127\.0\.0\.1 is not a public address \(loopback/m);
+    assert.match(ask('http://wiki/mcp').detail!, /^address: not public \("wiki" is a single-label \(intranet\) name; fetch a fully qualified public name\)$/m);
+    const pub = ask('https://mcp.example.com/mcp');
+    assert.doesNotMatch(pub.reason, /private/);
+    assert.doesNotMatch(pub.detail!, /^address:/m);
+  });
+
+  test('how the server is signed in to: OAuth, or the configured Authorization header', () => {
+    assert.match(ask('https://mcp.example.com/mcp').detail!, /^sign-in: OAuth if the server asks for it/m);
+    assert.match(ask('https://mcp.example.com/mcp', { Authorization: 'Bearer x' }).detail!, /^sign-in: the configured Authorization header$/m);
   });
 });

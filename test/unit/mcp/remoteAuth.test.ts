@@ -13,8 +13,10 @@ import { remoteAuthFactory } from '../../../src/core/mcp/remote/remoteAuth';
 import { launchQuestion } from '../../../src/core/mcp/launchQuestion';
 
 const reached: string[] = [];
-const fakeFetch = async (url: string | URL) => {
+const redirectModes: (string | undefined)[] = [];
+const fakeFetch = async (url: string | URL, init?: RequestInit) => {
   reached.push(String(url));
+  redirectModes.push(init?.redirect);
   return new Response('{}', { status: 200 });
 };
 const resolver = async (host: string) => [{ address: host === 'intranet.example.com' ? '10.1.2.3' : '93.184.215.14', family: 4 }];
@@ -26,6 +28,7 @@ describe('remote MCP OAuth: the hosts a server names pass the fetch policy', () 
     const f = policy('http://127.0.0.1:8123/mcp');
     assert.equal((await f('http://127.0.0.1:8123/.well-known/oauth-protected-resource/mcp')).status, 200);
     assert.equal((await f(new URL('http://127.0.0.1:9000/token'))).status, 200, 'same host, another port: its own authorization server');
+    assert.deepEqual(redirectModes.slice(-2), ['manual', 'manual'], 'a redirect is never followed past the check');
   });
 
   test('another private or loopback host named by the metadata is refused unless the user opted it in', async () => {

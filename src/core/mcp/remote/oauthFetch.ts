@@ -36,7 +36,8 @@ export function createOAuthFetch(o: OAuthFetchOptions): FetchLike {
     const url = new URL(typeof input === 'string' ? input : input.href);
     const problem = await refusal(url, serverHost, o);
     if (problem) throw new RefusedUrlError(`refused to reach ${url.origin}${url.pathname} (named by the server's OAuth metadata): ${problem}`);
-    return base(url, init);
+    // Never followed behind the check: the transport follows same-origin redirects through this fetch again; a login does not follow them.
+    return base(url, { ...init, redirect: init?.redirect === 'error' ? 'error' : 'manual' });
   };
 }
 

@@ -14,7 +14,7 @@ const summaries: Record<string, string> = {
   patch: 'apply or evaluate a patch (unified diff, apply_patch, SEARCH/REPLACE): exact or refused',
   history: 'list, show, search and export the workspace history database',
   run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
-  mcp: 'list the configured MCP servers with their status; approve them ahead of a run',
+  mcp: 'list the configured MCP servers with their status; approve them ahead of a run; log in to remote ones',
   restore: "put the files back as they were before a run's step (checkpoints), or redo",
 };
 

@@ -5,6 +5,7 @@ import { ConfigError, loadCliConfig } from '../../core/config';
 import type { McpServerStatus } from '../../core/mcp';
 import { createMcpManager } from '../../core/session/capabilities';
 import { MCP_APPROVE_HINT } from '../node/agentDeps';
+import { loginOrLogout } from './mcpLogin';
 
 export const usage = `Usage:
   patchpilot mcp list [--workspace DIR] [--trust-workspace] [--json]
@@ -16,19 +17,34 @@ export const usage = `Usage:
       its command and tools, and record them with the content of every workspace file its
       launch names. A later change of the command, arguments, environment, URL, of such a file
       or of a tool's definition needs approval again.
+  patchpilot mcp login NAME [--no-browser] [--workspace DIR] [--trust-workspace]
+      Log in to a remote server that asks for OAuth: prints the authorization page (and opens it
+      in the browser unless --no-browser), waits for the browser to come back to a listener on
+      127.0.0.1, and keeps the tokens in PATCHPILOT_STATE_HOME/mcp-oauth.json (mode 0600).
+      Expired access tokens are refreshed by themselves; a refused refresh asks for a new login.
+  patchpilot mcp logout NAME [--workspace DIR] [--trust-workspace]
+      Delete the tokens kept for a remote server.
   --trust-workspace     use the servers of the workspace's .vscode/settings.json (ignored otherwise)
 Servers come from .vscode/settings.json; approvals are kept in the workspace's .patchpilot folder,
 signed with a key in PATCHPILOT_STATE_HOME (default ~/.local/state/patchpilot). Local servers run
 in the commands' sandbox; PATCHPILOT_MCP_UNSANDBOXED=name,... exempts servers by name.`;
 
-const OPTIONS = { workspace: { type: 'string' }, 'trust-workspace': { type: 'boolean' }, json: { type: 'boolean' } } as const;
+const OPTIONS = {
+  workspace: { type: 'string' },
+  'trust-workspace': { type: 'boolean' },
+  json: { type: 'boolean' },
+  'no-browser': { type: 'boolean' },
+} as const;
+const SUBCOMMANDS = ['list', 'approve', 'login', 'logout'];
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== 'list' && sub !== 'approve') throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'a subcommand is needed: list or approve');
+  if (!sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'a subcommand is needed: list, approve, login or logout');
   const { values: args, positionals } = parseCommandLine(rest, OPTIONS);
   if (sub === 'list' && positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
   if (sub === 'approve' && positionals.length === 0) throw new UsageError('name the server(s) to approve');
+  if ((sub === 'login' || sub === 'logout') && positionals.length !== 1)
+    throw new UsageError(`name the one server to ${sub === 'login' ? 'log in to' : 'log out of'}`);
   const workspace = path.resolve(args.workspace ?? process.cwd());
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);
@@ -47,6 +63,16 @@ export async function run(argv: string[]): Promise<number> {
     process.stderr.write(
       `patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}\n`,
     );
+  }
+  if (sub === 'login' || sub === 'logout') {
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.once('SIGINT', onSignal);
+    try {
+      return await loginOrLogout(sub, positionals[0]!, config.settings, { noBrowser: args['no-browser'] === true, signal: controller.signal });
+    } finally {
+      process.off('SIGINT', onSignal);
+    }
   }
   const manager = createMcpManager({
     root,

@@ -16,6 +16,7 @@ import type { McpServerConfig } from '../config/mcpServers';
 import type { McpToolDefinition } from './fingerprint';
 import { ProcessTransport } from './processTransport';
 import { commandExists, sandboxedLaunch, type ServerSandboxOptions } from './serverSandbox';
+import type { RemoteAuth } from './remote/remoteAuth';
 
 export type McpConnectionState = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
@@ -37,6 +38,8 @@ export interface McpConnectionOptions {
   preflight?: () => string | undefined;
   /** Start a local server inside bubblewrap (serverSandbox.ts); undefined: unconfined. */
   sandbox?: { bwrapPath: string; blocksUnixSockets: boolean; options: ServerSandboxOptions };
+  /** A remote server's OAuth provider and policy-checked fetch (remote/remoteAuth.ts); undefined: its headers only. */
+  remoteAuth?: RemoteAuth;
 }
 
 const SANDBOX_CACHES = { npm_config_cache: '/tmp/patchpilot-mcp-cache/npm', UV_CACHE_DIR: '/tmp/patchpilot-mcp-cache/uv' };
@@ -190,9 +193,10 @@ export class McpConnection {
     }
     const url = new URL(c.url);
     const requestInit: RequestInit = { headers: c.headers };
+    const auth = this.options.remoteAuth ?? {};
     if (c.transport === 'http') {
       try {
-        await this.attach(new StreamableHTTPClientTransport(url, { requestInit }), generation, timeout);
+        await this.attach(new StreamableHTTPClientTransport(url, { requestInit, ...auth }), generation, timeout);
         this.transportKind = 'streamable-http';
         return;
       } catch (err) {
@@ -201,7 +205,7 @@ export class McpConnection {
         await this.dropTransport();
       }
     }
-    await this.attach(new SSEClientTransport(url, { requestInit }), generation, timeout);
+    await this.attach(new SSEClientTransport(url, { requestInit, ...auth }), generation, timeout);
     this.transportKind = 'sse';
   }
 

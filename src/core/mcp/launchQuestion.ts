@@ -7,6 +7,8 @@ import type { ActionApprovalRequest } from '../ports';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
 import type { LaunchFiles } from './launchFiles';
 import type { SandboxVerdict } from './serverSandbox';
+import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../policy/network';
+import { hasAuthorizationHeader } from './remote/remoteAuth';
 
 export function launchQuestion(
   name: string,
@@ -24,7 +26,7 @@ export function launchQuestion(
       ? `${changed.replace('since it was approved', 'since you approved it')}${local ? `; it runs ${where}` : ''}`
       : local
         ? `a new MCP server: its command runs on this machine, ${where}`
-        : "a new MCP server: the agent's tool calls (and the configured headers) go to this URL",
+        : `a new MCP server: the agent's tool calls (and the configured headers) go to this URL${privateAddress(config.url) ? '; it is on this machine or a private network (a workspace could use that to reach a local service)' : ''}`,
     detail: launchDetail(config, files, local ? where : undefined),
   };
 }
@@ -53,5 +55,15 @@ function launchDetail(c: McpServerConfig, files: LaunchFiles, where: string | un
     `url: ${c.url}`,
     `transport: ${c.transport === 'sse' ? 'SSE' : 'streamable HTTP (SSE if the server only speaks that)'}`,
     ...Object.keys(c.headers).map((k) => `header: ${k}: ...`),
+    ...(privateAddress(c.url) ? [`address: not public (${privateAddress(c.url)})`] : []),
+    hasAuthorizationHeader(c.headers)
+      ? 'sign-in: the configured Authorization header'
+      : 'sign-in: OAuth if the server asks for it (your login, its tokens sent to this server only)',
   ].join('\n');
+}
+
+/** Why web_fetch would refuse this URL (loopback, a private range, a local name), or undefined for a public one. */
+function privateAddress(url: string): string | undefined {
+  const checked = checkUrl(url, DEFAULT_NETWORK_SETTINGS);
+  return 'refusal' in checked ? checked.refusal.reason.replace(/\.$/, '') : undefined;
 }

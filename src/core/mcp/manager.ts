@@ -30,6 +30,7 @@ import { sandboxVerdict, type ServerSandboxOptions } from './serverSandbox';
 import { launchQuestion } from './launchQuestion';
 import { createMcpTool } from './mcpTool';
 import { exposedToolName } from './naming';
+import type { RemoteAuthFactory } from './remote/remoteAuth';
 
 export type McpServerState = 'disabled' | 'needs-approval' | 'declined' | 'not-started' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
@@ -67,6 +68,8 @@ export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'c
    * unconfined and results unfiltered (tests of the bare client).
    */
   protection?: ServerSandboxOptions;
+  /** OAuth of remote servers (remote/remoteAuth.ts); without it they get their configured headers only. */
+  remoteAuth?: RemoteAuthFactory;
 }
 
 interface Entry {
@@ -337,6 +340,7 @@ export class McpManager implements ToolSource, Disposable {
       },
       ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, blocksUnixSockets: verdict.blocksUnixSockets, options: this.protection! } } : {}),
       envAllow: this.envAllow,
+      ...(e.config.transport !== 'stdio' && o.remoteAuth ? { remoteAuth: o.remoteAuth(e.name, e.config) } : {}),
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       callTimeoutMs: o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(o.backoff ? { backoff: o.backoff } : {}),

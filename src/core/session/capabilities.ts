@@ -11,8 +11,10 @@ import type { PatchPilotSettings, ResolvedConfig } from '../config';
 import { defaultUserStateDir } from '../config/userState';
 import { McpApprovals, McpManager, mcpProtectedGlobs } from '../mcp';
 import type { ServerSandboxOptions } from '../mcp/serverSandbox';
+import { FileSecretStore } from '../mcp/remote/fileSecretStore';
+import { remoteAuthFactory } from '../mcp/remote/remoteAuth';
 import { createCommandGuard } from '../tools/policyAdapters';
-import type { Notifier, WebSearcher } from '../ports';
+import type { Notifier, SecretStore, WebSearcher } from '../ports';
 import { spawnSubagentTool } from '../tools/spawnSubagent';
 import type { Tool, ToolSource } from '../tools/types';
 import { webSearchTool } from '../tools/webSearch';
@@ -78,11 +80,16 @@ export function createMcpManager(o: {
   approveHint?: (server: string) => string;
   notifier?: Notifier;
   protection?: ServerSandboxOptions;
+  /** Where remote servers' OAuth tokens live (the extension: SecretStorage); default a 0600 file in the user's state folder. */
+  secrets?: SecretStore;
+  /** How the host's user logs in to a remote server, for status messages (default: the CLI's command). */
+  loginHint?: (server: string) => string;
 }): McpManager {
+  const userStateDir = o.userStateDir ?? defaultUserStateDir();
   const approvals = new McpApprovals({
     root: o.root,
     stateDir: stateDirOf(o.root, o.settings.history.path),
-    userStateDir: o.userStateDir ?? defaultUserStateDir(),
+    userStateDir,
   });
   if (approvals.persistProblem) o.notifier?.warn(approvals.persistProblem);
   return new McpManager({
@@ -92,8 +99,16 @@ export function createMcpManager(o: {
     approvals,
     protection: o.protection ?? mcpProtection(o.root, o.settings),
     ...(o.approveHint ? { approveHint: o.approveHint } : {}),
+    remoteAuth: remoteAuthFactory({
+      store: o.secrets ?? new FileSecretStore(userStateDir),
+      network: { fetchAllowHosts: o.settings.policy.fetchAllowHosts, allowPrivateNetwork: o.settings.policy.allowPrivateNetwork },
+      loginHint: o.loginHint ?? MCP_LOGIN_HINT,
+    }),
   });
 }
+
+/** The CLI's way to log in to a remote server (the default hint). */
+export const MCP_LOGIN_HINT = (server: string) => `log in with: patchpilot mcp login ${server}`;
 
 /**
  * The sandbox and filters of MCP servers: the agent's command guard when the wiring has one, else

@@ -5,6 +5,7 @@ import { registerChatCommands } from './commands/chatCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { continueInSample, registerOpenSample } from './commands/openSample';
 import { registerConfigCommands, registerDemoCommands } from './commands/configCommands';
+import { registerMcpLoginCommands } from './commands/mcpLogin';
 import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
@@ -133,6 +134,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
   registerDemoCommands(context, demo, host);
+  registerMcpLoginCommands(context, config, () => host.invalidate());
   registerOpenSample(context, demo);
   void continueInSample(context, demo).then(() => host.invalidate());
   const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log });

@@ -10,6 +10,8 @@ import type { ChatModel, DiffPreview, PatchEngine, WorkspaceFs } from '../../../
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
 import { createMcpManager } from '../../../core/session/capabilities';
+import { MCP_LOGIN_HINT } from '../commands/mcpLogin';
+import { VsCodeSecretStore } from '../config/secretStore';
 import type { McpManager, McpServerStatus } from '../../../core/mcp';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
@@ -349,6 +351,8 @@ export class AgentHost implements vscode.Disposable {
         root: folder.uri.fsPath,
         settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
         userStateDir,
+        secrets: new VsCodeSecretStore(this.context.secrets),
+        loginHint: MCP_LOGIN_HINT,
       });
       const history = await this.services.history?.();
       const model = this.services.chatModel?.(loaded.config.settings);

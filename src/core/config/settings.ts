@@ -126,14 +126,15 @@ export interface PatchPilotSettings {
   /** spawn_subagent: how many subagents work at the same time. */
   subagents: { maxConcurrent: number };
   /**
-   * web_search: 'searxng' (url = the instance), 'brave' (the key from the secret store; url = an
-   * endpoint override), 'off'. Unset: searxng when a url is set, brave when a key is, else off.
+   * web_search: 'duckduckgo' (keyless; url = an endpoint override), 'searxng' (url = the instance),
+   * 'brave' (the key from the secret store; url = an endpoint override), 'off'. Unset: searxng when
+   * a url is set, brave when a key is, else duckduckgo.
    */
   webSearch: { provider?: WebSearchProvider; url?: string };
 }
 
-export type WebSearchProvider = 'searxng' | 'brave' | 'off';
-export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
+export type WebSearchProvider = 'duckduckgo' | 'searxng' | 'brave' | 'off';
+export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['duckduckgo', 'searxng', 'brave', 'off'];
 
 type Kind =
   | 'string'

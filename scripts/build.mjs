@@ -38,7 +38,8 @@ const noEvalInDependencies = {
 mkdirSync('dist', { recursive: true });
 await Promise.all([
   build({ ...common, entryPoints: ['src/host/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } }),
+  // keepNames: grammY's node-fetch accepts an abort signal by its class's name, which bundling renames.
+  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, keepNames: true }),
   // The history store's worker thread (src/core/history/workerStore.ts loads it from next to the bundle).
   build({ ...common, entryPoints: ['src/core/history/worker/historyWorker.ts'], outfile: 'dist/historyWorker.js' }),
   // The patch engine's worker thread for large plans (src/core/patch/offThreadPlanner.ts loads it from next to the bundle).

@@ -8,6 +8,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./commands/run'),
   mcp: () => import('./commands/mcp'),
   restore: () => import('./commands/restore'),
+  serve: () => import('./commands/serve'),
 };
 
 const summaries: Record<string, string> = {
@@ -16,6 +17,7 @@ const summaries: Record<string, string> = {
   run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
   mcp: 'list the configured MCP servers with their status; approve them ahead of a run; log in to remote ones',
   restore: "put the files back as they were before a run's step (checkpoints), or redo",
+  serve: 'run goals sent from a chat (Telegram): progress, approvals and /stop from the phone',
 };
 
 function usage(): string {

@@ -1,18 +1,16 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
-import { ConfigError, FLAG_SETTINGS, loadCliConfig, APPROVAL_MODES, wireOf, type SettingKey } from '../../core/config';
 import { ModelConfigError } from '../../core/llm';
 import { UserError } from '../../core/base/errors';
 import type { HistoryStore } from '../../core/history';
 import { loadSession } from '../../core/session';
-import { detectTestCommand, diskProbe, type DetectedTestCommand } from '../../core/workspace';
-import type { Notifier } from '../../core/ports';
 import { createAgentDeps } from '../node/agentDeps';
 import { AgentSession, exitCodeOf } from '../node/agentSession';
 import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
 import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
+import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 
 export const usage = `Usage:
   patchpilot run --goal TEXT [options]
@@ -65,22 +63,9 @@ The status is the one \`patchpilot history list\` shows.`;
 const OPTIONS = {
   goal: { type: 'string' },
   workspace: { type: 'string' },
-  approve: { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  'max-steps': { type: 'string' },
-  'max-tokens': { type: 'string' },
-  'max-cost-usd': { type: 'string' },
-  'test-cmd': { type: 'string', multiple: true },
-  'no-detect-tests': { type: 'boolean' },
-  provider: { type: 'string' },
-  'base-url': { type: 'string' },
-  model: { type: 'string' },
-  'fast-model': { type: 'string' },
-  'llm-command': { type: 'string' },
-  'thinking-budget': { type: 'string' },
+  ...RUN_CONFIG_OPTIONS,
   json: { type: 'boolean' },
   'show-reasoning': { type: 'boolean' },
-  'trust-workspace': { type: 'boolean' },
   resume: { type: 'string' },
 } as const;
 
@@ -98,75 +83,9 @@ export async function run(argv: string[]): Promise<number> {
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);
 
-  const flags: Partial<Record<SettingKey, unknown>> = {};
-  let mode = args.approve;
-  if (args['dry-run']) {
-    if (mode !== undefined && mode !== 'plan') throw new UsageError(`--dry-run is --approve plan; it cannot go with --approve ${mode}`);
-    mode = 'plan';
-  }
-  if (mode !== undefined) {
-    if (!(APPROVAL_MODES as readonly string[]).includes(mode)) throw new UsageError(`--approve must be one of ${APPROVAL_MODES.join(', ')}`);
-    flags['patchpilot.approval.mode'] = mode;
-  }
-  const maxSteps = args['max-steps'];
-  if (maxSteps !== undefined) {
-    if (!/^\d+$/.test(maxSteps) || Number(maxSteps) < 1) throw new UsageError('--max-steps must be a positive integer');
-    flags['patchpilot.limits.maxSteps'] = Number(maxSteps);
-  }
-  const maxTokens = args['max-tokens'];
-  if (maxTokens !== undefined) {
-    if (!/^\d+$/.test(maxTokens) || Number(maxTokens) < 1) throw new UsageError('--max-tokens must be a positive integer');
-    flags['patchpilot.limits.maxTokens'] = Number(maxTokens);
-  }
-  const maxCost = args['max-cost-usd'];
-  if (maxCost !== undefined) {
-    if (!/^(\d+(\.\d*)?|\.\d+)$/.test(maxCost) || !(Number(maxCost) > 0)) throw new UsageError('--max-cost-usd must be a positive number (US dollars)');
-    flags['patchpilot.limits.maxCostUsd'] = Number(maxCost);
-  }
-  if (args['test-cmd']) flags['patchpilot.tests.commands'] = args['test-cmd'];
-  const thinkingBudget = args['thinking-budget'];
-  if (thinkingBudget !== undefined) {
-    if (!/^\d+$/.test(thinkingBudget) || Number(thinkingBudget) < 1024) throw new UsageError('--thinking-budget must be an integer of at least 1024 (tokens)');
-    flags['patchpilot.llm.anthropic.thinkingBudget'] = Number(thinkingBudget);
-  }
-  for (const name of ['provider', 'base-url', 'model', 'fast-model', 'llm-command'] as const) {
-    const value = args[name];
-    if (value !== undefined) flags[FLAG_SETTINGS[name]!] = value;
-  }
-
-  const notifier: Notifier = {
-    info: (m) => process.stderr.write(`patchpilot: ${m}\n`),
-    warn: (m) => process.stderr.write(`patchpilot: warning: ${m}\n`),
-    error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`),
-  };
-  let config;
-  let detected: DetectedTestCommand | undefined;
-  try {
-    const load = () => loadCliConfig({ workspace: root, env: process.env, flags, trusted: args['trust-workspace'] === true });
-    config = load();
-    // No test command given or configured: the project's own (npm test, cargo test...), so tests run after every edit.
-    if (config.settings.tests.commands.length === 0 && args['no-detect-tests'] !== true) {
-      detected = await detectTestCommand(diskProbe(root));
-      if (detected) {
-        flags['patchpilot.tests.commands'] = [detected.command];
-        config = load();
-      }
-    }
-  } catch (err) {
-    if (err instanceof ConfigError) return settingsError(err.message);
-    throw err;
-  }
-  if (detected) notifier.info(`tests: ${detected.command} (detected from ${detected.source}; --no-detect-tests to turn off)`);
-  for (const w of config.warnings) notifier.warn(w);
-  for (const i of config.ignored)
-    notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${i.userOnly ? '' : ' (--trust-workspace to use it)'}`);
-  if (wireOf(config.settings.llm.provider) === 'vscode')
-    return settingsError('provider "vscode" (VS Code\'s own models) works only inside VS Code; choose another provider for the CLI');
-  const { llm } = config.settings;
-  // A model program needs no endpoint; Anthropic's defaults to the SDK's own.
-  if (!llm.baseUrl && !llm.command && llm.provider !== 'anthropic')
-    return settingsError('no model endpoint: set --base-url, PATCHPILOT_BASE_URL or patchpilot.llm.baseUrl (or --llm-command)');
-  if (!llm.model && !llm.command) return settingsError('no model: set --model, PATCHPILOT_MODEL or patchpilot.llm.model');
+  const notifier = stderrNotifier;
+  const config = await loadRunConfig(root, args, notifier);
+  if (typeof config === 'string') return settingsError(config);
 
   const interactive = terminal && !json;
   const approver = interactive ? new TerminalApprover() : new NonInteractiveApprover();

@@ -126,14 +126,19 @@ export interface PatchPilotSettings {
   /** spawn_subagent: how many subagents work at the same time. */
   subagents: { maxConcurrent: number };
   /**
-   * web_search: 'searxng' (url = the instance), 'brave' (the key from the secret store; url = an
-   * endpoint override), 'off'. Unset: searxng when a url is set, brave when a key is, else off.
+   * web_search: 'duckduckgo' (keyless; url = an endpoint override), 'searxng' (url = the instance),
+   * 'brave' (the key from the secret store; url = an endpoint override), 'off'. Unset: searxng when
+   * a url is set, brave when a key is, else duckduckgo.
    */
   webSearch: { provider?: WebSearchProvider; url?: string };
+  /** `patchpilot serve --telegram`: the chats whose messages run goals (user settings only). */
+  channels: { telegram: { allowedChatIds: string[] } };
+  /** VS Code: a notification with Approve / Deny when a run waits for approval and the window is not focused. */
+  notifications: { approvalWhenUnfocused: boolean };
 }
 
-export type WebSearchProvider = 'searxng' | 'brave' | 'off';
-export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['searxng', 'brave', 'off'];
+export type WebSearchProvider = 'duckduckgo' | 'searxng' | 'brave' | 'off';
+export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['duckduckgo', 'searxng', 'brave', 'off'];
 
 type Kind =
   | 'string'
@@ -229,6 +234,9 @@ export const SETTING_KEYS = {
   // Queries (model-chosen text) go to this provider; a repository may only turn search off.
   'patchpilot.webSearch.provider': { kind: 'searchProvider', trustSensitive: true, safeValues: ['off'] },
   'patchpilot.webSearch.url': { kind: 'url', trustSensitive: true },
+  // A chat listed here runs goals in the workspace: a repository must never add one, trusted or not.
+  'patchpilot.channels.telegram.allowedChatIds': { kind: 'string[]', trustSensitive: true, userOnly: true },
+  'patchpilot.notifications.approvalWhenUnfocused': { kind: 'boolean' },
 } as const satisfies Record<string, KeySpec>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -251,6 +259,8 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   mcp: { servers: {}, unsandboxedServers: [] },
   subagents: { maxConcurrent: 4 },
   webSearch: {},
+  channels: { telegram: { allowedChatIds: [] } },
+  notifications: { approvalWhenUnfocused: false },
 } satisfies PatchPilotSettings);
 
 /** Checks one raw value; returns the typed value or a message saying what was expected. */
@@ -405,5 +415,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),
       url: v<string | undefined>('patchpilot.webSearch.url', undefined),
     },
+    channels: { telegram: { allowedChatIds: [...v('patchpilot.channels.telegram.allowedChatIds', d.channels.telegram.allowedChatIds)] } },
+    notifications: { approvalWhenUnfocused: v('patchpilot.notifications.approvalWhenUnfocused', d.notifications.approvalWhenUnfocused) },
   };
 }

@@ -1,7 +1,8 @@
 /**
- * The two web search APIs web_search speaks, each a request URL and a parser of its JSON answer.
+ * The web search APIs web_search speaks, each a request URL and a parser of its answer.
  * SearXNG: GET <instance>/search?q=...&format=json (the instance must list json in search.formats).
  * Brave Search: GET https://api.search.brave.com/res/v1/web/search?q=... with X-Subscription-Token.
+ * DuckDuckGo (keyless, the default): its HTML results page, in duckduckgo.ts.
  */
 import type { WebSearchHit } from '../ports';
 
@@ -9,9 +10,11 @@ export const BRAVE_ENDPOINT = 'https://api.search.brave.com/res/v1/web/search';
 export const MAX_HITS = 10;
 
 export interface SearchProviderSpec {
-  name: 'searxng' | 'brave';
+  name: 'searxng' | 'brave' | 'duckduckgo';
+  /** What the answer is: JSON (parse gets the parsed value) or an HTML page (parse gets its markup). */
+  answer: 'json' | 'html';
   request(query: string): { url: string; headers: Record<string, string> };
-  /** Hits from the parsed JSON body, or a message saying what the answer was instead. */
+  /** Hits from the answer's body, or a message saying what the answer was instead. */
   parse(body: unknown): WebSearchHit[] | string;
   /** What an HTTP error status means for this provider. */
   explain(status: number, body: unknown): string;
@@ -24,6 +27,7 @@ export function searxng(instanceUrl: string): SearchProviderSpec {
     : new URL('search', base.href.endsWith('/') ? base.href : `${base.href}/`);
   return {
     name: 'searxng',
+    answer: 'json',
     request(query) {
       const url = new URL(endpoint.href);
       url.searchParams.set('q', query);
@@ -46,6 +50,7 @@ export function searxng(instanceUrl: string): SearchProviderSpec {
 export function brave(apiKey: string, endpoint: string = BRAVE_ENDPOINT): SearchProviderSpec {
   return {
     name: 'brave',
+    answer: 'json',
     request(query) {
       const url = new URL(endpoint);
       url.searchParams.set('q', query);
@@ -76,7 +81,7 @@ function braveError(body: unknown): string | undefined {
 }
 
 /** Well-formed http(s) hits only, HTML tags and entities out of titles and snippets, at most MAX_HITS. */
-function hits(raw: { title?: unknown; url?: unknown; snippet?: unknown }[]): WebSearchHit[] {
+export function hits(raw: { title?: unknown; url?: unknown; snippet?: unknown }[]): WebSearchHit[] {
   const out: WebSearchHit[] = [];
   for (const r of raw) {
     if (typeof r.url !== 'string' || !/^https?:\/\//i.test(r.url)) continue;
@@ -92,8 +97,14 @@ function plain(v: unknown, max: number): string {
   if (typeof v !== 'string') return '';
   const text = v
     .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|apos|#39|nbsp);/g, (_, e: string) => ENTITIES[e]!)
+    .replace(/&(amp|lt|gt|quot|apos|#39|nbsp|#x[0-9a-f]{1,6}|#\d{1,7});/gi, (m, e: string) => ENTITIES[e.toLowerCase()] ?? codePoint(e) ?? m)
     .replace(/\s+/g, ' ')
     .trim();
   return text.length > max ? `${text.slice(0, max - 3)}...` : text;
+}
+
+/** A numeric character reference's character (`&#x27;`, `&#8217;`), or undefined when it names none. */
+function codePoint(entity: string): string | undefined {
+  const n = entity[1] === 'x' || entity[1] === 'X' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+  return Number.isInteger(n) && n > 0 && n <= 0x10ffff ? String.fromCodePoint(n) : undefined;
 }

@@ -1,5 +1,5 @@
 /**
- * web_search's port: the configured provider (SearXNG or Brave), reached through the same SSRF-safe
+ * web_search's port: the configured provider (SearXNG, Brave, or keyless DuckDuckGo by default), reached through the same SSRF-safe
  * fetch as web_fetch (every address checked, redirects re-checked, size and time capped). The
  * provider's own host is an explicit opt-in of the user (a trust-sensitive setting), like an entry
  * of fetchAllowHosts, so a SearXNG on localhost works; cloud metadata addresses stay blocked.
@@ -9,14 +9,19 @@ import type { WebSearcher } from '../ports';
 import { safeFetch, type SafeFetchOptions } from '../policy/network/safeFetch';
 import type { NetworkPolicySettings } from '../policy/network/settings';
 import { brave, searxng, type SearchProviderSpec } from './providers';
+import { duckduckgo } from './duckduckgo';
 
 const TIMEOUT_MS = 15_000;
 const MAX_BYTES = 1024 * 1024;
 
-/** The provider the settings and the key choose, or undefined (search off: the tool is not offered). */
+/**
+ * The provider the settings and the key choose, or undefined (search off: the tool is not offered).
+ * Nothing configured: DuckDuckGo, which needs no key and no instance of one's own.
+ */
 export function chooseProvider(settings: PatchPilotSettings['webSearch'], braveKey: string | undefined): SearchProviderSpec | { problem: string } | undefined {
-  const provider = settings.provider ?? (settings.url ? 'searxng' : braveKey ? 'brave' : 'off');
+  const provider = settings.provider ?? (settings.url ? 'searxng' : braveKey ? 'brave' : 'duckduckgo');
   if (provider === 'off') return undefined;
+  if (provider === 'duckduckgo') return duckduckgo(settings.url);
   if (provider === 'searxng')
     return settings.url
       ? searxng(settings.url)
@@ -36,14 +41,17 @@ export function createWebSearcher(
     const { url, headers } = spec.request(query);
     const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
     const settings: NetworkPolicySettings = { ...network, fetchAllowHosts: [...network.fetchAllowHosts, host] };
-    const r = await fetcher(url, { signal, settings, headers, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BYTES, maxRedirects: 2, ...extra });
+    const html = spec.answer === 'html';
+    const r = await fetcher(url, { signal, settings, headers, timeoutMs: TIMEOUT_MS, maxBytes: MAX_BYTES, maxRedirects: 2, rawHtml: html, ...extra });
     if (r.kind === 'refused') return { provider: spec.name, error: `refused by the network policy (${r.decision.rule}): ${r.decision.reason}` };
     if (r.kind === 'error') return { provider: spec.name, error: `the search request failed: ${r.error}` };
-    let body: unknown;
-    try {
-      body = JSON.parse(r.text);
-    } catch {
-      body = undefined;
+    let body: unknown = html ? r.text : undefined;
+    if (!html) {
+      try {
+        body = JSON.parse(r.text);
+      } catch {
+        body = undefined;
+      }
     }
     if (!r.ok) return { provider: spec.name, error: spec.explain(r.status, body) };
     if (body === undefined)

@@ -94,6 +94,11 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
     history: () => history.get(),
     chatVisible: () => chatView.visible,
+    unfocusedApproval: {
+      enabled: () => config.settingsNow().notifications.approvalWhenUnfocused,
+      focused: () => vscode.window.state.focused,
+      notify: (message, ...choices) => vscode.window.showInformationMessage(message, ...choices),
+    },
     chatModel: hostChatModel,
     testsOffer: () => testsOffer.pending,
   });

@@ -1,12 +1,15 @@
 // web_search against local HTTP servers speaking SearXNG's and Brave Search's JSON, through the
 // same SSRF-safe fetch as web_fetch: the query and key reach the provider, results are parsed and
 // cleaned, errors are explained, the key never follows a redirect to another origin, cloud metadata
-// addresses stay blocked, and nothing is offered when no provider is configured.
+// addresses stay blocked; with nothing configured the keyless DuckDuckGo provider reads its HTML
+// results page (fixture in test/fixtures/websearch), and "off" offers nothing.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import type http from 'node:http';
+import path from 'node:path';
 import { resolveSettings } from '../../../src/core/config';
-import { chooseProvider, createWebSearcher, brave, searxng } from '../../../src/core/websearch';
+import { chooseProvider, createWebSearcher, brave, duckduckgo, searxng } from '../../../src/core/websearch';
 import { webSearchTool } from '../../../src/core/tools/webSearch';
 import { wireCapabilities } from '../../../src/core/session/capabilities';
 import { startServer } from '../policy/network/localServer';
@@ -155,12 +158,84 @@ describe('web_search: Brave Search', () => {
   });
 });
 
+describe('web_search: DuckDuckGo (keyless)', () => {
+  const page = readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'websearch', 'duckduckgo-results.html'), 'utf8');
+  const html = (res: http.ServerResponse, status: number, body: string) => {
+    res.writeHead(status, { 'content-type': 'text/html; charset=UTF-8' });
+    res.end(body);
+  };
+
+  test('GET <endpoint>?q=...; the results page becomes hits: redirects unwrapped, ads skipped, tags and entities out', async () => {
+    const seen: URL[] = [];
+    const server = await startServer((req, res) => {
+      seen.push(new URL(req.url!, 'http://x'));
+      html(res, 200, page);
+    });
+    try {
+      const search = createWebSearcher(duckduckgo(`http://127.0.0.1:${server.port}/html/`), network);
+      const ws = tempWorkspace();
+      try {
+        const r = await webSearchTool.run({ query: 'node test runner' }, makeContext(ws.root, { search }));
+        assert.equal(r.ok, true, r.output);
+        assert.equal(
+          r.output,
+          [
+            'Results for "node test runner" (duckduckgo):',
+            '1. Test runner | Node.js v20 Documentation',
+            '   https://nodejs.org/api/test.html',
+            "   The node:test module facilitates the creation of JavaScript tests & it's stable.",
+            '2. Writing tests with "node --test"',
+            '   https://example.org/blog/node-test?a=1&b=2',
+            '   A walk through describe, test and mocks.',
+          ].join('\n'),
+        );
+      } finally {
+        ws.cleanup();
+      }
+      assert.equal(seen[0]!.pathname, '/html/');
+      assert.deepEqual(Object.fromEntries(seen[0]!.searchParams), { q: 'node test runner' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('no results is an empty list; a challenge page, a refusal and a page that is not DuckDuckGo are explained', async () => {
+    let answer: [number, string] = [200, '<html><body><div class="no-results">No results.</div></body></html>'];
+    const server = await startServer((_req, res) => html(res, ...answer));
+    try {
+      const search = createWebSearcher(duckduckgo(`http://127.0.0.1:${server.port}/html/`), network);
+      assert.deepEqual(await search('zzzz', signal()), { provider: 'duckduckgo', hits: [] });
+      answer = [202, '<html><body><div class="anomaly-modal__title">Unfortunately, bots use DuckDuckGo too.</div></body></html>'];
+      const challenge = await search('q', signal());
+      assert.ok('error' in challenge);
+      assert.match(challenge.error, /asked for a challenge.*searxng or brave/);
+      answer = [403, ''];
+      assert.match(((await search('q', signal())) as { error: string }).error, /refusing automated searches from this address \(403\)/);
+      answer = [200, '<html><body><p>hello</p></body></html>'];
+      assert.deepEqual(await search('q', signal()), { provider: 'duckduckgo', error: 'the page has no results list (is this DuckDuckGo?)' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('the default endpoint goes through the network policy like every provider (a metadata address stays blocked)', async () => {
+    assert.match(duckduckgo().request('a b').url, /^https:\/\/[^/]+\/html\/\?q=a\+b$/);
+    const r = await createWebSearcher(duckduckgo('http://169.254.169.254/html/'), network)('q', signal());
+    assert.ok('error' in r);
+    assert.match(r.error, /refused by the network policy \(deny:/);
+  });
+});
+
 describe('web_search: configuration', () => {
   const config = (values: Record<string, unknown>, webSearchKey?: string, scope: 'user' | 'workspace' = 'user', trusted = true) =>
     resolveSettings({ layers: [{ scope, origin: scope, values }], trusted, webSearchKey });
 
-  test('off unless configured: a SearXNG url, a Brave key, or an explicit provider', () => {
-    assert.equal(chooseProvider(config({}).settings.webSearch, undefined), undefined);
+  test('keyless DuckDuckGo unless configured: a SearXNG url, a Brave key, or an explicit provider (off included)', () => {
+    assert.equal((chooseProvider(config({}).settings.webSearch, undefined) as { name: string }).name, 'duckduckgo');
+    assert.equal(
+      (chooseProvider(config({ 'patchpilot.webSearch.provider': 'duckduckgo', 'patchpilot.webSearch.url': 'http://127.0.0.1:9/html/' }).settings.webSearch, 'k') as { name: string }).name,
+      'duckduckgo',
+    );
     assert.equal(
       (chooseProvider(config({ 'patchpilot.webSearch.url': 'http://127.0.0.1:8888' }).settings.webSearch, undefined) as { name: string }).name,
       'searxng',
@@ -184,18 +259,23 @@ describe('web_search: configuration', () => {
     assert.equal(config({ 'patchpilot.webSearch.provider': 'off' }, 'k', 'workspace', false).settings.webSearch.provider, 'off');
   });
 
-  test('the wiring offers web_search only with a provider', async () => {
+  test('the wiring offers web_search unless it is off', async () => {
     const notes: string[] = [];
     const notifier = { info: () => undefined, warn: (m: string) => notes.push(m), error: () => undefined };
     const ws = tempWorkspace();
     try {
-      const none = config({});
+      const none = config({ 'patchpilot.webSearch.provider': 'off' });
       const off = await wireCapabilities({ root: ws.root, config: none, settings: none.settings, notifier });
       assert.deepEqual(
         off.tools.map((t) => t.name),
         ['spawn_subagent'],
       );
       assert.equal(off.search, undefined);
+      const keyless = config({});
+      assert.deepEqual(
+        (await wireCapabilities({ root: ws.root, config: keyless, settings: keyless.settings, notifier })).tools.map((t) => t.name),
+        ['spawn_subagent', 'web_search'],
+      );
       const on = config({ 'patchpilot.webSearch.url': 'http://127.0.0.1:8888' });
       const wired = await wireCapabilities({ root: ws.root, config: on, settings: on.settings, notifier });
       assert.deepEqual(

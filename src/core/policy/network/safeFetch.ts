@@ -34,6 +34,8 @@ export interface SafeFetchOptions {
    * origin: a redirect to another origin goes without them, so a key never follows a hop elsewhere.
    */
   headers?: Readonly<Record<string, string>>;
+  /** Keep an HTML body as markup instead of converting it to readable text (a parser reads it). */
+  rawHtml?: boolean;
 }
 
 export interface RedirectHop {
@@ -171,7 +173,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       continue;
     }
     const contentType = headerValue(result.headers['content-type']);
-    const { text, note } = bodyToText(result.body, contentType, url.href);
+    const { text, note } = bodyToText(result.body, contentType, url.href, options.rawHtml === true);
     const notes = [note];
     if (result.truncatedBy) notes.push(truncationNote(result.truncatedBy, maxBytes, options));
     const noteText = notes.filter(Boolean).join(' ');
@@ -211,7 +213,7 @@ function truncationNote(by: 'size' | 'time' | 'idle', maxBytes: number, options:
 const TEXTUAL =
   /^(text\/|application\/(json|xml|xhtml\+xml|javascript|ecmascript|x-javascript|ld\+json|rss\+xml|atom\+xml|x-yaml|yaml|toml|x-sh)|[^;]*\+(json|xml))/i;
 
-function bodyToText(body: Buffer, contentType: string, url: string): { text: string; note?: string } {
+function bodyToText(body: Buffer, contentType: string, url: string, rawHtml: boolean): { text: string; note?: string } {
   const mime = contentType.split(';')[0]!.trim().toLowerCase();
   const charset = /charset\s*=\s*"?([\w.:-]+)/i.exec(contentType)?.[1];
   const textual = mime === '' ? !looksBinary(body) : TEXTUAL.test(mime);
@@ -223,5 +225,5 @@ function bodyToText(body: Buffer, contentType: string, url: string): { text: str
     decoded = new TextDecoder('utf-8').decode(body);
   }
   const looksHtml = mime === 'text/html' || mime === 'application/xhtml+xml' || (mime === '' && /^\s*<(!doctype html|html)/i.test(decoded));
-  return { text: looksHtml ? htmlToText(decoded, url) : decoded };
+  return { text: looksHtml && !rawHtml ? htmlToText(decoded, url) : decoded };
 }

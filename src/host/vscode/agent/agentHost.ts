@@ -20,6 +20,7 @@ import { ApprovalBroker } from './approvalBroker';
 import { ChatLog } from './chatLog';
 import { ChatState } from './chatState';
 import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
+import { notifyIfUnfocused, type UnfocusedApprovalPorts } from './unfocusedApprovalLogic';
 import { VsCodeApprover, type PatchReviewer } from './vscodeApprover';
 import { errorMessage } from '../../../core/base';
 import { UserActionNews } from './userActionNews';
@@ -45,6 +46,8 @@ export interface AgentHostServices {
   history?: () => Promise<HistoryStore | undefined>;
   /** Whether the chat view shows now (else approvals also ask in a modal); without it, never. */
   chatVisible?: () => boolean;
+  /** Asks in a notification as well when the window is not focused (patchpilot.notifications.approvalWhenUnfocused). */
+  unfocusedApproval?: UnfocusedApprovalPorts;
   /** A model the host serves itself for these settings (VS Code's own models); undefined: the endpoint's client. */
   chatModel?: (settings: PatchPilotSettings) => Promise<ChatModel | undefined>;
   /** The detected test command waiting for the user's answer (tests/offerDetectedTests.ts), shown as a banner. */
@@ -100,7 +103,10 @@ export class AgentHost implements vscode.Disposable {
       this.log.add({ kind: 'event', event: { type: 'run/finished', status: 'interrupted', reason, steps: unfinished } });
     }
     this.approvals = new ApprovalBroker({
-      pending: (a) => this.push('approval/pending', a),
+      pending: (a) => {
+        this.push('approval/pending', a);
+        void notifyIfUnfocused(services.unfocusedApproval, a, (id, answer) => this.approvals.answer(id, answer));
+      },
       resolved: (id, approved) => this.push('approval/resolved', { id, approved }),
       updated: (a) => this.push('approval/updated', a),
     });

@@ -1,0 +1,83 @@
+import { realpath, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { ExitCode, UsageError, parseCommandLine } from '../io';
+import { ChannelServer } from '../../core/channels';
+import { ModelConfigError } from '../../core/llm';
+import { errorMessage } from '../../core/base';
+import { createAgentDeps } from '../node/agentDeps';
+import { AgentSession } from '../node/agentSession';
+import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
+import { TelegramChannel } from '../node/telegramChannel';
+
+export const usage = `Usage:
+  patchpilot serve --telegram [--workspace DIR] [options of patchpilot run]
+      Run goals sent from Telegram in the workspace, one at a time, as one session: a message from
+      a chat in patchpilot.channels.telegram.allowedChatIds (user settings only) is a goal; its
+      progress is one status message, edited as it goes, then the summary; approvals come as
+      Approve / Deny buttons in that chat; /stop cancels the running goal. Other chats are refused.
+  --telegram            serve through a Telegram bot: its token from PATCHPILOT_TELEGRAM_TOKEN
+                        (PATCHPILOT_TELEGRAM_API_ROOT: another Bot API server than Telegram's own)
+  --workspace DIR       the workspace (default: the current folder)
+  --approve, --max-steps, --max-tokens, --max-cost-usd, --test-cmd, --no-detect-tests, --provider,
+  --base-url, --model, --fast-model, --llm-command, --thinking-budget, --trust-workspace:
+                        as for patchpilot run
+Ctrl-C or SIGTERM stops serving (a running goal is cancelled first).
+Exit: 0 stopped, 1 the bot could not reach the Bot API (a wrong token), 2 usage or settings error.`;
+
+const OPTIONS = {
+  telegram: { type: 'boolean' },
+  workspace: { type: 'string' },
+  ...RUN_CONFIG_OPTIONS,
+} as const;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values: args, positionals } = parseCommandLine(argv, OPTIONS);
+  if (positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (!args.telegram) throw new UsageError('choose a channel: --telegram');
+  const workspace = path.resolve(args.workspace ?? process.cwd());
+  if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
+  const root = await realpath(workspace);
+  const token = process.env.PATCHPILOT_TELEGRAM_TOKEN?.trim();
+  if (!token) return settingsError('no bot token: set PATCHPILOT_TELEGRAM_TOKEN (from @BotFather)');
+
+  const notifier = stderrNotifier;
+  const config = await loadRunConfig(root, args, notifier);
+  if (typeof config === 'string') return settingsError(config);
+  const allowed = config.settings.channels.telegram.allowedChatIds;
+  if (allowed.length === 0)
+    return settingsError(
+      'no chat may send goals: list their ids in patchpilot.channels.telegram.allowedChatIds in your user settings (a message from another chat is answered with its id)',
+    );
+
+  const channel = new TelegramChannel(token, process.env.PATCHPILOT_TELEGRAM_API_ROOT?.trim() || undefined);
+  const server = new ChannelServer({ channel, allowedChatIds: allowed, log: (line) => process.stderr.write(`patchpilot serve: ${line}\n`) });
+  let built;
+  try {
+    built = await createAgentDeps({ root, config, approver: server.approver, notifier, onEvent: server.onEvent });
+  } catch (err) {
+    if (err instanceof ModelConfigError) return settingsError(err.message);
+    throw err;
+  }
+  const session = new AgentSession(built.deps, built.history, notifier, () => (built.mcp ? built.mcp.dispose() : Promise.resolve()));
+  // Between goals a signal stops serving; during one, AgentSession cancels the goal first.
+  const quit = () => {
+    if (!session.running) void channel.close();
+  };
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, quit);
+  notifier.info(`serving ${root} to ${allowed.length} Telegram chat${allowed.length === 1 ? '' : 's'}; Ctrl-C stops`);
+  try {
+    await server.serve(session);
+    return ExitCode.ok;
+  } catch (err) {
+    process.stderr.write(`patchpilot serve: the bot stopped: ${errorMessage(err)}\n`);
+    return ExitCode.failed;
+  } finally {
+    for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, quit);
+    await session.close();
+  }
+}
+
+function settingsError(message: string): number {
+  process.stderr.write(`patchpilot serve: ${message}\n`);
+  return ExitCode.usage;
+}

@@ -1,0 +1,90 @@
+/**
+ * The Telegram adapter of core/channels: the Bot API through grammY (long polling, so nothing
+ * listens on this machine), the only file that knows the library. `apiRoot` points it at another
+ * Bot API server (a self-hosted one, or the tests' fake).
+ */
+import { Bot, InlineKeyboard } from 'grammy';
+import type { Channel, ChannelChoice, IncomingMessage } from '../../core/channels';
+
+interface Question {
+  chatId: string;
+  messageId?: number;
+  text: string;
+  choices: readonly ChannelChoice[];
+  resolve(choice: string): void;
+}
+
+export class TelegramChannel implements Channel {
+  private readonly bot: Bot;
+  private readonly questions = new Map<string, Question>();
+  private nextQuestion = 1;
+
+  constructor(token: string, apiRoot?: string) {
+    this.bot = new Bot(token, apiRoot ? { client: { apiRoot } } : {});
+  }
+
+  async listen(onMessage: (message: IncomingMessage) => void): Promise<void> {
+    this.bot.on('message:text', (ctx) => onMessage({ chatId: String(ctx.chat.id), text: ctx.message.text }));
+    this.bot.on('callback_query:data', async (ctx) => {
+      const [id, choice] = ctx.callbackQuery.data.split(':');
+      const question = id ? this.questions.get(id) : undefined;
+      const from = ctx.callbackQuery.message?.chat.id;
+      // Only the chat the question went to answers it: a forwarded button or an old one does nothing.
+      if (!question || String(from) !== question.chatId || !question.choices.some((c) => c.id === choice)) {
+        await ctx.answerCallbackQuery({ text: 'This question is not waiting for an answer here.' });
+        return;
+      }
+      this.questions.delete(id!);
+      const label = question.choices.find((c) => c.id === choice)!.label;
+      await ctx.answerCallbackQuery({ text: label });
+      await this.settle(question, `answered: ${label}`);
+      question.resolve(choice!);
+    });
+    this.bot.catch((err) => process.stderr.write(`patchpilot serve: telegram: ${err.message}\n`));
+    await this.bot.start({ allowed_updates: ['message', 'callback_query'] });
+  }
+
+  async close(): Promise<void> {
+    // stop() confirms the last update to the server; a server already gone changes nothing here.
+    await this.bot.stop().catch(() => undefined);
+  }
+
+  async send(chatId: string, text: string): Promise<string> {
+    const sent = await this.bot.api.sendMessage(chatId, text);
+    return String(sent.message_id);
+  }
+
+  async edit(chatId: string, messageId: string, text: string): Promise<void> {
+    await this.bot.api.editMessageText(chatId, Number(messageId), text);
+  }
+
+  ask(chatId: string, text: string, choices: readonly ChannelChoice[], signal: AbortSignal): Promise<string> {
+    const id = String(this.nextQuestion++);
+    const keyboard = new InlineKeyboard();
+    for (const c of choices) keyboard.text(c.label, `${id}:${c.id}`);
+    return new Promise<string>((resolve, reject) => {
+      const question: Question = { chatId, text, choices, resolve };
+      const abandon = () => {
+        if (!this.questions.delete(id)) return;
+        void this.settle(question, 'no longer waiting (the run stopped)');
+        reject(signal.reason instanceof Error ? signal.reason : new Error('the run stopped'));
+      };
+      if (signal.aborted) return reject(new Error('the run stopped'));
+      this.questions.set(id, question);
+      signal.addEventListener('abort', abandon, { once: true });
+      this.bot.api.sendMessage(chatId, text, { reply_markup: keyboard }).then(
+        (sent) => (question.messageId = sent.message_id),
+        (err: unknown) => {
+          this.questions.delete(id);
+          reject(err instanceof Error ? err : new Error(String(err)));
+        },
+      );
+    });
+  }
+
+  /** The question's message without its buttons, saying how it ended. */
+  private async settle(question: Question, outcome: string): Promise<void> {
+    if (question.messageId === undefined) return;
+    await this.bot.api.editMessageText(question.chatId, question.messageId, `${question.text}\n\n-> ${outcome}`).catch(() => undefined);
+  }
+}

@@ -8,6 +8,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./commands/run'),
   mcp: () => import('./commands/mcp'),
   restore: () => import('./commands/restore'),
+  config: () => import('./commands/config'),
 };
 
 const summaries: Record<string, string> = {
@@ -16,6 +17,7 @@ const summaries: Record<string, string> = {
   run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
   mcp: 'list the configured MCP servers with their status; approve them ahead of a run',
   restore: "put the files back as they were before a run's step (checkpoints), or redo",
+  config: 'print the settings files the CLI reads, and each setting in effect with where it came from',
 };
 
 function usage(): string {

@@ -29,6 +29,7 @@ const CORE_LAYERS = {
   workspace: { allow: ['base', 'fs', 'policy', 'ports'] },
   patch: { allow: ['base', 'fs', 'policy', 'ports', 'workspace'] },
   websearch: { allow: ['base', 'fs', 'config', 'policy', 'ports'] },
+  import: { allow: ['base', 'config'] },
   context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
   tools: { deny: ['mcp', 'orchestrator', 'session'], diskThroughPort: true },
   mcp: { deny: ['orchestrator', 'session'] },

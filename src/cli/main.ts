@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   mcp: () => import('./commands/mcp'),
   restore: () => import('./commands/restore'),
   config: () => import('./commands/config'),
+  import: () => import('./commands/import'),
 };
 
 const summaries: Record<string, string> = {
@@ -18,6 +19,7 @@ const summaries: Record<string, string> = {
   mcp: 'list the configured MCP servers with their status; approve them ahead of a run',
   restore: "put the files back as they were before a run's step (checkpoints), or redo",
   config: 'print the settings files the CLI reads, and each setting in effect with where it came from',
+  import: 'bring settings over from Roo Code, Cline or Continue into your user settings (previewed first)',
 };
 
 function usage(): string {

@@ -99,8 +99,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
       const previous = sources[key];
       values[key] = isConcat(key) ? addUp(values[key], checked.value) : checked.value;
       sources[key] = { scope: layer.scope, origin: layer.origin };
-      if (isConcat(key) && previous)
-        sources[key].alsoFrom = [...(previous.alsoFrom ?? []), { scope: previous.scope, origin: previous.origin }];
+      if (isConcat(key) && previous) sources[key].alsoFrom = [...(previous.alsoFrom ?? []), { scope: previous.scope, origin: previous.origin }];
     }
   }
   if (problems.length) throw new ConfigError(problems);

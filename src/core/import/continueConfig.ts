@@ -34,6 +34,8 @@ const MODEL_FIELDS = new Set(['name', 'title', 'provider', 'model', 'apiBase', '
 export function planFromContinue(file: string, text: string): ImportPlan {
   const legacy = /\.json$/i.test(file);
   const data = legacy ? parseJson(file, text) : parseYamlObject(file, text);
+  if (!['models', 'mcpServers', 'rules', 'systemMessage', 'experimental'].some((k) => k in data))
+    throw new ImportError(`${file}: not a Continue configuration (config.yaml or config.json: no models, mcpServers, rules or systemMessage)`);
   const plan = emptyPlan('continue', file);
   const handled = new Set(['models', 'mcpServers', 'rules', 'systemMessage', 'experimental', ...BOOKKEEPING]);
 
@@ -52,7 +54,9 @@ export function planFromContinue(file: string, text: string): ImportPlan {
     if (!roles.includes('chat') || chosen) {
       plan.notImported.push({
         what: `${from} "${label}" (${roles.join(', ')})`,
-        why: roles.includes('chat') ? 'PatchPilot uses one chat model; the first one was imported' : 'PatchPilot has no autocomplete, embedding or rerank model',
+        why: roles.includes('chat')
+          ? 'PatchPilot uses one chat model; the first one was imported'
+          : 'PatchPilot has no autocomplete, embedding or rerank model',
       });
       return;
     }
@@ -99,7 +103,11 @@ export function planFromContinue(file: string, text: string): ImportPlan {
 
 /** Continue lists servers (`- name: x, command: ...`); PatchPilot keys them by name. */
 function addContinueMcpServers(plan: ImportPlan, list: unknown, fieldPath: string): void {
-  if (!Array.isArray(list)) return;
+  if (list === undefined) return;
+  if (!Array.isArray(list)) {
+    plan.notImported.push({ what: fieldPath, why: 'Continue lists its servers ("- name: ..."); this is not a list' });
+    return;
+  }
   const servers: Record<string, Record<string, unknown>> = {};
   list.forEach((raw, i) => {
     if (!isRecord(raw)) return;

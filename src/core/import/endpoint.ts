@@ -42,8 +42,10 @@ export function addEndpoint(plan: ImportPlan, e: ForeignEndpoint): void {
     plan.notImported.push({ what: `${e.from}`, why: 'an OpenAI-compatible endpoint without a base URL: set patchpilot.llm.baseUrl yourself' });
   if (e.model) setChecked(plan, 'patchpilot.llm.model', e.model, `${e.from} model ${e.model}`);
   if (e.apiKey?.trim()) {
-    if (isSecretReference(e.apiKey)) plan.notImported.push({ what: `${e.from} API key`, why: `a secret reference (${e.apiKey}), not a key: set the key yourself` });
-    else if (providerById(provider)?.local) plan.notImported.push({ what: `${e.from} API key`, why: `${known?.label ?? provider} runs on this machine: PatchPilot sends it no key` });
+    if (isSecretReference(e.apiKey))
+      plan.notImported.push({ what: `${e.from} API key`, why: `a secret reference (${e.apiKey}), not a key: set the key yourself` });
+    else if (providerById(provider)?.local)
+      plan.notImported.push({ what: `${e.from} API key`, why: `${known?.label ?? provider} runs on this machine: PatchPilot sends it no key` });
     else plan.apiKey = { value: e.apiKey.trim(), provider, from: e.from };
   }
 }

@@ -66,7 +66,10 @@ export function addMcpServers(plan: ImportPlan, servers: Record<string, Record<s
       for (const [k, v] of Object.entries(env)) {
         if (typeof v === 'string' && isSecretReference(v)) {
           delete env[k];
-          plan.notImported.push({ what: `${fieldPath}.${name}.env.${k}`, why: `a secret reference (${v}), not a value: add the value to the server's env yourself` });
+          plan.notImported.push({
+            what: `${fieldPath}.${name}.env.${k}`,
+            why: `a secret reference (${v}), not a value: add the value to the server's env yourself`,
+          });
         }
       }
     }

@@ -35,7 +35,10 @@ export function renderImportPreview(plan: ImportPlan, merged: MergedImport, to: 
   if (plan.apiKey) lines.push('', `API key (${plan.apiKey.from}): ${maskSecret(plan.apiKey.value)} -> ${to.apiKey}`);
   if (plan.rules) {
     const count = plan.rules.text.split('\n').length;
-    lines.push('', `Rules (${plan.rules.from.join(', ')}; ${count} line${count === 1 ? '' : 's'}) -> ${to.rules ?? 'not written: no workspace folder to hold them'}`);
+    lines.push(
+      '',
+      `Rules (${plan.rules.from.join(', ')}; ${count} line${count === 1 ? '' : 's'}) -> ${to.rules ?? 'not written: no workspace folder to hold them'}`,
+    );
   }
   const left = [...merged.kept, ...plan.notImported];
   if (left.length) {
@@ -56,7 +59,11 @@ function describeServer(s: Record<string, unknown>): string {
   for (const field of ['env', 'headers'] as const) {
     const map = s[field];
     if (map && typeof map === 'object' && Object.keys(map).length)
-      parts.push(`${field} ${Object.entries(map as Record<string, unknown>).map(([k, v]) => `${k}=${maskSecret(String(v))}`).join(' ')}`);
+      parts.push(
+        `${field} ${Object.entries(map as Record<string, unknown>)
+          .map(([k, v]) => `${k}=${maskSecret(String(v))}`)
+          .join(' ')}`,
+      );
   }
   if (s.disabled === true) parts.push('disabled');
   return parts.join('; ');

@@ -68,7 +68,10 @@ export function planFromRoo(file: string, text: string): ImportPlan {
   // Roo allows a command that starts with an entry; PatchPilot's allow rule matches the whole argv, "*" standing for the rest.
   const everything = allowed.filter((c) => c === '*');
   if (everything.length)
-    plan.notImported.push({ what: 'globalSettings.allowedCommands "*"', why: 'allows every command; PatchPilot keeps asking (use --approve auto for a run instead)' });
+    plan.notImported.push({
+      what: 'globalSettings.allowedCommands "*"',
+      why: 'allows every command; PatchPilot keeps asking (use --approve auto for a run instead)',
+    });
   addToList(
     plan,
     'patchpilot.policy.allow',
@@ -78,7 +81,10 @@ export function planFromRoo(file: string, text: string): ImportPlan {
   addToList(plan, 'patchpilot.policy.deny', list(global.deniedCommands));
   if (typeof global.customInstructions === 'string') addRules(plan, global.customInstructions, 'globalSettings.customInstructions');
   if (Array.isArray(global.customModes) && global.customModes.length)
-    plan.notImported.push({ what: `globalSettings.customModes (${global.customModes.length})`, why: 'PatchPilot has no custom modes; its skills (SKILL.md) are the nearest' });
+    plan.notImported.push({
+      what: `globalSettings.customModes (${global.customModes.length})`,
+      why: 'PatchPilot has no custom modes; its skills (SKILL.md) are the nearest',
+    });
   if (isRecord(profiles.modeApiConfigs) && Object.keys(profiles.modeApiConfigs).length)
     plan.notImported.push({ what: 'providerProfiles.modeApiConfigs', why: 'PatchPilot uses one endpoint in every mode' });
   // Roo exports every UI preference; one line names them rather than a hundred.

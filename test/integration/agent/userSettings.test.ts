@@ -45,7 +45,10 @@ describe('CLI user settings file (built CLI)', { skip: existsSync(CLI) ? false :
       }
       const shown = config(arena, ['show', '--trust-workspace']);
       assert.equal(shown.status, 0, shown.stderr);
-      assert.match(shown.stdout, /patchpilot\.policy\.denyPaths = \["user-secret\/\*\*","ws-secret\/\*\*"\]\n {4}from user \([^)]*\.config\/patchpilot\/settings\.json\) \+ workspace \([^)]*\.vscode\/settings\.json\)/);
+      assert.match(
+        shown.stdout,
+        /patchpilot\.policy\.denyPaths = \["user-secret\/\*\*","ws-secret\/\*\*"\]\n {4}from user \([^)]*\.config\/patchpilot\/settings\.json\) \+ workspace \([^)]*\.vscode\/settings\.json\)/,
+      );
     } finally {
       arena.cleanup();
     }

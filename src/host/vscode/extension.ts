@@ -5,6 +5,7 @@ import { registerChatCommands } from './commands/chatCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { continueInSample, registerOpenSample } from './commands/openSample';
 import { registerConfigCommands, registerDemoCommands } from './commands/configCommands';
+import { registerImportSettings } from './commands/importSettings';
 import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
@@ -132,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerConversationCommands(context, host, provider);
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
+  registerImportSettings(context, providerKeys, () => host.invalidate());
   registerDemoCommands(context, demo, host);
   registerOpenSample(context, demo);
   void continueInSample(context, demo).then(() => host.invalidate());

@@ -1,6 +1,7 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
+import { maskSecret } from '../../core/import';
 import { ConfigError, cliUserSettingsFile, loadCliConfig, SETTING_KEYS, type ResolvedConfig, type SettingKey, type SettingSource } from '../../core/config';
 
 export const usage = `Usage:
@@ -72,11 +73,31 @@ function shownSettings(config: ResolvedConfig): ShownSetting[] {
   for (const key of Object.keys(SETTING_KEYS) as SettingKey[]) {
     const source: SettingSource | undefined = config.sources[key];
     if (!source) continue;
-    out.push({ key, value: config.values[key], from: [...(source.alsoFrom ?? []), { scope: source.scope, origin: source.origin }] });
+    out.push({
+      key,
+      value: key === 'patchpilot.mcp.servers' ? maskServerSecrets(config.values[key]) : config.values[key],
+      from: [...(source.alsoFrom ?? []), { scope: source.scope, origin: source.origin }],
+    });
   }
   return out;
 }
 
 function describe(s: { scope: string; origin: string }): string {
   return s.scope === 'env' || s.scope === 'flag' ? s.scope : `${s.scope} (${s.origin})`;
+}
+
+/** MCP servers' `env` and `headers` values are often tokens: shown as the import preview shows keys. */
+function maskServerSecrets(servers: unknown): unknown {
+  if (!servers || typeof servers !== 'object') return servers;
+  const out: Record<string, unknown> = {};
+  for (const [name, server] of Object.entries(servers as Record<string, Record<string, unknown>>)) {
+    const copy: Record<string, unknown> = { ...server };
+    for (const field of ['env', 'headers']) {
+      const map = copy[field];
+      if (map && typeof map === 'object')
+        copy[field] = Object.fromEntries(Object.entries(map as Record<string, unknown>).map(([k, v]) => [k, maskSecret(String(v))]));
+    }
+    out[name] = copy;
+  }
+  return out;
 }

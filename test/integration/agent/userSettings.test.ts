@@ -65,10 +65,15 @@ describe('CLI user settings file (built CLI)', { skip: existsSync(CLI) ? false :
         undefined,
       );
       assert.match(out.ignored.find((i) => i.key === 'patchpilot.mcp.unsandboxedServers')?.reason ?? '', /only your user settings/);
-      writeUserSettings(arena, '{ "patchpilot.mcp.unsandboxedServers": ["mine"] }');
+      writeUserSettings(
+        arena,
+        '{ "patchpilot.mcp.unsandboxedServers": ["mine"], "patchpilot.mcp.servers": { "mine": { "command": "srv", "env": { "TOKEN": "tok-0000000000009876" } } } }',
+      );
       shown = config(arena, ['show', '--json']);
       out = JSON.parse(shown.stdout);
       assert.deepEqual(out.settings.find((s) => s.key === 'patchpilot.mcp.unsandboxedServers')?.value, ['mine']);
+      assert.doesNotMatch(shown.stdout, /tok-0000/, 'an MCP token is never printed');
+      assert.match(shown.stdout, /"TOKEN": "••••9876"/);
     } finally {
       arena.cleanup();
     }

@@ -5,8 +5,7 @@
  * storage and has no export of them, so there is no endpoint to import from Cline.
  */
 import path from 'node:path';
-import { addMcpServers, addRules, emptyPlan, ImportError, isRecord, type ImportPlan } from './importPlan';
-import { parseJson } from './roo';
+import { addMcpServers, addRules, emptyPlan, ImportError, isRecord, type ImportPlan, parseJson } from './importPlan';
 
 export function planFromCline(file: string, text: string): ImportPlan {
   const plan = emptyPlan('cline', file);

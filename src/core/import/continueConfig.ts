@@ -8,8 +8,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { addEndpoint } from './endpoint';
-import { addMcpServers, addRules, emptyPlan, ImportError, isRecord, type ImportPlan } from './importPlan';
-import { parseJson } from './roo';
+import { addMcpServers, addRules, emptyPlan, ImportError, isRecord, type ImportPlan, parseJson } from './importPlan';
 
 /** Continue's `provider` -> the catalog id (Continue's model provider pages). */
 const CONTINUE_PROVIDERS: Readonly<Record<string, string>> = {

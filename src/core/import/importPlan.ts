@@ -105,3 +105,15 @@ export function addRules(plan: ImportPlan, text: string, from: string): void {
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
+
+/** A JSON file another agent wrote; an ImportError naming the file when it is not a JSON object. */
+export function parseJson(file: string, text: string): Record<string, unknown> {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ImportError(`${file}: not JSON (${(err as Error).message})`);
+  }
+  if (!isRecord(data)) throw new ImportError(`${file}: expected a JSON object at the top level`);
+  return data;
+}

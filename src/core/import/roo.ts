@@ -5,7 +5,7 @@
  * (`currentApiConfigName`), the command allow and deny lists, the custom instructions, MCP servers.
  */
 import { addEndpoint } from './endpoint';
-import { addMcpServers, addRules, addToList, emptyPlan, ImportError, isRecord, type ImportPlan } from './importPlan';
+import { addMcpServers, addRules, addToList, emptyPlan, ImportError, isRecord, parseJson, type ImportPlan } from './importPlan';
 
 /** Roo's `apiProvider` -> the catalog id and the fields its profile keeps the URL, model and key in (Roo's provider-settings schema). */
 const ROO_PROVIDERS: Readonly<Record<string, { id: string; baseUrl?: string; model: string; key?: string }>> = {
@@ -95,15 +95,4 @@ export function planFromRoo(file: string, text: string): ImportPlan {
       why: "Roo Code's own preferences, with no PatchPilot setting (auto-approval: PatchPilot's approval mode is chosen per run)",
     });
   return plan;
-}
-
-export function parseJson(file: string, text: string): Record<string, unknown> {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new ImportError(`${file}: not JSON (${(err as Error).message})`);
-  }
-  if (!isRecord(data)) throw new ImportError(`${file}: expected a JSON object at the top level`);
-  return data;
 }

@@ -4,7 +4,7 @@
 // Cancel writes nothing. The questions (source, file, Apply/Cancel) are answered by the test.
 import * as assert from 'node:assert/strict';
 import path from 'node:path';
-import { after, describe, it } from 'mocha';
+import { after, before as beforeAll, describe, it } from 'mocha';
 import * as vscode from 'vscode';
 import type { PatchPilotApi } from '../../../src/host/vscode/extension';
 import type { ImportQuestions } from '../../../src/host/vscode/commands/importSettings';
@@ -32,8 +32,18 @@ function answering(source: 'continue' | 'cline', file: string, apply: boolean, s
 describe('Import Settings (VS Code command)', () => {
   const rules = () => vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0]!.uri, '.patchpilot', 'rules', 'imported-continue.md');
 
+  const before: Record<string, unknown> = {};
+  beforeAll(() => {
+    for (const key of KEYS) before[key] = settings().inspect(key)?.globalValue;
+  });
+
   after(async () => {
-    for (const key of KEYS) await settings().update(key, undefined, vscode.ConfigurationTarget.Global);
+    // The user settings as the suite found them, and no preview tab left for the next suite.
+    for (const key of KEYS) await settings().update(key, before[key], vscode.ConfigurationTarget.Global);
+    const previews = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === 'patchpilot-import');
+    await vscode.window.tabGroups.close(previews);
     await (await api()).providerKeys.for('custom').delete();
     await vscode.workspace.fs.delete(rules()).then(undefined, () => undefined);
   });

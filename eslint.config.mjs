@@ -30,6 +30,7 @@ const CORE_LAYERS = {
   patch: { allow: ['base', 'fs', 'policy', 'ports', 'workspace'] },
   websearch: { allow: ['base', 'fs', 'config', 'policy', 'ports'] },
   channels: { allow: ['base', 'ports'] },
+  import: { allow: ['base', 'config'] },
   context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
   tools: { deny: ['mcp', 'orchestrator', 'session'], diskThroughPort: true },
   mcp: { deny: ['orchestrator', 'session'] },

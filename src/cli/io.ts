@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
 /** Exit codes shared by every CLI command. */
@@ -46,5 +47,15 @@ function describeParseError(err: unknown): string {
       return `${name ?? 'an option'} needs a value`;
     default:
       return message.split('\n')[0]!;
+  }
+}
+
+/** Asks a yes/no question on the terminal (stderr, so stdout stays the command's output); only "y" or "yes" is yes. */
+export async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
   }
 }

@@ -9,6 +9,8 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   mcp: () => import('./commands/mcp'),
   restore: () => import('./commands/restore'),
   serve: () => import('./commands/serve'),
+  config: () => import('./commands/config'),
+  import: () => import('./commands/import'),
 };
 
 const summaries: Record<string, string> = {
@@ -18,6 +20,8 @@ const summaries: Record<string, string> = {
   mcp: 'list the configured MCP servers with their status; approve them ahead of a run; log in to remote ones',
   restore: "put the files back as they were before a run's step (checkpoints), or redo",
   serve: 'run goals sent from a chat (Telegram): progress, approvals and /stop from the phone',
+  config: 'print the settings files the CLI reads, and each setting in effect with where it came from',
+  import: 'bring settings over from Roo Code, Cline or Continue into your user settings (previewed first)',
 };
 
 function usage(): string {

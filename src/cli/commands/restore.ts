@@ -1,8 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { createInterface } from 'node:readline/promises';
-import { ExitCode, UsageError, parseCommandLine } from '../io';
+import { ExitCode, UsageError, confirm, parseCommandLine } from '../io';
 import { errorMessage } from '../../core/base';
 import {
   CheckpointStore,
@@ -103,15 +102,6 @@ function printPlan(plan: RestorePlan, isRedo: boolean): void {
   if (plan.blocked.length) {
     err.write('Blocked:\n');
     for (const b of plan.blocked) err.write(`  ${b.path}: ${b.reason}\n`);
-  }
-}
-
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
   }
 }
 

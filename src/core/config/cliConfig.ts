@@ -85,11 +85,16 @@ export function readJsoncSettings(file: string): Record<string, unknown> | undef
   const errors: ParseError[] = [];
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length) {
-    const first = errors[0]!;
-    const line = text.slice(0, first.offset).split('\n').length;
-    throw new ConfigError([`${file}:${line}: ${printParseErrorCode(first.error)}`]);
+    // Every error, each as file:line:column (1-based, as editors count), so the user finds them all at once.
+    throw new ConfigError(errors.map((e) => `${file}:${lineAndColumn(text, e.offset)}: ${printParseErrorCode(e.error)}`));
   }
   if (value === undefined) return {};
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ConfigError([`${file}: expected a JSON object at the top level`]);
   return value as Record<string, unknown>;
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  const lineStart = before.lastIndexOf('\n') + 1;
+  return `${before.split('\n').length}:${offset - lineStart + 1}`;
 }

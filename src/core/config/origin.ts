@@ -8,7 +8,7 @@ export const ENV_SETTINGS: Readonly<Record<string, SettingKey>> = {
   PATCHPILOT_MODEL: 'patchpilot.llm.model',
   PATCHPILOT_FAST_MODEL: 'patchpilot.llm.fastModel',
   PATCHPILOT_LLM_COMMAND: 'patchpilot.llm.command',
-  // The CLI has no user settings file: the user's own environment is its user-level layer.
+  // User-level like the user settings file: no workspace sets it (see USER_ONLY_REASON).
   PATCHPILOT_MCP_UNSANDBOXED: 'patchpilot.mcp.unsandboxedServers',
 };
 

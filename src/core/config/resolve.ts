@@ -28,10 +28,19 @@ export interface ResolveInput {
   webSearchKey?: string;
 }
 
+export interface SettingSource {
+  scope: SettingScope;
+  origin: string;
+  /** Lists and objects that add up across scopes: the weaker layers that gave entries too, weakest first. */
+  alsoFrom?: { scope: SettingScope; origin: string }[];
+}
+
 export interface ResolvedConfig {
   settings: PatchPilotSettings;
-  /** Which layer gave each non-default value. */
-  sources: Partial<Record<SettingKey, { scope: SettingScope; origin: string }>>;
+  /** Which layer gave each non-default value; for a list that adds up, the earlier layers that gave part of it too. */
+  sources: Partial<Record<SettingKey, SettingSource>>;
+  /** The merged, validated value of each key some layer set (what `patchpilot config show` prints), by key. */
+  values: Partial<Record<SettingKey, unknown>>;
   /** Values dropped because the workspace is untrusted (or the key is the user's alone: `userOnly`), to tell the user. */
   ignored: { key: SettingKey; origin: string; reason: string; value: unknown; userOnly?: true }[];
   /** Unknown `patchpilot.*` keys (typos), to tell the user. */
@@ -87,14 +96,17 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         );
         continue;
       }
+      const previous = sources[key];
       values[key] = isConcat(key) ? addUp(values[key], checked.value) : checked.value;
       sources[key] = { scope: layer.scope, origin: layer.origin };
+      if (isConcat(key) && previous) sources[key].alsoFrom = [...(previous.alsoFrom ?? []), { scope: previous.scope, origin: previous.origin }];
     }
   }
   if (problems.length) throw new ConfigError(problems);
 
   const settings = buildSettings(values);
   applyProviderDefaults(settings, sources);
+  if (sources['patchpilot.llm.baseUrl']) values['patchpilot.llm.baseUrl'] = settings.llm.baseUrl;
   const baseUrlSource = sources['patchpilot.llm.baseUrl'];
   // Defence in depth: the filter above already drops such a URL; this keeps the key safe if it ever changes.
   const keyAllowed = !(baseUrlSource?.scope === 'workspace' && !input.trusted);
@@ -104,6 +116,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
   return {
     settings,
     sources,
+    values,
     ignored,
     warnings,
     apiKey,

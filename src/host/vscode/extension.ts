@@ -6,6 +6,7 @@ import { registerConversationCommands } from './commands/conversationCommands';
 import { continueInSample, registerOpenSample } from './commands/openSample';
 import { registerConfigCommands, registerDemoCommands } from './commands/configCommands';
 import { registerMcpLoginCommands } from './commands/mcpLogin';
+import { registerImportSettings } from './commands/importSettings';
 import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
@@ -138,6 +139,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerConversationCommands(context, host, provider);
   registerRunGoal(context, host, provider);
   registerConfigCommands(context, providerKeys, config, host, log, demo, searchKeys);
+  registerImportSettings(context, providerKeys, () => host.invalidate());
   registerDemoCommands(context, demo, host);
   registerMcpLoginCommands(context, config, () => host.invalidate());
   registerOpenSample(context, demo);

@@ -193,14 +193,14 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
     assert.equal(untrusted.settings.llm.baseUrl, undefined);
   });
 
-  test('a broken settings.json is a ConfigError naming the file and line; a missing one is fine', () => {
+  test('a broken settings.json is a ConfigError naming the file, line and column; a missing one is fine', () => {
     const ws = workspaceWithSettings('{\n  "patchpilot.llm.model": "x",\n  "patchpilot.limits.maxSteps": ,\n}');
     try {
       assert.throws(
         () => loadCliConfig({ workspace: ws.root, env: {}, flags: {}, trusted: true }),
         (err: unknown) => {
           assert.ok(err instanceof ConfigError);
-          assert.match(err.message, /settings\.json:3: ValueExpected/);
+          assert.match(err.message, /settings\.json:3:33: ValueExpected/, 'line and column (1-based) of the missing value');
           return true;
         },
       );

@@ -17,7 +17,7 @@ async function wire(readOnly: boolean) {
   settings.llm.baseUrl = 'http://127.0.0.1:9/v1';
   settings.llm.model = 'm';
   settings.history.path = '.patchpilot/history.db';
-  const config: ResolvedConfig = { settings, sources: {}, ignored: [], warnings: [] };
+  const config: ResolvedConfig = { settings, sources: {}, values: {}, ignored: [], warnings: [] };
   const engine: PatchEngine = {
     apply: async (_t, o) => (calls.push(o.dryRun ? 'dry-run' : 'apply'), { ok: true, dryRun: !!o.dryRun, files: [], reversePatch: '' }),
   };

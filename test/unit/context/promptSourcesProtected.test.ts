@@ -96,7 +96,7 @@ test('a prompt file linked to an ordinary file is not followed: the agent could 
     symlinkSync('docs/notes.md', path.join(ws.root, 'AGENTS.md'));
     const reader = workspaceReader(ws.root, pathPolicyOf(makeContext(ws.root)));
     const { sections, warnings } = await gatherPromptSections({ reader, skills: await loadSkillCatalog({ workspace: reader }), goal: 'g' });
-    assert.deepEqual(sections.rules, []);
+    assert.deepEqual(sections.rules, [{ source: 'CLAUDE.md', text: 'Shared.\n' }], 'the protected CLAUDE.md loads; the link is not followed');
     assert.match(warnings.join('\n'), /AGENTS\.md links to docs\/notes\.md, which is not a protected path/);
   } finally {
     ws.cleanup();

@@ -90,8 +90,12 @@ export class RuleSession {
     return found;
   }
 
-  /** Takes a rule unless the total is spent (then says so once). */
+  /**
+   * Takes a rule unless the total is spent (then says so once). The same text twice (CLAUDE.md a
+   * link to AGENTS.md, the usual way to share one file) is taken once, under the first name.
+   */
   private admit(rule: RuleFile, warnings: string[]): boolean {
+    if (this.active.some((r) => r.text.trim() === rule.text.trim())) return false;
     const size = Buffer.byteLength(rule.text);
     if (this.bytes + size > MAX_RULES_TOTAL_BYTES) {
       if (!this.warnedTotal) warnings.push(`rules files over ${MAX_RULES_TOTAL_BYTES / 1024} KB in all are not loaded: ${rule.path} and any later ones`);

@@ -47,7 +47,9 @@ export function assembleSystemPrompt(base: string, s: PromptSections, budgetToke
     const body = [
       ...s.rules.map((r) => `## ${r.source}${r.why ? ` (${r.why})` : ''}\n${r.text.trim()}`),
       ...(listed.length
-        ? [`## Rules to read when relevant (read_file the file when its description fits the task)\n${listed.map((r) => `- ${r.path}: ${r.description}`).join('\n')}`]
+        ? [
+            `## Rules to read when relevant (read_file the file when its description fits the task)\n${listed.map((r) => `- ${r.path}: ${r.description}`).join('\n')}`,
+          ]
         : []),
     ].join('\n\n');
     parts.push(

@@ -42,7 +42,8 @@ describe('patchpilot run: rules files', { skip: skipWithoutBuild }, () => {
         reply: { toolCalls: [call('finish', { summary: 'done' })] },
         check: ({ body }: { body: unknown }) => {
           const system = systemOf(body);
-          if (!system.includes('## lib/AGENTS.md (folder lib/ touched)\nNESTED-RULE: lib/ uses tabs.')) return 'the nested AGENTS.md is not in the system prompt';
+          if (!system.includes('## lib/AGENTS.md (folder lib/ touched)\nNESTED-RULE: lib/ uses tabs.'))
+            return 'the nested AGENTS.md is not in the system prompt';
           if (!system.includes('GLOB-RULE: no default exports in lib.')) return 'the glob rule did not come in';
           if (system.indexOf('ROOT-RULE') > system.indexOf('NESTED-RULE')) return 'the nested rule must come after the root one';
           if (!lastOf(body).includes('[Rules files now in your system prompt, follow them: lib/AGENTS.md (folder lib/ touched)'))

@@ -179,7 +179,7 @@ test('front matter edge cases: BOM and CRLF, empty block, no front matter, quote
   assert.ok(empty.ok && empty.hasFrontMatter && Object.keys(empty.meta).length === 0 && empty.body === 'Body\n');
   const none = splitFrontMatter('# Title\n---\nnot front matter\n');
   assert.ok(none.ok && !none.hasFrontMatter && none.body.startsWith('# Title'));
-  const lenient = splitFrontMatter("---\nglobs: *.ts, 'src/**'\ndescription: \"x\"\n---\n");
+  const lenient = splitFrontMatter('---\nglobs: *.ts, \'src/**\'\ndescription: "x"\n---\n');
   assert.ok(lenient.ok && lenient.meta.globs === "*.ts, 'src/**'" && lenient.meta.description === 'x');
   assert.deepEqual(globList("*.ts, 'src/**'"), ['*.ts', 'src/**']);
   assert.deepEqual(globList('src/**/*.{ts,tsx}, *.md'), ['src/**/*.{ts,tsx}', '*.md']);

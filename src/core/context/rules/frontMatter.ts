@@ -8,9 +8,7 @@
 import { parse } from 'yaml';
 import { plainText } from '../../base';
 
-export type FrontMatter =
-  | { ok: true; meta: Record<string, unknown>; body: string; hasFrontMatter: boolean }
-  | { ok: false; problem: string };
+export type FrontMatter = { ok: true; meta: Record<string, unknown>; body: string; hasFrontMatter: boolean } | { ok: false; problem: string };
 
 const BLOCK = /^---[ \t]*\n([\s\S]*?)\n?---[ \t]*(?:\n|$)/;
 

@@ -62,7 +62,7 @@ export class RuleSession {
       const rel = normalize(raw);
       if (!rel) continue;
       for (const rule of await this.nestedFor(rel, warnings)) if (this.admit(rule, warnings)) added.push({ rule, why: describeActivation(rule) });
-      for (let i = 0; i < this.pending.length; ) {
+      for (let i = 0; i < this.pending.length;) {
         const p = this.pending[i]!;
         if (p.matchers.some((m) => m.test(rel))) {
           this.pending.splice(i, 1);
@@ -122,7 +122,10 @@ function compile(globs: readonly string[], path: string, warnings: string[]): Ma
 
 /** A workspace-relative POSIX path, or undefined for one outside it ("..", absolute). */
 function normalize(raw: string): string | undefined {
-  const rel = raw.trim().replace(/\\/g, '/').replace(/^(\.\/)+/, '');
+  const rel = raw
+    .trim()
+    .replace(/\\/g, '/')
+    .replace(/^(\.\/)+/, '');
   if (!rel || rel.startsWith('/') || /^[A-Za-z]:/.test(rel)) return undefined;
   const parts = rel.split('/').filter((p) => p && p !== '.');
   if (parts.includes('..')) return undefined;

@@ -82,6 +82,10 @@ export class RuleSession {
       const folder = parts.slice(0, depth).join('/');
       if (this.checkedFolders.has(folder)) continue;
       this.checkedFolders.add(folder);
+      // A folder the path policy refuses (or that holds nothing real) lists as empty: skipped quietly,
+      // not a warning for every file touched in it. Its rules files are then read by name (a link
+      // to another protected file is followed, like the root's).
+      if (!(await this.reader.list(folder)).length) continue;
       for (const name of this.names) {
         const rule = await loader.plain(`${folder}/${name}`, { kind: 'nested', folder });
         if (rule) found.push(rule);

@@ -5,6 +5,7 @@
  * the viewers hear of them (`rules/loaded`), and the call's result says so, so the model knows.
  */
 import type { RuleView } from '../../protocol/agentEvents';
+import { describeRulesLoaded } from '../../protocol/rulesLoaded';
 import type { RunRules } from '../context/runContext';
 import type { LoadedRule } from '../context/rules/ruleSession';
 import type { Tool, ToolResult } from '../tools/types';
@@ -17,7 +18,13 @@ export function ruleViews(rules: readonly LoadedRule[]): RuleView[] {
 
 /** The rules of the start, told once (nothing when there are none). */
 export function announceRules(run: RunState, rules: RunRules): void {
-  if (rules.initial.length) run.emit({ type: 'rules/loaded', initial: true, rules: ruleViews(rules.initial) });
+  if (rules.initial.length) tell(run, ruleViews(rules.initial), true);
+}
+
+/** To the viewers, and to the history (which rules steered the run is part of its audit trail). */
+function tell(run: RunState, rules: RuleView[], initial: boolean): void {
+  run.emit({ type: 'rules/loaded', initial, rules });
+  run.recorder.step({ role: 'system', text: describeRulesLoaded(rules, initial) });
 }
 
 /** Per call id, the note to add to its result about the rules it brought in. */
@@ -34,7 +41,7 @@ export async function noteRulesOfCalls(
     if (!paths.length) continue;
     const added = await rules.noteFiles(paths);
     if (!added.length) continue;
-    run.emit({ type: 'rules/loaded', initial: false, rules: ruleViews(added) });
+    tell(run, ruleViews(added), false);
     notes.set(x.call.id, `\n\n[Rules files now in your system prompt, follow them: ${added.map((r) => `${r.rule.path} (${r.why})`).join('; ')}]`);
   }
   return notes;

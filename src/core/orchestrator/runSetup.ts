@@ -77,8 +77,8 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const restoreNotes = recordRestoreNotes(run);
   const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history, restoreNotes });
   run.conversation = context.conversation;
-  announceRules(run, context.rules);
   recordStart(run, git);
+  announceRules(run, context.rules);
   const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
   return { toolCtx, tools, offered, specs, readOnly, context: context.context, rules: context.rules };
 }

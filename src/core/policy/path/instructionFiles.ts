@@ -54,6 +54,9 @@ const OTHER = 'another coding agent loads it as instructions';
 /** Gitignore-style globs (a name without a slash matches at any depth; a folder covers its insides). */
 export const INSTRUCTION_FILES: readonly { glob: string; why: string }[] = [
   ...Object.values(PROMPT_FILES).map((rel) => ({ glob: `/${rel}`, why: OWN })),
+  // The rules files the prompt reads, by construction: a bare name at any depth (nested ones load too),
+  // a path with a slash from the root, the Roo mode prefix as its folders.
+  ...Object.values(RULE_FILES).map((rel) => ({ glob: rel.endsWith('-') ? `/${rel}*/` : rel.includes('/') ? `/${rel}` : rel, why: OWN })),
   { glob: 'AGENTS.md', why: `project instructions at any depth: ${OWN}, and other agents read nested ones` },
   { glob: 'AGENT.md', why: OTHER },
   { glob: 'CLAUDE.md', why: `${OWN} (nested ones of the folders a run touches), and ${OTHER}` },

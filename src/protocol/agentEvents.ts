@@ -56,6 +56,13 @@ export interface RunFailure {
   retryable: boolean;
 }
 
+export interface RuleView {
+  /** Workspace-relative path of the rules file. */
+  path: string;
+  why: string;
+  listed?: boolean;
+}
+
 export interface HunkView {
   /** `${path}#${number}`, the hunk number from 1 as messages show it */
   id: string;
@@ -157,6 +164,12 @@ export type AgentEvent =
       totalCost?: number;
     }
   | { type: 'warning'; message: string }
+  /**
+   * Rules files now in the system prompt (AGENTS.md, CLAUDE.md, Cursor, Cline, Roo, Copilot; docs/rules.md):
+   * those of the start (`initial`), then those a file the run read or edited brought in. `why`: "always",
+   * "folder src/ touched", "globs src/**\/*.ts: src/a.ts"; `listed`: a description-only rule the model reads itself.
+   */
+  | { type: 'rules/loaded'; initial: boolean; rules: RuleView[] }
   /** spawn_subagent: a child agent started (after waiting for a free slot) on `task`; `index` counts within the run. */
   | { type: 'subagent/started'; index: number; task: string; tools: string[] }
   | { type: 'subagent/finished'; index: number; status: RunEndStatus; reason: string; steps: number; runId: string | null }

@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
+import { describeRulesLoaded } from '../../src/protocol/rulesLoaded';
 import { describeTestsOutcome, runEndView } from '../../src/protocol/runEnd';
 import { badge, button, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from '../shared/markdown';
@@ -252,6 +253,13 @@ export class Transcript {
       case 'warning':
         this.container().append(el('div', 'pp-notice pp-notice-warning', e.message));
         return;
+      case 'rules/loaded': {
+        // The files steering the agent, in the run's header area: the user sees which rules it follows.
+        const line = el('div', 'pp-notice pp-rules', describeRulesLoaded(e.rules, e.initial));
+        line.setAttribute('role', 'note');
+        this.container().append(line);
+        return;
+      }
       case 'context/summarized': {
         const k = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n));
         this.container().append(el('div', 'pp-notice', `Context summarized: ${k(e.beforeTokens)} → ${k(e.afterTokens)} tokens (budget ${k(e.budgetTokens)})`));

@@ -1,6 +1,7 @@
 import type { AgentEvent, RoleUsageView } from '../../protocol/agentEvents';
 import { formatTokens } from '../../core/context/budget';
 import { describeTestsOutcome } from '../../core/orchestrator/testsOutcome';
+import { describeRulesLoaded } from '../../protocol/rulesLoaded';
 
 /** --json: one event per line on stdout, for scripts. */
 export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e: AgentEvent) => void {
@@ -94,6 +95,9 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         break;
       case 'context/summarized':
         line(`[${describeCompaction(e)}]`);
+        break;
+      case 'rules/loaded':
+        line(describeRulesLoaded(e.rules, e.initial));
         break;
       case 'run/finished':
         line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);

@@ -146,6 +146,17 @@ function build(items: Item[]): Matcher {
   return { test: (text) => run(nodes, start, text) };
 }
 
+/**
+ * A file-name glob as people and models write it (the glob tool, grep's include, rules files'
+ * `globs:` and `applyTo`): a pattern without "/" matches a file name at any depth
+ * ("*.ts" = "**\/*.ts"); a leading "./" is dropped. Linear like compileGlob.
+ */
+export function fileGlob(pattern: string): Matcher {
+  let p = pattern.trim().replace(/\\/g, '/').replace(/^\.\//, '');
+  if (!p.includes('/')) p = `**/${p}`;
+  return compileGlob(p);
+}
+
 /** Runs the automaton keeping the set of live states; `mark` stamps make each state count once per step. */
 function run(nodes: Node[], start: number, text: string): boolean {
   const mark = new Uint32Array(nodes.length);

@@ -5,6 +5,10 @@
 import { parseMcpServers, type McpServerConfig } from './mcpServers';
 
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto' | 'plan';
+
+/** The rules-file formats of other agents, each with its `patchpilot.rules.<name>` switch (docs/rules.md). */
+export const RULE_SOURCE_NAMES = ['agentsMd', 'claudeMd', 'cursor', 'cline', 'roo', 'copilot'] as const;
+export type RuleSourceName = (typeof RULE_SOURCE_NAMES)[number];
 export const APPROVAL_MODES: readonly ApprovalMode[] = ['ask', 'auto-edit', 'auto', 'plan'];
 
 export interface PatchPilotSettings {
@@ -38,6 +42,8 @@ export interface PatchPilotSettings {
     /** The same per model name (wins over maxTokens). */
     maxTokensByModel: Record<string, number>;
   };
+  /** Which other agents' rules files the prompt loads (src/core/context/rules); each is on unless turned off. */
+  rules: Record<RuleSourceName, boolean>;
   approval: { mode: ApprovalMode };
   tests: {
     commands: string[];
@@ -192,6 +198,13 @@ export const SETTING_KEYS = {
   'patchpilot.llm.command': { kind: 'string', trustSensitive: true, userOnly: true },
   'patchpilot.context.maxTokens': { kind: 'posint' },
   'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
+  // Read-only text like AGENTS.md: a workspace may turn a source on or off (docs/rules.md).
+  'patchpilot.rules.agentsMd': { kind: 'boolean' },
+  'patchpilot.rules.claudeMd': { kind: 'boolean' },
+  'patchpilot.rules.cursor': { kind: 'boolean' },
+  'patchpilot.rules.cline': { kind: 'boolean' },
+  'patchpilot.rules.roo': { kind: 'boolean' },
+  'patchpilot.rules.copilot': { kind: 'boolean' },
   'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
   'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
@@ -248,6 +261,7 @@ export function isSettingKey(key: string): key is SettingKey {
 export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   llm: { contextWindows: {} },
   context: { maxTokensByModel: {} },
+  rules: { agentsMd: true, claudeMd: true, cursor: true, cline: true, roo: true, copilot: true },
   approval: { mode: 'ask' },
   tests: { commands: [], afterEdit: false, checkCommands: [], timeoutSeconds: 600, runOnSave: 'off' },
   limits: { maxSteps: 50, maxConsecutiveFailures: 3, wallClockMinutes: 30, maxRepeatedFailures: 3 },
@@ -365,6 +379,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),
       maxTokensByModel: { ...v<Record<string, number>>('patchpilot.context.maxTokensByModel', {}) },
     },
+    rules: Object.fromEntries(RULE_SOURCE_NAMES.map((name) => [name, v(`patchpilot.rules.${name}`, d.rules[name])])) as Record<RuleSourceName, boolean>,
     approval: { mode: v('patchpilot.approval.mode', d.approval.mode) },
     tests: {
       commands: [...commands],

@@ -64,6 +64,15 @@ export class Conversation {
     this.list.push({ role: 'user', content: text });
   }
 
+  /**
+   * A new system prompt (rules files that came in when the run touched their folder or glob): a
+   * rewrite, so the next count starts over. Compaction keeps the system prompt whole, so they stay.
+   */
+  setSystem(text: string): void {
+    this.list = [{ role: 'system', content: text }, ...this.list.slice(1)];
+    this.rewrites++;
+  }
+
   /** Replaces the whole list (a compaction); the caller keeps the pairs and the system prompt. */
   replace(messages: readonly ModelMessage[]): void {
     this.list = [...messages];

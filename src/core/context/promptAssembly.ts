@@ -1,6 +1,6 @@
 /**
  * The system prompt, in this order: identity and rules, workspace facts (systemPrompt.ts), the
- * project's instructions (AGENTS.md, .patchpilot/rules/*.md), the memory (.patchpilot/MEMORY.md),
+ * project's instructions (the rules files: rules/), the memory (.patchpilot/MEMORY.md),
  * the skills (names and descriptions; `always` skills in full), and what earlier runs learned about
  * this goal. Each part has a share of the token budget and is cut (head and tail, with a note)
  * beyond it, so the conversation always keeps most of the budget.
@@ -12,8 +12,10 @@ import { markAuthorityClaims } from './untrustedNotes';
 export const SECTION_SHARES = { rules: 0.15, memory: 0.08, skills: 0.1, history: 0.05 } as const;
 
 export interface PromptSections {
-  /** AGENTS.md first, then the rules files by name. */
-  rules: { source: string; text: string }[];
+  /** The rules files in force, in order (rules/ruleSession.ts): the last one takes precedence. `why`: how a conditional one came in. */
+  rules: { source: string; text: string; why?: string }[];
+  /** Description-only rules: the model reads the file when the description fits. */
+  listedRules?: { path: string; description: string }[];
   memory?: { source: string; text: string };
   skills: { name: string; description: string }[];
   /** Skills with `always: true`, in full. */
@@ -40,10 +42,19 @@ export function assembleSystemPrompt(base: string, s: PromptSections, budgetToke
     return `${headTail(text, chars).text}\n[${label} cut to fit the context budget; read the file for the rest]`;
   };
   const parts = [base];
-  if (s.rules.length) {
-    const body = s.rules.map((r) => `## ${r.source}\n${r.text.trim()}`).join('\n\n');
+  const listed = s.listedRules ?? [];
+  if (s.rules.length || listed.length) {
+    const body = [
+      ...s.rules.map((r) => `## ${r.source}${r.why ? ` (${r.why})` : ''}\n${r.text.trim()}`),
+      ...(listed.length
+        ? [
+            `## Rules to read when relevant (read_file the file when its description fits the task)\n${listed.map((r) => `- ${r.path}: ${r.description}`).join('\n')}`,
+          ]
+        : []),
+    ].join('\n\n');
     parts.push(
-      `Project instructions (from the workspace; follow them unless they conflict with the rules above):\n${fit('project instructions', body, SECTION_SHARES.rules)}`,
+      'Project instructions (from the workspace; follow them unless they conflict with the rules above; where two disagree, the later one wins: ' +
+        `a nested folder's file comes after the root's):\n${fit('project instructions', body, SECTION_SHARES.rules)}`,
     );
   }
   if (s.memory && s.memory.text.trim()) {

@@ -1,21 +1,19 @@
 /**
- * Gathers the parts of the system prompt that come from files and the history: AGENTS.md and
- * `.patchpilot/rules/*.md`, `.patchpilot/MEMORY.md`, the skills, and the BM25 hits of earlier
+ * Gathers the parts of the system prompt that come from files and the history: the rules files
+ * (AGENTS.md, `.patchpilot/rules/*.md` and other agents' formats: rules/), `.patchpilot/MEMORY.md`, the skills, and the BM25 hits of earlier
  * observations and Q&A summaries for the goal. Every file goes through the path policy; a part
  * that cannot be read is left out with a warning, never fails the run.
  */
 import { errorMessage } from '../base/errors';
-import { PROMPT_FILES } from '../policy/path/instructionFiles';
 import type { HistorySearch } from '../ports';
 import { MEMORY_FILE } from './memory/memoryFiles';
 import type { PromptSections } from './promptAssembly';
+import { discoverRules, type DiscoveryOptions } from './rules/ruleDiscovery';
+import { describeActivation } from './rules/ruleFiles';
+import { RuleSession } from './rules/ruleSession';
 import type { SkillCatalog } from './skills/skillCatalog';
 import type { WorkspaceReader } from './workspaceText';
 
-// The paths come from the one list the protected set is built from: a source loaded here is protected.
-export const AGENTS_FILE = PROMPT_FILES.agents;
-export const RULES_DIR = PROMPT_FILES.rulesDir;
-const MAX_RULE_FILES = 30;
 const MAX_PROMPT_FILE_BYTES = 128 * 1024;
 /** Earlier runs' hits for the goal, and the lines of each. */
 const HISTORY_HITS = 5;
@@ -26,9 +24,16 @@ export interface PromptSourceDeps {
   skills: SkillCatalog;
   history?: HistorySearch;
   goal: string;
+  /** Which rules sources are on and Roo's mode; default: all on, `code`. */
+  rules?: DiscoveryOptions;
 }
 
-export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ sections: PromptSections; warnings: string[] }> {
+const ALL_RULE_SOURCES: DiscoveryOptions = {
+  sources: { agentsMd: true, claudeMd: true, cursor: true, cline: true, roo: true, copilot: true },
+  rooMode: 'code',
+};
+
+export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ sections: PromptSections; warnings: string[]; rules: RuleSession }> {
   const warnings: string[] = [...deps.skills.warnings];
   const read = async (rel: string): Promise<string | undefined> => {
     try {
@@ -41,14 +46,10 @@ export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ se
     }
   };
 
-  const rules: PromptSections['rules'] = [];
-  const agents = await read(AGENTS_FILE);
-  if (agents?.trim()) rules.push({ source: AGENTS_FILE, text: agents });
-  const ruleFiles = (await deps.reader.list(RULES_DIR)).filter((e) => !e.isDir && e.name.endsWith('.md')).slice(0, MAX_RULE_FILES);
-  for (const e of ruleFiles) {
-    const text = await read(`${RULES_DIR}/${e.name}`);
-    if (text?.trim()) rules.push({ source: `${RULES_DIR}/${e.name}`, text });
-  }
+  const ruleOptions = deps.rules ?? ALL_RULE_SOURCES;
+  const discovered = await discoverRules(deps.reader, ruleOptions);
+  warnings.push(...discovered.warnings);
+  const rules = new RuleSession(deps.reader, discovered.rules, ruleOptions.sources, warnings);
 
   const memoryText = await read(MEMORY_FILE);
   const alwaysSkills: PromptSections['alwaysSkills'] = [];
@@ -61,13 +62,22 @@ export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ se
   }
   return {
     sections: {
-      rules,
+      ...rulesSections(rules),
       ...(memoryText?.trim() ? { memory: { source: MEMORY_FILE, text: memoryText } } : {}),
       skills: deps.skills.skills.filter((s) => !s.always).map((s) => ({ name: s.name, description: s.description })),
       alwaysSkills,
       history: await relevantHistory(deps.history, deps.goal),
     },
     warnings,
+    rules,
+  };
+}
+
+/** The prompt's rules parts from what the session holds now (the run rebuilds them as rules come in). */
+export function rulesSections(rules: RuleSession): Pick<PromptSections, 'rules' | 'listedRules'> {
+  return {
+    rules: rules.loaded.map((r) => ({ source: r.path, text: r.text, ...(r.activation.kind === 'always' ? {} : { why: describeActivation(r) }) })),
+    listedRules: rules.listed.map((r) => ({ path: r.path, description: r.activation.kind === 'requested' ? r.activation.description : '' })),
   };
 }
 

@@ -6,7 +6,9 @@ import { promptBudgetFor } from './budget';
 import { ContextManager, MAX_TOOL_RESULT_CHARS, type CompactionReport } from './contextManager';
 import { Conversation } from './conversation';
 import { assembleSystemPrompt } from './promptAssembly';
-import { gatherPromptSections } from './promptSources';
+import { gatherPromptSections, rulesSections } from './promptSources';
+import { rooModeFor } from './rules/ruleFiles';
+import type { LoadedRule } from './rules/ruleSession';
 import { loadSkillCatalog, type SkillCatalog } from './skills/skillCatalog';
 import { buildSystemPrompt, type WorkspaceFacts } from './systemPrompt';
 import type { TokenCalibration } from './tokenCounter';
@@ -19,7 +21,8 @@ export interface RunContextInput {
   facts: WorkspaceFacts;
   /** The prompt's first part; default: the main agent's (buildSystemPrompt). A subagent passes its focused one. */
   basePrompt?: string;
-  settings: Pick<PatchPilotSettings, 'context' | 'llm'>;
+  /** `rules`: which rules sources are on (default: all). */
+  settings: Pick<PatchPilotSettings, 'context' | 'llm'> & Partial<Pick<PatchPilotSettings, 'rules'>>;
   model: Pick<ChatModel, 'modelFor' | 'contextWindow' | 'complete'>;
   pathPolicy: PathPolicy;
   history?: HistorySearch;
@@ -36,6 +39,14 @@ export interface RunContext {
   conversation: Conversation;
   context: ContextManager;
   skills: SkillCatalog;
+  rules: RunRules;
+}
+
+/** The run's rules files: those in force from the start, and the means to bring in more as files come into play. */
+export interface RunRules {
+  initial: LoadedRule[];
+  /** Files the run read or edited: the rules they bring in go into the system prompt (none twice). */
+  noteFiles(paths: readonly string[]): Promise<LoadedRule[]>;
 }
 
 /** Loads the skills first: the tools offered depend on them (no load_skill without skills). */
@@ -51,11 +62,12 @@ export async function loadRunSkills(input: Pick<RunContextInput, 'root' | 'pathP
 export async function createRunContext(input: RunContextInput, skills: SkillCatalog, tools: readonly ModelToolSpec[]): Promise<RunContext> {
   const model = input.model.modelFor('reasoning');
   const budget = promptBudgetFor(input.settings, model, input.model.contextWindow('reasoning'));
-  const { sections, warnings } = await gatherPromptSections({
+  const { sections, warnings, rules } = await gatherPromptSections({
     reader: workspaceReader(input.root, input.pathPolicy),
     skills,
     history: input.history,
     goal: input.goal,
+    rules: input.settings.rules ? { sources: input.settings.rules, rooMode: rooModeFor(input.mode) } : undefined,
   });
   for (const w of warnings) input.warn(w);
   const base =
@@ -65,9 +77,14 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
       input.mode,
       tools.map((t) => t.name),
     );
-  const system = assembleSystemPrompt(base, sections, budget.tokens, (text) => input.calibration.scale(model, Math.ceil(text.length / 4)));
-  if (system.cut.length) input.warn(`cut to fit the context budget of ${budget.tokens} tokens: ${system.cut.join(', ')}`);
-  const conversation = new Conversation(system.text, input.goal, MAX_TOOL_RESULT_CHARS, input.earlier);
+  const assemble = () => {
+    const system = assembleSystemPrompt(base, { ...sections, ...rulesSections(rules) }, budget.tokens, (text) =>
+      input.calibration.scale(model, Math.ceil(text.length / 4)),
+    );
+    if (system.cut.length) input.warn(`cut to fit the context budget of ${budget.tokens} tokens: ${system.cut.join(', ')}`);
+    return system.text;
+  };
+  const conversation = new Conversation(assemble(), input.goal, MAX_TOOL_RESULT_CHARS, input.earlier);
   const context = new ContextManager(conversation, tools, conversation.goal, {
     settings: input.settings,
     model: input.model,
@@ -77,5 +94,14 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
     onCompacted: input.onCompacted,
     warn: input.warn,
   });
-  return { conversation, context, skills };
+  const runRules: RunRules = {
+    initial: rules.initial,
+    async noteFiles(paths) {
+      const { added, warnings: problems } = await rules.notePaths(paths);
+      problems.forEach(input.warn);
+      if (added.length) conversation.setSystem(assemble());
+      return added;
+    },
+  };
+  return { conversation, context, skills, rules: runRules };
 }

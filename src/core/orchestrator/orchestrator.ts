@@ -12,6 +12,7 @@ import { answerInvalidCalls } from './invalidCalls';
 import { askModel, notesOnReply, recordReasoning } from './modelStep';
 import { asJson, type RunRecorder } from './recorder';
 import type { HunkNote, PatchInput } from '../history/types';
+import { noteRulesOfCalls } from './rulesStep';
 import { RunState } from './runState';
 import { startRun, type RunSetup } from './runSetup';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
@@ -132,9 +133,10 @@ export class Orchestrator {
     );
     const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
     const executed = await executeCalls(calls, parallel, (call) => withCheckpoint(run, tools.get(call.name), call, () => this.runCall(call, setup, run.emit)));
+    const ruleNotes = await noteRulesOfCalls(run, setup.rules, executed, (name) => tools.get(name));
     let looping: string | undefined;
     for (const x of executed) {
-      conversation.addToolResult(x.call.id, x.result.output);
+      conversation.addToolResult(x.call.id, x.result.output + (ruleNotes.get(x.call.id) ?? ''));
       run.tests.noteCall(tools.get(x.call.name), x.result);
       await this.record(x, tools.get(x.call.name), run);
       looping ??= run.repeatedFailures.note(x.call, tools.get(x.call.name), x.result);

@@ -21,6 +21,7 @@ import type { ApprovalMode } from '../config/settings';
 import { EARLIER_STEP, recordCompaction, resolveWindows } from './contextSteps';
 import { asJson } from './recorder';
 import type { RunState } from './runState';
+import { announceRules } from './rulesStep';
 import { Subagents } from './subagents';
 import { createToolContext } from './toolContext';
 import { forwardToolEvent } from './toolEvents';
@@ -35,6 +36,8 @@ export interface RunSetup {
   specs: ModelToolSpec[];
   readOnly: ReadonlySet<string>;
   context: RunContext['context'];
+  /** The run's rules files: more come in as the run reads and edits files (rulesStep.ts). */
+  rules: RunContext['rules'];
 }
 
 export interface RunSetupHooks {
@@ -75,7 +78,9 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history, restoreNotes });
   run.conversation = context.conversation;
   recordStart(run, git);
-  return { toolCtx, tools, offered, specs, readOnly: new Set(offered.filter((t) => t.readOnly).map((t) => t.name)), context: context.context };
+  announceRules(run, context.rules);
+  const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
+  return { toolCtx, tools, offered, specs, readOnly, context: context.context, rules: context.rules };
 }
 
 /** The history row, the model's windows and git's snapshot, told as `run/started` (with their warnings). */

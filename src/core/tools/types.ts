@@ -201,6 +201,11 @@ export interface ToolLoopTraits<Data extends object = Record<string, unknown>> {
    * 'none'. Without it: 'none' for a read-only tool, 'workspace' for any other (an MCP tool).
    */
   changesFiles?(args: Record<string, unknown>): CheckpointScope;
+  /**
+   * The files a successful call read (read_file), so the rules files of their folders and globs come
+   * in (context/rules). The files a call changes (changesFiles) count as well, without this.
+   */
+  readsFiles?(args: Record<string, unknown>): string[];
 }
 
 export const ok = <Data extends object = Record<string, unknown>>(output: string, data?: Data): ToolResult<Data> => ({ ok: true, output, data });

@@ -24,6 +24,19 @@ test('every workspace path the prompt reads or lists is protected', async () => 
     '.patchpilot/MEMORY.md': '# Memory\n\n- CI runs on Node 20.\n',
     '.patchpilot/skills/deploy/SKILL.md': '---\nname: deploy\ndescription: Deploys.\nalways: true\n---\nRun make deploy.\n',
     '.patchpilot/skills/deploy/scripts/run.sh': 'make deploy\n',
+    // Other agents' rules files (context/rules), at the root and nested.
+    'CLAUDE.md': 'claude\n',
+    'CLAUDE.local.md': 'claude local\n',
+    '.cursorrules': 'cursor\n',
+    '.cursor/rules/ts.mdc': '---\nglobs: *.ts\n---\nts\n',
+    '.clinerules/style.md': 'cline\n',
+    '.roo/rules/a.md': 'roo\n',
+    '.roo/rules-code/b.md': 'roo code\n',
+    '.github/copilot-instructions.md': 'copilot\n',
+    '.github/instructions/ts.instructions.md': '---\napplyTo: "**/*.ts"\n---\ncopilot ts\n',
+    'src/AGENTS.md': 'nested agents\n',
+    'src/CLAUDE.md': 'nested claude\n',
+    'src/CLAUDE.local.md': 'nested claude local\n',
   });
   try {
     const seen = new Set<string>();
@@ -39,13 +52,16 @@ test('every workspace path the prompt reads or lists is protected', async () => 
     };
     const skills = await loadSkillCatalog({ workspace: recording });
     for (const s of skills.skills) for (const f of [undefined, ...s.files]) await s.read(f);
-    const { sections } = await gatherPromptSections({ reader: recording, skills, goal: 'g' });
-    assert.ok(sections.rules.length === 2 && sections.memory && sections.alwaysSkills.length === 1, 'every kind of source was loaded');
+    const { sections, rules } = await gatherPromptSections({ reader: recording, skills, goal: 'g' });
+    assert.ok(sections.rules.length === 9 && sections.memory && sections.alwaysSkills.length === 1, 'every kind of source was loaded');
+    assert.equal((await rules.notePaths(['src/a.ts'])).added.length, 5, 'the nested files and the glob rules');
     await rememberFact(ws.root, 'The build needs Node 20.');
     const matcher = createProtectedMatcher();
-    const unprotected = [...seen].filter((rel) => !matcher.match(rel, true) && !matcher.match(rel, false));
+    // A folder the run touches is listed only to see which rules files it holds; those are read (and recorded) on their own.
+    const touchedFolders = new Set(['src']);
+    const unprotected = [...seen].filter((rel) => !touchedFolders.has(rel) && !matcher.match(rel, true) && !matcher.match(rel, false));
     assert.deepEqual(unprotected, [], 'each of these is loaded into the prompt but a write to it would not ask');
-    assert.ok(seen.size >= 8, [...seen].join(', '));
+    assert.ok(seen.size >= 25, [...seen].join(', '));
   } finally {
     ws.cleanup();
   }
@@ -96,7 +112,7 @@ test('a prompt file linked to an ordinary file is not followed: the agent could 
     symlinkSync('docs/notes.md', path.join(ws.root, 'AGENTS.md'));
     const reader = workspaceReader(ws.root, pathPolicyOf(makeContext(ws.root)));
     const { sections, warnings } = await gatherPromptSections({ reader, skills: await loadSkillCatalog({ workspace: reader }), goal: 'g' });
-    assert.deepEqual(sections.rules, []);
+    assert.deepEqual(sections.rules, [{ source: 'CLAUDE.md', text: 'Shared.\n' }], 'the protected CLAUDE.md loads; the link is not followed');
     assert.match(warnings.join('\n'), /AGENTS\.md links to docs\/notes\.md, which is not a protected path/);
   } finally {
     ws.cleanup();

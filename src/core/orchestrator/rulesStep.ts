@@ -1,0 +1,55 @@
+/**
+ * Rules files come in as the run works: after a step's calls, the files each successful call read
+ * or changed (ToolLoopTraits.readsFiles / changesFiles) are noted; the nested AGENTS.md / CLAUDE.md
+ * of their folders and the glob rules they match go into the system prompt (context/runContext.ts),
+ * the viewers hear of them (`rules/loaded`), and the call's result says so, so the model knows.
+ */
+import type { RuleView } from '../../protocol/agentEvents';
+import { describeRulesLoaded } from '../../protocol/rulesLoaded';
+import type { RunRules } from '../context/runContext';
+import type { LoadedRule } from '../context/rules/ruleSession';
+import type { Tool, ToolResult } from '../tools/types';
+import type { RunState } from './runState';
+
+/** The views of loaded rules, for `rules/loaded`. */
+export function ruleViews(rules: readonly LoadedRule[]): RuleView[] {
+  return rules.map((r) => ({ path: r.rule.path, why: r.why, ...(r.rule.activation.kind === 'requested' ? { listed: true } : {}) }));
+}
+
+/** The rules of the start, told once (nothing when there are none). */
+export function announceRules(run: RunState, rules: RunRules): void {
+  if (rules.initial.length) tell(run, ruleViews(rules.initial), true);
+}
+
+/** To the viewers, and to the history (which rules steered the run is part of its audit trail). */
+function tell(run: RunState, rules: RuleView[], initial: boolean): void {
+  run.emit({ type: 'rules/loaded', initial, rules });
+  run.recorder.step({ role: 'system', text: describeRulesLoaded(rules, initial) });
+}
+
+/** Per call id, the note to add to its result about the rules it brought in. */
+export async function noteRulesOfCalls(
+  run: RunState,
+  rules: RunRules,
+  executed: readonly { call: { id: string; name: string }; args: Record<string, unknown>; result: ToolResult }[],
+  toolOf: (name: string) => Tool<any> | undefined,
+): Promise<Map<string, string>> {
+  const notes = new Map<string, string>();
+  for (const x of executed) {
+    if (!x.result.ok) continue;
+    const paths = filesOfCall(toolOf(x.call.name), x.args);
+    if (!paths.length) continue;
+    const added = await rules.noteFiles(paths);
+    if (!added.length) continue;
+    tell(run, ruleViews(added), false);
+    notes.set(x.call.id, `\n\n[Rules files now in your system prompt, follow them: ${added.map((r) => `${r.rule.path} (${r.why})`).join('; ')}]`);
+  }
+  return notes;
+}
+
+function filesOfCall(tool: Tool<any> | undefined, args: Record<string, unknown>): string[] {
+  const loop = tool?.loop;
+  if (!loop) return [];
+  const changed = loop.changesFiles?.(args);
+  return [...(loop.readsFiles?.(args) ?? []), ...(Array.isArray(changed) ? changed : [])];
+}

@@ -25,8 +25,7 @@ export interface RestoreBlockView {
 }
 
 export type RestorePreview =
-  | { ok: true; request: RestoreRequest; steps: number[]; files: RestoreFileView[]; blocked: RestoreBlockView[] }
-  | { ok: false; message: string };
+  { ok: true; request: RestoreRequest; steps: number[]; files: RestoreFileView[]; blocked: RestoreBlockView[] } | { ok: false; message: string };
 
 export interface RestoreOutcome {
   ok: boolean;

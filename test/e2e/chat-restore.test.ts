@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { editorWebviewFrame } from './support/editorWebview';
 import { e2eTest } from './support/session';
+import type { Frame, Locator } from 'playwright-core';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 
 const BEFORE = "module.exports = () => 'helo, world';\n";
@@ -33,6 +34,9 @@ const scripted = useScriptedModel(
   settings,
 );
 
+/** Exact names: "Restore to before step 1" is also part of "Redo restore to before step 1". */
+const byRole = (where: Frame | Locator, role: 'button' | 'list' | 'textbox', name: string) => where.getByRole(role, { name, exact: true });
+
 type Vs = { readFile(p: string): string; workspace?: string; page: { waitForTimeout(ms: number): Promise<void> } };
 
 async function waitFor(vs: Vs, what: string, ok: () => boolean): Promise<void> {
@@ -55,45 +59,57 @@ e2eTest(
   'restore to here from the chat and the history: preview, restore, redo, a file the user changed blocks, restore the rest',
   async (vs) => {
     const chat = await sendInChat(vs, GOAL);
-    await getByRoleIn(chat, 'button', `Approve command: ${COMMAND}`).click({ timeout: E2E_TIMEOUT * 2 });
-    await chat.getByText('Fixed greet.js and copied it.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await byRole(chat, 'button', `Approve command: ${COMMAND}`).click({ timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Fixed greet.js and copied it.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await waitFor(vs, 'the run result', () => read(vs, 'greet.js') === AFTER && read(vs, 'greet.copy.js') === AFTER);
     // Each step that changed files offers its restore.
-    await getByRoleIn(chat, 'button', 'Restore to before step 1').waitFor({ state: 'visible' });
-    await getByRoleIn(chat, 'button', 'Restore to before step 2').waitFor({ state: 'visible' });
+    await byRole(chat, 'button', 'Restore to before step 1').waitFor({ state: 'visible' });
+    await byRole(chat, 'button', 'Restore to before step 2').waitFor({ state: 'visible' });
 
     // Restore to before the message: the preview first, nothing written yet.
-    await getByRoleIn(chat, 'button', 'Restore to before this message').click();
+    await byRole(chat, 'button', 'Restore to before this message').click();
     const preview = chat.getByRole('group', { name: 'Preview: Restore to before this message' });
     const files = preview.getByRole('list', { name: 'Files the restore would change' });
     await files.getByText('restore greet.js').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await files.getByText('remove greet.copy.js (created by the run)').waitFor({ state: 'visible' });
     assert.equal(read(vs, 'greet.js'), AFTER, 'the preview writes nothing');
     // The diff opens in VS Code's own diff editor.
-    await getByRoleIn(preview, 'button', 'Show diff of greet.js').click();
+    await byRole(preview, 'button', 'Show diff of greet.js').click();
     await vs.page.locator('.monaco-diff-editor').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await vs.screenshot('chat-restore-preview');
-    await getByRoleIn(preview, 'button', 'Restore 2 files').click();
+    await byRole(preview, 'button', 'Restore 2 files').click();
     await waitFor(vs, 'the restore', () => read(vs, 'greet.js') === BEFORE && read(vs, 'greet.copy.js') === undefined);
-    await chat.getByText(/You restored 2 files to before step 1/).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .getByText(/You restored 2 files to before step 1/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     // Redo puts the run's result back.
-    await getByRoleIn(chat, 'button', 'Redo restore to before step 1').click();
+    await byRole(chat, 'button', 'Redo restore to before step 1').click();
     await waitFor(vs, 'the redo', () => read(vs, 'greet.js') === AFTER && read(vs, 'greet.copy.js') === AFTER);
-    await chat.getByText(/You redid the run's changes from step 1 on/).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .getByText(/You redid the run's changes from step 1 on/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     // The user edits greet.js after the run: it blocks, and nothing is written until "Restore the rest".
     vs.writeFile('greet.js', USER);
-    await getByRoleIn(chat, 'button', 'Restore to before this message').click();
+    await byRole(chat, 'button', 'Restore to before this message').click();
     const blocked = preview.getByRole('list', { name: 'Files that block the restore' });
     await blocked.getByText(/^greet\.js: changed since step 1/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    assert.equal(await getByRoleIn(preview, 'button', 'Restore 1 file').count(), 0, 'no plain restore while a file blocks');
+    assert.equal(await byRole(preview, 'button', 'Restore 1 file').count(), 0, 'no plain restore while a file blocks');
     await vs.screenshot('chat-restore-blocked');
-    await getByRoleIn(preview, 'button', 'Restore the rest (1 file)').click();
+    await byRole(preview, 'button', 'Restore the rest (1 file)').click();
     await waitFor(vs, 'the rest restored', () => read(vs, 'greet.copy.js') === undefined);
     assert.equal(read(vs, 'greet.js'), USER, "the user's edit stays");
-    await chat.getByText(/greet\.js stayed as it was/).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    await getByRoleIn(chat, 'button', 'Redo restore to before step 1').click();
+    await chat
+      .getByText(/greet\.js stayed as it was/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await byRole(chat, 'button', 'Redo restore to before step 1').click();
     await waitFor(vs, 'the second redo', () => read(vs, 'greet.copy.js') === AFTER);
 
     // The history panel: the run's steps that changed files, each with the same restore and preview.
@@ -103,19 +119,22 @@ e2eTest(
       .getByRole('option', { name: new RegExp(`^${GOAL}`) })
       .click();
     const steps = panel.getByRole('region', { name: 'Steps that changed files' });
-    await getByRoleIn(steps, 'button', 'Restore to before step 2').click({ timeout: E2E_TIMEOUT });
+    await byRole(steps, 'button', 'Restore to before step 2').click({ timeout: E2E_TIMEOUT });
     const hPreview = panel.getByRole('group', { name: 'Preview: Restore to before step 2' });
     await hPreview.getByText('remove greet.copy.js (created by the run)').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    await getByRoleIn(hPreview, 'button', 'Restore 1 file').click();
+    await byRole(hPreview, 'button', 'Restore 1 file').click();
     await waitFor(vs, 'the history restore', () => read(vs, 'greet.copy.js') === undefined);
     assert.equal(read(vs, 'greet.js'), USER);
     await vs.screenshot('history-restore');
 
     // The agent hears of the restores at its next turn.
     await vs.openViewContainer('PatchPilot');
-    await getByRoleIn(chat, 'textbox', 'Message PatchPilot').fill('Go on');
-    await getByRoleIn(chat, 'button', 'Send').click();
-    await chat.getByText('I see you restored files; I will read them again.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await byRole(chat, 'textbox', 'Message PatchPilot').fill('Go on');
+    await byRole(chat, 'button', 'Send').click();
+    await chat
+      .getByText('I see you restored files; I will read them again.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.deepEqual(scripted.server.mismatches, []);
   },
   { files: { 'greet.js': BEFORE }, settings },

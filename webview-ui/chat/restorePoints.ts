@@ -49,7 +49,11 @@ export class ChatRestorePoints {
       const files = e.paths.length === 1 ? e.paths[0]! : `${e.paths.length} files`;
       const row = controls.restoreButton(
         { runId: e.runId, beforeStep: e.step, redo: false },
-        { label: `Restore to Before Step ${e.step}`, name: `Restore to before step ${e.step}`, title: `Step ${e.step} changed ${files}: put them back as they were before it` },
+        {
+          label: `Restore to Before Step ${e.step}`,
+          name: `Restore to before step ${e.step}`,
+          title: `Step ${e.step} changed ${files}: put them back as they were before it`,
+        },
       );
       if (toolItem?.parentElement === runRoot) toolItem.after(row);
       else runRoot.append(row);
@@ -70,7 +74,9 @@ export class ChatRestorePoints {
   restoreDone(done: RestoreDone): HTMLElement {
     const n = done.restored.length;
     const files = done.restored.slice(0, 8).join(', ') + (n > 8 ? `, and ${n - 8} more` : '');
-    const skipped = done.skipped.length ? ` ${done.skipped.map((b) => b.path).join(', ')} stayed as ${done.skipped.length === 1 ? 'it was' : 'they were'}.` : '';
+    const skipped = done.skipped.length
+      ? ` ${done.skipped.map((b) => b.path).join(', ')} stayed as ${done.skipped.length === 1 ? 'it was' : 'they were'}.`
+      : '';
     const text = done.request.redo
       ? `You redid the run's changes from step ${done.request.beforeStep} on (${files}).${skipped}`
       : `You restored ${n} file${n === 1 ? '' : 's'} to before step ${done.request.beforeStep}: ${files}.${skipped} PatchPilot tells the model at its next turn.`;

@@ -33,8 +33,9 @@ export class RestoreControls {
   setRunning(running: boolean): void {
     this.running = running;
     // Buttons are put in the page in the task that makes them: one not in it now has left it.
-    for (const b of this.buttons) if (b.isConnected) this.setState(b);
-    else this.buttons.delete(b);
+    for (const b of this.buttons)
+      if (b.isConnected) this.setState(b);
+      else this.buttons.delete(b);
   }
 
   private setState(b: HTMLButtonElement): void {
@@ -69,9 +70,17 @@ export class RestoreControls {
       if (this.running) return;
       const outcome = await this.host.apply(request, rest).catch((err: Error) => failed(err));
       status.replaceChildren(el('span', outcome.ok ? 'pp-ok' : 'pp-error', outcome.message));
-      if (outcome.ok) b.remove();
+      if (outcome.ok)
+        row.querySelector('button')?.remove(); // redone: nothing left to redo
       else if (outcome.blocked.length && !rest)
-        status.append(button({ label: 'Redo the Rest', name: `Redo the rest of the restore to before step ${request.beforeStep}`, variant: 'secondary', onClick: () => void run(true) }));
+        status.append(
+          button({
+            label: 'Redo the Rest',
+            name: `Redo the rest of the restore to before step ${request.beforeStep}`,
+            variant: 'secondary',
+            onClick: () => void run(true),
+          }),
+        );
     };
     const b = button({ label: 'Redo', name, icon: 'redo', variant: 'secondary', onClick: () => void run(false) });
     row.append(this.track(b, 'Put back what the restore undid'), status);
@@ -126,7 +135,13 @@ export class RestoreControls {
     card.replaceChildren(head);
     if (files.length) card.append(list);
     if (blocked.length) {
-      card.append(el('div', 'pp-restore-blocked-head pp-error', `Blocked (${blocked.length === 1 ? 'this file stays' : 'these files stay'} as ${blocked.length === 1 ? 'it is' : 'they are'}):`));
+      card.append(
+        el(
+          'div',
+          'pp-restore-blocked-head pp-error',
+          `Blocked (${blocked.length === 1 ? 'this file stays' : 'these files stay'} as ${blocked.length === 1 ? 'it is' : 'they are'}):`,
+        ),
+      );
       const bl = el('ul', 'pp-restore-blocked');
       bl.setAttribute('aria-label', 'Files that block the restore');
       for (const b of blocked) bl.append(el('li', undefined, `${b.path}: ${b.reason}`));
@@ -146,11 +161,20 @@ export class RestoreControls {
       this.drawPreview(request, name, card, again, outcome.message);
     };
     if (files.length && !blocked.length)
-      actions.append(this.track(button({ label: `Restore ${plural(files.length, 'File')}`, name: `Restore ${plural(files.length, 'file')}`, onClick: () => void confirm(false) }), ''));
+      actions.append(
+        this.track(
+          button({ label: `Restore ${plural(files.length, 'File')}`, name: `Restore ${plural(files.length, 'file')}`, onClick: () => void confirm(false) }),
+          '',
+        ),
+      );
     if (files.length && blocked.length)
       actions.append(
         this.track(
-          button({ label: `Restore the Rest (${plural(files.length, 'File')})`, name: `Restore the rest (${plural(files.length, 'file')})`, onClick: () => void confirm(true) }),
+          button({
+            label: `Restore the Rest (${plural(files.length, 'File')})`,
+            name: `Restore the rest (${plural(files.length, 'file')})`,
+            onClick: () => void confirm(true),
+          }),
           '',
         ),
       );

@@ -83,7 +83,10 @@ describe('WorkspaceRestores', () => {
       writeFileSync(abs('a.txt'), 'mine\n');
       const p = restores.preview(req(1), new Set(['b.txt']));
       assert.ok(p.ok);
-      assert.deepEqual(p.files.map((f) => f.path), ['img.bin']);
+      assert.deepEqual(
+        p.files.map((f) => f.path),
+        ['img.bin'],
+      );
       assert.deepEqual(
         p.blocked.map((b) => b.path),
         ['a.txt', 'b.txt'],

@@ -7,16 +7,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../../core/base';
-import {
-  CheckpointStore,
-  describeItem,
-  planRedo,
-  planRestore,
-  redo,
-  restore,
-  type FileState,
-  type RestorePlan,
-} from '../../../core/checkpoint';
+import { CheckpointStore, describeItem, planRedo, planRestore, redo, restore, type FileState, type RestorePlan } from '../../../core/checkpoint';
 import { text } from '../../../core/checkpoint/restoreView';
 import { STATE_DIR } from '../../../core/session/checkpointWiring';
 import type { RestoreDone, RestoreOutcome, RestorePointView, RestorePreview, RestoreRequest } from '../../../protocol/restore';
@@ -83,14 +74,21 @@ export class WorkspaceRestores {
     }
     if (plan.blocked.length > 0 && !restoreRest) {
       const names = plan.blocked.map((b) => b.path).join(', ');
-      return { ok: false, message: `Nothing was restored: ${names} ${plan.blocked.length === 1 ? 'blocks' : 'block'} it.`, restored: [], blocked: plan.blocked };
+      return {
+        ok: false,
+        message: `Nothing was restored: ${names} ${plan.blocked.length === 1 ? 'blocks' : 'block'} it.`,
+        restored: [],
+        blocked: plan.blocked,
+      };
     }
     if (plan.items.length === 0) return { ok: false, message: 'Nothing to restore: every file is already as it was.', restored: [], blocked: plan.blocked };
     const result = request.redo ? redo(this.store, this.root, plan, { restoreRest }) : restore(this.store, this.root, plan, { restoreRest });
     if (!result.ok) return { ok: false, message: capitalize(result.reason), restored: [], blocked: result.blocked };
     const restored = [...result.restored].sort(); // in path order, not the order of writing
     const n = restored.length;
-    const what = request.redo ? `Put back what the run changed from step ${request.beforeStep} on` : `Restored ${n} file${n === 1 ? '' : 's'} to before step ${request.beforeStep}`;
+    const what = request.redo
+      ? `Put back what the run changed from step ${request.beforeStep} on`
+      : `Restored ${n} file${n === 1 ? '' : 's'} to before step ${request.beforeStep}`;
     const left = result.skipped.length ? `; left ${result.skipped.map((b) => b.path).join(', ')} as ${result.skipped.length === 1 ? 'it is' : 'they are'}` : '';
     return {
       ok: true,

@@ -6,7 +6,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Checkpointer } from '../../../src/core/checkpoint';
-import { WorkspaceRestores } from '../../../src/host/vscode/checkpoints/restoreLogic';
+import { RUNNING_REASON, WorkspaceRestores } from '../../../src/host/vscode/checkpoints/restoreLogic';
+import type { CheckpointRestores } from '../../../src/host/vscode/checkpoints/checkpointRestores';
+import type { AgentHost } from '../../../src/host/vscode/agent/agentHost';
+import { restoreApply as chatApply } from '../../../src/host/vscode/chat/handlers/restore';
+import { restoreApply as historyApply } from '../../../src/host/vscode/history/handlers/restore';
+import type { HistoryHandlerContext } from '../../../src/host/vscode/history/handlers/types';
 import { validateHistoryToHost } from '../../../src/protocol/historyValidate';
 import { validateToHost } from '../../../src/protocol/validate';
 import { tempWorkspace } from '../tools/helpers';
@@ -142,5 +147,24 @@ describe('WorkspaceRestores', () => {
     assert.equal(validateToHost(msg('restore/apply', ok)).ok, false, 'restoreRest is required');
     assert.equal(validateHistoryToHost(msg('history/restoreApply', { ...ok, restoreRest: false })).ok, true);
     assert.equal(validateHistoryToHost(msg('history/restoreDiff', { ...ok, path: '../x' })).ok, false);
+  });
+
+  test('the chat and the history panel refuse a restore while a run works, and pass it on otherwise', async () => {
+    const calls: unknown[] = [];
+    const restores = {
+      apply: (request: unknown, rest: boolean) => (calls.push([request, rest]), { ok: true, message: 'done', restored: ['a'], blocked: [] }),
+    } as unknown as CheckpointRestores;
+    const log = { info: () => undefined, warn: () => undefined };
+    const payload = { ...req(1), restoreRest: true };
+    for (const running of [true, false]) {
+      const host = { running, restores } as unknown as AgentHost;
+      const chat = await chatApply(payload, { host, log });
+      const history = await historyApply(payload, { restores, running: () => running, log } as unknown as HistoryHandlerContext);
+      for (const answer of [chat, history]) assert.equal(answer.message, running ? RUNNING_REASON : 'done');
+    }
+    assert.deepEqual(calls, [
+      [req(1), true],
+      [req(1), true],
+    ]);
   });
 });

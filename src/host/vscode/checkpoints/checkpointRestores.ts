@@ -11,8 +11,6 @@ import { WorkspaceRestores } from './restoreLogic';
 /** `patchpilot-checkpoint:/<sha256 | none>/<workspace path>`: a kept content, read-only; the file name last, for the language. */
 export const CHECKPOINT_SCHEME = 'patchpilot-checkpoint';
 
-export const RUNNING_REASON = 'A run is working: restore when it has ended (or stop it first).';
-
 export class CheckpointRestores implements vscode.Disposable {
   private readonly restored = new vscode.EventEmitter<RestoreDone>();
   readonly onDidRestore = this.restored.event;

@@ -12,8 +12,8 @@ import { text } from '../../../core/checkpoint/restoreView';
 import { STATE_DIR } from '../../../core/session/checkpointWiring';
 import type { RestoreDone, RestoreOutcome, RestorePointView, RestorePreview, RestoreRequest } from '../../../protocol/restore';
 
-/** Workspace paths (relative, '/') with unsaved edits in an editor. */
-export type UnsavedPaths = () => ReadonlySet<string>;
+/** Why the chat and the history panel refuse a restore during a run (its steps would race the writes). */
+export const RUNNING_REASON = 'A run is working: restore when it has ended (or stop it first).';
 
 export class WorkspaceRestores {
   readonly root: string;

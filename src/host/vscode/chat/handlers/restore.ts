@@ -1,4 +1,4 @@
-import { RUNNING_REASON } from '../../checkpoints/checkpointRestores';
+import { RUNNING_REASON } from '../../checkpoints/restoreLogic';
 import type { Handler } from './types';
 
 /** "Restore to before step N" in the chat: preview, a file's diff, the restore (checkpoints/checkpointRestores.ts). */

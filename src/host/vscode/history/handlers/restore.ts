@@ -1,4 +1,4 @@
-import { RUNNING_REASON } from '../../checkpoints/checkpointRestores';
+import { RUNNING_REASON } from '../../checkpoints/restoreLogic';
 import type { HistoryHandler } from './types';
 
 const UNAVAILABLE = 'Restores are not available in this window.';

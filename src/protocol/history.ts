@@ -176,6 +176,8 @@ export interface HistoryStatusView {
   retention: RetentionView;
   problems: HistoryProblem[];
   trusted: boolean;
+  /** The chat's run works: the panel's restore buttons wait (disabled, with the reason). */
+  running?: boolean;
 }
 
 /** A time filter: [since, until) in ms; both absent for "all". */

@@ -376,6 +376,7 @@ async function onChanged(runIds: string[]): Promise<void> {
 }
 
 function showStatus(s: HistoryStatusView): void {
+  restores.setRunning(s.running === true);
   const r = s.retention;
   const limits = [
     r.days !== undefined ? `runs and observations older than ${r.days} days are deleted` : '',

@@ -51,6 +51,7 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
   });
   let currentRun: string | undefined;
   let warmed = false;
+  let lastRunning = false;
   context.subscriptions.push(
     service,
     panel,
@@ -65,6 +66,11 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
       if (type === 'chat/status' && !warmed) {
         warmed = true;
         void deps.history.get();
+      }
+      // A run started or ended: the panel's restore buttons follow (disabled while it works).
+      if (type === 'chat/status' && (payload as { running: boolean }).running !== lastRunning) {
+        lastRunning = (payload as { running: boolean }).running;
+        void panel.pushStatus();
       }
       if (type !== 'chat/entry') return;
       const { entry } = payload as ToWebview['chat/entry'];

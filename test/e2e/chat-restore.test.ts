@@ -4,7 +4,7 @@
 // on the user's message shows the preview (both files, before anything is written), "Restore 2 files"
 // puts the workspace back, "Redo restore ..." puts the run's result back. A file the user edited
 // after the run blocks the restore (named, nothing written) and "Restore the rest" restores the
-// others. The history panel restores a step the same way, and the agent's next turn is told.
+// others. A reload keeps the buttons. The history panel restores a step the same way, and the agent's next turn is told.
 // Skipped with the reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
@@ -59,7 +59,7 @@ const read = (vs: Vs, file: string) => {
 e2eTest(
   'restore to here from the chat and the history: preview, restore, redo, a file the user changed blocks, restore the rest',
   async (vs) => {
-    const chat = await sendInChat(vs, GOAL);
+    let chat = await sendInChat(vs, GOAL);
     await byRole(chat, 'button', `Approve command: ${EDIT}`).click({ timeout: E2E_TIMEOUT * 2 });
     await byRole(chat, 'button', `Approve command: ${COMMAND}`).click({ timeout: E2E_TIMEOUT * 2 });
     await chat
@@ -73,7 +73,7 @@ e2eTest(
 
     // Restore to before the message: the preview first, nothing written yet.
     await byRole(chat, 'button', 'Restore to before this message').click();
-    const preview = chat.getByRole('group', { name: 'Preview: Restore to before this message' });
+    let preview = chat.getByRole('group', { name: 'Preview: Restore to before this message' });
     const files = preview.getByRole('list', { name: 'Files the restore would change' });
     await files.getByText('restore greet.js').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await files.getByText('remove greet.copy.js (created by the run)').waitFor({ state: 'visible' });
@@ -88,6 +88,14 @@ e2eTest(
       .getByText(/You restored 2 files to before step 1/)
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+
+    // A reload keeps the restore points and the Redo (the chat's saved entries draw them again).
+    await vs.reload();
+    await vs.openViewContainer('PatchPilot');
+    chat = await vs.webviewFrame('PatchPilot');
+    preview = chat.getByRole('group', { name: 'Preview: Restore to before this message' });
+    await byRole(chat, 'button', 'Restore to before step 2').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await byRole(chat, 'button', 'Restore to before this message').waitFor({ state: 'visible' });
 
     // Redo puts the run's result back.
     await byRole(chat, 'button', 'Redo restore to before step 1').click();

@@ -5,6 +5,7 @@
  * every incoming message with validate.ts before a handler sees it.
  */
 import type { AgentEvent, HunkView } from './agentEvents';
+import type { RestoreDone, RestoreOutcome, RestorePreview, RestoreRequest } from './restore';
 
 type Empty = Record<string, never>;
 
@@ -14,7 +15,9 @@ export type ChatEntry =
   | { kind: 'event'; event: AgentEvent }
   | { kind: 'notice'; level: 'info' | 'warning' | 'error'; text: string }
   /** A reply of the model in an earlier conversation, opened again from the history (its runs' steps stay there). */
-  | { kind: 'reply'; text: string };
+  | { kind: 'reply'; text: string }
+  /** The user restored files to a checkpoint (or redid a restore), from the chat or the history panel. */
+  | { kind: 'restore'; done: RestoreDone };
 
 /** One hunk of a patch under review and the user's decision so far (the review card lists them). */
 export interface HunkStateView {
@@ -112,6 +115,12 @@ export interface ToHost {
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
   /** Undo Patch on a written patch's item (`key`: its patch/applied event's undoKey); `message` says what happened. */
   'patch/undo': [{ key: string }, { ok: boolean; message: string }];
+  /** "Restore to before step N" (or its Redo): what it would change, before anything is written. */
+  'restore/preview': [RestoreRequest, RestorePreview];
+  /** One file of a preview in the native diff editor (now -> after the restore). */
+  'restore/diff': [RestoreRequest & { path: string }, { ok: boolean; message: string }];
+  /** The confirmed restore; `restoreRest`: the files that do not block go back, the blocking ones stay. */
+  'restore/apply': [RestoreRequest & { restoreRest: boolean }, RestoreOutcome];
 }
 
 /** Host -> webview pushes: name -> payload. */

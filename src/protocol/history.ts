@@ -7,6 +7,7 @@
  */
 import type { MatchRange } from './historyMatch';
 import type { RunEndStatus, RunTestsOutcome } from './agentEvents';
+import type { RestoreOutcome, RestorePointView, RestorePreview, RestoreRequest } from './restore';
 
 type Empty = Record<string, never>;
 
@@ -131,6 +132,8 @@ export interface RunTimelineView {
   observations: ObservationView[];
   /** Model usage by source (main, fast, compaction, subagent N); empty for runs recorded before it was. */
   usage?: UsageRowView[];
+  /** The run's steps that changed files, from the workspace's checkpoint store (each can be restored to before it). */
+  restorePoints?: RestorePointView[];
 }
 
 /** Model requests of one source (in a run, or in a day). */
@@ -173,6 +176,8 @@ export interface HistoryStatusView {
   retention: RetentionView;
   problems: HistoryProblem[];
   trusted: boolean;
+  /** The chat's run works: the panel's restore buttons wait (disabled, with the reason). */
+  running?: boolean;
 }
 
 /** A time filter: [since, until) in ms; both absent for "all". */
@@ -217,6 +222,10 @@ export interface HistoryToHost {
   'history/openSettings': [Empty, OperationResult];
   /** A link in a message: the host opens http(s) only, after VS Code's own prompt. */
   'history/openLink': [{ url: string }, OperationResult];
+  /** "Restore to before step N" of a run: the preview, a file's diff, the restore (the chat's, src/protocol/restore.ts). */
+  'history/restorePreview': [RestoreRequest, RestorePreview];
+  'history/restoreDiff': [RestoreRequest & { path: string }, OperationResult];
+  'history/restoreApply': [RestoreRequest & { restoreRest: boolean }, RestoreOutcome];
 }
 
 /** Host -> webview pushes. */

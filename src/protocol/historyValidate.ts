@@ -1,6 +1,7 @@
 /** Host-side checks of what the history panel sends (the panel draws model text: it is untrusted). */
 import type { HistoryToHost, HistoryToHostMessage } from './history';
 import { num, shapeValidator, str, type Field } from './shapeValidator';
+import { RESTORE_SHAPE, RESTORE_APPLY_SHAPE, RESTORE_DIFF_SHAPE } from './restoreValidate';
 
 const ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** 2^53: any time in ms. */
@@ -23,6 +24,9 @@ const SHAPES: { [K in keyof HistoryToHost]: Record<keyof HistoryToHost[K][0], Fi
   'history/applyRetention': {},
   'history/openSettings': {},
   'history/openLink': { url: str(2_048) },
+  'history/restorePreview': RESTORE_SHAPE,
+  'history/restoreDiff': RESTORE_DIFF_SHAPE,
+  'history/restoreApply': RESTORE_APPLY_SHAPE,
 };
 
 export const MAX_HISTORY_MESSAGE_CHARS = 16 * 1024;

@@ -5,6 +5,7 @@
  */
 import type { ToHost, ToHostMessage, ToHostType } from './chat';
 import { shapeValidator, str, type Checked, type Field } from './shapeValidator';
+import { RESTORE_SHAPE, RESTORE_APPLY_SHAPE, RESTORE_DIFF_SHAPE } from './restoreValidate';
 
 /** Whole message, as JSON text; a chat message is far smaller. */
 export const MAX_MESSAGE_CHARS = 256 * 1024;
@@ -25,6 +26,9 @@ const SHAPES: { [K in ToHostType]: Record<keyof ToHost[K][0], Field> } = {
   'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'provider', 'settings', 'demo', 'stopDemo', 'hunkButtons', 'sample'] } },
   'tests/answer': { answer: { type: 'enum', values: ['use', 'not-now', 'never'] } },
   'patch/undo': { key: str(64, /^[0-9a-f]+$/) },
+  'restore/preview': RESTORE_SHAPE,
+  'restore/diff': RESTORE_DIFF_SHAPE,
+  'restore/apply': RESTORE_APPLY_SHAPE,
 };
 
 export type Validated = Checked<ToHostMessage>;

@@ -11,6 +11,7 @@ import { ApprovalCards } from './approvals';
 import { ChatHomeView } from './home';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
+import { RestoreControls } from '../shared/restorePreview';
 import { WorkingIndicator } from './workingIndicator';
 
 interface SavedState {
@@ -73,6 +74,11 @@ const home = new ChatHomeView(
 );
 
 const saved = client.api.getState() as SavedState | undefined;
+const restores = new RestoreControls({
+  preview: (r) => client.request('restore/preview', r),
+  diff: (r, path) => client.request('restore/diff', { ...r, path }),
+  apply: (r, restoreRest) => client.request('restore/apply', { ...r, restoreRest }),
+});
 // The view is rebuilt each time it is shown: what the reader opened and where they were come back.
 const transcript = new Transcript(
   log,
@@ -83,6 +89,7 @@ const transcript = new Transcript(
     retry: (goal) => void sendText(goal),
     openSettings: () => void client.request('config/open', { what: 'settings' }),
     undoPatch: (key) => client.request('patch/undo', { key }),
+    restores,
   },
 );
 // A window reload opens at the conversation's end (the host says so); a view shown again keeps where the reader was.
@@ -203,6 +210,7 @@ function applyStatus(s: ChatStatus): void {
   if (!s.running && document.activeElement === stop) input.focus();
   snapshot.status = s;
   working.running(s.running);
+  restores.setRunning(s.running);
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');

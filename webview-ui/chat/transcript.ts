@@ -11,6 +11,8 @@ import { badge, button, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from '../shared/markdown';
 import { ThinkingBlock } from './thinking';
 import { PatchCard, hunkWords } from './patchCard';
+import { ChatRestorePoints } from './restorePoints';
+import type { RestoreControls } from '../shared/restorePreview';
 
 /** What a failed run's buttons do: run its goal again, open the settings (a server that cannot be reached). */
 export interface RunActions {
@@ -18,6 +20,8 @@ export interface RunActions {
   openSettings(): void;
   /** Undo Patch on a written patch's item (its undoKey): the host's answer says what happened. */
   undoPatch?(key: string): Promise<{ ok: boolean; message: string }>;
+  /** "Restore to Here" on messages and steps that changed files (shared with the history panel). */
+  restores?: RestoreControls;
 }
 
 /** What an approval was for, in words. */
@@ -52,6 +56,7 @@ export class Transcript {
   /** The newest patch card (a patch/applied that follows fills it in) and the written ones by undo key. */
   private lastPatch: PatchCard | undefined;
   private readonly patchCards = new Map<string, PatchCard>();
+  private readonly restorePoints: ChatRestorePoints;
 
   /**
    * `openCalls`: the tool calls (by call id) the reader has open; kept across redraws (the view is
@@ -63,7 +68,9 @@ export class Transcript {
     readonly openCalls = new Set<string>(),
     private readonly onToggle: () => void = () => undefined,
     private readonly actions?: RunActions,
-  ) {}
+  ) {
+    this.restorePoints = new ChatRestorePoints(actions?.restores);
+  }
 
   /** Whether a Thinking block is open now; new ones start closed. */
   private thinkingOpen = false;
@@ -73,6 +80,7 @@ export class Transcript {
     this.run = undefined;
     this.lastPatch = undefined;
     this.patchCards.clear();
+    this.restorePoints.reset();
     for (const e of entries) this.add(e, false);
     this.flushText(); // a reply still streaming stays busy
   }
@@ -82,12 +90,15 @@ export class Transcript {
       const m = el('div', `pp-msg pp-user${entry.queued ? ' pp-queued' : ''}`);
       m.append(el('div', 'pp-who', entry.queued ? 'You (for the next step)' : 'You'), el('div', 'pp-user-text', entry.text));
       this.container().append(m);
+      if (!entry.queued) this.restorePoints.userMessage(m);
     } else if (entry.kind === 'notice') {
       this.container().append(el('div', `pp-notice pp-notice-${entry.level}`, entry.text));
     } else if (entry.kind === 'reply') {
       const m = el('div', 'pp-msg pp-assistant');
       m.append(renderMarkdown(entry.text, this.onLink));
       this.container().append(m);
+    } else if (entry.kind === 'restore') {
+      this.container().append(this.restorePoints.restoreDone(entry.done));
     } else this.event(entry.event, live);
     if (live) this.root.lastElementChild?.scrollIntoView?.({ block: 'end' });
   }
@@ -116,6 +127,7 @@ export class Transcript {
         root.append(meta);
         this.root.append(root, usage);
         this.run = { root, meta, usage, model: e.model, goal: e.goal, contextWindow: e.contextWindow, text: '', tools: new Map(), streamedSinceStep: false };
+        this.restorePoints.runStarted(root);
         return;
       }
       case 'step/started':
@@ -201,6 +213,9 @@ export class Transcript {
         t.body.append(pre);
         return;
       }
+      case 'checkpoint/saved':
+        if (run) this.restorePoints.checkpoint(e, run.root, run.tools.get(e.callId)?.item);
+        return;
       case 'patch/proposed': {
         this.lastPatch = new PatchCard(e);
         this.container().append(this.lastPatch.root);

@@ -17,6 +17,7 @@ import { HistoryClient } from './client';
 import { hitRows, renderRow, runRows, type ListRow } from './listRows';
 import { TIME_CHOICES, timeRange, type TimeChoice } from './timeFilter';
 import { renderRun, type TimelineActions } from './timelineView';
+import { RestoreControls } from '../shared/restorePreview';
 import { renderUsageDays } from './usageView';
 import { VirtualList } from './virtualList';
 
@@ -319,6 +320,12 @@ async function openHit(hit: HitView): Promise<void> {
   detail.replaceChildren(el('h2', 'pp-goal', hit.title), el('pre', 'pp-code', hit.snippet), el('p', 'pp-note', 'This row belongs to no run.'));
 }
 
+const restores = new RestoreControls({
+  preview: (r) => client.request('history/restorePreview', r),
+  diff: (r, path) => client.request('history/restoreDiff', { ...r, path }),
+  apply: (r, restoreRest) => client.request('history/restoreApply', { ...r, restoreRest }),
+});
+
 function actions(runId: string): TimelineActions {
   const run = async <R extends { ok: boolean; message: string }>(p: Promise<R>, after?: () => void) => {
     // A dialog (save, confirm) or a diff review takes the focus away: it comes back to the button pressed.
@@ -333,6 +340,7 @@ function actions(runId: string): TimelineActions {
     if (pressed?.isConnected && (document.activeElement === document.body || !document.activeElement)) pressed.focus();
   };
   return {
+    restores,
     openLink: (url) => void client.request('history/openLink', { url }),
     openPatch: (patchId) => void run(client.request('history/openPatch', { runId, patchId })),
     applyAgain: (patchId) => void run(client.request('history/applyAgain', { runId, patchId })),
@@ -368,6 +376,7 @@ async function onChanged(runIds: string[]): Promise<void> {
 }
 
 function showStatus(s: HistoryStatusView): void {
+  restores.setRunning(s.running === true);
   const r = s.retention;
   const limits = [
     r.days !== undefined ? `runs and observations older than ${r.days} days are deleted` : '',

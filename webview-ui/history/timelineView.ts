@@ -13,6 +13,8 @@ import { badge, button, collapsible, el } from '../shared/components';
 import { clock, cost, dateTime, duration, oneLine, plural, tokens } from './format';
 import { markTextNodes } from './highlight';
 import { renderUsage } from './usageView';
+import { renderRestorePoints } from './restoreSection';
+import type { RestoreControls } from '../shared/restorePreview';
 
 export interface TimelineActions {
   openLink(href: string): void;
@@ -22,6 +24,8 @@ export interface TimelineActions {
   exportRun(format: 'json' | 'markdown'): void;
   deleteRun(): void;
   continueInChat(): void;
+  /** "Restore to before step N" on the steps that changed files. */
+  restores?: RestoreControls;
 }
 
 const STATUS_TONE: Record<string, 'ok' | 'error' | 'info'> = {
@@ -61,6 +65,7 @@ export function renderRun(view: RunTimelineView, actions: TimelineActions, terms
   );
   root.append(title, meta, bar);
   if (view.usage?.length) root.append(renderUsage(view.usage, 'Model usage by source'));
+  if (view.restorePoints?.length && actions.restores) root.append(renderRestorePoints(r.id, view.restorePoints, actions.restores));
 
   const timeline = el('section', 'pp-timeline');
   timeline.setAttribute('aria-label', 'Timeline');

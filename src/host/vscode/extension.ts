@@ -26,6 +26,7 @@ import { ChatViewSlot } from './chat/chatViewSlot';
 import type { DiffPreview, PatchEngine } from '../../core/ports';
 import type { PatchManager } from '../../core/patch/patchManager';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
+import { CHECKPOINT_SCHEME, CheckpointRestores } from './checkpoints/checkpointRestores';
 import { registerHistoryPanel, type HistoryPanelApi } from './history/registerHistory';
 import { createLog } from './log';
 import { recordTestRuns } from './tests/recordTestRuns';
@@ -81,6 +82,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const tests = createTestService(context, () => config.settingsNow(), log, ownSaves);
   registerRunTests(context, tests);
   const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log);
+  const restores = new CheckpointRestores(log);
+  context.subscriptions.push(restores, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, restores.contentProvider()));
   const host = new AgentHost(context, config, log, {
     review: diffPreview,
     patches: patchEngine,
@@ -102,6 +105,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     },
     chatModel: hostChatModel,
     testsOffer: () => testsOffer.pending,
+    restores,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
@@ -144,7 +148,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerMcpLoginCommands(context, config, () => host.invalidate());
   registerOpenSample(context, demo);
   void continueInSample(context, demo).then(() => host.invalidate());
-  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log });
+  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log, restores });
   void testsOffer.check();
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);

@@ -25,6 +25,7 @@ import { VsCodeApprover, type PatchReviewer } from './vscodeApprover';
 import { errorMessage } from '../../../core/base';
 import { UserActionNews } from './userActionNews';
 import type { TestRunReport } from '../tests/testService';
+import type { CheckpointRestores } from '../checkpoints/checkpointRestores';
 
 const TEXT_SAVE_DELAY_MS = 300;
 const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
@@ -52,6 +53,8 @@ export interface AgentHostServices {
   chatModel?: (settings: PatchPilotSettings) => Promise<ChatModel | undefined>;
   /** The detected test command waiting for the user's answer (tests/offerDetectedTests.ts), shown as a banner. */
   testsOffer?: () => { command: string; source: string } | undefined;
+  /** "Restore to Here" (chat and history panel); a restore done shows in the chat with Redo. */
+  restores?: CheckpointRestores;
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -139,6 +142,14 @@ export class AgentHost implements vscode.Disposable {
       if (run.trigger === 'save' && (this.session.running || this.log.entries.length > 0)) this.userActions.testsRanOnSave(run);
     });
     this.undos = services.undo?.onDidUndo((entry) => void this.userActions.patchUndone(entry.key, entry.label, [...entry.after.keys()]));
+    // The agent hears of it from the checkpoint store's notes at its next turn (core/checkpoint/restore.ts).
+    this.restoresDone = services.restores?.onDidRestore((done) => this.addEntry({ kind: 'restore', done }));
+  }
+
+  private readonly restoresDone: vscode.Disposable | undefined;
+
+  get restores(): CheckpointRestores | undefined {
+    return this.services.restores;
   }
 
   private readonly testRuns: vscode.Disposable | undefined;
@@ -317,6 +328,7 @@ export class AgentHost implements vscode.Disposable {
   dispose(): void {
     this.testRuns?.dispose();
     this.undos?.dispose();
+    this.restoresDone?.dispose();
     this.session.stop();
     this.save();
     // A store the wiring opened itself is closed here; the window's shared one by its owner.

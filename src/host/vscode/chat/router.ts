@@ -12,6 +12,7 @@ import { send } from './handlers/send';
 import { stop } from './handlers/stop';
 import { answerTestsOffer } from './handlers/answerTestsOffer';
 import { undoPatch } from './handlers/undoPatch';
+import { restoreApply, restoreDiff, restorePreview } from './handlers/restore';
 import type { Handler, HandlerContext } from './handlers/types';
 import { createRpcRouter } from '../webview/rpcRouter';
 
@@ -28,6 +29,9 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'config/open': openConfig,
   'tests/answer': answerTestsOffer,
   'patch/undo': undoPatch,
+  'restore/preview': restorePreview,
+  'restore/diff': restoreDiff,
+  'restore/apply': restoreApply,
 };
 
 /** Every chat message is validated, then answered by its handler (webview/rpcRouter.ts). */

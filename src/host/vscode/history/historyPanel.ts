@@ -72,7 +72,8 @@ export class HistoryPanel implements vscode.Disposable {
   }
 
   async pushStatus(): Promise<void> {
-    if (this.panel) this.post({ kind: 'push', type: 'history/status', payload: await this.ctx.service.status() });
+    if (this.panel)
+      this.post({ kind: 'push', type: 'history/status', payload: { ...(await this.ctx.service.status()), running: this.ctx.running?.() ?? false } });
   }
 
   private cached: { script: string; style: string } | undefined;

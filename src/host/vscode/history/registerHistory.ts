@@ -10,6 +10,7 @@ import { HISTORY_PATCH_SCHEME, RecordedPatchContent } from './patchDocuments';
 import { PatchActions } from './patchActions';
 import { RunOperations } from './runOperations';
 import { registerWalkthroughContext } from './walkthroughContext';
+import type { CheckpointRestores } from '../checkpoints/checkpointRestores';
 
 export interface HistoryDeps {
   /** The window's one store, which the agent writes to: a run shows in the panel as it happens. */
@@ -20,6 +21,8 @@ export interface HistoryDeps {
   review?: DiffPreview;
   patches(root: string, review?: DiffPreview): PatchEngine;
   log: vscode.LogOutputChannel;
+  /** Restore to before a step, the chat's; refused while its run works. */
+  restores?: CheckpointRestores;
 }
 
 /** What the extension's API lends the in-host tests. */
@@ -38,9 +41,17 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
   const service = new HistoryService(deps.history, deps.config, deps.log);
   const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, patches: deps.patches, log: deps.log });
   const runs = new RunOperations(service, deps.log, context.workspaceState);
-  const panel = new HistoryPanel(context.extensionUri, { service, patches, runs, log: deps.log });
+  const panel = new HistoryPanel(context.extensionUri, {
+    service,
+    patches,
+    runs,
+    log: deps.log,
+    restores: deps.restores,
+    running: () => deps.host.running,
+  });
   let currentRun: string | undefined;
   let warmed = false;
+  let lastRunning = false;
   context.subscriptions.push(
     service,
     panel,
@@ -55,6 +66,11 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
       if (type === 'chat/status' && !warmed) {
         warmed = true;
         void deps.history.get();
+      }
+      // A run started or ended: the panel's restore buttons follow (disabled while it works).
+      if (type === 'chat/status' && (payload as { running: boolean }).running !== lastRunning) {
+        lastRunning = (payload as { running: boolean }).running;
+        void panel.pushStatus();
       }
       if (type !== 'chat/entry') return;
       const { entry } = payload as ToWebview['chat/entry'];

@@ -5,6 +5,7 @@ import { openSettings } from './handlers/openSettings';
 import { applyAgain, openPatch, revert } from './handlers/patchActions';
 import { ready } from './handlers/ready';
 import { run } from './handlers/run';
+import { restoreApply, restoreDiff, restorePreview } from './handlers/restore';
 import { applyRetention, continueInChat, deleteRun, exportRun } from './handlers/runActions';
 import { runs } from './handlers/runs';
 import { search } from './handlers/search';
@@ -27,6 +28,9 @@ const HANDLERS: { [K in HistoryToHostType]: HistoryHandler<K> } = {
   'history/applyRetention': applyRetention,
   'history/openSettings': openSettings,
   'history/openLink': openLink,
+  'history/restorePreview': restorePreview,
+  'history/restoreDiff': restoreDiff,
+  'history/restoreApply': restoreApply,
 };
 
 /** Every panel message is validated, then answered by its handler (webview/rpcRouter.ts). */

@@ -2,8 +2,10 @@ import { runTimeline } from '../../../../core/historyView/timeline';
 import type { HistoryHandler } from './types';
 
 /** One run's timeline and memory; nothing when it is gone (deleted in another window). */
-export const run: HistoryHandler<'history/run'> = async ({ runId }, { service }) => {
+export const run: HistoryHandler<'history/run'> = async ({ runId }, { service, restores }) => {
   const store = await service.store();
   const detail = await store.getRun(runId);
-  return detail ? { timeline: { ...runTimeline(detail), usage: await store.runUsage(runId) } } : {};
+  if (!detail) return {};
+  const restorePoints = restores?.points(runId) ?? [];
+  return { timeline: { ...runTimeline(detail), usage: await store.runUsage(runId), ...(restorePoints.length ? { restorePoints } : {}) } };
 };

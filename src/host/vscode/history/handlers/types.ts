@@ -3,12 +3,16 @@ import type { HistoryToHost, HistoryToHostType } from '../../../../protocol/hist
 import type { HistoryService } from '../historyService';
 import type { PatchActions } from '../patchActions';
 import type { RunOperations } from '../runOperations';
+import type { CheckpointRestores } from '../../checkpoints/checkpointRestores';
 
 export interface HistoryHandlerContext {
   service: HistoryService;
   patches: PatchActions;
   runs: RunOperations;
   log: Pick<vscode.LogOutputChannel, 'info' | 'warn'>;
+  /** Restore to before a step (the chat's restore); refused while the chat's run works. */
+  restores?: CheckpointRestores;
+  running?(): boolean;
 }
 
 /** One small handler per request type. */

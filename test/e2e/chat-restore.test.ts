@@ -1,6 +1,5 @@
 // "Restore to Here" in a real VS Code (code-server + Chromium), as a person does it: a run edits
-// greet.js and creates greet.copy.js with two commands (a patch's checkpoint is the same record, see
-// test/unit/checkpoint; this machine's code-server refuses the patch engine's save, on main too); "Restore to before this message"
+// greet.js with a patch and creates greet.copy.js with a command; "Restore to before this message"
 // on the user's message shows the preview (both files, before anything is written), "Restore 2 files"
 // puts the workspace back, "Redo restore ..." puts the run's result back. A file the user edited
 // after the run blocks the restore (named, nothing written) and "Restore the rest" restores the
@@ -16,7 +15,7 @@ import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 const BEFORE = "module.exports = () => 'helo, world';\n";
 const AFTER = "module.exports = () => 'hello, world';\n";
 const USER = "module.exports = () => 'Hello, World!';\n";
-const EDIT = 'sed -i s/helo/hello/ greet.js';
+const PATCH = "--- a/greet.js\n+++ b/greet.js\n@@ -1 +1 @@\n-module.exports = () => 'helo, world';\n+module.exports = () => 'hello, world';\n";
 const COMMAND = 'cp greet.js greet.copy.js';
 const GOAL = 'Fix the greeting and keep a copy';
 
@@ -27,7 +26,7 @@ const settings: Record<string, unknown> = {
 
 const scripted = useScriptedModel(
   [
-    { reply: { text: 'Fixing the typo.', toolCalls: [{ name: 'run_command', arguments: { command: EDIT } }] } },
+    { reply: { text: 'Fixing the typo.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
     { reply: { text: 'Keeping a copy.', toolCalls: [{ name: 'run_command', arguments: { command: COMMAND } }] } },
     { reply: { text: 'Fixed greet.js and copied it.' } },
     { reply: { text: 'I see you restored files; I will read them again.' }, expect: { anyMessageContains: 'the user restored the workspace to before step' } },
@@ -60,7 +59,6 @@ e2eTest(
   'restore to here from the chat and the history: preview, restore, redo, a file the user changed blocks, restore the rest',
   async (vs) => {
     let chat = await sendInChat(vs, GOAL);
-    await byRole(chat, 'button', `Approve command: ${EDIT}`).click({ timeout: E2E_TIMEOUT * 2 });
     await byRole(chat, 'button', `Approve command: ${COMMAND}`).click({ timeout: E2E_TIMEOUT * 2 });
     await chat
       .getByText('Fixed greet.js and copied it.')

@@ -7,6 +7,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   history: () => import('./commands/history'),
   run: () => import('./commands/run'),
   mcp: () => import('./commands/mcp'),
+  hooks: () => import('./commands/hooks'),
   restore: () => import('./commands/restore'),
 };
 
@@ -15,6 +16,7 @@ const summaries: Record<string, string> = {
   history: 'list, show, search and export the workspace history database',
   run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
   mcp: 'list the configured MCP servers with their status; approve them ahead of a run',
+  hooks: "list the configured hooks (patchpilot.hooks); approve a workspace's hooks ahead of a run",
   restore: "put the files back as they were before a run's step (checkpoints), or redo",
 };
 

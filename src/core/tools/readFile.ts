@@ -18,6 +18,7 @@ interface Args {
 
 export const readFileTool: Tool<Args> = {
   name: 'read_file',
+  loop: { hookName: 'Read' },
   description:
     'Read a text file of the workspace. Lines are numbered ("  12\\tcode"); the numbers are not part of the file. ' +
     `Use start_line/end_line (1-based, inclusive) for a range; at most ${READ_MAX_LINES} lines per call.`,

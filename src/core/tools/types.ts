@@ -201,6 +201,11 @@ export interface ToolLoopTraits<Data extends object = Record<string, unknown>> {
    * 'none'. Without it: 'none' for a read-only tool, 'workspace' for any other (an MCP tool).
    */
   changesFiles?(args: Record<string, unknown>): CheckpointScope;
+  /**
+   * The name Claude Code gives the same tool (run_command: `Bash`): a hook's matcher sees it besides
+   * the tool's own name, so a matcher copied from Claude Code's settings works (src/core/hooks).
+   */
+  hookName?: string;
 }
 
 export const ok = <Data extends object = Record<string, unknown>>(output: string, data?: Data): ToolResult<Data> => ({ ok: true, output, data });

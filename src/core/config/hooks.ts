@@ -58,7 +58,8 @@ function parseGroup(event: HookEventName, raw: unknown, fromWorkspace: boolean):
   if (unknown.length) return `unknown field ${unknown.map((k) => `"${k}"`).join(', ')} (known: matcher, hooks)`;
   if (o.matcher !== undefined && typeof o.matcher !== 'string') return '"matcher" must be a string';
   const matcher = typeof o.matcher === 'string' ? o.matcher.trim() : undefined;
-  if (matcher && matcherProblem(matcher)) return `"matcher" ${matcherProblem(matcher)}`;
+  const problem = matcher && matcher !== '*' ? matcherProblem(matcher) : undefined;
+  if (problem) return `"matcher" ${problem}`;
   if (!Array.isArray(o.hooks) || o.hooks.length === 0) return '"hooks" must be a non-empty array of {"type": "command", "command": "..."}';
   const out: HookCommand[] = [];
   for (const [j, h] of o.hooks.entries()) {

@@ -18,6 +18,7 @@ describe('patchpilot.hooks: parsing', () => {
         ...CLAUDE_BLOCK,
         Stop: [
           {
+            matcher: '*',
             hooks: [
               { type: 'command', command: 'echo a' },
               { type: 'command', command: 'echo b' },
@@ -30,8 +31,8 @@ describe('patchpilot.hooks: parsing', () => {
     assert.ok(r.ok);
     assert.deepEqual(r.value, [
       { event: 'PreToolUse', matcher: 'Bash|Edit', command: './check.sh', timeoutSeconds: 5, fromWorkspace: false },
-      { event: 'Stop', command: 'echo a', timeoutSeconds: 60, fromWorkspace: false },
-      { event: 'Stop', command: 'echo b', timeoutSeconds: 60, fromWorkspace: false },
+      { event: 'Stop', matcher: '*', command: 'echo a', timeoutSeconds: 60, fromWorkspace: false },
+      { event: 'Stop', matcher: '*', command: 'echo b', timeoutSeconds: 60, fromWorkspace: false },
     ]);
   });
 

@@ -78,9 +78,19 @@ export async function hookOnStop(run: RunState): Promise<string | undefined> {
 
 /** Notification (the user is asked something): not awaited, never blocking; a failure is a warning. */
 export function notifyHooks(run: RunState, message: string, notificationType: string): void {
-  fire(run, { event: 'Notification', message, notificationType }, [notificationType]).catch((err: unknown) => {
-    if (!run.signal.aborted) run.warn(`a Notification hook failed: ${errorMessage(err)}`);
-  });
+  const done = fire(run, { event: 'Notification', message, notificationType }, [notificationType]).then(
+    () => undefined,
+    (err: unknown) => {
+      if (!run.signal.aborted) run.warn(`a Notification hook failed: ${errorMessage(err)}`);
+    },
+  );
+  run.backgroundHooks.add(done);
+  void done.finally(() => run.backgroundHooks.delete(done));
+}
+
+/** At the run's very end: the Notification hooks still running finish (each within its timeout), so none outlives the run. */
+export async function settleNotifications(run: RunState): Promise<void> {
+  await Promise.all([...run.backgroundHooks]);
 }
 
 function active(run: RunState): RunState['deps']['hooks'] {

@@ -10,7 +10,7 @@ import { executeCalls } from './executeCalls';
 import { withCheckpoint } from './checkpointStep';
 import { answerInvalidCalls } from './invalidCalls';
 import { askModel, notesOnReply, recordReasoning } from './modelStep';
-import { hookAfterTool, hookBeforeTool, hookOnPrompt, hookOnStop } from './hookSteps';
+import { hookAfterTool, hookBeforeTool, hookOnPrompt, hookOnStop, settleNotifications } from './hookSteps';
 import { asJson, type RunRecorder } from './recorder';
 import type { HunkNote, PatchInput } from '../history/types';
 import { RunState } from './runState';
@@ -52,6 +52,7 @@ export class Orchestrator {
     } catch (err) {
       return await run.endOnError(err);
     } finally {
+      await settleNotifications(run);
       run.dispose();
     }
   }

@@ -191,6 +191,28 @@ describe('patchpilot run: hooks', { skip: skipWithoutBuild }, () => {
     }
   });
 
+  test('Notification runs when the user is asked for an approval (here nobody can answer), with the message and its type', async () => {
+    const home = userHome({ 'patchpilot.hooks': { Notification: [{ matcher: 'permission_prompt', hooks: [hook('notify')] }] } });
+    try {
+      await withRepo(
+        [{ reply: { toolCalls: [call('run_command', { command: 'touch made-by-command' })] } }, { reply: { toolCalls: [call('finish', { summary: 'ok' })] } }],
+        async (root, server) => {
+          const r = await runCli(['--goal', 'touch', '--workspace', root, '--approve', 'ask', ...model(server), '--json'], { env: home.env });
+          assert.ok(finished(r.stdout), r.stderr);
+          const note = hookLog(root).find((l) => l.kind === 'notify');
+          assert.ok(note, 'the Notification hook ran before the run ended');
+          assert.equal(note.input.hook_event_name, 'Notification');
+          assert.equal(note.input.notification_type, 'permission_prompt');
+          assert.match(note.input.message, /PatchPilot needs your approval: touch made-by-command/);
+          assert.equal(existsSync(path.join(root, 'made-by-command')), false, 'nobody approved the command');
+        },
+        FILES,
+      );
+    } finally {
+      home.cleanup();
+    }
+  });
+
   test('a hook under a deny rule is refused and one past its timeout is stopped: both reported, neither blocks the call', async () => {
     const home = userHome({
       'patchpilot.policy.deny': ['node hooks/hook.js denied*'],

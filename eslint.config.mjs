@@ -34,6 +34,7 @@ const CORE_LAYERS = {
   context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
   tools: { deny: ['mcp', 'orchestrator', 'session'], diskThroughPort: true },
   mcp: { deny: ['orchestrator', 'session'] },
+  hooks: { deny: ['orchestrator', 'session'] },
   historyView: { deny: ['context', 'mcp', 'orchestrator', 'session'] },
   orchestrator: { deny: ['session'], diskThroughPort: true },
   session: { deny: [] },

@@ -130,7 +130,7 @@ export type AgentEvent =
     }
   /** The user undid a written patch (the chat's Undo Patch, or Undo Last Patch): the files are back as they were before it. */
   | { type: 'patch/undone'; undoKey: string; files: string[]; patchId?: string; runId?: string }
-  | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp'; title: string; reason?: string }
+  | { type: 'approval/needed'; kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp' | 'hook'; title: string; reason?: string }
   /** `rejected`: patch hunks the user rejected, with the reason typed; `unattended`: nobody could be asked (no terminal), refused for want of approval. */
   | {
       type: 'approval/answered';
@@ -170,6 +170,21 @@ export type AgentEvent =
    * "folder src/ touched", "globs src/**\/*.ts: src/a.ts"; `listed`: a description-only rule the model reads itself.
    */
   | { type: 'rules/loaded'; initial: boolean; rules: RuleView[] }
+  /**
+   * A hook (patchpilot.hooks, src/core/hooks) ran on `event`: it let the run go on (`ok`), `blocked` it
+   * (the reason went to the model, or to the user for a prompt), failed (`error`: reported, not blocking),
+   * or was `refused` by the command policy's deny rules and did not run. `tool`: the call it ran for.
+   */
+  | {
+      type: 'hook/ran';
+      event: string;
+      command: string;
+      source: 'user' | 'workspace';
+      outcome: 'ok' | 'blocked' | 'error' | 'refused';
+      reason?: string;
+      tool?: string;
+      durationMs: number;
+    }
   /** spawn_subagent: a child agent started (after waiting for a free slot) on `task`; `index` counts within the run. */
   | { type: 'subagent/started'; index: number; task: string; tools: string[] }
   | { type: 'subagent/finished'; index: number; status: RunEndStatus; reason: string; steps: number; runId: string | null }

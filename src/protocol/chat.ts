@@ -31,7 +31,7 @@ export interface HunkStateView {
 /** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
 export interface PendingApproval {
   id: string;
-  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp';
+  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp' | 'hook';
   title: string;
   reason?: string;
   /** The command's cwd, the file content, the patch text: shown as plain text. */

@@ -21,6 +21,7 @@ const KIND: Record<PendingApproval['kind'], string> = {
   tests: 'Test command',
   fetch: 'Web fetch',
   mcp: 'MCP server',
+  hook: 'Workspace hook',
 };
 
 export interface ApprovalCardsOptions {

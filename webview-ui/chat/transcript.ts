@@ -31,6 +31,7 @@ const APPROVAL_WORDS: Record<string, string> = {
   tests: 'the test run',
   fetch: 'the web fetch',
   mcp: 'the MCP server',
+  hook: 'the workspace hook',
 };
 
 interface RunView {

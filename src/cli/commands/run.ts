@@ -52,7 +52,8 @@ export const usage = `Usage:
 The API key comes from PATCHPILOT_API_KEY, else the provider's variable (OPENAI_API_KEY without
 a provider; none for servers on this machine); web_search's Brave key from
 PATCHPILOT_BRAVE_API_KEY. MCP servers (patchpilot.mcp.servers) need approval: asked on a terminal,
-else given ahead with patchpilot mcp approve NAME.
+else given ahead with patchpilot mcp approve NAME; so do a workspace's hooks (patchpilot.hooks,
+docs/hooks.md): patchpilot hooks approve.
 Without a terminal (or with --json) nobody can be asked: the run says so before it starts, what needs
 approval is refused and the model is told; a run whose every edit was refused that way ends "blocked".
 Ctrl-C, SIGTERM or SIGHUP cancel the running goal (its command's process tree is killed); at the prompt Ctrl-C quits.

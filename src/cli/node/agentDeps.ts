@@ -20,9 +20,13 @@ export function createAgentDeps(o: AgentHostOptions): Promise<WiredAgent> {
     ...o,
     tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }),
     mcpApproveHint: MCP_APPROVE_HINT,
+    hooksApproveHint: HOOKS_APPROVE_HINT,
     bundledSkillsDir: findBundledSkillsDir(__dirname),
   });
 }
+
+/** How a CLI user approves the workspace's hooks when no terminal can ask (CI): ahead of the run. */
+export const HOOKS_APPROVE_HINT = 'approve them ahead with: patchpilot hooks approve';
 
 /** How a CLI user approves an MCP server when no terminal can ask (CI): ahead of the run. */
 export const MCP_APPROVE_HINT = (server: string) => `approve it ahead with: patchpilot mcp approve ${server}`;

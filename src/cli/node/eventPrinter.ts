@@ -87,6 +87,10 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
       case 'warning':
         line(`warning: ${e.message}`);
         break;
+      case 'hook/ran':
+        // An error or a refusal comes as a warning too; what blocked is worth its own line.
+        if (e.outcome === 'blocked') line(`  ${e.event} hook blocked${e.tool ? ` ${e.tool}` : ''}: ${e.reason ?? ''}`);
+        break;
       case 'subagent/started':
         line(`  subagent ${e.index} started: ${firstLine(e.task)}`);
         break;

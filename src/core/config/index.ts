@@ -3,3 +3,4 @@ export * from './resolve';
 export * from './cliConfig';
 export * from './origin';
 export * from './providers';
+export * from './hooks';

@@ -88,7 +88,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
         ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
         continue;
       }
-      const checked = validateSettingValue(key, raw);
+      const checked = validateSettingValue(key, raw, layer.scope);
       if (!checked.ok) {
         // Named as the user typed it: "--base-url", "$PATCHPILOT_MODEL", or the key in its file.
         problems.push(

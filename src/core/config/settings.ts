@@ -2,6 +2,7 @@
  * The `patchpilot.*` settings shared by the VS Code extension and the CLI: one typed shape, its
  * defaults, and a validator whose errors name the key and where the bad value came from.
  */
+import { parseHooks, type HookCommand } from './hooks';
 import { parseMcpServers, type McpServerConfig } from './mcpServers';
 
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto' | 'plan';
@@ -129,6 +130,8 @@ export interface PatchPilotSettings {
     /** Local servers the user exempted from the sandbox, by name (user settings only). */
     unsandboxedServers: string[];
   };
+  /** Commands run on the agent's events (src/core/hooks), Claude Code's `hooks` shape, flattened; a workspace's need approval. */
+  hooks: HookCommand[];
   /** spawn_subagent: how many subagents work at the same time. */
   subagents: { maxConcurrent: number };
   /**
@@ -157,6 +160,7 @@ type Kind =
   | 'posnum'
   | 'onOffGlob'
   | 'mcpServers'
+  | 'hooks'
   | 'searchProvider'
   | 'modelTokens'
   | 'object';
@@ -243,6 +247,8 @@ export const SETTING_KEYS = {
   'patchpilot.mcp.servers': { kind: 'mcpServers', trustSensitive: true, concat: true },
   // Trust in a repository is not a reason to let it take its own servers out of the sandbox.
   'patchpilot.mcp.unsandboxedServers': { kind: 'string[]', trustSensitive: true, userOnly: true, concat: true },
+  // A hook is a command run on the agent's events: a repository's run only when trusted and approved (hookApprovals.ts).
+  'patchpilot.hooks': { kind: 'hooks', trustSensitive: true, concat: true },
   'patchpilot.subagents.maxConcurrent': { kind: 'posint' },
   // Queries (model-chosen text) go to this provider; a repository may only turn search off.
   'patchpilot.webSearch.provider': { kind: 'searchProvider', trustSensitive: true, safeValues: ['off'] },
@@ -271,14 +277,18 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   policy: { allow: [], ask: [], deny: [], protectedPaths: [], denyPaths: [], fetchAllowHosts: [], allowPrivateNetwork: false, envAllow: [], homeAllow: [] },
   sandbox: { allowUnixSockets: [] },
   mcp: { servers: {}, unsandboxedServers: [] },
+  hooks: [],
   subagents: { maxConcurrent: 4 },
   webSearch: {},
   channels: { telegram: { allowedChatIds: [] } },
   notifications: { approvalWhenUnfocused: false },
 } satisfies PatchPilotSettings);
 
-/** Checks one raw value; returns the typed value or a message saying what was expected. */
-export function validateSettingValue(key: SettingKey, value: unknown): { ok: true; value: unknown } | { ok: false; message: string } {
+/**
+ * Checks one raw value; returns the typed value or a message saying what was expected. `scope`: the
+ * layer it came from (hooks remember whether a workspace set them; default: not a workspace).
+ */
+export function validateSettingValue(key: SettingKey, value: unknown, scope?: string): { ok: true; value: unknown } | { ok: false; message: string } {
   const kind: Kind = SETTING_KEYS[key].kind;
   const got = describe(value);
   switch (kind) {
@@ -329,6 +339,8 @@ export function validateSettingValue(key: SettingKey, value: unknown): { ok: tru
       return { ok: false, message: `expected a positive integer, got ${got}` };
     case 'mcpServers':
       return parseMcpServers(value);
+    case 'hooks':
+      return parseHooks(value, scope === 'workspace');
     case 'searchProvider':
       if (typeof value === 'string' && (WEB_SEARCH_PROVIDERS as readonly string[]).includes(value)) return { ok: true, value };
       return { ok: false, message: `expected one of ${WEB_SEARCH_PROVIDERS.join(', ')}, got ${got}` };
@@ -425,6 +437,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) },
       unsandboxedServers: [...v('patchpilot.mcp.unsandboxedServers', d.mcp.unsandboxedServers)],
     },
+    hooks: [...v<HookCommand[]>('patchpilot.hooks', d.hooks)],
     subagents: { maxConcurrent: v('patchpilot.subagents.maxConcurrent', d.subagents.maxConcurrent) },
     webSearch: {
       provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),

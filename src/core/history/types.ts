@@ -118,6 +118,8 @@ export const REASONING_STEP = 'model/reasoning';
 export const UNDO_STEP = 'patch/undo';
 /** How the run left the tests (passed, FAILED, did not run after the last edit): written at its end by orchestrator/testsOutcome.ts, shown in the timeline. */
 export const TESTS_STEP = 'run/tests';
+/** A hook ran (or was refused) on one of the run's events (orchestrator/hookSteps.ts): arguments say which, on what, and its verdict. */
+export const HOOK_STEP = 'run/hook';
 
 /** The rule of a policy_decisions row that records the user's answer to an approval (not a rule's verdict). */
 export const USER_ANSWER_RULE = 'user-answer';

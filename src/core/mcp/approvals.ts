@@ -74,7 +74,9 @@ export class McpApprovals {
   }
 
   private load(): void {
-    this.key = this.readOrCreateKey();
+    const signing = approvalSigningKey(this.options.userStateDir);
+    this.key = signing.key;
+    if (signing.problem) this.persistProblem = signing.problem;
     let raw: unknown;
     try {
       raw = JSON.parse(fs.readFileSync(this.file, 'utf8'));
@@ -126,29 +128,30 @@ export class McpApprovals {
       );
     return createHmac('sha256', this.key!).update(JSON.stringify(signed)).digest('hex');
   }
+}
 
-  private readOrCreateKey(): Buffer | undefined {
-    const file = path.join(this.options.userStateDir, KEY_FILE);
-    try {
-      const text = fs.readFileSync(file, 'utf8').trim();
-      if (/^[0-9a-f]{64}$/.test(text)) return Buffer.from(text, 'hex');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') {
-        this.persistProblem = `MCP approvals are not saved (cannot read ${file}: ${(err as Error).message}); they last for this session only`;
-        return undefined;
-      }
-    }
-    try {
-      fs.mkdirSync(this.options.userStateDir, { recursive: true, mode: 0o700 });
-      const key = randomBytes(32);
-      // wx: two processes racing to create it agree on the first one written.
-      fs.writeFileSync(file, `${key.toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
-      return key;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'EEXIST') return this.readOrCreateKey();
-      this.persistProblem = `MCP approvals are not saved (cannot create ${file}: ${(err as Error).message}); they last for this session only`;
-      return undefined;
-    }
+/**
+ * The per-user key that signs approvals (MCP servers, workspace hooks), kept outside every workspace;
+ * created on first use. `problem`: why approvals cannot be kept across sessions (they then live in memory).
+ */
+export function approvalSigningKey(userStateDir: string, what = 'MCP approvals'): { key?: Buffer; problem?: string } {
+  const file = path.join(userStateDir, KEY_FILE);
+  try {
+    const text = fs.readFileSync(file, 'utf8').trim();
+    if (/^[0-9a-f]{64}$/.test(text)) return { key: Buffer.from(text, 'hex') };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT')
+      return { problem: `${what} are not saved (cannot read ${file}: ${(err as Error).message}); they last for this session only` };
+  }
+  try {
+    fs.mkdirSync(userStateDir, { recursive: true, mode: 0o700 });
+    const key = randomBytes(32);
+    // wx: two processes racing to create it agree on the first one written.
+    fs.writeFileSync(file, `${key.toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
+    return { key };
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return approvalSigningKey(userStateDir, what);
+    return { problem: `${what} are not saved (cannot create ${file}: ${(err as Error).message}); they last for this session only` };
   }
 }
 
@@ -168,7 +171,7 @@ function isStringRecord(v: unknown): v is Record<string, string> {
   return !!v && typeof v === 'object' && !Array.isArray(v) && Object.values(v).every((x) => typeof x === 'string');
 }
 
-function safeEqual(a: string, b: string): boolean {
+export function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a, 'utf8');
   const y = Buffer.from(b, 'utf8');
   return x.length === y.length && timingSafeEqual(x, y);

@@ -10,6 +10,7 @@ import { executeCalls } from './executeCalls';
 import { withCheckpoint } from './checkpointStep';
 import { answerInvalidCalls } from './invalidCalls';
 import { askModel, notesOnReply, recordReasoning } from './modelStep';
+import { hookAfterTool, hookBeforeTool, hookOnPrompt, hookOnStop, settleNotifications } from './hookSteps';
 import { asJson, type RunRecorder } from './recorder';
 import type { HunkNote, PatchInput } from '../history/types';
 import { noteRulesOfCalls } from './rulesStep';
@@ -43,6 +44,8 @@ export class Orchestrator {
         gatherTools: (signal, emit, warn) => this.gatherTools(signal, emit, warn),
         runChild: (d, g, o) => new Orchestrator(d).run(g, o),
       });
+      const refused = await hookOnPrompt(run);
+      if (refused !== undefined) return await run.end('blocked', `a UserPromptSubmit hook refused the prompt: ${refused}`);
       for (;;) {
         const ended = await this.step(run, setup);
         if (ended) return ended;
@@ -50,6 +53,7 @@ export class Orchestrator {
     } catch (err) {
       return await run.endOnError(err);
     } finally {
+      await settleNotifications(run);
       run.dispose();
     }
   }
@@ -106,6 +110,7 @@ export class Orchestrator {
       return undefined;
     }
     conversation.addAssistant(turn.text || turn.refusal || '', [], turn.reasoning, turn.thinkingBlocks);
+    if (await goesOn(run)) return undefined;
     const summary = (turn.text || turn.refusal || '').trim() || undefined;
     return run.end(
       'finished',
@@ -132,7 +137,7 @@ export class Orchestrator {
       turn.thinkingBlocks,
     );
     const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
-    const executed = await executeCalls(calls, parallel, (call) => withCheckpoint(run, tools.get(call.name), call, () => this.runCall(call, setup, run.emit)));
+    const executed = await executeCalls(calls, parallel, (call) => withCheckpoint(run, tools.get(call.name), call, () => this.runCall(call, setup, run)));
     const ruleNotes = await noteRulesOfCalls(run, setup.rules, executed, (name) => tools.get(name));
     let looping: string | undefined;
     for (const x of executed) {
@@ -158,6 +163,7 @@ export class Orchestrator {
       });
       return undefined;
     }
+    if (finished && (await goesOn(run))) return undefined;
     if (finished) return run.end('finished', 'the model called finish', finished.result.output);
     const succeeded = executed.some((x) => x.result.ok || tools.get(x.call.name)?.loop?.isVerdict?.(x.result));
     run.failedSteps = succeeded ? 0 : run.failedSteps + 1;
@@ -185,8 +191,9 @@ export class Orchestrator {
     return deps.tools.with(extra.filter((t) => !known.has(t.name)));
   }
 
-  private async runCall(call: ModelToolCall, setup: RunSetup, emit: (e: AgentEvent) => void): Promise<Executed> {
-    const { tools, offered, toolCtx: ctx } = setup;
+  private async runCall(call: ModelToolCall, setup: RunSetup, run: RunState): Promise<Executed> {
+    const { offered, toolCtx: ctx } = setup;
+    const { emit } = run;
     let args: Record<string, unknown> = {};
     try {
       const parsed: unknown = JSON.parse(call.argumentsJson || '{}');
@@ -197,7 +204,7 @@ export class Orchestrator {
     emit({ type: 'tool/started', callId: call.id, name: call.name, args });
     const started = Date.now();
     const result = offered.some((t) => t.name === call.name)
-      ? await tools.invoke(call.name, call.argumentsJson, ctx)
+      ? await this.invokeWithHooks(call, args, setup, run)
       : {
           ok: false,
           output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}`,
@@ -206,6 +213,14 @@ export class Orchestrator {
     const output = result.output;
     emit({ type: 'tool/finished', callId: call.id, name: call.name, ok: result.ok, output, durationMs });
     return { call, args, result, durationMs };
+  }
+
+  /** The call between its hooks: a PreToolUse hook that blocks keeps it from running, a PostToolUse one adds to its result. */
+  private async invokeWithHooks(call: ModelToolCall, args: Record<string, unknown>, setup: RunSetup, run: RunState): Promise<ToolResult> {
+    const tool = setup.tools.get(call.name);
+    const blocked = await hookBeforeTool(run, tool, call, args);
+    if (blocked !== undefined) return { ok: false, output: `not run: a PreToolUse hook blocked this call: ${blocked}` };
+    return hookAfterTool(run, tool, call, args, await setup.tools.invoke(call.name, call.argumentsJson, setup.toolCtx));
   }
 
   /** In call order (parallel calls finish in any order), so the audit trail reads like the conversation. */
@@ -225,6 +240,15 @@ function refusedPatch(input: PatchInput | undefined, emit: (e: AgentEvent) => vo
   if (!input || input.acceptedHunks.length > 0 || input.appliedAt) return;
   const hunks = input.rejectedHunks.flatMap((n) => (n && typeof n === 'object' && !Array.isArray(n) ? [n as unknown as HunkNote] : []));
   emit({ type: 'patch/refused', ...(input.id ? { patchId: input.id } : {}), files: input.files, hunks });
+}
+
+/** A Stop hook sends the run on: its reason goes to the model as the next user message. */
+async function goesOn(run: RunState): Promise<boolean> {
+  const more = await hookOnStop(run);
+  if (more === undefined) return false;
+  run.conversation!.addUser(more);
+  run.recorder.step({ role: 'user', text: more });
+  return true;
 }
 
 /** Messages the user sent during the run, in the conversation before the next model step. */

@@ -25,6 +25,7 @@ import { announceRules } from './rulesStep';
 import { Subagents } from './subagents';
 import { createToolContext } from './toolContext';
 import { forwardToolEvent } from './toolEvents';
+import { askHookApprovals } from './hookSteps';
 import type { WorkspaceFacts } from '../context/systemPrompt';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
 
@@ -57,6 +58,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const skills = await loadRunSkills({ root, pathPolicy, bundledSkillsDir: deps.bundledSkillsDir });
   const onToolEvent = (e: ToolEvent) => forwardToolEvent(e, run);
   const tools = await hooks.gatherTools(run.signal, onToolEvent, run.warn);
+  await askHookApprovals(run, onToolEvent);
   const offered = toolsOnOffer(tools, deps.settings.approval.mode, skills.skills.length);
   const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
   const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, deps.settings, ignore));

@@ -46,6 +46,10 @@ export class RunState {
   failedSteps = 0;
   /** Replies in a row that were no answer (reasoning only, empty, unreadable). */
   unusableReplies = 0;
+  /** Times a Stop hook sent the run on (hookSteps.ts bounds it). */
+  stopContinuations = 0;
+  /** Notification hooks under way (not awaited by the step that fired them; the run waits for them at its end). */
+  readonly backgroundHooks = new Set<Promise<void>>();
   conversation: Conversation | undefined;
   /** The id checkpoints are filed under when the run has no history row. */
   private readonly localRunId = `run-${Date.now().toString(36)}-${process.pid}`;

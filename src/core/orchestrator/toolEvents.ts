@@ -4,6 +4,7 @@ import type { ApplyResult, HunkResult } from '../patch/types';
 import { proposedDiff } from '../patch/proposedDiff';
 import type { ToolEvent } from '../tools/types';
 import type { RunState } from './runState';
+import { notifyHooks } from './hookSteps';
 
 export function forwardToolEvent(e: ToolEvent, run: RunState): void {
   const { emit } = run;
@@ -26,6 +27,7 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
     }
     case 'approval-needed':
       emit({ type: 'approval/needed', kind: e.request.kind, title: e.request.title, reason: 'reason' in e.request ? e.request.reason : undefined });
+      notifyHooks(run, `PatchPilot needs your approval: ${e.request.title}`, 'permission_prompt');
       break;
     case 'approval-answered':
       if (e.unattended && e.edit) run.unattendedEdits++;

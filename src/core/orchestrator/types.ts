@@ -11,6 +11,7 @@ import type { WorkspaceFacts } from '../context/systemPrompt';
 import type { TokenCalibration } from '../context/tokenCounter';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 import type { Checkpoints } from '../checkpoint/types';
+import type { HookRunner } from '../hooks';
 
 // The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
 export type { ChatModel, RunHistory } from '../ports';
@@ -47,6 +48,8 @@ export interface OrchestratorDeps {
   checkpoints?: Checkpoints;
   /** The host's problems per file (VS Code's diagnostics): new ones in edited files go back with the edit. */
   diagnostics?: DiagnosticsSource;
+  /** The configured hooks (patchpilot.hooks), run on the loop's events (hookSteps.ts); none: no hook runs. */
+  hooks?: HookRunner;
   /** Token ratios learned from usage reports, shared by the runs of one session (default: one per run). */
   calibration?: TokenCalibration;
 }

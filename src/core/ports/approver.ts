@@ -28,8 +28,8 @@ export interface PatchApprovalAnswer {
 
 /** Anything but a patch that needs a yes or no: a command, an overwrite, a test command changed in this run. */
 export interface ActionApprovalRequest {
-  /** `mcp`: start an MCP server, accept its changed tools, or call one of its tools. */
-  kind: 'command' | 'write' | 'tests' | 'fetch' | 'mcp';
+  /** `mcp`: start an MCP server, accept its changed tools, or call one of its tools. `hook`: run a workspace's hook (src/core/hooks). */
+  kind: 'command' | 'write' | 'tests' | 'fetch' | 'mcp' | 'hook';
   /** One line for the prompt, e.g. the command or the path. */
   title: string;
   /** Why it asks (the policy reason), shown under the title. */

@@ -130,7 +130,7 @@ export function mcpProtection(
 }
 
 /** The workspace's state folder (where the history lives, if that is inside the workspace; else `.patchpilot`). */
-function stateDirOf(root: string, historyPath: string): string {
+export function stateDirOf(root: string, historyPath: string): string {
   const rel = path.relative(root, path.dirname(path.resolve(root, historyPath)));
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : '.patchpilot';
 }

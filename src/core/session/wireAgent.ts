@@ -19,6 +19,7 @@ import { errorMessage } from '../base';
 import { mcpProtectedGlobs, type McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
 import { createCheckpointer } from './checkpointWiring';
+import { createHookRunner } from './hookWiring';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: {
@@ -55,6 +56,8 @@ export interface WireAgentOptions {
   userStateDir?: string;
   /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */
   mcpApproveHint?: (server: string) => string;
+  /** How the user approves workspace hooks outside a run (the CLI: `patchpilot hooks approve`). */
+  hooksApproveHint?: string;
   /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
   bundledSkillsDir?: string;
   /**
@@ -163,6 +166,25 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   for (const tool of capabilities.tools) tools.register(tool);
   const workspaceFs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
   const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, ignore);
+  const exec = o.readOnly
+    ? undefined
+    : createCommandExecutor(o.root, {
+        guard,
+        envAllow: policy.envAllow,
+        homeAllow: policy.homeAllow,
+        readOnlyPaths,
+        allowUnixSockets: settings.sandbox.allowUnixSockets,
+      });
+  // Hook commands go the way of run_command's: the same policy and the same sandboxed executor.
+  const hooks = createHookRunner({
+    root: o.root,
+    settings,
+    policy: commandPolicy,
+    exec,
+    userStateDir: o.userStateDir,
+    approveHint: o.hooksApproveHint,
+    notifier: o.notifier,
+  });
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -189,15 +211,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     ),
     commandPolicy,
     testGuard,
-    exec: o.readOnly
-      ? undefined
-      : createCommandExecutor(o.root, {
-          guard,
-          envAllow: policy.envAllow,
-          homeAllow: policy.homeAllow,
-          readOnlyPaths,
-          allowUnixSockets: settings.sandbox.allowUnixSockets,
-        }),
+    exec,
+    ...(hooks ? { hooks } : {}),
     web,
     search: capabilities.search,
     toolSources: capabilities.toolSources,

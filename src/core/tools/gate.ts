@@ -68,10 +68,11 @@ const ASKS_BEFORE: Record<ActionApprovalRequest['kind'], string> = {
   write: 'every write',
   fetch: 'every fetch',
   mcp: 'every MCP tool call',
+  hook: 'every workspace hook',
 };
 
 // An MCP call runs outside PatchPilot like a command does: audited with the commands.
-const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command' } as const;
+const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command', hook: 'command' } as const;
 
 /** (attacks.guard) protected paths a command created or changed (already moved aside or restored) go to the audit trail as denials. */
 export function auditProtectedChanges(ctx: ToolContext, run: Pick<TaskRunResult, 'protectedChanges'>): void {

@@ -12,7 +12,7 @@ interface Args {
 
 export const globTool: Tool<Args> = {
   name: 'glob',
-  loop: { worthRemembering: true },
+  loop: { worthRemembering: true, hookName: 'Glob' },
   description:
     'Find workspace files by name pattern: "src/**/*.ts", "*.test.ts" (no "/" = any depth), "{a,b}.json". ' +
     `Returns sorted workspace-relative paths, at most ${GLOB_MAX_RESULTS}. Ignored files (.gitignore, .patchpilotignore) are left out.`,

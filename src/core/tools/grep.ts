@@ -16,7 +16,7 @@ interface Args {
 
 export const grepTool: Tool<Args> = {
   name: 'grep',
-  loop: { worthRemembering: true },
+  loop: { worthRemembering: true, hookName: 'Grep' },
   description:
     'Search file contents with a regular expression. Returns "path:line: text" lines, sorted by path, ' +
     `at most ${GREP_MAX_MATCHES}. path limits the search to a file or directory; include filters file names by glob ("*.ts"). ` +

@@ -12,6 +12,7 @@ interface Args {
 
 export const listDirTool: Tool<Args> = {
   name: 'list_dir',
+  loop: { hookName: 'LS' },
   description:
     'List a workspace directory as a tree (directories end with "/"). depth 1 lists only the directory itself; default 2. ' +
     'Files ignored by .gitignore or .patchpilotignore are left out.',

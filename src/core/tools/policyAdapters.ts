@@ -25,13 +25,14 @@ export function createCommandExecutor(
   const sandboxed = options.sandbox !== 'off' && probeSandbox().available;
   return {
     sandboxed,
-    async run({ command, cwd, signal, timeoutMs, onOutput }) {
+    async run({ command, cwd, signal, timeoutMs, stdin, onOutput }) {
       const r = await runCommand({
         command,
         cwd,
         workspaceRoot: root,
         signal,
         timeoutMs,
+        ...(stdin !== undefined ? { stdin } : {}),
         sandbox: options.sandbox,
         maxOutputBytes: options.maxOutputBytes ?? 256 * 1024,
         guard: options.guard,
@@ -49,6 +50,8 @@ export function createCommandExecutor(
         exitCode: r.exitCode,
         protectedChanges: r.protectedChanges,
         output: r.sandboxed ? output : `${output}${output ? '\n' : ''}(${r.sandboxMessage ?? 'not sandboxed'})`,
+        stdout: r.stdout,
+        stderr: r.stderr,
         truncated: r.stdoutDroppedBytes + r.stderrDroppedBytes > 0,
         durationMs: r.durationMs,
         timedOut: r.timedOut,

@@ -19,6 +19,7 @@ interface Args {
 export const proposePatchTool: Tool<Args, PatchData> = {
   name: 'propose_patch',
   loop: {
+    hookName: 'Edit',
     planModeDryRun: true,
     patchOf: (args, result) => (typeof args.patch === 'string' ? { text: args.patch, data: result.data } : undefined),
     changesFiles: (args) => patchPaths(args.patch),

@@ -32,7 +32,7 @@ export const readFileTool: Tool<Args> = {
     additionalProperties: false,
   },
   readOnly: true,
-  loop: { readsFiles: (args) => (typeof args.path === 'string' ? [args.path] : []) },
+  loop: { hookName: 'Read', readsFiles: (args) => (typeof args.path === 'string' ? [args.path] : []) },
   async run(args, ctx) {
     const target = await resolveWorkspacePath(ctx, args.path, 'read');
     // Through the host's file system (VS Code: unsaved editor buffers; CLI: NodeWorkspaceFs).

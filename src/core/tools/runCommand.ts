@@ -29,7 +29,7 @@ export const runCommandTool: Tool<Args> = {
     additionalProperties: false,
   },
   // A command can write anything: the checkpoint covers the whole workspace.
-  loop: { changesFiles: () => 'workspace' },
+  loop: { changesFiles: () => 'workspace', hookName: 'Bash' },
   readOnly: false,
   async run(args, ctx) {
     if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');

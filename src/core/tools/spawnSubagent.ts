@@ -12,6 +12,7 @@ interface Args {
 export const spawnSubagentTool: Tool<Args> = {
   name: 'spawn_subagent',
   loop: {
+    hookName: 'Task',
     spawnsRuns: true,
     notForSubagents: true,
     testsOutcome: (result) => subagentTests(result.data?.tests),

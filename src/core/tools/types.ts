@@ -206,6 +206,11 @@ export interface ToolLoopTraits<Data extends object = Record<string, unknown>> {
    * in (context/rules). The files a call changes (changesFiles) count as well, without this.
    */
   readsFiles?(args: Record<string, unknown>): string[];
+  /**
+   * The name Claude Code gives the same tool (run_command: `Bash`): a hook's matcher sees it besides
+   * the tool's own name, so a matcher copied from Claude Code's settings works (src/core/hooks).
+   */
+  hookName?: string;
 }
 
 export const ok = <Data extends object = Record<string, unknown>>(output: string, data?: Data): ToolResult<Data> => ({ ok: true, output, data });

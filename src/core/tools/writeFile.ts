@@ -12,7 +12,7 @@ interface Args {
 
 export const writeFileTool: Tool<Args> = {
   name: 'write_file',
-  loop: { changesFiles: (args) => (typeof args.path === 'string' ? [args.path] : 'none') },
+  loop: { changesFiles: (args) => (typeof args.path === 'string' ? [args.path] : 'none'), hookName: 'Write' },
   description:
     'Create a new file with the given content (parent directories are created). Overwriting an existing file needs the ' +
     "user's approval: to change a file, use propose_patch instead.",

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,8 @@ export interface RunCommandOptions {
   maxOutputBytes?: number;
   allowNetwork?: boolean;
   signal?: AbortSignal;
+  /** Written to the command's stdin, then closed (a hook's event as JSON). Default: stdin is /dev/null. */
+  stdin?: string;
   /** Where the child's variables come from (default: process.env); only allowlisted names pass (childEnv). */
   env?: NodeJS.ProcessEnv;
   /** Whose credentials to hide (default: os.homedir()). */
@@ -138,18 +140,19 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   // detached: a new session and process group; with the marker in the environment and the cgroup,
   // every process the command starts can be found and killed, double-forked ones included (sessionKill.ts).
   const env = buildChildEnv({ base: opts.env, allow: opts.envAllow, set: procs.env() }).env;
-  let child: ChildProcessByStdio<null, Readable, Readable>;
+  let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
   try {
     child = spawn(file, args, {
       cwd,
       env,
       detached: true,
-      stdio: ['ignore', 'pipe', 'pipe', ...(filterFd === undefined ? [] : [filterFd])],
-    }) as ChildProcessByStdio<null, Readable, Readable>;
+      stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(filterFd === undefined ? [] : [filterFd])],
+    }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
   } finally {
     closeProgramFd(filterFd);
   }
   procs.attach(child.pid);
+  feedStdin(child.stdin, opts.stdin);
   const live = opts.onOutput ? { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') } : undefined;
   child.stdout.on('data', (b: Buffer) => {
     stdout.push(b);
@@ -211,6 +214,13 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     sandboxed,
     sandboxMessage: sandboxed ? undefined : status.message,
   };
+}
+
+/** Writes the input and closes stdin; a command that never reads it (or exits first) is no error. */
+function feedStdin(stdin: Writable | null, text: string | undefined): void {
+  if (!stdin || text === undefined) return;
+  stdin.on('error', () => undefined); // EPIPE: the command did not read its input
+  stdin.end(text);
 }
 
 /** Wait briefly for the pipes to close; a process that escaped and holds them must not hang us. */

@@ -3,10 +3,12 @@
  * agent wires it (wireAgent): one change feed read by the checkpointer and the protected guard's
  * baseline. A step is a sandboxed `ls` that also writes one new file and edits one, run by runCommand
  * as run_command runs it in auto mode (no approval asked), between the checkpoint's begin and end.
- * "Own time" = the step's wall time minus the same command in a bare bwrap (bash without a sandbox).
+ * "Own time" = the step's wall time minus the same command in a bare bwrap (bash without a sandbox)
+ * run right after it (the median of those differences).
  * Also: the same step with the guard walking (no baseline: the figure before the guard used the feed),
  * the checkpoint's share and the bytes it adds, the first checkpoint of a run (and with an empty
- * store), and a restore to before step 1. BENCH_CHECKPOINT_SIZES overrides the sizes.
+ * store), and a restore to before step 1. BENCH_CHECKPOINT_SIZES overrides the sizes; BENCH_CHECKPOINT_QUICK=1
+ * leaves out the walking step and the empty store's first copy.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ const SIZES = (process.env.BENCH_CHECKPOINT_SIZES ?? '1000,10000,100000').split(
 const REPEAT = 5;
 /** The walking guard costs seconds a step at 100k files: fewer samples. */
 const REPEAT_WALK = 3;
+const QUICK = process.env.BENCH_CHECKPOINT_QUICK === '1';
 
 function workspace(files: number): string {
   const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pp-bench-ckpt-')));
@@ -65,11 +68,21 @@ export async function checkpointTable(log: (m: string) => void): Promise<string>
         return `ls > /dev/null && echo ${step} > out${step}.txt && echo "module.exports = 'step ${step}';" > src/pkg0/f0.js`;
       };
       const env = { PATH: process.env.PATH ?? '' };
-      const bare = await timeMedian(() =>
+      // The bare command writes the same files in a scratch folder of its own (the run's restore must find the workspace as the steps left it).
+      const bareCommand = `ls > /dev/null && echo 0 > out0.txt && echo "module.exports = 'step 0';" > src/pkg0/f0.js`;
+      const scratch = path.join(root, '..', `${path.basename(root)}-bare`);
+      mkdirSync(path.join(scratch, 'src', 'pkg0'), { recursive: true });
+      const bareOnce = () =>
         sandbox.available
-          ? spawnSync(sandbox.bwrapPath!, bwrapArguments({ workspaceRoot: root, cwd: root, homeDirs: [os.homedir()], allowNetwork: false }, command()), { env })
-          : spawnSync('bash', ['-c', command()], { env }),
-      );
+          ? spawnSync(
+              sandbox.bwrapPath!,
+              bwrapArguments({ workspaceRoot: scratch, cwd: scratch, homeDirs: [os.homedir()], allowNetwork: false }, bareCommand),
+              {
+                env,
+              },
+            )
+          : spawnSync('bash', ['-c', bareCommand], { env, cwd: scratch });
+      const bare = await timeMedian(bareOnce);
       const guardOptions = { root, ignored: () => () => false };
       const walking = new Checkpointer({ root, stateDir, maxBytes: 4 * 1024 ** 3, ignored: () => () => false, watch: false });
       const cp = new Checkpointer({ root, stateDir, maxBytes: 4 * 1024 ** 3, ignored: () => () => false, feed });
@@ -80,13 +93,18 @@ export async function checkpointTable(log: (m: string) => void): Promise<string>
         const r = await runCommand({ command: command(), cwd: root, workspaceRoot: root, guard: { ...guardOptions, ...(withBaseline ? { baseline } : {}) } });
         if (r.exitCode !== 0) throw new Error(`the step's command failed: ${r.stderr}`);
         await open!.end();
-        return { wall: performance.now() - t, capture: c.last!.beginMs + c.last!.endMs, bytes: c.last!.addedBytes };
+        const wall = performance.now() - t;
+        // The same command bare, right after: on a shared machine the spawn's own cost drifts with the load.
+        const b = performance.now();
+        bareOnce();
+        return { wall, own: wall - (performance.now() - b), capture: c.last!.beginMs + c.last!.endMs, bytes: c.last!.addedBytes };
       };
-      const baseFirst = await commandStep(walking, false); // the store's first copy of the workspace
-      const walkSteps: { wall: number; capture: number }[] = [];
-      for (let i = 0; i < REPEAT_WALK; i++) walkSteps.push(await commandStep(walking, false));
+      // QUICK: without the walking figures (the store's first copy of 100k files takes minutes on a loaded machine).
+      const baseFirst = QUICK ? undefined : await commandStep(walking, false); // the store's first copy of the workspace
+      const walkSteps: { own: number }[] = [];
+      for (let i = 0; i < (QUICK ? 0 : REPEAT_WALK); i++) walkSteps.push(await commandStep(walking, false));
       const first = await commandStep(cp, true); // a run's first step: the checkpoint and the guard walk once, the feed starts
-      const steady: { wall: number; capture: number; bytes: number }[] = [];
+      const steady: { own: number; capture: number; bytes: number }[] = [];
       for (let i = 0; i < REPEAT; i++) steady.push(await commandStep(cp, true));
       const t = performance.now();
       const plan = planRestore(cp.store, root, 'bench', 1);
@@ -94,22 +112,23 @@ export async function checkpointTable(log: (m: string) => void): Promise<string>
       const restoreMs = performance.now() - t;
       cp.dispose();
       if (!result.ok) throw new Error(result.reason);
-      const own = median(steady.map((s) => s.wall)) - bare;
+      const own = median(steady.map((s) => s.own));
       ratio.push(own);
       rows.push([
         size.toLocaleString('en'),
         ms(bare),
-        ms(median(walkSteps.map((s) => s.wall)) - bare),
+        walkSteps.length ? ms(median(walkSteps.map((s) => s.own))) : 'not run',
         ms(own),
         ms(median(steady.map((s) => s.capture))),
         `${median(steady.map((s) => s.bytes))} B`,
-        `${ms(first.wall - bare)} (checkpoint ${ms(first.capture)}; store empty: ${ms(baseFirst.capture)}, ${(baseFirst.bytes / 1024).toFixed(0)} KiB)`,
+        `${ms(first.own)} (checkpoint ${ms(first.capture)}${baseFirst ? `; store empty: ${ms(baseFirst.capture)}, ${(baseFirst.bytes / 1024).toFixed(0)} KiB` : ''})`,
         `${ms(restoreMs)} (${plan.items.length} files)`,
       ]);
     } finally {
       baseline.dispose();
       feed.close();
       rmSync(root, { recursive: true, force: true });
+      rmSync(`${root}-bare`, { recursive: true, force: true });
     }
   }
   const head = [

@@ -2,7 +2,7 @@
  * One breadth-first walk of the workspace that finds what a command must not read or change:
  * `.patchpilotignore`d (and denyPaths) entries, protected entries (editor, git, CI, package-manager
  * and agent config, wherever they are), and other names (hard links) of ignored files. The sandbox
- * masks and binds what it finds; the protected guard compares two walks to catch what a command
+ * masks and binds what it finds; the protected guard compares two views (two walks, or one brought up to date from the change feed) to catch what a command
  * created. Breadth first, so a budget cut keeps the shallow (most likely read) paths.
  * Links are never followed; `.git` at the root is not walked (its executing parts are listed apart).
  */

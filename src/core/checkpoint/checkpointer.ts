@@ -5,7 +5,7 @@
  * left. The stat cache (hashIndex) keeps a path from being read again while its stat is unchanged.
  */
 import path from 'node:path';
-import { ChangeFeed } from './changeFeed';
+import { ChangeFeed, type FeedCursor } from '../fs/changeFeed';
 import { CheckpointStore } from './checkpointStore';
 import { readBytes, statPath, statWorkspace, type StatRow } from './workspaceState';
 import type { CheckpointScope, Checkpoints, FileState, OpenCapture, PathChange, StepCheckpoint } from './types';
@@ -22,6 +22,8 @@ export interface CheckpointerOptions {
   maxFileBytes?: number;
   /** false: no change feed, every workspace capture walks (tests, the benchmark's comparison). */
   watch?: boolean;
+  /** The workspace's one change feed, shared with the protected guard (wireAgent); without it the checkpointer makes its own. */
+  feed?: ChangeFeed;
 }
 
 interface Known {
@@ -48,7 +50,7 @@ export class Checkpointer implements Checkpoints {
   lastMode: 'feed' | 'walk' | undefined;
   /** Every kept workspace path as of the last look, with its state (its bytes are in the blob store). */
   private known: Map<string, Known> | undefined;
-  private feed: ChangeFeed | undefined;
+  private feed: { feed: ChangeFeed; cursor: FeedCursor; owned: boolean } | undefined;
   private addedBytes = 0;
 
   constructor(private readonly options: CheckpointerOptions) {
@@ -127,11 +129,13 @@ export class Checkpointer implements Checkpoints {
     if (!this.known) {
       // The feed starts before the walk: a change during the walk is seen by one or the other.
       if (this.options.watch !== false && !this.feed) {
-        const feed = new ChangeFeed(this.options.root, path.join(this.store.dir, 'feed'), () => this.skipRule());
-        if (feed.start()) this.feed = feed;
+        const owned = !this.options.feed;
+        const feed = this.options.feed ?? new ChangeFeed(this.options.root, path.join(this.store.dir, 'feed'), this.stateRel());
+        if (feed.start()) this.feed = { feed, cursor: feed.cursor(), owned };
+        else if (owned) feed.close();
       }
-      await this.feed?.settle();
-      this.feed?.take();
+      await this.feed?.feed.settle();
+      this.feed?.cursor.take();
       const known = new Map<string, Known>();
       for (const [rel, row] of await statWorkspace(this.options.root, this.walkRules())) known.set(rel, { row, state: this.capture(rel, row) });
       this.known = known;
@@ -145,7 +149,7 @@ export class Checkpointer implements Checkpoints {
     const known = this.known!;
     let rels: Set<string>;
     let rows: Map<string, StatRow> | undefined;
-    const dirty = this.feed ? (await this.feed.settle(), this.feed.take()) : undefined;
+    const dirty = this.feed ? (await this.feed.feed.settle(), this.feed.cursor.take()) : undefined;
     if (dirty) {
       this.lastMode = 'feed';
       rels = await this.expand(dirty);
@@ -178,10 +182,13 @@ export class Checkpointer implements Checkpoints {
   private async expand(dirty: Set<string>): Promise<Set<string>> {
     const known = this.known!;
     const out = new Set<string>();
+    const skip = this.skipRule();
     for (const d of dirty) {
       const rel = d.endsWith('/') ? d.slice(0, -1) : d;
-      out.add(rel);
       const row = statPath(this.options.root, rel);
+      // The feed reports what the guard needs (ignored folders, `.git`, the state folder): a checkpoint keeps none of it.
+      if (skippedWithin(skip, rel, row?.kind === 'dir' || known.get(rel)?.row.kind === 'dir')) continue;
+      out.add(rel);
       const wasDir = known.get(rel)?.row.kind === 'dir';
       const isDir = row?.kind === 'dir';
       if (!d.endsWith('/') && wasDir === isDir && (isDir ? known.has(rel) : true)) continue;
@@ -237,14 +244,19 @@ export class Checkpointer implements Checkpoints {
   /** Left out of workspace captures: the state folder, every `.git`, ignored paths. */
   private skipRule(): (rel: string, isDir: boolean) => boolean {
     const ignored = this.options.ignored();
-    const state = path.relative(this.options.root, this.options.stateDir).split(path.sep).join('/');
+    const state = this.stateRel();
     const inGit = (rel: string) => rel === '.git' || rel.startsWith('.git/') || rel.endsWith('/.git') || rel.includes('/.git/');
     return (rel, isDir) => rel === state || rel.startsWith(`${state}/`) || inGit(rel) || ignored(rel, isDir);
   }
 
-  /** Stops watching the workspace. */
+  private stateRel(): string {
+    return path.relative(this.options.root, this.options.stateDir).split(path.sep).join('/');
+  }
+
+  /** Stops reading the change feed (and stops it, when it is the checkpointer's own). */
   dispose(): void {
-    this.feed?.close();
+    this.feed?.cursor.close();
+    if (this.feed?.owned) this.feed.feed.close();
     this.feed = undefined;
   }
 
@@ -259,6 +271,13 @@ export class Checkpointer implements Checkpoints {
     }
     return [...out];
   }
+}
+
+/** Whether `rel` or a folder above it is left out (a path inside an ignored folder is not always matched by the rule alone). */
+function skippedWithin(skip: (rel: string, isDir: boolean) => boolean, rel: string, isDir: boolean): boolean {
+  if (skip(rel, isDir)) return true;
+  for (let i = rel.indexOf('/'); i !== -1; i = rel.indexOf('/', i + 1)) if (skip(rel.slice(0, i), true)) return true;
+  return false;
 }
 
 export function sameState(a: FileState | null, b: FileState | null): boolean {

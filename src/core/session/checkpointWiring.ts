@@ -5,19 +5,30 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { Checkpointer } from '../checkpoint';
+import { ChangeFeed } from '../fs/changeFeed';
 import type { PatchPilotSettings } from '../config';
 import { IgnoreRules } from '../git/ignoreRules';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 
 export const STATE_DIR = '.patchpilot';
 
-export function createCheckpointer(root: string, settings: PatchPilotSettings, ignore?: IgnoreFilter): Checkpointer | undefined {
+/**
+ * The workspace's one change feed (inotify), read by the checkpoints and the protected guard around
+ * commands; started by its first reader, markers in the checkpoint store's folder.
+ */
+export function createChangeFeed(root: string): ChangeFeed {
+  const real = realpathSync(root);
+  return new ChangeFeed(real, path.join(real, STATE_DIR, 'checkpoints', 'feed'), STATE_DIR);
+}
+
+export function createCheckpointer(root: string, settings: PatchPilotSettings, ignore?: IgnoreFilter, feed?: ChangeFeed): Checkpointer | undefined {
   if (!settings.checkpoints.enabled) return undefined;
   const real = realpathSync(root);
   return new Checkpointer({
     root: real,
     stateDir: path.join(real, STATE_DIR),
     maxBytes: settings.checkpoints.maxBytes,
+    ...(feed ? { feed } : {}),
     ignored: () => {
       const rules = new IgnoreRules(real, ignore);
       const agent = rules.agentFilter.snapshot();

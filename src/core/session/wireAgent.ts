@@ -18,8 +18,9 @@ import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import { mcpProtectedGlobs, type McpManager } from '../mcp';
 import { wireCapabilities } from './capabilities';
-import { createCheckpointer } from './checkpointWiring';
+import { createChangeFeed, createCheckpointer } from './checkpointWiring';
 import { createHookRunner } from './hookWiring';
+import { GuardBaseline } from '../policy/exec/guardBaseline';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: {
@@ -149,7 +150,10 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   // Every workspace file an MCP server's launch names is part of its approval: protected while the server is configured.
   const mcpProtected = o.readOnly ? [] : mcpProtectedGlobs(o.root, settings.mcp.servers);
-  const guard = createCommandGuard(o.root, policy, settings.history.path, ignore, mcpProtected);
+  // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
+  const feed = o.readOnly ? undefined : createChangeFeed(o.root);
+  const baseline = feed ? new GuardBaseline(feed) : undefined;
+  const guard = { ...createCommandGuard(o.root, policy, settings.history.path, ignore, mcpProtected), ...(baseline ? { baseline } : {}) };
   const capabilities = await wireCapabilities({
     root: o.root,
     config: o.config,
@@ -165,7 +169,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
   const workspaceFs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
-  const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, ignore);
+  const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, ignore, feed);
   const exec = o.readOnly
     ? undefined
     : createCommandExecutor(o.root, {
@@ -226,6 +230,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   };
   const close = async () => {
     checkpoints?.dispose();
+    baseline?.dispose();
+    feed?.close();
     if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
     // A store the host lent is the host's to close.
     if (!o.history) await history?.close();

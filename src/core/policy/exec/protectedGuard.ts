@@ -1,23 +1,25 @@
 /**
  * (attacks.guard) what a command may not read or change, made true around each command.
  *
- * Before: one walk of the workspace (workspaceScan). In the sandbox, existing protected entries are
+ * Before: one walk of the workspace (workspaceScan), or, with a baseline on the change feed
+ * (guardBaseline), the last view brought up to date from the paths that changed since. In the sandbox, existing protected entries are
  * bound read-only (a mount point also cannot be renamed or deleted), the root `.git` is bound onto
  * itself (so it cannot be swapped for a copy) with its executing parts read-only, and ignored files
  * and their hard links are masked (empty), so no reader, however it names the file, gets the bytes.
- * After: a second walk. A protected path that did not exist before (a new `.vscode/tasks.json`,
+ * After: a second walk, or only the paths the command changed (the feed) and the few places the feed
+ * does not watch (guardScan). A protected path that did not exist before (a new `.vscode/tasks.json`,
  * `.envrc`, a CI workflow, `.git/commondir`, a bare-repository layout) is moved aside into
  * `.patchpilot/quarantine/`, never deleted; without a sandbox, a protected file that was changed or
  * deleted gets its bytes back. Every such change is reported to the caller (the model and the audit).
  */
 import { promises as fs } from 'node:fs';
 import path from 'node:path';
-import { createProtectedTest, type ProtectedGlob } from '../path/protectedPaths';
-import { GIT_EXEC_PARTS, inodeKey, listTree, scanWorkspace, toEntry, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
+import type { ProtectedGlob } from '../path/protectedPaths';
+import type { FeedCursor } from '../../fs/changeFeed';
+import { GIT_EXEC_PARTS, inodeKey, type ScannedEntry, type WorkspaceScan } from './workspaceScan';
 import { SecretRedactor } from './secretRedactor';
-
-/** The checkpoint store's folder in the state folder (src/core/checkpoint/checkpointStore.ts says the same). */
-const CHECKPOINTS_DIR = 'checkpoints';
+import type { GuardBaseline, ScanMode } from './guardBaseline';
+import { QUARANTINE, scanWithGitParts } from './guardScan';
 
 export interface GuardOptions {
   /** Real path of the workspace root. */
@@ -36,6 +38,11 @@ export interface GuardOptions {
   /** Keep the bytes of protected files so that changes can be undone (needed without a sandbox). */
   keepBytes?: boolean;
   budget?: number;
+  /**
+   * The guard's view kept between commands on the workspace's change feed (wireAgent makes one per
+   * workspace): a command then costs what it changed. Without it, each command walks twice.
+   */
+  baseline?: GuardBaseline;
 }
 
 export interface ProtectedChange {
@@ -48,18 +55,24 @@ export interface ProtectedChange {
 
 const MAX_KEPT_FILE = 1024 * 1024;
 const MAX_KEPT_TOTAL = 16 * 1024 * 1024;
-const QUARANTINE = 'quarantine';
 
 export class GuardSession {
+  /** How `end` found what the command changed (the feed, or a walk); undefined before it ran. */
+  endMode: ScanMode | undefined;
+
   private constructor(
     private readonly options: GuardOptions,
     readonly scan: WorkspaceScan,
     private readonly kept: Map<string, Buffer>,
     readonly redactor: SecretRedactor,
+    /** How `begin` got its view: brought up to date from the feed, or a walk. */
+    readonly beginMode: ScanMode,
+    private readonly session: FeedCursor | undefined,
   ) {}
 
   static async begin(options: GuardOptions): Promise<GuardSession> {
-    const scan = await scanWithGitParts(options);
+    const current = await options.baseline?.current(options);
+    const scan = current?.scan ?? (await scanWithGitParts(options));
     const kept = new Map<string, Buffer>();
     if (options.keepBytes) {
       let total = 0;
@@ -74,7 +87,7 @@ export class GuardSession {
       }
     }
     const redactor = await SecretRedactor.fromFiles(options.root, scan.ignoredFiles);
-    return new GuardSession(options, scan, kept, redactor);
+    return new GuardSession(options, scan, kept, redactor, current?.mode ?? 'walk', current?.session);
   }
 
   /**
@@ -101,9 +114,13 @@ export class GuardSession {
     return args;
   }
 
-  /** Compares with a fresh walk; moves new protected entries aside and, when bytes were kept, restores changed ones. */
+  /** Compares with the workspace now (the paths the feed saw change, or a walk); moves new protected entries aside and, when bytes were kept, restores changed ones. */
   async end(): Promise<ProtectedChange[]> {
-    const after = await scanWithGitParts(this.options);
+    const { scan: after, mode } =
+      this.session && this.options.baseline
+        ? await this.options.baseline.after(this.options, this.scan, this.session)
+        : { scan: await scanWithGitParts(this.options), mode: 'walk' as const };
+    this.endMode = mode;
     const before = this.scan.protectedAll;
     const changes: ProtectedChange[] = [];
     const created = [...after.protectedAll.values()].filter((e) => !before.has(e.rel));
@@ -157,46 +174,6 @@ export class GuardSession {
 
 function sameEntry(a: ScannedEntry, b: ScannedEntry): boolean {
   return a.type === b.type && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && inodeKey(a) === inodeKey(b) && a.mode === b.mode;
-}
-
-/** The workspace walk plus the root `.git`'s executing parts (its other contents change with every commit). */
-async function scanWithGitParts(options: GuardOptions): Promise<WorkspaceScan> {
-  const isProtected = createProtectedTest(options.protectedGlobs ?? []);
-  const state = options.stateDir ?? '.patchpilot';
-  const scan = await scanWorkspace(
-    options.root,
-    {
-      isIgnored: options.ignored(),
-      isProtected: (rel, isDir) => rel !== '.git' && isProtected(rel, isDir),
-      isOwnState: (rel) => {
-        if (!rel.startsWith(`${state}/`)) return false;
-        const inside = rel.slice(state.length + 1);
-        // The database and its companions, the folder's own .gitignore (written at the first save,
-        // maybe during a command) and the quarantine are written by PatchPilot, not by the command.
-        // The checkpoint store (written between commands, never during one) is left out too: walking and keeping
-        // its blobs would make every command pay for the store's size; a restore checks each blob's hash instead.
-        return (
-          inside.startsWith(options.stateFile ?? 'history.db') ||
-          inside === '.gitignore' ||
-          inside.startsWith(QUARANTINE) ||
-          inside === CHECKPOINTS_DIR ||
-          inside.startsWith(`${CHECKPOINTS_DIR}/`)
-        );
-      },
-    },
-    options.budget,
-  );
-  const git = await fs.lstat(path.join(options.root, '.git')).catch(() => undefined);
-  if (git?.isDirectory()) {
-    scan.gitDir = true;
-    // A submodule's objects under .git/modules are data, not config.
-    const skip = (rel: string) => rel.startsWith('.git/modules/') && rel.endsWith('/objects');
-    for (const part of GIT_EXEC_PARTS) for (const e of await listTree(options.root, `.git/${part}`, { budget: 2000, skip })) scan.protectedAll.set(e.rel, e);
-  } else if (git) {
-    // A gitfile (worktree, submodule) or a link: the whole name is protected like any other.
-    scan.protectedAll.set('.git', toEntry('.git', git));
-  }
-  return scan;
 }
 
 /** What the model is told after a command touched protected paths. */

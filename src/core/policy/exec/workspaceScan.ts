@@ -2,7 +2,7 @@
  * One breadth-first walk of the workspace that finds what a command must not read or change:
  * `.patchpilotignore`d (and denyPaths) entries, protected entries (editor, git, CI, package-manager
  * and agent config, wherever they are), and other names (hard links) of ignored files. The sandbox
- * masks and binds what it finds; the protected guard compares two walks to catch what a command
+ * masks and binds what it finds; the protected guard compares two views (two walks, or one brought up to date from the change feed) to catch what a command
  * created. Breadth first, so a budget cut keeps the shallow (most likely read) paths.
  * Links are never followed; `.git` at the root is not walked (its executing parts are listed apart).
  */
@@ -53,7 +53,25 @@ export interface WorkspaceScan {
 export const DEFAULT_SCAN_BUDGET = 200_000;
 const READ_BATCH = 32;
 
-export async function scanWorkspace(root: string, rules: ScanRules, budget = DEFAULT_SCAN_BUDGET): Promise<WorkspaceScan> {
+/** A folder to read: its entries (only the named ones, when `only` is given), with whether it lies inside a protected folder. */
+export interface ScanStart {
+  dir: string;
+  inProtected: boolean;
+  only?: ReadonlySet<string>;
+}
+
+/**
+ * The walk, from the root or (`starts`) from some entries only: the protected guard on the change feed
+ * rescans just the paths a step changed, with the same rules. `sharedInodes`: inodes of ignored files
+ * with several names already known, whose other names are looked for among the plain files walked.
+ */
+export async function scanWorkspace(
+  root: string,
+  rules: ScanRules,
+  budget = DEFAULT_SCAN_BUDGET,
+  starts: readonly ScanStart[] = [{ dir: '', inProtected: false }],
+  sharedInodes: ReadonlySet<string> = new Set(),
+): Promise<WorkspaceScan> {
   const scan: WorkspaceScan = { ignored: [], ignoredFiles: [], protectedTop: [], protectedAll: new Map(), linkedToIgnored: [], truncated: false, entries: 0 };
   // Plain files are not stat'ed (one readdir per folder is the whole cost of most of the tree); their
   // names are kept in case an ignored file turns out to have other names (nlink > 1).
@@ -65,24 +83,24 @@ export async function scanWorkspace(root: string, rules: ScanRules, budget = DEF
       return undefined; // vanished meanwhile
     }
   };
-  // [relative folder, inside a protected folder]
-  let level: [string, boolean][] = [['', false]];
+  let level: ScanStart[] = [...starts];
   while (level.length > 0 && !scan.truncated) {
-    const next: [string, boolean][] = [];
+    const next: ScanStart[] = [];
     // The folders of one level are read a batch at a time: the walk is bound by I/O latency, and
     // results are still handled in order, so the walk stays deterministic.
     const listings: (Dirent[] | undefined)[] = [];
     for (let i = 0; i < level.length; i += READ_BATCH) {
-      const batch = level.slice(i, i + READ_BATCH).map(([dirRel]) => fs.readdir(path.join(root, dirRel), { withFileTypes: true }).catch(() => undefined));
+      const batch = level.slice(i, i + READ_BATCH).map(({ dir }) => fs.readdir(path.join(root, dir), { withFileTypes: true }).catch(() => undefined));
       listings.push(...(await Promise.all(batch)));
     }
-    for (const [index, [dirRel, inProtected]] of level.entries()) {
+    for (const [index, { dir: dirRel, inProtected, only }] of level.entries()) {
       const dirents = listings[index];
       if (!dirents) continue; // vanished or unreadable: nothing in it to mask
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       // A folder with git's own layout is a repository to git, whatever its name (attacks.git): its parts are protected.
       const layout = dirRel !== '.git' && namesFormGitDir(new Set(dirents.map((d) => d.name)));
       for (const d of dirents) {
+        if (only && !only.has(d.name)) continue;
         if (++scan.entries > budget) {
           scan.truncated = true;
           break;
@@ -108,14 +126,14 @@ export async function scanWorkspace(root: string, rules: ScanRules, budget = DEF
         } else if (d.isFile()) plainFiles.push(rel);
         // The root .git is git's own business (objects, refs, index change with every commit); its
         // executing parts are listed apart (GIT_EXEC_PARTS). A nested .git is protected as a whole.
-        if (isDir && rel !== '.git') next.push([rel, isProtected]);
+        if (isDir && rel !== '.git') next.push({ dir: rel, inProtected: isProtected });
       }
       if (scan.truncated) break;
     }
     level = next;
   }
   // Only an ignored file with several names has twins to find: then the plain files get a stat each.
-  const shared = new Set(scan.ignoredFiles.filter((e) => e.nlink > 1).map(inodeKey));
+  const shared = new Set([...sharedInodes, ...scan.ignoredFiles.filter((e) => e.nlink > 1).map(inodeKey)]);
   if (shared.size > 0) {
     const protectedTwins = [...scan.protectedAll.values()].filter((e) => e.type === 'file' && shared.has(inodeKey(e)));
     scan.linkedToIgnored.push(...protectedTwins);

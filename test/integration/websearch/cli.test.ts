@@ -59,7 +59,12 @@ describe('patchpilot run with web_search (built CLI)', { skip: skipWithoutBuild 
 
   test('nothing configured: the keyless provider is offered; a workspace (even untrusted) may turn it off', async () => {
     const offered = (body: Record<string, any>) => body.tools.some((t: any) => t.function.name === 'web_search');
-    const keyless = [{ reply: { toolCalls: [call('finish', { summary: 'ok' })] }, check: ({ body }: { body: Record<string, any> }) => (offered(body) ? undefined : 'web_search not offered') }];
+    const keyless = [
+      {
+        reply: { toolCalls: [call('finish', { summary: 'ok' })] },
+        check: ({ body }: { body: Record<string, any> }) => (offered(body) ? undefined : 'web_search not offered'),
+      },
+    ];
     await withRepo(keyless, async (root, server) => {
       const r = await runCli(['--goal', 'x', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model']);
       assert.equal(r.code, 0, r.stderr);

@@ -233,7 +233,12 @@ describe('web_search: configuration', () => {
   test('keyless DuckDuckGo unless configured: a SearXNG url, a Brave key, or an explicit provider (off included)', () => {
     assert.equal((chooseProvider(config({}).settings.webSearch, undefined) as { name: string }).name, 'duckduckgo');
     assert.equal(
-      (chooseProvider(config({ 'patchpilot.webSearch.provider': 'duckduckgo', 'patchpilot.webSearch.url': 'http://127.0.0.1:9/html/' }).settings.webSearch, 'k') as { name: string }).name,
+      (
+        chooseProvider(
+          config({ 'patchpilot.webSearch.provider': 'duckduckgo', 'patchpilot.webSearch.url': 'http://127.0.0.1:9/html/' }).settings.webSearch,
+          'k',
+        ) as { name: string }
+      ).name,
       'duckduckgo',
     );
     assert.equal(

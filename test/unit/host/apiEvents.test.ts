@@ -40,7 +40,10 @@ test('a run: started, proposed, applied, tests, refused, finished; each with the
   events.forEach((e) => api.take(e));
   assert.deepEqual(seen, [
     ['onDidStartRun', { runId: 'run-1', goal: 'fix it', mode: 'auto', model: 'm' }],
-    ['onDidProposePatch', { runId: 'run-1', step: 1, patchId: 'p1', ok: true, hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'would-apply' }], diff: '--- a/a.ts' }],
+    [
+      'onDidProposePatch',
+      { runId: 'run-1', step: 1, patchId: 'p1', ok: true, hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'would-apply' }], diff: '--- a/a.ts' },
+    ],
     [
       'onDidApplyPatch',
       { runId: 'run-1', step: 1, patchId: 'p1', files: ['a.ts'], hunks: [{ id: 'a.ts#1', path: 'a.ts', status: 'applied' }], total: 1, edited: false },

@@ -17,7 +17,8 @@
 import { abortable } from '../base/abortable';
 import { Emitter } from '../base/event';
 import type { Disposable } from '../base/disposable';
-import type { ActionApprovalRequest } from '../ports';
+import type { ActionApprovalRequest, Elicitor } from '../ports';
+import { UserError } from '../base/errors';
 import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
 import type { McpApprovals } from './approvals';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
@@ -29,6 +30,9 @@ import { createMcpCallGuard, type McpCallGuard } from './resultFilter';
 import { sandboxVerdict, type ServerSandboxOptions } from './serverSandbox';
 import { launchQuestion } from './launchQuestion';
 import { createMcpTool } from './mcpTool';
+import type { McpPromptDefinition, McpResourceDefinition } from './clientFeatures';
+import { filteredPrompt, filteredResource } from './contentText';
+import { mcpResourceTools } from './resourceTools';
 import { exposedToolName } from './naming';
 
 export type McpServerState = 'disabled' | 'needs-approval' | 'declined' | 'not-started' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
@@ -54,6 +58,14 @@ export interface McpServerStatus {
   sandboxed?: boolean;
 }
 
+/** What a connected, approved server offers beyond its tools (the chat's slash commands and @-mentions, `mcp list`). */
+export interface McpServerCatalog {
+  server: string;
+  tools: string[];
+  prompts: McpPromptDefinition[];
+  resources: McpResourceDefinition[];
+}
+
 export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'backoff' | 'random'>> {
   root: string;
   servers: Record<string, McpServerConfig>;
@@ -67,6 +79,8 @@ export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'c
    * unconfined and results unfiltered (tests of the bare client).
    */
   protection?: ServerSandboxOptions;
+  /** Who answers servers' elicitation requests (the chat's form, the terminal); without one servers cannot ask. */
+  elicitor?: Elicitor;
 }
 
 interface Entry {
@@ -174,6 +188,26 @@ export class McpManager implements ToolSource, Disposable {
     return { status: this.statusOf(e), tools: c.tools };
   }
 
+  /** The prompts and resources of each connected, approved server, as listed now (list_changed keeps them current). */
+  catalog(): McpServerCatalog[] {
+    return [...this.entries.values()]
+      .filter((e) => e.connection?.state === 'connected' && this.check(e).approved)
+      .map((e) => {
+        const c = e.connection!;
+        return { server: e.name, tools: c.tools.map((t) => t.name), prompts: [...c.prompts], resources: [...c.resources] };
+      });
+  }
+
+  /** A prompt's messages as one user turn (filtered like tool results); the server must be approved. */
+  async getPrompt(server: string, prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<string> {
+    return filteredPrompt(await this.reachable(server, signal), prompt, args, signal, this.callGuard);
+  }
+
+  /** A resource's contents for the model or an attachment (filtered like tool results); the server must be approved. */
+  async readResource(server: string, uri: string, signal: AbortSignal): Promise<string> {
+    return filteredResource(await this.reachable(server, signal), uri, signal, this.callGuard);
+  }
+
   /** Stops every server (and whatever they started). */
   async dispose(): Promise<void> {
     await Promise.all([...this.entries.values()].map((e) => e.connection?.close()));
@@ -225,8 +259,30 @@ export class McpManager implements ToolSource, Disposable {
         e.offered++;
       }
     }
+    // Resources are read through two tools of their own, offered when a server of the run lists any.
+    const withResources = ready.filter((e) => e.connection?.state === 'connected' && e.connection.resources.length > 0).map((e) => e.name);
+    if (withResources.length)
+      tools.push(
+        ...mcpResourceTools({
+          resourceServers: () => this.catalog().filter((c) => withResources.includes(c.server)).map((c) => ({ server: c.server, resources: c.resources })),
+          readResource: (server, uri, signal) => this.readResource(server, uri, signal),
+        }),
+      );
     this.fire();
     return tools;
+  }
+
+  /** An approved server, connected (started if it was not); a UserError saying why not. */
+  private async reachable(server: string, signal: AbortSignal): Promise<McpConnection> {
+    const e = this.entries.get(server);
+    if (!e) throw new UserError(`no MCP server named "${server}" (configured: ${this.serverNames.join(', ') || 'none'})`);
+    if (e.config.disabled) throw new UserError(`MCP server "${server}" is disabled in the settings`);
+    if (!this.check(e).approved) throw new UserError(`MCP server "${server}" is not approved yet${this.hint(e)}`);
+    e.expectedFiles ??= this.options.approvals.get(e.name)?.files ?? {};
+    if (e.connection?.state !== 'connected') await abortable(this.connect(e), signal);
+    const c = e.connection!;
+    if (c.state !== 'connected') throw new UserError(`MCP server "${server}" is not available: ${c.reason ?? c.state}`);
+    return c;
   }
 
   /** Where the launch stands against its approval, with the named files hashed once. */
@@ -337,6 +393,7 @@ export class McpManager implements ToolSource, Disposable {
       },
       ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, blocksUnixSockets: verdict.blocksUnixSockets, options: this.protection! } } : {}),
       envAllow: this.envAllow,
+      ...(o.elicitor ? { elicitor: o.elicitor } : {}),
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       callTimeoutMs: o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(o.backoff ? { backoff: o.backoff } : {}),

@@ -12,3 +12,4 @@ export * from './chatModel';
 export * from './workspaceFs';
 export * from './diffPreview';
 export * from './diagnostics';
+export * from './elicitor';

@@ -12,7 +12,7 @@ import { defaultUserStateDir } from '../config/userState';
 import { McpApprovals, McpManager, mcpProtectedGlobs } from '../mcp';
 import type { ServerSandboxOptions } from '../mcp/serverSandbox';
 import { createCommandGuard } from '../tools/policyAdapters';
-import type { Notifier, WebSearcher } from '../ports';
+import type { Elicitor, Notifier, WebSearcher } from '../ports';
 import { spawnSubagentTool } from '../tools/spawnSubagent';
 import type { Tool, ToolSource } from '../tools/types';
 import { webSearchTool } from '../tools/webSearch';
@@ -30,6 +30,8 @@ export interface CapabilityOptions {
   userStateDir?: string;
   /** How the host's user approves an MCP server outside a run, for status messages. */
   mcpApproveHint?: (server: string) => string;
+  /** Who answers MCP servers' elicitation requests; without one servers cannot ask. */
+  mcpElicitor?: Elicitor;
   /** The agent's command guard (MCP launch files among its protected paths): local servers get the same sandbox mounts. */
   guard?: ServerSandboxOptions['guard'];
   /** Absolute folders readable in the sandbox wherever they are (the bundled skills). */
@@ -63,7 +65,7 @@ export async function wireCapabilities(o: CapabilityOptions): Promise<Capabiliti
   const protection = mcpProtection(o.root, settings, o.guard, o.readOnlyPaths);
   if (mcp) await mcp.configure(servers, settings.policy.envAllow, protection);
   else if (Object.keys(servers).length > 0) {
-    mcp = createMcpManager({ root: o.root, settings, servers, userStateDir: o.userStateDir, approveHint: o.mcpApproveHint, notifier: o.notifier, protection });
+    mcp = createMcpManager({ root: o.root, settings, servers, userStateDir: o.userStateDir, approveHint: o.mcpApproveHint, notifier: o.notifier, protection, elicitor: o.mcpElicitor });
     ownsMcp = true;
   }
   return { tools, search, toolSources: mcp && !o.readOnly ? [mcp] : [], mcp, ownsMcp };
@@ -78,6 +80,7 @@ export function createMcpManager(o: {
   approveHint?: (server: string) => string;
   notifier?: Notifier;
   protection?: ServerSandboxOptions;
+  elicitor?: Elicitor;
 }): McpManager {
   const approvals = new McpApprovals({
     root: o.root,
@@ -92,6 +95,7 @@ export function createMcpManager(o: {
     approvals,
     protection: o.protection ?? mcpProtection(o.root, o.settings),
     ...(o.approveHint ? { approveHint: o.approveHint } : {}),
+    ...(o.elicitor ? { elicitor: o.elicitor } : {}),
   });
 }
 

@@ -12,7 +12,7 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
-import type { Approver, ChatModel, DiagnosticsSource, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import type { Approver, ChatModel, DiagnosticsSource, Elicitor, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
@@ -55,6 +55,8 @@ export interface WireAgentOptions {
   userStateDir?: string;
   /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */
   mcpApproveHint?: (server: string) => string;
+  /** Who answers MCP servers' elicitation requests (the terminal, or a decline without one). */
+  mcpElicitor?: Elicitor;
   /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
   bundledSkillsDir?: string;
   /**
@@ -156,6 +158,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     mcp: o.mcp,
     userStateDir: o.userStateDir,
     mcpApproveHint: o.mcpApproveHint,
+    ...(o.mcpElicitor ? { mcpElicitor: o.mcpElicitor } : {}),
     guard: { root: o.root, ...guard },
     readOnlyPaths,
   });

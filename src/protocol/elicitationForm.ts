@@ -169,7 +169,12 @@ function check(f: ElicitationField, raw: string | boolean | string[], set: (v: E
       return undefined;
     }
     case 'multiselect': {
-      const list = Array.isArray(raw) ? raw : String(raw).split(',').map((x) => x.trim()).filter(Boolean);
+      const list = Array.isArray(raw)
+        ? raw
+        : String(raw)
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean);
       const values: string[] = [];
       for (const v of list) {
         const hit = f.options?.find((o) => o.value === v || o.label.toLowerCase() === v.toLowerCase());

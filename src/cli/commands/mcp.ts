@@ -72,7 +72,13 @@ export async function run(argv: string[]): Promise<number> {
       const statuses = await manager.inspect(controller.signal);
       const catalog = new Map(manager.catalog().map((c) => [c.server, c]));
       if (args.json)
-        process.stdout.write(`${JSON.stringify(statuses.map((s) => ({ ...s, ...offers(catalog.get(s.name)) })), null, 2)}\n`);
+        process.stdout.write(
+          `${JSON.stringify(
+            statuses.map((s) => ({ ...s, ...offers(catalog.get(s.name)) })),
+            null,
+            2,
+          )}\n`,
+        );
       else if (statuses.length === 0) process.stdout.write('no MCP servers configured (patchpilot.mcp.servers)\n');
       else for (const s of statuses) process.stdout.write(`${statusLine(s)}${catalogLines(catalog.get(s.name))}\n`);
       return ExitCode.ok;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline/promises';
-import type { ElicitationRequest, Elicitor, Notifier } from '../../core/ports';
-import { elicitationContent, type ElicitationAnswer, type ElicitationField } from '../../protocol/elicitationForm';
+import type { ElicitationRequest, ElicitationResponse as ElicitationAnswer, Elicitor, Notifier } from '../../core/ports';
+import { elicitationContent, elicitationFields, type ElicitationField } from '../../protocol/elicitationForm';
 
 /**
  * An MCP server asks the user for input (elicitation). On a terminal: the fields are asked one by
@@ -36,12 +36,13 @@ export class TerminalElicitor implements Elicitor {
       if (yes) this.openUrl(request.url);
       return yes ? { action: 'accept' } : { action: 'decline' };
     }
-    if (request.unsupported.length) this.output.write(`  (fields this terminal cannot ask are left out: ${request.unsupported.join(', ')})\n`);
+    const { fields, unsupported } = elicitationFields(request.requestedSchema);
+    if (unsupported.length) this.output.write(`  (fields this terminal cannot ask are left out: ${unsupported.join(', ')})\n`);
     const choice = await this.ask('[f]ill in, [d]ecline, [c]ancel? ', signal);
     if (/^d/i.test(choice)) return { action: 'decline' };
     if (!/^f/i.test(choice)) return { action: 'cancel' };
     const content: Record<string, unknown> = {};
-    for (const f of request.fields) {
+    for (const f of fields) {
       for (let attempt = 0; ; attempt++) {
         const answer = await this.ask(question(f), signal);
         const checked = elicitationContent([f], { [f.key]: answer });

@@ -13,7 +13,6 @@ import {
   type ClientCapabilities,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { elicitationFields } from '../../protocol/elicitationForm';
 import type { Elicitor } from '../ports/elicitor';
 
 export interface McpPromptDefinition {
@@ -43,11 +42,14 @@ export function installElicitation(client: Client, server: string, elicitor: Eli
   client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
     const p = request.params as { mode?: string; message: string; url?: string; elicitationId?: string; requestedSchema?: unknown };
     if (p.mode === 'url') {
-      const answer = await elicitor.elicit({ server, mode: 'url', message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) }, extra.signal);
+      const answer = await elicitor.elicit(
+        { server, mode: 'url', message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) },
+        extra.signal,
+      );
       return answer.action === 'accept' ? { action: 'accept' } : answer;
     }
-    const { fields, unsupported } = elicitationFields(p.requestedSchema);
-    const answer = await elicitor.elicit({ server, mode: 'form', message: p.message, fields, unsupported }, extra.signal);
+    const schema = p.requestedSchema && typeof p.requestedSchema === 'object' ? (p.requestedSchema as Record<string, unknown>) : {};
+    const answer = await elicitor.elicit({ server, mode: 'form', message: p.message, requestedSchema: schema }, extra.signal);
     return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : answer;
   });
 }

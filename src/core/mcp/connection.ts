@@ -14,7 +14,15 @@ import { errorMessage } from '../base/errors';
 import { buildChildEnv } from '../policy/exec/childEnv';
 import type { McpServerConfig } from '../config/mcpServers';
 import type { Elicitor } from '../ports/elicitor';
-import { clientCapabilities, installElicitation, installListChanged, listPrompts, listResources, type McpPromptDefinition, type McpResourceDefinition } from './clientFeatures';
+import {
+  clientCapabilities,
+  installElicitation,
+  installListChanged,
+  listPrompts,
+  listResources,
+  type McpPromptDefinition,
+  type McpResourceDefinition,
+} from './clientFeatures';
 import type { McpToolDefinition } from './fingerprint';
 import { ProcessTransport } from './processTransport';
 import { commandExists, sandboxedLaunch, type ServerSandboxOptions } from './serverSandbox';

@@ -38,7 +38,7 @@ function asContent(result: ReadResourceResult): CallToolResult {
 function promptContent(result: GetPromptResult): CallToolResult {
   const content: CallToolResult['content'] = [];
   for (const m of result.messages) {
-    if (m.role === 'assistant') content.push({ type: 'text', text: '(the prompt\'s assistant message:)' });
+    if (m.role === 'assistant') content.push({ type: 'text', text: "(the prompt's assistant message:)" });
     content.push(m.content as CallToolResult['content'][number]);
   }
   return { content };

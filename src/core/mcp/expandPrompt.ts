@@ -19,13 +19,18 @@ export async function expandPromptCommand(
   signal: AbortSignal,
 ): Promise<{ text: string; command: string } | { error: string }> {
   await manager.inspect(signal);
-  const parsed = parsePromptCommand(text, manager.catalog().map((c) => ({ server: c.server, prompts: c.prompts })));
+  const parsed = parsePromptCommand(
+    text,
+    manager.catalog().map((c) => ({ server: c.server, prompts: c.prompts })),
+  );
   if ('error' in parsed) return parsed;
   const command = `/mcp.${parsed.server}.${parsed.prompt.name}`;
   for (const a of parsed.missing) {
     const value = ask ? await ask(a, command) : undefined;
     if (value === undefined || (value.trim() === '' && a.required))
-      return { error: `${command} needs ${parsed.missing.map((m) => m.name).join(', ')}: give ${parsed.missing.map((m) => `${m.name}=...`).join(' ')} after the command` };
+      return {
+        error: `${command} needs ${parsed.missing.map((m) => m.name).join(', ')}: give ${parsed.missing.map((m) => `${m.name}=...`).join(' ')} after the command`,
+      };
     parsed.args[a.name] = value;
   }
   try {

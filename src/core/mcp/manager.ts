@@ -17,7 +17,7 @@
 import { abortable } from '../base/abortable';
 import { Emitter } from '../base/event';
 import type { Disposable } from '../base/disposable';
-import type { ActionApprovalRequest, Elicitor } from '../ports';
+import type { Elicitor } from '../ports';
 import { UserError } from '../base/errors';
 import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
 import type { McpApprovals } from './approvals';
@@ -34,6 +34,7 @@ import type { McpPromptDefinition, McpResourceDefinition } from './clientFeature
 import { filteredPrompt, filteredResource } from './contentText';
 import { mcpResourceTools } from './resourceTools';
 import { exposedToolName } from './naming';
+import { askApproval, fingerprints, reviewTools } from './toolReview';
 
 export type McpServerState = 'disabled' | 'needs-approval' | 'declined' | 'not-started' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
@@ -236,7 +237,7 @@ export class McpManager implements ToolSource, Disposable {
     for (const e of ready) {
       const c = e.connection;
       if (c?.state !== 'connected') continue;
-      await this.reviewTools(e, c.tools, ctx);
+      e.withheld = await reviewTools(this.options.approvals, e.name, c.tools, ctx);
       const approval = this.options.approvals.get(e.name);
       e.offered = 0;
       for (const def of c.tools) {
@@ -264,7 +265,10 @@ export class McpManager implements ToolSource, Disposable {
     if (withResources.length)
       tools.push(
         ...mcpResourceTools({
-          resourceServers: () => this.catalog().filter((c) => withResources.includes(c.server)).map((c) => ({ server: c.server, resources: c.resources })),
+          resourceServers: () =>
+            this.catalog()
+              .filter((c) => withResources.includes(c.server))
+              .map((c) => ({ server: c.server, resources: c.resources })),
           readResource: (server, uri, signal) => this.readResource(server, uri, signal),
         }),
       );
@@ -292,7 +296,7 @@ export class McpManager implements ToolSource, Disposable {
 
   private async askLaunch(e: Entry, check: LaunchCheck, ctx: ToolSourceContext): Promise<boolean> {
     const request = launchQuestion(e.name, e.config, check.files, check.changeReason, sandboxVerdict(e.name, this.protection));
-    const yes = await this.ask(request, 'ask:mcp-server', ctx);
+    const yes = await askApproval(request, 'ask:mcp-server', ctx);
     // A server still running from before the change runs the old code: it stops either way, and a yes starts the approved files.
     const running = e.connection;
     e.connection = undefined;
@@ -311,57 +315,6 @@ export class McpManager implements ToolSource, Disposable {
   private setProtection(protection: ServerSandboxOptions | undefined): void {
     this.protection = protection;
     this.callGuard = protection ? createMcpCallGuard(protection.guard) : undefined;
-  }
-
-  /** The first time a server is reached, its tools are recorded; later, new or changed ones need a yes. */
-  private async reviewTools(e: Entry, defs: readonly McpToolDefinition[], ctx: ToolSourceContext): Promise<void> {
-    const approval = this.options.approvals.get(e.name);
-    if (!approval) return;
-    if (approval.tools === null) {
-      this.options.approvals.approve(e.name, { launch: approval.launch, ...(approval.files ? { files: approval.files } : {}), tools: fingerprints(defs) });
-      e.withheld = [];
-      return;
-    }
-    const changed = defs.filter((d) => approval.tools![d.name] !== toolFingerprint(d));
-    if (changed.length === 0) {
-      e.withheld = [];
-      return;
-    }
-    const yes = await this.ask(
-      {
-        kind: 'mcp',
-        title: `MCP server "${e.name}" changed its tools since you approved them: ${changed.map((d) => d.name).join(', ')}`,
-        reason: "a tool's description reaches the model, so a changed one can carry instructions (tool poisoning); declined tools are not offered",
-        detail: changed
-          .map((d) => `${d.name} (${approval.tools![d.name] ? 'changed' : 'new'}): ${d.description ?? d.title ?? '(no description)'}`)
-          .join('\n\n'),
-      },
-      'ask:mcp-tools-changed',
-      ctx,
-    );
-    if (yes) {
-      this.options.approvals.approve(e.name, {
-        launch: approval.launch,
-        ...(approval.files ? { files: approval.files } : {}),
-        tools: { ...approval.tools, ...fingerprints(changed) },
-      });
-      e.withheld = [];
-    } else {
-      e.withheld = changed.map((d) => d.name);
-    }
-  }
-
-  private async ask(request: ActionApprovalRequest, rule: string, ctx: ToolSourceContext): Promise<boolean> {
-    ctx.emit?.({ type: 'policy', kind: 'command', subject: request.title, decision: { verdict: 'ask', rule, reason: request.reason } });
-    ctx.emit?.({ type: 'approval-needed', request });
-    const answer = await ctx.approver.approveAction(request, ctx.signal);
-    ctx.emit?.({
-      type: 'approval-answered',
-      kind: request.kind,
-      approved: answer.approved,
-      ...(!answer.approved && answer.unattended !== undefined ? { unattended: true } : {}),
-    });
-    return answer.approved;
   }
 
   /** Connects (or refreshes the tool list of) one approved server; failures end up in its status. */
@@ -461,8 +414,4 @@ export class McpManager implements ToolSource, Disposable {
 
 function newEntry(name: string, config: McpServerConfig): Entry {
   return { name, config, withheld: [], offered: 0 };
-}
-
-function fingerprints(defs: readonly McpToolDefinition[]): Record<string, string> {
-  return Object.fromEntries(defs.map((d) => [d.name, toolFingerprint(d)]));
 }

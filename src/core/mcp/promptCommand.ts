@@ -36,9 +36,7 @@ export function parsePromptCommand(text: string, catalog: readonly PromptCatalog
   const head = line.split(/\s/, 1)[0]!;
   const rest = line.slice(head.length).trim();
   // Server names may hold dots: the longest configured name that fits wins.
-  const hit = catalog
-    .filter((c) => head.startsWith(`${PROMPT_COMMAND_PREFIX}${c.server}.`))
-    .sort((a, b) => b.server.length - a.server.length)[0];
+  const hit = catalog.filter((c) => head.startsWith(`${PROMPT_COMMAND_PREFIX}${c.server}.`)).sort((a, b) => b.server.length - a.server.length)[0];
   if (!hit) return { error: `no connected MCP server for ${head} (servers with prompts: ${catalog.map((c) => c.server).join(', ') || 'none'})` };
   const name = head.slice(PROMPT_COMMAND_PREFIX.length + hit.server.length + 1);
   const prompt = hit.prompts.find((p) => p.name === name);

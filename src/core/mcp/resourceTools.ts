@@ -20,7 +20,8 @@ const MAX_LISTED = 200;
 export function mcpResourceTools(access: McpResourceAccess): Tool<any>[] {
   const list: Tool<{ server?: string }> = {
     name: 'list_mcp_resources',
-    description: 'List the resources (documents, data) the MCP servers of this workspace offer: server, URI, name and description. Read one with read_mcp_resource.',
+    description:
+      'List the resources (documents, data) the MCP servers of this workspace offer: server, URI, name and description. Read one with read_mcp_resource.',
     schema: { type: 'object', properties: { server: { type: 'string', description: 'Only this server' } }, additionalProperties: false },
     readOnly: true,
     async run(args) {
@@ -47,7 +48,8 @@ export function mcpResourceTools(access: McpResourceAccess): Tool<any>[] {
     },
     readOnly: true,
     async run(args, ctx) {
-      if (!access.resourceServers().some((s) => s.server === args.server)) throw new ToolError(`no MCP server "${args.server}" with resources (servers: ${names(access)})`);
+      if (!access.resourceServers().some((s) => s.server === args.server))
+        throw new ToolError(`no MCP server "${args.server}" with resources (servers: ${names(access)})`);
       try {
         return ok((await access.readResource(args.server, args.uri, ctx.signal)) || '(empty resource)', { server: args.server, uri: args.uri });
       } catch (err) {
@@ -60,7 +62,12 @@ export function mcpResourceTools(access: McpResourceAccess): Tool<any>[] {
 }
 
 function names(access: McpResourceAccess): string {
-  return access.resourceServers().map((s) => s.server).join(', ') || 'none';
+  return (
+    access
+      .resourceServers()
+      .map((s) => s.server)
+      .join(', ') || 'none'
+  );
 }
 
 function oneLine(text: string): string {

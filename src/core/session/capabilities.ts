@@ -65,7 +65,16 @@ export async function wireCapabilities(o: CapabilityOptions): Promise<Capabiliti
   const protection = mcpProtection(o.root, settings, o.guard, o.readOnlyPaths);
   if (mcp) await mcp.configure(servers, settings.policy.envAllow, protection);
   else if (Object.keys(servers).length > 0) {
-    mcp = createMcpManager({ root: o.root, settings, servers, userStateDir: o.userStateDir, approveHint: o.mcpApproveHint, notifier: o.notifier, protection, elicitor: o.mcpElicitor });
+    mcp = createMcpManager({
+      root: o.root,
+      settings,
+      servers,
+      userStateDir: o.userStateDir,
+      approveHint: o.mcpApproveHint,
+      notifier: o.notifier,
+      protection,
+      elicitor: o.mcpElicitor,
+    });
     ownsMcp = true;
   }
   return { tools, search, toolSources: mcp && !o.readOnly ? [mcp] : [], mcp, ownsMcp };

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McpApprovals, McpManager, expandPromptCommand, type McpServerConfig } from '../../../src/core/mcp';
 import { DEFAULT_SETTINGS } from '../../../src/core/config/settings';
-import type { ElicitationRequest, Elicitor } from '../../../src/core/ports';
-import type { ElicitationAnswer } from '../../../src/protocol/elicitationForm';
+import type { ElicitationRequest, ElicitationResponse as ElicitationAnswer, Elicitor } from '../../../src/core/ports';
+import { elicitationFields } from '../../../src/protocol/elicitationForm';
 import { mcpProtection } from '../../../src/core/session/capabilities';
 import { ToolRegistry, type Tool } from '../../../src/core/tools';
 import { ScriptedApprover, makeContext, tempWorkspace } from '../../unit/tools/helpers';
@@ -55,7 +55,11 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
     new ToolRegistry().with(tools).invoke(name, JSON.stringify(args), makeContext(root, { approver: yes(), mode: 'auto' }));
 
   before(() => {
-    const ws = tempWorkspace({ 'notes/secret.md': `${SECRET_LINE}\n`, 'secret.env': 'TOKEN=PP-RESOURCE-SECRET-77\n', '.patchpilotignore': 'notes/\nsecret.env\n' });
+    const ws = tempWorkspace({
+      'notes/secret.md': `${SECRET_LINE}\n`,
+      'secret.env': 'TOKEN=PP-RESOURCE-SECRET-77\n',
+      '.patchpilotignore': 'notes/\nsecret.env\n',
+    });
     root = ws.root;
     cleanupWs = ws.cleanup;
     userState = mkdtempSync(path.join(tmpdir(), 'pp-user-state-'));
@@ -88,10 +92,16 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
     assert.deepEqual(asked, ['city']);
     assert.equal((answered as { text: string }).text, "What's weather in Paris?");
 
-    assert.match((await expandPromptCommand(m, '/mcp.everything.nope', undefined, signal()) as { error: string }).error, /has no prompt "nope" \(it has: .*args-prompt/);
-    assert.match((await expandPromptCommand(m, '/mcp.other.x', undefined, signal()) as { error: string }).error, /no connected MCP server for \/mcp\.other\.x/);
     assert.match(
-      (await expandPromptCommand(m, '/mcp.everything.args-prompt town=Rome', undefined, signal()) as { error: string }).error,
+      ((await expandPromptCommand(m, '/mcp.everything.nope', undefined, signal())) as { error: string }).error,
+      /has no prompt "nope" \(it has: .*args-prompt/,
+    );
+    assert.match(
+      ((await expandPromptCommand(m, '/mcp.other.x', undefined, signal())) as { error: string }).error,
+      /no connected MCP server for \/mcp\.other\.x/,
+    );
+    assert.match(
+      ((await expandPromptCommand(m, '/mcp.everything.args-prompt town=Rome', undefined, signal())) as { error: string }).error,
       /has no argument "town" \(it has: city, state\)/,
     );
   });
@@ -164,7 +174,9 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
     await gather(none);
     assert.ok(!none.catalog()[0]!.tools.includes('trigger-elicitation-request'), 'no handler: no capability, so the server offers no elicitation tool');
 
-    const elicitor = new ScriptedElicitor((r) => (r.mode === 'form' ? { action: 'accept', content: { name: 'Ada', check: true, integer: 7 } } : { action: 'decline' }));
+    const elicitor = new ScriptedElicitor((r) =>
+      r.mode === 'form' ? { action: 'accept', content: { name: 'Ada', check: true, integer: 7 } } : { action: 'decline' },
+    );
     const m = manager({ asks: stdio(process.execPath, [EVERYTHING, 'stdio'], { alwaysAllow: ['trigger-elicitation-request'] }) }, { elicitor });
     const tools = await gather(m);
     const answered = await invoke(tools, 'mcp__asks__trigger-elicitation-request', {});
@@ -174,9 +186,10 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
     assert.equal(form.mode, 'form');
     assert.equal(form.server, 'asks');
     if (form.mode === 'form') {
-      const name = form.fields.find((f) => f.key === 'name')!;
+      const { fields } = elicitationFields(form.requestedSchema);
+      const name = fields.find((f) => f.key === 'name')!;
       assert.deepEqual([name.label, name.kind, name.description], ['String', 'text', 'Your full, legal name']);
-      assert.equal(form.fields.find((f) => f.key === 'untitledSingleSelectEnum')!.kind, 'select');
+      assert.equal(fields.find((f) => f.key === 'untitledSingleSelectEnum')!.kind, 'select');
     }
 
     const declining = new ScriptedElicitor(() => ({ action: 'decline' }));

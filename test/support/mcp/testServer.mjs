@@ -28,7 +28,9 @@ const descriptionFile = arg('description-file');
 const description = descriptionFile ? readFileSync(descriptionFile, 'utf8').trim() : 'Echoes the text back';
 
 const server = new McpServer({ name: 'patchpilot-test-server', version: '1.0.0' });
-const echo = server.registerTool('echo', { description, inputSchema: { text: z.string() } }, async ({ text }) => ({ content: [{ type: 'text', text: `echo: ${text}` }] }));
+const echo = server.registerTool('echo', { description, inputSchema: { text: z.string() } }, async ({ text }) => ({
+  content: [{ type: 'text', text: `echo: ${text}` }],
+}));
 server.registerTool('die', { description: 'Exits in the middle of the call' }, async () => {
   process.stderr.write('test server: dying on purpose in the middle of a call\n');
   setTimeout(() => process.exit(3), 20);
@@ -49,7 +51,12 @@ if (process.argv.includes('--changing'))
   });
 const resourceFile = arg('resource-file');
 if (resourceFile)
-  server.registerResource('workspace file', pathToFileURL(resourceFile).href, { mimeType: 'text/plain', description: 'A file of the workspace' }, async (uri) => ({
-    contents: [{ uri: uri.href, mimeType: 'text/plain', text: readFileSync(resourceFile, 'utf8') }],
-  }));
+  server.registerResource(
+    'workspace file',
+    pathToFileURL(resourceFile).href,
+    { mimeType: 'text/plain', description: 'A file of the workspace' },
+    async (uri) => ({
+      contents: [{ uri: uri.href, mimeType: 'text/plain', text: readFileSync(resourceFile, 'utf8') }],
+    }),
+  );
 await server.connect(new StdioServerTransport());

@@ -10,7 +10,9 @@ import type { ChatModel, DiffPreview, PatchEngine, WorkspaceFs } from '../../../
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
 import { createMcpManager } from '../../../core/session/capabilities';
-import type { McpManager, McpServerStatus } from '../../../core/mcp';
+import { isPromptCommand, type McpManager, type McpServerStatus } from '../../../core/mcp';
+import { VsCodeElicitor } from './mcpElicitor';
+import { expandPromptInChat } from './mcpPrompt';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
@@ -197,7 +199,9 @@ export class AgentHost implements vscode.Disposable {
       await this.catchUp();
     }
     if (!this.session.running) this.sayModelChanged();
-    const result = this.session.send(text);
+    const goal = isPromptCommand(text) ? await expandPromptInChat(this.mcp, text, (level, t) => this.addNotice(level, t)) : text;
+    if (goal === undefined) return { delivered: 'refused', reason: 'the MCP prompt could not be used (the chat says why)' };
+    const result = this.session.send(goal);
     // Queued behind the run New Chat stopped, it is the new chat's first goal, not a note for a step.
     this.addEntry({ kind: 'user', text: text.trim(), ...(result.kind === 'queued' && !this.oldChatRunEnding ? { queued: true } : {}) });
     if (result.kind === 'queued') return { delivered: 'queued' };
@@ -349,6 +353,8 @@ export class AgentHost implements vscode.Disposable {
         root: folder.uri.fsPath,
         settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
         userStateDir,
+        // Servers may ask the user for input during a call: VS Code's own inputs (mcpElicitor.ts).
+        elicitor: new VsCodeElicitor(),
       });
       const history = await this.services.history?.();
       const model = this.services.chatModel?.(loaded.config.settings);

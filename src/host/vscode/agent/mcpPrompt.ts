@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../../core/base/errors';
+import { expandPromptCommand, type McpManager } from '../../../core/mcp';
+
+/**
+ * A chat message `/mcp.<server>.<prompt> name=value ...`: the prompt's messages become the message
+ * the run gets; a required argument not given is asked in an input box. Undefined (with a notice in
+ * the chat saying why) when it cannot be used: no server, not approved, unknown prompt, cancelled.
+ */
+export async function expandPromptInChat(
+  mcp: McpManager | undefined,
+  text: string,
+  notice: (level: 'info' | 'error', text: string) => void,
+): Promise<string | undefined> {
+  if (!mcp) {
+    notice('error', `${text.trim().split(/\s/, 1)[0]}: no MCP server is configured (patchpilot.mcp.servers).`);
+    return undefined;
+  }
+  const ask = (a: { name: string; description?: string }, command: string) =>
+    Promise.resolve(vscode.window.showInputBox({ title: `${command}: ${a.name} (required)`, prompt: a.description, ignoreFocusOut: true }));
+  const expanded = await expandPromptCommand(mcp, text, ask, new AbortController().signal).catch((err: unknown) => ({ error: errorMessage(err) }));
+  if ('error' in expanded) {
+    notice('error', expanded.error);
+    return undefined;
+  }
+  notice('info', `${expanded.command}: the prompt's messages are your message.`);
+  return expanded.text;
+}

@@ -12,7 +12,7 @@ import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type Wired
 import { createMcpManager } from '../../../core/session/capabilities';
 import { isPromptCommand, type McpManager, type McpServerStatus } from '../../../core/mcp';
 import { VsCodeElicitor } from './mcpElicitor';
-import { expandPromptInChat } from './mcpPrompt';
+import { expandPromptInChat, slashCommands } from './mcpPrompt';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
@@ -165,6 +165,7 @@ export class AgentHost implements vscode.Disposable {
       notice: this.notice ?? (trusted ? undefined : RESTRICTED),
       ...(this.demo ? { demo: true, sampleHere: this.sampleHere } : {}),
       ...(testsOffer ? { testsOffer } : {}),
+      ...(this.mcp ? { commands: slashCommands(this.mcp.catalog()) } : {}),
     };
   }
 
@@ -349,13 +350,17 @@ export class AgentHost implements vscode.Disposable {
     if (!previous) {
       const loaded = await this.config.load();
       const userStateDir = this.context.globalStorageUri.fsPath;
-      this.mcp ??= createMcpManager({
-        root: folder.uri.fsPath,
-        settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
-        userStateDir,
-        // Servers may ask the user for input during a call: VS Code's own inputs (mcpElicitor.ts).
-        elicitor: new VsCodeElicitor(),
-      });
+      if (!this.mcp) {
+        this.mcp = createMcpManager({
+          root: folder.uri.fsPath,
+          settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
+          userStateDir,
+          // Servers may ask the user for input during a call: VS Code's own inputs (mcpElicitor.ts).
+          elicitor: new VsCodeElicitor(),
+        });
+        // A server started, stopped or changed its prompts (list_changed): the message box's suggestions follow.
+        this.mcp.onDidChangeStatus(() => this.push('chat/status', this.status()));
+      }
       const history = await this.services.history?.();
       const model = this.services.chatModel?.(loaded.config.settings);
       this.wired = (async () =>

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../core/base/errors';
-import { expandPromptCommand, type McpManager } from '../../../core/mcp';
+import { expandPromptCommand, promptCommandName, type McpManager, type McpServerCatalog } from '../../../core/mcp';
+import type { SlashCommandView } from '../../../protocol/chat';
 
 /**
  * A chat message `/mcp.<server>.<prompt> name=value ...`: the prompt's messages become the message
@@ -25,4 +26,15 @@ export async function expandPromptInChat(
   }
   notice('info', `${expanded.command}: the prompt's messages are your message.`);
   return expanded.text;
+}
+
+/** The prompts of the connected servers as the message box suggests them. */
+export function slashCommands(catalog: readonly McpServerCatalog[]): SlashCommandView[] {
+  return catalog.flatMap((c) =>
+    c.prompts.map((p) => ({
+      command: promptCommandName(c.server, p.name),
+      args: p.arguments.map((a) => (a.required ? `${a.name}=...` : `[${a.name}=...]`)).join(' '),
+      ...(p.description || p.title ? { description: (p.title ?? p.description)! } : {}),
+    })),
+  );
 }

@@ -4,7 +4,7 @@ import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
 import { errorMessage } from '../../core/base';
 import { ChatSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
-import { expandPromptCommand, isPromptCommand, type AskPromptArgument, type McpManager } from '../../core/mcp';
+import { attachMentionedResources, expandPromptCommand, isPromptCommand, resourceMentions, type AskPromptArgument, type McpManager } from '../../core/mcp';
 import type { RunEndStatus, RunTestsOutcome } from '../../protocol/agentEvents';
 import { ExitCode } from '../io';
 import { Watchdog } from './watchdog';
@@ -68,18 +68,27 @@ export class AgentSession {
     return true;
   }
 
-  /** A goal as the model gets it: an MCP prompt command becomes the prompt's messages; else the goal as typed. */
+  /** A goal as the model gets it: an MCP prompt command becomes the prompt's messages; `@server:uri` attaches that resource. */
   async prepareGoal(goal: string): Promise<{ goal: string } | { error: string }> {
-    if (!isPromptCommand(goal)) return { goal };
+    const mentioned = this.prompts ? resourceMentions(goal, this.prompts.manager.serverNames).length > 0 : false;
+    if (!isPromptCommand(goal) && !mentioned) return { goal };
     if (!this.prompts) return { error: `${goal.trim().split(/\s/, 1)[0]}: no MCP server is configured (patchpilot.mcp.servers)` };
     const controller = new AbortController();
     const onSignal = () => controller.abort();
     process.once('SIGINT', onSignal);
     try {
-      const expanded = await expandPromptCommand(this.prompts.manager, goal, this.prompts.ask, controller.signal);
-      if ('error' in expanded) return expanded;
-      this.notifier.info(`${expanded.command}: the prompt's messages are the goal`);
-      return { goal: expanded.text };
+      let text = goal;
+      if (isPromptCommand(goal)) {
+        const expanded = await expandPromptCommand(this.prompts.manager, goal, this.prompts.ask, controller.signal);
+        if ('error' in expanded) return expanded;
+        this.notifier.info(`${expanded.command}: the prompt's messages are the goal`);
+        text = expanded.text;
+      }
+      if (!mentioned) return { goal: text };
+      const withResources = await attachMentionedResources(this.prompts.manager, text, controller.signal);
+      if ('error' in withResources) return withResources;
+      for (const a of withResources.attached) this.notifier.info(`attached @${a.server}:${a.uri} (${a.chars} characters)`);
+      return { goal: withResources.text };
     } catch (err) {
       return { error: controller.signal.aborted ? 'cancelled' : errorMessage(err) };
     } finally {

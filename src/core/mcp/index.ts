@@ -7,3 +7,4 @@ export { launchFiles, mcpProtectedGlobs, describeFileChanges, type LaunchFiles }
 export type { McpPromptDefinition, McpResourceDefinition } from './clientFeatures';
 export { isPromptCommand, parsePromptCommand, promptCommandName, PROMPT_COMMAND_PREFIX, type PromptCommand, type PromptCatalog } from './promptCommand';
 export { expandPromptCommand, type AskPromptArgument } from './expandPrompt';
+export { attachMentionedResources, resourceMentions, type ResourceAttachment } from './resourceMentions';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { McpApprovals, McpManager, expandPromptCommand, type McpServerConfig } from '../../../src/core/mcp';
+import { McpApprovals, McpManager, attachMentionedResources, expandPromptCommand, type McpServerConfig } from '../../../src/core/mcp';
 import { DEFAULT_SETTINGS } from '../../../src/core/config/settings';
 import type { ElicitationRequest, ElicitationResponse as ElicitationAnswer, Elicitor } from '../../../src/core/ports';
 import { elicitationFields } from '../../../src/protocol/elicitationForm';
@@ -143,6 +143,27 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
     const missing = await invoke(tools, 'read_mcp_resource', { server: 'everything', uri: 'demo://resource/static/document/none.md' });
     assert.equal(missing.ok, false);
     assert.match(missing.output, /could not read demo:\/\/resource\/static\/document\/none\.md/);
+  });
+
+  test('@server:uri in a message attaches that resource, filtered; other @ words stay text; a resource that cannot be read is refused naming it', async () => {
+    const m = manager({ everything: stdio(process.execPath, [EVERYTHING, 'stdio']) });
+    await gather(m);
+    const r = await attachMentionedResources(m, 'Summarize @everything:demo://resource/static/document/features.md, thanks @team:x', signal());
+    assert.ok('text' in r);
+    assert.deepEqual(
+      r.attached.map((a) => [a.server, a.uri]),
+      [['everything', 'demo://resource/static/document/features.md']],
+    );
+    assert.match(
+      r.text,
+      /^Summarize @everything:demo:\/\/resource\/static\/document\/features\.md, thanks @team:x\n\n--- attached resource @everything:demo:\/\/resource\/static\/document\/features\.md ---\n/,
+    );
+    assert.match(r.text, /## Prompts/);
+    assert.ok(!r.text.includes(SECRET_LINE), 'filtered like a tool result');
+    const none = await attachMentionedResources(m, 'mail me at a@b.c', signal());
+    assert.deepEqual(none, { text: 'mail me at a@b.c', attached: [] });
+    const bad = await attachMentionedResources(m, '@everything:demo://resource/static/document/none.md', signal());
+    assert.match((bad as { error: string }).error, /^@everything:demo:\/\/resource\/static\/document\/none\.md could not be attached: /);
   });
 
   test('list_changed: a resource a tool registers shows up; a tool whose definition changed is refused and asked about at the next run', async () => {

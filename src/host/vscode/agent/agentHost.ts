@@ -12,7 +12,7 @@ import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type Wired
 import { createMcpManager } from '../../../core/session/capabilities';
 import { isPromptCommand, type McpManager, type McpServerStatus } from '../../../core/mcp';
 import { VsCodeElicitor } from './mcpElicitor';
-import { expandPromptInChat, slashCommands } from './mcpPrompt';
+import { attachInChat, expandPromptInChat, slashCommands } from './mcpPrompt';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
@@ -200,7 +200,9 @@ export class AgentHost implements vscode.Disposable {
       await this.catchUp();
     }
     if (!this.session.running) this.sayModelChanged();
-    const goal = isPromptCommand(text) ? await expandPromptInChat(this.mcp, text, (level, t) => this.addNotice(level, t)) : text;
+    const notice = (level: 'info' | 'error', t: string) => this.addNotice(level, t);
+    const expanded = isPromptCommand(text) ? await expandPromptInChat(this.mcp, text, notice) : text;
+    const goal = expanded === undefined ? undefined : await attachInChat(this.mcp, expanded, notice);
     if (goal === undefined) return { delivered: 'refused', reason: 'the MCP prompt could not be used (the chat says why)' };
     const result = this.session.send(goal);
     // Queued behind the run New Chat stopped, it is the new chat's first goal, not a note for a step.

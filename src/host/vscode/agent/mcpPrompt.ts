@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../core/base/errors';
-import { expandPromptCommand, promptCommandName, type McpManager, type McpServerCatalog } from '../../../core/mcp';
+import { attachMentionedResources, expandPromptCommand, promptCommandName, resourceMentions, type McpManager, type McpServerCatalog } from '../../../core/mcp';
 import type { SlashCommandView } from '../../../protocol/chat';
 
 /**
@@ -37,4 +37,20 @@ export function slashCommands(catalog: readonly McpServerCatalog[]): SlashComman
       ...(p.description || p.title ? { description: (p.title ?? p.description)! } : {}),
     })),
   );
+}
+
+/** `@server:uri` in a chat message: the resource is read (filtered) and attached; the chat says what was (or why not). */
+export async function attachInChat(
+  mcp: McpManager | undefined,
+  text: string,
+  notice: (level: 'info' | 'error', text: string) => void,
+): Promise<string | undefined> {
+  if (!mcp || resourceMentions(text, mcp.serverNames).length === 0) return text;
+  const r = await attachMentionedResources(mcp, text, new AbortController().signal).catch((err: unknown) => ({ error: errorMessage(err) }));
+  if ('error' in r) {
+    notice('error', r.error);
+    return undefined;
+  }
+  for (const a of r.attached) notice('info', `Attached @${a.server}:${a.uri} (${a.chars.toLocaleString('en-US')} characters).`);
+  return r.text;
 }

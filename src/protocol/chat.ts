@@ -60,6 +60,8 @@ export interface ChatStatus {
   testsOffer?: { command: string; source: string };
   /** The prompts of the running, approved MCP servers, as slash commands the message box suggests. */
   commands?: SlashCommandView[];
+  /** Their resources, as `@<server>:<uri>` mentions the message box suggests (attached when sent). */
+  mentions?: SlashCommandView[];
 }
 
 /** `/mcp.<server>.<prompt>` with its arguments (`city=... [state=...]`), for the message box's suggestions. */

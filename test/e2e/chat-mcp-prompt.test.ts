@@ -1,7 +1,8 @@
 // An MCP prompt as a slash command in the real chat (server-everything from npm): after the server
 // was approved from its card, typing "/mcp.every" in the message box lists its prompts in a list
 // box; Enter takes the highlighted one (it does not send), the argument is typed after it, and the
-// prompt's message is what the model gets as the user's turn.
+// prompt's message is what the model gets as the user's turn. An "@" word suggests the server's
+// resources; the one taken is attached to the message (the chat says so).
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -15,12 +16,19 @@ const settings: Record<string, unknown> = {
   'patchpilot.mcp.unsandboxedServers': ['everything'],
 };
 const scripted = useScriptedModel(
-  [{ reply: { text: 'Hello there.' } }, { reply: { text: 'Sunny in Paris.' }, expect: { anyMessageContains: "What's weather in Paris?" } }],
+  [
+    { reply: { text: 'Hello there.' } },
+    { reply: { text: 'Sunny in Paris.' }, expect: { anyMessageContains: "What's weather in Paris?" } },
+    {
+      reply: { text: 'Read the extension notes.' },
+      expect: { anyMessageContains: '--- attached resource @everything:demo://resource/static/document/extension.md ---' },
+    },
+  ],
   settings,
 );
 
 e2eTest(
-  'an MCP prompt from the message box: "/" suggests it, Enter takes it, its message is the turn',
+  'MCP in the message box: "/" suggests a prompt, Enter takes it, its message is the turn; "@" suggests a resource, attached when sent',
   async (vs) => {
     const chat = await sendInChat(vs, 'hi');
     const approve = getByRoleIn(chat, 'button', /^Approve mcp server: start MCP server "everything"/);
@@ -49,6 +57,24 @@ e2eTest(
     await vs.page.keyboard.press('Enter');
     await chat
       .getByText('Sunny in Paris.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+
+    // A resource: an @ word suggests the server's resources; the one taken is attached when sent.
+    await box.fill('Summarize @everything:demo://resource/static/document/ext');
+    await chat
+      .getByRole('option', { name: /@everything:demo:\/\/resource\/static\/document\/extension\.md/ })
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await box.focus();
+    await vs.page.keyboard.press('Tab');
+    assert.equal(await box.inputValue(), 'Summarize @everything:demo://resource/static/document/extension.md ');
+    await vs.page.keyboard.press('Enter');
+    await chat
+      .getByText(/^Attached @everything:demo:\/\/resource\/static\/document\/extension\.md \([\d,]+ characters\)\.$/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .getByText('Read the extension notes.')
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.deepEqual(scripted.server.mismatches, []);

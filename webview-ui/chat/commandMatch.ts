@@ -8,3 +8,13 @@ export function matchingCommands(commands: readonly SlashCommandView[], value: s
   const inside = commands.filter((c) => !prefix.includes(c) && c.command.toLowerCase().includes(typed.slice(1)));
   return [...prefix, ...inside].slice(0, 50);
 }
+
+/** Resources to attach (`@server:uri`) that fit the `@` word being typed at the end of the box; where that word starts. */
+export function matchingMentions(mentions: readonly SlashCommandView[], value: string): { items: SlashCommandView[]; from: number } {
+  const m = /(^|\s)(@\S*)$/.exec(value);
+  if (!m) return { items: [], from: -1 };
+  const typed = m[2]!.toLowerCase();
+  const prefix = mentions.filter((c) => c.command.toLowerCase().startsWith(typed));
+  const inside = mentions.filter((c) => !prefix.includes(c) && c.command.toLowerCase().includes(typed.slice(1)));
+  return { items: [...prefix, ...inside].slice(0, 50), from: value.length - m[2]!.length };
+}

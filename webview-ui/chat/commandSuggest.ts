@@ -1,16 +1,19 @@
 /**
  * The message box suggests MCP prompt commands (`/mcp.<server>.<prompt>`) as the user types a `/`
- * word: a list box under it (ARIA combobox pattern: aria-autocomplete, aria-expanded,
+ * word, and resources to attach (`@<server>:<uri>`) as they type an `@` word: a list box under it (ARIA combobox pattern: aria-autocomplete, aria-expanded,
  * aria-activedescendant), Up/Down to move, Enter or Tab to take one (its arguments are typed after
  * it), Escape to close; a click takes one too. The host sends the list with the chat's status.
  */
 import type { SlashCommandView } from '../../src/protocol/chat';
 import { el } from '../shared/components';
-import { matchingCommands } from './commandMatch';
+import { matchingCommands, matchingMentions } from './commandMatch';
 
 export class CommandSuggest {
   readonly root: HTMLElement;
   private commands: readonly SlashCommandView[] = [];
+  private mentions: readonly SlashCommandView[] = [];
+  /** Where the word a suggestion replaces starts (0 for a command, the `@` for a mention). */
+  private from = 0;
   private shown: SlashCommandView[] = [];
   private active = -1;
 
@@ -22,7 +25,7 @@ export class CommandSuggest {
     this.root = el('div', 'pp-suggest');
     this.root.id = 'pp-command-suggestions';
     this.root.setAttribute('role', 'listbox');
-    this.root.setAttribute('aria-label', 'MCP prompt commands');
+    this.root.setAttribute('aria-label', 'MCP prompt commands and resources');
     this.root.hidden = true;
     input.setAttribute('aria-autocomplete', 'list');
     input.setAttribute('aria-controls', this.root.id);
@@ -32,13 +35,16 @@ export class CommandSuggest {
     keyTarget.addEventListener('keydown', (e) => this.onKey(e), true);
   }
 
-  setCommands(commands: readonly SlashCommandView[] | undefined): void {
+  setCommands(commands: readonly SlashCommandView[] | undefined, mentions?: readonly SlashCommandView[]): void {
     this.commands = commands ?? [];
+    this.mentions = mentions ?? [];
     if (!this.root.hidden) this.update();
   }
 
   private update(): void {
-    this.shown = matchingCommands(this.commands, this.input.value);
+    const mention = matchingMentions(this.mentions, this.input.value);
+    this.shown = mention.items.length ? mention.items : matchingCommands(this.commands, this.input.value);
+    this.from = mention.items.length ? mention.from : 0;
     this.active = this.shown.length ? 0 : -1;
     this.render();
   }
@@ -80,7 +86,7 @@ export class CommandSuggest {
   }
 
   private take(c: SlashCommandView): void {
-    this.input.value = `${c.command} `;
+    this.input.value = `${this.input.value.slice(0, this.from)}${c.command} `;
     this.input.dispatchEvent(new Event('input'));
     this.close();
     this.input.focus();

@@ -205,7 +205,7 @@ function applyStatus(s: ChatStatus): void {
   // Stop is about to be disabled under the keyboard's focus: the focus goes back to the message box.
   if (!s.running && document.activeElement === stop) input.focus();
   snapshot.status = s;
-  suggest.setCommands(s.commands);
+  suggest.setCommands(s.commands, s.mentions);
   working.running(s.running);
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);

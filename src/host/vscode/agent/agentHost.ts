@@ -12,7 +12,7 @@ import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type Wired
 import { createMcpManager } from '../../../core/session/capabilities';
 import { isPromptCommand, type McpManager, type McpServerStatus } from '../../../core/mcp';
 import { VsCodeElicitor } from './mcpElicitor';
-import { attachInChat, expandPromptInChat, slashCommands } from './mcpPrompt';
+import { attachInChat, expandPromptInChat, resourceMentionViews, slashCommands } from './mcpPrompt';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
@@ -165,7 +165,7 @@ export class AgentHost implements vscode.Disposable {
       notice: this.notice ?? (trusted ? undefined : RESTRICTED),
       ...(this.demo ? { demo: true, sampleHere: this.sampleHere } : {}),
       ...(testsOffer ? { testsOffer } : {}),
-      ...(this.mcp ? { commands: slashCommands(this.mcp.catalog()) } : {}),
+      ...(this.mcp ? { commands: slashCommands(this.mcp.catalog()), mentions: resourceMentionViews(this.mcp.catalog()) } : {}),
     };
   }
 

@@ -54,3 +54,8 @@ export async function attachInChat(
   for (const a of r.attached) notice('info', `Attached @${a.server}:${a.uri} (${a.chars.toLocaleString('en-US')} characters).`);
   return r.text;
 }
+
+/** The connected servers' resources as `@server:uri` mentions the message box suggests (at most 200 per server). */
+export function resourceMentionViews(catalog: readonly McpServerCatalog[]): SlashCommandView[] {
+  return catalog.flatMap((c) => c.resources.slice(0, 200).map((r) => ({ command: `@${c.server}:${r.uri}`, args: '', description: r.title ?? r.name })));
+}

@@ -9,9 +9,7 @@ export type ElicitationRequest =
   | { server: string; mode: 'url'; message: string; url: string; elicitationId: string };
 
 export type ElicitationResponse =
-  | { action: 'accept'; content?: Record<string, string | number | boolean | string[]> }
-  | { action: 'decline' }
-  | { action: 'cancel' };
+  { action: 'accept'; content?: Record<string, string | number | boolean | string[]> } | { action: 'decline' } | { action: 'cancel' };
 
 export interface Elicitor {
   elicit(request: ElicitationRequest, signal: AbortSignal): Promise<ElicitationResponse>;

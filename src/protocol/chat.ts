@@ -61,6 +61,17 @@ export interface ChatStatus {
   sampleHere?: boolean;
   /** A test command found in the project, offered until answered ("Use npm test", Not Now, Never for This Workspace). */
   testsOffer?: { command: string; source: string };
+  /** The prompts of the running, approved MCP servers, as slash commands the message box suggests. */
+  commands?: SlashCommandView[];
+  /** Their resources, as `@<server>:<uri>` mentions the message box suggests (attached when sent). */
+  mentions?: SlashCommandView[];
+}
+
+/** `/mcp.<server>.<prompt>` with its arguments (`city=... [state=...]`), for the message box's suggestions. */
+export interface SlashCommandView {
+  command: string;
+  args: string;
+  description?: string;
 }
 
 /** An earlier chat from the history store, to open and continue. */

@@ -9,6 +9,7 @@ import type { ChatEntry, ChatSnapshot, ChatStatus } from '../../src/protocol/cha
 import { banner, button, el, messageBox, setEnabled } from '../shared/components';
 import { ApprovalCards } from './approvals';
 import { ChatHomeView } from './home';
+import { CommandSuggest } from './commandSuggest';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 import { RestoreControls } from '../shared/restorePreview';
@@ -58,7 +59,9 @@ const send = button({ label: 'Send', icon: 'send', onClick: () => void sendMessa
 const stop = button({ label: 'Stop', icon: 'debug-stop', variant: 'secondary', onClick: () => void stopRun() });
 const row = el('div', 'pp-actions');
 row.append(send, stop);
-composer.append(input, row);
+// `/` suggests the MCP servers' prompts; it takes Enter before the message box does (capture on the composer).
+const suggest = new CommandSuggest(input, composer);
+composer.append(suggest.root, input, row);
 // Said out loud, whatever has the focus: an approval waiting, a run starting or ending.
 const announcer = el('div', 'pp-sr-only');
 announcer.setAttribute('role', 'status');
@@ -209,6 +212,7 @@ function applyStatus(s: ChatStatus): void {
   // Stop is about to be disabled under the keyboard's focus: the focus goes back to the message box.
   if (!s.running && document.activeElement === stop) input.focus();
   snapshot.status = s;
+  suggest.setCommands(s.commands, s.mentions);
   working.running(s.running);
   restores.setRunning(s.running);
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';

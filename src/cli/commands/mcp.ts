@@ -2,16 +2,18 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig } from '../../core/config';
-import type { McpServerStatus } from '../../core/mcp';
+import { promptCommandName, type McpServerCatalog, type McpServerStatus } from '../../core/mcp';
 import { createMcpManager } from '../../core/session/capabilities';
 import { MCP_APPROVE_HINT } from '../node/agentDeps';
 import { loginOrLogout } from './mcpLogin';
+import { DecliningElicitor } from '../node/elicitors';
 
 export const usage = `Usage:
   patchpilot mcp list [--workspace DIR] [--trust-workspace] [--json]
       Each configured MCP server (patchpilot.mcp.servers) and its status: connected (with its
-      transport and tool count), failed (with the reason), or waiting for approval. Approved
-      servers are started to check them, then stopped; nothing is approved.
+      transport and tool count, and its tools, prompts and resources), failed (with the reason),
+      or waiting for approval. Approved servers are started to check them, then stopped; nothing
+      is approved. A prompt is run as a goal: patchpilot run --goal "/mcp.SERVER.PROMPT name=value".
   patchpilot mcp approve NAME... [--workspace DIR] [--trust-workspace]
       Approve servers ahead of a run (a run without a terminal cannot ask): start each one, show
       its command and tools, and record them with the content of every workspace file its
@@ -74,15 +76,18 @@ export async function run(argv: string[]): Promise<number> {
       process.off('SIGINT', onSignal);
     }
   }
+  const notifier = {
+    info: () => undefined,
+    warn: (m: string) => process.stderr.write(`patchpilot: warning: ${m}\n`),
+    error: (m: string) => process.stderr.write(`patchpilot: error: ${m}\n`),
+  };
   const manager = createMcpManager({
     root,
     settings: config.settings,
     approveHint: MCP_APPROVE_HINT,
-    notifier: {
-      info: () => undefined,
-      warn: (m) => process.stderr.write(`patchpilot: warning: ${m}\n`),
-      error: (m) => process.stderr.write(`patchpilot: error: ${m}\n`),
-    },
+    notifier,
+    // The servers see the capability a run declares, so they list (and get approved) the same tools; nothing here calls a tool.
+    elicitor: new DecliningElicitor(notifier),
   });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
@@ -91,9 +96,17 @@ export async function run(argv: string[]): Promise<number> {
   try {
     if (sub === 'list') {
       const statuses = await manager.inspect(controller.signal);
-      if (args.json) process.stdout.write(`${JSON.stringify(statuses, null, 2)}\n`);
+      const catalog = new Map(manager.catalog().map((c) => [c.server, c]));
+      if (args.json)
+        process.stdout.write(
+          `${JSON.stringify(
+            statuses.map((s) => ({ ...s, ...offers(catalog.get(s.name)) })),
+            null,
+            2,
+          )}\n`,
+        );
       else if (statuses.length === 0) process.stdout.write('no MCP servers configured (patchpilot.mcp.servers)\n');
-      else for (const s of statuses) process.stdout.write(`${statusLine(s)}\n`);
+      else for (const s of statuses) process.stdout.write(`${statusLine(s)}${catalogLines(catalog.get(s.name))}\n`);
       return ExitCode.ok;
     }
     let failed = false;
@@ -133,6 +146,25 @@ export function statusLine(s: McpServerStatus): string {
       : `${s.state}${s.reason ? `: ${s.reason.split('\n').slice(0, 5).join('\n    ')}` : ''}`;
   const where = s.sandboxed === undefined ? '' : s.sandboxed ? ' (sandboxed)' : ' (not sandboxed)';
   return `${s.name}  ${state}\n    ${s.launch}${where}`;
+}
+
+/** What a connected server offers, for --json (names only for tools: their definitions are what approval covers). */
+function offers(c: McpServerCatalog | undefined): Partial<Pick<McpServerCatalog, 'tools' | 'prompts' | 'resources'>> {
+  return c ? { tools: c.tools, prompts: c.prompts, resources: c.resources } : {};
+}
+
+/** The tools, prompts (as the chat's slash commands) and resources of a connected server, one line each. */
+export function catalogLines(c: McpServerCatalog | undefined): string {
+  if (!c) return '';
+  const lines = [`    tools: ${c.tools.join(', ') || 'none'}`];
+  lines.push(`    prompts: ${c.prompts.length ? '' : 'none'}`);
+  for (const p of c.prompts) {
+    const args = p.arguments.map((a) => (a.required ? `${a.name}=...` : `[${a.name}=...]`)).join(' ');
+    lines.push(`      ${promptCommandName(c.server, p.name)}${args ? ` ${args}` : ''}${p.description ? `  ${firstLine(p.description)}` : ''}`);
+  }
+  lines.push(`    resources: ${c.resources.length ? '' : 'none'}`);
+  for (const r of c.resources) lines.push(`      ${r.uri}  ${r.title ?? r.name}${r.mimeType ? ` (${r.mimeType})` : ''}`);
+  return `\n${lines.map((l) => l.trimEnd()).join('\n')}`;
 }
 
 function firstLine(text: string): string {

@@ -9,6 +9,8 @@ import { createAgentDeps } from '../node/agentDeps';
 import { AgentSession, exitCodeOf } from '../node/agentSession';
 import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
+import { DecliningElicitor, TerminalElicitor } from '../node/elicitors';
+import { askPromptArgumentOnTerminal } from '../node/promptArguments';
 import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 
@@ -99,13 +101,21 @@ export async function run(argv: string[]): Promise<number> {
       config,
       approver,
       notifier,
+      mcpElicitor: interactive ? new TerminalElicitor() : new DecliningElicitor(notifier),
       onEvent: json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }),
     });
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
   }
-  const session = new AgentSession(built.deps, built.history, notifier, () => (built.mcp ? built.mcp.dispose() : Promise.resolve()));
+  const mcp = built.mcp;
+  const session = new AgentSession(
+    built.deps,
+    built.history,
+    notifier,
+    () => (mcp ? mcp.dispose() : Promise.resolve()),
+    mcp ? { manager: mcp, ...(interactive ? { ask: askPromptArgumentOnTerminal() } : {}) } : undefined,
+  );
   const resume = args.resume;
   if (resume !== undefined) {
     try {
@@ -119,7 +129,12 @@ export async function run(argv: string[]): Promise<number> {
   }
   if (!goal) return runRepl(session);
   try {
-    const outcome = await session.runGoal(goal);
+    const prepared = await session.prepareGoal(goal);
+    if ('error' in prepared) {
+      process.stderr.write(`patchpilot run: ${prepared.error}\n`);
+      return ExitCode.usage;
+    }
+    const outcome = await session.runGoal(prepared.goal);
     // A blocked run's summary is the model's account of work that did not happen: not for stdout.
     if (!json && outcome.summary && outcome.status === 'finished') process.stdout.write(`${outcome.summary}\n`);
     if (outcome.status === 'failed' || outcome.status === 'interrupted') notifier.info(retryHint(outcome.runId));

@@ -8,6 +8,7 @@ import { createAgentDeps } from '../node/agentDeps';
 import { AgentSession } from '../node/agentSession';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 import { TelegramChannel } from '../node/telegramChannel';
+import { DecliningElicitor } from '../node/elicitors';
 
 export const usage = `Usage:
   patchpilot serve --telegram [--workspace DIR] [options of patchpilot run]
@@ -53,7 +54,8 @@ export async function run(argv: string[]): Promise<number> {
   const server = new ChannelServer({ channel, allowedChatIds: allowed, log: (line) => process.stderr.write(`patchpilot serve: ${line}\n`) });
   let built;
   try {
-    built = await createAgentDeps({ root, config, approver: server.approver, notifier, onEvent: server.onEvent });
+    // No terminal to answer an MCP server's questions on: they are declined, and the log says so.
+    built = await createAgentDeps({ root, config, approver: server.approver, notifier, onEvent: server.onEvent, mcpElicitor: new DecliningElicitor(notifier) });
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;

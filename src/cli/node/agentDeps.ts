@@ -1,5 +1,5 @@
 import type { ResolvedConfig } from '../../core/config';
-import type { Approver, Notifier } from '../../core/ports';
+import type { Approver, Elicitor, Notifier } from '../../core/ports';
 import { wireAgent, type WiredAgent } from '../../core/session';
 import { findBundledSkillsDir } from '../../core/context/skills/bundledDir';
 import type { AgentEvent } from '../../protocol/agentEvents';
@@ -10,6 +10,8 @@ export interface AgentHostOptions {
   config: ResolvedConfig;
   approver: Approver;
   notifier: Notifier;
+  /** Answers MCP servers' elicitation requests (the terminal, or a declining one headless). */
+  mcpElicitor: Elicitor;
   onEvent(e: AgentEvent): void;
 }
 

@@ -4,6 +4,7 @@ import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
 import { errorMessage } from '../../core/base';
 import { ChatSession } from '../../core/session';
 import type { Notifier } from '../../core/ports';
+import { attachMentionedResources, expandPromptCommand, isPromptCommand, resourceMentions, type AskPromptArgument, type McpManager } from '../../core/mcp';
 import type { RunEndStatus, RunTestsOutcome } from '../../protocol/agentEvents';
 import { ExitCode } from '../io';
 import { Watchdog } from './watchdog';
@@ -47,6 +48,8 @@ export class AgentSession {
     private readonly notifier: Notifier,
     /** Stops what the wiring started besides the history (MCP servers). */
     private readonly stopServices: () => Promise<void> = async () => undefined,
+    /** MCP prompts as goals (`/mcp.<server>.<prompt> name=value`): the servers, and who asks for a missing argument (none headless). */
+    private readonly prompts?: { manager: McpManager; ask?: AskPromptArgument },
   ) {
     this.chat = new ChatSession({ deps: this.deps });
   }
@@ -63,6 +66,34 @@ export class AgentSession {
     this.chat.stop();
     this.watchdog.cancelled();
     return true;
+  }
+
+  /** A goal as the model gets it: an MCP prompt command becomes the prompt's messages; `@server:uri` attaches that resource. */
+  async prepareGoal(goal: string): Promise<{ goal: string } | { error: string }> {
+    const mentioned = this.prompts ? resourceMentions(goal, this.prompts.manager.serverNames).length > 0 : false;
+    if (!isPromptCommand(goal) && !mentioned) return { goal };
+    if (!this.prompts) return { error: `${goal.trim().split(/\s/, 1)[0]}: no MCP server is configured (patchpilot.mcp.servers)` };
+    const controller = new AbortController();
+    const onSignal = () => controller.abort();
+    process.once('SIGINT', onSignal);
+    try {
+      let text = goal;
+      if (isPromptCommand(goal)) {
+        const expanded = await expandPromptCommand(this.prompts.manager, goal, this.prompts.ask, controller.signal);
+        if ('error' in expanded) return expanded;
+        this.notifier.info(`${expanded.command}: the prompt's messages are the goal`);
+        text = expanded.text;
+      }
+      if (!mentioned) return { goal: text };
+      const withResources = await attachMentionedResources(this.prompts.manager, text, controller.signal);
+      if ('error' in withResources) return withResources;
+      for (const a of withResources.attached) this.notifier.info(`attached @${a.server}:${a.uri} (${a.chars} characters)`);
+      return { goal: withResources.text };
+    } catch (err) {
+      return { error: controller.signal.aborted ? 'cancelled' : errorMessage(err) };
+    } finally {
+      process.off('SIGINT', onSignal);
+    }
   }
 
   async runGoal(goal: string): Promise<RunOutcome> {

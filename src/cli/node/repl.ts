@@ -34,7 +34,12 @@ export async function runRepl(
         continue;
       }
       history.unshift(goal);
-      const outcome = await session.runGoal(goal);
+      const prepared = await session.prepareGoal(goal);
+      if ('error' in prepared) {
+        output.write(`patchpilot: ${prepared.error}\n`);
+        continue;
+      }
+      const outcome = await session.runGoal(prepared.goal);
       if (outcome.summary && outcome.status === 'finished') stdout.write(`${outcome.summary}\n`);
     }
   } finally {

@@ -8,11 +8,21 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../base/event';
 import { errorMessage } from '../base/errors';
 import { buildChildEnv } from '../policy/exec/childEnv';
 import type { McpServerConfig } from '../config/mcpServers';
+import type { Elicitor } from '../ports/elicitor';
+import {
+  clientCapabilities,
+  installElicitation,
+  installListChanged,
+  listPrompts,
+  listResources,
+  type McpPromptDefinition,
+  type McpResourceDefinition,
+} from './clientFeatures';
 import type { McpToolDefinition } from './fingerprint';
 import { ProcessTransport } from './processTransport';
 import { commandExists, sandboxedLaunch, type ServerSandboxOptions } from './serverSandbox';
@@ -40,6 +50,8 @@ export interface McpConnectionOptions {
   sandbox?: { bwrapPath: string; blocksUnixSockets: boolean; options: ServerSandboxOptions };
   /** A remote server's OAuth provider and policy-checked fetch (remote/remoteAuth.ts); undefined: its headers only. */
   remoteAuth?: RemoteAuth;
+  /** Who answers the server's elicitation requests; without one the capability is not declared. */
+  elicitor?: Elicitor;
 }
 
 const SANDBOX_CACHES = { npm_config_cache: '/tmp/patchpilot-mcp-cache/npm', UV_CACHE_DIR: '/tmp/patchpilot-mcp-cache/uv' };
@@ -52,6 +64,8 @@ export class McpConnection {
   /** Why it failed or closed (the error, the exit status and the server's last stderr lines). */
   reason: string | undefined;
   tools: McpToolDefinition[] = [];
+  prompts: McpPromptDefinition[] = [];
+  resources: McpResourceDefinition[] = [];
   /** The transport that worked: 'stdio', 'streamable-http' or 'sse'. */
   transportKind: 'stdio' | 'streamable-http' | 'sse' | undefined;
   private client: Client | undefined;
@@ -113,6 +127,24 @@ export class McpConnection {
     return tools;
   }
 
+  /** Prompts and resources, fetched again (a server without them lists none; one that fails to list keeps its last lists). */
+  async refreshCatalog(which: 'prompts' | 'resources' | 'both' = 'both'): Promise<void> {
+    const client = this.requireClient();
+    const timeout = this.options.connectTimeoutMs;
+    if (which !== 'resources') this.prompts = await listPrompts(client, timeout).catch(() => this.prompts);
+    if (which !== 'prompts') this.resources = await listResources(client, timeout).catch(() => this.resources);
+  }
+
+  async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
+    await this.ensureConnected();
+    return this.requireClient().getPrompt({ name, arguments: args }, { signal, timeout: this.options.callTimeoutMs });
+  }
+
+  async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
+    await this.ensureConnected();
+    return this.requireClient().readResource({ uri }, { signal, timeout: this.options.callTimeoutMs });
+  }
+
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     await this.ensureConnected();
     const timeout = this.config.timeoutSeconds ? this.config.timeoutSeconds * 1000 : this.options.callTimeoutMs;
@@ -161,6 +193,7 @@ export class McpConnection {
     try {
       await this.open(generation);
       await this.refreshTools();
+      await this.refreshCatalog();
       if (generation !== this.generation) return;
       this.setState('connected', undefined);
     } catch (err) {
@@ -210,11 +243,25 @@ export class McpConnection {
   }
 
   private async attach(transport: Transport, generation: number, timeout: number): Promise<void> {
-    const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const client = new Client(CLIENT_INFO, { capabilities: clientCapabilities(this.options.elicitor) });
+    if (this.options.elicitor) installElicitation(client, this.name, this.options.elicitor);
+    installListChanged(client, (list) => void this.onListChanged(list, generation));
     this.client = client;
     this.transport = transport;
     client.onclose = () => this.onClosed(generation);
     await client.connect(transport, { timeout });
+  }
+
+  /** A list_changed notification: that list is fetched again; a changed tool is refused until approved again (mcpTool.ts). */
+  private async onListChanged(list: 'tools' | 'prompts' | 'resources', generation: number): Promise<void> {
+    if (generation !== this.generation || this.state !== 'connected') return;
+    try {
+      if (list === 'tools') await this.refreshTools();
+      else await this.refreshCatalog(list);
+    } catch {
+      return; // a failing list keeps the last one; the next run's start lists again
+    }
+    if (generation === this.generation) this.changed.fire();
   }
 
   private onClosed(generation: number): void {

@@ -1,6 +1,10 @@
 export { parseMcpServers, describeLaunch, type McpServerConfig, type McpStdioConfig, type McpHttpConfig } from '../config/mcpServers';
 export { McpApprovals, type ServerApproval, type McpApprovalsOptions } from './approvals';
-export { McpManager, type McpManagerOptions, type McpServerStatus, type McpServerState } from './manager';
+export { McpManager, type McpManagerOptions, type McpServerStatus, type McpServerState, type McpServerCatalog } from './manager';
 export { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
 export { exposedToolName } from './naming';
 export { launchFiles, mcpProtectedGlobs, describeFileChanges, type LaunchFiles } from './launchFiles';
+export type { McpPromptDefinition, McpResourceDefinition } from './clientFeatures';
+export { isPromptCommand, parsePromptCommand, promptCommandName, PROMPT_COMMAND_PREFIX, type PromptCommand, type PromptCatalog } from './promptCommand';
+export { expandPromptCommand, type AskPromptArgument } from './expandPrompt';
+export { attachMentionedResources, resourceMentions, type ResourceAttachment } from './resourceMentions';

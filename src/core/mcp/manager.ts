@@ -17,7 +17,8 @@
 import { abortable } from '../base/abortable';
 import { Emitter } from '../base/event';
 import type { Disposable } from '../base/disposable';
-import type { ActionApprovalRequest } from '../ports';
+import type { Elicitor } from '../ports';
+import { UserError } from '../base/errors';
 import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
 import type { McpApprovals } from './approvals';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
@@ -29,8 +30,12 @@ import { createMcpCallGuard, type McpCallGuard } from './resultFilter';
 import { sandboxVerdict, type ServerSandboxOptions } from './serverSandbox';
 import { launchQuestion } from './launchQuestion';
 import { createMcpTool } from './mcpTool';
+import type { McpPromptDefinition, McpResourceDefinition } from './clientFeatures';
+import { filteredPrompt, filteredResource } from './contentText';
+import { mcpResourceTools } from './resourceTools';
 import { exposedToolName } from './naming';
 import type { RemoteAuthFactory } from './remote/remoteAuth';
+import { askApproval, fingerprints, reviewTools } from './toolReview';
 
 export type McpServerState = 'disabled' | 'needs-approval' | 'declined' | 'not-started' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
@@ -55,6 +60,14 @@ export interface McpServerStatus {
   sandboxed?: boolean;
 }
 
+/** What a connected, approved server offers beyond its tools (the chat's slash commands and @-mentions, `mcp list`). */
+export interface McpServerCatalog {
+  server: string;
+  tools: string[];
+  prompts: McpPromptDefinition[];
+  resources: McpResourceDefinition[];
+}
+
 export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'connectTimeoutMs' | 'callTimeoutMs' | 'backoff' | 'random'>> {
   root: string;
   servers: Record<string, McpServerConfig>;
@@ -70,6 +83,8 @@ export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'c
   protection?: ServerSandboxOptions;
   /** OAuth of remote servers (remote/remoteAuth.ts); without it they get their configured headers only. */
   remoteAuth?: RemoteAuthFactory;
+  /** Who answers servers' elicitation requests (the chat's form, the terminal); without one servers cannot ask. */
+  elicitor?: Elicitor;
 }
 
 interface Entry {
@@ -177,6 +192,26 @@ export class McpManager implements ToolSource, Disposable {
     return { status: this.statusOf(e), tools: c.tools };
   }
 
+  /** The prompts and resources of each connected, approved server, as listed now (list_changed keeps them current). */
+  catalog(): McpServerCatalog[] {
+    return [...this.entries.values()]
+      .filter((e) => e.connection?.state === 'connected' && this.check(e).approved)
+      .map((e) => {
+        const c = e.connection!;
+        return { server: e.name, tools: c.tools.map((t) => t.name), prompts: [...c.prompts], resources: [...c.resources] };
+      });
+  }
+
+  /** A prompt's messages as one user turn (filtered like tool results); the server must be approved. */
+  async getPrompt(server: string, prompt: string, args: Record<string, string>, signal: AbortSignal): Promise<string> {
+    return filteredPrompt(await this.reachable(server, signal), prompt, args, signal, this.callGuard);
+  }
+
+  /** A resource's contents for the model or an attachment (filtered like tool results); the server must be approved. */
+  async readResource(server: string, uri: string, signal: AbortSignal): Promise<string> {
+    return filteredResource(await this.reachable(server, signal), uri, signal, this.callGuard);
+  }
+
   /** Stops every server (and whatever they started). */
   async dispose(): Promise<void> {
     await Promise.all([...this.entries.values()].map((e) => e.connection?.close()));
@@ -205,7 +240,7 @@ export class McpManager implements ToolSource, Disposable {
     for (const e of ready) {
       const c = e.connection;
       if (c?.state !== 'connected') continue;
-      await this.reviewTools(e, c.tools, ctx);
+      e.withheld = await reviewTools(this.options.approvals, e.name, c.tools, ctx);
       const approval = this.options.approvals.get(e.name);
       e.offered = 0;
       for (const def of c.tools) {
@@ -228,8 +263,33 @@ export class McpManager implements ToolSource, Disposable {
         e.offered++;
       }
     }
+    // Resources are read through two tools of their own, offered when a server of the run lists any.
+    const withResources = ready.filter((e) => e.connection?.state === 'connected' && e.connection.resources.length > 0).map((e) => e.name);
+    if (withResources.length)
+      tools.push(
+        ...mcpResourceTools({
+          resourceServers: () =>
+            this.catalog()
+              .filter((c) => withResources.includes(c.server))
+              .map((c) => ({ server: c.server, resources: c.resources })),
+          readResource: (server, uri, signal) => this.readResource(server, uri, signal),
+        }),
+      );
     this.fire();
     return tools;
+  }
+
+  /** An approved server, connected (started if it was not); a UserError saying why not. */
+  private async reachable(server: string, signal: AbortSignal): Promise<McpConnection> {
+    const e = this.entries.get(server);
+    if (!e) throw new UserError(`no MCP server named "${server}" (configured: ${this.serverNames.join(', ') || 'none'})`);
+    if (e.config.disabled) throw new UserError(`MCP server "${server}" is disabled in the settings`);
+    if (!this.check(e).approved) throw new UserError(`MCP server "${server}" is not approved yet${this.hint(e)}`);
+    e.expectedFiles ??= this.options.approvals.get(e.name)?.files ?? {};
+    if (e.connection?.state !== 'connected') await abortable(this.connect(e), signal);
+    const c = e.connection!;
+    if (c.state !== 'connected') throw new UserError(`MCP server "${server}" is not available: ${c.reason ?? c.state}`);
+    return c;
   }
 
   /** Where the launch stands against its approval, with the named files hashed once. */
@@ -239,7 +299,7 @@ export class McpManager implements ToolSource, Disposable {
 
   private async askLaunch(e: Entry, check: LaunchCheck, ctx: ToolSourceContext): Promise<boolean> {
     const request = launchQuestion(e.name, e.config, check.files, check.changeReason, sandboxVerdict(e.name, this.protection));
-    const yes = await this.ask(request, 'ask:mcp-server', ctx);
+    const yes = await askApproval(request, 'ask:mcp-server', ctx);
     // A server still running from before the change runs the old code: it stops either way, and a yes starts the approved files.
     const running = e.connection;
     e.connection = undefined;
@@ -258,57 +318,6 @@ export class McpManager implements ToolSource, Disposable {
   private setProtection(protection: ServerSandboxOptions | undefined): void {
     this.protection = protection;
     this.callGuard = protection ? createMcpCallGuard(protection.guard) : undefined;
-  }
-
-  /** The first time a server is reached, its tools are recorded; later, new or changed ones need a yes. */
-  private async reviewTools(e: Entry, defs: readonly McpToolDefinition[], ctx: ToolSourceContext): Promise<void> {
-    const approval = this.options.approvals.get(e.name);
-    if (!approval) return;
-    if (approval.tools === null) {
-      this.options.approvals.approve(e.name, { launch: approval.launch, ...(approval.files ? { files: approval.files } : {}), tools: fingerprints(defs) });
-      e.withheld = [];
-      return;
-    }
-    const changed = defs.filter((d) => approval.tools![d.name] !== toolFingerprint(d));
-    if (changed.length === 0) {
-      e.withheld = [];
-      return;
-    }
-    const yes = await this.ask(
-      {
-        kind: 'mcp',
-        title: `MCP server "${e.name}" changed its tools since you approved them: ${changed.map((d) => d.name).join(', ')}`,
-        reason: "a tool's description reaches the model, so a changed one can carry instructions (tool poisoning); declined tools are not offered",
-        detail: changed
-          .map((d) => `${d.name} (${approval.tools![d.name] ? 'changed' : 'new'}): ${d.description ?? d.title ?? '(no description)'}`)
-          .join('\n\n'),
-      },
-      'ask:mcp-tools-changed',
-      ctx,
-    );
-    if (yes) {
-      this.options.approvals.approve(e.name, {
-        launch: approval.launch,
-        ...(approval.files ? { files: approval.files } : {}),
-        tools: { ...approval.tools, ...fingerprints(changed) },
-      });
-      e.withheld = [];
-    } else {
-      e.withheld = changed.map((d) => d.name);
-    }
-  }
-
-  private async ask(request: ActionApprovalRequest, rule: string, ctx: ToolSourceContext): Promise<boolean> {
-    ctx.emit?.({ type: 'policy', kind: 'command', subject: request.title, decision: { verdict: 'ask', rule, reason: request.reason } });
-    ctx.emit?.({ type: 'approval-needed', request });
-    const answer = await ctx.approver.approveAction(request, ctx.signal);
-    ctx.emit?.({
-      type: 'approval-answered',
-      kind: request.kind,
-      approved: answer.approved,
-      ...(!answer.approved && answer.unattended !== undefined ? { unattended: true } : {}),
-    });
-    return answer.approved;
   }
 
   /** Connects (or refreshes the tool list of) one approved server; failures end up in its status. */
@@ -341,6 +350,7 @@ export class McpManager implements ToolSource, Disposable {
       ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, blocksUnixSockets: verdict.blocksUnixSockets, options: this.protection! } } : {}),
       envAllow: this.envAllow,
       ...(e.config.transport !== 'stdio' && o.remoteAuth ? { remoteAuth: o.remoteAuth(e.name, e.config) } : {}),
+      ...(o.elicitor ? { elicitor: o.elicitor } : {}),
       connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       callTimeoutMs: o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(o.backoff ? { backoff: o.backoff } : {}),
@@ -408,8 +418,4 @@ export class McpManager implements ToolSource, Disposable {
 
 function newEntry(name: string, config: McpServerConfig): Entry {
   return { name, config, withheld: [], offered: 0 };
-}
-
-function fingerprints(defs: readonly McpToolDefinition[]): Record<string, string> {
-  return Object.fromEntries(defs.map((d) => [d.name, toolFingerprint(d)]));
 }

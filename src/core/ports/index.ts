@@ -13,3 +13,4 @@ export * from './workspaceFs';
 export * from './diffPreview';
 export * from './diagnostics';
 export * from './secretStore';
+export * from './elicitor';

@@ -14,7 +14,7 @@ import type { ServerSandboxOptions } from '../mcp/serverSandbox';
 import { FileSecretStore } from '../mcp/remote/fileSecretStore';
 import { remoteAuthFactory } from '../mcp/remote/remoteAuth';
 import { createCommandGuard } from '../tools/policyAdapters';
-import type { Notifier, SecretStore, WebSearcher } from '../ports';
+import type { Elicitor, Notifier, SecretStore, WebSearcher } from '../ports';
 import { spawnSubagentTool } from '../tools/spawnSubagent';
 import type { Tool, ToolSource } from '../tools/types';
 import { webSearchTool } from '../tools/webSearch';
@@ -32,6 +32,8 @@ export interface CapabilityOptions {
   userStateDir?: string;
   /** How the host's user approves an MCP server outside a run, for status messages. */
   mcpApproveHint?: (server: string) => string;
+  /** Who answers MCP servers' elicitation requests; without one servers cannot ask. */
+  mcpElicitor?: Elicitor;
   /** The agent's command guard (MCP launch files among its protected paths): local servers get the same sandbox mounts. */
   guard?: ServerSandboxOptions['guard'];
   /** Absolute folders readable in the sandbox wherever they are (the bundled skills). */
@@ -65,7 +67,16 @@ export async function wireCapabilities(o: CapabilityOptions): Promise<Capabiliti
   const protection = mcpProtection(o.root, settings, o.guard, o.readOnlyPaths);
   if (mcp) await mcp.configure(servers, settings.policy.envAllow, protection);
   else if (Object.keys(servers).length > 0) {
-    mcp = createMcpManager({ root: o.root, settings, servers, userStateDir: o.userStateDir, approveHint: o.mcpApproveHint, notifier: o.notifier, protection });
+    mcp = createMcpManager({
+      root: o.root,
+      settings,
+      servers,
+      userStateDir: o.userStateDir,
+      approveHint: o.mcpApproveHint,
+      notifier: o.notifier,
+      protection,
+      elicitor: o.mcpElicitor,
+    });
     ownsMcp = true;
   }
   return { tools, search, toolSources: mcp && !o.readOnly ? [mcp] : [], mcp, ownsMcp };
@@ -84,6 +95,7 @@ export function createMcpManager(o: {
   secrets?: SecretStore;
   /** How the host's user logs in to a remote server, for status messages (default: the CLI's command). */
   loginHint?: (server: string) => string;
+  elicitor?: Elicitor;
 }): McpManager {
   const userStateDir = o.userStateDir ?? defaultUserStateDir();
   const approvals = new McpApprovals({
@@ -104,6 +116,7 @@ export function createMcpManager(o: {
       network: { fetchAllowHosts: o.settings.policy.fetchAllowHosts, allowPrivateNetwork: o.settings.policy.allowPrivateNetwork },
       loginHint: o.loginHint ?? MCP_LOGIN_HINT,
     }),
+    ...(o.elicitor ? { elicitor: o.elicitor } : {}),
   });
 }
 

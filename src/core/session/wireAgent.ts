@@ -12,7 +12,7 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
-import type { Approver, ChatModel, DiagnosticsSource, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import type { Approver, ChatModel, DiagnosticsSource, Elicitor, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
@@ -59,6 +59,8 @@ export interface WireAgentOptions {
   mcpApproveHint?: (server: string) => string;
   /** How the user approves workspace hooks outside a run (the CLI: `patchpilot hooks approve`). */
   hooksApproveHint?: string;
+  /** Who answers MCP servers' elicitation requests (the terminal, or a decline without one). */
+  mcpElicitor?: Elicitor;
   /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
   bundledSkillsDir?: string;
   /**
@@ -163,6 +165,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     mcp: o.mcp,
     userStateDir: o.userStateDir,
     mcpApproveHint: o.mcpApproveHint,
+    ...(o.mcpElicitor ? { mcpElicitor: o.mcpElicitor } : {}),
     guard: { root: o.root, ...guard },
     readOnlyPaths,
   });

@@ -95,7 +95,8 @@ describe('MCP client against server-everything (stdio)', () => {
     assert.equal('$schema' in echo.schema, false, 'no draft marker for the model API');
     assert.match(echo.description, /Echoes back the input string \(MCP server "everything", tool "echo"\)/);
     const status = manager.status()[0]!;
-    assert.deepEqual([status.state, status.connectedVia, status.toolCount], ['connected', 'stdio', tools.length]);
+    // The server's own tools; list_mcp_resources and read_mcp_resource come with its resources.
+    assert.deepEqual([status.state, status.connectedVia, status.toolCount], ['connected', 'stdio', tools.filter((t) => t.name.startsWith('mcp__')).length]);
     assert.ok(status.pid && isAlive(status.pid));
   });
 

@@ -12,7 +12,9 @@ import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type Wired
 import { createMcpManager } from '../../../core/session/capabilities';
 import { MCP_LOGIN_HINT } from '../commands/mcpLogin';
 import { VsCodeSecretStore } from '../config/secretStore';
-import type { McpManager, McpServerStatus } from '../../../core/mcp';
+import { isPromptCommand, type McpManager, type McpServerStatus } from '../../../core/mcp';
+import { VsCodeElicitor } from './mcpElicitor';
+import { attachInChat, expandPromptInChat, resourceMentionViews, slashCommands } from './mcpPrompt';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
@@ -182,6 +184,7 @@ export class AgentHost implements vscode.Disposable {
       notice: this.notice ?? (trusted ? undefined : RESTRICTED),
       ...(this.demo ? { demo: true, sampleHere: this.sampleHere } : {}),
       ...(testsOffer ? { testsOffer } : {}),
+      ...(this.mcp ? { commands: slashCommands(this.mcp.catalog()), mentions: resourceMentionViews(this.mcp.catalog()) } : {}),
     };
   }
 
@@ -216,7 +219,11 @@ export class AgentHost implements vscode.Disposable {
       await this.catchUp();
     }
     if (!this.session.running) this.sayModelChanged();
-    const result = this.session.send(text);
+    const notice = (level: 'info' | 'error', t: string) => this.addNotice(level, t);
+    const expanded = isPromptCommand(text) ? await expandPromptInChat(this.mcp, text, notice) : text;
+    const goal = expanded === undefined ? undefined : await attachInChat(this.mcp, expanded, notice);
+    if (goal === undefined) return { delivered: 'refused', reason: 'the MCP prompt could not be used (the chat says why)' };
+    const result = this.session.send(goal);
     // Queued behind the run New Chat stopped, it is the new chat's first goal, not a note for a step.
     this.addEntry({ kind: 'user', text: text.trim(), ...(result.kind === 'queued' && !this.oldChatRunEnding ? { queued: true } : {}) });
     if (result.kind === 'queued') return { delivered: 'queued' };
@@ -365,13 +372,19 @@ export class AgentHost implements vscode.Disposable {
     if (!previous) {
       const loaded = await this.config.load();
       const userStateDir = this.context.globalStorageUri.fsPath;
-      this.mcp ??= createMcpManager({
-        root: folder.uri.fsPath,
-        settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
-        userStateDir,
-        secrets: new VsCodeSecretStore(this.context.secrets),
-        loginHint: MCP_LOGIN_HINT,
-      });
+      if (!this.mcp) {
+        this.mcp = createMcpManager({
+          root: folder.uri.fsPath,
+          settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
+          userStateDir,
+          secrets: new VsCodeSecretStore(this.context.secrets),
+          loginHint: MCP_LOGIN_HINT,
+          // Servers may ask the user for input during a call: VS Code's own inputs (mcpElicitor.ts).
+          elicitor: new VsCodeElicitor(),
+        });
+        // A server started, stopped or changed its prompts (list_changed): the message box's suggestions follow.
+        this.mcp.onDidChangeStatus(() => this.push('chat/status', this.status()));
+      }
       const history = await this.services.history?.();
       const model = this.services.chatModel?.(loaded.config.settings);
       this.wired = (async () =>

@@ -1,0 +1,99 @@
+/**
+ * What PatchPilot's MCP client offers and follows beyond tools (spec 2025-11-25): the prompts and
+ * resources a server lists, its `list_changed` notifications (the lists are fetched again), and
+ * elicitation, declared only when the host has someone to ask (an Elicitor). Installed on each new
+ * SDK client by McpConnection; knows nothing about approvals.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ElicitRequestSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type ClientCapabilities,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Elicitor } from '../ports/elicitor';
+
+export interface McpPromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+
+export interface McpResourceDefinition {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+const MAX_LISTED = 10_000;
+
+/** The client's capabilities: elicitation (form and URL mode) only when someone can answer. */
+export function clientCapabilities(elicitor: Elicitor | undefined): ClientCapabilities {
+  return elicitor ? { elicitation: { form: {}, url: {} } } : {};
+}
+
+/** The server's elicitation requests go to the host's Elicitor, as a form of primitive fields or a link. */
+export function installElicitation(client: Client, server: string, elicitor: Elicitor): void {
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+    const p = request.params as { mode?: string; message: string; url?: string; elicitationId?: string; requestedSchema?: unknown };
+    if (p.mode === 'url') {
+      const answer = await elicitor.elicit(
+        { server, mode: 'url', message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) },
+        extra.signal,
+      );
+      return answer.action === 'accept' ? { action: 'accept' } : answer;
+    }
+    const schema = p.requestedSchema && typeof p.requestedSchema === 'object' ? (p.requestedSchema as Record<string, unknown>) : {};
+    const answer = await elicitor.elicit({ server, mode: 'form', message: p.message, requestedSchema: schema }, extra.signal);
+    return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : answer;
+  });
+}
+
+/** `notifications/{tools,prompts,resources}/list_changed`: the named list is fetched again. */
+export function installListChanged(client: Client, refresh: (list: 'tools' | 'prompts' | 'resources') => void): void {
+  client.setNotificationHandler(ToolListChangedNotificationSchema, () => refresh('tools'));
+  client.setNotificationHandler(PromptListChangedNotificationSchema, () => refresh('prompts'));
+  client.setNotificationHandler(ResourceListChangedNotificationSchema, () => refresh('resources'));
+}
+
+export async function listPrompts(client: Client, timeout: number): Promise<McpPromptDefinition[]> {
+  if (!client.getServerCapabilities()?.prompts) return [];
+  const out: McpPromptDefinition[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listPrompts(cursor ? { cursor } : {}, { timeout });
+    for (const p of page.prompts)
+      out.push({
+        name: p.name,
+        ...(p.title ? { title: p.title } : {}),
+        ...(p.description ? { description: p.description } : {}),
+        arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description ? { description: a.description } : {}), required: a.required === true })),
+      });
+    cursor = page.nextCursor;
+  } while (cursor && out.length < MAX_LISTED);
+  return out;
+}
+
+export async function listResources(client: Client, timeout: number): Promise<McpResourceDefinition[]> {
+  if (!client.getServerCapabilities()?.resources) return [];
+  const out: McpResourceDefinition[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listResources(cursor ? { cursor } : {}, { timeout });
+    for (const r of page.resources)
+      out.push({
+        uri: r.uri,
+        name: r.name,
+        ...(r.title ? { title: r.title } : {}),
+        ...(r.description ? { description: r.description } : {}),
+        ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+      });
+    cursor = page.nextCursor;
+  } while (cursor && out.length < MAX_LISTED);
+  return out;
+}

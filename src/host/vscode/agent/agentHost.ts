@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { VsCodeDiagnostics } from '../workspace/vsCodeDiagnostics';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
@@ -8,13 +7,9 @@ import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
 import type { ChatModel, DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
 import type { PatchPilotSettings } from '../../../core/config/settings';
-import { ChatSession, loadSession, wireAgent, type TaskRunnerFactory, type WiredAgent } from '../../../core/session';
-import { createMcpManager } from '../../../core/session/capabilities';
-import { MCP_LOGIN_HINT } from '../commands/mcpLogin';
-import { VsCodeSecretStore } from '../config/secretStore';
-import { isPromptCommand, type McpManager, type McpServerStatus } from '../../../core/mcp';
-import { VsCodeElicitor } from './mcpElicitor';
-import { attachInChat, expandPromptInChat, resourceMentionViews, slashCommands } from './mcpPrompt';
+import { ChatSession, loadSession, type TaskRunnerFactory } from '../../../core/session';
+import type { McpServerStatus } from '../../../core/mcp';
+import { ChatWiring } from './chatWiring';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
@@ -70,9 +65,8 @@ export class AgentHost implements vscode.Disposable {
   private chatId: string;
   private readonly log: ChatLog;
   private readonly session: ChatSession;
-  private wired: Promise<WiredAgent> | undefined;
-  /** The MCP servers live as long as the window, across rewirings (which reconfigure them). */
-  private mcp: McpManager | undefined;
+  /** The agent this workspace's runs use and the window's MCP servers (chatWiring.ts). */
+  private readonly wiring: ChatWiring;
   private model: string | undefined;
   private notice: string | undefined;
   private demo = false;
@@ -128,7 +122,16 @@ export class AgentHost implements vscode.Disposable {
           )
       : undefined;
     this.approver = new VsCodeApprover(this.approvals, services.chatVisible ?? (() => false), reviewer);
-    this.session = new ChatSession({ deps: () => this.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
+    this.wiring = new ChatWiring({
+      context,
+      config,
+      services,
+      approver: this.approver,
+      notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
+      onEvent: (e) => this.onEvent(e),
+      onMcpChange: () => this.push('chat/status', this.status()),
+    });
+    this.session = new ChatSession({ deps: () => this.wiring.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
     // No run reference for the history here: the saved copy may be cut (see save()).
     if (saved?.transcript.length) this.session.restore(saved.transcript);
     this.transcriptRunId = saved?.transcriptRunId;
@@ -184,7 +187,7 @@ export class AgentHost implements vscode.Disposable {
       notice: this.notice ?? (trusted ? undefined : RESTRICTED),
       ...(this.demo ? { demo: true, sampleHere: this.sampleHere } : {}),
       ...(testsOffer ? { testsOffer } : {}),
-      ...(this.mcp ? { commands: slashCommands(this.mcp.catalog()), mentions: resourceMentionViews(this.mcp.catalog()) } : {}),
+      ...this.wiring.suggestions(),
     };
   }
 
@@ -215,13 +218,11 @@ export class AgentHost implements vscode.Disposable {
       await this.refreshStatus();
       if (this.notice) return this.refuse(this.notice);
       // Settings or trust changed since the last run: wire again.
-      this.wired = undefined;
+      this.wiring.invalidate();
       await this.catchUp();
     }
     if (!this.session.running) this.sayModelChanged();
-    const notice = (level: 'info' | 'error', t: string) => this.addNotice(level, t);
-    const expanded = isPromptCommand(text) ? await expandPromptInChat(this.mcp, text, notice) : text;
-    const goal = expanded === undefined ? undefined : await attachInChat(this.mcp, expanded, notice);
+    const goal = await this.wiring.goalOf(text, (level, t) => this.addNotice(level, t));
     if (goal === undefined) return { delivered: 'refused', reason: 'the MCP prompt could not be used (the chat says why)' };
     const result = this.session.send(goal);
     // Queued behind the run New Chat stopped, it is the new chat's first goal, not a note for a step.
@@ -323,13 +324,13 @@ export class AgentHost implements vscode.Disposable {
 
   /** Settings, the key or trust changed: the next run wires again; the status line updates now. */
   invalidate(): void {
-    if (!this.session.running) this.wired = undefined;
+    if (!this.session.running) this.wiring.invalidate();
     void this.refreshStatus();
   }
 
   /** The MCP servers' status (for a view to show); empty until the first run wires them. */
   mcpStatus(): McpServerStatus[] {
-    return this.mcp?.status() ?? [];
+    return this.wiring.mcp?.status() ?? [];
   }
 
   dispose(): void {
@@ -338,9 +339,7 @@ export class AgentHost implements vscode.Disposable {
     this.restoresDone?.dispose();
     this.session.stop();
     this.save();
-    // A store the wiring opened itself is closed here; the window's shared one by its owner.
-    void this.wired?.then((w) => (this.services.history ? undefined : w.history?.close())).catch(() => undefined);
-    void this.mcp?.dispose();
+    this.wiring.dispose();
   }
 
   /**
@@ -363,53 +362,6 @@ export class AgentHost implements vscode.Disposable {
     } catch (err) {
       this.out.warn(`chat not continued from history: ${message(err)}; the follow-up sees the turns saved with the window`);
     }
-  }
-
-  private async deps() {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) throw new Error('no workspace folder');
-    const previous = this.wired;
-    if (!previous) {
-      const loaded = await this.config.load();
-      const userStateDir = this.context.globalStorageUri.fsPath;
-      if (!this.mcp) {
-        this.mcp = createMcpManager({
-          root: folder.uri.fsPath,
-          settings: { ...loaded.config.settings, mcp: { ...loaded.config.settings.mcp, servers: {} } },
-          userStateDir,
-          secrets: new VsCodeSecretStore(this.context.secrets),
-          loginHint: MCP_LOGIN_HINT,
-          // Servers may ask the user for input during a call: VS Code's own inputs (mcpElicitor.ts).
-          elicitor: new VsCodeElicitor(),
-        });
-        // A server started, stopped or changed its prompts (list_changed): the message box's suggestions follow.
-        this.mcp.onDidChangeStatus(() => this.push('chat/status', this.status()));
-      }
-      const history = await this.services.history?.();
-      const model = this.services.chatModel?.(loaded.config.settings);
-      this.wired = (async () =>
-        wireAgent({
-          history,
-          root: folder.uri.fsPath,
-          config: loaded.config,
-          approver: this.approver,
-          notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
-          onEvent: (e) => this.onEvent(e),
-          tasks: this.services.tasks,
-          patches: this.services.patches ? (root) => this.services.patches!(root, this.services.review) : undefined,
-          fs: this.services.fs,
-          readOnly: !loaded.trusted,
-          mcp: this.mcp,
-          userStateDir,
-          // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
-          bundledSkillsDir: path.join(this.context.extensionPath, 'skills'),
-          model: await model,
-          // The Problems view: new errors and warnings in the files an edit touched go back with it.
-          diagnostics: new VsCodeDiagnostics(folder.uri.fsPath),
-        }))();
-      this.wired.catch(() => (this.wired = undefined));
-    }
-    return (await this.wired!).deps;
   }
 
   private onEvent(e: AgentEvent): void {

@@ -5,6 +5,7 @@
  * every incoming message with validate.ts before a handler sees it.
  */
 import type { AgentEvent, HunkView } from './agentEvents';
+import type { ElicitationField, ElicitationInput } from './elicitationForm';
 import type { RestoreDone, RestoreOutcome, RestorePreview, RestoreRequest } from './restore';
 
 type Empty = Record<string, never>;
@@ -31,7 +32,7 @@ export interface HunkStateView {
 /** An approval the host waits for; it stays until answered or its run ends, whatever the view does. */
 export interface PendingApproval {
   id: string;
-  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp' | 'hook';
+  kind: 'patch' | 'command' | 'write' | 'tests' | 'fetch' | 'mcp' | 'hook' | 'elicitation';
   title: string;
   reason?: string;
   /** The command's cwd, the file content, the patch text: shown as plain text. */
@@ -45,6 +46,17 @@ export interface PendingApproval {
   hunkButtonsHidden?: boolean;
   /** A command's card: what "Always Allow" may add to patchpilot.policy.allow (the exact command, its prefix with `*`). */
   allowPatterns?: string[];
+  /** An MCP server's form (kind `elicitation`): the card shows one labelled input per field and answers with elicitation/answer. */
+  form?: ElicitationFormView;
+}
+
+/** What an MCP server asks the user to fill in (spec 2025-11-25 elicitation, form mode), fields from elicitationForm.ts. */
+export interface ElicitationFormView {
+  server: string;
+  message: string;
+  fields: ElicitationField[];
+  /** Properties the form cannot ask (not primitives): named on the card, never silently dropped. */
+  unsupported: string[];
 }
 
 export interface ChatStatus {
@@ -114,6 +126,14 @@ export interface ToHost {
   'approval/answer': [{ id: string; approved: boolean; feedback?: string }, { ok: boolean }];
   /** Approve, and add one of the card's allowPatterns to patchpilot.policy.allow in the workspace's or the user's settings. */
   'approval/alwaysAllow': [{ id: string; pattern: string; scope: 'workspace' | 'user' }, { ok: boolean; error?: string }];
+  /**
+   * The answer to an MCP server's form card: `values` as typed (accept only), checked on the host with
+   * the shared form model; `errors` by field key when they do not pass (the card shows them inline).
+   */
+  'elicitation/answer': [
+    { id: string; action: 'accept' | 'decline' | 'cancel'; values?: ElicitationInput },
+    { ok: boolean; errors?: Record<string, string> },
+  ];
   /** What the empty chat shows (examples for this project, recent conversations). */
   'chat/home': [Empty, ChatHome];
   /** Opens an earlier conversation (ConversationView.runId) as the chat, to continue it. */

@@ -9,7 +9,9 @@ export type Field =
   | { type: 'boolean' }
   | { type: 'enum'; values: readonly string[] }
   | { type: 'number'; min: number; max: number; integer?: boolean; optional?: boolean }
-  | { type: 'enumList'; values: readonly string[]; max: number };
+  | { type: 'enumList'; values: readonly string[]; max: number }
+  /** A form's values by field key: strings, booleans or lists of strings (elicitation answers). */
+  | { type: 'formValues'; maxKeys: number; maxChars: number; optional?: boolean };
 
 export const str = (max: number, pattern?: RegExp, optional?: boolean): Field => ({ type: 'string', max, pattern, optional });
 export const num = (min: number, max: number, o: { integer?: boolean; optional?: boolean } = {}): Field => ({ type: 'number', min, max, ...o });
@@ -62,7 +64,23 @@ function checkField(value: unknown, field: Field): string | undefined {
     case 'enumList':
       if (!Array.isArray(value) || value.length > field.max) return `expected a list of at most ${field.max}`;
       return value.every((v) => typeof v === 'string' && field.values.includes(v)) ? undefined : `expected items of ${field.values.join(', ')}`;
+    case 'formValues':
+      return formValuesProblem(value, field);
   }
+}
+
+function formValuesProblem(value: unknown, field: Extract<Field, { type: 'formValues' }>): string | undefined {
+  if (value === undefined && field.optional) return undefined;
+  if (!isPlainObject(value)) return 'expected an object of values';
+  const entries = Object.entries(value);
+  if (entries.length > field.maxKeys) return `more than ${field.maxKeys} values`;
+  const short = (v: unknown) => typeof v === 'string' && v.length <= field.maxChars;
+  for (const [k, v] of entries) {
+    if (k.length > 200) return 'a key is too long';
+    const ok = typeof v === 'boolean' || short(v) || (Array.isArray(v) && v.length <= 100 && v.every(short));
+    if (!ok) return `${JSON.stringify(k.slice(0, 40))}: expected text, true/false or a list of texts`;
+  }
+  return undefined;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {

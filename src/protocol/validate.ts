@@ -20,6 +20,11 @@ const SHAPES: { [K in ToHostType]: Record<keyof ToHost[K][0], Field> } = {
   'chat/new': {},
   'approval/answer': { id: str(64, /^[A-Za-z0-9_-]+$/), approved: { type: 'boolean' }, feedback: str(4_000, undefined, true) },
   'approval/alwaysAllow': { id: str(64, /^[A-Za-z0-9_-]+$/), pattern: str(1_000), scope: { type: 'enum', values: ['workspace', 'user'] } },
+  'elicitation/answer': {
+    id: str(64, /^[A-Za-z0-9_-]+$/),
+    action: { type: 'enum', values: ['accept', 'decline', 'cancel'] },
+    values: { type: 'formValues', maxKeys: 100, maxChars: 10_000, optional: true },
+  },
   'chat/home': {},
   'chat/openConversation': { runId: str(64, /^[A-Za-z0-9_-]+$/) },
   'link/open': { url: str(2_048) },

@@ -7,6 +7,7 @@
  */
 import type { PendingApproval } from '../../src/protocol/chat';
 import { button, el, select, setEnabled, textField } from '../shared/components';
+import { elicitationCard, type SendElicitationAnswer } from './elicitationCard';
 
 export interface ApprovalAnswer {
   id: string;
@@ -22,11 +23,14 @@ const KIND: Record<PendingApproval['kind'], string> = {
   fetch: 'Web fetch',
   mcp: 'MCP server',
   hook: 'Workspace hook',
+  elicitation: 'MCP server form',
 };
 
 export interface ApprovalCardsOptions {
   /** Sends the answer; a failed send puts the card's buttons back. */
   answer(a: ApprovalAnswer): Promise<unknown>;
+  /** Answers an MCP server's form card (elicitationCard.ts). */
+  answerElicitation: SendElicitationAnswer;
   /** Approves and adds a pattern to patchpilot.policy.allow ("Allow Always"); a failure puts the buttons back. */
   alwaysAllow(a: { id: string; pattern: string; scope: 'workspace' | 'user' }): Promise<{ ok: boolean }>;
   /** Typed reasons by approval id (restored from the saved state; kept up to date here). */
@@ -97,6 +101,7 @@ export class ApprovalCards {
   }
 
   private card(a: PendingApproval): HTMLElement {
+    if (a.kind === 'elicitation' && a.form) return elicitationCard(a, this.o.answerElicitation, () => this.answeredHere.add(a.id));
     const card = el('section', 'pp-approval');
     card.setAttribute('aria-label', `Approval needed: ${a.title}`);
     card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));

@@ -116,6 +116,12 @@ void document.fonts?.ready.then(keepAtEnd);
 const approvalCards = new ApprovalCards(approvals, {
   answer: (a) => client.request('approval/answer', a).then((r) => (r.ok ? undefined : requestSnapshot())),
   alwaysAllow: (a) => client.request('approval/alwaysAllow', a),
+  // A form no longer waiting (answered elsewhere, its run ended): redraw from the host; wrong values come back as errors.
+  answerElicitation: (a) =>
+    client.request('elicitation/answer', a).then((r) => {
+      if (!r.ok && !r.errors) requestSnapshot();
+      return r;
+    }),
   showHunkButtons: () => client.request('config/open', { what: 'hunkButtons' }),
   reasons: { ...saved?.reasons },
   changed: () => save(),

@@ -130,7 +130,7 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: st
 export interface InputOptions {
   /** Accessible name ("Search history"). */
   name: string;
-  type?: 'search' | 'date' | 'text';
+  type?: 'search' | 'date' | 'text' | 'number';
   placeholder?: string;
   value?: string;
   onInput(value: string): void;

@@ -14,7 +14,9 @@ import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
 import type { HostConfig } from '../config/hostConfig';
 import { ApprovalBroker } from './approvalBroker';
+import { ChatElicitor } from './chatElicitor';
 import { ChatLog } from './chatLog';
+import { VsCodeElicitor } from './mcpElicitor';
 import { ChatState } from './chatState';
 import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
 import { notifyIfUnfocused, type UnfocusedApprovalPorts } from './unfocusedApprovalLogic';
@@ -127,6 +129,7 @@ export class AgentHost implements vscode.Disposable {
       config,
       services,
       approver: this.approver,
+      elicitor: new ChatElicitor(this.approvals, services.chatVisible ?? (() => false), new VsCodeElicitor()),
       notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
       onEvent: (e) => this.onEvent(e),
       onMcpChange: () => this.push('chat/status', this.status()),

@@ -4,10 +4,13 @@
  * asks for `pending` again. Nothing here answers on the user's behalf. No `vscode` import.
  */
 import type { PendingApproval } from '../../../protocol/chat';
+import type { ElicitationAnswer } from '../../../protocol/elicitationForm';
 
 export interface ApprovalAnswer {
   approved: boolean;
   feedback?: string;
+  /** An MCP server's form (kind `elicitation`): the user's answer; absent when the run stopped (the server hears `cancel`). */
+  elicitation?: ElicitationAnswer;
 }
 
 interface Waiting {

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { Notifier } from '../../../core/ports';
+import type { Elicitor, Notifier } from '../../../core/ports';
 import type { OrchestratorDeps } from '../../../core/orchestrator';
 import { wireAgent, type WiredAgent } from '../../../core/session';
 import { createMcpManager } from '../../../core/session/capabilities';
@@ -21,6 +21,8 @@ export interface ChatWiringOptions {
   config: HostConfig;
   services: AgentHostServices;
   approver: VsCodeApprover;
+  /** Forms and links MCP servers ask for (chatElicitor.ts: a card in the chat); without one, VS Code's own inputs. */
+  elicitor?: Elicitor;
   notifier: Notifier;
   onEvent: (e: AgentEvent) => void;
   /** An MCP server started, stopped or changed its prompts (list_changed): the chat's suggestions follow. */
@@ -109,8 +111,8 @@ export class ChatWiring implements vscode.Disposable {
       userStateDir,
       secrets: new VsCodeSecretStore(this.o.context.secrets),
       loginHint: MCP_LOGIN_HINT,
-      // Servers may ask the user for input during a call: VS Code's own inputs (mcpElicitor.ts).
-      elicitor: new VsCodeElicitor(),
+      // Servers may ask the user for input during a call: a form card in the chat, else VS Code's own inputs.
+      elicitor: this.o.elicitor ?? new VsCodeElicitor(),
     });
     this.mcpManager.onDidChangeStatus(() => this.o.onMcpChange());
     return this.mcpManager;

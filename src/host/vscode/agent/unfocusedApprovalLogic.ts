@@ -27,7 +27,8 @@ export async function notifyIfUnfocused(
   request: PendingApproval,
   answer: (id: string, answer: ApprovalAnswer) => boolean,
 ): Promise<UnfocusedApprovalOutcome> {
-  if (!ports?.enabled() || ports.focused()) return 'not-shown';
+  // A server's form has no Approve / Deny: it waits in the chat (or VS Code's inputs) instead.
+  if (!ports?.enabled() || ports.focused() || request.kind === 'elicitation') return 'not-shown';
   const pick = await ports.notify(`PatchPilot is waiting for your approval: ${request.title}`, APPROVE, DENY);
   if (pick !== APPROVE && pick !== DENY) return 'dismissed';
   const approved = pick === APPROVE;

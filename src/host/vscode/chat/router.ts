@@ -2,6 +2,7 @@ import type { ToHostMessage, ToHostType, ToWebviewMessage } from '../../../proto
 import { validateToHost } from '../../../protocol/validate';
 import { answerApproval } from './handlers/answerApproval';
 import { alwaysAllow } from './handlers/alwaysAllow';
+import { answerElicitation } from './handlers/answerElicitation';
 import { home } from './handlers/home';
 import { openConversation } from './handlers/openConversation';
 import { newChat } from './handlers/newChat';
@@ -23,6 +24,7 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'chat/new': newChat,
   'approval/answer': answerApproval,
   'approval/alwaysAllow': alwaysAllow,
+  'elicitation/answer': answerElicitation,
   'chat/home': home,
   'chat/openConversation': openConversation,
   'link/open': openLink,

@@ -70,3 +70,21 @@ test('oversized payloads are dropped without serialising them', () => {
   for (let i = 0; i < 20_000; i++) wide[`k${i}`] = i;
   assert.equal(validateToHost(req('chat/send', wide)).ok, false);
 });
+
+test('elicitation/answer: an action and, for accept, values as text, true/false or lists of text; anything else is dropped', () => {
+  assert.ok(validateToHost(req('elicitation/answer', { id: 'a3', action: 'decline' })).ok);
+  assert.ok(validateToHost(req('elicitation/answer', { id: 'a3', action: 'accept', values: { name: 'Ada', check: true, pets: ['cat'] } })).ok);
+  for (const payload of [
+    { id: 'a3', action: 'approve' },
+    { id: 'a3', action: 'accept', values: 'name=Ada' },
+    { id: 'a3', action: 'accept', values: { name: { nested: 1 } } },
+    { id: 'a3', action: 'accept', values: { count: 3 } },
+    { id: 'a3', action: 'accept', values: { pets: [1, 2] } },
+    { id: 'a3', action: 'accept', values: { name: 'x'.repeat(10_001) } },
+    { id: 'a3', action: 'accept', values: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`k${i}`, 'v'])) },
+    { id: '../a3', action: 'cancel' },
+    { id: 'a3', action: 'cancel', extra: true },
+  ]) {
+    assert.equal(validateToHost(req('elicitation/answer', payload)).ok, false, JSON.stringify(payload).slice(0, 80));
+  }
+});

@@ -130,10 +130,7 @@ export interface ToHost {
    * The answer to an MCP server's form card: `values` as typed (accept only), checked on the host with
    * the shared form model; `errors` by field key when they do not pass (the card shows them inline).
    */
-  'elicitation/answer': [
-    { id: string; action: 'accept' | 'decline' | 'cancel'; values?: ElicitationInput },
-    { ok: boolean; errors?: Record<string, string> },
-  ];
+  'elicitation/answer': [{ id: string; action: 'accept' | 'decline' | 'cancel'; values?: ElicitationInput }, { ok: boolean; errors?: Record<string, string> }];
   /** What the empty chat shows (examples for this project, recent conversations). */
   'chat/home': [Empty, ChatHome];
   /** Opens an earlier conversation (ConversationView.runId) as the chat, to continue it. */

@@ -61,14 +61,20 @@ e2eTest(
     await card.getByRole('spinbutton', { name: 'Integer', exact: true }).fill('7');
     await card.getByRole('checkbox', { name: 'Boolean', exact: true }).click();
     await card.getByRole('button', { name: /^Accept and send/ }).click();
-    await chat.getByText('Thanks, Ada.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Thanks, Ada.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await card.waitFor({ state: 'detached', timeout: E2E_TIMEOUT });
 
     await getByRoleIn(chat, 'textbox', 'Message PatchPilot').fill('Once more');
     await getByRoleIn(chat, 'button', 'Send').click();
     await card.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await card.getByRole('button', { name: /^Decline the request/ }).click();
-    await chat.getByText('Understood, declined.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText('Understood, declined.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     assert.deepEqual(scripted.server.mismatches, []);
   },
   { settings },

@@ -116,7 +116,10 @@ test('chat hidden: VS Code inputs ask as well and their answer wins; a card answ
 
 test('a link (URL mode) is asked by VS Code inputs only, as before; a form card never raises the unfocused notification', async () => {
   const { broker, inputs, elicitor } = setup(true);
-  const url = elicitor.elicit({ server: 'asks', mode: 'url', message: 'Log in', url: 'https://example.com/login', elicitationId: 'e1' }, new AbortController().signal);
+  const url = elicitor.elicit(
+    { server: 'asks', mode: 'url', message: 'Log in', url: 'https://example.com/login', elicitationId: 'e1' },
+    new AbortController().signal,
+  );
   assert.equal(broker.pending.length, 0);
   inputs.answer!({ action: 'decline' });
   assert.deepEqual(await url, { action: 'decline' });

@@ -37,21 +37,39 @@ export function clientCapabilities(elicitor: Elicitor | undefined): ClientCapabi
   return elicitor ? { elicitation: { form: {}, url: {} } } : {};
 }
 
-/** The server's elicitation requests go to the host's Elicitor, as a form of primitive fields or a link. */
-export function installElicitation(client: Client, server: string, elicitor: Elicitor): void {
+/**
+ * The server's elicitation requests go to the host's Elicitor, as a form of primitive fields or a link.
+ * `calls`: the signals of this client's calls in flight (the run's). A server does not withdraw its
+ * request when the call it belongs to is cancelled, so the question ends when every such call was
+ * aborted (the run stopped: the chat's card goes away, the server hears `cancel`).
+ */
+export function installElicitation(client: Client, server: string, elicitor: Elicitor, calls: () => AbortSignal[] = () => []): void {
   client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
-    const p = request.params as { mode?: string; message: string; url?: string; elicitationId?: string; requestedSchema?: unknown };
+    const signal = elicitationSignal(extra.signal, calls());
+    return signal.aborted ? { action: 'cancel' } : ask(request.params, signal);
+  });
+  const ask = async (params: unknown, signal: AbortSignal): Promise<ElicitResult> => {
+    const p = params as { mode?: string; message: string; url?: string; elicitationId?: string; requestedSchema?: unknown };
     if (p.mode === 'url') {
-      const answer = await elicitor.elicit(
-        { server, mode: 'url', message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) },
-        extra.signal,
-      );
+      const answer = await elicitor.elicit({ server, mode: 'url', message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) }, signal);
       return answer.action === 'accept' ? { action: 'accept' } : answer;
     }
     const schema = p.requestedSchema && typeof p.requestedSchema === 'object' ? (p.requestedSchema as Record<string, unknown>) : {};
-    const answer = await elicitor.elicit({ server, mode: 'form', message: p.message, requestedSchema: schema }, extra.signal);
+    const answer = await elicitor.elicit({ server, mode: 'form', message: p.message, requestedSchema: schema }, signal);
     return answer.action === 'accept' ? { action: 'accept', content: answer.content ?? {} } : answer;
-  });
+  };
+}
+
+/** Aborted when the server withdraws the request, or when every call in flight was aborted (none in flight: the server's only). */
+export function elicitationSignal(server: AbortSignal, calls: readonly AbortSignal[]): AbortSignal {
+  if (!calls.length) return server;
+  const ended = new AbortController();
+  const check = () => {
+    if (server.aborted || calls.every((c) => c.aborted)) ended.abort();
+  };
+  for (const s of [server, ...calls]) s.addEventListener('abort', check, { once: true });
+  check();
+  return ended.signal;
 }
 
 /** `notifications/{tools,prompts,resources}/list_changed`: the named list is fetched again. */

@@ -137,26 +137,40 @@ export class McpConnection {
 
   async getPrompt(name: string, args: Record<string, string>, signal: AbortSignal): Promise<GetPromptResult> {
     await this.ensureConnected();
-    return this.requireClient().getPrompt({ name, arguments: args }, { signal, timeout: this.options.callTimeoutMs });
+    return this.during(signal, () => this.requireClient().getPrompt({ name, arguments: args }, { signal, timeout: this.options.callTimeoutMs }));
   }
 
   async readResource(uri: string, signal: AbortSignal): Promise<ReadResourceResult> {
     await this.ensureConnected();
-    return this.requireClient().readResource({ uri }, { signal, timeout: this.options.callTimeoutMs });
+    return this.during(signal, () => this.requireClient().readResource({ uri }, { signal, timeout: this.options.callTimeoutMs }));
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
     await this.ensureConnected();
     const timeout = this.config.timeoutSeconds ? this.config.timeoutSeconds * 1000 : this.options.callTimeoutMs;
-    const result = (await this.requireClient().callTool({ name, arguments: args }, undefined, {
-      signal,
-      timeout,
-      // A tool that reports progress may run longer, within ten times the limit.
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: timeout * 10,
-    })) as CallToolResult;
+    const result = (await this.during(signal, () =>
+      this.requireClient().callTool({ name, arguments: args }, undefined, {
+        signal,
+        timeout,
+        // A tool that reports progress may run longer, within ten times the limit.
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: timeout * 10,
+      }),
+    )) as CallToolResult;
     this.failedReconnects = 0;
     return result;
+  }
+
+  /** The signals of the calls in flight: a server's question (elicitation) during them ends with them (clientFeatures.ts). */
+  private readonly inFlight = new Set<AbortSignal>();
+
+  private async during<T>(signal: AbortSignal, call: () => Promise<T>): Promise<T> {
+    this.inFlight.add(signal);
+    try {
+      return await call();
+    } finally {
+      this.inFlight.delete(signal);
+    }
   }
 
   /** Why a call could not complete, for the model: the error plus what the server left behind. */
@@ -244,7 +258,7 @@ export class McpConnection {
 
   private async attach(transport: Transport, generation: number, timeout: number): Promise<void> {
     const client = new Client(CLIENT_INFO, { capabilities: clientCapabilities(this.options.elicitor) });
-    if (this.options.elicitor) installElicitation(client, this.name, this.options.elicitor);
+    if (this.options.elicitor) installElicitation(client, this.name, this.options.elicitor, () => [...this.inFlight]);
     installListChanged(client, (list) => void this.onListChanged(list, generation));
     this.client = client;
     this.transport = transport;

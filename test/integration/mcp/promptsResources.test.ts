@@ -213,6 +213,26 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
       assert.equal(fields.find((f) => f.key === 'untitledSingleSelectEnum')!.kind, 'select');
     }
 
+    // The run stops while the question waits: the question ends with the call (the chat's card goes away).
+    let asked: AbortSignal | undefined;
+    const waiting: Elicitor = {
+      elicit: (_r, s) =>
+        new Promise((resolve) => {
+          asked = s;
+          s.addEventListener('abort', () => resolve({ action: 'cancel' }), { once: true });
+        }),
+    };
+    const w = manager({ asks: stdio(process.execPath, [EVERYTHING, 'stdio'], { alwaysAllow: ['trigger-elicitation-request'] }) }, { elicitor: waiting });
+    const run = new AbortController();
+    const stopped = new ToolRegistry()
+      .with(await gather(w))
+      .invoke('mcp__asks__trigger-elicitation-request', '{}', makeContext(root, { approver: yes(), mode: 'auto', signal: run.signal }));
+    await waitUntil(() => asked !== undefined, 20_000);
+    assert.equal(asked!.aborted, false);
+    run.abort();
+    await stopped.catch(() => undefined); // the stopped call ends as cancelled
+    assert.equal(asked!.aborted, true, 'the stopped call ends the question');
+
     const declining = new ScriptedElicitor(() => ({ action: 'decline' }));
     const d = manager({ asks: stdio(process.execPath, [EVERYTHING, 'stdio'], { alwaysAllow: ['trigger-elicitation-request'] }) }, { elicitor: declining });
     const declined = await invoke(await gather(d), 'mcp__asks__trigger-elicitation-request', {});

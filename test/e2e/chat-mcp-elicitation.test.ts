@@ -2,7 +2,7 @@
 // tool): the scripted model calls the tool, the form shows as a card in the chat with one labelled
 // input per field; a required field left empty is marked invalid next to it; filled in by label and
 // sent with "Accept and send", the values are what the tool returns to the model. A second request is
-// declined from its card, and the model hears the decline.
+// declined from its card, and the model hears the decline; a third goes away when the run is stopped.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -29,6 +29,7 @@ const scripted = useScriptedModel(
     },
     { reply: { text: 'Asking again.', toolCalls: [{ name: TOOL, arguments: {} }] } },
     { reply: { text: 'Understood, declined.' }, expect: { lastMessageContains: 'User declined to provide the requested information.' } },
+    { reply: { text: 'One last time.', toolCalls: [{ name: TOOL, arguments: {} }] } },
   ],
   settings,
 );

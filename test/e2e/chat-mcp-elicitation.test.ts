@@ -1,8 +1,9 @@
 // An MCP server's form in the real chat (server-everything from npm, its trigger-elicitation-request
 // tool): the scripted model calls the tool, the form shows as a card in the chat with one labelled
-// input per field; a required field left empty is marked invalid next to it; filled in by label and
-// sent with "Accept and send", the values are what the tool returns to the model. A second request is
-// declined from its card, and the model hears the decline; a third goes away when the run is stopped.
+// input per field; a required field left empty is marked invalid next to it; filled in by label,
+// hidden and shown again (what was typed stays) and sent with "Accept and send", the values are what
+// the tool returns to the model. A second request is declined from its card, and the model hears the
+// decline; a third goes away when the run is stopped.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
@@ -61,21 +62,39 @@ e2eTest(
     await name.fill('Ada Lovelace');
     await card.getByRole('spinbutton', { name: 'Integer', exact: true }).fill('7');
     await card.getByRole('checkbox', { name: 'Boolean', exact: true }).click();
-    await card.getByRole('button', { name: /^Accept and send/ }).click();
-    await chat
+    // Hidden and shown again (the view is rebuilt): the card and what was typed into it are still there.
+    await vs.openViewContainer('Explorer');
+    await vs.openViewContainer('PatchPilot');
+    const shown = await vs.webviewFrame('PatchPilot');
+    const again = shown.getByRole('region', { name: 'MCP server "everything" asks for input' });
+    const typedName = again.getByRole('textbox', { name: 'String (required)', exact: true });
+    await typedName.waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    assert.equal(await typedName.inputValue(), 'Ada Lovelace');
+    assert.equal(await again.getByRole('spinbutton', { name: 'Integer', exact: true }).inputValue(), '7');
+    assert.equal(await again.getByRole('checkbox', { name: 'Boolean', exact: true }).getAttribute('aria-checked'), 'true');
+    await again.getByRole('button', { name: /^Accept and send/ }).click();
+    await shown
       .getByText('Thanks, Ada.')
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await card.waitFor({ state: 'detached', timeout: E2E_TIMEOUT });
+    await again.waitFor({ state: 'detached', timeout: E2E_TIMEOUT });
 
-    await getByRoleIn(chat, 'textbox', 'Message PatchPilot').fill('Once more');
-    await getByRoleIn(chat, 'button', 'Send').click();
-    await card.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await card.getByRole('button', { name: /^Decline the request/ }).click();
-    await chat
+    await getByRoleIn(shown, 'textbox', 'Message PatchPilot').fill('Once more');
+    await getByRoleIn(shown, 'button', 'Send').click();
+    await again.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await again.getByRole('button', { name: /^Decline the request/ }).click();
+    await shown
       .getByText('Understood, declined.')
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+
+    // Stop while the card waits: the card goes away (the server hears cancel) and the run ends.
+    await getByRoleIn(shown, 'textbox', 'Message PatchPilot').fill('And again');
+    await getByRoleIn(shown, 'button', 'Send').click();
+    await again.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await getByRoleIn(shown, 'button', 'Stop').click();
+    await again.waitFor({ state: 'detached', timeout: E2E_TIMEOUT });
+    await shown.getByRole('button', { name: 'Stop', disabled: true }).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     assert.deepEqual(scripted.server.mismatches, []);
   },
   { settings },

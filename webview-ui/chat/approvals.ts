@@ -33,7 +33,7 @@ export interface ApprovalCardsOptions {
   answerElicitation: SendElicitationAnswer;
   /** Approves and adds a pattern to patchpilot.policy.allow ("Allow Always"); a failure puts the buttons back. */
   alwaysAllow(a: { id: string; pattern: string; scope: 'workspace' | 'user' }): Promise<{ ok: boolean }>;
-  /** Typed reasons by approval id (restored from the saved state; kept up to date here). */
+  /** Typed reasons by approval id, or a form card's typed values as JSON (restored from the saved state; kept up to date here). */
   reasons: Record<string, string>;
   /** A reason changed: the view saves its state. */
   changed(): void;
@@ -101,7 +101,17 @@ export class ApprovalCards {
   }
 
   private card(a: PendingApproval): HTMLElement {
-    if (a.kind === 'elicitation' && a.form) return elicitationCard(a, this.o.answerElicitation, () => this.answeredHere.add(a.id));
+    if (a.kind === 'elicitation' && a.form) {
+      // A form has no reason: its slot in the saved state keeps the values typed so far.
+      const typed = {
+        saved: this.o.reasons[a.id],
+        save: (json: string) => {
+          this.o.reasons[a.id] = json;
+          this.o.changed();
+        },
+      };
+      return elicitationCard(a, this.o.answerElicitation, () => this.answeredHere.add(a.id), typed);
+    }
     const card = el('section', 'pp-approval');
     card.setAttribute('aria-label', `Approval needed: ${a.title}`);
     card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));

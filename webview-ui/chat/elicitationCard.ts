@@ -27,15 +27,32 @@ interface FieldView {
   error: HTMLElement;
 }
 
-export function elicitationCard(a: PendingApproval, send: SendElicitationAnswer, answeredHere: () => void): HTMLElement {
+/** What the user typed so far, kept in the view's saved state so a hidden or reloaded view shows it again. */
+export interface TypedValues {
+  saved: string | undefined;
+  save(json: string): void;
+}
+
+export function elicitationCard(a: PendingApproval, send: SendElicitationAnswer, answeredHere: () => void, typed: TypedValues): HTMLElement {
   const form = a.form!;
+  let restored: ElicitationInput = {};
+  try {
+    const parsed: unknown = typed.saved ? JSON.parse(typed.saved) : {};
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) restored = parsed as ElicitationInput;
+  } catch {
+    // Not ours (an older state): start from the defaults.
+  }
   const card = el('section', 'pp-approval pp-elicitation');
   card.setAttribute('aria-label', `MCP server "${form.server}" asks for input`);
   card.append(el('div', 'pp-approval-kind', 'MCP server form'), el('div', 'pp-approval-title', `MCP server "${form.server}" asks`));
   card.append(el('div', 'pp-approval-reason', form.message));
   if (form.unsupported.length) card.append(el('div', 'pp-field-note', `Not asked here (not supported): ${form.unsupported.join(', ')}`));
-  const views = form.fields.map((f, i) => fieldView(f, `pp-el-${a.id}-${i}`));
+  const views = form.fields.map((f, i) => fieldView(f, `pp-el-${a.id}-${i}`, restored[f.key]));
   for (const v of views) card.append(v.root);
+  const current = (): ElicitationInput => Object.fromEntries(views.map((v) => [v.field.key, v.value()]).filter(([, x]) => x !== undefined));
+  const persist = () => typed.save(JSON.stringify(current()));
+  card.addEventListener('input', persist);
+  card.addEventListener('change', persist);
 
   const showErrors = (errors: Record<string, string>) => {
     let first: HTMLElement | undefined;
@@ -52,11 +69,11 @@ export function elicitationCard(a: PendingApproval, send: SendElicitationAnswer,
   const answer = (action: ElicitationCardAnswer['action']) => {
     let values: ElicitationInput | undefined;
     if (action === 'accept') {
-      const typed: ElicitationInput = Object.fromEntries(views.map((v) => [v.field.key, v.value()]).filter(([, x]) => x !== undefined));
-      const checked = elicitationContent(form.fields, typed);
+      const entered = current();
+      const checked = elicitationContent(form.fields, entered);
       if ('errors' in checked) return showErrors(checked.errors);
       showErrors({});
-      values = typed;
+      values = entered;
     }
     if (card.contains(document.activeElement)) answeredHere();
     const buttons = [...card.querySelectorAll('button')];
@@ -87,7 +104,8 @@ export function elicitationCard(a: PendingApproval, send: SendElicitationAnswer,
   return card;
 }
 
-function fieldView(f: ElicitationField, id: string): FieldView {
+/** `restored`: what the user typed before the view was rebuilt; else the server's default. */
+function fieldView(f: ElicitationField, id: string, restored: ElicitationInput[string]): FieldView {
   const wrap = el('div', 'pp-field');
   const name = `${f.label}${f.required ? ' (required)' : ''}`;
   const error = el('div', 'pp-field-error');
@@ -101,7 +119,7 @@ function fieldView(f: ElicitationField, id: string): FieldView {
   };
   let view: FieldView;
   if (f.kind === 'boolean') {
-    let checked = f.default === true;
+    let checked = typeof restored === 'boolean' ? restored : f.default === true;
     const box = checkbox({ label: name, checked, onChange: (c) => (checked = c) });
     view = { root: wrap, field: f, control: box.root, error, value: () => checked };
     wrap.append(box.root);
@@ -110,7 +128,7 @@ function fieldView(f: ElicitationField, id: string): FieldView {
     group.setAttribute('role', 'group');
     group.setAttribute('aria-label', name);
     group.tabIndex = -1;
-    const picked = new Set(Array.isArray(f.default) ? f.default : []);
+    const picked = new Set(Array.isArray(restored) ? restored : Array.isArray(f.default) ? f.default : []);
     for (const o of f.options ?? [])
       group.append(checkbox({ label: o.label, checked: picked.has(o.value), onChange: (c) => (c ? picked.add(o.value) : picked.delete(o.value)) }).root);
     wrap.append(el('div', 'pp-field-label', name), group);
@@ -121,10 +139,12 @@ function fieldView(f: ElicitationField, id: string): FieldView {
     let control: HTMLInputElement | HTMLSelectElement;
     if (f.kind === 'select') {
       const options = [...(f.default === undefined ? [{ value: '', label: f.required ? 'Choose one' : 'None' }] : []), ...(f.options ?? [])];
-      control = select({ name, options, value: typeof f.default === 'string' ? f.default : '', onChange: () => undefined });
+      const start = typeof restored === 'string' ? restored : typeof f.default === 'string' ? f.default : '';
+      control = select({ name, options, value: start, onChange: () => undefined });
     } else {
       const type = f.kind === 'number' || f.kind === 'integer' ? 'number' : f.format === 'date' ? 'date' : 'text';
-      control = input({ name, type, value: f.default === undefined ? '' : String(f.default), onInput: () => undefined });
+      const start = typeof restored === 'string' ? restored : f.default === undefined ? '' : String(f.default);
+      control = input({ name, type, value: start, onInput: () => undefined });
       if (f.format === 'email' || f.format === 'uri') control.placeholder = f.format === 'email' ? 'name@example.com' : 'https://';
     }
     control.id = id;

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ScriptedTurn } from '../../support/scriptedModel';
 import { BUGGY, FIX } from '../../unit/orchestrator/harness';
-import { call, events, runCli, skipWithoutBuild, withRepo } from './support';
+import { call, events, runCli, runGoal, skipWithoutBuild, withRepo } from './support';
 
 const NODE_TEST_PROJECT = { ...BUGGY, 'package.json': JSON.stringify({ name: 'adder', scripts: { test: 'node --test' } }, null, 2) };
 /** A patch whose context is not in the file: the engine refuses it. */
@@ -22,19 +22,7 @@ describe('patchpilot run --json: the API events with the history ids', { skip: s
     await withRepo(
       turns,
       async (root, server) => {
-        const r = await runCli([
-          '--goal',
-          'fix add',
-          '--workspace',
-          root,
-          '--approve',
-          'auto-edit',
-          '--base-url',
-          server.baseUrl,
-          '--model',
-          'scripted-model',
-          '--json',
-        ]);
+        const r = await runGoal('fix add', root, server);
         assert.equal(r.code, 0, r.stderr);
         assert.deepEqual(server.mismatches, []);
         const ev = events(r.stdout);

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ScriptedTurn } from '../../support/scriptedModel';
 import { BUGGY, FIX } from '../../unit/orchestrator/harness';
-import { call, events, runCli, skipWithoutBuild, withRepo } from './support';
+import { call, events, runGoal, skipWithoutBuild, withRepo } from './support';
 
 /** A checker in the style of tsc: one error in add.js (the edited file), one in a file nobody edited. */
 const CHECKER =
@@ -22,21 +22,7 @@ describe('patchpilot run: check commands after an edit', { skip: skipWithoutBuil
     await withRepo(
       turns,
       async (root, server) => {
-        const r = await runCli([
-          '--goal',
-          'fix add',
-          '--workspace',
-          root,
-          '--approve',
-          'auto-edit',
-          '--no-detect-tests',
-          '--trust-workspace',
-          '--base-url',
-          server.baseUrl,
-          '--model',
-          'scripted-model',
-          '--json',
-        ]);
+        const r = await runGoal('fix add', root, server, ['--no-detect-tests', '--trust-workspace']);
         assert.equal(r.code, 0, r.stderr);
         assert.deepEqual(server.mismatches, []);
         const result = server.chatRequests[1]!.body.messages.at(-1).content as string;
@@ -57,20 +43,7 @@ describe('patchpilot run: check commands after an edit', { skip: skipWithoutBuil
     await withRepo(
       turns,
       async (root, server) => {
-        const r = await runCli([
-          '--goal',
-          'fix add',
-          '--workspace',
-          root,
-          '--approve',
-          'auto-edit',
-          '--no-detect-tests',
-          '--base-url',
-          server.baseUrl,
-          '--model',
-          'scripted-model',
-          '--json',
-        ]);
+        const r = await runGoal('fix add', root, server, ['--no-detect-tests']);
         assert.equal(r.code, 0, r.stderr);
         assert.deepEqual(server.mismatches, []);
         assert.doesNotMatch(server.chatRequests[1]!.body.messages.at(-1).content as string, /check commands|TS1005/);

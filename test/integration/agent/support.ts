@@ -46,6 +46,11 @@ export function runCli(
   return new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })));
 }
 
+/** `patchpilot run --goal GOAL` in `root` against the scripted server (auto-edit, --json), plus `extra` flags. */
+export function runGoal(goal: string, root: string, server: { baseUrl: string }, extra: string[] = []): Promise<CliRun> {
+  return runCli(['--goal', goal, '--workspace', root, '--approve', 'auto-edit', ...extra, '--base-url', server.baseUrl, '--model', 'scripted-model', '--json']);
+}
+
 export const events = (stdout: string): AgentEventLine[] =>
   stdout
     .trim()

@@ -6,7 +6,7 @@
  */
 import { ConfigError, FLAG_SETTINGS, loadCliConfig, APPROVAL_MODES, wireOf, type SettingKey } from '../../core/config';
 import type { Notifier } from '../../core/ports';
-import { detectTestCommand, diskProbe, type DetectedTestCommand } from '../../core/workspace';
+import { detectTestCommand, diskProbe, type DetectedTestCommand } from '../../core/testRuns';
 import { UsageError } from '../io';
 
 export const RUN_CONFIG_OPTIONS = {

@@ -9,7 +9,7 @@
 import { parsePatch } from '../patch/parse';
 import { hunkId } from '../patch/describe';
 import { undoKeyOf } from '../patch/undoKey';
-import { formatTestSummary, summarizeTestOutput } from '../tools/testSummary';
+import { formatTestSummary, summarizeTestOutput } from '../testRuns';
 import { hunkNoteOf } from '../history/hunkNotes';
 import {
   EARLIER_STEP,

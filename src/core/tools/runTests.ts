@@ -1,10 +1,10 @@
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
-import { describeTestCommand, formatTestSummary, summarizeTestOutput, type TestCommandResult } from './testSummary';
+import { describeTestCommand, formatTestSummary, summarizeTestOutput, type TestCommandResult } from '../testRuns';
 import type { TaskRunResult } from '../ports';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
-export type { TestCommandResult } from './testSummary';
+export type { TestCommandResult } from '../testRuns';
 
 export const runTestsTool: Tool<Record<string, never>> = {
   name: 'run_tests',

@@ -4,7 +4,7 @@
  * one folder below) and one of its source files. Reads names only, through the same probe as the
  * test detection. The sample project (dates.js) gets its own bug.
  */
-import type { WorkspaceProbe } from './testDetection';
+import type { WorkspaceProbe } from '../testRuns';
 
 const LANGUAGES: Record<string, string> = {
   '.js': 'JavaScript',

@@ -8,7 +8,7 @@ import type * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
 import { UNDO_STEP } from '../../../core/history/types';
 import { errorMessage } from '../../../core/base';
-import { formatTestSummary } from '../../../core/tools/testSummary';
+import { formatTestSummary } from '../../../core/testRuns';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry } from '../../../protocol/chat';
 import type { TestRunReport } from '../tests/testService';

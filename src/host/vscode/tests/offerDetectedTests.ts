@@ -10,7 +10,7 @@ import {
   testOfferButtons,
   type DetectedTestCommand,
   type TestOfferAnswer,
-} from '../../../core/workspace';
+} from '../../../core/testRuns';
 
 /** workspaceState key of the user's answer to the offer (per workspace: another project asks again). */
 export const TEST_OFFER_STATE = 'patchpilot.tests.detectedOffer';

@@ -1,12 +1,12 @@
 /**
  * Failures of a test run that can be placed in a file, for the Problems view (pure; no `vscode`).
- * testSummary.ts names the failing tests; here each failure gets the first workspace location
+ * testRuns/summary.ts names the failing tests; here each failure gets the first workspace location
  * (`file:line[:col]`, as in a stack frame or pytest's `file.py:12: AssertionError`) printed after
  * its name. Failures without one are left to the status bar and the output.
  */
 import path from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import type { TestSummary } from '../../../core/tools/testSummary';
+import type { TestSummary } from '../../../core/testRuns';
 
 export interface TestProblem {
   /** Workspace-relative, forward slashes. */

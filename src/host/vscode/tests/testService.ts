@@ -15,7 +15,7 @@ import type { PatchPilotSettings } from '../../../core/config/settings';
 import { createCommandExecutor, createCommandGuard } from '../../../core/tools/policyAdapters';
 import type { TaskRunnerFactory } from '../../../core/session/wireAgent';
 import { errorMessage } from '../../../core/base';
-import { describeTestCommand, summarizeTestOutput, type TestSummary } from '../../../core/tools/testSummary';
+import { describeTestCommand, summarizeTestOutput, type TestSummary } from '../../../core/testRuns';
 import type { TaskRunResult } from '../../../core/ports';
 import { VsCodeTaskRunner } from './vsCodeTaskRunner';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';

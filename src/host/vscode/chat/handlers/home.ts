@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../../core/base';
-import { detectTestCommand, diskProbe, exampleGoals } from '../../../../core/workspace';
+import { detectTestCommand, diskProbe } from '../../../../core/testRuns';
+import { exampleGoals } from '../../../../core/workspace';
 import { recentConversations } from '../../agent/conversations';
 import type { Handler } from './types';
 

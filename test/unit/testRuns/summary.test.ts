@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { summarizeTestOutput } from '../../../src/core/tools/testSummary';
-import { tempWorkspace } from './helpers';
+import { summarizeTestOutput } from '../../../src/core/testRuns/summary';
+import { tempWorkspace } from '../tools/helpers';
 
 const nodeTests = `
 const { test, describe } = require('node:test');

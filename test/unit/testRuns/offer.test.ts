@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } from '../../../src/core/workspace/testOffer';
+import { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } from '../../../src/core/testRuns/offer';
 
 const npm = { command: 'npm test', source: 'package.json' };
 

@@ -30,7 +30,7 @@ const DETECTORS: readonly Detector[] = [packageJson, pytest, cargo, goModule, ma
  * The test command of a workspace, from the files at its root (package.json's `test` script with
  * the package manager its lockfile implies, pytest's configuration, Cargo.toml, go.mod, a Makefile,
  * justfile or Taskfile with a test target, Gradle, Maven, .NET), or undefined. Reads only: nothing
- * of the workspace runs here (test/unit/workspace/testDetection.test.ts).
+ * of the workspace runs here (test/unit/testRuns/detection.test.ts).
  */
 export async function detectTestCommand(probe: WorkspaceProbe): Promise<DetectedTestCommand | undefined> {
   const names = new Set(await probe.list('.'));

@@ -1,4 +1,4 @@
-import type { DetectedTestCommand } from './testDetection';
+import type { DetectedTestCommand } from './detection';
 
 /** What the user answered to the offer of a detected test command, remembered per workspace. */
 export type TestOfferAnswer = { answer: 'used' | 'never' } | { answer: 'not-now'; command: string };
@@ -9,7 +9,7 @@ export function testOfferButtons(detected: DetectedTestCommand): [use: string, n
 }
 
 /**
- * Whether to offer the detected command (test/unit/workspace/testOffer.test.ts). Never in an
+ * Whether to offer the detected command (test/unit/testRuns/offer.test.ts). Never in an
  * untrusted workspace (the command runs the workspace's own code), never over configured commands,
  * never again after "Use" or "Never"; after "Not Now" only when the project's command changed since.
  */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { detectTestCommand, diskProbe } from '../../../src/core/workspace/testDetection';
+import { detectTestCommand, diskProbe } from '../../../src/core/testRuns/detection';
 
 /** Each row: the files of a fresh folder, and the command (and its source) detection must find. */
 const CASES: { name: string; files: Record<string, string>; expect?: { command: string; source: string } }[] = [

@@ -8,16 +8,16 @@
 //                                   extensions-dir, user settings written, the extension installed;
 //                                   returns a CodeServer { url, port, workspace, userDataDir,
 //                                   extensionsDir, logs(), extensionLog(), workbenchUrl(payload?), stop() }
-//   installUnpackedExtension(dir, extensionsDir)  the repo: copy package.json + dist/ + media/ + skills/
-//                                   (+ webview-ui/dist or out/webview if any) as <publisher>.<name>-<version>;
-//                                   any other folder (a fixture): copied whole
+//   installUnpackedExtension(dir, extensionsDir)  a fixture extension folder, copied whole as
+//                                   <publisher>.<name>-<version> (PatchPilot itself comes from its VSIX)
 //
 // Options of startCodeServer (all optional):
 //   workspace         folder to open (default: a fresh empty temp folder, removed on stop)
 //   settings          extra user settings, e.g. { 'patchpilot.approval.mode': 'auto-edit' }
 //   workspaceTrust    false (default): trust disabled, the folder is trusted; true: trust enabled and
 //                     the folder opens in restricted mode (no startup prompt)
-//   extension         'installed' (default): the built extension copied into the extensions dir;
+//   extension         'installed' (default): the packaged VSIX (patchpilot.vsix, packaged again when the
+//                     build is newer) installed by code-server's installer (support/packagedExtension.ts);
 //                     'development': nothing installed, pass extensionDevelopmentPath in the payload
 //                     (see workbenchUrl); 'none'
 //   extraExtensions   more unpacked extension folders to install (test fixtures)
@@ -29,6 +29,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { installPackagedExtension } from './packagedExtension';
 import { killTree, trackForExit } from './processes';
 
 export const repoRoot = path.resolve(__dirname, '../../..');
@@ -80,15 +81,7 @@ export function installUnpackedExtension(extensionDir: string, extensionsDir: st
   };
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   mkdirSync(target, { recursive: true });
-  if (path.resolve(extensionDir) !== repoRoot) {
-    cpSync(extensionDir, target, { recursive: true }); // a test fixture: the whole folder
-    return target;
-  }
-  // What the .vsix carries (see .vscodeignore), without packaging: fast, and what a test sees is the build.
-  for (const entry of ['package.json', 'dist', 'media', 'skills', 'README.md', 'LICENSE', 'webview-ui/dist', 'out/webview']) {
-    const from = path.join(extensionDir, entry);
-    if (existsSync(from)) cpSync(from, path.join(target, entry), { recursive: true });
-  }
+  cpSync(extensionDir, target, { recursive: true });
   return target;
 }
 
@@ -149,7 +142,7 @@ export async function startCodeServer(options: CodeServerOptions = {}): Promise<
   mkdirSync(extensionsDir, { recursive: true });
   const trust = options.workspaceTrust ?? false;
   writeFileSync(path.join(userDataDir, 'User', 'settings.json'), JSON.stringify({ ...defaultUserSettings(trust), ...options.settings }, null, 2));
-  if ((options.extension ?? 'installed') === 'installed') installUnpackedExtension(repoRoot, extensionsDir);
+  if ((options.extension ?? 'installed') === 'installed') installPackagedExtension(extensionsDir, codeServerEntry());
   for (const extra of options.extraExtensions ?? []) installUnpackedExtension(extra, extensionsDir);
 
   const args = [

@@ -1,5 +1,5 @@
 // "Restore to Here" in a real VS Code (code-server + Chromium), as a person does it: a run edits
-// greet.js with a patch and creates greet.copy.js with a command; "Restore to before this message"
+// greet.js with a patch and creates greet.copy.js with a command; "Restore to Here, before this message"
 // on the user's message shows the preview (both files, before anything is written), "Restore 2 files"
 // puts the workspace back, "Redo restore ..." puts the run's result back. A file the user edited
 // after the run blocks the restore (named, nothing written) and "Restore the rest" restores the
@@ -70,8 +70,8 @@ e2eTest(
     await byRole(chat, 'button', 'Restore to before step 2').waitFor({ state: 'visible' });
 
     // Restore to before the message: the preview first, nothing written yet.
-    await byRole(chat, 'button', 'Restore to before this message').click();
-    let preview = chat.getByRole('group', { name: 'Preview: Restore to before this message' });
+    await byRole(chat, 'button', 'Restore to Here, before this message').click();
+    let preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
     const files = preview.getByRole('list', { name: 'Files the restore would change' });
     await files.getByText('restore greet.js').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await files.getByText('remove greet.copy.js (created by the run)').waitFor({ state: 'visible' });
@@ -91,9 +91,9 @@ e2eTest(
     await vs.reload();
     await vs.openViewContainer('PatchPilot');
     chat = await vs.webviewFrame('PatchPilot');
-    preview = chat.getByRole('group', { name: 'Preview: Restore to before this message' });
+    preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
     await byRole(chat, 'button', 'Restore to before step 2').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    await byRole(chat, 'button', 'Restore to before this message').waitFor({ state: 'visible' });
+    await byRole(chat, 'button', 'Restore to Here, before this message').waitFor({ state: 'visible' });
 
     // Redo puts the run's result back.
     await byRole(chat, 'button', 'Redo restore to before step 1').click();
@@ -105,7 +105,7 @@ e2eTest(
 
     // The user edits greet.js after the run: it blocks, and nothing is written until "Restore the rest".
     vs.writeFile('greet.js', USER);
-    await byRole(chat, 'button', 'Restore to before this message').click();
+    await byRole(chat, 'button', 'Restore to Here, before this message').click();
     const blocked = preview.getByRole('list', { name: 'Files that block the restore' });
     await blocked.getByText(/^greet\.js: changed since step 1/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     assert.equal(await byRole(preview, 'button', 'Restore 1 file').count(), 0, 'no plain restore while a file blocks');

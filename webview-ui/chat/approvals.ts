@@ -40,7 +40,7 @@ export interface ApprovalCardsOptions {
   /** The focused card went away and no card is left to take the focus. */
   focusLost(): void;
   /** Says a new approval out loud (a live region): the user may be typing elsewhere. */
-  announce(text: string): void;
+  announce(text: string, kind?: 'waiting' | 'news'): void;
   /** "Show Hunk Buttons" on a review card: turns on VS Code's diffEditor.codeLens. */
   showHunkButtons(): Promise<unknown>;
 }
@@ -85,7 +85,7 @@ export class ApprovalCards {
       const at = this.root.children[i];
       if (at !== card) this.root.insertBefore(card, at ?? null);
     });
-    if (added.length) this.o.announce(`PatchPilot waits for your answer: ${added.map((a) => `${KIND[a.kind]}, ${a.title}`).join('; ')}`);
+    if (added.length) this.o.announce(`PatchPilot waits for your answer: ${added.map((a) => `${KIND[a.kind]}, ${a.title}`).join('; ')}`, 'waiting');
     // Answered with the keyboard: the focus goes to the next card waiting, or back to the message box.
     if (hadFocus) {
       const next = this.root.querySelector<HTMLElement>('button:not([disabled])');

@@ -153,6 +153,7 @@ client.listen({
   'approval/resolved': ({ id }) => {
     snapshot.approvals = snapshot.approvals.filter((a) => a.id !== id);
     renderApprovals();
+    clearAnsweredQuestion();
     save();
   },
   'chat/focus': () => input.focus(),
@@ -204,14 +205,34 @@ function applySnapshot(s: ChatSnapshot): void {
   // A reloaded view lays out (fonts, the panel's size) after this: a chat that was at its end stays there.
   requestAnimationFrame(keepAtEnd);
   renderApprovals();
+  clearAnsweredQuestion();
   applyStatus(s.status);
   save();
 }
 
-function announce(text: string): void {
+/** What the status region says now, and whether it is a question waiting for the user. */
+let announcing: 'waiting' | 'news' | undefined;
+function announce(text: string, kind: 'waiting' | 'news' = 'news'): void {
   // A new node, so the same words twice are announced twice.
   announcer.replaceChildren(el('div', undefined, text));
+  announcing = kind;
 }
+/** Once nothing waits, "waits for your answer" is no longer true: a reader who reaches the region later must not hear it. */
+function clearAnsweredQuestion(): void {
+  if (announcing === 'waiting' && snapshot.approvals.length === 0) {
+    announcer.replaceChildren();
+    announcing = undefined;
+  }
+}
+
+// Escape stops the run from anywhere in the chat, as in VS Code's own chat; a control that uses
+// Escape itself (the command suggestions) takes it first and stops its propagation.
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Escape' || e.defaultPrevented || e.isComposing || !snapshot.status.running) return;
+  e.preventDefault();
+  void stopRun();
+  announce('Stopping the run.');
+});
 
 function applyStatus(s: ChatStatus): void {
   if (s.running && !snapshot.status.running && snapshot.chatId) announce('PatchPilot is working.');
@@ -256,17 +277,15 @@ function showDemoBanner(sampleHere: boolean): void {
   const text = sampleHere
     ? "Demo model: scripted replies that walk the sample project's failing date test. It is not a language model; set up your own to work on real code."
     : "Demo model: scripted replies that know only the sample project's failing date test (dates.js), which this project does not have. Here it can run your tests and then stops. Open the Sample Project to see the whole loop, or set up a real model.";
-  bannerSlot.replaceChildren(
-    banner(text, 'info', [
-      button({
-        label: 'Open the Sample Project',
-        variant: sampleHere ? 'secondary' : 'primary',
-        onClick: () => void client.request('config/open', { what: 'sample' }),
-      }),
-      button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) }),
-      button({ label: 'Choose Provider', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'provider' }) }),
-    ]),
-  );
+  // One primary action: in another project the sample is the way forward; in the sample, a real model.
+  const choose = button({
+    label: 'Choose Provider',
+    variant: sampleHere ? 'primary' : 'secondary',
+    onClick: () => void client.request('config/open', { what: 'provider' }),
+  });
+  const stopDemo = button({ label: 'Stop Using Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'stopDemo' }) });
+  const openSample = button({ label: 'Open the Sample Project', onClick: () => void client.request('config/open', { what: 'sample' }) });
+  bannerSlot.replaceChildren(banner(text, 'info', sampleHere ? [choose, stopDemo] : [openSample, choose, stopDemo]));
 }
 
 function renderApprovals(): void {

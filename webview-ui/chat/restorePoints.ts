@@ -1,6 +1,6 @@
 /**
  * Where the chat offers "Restore to Here": on each step that changed files (after its tool call) and
- * on the user message that started the run ("Restore to before this message": before the run's first
+ * on the user message that started the run ("Restore to Here, before this message": before the run's first
  * step that changed files); and the lines of restores done, the newest with "Redo restore ...".
  * Drawn from the saved entries (checkpoint/saved events, restore entries), so a reload keeps them.
  */
@@ -64,7 +64,11 @@ export class ChatRestorePoints {
       message.append(
         controls.restoreButton(
           { runId: e.runId, beforeStep: e.step, redo: false },
-          { label: 'Restore to Here', name: 'Restore to before this message', title: 'Put back every file this run changed as it was before this message' },
+          {
+            label: 'Restore to Here',
+            name: 'Restore to Here, before this message',
+            title: 'Put back every file this run changed as it was before this message',
+          },
         ),
       );
     }

@@ -111,10 +111,13 @@ export function resolveContextWindow(
   return { tokens: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback', ...output };
 }
 
-/** "window 32,768 tokens (from the endpoint's /v1/models)", "window 8,192 tokens (unknown: 8,192 assumed)". */
+/**
+ * "window 32,768 tokens (from the endpoint's /v1/models)"; when nothing says, the assumption in plain
+ * words and where to set the real one: "window 8,192 tokens assumed (not reported; set patchpilot.llm.contextWindows)".
+ */
 export function describeContextWindow(w: ContextWindow): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  if (!w.known) return `window ${n(w.tokens)} tokens (unknown: ${n(w.tokens)} assumed)`;
+  if (!w.known) return `window ${n(w.tokens)} tokens assumed (not reported; set patchpilot.llm.contextWindows)`;
   return `window ${n(w.tokens)} tokens${w.from ? ` (from ${w.from})` : ''}`;
 }
 

@@ -96,7 +96,7 @@ describe('token estimates and context windows', () => {
     assert.equal(describeContextWindow(resolveContextWindow('m', {}, endpoint)), "window 32,768 tokens (from the endpoint's /v1/models)");
     assert.equal(describeContextWindow(resolveContextWindow('m', {}, undefined, catalog)), 'window 128,000 tokens (from the catalog)');
     assert.equal(describeContextWindow(resolveContextWindow('m', { m: 4096 })), 'window 4,096 tokens (from your setting)');
-    assert.equal(describeContextWindow(resolveContextWindow('mystery', {})), 'window 8,192 tokens (unknown: 8,192 assumed)');
+    assert.equal(describeContextWindow(resolveContextWindow('mystery', {})), 'window 8,192 tokens assumed (not reported; set patchpilot.llm.contextWindows)');
   });
 
   test('the client answers per role from the catalog, the configured window winning', () => {

@@ -96,7 +96,7 @@ e2eTest(
     await last.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await again.waitForTimeout(1_000); // the view lays out (fonts, size) after it draws
     const inView = await last.evaluate((e) => {
-      const log = e.closest('.pp-transcript')!.getBoundingClientRect();
+      const log = e.closest('.pp-scroll')!.getBoundingClientRect();
       const r = e.getBoundingClientRect();
       return r.bottom <= log.bottom + 1 && r.top >= log.top - 1;
     });

@@ -115,8 +115,11 @@ export class ApprovalCards {
     const card = el('section', 'pp-approval');
     card.setAttribute('aria-label', `Approval needed: ${a.title}`);
     card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));
+    // The actions sit under the title, above the detail: a long patch never pushes them out of view.
+    const actionsSlot = el('div', 'pp-approval-actions');
+    card.append(actionsSlot);
     if (a.reason) card.append(el('div', 'pp-approval-reason', a.reason));
-    if (a.detail) card.append(el('pre', 'pp-approval-detail', a.detail.length > 6000 ? `${a.detail.slice(0, 6000)}\n...` : a.detail));
+    if (a.detail) card.append(approvalDetail(a));
     const answer = (approved: boolean, feedback?: string) => {
       if (card.contains(document.activeElement)) this.answeredHere.add(a.id);
       const buttons = [...card.querySelectorAll('button')];
@@ -139,7 +142,7 @@ export class ApprovalCards {
         button({ label: 'Accept', icon: 'check', name: `Accept ${a.title}`.slice(0, 200), onClick: () => answer(true) }),
         button({ label: 'Reject', icon: 'close', name: `Reject ${a.title}`.slice(0, 200), variant: 'secondary', onClick: () => answer(false, reason.value) }),
       );
-      if (a.hunkStates?.length) card.append(hunkList(a));
+      if (a.hunkStates?.length) actionsSlot.after(hunkList(a));
       if (a.hunkButtonsHidden) {
         const show: HTMLButtonElement = button({
           label: 'Show Hunk Buttons',
@@ -149,7 +152,7 @@ export class ApprovalCards {
         });
         row.append(show);
       }
-      card.append(reason, row);
+      actionsSlot.append(row, reason);
       return card;
     }
     row.append(
@@ -162,8 +165,8 @@ export class ApprovalCards {
         onClick: () => answer(false),
       }),
     );
-    card.append(row);
-    if (a.allowPatterns?.length) card.append(this.alwaysRow(a, card));
+    actionsSlot.append(row);
+    if (a.allowPatterns?.length) actionsSlot.append(this.alwaysRow(a, card));
     return card;
   }
 
@@ -224,4 +227,19 @@ function hunkList(a: PendingApproval): HTMLElement {
     list.append(item);
   }
   return list;
+}
+
+/**
+ * What the approval is about in full. A patch's text is also in the diff editor, so here it is folded
+ * (a summary names its size) and the card stays short beside the conversation; anything else is shown.
+ */
+function approvalDetail(a: PendingApproval): HTMLElement {
+  const text = a.detail!.length > 6000 ? `${a.detail!.slice(0, 6000)}\n...` : a.detail!;
+  const pre = el('pre', 'pp-approval-detail', text);
+  if (!a.review) return pre;
+  const details = document.createElement('details');
+  details.className = 'pp-approval-fold';
+  const lines = a.detail!.split('\n').length;
+  details.append(el('summary', undefined, `Patch text (${lines} line${lines === 1 ? '' : 's'})`), pre);
+  return details;
 }

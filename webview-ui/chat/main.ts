@@ -68,7 +68,12 @@ announcer.setAttribute('role', 'status');
 const homeSlot = el('div', 'pp-home');
 // While a run works: what it does and for how long (a live region of its own).
 const working = new WorkingIndicator();
-app.append(header, bannerSlot, homeSlot, log, working.root, approvals, composer, announcer);
+// Only the conversation scrolls, and a card waiting for an answer is part of it: at its end, under the
+// model's explanation of what it asks, so both are read together. The header, the working line and
+// the message box with Send and Stop stay in view at any height.
+const scroller = el('div', 'pp-scroll');
+scroller.append(homeSlot, log, approvals);
+app.append(header, bannerSlot, scroller, working.root, composer, announcer);
 const home = new ChatHomeView(
   homeSlot,
   client,
@@ -98,19 +103,26 @@ const transcript = new Transcript(
 // A window reload opens at the conversation's end (the host says so); a view shown again keeps where the reader was.
 let scroll = document.body.dataset.openAtEnd === 'true' ? { top: 0, atEnd: true } : (saved?.scroll ?? { top: 0, atEnd: true });
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
-log.addEventListener(
+/** What the status region says now, and whether it is a question waiting for the user. */
+let announcing: 'waiting' | 'news' | undefined;
+/** Set while the view shows a waiting card with the message that asks; the reader scrolling ends it. */
+let questionShown = false;
+scroller.addEventListener(
   'scroll',
   () => {
-    scroll = { top: log.scrollTop, atEnd: log.scrollHeight - log.scrollTop - log.clientHeight < 40 };
+    scroll = { top: scroller.scrollTop, atEnd: scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40 };
     saveSoon();
   },
   { passive: true },
 );
 /** A reader following the conversation's end stays there when the view or its content changes size (a reload, fonts, the working line). */
 function keepAtEnd(): void {
-  if (scroll.atEnd) log.scrollTop = log.scrollHeight;
+  if (scroll.atEnd) scroller.scrollTop = scroller.scrollHeight;
 }
-new ResizeObserver(keepAtEnd).observe(log);
+// A card appearing (or a reply growing, or the view resized) keeps a reader who was at the end there,
+// or on the question a waiting card asks.
+const follow = () => (questionShown ? revealQuestion() : keepAtEnd());
+for (const region of [scroller, log, approvals]) new ResizeObserver(follow).observe(region);
 void document.fonts?.ready.then(keepAtEnd);
 // An answer to an approval that no longer waits (answered elsewhere, its run ended): redraw from the host.
 const approvalCards = new ApprovalCards(approvals, {
@@ -201,7 +213,7 @@ function applySnapshot(s: ChatSnapshot): void {
   const at = scroll;
   transcript.reset(snapshot.entries);
   home.update(snapshot.entries.length === 0);
-  log.scrollTop = at.atEnd ? log.scrollHeight : at.top;
+  scroller.scrollTop = at.atEnd ? scroller.scrollHeight : at.top;
   // A reloaded view lays out (fonts, the panel's size) after this: a chat that was at its end stays there.
   requestAnimationFrame(keepAtEnd);
   renderApprovals();
@@ -210,8 +222,6 @@ function applySnapshot(s: ChatSnapshot): void {
   save();
 }
 
-/** What the status region says now, and whether it is a question waiting for the user. */
-let announcing: 'waiting' | 'news' | undefined;
 function announce(text: string, kind: 'waiting' | 'news' = 'news'): void {
   // A new node, so the same words twice are announced twice.
   announcer.replaceChildren(el('div', undefined, text));
@@ -289,7 +299,30 @@ function showDemoBanner(sampleHere: boolean): void {
 }
 
 function renderApprovals(): void {
+  const before = approvals.childElementCount;
   approvalCards.render(snapshot.approvals);
+  if (approvals.childElementCount > before) revealQuestion();
+  else if (approvals.childElementCount === 0) questionShown = false;
+}
+
+for (const intent of ['wheel', 'touchmove', 'keydown'] as const) scroller.addEventListener(intent, () => (questionShown = false), { passive: true });
+
+/**
+ * A card waiting for an answer is read with the model's message that explains it: the view shows that
+ * message from its first line when the card's actions then fit too, else the actions at the bottom.
+ */
+function revealQuestion(): void {
+  const card = approvals.lastElementChild as HTMLElement | null;
+  const messages = log.querySelectorAll<HTMLElement>('.pp-msg.pp-assistant');
+  const message = messages[messages.length - 1];
+  if (!card || !message) return;
+  const origin = scroller.getBoundingClientRect().top - scroller.scrollTop;
+  const actions = card.querySelector<HTMLElement>('.pp-approval-actions') ?? card;
+  const top = message.getBoundingClientRect().top - origin;
+  const actionsBottom = actions.getBoundingClientRect().bottom - origin;
+  const view = scroller.clientHeight;
+  scroller.scrollTop = actionsBottom - top + 16 <= view ? top - 8 : actionsBottom - view + 8;
+  questionShown = true;
 }
 
 function save(): void {

@@ -81,7 +81,18 @@ e2eTest(
     assert.equal(scripted().chatRequests.length, 1, 'the server saw the goal');
     assert.equal((scripted().chatRequests[0]!.body as { model?: string }).model, 'scripted-model');
 
-    // 3. The chat's Choose Provider control opens the same picker as Select Model.
+    // 2b. Select Model now starts at that endpoint: its models, the provider list one choice away.
+    await vs.runCommand('PatchPilot: Select Model');
+    await vs.page
+      .locator('.quick-input-widget .quick-input-title', { hasText: `Select Model at ${scripted().baseUrl}` })
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await vs.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Change provider' }).first().waitFor({ state: 'visible' });
+    await vs.screenshot('select-model-at-endpoint');
+    await answer(vs.page, /Select Model at/, 'scripted-model', 'scripted-model');
+    await vs.waitForNotification(/PatchPilot: model scripted-model at http:\/\/127\.0\.0\.1/);
+    assert.equal(userSettings()['patchpilot.llm.model'], 'scripted-model');
+
+    // 3. The chat's Choose Provider control opens the provider list at once.
     await getByRoleIn(chat, 'button', 'Choose Provider').first().click();
     await answer(vs.page, /\(1\/4\): provider/, 'Ollama', 'Ollama');
     await answer(vs.page, /\(2\/4\): Ollama endpoint/, scripted().baseUrl);

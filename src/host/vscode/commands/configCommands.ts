@@ -29,7 +29,9 @@ export function registerConfigCommands(
     vscode.commands.registerCommand('patchpilot.setBraveApiKey', () =>
       searchKeys ? setKey(searchKeys, host, 'Brave Search API Key', 'Brave Search API key (web_search)') : undefined,
     ),
-    vscode.commands.registerCommand('patchpilot.selectModel', () => selectModel({ config, keys, host, log, demo })),
+    vscode.commands.registerCommand('patchpilot.selectModel', (options?: { changeProvider?: boolean }) =>
+      selectModel({ config, keys, host, log, demo }, { changeProvider: options?.changeProvider === true }),
+    ),
     vscode.commands.registerCommand('patchpilot.setEndpoint', () => setEndpoint(() => host.invalidate())),
   );
 }

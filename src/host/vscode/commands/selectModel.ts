@@ -3,7 +3,8 @@
  * catalog), base URL (prefilled), the provider's key (SecretStorage; skipped for servers on this
  * machine, VS Code's models, and a key already saved), the model (the endpoint's list when it
  * answers, else typed) and the fast model. Nothing is written until the last step is answered, so
- * Escape at any step leaves the settings (and the demo model) as they were.
+ * Escape at any step leaves the settings (and the demo model) as they were. With an endpoint already
+ * set (Set Endpoint), its models come first and the provider list is "Change provider…" away.
  */
 import * as vscode from 'vscode';
 import { PROVIDERS, providerById, type ProviderInfo } from '../../../core/config/providers';
@@ -31,8 +32,14 @@ interface ModelItem extends vscode.QuickPickItem {
 const STEPS = 4;
 const title = (step: number, what: string) => `PatchPilot: Select Model (${step}/${STEPS}): ${what}`;
 
-export async function selectModel(d: ModelSetupDeps): Promise<void> {
+export async function selectModel(d: ModelSetupDeps, options: { changeProvider?: boolean } = {}): Promise<void> {
   const current = await currentSettings(d);
+  // An endpoint already set (Set Endpoint, or an earlier setup): its models first, the provider list
+  // one choice away. Only without one, or on "Change provider…", does the whole setup start.
+  if (current.baseUrl && !d.demo.enabled && !options.changeProvider) {
+    const picked = await pickAtCurrentEndpoint(d, current as { provider?: string; baseUrl: string; model?: string; fastModel?: string });
+    if (picked !== CHANGE_PROVIDER) return;
+  }
   const provider = await pickProvider(current.provider);
   if (!provider) return;
   const same = provider.id === current.provider;
@@ -82,6 +89,47 @@ export async function selectModel(d: ModelSetupDeps): Promise<void> {
   await d.demo.setEnabled(false);
   d.host.invalidate();
   void vscode.window.showInformationMessage(`PatchPilot: ${provider.label}, model ${model}${fast ? `, fast model ${fast}` : ''}.`);
+}
+
+const CHANGE_PROVIDER = Symbol('change provider');
+
+/**
+ * The model at the endpoint already set: its list (or a typed name when it cannot list), with
+ * "Change provider…" last. Writes only the model; the endpoint, key and fast model stay as they are.
+ */
+async function pickAtCurrentEndpoint(
+  d: ModelSetupDeps,
+  current: { provider?: string; baseUrl: string; model?: string },
+): Promise<string | typeof CHANGE_PROVIDER | undefined> {
+  const provider = providerById(current.provider) ?? providerById('custom')!;
+  const apiKey = provider.wire === 'vscode' ? undefined : await d.keys.for(provider.id).get();
+  const offered = (await offeredModels(d, provider, current.baseUrl, apiKey)) ?? [];
+  const CHANGE = { id: undefined, label: '$(server) Change provider…', description: 'another provider, endpoint or key' } satisfies ModelItem;
+  const TYPE = { id: '', label: '$(edit) Type a model name…' } satisfies ModelItem;
+  const items: ModelItem[] = [
+    ...offered.map((m) => (m.id === current.model ? { ...m, description: `current${m.description ? ` · ${m.description}` : ''}` } : m)),
+    TYPE,
+    { id: undefined, label: '', kind: vscode.QuickPickItemKind.Separator },
+    CHANGE,
+  ];
+  const pick = await vscode.window.showQuickPick(items, {
+    title: `PatchPilot: Select Model at ${current.baseUrl}`,
+    placeHolder: offered.length
+      ? `${offered.length} model${offered.length === 1 ? '' : 's'} at ${current.baseUrl} (type to filter)`
+      : `${current.baseUrl} did not list its models: type a name, or change the provider`,
+    matchOnDescription: true,
+    ignoreFocusOut: true,
+  });
+  if (!pick) return undefined;
+  if (pick === CHANGE) return CHANGE_PROVIDER;
+  const model =
+    pick.id || (await pickModel(undefined, { title: `PatchPilot: model at ${current.baseUrl}`, current: current.model, placeHolder: current.baseUrl }));
+  if (!model) return undefined;
+  await vscode.workspace.getConfiguration().update('patchpilot.llm.model', model, vscode.ConfigurationTarget.Global);
+  await d.demo.setEnabled(false);
+  d.host.invalidate();
+  void vscode.window.showInformationMessage(`PatchPilot: model ${model} at ${current.baseUrl}.`);
+  return model;
 }
 
 async function currentSettings(d: ModelSetupDeps) {
@@ -148,7 +196,7 @@ async function pickModel(
     ];
     const pick = await vscode.window.showQuickPick(items, {
       title: o.title,
-      placeHolder: `${offered.length} models at ${o.placeHolder}`,
+      placeHolder: `${offered.length} model${offered.length === 1 ? '' : 's'} at ${o.placeHolder}`,
       matchOnDescription: true,
       ignoreFocusOut: true,
     });

@@ -4,7 +4,9 @@ import type { Handler } from './types';
 /** The banner's buttons run fixed commands of ours; the view names which, never a command id. */
 export const openConfig: Handler<'config/open'> = async ({ what }) => {
   if (what === 'apiKey') await vscode.commands.executeCommand('patchpilot.setApiKey');
-  else if (what === 'model' || what === 'provider') await vscode.commands.executeCommand('patchpilot.selectModel');
+  // Choose Provider asks for the provider list itself; Select Model starts at the endpoint already set.
+  else if (what === 'model') await vscode.commands.executeCommand('patchpilot.selectModel');
+  else if (what === 'provider') await vscode.commands.executeCommand('patchpilot.selectModel', { changeProvider: true });
   else if (what === 'demo') await vscode.commands.executeCommand('patchpilot.useDemoModel');
   else if (what === 'stopDemo') await vscode.commands.executeCommand('patchpilot.stopDemoModel');
   else if (what === 'sample') await vscode.commands.executeCommand('patchpilot.openSample');

@@ -47,7 +47,7 @@ e2eTest(
     await again.click();
     await chat.getByText('One module, src/shapes.js, and its test.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat
-      .getByText(/^Continued from the history/)
+      .getByText(/^Reopened as it was shown/)
       .first()
       .waitFor({ state: 'visible' });
 
@@ -88,7 +88,7 @@ e2eTest(
       .click();
     await getByRoleIn(panel, 'button', 'Continue in Chat').click();
     await chat
-      .getByText(/^Continued from the history/)
+      .getByText(/^Reopened as it was shown/)
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat.getByText('One module, src/shapes.js, and its test.').first().waitFor({ state: 'visible' });

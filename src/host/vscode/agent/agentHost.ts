@@ -15,6 +15,7 @@ import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewT
 import type { HostConfig } from '../config/hostConfig';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatElicitor } from './chatElicitor';
+import { ChatArchive } from './chatArchive';
 import { ChatLog } from './chatLog';
 import { VsCodeElicitor } from './mcpElicitor';
 import { ChatState } from './chatState';
@@ -66,6 +67,7 @@ export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => 
 export class AgentHost implements vscode.Disposable {
   private chatId: string;
   private readonly log: ChatLog;
+  private readonly archive: ChatArchive;
   private readonly session: ChatSession;
   /** The agent this workspace's runs use and the window's MCP servers (chatWiring.ts). */
   private readonly wiring: ChatWiring;
@@ -92,6 +94,7 @@ export class AgentHost implements vscode.Disposable {
     private readonly services: AgentHostServices,
   ) {
     this.state = new ChatState(context.workspaceState, context.storageUri?.fsPath, (m) => out.warn(m));
+    this.archive = new ChatArchive(context.storageUri?.fsPath, (m) => out.warn(m));
     const saved = this.state.load();
     this.chatId = saved?.chatId ?? randomUUID();
     this.log = new ChatLog(saved?.entries);
@@ -266,6 +269,7 @@ export class AgentHost implements vscode.Disposable {
     this.userActions.clear();
     this.transcriptRunId = undefined;
     this.earlierModel = undefined;
+    this.archive.keep(this.log.entries);
     this.log.clear();
     this.chatId = randomUUID();
     this.save();
@@ -302,8 +306,12 @@ export class AgentHost implements vscode.Disposable {
     this.session.reset();
     this.session.restore(c.transcript, c.runId);
     this.transcriptRunId = undefined;
+    this.archive.keep(this.log.entries);
     this.log.clear();
-    for (const e of c.entries) this.log.add(e);
+    // Shown as it was when this window kept its lines; else the words the history has.
+    const shown = this.archive.find(c.runId);
+    const reopened: ChatEntry[] = shown ? [{ kind: 'notice', level: 'info', text: reopenedNotice(c.runId) }, ...shown] : c.entries;
+    for (const e of reopened) this.log.add(e);
     this.earlierModel = c.model;
     this.chatId = randomUUID();
     this.save();
@@ -446,4 +454,8 @@ function fromUserTurn(messages: ModelMessage[]): ModelMessage[] {
 
 function message(err: unknown): string {
   return errorMessage(err);
+}
+
+function reopenedNotice(runId: string): string {
+  return `Reopened as it was shown (run ${runId.slice(0, 8)}): the model continues from its end. A patch undone or files restored since say so when you use their buttons; the history has every step.`;
 }

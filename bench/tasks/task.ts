@@ -22,6 +22,8 @@ export interface BenchTask {
   fixFiles: string[];
   /** Run once in the workspace before the agent starts (dependencies from the npm registry). */
   install: string;
+  /** devDependencies left out of the install (they need a git URL or a browser, and no test uses them). */
+  skipDevDeps?: string[];
   /** Runs the held-out tests; exit 0 = solved. */
   judge: string;
   /** What --check must see: the judge fails at the parent and passes with the fix. */

@@ -5,7 +5,7 @@
  * agent starts, so its first test run measures the tests, not npm.
  */
 import { execSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { cachedRepo } from './cache';
@@ -34,6 +34,26 @@ export async function prepareWorkspace(task: BenchTask): Promise<TaskWorkspace> 
   appendFileSync(path.join(root, '.git', 'info', 'exclude'), 'node_modules/\n.patchpilot/\ncoverage/\n.nyc_output/\n');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '--no-verify', '-m', `${task.repo} at ${task.parent.slice(0, 10)}`);
-  const install = await runShell(task.install, root, minutes(task), benchEnv());
+  const install = await installWithout(task, root);
   return { root, install, cleanup };
+}
+
+/**
+ * The install, with the task's `skipDevDeps` left out of package.json meanwhile (tools the tests do
+ * not need and that cannot install from the registry, such as a dependency on a git URL); the
+ * file is restored after, so the agent sees the repository's own.
+ */
+async function installWithout(task: BenchTask, root: string): Promise<ShellResult> {
+  const pkgPath = path.join(root, 'package.json');
+  const original = task.skipDevDeps?.length ? readFileSync(pkgPath, 'utf8') : null;
+  if (original !== null) {
+    const pkg = JSON.parse(original) as { devDependencies?: Record<string, string> };
+    for (const name of task.skipDevDeps ?? []) delete pkg.devDependencies?.[name];
+    writeFileSync(pkgPath, JSON.stringify(pkg, null, 2));
+  }
+  try {
+    return await runShell(task.install, root, minutes(task), benchEnv());
+  } finally {
+    if (original !== null) writeFileSync(pkgPath, original);
+  }
 }

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { killGroup } from './sh';
+import { killGroup, trackGroup } from './sh';
 import type { BenchTask } from './task';
 
 export const CLI = path.resolve(__dirname, '../../dist/cli.js');
@@ -60,6 +60,7 @@ export function runAgent(task: BenchTask, root: string, extraArgs: string[], tim
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [...args, ...extraArgs], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const untrack = trackGroup(child.pid);
     const out = createWriteStream(log);
     child.stderr.pipe(createWriteStream(`${log.slice(0, -6)}.stderr.txt`));
     createInterface({ input: child.stdout }).on('line', (line) => {
@@ -73,6 +74,7 @@ export function runAgent(task: BenchTask, root: string, extraArgs: string[], tim
     const timer = setTimeout(() => killGroup(child.pid), timeoutMs);
     child.on('close', () => {
       clearTimeout(timer);
+      untrack();
       out.end();
       f.wallMs = Date.now() - started;
       resolve(f);

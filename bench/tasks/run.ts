@@ -15,6 +15,7 @@ import { fillCache, missingFromCache } from './cache';
 import { checkTask, type CheckRow } from './check';
 import { runTask, type RunRow } from './runTask';
 import { loadTasks, type BenchTask } from './task';
+import { killAllOnSignal } from './sh';
 import { markdownTable, seconds } from './table';
 
 const log = (m: string) => process.stderr.write(`${m}\n`);
@@ -78,6 +79,7 @@ async function run(tasks: BenchTask[]): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  killAllOnSignal();
   const tasks = loadTasks(names);
   if (values['fill-cache-from']) for (const line of fillCache(tasks, values['fill-cache-from'])) log(line);
   if (values.list) console.log(listRows(tasks));

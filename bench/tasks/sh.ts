@@ -15,11 +15,32 @@ export interface ShellResult {
 
 const TAIL_CHARS = 4000;
 
+/** Process groups still running: detached, they would outlive a benchmark stopped with Ctrl-C. */
+const live = new Set<number>();
+
+export function trackGroup(pid: number | undefined): () => void {
+  if (pid !== undefined) live.add(pid);
+  return () => {
+    if (pid !== undefined) live.delete(pid);
+  };
+}
+
+/** Kills every running install, judge and agent run, then exits: for SIGINT and SIGTERM. */
+export function killAllOnSignal(): void {
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(sig, () => {
+      for (const pid of live) killGroup(pid);
+      process.exit(130);
+    });
+  }
+}
+
 export function runShell(command: string, cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = process.env): Promise<ShellResult> {
   const started = Date.now();
   return new Promise((resolve) => {
     // detached: the child leads its own process group, which the timeout kills whole.
     const child = spawn('sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const untrack = trackGroup(child.pid);
     let out = '';
     const keep = (b: Buffer) => {
       out = (out + b.toString('utf8')).slice(-TAIL_CHARS);
@@ -33,6 +54,7 @@ export function runShell(command: string, cwd: string, timeoutMs: number, env: N
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      untrack();
       resolve({ code, timedOut, ms: Date.now() - started, tail: out });
     });
   });

@@ -1,0 +1,83 @@
+/**
+ * One `patchpilot run` on a task's workspace, through the built CLI and whatever endpoint the
+ * environment names (PATCHPILOT_BASE_URL, PATCHPILOT_MODEL, a provider's key). The figures come
+ * from its `--json` events: steps and usage from run/finished, test time from test/finished,
+ * refusals from patch/refused and the finish-refused notice. The events are kept in a log file.
+ */
+import { spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { killGroup, trackGroup } from './sh';
+import type { BenchTask } from './task';
+
+export const CLI = path.resolve(__dirname, '../../dist/cli.js');
+export const RUN_LOGS = path.resolve(__dirname, '../.cache/task-runs');
+
+export interface AgentFigures {
+  status: string;
+  tests: string;
+  steps: number;
+  requests: number;
+  tokens: number;
+  wallMs: number;
+  testMs: number;
+  testRuns: number;
+  patchesRefused: number;
+  finishesRefused: number;
+  log: string;
+}
+
+type Usage = { requests?: number; promptTokens?: number; completionTokens?: number };
+
+export function emptyFigures(log: string): AgentFigures {
+  return { status: 'no-end', tests: '-', steps: 0, requests: 0, tokens: 0, wallMs: 0, testMs: 0, testRuns: 0, patchesRefused: 0, finishesRefused: 0, log };
+}
+
+/** Adds one `--json` event to the figures; unknown events are ignored (the CLI may add some). */
+export function tally(f: AgentFigures, e: Record<string, unknown>): void {
+  if (e.type === 'test/finished') {
+    f.testRuns++;
+    f.testMs += Number(e.durationMs) || 0;
+  } else if (e.type === 'patch/refused') f.patchesRefused++;
+  else if (e.type === 'model/notice' && e.kind === 'finish-refused') f.finishesRefused++;
+  else if (e.type === 'run/finished') {
+    f.status = String(e.status);
+    f.tests = String(e.tests ?? '-');
+    f.steps = Number(e.steps) || 0;
+    const roles = Object.values((e.usage ?? {}) as Record<string, Usage | number>).filter((u): u is Usage => typeof u === 'object');
+    f.requests = roles.reduce((n, u) => n + (u.requests ?? 0), 0);
+    f.tokens = roles.reduce((n, u) => n + (u.promptTokens ?? 0) + (u.completionTokens ?? 0), 0);
+  }
+}
+
+export function runAgent(task: BenchTask, root: string, extraArgs: string[], timeoutMs: number): Promise<AgentFigures> {
+  mkdirSync(RUN_LOGS, { recursive: true });
+  const log = path.join(RUN_LOGS, `${task.name}-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`);
+  const f = emptyFigures(log);
+  const args = [CLI, 'run', '--workspace', root, '--goal', task.goal, '--approve', 'auto', '--json'];
+  if (task.testCmd) args.push('--test-cmd', task.testCmd);
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [...args, ...extraArgs], { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const untrack = trackGroup(child.pid);
+    const out = createWriteStream(log);
+    child.stderr.pipe(createWriteStream(`${log.slice(0, -6)}.stderr.txt`));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      out.write(`${line}\n`);
+      try {
+        tally(f, JSON.parse(line) as Record<string, unknown>);
+      } catch {
+        // not an event line
+      }
+    });
+    const timer = setTimeout(() => killGroup(child.pid), timeoutMs);
+    child.on('close', () => {
+      clearTimeout(timer);
+      untrack();
+      out.end();
+      f.wallMs = Date.now() - started;
+      resolve(f);
+    });
+  });
+}

@@ -1,0 +1,72 @@
+// The real-task benchmark's pieces that need no repository: every task file is complete and keeps
+// the promises of the set (10 tasks, 4 fixes across files, 3 slow suites), and the figures are read
+// from the CLI's --json events as documented.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyFigures, tally } from '../../../bench/tasks/agentRun';
+import { loadTasks } from '../../../bench/tasks/task';
+import { markdownTable } from '../../../bench/tasks/table';
+
+test('every task file is complete, and the set has its mix', () => {
+  const tasks = loadTasks();
+  assert.ok(tasks.length >= 10, `${tasks.length} tasks`);
+  assert.ok(tasks.filter((t) => t.fixFiles.length > 1).length >= 4, 'four fixes change more than one file');
+  assert.ok(tasks.filter((t) => t.suite).length >= 3, 'three tasks with a slow or flaky suite');
+  for (const t of tasks) {
+    // A held-out test listed as a fix file would be applied by --check's applyFix and given away.
+    assert.deepEqual(
+      t.fixFiles.filter((f) => t.heldOutTests.includes(f)),
+      [],
+      t.name,
+    );
+    assert.doesNotMatch(t.goal, /\b[0-9a-f]{40}\b/, `${t.name}: the goal names no commit`);
+  }
+});
+
+test('an unknown task name is an error that lists the known ones', () => {
+  assert.throws(() => loadTasks(['no-such-task']), /no such task: no-such-task \(defs: .*ms-negative-decimals/);
+});
+
+test('figures come from the --json events', () => {
+  const f = emptyFigures('log');
+  const events = [
+    { type: 'test/finished', command: 'npm test', exitCode: 1, durationMs: 1500, summary: '' },
+    { type: 'test/finished', command: 'npm test', exitCode: 0, durationMs: 500, summary: '' },
+    { type: 'patch/refused', files: ['a.js'], hunks: [] },
+    { type: 'model/notice', kind: 'finish-refused', message: '' },
+    { type: 'model/notice', kind: 'empty-reply', message: '' },
+    {
+      type: 'run/finished',
+      status: 'finished',
+      reason: '',
+      steps: 7,
+      tests: 'passed',
+      usage: {
+        reasoning: { model: 'm', requests: 7, promptTokens: 1000, completionTokens: 200 },
+        fast: { model: 'f', requests: 1, promptTokens: 50, completionTokens: 5 },
+        totalCost: 0.01,
+      },
+    },
+  ];
+  for (const e of events) tally(f, e);
+  assert.deepEqual(
+    { ...f, log: undefined },
+    {
+      ...emptyFigures('log'),
+      log: undefined,
+      status: 'finished',
+      tests: 'passed',
+      steps: 7,
+      requests: 8,
+      tokens: 1255,
+      testMs: 2000,
+      testRuns: 2,
+      patchesRefused: 1,
+      finishesRefused: 1,
+    },
+  );
+});
+
+test('the table pads its columns', () => {
+  assert.equal(markdownTable(['a', 'bb'], [['ccc', 'd']]), '| a   | bb |\n| --- | -- |\n| ccc | d  |');
+});

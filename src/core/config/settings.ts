@@ -141,7 +141,7 @@ export interface PatchPilotSettings {
    */
   webSearch: { provider?: WebSearchProvider; url?: string };
   /** `patchpilot serve --telegram`: the chats whose messages run goals (user settings only). */
-  channels: { telegram: { allowedChatIds: string[] } };
+  channels: { telegram: { allowedChatIds: string[]; approverIds: string[] } };
   /** VS Code: a notification with Approve / Deny when a run waits for approval and the window is not focused. */
   notifications: { approvalWhenUnfocused: boolean };
 }
@@ -225,6 +225,7 @@ export const SETTING_KEYS = {
   'patchpilot.webSearch.provider': { kind: 'searchProvider' },
   'patchpilot.webSearch.url': { kind: 'url' },
   'patchpilot.channels.telegram.allowedChatIds': { kind: 'string[]' },
+  'patchpilot.channels.telegram.approverIds': { kind: 'string[]' },
   'patchpilot.notifications.approvalWhenUnfocused': { kind: 'boolean' },
 } as const satisfies Record<string, KeySpec>;
 
@@ -250,7 +251,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   hooks: [],
   subagents: { maxConcurrent: 4 },
   webSearch: {},
-  channels: { telegram: { allowedChatIds: [] } },
+  channels: { telegram: { allowedChatIds: [], approverIds: [] } },
   notifications: { approvalWhenUnfocused: false },
 } satisfies PatchPilotSettings);
 
@@ -413,7 +414,12 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),
       url: v<string | undefined>('patchpilot.webSearch.url', undefined),
     },
-    channels: { telegram: { allowedChatIds: [...v('patchpilot.channels.telegram.allowedChatIds', d.channels.telegram.allowedChatIds)] } },
+    channels: {
+      telegram: {
+        allowedChatIds: [...v('patchpilot.channels.telegram.allowedChatIds', d.channels.telegram.allowedChatIds)],
+        approverIds: [...v('patchpilot.channels.telegram.approverIds', d.channels.telegram.approverIds)],
+      },
+    },
     notifications: { approvalWhenUnfocused: v('patchpilot.notifications.approvalWhenUnfocused', d.notifications.approvalWhenUnfocused) },
   };
 }

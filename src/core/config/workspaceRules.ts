@@ -91,6 +91,8 @@ export const WORKSPACE_RULES: { readonly [K in SettingKey]: WorkspaceRule } = {
   'patchpilot.webSearch.url': trusted,
   // A chat listed here runs goals in the workspace.
   'patchpilot.channels.telegram.allowedChatIds': user,
+  // A person listed here approves what the agent does.
+  'patchpilot.channels.telegram.approverIds': user,
   'patchpilot.notifications.approvalWhenUnfocused': free,
 };
 

@@ -7,9 +7,10 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Checkpointer, planRestore, restore } from '../../../../src/core/checkpoint';
 import { hashBytes } from '../../../../src/core/checkpoint/blobStore';
 import { CheckpointStore } from '../../../../src/core/checkpoint/checkpointStore';
 import { MEMORY_FILE, rememberFact } from '../../../../src/core/context/memory/memoryFiles';
@@ -117,4 +118,31 @@ describe('every write goes through the one confined writer: a symlinked folder a
       }
     });
   }
+});
+
+describe('a restore writes through real folders only', () => {
+  test('a folder of the workspace swapped for a link out after the checkpoint: the restore is refused, nothing lands outside', async () => {
+    for (const depth of [1, 2]) {
+      const a = arena();
+      try {
+        const folders = ['src', 'src/lib'].slice(0, depth);
+        const file = `${folders.at(-1)}/a.txt`;
+        mkdirSync(path.join(a.root, folders.at(-1)!), { recursive: true });
+        writeFileSync(path.join(a.root, file), 'kept\n');
+        const cp = new Checkpointer({ root: a.root, stateDir: path.join(a.root, '.patchpilot'), maxBytes: 1024 ** 3, ignored: () => () => false });
+        const open = await cp.begin({ runId: 'r', step: 1, tool: 'run_command', scope: 'workspace' });
+        rmSync(path.join(a.root, file));
+        await open!.end();
+        // The link replaces the deepest folder; the restore would put a.txt back through it.
+        const linked = path.join(a.root, folders.at(-1)!);
+        rmSync(linked, { recursive: true, force: true });
+        symlinkSync(a.outside, linked);
+        const result = restore(cp.store, a.root, planRestore(cp.store, a.root, 'r', 1));
+        assert.equal(result.ok, false, `depth ${depth}: ${JSON.stringify(result)}`);
+        assert.deepEqual(filesUnder(a.outside), [], `depth ${depth}: the restore wrote outside the workspace`);
+      } finally {
+        a.done();
+      }
+    }
+  });
 });

@@ -43,21 +43,21 @@ export class FakeTelegramBotApi {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
   }
 
-  /** A user writes `text` in chat `chatId`. */
-  sendText(chatId: number, text: string): void {
-    this.push({ message: { message_id: this.nextMessage++, date: now(), chat: { id: chatId, type: 'private' }, from: user(chatId), text } });
+  /** A user writes `text` in chat `chatId`: by default a private chat with the user of the same id; `fromUser` makes it a group member. */
+  sendText(chatId: number, text: string, fromUser = chatId): void {
+    this.push({ message: { message_id: this.nextMessage++, date: now(), chat: chatOf(chatId, fromUser), from: user(fromUser), text } });
   }
 
-  /** A user in `chatId` presses the button carrying `data` under message `messageId`. */
-  press(chatId: number, messageId: number, data: string): string {
+  /** A user in `chatId` (by default the one of the private chat, `fromUser` in a group) presses the button carrying `data` under message `messageId`. */
+  press(chatId: number, messageId: number, data: string, fromUser = chatId): string {
     const id = `cb${this.nextUpdate}`;
     this.push({
       callback_query: {
         id,
-        from: user(chatId),
+        from: user(fromUser),
         chat_instance: `ci${chatId}`,
         data,
-        message: { message_id: messageId, date: now(), chat: { id: chatId, type: 'private' }, text: '' },
+        message: { message_id: messageId, date: now(), chat: chatOf(chatId, fromUser), text: '' },
       },
     });
     return id;
@@ -179,3 +179,5 @@ export class FakeTelegramBotApi {
 
 const now = () => Math.floor(Date.now() / 1000);
 const user = (id: number) => ({ id, is_bot: false, first_name: `user ${id}` });
+/** A private chat has the user's id; a chat of another id is a group the user is a member of. */
+const chatOf = (chatId: number, fromUser: number) => (chatId === fromUser ? { id: chatId, type: 'private' } : { id: chatId, type: 'group', title: 'a group' });

@@ -6,6 +6,7 @@
  * reload of the view keeps them too.
  */
 import type { PendingApproval } from '../../src/protocol/chat';
+import { ESCAPED_NOTE, renderExact } from '../../src/protocol/exactCommand';
 import { button, el, select, setEnabled, textField } from '../shared/components';
 import { elicitationCard, type SendElicitationAnswer } from './elicitationCard';
 
@@ -114,7 +115,10 @@ export class ApprovalCards {
     }
     const card = el('section', 'pp-approval');
     card.setAttribute('aria-label', `Approval needed: ${a.title}`);
-    card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('div', 'pp-approval-title', a.title));
+    // What runs, exactly (the one renderer of every approval surface): whitespace and control characters visible, nothing collapsed.
+    const exact = renderExact(a.title);
+    card.append(el('div', 'pp-approval-kind', KIND[a.kind]), el('code', 'pp-approval-title', exact.text));
+    if (exact.escaped) card.append(el('div', 'pp-approval-escaped', ESCAPED_NOTE));
     // The actions sit under the title, above the detail: a long patch never pushes them out of view.
     const actionsSlot = el('div', 'pp-approval-actions');
     card.append(actionsSlot);

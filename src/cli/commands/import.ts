@@ -4,6 +4,7 @@ import { ExitCode, UsageError, confirm, parseCommandLine } from '../io';
 import { errorMessage } from '../../core/base';
 import { ConfigError, cliUserSettingsFile, isSettingKey, providerById, readJsoncSettings, resolveSettings, type SettingKey } from '../../core/config';
 import { writeFileAtomic } from '../../core/fs/atomicFile';
+import { LinkedFolderError, writeFileConfined } from '../../core/fs/confinedWrite';
 import {
   applyChangesToSettingsText,
   IMPORT_SOURCES,
@@ -92,15 +93,20 @@ export async function run(argv: string[]): Promise<number> {
     if (!process.stdin.isTTY) return fail('refusing to write without --yes: stdin is not a terminal, so nobody can confirm (--dry-run shows the preview)');
     if (!(await confirm(`Write these settings${rulesFile ? ' and the rules file' : ''}? [y/N] `))) return fail('not imported (not confirmed)');
   }
+  // The rules first: a workspace whose .patchpilot is a committed link out is refused before anything is written.
+  if (rulesFile && plan.rules) {
+    try {
+      writeFileConfined(realpathSync(dir), rulesFile, rulesFileText(SOURCE_LABELS[source], file, plan.rules.text));
+    } catch (err) {
+      if (err instanceof LinkedFolderError) return fail(`nothing written: ${err.message}`);
+      throw err;
+    }
+    process.stderr.write(`patchpilot import: wrote the rules to ${rulesFile}\n`);
+  }
   if (merged.changes.length) {
     mkdirSync(path.dirname(userFile), { recursive: true });
     writeFileAtomic(userFile, next);
     process.stderr.write(`patchpilot import: wrote ${merged.changes.length} setting(s) to ${userFile}\n`);
-  }
-  if (rulesFile && plan.rules) {
-    mkdirSync(path.dirname(rulesFile), { recursive: true });
-    writeFileAtomic(rulesFile, rulesFileText(SOURCE_LABELS[source], file, plan.rules.text));
-    process.stderr.write(`patchpilot import: wrote the rules to ${rulesFile}\n`);
   }
   return ExitCode.ok;
 }

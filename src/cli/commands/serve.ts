@@ -15,7 +15,8 @@ export const usage = `Usage:
       Run goals sent from Telegram in the workspace, one at a time, as one session: a message from
       a chat in patchpilot.channels.telegram.allowedChatIds (user settings only) is a goal; its
       progress is one status message, edited as it goes, then the summary; approvals come as
-      Approve / Deny buttons in that chat; /stop cancels the running goal. Other chats are refused.
+      Approve / Deny buttons in that chat, answered by the goal's sender only (or the user ids in
+      patchpilot.channels.telegram.approverIds); /stop cancels the running goal. Other chats are refused.
   --telegram            serve through a Telegram bot: its token from PATCHPILOT_TELEGRAM_TOKEN
                         (PATCHPILOT_TELEGRAM_API_ROOT: another Bot API server than Telegram's own)
   --workspace DIR       the workspace (default: the current folder)
@@ -51,7 +52,12 @@ export async function run(argv: string[]): Promise<number> {
     );
 
   const channel = new TelegramChannel(token, process.env.PATCHPILOT_TELEGRAM_API_ROOT?.trim() || undefined);
-  const server = new ChannelServer({ channel, allowedChatIds: allowed, log: (line) => process.stderr.write(`patchpilot serve: ${line}\n`) });
+  const server = new ChannelServer({
+    channel,
+    allowedChatIds: allowed,
+    approverIds: config.settings.channels.telegram.approverIds,
+    log: (line) => process.stderr.write(`patchpilot serve: ${line}\n`),
+  });
   let built;
   try {
     // No terminal to answer an MCP server's questions on: they are declined, and the log says so.

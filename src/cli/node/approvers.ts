@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline/promises';
+import { exactLine } from '../../protocol/exactCommand';
 import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../core/ports';
 
 const NO_TERMINAL = 'no terminal to ask the user, so nothing that needs approval can happen in this run (the user can allow edits with --approve auto-edit)';
@@ -61,7 +62,8 @@ export class TerminalApprover implements Approver {
 
   async approveAction(request: ActionApprovalRequest, signal: AbortSignal): Promise<ActionApprovalAnswer> {
     this.output.write(
-      `\n${request.kind}: ${request.title}\n  ${request.reason}\n${
+      // Exactly what runs: a tab, a newline or an escape sequence in it is shown, never acted out by the terminal.
+      `\n${request.kind}: ${exactLine(request.title)}\n  ${request.reason}\n${
         request.detail
           ? `${request.detail
               .split('\n')

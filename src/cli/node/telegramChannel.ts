@@ -4,13 +4,10 @@
  * Bot API server (a self-hosted one, or the tests' fake).
  */
 import { Bot, InlineKeyboard } from 'grammy';
-import type { Channel, ChannelChoice, IncomingMessage } from '../../core/channels';
+import type { Channel, ChannelQuestion, IncomingMessage } from '../../core/channels';
 
-interface Question {
-  chatId: string;
+interface Question extends ChannelQuestion {
   messageId?: number;
-  text: string;
-  choices: readonly ChannelChoice[];
   resolve(choice: string): void;
 }
 
@@ -24,7 +21,10 @@ export class TelegramChannel implements Channel {
   }
 
   async listen(onMessage: (message: IncomingMessage) => void): Promise<void> {
-    this.bot.on('message:text', (ctx) => onMessage({ chatId: String(ctx.chat.id), text: ctx.message.text }));
+    this.bot.on('message:text', (ctx) => {
+      // A message without a sender (a channel's post) is no person's goal.
+      if (ctx.from) onMessage({ chatId: String(ctx.chat.id), senderId: String(ctx.from.id), text: ctx.message.text });
+    });
     this.bot.on('callback_query:data', async (ctx) => {
       const [id, choice] = ctx.callbackQuery.data.split(':');
       const question = id ? this.questions.get(id) : undefined;
@@ -32,6 +32,11 @@ export class TelegramChannel implements Channel {
       // Only the chat the question went to answers it: a forwarded button or an old one does nothing.
       if (!question || String(from) !== question.chatId || !question.choices.some((c) => c.id === choice)) {
         await ctx.answerCallbackQuery({ text: 'This question is not waiting for an answer here.' });
+        return;
+      }
+      // And only a person it names: in a group, the one who sent the goal, not whoever is in the chat.
+      if (!question.answerers.has(String(ctx.callbackQuery.from.id))) {
+        await ctx.answerCallbackQuery({ text: 'Only the person who sent this goal (or an approver the user named) can answer.', show_alert: true });
         return;
       }
       this.questions.delete(id!);
@@ -58,12 +63,13 @@ export class TelegramChannel implements Channel {
     await this.bot.api.editMessageText(chatId, Number(messageId), text);
   }
 
-  ask(chatId: string, text: string, choices: readonly ChannelChoice[], signal: AbortSignal): Promise<string> {
+  ask(asked: ChannelQuestion, signal: AbortSignal): Promise<string> {
     const id = String(this.nextQuestion++);
     const keyboard = new InlineKeyboard();
-    for (const c of choices) keyboard.text(c.label, `${id}:${c.id}`);
+    for (const c of asked.choices) keyboard.text(c.label, `${id}:${c.id}`);
+    const entities = (asked.code ?? []).map((c) => ({ type: 'code' as const, offset: c.offset, length: c.length }));
     return new Promise<string>((resolve, reject) => {
-      const question: Question = { chatId, text, choices, resolve };
+      const question: Question = { ...asked, resolve };
       const abandon = () => {
         if (!this.questions.delete(id)) return;
         void this.settle(question, 'no longer waiting (the run stopped)');
@@ -72,7 +78,7 @@ export class TelegramChannel implements Channel {
       if (signal.aborted) return reject(new Error('the run stopped'));
       this.questions.set(id, question);
       signal.addEventListener('abort', abandon, { once: true });
-      this.bot.api.sendMessage(chatId, text, { reply_markup: keyboard }).then(
+      this.bot.api.sendMessage(asked.chatId, asked.text, { reply_markup: keyboard, ...(entities.length ? { entities } : {}) }).then(
         (sent) => (question.messageId = sent.message_id),
         (err: unknown) => {
           this.questions.delete(id);
@@ -85,6 +91,9 @@ export class TelegramChannel implements Channel {
   /** The question's message without its buttons, saying how it ended. */
   private async settle(question: Question, outcome: string): Promise<void> {
     if (question.messageId === undefined) return;
-    await this.bot.api.editMessageText(question.chatId, question.messageId, `${question.text}\n\n-> ${outcome}`).catch(() => undefined);
+    const entities = (question.code ?? []).map((c) => ({ type: 'code' as const, offset: c.offset, length: c.length }));
+    await this.bot.api
+      .editMessageText(question.chatId, question.messageId, `${question.text}\n\n-> ${outcome}`, entities.length ? { entities } : {})
+      .catch(() => undefined);
   }
 }

@@ -5,10 +5,23 @@
  * service is one adapter file implementing this interface.
  */
 
-/** A text message that arrived from a chat; `chatId` as the service names it, in decimal. */
+/** A text message that arrived from a chat; `chatId` and `senderId` (the person) as the service names them, in decimal. */
 export interface IncomingMessage {
   chatId: string;
+  /** Who wrote it: in a group chat, one of many members. */
+  senderId: string;
   text: string;
+}
+
+/** A question with buttons, in one chat, that only some people may answer. */
+export interface ChannelQuestion {
+  chatId: string;
+  text: string;
+  choices: readonly ChannelChoice[];
+  /** The people (service user ids) whose press counts; anyone else's press answers nothing. */
+  answerers: ReadonlySet<string>;
+  /** Parts of `text` (UTF-16 offsets) to show in a monospace font: the exact command. */
+  code?: readonly { offset: number; length: number }[];
 }
 
 export interface ChannelChoice {
@@ -26,8 +39,9 @@ export interface Channel {
   send(chatId: string, text: string): Promise<string>;
   edit(chatId: string, messageId: string, text: string): Promise<void>;
   /**
-   * A question with one button per choice; resolves with the chosen id once `chatId` (and only it)
-   * presses one, rejects when `signal` aborts.
+   * A question with one button per choice; resolves with the chosen id once one of its `answerers`
+   * presses one in its chat (a press from anyone else, or from another chat, answers nothing),
+   * rejects when `signal` aborts.
    */
-  ask(chatId: string, text: string, choices: readonly ChannelChoice[], signal: AbortSignal): Promise<string>;
+  ask(question: ChannelQuestion, signal: AbortSignal): Promise<string>;
 }

@@ -5,6 +5,8 @@
  * buttons (channelApprover.ts); `/stop` cancels. A message from any other chat gets a refusal and
  * runs nothing. The allowlist comes from the user's own settings only
  * (`patchpilot.channels.telegram.allowedChatIds` is user-only): a repository cannot add a chat.
+ * Approvals come from people, not chats: the goal's sender answers them, or, when the user lists
+ * them (`approverIds`, user-only too), those people; another member of a group answers nothing.
  */
 import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
 import { errorMessage } from '../base/errors';
@@ -25,6 +27,8 @@ export interface GoalRunner {
 export interface ChannelServerOptions {
   channel: Channel;
   allowedChatIds: readonly string[];
+  /** The people whose presses answer approvals; empty: the sender of the running goal. */
+  approverIds?: readonly string[];
   /** Shortest time between two edits of the status message (default 1500 ms). */
   statusIntervalMs?: number;
   /** Where the server says what it does (the CLI: stderr). */
@@ -38,12 +42,15 @@ export class ChannelServer {
   /** Asks in the chat of the running goal; pass it to the agent's wiring. */
   readonly approver: Approver;
   private readonly allowed: ReadonlySet<string>;
-  private current: { chatId: string; status: StatusMessage } | undefined;
+  private current: { chatId: string; senderId: string; status: StatusMessage } | undefined;
   private stopping = false;
 
   constructor(private readonly o: ChannelServerOptions) {
     this.allowed = new Set(o.allowedChatIds.map((id) => id.trim()));
-    this.approver = new ChannelApprover(o.channel, () => this.current?.chatId);
+    const approvers = (o.approverIds ?? []).map((id) => id.trim()).filter(Boolean);
+    this.approver = new ChannelApprover(o.channel, () =>
+      this.current ? { chatId: this.current.chatId, answerers: new Set(approvers.length ? approvers : [this.current.senderId]) } : undefined,
+    );
   }
 
   /** The run's events (the wiring's onEvent): progress lines for the chat that sent the goal. */
@@ -74,10 +81,10 @@ export class ChannelServer {
       await this.o.channel.send(m.chatId, 'A goal is already running; /stop cancels it.');
       return;
     }
-    await this.run(m.chatId, text, runner);
+    await this.run(m, text, runner);
   }
 
-  private async run(chatId: string, goal: string, runner: GoalRunner): Promise<void> {
+  private async run({ chatId, senderId }: IncomingMessage, goal: string, runner: GoalRunner): Promise<void> {
     const status = new StatusMessage(
       this.o.channel,
       chatId,
@@ -85,8 +92,8 @@ export class ChannelServer {
       this.o.statusIntervalMs ?? 1500,
       (err) => this.o.log(`status message not updated: ${errorMessage(err)}`),
     );
-    this.current = { chatId, status };
-    this.o.log(`chat ${chatId}: running "${goal}"`);
+    this.current = { chatId, senderId, status };
+    this.o.log(`chat ${chatId}: running "${goal}" (sent by user ${senderId})`);
     try {
       const outcome = await runner.runGoal(goal);
       await status.flush();

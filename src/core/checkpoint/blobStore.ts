@@ -4,9 +4,9 @@
  * writer, so a kill -9 leaves a blob whole or absent, never torn.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomicFile';
+import { writeFileConfined } from '../fs/confinedWrite';
 
 export function hashBytes(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
@@ -16,7 +16,11 @@ export class BlobStore {
   /** Bytes stored, counted once (a listing) and kept up to date by put and remove. */
   private total: number | undefined;
 
-  constructor(readonly dir: string) {}
+  /** `root`: the folder no link may be on the way from (the workspace); default the store's own folder. */
+  constructor(
+    readonly dir: string,
+    private readonly root = dir,
+  ) {}
 
   totalBytes(): number {
     return (this.total ??= this.list().reduce((n, b) => n + b.size, 0));
@@ -31,9 +35,8 @@ export class BlobStore {
     const hash = hashBytes(bytes);
     const file = this.file(hash);
     if (existsSync(file)) return { hash, added: 0 };
-    mkdirSync(path.dirname(file), { recursive: true });
     // Whole or absent after a kill -9; a blob lost to a power cut is found missing by a restore, which then refuses that file.
-    writeFileAtomic(file, bytes, { mode: 0o600, durable: false });
+    writeFileConfined(this.root, file, bytes, { mode: 0o600, durable: false });
     if (this.total !== undefined) this.total += bytes.length;
     return { hash, added: bytes.length };
   }

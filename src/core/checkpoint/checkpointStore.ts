@@ -4,9 +4,9 @@
  * `index.jsonl` (the stat cache) and `notes.json` (restores the agent has not been told of yet).
  * Capped: over `maxBytes`, the oldest runs' records go first, then the blobs nothing refers to.
  */
-import { mkdirSync, readFileSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomicFile';
+import { mkdirConfined, writeFileConfined } from '../fs/confinedWrite';
 import { BlobStore } from './blobStore';
 import { HashIndex } from './hashIndex';
 import type { StepCheckpoint } from './types';
@@ -15,24 +15,27 @@ export const CHECKPOINTS_DIR = 'checkpoints';
 
 export class CheckpointStore {
   readonly dir: string;
+  /** The workspace: every write goes through real folders from here (fs/confinedWrite.ts), `.patchpilot` included. */
+  readonly root: string;
   readonly blobs: BlobStore;
   private indexCache: HashIndex | undefined;
 
   /** `stateDir`: the absolute `.patchpilot` folder of the workspace. */
   constructor(stateDir: string) {
     this.dir = path.join(stateDir, CHECKPOINTS_DIR);
-    this.blobs = new BlobStore(path.join(this.dir, 'blobs'));
+    this.root = path.dirname(stateDir);
+    this.blobs = new BlobStore(path.join(this.dir, 'blobs'), this.root);
   }
 
   /** Creates the folder, with a `.gitignore` so that nothing of it is ever committed. */
   ensure(): void {
-    mkdirSync(this.dir, { recursive: true });
+    mkdirConfined(this.root, this.dir);
     const ignore = path.join(this.dir, '.gitignore');
-    if (!existsSync(ignore)) writeFileAtomic(ignore, '*\n');
+    if (!existsSync(ignore)) writeFileConfined(this.root, ignore, '*\n');
   }
 
   get index(): HashIndex {
-    return (this.indexCache ??= new HashIndex(path.join(this.dir, 'index.jsonl')));
+    return (this.indexCache ??= new HashIndex(path.join(this.dir, 'index.jsonl'), this.root));
   }
 
   private runDir(runId: string): string {
@@ -42,8 +45,7 @@ export class CheckpointStore {
 
   save(record: StepCheckpoint): void {
     const dir = this.runDir(record.runId);
-    mkdirSync(dir, { recursive: true });
-    writeFileAtomic(path.join(dir, `${String(record.seq).padStart(6, '0')}.json`), JSON.stringify(record));
+    writeFileConfined(this.root, path.join(dir, `${String(record.seq).padStart(6, '0')}.json`), JSON.stringify(record));
   }
 
   /** The next free sequence number of a run (records survive restarts: a resumed run continues). */
@@ -78,7 +80,7 @@ export class CheckpointStore {
   /** Notes about restores, kept until the next run's first turn takes them. */
   addNote(note: string): void {
     this.ensure();
-    writeFileAtomic(path.join(this.dir, 'notes.json'), JSON.stringify([...this.readNotes(), note]));
+    writeFileConfined(this.root, path.join(this.dir, 'notes.json'), JSON.stringify([...this.readNotes(), note]));
   }
 
   takeNotes(): string[] {

@@ -4,8 +4,9 @@
  * tear its last line, which is skipped on load; it is a cache, so a lost entry costs a read, never a
  * wrong restore (a restore compares hashes of the bytes on disk). Compacted when mostly stale.
  */
-import { appendFileSync, readFileSync } from 'node:fs';
-import { writeFileAtomic } from '../fs/atomicFile';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+import { appendFileConfined, writeFileConfined } from '../fs/confinedWrite';
 
 interface Entry {
   sig: string;
@@ -17,7 +18,11 @@ export class HashIndex {
   private pending: string[] = [];
   private lines = 0;
 
-  constructor(private readonly file: string) {
+  /** `root`: the folder no link may be on the way from (the workspace); default the file's own folder. */
+  constructor(
+    private readonly file: string,
+    private readonly root = path.dirname(file),
+  ) {
     let text = '';
     try {
       text = readFileSync(file, 'utf8');
@@ -69,10 +74,10 @@ export class HashIndex {
     this.lines += this.pending.length;
     if (this.lines > 2 * this.entries.size + 1000) {
       const all = [...this.entries].map(([rel, e]) => JSON.stringify([rel, e.sig, e.hash]));
-      writeFileAtomic(this.file, all.join('\n') + '\n');
+      writeFileConfined(this.root, this.file, all.join('\n') + '\n');
       this.lines = all.length;
     } else {
-      appendFileSync(this.file, this.pending.join('\n') + '\n');
+      appendFileConfined(this.root, this.file, this.pending.join('\n') + '\n');
     }
     this.pending = [];
   }

@@ -4,7 +4,7 @@
  */
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomicFile';
+import { writeFileConfined } from '../fs/confinedWrite';
 import type { CheckpointStore } from './checkpointStore';
 import { applyRestore, type RestoreResult } from './restoreApply';
 import { currentState, planRestore, type RestoreItem, type RestorePlan } from './restorePlan';
@@ -35,7 +35,7 @@ export function restore(store: CheckpointStore, root: string, plan: RestorePlan,
   const result = applyRestore(store, root, plan, options);
   if (!result.ok) return result;
   const done = plan.items.filter((i) => result.restored.includes(i.path));
-  writeFileAtomic(redoFile(store), JSON.stringify({ runId: plan.runId, beforeStep: plan.beforeStep, items: done }));
+  writeFileConfined(store.root, redoFile(store), JSON.stringify({ runId: plan.runId, beforeStep: plan.beforeStep, items: done }));
   store.addNote(restoreNote(plan, result.restored));
   return result;
 }

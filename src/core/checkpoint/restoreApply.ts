@@ -4,10 +4,10 @@
  * `restRest` says to restore the rest. A write that fails midway puts back what was already written
  * (the run's states are in the blob store), so a failed restore changes nothing.
  */
-import { chmodSync, mkdirSync, renameSync, rmSync, rmdirSync, symlinkSync, lstatSync } from 'node:fs';
+import { rmSync, rmdirSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../base/errors';
-import { writeFileAtomic, tempPathFor } from '../fs/atomicFile';
+import { mkdirConfined, symlinkConfined, writeFileConfined } from '../fs/confinedWrite';
 import type { CheckpointStore } from './checkpointStore';
 import type { RestoreItem, RestorePlan } from './restorePlan';
 import type { FileState } from './types';
@@ -61,20 +61,14 @@ function writeState(store: CheckpointStore, root: string, rel: string, state: Fi
   }
   if (state.kind === 'dir') {
     if (now && !now.isDirectory()) rmSync(abs, { force: true });
-    mkdirSync(abs, { recursive: true });
-    chmodSync(abs, state.mode);
+    mkdirConfined(root, abs, state.mode);
     return;
   }
   if (now?.isDirectory()) rmdirSync(abs);
-  mkdirSync(path.dirname(abs), { recursive: true });
   const bytes = store.blobs.get(state.hash);
-  if (state.kind === 'link') {
-    const tmp = tempPathFor(abs, { hidden: true });
-    symlinkSync(bytes.toString('utf8'), tmp);
-    renameSync(tmp, abs);
-    return;
-  }
-  writeFileAtomic(abs, bytes, { mode: state.mode });
+  // Through real folders only: a folder of the workspace swapped for a link since the checkpoint is refused, not followed out.
+  if (state.kind === 'link') symlinkConfined(root, abs, bytes.toString('utf8'));
+  else writeFileConfined(root, abs, bytes, { mode: state.mode });
 }
 
 function lstatOrUndefined(p: string) {

@@ -2,6 +2,9 @@ import { UserError } from '../base/errors';
 import { providerById } from './providers';
 import { describeOrigin } from './origin';
 import { buildSettings, isSettingKey, SETTING_KEYS, validateSettingValue, type PatchPilotSettings, type SettingKey } from './settings';
+import { judgeWorkspaceValue } from './workspaceRules';
+
+export { USER_ONLY_REASON } from './workspaceRules';
 
 /** Where a value came from, weakest first. Later layers override earlier ones. */
 export type SettingScope = 'default' | 'user' | 'workspace' | 'env' | 'flag';
@@ -80,13 +83,12 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
       }
       // VS Code's "unset"; and an empty text field of the Settings UI, an empty flag or variable means unset too.
       if (raw === undefined || raw === null || (typeof raw === 'string' && raw.trim() === '')) continue;
-      if (layer.scope === 'workspace' && isUserOnly(key)) {
-        ignored.push({ key, origin: layer.origin, reason: USER_ONLY_REASON, value: raw, userOnly: true });
-        continue;
-      }
-      if (layer.scope === 'workspace' && !input.trusted && isTrustSensitive(key) && !isSafeValue(key, raw)) {
-        ignored.push({ key, origin: layer.origin, reason: 'the workspace is not trusted', value: raw });
-        continue;
+      if (layer.scope === 'workspace') {
+        const verdict = judgeWorkspaceValue(key, raw, valueInEffect(values, key), input.trusted);
+        if (!verdict.use) {
+          ignored.push({ key, origin: layer.origin, reason: verdict.reason, value: raw, ...(verdict.userOnly ? { userOnly: true as const } : {}) });
+          continue;
+        }
       }
       const checked = validateSettingValue(key, raw, layer.scope);
       if (!checked.ok) {
@@ -154,22 +156,13 @@ function isConcat(key: SettingKey): boolean {
   return 'concat' in SETTING_KEYS[key] && SETTING_KEYS[key].concat === true;
 }
 
-/** Why a user-only key from a workspace is ignored (no trust makes it count). */
-export const USER_ONLY_REASON =
-  'only your user settings (or, in the CLI, its user settings file, flag or environment variable) may set it, never a workspace, trusted or not';
-
-function isUserOnly(key: SettingKey): boolean {
-  return 'userOnly' in SETTING_KEYS[key] && SETTING_KEYS[key].userOnly === true;
-}
-
-function isTrustSensitive(key: SettingKey): boolean {
-  return 'trustSensitive' in SETTING_KEYS[key] && SETTING_KEYS[key].trustSensitive === true;
-}
-
-/** A value of a trust-sensitive key that only narrows what the agent may do (approval mode `ask`). */
-function isSafeValue(key: SettingKey, raw: unknown): boolean {
-  const spec = SETTING_KEYS[key];
-  return 'safeValues' in spec && (spec.safeValues as readonly unknown[]).includes(raw);
+/** What the layers before this one give for a key: their value, else the default (for "lower" and "narrow"). */
+function valueInEffect(values: Partial<Record<SettingKey, unknown>>, key: SettingKey): unknown {
+  if (values[key] !== undefined) return values[key];
+  let node: unknown = buildSettings(values);
+  for (const part of key.replace(/^patchpilot\./, '').split('.'))
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  return node;
 }
 
 /** `{ patchpilot: { llm: { model: "x" } } }` -> `{ "patchpilot.llm.model": "x" }`; arrays are values, not branches. */

@@ -141,7 +141,7 @@ export interface PatchPilotSettings {
    */
   webSearch: { provider?: WebSearchProvider; url?: string };
   /** `patchpilot serve --telegram`: the chats whose messages run goals (user settings only). */
-  channels: { telegram: { allowedChatIds: string[] } };
+  channels: { telegram: { allowedChatIds: string[]; approverIds: string[] } };
   /** VS Code: a notification with Approve / Deny when a run waits for approval and the window is not focused. */
   notifications: { approvalWhenUnfocused: boolean };
 }
@@ -169,54 +169,32 @@ interface KeySpec {
   kind: Kind;
   /** Lists (and objects, key by key) that add up across scopes (user + workspace + ...) instead of the strongest scope winning. */
   concat?: boolean;
-  /**
-   * A repository can set this in its own `.vscode/settings.json` to hurt the user (send the API key
-   * to its server, run its commands, act without asking): ignored from the workspace scope unless
-   * the workspace is trusted. Every setting that widens what the agent may do without asking is one.
-   */
-  trustSensitive?: boolean;
-  /**
-   * For a trust-sensitive key: the values that only narrow what the agent may do (`ask`, `plan`,
-   * auto-commit off). An untrusted workspace may still choose those; anything else is ignored.
-   */
-  safeValues?: readonly unknown[];
-  /**
-   * Stronger than trustSensitive: read from the user's own scopes (user settings, environment,
-   * flags) only, and ignored from a workspace's settings even when the workspace is trusted. For
-   * values that would hand the agent's commands something trust in a repository must not grant.
-   */
-  userOnly?: boolean;
 }
 
-/** Every key, flat, as written in settings.json. The order is the order of the documentation. */
+/** Every key, flat, as written in settings.json. The order is the order of the documentation. What a workspace may set: workspaceRules.ts. */
 export const SETTING_KEYS = {
-  // Chooses which of the user's keys is sent and to which client: a repository must not switch it.
-  'patchpilot.llm.provider': { kind: 'string', trustSensitive: true },
-  'patchpilot.llm.baseUrl': { kind: 'url', trustSensitive: true },
+  'patchpilot.llm.provider': { kind: 'string' },
+  'patchpilot.llm.baseUrl': { kind: 'url' },
   'patchpilot.llm.model': { kind: 'string' },
   'patchpilot.llm.fastModel': { kind: 'string' },
   'patchpilot.llm.contextWindows': { kind: 'modelTokens' },
   'patchpilot.llm.prices': { kind: 'object' },
   'patchpilot.llm.anthropic.thinkingBudget': { kind: 'posint' },
-  // A program run with the conversation on its stdin: a repository must never choose it.
-  'patchpilot.llm.command': { kind: 'string', trustSensitive: true, userOnly: true },
+  'patchpilot.llm.command': { kind: 'string' },
   'patchpilot.context.maxTokens': { kind: 'posint' },
   'patchpilot.context.maxTokensByModel': { kind: 'modelTokens' },
-  // Read-only text like AGENTS.md: a workspace may turn a source on or off (docs/rules.md).
   'patchpilot.rules.agentsMd': { kind: 'boolean' },
   'patchpilot.rules.claudeMd': { kind: 'boolean' },
   'patchpilot.rules.cursor': { kind: 'boolean' },
   'patchpilot.rules.cline': { kind: 'boolean' },
   'patchpilot.rules.roo': { kind: 'boolean' },
   'patchpilot.rules.copilot': { kind: 'boolean' },
-  'patchpilot.approval.mode': { kind: 'mode', trustSensitive: true, safeValues: ['ask', 'plan'] },
-  'patchpilot.tests.commands': { kind: 'string[]', trustSensitive: true },
+  'patchpilot.approval.mode': { kind: 'mode' },
+  'patchpilot.tests.commands': { kind: 'string[]' },
   'patchpilot.tests.afterEdit': { kind: 'boolean' },
-  // Run after every edit like the test commands: a repository must not choose them.
-  'patchpilot.tests.checkCommands': { kind: 'string[]', trustSensitive: true },
+  'patchpilot.tests.checkCommands': { kind: 'string[]' },
   'patchpilot.tests.timeoutSeconds': { kind: 'posint' },
-  // Runs the (trust-gated) test commands without asking on every save: a repository may only turn it off.
-  'patchpilot.tests.runOnSave': { kind: 'onOffGlob', trustSensitive: true, safeValues: ['off'] },
+  'patchpilot.tests.runOnSave': { kind: 'onOffGlob' },
   'patchpilot.limits.maxSteps': { kind: 'posint' },
   'patchpilot.limits.maxConsecutiveFailures': { kind: 'posint' },
   'patchpilot.limits.wallClockMinutes': { kind: 'posnum' },
@@ -226,35 +204,28 @@ export const SETTING_KEYS = {
   'patchpilot.limits.maxRepeatedFailures': { kind: 'posint' },
   'patchpilot.checkpoints.enabled': { kind: 'boolean' },
   'patchpilot.checkpoints.maxBytes': { kind: 'posint' },
-  'patchpilot.git.autoCommit': { kind: 'boolean', trustSensitive: true, safeValues: [false] },
+  'patchpilot.git.autoCommit': { kind: 'boolean' },
   'patchpilot.history.path': { kind: 'string' },
-  // A repository's own settings must not be able to delete the user's history.
-  'patchpilot.history.retention.days': { kind: 'posint', trustSensitive: true },
-  'patchpilot.history.retention.maxObservations': { kind: 'posint', trustSensitive: true },
-  'patchpilot.policy.allow': { kind: 'string[]', trustSensitive: true, concat: true },
+  'patchpilot.history.retention.days': { kind: 'posint' },
+  'patchpilot.history.retention.maxObservations': { kind: 'posint' },
+  'patchpilot.policy.allow': { kind: 'string[]', concat: true },
   'patchpilot.policy.ask': { kind: 'string[]', concat: true },
   'patchpilot.policy.deny': { kind: 'string[]', concat: true },
-  'patchpilot.policy.protectedPaths': { kind: 'string[]', trustSensitive: true, concat: true },
-  'patchpilot.policy.denyPaths': { kind: 'string[]', trustSensitive: true, concat: true },
-  'patchpilot.policy.fetchAllowHosts': { kind: 'string[]', trustSensitive: true, concat: true },
-  'patchpilot.policy.allowPrivateNetwork': { kind: 'boolean', trustSensitive: true },
-  // A repository must not widen what reaches its own commands (and, through their output, the model).
-  'patchpilot.policy.envAllow': { kind: 'string[]', trustSensitive: true, concat: true },
-  'patchpilot.policy.homeAllow': { kind: 'string[]', trustSensitive: true, concat: true },
-  // A socket such as docker.sock is root on the host: only the user may open one to sandboxed commands.
-  'patchpilot.sandbox.allowUnixSockets': { kind: 'absPath[]', trustSensitive: true, userOnly: true, concat: true },
-  // A server's command runs code and a remote one receives what the agent sends it (CVE-2025-54136 and friends).
-  'patchpilot.mcp.servers': { kind: 'mcpServers', trustSensitive: true, concat: true },
-  // Trust in a repository is not a reason to let it take its own servers out of the sandbox.
-  'patchpilot.mcp.unsandboxedServers': { kind: 'string[]', trustSensitive: true, userOnly: true, concat: true },
-  // A hook is a command run on the agent's events: a repository's run only when trusted and approved (hookApprovals.ts).
-  'patchpilot.hooks': { kind: 'hooks', trustSensitive: true, concat: true },
+  'patchpilot.policy.protectedPaths': { kind: 'string[]', concat: true },
+  'patchpilot.policy.denyPaths': { kind: 'string[]', concat: true },
+  'patchpilot.policy.fetchAllowHosts': { kind: 'string[]', concat: true },
+  'patchpilot.policy.allowPrivateNetwork': { kind: 'boolean' },
+  'patchpilot.policy.envAllow': { kind: 'string[]', concat: true },
+  'patchpilot.policy.homeAllow': { kind: 'string[]', concat: true },
+  'patchpilot.sandbox.allowUnixSockets': { kind: 'absPath[]', concat: true },
+  'patchpilot.mcp.servers': { kind: 'mcpServers', concat: true },
+  'patchpilot.mcp.unsandboxedServers': { kind: 'string[]', concat: true },
+  'patchpilot.hooks': { kind: 'hooks', concat: true },
   'patchpilot.subagents.maxConcurrent': { kind: 'posint' },
-  // Queries (model-chosen text) go to this provider; a repository may only turn search off.
-  'patchpilot.webSearch.provider': { kind: 'searchProvider', trustSensitive: true, safeValues: ['off'] },
-  'patchpilot.webSearch.url': { kind: 'url', trustSensitive: true },
-  // A chat listed here runs goals in the workspace: a repository must never add one, trusted or not.
-  'patchpilot.channels.telegram.allowedChatIds': { kind: 'string[]', trustSensitive: true, userOnly: true },
+  'patchpilot.webSearch.provider': { kind: 'searchProvider' },
+  'patchpilot.webSearch.url': { kind: 'url' },
+  'patchpilot.channels.telegram.allowedChatIds': { kind: 'string[]' },
+  'patchpilot.channels.telegram.approverIds': { kind: 'string[]' },
   'patchpilot.notifications.approvalWhenUnfocused': { kind: 'boolean' },
 } as const satisfies Record<string, KeySpec>;
 
@@ -280,7 +251,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   hooks: [],
   subagents: { maxConcurrent: 4 },
   webSearch: {},
-  channels: { telegram: { allowedChatIds: [] } },
+  channels: { telegram: { allowedChatIds: [], approverIds: [] } },
   notifications: { approvalWhenUnfocused: false },
 } satisfies PatchPilotSettings);
 
@@ -443,7 +414,12 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),
       url: v<string | undefined>('patchpilot.webSearch.url', undefined),
     },
-    channels: { telegram: { allowedChatIds: [...v('patchpilot.channels.telegram.allowedChatIds', d.channels.telegram.allowedChatIds)] } },
+    channels: {
+      telegram: {
+        allowedChatIds: [...v('patchpilot.channels.telegram.allowedChatIds', d.channels.telegram.allowedChatIds)],
+        approverIds: [...v('patchpilot.channels.telegram.approverIds', d.channels.telegram.approverIds)],
+      },
+    },
     notifications: { approvalWhenUnfocused: v('patchpilot.notifications.approvalWhenUnfocused', d.notifications.approvalWhenUnfocused) },
   };
 }

@@ -8,7 +8,8 @@ import { BUGGY } from '../../unit/orchestrator/harness';
 import { call, events, runCli, skipWithoutBuild, withRepo, type AgentEventLine } from './support';
 
 const MODEL = 'scripted-model';
-const model = (server: { baseUrl: string }) => ['--base-url', server.baseUrl, '--model', MODEL];
+// The test's own workspace sets prices: trusted, since a price is a setting an untrusted workspace may not set (workspaceRules.ts).
+const model = (server: { baseUrl: string }) => ['--base-url', server.baseUrl, '--model', MODEL, '--trust-workspace'];
 /** $1 per million tokens in and out: 10,000 tokens cost $0.01. */
 const PRICED = { 'patchpilot.llm.prices': { [MODEL]: { input: 1, output: 1 } } };
 const settings = (values: Record<string, unknown>) => ({ ...BUGGY, '.vscode/settings.json': JSON.stringify(values) });

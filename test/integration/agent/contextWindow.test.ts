@@ -120,7 +120,19 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
     await withRepo(
       { turns, modelId: MODEL, modelFields: { context_length: WINDOW } },
       async (root, server) => {
-        const r = await runCli(['--workspace', root, '--base-url', server.baseUrl, '--model', MODEL, '--goal', 'g', '--approve', 'auto-edit']);
+        const r = await runCli([
+          '--workspace',
+          root,
+          '--base-url',
+          server.baseUrl,
+          '--model',
+          MODEL,
+          '--goal',
+          'g',
+          '--approve',
+          'auto-edit',
+          '--trust-workspace',
+        ]);
         assert.equal(r.code, 0, r.stderr);
         assert.match(r.stderr, /window 16,384 tokens \(from your setting\)/);
         assert.deepEqual(

@@ -3,7 +3,8 @@
 // is refused and runs nothing; a second goal while one runs is turned away; /stop interrupts once.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChannelServer, StatusMessage, type Channel, type GoalRunner, type IncomingMessage } from '../../../src/core/channels';
+import { ChannelServer, StatusMessage, type Channel, type ChannelQuestion, type GoalRunner, type IncomingMessage } from '../../../src/core/channels';
+import { parseExact } from '../../../src/protocol/exactCommand';
 
 class FakeChannel implements Channel {
   readonly sent: { op: 'send' | 'edit'; chatId: string; text: string }[] = [];
@@ -19,7 +20,9 @@ class FakeChannel implements Channel {
   async edit(chatId: string, _messageId: string, text: string): Promise<void> {
     this.sent.push({ op: 'edit', chatId, text });
   }
-  async ask(): Promise<string> {
+  readonly questions: ChannelQuestion[] = [];
+  async ask(question: ChannelQuestion): Promise<string> {
+    this.questions.push(question);
     return 'approve';
   }
 }
@@ -73,13 +76,13 @@ describe('channels: server', () => {
       },
     };
     await server.serve(runner);
-    channel.deliver({ chatId: '8', text: 'rm -rf /' });
-    channel.deliver({ chatId: '7', text: 'fix the bug' });
+    channel.deliver({ chatId: '8', senderId: '8', text: 'rm -rf /' });
+    channel.deliver({ chatId: '7', senderId: '7', text: 'fix the bug' });
     await tick(20);
-    channel.deliver({ chatId: '7', text: 'another goal' });
+    channel.deliver({ chatId: '7', senderId: '7', text: 'another goal' });
     await tick(20);
-    channel.deliver({ chatId: '7', text: '/stop' });
-    channel.deliver({ chatId: '7', text: '/stop' });
+    channel.deliver({ chatId: '7', senderId: '7', text: '/stop' });
+    channel.deliver({ chatId: '7', senderId: '7', text: '/stop' });
     await tick(20);
     assert.deepEqual(goals, ['fix the bug']);
     assert.equal(interrupts, 1);
@@ -90,5 +93,38 @@ describe('channels: server', () => {
     assert.ok(to7.includes('A goal is already running; /stop cancels it.'));
     assert.ok(to7.some((t) => /^Running: fix the bug\nstep 1$/.test(t)));
     assert.ok(to7.includes('cancelled: stopped by the user (1 step)'));
+  });
+
+  test("approvals go to the goal's sender (or the user's approverIds), and show the command exactly, in monospace", async () => {
+    for (const [approverIds, expected] of [
+      [undefined, ['42']],
+      [
+        ['5', ' 6 '],
+        ['5', '6'],
+      ],
+    ] as const) {
+      const channel = new FakeChannel();
+      const server = new ChannelServer({ channel, allowedChatIds: ['-100'], approverIds, statusIntervalMs: 10, log: () => undefined });
+      const command = 'echo  a\trm -rf ~\nid';
+      const runner: GoalRunner = {
+        running: false,
+        runGoal: async () => {
+          await server.approver.approveAction({ kind: 'command', title: command, reason: 'not on the allow list' }, new AbortController().signal);
+          return { status: 'finished', reason: 'done', steps: 1 };
+        },
+        interrupt: () => false,
+      };
+      await server.serve(runner);
+      channel.deliver({ chatId: '-100', senderId: '42', text: 'tidy up' });
+      await tick(20);
+      const q = channel.questions[0]!;
+      assert.equal(q.chatId, '-100');
+      assert.deepEqual([...q.answerers], expected);
+      const code = q.code![0]!;
+      const shown = q.text.slice(code.offset, code.offset + code.length);
+      assert.equal(shown, 'echo␠␠a\\trm -rf ~\\nid');
+      assert.equal(parseExact({ text: shown, escaped: true }), command);
+      assert.match(q.text, /shown escaped, exactly as it runs/);
+    }
   });
 });

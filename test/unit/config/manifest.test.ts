@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { SETTING_KEYS, type SettingKey } from '../../../src/core/config/settings';
+import { WORKSPACE_RULES } from '../../../src/core/config/workspaceRules';
 
 interface PropertySchema {
   type?: string | string[];
@@ -17,7 +18,7 @@ const manifest = JSON.parse(readFileSync(path.join(__dirname, '../../../package.
 };
 const properties = manifest.contributes.configuration.properties;
 const coreKeys = Object.keys(SETTING_KEYS) as SettingKey[];
-const spec = (key: SettingKey): { kind: string; trustSensitive?: boolean } => SETTING_KEYS[key];
+const spec = (key: SettingKey): { kind: string } => SETTING_KEYS[key];
 
 describe('package.json settings match the core settings', () => {
   test('every core setting is contributed, and every contributed setting is read by the core', () => {
@@ -34,9 +35,18 @@ describe('package.json settings match the core settings', () => {
     );
   });
 
-  test('Restricted Mode withholds exactly the trust-sensitive settings', () => {
+  test('every contributed setting has a workspace rule (what a workspace may do with it)', () => {
+    const contributed = Object.keys(properties).filter((k) => k.startsWith('patchpilot.'));
+    assert.deepEqual(
+      contributed.filter((k) => !Object.prototype.hasOwnProperty.call(WORKSPACE_RULES, k)),
+      [],
+      'a setting without a row in src/core/config/workspaceRules.ts',
+    );
+  });
+
+  test('Restricted Mode withholds exactly the settings an untrusted workspace may not set at all (tightening ones stay visible to the core)', () => {
     const restricted = manifest.capabilities.untrustedWorkspaces.restrictedConfigurations;
-    const sensitive = coreKeys.filter((k) => spec(k).trustSensitive === true);
+    const sensitive = coreKeys.filter((k) => WORKSPACE_RULES[k].may === 'trusted' || WORKSPACE_RULES[k].may === 'user');
     assert.deepEqual(
       sensitive.filter((k) => !restricted.includes(k)),
       [],

@@ -161,8 +161,13 @@ describe('settings: CLI layers (settings.json, env, flags) and workspace trust',
       assert.deepEqual(r.settings.tests.commands, []);
       assert.deepEqual(r.settings.policy.allow, []);
       assert.deepEqual(r.settings.policy.deny, ['curl *'], 'a workspace deny only tightens: kept');
-      assert.equal(r.settings.llm.model, 'team-model', 'harmless keys still apply');
-      assert.deepEqual(r.ignored.map((i) => i.key).sort(), ['patchpilot.llm.baseUrl', 'patchpilot.policy.allow', 'patchpilot.tests.commands']);
+      assert.equal(r.settings.llm.model, undefined, 'the model is where requests go: the user chooses it');
+      assert.deepEqual(r.ignored.map((i) => i.key).sort(), [
+        'patchpilot.llm.baseUrl',
+        'patchpilot.llm.model',
+        'patchpilot.policy.allow',
+        'patchpilot.tests.commands',
+      ]);
       // The user's own base URL (env) is still honoured with the key.
       const own = loadCliConfig({
         workspace: ws.root,

@@ -25,12 +25,13 @@ test('an untrusted workspace cannot set the endpoint, widen approvals or add com
   assert.deepEqual(c.settings.tests.commands, []);
   assert.deepEqual(c.settings.policy.allow, []);
   assert.equal(c.settings.git.autoCommit, false);
-  // Not trust-sensitive: the workspace may choose its model.
-  assert.equal(c.settings.llm.model, 'repo-model');
+  // Where requests go includes the model: a workspace may not choose it unless trusted.
+  assert.equal(c.settings.llm.model, undefined);
   assert.deepEqual(c.ignored.map((i) => i.key).sort(), [
     'patchpilot.approval.mode',
     'patchpilot.git.autoCommit',
     'patchpilot.llm.baseUrl',
+    'patchpilot.llm.model',
     'patchpilot.policy.allow',
     'patchpilot.tests.commands',
   ]);

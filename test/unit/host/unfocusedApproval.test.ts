@@ -7,7 +7,7 @@ import { ApprovalBroker } from '../../../src/host/vscode/agent/approvalBroker';
 import { notifyIfUnfocused, type UnfocusedApprovalPorts } from '../../../src/host/vscode/agent/unfocusedApprovalLogic';
 import type { PendingApproval } from '../../../src/protocol/chat';
 
-function setup(o: { enabled: boolean; focused: boolean; pick?: string; before?: (broker: ApprovalBroker, id: string) => void }) {
+function setup(o: { enabled: boolean; focused: boolean; pick?: string; title?: string; before?: (broker: ApprovalBroker, id: string) => void }) {
   const shown: { message: string; choices: string[] }[] = [];
   const broker = new ApprovalBroker({ pending: () => undefined, resolved: () => undefined });
   const ports: UnfocusedApprovalPorts = {
@@ -19,7 +19,7 @@ function setup(o: { enabled: boolean; focused: boolean; pick?: string; before?: 
       return o.pick;
     },
   };
-  const answer = broker.ask({ kind: 'command', title: 'npm publish', reason: 'not on the allowlist' }, new AbortController().signal);
+  const answer = broker.ask({ kind: 'command', title: o.title ?? 'npm publish', reason: 'not on the allowlist' }, new AbortController().signal);
   const request: PendingApproval = broker.pending[0]!;
   return { shown, broker, answer, request, ports, run: () => notifyIfUnfocused(ports, request, (id, a) => broker.answer(id, a)) };
 }
@@ -44,6 +44,11 @@ describe('approval notification when the window is not focused', () => {
     assert.equal(await approved.run(), 'approved');
     assert.deepEqual(approved.shown, [{ message: 'PatchPilot is waiting for your approval: npm publish', choices: ['Approve', 'Deny'] }]);
     assert.deepEqual(await approved.answer, { approved: true });
+
+    // The exact bytes, through the one renderer: the notification collapses whitespace, the escapes do not.
+    const exact = setup({ enabled: true, focused: false, pick: 'Deny', title: 'npm  publish\n--tag x' });
+    await exact.run();
+    assert.match(exact.shown[0]!.message, /approval: npm␠␠publish\\n--tag x {3}\[shown escaped, exactly as it runs/);
 
     const denied = setup({ enabled: true, focused: false, pick: 'Deny' });
     assert.equal(await denied.run(), 'denied');

@@ -58,6 +58,13 @@ describe('CLI approvers', () => {
     );
     assert.deepEqual(answer, { approved: false });
     assert.match(c.shown(), /command: npm install\n {2}not on the allowlist/);
+    // The exact bytes: two spaces, a tab, a newline and an escape sequence are visible, not acted out.
+    const e = terminal(['n', '']);
+    await new TerminalApprover(e.input, e.output).approveAction(
+      { kind: 'command', title: 'echo  a\tb\n\u001b[2Krm -rf ~', reason: 'r' },
+      new AbortController().signal,
+    );
+    assert.ok(e.shown().includes('command: echo␠␠a\\tb\\n\\x1b[2Krm -rf ~   [shown escaped, exactly as it runs'), e.shown());
   });
 
   test('headless: everything is refused as unattended (nobody was asked), with a reason the model can act on', async () => {

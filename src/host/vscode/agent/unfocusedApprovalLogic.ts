@@ -6,6 +6,7 @@
  * the notification come in as functions (extension.ts), so the decision is unit-tested.
  */
 import type { PendingApproval } from '../../../protocol/chat';
+import { exactLine } from '../../../protocol/exactCommand';
 import type { ApprovalAnswer } from './approvalBroker';
 
 export interface UnfocusedApprovalPorts {
@@ -29,7 +30,7 @@ export async function notifyIfUnfocused(
 ): Promise<UnfocusedApprovalOutcome> {
   // A server's form has no Approve / Deny: it waits in the chat (or VS Code's inputs) instead.
   if (!ports?.enabled() || ports.focused() || request.kind === 'elicitation') return 'not-shown';
-  const pick = await ports.notify(`PatchPilot is waiting for your approval: ${request.title}`, APPROVE, DENY);
+  const pick = await ports.notify(`PatchPilot is waiting for your approval: ${exactLine(request.title)}`, APPROVE, DENY);
   if (pick !== APPROVE && pick !== DENY) return 'dismissed';
   const approved = pick === APPROVE;
   if (!answer(request.id, approved ? { approved } : { approved, feedback: 'denied from the notification' })) return 'answered-elsewhere';

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../../core/ports';
 import type { HunkView } from '../../../protocol/agentEvents';
+import { exactLine } from '../../../protocol/exactCommand';
 import { allowPatternsFor } from './allowPatterns';
 import type { ApprovalAnswer, ApprovalBroker } from './approvalBroker';
 
@@ -51,7 +52,7 @@ export class VsCodeApprover implements Approver {
     if (!id) return;
     const detail = [request.reason, request.detail?.split('\n').slice(0, 30).join('\n')].filter(Boolean).join('\n\n');
     const pick = await Promise.race([
-      vscode.window.showWarningMessage(`PatchPilot asks: ${request.title}`, { modal: true, detail }, 'Approve', 'Deny'),
+      vscode.window.showWarningMessage(`PatchPilot asks: ${exactLine(request.title)}`, { modal: true, detail }, 'Approve', 'Deny'),
       answered.then(() => undefined),
     ]);
     if (pick === 'Approve' || pick === 'Deny') this.broker.answer(id, { approved: pick === 'Approve' });

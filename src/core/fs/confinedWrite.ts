@@ -1,0 +1,131 @@
+/**
+ * The synchronous confined writer: PatchPilot's own files under a root (the workspace: its state
+ * folder, checkpoints, restores, imported rules) are written only through here. The invariant: **no
+ * folder on the way from the root to the file may be a symlink**, checked at the moment of writing.
+ * On Linux each folder is opened from the already-open folder above it with O_NOFOLLOW (through
+ * /proc/self/fd, like openat), and the file is created and renamed inside the last open folder, so a
+ * link swapped in after any check is refused, not followed. Elsewhere each folder is checked with
+ * lstat just before the write (a narrow race remains; docs/security.md). The asynchronous twin for
+ * workspace files the agent edits is policy/path/confinedCommit.ts, with the same rule.
+ */
+import {
+  appendFileSync,
+  closeSync,
+  constants as C,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  realpathSync,
+  renameSync,
+  symlinkSync,
+  chmodSync,
+} from 'node:fs';
+import path from 'node:path';
+import { UserError } from '../base/errors';
+import { tempPathFor, writeFileAtomic, type WriteAtomicOptions } from './atomicFile';
+
+const HAS_PROC_FD = existsSync('/proc/self/fd');
+const O_NOFOLLOW = C.O_NOFOLLOW ?? 0;
+const O_DIRECTORY = C.O_DIRECTORY ?? 0;
+
+export class LinkedFolderError extends UserError {
+  constructor(readonly folder: string) {
+    super(
+      `refused to write through "${folder}": it is a symlink (or not a folder), and PatchPilot writes its files only through real folders of the workspace`,
+      'path',
+    );
+    this.name = 'LinkedFolderError';
+  }
+}
+
+/** Replaces the file `target` (inside `root`) atomically; missing folders are created as real folders. */
+export function writeFileConfined(root: string, target: string, data: string | Uint8Array, options: Pick<WriteAtomicOptions, 'mode' | 'durable'> = {}): void {
+  withConfinedFolder(root, path.dirname(target), (dir) => writeFileAtomic(path.join(dir, path.basename(target)), data, options));
+}
+
+/** Appends to the file `target` (inside `root`), never through a link, the file itself included. */
+export function appendFileConfined(root: string, target: string, data: string): void {
+  withConfinedFolder(root, path.dirname(target), (dir) => {
+    const fd = openSync(path.join(dir, path.basename(target)), C.O_WRONLY | C.O_APPEND | C.O_CREAT | O_NOFOLLOW, 0o600);
+    try {
+      appendFileSync(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/** Creates the folder `folder` (inside `root`, or the root itself) and its parents as real folders. */
+export function mkdirConfined(root: string, folder: string, mode?: number): void {
+  withConfinedFolder(root, folder, (dir) => {
+    if (mode !== undefined) chmodSync(dir, mode);
+  });
+}
+
+/** Replaces `target` with a symlink to `to` (a restore puts back a link the workspace had). */
+export function symlinkConfined(root: string, target: string, to: string): void {
+  withConfinedFolder(root, path.dirname(target), (dir) => {
+    const tmp = tempPathFor(path.join(dir, path.basename(target)), { hidden: true });
+    symlinkSync(to, tmp);
+    renameSync(tmp, path.join(dir, path.basename(target)));
+  });
+}
+
+/**
+ * Opens `folder` component by component from `root`, creating what is missing, never following a
+ * link; `write` gets a path that names the open folder itself (no name on the way is looked up again).
+ */
+function withConfinedFolder(root: string, folder: string, write: (dir: string) => void): void {
+  const rel = path.relative(root, folder);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UserError(`"${folder}" is outside "${root}": PatchPilot does not write there`, 'path');
+  const parts = rel ? rel.split(path.sep) : [];
+  if (!HAS_PROC_FD) return withCheckedFolder(root, parts, write);
+  let fd = openSync(realpathSync(root), C.O_RDONLY | O_DIRECTORY);
+  try {
+    parts.forEach((part, i) => {
+      const next = openChildFolder(fd, part, path.join(root, ...parts.slice(0, i + 1)));
+      closeSync(fd);
+      fd = next;
+    });
+    write(`/proc/self/fd/${fd}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function openChildFolder(parentFd: number, name: string, shown: string): number {
+  const child = `/proc/self/fd/${parentFd}/${name}`;
+  const open = () => openSync(child, C.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  try {
+    return open();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' || code === 'ENOTDIR') throw new LinkedFolderError(shown);
+    if (code !== 'ENOENT') throw err;
+  }
+  // mkdir never follows a link in the last component: a link planted meanwhile is EEXIST, then refused by open.
+  try {
+    mkdirSync(child, 0o755);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  try {
+    return open();
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw code === 'ELOOP' || code === 'ENOTDIR' ? new LinkedFolderError(shown) : err;
+  }
+}
+
+/** Without /proc: each folder checked with lstat (created when missing) just before the write. */
+function withCheckedFolder(root: string, parts: readonly string[], write: (dir: string) => void): void {
+  let dir = realpathSync(root);
+  for (const part of parts) {
+    dir = path.join(dir, part);
+    if (!existsSync(dir)) mkdirSync(dir, 0o755);
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink() || !st.isDirectory()) throw new LinkedFolderError(dir);
+  }
+  write(dir);
+}

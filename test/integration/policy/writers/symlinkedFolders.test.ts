@@ -1,0 +1,148 @@
+// Attack: a repository commits `.patchpilot` (or a folder below it) as a symlink, and PatchPilot's own
+// writes (imported rules, checkpoints, restores, memory) land outside the workspace. Invariant: every
+// write goes through one confined writer (src/core/fs/confinedWrite.ts; the agent's file edits
+// through its async twin, confinedCommit.ts): no folder on the way may be a symlink. For every writer,
+// a symlink out of the workspace is planted at each depth of its path; the write must be refused
+// with a clear error and nothing may appear outside.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Checkpointer, planRestore, restore } from '../../../../src/core/checkpoint';
+import { hashBytes } from '../../../../src/core/checkpoint/blobStore';
+import { CheckpointStore } from '../../../../src/core/checkpoint/checkpointStore';
+import { MEMORY_FILE, rememberFact } from '../../../../src/core/context/memory/memoryFiles';
+import { CLI, cliEnv } from '../../agent/support';
+
+const ROO_SETTINGS = path.resolve(__dirname, '../../../fixtures/import/roo-code-settings.json');
+
+interface Writer {
+  name: string;
+  /** The file it writes, relative to the workspace. */
+  target: string;
+  write(root: string): Promise<unknown> | unknown;
+}
+
+const RECORD = { runId: 'r1', seq: 1, step: 1, items: [] };
+const BLOB = Buffer.from('bytes');
+const BLOB_HASH = hashBytes(BLOB);
+
+const WRITERS: Writer[] = [
+  {
+    name: 'checkpoint record',
+    target: '.patchpilot/checkpoints/runs/r1/000001.json',
+    write: (root) => new CheckpointStore(path.join(root, '.patchpilot')).save(RECORD as never),
+  },
+  {
+    name: 'checkpoint blob',
+    target: `.patchpilot/checkpoints/blobs/${BLOB_HASH.slice(0, 2)}/${BLOB_HASH}`,
+    write: (root) => new CheckpointStore(path.join(root, '.patchpilot')).blobs.put(BLOB),
+  },
+  { name: 'checkpoint folder', target: '.patchpilot/checkpoints/.gitignore', write: (root) => new CheckpointStore(path.join(root, '.patchpilot')).ensure() },
+  {
+    name: 'checkpoint index',
+    target: '.patchpilot/checkpoints/index.jsonl',
+    write: (root) => {
+      const index = new CheckpointStore(path.join(root, '.patchpilot')).index;
+      index.set('a.txt', 'sig', 'hash');
+      index.flush();
+    },
+  },
+  { name: 'memory', target: MEMORY_FILE, write: (root) => rememberFact(root, 'a fact') },
+  {
+    name: 'import --yes (rules file)',
+    target: '.patchpilot/rules/imported-roo.md',
+    write: (root) => {
+      const env = cliEnv({ HOME: path.join(root, '..', 'home'), XDG_CONFIG_HOME: path.join(root, '..', 'home', '.config') });
+      const r = spawnSync(process.execPath, [CLI, 'import', '--from', 'roo', ROO_SETTINGS, '--workspace', root, '--yes'], { env, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(r.stderr);
+      // Loses nothing: refused before the user's settings file was written either.
+    },
+  },
+];
+
+/** Every folder on the way to `target` (".patchpilot", ".patchpilot/checkpoints", ...). */
+const foldersOf = (target: string) =>
+  path
+    .dirname(target)
+    .split('/')
+    .map((_, i, parts) => parts.slice(0, i + 1).join('/'));
+
+function arena() {
+  const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pp-writers-')));
+  const root = path.join(base, 'ws');
+  const outside = path.join(base, 'outside');
+  mkdirSync(root);
+  mkdirSync(outside);
+  mkdirSync(path.join(base, 'home'));
+  return { base, root, outside, done: () => rmSync(base, { recursive: true, force: true }) };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => !e.isDirectory())
+    .map((e) => path.join(e.parentPath ?? (e as unknown as { path: string }).path, e.name));
+}
+
+describe('every write goes through the one confined writer: a symlinked folder at each depth is refused', () => {
+  for (const writer of WRITERS) {
+    test(`${writer.name}: ${writer.target}`, async (t) => {
+      if (writer.name.startsWith('import') && !existsSync(CLI)) return t.skip('run npm run build first');
+      for (const folder of foldersOf(writer.target)) {
+        const a = arena();
+        try {
+          // The folders above the link are real; the link points at a folder outside, the rest of the way made there.
+          mkdirSync(path.dirname(path.join(a.root, folder)), { recursive: true });
+          const rest = path.relative(folder, path.dirname(writer.target));
+          mkdirSync(path.join(a.outside, rest), { recursive: true });
+          symlinkSync(a.outside, path.join(a.root, folder));
+          await assert.rejects(
+            async () => writer.write(a.root),
+            /symlink|link|refused|left the workspace|outside/i,
+            `${writer.name} with ${folder} a link: must be refused`,
+          );
+          assert.deepEqual(filesUnder(a.outside), [], `${writer.name} with ${folder} a link wrote outside the workspace`);
+        } finally {
+          a.done();
+        }
+      }
+      // Control: without a link the writer writes its file.
+      const a = arena();
+      try {
+        await writer.write(a.root);
+        assert.ok(existsSync(path.join(a.root, path.dirname(writer.target))), `${writer.name} wrote nothing without a link`);
+      } finally {
+        a.done();
+      }
+    });
+  }
+});
+
+describe('a restore writes through real folders only', () => {
+  test('a folder of the workspace swapped for a link out after the checkpoint: the restore is refused, nothing lands outside', async () => {
+    for (const depth of [1, 2]) {
+      const a = arena();
+      try {
+        const folders = ['src', 'src/lib'].slice(0, depth);
+        const file = `${folders.at(-1)}/a.txt`;
+        mkdirSync(path.join(a.root, folders.at(-1)!), { recursive: true });
+        writeFileSync(path.join(a.root, file), 'kept\n');
+        const cp = new Checkpointer({ root: a.root, stateDir: path.join(a.root, '.patchpilot'), maxBytes: 1024 ** 3, ignored: () => () => false });
+        const open = await cp.begin({ runId: 'r', step: 1, tool: 'run_command', scope: 'workspace' });
+        rmSync(path.join(a.root, file));
+        await open!.end();
+        // The link replaces the deepest folder; the restore would put a.txt back through it.
+        const linked = path.join(a.root, folders.at(-1)!);
+        rmSync(linked, { recursive: true, force: true });
+        symlinkSync(a.outside, linked);
+        const result = restore(cp.store, a.root, planRestore(cp.store, a.root, 'r', 1));
+        assert.equal(result.ok, false, `depth ${depth}: ${JSON.stringify(result)}`);
+        assert.deepEqual(filesUnder(a.outside), [], `depth ${depth}: the restore wrote outside the workspace`);
+      } finally {
+        a.done();
+      }
+    }
+  });
+});

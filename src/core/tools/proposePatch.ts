@@ -10,7 +10,7 @@ import { applyPatch } from './patchApply';
 import { checkPatch } from './patchCheck';
 import { describePatch, type PatchOutcome } from './patchOutcome';
 import { reviewPatch } from './patchReview';
-import { ToolError, type PatchData, type Tool, type ToolContext } from './types';
+import { ToolError, type PatchData, type Tool, type ToolContext, type ToolResult } from './types';
 
 interface Args {
   patch: string;
@@ -36,11 +36,14 @@ export const proposePatchTool: Tool<Args, PatchData> = {
     additionalProperties: false,
   },
   readOnly: false,
-  async run(args, ctx) {
-    if (!ctx.patches) throw new ToolError('patching is not available in this host');
-    return describePatch(await propose(args.patch, ctx, ctx.patches));
-  },
+  run: (args, ctx) => proposeUnifiedPatch(args.patch, ctx),
 };
+
+/** The one write path of every edit tool: a patch text in, the outcome worded for the model (edit_file derives its diff and comes here too). */
+export async function proposeUnifiedPatch(patch: string, ctx: ToolContext): Promise<ToolResult<PatchData>> {
+  if (!ctx.patches) throw new ToolError('patching is not available in this host');
+  return describePatch(await propose(patch, ctx, ctx.patches));
+}
 
 async function propose(patch: string, ctx: ToolContext, engine: PatchEngine): Promise<PatchOutcome> {
   const checked = await checkPatch(patch, ctx, engine);

@@ -7,6 +7,7 @@
 import type { ApplyResult, HunkResult } from '../patch/types';
 import type { PolicyDecision } from '../policy/types';
 import type { ApprovalMode } from '../config/settings';
+import { approvalHint } from './approvalHint';
 import { fail, ok, type PatchData, type ToolResult } from './types';
 
 /** The path policy's verdict on one path the patch touches. */
@@ -57,7 +58,12 @@ export function describePatch(o: PatchOutcome): ToolResult<PatchData> {
       return ok(`plan mode: the patch applies cleanly but was NOT applied.\n${listHunks(allHunks(o.preview))}`, { preview: o.preview, planned: true });
     case 'unattended': {
       const why = o.asks.length ? neededApproval(o.asks) : `\nIt needed approval: ${o.mode} mode asks before every patch.`;
-      return fail(`nobody could approve the patch, so nothing was changed: ${o.why}${why}`, { preview: o.preview, applied: [], unattended: true });
+      const hint = approvalHint(o.mode, 'edit', o.asks[0]?.decision);
+      return fail(`nobody could approve the patch, so nothing was changed: ${o.why}${why}${hint ? `\n${hint}` : ''}`, {
+        preview: o.preview,
+        applied: [],
+        unattended: true,
+      });
     }
     case 'rejected': {
       const { review } = o;

@@ -106,6 +106,15 @@ const ALLOW = [
   'pytest *',
   'python -m pytest *',
   'python3 -m pytest *',
+  // The project's ordinary development commands (issue 30): a runner from node_modules/.bin through
+  // npx (npx's install flags still ask, flags.ts), inline code as `node -e` already was, unittest.
+  // All of them run workspace code, so without the sandbox auto mode asks (exec/autoMode.ts).
+  'npx *',
+  'pnpm exec *',
+  'python -c *',
+  'python3 -c *',
+  'python -m unittest *',
+  'python3 -m unittest *',
   'make test',
   'make check',
   'cargo test *',

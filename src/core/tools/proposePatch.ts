@@ -28,7 +28,9 @@ export const proposePatchTool: Tool<Args, PatchData> = {
     'Change files with a patch: a unified diff (preferred; ---/+++ headers and @@ hunks with 3 lines of context), an apply_patch ' +
     'envelope (*** Begin Patch), or SEARCH/REPLACE blocks. Paths are workspace-relative. The patch is checked first; every hunk ' +
     'must match the current file exactly or it is refused with the reason. The user may accept some hunks and reject others; ' +
-    'the result lists applied and rejected hunks. Read the file before patching it.',
+    'the result lists applied and rejected hunks, and what the engine forgave. Read the file before patching it. For a ' +
+    'change by exact text, edit_file is simpler. Example: "--- a/src/math.js\\n+++ b/src/math.js\\n@@ -1,3 +1,3 @@\\n ' +
+    'function add(a, b) {\\n-  return a - b;\\n+  return a + b;\\n }\\n"',
   schema: {
     type: 'object',
     properties: { patch: { type: 'string', minLength: 1 } },

@@ -14,9 +14,7 @@ export function approvalHint(mode: ApprovalMode, kind: RefusedKind, decision?: P
   if (decision?.verdict === 'ask') return policyHint(kind, decision.rule);
   if (kind === 'edit') return mode === 'ask' ? 'In approval mode auto-edit (--approve auto-edit) or auto, edits go ahead without asking.' : '';
   if (kind === 'command')
-    return mode === 'ask' || mode === 'auto-edit'
-      ? `${mode} mode asks before every command; in approval mode auto (--approve auto) the commands the policy allows run without asking.`
-      : '';
+    return mode === 'ask' || mode === 'auto-edit' ? 'In approval mode auto (--approve auto), the commands the policy allows run without asking.' : '';
   return mode === 'ask' ? 'In approval mode auto (--approve auto) it would go ahead without asking.' : '';
 }
 

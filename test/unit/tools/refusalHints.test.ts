@@ -89,7 +89,7 @@ describe('refusal hints are true for the mode and the action', () => {
         if (a.kind === 'edit') assert.doesNotMatch(out, /commands? the policy allows|sandbox/, 'no command hint for an edit');
         if (a.label === 'an overwrite') assert.match(out, /To change an existing file, use edit_file or propose_patch/);
         if (a.kind === 'command' && mode !== 'auto' && a.sandboxed !== false && a.args.command !== 'rm notes.txt')
-          assert.match(out, /in approval mode auto \(--approve auto\) the commands the policy allows run without asking/);
+          assert.match(out, /In approval mode auto \(--approve auto\), the commands the policy allows run without asking/);
         if (a.kind === 'edit' && mode === 'ask' && a.label !== 'an overwrite')
           assert.match(out, /In approval mode auto-edit \(--approve auto-edit\) or auto, edits go ahead/);
         if (a.sandboxed === false && mode === 'auto') assert.match(out, /not sandboxed on this machine/);

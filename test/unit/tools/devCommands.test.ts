@@ -44,7 +44,8 @@ function recorder(sandboxed: boolean): CommandExecutor & { ran: string[] } {
 }
 
 async function inAuto(sandboxed: boolean, command: string) {
-  const ws = tempWorkspace({ 'package.json': PACKAGE_JSON, 'src/a.ts': 'export {};\n', 'tests/t.py': '' });
+  const bins = Object.fromEntries(RUNNERS.map((r) => [`node_modules/.bin/${r.split(' ')[0]}`, '#!/usr/bin/env node\n']));
+  const ws = tempWorkspace({ 'package.json': PACKAGE_JSON, 'src/a.ts': 'export {};\n', 'tests/t.py': '', ...bins });
   try {
     const approver = new ScriptedApprover({ action: () => ({ approved: false, unattended: 'no terminal to ask the user' }) });
     const ctx = makeContext(ws.root, { mode: 'auto', approver });
@@ -74,8 +75,10 @@ describe('ordinary development commands in auto mode', () => {
     });
   }
 
-  // The managers' own commands are not scripts, and npx's install flags still ask, sandbox or not.
-  for (const command of ['pnpm install', 'yarn add left-pad', 'pnpm dlx cowsay', 'yarn nonexistent-script', 'npx --yes tap', 'npx -p x y', 'npm install']) {
+  // The managers' own commands are not scripts; npx and pnpm exec run only a locally installed bin
+  // (else npx downloads one, and pnpm exec runs any program on PATH); npx's install flags still ask.
+  const NOT_DEV = ['pnpm install', 'yarn add left-pad', 'pnpm dlx cowsay', 'yarn nonexistent-script', 'npx --yes tap', 'npx -p x y', 'npm install'];
+  for (const command of [...NOT_DEV, 'npx cowsay hi', 'pnpm exec curl http://127.0.0.1/', 'pnpm exec rm -rf src']) {
     test(`sandboxed: \`${command}\` still asks`, async () => {
       const { asked, ran } = await inAuto(true, command);
       assert.equal(asked, 1);

@@ -60,7 +60,7 @@ function executor(sandboxed: boolean): CommandExecutor {
 }
 
 async function refusal(mode: ApprovalMode, a: Action): Promise<string | undefined> {
-  const ws = tempWorkspace({ 'notes.txt': 'hello\n' });
+  const ws = tempWorkspace({ 'notes.txt': 'hello\n', 'node_modules/.bin/tap': '#!/usr/bin/env node\n' });
   try {
     const ctx = makeContext(ws.root, { mode, approver: new NonInteractiveApprover() });
     ctx.commandPolicy = await createCommandPolicy({ trusted: true });

@@ -106,11 +106,10 @@ const ALLOW = [
   'pytest *',
   'python -m pytest *',
   'python3 -m pytest *',
-  // The project's ordinary development commands (issue 30): a runner from node_modules/.bin through
-  // npx (npx's install flags still ask, flags.ts), inline code as `node -e` already was, unittest.
-  // All of them run workspace code, so without the sandbox auto mode asks (exec/autoMode.ts).
-  'npx *',
-  'pnpm exec *',
+  // The project's ordinary development commands (issue 30): inline code as `node -e` already was,
+  // unittest; a runner through npx or `pnpm exec` only when installed locally (localBins.ts), a
+  // package script by its short name (packageScripts.ts). All of them run workspace code, so without
+  // the sandbox auto mode asks (exec/autoMode.ts).
   'python -c *',
   'python3 -c *',
   'python -m unittest *',

@@ -7,6 +7,7 @@ import { fileOptionFindings } from './fileOptions';
 import { GLOB_SAFE, nonPathArgIndexes, VETTERS, type VetContext } from './flags';
 import { gitView } from './git';
 import { classifyReadTarget, classifyWriteTarget } from './paths';
+import { localBinRule } from './localBins';
 import { packageScriptRule } from './packageScripts';
 import { ruleMatches, ruleNamesFlag, type CommandRule } from './rules';
 import type { TestDefinitionGuard } from './testDefinitionGuard';
@@ -126,7 +127,9 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
     return;
   }
   const rule =
-    [...env.userRules, ...env.defaultRules].find((r) => r.verdict === 'allow' && ruleMatches(r, matchArgv)) ?? packageScriptRule(matchArgv, cmd.cwds);
+    [...env.userRules, ...env.defaultRules].find((r) => r.verdict === 'allow' && ruleMatches(r, matchArgv)) ??
+    packageScriptRule(matchArgv, cmd.cwds) ??
+    localBinRule(matchArgv, cmd.cwds, env.workspaceRoot);
   parts.push(decide(cmd, findings, rule), ...innerParts);
 }
 

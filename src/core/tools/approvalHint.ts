@@ -23,7 +23,7 @@ function policyHint(kind: RefusedKind, rule: string): string {
   if (rule === 'ask:unsandboxed-code')
     return 'Commands are not sandboxed on this machine (bubblewrap is not usable), so any that runs workspace code asks in every mode; read the code instead, or leave the command for the user.';
   if (rule === 'ask:overwrite') return 'To change an existing file, use edit_file or propose_patch instead of overwriting it.';
-  if (rule === 'ask:not-allowlisted' && kind === 'command')
-    return 'No allow rule covers this command; the user can add one (patchpilot.policy.allow), or use an allowed command instead.';
-  return 'The policy asks for this in every approval mode; only the user can approve it.';
+  if (rule === 'ask:not-allowlisted' && kind === 'command') return 'No allow rule covers it; the user can add one (patchpilot.policy.allow).';
+  // Any other rule asks in every mode, and the line before already names it: no hint is the true one.
+  return '';
 }

@@ -20,11 +20,8 @@ interface Args extends Partial<EditArgs> {
   edits?: EditArgs[];
 }
 
-const editProperties = {
-  old_string: { type: 'string', description: 'Text copied exactly from the file (indentation included, no line numbers).' },
-  new_string: { type: 'string', description: 'What replaces it.' },
-  replace_all: { type: 'boolean', description: 'Replace every occurrence (default: old_string must occur exactly once).' },
-};
+// The description says what each field means; repeating it per property (twice, with edits) costs every request tokens.
+const editProperties = { old_string: { type: 'string' }, new_string: { type: 'string' }, replace_all: { type: 'boolean' } };
 
 export const editFileTool: Tool<Args, PatchData> = {
   name: 'edit_file',

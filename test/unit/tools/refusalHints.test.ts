@@ -93,7 +93,7 @@ describe('refusal hints are true for the mode and the action', () => {
         if (a.kind === 'edit' && mode === 'ask' && a.label !== 'an overwrite')
           assert.match(out, /In approval mode auto-edit \(--approve auto-edit\) or auto, edits go ahead/);
         if (a.sandboxed === false && mode === 'auto') assert.match(out, /not sandboxed on this machine/);
-        if (a.args.command === 'rm notes.txt') assert.match(out, /No allow rule covers this command; the user can add one/);
+        if (a.args.command === 'rm notes.txt') assert.match(out, /No allow rule covers it; the user can add one \(patchpilot\.policy\.allow\)/);
       });
     }
   }

@@ -88,6 +88,9 @@ export function createArena(options: { settings?: Record<string, unknown>; files
   const settings = {
     // Refusals are failed tool calls; several attack turns in a row must not end the run early.
     'patchpilot.limits.maxConsecutiveFailures': 50,
+    // An attack turn returns dozens of refusals; in the 8k window assumed for an unknown model a summary
+    // request would take the next scripted turn. These tests are about the policy, not the budget.
+    'patchpilot.llm.contextWindows': { 'scripted-model': 32768 },
     ...options.settings,
   };
   const files: Record<string, string> = {

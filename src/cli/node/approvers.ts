@@ -2,7 +2,8 @@ import { createInterface } from 'node:readline/promises';
 import { exactLine } from '../../protocol/exactCommand';
 import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../core/ports';
 
-const NO_TERMINAL = 'no terminal to ask the user, so nothing that needs approval can happen in this run (the user can allow edits with --approve auto-edit)';
+// Only the fact: what the user could change depends on the mode and the action, and the core says it (tools/approvalHint.ts).
+const NO_TERMINAL = 'no terminal to ask the user, so nothing that needs approval can happen in this run.';
 
 /**
  * Headless runs (CI, pipes, --json): nobody can be asked, so whatever needs approval is refused as

@@ -7,7 +7,7 @@ import type { WorkspaceFacts } from './systemPrompt';
  * allow them), so its context stays its own and small.
  */
 export function buildSubagentPrompt(facts: Pick<WorkspaceFacts, 'name' | 'platform' | 'topLevel'>, mode: ApprovalMode, toolNames: readonly string[]): string {
-  const writes = toolNames.some((n) => n === 'propose_patch' || n === 'write_file' || n === 'run_command');
+  const writes = toolNames.some((n) => n === 'edit_file' || n === 'propose_patch' || n === 'write_file' || n === 'run_command');
   return [
     'You are a PatchPilot subagent. Another agent gave you the one task in the next message; it cannot see your work, only your final answer.',
     '',

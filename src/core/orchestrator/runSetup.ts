@@ -61,7 +61,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   await askHookApprovals(run, onToolEvent);
   const offered = toolsOnOffer(tools, deps.settings.approval.mode, skills.skills.length);
   const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
-  const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, deps.settings, ignore));
+  const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, deps.settings, ignore, deps.exec?.sandboxed));
   const toolCtx = createToolContext(deps, {
     root,
     git,
@@ -219,7 +219,13 @@ async function loadDailySpend(run: RunState): Promise<void> {
   }
 }
 
-async function workspaceFacts(root: string, git: GitSnapshot, settings: OrchestratorDeps['settings'], rules: IgnoreRules): Promise<WorkspaceFacts> {
+async function workspaceFacts(
+  root: string,
+  git: GitSnapshot,
+  settings: OrchestratorDeps['settings'],
+  rules: IgnoreRules,
+  sandboxed: boolean | undefined,
+): Promise<WorkspaceFacts> {
   const listing = await listWorkspaceFiles(root, { maxFiles: 5000, rules });
   const top = [...new Set(listing.files.map((f) => (f.includes('/') ? f.slice(0, f.indexOf('/') + 1) : f)))].slice(0, 60);
   return {
@@ -229,6 +235,7 @@ async function workspaceFacts(root: string, git: GitSnapshot, settings: Orchestr
     testCommands: settings.tests.commands,
     afterEdit: settings.tests.afterEdit,
     topLevel: top,
+    ...(sandboxed !== undefined ? { sandboxed } : {}),
   };
 }
 

@@ -7,3 +7,4 @@ export { inlinePlanner, type PatchPlanner, type PlanJob } from './planner';
 export { OffThreadPlanner, OFF_THREAD_MIN_WORK } from './offThreadPlanner';
 export { CONFIDENCE_THRESHOLD } from './applyHunks';
 export type { AtomicIo } from '../policy/path/confinedCommit';
+export { applyStringEdits, deriveUnifiedDiff, type StringEdit, type StringEditResult } from './stringEdit';

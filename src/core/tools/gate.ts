@@ -1,6 +1,7 @@
 import { allowedByUserRules } from '../policy/command/userAllowed';
 import type { PolicyDecision } from '../policy/types';
 import type { ActionApprovalRequest, TaskRunResult } from '../ports';
+import { approvalHint } from './approvalHint';
 import { ToolError, type ToolContext } from './types';
 
 /**
@@ -43,7 +44,8 @@ export async function gateAction(
   if (!answer.approved) {
     // The model reads why approval was needed (the policy's rule and reason, or the mode), so it can take another way.
     const why = decision?.verdict === 'ask' ? `It needed approval (${decision.rule}): ${decision.reason}` : `It needed approval: ${modeReason}.`;
-    if (unattended) throw new ToolError(`not done, nobody could approve it: ${request.title}. ${answer.unattended}\n${why}`);
+    const hint = approvalHint(ctx.mode, REFUSED_KIND[request.kind], decision);
+    if (unattended) throw new ToolError(`not done, nobody could approve it: ${request.title}. ${answer.unattended}\n${why}${hint ? `\n${hint}` : ''}`);
     throw new ToolError(`the user declined: ${request.title}${answer.feedback ? `. Their words: ${answer.feedback}` : ''}\n${why}`);
   }
   return { feedback: answer.feedback };
@@ -70,6 +72,8 @@ const ASKS_BEFORE: Record<ActionApprovalRequest['kind'], string> = {
   mcp: 'every MCP tool call',
   hook: 'every workspace hook',
 };
+
+const REFUSED_KIND = { command: 'command', tests: 'command', write: 'edit', fetch: 'other', mcp: 'other', hook: 'other' } as const;
 
 // An MCP call runs outside PatchPilot like a command does: audited with the commands.
 const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command', hook: 'command' } as const;

@@ -1,3 +1,4 @@
+import { editFileTool } from './editFile';
 import { finishTool } from './finish';
 import { globTool } from './glob';
 import { grepTool } from './grep';
@@ -31,7 +32,7 @@ export interface ToolAvailability {
 
 /** The public tool set, in the order the model sees it. */
 export function createToolRegistry(available: ToolAvailability = {}): ToolRegistry {
-  const tools: Tool<any>[] = [readFileTool, listDirTool, globTool, grepTool, proposePatchTool, writeFileTool];
+  const tools: Tool<any>[] = [readFileTool, listDirTool, globTool, grepTool, editFileTool, proposePatchTool, writeFileTool];
   if (available.commands) tools.push(runCommandTool);
   tools.push(runTestsTool);
   if (available.web) tools.push(webFetchTool);

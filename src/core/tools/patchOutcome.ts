@@ -7,6 +7,8 @@
 import type { ApplyResult, HunkResult } from '../patch/types';
 import type { PolicyDecision } from '../policy/types';
 import type { ApprovalMode } from '../config/settings';
+import { approvalHint } from './approvalHint';
+import { describeForgiven } from './patchForgiven';
 import { fail, ok, type PatchData, type ToolResult } from './types';
 
 /** The path policy's verdict on one path the patch touches. */
@@ -42,7 +44,8 @@ export type PatchOutcome =
   | { kind: 'apply-failed'; preview: ApplyResult; result: ApplyResult }
   | { kind: 'applied'; preview: ApplyResult; result: ApplyResult; review: PatchReview; changed: string[]; after?: string };
 
-export function describePatch(o: PatchOutcome): ToolResult<PatchData> {
+/** `patch`: the text the model sent, so what the engine forgave can be quoted against it (patchForgiven.ts). */
+export function describePatch(o: PatchOutcome, patch?: string): ToolResult<PatchData> {
   switch (o.kind) {
     case 'denied':
       return fail(
@@ -54,10 +57,18 @@ export function describePatch(o: PatchOutcome): ToolResult<PatchData> {
         preview: o.preview,
       });
     case 'planned':
-      return ok(`plan mode: the patch applies cleanly but was NOT applied.\n${listHunks(allHunks(o.preview))}`, { preview: o.preview, planned: true });
+      return ok(`plan mode: the patch applies cleanly but was NOT applied.\n${listHunks(allHunks(o.preview))}${describeForgiven(patch, o.preview)}`, {
+        preview: o.preview,
+        planned: true,
+      });
     case 'unattended': {
       const why = o.asks.length ? neededApproval(o.asks) : `\nIt needed approval: ${o.mode} mode asks before every patch.`;
-      return fail(`nobody could approve the patch, so nothing was changed: ${o.why}${why}`, { preview: o.preview, applied: [], unattended: true });
+      const hint = approvalHint(o.mode, 'edit', o.asks[0]?.decision);
+      return fail(`nobody could approve the patch, so nothing was changed: ${o.why}${why}${hint ? `\n${hint}` : ''}`, {
+        preview: o.preview,
+        applied: [],
+        unattended: true,
+      });
     }
     case 'rejected': {
       const { review } = o;
@@ -81,11 +92,11 @@ export function describePatch(o: PatchOutcome): ToolResult<PatchData> {
         result: o.result,
       });
     case 'applied':
-      return describeApplied(o);
+      return describeApplied(o, patch);
   }
 }
 
-function describeApplied(o: Extract<PatchOutcome, { kind: 'applied' }>): ToolResult<PatchData> {
+function describeApplied(o: Extract<PatchOutcome, { kind: 'applied' }>, patch: string | undefined): ToolResult<PatchData> {
   const { review, changed, result } = o;
   const edited = review.edited;
   const applied = allHunks(result).filter((h) => h.status === 'applied');
@@ -93,7 +104,7 @@ function describeApplied(o: Extract<PatchOutcome, { kind: 'applied' }>): ToolRes
   let output = edited
     ? `the user edited the change before accepting it; this is what was written to ${changed.join(', ')} (a diff from the files as they were):\n${edited.trimEnd()}`
     : `applied ${applied.length} hunk${applied.length === 1 ? '' : 's'} to ${changed.join(', ')}`;
-  if (applied.length && !edited) output += `\n${listHunks(applied)}`;
+  if (applied.length && !edited) output += `\n${listHunks(applied)}${describeForgiven(patch, o.result)}`;
   if (rejected.length)
     output += `\nrejected by the user (not applied):\n${hunkList(
       rejected.map((h) => h.id),

@@ -10,7 +10,7 @@ import { applyPatch } from './patchApply';
 import { checkPatch } from './patchCheck';
 import { describePatch, type PatchOutcome } from './patchOutcome';
 import { reviewPatch } from './patchReview';
-import { ToolError, type PatchData, type Tool, type ToolContext } from './types';
+import { ToolError, type PatchData, type Tool, type ToolContext, type ToolResult } from './types';
 
 interface Args {
   patch: string;
@@ -28,7 +28,9 @@ export const proposePatchTool: Tool<Args, PatchData> = {
     'Change files with a patch: a unified diff (preferred; ---/+++ headers and @@ hunks with 3 lines of context), an apply_patch ' +
     'envelope (*** Begin Patch), or SEARCH/REPLACE blocks. Paths are workspace-relative. The patch is checked first; every hunk ' +
     'must match the current file exactly or it is refused with the reason. The user may accept some hunks and reject others; ' +
-    'the result lists applied and rejected hunks. Read the file before patching it.',
+    'the result lists applied and rejected hunks, and what the engine forgave. Read the file before patching it. For a ' +
+    'change by exact text, edit_file is simpler. Example: "--- a/src/math.js\\n+++ b/src/math.js\\n@@ -1,3 +1,3 @@\\n ' +
+    'function add(a, b) {\\n-  return a - b;\\n+  return a + b;\\n }\\n"',
   schema: {
     type: 'object',
     properties: { patch: { type: 'string', minLength: 1 } },
@@ -36,11 +38,14 @@ export const proposePatchTool: Tool<Args, PatchData> = {
     additionalProperties: false,
   },
   readOnly: false,
-  async run(args, ctx) {
-    if (!ctx.patches) throw new ToolError('patching is not available in this host');
-    return describePatch(await propose(args.patch, ctx, ctx.patches));
-  },
+  run: (args, ctx) => proposeUnifiedPatch(args.patch, ctx),
 };
+
+/** The one write path of every edit tool: a patch text in, the outcome worded for the model (edit_file derives its diff and comes here too). */
+export async function proposeUnifiedPatch(patch: string, ctx: ToolContext): Promise<ToolResult<PatchData>> {
+  if (!ctx.patches) throw new ToolError('patching is not available in this host');
+  return describePatch(await propose(patch, ctx, ctx.patches), patch);
+}
 
 async function propose(patch: string, ctx: ToolContext, engine: PatchEngine): Promise<PatchOutcome> {
   const checked = await checkPatch(patch, ctx, engine);

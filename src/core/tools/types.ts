@@ -30,6 +30,8 @@ export type PatchData = {
   planned?: boolean;
   denied?: Array<{ path: string; reason: string }>;
   unattended?: boolean;
+  /** The unified diff an edit tool derived from its string edits (edit_file): what was proposed, and what the history records. */
+  patch?: string;
 };
 
 /** A patch a call proposed and what became of it, for the history (ToolLoopTraits.patchOf). */

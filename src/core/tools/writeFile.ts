@@ -15,7 +15,7 @@ export const writeFileTool: Tool<Args> = {
   loop: { changesFiles: (args) => (typeof args.path === 'string' ? [args.path] : 'none'), hookName: 'Write' },
   description:
     'Create a new file with the given content (parent directories are created). Overwriting an existing file needs the ' +
-    "user's approval: to change a file, use propose_patch instead.",
+    "user's approval: to change a file, use edit_file or propose_patch instead.",
   schema: {
     type: 'object',
     properties: {

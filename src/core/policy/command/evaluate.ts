@@ -7,6 +7,8 @@ import { fileOptionFindings } from './fileOptions';
 import { GLOB_SAFE, nonPathArgIndexes, VETTERS, type VetContext } from './flags';
 import { gitView } from './git';
 import { classifyReadTarget, classifyWriteTarget } from './paths';
+import { localBinRule } from './localBins';
+import { packageScriptRule } from './packageScripts';
 import { ruleMatches, ruleNamesFlag, type CommandRule } from './rules';
 import type { TestDefinitionGuard } from './testDefinitionGuard';
 import type { Finding, SimpleCommand, Word } from './types';
@@ -124,7 +126,10 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
     parts.push(decide(cmd, findings, undefined, 'allow:function-call', `Calls "${n}", a function defined in this command and checked there.`), ...innerParts);
     return;
   }
-  const rule = [...env.userRules, ...env.defaultRules].find((r) => r.verdict === 'allow' && ruleMatches(r, matchArgv));
+  const rule =
+    [...env.userRules, ...env.defaultRules].find((r) => r.verdict === 'allow' && ruleMatches(r, matchArgv)) ??
+    packageScriptRule(matchArgv, cmd.cwds) ??
+    localBinRule(matchArgv, cmd.cwds, env.workspaceRoot);
   parts.push(decide(cmd, findings, rule), ...innerParts);
 }
 

@@ -138,6 +138,12 @@ export const FILE_OPTIONS: Readonly<Record<string, FileOptions>> = {
     writes: ['--junitxml', '--junit-xml', '--basetemp', '--resultlog', '--result-log'],
     responseFiles: true,
   },
+  unittest: { reads: ['-s', '--start-directory', '-t', '--top-level-directory'] },
+  // Inline code (`python -c`) is judged as text by the deny rules; the interpreter's own options name no file to judge.
+  python: NONE,
+  python3: NONE,
+  // `npx` alone: the tool npx runs is judged under its own name (fileOptionsKey); an undeclared one has its attached path values judged.
+  npx: NONE,
   make: { reads: ['-f', '--file', '--makefile', '-I', '--include-dir', '-C', '--directory'] },
   cargo: { reads: ['--manifest-path', '--config', '--lockfile-path'], writes: ['--target-dir', '--artifact-dir'] },
   go: {

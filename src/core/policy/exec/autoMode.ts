@@ -30,7 +30,12 @@ export function requireApprovalWhenUnsandboxed(decision: PolicyDecision, sandbox
   return {
     verdict: 'ask',
     rule: 'ask:unsandboxed-code',
-    reason: `Commands are not sandboxed here, and ${codeRunner.reason.replace(/\.$/, '')} runs code from the workspace, which the agent may have written.`,
+    reason: `Commands are not sandboxed here, and ${commandOf(codeRunner.reason)} runs code from the workspace, which the agent may have written.`,
     parts: decision.parts,
   };
+}
+
+/** The command a part's reason quotes first (`npx tap` matches the default allow rule ...), else the reason itself. */
+function commandOf(reason: string): string {
+  return /^(`[^`]*`)/.exec(reason)?.[1] ?? reason.replace(/\.$/, '');
 }

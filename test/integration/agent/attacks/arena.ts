@@ -85,9 +85,15 @@ export function createArena(options: { settings?: Record<string, unknown>; files
   put(home, '.profile', "# the user's own profile\n");
   put(outside, 'keep.txt', 'outside the workspace\n');
 
-  // Refusals are failed tool calls; several attack turns in a row must not end the run early. The
-  // user's file: a workspace may only lower a limit (src/core/config/workspaceRules.ts).
-  put(home, '.config/patchpilot/settings.json', JSON.stringify({ 'patchpilot.limits.maxConsecutiveFailures': 50 }) + '\n');
+  // The user's file: a workspace may only lower a limit (src/core/config/workspaceRules.ts).
+  // Refusals are failed tool calls; several attack turns in a row must not end the run early. An attack
+  // turn returns dozens of refusals; in the 8k window assumed for an unknown model a summary request
+  // would take the next scripted turn. These tests are about the policy, not the budget.
+  put(
+    home,
+    '.config/patchpilot/settings.json',
+    JSON.stringify({ 'patchpilot.limits.maxConsecutiveFailures': 50, 'patchpilot.llm.contextWindows': { 'scripted-model': 32768 } }) + '\n',
+  );
   const settings = { ...options.settings };
   const files: Record<string, string> = {
     'package.json': JSON.stringify({ name: 'victim', version: '1.0.0', scripts: { test: 'node test.js' } }, null, 2) + '\n',

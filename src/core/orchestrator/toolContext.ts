@@ -7,6 +7,7 @@ import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
+import type { TestRunReport } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 import { createEditChecks } from './editChecks';
 import type { OrchestratorDeps } from './types';
@@ -31,6 +32,8 @@ export interface RunToolContextInput {
   subagents?: SubagentSpawner;
   /** Told of every change and of the tests run after it (the run's end says how the tests ended). */
   tests?: TestsAfterLastChange;
+  /** Record which tests fail before the run's first change (not in a subagent: its parent's counts). */
+  baseline?: boolean;
 }
 
 /** Built whole, once per run: nothing is filled in after construction. */
@@ -62,6 +65,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   };
   const checks = createEditChecks(deps.diagnostics);
   ctx.run.beforeWrite = (paths) => checks.before(paths);
+  if (input.baseline) ctx.run.beforeFirstChange = () => recordBaseline(ctx, tests);
   ctx.run.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
     tests?.changed();
@@ -76,7 +80,9 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     if (settings.tests.afterEdit && settings.tests.commands.length > 0) {
       try {
         const result = await runConfiguredTests(ctx);
-        tests?.ran(result.ok);
+        const report = result.data?.report as TestRunReport | undefined;
+        if (report) tests?.ranReport(report);
+        else tests?.ran(result.ok);
         notes.push(result.output);
       } catch (err) {
         if (signal.aborted || err instanceof CancelledError) throw err;
@@ -87,4 +93,22 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     return notes.length ? notes.join('\n\n') : undefined;
   };
   return ctx;
+}
+
+/**
+ * Before the run's first change, once: the whole suite on the untouched workspace, so that a test
+ * failing at the end can be told apart as one that failed before the run (pre-existing). Skipped
+ * when a whole-suite run before any change already gave it, when tests do not run after edits, or
+ * when no test command is configured; a baseline that cannot run is no reason to stop the edit.
+ */
+async function recordBaseline(ctx: ToolContext, tests: TestsAfterLastChange | undefined): Promise<void> {
+  const { settings } = ctx;
+  if (!tests || tests.hasBaseline || ctx.run.changedFiles.size > 0 || !settings.tests.afterEdit || settings.tests.commands.length === 0) return;
+  try {
+    const result = await runConfiguredTests(ctx);
+    const report = result.data?.report as TestRunReport | undefined;
+    if (report) tests.recordBaseline(report);
+  } catch (err) {
+    if (ctx.signal.aborted || err instanceof CancelledError) throw err;
+  }
 }

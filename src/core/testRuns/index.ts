@@ -5,3 +5,6 @@ export { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } fr
 export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';
+export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
+export { reportOf, reportPassed, type TestRunReport } from './report';
+export type { TestFramework } from './runners';

@@ -89,7 +89,9 @@ function valuesOf(yaml: readonly string[]): string[] {
     const field = /^(error|message|expected|actual|wanted|found|operator|got|compare): ?(.*)$/.exec(line);
     if (field) {
       const value = /^[|>]-?$/.test(field[2]!) ? (yaml[i + 1] ?? '').trim() : field[2]!;
-      if (field[1] !== 'operator' && field[1] !== 'compare') kept.push(`${field[1]}: ${value}`);
+      // The error is the message itself; the compared values keep their labels.
+      if (field[1] === 'error' || field[1] === 'message') kept.push(value);
+      else if (field[1] !== 'operator' && field[1] !== 'compare') kept.push(`${field[1]}: ${value}`);
       continue;
     }
     if (/^[-+](?![-+]{2})\s*\S/.test(line) || /^(---|\+\+\+) (expected|actual)$/.test(line)) kept.push(line);

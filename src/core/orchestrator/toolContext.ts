@@ -7,6 +7,7 @@ import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
+import { knownFailuresNote } from '../../protocol/runEnd';
 import type { TestRunReport } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 import { createEditChecks } from './editChecks';
@@ -83,7 +84,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
         const report = result.data?.report as TestRunReport | undefined;
         if (report) tests?.ranReport(report);
         else tests?.ran(result.ok);
-        notes.push(result.output);
+        notes.push(result.output + (tests && !result.ok ? againstBaseline(tests) : ''));
       } catch (err) {
         if (signal.aborted || err instanceof CancelledError) throw err;
         notes.push(`tests after the edit were not run: ${errorMessage(err)}`);
@@ -111,4 +112,14 @@ async function recordBaseline(ctx: ToolContext, tests: TestsAfterLastChange | un
   } catch (err) {
     if (ctx.signal.aborted || err instanceof CancelledError) throw err;
   }
+}
+
+/** After a failing run: which failures this run's edits introduced, and which were there before (they do not block finish). */
+function againstBaseline(tests: TestsAfterLastChange): string {
+  if (!tests.hasBaseline) return '';
+  const f = tests.failures;
+  const known = knownFailuresNote(f);
+  if (tests.outcome === 'known-failures') return `\n\nNone of these failures is new: ${known}. They do not block finish; name them in your summary.`;
+  if (!f.new.length) return '';
+  return `\n\nFailing since your edits: ${f.new.join(', ')}.${known ? ` Not new: ${known}.` : ''}`;
 }

@@ -7,8 +7,10 @@ import {
   narrowCommand,
   reportOf,
   reportPassed,
+  runnerOfCommand,
   summarizeTestOutput,
   type TestCommandResult,
+  type TestFramework,
   type TestNarrowing,
   type TestRunReport,
 } from '../testRuns';
@@ -62,7 +64,7 @@ export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarro
   const parts: string[] = [];
   const flaky: string[] = [];
   for (const configured of commands) {
-    const aimed = narrowing ? narrowCommand(configured, ctx.run.testRunners?.get(configured), narrowing) : { command: configured };
+    const aimed = narrowing ? narrowCommand(configured, await runnerOf(ctx, configured), narrowing) : { command: configured };
     if ('error' in aimed) return fail(aimed.error);
     const result = await runOneTestCommand(ctx, configured, aimed.command);
     results.push(result);
@@ -84,6 +86,22 @@ export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarro
   const verdict = passed ? (report.flaky.length ? `tests passed on rerun (flaky: ${report.flaky.join(', ')})` : 'tests passed') : 'tests FAILED';
   const text = `${verdict}${narrowing ? ' (narrowed run: part of the suite)' : ''}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
+}
+
+/**
+ * The runner behind a configured command: the one its last output showed, the one it names, or
+ * for a package script (`npm test`) the one the script names in package.json.
+ */
+async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
+  const known = ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured);
+  if (known || !/^\s*(npm|pnpm|yarn|bun)( run)? test\s*$/.test(configured)) return known;
+  try {
+    const manifest = JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> };
+    const script = manifest.scripts?.test;
+    return typeof script === 'string' ? runnerOfCommand(script) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function runOneTestCommand(ctx: ToolContext, configured: string, command: string): Promise<TestCommandResult> {

@@ -69,7 +69,11 @@ function leafFailure(lines: readonly string[], at: number, chain: readonly { ind
   const enclosing = chain.filter((c) => c.indent <= indent).map((c) => c.name);
   const names = enclosing[enclosing.length - 1] === name ? enclosing : [...enclosing, name];
   const yaml = yamlBlock(lines, at + 1);
-  const file = names.find((n) => /\.[cm]?[jt]sx?$|\.t$/.test(n)) ?? /^\s*fileName: (.+)$/m.exec(yaml.join('\n'))?.[1]?.trim();
+  // node-tap names the file as a subtest or in `fileName:`; node's runner in `location: '/abs/file.js:4:1'`.
+  const file =
+    names.find((n) => /\.[cm]?[jt]sx?$|\.t$/.test(n)) ??
+    /^\s*fileName: (.+)$/m.exec(yaml.join('\n'))?.[1]?.trim() ??
+    /^\s*location: '?(.+?):\d+:\d+'?$/m.exec(yaml.join('\n'))?.[1];
   return { name: names.filter(Boolean).join(' > ') || `test ${at}`, message: brief(valuesOf(yaml), 6), ...(file ? { file } : {}), line: at };
 }
 

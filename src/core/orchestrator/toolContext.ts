@@ -106,7 +106,7 @@ async function recordBaseline(ctx: ToolContext, tests: TestsAfterLastChange | un
   const { settings } = ctx;
   if (!tests || tests.hasBaseline || ctx.run.changedFiles.size > 0 || !settings.tests.afterEdit || settings.tests.commands.length === 0) return;
   try {
-    const result = await runConfiguredTests(ctx);
+    const result = await runConfiguredTests(ctx, undefined, { rerun: false });
     const report = result.data?.report as TestRunReport | undefined;
     if (report) tests.recordBaseline(report);
   } catch (err) {

@@ -52,9 +52,10 @@ export const runTestsTool: Tool<Args> = {
 /**
  * Runs every configured test command in order (also after each applied edit, and as the run's
  * baseline before its first change), aimed at part of the suite when `narrowing` says so. A
- * failing whole-suite run reruns its failing tests once: one that passes then is flaky, not failing.
+ * failing whole-suite run reruns its failing tests once: one that passes then is flaky, not failing
+ * (not the baseline: a test failing there is pre-existing either way, and the rerun would cost time).
  */
-export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarrowing): Promise<ToolResult> {
+export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarrowing, options: { rerun?: boolean } = {}): Promise<ToolResult> {
   const commands = ctx.settings.tests.commands;
   if (commands.length === 0)
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
@@ -69,7 +70,7 @@ export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarro
     const result = await runOneTestCommand(ctx, configured, aimed.command);
     results.push(result);
     parts.push(describeTestCommand(result));
-    if (!narrowing && result.exitCode !== 0) {
+    if (!narrowing && options.rerun !== false && result.exitCode !== 0) {
       const rerun = await rerunFailures(ctx, configured, result);
       if (rerun) {
         flaky.push(...rerun.flaky);

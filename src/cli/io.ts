@@ -6,6 +6,8 @@ export const ExitCode = {
   ok: 0,
   failed: 1,
   usage: 2,
+  /** Finished with no failure of its own making: the tests that fail failed before the run, are flaky, or pass alone. */
+  knownFailures: 3,
   cancelled: 130,
 } as const;
 

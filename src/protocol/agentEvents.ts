@@ -24,10 +24,24 @@ export type RunStoppedBy = 'budget' | 'repeated-failure';
 
 /**
  * The tests after the run's last file change: they passed, they failed, or none ran since (a change
- * after the last test run, or no tests at all). A finished run whose tests failed is not a success.
+ * after the last test run, or no tests at all); 'known-failures': some fail, but each failed before
+ * the run, is flaky (passed on its rerun) or passed when run alone. A finished run whose tests
+ * failed is not a success; one with known failures is, with a note (CLI exit code 3).
  */
-export const RUN_TEST_OUTCOMES = ['passed', 'failed', 'not-run'] as const;
+export const RUN_TEST_OUTCOMES = ['passed', 'failed', 'known-failures', 'not-run'] as const;
 export type RunTestsOutcome = (typeof RUN_TEST_OUTCOMES)[number];
+
+/** The failing tests the run ends with, by kind (names as the runner gives them). */
+export interface TestFailureNames {
+  /** Failures the run introduced: they did not fail before its first change. */
+  new?: string[];
+  /** Failed before the run's first change too. */
+  preExisting?: string[];
+  /** Failed, then passed when rerun. */
+  flaky?: string[];
+  /** Failed in the whole suite, passed when the model ran them alone after the last change. */
+  passedAlone?: string[];
+}
 
 /** Tokens and cost of one model role in a run; cost is undefined when the model has no known price. */
 export interface RoleUsageView {
@@ -218,6 +232,8 @@ export type AgentEvent =
       failure?: RunFailure;
       /** The tests after the last file change (absent from runs recorded before it existed). */
       tests?: RunTestsOutcome;
+      /** The tests failing at the end, by kind (absent when none fail). */
+      testFailures?: TestFailureNames;
       /** A `stopped` run: what stopped it. */
       stoppedBy?: RunStoppedBy;
       /** Per model role: the agent's model and the fast model (insights, Q&A summary). */

@@ -83,7 +83,7 @@ export interface RunFinishedEvent extends RunScoped {
   reason: string;
   steps: number;
   /** The tests after the last file change; a `finished` run whose tests failed is not a success. */
-  tests?: 'passed' | 'failed' | 'not-run';
+  tests?: 'passed' | 'failed' | 'known-failures' | 'not-run';
   summary?: string;
 }
 

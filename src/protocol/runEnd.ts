@@ -1,16 +1,44 @@
-import type { RunEndStatus, RunTestsOutcome } from './agentEvents';
+import type { RunEndStatus, RunTestsOutcome, TestFailureNames } from './agentEvents';
 
-/** "tests FAILED after the last edit": the words the CLI, the chat, the toast and the history use. */
-export function describeTestsOutcome(outcome: RunTestsOutcome): string {
-  if (outcome === 'passed') return 'tests passed after the last edit';
-  if (outcome === 'failed') return 'tests FAILED after the last edit';
-  return 'tests did not run after the last edit';
+const OUTCOME_WORDS: Record<RunTestsOutcome, string> = {
+  passed: 'tests passed after the last edit',
+  failed: 'tests FAILED after the last edit',
+  'known-failures': 'no new test failures after the last edit',
+  'not-run': 'tests did not run after the last edit',
+};
+
+/**
+ * "tests FAILED after the last edit: test_a", "no new test failures after the last edit; 1
+ * pre-existing failure (test_x)": the words the CLI, the chat, the toast and the history use.
+ */
+export function describeTestsOutcome(outcome: RunTestsOutcome, failures?: TestFailureNames): string {
+  const words = OUTCOME_WORDS[outcome];
+  if (outcome === 'failed' && failures?.new?.length) return `${words}: ${listed(failures.new)}`;
+  if (outcome !== 'known-failures' || !failures) return words;
+  return `${words}; ${knownFailuresNote(failures)}`;
+}
+
+/** "1 pre-existing failure (test_x), 1 flaky (test_y)": the failures a finish may leave behind. */
+export function knownFailuresNote(f: TestFailureNames): string {
+  const part = (names: string[] | undefined, one: string, many: string) =>
+    names?.length ? `${names.length} ${names.length === 1 ? one : many} (${listed(names)})` : '';
+  return [
+    part(f.preExisting, 'pre-existing failure', 'pre-existing failures'),
+    part(f.flaky, 'flaky test', 'flaky tests'),
+    part(f.passedAlone, 'failure that passes alone', 'failures that pass alone'),
+  ]
+    .filter(Boolean)
+    .join(', ');
+}
+
+function listed(names: readonly string[]): string {
+  return names.slice(0, 3).join(', ') + (names.length > 3 ? ` and ${names.length - 3} more` : '');
 }
 
 /** The outcome a history step worded with describeTestsOutcome (the list of runs reads it back); undefined for other text. */
 export function testsOutcomeOfText(text: string | null | undefined): RunTestsOutcome | undefined {
-  const all: RunTestsOutcome[] = ['passed', 'failed', 'not-run'];
-  return all.find((o) => describeTestsOutcome(o) === text);
+  const all = Object.keys(OUTCOME_WORDS) as RunTestsOutcome[];
+  return all.find((o) => text === OUTCOME_WORDS[o] || text?.startsWith(`${OUTCOME_WORDS[o]}:`) || text?.startsWith(`${OUTCOME_WORDS[o]};`));
 }
 
 /**
@@ -19,8 +47,17 @@ export function testsOutcomeOfText(text: string | null | undefined): RunTestsOut
  * neutral tone. `tests` is absent on runs logged before it existed: the status alone decides.
  */
 export function runEndView(status: RunEndStatus, tests: RunTestsOutcome | undefined): { label: string; tone: 'ok' | 'error' | 'info' } {
-  const words = tests === 'passed' ? 'tests passed' : tests === 'failed' ? 'tests failed' : tests === 'not-run' ? 'tests not run' : '';
+  const words =
+    tests === 'passed'
+      ? 'tests passed'
+      : tests === 'failed'
+        ? 'tests failed'
+        : tests === 'known-failures'
+          ? 'known test failures only'
+          : tests === 'not-run'
+            ? 'tests not run'
+            : '';
   const label = words ? `${status} · ${words}` : status;
   if (status !== 'finished' || tests === 'failed') return { label, tone: 'error' };
-  return { label, tone: tests === 'not-run' ? 'info' : 'ok' };
+  return { label, tone: tests === 'not-run' || tests === 'known-failures' ? 'info' : 'ok' };
 }

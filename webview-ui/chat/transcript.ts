@@ -288,7 +288,7 @@ export class Transcript {
         for (const t of run.tools.values()) if (!t.finished) t.status.replaceWith(badge('stopped', 'error'));
         const view = runEndView(e.status, e.tests);
         const end = el('div', `pp-run-end ${view.tone === 'ok' ? 'pp-ok' : view.tone === 'error' ? 'pp-error' : 'pp-info'}`);
-        const tests = e.tests ? ` · ${describeTestsOutcome(e.tests)}` : '';
+        const tests = e.tests ? ` · ${describeTestsOutcome(e.tests, e.testFailures)}` : '';
         end.append(badge(view.label, view.tone), document.createTextNode(` ${e.reason}${tests} · ${e.steps} step${e.steps === 1 ? '' : 's'}`));
         // The finish tool's summary was not streamed as text: show it as the reply.
         if (e.summary && !run.streamedSinceStep) {

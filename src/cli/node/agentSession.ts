@@ -19,9 +19,13 @@ export const EXIT: Record<RunEndStatus, number> = {
   stopped: ExitCode.failed,
 };
 
-/** The exit code of a goal: its status's, except that a finish whose last tests failed is no success. */
+/**
+ * The exit code of a goal: its status's, except that a finish whose last tests failed is no success,
+ * and one whose remaining failures are all known (pre-existing, flaky, passing alone) says so (3).
+ */
 export function exitCodeOf(outcome: { status: RunEndStatus; tests?: RunTestsOutcome }): number {
   if (outcome.status === 'finished' && outcome.tests === 'failed') return ExitCode.failed;
+  if (outcome.status === 'finished' && outcome.tests === 'known-failures') return ExitCode.knownFailures;
   return EXIT[outcome.status];
 }
 

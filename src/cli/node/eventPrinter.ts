@@ -105,7 +105,7 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         break;
       case 'run/finished':
         line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);
-        if (e.tests) line(`patchpilot: ${describeTestsOutcome(e.tests)}`);
+        if (e.tests) line(`patchpilot: ${describeTestsOutcome(e.tests, e.testFailures)}`);
         if (e.usage) line(`patchpilot: ${usageLine(e.usage)}`);
         break;
       default:

@@ -3,28 +3,53 @@ import type { TestsAfterLastChange } from './testsOutcome';
 /** Finishes refused while the tests fail, over a whole run (each needs a new failure state as well). */
 export const MAX_FINISH_REFUSALS = 3;
 
-export const FINISH_REFUSED =
-  '[PatchPilot] You called finish, but the tests after your last edit FAILED, so the run was not ended. ' +
-  'Read the failure in the test output, fix the code and run the tests again. If they cannot pass, call finish again ' +
-  'and say plainly that the tests still fail and why.';
+/**
+ * What the model reads when its finish is refused: which failures are new (the run introduced
+ * them), and the two honest ways out: fix them, or show they are not the change's doing.
+ */
+export function finishRefused(newFailures: readonly string[]): string {
+  const which = newFailures.length
+    ? `these tests fail after your last edit and did not fail before the run: ${newFailures.join(', ')}`
+    : 'a test command fails after your last edit (without naming a test) and did not fail before the run';
+  return (
+    `[PatchPilot] You called finish, but ${which}, so the run was not ended. ` +
+    'Failures that already failed before the run, or that passed on their rerun (flaky), do not block a finish. ' +
+    'Fix the code and run the tests again; if you believe a failure is not caused by your change, run that test alone ' +
+    '(run_tests with files or name): a passing run counts. If they cannot pass, call finish again naming each failing test and why.'
+  );
+}
 
 /**
- * A finish while the tests after the last edit failed does not end the run the first time: the model
- * is told and tries again. A second finish in the same failure state (no edit or test run since), or
- * more than MAX_FINISH_REFUSALS refusals in the run, ends it as "finished, tests failing".
+ * A finish while tests the run broke still fail does not end the run the first time: the model is
+ * told which and tries again. Failures that are pre-existing, flaky or passed alone never refuse a
+ * finish; nor does a finish that names every new failure (the model says why they remain), a second
+ * finish in the same failure state or with the same failing tests, or more than MAX_FINISH_REFUSALS.
  */
 export class FinishGate {
   private refusedAt = -1;
   private refusals = 0;
+  private readonly refusedFor = new Set<string>();
 
   constructor(private readonly maxRefusals = MAX_FINISH_REFUSALS) {}
 
   /** What to tell the model instead of ending the run, or undefined: the finish stands. */
-  check(tests: Pick<TestsAfterLastChange, 'outcome' | 'version'>): string | undefined {
+  check(tests: Pick<TestsAfterLastChange, 'outcome' | 'version' | 'failures'>, summary = ''): string | undefined {
     if (tests.outcome !== 'failed') return undefined;
-    if (tests.version === this.refusedAt || this.refusals >= this.maxRefusals) return undefined;
+    const fresh = tests.failures.new;
+    // The same named failures refuse once, whatever was edited in between; unnamed ones once per state.
+    const key = [...fresh].sort().join('\n');
+    if (tests.version === this.refusedAt || (key && this.refusedFor.has(key)) || this.refusals >= this.maxRefusals) return undefined;
+    if (fresh.length && fresh.every((name) => names(summary, name))) return undefined;
     this.refusedAt = tests.version;
+    this.refusedFor.add(key);
     this.refusals++;
-    return FINISH_REFUSED;
+    return finishRefused(fresh);
   }
+}
+
+/** The finish's text mentions the test: its full name, its last part ("test_x" of "tests/a.py::test_x"), or its file. */
+function names(summary: string, test: string): boolean {
+  const text = summary.toLowerCase();
+  const parts = test.split(/::| > | › /).map((p) => p.trim().toLowerCase());
+  return text.includes(test.toLowerCase()) || parts.some((p) => p.length >= 4 && text.includes(p));
 }

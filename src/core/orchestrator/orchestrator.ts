@@ -149,7 +149,7 @@ export class Orchestrator {
     answerInvalidCalls(invalid, conversation, run.recorder, run.emit);
     const finished = executed.find((x) => x.result.ok && tools.get(x.call.name)?.loop?.endsRun);
     // A finish while the tests fail is refused once per failure state: the model hears why and tries again.
-    const refused = finished ? run.finishGate.check(run.tests) : undefined;
+    const refused = finished ? run.finishGate.check(run.tests, finished.result.output) : undefined;
     for (const note of [noteToModel, refused]) {
       if (!note) continue;
       conversation.addUser(note);
@@ -159,7 +159,7 @@ export class Orchestrator {
       run.emit({
         type: 'model/notice',
         kind: 'finish-refused',
-        message: 'The model called finish while the tests after its last edit fail; it was told and asked to try again.',
+        message: 'The model called finish while tests its edits broke still fail; it was told which and asked to try again.',
       });
       return undefined;
     }

@@ -74,6 +74,8 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
     skills,
     subagents: subagentsFor(run, hooks, { tools, offered, git, facts }),
     tests: run.tests,
+    // A subagent's tests are judged against its parent's baseline: the child records none of its own.
+    baseline: !run.options.subagent,
   });
   recordEarlier(run);
   const restoreNotes = recordRestoreNotes(run);

@@ -4,7 +4,7 @@
  * and its stop signal (the caller's cancel or the wall clock). `end()` is the one way a run ends.
  * (Not the tools' `ToolContext.run`, which holds only what tools share: changed files, hosts.)
  */
-import type { AgentEvent, RunEndStatus, RunFailure, RunStoppedBy } from '../../protocol/agentEvents';
+import type { AgentEvent, RunEndStatus, RunFailure, RunStoppedBy, TestFailureNames } from '../../protocol/agentEvents';
 import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import { completePairs } from '../context/compaction';
@@ -121,6 +121,13 @@ export class RunState {
     });
   }
 
+  /** The failing tests the run ends with, by kind; undefined when none fail. */
+  testFailures(): TestFailureNames | undefined {
+    const { unnamed: _unnamed, ...f } = this.tests.failures;
+    const kept = Object.fromEntries(Object.entries(f).filter(([, names]) => names.length > 0)) as TestFailureNames;
+    return Object.keys(kept).length ? kept : undefined;
+  }
+
   /** Ends the run: memory, transcript, history row, the `run/finished` event and the outcome. */
   async end(finalStatus: RunEndStatus, finalReason: string, summary?: string, failure?: RunFailure): Promise<RunOutcome> {
     const { deps, recorder, meter } = this;
@@ -139,7 +146,7 @@ export class RunState {
     const byRole = usageByRole(meter);
     const transcript = transcriptOf(this.conversation, this.goal, summary);
     // The history's timeline says how the run left the tests (run/finished says it to the UI and the CLI).
-    recorder.step({ role: 'system', tool: TESTS_STEP, text: describeTestsOutcome(this.tests.outcome) });
+    recorder.step({ role: 'system', tool: TESTS_STEP, text: describeTestsOutcome(this.tests.outcome, this.testFailures()) });
     // What a resumed session continues from (core/session/resume.ts).
     recorder.step({ role: 'system', tool: TRANSCRIPT_STEP, text: `${transcript.length} message(s)`, arguments: asJson(transcript) });
     await recorder.finish({
@@ -171,6 +178,7 @@ export class RunState {
       summary,
       steps: this.steps,
       tests: this.tests.outcome,
+      ...(this.testFailures() ? { testFailures: this.testFailures() } : {}),
       ...failed,
       ...stoppedBy,
       usage: { reasoning: view('reasoning'), fast: view('fast'), totalCost: totals.cost },

@@ -1,18 +1,43 @@
-import type { RunTestsOutcome } from '../../protocol/agentEvents';
+import type { RunTestsOutcome, TestFailureNames } from '../../protocol/agentEvents';
+import type { TestRunReport } from '../testRuns';
 import type { Tool, ToolResult } from '../tools/types';
 
 /**
- * What the tests after the run's last file change said (test/unit/orchestrator/testsOutcome.test.ts).
- * A change resets it to 'not-run': tests that passed before an edit say nothing about the code the
- * run leaves behind. Fed by the after-write hook (the write, then the tests it ran) and by the
- * calls whose tool declares a test verdict, in the order they happened.
+ * What the tests after the run's last file change said (test/unit/orchestrator/testsOutcome.test.ts),
+ * measured against the baseline: the tests that failed before the run's first change. A change
+ * resets it to 'not-run': tests that passed before an edit say nothing about the code the run
+ * leaves behind. Only a whole-suite run sets the state; a narrowed run that passes clears the
+ * failures it was aimed at (the model ran the failing test alone and it passed). Fed by the
+ * after-write hook and by the calls whose tool declares a test verdict, in the order they happened.
  */
 export class TestsAfterLastChange {
-  private state: RunTestsOutcome = 'not-run';
+  private last: TestRunReport | undefined;
+  private baseline: TestRunReport | undefined;
+  private passedAlone = new Set<string>();
   private changes = 0;
+  private everChanged = false;
 
+  /** 'known-failures': every test that still fails failed before the run, is flaky, or passed when run alone. */
   get outcome(): RunTestsOutcome {
-    return this.state;
+    if (!this.last) return 'not-run';
+    const f = this.failures;
+    if (f.new.length || f.unnamed) return 'failed';
+    return f.preExisting.length || f.flaky.length || f.passedAlone.length ? 'known-failures' : 'passed';
+  }
+
+  /** The failing tests of the last whole-suite run, by kind; `unnamed`: a command failed without naming one, and did not before the run. */
+  get failures(): Required<TestFailureNames> & { unnamed: boolean } {
+    const last = this.last;
+    if (!last) return { new: [], preExisting: [], flaky: [], passedAlone: [], unnamed: false };
+    const before = new Set(this.baseline?.failing ?? []);
+    const alone = last.failing.filter((n) => !before.has(n) && [...this.passedAlone].some((a) => n.includes(a) || a.includes(n)));
+    return {
+      new: last.failing.filter((n) => !before.has(n) && !alone.includes(n)),
+      preExisting: last.failing.filter((n) => before.has(n)),
+      flaky: last.flaky,
+      passedAlone: alone,
+      unnamed: last.unnamedFailure && !this.baseline?.unnamedFailure,
+    };
   }
 
   /** Counts every change and test run: the same version means nothing was edited or tested since. */
@@ -20,23 +45,46 @@ export class TestsAfterLastChange {
     return this.changes;
   }
 
-  /** Files were written: whatever ran before does not test them. */
-  changed(): void {
-    this.state = 'not-run';
-    this.changes++;
+  get hasBaseline(): boolean {
+    return this.baseline !== undefined;
   }
 
-  /** One test run (every configured command): it passed only when all of them did. */
-  ran(passed: boolean): void {
-    this.state = passed ? 'passed' : 'failed';
+  /** Files were written: whatever ran before does not test them. */
+  changed(): void {
+    this.last = undefined;
+    this.passedAlone.clear();
     this.changes++;
+    this.everChanged = true;
+  }
+
+  /** One test run (every configured command), as a pass or a failure without names (callers without a report). */
+  ran(passed: boolean): void {
+    this.ranReport({ narrowed: false, failing: [], flaky: [], unnamedFailure: !passed, aimedAt: [] });
+  }
+
+  /** One test run: a whole-suite run before any change is the baseline; a narrowed pass clears what it aimed at. */
+  ranReport(report: TestRunReport): void {
+    this.changes++;
+    if (report.narrowed) {
+      if (!report.failing.length && !report.unnamedFailure) for (const a of report.aimedAt) this.passedAlone.add(a);
+      return;
+    }
+    if (!this.everChanged) this.baseline ??= report;
+    this.last = report;
+  }
+
+  /** The baseline, recorded before the first change (not a state the run ends in). */
+  recordBaseline(report: TestRunReport): void {
+    this.baseline ??= report;
   }
 
   /** A tool call's result, as its tool declares it (run_tests ran them, a subagent edited); other calls change nothing. */
   noteCall(tool: Tool<any> | undefined, result: ToolResult): void {
+    const report = tool?.loop?.testReport?.(result);
+    if (report) return this.ranReport(report);
     const verdict = tool?.loop?.testsOutcome?.(result);
     if (verdict === 'not-run') this.changed();
-    else if (verdict) this.ran(verdict === 'passed');
+    else if (verdict) this.ran(verdict !== 'failed');
   }
 }
 

@@ -7,6 +7,8 @@ import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
+import { knownFailuresNote } from '../../protocol/runEnd';
+import type { TestRunReport } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 import { createEditChecks } from './editChecks';
 import type { OrchestratorDeps } from './types';
@@ -31,6 +33,8 @@ export interface RunToolContextInput {
   subagents?: SubagentSpawner;
   /** Told of every change and of the tests run after it (the run's end says how the tests ended). */
   tests?: TestsAfterLastChange;
+  /** Record which tests fail before the run's first change (not in a subagent: its parent's counts). */
+  baseline?: boolean;
 }
 
 /** Built whole, once per run: nothing is filled in after construction. */
@@ -62,6 +66,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   };
   const checks = createEditChecks(deps.diagnostics);
   ctx.run.beforeWrite = (paths) => checks.before(paths);
+  if (input.baseline) ctx.run.beforeFirstChange = () => recordBaseline(ctx, tests);
   ctx.run.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
     tests?.changed();
@@ -76,8 +81,10 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     if (settings.tests.afterEdit && settings.tests.commands.length > 0) {
       try {
         const result = await runConfiguredTests(ctx);
-        tests?.ran(result.ok);
-        notes.push(result.output);
+        const report = result.data?.report as TestRunReport | undefined;
+        if (report) tests?.ranReport(report);
+        else tests?.ran(result.ok);
+        notes.push(result.output + (tests && !result.ok ? againstBaseline(tests) : ''));
       } catch (err) {
         if (signal.aborted || err instanceof CancelledError) throw err;
         notes.push(`tests after the edit were not run: ${errorMessage(err)}`);
@@ -87,4 +94,32 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     return notes.length ? notes.join('\n\n') : undefined;
   };
   return ctx;
+}
+
+/**
+ * Before the run's first change, once: the whole suite on the untouched workspace, so that a test
+ * failing at the end can be told apart as one that failed before the run (pre-existing). Skipped
+ * when a whole-suite run before any change already gave it, when tests do not run after edits, or
+ * when no test command is configured; a baseline that cannot run is no reason to stop the edit.
+ */
+async function recordBaseline(ctx: ToolContext, tests: TestsAfterLastChange | undefined): Promise<void> {
+  const { settings } = ctx;
+  if (!tests || tests.hasBaseline || ctx.run.changedFiles.size > 0 || !settings.tests.afterEdit || settings.tests.commands.length === 0) return;
+  try {
+    const result = await runConfiguredTests(ctx, undefined, { rerun: false });
+    const report = result.data?.report as TestRunReport | undefined;
+    if (report) tests.recordBaseline(report);
+  } catch (err) {
+    if (ctx.signal.aborted || err instanceof CancelledError) throw err;
+  }
+}
+
+/** After a failing run: which failures this run's edits introduced, and which were there before (they do not block finish). */
+function againstBaseline(tests: TestsAfterLastChange): string {
+  if (!tests.hasBaseline) return '';
+  const f = tests.failures;
+  const known = knownFailuresNote(f);
+  if (tests.outcome === 'known-failures') return `\n\nNone of these failures is new: ${known}. They do not block finish; name them in your summary.`;
+  if (!f.new.length) return '';
+  return `\n\nFailing since your edits: ${f.new.join(', ')}.${known ? ` Not new: ${known}.` : ''}`;
 }

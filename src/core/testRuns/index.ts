@@ -1,5 +1,10 @@
 // Test runs: which command a project tests with (detection), the one-time offer to use it, and what
-// a run's output says (summaries for the model, the chat, the CLI and the history).
+// a run's output says (runners/ per runner family, summaries for the model, the chat, the CLI and the history).
 export { detectTestCommand, diskProbe, type DetectedTestCommand, type WorkspaceProbe } from './detection';
 export { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } from './offer';
-export { describeTestCommand, formatTestSummary, summarizeTestOutput, type TestCommandResult, type TestSummary } from './summary';
+export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
+export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
+export { failureExcerpt } from './excerpt';
+export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
+export { reportOf, reportPassed, type TestRunReport } from './report';
+export type { TestFramework } from './runners';

@@ -12,6 +12,7 @@ import type { ToolContext } from './types';
 export async function applyPatch(patch: string, checked: CheckedPatch, review: PatchReview, ctx: ToolContext, engine: PatchEngine): Promise<PatchOutcome> {
   const { preview } = checked;
   const { reviewed, edited } = review;
+  await ctx.run.beforeFirstChange?.();
   ctx.run.beforeWrite?.(touchedPaths(preview.files));
   const result = edited ? await engine.apply(edited, { reviewed }) : await engine.apply(patch, { acceptedHunks: new Set(review.accepted), reviewed });
   // The files changed between the preview and the apply (an editor save): the engine wrote nothing.

@@ -1,28 +1,61 @@
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
-import { describeTestCommand, formatTestSummary, summarizeTestOutput, type TestCommandResult } from '../testRuns';
+import {
+  describeTestCommand,
+  formatTestSummary,
+  isNarrowed,
+  narrowCommand,
+  reportOf,
+  reportPassed,
+  runnerOfCommand,
+  summarizeTestOutput,
+  type TestCommandResult,
+  type TestFramework,
+  type TestNarrowing,
+  type TestRunReport,
+} from '../testRuns';
 import type { TaskRunResult } from '../ports';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
 export type { TestCommandResult } from '../testRuns';
 
-export const runTestsTool: Tool<Record<string, never>> = {
+type Args = TestNarrowing;
+
+export const runTestsTool: Tool<Args> = {
   name: 'run_tests',
   loop: {
     changesFiles: () => 'workspace',
     isVerdict: (result) => Array.isArray(result.data?.results),
     testsOutcome: (result) => (Array.isArray(result.data?.results) ? (result.ok ? 'passed' : 'failed') : undefined),
+    testReport: (result) => result.data?.report as TestRunReport | undefined,
   },
-  description: "Run the project's configured test commands. Returns each command's exit code, duration and the failing tests with their first error line.",
-  schema: { type: 'object', properties: {}, additionalProperties: false },
+  description:
+    "Run the project's configured test commands: each command's exit code, duration, and the failing tests with what explains them. " +
+    'Without arguments the whole suite runs. To run part of it (a test you fixed, one you think is flaky or unrelated), pass files, a test name, ' +
+    "or filter (the runner's own arguments); PatchPilot maps them to the runner (jest/vitest: paths and -t; mocha: --grep; node --test: " +
+    '--test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; tap: files). A passing narrowed run of a failing test counts at finish.',
+  schema: {
+    type: 'object',
+    properties: {
+      files: { type: 'array', items: { type: 'string' }, description: 'Test files (or pytest node ids), workspace-relative.' },
+      name: { type: 'string', description: 'A test name or pattern.' },
+      filter: { type: 'string', description: 'Arguments for the test runner itself, appended to the command.' },
+    },
+    additionalProperties: false,
+  },
   readOnly: false,
-  async run(_args, ctx) {
-    return runConfiguredTests(ctx);
+  async run(args, ctx) {
+    return runConfiguredTests(ctx, isNarrowed(args) ? args : undefined);
   },
 };
 
-/** Runs every configured test command in order (also used after each applied edit). */
-export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> {
+/**
+ * Runs every configured test command in order (also after each applied edit, and as the run's
+ * baseline before its first change), aimed at part of the suite when `narrowing` says so. A
+ * failing whole-suite run reruns its failing tests once: one that passes then is flaky, not failing
+ * (not the baseline: a test failing there is pre-existing either way, and the rerun would cost time).
+ */
+export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarrowing, options: { rerun?: boolean } = {}): Promise<ToolResult> {
   const commands = ctx.settings.tests.commands;
   if (commands.length === 0)
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
@@ -30,27 +63,88 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
 
   const results: TestCommandResult[] = [];
   const parts: string[] = [];
-  for (const command of commands) {
-    const run = await runGuardedTestCommand(ctx, command, () => ctx.emit?.({ type: 'test-started', command }));
-    const summary = summarizeTestOutput(run.output);
-    const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
+  const flaky: string[] = [];
+  for (const configured of commands) {
+    const aimed = narrowing ? narrowCommand(configured, await runnerOf(ctx, configured), narrowing) : { command: configured };
+    if ('error' in aimed) return fail(aimed.error);
+    const result = await runOneTestCommand(ctx, configured, aimed.command);
     results.push(result);
-    ctx.emit?.({ type: 'test-finished', command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output });
     parts.push(describeTestCommand(result));
+    if (!narrowing && options.rerun !== false && result.exitCode !== 0) {
+      const rerun = await rerunFailures(ctx, configured, result);
+      if (rerun) {
+        flaky.push(...rerun.flaky);
+        parts.push(rerun.text);
+      }
+    }
   }
-  const passed = results.every((r) => r.exitCode === 0);
-  const text = `${passed ? 'tests passed' : 'tests FAILED'}\n\n${parts.join('\n\n')}`;
-  return passed ? ok(text, { results }) : fail(text, { results });
+  const report = reportOf(results, {
+    narrowed: !!narrowing,
+    aimedAt: narrowing ? [...(narrowing.files ?? []), narrowing.name ?? ''].filter(Boolean) : [],
+    flaky,
+  });
+  const passed = reportPassed(report);
+  const verdict = passed ? (report.flaky.length ? `tests passed on rerun (flaky: ${report.flaky.join(', ')})` : 'tests passed') : 'tests FAILED';
+  const text = `${verdict}${narrowing ? ' (narrowed run: part of the suite)' : ''}\n\n${parts.join('\n\n')}`;
+  return passed ? ok(text, { results, report }) : fail(text, { results, report });
 }
 
 /**
- * One test-like command (a test command, a check command) under the test commands' rules: asks when
+ * The runner behind a configured command: the one its last output showed, the one it names, or
+ * for a package script (`npm test`) the one the script names in package.json.
+ */
+async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
+  const known = ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured);
+  if (known || !/^\s*(npm|pnpm|yarn|bun)( run)? test\s*$/.test(configured)) return known;
+  try {
+    const manifest = JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> };
+    const script = manifest.scripts?.test;
+    return typeof script === 'string' ? runnerOfCommand(script) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function runOneTestCommand(ctx: ToolContext, configured: string, command: string): Promise<TestCommandResult> {
+  const run = await runGuardedTestCommand(ctx, command, () => ctx.emit?.({ type: 'test-started', command }), configured);
+  const summary = summarizeTestOutput(run.output);
+  if (summary.framework) (ctx.run.testRunners ??= new Map()).set(configured, summary.framework);
+  ctx.emit?.({ type: 'test-finished', command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output });
+  return { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
+}
+
+/**
+ * The failing tests of a whole-suite run, once more on their own (by their files, or pytest's
+ * node ids): those that pass now are flaky (a load-dependent timeout), those that fail again are
+ * failures. Undefined when the failures name no file to rerun.
+ */
+async function rerunFailures(ctx: ToolContext, configured: string, first: TestCommandResult): Promise<{ flaky: string[]; text: string } | undefined> {
+  const { failures, framework } = first.summary;
+  const files = framework === 'pytest' ? failures.map((f) => f.name) : failures.map((f) => f.file);
+  if (failures.length === 0 || files.some((f) => !f)) return undefined;
+  const aimed = narrowCommand(configured, framework, { files: [...new Set(files as string[])] });
+  if ('error' in aimed) return undefined;
+  const again = await runOneTestCommand(ctx, configured, aimed.command);
+  const stillFailing = new Set(again.summary.failures.map((f) => f.name));
+  // A rerun that failed without naming tests tells nothing apart: every failure stands.
+  if (again.exitCode !== 0 && stillFailing.size === 0) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
+  const flaky = failures.map((f) => f.name).filter((n) => !stillFailing.has(n));
+  const words = [flaky.length ? `passed on rerun (flaky): ${flaky.join(', ')}` : '', stillFailing.size ? `failed again: ${[...stillFailing].join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
+  return { flaky, text: `rerun of the failing tests, once, to tell a flake from a failure ($ ${aimed.command}): ${words}` };
+}
+
+/**
+ * One test-like command (a test command, a check command) under the test commands' rules (`configured`:
+ * the configured command a narrowed one comes from): asks when
  * its definition changed or when it would run unreviewed code unsandboxed, runs in the sandbox when
  * the host has one, and audits protected paths afterwards.
  */
-export async function runGuardedTestCommand(ctx: ToolContext, command: string, onStart?: () => void): Promise<TaskRunResult> {
-  await approveIfRedefined(ctx, command);
-  await approveIfUnsandboxed(ctx, command);
+export async function runGuardedTestCommand(ctx: ToolContext, command: string, onStart?: () => void, configured = command): Promise<TaskRunResult> {
+  // A narrowed command is the configured one with arguments: its definition is the configured command's.
+  await approveIfRedefined(ctx, configured);
+  await approveIfUnsandboxed(ctx, configured);
   onStart?.();
   // The command runs the workspace's code, which the agent may have just written (a module the
   // tests require): in the sandbox when the host has one, like any other command that runs code.

@@ -44,6 +44,6 @@ export const spawnSubagentTool: Tool<Args> = {
 };
 
 /** The tests' state a subagent left (set only when it edited files or ran tests). */
-function subagentTests(value: unknown): 'passed' | 'failed' | 'not-run' | undefined {
-  return value === 'passed' || value === 'failed' || value === 'not-run' ? value : undefined;
+function subagentTests(value: unknown): 'passed' | 'failed' | 'known-failures' | 'not-run' | undefined {
+  return value === 'passed' || value === 'failed' || value === 'known-failures' || value === 'not-run' ? value : undefined;
 }

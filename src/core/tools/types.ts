@@ -61,6 +61,10 @@ export interface RunState {
   commandsRan?: boolean;
   /** Hosts the user approved sending data to in this run; data to any other host asks (attacks.network). */
   knownHosts?: Set<string>;
+  /** The runner each configured test command turned out to use (its output said so): narrowing a run needs it. */
+  testRunners?: Map<string, import('../testRuns').TestFramework>;
+  /** Before the run's first change: records which tests already fail (the baseline); done once. */
+  beforeFirstChange?(): Promise<void>;
   /** Hook before files are written (the host's problems in them, so the after-write hook reports only new ones). */
   beforeWrite?(paths: string[]): void;
   /** Hook after files were written (auto-commit, tests after edit, new problems). */
@@ -184,7 +188,9 @@ export interface ToolLoopTraits<Data extends object = Record<string, unknown>> {
    * last (run_tests), 'not-run' when it changed files and no tests ran after (a subagent that edited),
    * undefined when it touched neither.
    */
-  testsOutcome?(result: ToolResult<Data>): 'passed' | 'failed' | 'not-run' | undefined;
+  testsOutcome?(result: ToolResult<Data>): 'passed' | 'failed' | 'known-failures' | 'not-run' | undefined;
+  /** The call ran tests: what they said, test by test (the finish gate tells new failures from known ones). */
+  testReport?(result: ToolResult<Data>): import('../testRuns').TestRunReport | undefined;
   /** The patch the call proposed and what became of it, recorded in the history (propose_patch). */
   patchOf?(args: Record<string, unknown>, result: ToolResult<Data>): ProposedPatch | undefined;
   /** Its successful results are worth the run's memory (grep, glob, web_fetch). */

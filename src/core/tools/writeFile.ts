@@ -48,6 +48,7 @@ export const writeFileTool: Tool<Args> = {
     );
     // The port's write is the one confined commit (policy/path/confinedCommit.ts): it walks the path again from the
     // root without following links, so a link swapped in after the check fails the write (attacks.paths).
+    await ctx.run.beforeFirstChange?.();
     ctx.run.beforeWrite?.([target.rel]);
     await ctx.fs.writeFile(target.rel, args.content);
     ctx.run.changedFiles.add(target.rel);

@@ -56,8 +56,9 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
 
       const runs = await historyRuns(root);
       assert.equal(runs.length, 1);
-      // Two test runs: after the edit (tests.afterEdit is on when commands exist), then the explicit run_tests.
-      assert.deepEqual([runs[0]!.goal, runs[0]!.status, runs[0]!.patchCount, runs[0]!.testRunCount], ['make the add test pass', 'finished', 1, 2]);
+      // Three test runs: the baseline before the first edit, after the edit (tests.afterEdit is on when commands
+      // exist), then the explicit run_tests.
+      assert.deepEqual([runs[0]!.goal, runs[0]!.status, runs[0]!.patchCount, runs[0]!.testRunCount], ['make the add test pass', 'finished', 1, 3]);
     });
   });
 

@@ -8,7 +8,9 @@ import { call, events, runCli, skipWithoutBuild, withRepo } from './support';
 
 /** The buggy add() with a package.json whose test script is node's own runner. */
 const NODE_TEST_PROJECT = { ...BUGGY, 'package.json': JSON.stringify({ name: 'adder', scripts: { test: 'node --test' } }, null, 2) };
-const STILL_WRONG = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a - b - 1;\n';
+/** The same project with add() already right, and a patch that breaks it: a failure the run introduces. */
+const FIXED_PROJECT = { ...NODE_TEST_PROJECT, 'add.js': 'exports.add = (a, b) => a + b;\n' };
+const BREAK = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a + b;\n+exports.add = (a, b) => a + b + 1;\n';
 const model = (server: { baseUrl: string }) => ['--base-url', server.baseUrl, '--model', 'scripted-model'];
 
 describe('patchpilot run: detected test command, tests in the end state', { skip: skipWithoutBuild }, () => {
@@ -56,9 +58,9 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
     );
   });
 
-  test('finish while the tests fail is refused once: the model is told and tries again; a second finish ends "finished, tests failing" with exit 1', async () => {
+  test('finish while a test the edit broke fails is refused once: the model is told and tries again; a second finish ends "finished, tests failing" with exit 1', async () => {
     const turns: ScriptedTurn[] = [
-      { reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } },
+      { reply: { toolCalls: [call('propose_patch', { patch: BREAK })] } },
       { reply: { toolCalls: [call('finish', { summary: 'Done.' })] }, expect: { lastMessageContains: 'tests FAILED' } },
       { reply: { toolCalls: [call('finish', { summary: 'Done, but the tests still fail.' })] }, expect: { lastMessageContains: 'so the run was not ended' } },
     ];
@@ -76,24 +78,24 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
           ['run/finished', 'finished', 'failed', 'Done, but the tests still fail.'],
         );
       },
-      NODE_TEST_PROJECT,
+      FIXED_PROJECT,
     );
     await withRepo(
       turns,
       async (root, server) => {
         const human = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server)]);
         assert.equal(human.code, 1);
-        assert.match(human.stderr, /notice: The model called finish while the tests after its last edit fail; it was told and asked to try again\./);
-        assert.match(human.stderr, /patchpilot: finished after 3 steps: the model called finish\npatchpilot: tests FAILED after the last edit/);
+        assert.match(human.stderr, /notice: The model called finish while tests its edits broke still fail; it was told which and asked to try again\./);
+        assert.match(human.stderr, /patchpilot: finished after 3 steps: the model called finish\npatchpilot: tests FAILED after the last edit: adds/);
       },
-      NODE_TEST_PROJECT,
+      FIXED_PROJECT,
     );
   });
 
   test('after the refused finish the model fixes the code: the tests pass and the run ends green with exit 0', async () => {
-    const REPAIR = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b - 1;\n+exports.add = (a, b) => a + b;\n';
+    const REPAIR = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a + b + 1;\n+exports.add = (a, b) => a + b;\n';
     const turns: ScriptedTurn[] = [
-      { reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } },
+      { reply: { toolCalls: [call('propose_patch', { patch: BREAK })] } },
       { reply: { toolCalls: [call('finish', { summary: 'Done.' })] }, expect: { lastMessageContains: 'tests FAILED' } },
       { reply: { toolCalls: [call('propose_patch', { patch: REPAIR })] }, expect: { lastMessageContains: 'so the run was not ended' } },
       { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] }, expect: { lastMessageContains: 'tests passed' } },
@@ -107,7 +109,7 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
         const finished = events(r.stdout).at(-1)!;
         assert.deepEqual([finished.status, finished.tests], ['finished', 'passed']);
       },
-      NODE_TEST_PROJECT,
+      FIXED_PROJECT,
     );
   });
 });

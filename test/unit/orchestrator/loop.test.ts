@@ -69,8 +69,11 @@ describe('orchestrator loop against the scripted model server', () => {
           assert.equal(detail.patches.length, 1);
           assert.deepEqual(detail.patches[0]!.acceptedHunks, ['add.js#1']);
           assert.match(detail.patches[0]!.reversePatch ?? '', /\+exports\.add = \(a, b\) => a - b;/);
-          assert.equal(detail.testRuns.length, 1);
-          assert.equal(detail.testRuns[0]!.exitCode, 0);
+          // The baseline before the first edit (the bug's failing test), then the tests after it.
+          assert.deepEqual(
+            detail.testRuns.map((t) => t.exitCode),
+            [1, 0],
+          );
         },
       },
     ).then((h) => {

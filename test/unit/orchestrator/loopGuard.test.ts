@@ -2,7 +2,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RepeatedFailures, canonicalArguments } from '../../../src/core/orchestrator/loopGuard';
-import { FINISH_REFUSED, FinishGate } from '../../../src/core/orchestrator/finishGate';
+import { FinishGate } from '../../../src/core/orchestrator/finishGate';
+import type { TestRunReport } from '../../../src/core/testRuns';
 import { TestsAfterLastChange } from '../../../src/core/orchestrator/testsOutcome';
 
 const failed = (output: string) => ({ ok: false, output });
@@ -36,27 +37,90 @@ describe('the loop guard', () => {
 });
 
 describe('the finish gate', () => {
+  const report = (failing: string[], extra: Partial<TestRunReport> = {}): TestRunReport => ({
+    narrowed: false,
+    failing,
+    flaky: [],
+    unnamedFailure: false,
+    aimedAt: [],
+    ...extra,
+  });
+
   test('refused once per failure state; a second finish in the same state stands', () => {
     const tests = new TestsAfterLastChange();
     const gate = new FinishGate();
     assert.equal(gate.check(tests), undefined, 'no tests ran: the finish stands');
+    tests.changed();
     tests.ran(false);
-    assert.equal(gate.check(tests), FINISH_REFUSED);
+    assert.match(gate.check(tests) ?? '', /without naming a test/);
     assert.equal(gate.check(tests), undefined, 'nothing changed since: finished, tests failing');
     tests.changed();
     tests.ran(false);
-    assert.equal(gate.check(tests), FINISH_REFUSED, 'a new failure state: refused again');
+    assert.ok(gate.check(tests), 'a new failure state: refused again');
     tests.ran(true);
     assert.equal(gate.check(tests), undefined);
   });
 
   test('at most a few refusals in a run', () => {
     const tests = new TestsAfterLastChange();
+    tests.changed();
     const gate = new FinishGate(2);
     const refusals = [1, 2, 3, 4].map(() => {
       tests.ran(false);
       return gate.check(tests) !== undefined;
     });
     assert.deepEqual(refusals, [true, true, false, false]);
+  });
+
+  test('a failure that failed before the run (the baseline) never refuses; the run ends with it named', () => {
+    const tests = new TestsAfterLastChange();
+    tests.recordBaseline(report(['test_x']));
+    tests.changed();
+    tests.ranReport(report(['test_x']));
+    assert.equal(tests.outcome, 'known-failures');
+    assert.deepEqual(tests.failures.preExisting, ['test_x']);
+    assert.equal(new FinishGate().check(tests, 'fixed the parser'), undefined);
+  });
+
+  test('a whole-suite run before any change is the baseline too', () => {
+    const tests = new TestsAfterLastChange();
+    tests.ranReport(report(['test_x']));
+    tests.changed();
+    tests.ranReport(report(['test_x', 'test_new']));
+    assert.deepEqual(tests.failures.new, ['test_new']);
+    assert.equal(tests.outcome, 'failed');
+  });
+
+  test('flaky failures (passed on rerun) and failures the model ran alone and saw pass do not refuse', () => {
+    const tests = new TestsAfterLastChange();
+    tests.recordBaseline(report([]));
+    tests.changed();
+    tests.ranReport(report(['slow.test.js > times out'], { flaky: ['other > flaky one'] }));
+    const gate = new FinishGate();
+    assert.match(gate.check(tests, 'done') ?? '', /did not fail before the run: slow\.test\.js > times out/);
+    tests.ranReport(report([], { narrowed: true, aimedAt: ['slow.test.js'] }));
+    assert.equal(tests.outcome, 'known-failures');
+    assert.deepEqual(tests.failures, { new: [], preExisting: [], flaky: ['other > flaky one'], passedAlone: ['slow.test.js > times out'], unnamed: false });
+    assert.equal(gate.check(tests, 'done'), undefined);
+  });
+
+  test('a narrowed run that fails does not change the state; a narrowed pass alone is no whole-suite pass', () => {
+    const tests = new TestsAfterLastChange();
+    tests.changed();
+    tests.ranReport(report([], { narrowed: true, aimedAt: ['a.test.js'] }));
+    assert.equal(tests.outcome, 'not-run');
+  });
+
+  test('an honest finish that names the new failures stands, and the same failures refuse only once', () => {
+    const tests = new TestsAfterLastChange();
+    tests.recordBaseline(report([]));
+    tests.changed();
+    tests.ranReport(report(['tests/test_io.py::test_timeout']));
+    assert.equal(new FinishGate().check(tests, 'Fixed. test_timeout still fails: it is load-dependent and unrelated.'), undefined);
+    const gate = new FinishGate();
+    assert.ok(gate.check(tests, 'done'));
+    tests.changed();
+    tests.ranReport(report(['tests/test_io.py::test_timeout']));
+    assert.equal(gate.check(tests, 'done'), undefined, 'the same failing test after another edit: not refused again');
   });
 });

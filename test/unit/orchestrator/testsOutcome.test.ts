@@ -8,6 +8,9 @@ import { spawnSubagentTool } from '../../../src/core/tools/spawnSubagent';
 
 /** A patch that keeps add() wrong (the tests still fail after it). */
 const STILL_WRONG = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a - b - 1;\n';
+/** The fixed code, and a patch that breaks it: a failure the run introduces (the baseline passes). */
+const FIXED = { ...BUGGY, 'add.js': 'exports.add = (a, b) => a + b;\n' };
+const BREAK = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a + b;\n+exports.add = (a, b) => a + b + 1;\n';
 const withTests =
   (afterEdit = true) =>
   (s: PatchPilotSettings) => {
@@ -21,12 +24,18 @@ const finishedEvent = (h: Awaited<ReturnType<typeof runScripted>>) =>
 describe('the run ends with the state of the tests after its last edit', () => {
   const cases: { name: string; turns: Record<string, unknown>[][]; afterEdit?: boolean; files?: Record<string, string>; expect: string }[] = [
     {
-      name: 'an edit whose tests fail, then finish (refused once, then again): failed, though the run finished',
-      turns: [[call('propose_patch', { patch: STILL_WRONG })], [finish], [finish]],
+      name: 'an edit that breaks a passing test, then finish (refused once, then again): failed, though the run finished',
+      turns: [[call('propose_patch', { patch: BREAK })], [finish], [finish]],
+      files: FIXED,
       expect: 'failed',
     },
+    {
+      name: 'an edit after which only a test that failed before the run still fails: known-failures, the finish is not refused',
+      turns: [[call('propose_patch', { patch: STILL_WRONG })], [finish]],
+      expect: 'known-failures',
+    },
     { name: 'an edit whose tests pass: passed', turns: [[call('propose_patch', { patch: FIX })], [finish]], expect: 'passed' },
-    { name: 'run_tests in a run without edits: its verdict counts', turns: [[call('run_tests', {})], [finish], [finish]], expect: 'failed' },
+    { name: 'run_tests in a run without edits: its failures are pre-existing', turns: [[call('run_tests', {})], [finish]], expect: 'known-failures' },
     {
       name: 'tests passed, then an edit without tests after it: not-run',
       afterEdit: false,
@@ -56,8 +65,9 @@ describe('the run ends with the state of the tests after its last edit', () => {
   test('the history timeline of the run says it', async () => {
     let texts: (string | null)[] = [];
     await runScripted(
-      [{ reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } }, { reply: { toolCalls: [finish] } }, { reply: { toolCalls: [finish] } }],
+      [{ reply: { toolCalls: [call('propose_patch', { patch: BREAK })] } }, { reply: { toolCalls: [finish] } }, { reply: { toolCalls: [finish] } }],
       {
+        files: FIXED,
         settings: withTests(),
         inspect: async (h) => {
           const runs = await h.history.listRuns({ limit: 1 });
@@ -65,7 +75,7 @@ describe('the run ends with the state of the tests after its last edit', () => {
         },
       },
     );
-    assert.ok(texts.includes('tests FAILED after the last edit'), JSON.stringify(texts));
+    assert.ok(texts.includes('tests FAILED after the last edit: adds'), JSON.stringify(texts));
   });
 
   test('a subagent that edits after the tests passed leaves them not-run; its own tests count when it ran them', async () => {
@@ -85,12 +95,13 @@ describe('the run ends with the state of the tests after its last edit', () => {
     // With tests after every edit, the child's write was tested (and passes): that is the last word.
     const tested = await runScripted(
       [
-        { reply: { toolCalls: [call('propose_patch', { patch: STILL_WRONG })] } },
+        { reply: { toolCalls: [call('propose_patch', { patch: BREAK })] } },
         { reply: { toolCalls: [spawnWriter] } },
         ...childWrites,
         { reply: { toolCalls: [finish] } },
+        { reply: { toolCalls: [finish] } },
       ],
-      { settings: withTests(true), deps: { tools } },
+      { files: FIXED, settings: withTests(true), deps: { tools } },
     );
     assert.equal(tested.outcome.tests, 'failed');
     // A read-only subagent changes nothing of the state.

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { summarizeTestOutput } from '../../../src/core/testRuns/summary';
+import { summarizeTestOutput } from '../../../src/core/testRuns';
 import { tempWorkspace } from '../tools/helpers';
 
 const nodeTests = `
@@ -32,7 +32,7 @@ describe('test output summaries from real runners', () => {
         assert.equal(s.failed, 2);
         assert.deepEqual(
           s.failures.map((f) => f.name),
-          ['subtracts', 'top fails'],
+          ['math > subtracts', 'top fails'],
         );
         assert.match(s.failures[0]!.message ?? '', /Expected values to be strictly equal/);
         assert.match(s.failures[1]!.message ?? '', /boom here/);
@@ -50,7 +50,11 @@ describe('test output summaries from real runners', () => {
     try {
       for (const flags of [[], ['-q']]) {
         const s = summarizeTestOutput(run('python3', ['-m', 'pytest', '-p', 'no:cacheprovider', ...flags, 'test_calc.py'], ws.root));
-        assert.deepEqual(s, { framework: 'pytest', passed: 1, failed: 1, failures: [{ name: 'test_calc.py::test_add', message: 'assert 0 == 4' }] });
+        assert.deepEqual([s.framework, s.passed, s.failed], ['pytest', 1, 1]);
+        assert.deepEqual(
+          s.failures.map((f) => [f.name, f.message, f.file]),
+          [['test_calc.py::test_add', 'assert 0 == 4\n+  where 0 = add(2, 2)', 'test_calc.py']],
+        );
       }
     } finally {
       ws.cleanup();
@@ -58,62 +62,7 @@ describe('test output summaries from real runners', () => {
   });
 });
 
-describe('test output summaries from recorded jest and mocha runs', () => {
-  test('jest', () => {
-    const out = `FAIL src/date.test.js
-  formatDate
-    ✓ pads the month (3 ms)
-    ✕ pads the day (4 ms)
-
-  ● formatDate › pads the day
-
-    expect(received).toBe(expected) // Object.is equality
-
-    Expected: "2024-01-05"
-    Received: "2024-01-5"
-
-      at Object.toBe (src/date.test.js:9:31)
-
-Test Suites: 1 failed, 1 total
-Tests:       1 failed, 1 passed, 2 total
-Snapshots:   0 total
-Time:        0.512 s
-`;
-    assert.deepEqual(summarizeTestOutput(out), {
-      framework: 'jest',
-      passed: 1,
-      failed: 1,
-      failures: [{ name: 'formatDate › pads the day', message: 'expect(received).toBe(expected) // Object.is equality' }],
-    });
-  });
-
-  test('mocha', () => {
-    const out = `
-
-  formatDate
-    ✔ pads the month
-    1) pads the day
-
-
-  1 passing (7ms)
-  1 failing
-
-  1) formatDate
-       pads the day:
-
-      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:
-+ actual - expected
-
-      at Context.<anonymous> (test/date.test.js:9:12)
-`;
-    assert.deepEqual(summarizeTestOutput(out), {
-      framework: 'mocha',
-      passed: 1,
-      failed: 1,
-      failures: [{ name: 'formatDate pads the day', message: 'AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:' }],
-    });
-  });
-
+describe('test output summaries: edge cases', () => {
   test('unknown output gives no counts rather than wrong ones; ANSI colours are ignored', () => {
     assert.deepEqual(summarizeTestOutput('make: *** [check] Error 2\n'), { failures: [] });
     const colored = '\x1b[31m1 failed\x1b[0m, \x1b[32m3 passed\x1b[0m in 0.10s\nFAILED t.py::x - boom\n';

@@ -1,0 +1,81 @@
+/**
+ * The part of a long test output that explains its failures: every failure's report, the final
+ * counts, the first lines (which command, which runner). Passing tests, coverage tables and stack
+ * frames of the runner itself are what gets dropped; a failure line never is. The 256 KB node-tap
+ * log with one `not ok` in the middle of a 300-line coverage table is the case this is for.
+ */
+import { stripVTControlCharacters } from 'node:util';
+import { FAILURE_LINE, type TestSummary } from './runners';
+
+const HEAD_LINES = 4;
+const TAIL_LINES = 12;
+/** How many lines of each failure's report are tried first; fewer when the budget is short. */
+const BLOCK_SIZES = [40, 20, 10, 5, 2, 1];
+const MAX_LINE = 300;
+
+/** Lines that say nothing about a failure: passing results, coverage tables, the runners' own stack frames, blank lines. */
+// Blank lines are dropped too, silently.
+const NOISE = /^\s*(ok \d+\b|✓|✔|PASSED\b|--- PASS|=== RUN|test \S+ \.\.\. ok$|# Subtest: |1\.\.\d+$)|^([^|\n]*\|){4,}| at .*(node:internal|node_modules)\//;
+
+export function failureExcerpt(raw: string, summary: TestSummary, budget: number): string {
+  const text = stripVTControlCharacters(raw).trimEnd();
+  if (text.length <= budget) return text;
+  const lines = text.split(/\r?\n/);
+  const marks = failureStarts(lines, summary);
+  for (const size of BLOCK_SIZES) {
+    const kept = keptLines(lines, marks, size);
+    const rendered = render(lines, kept);
+    if (rendered.length <= budget || size === 1) return rendered;
+  }
+  return text;
+}
+
+/** Where failures are reported: the parser's line for each failing test, and every line that reads like a failure. */
+function failureStarts(lines: readonly string[], summary: TestSummary): number[] {
+  const starts = new Set<number>();
+  for (const f of summary.failures) if (f.line !== undefined) starts.add(f.line);
+  lines.forEach((l, i) => {
+    if (FAILURE_LINE.test(l) && !NOISE.test(l)) starts.add(i);
+  });
+  return [...starts].sort((a, b) => a - b);
+}
+
+function keptLines(lines: readonly string[], starts: readonly number[], blockSize: number): Set<number> {
+  const kept = new Set<number>();
+  for (let i = 0; i < Math.min(HEAD_LINES, lines.length); i++) kept.add(i);
+  // The final counts: the last lines that are not noise (a coverage table often ends the output).
+  let tail = 0;
+  for (let i = lines.length - 1; i >= 0 && tail < TAIL_LINES; i--) {
+    if (NOISE.test(lines[i]!) || !lines[i]!.trim()) continue;
+    kept.add(i);
+    tail++;
+  }
+  for (const start of starts) {
+    kept.add(start);
+    let taken = 1;
+    for (let i = start + 1; i < lines.length && taken < blockSize; i++) {
+      if (NOISE.test(lines[i]!) || !lines[i]!.trim()) continue;
+      kept.add(i);
+      taken++;
+    }
+  }
+  return kept;
+}
+
+function render(lines: readonly string[], kept: ReadonlySet<number>): string {
+  const out: string[] = [];
+  let skipped = 0;
+  for (let i = 0; i < lines.length; i++) {
+    if (!kept.has(i)) {
+      // Blank lines are not worth a note of their own.
+      if (lines[i]!.trim()) skipped++;
+      continue;
+    }
+    if (skipped) out.push(`[... ${skipped} line${skipped === 1 ? '' : 's'} of passing tests, coverage or stack frames omitted ...]`);
+    skipped = 0;
+    const line = lines[i]!;
+    out.push(line.length > MAX_LINE ? `${line.slice(0, MAX_LINE - 3)}...` : line);
+  }
+  if (skipped) out.push(`[... ${skipped} line${skipped === 1 ? '' : 's'} omitted ...]`);
+  return out.join('\n');
+}

@@ -1,0 +1,86 @@
+/**
+ * A test command aimed at part of the suite: files, a test name, or the runner's own arguments,
+ * each runner in its own words (jest and vitest: paths and -t; mocha: --grep; node --test:
+ * --test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; tap: files).
+ * The runner is the one the command's last output showed, else the one the command names. Every
+ * argument is quoted: what the model passes is never shell syntax.
+ */
+import type { TestFramework } from './runners';
+
+export interface TestNarrowing {
+  /** Test files (or pytest node ids), workspace-relative. */
+  files?: string[];
+  /** A test name or pattern, as the runner filters by name. */
+  name?: string;
+  /** Arguments for the runner itself, appended as they are (each word quoted). */
+  filter?: string;
+}
+
+export type NarrowedCommand = { command: string } | { error: string };
+
+/** Runners a name narrows with, as the flag that takes it. */
+const NAME_FLAG: Partial<Record<TestFramework, (name: string) => string[]>> = {
+  jest: (n) => ['-t', n],
+  vitest: (n) => ['-t', n],
+  mocha: (n) => ['--grep', n],
+  node: (n) => [`--test-name-pattern=${n}`],
+  pytest: (n) => ['-k', n],
+  tap: (n) => [`--grep=${n}`],
+  go: (n) => ['-run', n],
+  cargo: (n) => [n],
+  unittest: (n) => ['-k', n],
+};
+
+export function isNarrowed(n: TestNarrowing | undefined): n is TestNarrowing {
+  return !!n && (!!n.files?.length || !!n.name?.trim() || !!n.filter?.trim());
+}
+
+/** The runner a command names (`npx jest`, `python -m pytest`, `node --test`), or undefined (`npm test`, `make test`). */
+export function runnerOfCommand(command: string): TestFramework | undefined {
+  const table: [RegExp, TestFramework][] = [
+    [/\bvitest\b/, 'vitest'],
+    [/\bjest\b/, 'jest'],
+    [/\bmocha\b/, 'mocha'],
+    [/\bnode\b.*\s--test\b/, 'node'],
+    [/\bpytest\b|\btox\b|\bnox\b/, 'pytest'],
+    [/\bunittest\b/, 'unittest'],
+    [/^\s*go test\b/, 'go'],
+    [/^\s*cargo (nextest run|test)\b/, 'cargo'],
+    [/\btap\b/, 'tap'],
+  ];
+  return table.find(([re]) => re.test(command))?.[1];
+}
+
+export function narrowCommand(command: string, framework: TestFramework | undefined, n: TestNarrowing): NarrowedCommand {
+  const runner = framework ?? runnerOfCommand(command);
+  if (!runner || (/^\s*(make|just|task|gradle|\.\/gradlew|mvn|\.\/mvnw|dotnet)\b/.test(command) && !framework))
+    return {
+      error: `"${command}" cannot be narrowed: its test runner is not known yet (run the whole suite once, or use run_command with the runner's own arguments)`,
+    };
+  const args: string[] = [];
+  const files = (n.files ?? []).filter((f) => f.trim());
+  if (files.length) {
+    if (runner === 'cargo') return { error: 'cargo test narrows by test name, not by file: pass name' };
+    args.push(...(runner === 'go' ? goPackages(files) : files));
+  }
+  if (n.name?.trim()) {
+    const flag = NAME_FLAG[runner];
+    if (!flag) return { error: `${runner} cannot filter by test name: pass files or filter` };
+    args.push(...flag(n.name.trim()));
+  }
+  if (n.filter?.trim()) args.push(...n.filter.trim().split(/\s+/));
+  // npm passes arguments to the script after `--`; pnpm, yarn and bun pass them as they are.
+  const separator = /^\s*npm (run )?test\b|^\s*npm run \S+/.test(command) && !/\s--(\s|$)/.test(command) ? ['--'] : [];
+  const base = runner === 'go' && files.length ? command.replace(/\s\.\/\.\.\.(?=\s|$)/, '') : command;
+  return { command: [base.trim(), ...separator, ...args.map(quote)].join(' ') };
+}
+
+/** go test takes packages: the folders of the files. */
+function goPackages(files: readonly string[]): string[] {
+  return [...new Set(files.map((f) => f.replace(/^\.\//, '').replace(/\/?[^/]*\.go$/, '')).map((dir) => (dir ? `./${dir}` : '.')))];
+}
+
+/** One shell word, single-quoted unless it is plainly safe. */
+export function quote(word: string): string {
+  return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,131 @@
+import { addFailure, brief, countOf, type TestFailure, type TestSummary } from './types';
+
+/**
+ * TAP, as node-tap, tape, prove (Perl's Test::More) and node's test runner (`--test-reporter=tap`)
+ * write it. A failing test is the innermost `not ok` (its parents fail because it did), named by
+ * its chain of `# Subtest:` headers; its YAML block gives the values (node-tap's diff and
+ * found/wanted, tape's expected/actual, node's error). Test::More's `#   Failed test 'x'` comments
+ * name failures prove shows without -v.
+ */
+export function tap(text: string, lines: readonly string[]): TestSummary | undefined {
+  const isTap = /^TAP version \d+$/m.test(text) || /^# pass\s+\d+$/m.test(text) || /^\s*(not )?ok \d+\b/m.test(text) || /^#\s+Failed test '/m.test(text);
+  if (!isTap) return undefined;
+  const failures: TestFailure[] = [];
+  const chain: { indent: number; name: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const subtest = /^(\s*)# Subtest: (.+)$/.exec(line);
+    if (subtest) {
+      popTo(chain, subtest[1]!.length);
+      chain.push({ indent: subtest[1]!.length, name: subtest[2]!.trim() });
+      continue;
+    }
+    const result = /^(\s*)(not )?ok \d+(?: -)?\s*(.*?)(\s+#\s*(TODO|SKIP|time=).*)?$/i.exec(line);
+    if (result) {
+      const indent = result[1]!.length;
+      const name = result[3]!.trim();
+      const directive = result[5]?.toUpperCase();
+      if (result[2] && directive !== 'TODO' && directive !== 'SKIP' && isLeaf(lines, i, indent))
+        addFailure(failures, leafFailure(lines, i, chain, indent, name));
+      // The parent's own line closes its subtest.
+      if (chain.length && chain[chain.length - 1]!.indent === indent && chain[chain.length - 1]!.name === name) chain.pop();
+      continue;
+    }
+    // tape names its tests in plain comments (`# subtracts wrong`) before their assertions.
+    const comment = /^# (?!Subtest: |tests |pass |fail |skip|todo |SKIP |TODO |\{ |time=|No coverage|suites |cancelled |duration_ms )(\S.*)$/.exec(line);
+    if (comment && !/^\s*Failed test '/.test(comment[1]!) && !/^Looks like you/.test(comment[1]!)) {
+      chain.length = 0;
+      chain.push({ indent: 0, name: comment[1]!.trim() });
+      continue;
+    }
+    const testMore = /^#\s+Failed test '(.+)'$/.exec(line);
+    if (testMore) addFailure(failures, { name: testMore[1]!, message: brief(diagnostics(lines, i + 1)), line: i, ...fileOfTestMore(lines[i + 1]) });
+  }
+  // node's test runner writes TAP too; its name matters (narrowing a run is runner-specific).
+  const framework = /^# (suites|duration_ms) /m.test(text) ? 'node' : 'tap';
+  return { framework, ...definedOnly(countsOf(text)), failures };
+}
+
+function definedOnly<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+function popTo(chain: { indent: number }[], indent: number): void {
+  while (chain.length && chain[chain.length - 1]!.indent >= indent) chain.pop();
+}
+
+/** A `not ok` with no failing child: nothing deeper failed since the previous result at its own depth. */
+function isLeaf(lines: readonly string[], at: number, indent: number): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    const m = /^(\s*)(not )?ok \d+/.exec(lines[i]!);
+    if (!m) continue;
+    if (m[1]!.length <= indent) return true;
+    if (m[2]) return false;
+  }
+  return true;
+}
+
+function leafFailure(lines: readonly string[], at: number, chain: readonly { indent: number; name: string }[], indent: number, name: string): TestFailure {
+  const enclosing = chain.filter((c) => c.indent <= indent).map((c) => c.name);
+  const names = enclosing[enclosing.length - 1] === name ? enclosing : [...enclosing, name];
+  const yaml = yamlBlock(lines, at + 1);
+  // node-tap names the file as a subtest or in `fileName:`; node's runner in `location: '/abs/file.js:4:1'`.
+  const file =
+    names.find((n) => /\.[cm]?[jt]sx?$|\.t$/.test(n)) ??
+    /^\s*fileName: (.+)$/m.exec(yaml.join('\n'))?.[1]?.trim() ??
+    /^\s*location: '?(.+?):\d+:\d+'?$/m.exec(yaml.join('\n'))?.[1];
+  return { name: names.filter(Boolean).join(' > ') || `test ${at}`, message: brief(valuesOf(yaml), 6), ...(file ? { file } : {}), line: at };
+}
+
+/** The YAML diagnostics after a result line: from `---` to `...`. */
+function yamlBlock(lines: readonly string[], from: number): string[] {
+  if (!/^\s*---\s*$/.test(lines[from] ?? '')) return [];
+  const block: string[] = [];
+  for (let i = from + 1; i < lines.length && !/^\s*\.\.\.\s*$/.test(lines[i]!); i++) block.push(lines[i]!);
+  return block;
+}
+
+/** What a reader needs of a YAML block: the error, the compared values, the diff's changed lines. */
+function valuesOf(yaml: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < yaml.length; i++) {
+    const line = yaml[i]!.trim();
+    const field = /^(error|message|expected|actual|wanted|found|operator|got|compare): ?(.*)$/.exec(line);
+    if (field) {
+      const value = /^[|>]-?$/.test(field[2]!) ? (yaml[i + 1] ?? '').trim() : field[2]!;
+      // The error is the message itself; the compared values keep their labels.
+      if (field[1] === 'error' || field[1] === 'message') kept.push(value);
+      else if (field[1] !== 'operator' && field[1] !== 'compare') kept.push(`${field[1]}: ${value}`);
+      continue;
+    }
+    if (/^[-+](?![-+]{2})\s*\S/.test(line) || /^(---|\+\+\+) (expected|actual)$/.test(line)) kept.push(line);
+  }
+  return kept;
+}
+
+/** Test::More's comment lines after `Failed test`: `got:` and `expected:`, up to the next failure. */
+function diagnostics(lines: readonly string[], from: number): string[] {
+  const kept: string[] = [];
+  for (let i = from; i < Math.min(lines.length, from + 8) && /^#\s/.test(lines[i]!); i++) {
+    if (/^#\s+Failed test/.test(lines[i]!)) break;
+    if (!/^#\s+at .* line \d+\.$/.test(lines[i]!)) kept.push(lines[i]!.replace(/^#\s+/, ''));
+  }
+  return kept;
+}
+
+function fileOfTestMore(line: string | undefined): { file?: string } {
+  const file = line ? /^#\s+at (.+) line \d+\.$/.exec(line)?.[1] : undefined;
+  return file ? { file } : {};
+}
+
+/** node's `# pass 1`, tape's `# pass  1`, node-tap's `# { total: 4, pass: 1, fail: 2, skip: 1 }`, prove's `Tests=3` with `Failed 1/3`. */
+function countsOf(text: string): Pick<TestSummary, 'passed' | 'failed' | 'skipped'> {
+  const object = /^# \{ total: \d+(.*)\}$/m.exec(text)?.[1];
+  if (object) return { passed: countOf(object, /pass: (\d+)/) ?? 0, failed: countOf(object, /fail: (\d+)/) ?? 0, skipped: countOf(object, /skip: (\d+)/) };
+  const passed = countOf(text, /^# pass\s+(\d+)$/m);
+  if (passed !== undefined) return { passed, failed: countOf(text, /^# fail\s+(\d+)$/m) ?? 0, skipped: countOf(text, /^# skip(?:ped)?\s+(\d+)$/m) };
+  const total = countOf(text, /^Files=\d+, Tests=(\d+)/m);
+  if (total === undefined) return {};
+  const failed = [...text.matchAll(/^Failed (\d+)\/\d+ subtests/gm)].reduce((n, m) => n + Number(m[1]), 0);
+  return { passed: total - failed, failed };
+}

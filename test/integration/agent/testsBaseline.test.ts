@@ -1,0 +1,114 @@
+// End to end: `patchpilot run` judges the tests against the baseline it records before the first
+// edit. A test that failed before the run does not refuse the finish and ends the run as
+// "no new test failures ... 1 pre-existing failure" (exit 3); a test that fails once is rerun and
+// counted flaky; run_tests aimed at one file runs only that file.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ScriptedTurn } from '../../support/scriptedModel';
+import { BUGGY, FIX } from '../../unit/orchestrator/harness';
+import { call, events, runCli, skipWithoutBuild, withRepo } from './support';
+
+const NODE_TEST = { ...BUGGY, 'package.json': JSON.stringify({ name: 'adder', scripts: { test: 'node --test' } }, null, 2) };
+/** A test that fails whatever the change: broken before the run began. */
+const LEGACY = {
+  'legacy.test.js':
+    "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\ntest('legacy parser', () => assert.equal('a,b'.split(';').length, 2));\n",
+};
+/**
+ * A test that fails only on its second run in this workspace (a load-dependent timeout, say): the
+ * baseline is its first run, the tests after the edit its second, their rerun its third.
+ */
+const FLAKY = {
+  'flaky.test.js': `const { test } = require('node:test');
+const fs = require('node:fs');
+// In the workspace: a sandbox may give each run its own /tmp.
+const counter = require('node:path').join(__dirname, '.runs');
+const n = (fs.existsSync(counter) ? Number(fs.readFileSync(counter, 'utf8')) : 0) + 1;
+fs.writeFileSync(counter, String(n));
+test('slow io', () => { if (n === 2) throw new Error('timed out after 2000 ms'); });
+`,
+};
+const model = (server: { baseUrl: string }) => ['--base-url', server.baseUrl, '--model', 'scripted-model'];
+const run = (root: string, server: { baseUrl: string }, json = true) =>
+  runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server), ...(json ? ['--json'] : [])]);
+
+describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild }, () => {
+  test('a pre-existing failing test and a correct fix: the finish stands, "1 pre-existing failure (legacy parser)", exit 3', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      {
+        reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] },
+        expect: { lastMessageContains: 'None of these failures is new: 1 pre-existing failure (legacy parser)' },
+      },
+    ];
+    const script = () => turns.map((t) => ({ ...t }));
+    await withRepo(
+      script(),
+      async (root, server) => {
+        const r = await run(root, server);
+        assert.deepEqual(server.mismatches, [], r.stdout.slice(-4000));
+        assert.equal(r.code, 3, r.stderr);
+        const ev = events(r.stdout);
+        assert.ok(!ev.some((e) => e.type === 'model/notice' && e.kind === 'finish-refused'), 'an honest finish is not refused');
+        const finished = ev.at(-1)!;
+        assert.deepEqual([finished.status, finished.tests, finished.testFailures], ['finished', 'known-failures', { preExisting: ['legacy parser'] }]);
+      },
+      { ...NODE_TEST, ...LEGACY },
+    );
+    await withRepo(
+      script(),
+      async (root, server) => {
+        const human = await run(root, server, false);
+        assert.equal(human.code, 3, human.stderr);
+        assert.match(
+          human.stderr,
+          /patchpilot: finished after 2 steps: the model called finish\npatchpilot: no new test failures after the last edit; 1 pre-existing failure \(legacy parser\)/,
+        );
+      },
+      { ...NODE_TEST, ...LEGACY },
+    );
+  });
+
+  test('a test that fails once after the edit is rerun, passes, and counts as flaky', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] }, expect: { lastMessageContains: 'passed on rerun (flaky): slow io' } },
+    ];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const r = await run(root, server);
+        assert.deepEqual(server.mismatches, [], r.stdout.slice(-4000));
+        assert.equal(r.code, 3, r.stderr);
+        const ev = events(r.stdout);
+        const commands = ev.filter((e) => e.type === 'test/started').map((e) => e.command as string);
+        // The baseline (no rerun there), the tests after the edit, the rerun of slow io alone.
+        assert.equal(commands.length, 3, JSON.stringify(commands));
+        assert.match(commands[2]!, /^npm test -- \S*flaky\.test\.js$/);
+        assert.deepEqual(ev.at(-1)!.testFailures, { flaky: ['slow io'] });
+      },
+      { ...NODE_TEST, ...FLAKY },
+    );
+  });
+
+  test('run_tests with files runs only those files', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('run_tests', { files: ['add.test.js'] })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'Looked.' })] }, expect: { lastMessageContains: 'narrowed run' } },
+    ];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const r = await run(root, server);
+        assert.deepEqual(server.mismatches, [], r.stdout.slice(-4000));
+        const ev = events(r.stdout);
+        const started = ev.filter((e) => e.type === 'test/started').map((e) => e.command);
+        assert.deepEqual(started, ['npm test -- add.test.js']);
+        const finished = ev.find((e) => e.type === 'test/finished')!;
+        assert.match(String(finished.summary), /node: 0 passed, 1 failed\n {2}FAIL adds/);
+        assert.doesNotMatch(String(finished.summary), /legacy parser/);
+      },
+      { ...NODE_TEST, ...LEGACY },
+    );
+  });
+});

@@ -1,0 +1,32 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { narrowCommand, runnerOfCommand } from '../../../src/core/testRuns';
+
+describe('narrowing a test command per runner', () => {
+  const cases: [command: string, runner: Parameters<typeof narrowCommand>[1], narrowing: Parameters<typeof narrowCommand>[2], expected: string][] = [
+    ['npx jest', undefined, { files: ['src/a.test.ts'], name: 'adds two' }, "npx jest src/a.test.ts -t 'adds two'"],
+    ['npm test', 'vitest', { name: 'adds' }, 'npm test -- -t adds'],
+    ['npm test', 'mocha', { name: 'math adds' }, "npm test -- --grep 'math adds'"],
+    ['node --test', undefined, { files: ['t/a.test.js'], name: 'adds' }, 'node --test t/a.test.js --test-name-pattern=adds'],
+    ['python -m pytest', undefined, { files: ['tests/test_a.py::test_x'], name: 'x and not y' }, "python -m pytest tests/test_a.py::test_x -k 'x and not y'"],
+    ['go test ./...', undefined, { files: ['pkg/calc/calc_test.go'], name: 'TestAdd' }, 'go test ./pkg/calc -run TestAdd'],
+    ['cargo test', undefined, { name: 'tests::adds' }, 'cargo test tests::adds'],
+    ['pnpm test', 'tap', { files: ['test/sum.test.js'] }, 'pnpm test test/sum.test.js'],
+    ['npm test', 'jest', { filter: '--bail --ci' }, 'npm test -- --bail --ci'],
+  ];
+  for (const [command, runner, narrowing, expected] of cases) {
+    test(`${command} (${runner ?? runnerOfCommand(command)}) ${JSON.stringify(narrowing)}`, () => {
+      assert.deepEqual(narrowCommand(command, runner, narrowing), { command: expected });
+    });
+  }
+
+  test('what the model passes is quoted, never shell syntax', () => {
+    assert.deepEqual(narrowCommand('npx jest', undefined, { name: "x'; rm -rf / #" }), { command: "npx jest -t 'x'\\''; rm -rf / #'" });
+    assert.deepEqual(narrowCommand('npx jest', undefined, { filter: '$(touch pwned) `id`' }), { command: "npx jest '$(touch' 'pwned)' '`id`'" });
+  });
+
+  test('a command whose runner is unknown, and a runner that cannot take what was asked, say so', () => {
+    assert.match((narrowCommand('make test', undefined, { files: ['a'] }) as { error: string }).error, /cannot be narrowed/);
+    assert.match((narrowCommand('cargo test', undefined, { files: ['src/lib.rs'] }) as { error: string }).error, /by test name/);
+  });
+});

@@ -141,9 +141,9 @@ export class Orchestrator {
     const ruleNotes = await noteRulesOfCalls(run, setup.rules, executed, (name) => tools.get(name));
     let looping: string | undefined;
     for (const x of executed) {
-      conversation.addToolResult(x.call.id, x.result.output + (ruleNotes.get(x.call.id) ?? ''));
+      const entered = conversation.addToolResult(x.call.id, x.result.output + (ruleNotes.get(x.call.id) ?? ''), x.call.name);
       run.tests.noteCall(tools.get(x.call.name), x.result);
-      await this.record(x, tools.get(x.call.name), run);
+      await this.record(x, tools.get(x.call.name), run, entered);
       looping ??= run.repeatedFailures.note(x.call, tools.get(x.call.name), x.result);
     }
     answerInvalidCalls(invalid, conversation, run.recorder, run.emit);
@@ -224,10 +224,11 @@ export class Orchestrator {
   }
 
   /** In call order (parallel calls finish in any order), so the audit trail reads like the conversation. */
-  private async record(x: Executed, tool: Tool<any> | undefined, run: RunState): Promise<void> {
+  /** `entered`: the result as the model reads it (cut, with the note naming where the whole is kept): what a resume sends again. */
+  private async record(x: Executed, tool: Tool<any> | undefined, run: RunState, entered: string): Promise<void> {
     const { recorder, memory, signal } = run;
     const { call, args, result } = x;
-    recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
+    recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: entered, durationMs: x.durationMs });
     memory.noteCall(`${call.name} ${briefArgs(args)} -> ${result.ok ? 'ok' : 'failed'}: ${firstLine(result.output)}`);
     const patch = tool?.loop?.patchOf?.(args, result);
     if (patch) refusedPatch(recorder.patch(patch), run.emit);

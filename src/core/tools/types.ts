@@ -59,6 +59,11 @@ export interface RunState {
   commandsRan?: boolean;
   /** Hosts the user approved sending data to in this run; data to any other host asks (attacks.network). */
   knownHosts?: Set<string>;
+  /**
+   * The most characters one tool result may have when it enters the conversation (it follows the
+   * token budget). read_file fills its reply up to it, so a read is never cut after the fact.
+   */
+  resultChars?(): number;
   /** Hook before files are written (the host's problems in them, so the after-write hook reports only new ones). */
   beforeWrite?(paths: string[]): void;
   /** Hook after files were written (auto-commit, tests after edit, new problems). */

@@ -22,7 +22,7 @@ describe('cutOutput: whole lines, and the note names exactly what was left out',
     const all = text.slice(0, -1).split('\n');
     const shown = r.text.split('\n').filter((l) => !l.startsWith('[...'));
     assert.deepEqual(shown, [...all.slice(0, from - 1), ...all.slice(to)], 'head and tail are whole lines, nothing else missing');
-    assert.equal(Number(m[3].replace(/,/g, '')), all.slice(from - 1, to).join('\n').length + 1);
+    assert.equal(Number(m[3]!.replace(/,/g, '')), all.slice(from - 1, to).join('\n').length + 1);
   });
 
   test('head only: first lines, then where to continue', () => {

@@ -39,7 +39,7 @@ function parseRead(output: string): { from: number; to: number; total: number; l
   const from = part ? Number(part[1]) : 1;
   const to = part ? Number(part[2]) : Number(whole![1]);
   const total = part ? Number(part[3]) : Number(whole![1]);
-  const finalNewline = !(part?.[4] ?? whole![2]).includes('no newline at the end');
+  const finalNewline = !(part?.[4] ?? whole![2] ?? '').includes('no newline at the end');
   const note = rest.length && rest[rest.length - 1]!.startsWith('[read_file stopped') ? rest.pop() : undefined;
   const next = note ? Number(/start_line=(\d+)/.exec(note)![1]) : undefined;
   const lines = rest.map((row, i) => {

@@ -100,6 +100,10 @@ export class Orchestrator {
   /** A reply without tool calls: the run's answer, unless it is no answer (then the model is asked again). */
   private async answer(run: RunState, turn: ModelTurn, notes: ReturnType<typeof notesOnReply>): Promise<RunOutcome | undefined> {
     const conversation = run.conversation!;
+    if (notes.stoppedByProvider) {
+      conversation.addAssistant(turn.text || '', [], turn.reasoning, turn.thinkingBlocks);
+      return run.end('failed', notes.stoppedByProvider, turn.text.trim() || undefined);
+    }
     if (notes.finalUnusable && notes.toModel) {
       // Not an answer: asked again (a few times), never ended as a silent "finished".
       if (++run.unusableReplies > MAX_UNUSABLE_REPLIES)

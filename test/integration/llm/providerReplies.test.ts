@@ -90,6 +90,15 @@ describe('provider replies in every shape', () => {
     });
   });
 
+  test('reasoning that ends with </think> but never opened the tag (the chat template opened it) is reasoning', async () => {
+    const script: Script = { turns: [{ reply: { text: 'The user wants the answer. Check twice.</think>The answer is 42.', textChunkSize: 5 } }] };
+    await withServer(script, async (client) => {
+      const turn = await client.streamChatWithRecovery({ role: 'reasoning', messages, tools });
+      assert.equal(turn.reasoning, 'The user wants the answer. Check twice.');
+      assert.equal(turn.text, 'The answer is 42.');
+    });
+  });
+
   test('usage: a later 0 never overwrites a real count', () => {
     const real = { promptTokens: 5_000, completionTokens: 10, cachedTokens: 4_000, estimated: false };
     assert.deepEqual(mergeUsage(real, { promptTokens: 0, completionTokens: 250, estimated: false }), { ...real, completionTokens: 250 });

@@ -61,6 +61,10 @@ export type ModelNoticeKind =
   | 'empty-reply'
   | 'text-tool-calls'
   | 'context-overflow'
+  /** The provider's content filter (or a refusal stop reason) stopped the reply. */
+  | 'content-filter'
+  /** The output token limit cut the reply (or a tool call being written). */
+  | 'output-limit'
   /** The model called finish while the tests after its last edit failed: it was asked to try again. */
   | 'finish-refused';
 

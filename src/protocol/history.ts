@@ -141,6 +141,8 @@ export interface UsageRowView {
   source: string;
   requests: number;
   promptTokens: number;
+  /** Of the prompt tokens, those served from the provider's prompt cache. */
+  cachedTokens?: number;
   completionTokens: number;
   /** USD of the priced requests; null when none was priced. */
   costUsd: number | null;

@@ -3,6 +3,8 @@ import type { ModelMessage, ModelRole, ModelToolSpec, ModelTurn, ModelUsage } fr
 import type { UsageMeter } from '../llm/usageMeter';
 import type { ChatModel } from '../ports/chatModel';
 import { headTail } from '../base/truncate';
+import { cutOutput } from '../base/outputCut';
+import type { OutputKeeper } from './outputKeeper';
 import { promptBudgetFor, type PromptBudget } from './budget';
 import { applyCompaction, dropOldestExchange, dropOldestSummary, planCompaction } from './compaction';
 import type { Conversation } from './conversation';
@@ -189,7 +191,7 @@ export class ContextManager {
         break;
       }
       const over = Math.ceil((this.count() - budget) * perToken * 1.1) + 200;
-      const shorter = cutMessage(list[best]!, Math.max(MIN_CUT_CHARS, bestSize - over));
+      const shorter = cutMessage(list[best]!, Math.max(MIN_CUT_CHARS, bestSize - over), this.conversation.keeper);
       if (list[best] === this.goal) this.goal = shorter;
       list[best] = shorter;
       this.conversation.replace(list);
@@ -213,10 +215,17 @@ function sizeOf(m: ModelMessage): number {
   return m.content.length;
 }
 
-/** The message with its largest part cut to `chars` (tool arguments become a short valid JSON note). */
-function cutMessage(m: ModelMessage, chars: number): ModelMessage {
+/**
+ * The message with its largest part cut to `chars` (tool arguments become a short valid JSON note).
+ * A result or message is cut like a tool result entering (base/outputCut.ts): whole lines, the
+ * left-out ones named and kept for read_file, never dropped from the middle in silence.
+ */
+function cutMessage(m: ModelMessage, chars: number, keeper?: OutputKeeper): ModelMessage {
   const note = '[cut to fit the context budget]';
-  if (m.role !== 'assistant') return { ...m, content: `${note}\n${headTail(m.content, chars).text}` } as ModelMessage;
+  if (m.role !== 'assistant') {
+    const keptAt = keeper?.keep(m.content, m.role === 'tool' ? 'cut-result' : 'cut-message');
+    return { ...m, content: `${note}\n${cutOutput(m.content, chars, { shape: 'headTail', keptAt }).text}` } as ModelMessage;
+  }
   const calls = m.toolCalls ?? [];
   const largest = calls.reduce((best, c, i) => (c.argumentsJson.length > (calls[best]?.argumentsJson.length ?? -1) ? i : best), -1);
   if (largest >= 0 && calls[largest]!.argumentsJson.length >= (m.content?.length ?? 0)) {

@@ -1,16 +1,19 @@
 import type { ModelMessage, ModelToolCall, ThinkingBlock } from '../llm/types';
-import { headTail } from '../base/truncate';
+import { cutOutput } from '../base/outputCut';
 import { withoutUserSummaries } from './compaction';
+import type { OutputKeeper } from './outputKeeper';
 
 /**
  * The messages of one run, kept valid for the chat API: every assistant tool call is followed by
- * exactly one tool message with its id (the pairs are never split). Tool results are cut (head and
- * tail, with a note) before they enter. Appends keep the version; a rewrite (a summary, a cut)
+ * exactly one tool message with its id (the pairs are never split). Tool results are cut before they
+ * enter (whole lines, first and last, base/outputCut.ts), the whole output kept for read_file. Appends keep the version; a rewrite (a summary, a cut)
  * bumps it, so the token counter knows its last report no longer describes a prefix.
  */
 export class Conversation {
   private list: ModelMessage[];
   private rewrites = 0;
+  /** Keeps the whole of a cut tool result where read_file can read it (the run sets it). */
+  keeper?: OutputKeeper;
   /** The run's goal as it sits in the list (compaction never drops what follows it). */
   readonly goal: ModelMessage;
 
@@ -42,6 +45,11 @@ export class Conversation {
     this.maxToolResultChars = chars;
   }
 
+  /** The cap in force: read_file fills its reply up to it, so a read is never cut after the fact. */
+  get toolResultLimit(): number {
+    return this.maxToolResultChars;
+  }
+
   /**
    * `reasoning` rides along for providers that need it back within a tool loop (llm/reasoningReplay.ts);
    * `thinkingBlocks`: the reply's signed reasoning, kept as it came (Anthropic checks it within a tool loop).
@@ -56,8 +64,12 @@ export class Conversation {
     });
   }
 
-  addToolResult(toolCallId: string, output: string): void {
-    this.list.push({ role: 'tool', toolCallId, content: headTail(output, this.maxToolResultChars).text });
+  /** `tool`: names the kept file of a cut result. Returns the result as it entered (what the model reads). */
+  addToolResult(toolCallId: string, output: string, tool = 'tool'): string {
+    const keptAt = output.length > this.maxToolResultChars ? this.keeper?.keep(output, tool) : undefined;
+    const content = cutOutput(output, this.maxToolResultChars, { shape: 'headTail', keptAt }).text;
+    this.list.push({ role: 'tool', toolCallId, content });
+    return content;
   }
 
   addUser(text: string): void {

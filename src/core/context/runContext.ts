@@ -11,6 +11,7 @@ import { rooModeFor } from './rules/ruleFiles';
 import type { LoadedRule } from './rules/ruleSession';
 import { loadSkillCatalog, type SkillCatalog } from './skills/skillCatalog';
 import { buildSystemPrompt, type WorkspaceFacts } from './systemPrompt';
+import { goalWithLiveState } from './liveState';
 import type { TokenCalibration } from './tokenCounter';
 import { workspaceReader } from './workspaceText';
 
@@ -78,13 +79,16 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
       tools.map((t) => t.name),
     );
   const assemble = () => {
-    const system = assembleSystemPrompt(base, { ...sections, ...rulesSections(rules) }, budget.tokens, (text) =>
+    // Earlier runs' notes depend on the goal: they go with it (liveState.ts), so the system prompt stays the same across goals.
+    const system = assembleSystemPrompt(base, { ...sections, history: [], ...rulesSections(rules) }, budget.tokens, (text) =>
       input.calibration.scale(model, Math.ceil(text.length / 4)),
     );
     if (system.cut.length) input.warn(`cut to fit the context budget of ${budget.tokens} tokens: ${system.cut.join(', ')}`);
     return system.text;
   };
-  const conversation = new Conversation(assemble(), input.goal, MAX_TOOL_RESULT_CHARS, input.earlier);
+  // A subagent's task comes from its parent, which saw the state; its own prompt names the top level.
+  const goal = goalWithLiveState(input.goal, input.basePrompt === undefined ? input.facts : undefined, sections.history);
+  const conversation = new Conversation(assemble(), goal, MAX_TOOL_RESULT_CHARS, input.earlier);
   const context = new ContextManager(conversation, tools, conversation.goal, {
     settings: input.settings,
     model: input.model,

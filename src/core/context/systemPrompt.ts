@@ -27,11 +27,12 @@ function autoCommands(sandboxed: boolean | undefined): string {
     : ' Commands are not sandboxed here: read-only commands the policy allows (ls, grep, git status) run without asking; any that runs workspace code (node, npm, npx, python, test runners) needs approval; denied commands stay denied.';
 }
 
-/** The standing instructions: who the agent is, how it must work, and the facts of this workspace. */
+/**
+ * The standing instructions: who the agent is, how it must work, and the facts of this workspace
+ * that do not change while it works. Live state (git, the top-level entries) travels with each
+ * goal (liveState.ts): a system prompt that never changes is served from the provider's cache.
+ */
 export function buildSystemPrompt(facts: WorkspaceFacts, mode: ApprovalMode, toolNames: string[]): string {
-  const git = facts.git.isRepo
-    ? `git: branch ${facts.git.branch ?? '(detached)'} at ${facts.git.head?.slice(0, 12) ?? '(no commits)'}; ${facts.git.dirty.length} file(s) with uncommitted changes${facts.git.dirty.length ? ` (${facts.git.dirty.slice(0, 10).join(', ')}${facts.git.dirty.length > 10 ? ', ...' : ''})` : ''}`
-    : 'git: not a repository';
   const tests = facts.testCommands.length
     ? `test commands: ${facts.testCommands.map((c) => `\`${c}\``).join(', ')}${facts.afterEdit ? ' (run automatically after each applied edit; the result is added to the tool result)' : ''}`
     : 'test commands: none configured';
@@ -49,9 +50,8 @@ export function buildSystemPrompt(facts: WorkspaceFacts, mode: ApprovalMode, too
     '',
     'Workspace:',
     `- folder: ${facts.name} (${facts.platform})`,
-    `- ${git}`,
     `- ${tests}`,
-    `- top level: ${facts.topLevel.length ? facts.topLevel.join(' ') : '(empty)'}`,
+    '- the state of the workspace (git, top-level entries) comes with each goal, as it was then',
     '',
     `Tools: ${toolNames.join(', ')}.`,
   ].join('\n');

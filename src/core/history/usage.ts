@@ -30,6 +30,8 @@ export interface UsageTotalsView {
   source: string;
   requests: number;
   promptTokens: number;
+  /** Of the prompt tokens, those the provider served from its prompt cache (as it reported them). */
+  cachedTokens: number;
   completionTokens: number;
   /** USD of the priced requests; null when none was priced. */
   costUsd: number | null;
@@ -82,18 +84,20 @@ interface TotalsRow {
   source: string;
   requests: number;
   prompt: number;
+  cached: number;
   completion: number;
   cost: number | null;
   unpriced: number;
 }
 
-const TOTALS = `source, count(*) AS requests, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion,
+const TOTALS = `source, count(*) AS requests, sum(prompt_tokens) AS prompt, sum(cached_tokens) AS cached, sum(completion_tokens) AS completion,
   sum(cost_usd) AS cost, sum(CASE WHEN cost_usd IS NULL THEN 1 ELSE 0 END) AS unpriced`;
 
 const view = (r: TotalsRow): UsageTotalsView => ({
   source: r.source,
   requests: Number(r.requests),
   promptTokens: Number(r.prompt ?? 0),
+  cachedTokens: Number(r.cached ?? 0),
   completionTokens: Number(r.completion ?? 0),
   costUsd: r.cost === null || r.cost === undefined ? null : Number(r.cost),
   unpricedRequests: Number(r.unpriced ?? 0),
@@ -137,8 +141,8 @@ export function startOfLocalDay(time: number): number {
 /** The workspace's usage per local day and source over the last `days` days (runs without a parent), newest day first. */
 export function usageByDay(conn: SqlConn, days: number, now: number): UsageDayView[] {
   const since = startOfLocalDay(now - (days - 1) * 86_400_000);
-  const rows = conn.all<{ time: number; source: string; prompt: number; completion: number; cost: number | null }>(
-    `SELECT u.time AS time, u.source AS source, u.prompt_tokens AS prompt, u.completion_tokens AS completion, u.cost_usd AS cost
+  const rows = conn.all<{ time: number; source: string; prompt: number; cached: number; completion: number; cost: number | null }>(
+    `SELECT u.time AS time, u.source AS source, u.prompt_tokens AS prompt, u.cached_tokens AS cached, u.completion_tokens AS completion, u.cost_usd AS cost
      FROM model_usage u JOIN runs r ON r.id = u.run_id WHERE r.parent_run_id IS NULL AND u.time >= ? ORDER BY u.time`,
     [since],
   );
@@ -147,9 +151,18 @@ export function usageByDay(conn: SqlConn, days: number, now: number): UsageDayVi
     const day = localDay(Number(r.time));
     const sources = byDay.get(day) ?? new Map<string, UsageTotalsView>();
     byDay.set(day, sources);
-    const t = sources.get(r.source) ?? { source: r.source, requests: 0, promptTokens: 0, completionTokens: 0, costUsd: null, unpricedRequests: 0 };
+    const t = sources.get(r.source) ?? {
+      source: r.source,
+      requests: 0,
+      promptTokens: 0,
+      cachedTokens: 0,
+      completionTokens: 0,
+      costUsd: null,
+      unpricedRequests: 0,
+    };
     t.requests++;
     t.promptTokens += Number(r.prompt);
+    t.cachedTokens += Number(r.cached ?? 0);
     t.completionTokens += Number(r.completion);
     if (r.cost === null || r.cost === undefined) t.unpricedRequests++;
     else t.costUsd = (t.costUsd ?? 0) + Number(r.cost);

@@ -18,6 +18,7 @@ import { createSdkClient } from './sdkClient';
 import { streamOneAttempt } from './streamAttempt';
 import type { TurnAssembler } from './turnAssembler';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn } from './types';
+import { withCutCallMarked } from './cutReply';
 import { maxTokensField, toFinishReason, toWireMessages, toWireTools } from './wire';
 
 export interface CompleteRequest {
@@ -177,7 +178,7 @@ export class ModelClient {
     attempts: number,
     emit: (e: ModelStreamEvent) => void,
   ): ModelTurn {
-    const assembled = a.finishToolCalls();
+    const assembled = withCutCallMarked(toFinishReason(a.rawFinishReason), a.finishToolCalls(), a.lastStartedCallId);
     const invalid = assembled.invalid;
     let valid = assembled.valid;
     let text = a.text;

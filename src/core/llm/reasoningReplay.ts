@@ -1,6 +1,8 @@
 /**
- * Whether the model's earlier reasoning goes back to the provider, decided per provider in this one
- * table (from the base URL's host, else from a model id only that provider's own API uses).
+ * Whether the model's earlier reasoning goes back to the provider, decided per model family in this
+ * one table: by the model id, with or without a router's vendor prefix (`deepseek/deepseek-reasoner`,
+ * `moonshotai/kimi-k2-thinking` behind OpenRouter or a local server keep their chain of thought), or
+ * by the provider's own host; never to a host known to reject unknown message fields.
  *
  * - DeepSeek (thinking mode, `deepseek-reasoner` and the V3.x models with thinking): within one user
  *   turn's tool loop the assistant messages must carry their `reasoning_content`, or the model loses
@@ -38,6 +40,9 @@ const RULES: readonly Rule[] = [
   },
 ];
 
+/** Hosts that answer 400 to a message field they do not know (`reasoning_content`), whatever the model. */
+const REJECTS_UNKNOWN_FIELDS = /(^|\.)(openai\.com|openai\.azure\.com|groq\.com|mistral\.ai)$/i;
+
 export function reasoningReplayFor(baseUrl: string, model: string): ReasoningReplay {
   let host = '';
   try {
@@ -45,9 +50,12 @@ export function reasoningReplayFor(baseUrl: string, model: string): ReasoningRep
   } catch {
     /* a bad URL is reported elsewhere; decide by the model alone */
   }
+  if (REJECTS_UNKNOWN_FIELDS.test(host)) return 'never';
+  // The model's own name: a router's or a local server's vendor prefix (`moonshotai/`, `deepseek-ai/`) and an Ollama tag left out.
+  const bare = model.slice(model.lastIndexOf('/') + 1);
   for (const rule of RULES) {
-    if (rule.host?.test(host) && (!rule.hostModels || rule.hostModels.test(model))) return rule.replay;
-    if (rule.model?.test(model)) return rule.replay;
+    if (rule.host?.test(host) && (!rule.hostModels || rule.hostModels.test(bare))) return rule.replay;
+    if (rule.model?.test(bare)) return rule.replay;
   }
   return 'never';
 }

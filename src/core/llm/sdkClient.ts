@@ -6,6 +6,7 @@
 import OpenAI from 'openai';
 import type { Endpoint, ResolvedModelConfig } from './config';
 import { keepingErrorBodies } from './errorBodies';
+import { acceptingJsonReplies } from './jsonReply';
 
 /** The SDK refuses to start without a key; keyless local servers get this and no auth header. */
 const NO_KEY_PLACEHOLDER = 'no-key';
@@ -32,6 +33,6 @@ export function createSdkClient(endpoint: Endpoint, config: ResolvedModelConfig)
     defaultHeaders: headers,
     defaultQuery: config.apiVersion ? { 'api-version': config.apiVersion } : undefined,
     logLevel: 'off',
-    fetch: keepingErrorBodies(config.fetch),
+    fetch: acceptingJsonReplies(keepingErrorBodies(config.fetch)),
   });
 }

@@ -8,7 +8,7 @@
 import { APIError } from 'openai';
 import type OpenAI from 'openai';
 import type { InvalidToolCall, ModelStreamEvent, ModelToolCall, ModelUsage } from './types';
-import { fromWireUsage } from './wire';
+import { fromWireUsage, mergeUsage } from './wire';
 import { readDelta } from './deltaReader';
 import { ThinkTagSplitter, type ThinkPiece } from './thinkTags';
 import { errorMessage } from '../base';
@@ -46,7 +46,7 @@ export class TurnAssembler {
     throwIfErrorChunk(chunk);
     // Groq reports usage under `x_groq` when stream_options is not honoured.
     const usage = fromWireUsage(chunk.usage ?? (chunk as { x_groq?: { usage?: Chunk['usage'] } }).x_groq?.usage);
-    if (usage) this.usage = usage;
+    if (usage) this.usage = mergeUsage(this.usage, usage);
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0) ?? chunk.choices?.[0];
     if (!choice) return;
     // A few servers put a whole `message` into a chunk instead of a `delta`: read it the same way.
@@ -134,6 +134,12 @@ export class TurnAssembler {
       this.outputStarted = true;
       if (call.announced) this.emit({ type: 'tool-call-delta', index, id: call.id, argumentsDelta: piece });
     }
+  }
+
+  /** The id of the call with the highest index: the one being written when a reply is cut off. */
+  get lastStartedCallId(): string | undefined {
+    const last = [...this.calls.values()].sort((a, b) => a.index - b.index).at(-1);
+    return last ? last.id || `call_${last.index}` : undefined;
   }
 
   /** Tool calls by index: complete JSON objects in `valid`, the rest (with the reason) in `invalid`. */

@@ -79,6 +79,26 @@ export function fromWireUsage(raw: OpenAI.CompletionUsage | null | undefined): M
   };
 }
 
+/**
+ * Usage reported more than once in one reply (a usage event per chunk, a late summary chunk): each
+ * count keeps the largest figure seen. Counts only grow within a reply, so a later 0 (a proxy's
+ * placeholder, a final chunk that reports output only) never overwrites a real count.
+ */
+export function mergeUsage(earlier: ModelUsage | undefined, later: ModelUsage): ModelUsage {
+  if (!earlier) return later;
+  const most = (a: number | undefined, b: number | undefined) => (a === undefined ? b : b === undefined ? a : Math.max(a, b));
+  const merged: ModelUsage = {
+    promptTokens: Math.max(earlier.promptTokens, later.promptTokens),
+    completionTokens: Math.max(earlier.completionTokens, later.completionTokens),
+    estimated: earlier.estimated && later.estimated,
+  };
+  for (const k of ['cachedTokens', 'cacheWriteTokens', 'reasoningTokens'] as const) {
+    const v = most(earlier[k], later[k]);
+    if (v !== undefined) merged[k] = v;
+  }
+  return merged;
+}
+
 /** Models that take `max_completion_tokens` and reject `max_tokens` (OpenAI reasoning models). */
 export function maxTokensField(model: string): 'max_tokens' | 'max_completion_tokens' {
   const base = model.slice(model.lastIndexOf('/') + 1);

@@ -10,14 +10,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { briefArgs } from '../base/truncate';
 import { auditProtectedChanges, gateAction } from '../tools/gate';
-import { headTail } from '../base/truncate';
 import { describeProtectedChanges, type ProtectedChange } from '../policy/exec/protectedGuard';
 import { fail, ok, type Tool, type ToolSchema } from '../tools/types';
 import type { McpConnection } from './connection';
 import { toolFingerprint, type McpToolDefinition } from './fingerprint';
 import { filteredText, type McpCallGuard } from './resultFilter';
 
-const MAX_RESULT_CHARS = 20_000;
 const MAX_DESCRIPTION_CHARS = 2_000;
 
 export interface McpToolOptions {
@@ -96,7 +94,8 @@ export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> 
       }
       auditProtectedChanges(ctx, { protectedChanges });
       const guarded = describeProtectedChanges(protectedChanges);
-      const body = headTail(text, MAX_RESULT_CHARS).text + (guarded ? `\n\n${guarded}` : '');
+      // Whole: a long result is cut as it enters the conversation (base/outputCut.ts), and kept for read_file.
+      const body = text + (guarded ? `\n\n${guarded}` : '');
       return result.isError
         ? fail(body.trim() || `${d.name} reported an error without text`, { server: o.server, tool: d.name })
         : ok(body.trim() ? body : '(no output)', { server: o.server, tool: d.name });

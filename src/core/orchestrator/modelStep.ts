@@ -75,10 +75,14 @@ export interface ReplyNotes {
   toModel?: string;
   /** The reply without tool calls is no answer: the loop asks again instead of finishing. */
   finalUnusable: boolean;
+  /** The reply was stopped by the provider (a content filter): the run ends failed with this reason. */
+  stoppedByProvider?: string;
 }
 
 export function notesOnReply(turn: ModelTurn, emit: (e: AgentEvent) => void): ReplyNotes {
   const hasCalls = turn.toolCalls.length > 0 || turn.invalidToolCalls.length > 0;
+  const stopped = providerStop(turn, hasCalls, emit);
+  if (stopped) return stopped;
   const unread = turn.unreadParts ?? [];
   if (turn.refusal) emit({ type: 'model/notice', kind: 'refusal', message: `The model refused: ${turn.refusal}` });
   if (unread.length) {
@@ -104,6 +108,36 @@ export function notesOnReply(turn: ModelTurn, emit: (e: AgentEvent) => void): Re
     message: `The model sent an empty reply (finish reason "${turn.rawFinishReason || 'none'}"). It was asked to answer or act.`,
   });
   return { toModel: '[PatchPilot] Your last reply was empty. Give your answer, or call a tool.', finalUnusable: true };
+}
+
+/**
+ * A reply the provider stopped is said plainly, never shown as a finished answer: a content filter
+ * (`finish_reason: "content_filter"`, Anthropic `stop_reason: "refusal"`) ends the run; the output
+ * token limit lets the model continue where it stopped (a cut tool call comes back as an invalid
+ * call that says so: llm/cutReply.ts).
+ */
+function providerStop(turn: ModelTurn, hasCalls: boolean, emit: (e: AgentEvent) => void): ReplyNotes | undefined {
+  const raw = turn.rawFinishReason || turn.finishReason;
+  if (turn.finishReason === 'content_filter' && !hasCalls) {
+    const message = `The provider stopped the reply (finish reason "${raw}"): ${raw === 'refusal' ? 'the model refused to continue' : 'its content filter blocked it'}; what came before the stop is not an answer.`;
+    emit({ type: 'model/notice', kind: 'content-filter', message });
+    return {
+      finalUnusable: false,
+      stoppedByProvider: `the provider's ${raw === 'refusal' ? 'refusal' : 'content filter'} stopped the reply (finish reason "${raw}")`,
+    };
+  }
+  if (turn.finishReason !== 'length') return undefined;
+  const what = hasCalls ? 'while a tool call was being written; that call was not run' : `after ${turn.text.length} characters`;
+  emit({
+    type: 'model/notice',
+    kind: 'output-limit',
+    message: `The output token limit cut the reply (finish reason "${raw}") ${what}. The model was asked to continue.`,
+  });
+  if (hasCalls) return { finalUnusable: false };
+  return {
+    toModel: `[PatchPilot] Your last reply was cut by the output token limit (finish reason "${raw}") ${what}. Continue from where it stopped, in shorter pieces: call a tool, or finish.`,
+    finalUnusable: true,
+  };
 }
 
 function forwardModelEvent(e: ModelStreamEvent, emit: (e: AgentEvent) => void): void {

@@ -100,6 +100,10 @@ export class Orchestrator {
   /** A reply without tool calls: the run's answer, unless it is no answer (then the model is asked again). */
   private async answer(run: RunState, turn: ModelTurn, notes: ReturnType<typeof notesOnReply>): Promise<RunOutcome | undefined> {
     const conversation = run.conversation!;
+    if (notes.stoppedByProvider) {
+      conversation.addAssistant(turn.text || '', [], turn.reasoning, turn.thinkingBlocks);
+      return run.end('failed', notes.stoppedByProvider, turn.text.trim() || undefined);
+    }
     if (notes.finalUnusable && notes.toModel) {
       // Not an answer: asked again (a few times), never ended as a silent "finished".
       if (++run.unusableReplies > MAX_UNUSABLE_REPLIES)
@@ -141,9 +145,9 @@ export class Orchestrator {
     const ruleNotes = await noteRulesOfCalls(run, setup.rules, executed, (name) => tools.get(name));
     let looping: string | undefined;
     for (const x of executed) {
-      conversation.addToolResult(x.call.id, x.result.output + (ruleNotes.get(x.call.id) ?? ''));
+      const entered = conversation.addToolResult(x.call.id, x.result.output + (ruleNotes.get(x.call.id) ?? ''), x.call.name);
       run.tests.noteCall(tools.get(x.call.name), x.result);
-      await this.record(x, tools.get(x.call.name), run);
+      await this.record(x, tools.get(x.call.name), run, entered);
       looping ??= run.repeatedFailures.note(x.call, tools.get(x.call.name), x.result);
     }
     answerInvalidCalls(invalid, conversation, run.recorder, run.emit);
@@ -224,10 +228,11 @@ export class Orchestrator {
   }
 
   /** In call order (parallel calls finish in any order), so the audit trail reads like the conversation. */
-  private async record(x: Executed, tool: Tool<any> | undefined, run: RunState): Promise<void> {
+  /** `entered`: the result as the model reads it (cut, with the note naming where the whole is kept): what a resume sends again. */
+  private async record(x: Executed, tool: Tool<any> | undefined, run: RunState, entered: string): Promise<void> {
     const { recorder, memory, signal } = run;
     const { call, args, result } = x;
-    recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: result.output, durationMs: x.durationMs });
+    recorder.step({ role: 'tool', tool: call.name, arguments: asJson(args), result: entered, durationMs: x.durationMs });
     memory.noteCall(`${call.name} ${briefArgs(args)} -> ${result.ok ? 'ok' : 'failed'}: ${firstLine(result.output)}`);
     const patch = tool?.loop?.patchOf?.(args, result);
     if (patch) refusedPatch(recorder.patch(patch), run.emit);

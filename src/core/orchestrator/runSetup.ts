@@ -8,6 +8,7 @@ import { errorMessage } from '../base/errors';
 import { startOfLocalDay } from '../history/usage';
 import { buildSubagentPrompt } from '../context/subagentPrompt';
 import { createRunContext, loadRunSkills, type RunContext } from '../context/runContext';
+import { createOutputKeeper } from '../context/outputKeeper';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import { TokenCalibration } from '../context/tokenCounter';
 import { snapshotGit, type GitSnapshot } from '../git/gitSession';
@@ -81,6 +82,8 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const restoreNotes = recordRestoreNotes(run);
   const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history, restoreNotes });
   run.conversation = context.conversation;
+  context.conversation.keeper = createOutputKeeper(root, deps.settings.history.path, run.recorder.runId);
+  toolCtx.run.resultChars = () => context.conversation.toolResultLimit;
   recordStart(run, git);
   announceRules(run, context.rules);
   const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));

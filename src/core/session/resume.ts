@@ -12,7 +12,7 @@ import { MAX_TOOL_RESULT_CHARS } from '../context/contextManager';
 import type { HistoryStore, RunSummary, StepRecord } from '../history/types';
 import type { ModelMessage, ModelToolCall } from '../llm/types';
 import { EARLIER_STEP, TRANSCRIPT_STEP } from '../orchestrator/contextSteps';
-import { headTail } from '../base/truncate';
+import { cutOutput } from '../base/outputCut';
 
 export interface ResumedSession {
   run: RunSummary;
@@ -83,7 +83,7 @@ export function transcriptFromSteps(steps: readonly StepRecord[], earlier?: read
     } else if (s.role === 'tool') {
       // Tool steps follow their assistant step in call order.
       const id = open.shift();
-      if (id) messages.push({ role: 'tool', toolCallId: id, content: headTail(s.result ?? '', MAX_TOOL_RESULT_CHARS).text });
+      if (id) messages.push({ role: 'tool', toolCallId: id, content: cutOutput(s.result ?? '', MAX_TOOL_RESULT_CHARS, { shape: 'headTail' }).text });
     }
   }
   return completePairs(messages);

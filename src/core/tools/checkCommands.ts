@@ -4,7 +4,7 @@
  * their output that name the files it edited, or the output's head and tail when no line does.
  */
 import { stripVTControlCharacters } from 'node:util';
-import { headTail } from '../base/truncate';
+import { cutOutput } from '../base/outputCut';
 import { runGuardedTestCommand } from './runTests';
 import type { ToolContext } from './types';
 
@@ -29,9 +29,17 @@ export function describeCheck(command: string, exitCode: number | null, timedOut
   const text = stripVTControlCharacters(output).trimEnd();
   const named = linesNaming(text, paths);
   if (named.length > 0)
-    return [`$ ${command}`, `${status}; lines naming the files you edited:`, headTail(named.join('\n'), CHECK_OUTPUT_CHARS).text].join('\n');
+    return [
+      `$ ${command}`,
+      `${status}; lines naming the files you edited:`,
+      cutOutput(named.join('\n'), CHECK_OUTPUT_CHARS, { shape: 'headTail', otherwise: `Run ${command} to see them all.` }).text,
+    ].join('\n');
   if (exitCode === 0 && !timedOut) return `$ ${command}\n${status}; nothing about the files you edited`;
-  return [`$ ${command}`, `${status}; no line names the files you edited, output:`, headTail(text, CHECK_OUTPUT_CHARS).text].join('\n');
+  return [
+    `$ ${command}`,
+    `${status}; no line names the files you edited, output:`,
+    cutOutput(text, CHECK_OUTPUT_CHARS, { shape: 'headTail', otherwise: `Run ${command} to see it all.` }).text,
+  ].join('\n');
 }
 
 /** The lines that mention one of the paths (as written, or with backslashes on Windows checkers). */

@@ -3,11 +3,9 @@ import { allowedByUserRules } from '../policy/command/userAllowed';
 import { requireApprovalWhenUnsandboxed } from '../policy/exec/autoMode';
 import { auditProtectedChanges, gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
-import { headTail } from '../base/truncate';
 import { ToolError, fail, ok, type Tool } from './types';
 
 export const COMMAND_TIMEOUT_MS = 120_000;
-const OUTPUT_CHARS = 10_000;
 
 interface Args {
   command: string;
@@ -55,9 +53,7 @@ export const runCommandTool: Tool<Args> = {
       : r.exitCode === null
         ? `killed after ${seconds} s`
         : `exit ${r.exitCode} after ${seconds} s`;
-    const text = [`$ ${args.command}`, status, headTail(r.output.trimEnd(), OUTPUT_CHARS).text, feedback ? `The user said: ${feedback}` : '']
-      .filter(Boolean)
-      .join('\n');
+    const text = [`$ ${args.command}`, status, r.output.trimEnd(), feedback ? `The user said: ${feedback}` : ''].filter(Boolean).join('\n');
     return r.exitCode === 0 ? ok(text, { exitCode: 0 }) : fail(text, { exitCode: r.exitCode });
   },
 };

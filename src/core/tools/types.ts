@@ -65,6 +65,11 @@ export interface RunState {
   testRunners?: Map<string, import('../testRuns').TestFramework>;
   /** Before the run's first change: records which tests already fail (the baseline); done once. */
   beforeFirstChange?(): Promise<void>;
+  /**
+   * The most characters one tool result may have when it enters the conversation (it follows the
+   * token budget). read_file fills its reply up to it, so a read is never cut after the fact.
+   */
+  resultChars?(): number;
   /** Hook before files are written (the host's problems in them, so the after-write hook reports only new ones). */
   beforeWrite?(paths: string[]): void;
   /** Hook after files were written (auto-commit, tests after edit, new problems). */

@@ -1,9 +1,6 @@
 import { checkOutboundData } from '../policy/network/newHost';
 import { gateAction } from './gate';
-import { headTail } from '../base/truncate';
 import { ToolError, fail, ok, type Tool } from './types';
-
-export const FETCH_MAX_CHARS = 20_000;
 
 interface Args {
   url: string;
@@ -43,10 +40,10 @@ export const webFetchTool: Tool<Args> = {
       return fail(`refused (${r.decision.rule}): ${r.decision.reason}`, { url: r.url });
     }
     if (r.kind === 'error') return fail(`fetch failed: ${r.error}`, { url: r.url });
-    const body = headTail(r.text, FETCH_MAX_CHARS);
-    const notes = [r.truncated ? `body cut (${r.truncatedBy})` : '', body.truncated ? 'shortened for the context' : '', r.note ?? ''].filter(Boolean);
+    // Whole: a page over the run's cap on one result is cut as it enters the conversation, and kept for read_file there.
+    const notes = [r.truncated ? `body cut (${r.truncatedBy})` : '', r.note ?? ''].filter(Boolean);
     const header = `HTTP ${r.status} ${r.url} (${r.contentType || 'unknown type'}${notes.length ? `; ${notes.join('; ')}` : ''})`;
-    const result = `${header}\n\n${body.text}`;
+    const result = `${header}\n\n${r.text}`;
     return r.ok ? ok(result, { status: r.status }) : fail(result, { status: r.status });
   },
 };

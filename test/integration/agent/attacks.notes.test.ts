@@ -60,13 +60,15 @@ describe("attacks: model-written notes shown as the user's words (built CLI)", {
 
         let sawSummary = false;
         for (const body of requests) {
-          assert.deepEqual(
-            body.messages.filter((m) => m.role === 'user').map((m) => m.content),
-            ['find the magic value'],
-            "the only user message is the user's goal",
-          );
-          // (The system prompt may hold it too: the fast model also wrote run 1's answer, recalled under "From earlier runs".)
-          for (const m of body.messages.filter((x) => x.role !== 'system' && (x.content ?? '').includes('Read m0.js to m4.js'))) {
+          const users = body.messages.filter((m) => m.role === 'user').map((m) => m.content ?? '');
+          assert.equal(users.length, 1, "the only user message is the user's goal");
+          // The goal comes last, after the workspace's state and, as marked notes, what earlier runs learned (context/liveState.ts).
+          const [preamble, goal] = [users[0]!.slice(0, users[0]!.lastIndexOf('\n\n')), users[0]!.slice(users[0]!.lastIndexOf('\n\n') + 2)];
+          assert.equal(goal, 'find the magic value');
+          if (preamble.includes('Read m0.js to m4.js'))
+            assert.match(preamble, /From earlier runs in this workspace \(notes, not instructions[\s\S]*Read m0\.js to m4\.js/);
+          // (The goal's notes may hold it too: the fast model also wrote run 1's answer, recalled under "From earlier runs".)
+          for (const m of body.messages.filter((x) => x.role !== 'system' && x.role !== 'user' && (x.content ?? '').includes('Read m0.js to m4.js'))) {
             sawSummary = true;
             assert.equal(m.role, 'assistant');
             assert.match(

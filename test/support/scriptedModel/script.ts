@@ -70,6 +70,8 @@ export interface Script {
   turns: ScriptedTurn[];
   /** Checked before the turns, in order. */
   routes?: ScriptedRoute[];
+  /** Answer every request with one JSON chat.completion, even when it asked to stream (servers and proxies that ignore `stream: true`). */
+  ignoreStream?: boolean;
   /** Answer 400 to any request carrying `stream_options`, like servers that do not know it. */
   rejectStreamOptions?: boolean;
   /** Model id listed by GET /v1/models. Default `scripted-model`. */

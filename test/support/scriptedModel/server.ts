@@ -241,7 +241,8 @@ export class ScriptedModelServer {
     const reply = turn.reply;
     if (reply.delayMs) await this.sleep(reply.delayMs);
     if (res.destroyed || this.closed) return;
-    if (body.stream !== true) return sendJson(res, 200, completionBody(reply, ctx, usageFor(reply, body)));
+    // `ignoreStream`: a server or proxy that answers a streaming request with one JSON completion.
+    if (body.stream !== true || this.script.ignoreStream) return sendJson(res, 200, completionBody(reply, ctx, usageFor(reply, body)));
 
     const includeUsage = body.stream_options?.include_usage === true;
     const chunks = streamChunks(reply, ctx, includeUsage ? usageFor(reply, body) : undefined);

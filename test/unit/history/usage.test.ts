@@ -38,12 +38,12 @@ describe('model usage in the history', () => {
       const run = engine.startRun({ goal: 'g' });
       engine.addUsage(request(run, 'main', 1_000, 0.01, NOW));
       engine.addUsage(request(run, 'subagent 1', 500, 0.005, NOW + 1));
-      engine.addUsage(request(run, 'main', 1_000, 0.01, NOW + 2));
+      engine.addUsage({ ...request(run, 'main', 1_000, 0.01, NOW + 2), cachedTokens: 800 });
       engine.addUsage(request(run, 'fast', 100, null, NOW + 3));
       assert.deepEqual(engine.runUsage(run), [
-        { source: 'main', requests: 2, promptTokens: 2_000, completionTokens: 20, costUsd: 0.02, unpricedRequests: 0 },
-        { source: 'subagent 1', requests: 1, promptTokens: 500, completionTokens: 10, costUsd: 0.005, unpricedRequests: 0 },
-        { source: 'fast', requests: 1, promptTokens: 100, completionTokens: 10, costUsd: null, unpricedRequests: 1 },
+        { source: 'main', requests: 2, promptTokens: 2_000, cachedTokens: 800, completionTokens: 20, costUsd: 0.02, unpricedRequests: 0 },
+        { source: 'subagent 1', requests: 1, promptTokens: 500, cachedTokens: 0, completionTokens: 10, costUsd: 0.005, unpricedRequests: 0 },
+        { source: 'fast', requests: 1, promptTokens: 100, cachedTokens: 0, completionTokens: 10, costUsd: null, unpricedRequests: 1 },
       ]);
       const audit = engine.auditPage('model_usage', 0, 10);
       assert.equal(audit.length, 4, 'the audit export carries every request');

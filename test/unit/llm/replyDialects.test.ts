@@ -124,6 +124,12 @@ describe('reasoning sent back: per provider, only within the current tool loop',
     assert.equal(reasoningReplayFor('http://127.0.0.1:9/v1', 'deepseek-reasoner'), 'current-tool-loop');
     assert.equal(reasoningReplayFor('https://api.moonshot.ai/v1', 'kimi-k2-thinking'), 'current-tool-loop');
     assert.equal(reasoningReplayFor('https://api.moonshot.ai/v1', 'moonshot-v1-8k'), 'never');
+    // Decided by the model, not the address: the same models behind a router or a local server keep their chain of thought.
+    assert.equal(reasoningReplayFor('https://openrouter.ai/api/v1', 'moonshotai/kimi-k2-thinking'), 'current-tool-loop');
+    assert.equal(reasoningReplayFor('https://openrouter.ai/api/v1', 'deepseek/deepseek-reasoner'), 'current-tool-loop');
+    assert.equal(reasoningReplayFor('http://127.0.0.1:8000/v1', 'moonshotai/Kimi-K2.5'), 'current-tool-loop');
+    // Never where it is rejected: hosts that refuse unknown message fields.
+    assert.equal(reasoningReplayFor('https://api.groq.com/openai/v1', 'moonshotai/kimi-k2-thinking'), 'never');
     for (const [url, model] of [
       ['https://api.openai.com/v1', 'o4-mini'],
       ['https://api.mistral.ai/v1', 'magistral-medium-latest'],

@@ -16,6 +16,8 @@ import { BUGGY } from '../orchestrator/harness';
 import { ScriptedApprover, gitInit, tempWorkspace } from '../tools/helpers';
 
 type Msg = { role: string; content: string | null };
+/** A goal as the user typed it: without the workspace's state that rides with it (context/liveState.ts). */
+const typed = (m: Msg) => (m.role === 'user' ? (m.content ?? '').replace(/^<workspace-state>\n[\s\S]*?\n<\/workspace-state>\n\n/, '') : m.content);
 
 async function withChat(turns: ScriptedTurn[], body: (chat: ChatSession, server: ScriptedModelServer, events: AgentEvent[]) => Promise<void>): Promise<void> {
   const ws = tempWorkspace(BUGGY);
@@ -66,7 +68,7 @@ test('a follow-up continues the same conversation with the earlier turns in cont
       assert.equal(outcome.status, 'finished');
       const sent = messages(server, 1);
       assert.deepEqual(
-        sent.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]),
+        sent.filter((m) => m.role !== 'system').map((m) => [m.role, typed(m)]),
         [
           ['user', 'why does the add test fail?'],
           ['assistant', 'add() subtracts: `a - b` should be `a + b`.'],
@@ -117,7 +119,7 @@ test('Stop cancels the run; the chat keeps a valid conversation for the next mes
       const next = chat.send('try again') as { kind: 'started'; outcome: Promise<{ status: string }> };
       assert.equal((await next.outcome).status, 'finished');
       const last = messages(server, server.requests.filter((r) => r.path.endsWith('/chat/completions')).length - 1);
-      assert.deepEqual(last.map((m) => [m.role, m.content?.slice(0, 20)]).slice(1), [
+      assert.deepEqual(last.map((m) => [m.role, typed(m)?.slice(0, 20)]).slice(1), [
         ['user', 'explain add.js'],
         ['user', 'try again'],
       ]);

@@ -34,7 +34,7 @@ describe('read_file', () => {
     const ws = tempWorkspace({ 'big.txt': Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join('\n') });
     try {
       const r = await tools.invoke('read_file', { path: 'big.txt' }, makeContext(ws.root));
-      assert.match(r.output, /^big\.txt \(lines 1-2000 of 2500\)/);
+      assert.match(r.output, /^big\.txt \(lines 1-2000 of 2500; no newline at the end of the file\)/);
       assert.match(r.output, /call read_file with start_line=2001 to continue/);
     } finally {
       ws.cleanup();

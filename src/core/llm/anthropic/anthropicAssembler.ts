@@ -39,6 +39,11 @@ export class AnthropicTurnAssembler {
     return this.calls.length;
   }
 
+  /** The tool_use block being written when a reply is cut off (max_tokens). */
+  get lastStartedCallId(): string | undefined {
+    return this.calls.at(-1)?.id;
+  }
+
   get usage(): ModelUsage | undefined {
     return this.usageFields ? fromAnthropicUsage(this.usageFields) : undefined;
   }
@@ -60,11 +65,12 @@ export class AnthropicTurnAssembler {
         break;
       case 'message_delta': {
         if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
-        // Cumulative counts: a field present here replaces message_start's.
+        // Cumulative counts: a field present here replaces message_start's, but a 0 never replaces a real count
+        // (some proxies send input_tokens: 0 in the last message_delta).
         const u = event.usage as AnthropicUsageFields | undefined;
         if (u && Object.values(u).some((v) => typeof v === 'number')) {
-          const merged = { ...(this.usageFields ?? {}) };
-          for (const [k, v] of Object.entries(u)) if (typeof v === 'number') (merged as Record<string, number>)[k] = v;
+          const merged = { ...(this.usageFields ?? {}) } as Record<string, number>;
+          for (const [k, v] of Object.entries(u)) if (typeof v === 'number' && (v > 0 || !merged[k])) merged[k] = v;
           this.usageFields = merged;
         }
         break;

@@ -12,6 +12,7 @@ import { ModelLimits } from '../modelLimits';
 import { ModelApiError, ModelConfigError } from '../errors';
 import type { CompleteRequest } from '../modelClient';
 import { admitRequest, settleUsage } from '../turnUsage';
+import { withCutCallMarked } from '../cutReply';
 import { safeEmitter, withRecovery } from '../retryLoop';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn } from '../types';
 import type { ChatModel } from '../../ports/chatModel';
@@ -138,7 +139,7 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   private finishTurn(req: ChatRequest, endpoint: Endpoint, a: AnthropicTurnAssembler, attempts: number, emit: (e: ModelStreamEvent) => void): ModelTurn {
-    const { valid, invalid } = a.finishToolCalls();
+    const { valid, invalid } = withCutCallMarked(fromAnthropicStopReason(a.stopReason), a.finishToolCalls(), a.lastStartedCallId);
     const { usage, cost } = settleUsage(
       req,
       endpoint.model,

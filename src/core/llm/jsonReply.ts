@@ -1,0 +1,53 @@
+/**
+ * A whole JSON reply where a stream was asked for: some servers and proxies ignore `stream: true`
+ * and answer `content-type: application/json` with one chat.completion object. The SDK's stream
+ * parser reads no event in it, so the reply was thrown away and the request retried. Here such a
+ * body becomes the one-chunk stream it stands for (the same conversion a local program's reply
+ * gets: localProgram/programFetch.ts), followed by `[DONE]`: text, reasoning, tool calls, the
+ * finish reason and the usage all kept.
+ */
+import { toSseText } from './localProgram/programFetch';
+
+type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+export function acceptingJsonReplies(inner: Fetch = fetch): Fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (!response.ok || !/json/i.test(response.headers.get('content-type') ?? '') || !askedToStream(init)) return response;
+    const text = await response.text();
+    const sse = completionAsSse(text);
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    if (sse === undefined) return new Response(text, { status: response.status, statusText: response.statusText, headers });
+    headers.set('content-type', 'text/event-stream');
+    return new Response(sse, { status: response.status, statusText: response.statusText, headers });
+  };
+}
+
+function askedToStream(init: RequestInit | undefined): boolean {
+  if (typeof init?.body !== 'string') return false;
+  try {
+    return (JSON.parse(init.body) as { stream?: unknown }).stream === true;
+  } catch {
+    return false;
+  }
+}
+
+/** The completion as SSE text, tool calls given the `index` a streamed delta carries; undefined when it is no completion. */
+export function completionAsSse(text: string): string | undefined {
+  let value: { choices?: unknown } | undefined;
+  try {
+    value = JSON.parse(text) as { choices?: unknown };
+  } catch {
+    return undefined;
+  }
+  if (!value || !Array.isArray(value.choices)) return undefined;
+  const choices = value.choices.map((c: Record<string, unknown>) => {
+    const message = c?.message as { tool_calls?: Record<string, unknown>[] } | undefined;
+    if (!message?.tool_calls) return c;
+    return { ...c, message: { ...message, tool_calls: message.tool_calls.map((t, i) => ({ index: i, ...t })) } };
+  });
+  const data = toSseText(JSON.stringify({ ...value, choices }));
+  return data === undefined ? undefined : `${data}data: [DONE]\n\n`;
+}

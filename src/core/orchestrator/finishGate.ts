@@ -20,9 +20,22 @@ export function finishRefused(newFailures: readonly string[]): string {
 }
 
 /**
+ * What the model reads when it finishes without a word about tests that failed before the run and
+ * still fail: often the very test a bug fix was meant to make pass. Asked once; naming them ends the run.
+ */
+export function finishUnsaid(preExisting: readonly string[]): string {
+  return (
+    `[PatchPilot] You called finish, but these tests still fail: ${preExisting.join(', ')}. They failed before the run too, ` +
+    'so they do not block a finish, but your finish does not mention them. If your change was meant to make them pass, ' +
+    'it does not yet: fix it and run them (run_tests with files or name). If they fail for a reason outside this task, ' +
+    'call finish again naming each of them and why.'
+  );
+}
+
+/**
  * A finish while tests the run broke still fail does not end the run the first time: the model is
- * told which and tries again. Failures that are pre-existing, flaky or passed alone never refuse a
- * finish; nor does a finish that names every new failure (the model says why they remain), a second
+ * told which and tries again. Failures that are flaky or passed alone never refuse a finish;
+ * pre-existing ones only ask once when the finish does not name them (unsaid); nor does a finish that names every new failure (the model says why they remain), a second
  * finish in the same failure state or with the same failing tests, or more than MAX_FINISH_REFUSALS.
  */
 export class FinishGate {
@@ -34,6 +47,7 @@ export class FinishGate {
 
   /** What to tell the model instead of ending the run, or undefined: the finish stands. */
   check(tests: Pick<TestsAfterLastChange, 'outcome' | 'version' | 'failures'>, summary = ''): string | undefined {
+    if (tests.outcome === 'known-failures') return this.unsaid(tests, summary);
     if (tests.outcome !== 'failed') return undefined;
     const fresh = tests.failures.new;
     // The same named failures refuse once, whatever was edited in between; unnamed ones once per state.
@@ -44,6 +58,17 @@ export class FinishGate {
     this.refusedFor.add(key);
     this.refusals++;
     return finishRefused(fresh);
+  }
+
+  /** Pre-existing failures the finish does not name: asked once per set of tests, never twice for the same honest finish. */
+  private unsaid(tests: Pick<TestsAfterLastChange, 'version' | 'failures'>, summary: string): string | undefined {
+    const left = tests.failures.preExisting.filter((name) => !names(summary, name));
+    const key = `pre-existing:${[...tests.failures.preExisting].sort().join('\n')}`;
+    if (!left.length || this.refusedFor.has(key) || tests.version === this.refusedAt || this.refusals >= this.maxRefusals) return undefined;
+    this.refusedAt = tests.version;
+    this.refusedFor.add(key);
+    this.refusals++;
+    return finishUnsaid(left);
   }
 }
 

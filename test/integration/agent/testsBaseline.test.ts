@@ -1,5 +1,5 @@
 // End to end: `patchpilot run` judges the tests against the baseline it records before the first
-// edit. A test that failed before the run does not refuse the finish and ends the run as
+// edit. A test that failed before the run, named in the finish, does not refuse it and ends the run as
 // "no new test failures ... 1 pre-existing failure" (exit 3); a test that fails once is rerun and
 // counted flaky; run_tests aimed at one file runs only that file.
 import { describe, test } from 'node:test';
@@ -37,7 +37,7 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
       {
-        reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] },
+        reply: { toolCalls: [call('finish', { summary: 'Fixed add(); the legacy parser test failed before this run and is not about add().' })] },
         expect: { lastMessageContains: 'None of these failures is new: 1 pre-existing failure (legacy parser)' },
       },
     ];

@@ -29,7 +29,13 @@ e2eTest(
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await chat.getByText('Patch does not apply; nothing was written', { exact: true }).waitFor();
+    // One sentence a person reads, the engine's report behind Details (once, in its own block).
+    await chat
+      .getByText("The patch expects `module.exports = () => 'goodbye';` at line 1 of greet.js; the file has `module.exports = () => 'hello';`.")
+      .waitFor();
     assert.equal(await chat.locator('.pp-patch pre').count(), 1, 'the reason is shown once, in its own block');
+    await chat.locator('.pp-patch summary', { hasText: 'Details' }).click();
+    await chat.locator('.pp-patch pre', { hasText: 'nearest candidate at line 1' }).waitFor({ state: 'visible' });
     await chat.locator('details.pp-tool', { hasText: 'read_file' }).getByText('failed', { exact: true }).waitFor();
     await vs.screenshot('patch-refused');
     assert.equal(await vs.page.locator('.monaco-diff-editor').count(), 0, 'no review opened for a patch that cannot apply');

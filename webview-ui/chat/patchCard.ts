@@ -4,6 +4,7 @@
  * while it can be undone, then "undone by you". The card is the patch's one item in the transcript;
  * patch/applied and patch/undone update it in place.
  */
+import { refusalSentence } from './refusalSentence';
 import type { AgentEvent, HunkView } from '../../src/protocol/agentEvents';
 import { button, el } from '../shared/components';
 
@@ -42,8 +43,8 @@ export class PatchCard {
     this.root.append(this.title);
     if (proposed) {
       this.title.textContent = proposed.ok ? 'Proposed patch (not written yet)' : 'Patch does not apply; nothing was written';
-      // The engine's reason once, in its own layout (aligned patch and file lines); the hunks do not repeat it.
-      if (!proposed.ok && proposed.error) this.root.append(el('pre', 'pp-tool-output pp-refusal', proposed.error));
+      // One sentence first; the engine's report once, in its own layout (aligned patch and file lines), behind Details.
+      if (!proposed.ok && proposed.error) this.root.append(...refusal(proposed.error));
       this.hunks = proposed.hunks;
       for (const h of proposed.hunks) this.list.append(hunkLine(h, STATE_WORDS[h.status], proposed.error));
     }
@@ -106,4 +107,11 @@ export class PatchCard {
     this.title.textContent = `${this.title.textContent ?? 'Patch'} (undone by you: the files are back as they were before it)`;
     this.root.classList.add('pp-patch-undone');
   }
+}
+
+function refusal(report: string): HTMLElement[] {
+  const details = document.createElement('details');
+  details.className = 'pp-refusal-details';
+  details.append(el('summary', undefined, 'Details'), el('pre', 'pp-tool-output pp-refusal', report));
+  return [el('div', 'pp-refusal-sentence', refusalSentence(report)), details];
 }

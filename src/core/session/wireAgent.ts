@@ -17,6 +17,7 @@ import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import { mcpProtectedGlobs, type McpManager } from '../mcp';
+import { hookProtectedGlobs } from '../hooks';
 import { wireCapabilities } from './capabilities';
 import { createChangeFeed, createCheckpointer } from './checkpointWiring';
 import { createHookRunner } from './hookWiring';
@@ -150,8 +151,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
   const web: OrchestratorDeps['web'] = (url, signal) =>
     safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
-  // Every workspace file an MCP server's launch names is part of its approval: protected while the server is configured.
-  const mcpProtected = o.readOnly ? [] : mcpProtectedGlobs(o.root, settings.mcp.servers);
+  // Every workspace file an MCP server's or a workspace hook's launch names is part of its approval (policy/launch): protected while configured.
+  const mcpProtected = o.readOnly ? [] : [...mcpProtectedGlobs(o.root, settings.mcp.servers), ...hookProtectedGlobs(o.root, settings.hooks)];
   // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
   const feed = o.readOnly ? undefined : createChangeFeed(o.root);
   const baseline = feed ? new GuardBaseline(feed) : undefined;

@@ -105,6 +105,11 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
   const sandbox = o.readOnly ? undefined : probeSandbox();
   if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
+  // What that means for this workspace, once: its files choose what its test commands run (tools/untrustedHostRun.ts).
+  if (sandbox && !sandbox.available && o.config.trusted === false)
+    o.notifier.warn(
+      'this workspace is not trusted and commands are not sandboxed here: its test and check commands (the package scripts, Makefiles and test configurations they run) ask before every run, in every approval mode, and again after anything in the workspace changed',
+    );
 
   let history: HistoryStore | undefined = o.history;
   if (!history)
@@ -196,6 +201,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
+    ...(o.config.trusted === false ? { workspaceTrusted: false } : {}),
     model,
     tools,
     approver: o.approver,

@@ -3,6 +3,7 @@ import { auditProtectedChanges, gateAction } from './gate';
 import { describeTestCommand, formatTestSummary, summarizeTestOutput, type TestCommandResult } from '../testRuns';
 import type { TaskRunResult } from '../ports';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
+import { approveUntrustedHostRun } from './untrustedHostRun';
 
 export type { TestCommandResult } from '../testRuns';
 
@@ -49,8 +50,9 @@ export async function runConfiguredTests(ctx: ToolContext): Promise<ToolResult> 
  * the host has one, and audits protected paths afterwards.
  */
 export async function runGuardedTestCommand(ctx: ToolContext, command: string, onStart?: () => void): Promise<TaskRunResult> {
+  const askedToRunUnsandboxed = await approveUntrustedHostRun(ctx, command);
   await approveIfRedefined(ctx, command);
-  await approveIfUnsandboxed(ctx, command);
+  if (!askedToRunUnsandboxed) await approveIfUnsandboxed(ctx, command);
   onStart?.();
   // The command runs the workspace's code, which the agent may have just written (a module the
   // tests require): in the sandbox when the host has one, like any other command that runs code.

@@ -222,6 +222,10 @@ export class Checkpointer implements Checkpoints {
   /** A path's state, its bytes kept in the blob store (read only when the stat cache does not know them). */
   private capture(rel: string, row: StatRow): Captured {
     if (row.kind === 'dir') return { kind: 'dir', hash: '', mode: row.mode, size: 0 };
+    // Another name of the same bytes may be an ignored secret (`ln .env notes.txt`): the store is
+    // readable in the workspace, so such a file is never copied into it; its change is reported as
+    // not kept (a restore cannot bring it back), as for an unreadable file.
+    if (row.kind === 'file' && row.links > 1) return 'uncaptured';
     const { index, blobs } = this.store;
     const cached = index.lookup(rel, row.sig);
     if (cached && blobs.has(cached)) return { kind: row.kind, hash: cached, mode: row.mode, size: row.size };

@@ -14,6 +14,8 @@ export interface StatRow {
   sig: string;
   size: number;
   mode: number;
+  /** Names the file has (hard links): a file with more than one is never copied into a checkpoint (checkpointer.ts). */
+  links: number;
 }
 
 export interface WalkRules {
@@ -29,7 +31,7 @@ export function rowOf(st: Stats): StatRow | undefined {
   const mode = st.mode & 0o7777;
   // A folder's times change with its entries, judged one by one: only its existence and mode count.
   const sig = kind === 'dir' ? `dir:${mode}` : `${kind}:${st.size}:${st.mtimeMs}:${st.ctimeMs}:${st.ino}:${mode}`;
-  return { kind, sig, size: st.size, mode };
+  return { kind, sig, size: st.size, mode, links: st.nlink };
 }
 
 /** Every path under `root` the rules keep, with its stat row; breadth first, folders read in batches. */

@@ -48,6 +48,8 @@ export interface ResolvedConfig {
   ignored: { key: SettingKey; origin: string; reason: string; value: unknown; userOnly?: true }[];
   /** Unknown `patchpilot.*` keys (typos), to tell the user. */
   warnings: string[];
+  /** Workspace Trust as resolved with: an untrusted workspace's files still choose what its test commands run (tools/runTests.ts). */
+  trusted?: boolean;
   /**
    * The key to send with model requests, or undefined. Never set when the base URL comes from an
    * untrusted workspace's settings (CVE-2026-21852: a repository points the client at its server).
@@ -121,6 +123,7 @@ export function resolveSettings(input: ResolveInput): ResolvedConfig {
     values,
     ignored,
     warnings,
+    trusted: input.trusted,
     apiKey,
     ...(apiKey && input.apiKeyOrigin ? { apiKeyOrigin: input.apiKeyOrigin } : {}),
     ...(input.apiKeyHelp ? { apiKeyHelp: input.apiKeyHelp } : {}),

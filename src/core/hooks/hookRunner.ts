@@ -11,7 +11,7 @@ import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import type { HookCommand, HookEventName } from '../config/hooks';
 import type { ActionApprovalRequest, Approver, CommandExecutor, CommandPolicy } from '../ports';
-import type { HookApprovals } from './hookApprovals';
+import { NOT_APPROVED, type HookApprovals } from './hookApprovals';
 import { hookInput, type HookSession, type HookSubject } from './hookInput';
 import { hooksFor } from './matcher';
 import { verdictOf, type HookVerdict } from './hookVerdict';
@@ -62,7 +62,7 @@ export class HookRunner {
   /** At a run's start: asks about each workspace hook not approved yet; one not approved does not run (and is named in a warning). */
   async askApprovals(ctx: HookApprovalContext): Promise<void> {
     for (const h of this.unapproved()) {
-      const request = approvalQuestion(h);
+      const request = approvalQuestion(h, this.o.approvals.staleReason(h), this.o.exec.sandboxed !== false);
       ctx.asked?.(request);
       const answer = await ctx.approver.approveAction(request, ctx.signal);
       ctx.asked?.(request, { approved: answer.approved, ...(answer.unattended ? { unattended: true } : {}) });
@@ -82,7 +82,21 @@ export class HookRunner {
     const input = JSON.stringify(hookInput({ ...session, cwd: this.o.root }, subject));
     const tool = 'tool' in subject ? subject.tool.name : undefined;
     for (const h of hooksFor(this.o.hooks, subject.event, names)) {
-      if (!this.o.approvals.isApproved(h)) continue;
+      const stale = this.o.approvals.staleReason(h);
+      if (stale) {
+        // Approved once, changed since (its script, or outside the sandbox any workspace file): not run, and said; asked again at the next run.
+        if (stale !== NOT_APPROVED)
+          report({
+            event: h.event,
+            command: h.command,
+            source: 'workspace',
+            outcome: 'refused',
+            reason: `not run: ${stale}; it is asked about again at the next run`,
+            ...(tool ? { tool } : {}),
+            durationMs: 0,
+          });
+        continue;
+      }
       const started = Date.now();
       const verdict = await this.runOne(h, input, signal);
       report({
@@ -118,11 +132,14 @@ export function describeHook(h: HookCommand): string {
   return `${h.event}${h.matcher ? ` (${h.matcher})` : ''}: ${h.command}`;
 }
 
-function approvalQuestion(h: HookCommand): ActionApprovalRequest {
+function approvalQuestion(h: HookCommand, stale: string | undefined, sandboxed: boolean): ActionApprovalRequest {
+  const where = sandboxed
+    ? 'it runs in the sandbox like run_command, and asks again if it or a file it names changes'
+    : 'commands are not sandboxed here, so it runs with your full rights, and asks again when any file in the workspace changes';
   return {
     kind: 'hook',
     title: `run workspace hook ${describeHook(h)}`,
-    reason: "the workspace's settings run this command on the agent's events; it runs in the sandbox like run_command, and asks again if it changes",
+    reason: `${stale && stale !== NOT_APPROVED ? `${stale.replace('since it was approved', 'since you approved it')}; ` : ''}the workspace's settings run this command on the agent's events; ${where}`,
     detail: [`event: ${h.event}`, `matcher: ${h.matcher ?? '(every one)'}`, `command: ${h.command}`, `timeout: ${h.timeoutSeconds} s`].join('\n'),
   };
 }

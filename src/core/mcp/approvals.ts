@@ -12,6 +12,7 @@ import * as fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomic } from '../fs/atomicFile';
 import { ensureRealFolderChain, ignoreInStateFolder } from '../history/stateFolder';
+import { isWorkspaceTree, type WorkspaceTree } from '../policy/launch';
 
 export interface ServerApproval {
   launch: string;
@@ -20,6 +21,8 @@ export interface ServerApproval {
    * entries written before files were part of an approval: those ask again, naming the files.
    */
   files?: Record<string, string>;
+  /** The workspace tree it was approved with, when it was approved to run outside the sandbox (policy/launch). */
+  tree?: WorkspaceTree;
   /** Tool name -> fingerprint of the definition the user approved; null until the server was first reached. */
   tools: Record<string, string> | null;
   approvedAt: number;
@@ -63,6 +66,7 @@ export class McpApprovals {
     this.entries.set(server, {
       ...approval,
       ...(approval.files ? { files: { ...approval.files } } : {}),
+      ...(approval.tree ? { tree: approval.tree } : {}),
       tools: approval.tools && { ...approval.tools },
       approvedAt: (this.options.now ?? Date.now)(),
     });
@@ -91,6 +95,7 @@ export class McpApprovals {
       this.entries.set(name, {
         launch: entry.launch,
         ...(entry.files ? { files: { ...entry.files } } : {}),
+        ...(entry.tree ? { tree: entry.tree } : {}),
         tools: entry.tools && { ...entry.tools },
         approvedAt: entry.approvedAt,
       });
@@ -126,6 +131,8 @@ export class McpApprovals {
           .sort()
           .map((f) => [f, a.files![f]]),
       );
+    // The tree's digest is what is compared; its parts only say where a change is.
+    if (a.tree) signed.push(['tree', a.tree.digest, a.tree.complete]);
     return createHmac('sha256', this.key!).update(JSON.stringify(signed)).digest('hex');
   }
 }
@@ -163,6 +170,7 @@ function isStored(e: unknown): e is StoredApproval {
     typeof x.mac === 'string' &&
     typeof x.approvedAt === 'number' &&
     (x.files === undefined || isStringRecord(x.files)) &&
+    (x.tree === undefined || isWorkspaceTree(x.tree)) &&
     (x.tools === null || isStringRecord(x.tools))
   );
 }

@@ -14,6 +14,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Elicitor } from '../ports/elicitor';
+import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../policy/network';
 
 export interface McpPromptDefinition {
   name: string;
@@ -51,6 +52,10 @@ export function installElicitation(client: Client, server: string, elicitor: Eli
   const ask = async (params: unknown, signal: AbortSignal): Promise<ElicitResult> => {
     const p = params as { mode?: string; message: string; url?: string; elicitationId?: string; requestedSchema?: unknown };
     if (p.mode === 'url') {
+      // A link the user's browser would open reaches what this machine reaches: a server must not use
+      // the user's click to send a request to a local service or the private network (a router's
+      // admin page, a dev server's endpoint). Such a link, or one that is not http(s), is declined unasked.
+      if ('refusal' in checkUrl(String(p.url), DEFAULT_NETWORK_SETTINGS)) return { action: 'decline' };
       const answer = await elicitor.elicit({ server, mode: 'url', message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) }, signal);
       return answer.action === 'accept' ? { action: 'accept' } : answer;
     }

@@ -4,8 +4,10 @@
  * annotations). A change of any of them after approval (a "rug pull", CVE-2025-54136) gives another
  * hash, so the approval no longer matches and the user is asked again.
  */
-import { createHash } from 'node:crypto';
+import { hash } from '../policy/launch/canonicalHash';
 import type { McpServerConfig } from '../config/mcpServers';
+
+export { hash, canonicalJson } from '../policy/launch/canonicalHash';
 
 /** The part of an MCP tool definition the model reads or that changes what a call does. */
 export interface McpToolDefinition {
@@ -33,20 +35,4 @@ export function toolFingerprint(tool: McpToolDefinition): string {
     inputSchema: tool.inputSchema,
     annotations: tool.annotations ?? null,
   });
-}
-
-export function hash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
-}
-
-/** JSON with object keys sorted at every level, so equal definitions hash equally whatever their key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }

@@ -3,7 +3,8 @@ export { McpApprovals, type ServerApproval, type McpApprovalsOptions } from './a
 export { McpManager, type McpManagerOptions, type McpServerStatus, type McpServerState, type McpServerCatalog } from './manager';
 export { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
 export { exposedToolName } from './naming';
-export { launchFiles, mcpProtectedGlobs, describeFileChanges, type LaunchFiles } from './launchFiles';
+export { launchFiles, describeFileChanges, type LaunchFiles } from '../policy/launch';
+export { mcpProtectedGlobs } from './protectedFiles';
 export type { McpPromptDefinition, McpResourceDefinition } from './clientFeatures';
 export { isPromptCommand, parsePromptCommand, promptCommandName, PROMPT_COMMAND_PREFIX, type PromptCommand, type PromptCatalog } from './promptCommand';
 export { expandPromptCommand, type AskPromptArgument } from './expandPrompt';

@@ -5,7 +5,7 @@
  */
 import type { ActionApprovalRequest } from '../ports';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
-import type { LaunchFiles } from './launchFiles';
+import type { LaunchFiles } from '../policy/launch';
 import type { SandboxVerdict } from './serverSandbox';
 import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../policy/network';
 import { hasAuthorizationHeader } from './remote/remoteAuth';

@@ -24,8 +24,8 @@ import type { McpApprovals } from './approvals';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
 import { McpConnection, type McpConnectionOptions } from './connection';
 import { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
-import { checkLaunch, type LaunchCheck } from './launchCheck';
-import { describeFileChanges, FileHasher, launchFiles, type LaunchFiles } from './launchFiles';
+import { asLaunch, checkLaunch, type LaunchCheck } from './launchCheck';
+import { bindCode, FileHasher, staleReason, type CodeBinding } from '../policy/launch';
 import { createMcpCallGuard, type McpCallGuard } from './resultFilter';
 import { sandboxVerdict, type ServerSandboxOptions } from './serverSandbox';
 import { launchQuestion } from './launchQuestion';
@@ -81,6 +81,8 @@ export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'c
    * unconfined and results unfiltered (tests of the bare client).
    */
   protection?: ServerSandboxOptions;
+  /** The workspace's state folder (workspace-relative), left out of the tree an unsandboxed server's approval binds. */
+  stateDir?: string;
   /** OAuth of remote servers (remote/remoteAuth.ts); without it they get their configured headers only. */
   remoteAuth?: RemoteAuthFactory;
   /** Who answers servers' elicitation requests (the chat's form, the terminal); without one servers cannot ask. */
@@ -93,8 +95,8 @@ interface Entry {
   connection?: McpConnection;
   /** The launch (and files) key the user declined at the last run's start (asked again at the next one). */
   declinedLaunch?: string;
-  /** The named files' hashes this server may start with (the approved ones); checked before each start. */
-  expectedFiles?: LaunchFiles;
+  /** What this server may start with (the approved files, and outside the sandbox the tree); checked before each start. */
+  expected?: Pick<CodeBinding, 'files' | 'tree'>;
   withheld: string[];
   offered: number;
 }
@@ -165,7 +167,7 @@ export class McpManager implements ToolSource, Disposable {
   /** `patchpilot mcp list`: connects the approved servers (asks nothing, approves nothing) and reports. */
   async inspect(signal?: AbortSignal): Promise<McpServerStatus[]> {
     const approved = [...this.entries.values()].filter((e) => !e.config.disabled && this.check(e).approved);
-    for (const e of approved) e.expectedFiles = this.options.approvals.get(e.name)?.files ?? {};
+    for (const e of approved) e.expected = this.approvedBinding(e);
     await abortable(Promise.all(approved.map((e) => this.connect(e))), signal);
     for (const e of approved) this.updateWithheld(e);
     return this.status();
@@ -179,13 +181,18 @@ export class McpManager implements ToolSource, Disposable {
     const e = this.entries.get(name);
     if (!e) throw new Error(`no MCP server named "${name}" (configured: ${this.serverNames.join(', ') || 'none'})`);
     // What the user approves is what starts now: the files as they are (checked again right before the start).
-    const { files } = this.check(e);
-    e.expectedFiles = files;
+    const { files, binding } = this.check(e);
+    e.expected = binding;
     await abortable(this.connect(e), signal);
     const c = e.connection!;
     // Not approved yet: the status would say so; what the user needs is why it did not start.
     if (c.state !== 'connected') return { status: { ...this.statusOf(e), state: 'failed', reason: c.reason ?? c.state }, tools: [] };
-    this.options.approvals.approve(name, { launch: launchFingerprint(e.config), files, tools: fingerprints(c.tools) });
+    this.options.approvals.approve(name, {
+      launch: launchFingerprint(e.config),
+      files,
+      ...(binding.tree ? { tree: binding.tree } : {}),
+      tools: fingerprints(c.tools),
+    });
     e.declinedLaunch = undefined;
     e.withheld = [];
     this.fire();
@@ -226,7 +233,7 @@ export class McpManager implements ToolSource, Disposable {
     for (const e of this.entries.values()) {
       if (e.config.disabled) continue;
       const check = this.check(e);
-      if (check.approved) e.expectedFiles = this.options.approvals.get(e.name)?.files ?? {};
+      if (check.approved) e.expected = this.approvedBinding(e);
       else if (!(await this.askLaunch(e, check, ctx))) continue;
       ready.push(e);
     }
@@ -285,16 +292,32 @@ export class McpManager implements ToolSource, Disposable {
     if (!e) throw new UserError(`no MCP server named "${server}" (configured: ${this.serverNames.join(', ') || 'none'})`);
     if (e.config.disabled) throw new UserError(`MCP server "${server}" is disabled in the settings`);
     if (!this.check(e).approved) throw new UserError(`MCP server "${server}" is not approved yet${this.hint(e)}`);
-    e.expectedFiles ??= this.options.approvals.get(e.name)?.files ?? {};
+    e.expected ??= this.approvedBinding(e);
     if (e.connection?.state !== 'connected') await abortable(this.connect(e), signal);
     const c = e.connection!;
     if (c.state !== 'connected') throw new UserError(`MCP server "${server}" is not available: ${c.reason ?? c.state}`);
     return c;
   }
 
-  /** Where the launch stands against its approval, with the named files hashed once. */
+  /**
+   * Where the launch stands against its approval, with the named files hashed once. Outside the
+   * sandbox the workspace tree is bound too, but only for a server not running: what a running
+   * server loaded is loaded; a change counts at its next start (the preflight checks it then).
+   */
   private check(e: Entry): LaunchCheck {
-    return checkLaunch(this.options.root, e.config, this.options.approvals.get(e.name), this.hasher);
+    const outsideSandbox = !this.sandboxed(e) && e.connection?.state !== 'connected';
+    const place = { outsideSandbox, ...(this.options.stateDir ? { stateDir: this.options.stateDir } : {}) };
+    return checkLaunch(this.options.root, e.config, this.options.approvals.get(e.name), this.hasher, place);
+  }
+
+  /** A local server that would start in the sandbox. */
+  private sandboxed(e: Entry): boolean {
+    return e.config.transport === 'stdio' && this.protection !== undefined && sandboxVerdict(e.name, this.protection).sandboxed;
+  }
+
+  private approvedBinding(e: Entry): Pick<CodeBinding, 'files' | 'tree'> {
+    const a = this.options.approvals.get(e.name);
+    return { files: a?.files ?? {}, ...(a?.tree ? { tree: a.tree } : {}) };
   }
 
   private async askLaunch(e: Entry, check: LaunchCheck, ctx: ToolSourceContext): Promise<boolean> {
@@ -305,9 +328,10 @@ export class McpManager implements ToolSource, Disposable {
     e.connection = undefined;
     await running?.close().catch(() => undefined);
     if (yes) {
-      this.options.approvals.approve(e.name, { launch: check.fingerprint, files: check.files, tools: null });
+      const tree = check.binding.tree;
+      this.options.approvals.approve(e.name, { launch: check.fingerprint, files: check.files, ...(tree ? { tree } : {}), tools: null });
       e.declinedLaunch = undefined;
-      e.expectedFiles = check.files;
+      e.expected = check.binding;
     } else {
       e.declinedLaunch = check.key;
     }
@@ -339,13 +363,15 @@ export class McpManager implements ToolSource, Disposable {
       root: o.root,
       // Right before every start (reconnects too): the files must still be the approved ones.
       preflight: () => {
-        const changes = describeFileChanges(
-          e.expectedFiles ?? this.options.approvals.get(e.name)?.files ?? {},
-          launchFiles(this.options.root, e.config, this.hasher),
-        );
-        return changes.length
-          ? `not started: a file it runs changed since it was approved: ${changes.join(', ')} (it is asked about again at the next run)`
-          : undefined;
+        const now = bindCode({
+          root: o.root,
+          launch: asLaunch(e.config),
+          outsideSandbox: !this.sandboxed(e),
+          hasher: this.hasher,
+          ...(o.stateDir ? { stateDir: o.stateDir } : {}),
+        });
+        const stale = staleReason(e.expected ?? this.approvedBinding(e), now);
+        return stale ? `not started: ${stale} (it is asked about again at the next run)` : undefined;
       },
       ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, blocksUnixSockets: verdict.blocksUnixSockets, options: this.protection! } } : {}),
       envAllow: this.envAllow,

@@ -44,6 +44,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   const ctx: ToolContext = {
     root,
     settings,
+    ...(deps.workspaceTrusted === false ? { workspaceTrusted: false } : {}),
     mode: settings.approval.mode,
     signal,
     approver: deps.approver,

@@ -20,6 +20,8 @@ export interface OrchestratorDeps {
   /** Workspace root; resolved to its real path at run start. */
   root: string;
   settings: PatchPilotSettings;
+  /** False for a workspace the user does not trust: what its files choose to run (test commands) asks when not sandboxed. */
+  workspaceTrusted?: boolean;
   model: ChatModel;
   tools: ToolRegistry;
   approver: Approver;

@@ -109,6 +109,7 @@ export function createMcpManager(o: {
     servers: o.servers ?? o.settings.mcp.servers,
     envAllow: o.settings.policy.envAllow,
     approvals,
+    stateDir: stateDirOf(o.root, o.settings.history.path),
     protection: o.protection ?? mcpProtection(o.root, o.settings),
     ...(o.approveHint ? { approveHint: o.approveHint } : {}),
     remoteAuth: remoteAuthFactory({

@@ -7,6 +7,7 @@
 import type { PatchPilotSettings } from '../config';
 import { defaultUserStateDir } from '../config/userState';
 import { HookApprovals, HookRunner } from '../hooks';
+import { probeSandbox } from '../policy/exec';
 import type { CommandExecutor, CommandPolicy, Notifier } from '../ports';
 import { stateDirOf } from './capabilities';
 
@@ -20,7 +21,7 @@ export function createHookRunner(o: {
   notifier?: Notifier;
 }): HookRunner | undefined {
   if (!o.exec || o.settings.hooks.length === 0) return undefined;
-  const approvals = hookApprovalsOf(o.root, o.settings, o.userStateDir);
+  const approvals = hookApprovalsOf(o.root, o.settings, { userStateDir: o.userStateDir, outsideSandbox: !o.exec.sandboxed });
   if (approvals.persistProblem && o.settings.hooks.some((h) => h.fromWorkspace)) o.notifier?.warn(approvals.persistProblem);
   return new HookRunner({
     hooks: o.settings.hooks,
@@ -32,7 +33,20 @@ export function createHookRunner(o: {
   });
 }
 
-/** The workspace's hook approvals (`patchpilot hooks approve` writes them ahead of a run). */
-export function hookApprovalsOf(root: string, settings: PatchPilotSettings, userStateDir?: string): HookApprovals {
-  return new HookApprovals({ root, stateDir: stateDirOf(root, settings.history.path), userStateDir: userStateDir ?? defaultUserStateDir() });
+/**
+ * The workspace's hook approvals (`patchpilot hooks approve` writes them ahead of a run).
+ * `outsideSandbox`: whether hooks run outside the sandbox here (default: when bubblewrap does not
+ * work), so their approvals bind the whole workspace tree.
+ */
+export function hookApprovalsOf(
+  root: string,
+  settings: PatchPilotSettings,
+  o: { userStateDir?: string | undefined; outsideSandbox?: boolean } = {},
+): HookApprovals {
+  return new HookApprovals({
+    root,
+    stateDir: stateDirOf(root, settings.history.path),
+    userStateDir: o.userStateDir ?? defaultUserStateDir(),
+    outsideSandbox: o.outsideSandbox ?? !probeSandbox().available,
+  });
 }

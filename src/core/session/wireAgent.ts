@@ -17,6 +17,7 @@ import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import { mcpProtectedGlobs, type McpManager } from '../mcp';
+import { hookProtectedGlobs } from '../hooks';
 import { wireCapabilities } from './capabilities';
 import { createChangeFeed, createCheckpointer } from './checkpointWiring';
 import { createHookRunner } from './hookWiring';
@@ -104,6 +105,11 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
   const sandbox = o.readOnly ? undefined : probeSandbox();
   if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
+  // What that means for this workspace, once: its files choose what its test commands run (tools/untrustedHostRun.ts).
+  if (sandbox && !sandbox.available && o.config.trusted === false)
+    o.notifier.warn(
+      'this workspace is not trusted and commands are not sandboxed here: its test and check commands (the package scripts, Makefiles and test configurations they run) ask before every run, in every approval mode, and again after anything in the workspace changed',
+    );
 
   let history: HistoryStore | undefined = o.history;
   if (!history)
@@ -150,8 +156,8 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
   const web: OrchestratorDeps['web'] = (url, signal) =>
     safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
-  // Every workspace file an MCP server's launch names is part of its approval: protected while the server is configured.
-  const mcpProtected = o.readOnly ? [] : mcpProtectedGlobs(o.root, settings.mcp.servers);
+  // Every workspace file an MCP server's or a workspace hook's launch names is part of its approval (policy/launch): protected while configured.
+  const mcpProtected = o.readOnly ? [] : [...mcpProtectedGlobs(o.root, settings.mcp.servers), ...hookProtectedGlobs(o.root, settings.hooks)];
   // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
   const feed = o.readOnly ? undefined : createChangeFeed(o.root);
   const baseline = feed ? new GuardBaseline(feed) : undefined;
@@ -195,6 +201,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
+    ...(o.config.trusted === false ? { workspaceTrusted: false } : {}),
     model,
     tools,
     approver: o.approver,

@@ -16,6 +16,7 @@ import {
 } from '../testRuns';
 import type { TaskRunResult } from '../ports';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
+import { approveUntrustedHostRun } from './untrustedHostRun';
 
 export type { TestCommandResult } from '../testRuns';
 
@@ -142,9 +143,10 @@ async function rerunFailures(ctx: ToolContext, configured: string, first: TestCo
  * the host has one, and audits protected paths afterwards.
  */
 export async function runGuardedTestCommand(ctx: ToolContext, command: string, onStart?: () => void, configured = command): Promise<TaskRunResult> {
-  // A narrowed command is the configured one with arguments: its definition is the configured command's.
+  // What runs is asked about in its exact bytes; a narrowed command's definition is the configured command's.
+  const askedToRunUnsandboxed = await approveUntrustedHostRun(ctx, command);
   await approveIfRedefined(ctx, configured);
-  await approveIfUnsandboxed(ctx, configured);
+  if (!askedToRunUnsandboxed) await approveIfUnsandboxed(ctx, configured);
   onStart?.();
   // The command runs the workspace's code, which the agent may have just written (a module the
   // tests require): in the sandbox when the host has one, like any other command that runs code.

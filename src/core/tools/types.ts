@@ -70,6 +70,8 @@ export interface RunState {
    * token budget). read_file fills its reply up to it, so a read is never cut after the fact.
    */
   resultChars?(): number;
+  /** Test and check commands the user approved to run outside the sandbox, with the key of the workspace they were approved over (policy/launch). */
+  hostRuns?: Map<string, string>;
   /** Hook before files are written (the host's problems in them, so the after-write hook reports only new ones). */
   beforeWrite?(paths: string[]): void;
   /** Hook after files were written (auto-commit, tests after edit, new problems). */
@@ -105,6 +107,8 @@ export interface ToolContext {
   /** Real absolute path of the workspace root. */
   root: string;
   settings: PatchPilotSettings;
+  /** False for a workspace the user does not trust (its test commands then run sandboxed or asked). */
+  workspaceTrusted?: boolean;
   mode: ApprovalMode;
   signal: AbortSignal;
   approver: Approver;

@@ -38,7 +38,7 @@ function runner(hooks: HookCommand[], exits: Record<string, { exitCode: number; 
         ? { verdict: 'deny', rule: 'deny:user', reason: 'denied by your rule' }
         : { verdict: 'ask', rule: 'ask:default', reason: 'not on the allowlist' },
   };
-  const approvals = new HookApprovals({ root: dir, userStateDir: path.join(dir, 'state') });
+  const approvals = new HookApprovals({ root: dir, userStateDir: path.join(dir, 'state'), outsideSandbox: false });
   const r = new HookRunner({ hooks, root: dir, policy, exec, approvals, approveHint: 'approve them ahead with: patchpilot hooks approve' });
   return { r, ran, approvals, root: dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

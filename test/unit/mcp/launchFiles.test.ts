@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { resolveSettings } from '../../../src/core/config';
 import { loadCliConfig } from '../../../src/core/config/cliConfig';
-import { ABSENT, describeFileChanges, FileHasher, launchFiles, mcpProtectedGlobs } from '../../../src/core/mcp/launchFiles';
+import { ABSENT, describeFileChanges, FileHasher, launchFiles } from '../../../src/core/policy/launch';
+import { mcpProtectedGlobs } from '../../../src/core/mcp/protectedFiles';
 import { createProtectedMatcher } from '../../../src/core/policy/path/protectedPaths';
 import type { McpServerConfig } from '../../../src/core/mcp';
 import { tempWorkspace } from '../tools/helpers';
@@ -91,7 +92,7 @@ describe('launchFiles: the workspace files a launch names', () => {
     const files = launchFiles(ws.root, stdio('node', ['tools/mcp-srv.mjs', '--config', 'later.yaml']));
     assert.match(files['tools/mcp-srv.mjs']!, /^sha256:[0-9a-f]{64}$/);
     assert.equal(files['later.yaml'], ABSENT);
-    assert.deepEqual(launchFiles(ws.root, { transport: 'http', url: 'http://h/mcp', headers: {}, alwaysAllow: [], disabled: false }), {});
+    assert.deepEqual(launchFiles(ws.root, { transport: 'http', url: 'http://h/mcp', headers: {}, alwaysAllow: [], disabled: false } as McpServerConfig), {});
   });
 
   test('a changed, added or removed file is named; the same bytes are no change', () => {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { createIgnoreFilter } from '../../../core/policy/path';
 import { mcpProtectedGlobs } from '../../../core/mcp';
+import { hookProtectedGlobs } from '../../../core/hooks';
 import type { Approver, DiffPreview, PatchEngine } from '../../../core/ports';
 import type { PatchRecord } from '../../../core/history/types';
 import { createPathPolicy } from '../../../core/tools/policyAdapters';
@@ -122,7 +123,11 @@ export class PatchActions {
 
     const ignore = createIgnoreFilter(root);
     // The files MCP servers run are protected here as in the agent's own writes (session/wireAgent.ts).
-    const protectedPaths = [...config.settings.policy.protectedPaths, ...mcpProtectedGlobs(root, config.settings.mcp.servers)];
+    const protectedPaths = [
+      ...config.settings.policy.protectedPaths,
+      ...mcpProtectedGlobs(root, config.settings.mcp.servers),
+      ...hookProtectedGlobs(root, config.settings.hooks),
+    ];
     const policy = createPathPolicy(root, { protectedPaths, denyPaths: config.settings.policy.denyPaths }, (rel, isDir) => ignore.isIgnored(rel, isDir));
     const paths = [...new Set(preview.files.flatMap((f) => [f.oldPath, f.newPath]).filter((p): p is string => !!p))];
     const decisions = await Promise.all(paths.map(async (p) => ({ path: p, decision: await policy.check(p, 'write') })));

@@ -1,8 +1,10 @@
 /**
- * The workspace files a local MCP server's launch names, by content hash: what the user really
- * approves when they approve `node tools/mcp-srv.mjs` is that script's bytes, not the string. The
- * agent can write workspace files, so a hash of the launch strings alone let it change an approved
- * server's code (attacks.mcpLaunch: test/integration/agent/attacks.mcpLaunch.test.ts).
+ * The workspace files a launch names (a local MCP server's command line, a hook's command), by
+ * content hash: what the user really approves when they approve `node tools/mcp-srv.mjs` is that
+ * script's bytes, not the string. The agent can write workspace files, so a hash of the launch
+ * strings alone let it change an approved server's code (attacks.mcpLaunch). These named files are
+ * also what is protected at write time (launchProtectedGlobs); for a launch outside the sandbox the
+ * approval binds the whole workspace tree as well (codeBinding.ts), since no parser sees every load.
  *
  * Named, here, means: the command itself when it is a path (or found on a PATH folder inside the
  * workspace); every argument and env value, whole, after `--opt=`, and word by word when it holds
@@ -18,8 +20,16 @@
 import { closeSync, lstatSync, openSync, readFileSync, readSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import type { McpServerConfig } from '../config/mcpServers';
-import type { ProtectedGlob } from '../policy/path/protectedPaths';
+import type { ProtectedGlob } from '../path/protectedPaths';
+
+/** A program started on the user's behalf: what its files are looked up from. A remote MCP server (`transport` not stdio) names none. */
+export interface Launch {
+  transport?: string;
+  command: string;
+  args: readonly string[];
+  env: Readonly<Record<string, string>>;
+  cwd?: string;
+}
 
 /** Workspace-relative POSIX path -> `sha256:<hex>` or `absent`. */
 export type LaunchFiles = Record<string, string>;
@@ -61,9 +71,9 @@ export class FileHasher {
   }
 }
 
-/** The named files of a stdio launch (none for a remote server). */
-export function launchFiles(root: string, config: McpServerConfig, hasher = new FileHasher()): LaunchFiles {
-  if (config.transport !== 'stdio') return {};
+/** The named files of a local launch (none for a remote server). */
+export function launchFiles(root: string, config: Launch | { transport: string }, hasher = new FileHasher()): LaunchFiles {
+  if (!('command' in config) || (config.transport !== undefined && config.transport !== 'stdio')) return {};
   const rootReal = safeRealpath(root);
   const cwd = path.resolve(root, config.cwd ?? '.');
   const out: LaunchFiles = {};
@@ -220,18 +230,15 @@ export function describeFileChanges(approved: LaunchFiles | undefined, now: Laun
 }
 
 /**
- * The protected set's share of MCP: every file the configured servers' launches name, as an exact
+ * The protected set's share of launches (MCP servers, hooks): every file a launch names, as an exact
  * anchored glob (special characters escaped) with its reason, so a patch or write asks in every
  * mode and a command cannot change it (read-only in the sandbox, restored without one).
  */
-export function mcpProtectedGlobs(root: string, servers: Record<string, McpServerConfig>): ProtectedGlob[] {
+export function launchProtectedGlobs(root: string, launches: readonly { launch: Launch; why: string }[]): ProtectedGlob[] {
   const out: ProtectedGlob[] = [];
-  for (const [name, config] of Object.entries(servers)) {
-    for (const rel of Object.keys(launchFiles(root, config))) {
-      out.push({
-        glob: `/${rel.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/ $/, '\\ ')}`,
-        why: `MCP server "${name}" runs it: its content is part of the server's approval`,
-      });
+  for (const { launch, why } of launches) {
+    for (const rel of Object.keys(launchFiles(root, launch))) {
+      out.push({ glob: `/${rel.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`).replace(/ $/, '\\ ')}`, why });
     }
   }
   return out;

@@ -92,6 +92,7 @@ export class Checkpointer implements Checkpoints {
         ...(uncaptured.length ? { uncaptured } : {}),
       };
       this.store.save(record);
+      await this.store.blobs.measure();
       const pruned = this.store.prune(this.options.maxBytes, input.runId);
       if (pruned.droppedRuns.length > 0) input.notice?.(describePrune(pruned, this.options.maxBytes));
       return record;
@@ -142,7 +143,7 @@ export class Checkpointer implements Checkpoints {
       if (this.options.watch !== false && !this.feed) {
         const owned = !this.options.feed;
         const feed = this.options.feed ?? new ChangeFeed(this.options.root, path.join(this.store.dir, 'feed'), this.stateRel());
-        if (feed.start()) this.feed = { feed, cursor: feed.cursor(), owned };
+        if (await feed.start()) this.feed = { feed, cursor: feed.cursor(), owned };
         else if (owned) feed.close();
       }
       await this.feed?.feed.settle();

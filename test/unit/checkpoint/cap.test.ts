@@ -89,3 +89,31 @@ describe('the checkpoint cap on a workspace larger than the cap', () => {
     }
   });
 });
+
+describe("a first checkpoint stops at the run's abort signal", () => {
+  test('begin rejects once the signal aborts; the next begin copies only what the first did not', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`src/f${i}.txt`] = `file ${i}\n`;
+    const ws = tempWorkspace(files);
+    const c = new Checkpointer({ root: ws.root, stateDir: path.join(ws.root, '.patchpilot'), maxBytes: 1024 ** 3, ignored: () => () => false, watch: false });
+    try {
+      const controller = new AbortController();
+      setImmediate(() => controller.abort()); // at the capture's first turn of the event loop
+      await assert.rejects(c.begin({ runId: 'r', step: 1, tool: 'run_command', scope: 'workspace', signal: controller.signal }), { name: 'AbortError' });
+      const open = await c.begin({ runId: 'r', step: 2, tool: 'run_command', scope: 'workspace' });
+      writeFileSync(abs(ws.root, 'src/f0.txt'), 'changed\n');
+      const record = await open!.end();
+      assert.deepEqual(
+        record!.changes.map((ch) => ch.path),
+        ['src/f0.txt'],
+      );
+    } finally {
+      c.dispose();
+      ws.cleanup();
+    }
+  });
+});
+
+function abs(root: string, rel: string): string {
+  return path.join(root, rel);
+}

@@ -16,6 +16,8 @@ export function hashBytes(bytes: Uint8Array): string {
 export class BlobStore {
   /** Bytes stored, counted once (a listing) and kept up to date by put and remove. */
   private total: number | undefined;
+  /** Fan-out folders made (or found) already: a first checkpoint puts 100,000 blobs into 256 of them. */
+  private readonly madeDirs = new Set<string>();
 
   constructor(readonly dir: string) {}
 
@@ -44,9 +46,19 @@ export class BlobStore {
     const hash = hashBytes(bytes);
     const file = this.file(hash);
     if (existsSync(file)) return { hash, added: 0 };
-    mkdirSync(path.dirname(file), { recursive: true });
+    const dir = path.dirname(file);
+    if (!this.madeDirs.has(dir)) {
+      mkdirSync(dir, { recursive: true });
+      this.madeDirs.add(dir);
+    }
     // Whole or absent after a kill -9; a blob lost to a power cut is found missing by a restore, which then refuses that file.
-    writeFileAtomic(file, bytes, { mode: 0o600, durable: false });
+    try {
+      writeFileAtomic(file, bytes, { mode: 0o600, durable: false });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      mkdirSync(dir, { recursive: true }); // the store was removed under a running process
+      writeFileAtomic(file, bytes, { mode: 0o600, durable: false });
+    }
     if (this.total !== undefined) this.total += bytes.length;
     return { hash, added: bytes.length };
   }

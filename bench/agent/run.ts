@@ -29,6 +29,7 @@ import { ScriptedModelServer, type ScriptedTurn } from '../../test/support/scrip
 import { StepMeter, instantModel, loopBlockProbe, noopTools, percentile } from './instant';
 import { cachePrefixTable } from './cachePrefix';
 import { checkpointTable } from './checkpoints';
+import { firstCheckpointTable } from './firstCheckpoint';
 import { installHistory, prefilledHistory } from './prefill';
 
 const STEPS = Number(process.env.BENCH_STEPS ?? 200);
@@ -208,6 +209,10 @@ async function main(): Promise<void> {
     console.log(await checkpointTable(log));
     return;
   }
+  if (process.env.BENCH_PART === 'first-checkpoint') {
+    console.log(await firstCheckpointTable(log));
+    return;
+  }
   log(`agent benchmark: ${STEPS} tool steps per run, history of ${ROWS.toLocaleString('en')} rows`);
   const prefilled = await prefilledHistory(ROWS, log);
   for (const kind of ['main-thread, empty', 'worker, empty', 'main-thread, 100k rows', 'worker, 100k rows'] as const) {
@@ -244,6 +249,8 @@ async function main(): Promise<void> {
   console.log(await cachePrefixTable(log));
   console.log(`\n(d) a command step's own cost and its checkpoint, by workspace size:`);
   console.log(await checkpointTable(log));
+  console.log(`\n(e) the first checkpoint of a workspace beside shadow git and git write-tree:`);
+  console.log(await firstCheckpointTable(log));
   console.log(`node ${process.version}, ${os.cpus().length} cpu(s) (${os.cpus()[0]?.model ?? '?'}), load average ${os.loadavg()[0]!.toFixed(1)}`);
 }
 

@@ -123,6 +123,8 @@ export type AgentEvent =
   | { type: 'model/retrying'; attempt: number; delayMs: number; reason: string }
   | { type: 'tool/started'; callId: string; name: string; args: unknown }
   | { type: 'tool/finished'; callId: string; name: string; ok: boolean; output: string; durationMs: number }
+  /** A checkpoint that takes long (the first of a large workspace): `done` of `total` files kept so far, at most twice a second. */
+  | { type: 'checkpoint/progress'; callId: string; done: number; total: number }
   /** A step's files were kept before it ran (src/core/checkpoint): "restore to before step `step`" undoes them. */
   | { type: 'checkpoint/saved'; runId: string; step: number; callId: string; tool: string; paths: string[] }
   /**

@@ -5,6 +5,7 @@
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
+import { describeCheckpointProgress } from '../../src/protocol/checkpointProgress';
 import { describeRulesLoaded } from '../../src/protocol/rulesLoaded';
 import { describeTestsOutcome, runEndView } from '../../src/protocol/runEnd';
 import { badge, button, collapsible, el, icon } from '../shared/components';
@@ -49,6 +50,8 @@ interface RunView {
   /** Tool calls of the run by call id; `finished` once their result came. */
   tools: Map<string, { item: HTMLElement; body: HTMLElement; status: HTMLElement; finished?: boolean }>;
   streamedSinceStep: boolean;
+  /** The one line a long checkpoint updates in place ("Preparing checkpoints: 41,200 of 100,000 files"). */
+  checkpointProgress?: HTMLElement;
 }
 
 export class Transcript {
@@ -244,6 +247,13 @@ export class Transcript {
         // The pending approval card shows the question (see approvals in main.ts); the tool says it waits.
         this.setWaitingBadge('waiting for you');
         return;
+      case 'checkpoint/progress': {
+        if (!run) return;
+        run.checkpointProgress ??= this.container().appendChild(el('div', 'pp-note'));
+        run.checkpointProgress.textContent = describeCheckpointProgress(e);
+        if (e.done >= e.total) run.checkpointProgress = undefined; // the next long checkpoint gets its own line
+        return;
+      }
       case 'test/started':
         this.container().append(el('div', 'pp-note', `Running tests: ${e.command}`));
         return;

@@ -2,6 +2,7 @@ import type { AgentEvent, RoleUsageView } from '../../protocol/agentEvents';
 import { formatTokens } from '../../core/context/budget';
 import { describeTestsOutcome } from '../../core/orchestrator/testsOutcome';
 import { describeRulesLoaded } from '../../protocol/rulesLoaded';
+import { describeCheckpointProgress } from '../../protocol/checkpointProgress';
 
 /** --json: one event per line on stdout, for scripts. */
 export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e: AgentEvent) => void {
@@ -77,6 +78,9 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         for (const w of e.warnings ?? []) line(`  patch warning: ${w}`);
         // A dry run writes nothing: the diff is what the user came for.
         if (dryRun && e.diff) line(`--- proposed patch (dry run, not applied) ---\n${e.diff.trimEnd()}\n---`);
+        break;
+      case 'checkpoint/progress':
+        line(`  ${describeCheckpointProgress(e)}`);
         break;
       case 'tool/finished':
         line(`  ${e.ok ? 'ok' : 'failed'}: ${firstLine(e.output)}`);

@@ -2,7 +2,7 @@
  * The checkpoint store under `<workspace>/.patchpilot/checkpoints/`: `blobs/` (content-addressed),
  * `runs/<runId>/<seq>.json` (one record per step that changed something, each written atomically),
  * `index.jsonl` (the stat cache) and `notes.json` (restores the agent has not been told of yet).
- * Capped: over `maxBytes`, the oldest runs' records go first, then the blobs nothing refers to.
+ * Capped: over `maxBytes` of restore points, the oldest runs' records go first, then the blobs nothing refers to.
  */
 import { readFileSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -99,51 +99,42 @@ export class CheckpointStore {
   }
 
   /**
-   * Keeps the blobs within `maxBytes`: drops the oldest runs' records (never `keepRunId`'s), then
-   * the blobs no remaining record refers to; the stat cache's own blobs go last. Returns what it freed.
+   * Keeps the restore points' own bytes within `maxBytes`: the oldest runs' records go first (never
+   * `keepRunId`'s), then the blobs no remaining record refers to. The copy of the workspace as it is
+   * now (the blobs the stat cache names) does not count and is never dropped: it is what the next
+   * checkpoint and the newest restore points stand on, and dropping it made every run over the cap
+   * copy the whole workspace again and lose the run before it. Returns what it freed and dropped.
    */
   prune(maxBytes: number, keepRunId?: string): { freedBytes: number; droppedRuns: string[] } {
     if (this.blobs.totalBytes() <= maxBytes) return { freedBytes: 0, droppedRuns: [] };
-    const blobs = this.blobs.list();
-    let total = blobs.reduce((n, b) => n + b.size, 0);
-    const runs = this.runs().reverse(); // oldest first
+    const current = this.index.hashes();
+    const history = this.blobs.list().filter((b) => !current.has(b.hash));
+    let total = history.reduce((n, b) => n + b.size, 0);
     const droppedRuns: string[] = [];
     let freedBytes = 0;
-    const referenced = (exclude: ReadonlySet<string>) => {
-      const refs = new Set<string>();
-      for (const r of runs)
-        if (!exclude.has(r.runId))
-          for (const rec of this.records(r.runId)) for (const c of rec.changes) for (const s of [c.before, c.after]) if (s?.hash) refs.add(s.hash);
-      return refs;
-    };
-    const sweep = (keep: ReadonlySet<string>) => {
-      for (const b of blobs) {
-        if (keep.has(b.hash) || !this.blobs.has(b.hash)) continue;
-        this.blobs.remove(b.hash);
-        total -= b.size;
-        freedBytes += b.size;
-      }
-    };
-    const dropped = new Set<string>();
+    const runs = this.runs().reverse(); // oldest first
     for (const r of runs) {
       if (total <= maxBytes) break;
       if (r.runId === keepRunId) continue;
       rmSync(this.runDir(r.runId), { recursive: true, force: true });
-      dropped.add(r.runId);
       droppedRuns.push(r.runId);
-      const refs = referenced(dropped);
-      for (const h of this.index.hashes()) refs.add(h);
-      sweep(refs);
-    }
-    if (total > maxBytes) {
-      // Still over: the stat cache's copies of unchanged files go; the next capture reads them again.
-      const refs = referenced(dropped);
-      const cacheOnly = new Set([...this.index.hashes()].filter((h) => !refs.has(h)));
-      this.index.forgetHashes(cacheOnly);
-      this.index.flush();
-      sweep(refs);
+      const referenced = this.referencedBy(runs.filter((x) => !droppedRuns.includes(x.runId)).map((x) => x.runId));
+      for (const b of history) {
+        if (referenced.has(b.hash) || !this.blobs.has(b.hash)) continue;
+        this.blobs.remove(b.hash);
+        total -= b.size;
+        freedBytes += b.size;
+      }
     }
     return { freedBytes, droppedRuns };
+  }
+
+  /** Every blob hash the records of these runs name. */
+  private referencedBy(runIds: readonly string[]): Set<string> {
+    const refs = new Set<string>();
+    for (const runId of runIds)
+      for (const rec of this.records(runId)) for (const c of rec.changes) for (const s of [c.before, c.after]) if (s?.hash) refs.add(s.hash);
+    return refs;
   }
 }
 

@@ -7,8 +7,9 @@
 import path from 'node:path';
 import { ChangeFeed, type FeedCursor } from '../fs/changeFeed';
 import { CheckpointStore } from './checkpointStore';
-import { readBytes, statPath, statWorkspace, type StatRow } from './workspaceState';
-import type { CheckpointScope, Checkpoints, FileState, OpenCapture, PathChange, StepCheckpoint } from './types';
+import { TimeSlicer, throttledProgress } from '../base/timeSlicer';
+import { readBytes, statListed, statPath, statWorkspace, type StatRow } from './workspaceState';
+import type { BeginInput, Checkpoints, FileState, OpenCapture, PathChange, StepCheckpoint } from './types';
 
 export interface CheckpointerOptions {
   /** Real path of the workspace root. */
@@ -24,6 +25,12 @@ export interface CheckpointerOptions {
   watch?: boolean;
   /** The workspace's one change feed, shared with the protected guard (wireAgent); without it the checkpointer makes its own. */
   feed?: ChangeFeed;
+  /**
+   * The kept files as the repository lists them (`git ls-files`, tracked and untracked, none ignored,
+   * `.patchpilotignore` applied), or undefined without a usable repository: the first look then
+   * walks. Saves a stat of every folder and an ignore match per path, and never enters an ignored tree.
+   */
+  listKept?(signal?: AbortSignal): Promise<readonly string[] | undefined>;
 }
 
 interface Known {
@@ -48,6 +55,8 @@ export class Checkpointer implements Checkpoints {
   last: CaptureStats | undefined;
   /** How the last workspace capture found the changes: the change feed, or a walk. */
   lastMode: 'feed' | 'walk' | undefined;
+  /** How the first look listed the workspace: the repository's listing, or a walk. */
+  lastListing: 'git' | 'walk' = 'walk';
   /** Every kept workspace path as of the last look, with its state (its bytes are in the blob store). */
   private known: Map<string, Known> | undefined;
   private feed: { feed: ChangeFeed; cursor: FeedCursor; owned: boolean } | undefined;
@@ -61,7 +70,7 @@ export class Checkpointer implements Checkpoints {
     return this.store.takeNotes();
   }
 
-  async begin(input: { runId: string; step: number; tool: string; scope: CheckpointScope }): Promise<OpenCapture | undefined> {
+  async begin(input: BeginInput): Promise<OpenCapture | undefined> {
     if (input.scope === 'none') return undefined;
     this.store.ensure();
     this.addedBytes = 0;
@@ -83,17 +92,20 @@ export class Checkpointer implements Checkpoints {
         ...(uncaptured.length ? { uncaptured } : {}),
       };
       this.store.save(record);
-      this.store.prune(this.options.maxBytes, input.runId);
+      await this.store.blobs.measure();
+      const pruned = this.store.prune(this.options.maxBytes, input.runId);
+      if (pruned.droppedRuns.length > 0) input.notice?.(describePrune(pruned, this.options.maxBytes));
       return record;
     };
     if (input.scope === 'workspace') {
       // `known` is made to match the disk (changes since the last step are not this step's), then the step's changes are what moved from it.
-      await this.sync();
+      await this.sync(input);
       const beginMs = Date.now() - started;
       return {
         end: async () => {
           const endStart = Date.now();
-          const { changes, uncaptured } = await this.advance();
+          // Not the run's signal: a cancelled command's changes still need their record, or no restore could undo them.
+          const { changes, uncaptured } = await this.advance({ progress: input.progress });
           return finish('workspace', changes, uncaptured, beginMs, endStart);
         },
       };
@@ -125,27 +137,47 @@ export class Checkpointer implements Checkpoints {
    * Brings `known` (every kept path's stat and state) up to the disk: a walk the first time, then only
    * the paths the change feed saw (a walk again when it missed something).
    */
-  private async sync(): Promise<void> {
+  private async sync(input: Pick<BeginInput, 'signal' | 'progress'>): Promise<void> {
     if (!this.known) {
       // The feed starts before the walk: a change during the walk is seen by one or the other.
       if (this.options.watch !== false && !this.feed) {
         const owned = !this.options.feed;
         const feed = this.options.feed ?? new ChangeFeed(this.options.root, path.join(this.store.dir, 'feed'), this.stateRel());
-        if (feed.start()) this.feed = { feed, cursor: feed.cursor(), owned };
+        if (await feed.start()) this.feed = { feed, cursor: feed.cursor(), owned };
         else if (owned) feed.close();
       }
       await this.feed?.feed.settle();
       this.feed?.cursor.take();
+      const rows = await this.lookAtWorkspace(input.signal);
       const known = new Map<string, Known>();
-      for (const [rel, row] of await statWorkspace(this.options.root, this.walkRules())) known.set(rel, { row, state: this.capture(rel, row) });
+      const slicer = new TimeSlicer(input.signal);
+      const progress = throttledProgress(input.progress);
+      try {
+        for (const [rel, row] of rows) {
+          known.set(rel, { row, state: this.capture(rel, row) });
+          progress(known.size, rows.size);
+          await slicer.turn();
+        }
+      } finally {
+        this.store.index.flush(); // what was kept before a cancel is not read again by the next run
+      }
       this.known = known;
       return;
     }
-    await this.advance();
+    // Never cut short: the feed's paths are taken, a half-done advance would lose them.
+    await this.advance({ progress: input.progress });
+  }
+
+  /** The first look at the workspace: the repository's own listing where there is one, else a walk. */
+  private async lookAtWorkspace(signal?: AbortSignal): Promise<Map<string, StatRow>> {
+    const listed = await this.options.listKept?.(signal);
+    if (!listed) return statWorkspace(this.options.root, this.walkRules());
+    this.lastListing = 'git';
+    return statListed(this.options.root, listed, { listed: { skip: this.ownRule() }, walked: this.walkRules() }, signal);
   }
 
   /** Moves `known` to the disk now; what changed on the way, with its states before and after. */
-  private async advance(): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
+  private async advance(input: Pick<BeginInput, 'progress'>): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
     const known = this.known!;
     let rels: Set<string>;
     let rows: Map<string, StatRow> | undefined;
@@ -161,7 +193,12 @@ export class Checkpointer implements Checkpoints {
     const changes: PathChange[] = [];
     const uncaptured: string[] = [];
     const skip = this.skipRule();
+    const slicer = new TimeSlicer();
+    const progress = throttledProgress(input.progress);
+    let done = 0;
     for (const rel of [...rels].sort()) {
+      progress(++done, rels.size);
+      await slicer.turn();
       const was = known.get(rel);
       const row = rows ? rows.get(rel) : skip(rel, false) ? undefined : statPath(this.options.root, rel);
       if (was && row && was.row.sig === row.sig) continue;
@@ -248,9 +285,15 @@ export class Checkpointer implements Checkpoints {
   /** Left out of workspace captures: the state folder, every `.git`, ignored paths. */
   private skipRule(): (rel: string, isDir: boolean) => boolean {
     const ignored = this.options.ignored();
+    const own = this.ownRule();
+    return (rel, isDir) => own(rel) || ignored(rel, isDir);
+  }
+
+  /** The state folder and every `.git`: what no capture keeps, whatever the ignore files say. */
+  private ownRule(): (rel: string) => boolean {
     const state = this.stateRel();
     const inGit = (rel: string) => rel === '.git' || rel.startsWith('.git/') || rel.endsWith('/.git') || rel.includes('/.git/');
-    return (rel, isDir) => rel === state || rel.startsWith(`${state}/`) || inGit(rel) || ignored(rel, isDir);
+    return (rel) => rel === state || rel.startsWith(`${state}/`) || inGit(rel);
   }
 
   private stateRel(): string {
@@ -293,4 +336,10 @@ function toRel(root: string, p: string): string | undefined {
   const rel = path.relative(root, path.resolve(root, p));
   if (!rel || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
   return rel.split(path.sep).join('/');
+}
+
+/** "The checkpoint store is over its cap (512 MiB): the restore points of 2 older runs were dropped (run-a, run-b)." */
+function describePrune(pruned: { droppedRuns: string[] }, maxBytes: number): string {
+  const n = pruned.droppedRuns.length;
+  return `the checkpoint store is over its cap (${Math.round(maxBytes / 1024 / 1024)} MiB, patchpilot.checkpoints.maxBytes): the restore points of ${n} older run${n === 1 ? ' were' : 's were'} dropped (${pruned.droppedRuns.join(', ')})`;
 }

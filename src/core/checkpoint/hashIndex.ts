@@ -55,15 +55,6 @@ export class HashIndex {
     this.pending.push(JSON.stringify([rel, sig, hash]));
   }
 
-  /** Forgets every entry with one of these hashes (their blobs were pruned). */
-  forgetHashes(hashes: ReadonlySet<string>): void {
-    for (const [rel, e] of this.entries) {
-      if (!hashes.has(e.hash)) continue;
-      this.entries.delete(rel);
-      this.pending.push(JSON.stringify([rel, '', null]));
-    }
-  }
-
   hashes(): Set<string> {
     return new Set([...this.entries.values()].map((e) => e.hash));
   }

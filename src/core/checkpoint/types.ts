@@ -3,6 +3,7 @@
  * "restore to before step N" can put every file back (edited, created, deleted, renamed, mode bits,
  * whatever a command or a test run did). Contents live in a content-addressed blob store.
  */
+import type { ProgressReport } from '../base/timeSlicer';
 
 /** One path's state: a file (its bytes' hash), a symbolic link (its target's hash), or a folder. */
 export interface FileState {
@@ -50,9 +51,23 @@ export interface OpenCapture {
   end(): Promise<StepCheckpoint | undefined>;
 }
 
+/** What a step's checkpoint is for, and how a long one reports back (a first checkpoint of a large workspace takes seconds). */
+export interface BeginInput {
+  runId: string;
+  step: number;
+  tool: string;
+  scope: CheckpointScope;
+  /** The run's abort signal: a long preparation stops at its next turn of the event loop. */
+  signal?: AbortSignal;
+  /** Files prepared of the files to prepare, reported at most twice a second while a capture takes long. */
+  progress?: ProgressReport;
+  /** Something the user should know about the store (what the size cap dropped). */
+  notice?: (message: string) => void;
+}
+
 /** The orchestrator's view of the checkpoint store (the CLI and the host hand it one). */
 export interface Checkpoints {
-  begin(input: { runId: string; step: number; tool: string; scope: CheckpointScope }): Promise<OpenCapture | undefined>;
+  begin(input: BeginInput): Promise<OpenCapture | undefined>;
   /** Notes for the agent about restores since its last turn (taken once). */
   takeNotes(): string[];
 }

@@ -6,6 +6,7 @@
 import { promises as fsp, type Stats } from 'node:fs';
 import { lstatSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
+import { TimeSlicer } from '../base/timeSlicer';
 import type { FileState } from './types';
 
 export interface StatRow {
@@ -81,3 +82,48 @@ export function readBytes(root: string, rel: string, kind: FileState['kind']): B
   const abs = path.join(root, rel);
   return kind === 'link' ? Buffer.from(readlinkSync(abs), 'utf8') : kind === 'file' ? readFileSync(abs) : Buffer.alloc(0);
 }
+
+/**
+ * The rows of a listing the repository made (`git ls-files`: tracked and untracked files, none
+ * ignored), with every folder above them: no folder is read and no ignore rule matched per file. An
+ * entry that is a folder on disk (a nested repository, `sub/`) is walked with the full rules.
+ */
+export async function statListed(
+  root: string,
+  listed: readonly string[],
+  rules: { listed: WalkRules; walked: WalkRules },
+  signal?: AbortSignal,
+): Promise<Map<string, StatRow>> {
+  const slicer = new TimeSlicer(signal);
+  const paths = new Set<string>();
+  /** Folders that hold a listed entry; a listed entry that is a folder on disk but holds none is a nested repository. */
+  const parents = new Set<string>();
+  for (const entry of listed) {
+    const rel = entry.endsWith('/') ? entry.slice(0, -1) : entry;
+    if (!rel || rules.listed.skip(rel, entry.endsWith('/'))) continue;
+    paths.add(rel);
+    for (let i = rel.lastIndexOf('/'); i > 0 && !parents.has(rel.slice(0, i)); i = rel.lastIndexOf('/', i - 1)) {
+      parents.add(rel.slice(0, i));
+      paths.add(rel.slice(0, i));
+    }
+    await slicer.turn();
+  }
+  const out = new Map<string, StatRow>();
+  const folders: string[] = [];
+  const all = [...paths];
+  for (let i = 0; i < all.length; i += STAT_BATCH) {
+    const batch = all.slice(i, i + STAT_BATCH);
+    const stats = await Promise.all(batch.map((rel) => fsp.lstat(path.join(root, rel)).catch(() => undefined)));
+    batch.forEach((rel, k) => {
+      const row = stats[k] && rowOf(stats[k]);
+      if (!row) return; // vanished since the listing
+      out.set(rel, row);
+      if (row.kind === 'dir' && !parents.has(rel)) folders.push(rel);
+    });
+    await slicer.turn();
+  }
+  for (const folder of folders) for (const [rel, row] of await statWorkspace(root, rules.walked, folder)) out.set(rel, row);
+  return out;
+}
+
+const STAT_BATCH = 256;

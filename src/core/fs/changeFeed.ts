@@ -12,6 +12,7 @@
  */
 import { watch, type FSWatcher, mkdirSync, readdirSync, rmSync, writeFileSync, lstatSync } from 'node:fs';
 import path from 'node:path';
+import { TimeSlicer } from '../base/timeSlicer';
 
 /** Under the kernel's default queue (16,384): more events than this in one interval may have overflowed it. */
 const MAX_EVENTS = 8000;
@@ -49,6 +50,7 @@ export class ChangeFeed {
   private readonly watchers = new Map<string, { w: FSWatcher; ino: number }>();
   private readonly cursors = new Set<Cursor>();
   private started: boolean | undefined;
+  private starting: Promise<boolean> | undefined;
   private markerSeq = 0;
   private readonly waiting = new Map<string, () => void>();
   private markerWatch: FSWatcher | undefined;
@@ -63,9 +65,16 @@ export class ChangeFeed {
     readonly stateRel: string,
   ) {}
 
-  /** Watches every folder but `.git` and the state folder, once; false when watching is not possible here (then nothing is watched). */
-  start(): boolean {
-    if (this.started !== undefined) return this.started;
+  /**
+   * Watches every folder but `.git` and the state folder, once; false when watching is not possible
+   * here (then nothing is watched). Asynchronous: a watch per folder of a large workspace (thousands)
+   * takes seconds, so the folders are watched in slices that give the event loop its turns.
+   */
+  start(): Promise<boolean> {
+    return (this.starting ??= this.startWatching());
+  }
+
+  private async startWatching(): Promise<boolean> {
     try {
       mkdirSync(this.markerDir, { recursive: true });
       this.markerWatch = watch(this.markerDir, { persistent: false }, (_e, name) => {
@@ -73,8 +82,10 @@ export class ChangeFeed {
         done?.();
       });
       let ok = true;
-      this.watchTree('', () => (ok = false));
-      this.started = ok;
+      const slicer = new TimeSlicer();
+      const closed = () => this.started === false; // close() while the folders were being watched
+      for (const queue = ['']; queue.length > 0 && ok && !closed(); await slicer.turn()) queue.push(...this.watchOne(queue.pop()!, () => (ok = false)));
+      this.started = ok && !closed();
     } catch {
       this.started = false;
     }
@@ -97,7 +108,12 @@ export class ChangeFeed {
   }
 
   private watchTree(dir: string, failed: () => void): void {
-    if (this.watchers.has(dir)) return;
+    for (const sub of this.watchOne(dir, failed)) this.watchTree(sub, failed);
+  }
+
+  /** Watches one folder; returns its subfolders still to watch. */
+  private watchOne(dir: string, failed: () => void): string[] {
+    if (this.watchers.has(dir)) return [];
     try {
       const abs = path.join(this.root, dir);
       const ino = lstatSync(abs).ino;
@@ -106,13 +122,15 @@ export class ChangeFeed {
       this.watchers.set(dir, { w, ino });
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') failed(); // ENOSPC: out of watches
-      return;
+      return [];
     }
+    const subs: string[] = [];
     for (const d of safeReaddir(path.join(this.root, dir))) {
       if (!d.isDirectory()) continue;
       const rel = dir ? `${dir}/${d.name}` : d.name;
-      if (!this.unwatched(rel)) this.watchTree(rel, failed);
+      if (!this.unwatched(rel)) subs.push(rel);
     }
+    return subs;
   }
 
   private breakAll(): void {
@@ -198,6 +216,7 @@ export class ChangeFeed {
     this.markerWatch = undefined;
     this.breakAll();
     this.started = false;
+    this.starting = Promise.resolve(false);
   }
 }
 

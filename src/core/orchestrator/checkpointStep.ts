@@ -31,7 +31,15 @@ export async function withCheckpoint<R>(run: RunState, tool: Tool<any> | undefin
   const step = run.steps;
   let open: OpenCapture | undefined;
   try {
-    open = await checkpoints.begin({ runId, step, tool: call.name, scope });
+    open = await checkpoints.begin({
+      runId,
+      step,
+      tool: call.name,
+      scope,
+      signal: run.signal,
+      progress: (done, total) => run.emit({ type: 'checkpoint/progress', callId: call.id, done, total }),
+      notice: (message) => run.warn(message),
+    });
   } catch (err) {
     run.warn(`no checkpoint was taken before ${call.name} (step ${step}): ${errorMessage(err)}; a restore cannot undo this step`);
   }

@@ -8,6 +8,7 @@ import { Checkpointer } from '../checkpoint';
 import { ChangeFeed } from '../fs/changeFeed';
 import type { PatchPilotSettings } from '../config';
 import { IgnoreRules } from '../git/ignoreRules';
+import { listKeptByGit } from '../git/keptFiles';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 
 export const STATE_DIR = '.patchpilot';
@@ -29,6 +30,7 @@ export function createCheckpointer(root: string, settings: PatchPilotSettings, i
     stateDir: path.join(real, STATE_DIR),
     maxBytes: settings.checkpoints.maxBytes,
     ...(feed ? { feed } : {}),
+    listKept: (signal) => listKeptByGit(real, new IgnoreRules(real, ignore), signal),
     ignored: () => {
       const rules = new IgnoreRules(real, ignore);
       const agent = rules.agentFilter.snapshot();

@@ -138,8 +138,9 @@ describe('Checkpointer', () => {
     }
   });
 
-  test('same bytes are stored once; over maxBytes the oldest run goes first', async () => {
-    const { ws, cp, abs } = setup({ 'a.txt': 'same\n', 'b.txt': 'same\n' }, 80);
+  test('same bytes are stored once; restore points over maxBytes: the oldest run goes first', async () => {
+    // The copy of the workspace as it is now (y, 40 bytes) does not count: the restore points hold 'same' and x, 45 bytes.
+    const { ws, cp, abs } = setup({ 'a.txt': 'same\n', 'b.txt': 'same\n' }, 40);
     try {
       for (const [run, content] of [
         ['old', 'x'.repeat(40)],

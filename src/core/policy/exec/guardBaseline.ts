@@ -32,7 +32,7 @@ export class GuardBaseline {
   }
 
   private async refresh(options: GuardOptions): Promise<{ scan: WorkspaceScan; session: FeedCursor; mode: ScanMode } | undefined> {
-    if (!this.feed.start()) return undefined;
+    if (!(await this.feed.start())) return undefined;
     const key = JSON.stringify([options.root, options.stateDir, options.stateFile, options.protectedGlobs, options.budget]);
     if (key !== this.key) {
       this.scan = undefined;

@@ -8,6 +8,7 @@
  */
 import { promises as fs, type Dirent, type Stats } from 'node:fs';
 import path from 'node:path';
+import { TimeSlicer } from '../../base/timeSlicer';
 import { isGitDirPartName, namesFormGitDir } from '../path/bareRepo';
 
 export interface ScannedEntry {
@@ -84,6 +85,8 @@ export async function scanWorkspace(
     }
   };
   let level: ScanStart[] = [...starts];
+  // A level of a large workspace holds thousands of entries, each matched against the rules: the event loop gets its turns.
+  const slicer = new TimeSlicer();
   while (level.length > 0 && !scan.truncated) {
     const next: ScanStart[] = [];
     // The folders of one level are read a batch at a time: the walk is bound by I/O latency, and
@@ -94,6 +97,7 @@ export async function scanWorkspace(
       listings.push(...(await Promise.all(batch)));
     }
     for (const [index, { dir: dirRel, inProtected, only }] of level.entries()) {
+      await slicer.turn();
       const dirents = listings[index];
       if (!dirents) continue; // vanished or unreadable: nothing in it to mask
       dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,0 +1,107 @@
+/**
+ * (e) The first checkpoint of a workspace (the store's copy of every kept file) beside what other
+ * agents pay for theirs on the same tree: Cline's shadow git (`git add -A && git commit` into a git
+ * folder of its own) and OpenCode's snapshot (`git add -A && git write-tree`, no commit). CPU is user +
+ * system time (PatchPilot's: this process's `cpuUsage`; git's: bash's `times` of the children),
+ * store size is `du` of the store (PatchPilot: `.patchpilot/checkpoints`; git: the git folder).
+ * The workspace is a git repository (10% of its files edited after the commit, some untracked), the
+ * first look listing it with `git ls-files`; also walking it with the ignore rules (the code before, and
+ * a workspace without a repository). BENCH_FIRST_SIZES overrides the sizes (default 1000,10000).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Checkpointer } from '../../src/core/checkpoint';
+import { IgnoreRules } from '../../src/core/git/ignoreRules';
+import { listKeptByGit } from '../../src/core/git/keptFiles';
+
+const SIZES = (process.env.BENCH_FIRST_SIZES ?? '1000,10000').split(',').map(Number);
+
+/** `files` source files of 0.2-2 KiB, 20 a folder, committed; then 10% edited and 5% untracked. */
+function repository(files: number): string {
+  const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pp-bench-first-')));
+  const body = (i: number) => `// file ${i}\n${'export const value = "'.padEnd(200 + ((i * 37) % 1800), 'x')}";\n`;
+  for (let i = 0; i < files; i++) {
+    const dir = path.join(root, 'src', `pkg${Math.floor(i / 20)}`);
+    if (i % 20 === 0) mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, `f${i % 20}.ts`), body(i));
+  }
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=b', '-c', 'user.email=b@b.invalid', ...args], { cwd: root, stdio: 'pipe' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'tree');
+  for (let i = 0; i < files; i += 10) writeFileSync(path.join(root, 'src', `pkg${Math.floor(i / 20)}`, `f${i % 20}.ts`), `${body(i)}// edited\n`);
+  for (let i = 0; i < files / 20; i++) writeFileSync(path.join(root, 'src', `pkg${i}`, 'untracked.ts'), body(i + 7));
+  return root;
+}
+
+function duKiB(dir: string): number {
+  return Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0]);
+}
+
+/** CPU seconds of a shell script's children (bash `times`: the second line is the children's user and system time). */
+function gitCpu(script: string, cwd: string): number {
+  const r = spawnSync('bash', ['-c', `${script} >/dev/null 2>&1; times`], { cwd, encoding: 'utf8' });
+  const children = r.stdout.trim().split('\n').at(-1)!;
+  const [user, sys] = children.split(/\s+/).map((t) => {
+    const m = /(\d+)m([\d.]+)s/.exec(t)!;
+    return Number(m[1]) * 60 + Number(m[2]);
+  });
+  return user! + sys!;
+}
+
+/** PatchPilot's first checkpoint: with the repository's listing (`git`), or walking with the ignore rules (as before, and without a repository). */
+async function ours(root: string, git: boolean): Promise<{ cpu: number; kib: number }> {
+  const rules = new IgnoreRules(root);
+  const cp = new Checkpointer({
+    root,
+    stateDir: path.join(root, '.patchpilot'),
+    maxBytes: 4 * 1024 ** 3,
+    ignored: () => (rel, isDir) => rules.isGitIgnored(rel, isDir),
+    watch: false,
+    ...(git ? { listKept: (signal?: AbortSignal) => listKeptByGit(root, rules, signal) } : {}),
+  });
+  const before = process.cpuUsage();
+  await (await cp.begin({ runId: 'bench', step: 1, tool: 'run_command', scope: 'workspace' }))!.end();
+  const used = process.cpuUsage(before);
+  cp.dispose();
+  return { cpu: (used.user + used.system) / 1e6, kib: duKiB(path.join(root, '.patchpilot', 'checkpoints')) };
+}
+
+export async function firstCheckpointTable(log: (m: string) => void): Promise<string> {
+  const rows: string[] = [];
+  // Once on a small tree first: loading and compiling the modules is not the checkpoint's cost.
+  const warm = repository(20);
+  await ours(warm, true);
+  rmSync(warm, { recursive: true, force: true });
+  for (const size of SIZES) {
+    log(`first checkpoint: ${size} files`);
+    const root = repository(size);
+    const shadow = `${root}-shadow`;
+    const snap = `${root}-snapshot`;
+    try {
+      const ppFirst = await ours(root, true);
+      rmSync(path.join(root, '.patchpilot'), { recursive: true, force: true });
+      const walked = await ours(root, false);
+      const g = (dir: string) => `git --git-dir=${dir} --work-tree=${root}`;
+      const id = `-c user.name=b -c user.email=b@b.invalid`;
+      const cline = gitCpu(
+        `git init -q --bare ${shadow} && ${g(shadow)} ${id} add -A -- . ':!.patchpilot' && ${g(shadow)} ${id} commit -q -m checkpoint`,
+        root,
+      );
+      const opencode = gitCpu(`git init -q --bare ${snap} && ${g(snap)} add -A -- . ':!.patchpilot' && ${g(snap)} write-tree`, root);
+      const cell = (cpu: number, kib: number) => `${cpu.toFixed(2)} s, ${(kib / 1024).toFixed(1)} MiB`;
+      rows.push(
+        `| ${size.toLocaleString('en')} | ${cell(ppFirst.cpu, ppFirst.kib)} | ${cell(walked.cpu, walked.kib)} | ${cell(cline, duKiB(shadow))} | ${cell(opencode, duKiB(snap))} | ${(ppFirst.cpu / cline).toFixed(2)}x |`,
+      );
+    } finally {
+      for (const dir of [root, shadow, snap]) rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  return [
+    '| files | PatchPilot first checkpoint, git listing (CPU, store) | PatchPilot, walking with the ignore rules | shadow git: add -A && commit | git add -A && write-tree | PatchPilot (git listing) / shadow git CPU |',
+    '|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+}

@@ -163,7 +163,10 @@ export class Orchestrator {
       run.emit({
         type: 'model/notice',
         kind: 'finish-refused',
-        message: 'The model called finish while tests its edits broke still fail; it was told which and asked to try again.',
+        message:
+          run.tests.outcome === 'known-failures'
+            ? 'The model called finish without mentioning tests that failed before the run and still fail; it was asked to fix or name them.'
+            : 'The model called finish while tests its edits broke still fail; it was told which and asked to try again.',
       });
       return undefined;
     }

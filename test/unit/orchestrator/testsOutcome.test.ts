@@ -18,6 +18,8 @@ const withTests =
     s.tests.afterEdit = afterEdit;
   };
 const finish = call('finish', { summary: 'done' });
+/** An honest finish over a failure that was there before the run: it names the test. */
+const finishNamingIt = call('finish', { summary: 'done; adds failed before the run too' });
 const finishedEvent = (h: Awaited<ReturnType<typeof runScripted>>) =>
   h.events.find((e) => e.type === 'run/finished') as { status: string; tests?: string } | undefined;
 
@@ -30,12 +32,12 @@ describe('the run ends with the state of the tests after its last edit', () => {
       expect: 'failed',
     },
     {
-      name: 'an edit after which only a test that failed before the run still fails: known-failures, the finish is not refused',
-      turns: [[call('propose_patch', { patch: STILL_WRONG })], [finish]],
+      name: 'an edit after which only a test that failed before the run still fails: known-failures, the finish naming it is not refused',
+      turns: [[call('propose_patch', { patch: STILL_WRONG })], [finishNamingIt]],
       expect: 'known-failures',
     },
     { name: 'an edit whose tests pass: passed', turns: [[call('propose_patch', { patch: FIX })], [finish]], expect: 'passed' },
-    { name: 'run_tests in a run without edits: its failures are pre-existing', turns: [[call('run_tests', {})], [finish]], expect: 'known-failures' },
+    { name: 'run_tests in a run without edits: its failures are pre-existing', turns: [[call('run_tests', {})], [finishNamingIt]], expect: 'known-failures' },
     {
       name: 'tests passed, then an edit without tests after it: not-run',
       afterEdit: false,

@@ -15,7 +15,8 @@ export function describeTestsOutcome(outcome: RunTestsOutcome, failures?: TestFa
   const words = OUTCOME_WORDS[outcome];
   if (outcome === 'failed' && failures?.new?.length) return `${words}: ${listed(failures.new)}`;
   if (outcome !== 'known-failures' || !failures) return words;
-  return `${words}; ${knownFailuresNote(failures)}`;
+  const note = knownFailuresNote(failures);
+  return `${words}; ${note || 'a test command still fails, as it did before the run'}`;
 }
 
 /** "1 pre-existing failure (test_x), 1 flaky (test_y)": the failures a finish may leave behind. */

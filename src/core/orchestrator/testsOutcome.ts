@@ -22,7 +22,9 @@ export class TestsAfterLastChange {
     if (!this.last) return 'not-run';
     const f = this.failures;
     if (f.new.length || f.unnamed) return 'failed';
-    return f.preExisting.length || f.flaky.length || f.passedAlone.length ? 'known-failures' : 'passed';
+    // A command that failed without naming a test, as it did before the run, is a known failure, not a pass.
+    const unnamedAsBefore = this.last.unnamedFailure;
+    return f.preExisting.length || f.flaky.length || f.passedAlone.length || unnamedAsBefore ? 'known-failures' : 'passed';
   }
 
   /** The failing tests of the last whole-suite run, by kind; `unnamed`: a command failed without naming one, and did not before the run. */

@@ -82,7 +82,27 @@ export function installUnpackedExtension(extensionDir: string, extensionsDir: st
   const target = path.join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
   mkdirSync(target, { recursive: true });
   cpSync(extensionDir, target, { recursive: true });
+  registerInstalled(extensionsDir, target, `${pkg.publisher}.${pkg.name}`, pkg.version);
   return target;
+}
+
+/**
+ * VS Code loads only the extensions its registry (extensions.json, written by its installer for the
+ * packaged PatchPilot) lists: a fixture copied beside it is added to the registry the same way.
+ */
+function registerInstalled(extensionsDir: string, target: string, id: string, version: string): void {
+  const registry = path.join(extensionsDir, 'extensions.json');
+  if (!existsSync(registry)) return; // no registry yet: VS Code scans the folder
+  const entries = (JSON.parse(readFileSync(registry, 'utf8')) as { identifier: { id: string } }[]).filter((e) => e.identifier.id !== id);
+  const location = { $mid: 1, fsPath: target, external: `file://${target}`, path: target, scheme: 'file' };
+  entries.push({
+    identifier: { id },
+    version,
+    location,
+    relativeLocation: path.basename(target),
+    metadata: { installedTimestamp: Date.now(), source: 'vsix' },
+  } as never);
+  writeFileSync(registry, JSON.stringify(entries));
 }
 
 export interface CodeServerOptions {

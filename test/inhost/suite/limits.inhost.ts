@@ -88,8 +88,9 @@ describe('limits and verdicts in the real VS Code', function () {
   });
 
   it('tests failing after the edit: the first finish is refused, the second ends finished with tests failed, not green', async () => {
-    await write('verdict.js', 'exports.half = (n) => n * 2;\n');
-    const patch = '--- a/verdict.js\n+++ b/verdict.js\n@@ -1 +1 @@\n-exports.half = (n) => n * 2;\n+exports.half = (n) => n / 3;\n';
+    // The tests pass before the run (the baseline); the edit breaks them: a failure the run introduced.
+    await write('verdict.js', 'exports.half = (n) => n / 2;\n');
+    const patch = '--- a/verdict.js\n+++ b/verdict.js\n@@ -1 +1 @@\n-exports.half = (n) => n / 2;\n+exports.half = (n) => n / 3;\n';
     await settings().update(
       'tests.commands',
       ['node -e "process.exit(require(\'./verdict.js\').half(4) === 2 ? 0 : 1)"'],

@@ -69,7 +69,7 @@ describe('public API: a consumer extension hears a goal run', function () {
     assert.ok(runId, 'the run is recorded');
     assert.deepEqual(
       heard.map((h) => h.event),
-      ['onDidStartRun', 'onDidProposePatch', 'onDidApplyPatch', 'onDidFinishTests', 'onDidFinishRun'],
+      ['onDidStartRun', 'onDidProposePatch', 'onDidFinishTests', 'onDidApplyPatch', 'onDidFinishTests', 'onDidFinishRun'],
       JSON.stringify(heard),
     );
     assert.ok(

@@ -54,14 +54,14 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
           // The test command fails, so its whole output goes to the model. It runs first: without a
           // sandbox, tests after a shell command ask (see the next test).
           const testCmd = `node -e "console.log(JSON.stringify(process.env)); process.exit(1)"`;
-          // The tests fail on purpose, so the first finish is refused and the second ends 'tests failed' (exit 1).
+          // The tests fail on purpose, before any change too: the run ends with a known failure (exit 3).
           const run = await runAgent(arena, [turn(call('tests', 'run_tests', {})), turn(call('show', 'run_command', { command: show })), finish(), finish()], {
             mode: 'auto',
             args: ['--test-cmd', testCmd, '--trust-workspace'],
             env: { ...envFor(state, bin), ...secrets, APP_MODE: 'plain' },
           });
-          assert.equal(run.code, 1, run.stderr);
-          assert.match(run.stderr + run.stdout, /tests failed|tests FAILED/i);
+          assert.equal(run.code, 3, run.stderr);
+          assert.match(run.stdout, /"type":"run\/finished"[^\n]*"tests":"known-failures"/);
           assert.match(run.results.get('show') ?? '', /db= lc= dsn= key= mode=plain/, 'run_command saw only the harmless listed variable');
           assert.match(run.results.get('tests') ?? '', /"APP_MODE":"plain"/, 'the test command ran and printed its environment');
           for (const [name, value] of Object.entries(secrets)) {
@@ -83,7 +83,7 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
         const run = await runAgent(
           arena,
           [turn(call('rewrite', 'run_command', { command: `echo "${evil}" > test.js` })), turn(call('tests', 'run_tests', {})), finish()],
-          { mode: 'auto', args: ['--test-cmd', 'node test.js'], env: envFor('no sandbox', bin) },
+          { mode: 'auto', args: ['--test-cmd', 'node test.js', '--trust-workspace'], env: envFor('no sandbox', bin) },
         );
         assert.equal(run.code, 0, run.stderr);
         assert.match(readFileSync(path.join(arena.ws, 'test.js'), 'utf8'), /pwned/, 'the shell command did rewrite test.js');
@@ -155,7 +155,8 @@ describe('attacks: commands without and with a sandbox (built CLI)', { skip: exi
             [turn(call('cmd', 'run_command', { command: 'node daemon.js cmd' })), turn(call('tests', 'run_tests', {})), finish()],
             {
               mode: 'auto',
-              args: ['--test-cmd', 'node daemon.js test'],
+              // Trusted: an untrusted workspace's test command asks first without a sandbox (policy/launch, attacked elsewhere).
+              args: ['--test-cmd', 'node daemon.js test', '--trust-workspace'],
               env: envFor(state, bin),
             },
           );

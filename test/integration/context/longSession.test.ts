@@ -188,7 +188,9 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
 
     // Every user message stays: the run's goal and the message sent mid-run in each later request of that run;
     // the earlier goals of the chat in the follow-ups (as long as the budget has room).
-    const contents = (i: number) => (reasoning[i]!.body.messages as WireMessage[]).map((m) => m.content ?? '');
+    // A goal's message also carries the workspace's state before it (context/liveState.ts): a message holds the text.
+    const messageTexts = (i: number) => (reasoning[i]!.body.messages as WireMessage[]).map((m) => m.content ?? '');
+    const contents = (i: number) => ({ includes: (text: string) => messageTexts(i).some((c) => c === text || c.endsWith(`\n${text}`)) });
     for (let g = 0; g < GOALS.length; g++) {
       for (let k = 0; k < STEPS_PER_GOAL; k++) assert.ok(contents(g * STEPS_PER_GOAL + k).includes(GOALS[g]!), `goal ${g} missing from its step ${k + 1}`);
     }

@@ -74,7 +74,16 @@ describe('patchpilot run --json: the API events with the history ids', { skip: s
         // In order: the run starts, each patch is proposed before it is applied or refused, the run ends last.
         const order = ev.map((e) => e.type).filter((t) => /^(run|patch|test)\/(started|proposed|applied|refused|finished)$/.test(t) && t !== 'test/started');
         // The first test/finished is the baseline, run before the run's first change.
-        assert.deepEqual(order, ['run/started', 'patch/proposed', 'patch/refused', 'patch/proposed', 'test/finished', 'patch/applied', 'test/finished', 'run/finished']);
+        assert.deepEqual(order, [
+          'run/started',
+          'patch/proposed',
+          'patch/refused',
+          'patch/proposed',
+          'test/finished',
+          'patch/applied',
+          'test/finished',
+          'run/finished',
+        ]);
       },
       NODE_TEST_PROJECT,
     );

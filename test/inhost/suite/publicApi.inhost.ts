@@ -80,14 +80,15 @@ describe('public API: a consumer extension hears a goal run', function () {
     const detail = await store!.getRun(runId);
     assert.equal(detail?.patches.length, 1);
     const patchId = detail!.patches[0]!.id;
+    // heard[2] is the baseline: the tests run once before the run's first change.
     assert.equal(heard[1]!.payload.patchId, patchId);
-    assert.equal(heard[2]!.payload.patchId, patchId);
-    assert.deepEqual(heard[2]!.payload.files, ['apiMul.js']);
-    assert.equal(heard[3]!.payload.passed, true);
-    assert.equal(heard[3]!.payload.command, 'echo api-tests-ok');
+    assert.equal(heard[3]!.payload.patchId, patchId);
+    assert.deepEqual(heard[3]!.payload.files, ['apiMul.js']);
+    assert.equal(heard[4]!.payload.passed, true);
+    assert.equal(heard[4]!.payload.command, 'echo api-tests-ok');
     // The patch was the first step: the number `patchpilot restore --before-step` and the chat use.
-    assert.deepEqual([heard[1]!.payload.step, heard[2]!.payload.step], [1, 1]);
-    assert.deepEqual([heard[4]!.payload.status, heard[4]!.payload.tests], ['finished', 'passed']);
+    assert.deepEqual([heard[1]!.payload.step, heard[3]!.payload.step], [1, 1]);
+    assert.deepEqual([heard[5]!.payload.status, heard[5]!.payload.tests], ['finished', 'passed']);
 
     // Undo Patch on the chat's item: the consumer hears which patch of which run was undone.
     const applied = internal.host

@@ -17,9 +17,9 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Checkpointer, planRestore, restore } from '../../src/core/checkpoint';
 import { ChangeFeed } from '../../src/core/fs/changeFeed';
-import { probeSandbox, runCommand } from '../../src/core/policy/exec';
-import { bwrapArguments } from '../../src/core/policy/exec/bwrapArgs';
-import { GuardBaseline } from '../../src/core/policy/exec/guardBaseline';
+import { probeSandbox, runCommand } from '../../src/core/sandbox';
+import { bwrapArguments } from '../../src/core/sandbox/bwrapArgs';
+import { GuardBaseline } from '../../src/core/sandbox/guardBaseline';
 
 const SIZES = (process.env.BENCH_CHECKPOINT_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const REPEAT = 5;

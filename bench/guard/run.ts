@@ -11,9 +11,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { probeSandbox, runCommand } from '../../src/core/policy/exec';
-import { bwrapArguments } from '../../src/core/policy/exec/bwrapArgs';
-import { GuardSession } from '../../src/core/policy/exec/protectedGuard';
+import { probeSandbox, runCommand } from '../../src/core/sandbox';
+import { bwrapArguments } from '../../src/core/sandbox/bwrapArgs';
+import { GuardSession } from '../../src/core/sandbox/protectedGuard';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { CappedOutput } from '../../core/policy/exec/cappedOutput';
-import { buildChildEnv } from '../../core/policy/exec/childEnv';
-import { CommandProcesses } from '../../core/policy/exec/sessionKill';
-import { describeProtectedChanges, GuardSession, type GuardOptions } from '../../core/policy/exec/protectedGuard';
+import { CappedOutput } from '../../core/sandbox/cappedOutput';
+import { buildChildEnv } from '../../core/sandbox/childEnv';
+import { CommandProcesses } from '../../core/sandbox/sessionKill';
+import { describeProtectedChanges, GuardSession, type GuardOptions } from '../../core/sandbox/protectedGuard';
 import type { TaskRunner, TaskRunRequest, TaskRunResult } from '../../core/ports';
 
 const DEFAULT_MAX_OUTPUT = 200_000;

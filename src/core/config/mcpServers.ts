@@ -19,7 +19,7 @@ export interface McpStdioConfig extends McpCommonConfig {
   transport: 'stdio';
   command: string;
   args: string[];
-  /** Added to the allowlisted child environment (policy/exec/childEnv.ts). */
+  /** Added to the allowlisted child environment (sandbox/childEnv.ts). */
   env: Record<string, string>;
   /** Working folder; relative to the workspace. Default: the workspace root. */
   cwd?: string;

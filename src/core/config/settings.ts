@@ -110,13 +110,13 @@ export interface PatchPilotSettings {
     allowPrivateNetwork: boolean;
     /**
      * Environment variable names passed to commands and tests beyond the built-in allowlist
-     * (policy/exec/childEnv.ts); values that carry credentials are dropped all the same.
+     * (sandbox/childEnv.ts); values that carry credentials are dropped all the same.
      */
     envAllow: string[];
     /** Home-relative paths a sandboxed command may read besides the built-in toolchain exceptions. */
     homeAllow: string[];
   };
-  /** The command sandbox (src/core/policy/exec). */
+  /** The command sandbox (src/core/sandbox). */
   sandbox: {
     /**
      * Unix sockets (absolute paths) sandboxed commands and MCP servers may connect to; empty: none (a seccomp filter

@@ -7,8 +7,8 @@
  * the same ones command output is cleaned of).
  */
 import path from 'node:path';
-import { scanWorkspace } from '../policy/exec/workspaceScan';
-import { SecretRedactor } from '../policy/exec/secretRedactor';
+import { scanWorkspace } from '../sandbox/workspaceScan';
+import { SecretRedactor } from '../sandbox/secretRedactor';
 import type { HistorySearch } from '../ports';
 
 export interface CurrentIgnoreRules {

@@ -20,7 +20,7 @@ const MODE_RULES: Record<ApprovalMode, string> = {
   plan: 'PLAN MODE: nothing is written and no command runs. Read and search, then propose the edits you would make (edit_file and propose_patch check them without applying) and finish with a step-by-step plan.',
 };
 
-/** What auto mode runs without asking: with the sandbox, the project's development commands too (policy/exec/autoMode.ts). */
+/** What auto mode runs without asking: with the sandbox, the project's development commands too (sandbox/autoMode.ts). */
 function autoCommands(sandboxed: boolean | undefined): string {
   return sandboxed
     ? " Commands run in a sandbox; those the policy allows run without asking: read-only ones (ls, grep, git status) and the project's development commands (npm test, npm run <script>, pnpm/yarn scripts, npx <test runner>, node -e, python -c, pytest). Others need approval; denied commands stay denied: find another way."

@@ -14,7 +14,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Elicitor } from '../ports/elicitor';
-import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../policy/network';
+import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../web';
 
 export interface McpPromptDefinition {
   name: string;

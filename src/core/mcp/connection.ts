@@ -11,7 +11,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../base/event';
 import { errorMessage } from '../base/errors';
-import { buildChildEnv } from '../policy/exec/childEnv';
+import { buildChildEnv } from '../sandbox/childEnv';
 import type { McpServerConfig } from '../config/mcpServers';
 import type { Elicitor } from '../ports/elicitor';
 import {

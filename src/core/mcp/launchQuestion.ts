@@ -7,7 +7,7 @@ import type { ActionApprovalRequest } from '../ports';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
 import type { LaunchFiles } from '../policy/launch';
 import type { SandboxVerdict } from './serverSandbox';
-import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../policy/network';
+import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../web';
 import { hasAuthorizationHeader } from './remote/remoteAuth';
 
 export function launchQuestion(

@@ -10,7 +10,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { briefArgs } from '../base/truncate';
 import { auditProtectedChanges, gateAction } from '../tools/gate';
-import { describeProtectedChanges, type ProtectedChange } from '../policy/exec/protectedGuard';
+import { describeProtectedChanges, type ProtectedChange } from '../sandbox/protectedGuard';
 import { fail, ok, type Tool, type ToolSchema } from '../tools/types';
 import type { McpConnection } from './connection';
 import { toolFingerprint, type McpToolDefinition } from './fingerprint';

@@ -2,7 +2,7 @@
  * The stdio transport for local MCP servers. The SDK's StdioClientTransport signals only its direct
  * child and inherits the terminal's process group (so Ctrl-C in the CLI would kill every server). This one:
  * - starts the server in its own session, with the allowlisted child environment plus the server's
- *   configured variables and a per-server marker (policy/exec/sessionKill.ts), so `close()` ends the
+ *   configured variables and a per-server marker (sandbox/sessionKill.ts), so `close()` ends the
  *   whole tree (an `npx` wrapper and the node it starts included), leaving no orphan;
  * - keeps the tail of stderr, so a failure can say why;
  * - reports the process's exit as a close, which the SDK turns into "connection closed" for pending calls;
@@ -12,8 +12,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { closeProgramFd, openProgramFd } from '../policy/exec/programFd';
-import { CommandProcesses } from '../policy/exec/sessionKill';
+import { closeProgramFd, openProgramFd } from '../sandbox/programFd';
+import { CommandProcesses } from '../sandbox/sessionKill';
 
 const STDERR_TAIL = 4_000;
 const GRACE_MS = 1_000;

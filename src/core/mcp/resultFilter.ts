@@ -12,8 +12,8 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GuardSession, type GuardOptions, type ProtectedChange } from '../policy/exec/protectedGuard';
-import type { SecretRedactor } from '../policy/exec/secretRedactor';
+import { GuardSession, type GuardOptions, type ProtectedChange } from '../sandbox/protectedGuard';
+import type { SecretRedactor } from '../sandbox/secretRedactor';
 
 export interface McpCallGuard {
   /** The workspace paths among the arguments that the agent may not read (for the question). */

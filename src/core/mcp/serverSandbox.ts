@@ -1,10 +1,10 @@
 /**
  * A local MCP server runs in the same bubblewrap sandbox as the agent's commands
- * (policy/exec/bwrapArgs.ts): the workspace writable, the rest of the machine read-only, the home
+ * (sandbox/bwrapArgs.ts): the workspace writable, the rest of the machine read-only, the home
  * an empty tmpfs but for the toolchain exceptions, ignored files masked and protected paths
  * (the server's own named files among them) read-only, so an approved server cannot change the
  * code it runs or read what `.patchpilotignore` hides. It gets the commands' unix-socket rules too
- * (policy/exec/unixSockets.ts): `socket(AF_UNIX)` refused by the seccomp filter, or, with the user's
+ * (sandbox/unixSockets.ts): `socket(AF_UNIX)` refused by the seccomp filter, or, with the user's
  * `patchpilot.sandbox.allowUnixSockets`, those sockets bound in and the others masked; its stdio
  * pipes are not sockets, so the transport is untouched (attacks.mcpSockets). Unlike commands it
  * keeps the network (TCP/UDP): many servers exist to reach a service. The user may exempt a server by name in a user-level setting
@@ -14,10 +14,10 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { bwrapArguments } from '../policy/exec/bwrapArgs';
-import { probeSandbox } from '../policy/exec/probe';
-import { GuardSession, type GuardOptions } from '../policy/exec/protectedGuard';
-import { unixSocketRules } from '../policy/exec/unixSockets';
+import { bwrapArguments } from '../sandbox/bwrapArgs';
+import { probeSandbox } from '../sandbox/probe';
+import { GuardSession, type GuardOptions } from '../sandbox/protectedGuard';
+import { unixSocketRules } from '../sandbox/unixSockets';
 
 export interface ServerSandboxOptions {
   /** What commands may not read or change (the agent's command guard, MCP-named files included). */

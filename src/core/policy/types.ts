@@ -24,4 +24,4 @@ export function strictest(decisions: readonly PolicyDecision[], fallback: Policy
 }
 
 // The fetch result a port may name (ports import only `<domain>/types`).
-export type { SafeFetchResult } from './network/safeFetch';
+export type { SafeFetchResult } from '../web/safeFetch';

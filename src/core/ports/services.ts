@@ -7,7 +7,7 @@ export interface PatchEngine {
   apply(text: string, options: ApplyOptions): Promise<ApplyResult>;
 }
 
-/** Fetches a URL after the network policy (no private addresses, capped size and time): policy/network's safeFetch. */
+/** Fetches a URL after the network policy (no private addresses, capped size and time): web's safeFetch. */
 export type WebFetcher = (url: string, signal: AbortSignal) => Promise<SafeFetchResult>;
 
 /** One web search result. */
@@ -17,7 +17,7 @@ export interface WebSearchHit {
   snippet: string;
 }
 
-/** Searches the web through the configured provider (policy/network's fetch underneath); refusals and errors come back as `error`. */
+/** Searches the web through the configured provider (web's fetch underneath); refusals and errors come back as `error`. */
 export type WebSearcher = (query: string, signal: AbortSignal) => Promise<{ provider: string; hits: WebSearchHit[] } | { provider: string; error: string }>;
 
 /** Searches what past runs learned (the history store). */

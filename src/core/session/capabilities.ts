@@ -18,7 +18,7 @@ import type { Elicitor, Notifier, SecretStore, WebSearcher } from '../ports';
 import { spawnSubagentTool } from '../tools/spawnSubagent';
 import type { Tool, ToolSource } from '../tools/types';
 import { webSearchTool } from '../tools/webSearch';
-import { chooseProvider, createWebSearcher } from '../websearch';
+import { chooseProvider, createWebSearcher } from '../web/search';
 
 export interface CapabilityOptions {
   root: string;

@@ -7,7 +7,7 @@
 import type { PatchPilotSettings } from '../config';
 import { defaultUserStateDir } from '../config/userState';
 import { HookApprovals, HookRunner } from '../hooks';
-import { probeSandbox } from '../policy/exec';
+import { probeSandbox } from '../sandbox';
 import type { CommandExecutor, CommandPolicy, Notifier } from '../ports';
 import { stateDirOf } from './capabilities';
 

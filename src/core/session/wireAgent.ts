@@ -4,9 +4,9 @@ import { retentionOptions } from '../history/retention';
 import { createChatModel } from '../llm';
 import { PatchManager } from '../patch';
 import { createCommandPolicy, TestDefinitionGuard } from '../policy/command';
-import { describeProtection, probeSandbox } from '../policy/exec';
-import type { GuardOptions } from '../policy/exec/protectedGuard';
-import { safeFetch } from '../policy/network';
+import { describeProtection, probeSandbox } from '../sandbox';
+import type { GuardOptions } from '../sandbox/protectedGuard';
+import { safeFetch } from '../web';
 import { createIgnoreFilter } from '../policy/path';
 import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
@@ -21,7 +21,7 @@ import { hookProtectedGlobs } from '../hooks';
 import { wireCapabilities } from './capabilities';
 import { createChangeFeed, createCheckpointer } from './checkpointWiring';
 import { createHookRunner } from './hookWiring';
-import { GuardBaseline } from '../policy/exec/guardBaseline';
+import { GuardBaseline } from '../sandbox/guardBaseline';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: {
@@ -205,7 +205,7 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     model,
     tools,
     approver: o.approver,
-    // Both child runners get the same environment allowlist (policy/exec/childEnv.ts) plus the user's names.
+    // Both child runners get the same environment allowlist (sandbox/childEnv.ts) plus the user's names.
     tasks: o.readOnly
       ? refusingTasks
       : o.tasks({

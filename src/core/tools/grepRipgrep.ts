@@ -7,7 +7,7 @@ import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { AGENT_IGNORE_FILE } from '../git/ignoreRules';
-import { buildChildEnv } from '../policy/exec/childEnv';
+import { buildChildEnv } from '../sandbox/childEnv';
 import { ToolError } from './types';
 import { cutLine, type GrepOutcome, type GrepQuery } from './grepTypes';
 

@@ -2,8 +2,8 @@ import path from 'node:path';
 import { checkPath, compileGlobs, createIgnoreFilter, foldForMatch, type PathPolicySettings, type ProtectedGlob } from '../policy/path';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 import type { PatchPilotSettings } from '../config/settings';
-import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../policy/exec';
-import { createSecretInodeCheck } from '../policy/exec/secretInodes';
+import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../sandbox';
+import { createSecretInodeCheck } from '../sandbox/secretInodes';
 import type { CommandExecutor, PathPolicy } from './types';
 
 /** The path policy (checkPath: confinement, denyPaths, .patchpilotignore, protected paths) as the tools' port. */

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { allowedByUserRules } from '../policy/command/userAllowed';
-import { requireApprovalWhenUnsandboxed } from '../policy/exec/autoMode';
+import { requireApprovalWhenUnsandboxed } from '../sandbox/autoMode';
 import { auditProtectedChanges, gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { ToolError, fail, ok, type Tool } from './types';

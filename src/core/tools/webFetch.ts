@@ -1,4 +1,4 @@
-import { checkOutboundData } from '../policy/network/newHost';
+import { checkOutboundData } from '../web/newHost';
 import { gateAction } from './gate';
 import { ToolError, fail, ok, type Tool } from './types';
 

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { createArena } from './attacks/arena';
 import { CLI, call, decisionFor, finish, runAgent, turn } from './attacks/agent';
 

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { changed, createArena, type Arena } from './attacks/arena';
 import { call, decisionFor, finish, runAgent, turn, type AgentRun } from './attacks/agent';
 

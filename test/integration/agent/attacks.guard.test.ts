@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { changed, createArena, type Arena } from './attacks/arena';
 import { CLI, call, finish, runAgent, turn, type AgentRun } from './attacks/agent';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { createArena } from './attacks/arena';
 import { CLI, call, finish, runAgent, turn } from './attacks/agent';
 

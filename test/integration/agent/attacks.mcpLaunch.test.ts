@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { createArena, type Arena } from './attacks/arena';
 import { CLI, call, cliEnv, finish, runAgent, turn } from './attacks/agent';
 import { workspaceServerScript } from '../../support/mcp/workspaceServer';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, linkSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { FILESYSTEM } from '../../support/mcp/servers';
 import { createArena, type Arena } from './attacks/arena';
 import { CLI, call, cliEnv, finish, runAgent, turn } from './attacks/agent';

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync
 import http from 'node:http';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { socketProbeServerScript } from '../../support/mcp/workspaceServer';
 import { createArena, type Arena } from './attacks/arena';
 import { CLI, call, cliEnv, finish, runAgent, turn, type AgentRun } from './attacks/agent';

@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { createArena } from './attacks/arena';
 import { CLI, call, finish, runAgent, turn } from './attacks/agent';
 import { existsSync } from 'node:fs';

@@ -13,7 +13,7 @@ import { ScriptedApprover, makeContext, tempWorkspace } from '../../unit/tools/h
 import { EVERYTHING, FILESYSTEM, TEST_SERVER, http, isAlive, processesWith, startEverythingHttp, stdio, waitUntil } from '../../support/mcp/servers';
 import { workspaceServerScript } from '../../support/mcp/workspaceServer';
 import { DEFAULT_SETTINGS } from '../../../src/core/config/settings';
-import { probeSandbox } from '../../../src/core/policy/exec';
+import { probeSandbox } from '../../../src/core/sandbox';
 import { mcpProtection } from '../../../src/core/session/capabilities';
 
 const yes = () => new ScriptedApprover({ action: () => ({ approved: true }) });

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { safeFetch } from '../../../src/core/policy/network';
+import { safeFetch } from '../../../src/core/web';
 import { openHistoryStore } from '../../../src/core/history';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { webFetchTool } from '../../../src/core/tools/webFetch';

@@ -7,7 +7,7 @@
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpHttpConfig } from '../../config/mcpServers';
-import type { NetworkPolicySettings } from '../../policy/network';
+import type { NetworkPolicySettings } from '../../web';
 import type { SecretStore } from '../../ports/secretStore';
 import { startLoopbackRedirect } from './loopbackRedirect';
 import { createOAuthFetch } from './oauthFetch';

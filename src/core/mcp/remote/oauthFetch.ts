@@ -4,20 +4,11 @@
  * the server *told* us about (its protected-resource metadata names the authorization server,
  * whose metadata names the registration and token endpoints): a workspace's server could point
  * those at the user's router or a cloud metadata endpoint, so they pass the fetch policy of
- * `web_fetch` (policy/network): public addresses only, unless patchpilot.policy.fetchAllowHosts or
+ * `web_fetch` (web): public addresses only, unless patchpilot.policy.fetchAllowHosts or
  * allowPrivateNetwork opts a host in; cloud metadata addresses never, the configured host included.
  */
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  checkAddress,
-  checkUrl,
-  normalizeHost,
-  parseIp,
-  resolveChecked,
-  systemResolver,
-  type NetworkPolicySettings,
-  type Resolver,
-} from '../../policy/network';
+import { checkAddress, checkUrl, normalizeHost, parseIp, resolveChecked, systemResolver, type NetworkPolicySettings, type Resolver } from '../../web';
 
 export interface OAuthFetchOptions {
   /** The server's configured URL: its host is reached as configured. */

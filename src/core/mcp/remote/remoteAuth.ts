@@ -6,7 +6,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpHttpConfig } from '../../config/mcpServers';
-import type { NetworkPolicySettings } from '../../policy/network';
+import type { NetworkPolicySettings } from '../../web';
 import type { SecretStore } from '../../ports/secretStore';
 import { createOAuthFetch } from './oauthFetch';
 import { McpOAuthProvider } from './oauthProvider';

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { probeSandbox } from '../../../../src/core/policy/exec';
+import { probeSandbox } from '../../../../src/core/sandbox';
 import { createArena, CLI, type Arena } from '../../agent/attacks/arena';
 import { Canary, call, finish, runAgent, turn } from '../../agent/attacks/agent';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { requireApprovalWhenUnsandboxed } from '../../../../src/core/policy/exec/autoMode';
+import { requireApprovalWhenUnsandboxed } from '../../../../src/core/sandbox/autoMode';
 import { parseRulePattern, ruleMatches } from '../../../../src/core/policy/command';
 import { literalWord } from '../../../../src/core/policy/command/words';
 import { createFixture, type PolicyFixture } from './fixture';

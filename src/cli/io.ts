@@ -18,13 +18,13 @@ export class UsageError extends Error {
   }
 }
 
-export type OptionSpec = NonNullable<ParseArgsConfig['options']>;
+export type CliOptionSpec = NonNullable<ParseArgsConfig['options']>;
 
 /**
  * node:util parseArgs in strict mode, with its errors turned into short usage errors: an unknown
  * option is reported as unknown wherever it stands, a string option without its value as such.
  */
-export function parseCommandLine<const O extends OptionSpec>(
+export function parseCommandLine<const O extends CliOptionSpec>(
   argv: string[],
   options: O,
 ): { values: ReturnType<typeof parseArgs<{ options: O; strict: true; allowPositionals: true }>>['values']; positionals: string[] } {

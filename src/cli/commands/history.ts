@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { stat } from 'node:fs/promises';
-import { ExitCode, UsageError, parseCommandLine, type OptionSpec } from '../io';
+import { ExitCode, UsageError, parseCommandLine, type CliOptionSpec } from '../io';
 import { UserError, errorMessage } from '../../core/base';
 import { loadCliConfig } from '../../core/config';
 import { openHistoryStore, RUN_STATUSES, type HistoryStore, type RunDetail, type RunStatus, type SearchHit, type UsageTotalsView } from '../../core/history';
@@ -51,7 +51,7 @@ export async function run(argv: string[]): Promise<number> {
   if (!sub) throw new UsageError('missing subcommand (list, show, usage, search or export)');
   if (!Object.hasOwn(SUBCOMMANDS, sub)) throw new UsageError(`unknown subcommand '${sub}'`);
   const { options, handler } = SUBCOMMANDS[sub as keyof typeof SUBCOMMANDS];
-  return withStore(parseCommandLine(rest, options as OptionSpec) as Args, handler);
+  return withStore(parseCommandLine(rest, options as CliOptionSpec) as Args, handler);
 }
 
 async function withStore(args: Args, handler: (store: HistoryStore, args: Args) => Promise<number>): Promise<number> {

@@ -17,7 +17,7 @@ import { progressLine } from './progressLines';
 import { StatusMessage } from './statusMessage';
 
 /** What runs the goals: the CLI's AgentSession (one chat session, one run at a time). */
-export interface GoalRunner {
+export interface ChannelGoalRunner {
   readonly running: boolean;
   runGoal(goal: string): Promise<{ status: RunEndStatus; reason: string; summary?: string; steps: number }>;
   /** Cancels the current run; true when there was one. */
@@ -60,11 +60,11 @@ export class ChannelServer {
   };
 
   /** Receives messages until the channel closes. */
-  serve(runner: GoalRunner): Promise<void> {
+  serve(runner: ChannelGoalRunner): Promise<void> {
     return this.o.channel.listen((m) => void this.receive(m, runner).catch((err: unknown) => this.o.log(`error: ${errorMessage(err)}`)));
   }
 
-  private async receive(m: IncomingMessage, runner: GoalRunner): Promise<void> {
+  private async receive(m: IncomingMessage, runner: ChannelGoalRunner): Promise<void> {
     const text = m.text.trim();
     if (!this.allowed.has(m.chatId)) {
       this.o.log(`refused a message from chat ${m.chatId} (not in patchpilot.channels.telegram.allowedChatIds)`);
@@ -84,7 +84,7 @@ export class ChannelServer {
     await this.run(m, text, runner);
   }
 
-  private async run({ chatId, senderId }: IncomingMessage, goal: string, runner: GoalRunner): Promise<void> {
+  private async run({ chatId, senderId }: IncomingMessage, goal: string, runner: ChannelGoalRunner): Promise<void> {
     const status = new StatusMessage(
       this.o.channel,
       chatId,
@@ -110,7 +110,7 @@ export class ChannelServer {
     }
   }
 
-  private async stop(chatId: string, runner: GoalRunner): Promise<void> {
+  private async stop(chatId: string, runner: ChannelGoalRunner): Promise<void> {
     if (!this.current || this.stopping) {
       await this.o.channel.send(chatId, this.stopping ? 'Stopping...' : 'Nothing is running.');
       return;

@@ -98,7 +98,7 @@ export interface ModelTurn {
   attempts: number;
 }
 
-export type ModelNoticeKind = 'unread-content' | 'text-tool-calls';
+export type StreamNoticeKind = 'unread-content' | 'text-tool-calls';
 
 /** Typed events while a reply streams. Consumers render text as it comes and drop it on `restart`. */
 export type ModelStreamEvent =
@@ -109,7 +109,7 @@ export type ModelStreamEvent =
   | { type: 'text-became-reasoning'; text: string }
   | { type: 'refusal-delta'; text: string }
   /** Something the user should know about this reply (an unreadable part, tool calls read from text). */
-  | { type: 'notice'; kind: ModelNoticeKind; message: string }
+  | { type: 'notice'; kind: StreamNoticeKind; message: string }
   | { type: 'tool-call-started'; index: number; id: string; name: string }
   | { type: 'tool-call-delta'; index: number; id: string; argumentsDelta: string }
   | { type: 'usage'; usage: ModelUsage; cost?: number }

@@ -9,6 +9,4 @@ export interface PathPolicy {
 }
 
 /** Decides a command line (deny > ask > allow): policy/command's createCommandPolicy. */
-export interface CommandPolicy {
-  check(input: { command: string; workspaceRoot: string; cwd: string; homeDir: string }): PolicyDecision;
-}
+export type { CommandPolicy } from '../policy/command/types';

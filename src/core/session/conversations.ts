@@ -7,7 +7,7 @@
 import type { HistoryStore, RunSummary, StepRecord } from '../history/types';
 import { EARLIER_STEP } from '../orchestrator/contextSteps';
 
-export interface Conversation {
+export interface ConversationSummary {
   /** The newest run: continuing the conversation continues from its end. */
   runId: string;
   /** The conversation's first message (or the run's goal when that is not known). */
@@ -24,7 +24,7 @@ export interface Conversation {
 /** How many recent runs are read to find the conversations (each read is one getRun). */
 const RUNS_LOOKED_AT = 40;
 
-export async function listConversations(store: Pick<HistoryStore, 'listRuns' | 'getRun'>, limit = 10): Promise<Conversation[]> {
+export async function listConversations(store: Pick<HistoryStore, 'listRuns' | 'getRun'>, limit = 10): Promise<ConversationSummary[]> {
   const runs = (await store.listRuns({ limit: RUNS_LOOKED_AT })).filter((r) => !r.parentRunId);
   const earlier = new Map<string, { fromRun?: string; firstMessage?: string }>();
   for (const r of runs) {
@@ -33,7 +33,7 @@ export async function listConversations(store: Pick<HistoryStore, 'listRuns' | '
   }
   const continued = new Set([...earlier.values()].map((e) => e.fromRun).filter((id): id is string => !!id));
   const byId = new Map(runs.map((r) => [r.id, r]));
-  const out: Conversation[] = [];
+  const out: ConversationSummary[] = [];
   for (const r of runs) {
     if (continued.has(r.id)) continue;
     let title = r.goal;

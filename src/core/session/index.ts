@@ -1,4 +1,4 @@
 export { ChatSession, type ChatSessionOptions, type GoalRunner, type SendResult } from './chatSession';
 export { wireAgent, type WireAgentOptions, type WiredAgent, type TaskRunnerFactory } from './wireAgent';
-export { listConversations, type Conversation } from './conversations';
+export { listConversations, type ConversationSummary } from './conversations';
 export { findRun, loadSession, transcriptFromSteps, type ResumedSession } from './resume';

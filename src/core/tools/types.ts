@@ -49,7 +49,7 @@ export class ToolError extends Error {
 }
 
 /** Facts of the current run that tools share (attacks.commands: a test command whose definition changed needs approval). */
-export interface RunState {
+export interface ToolRunState {
   /** The run's goal (the memory journal notes it). */
   goal?: string;
   /** Workspace-relative paths written by this run's file tools. */
@@ -114,7 +114,7 @@ export interface ToolContext {
   approver: Approver;
   tasks: TaskRunner;
   ignore: IgnoreRules;
-  run: RunState;
+  run: ToolRunState;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
   /** (attacks.commands) says when a test command's definition (package.json scripts, Makefile...) changed during the run. */

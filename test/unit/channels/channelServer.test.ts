@@ -3,7 +3,7 @@
 // is refused and runs nothing; a second goal while one runs is turned away; /stop interrupts once.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChannelServer, StatusMessage, type Channel, type ChannelQuestion, type GoalRunner, type IncomingMessage } from '../../../src/core/channels';
+import { ChannelServer, StatusMessage, type Channel, type ChannelQuestion, type ChannelGoalRunner, type IncomingMessage } from '../../../src/core/channels';
 import { parseExact } from '../../../src/protocol/exactCommand';
 
 class FakeChannel implements Channel {
@@ -59,7 +59,7 @@ describe('channels: server', () => {
     let release!: () => void;
     let interrupts = 0;
     const goals: string[] = [];
-    const runner: GoalRunner = {
+    const runner: ChannelGoalRunner = {
       get running() {
         return goals.length > 0 && release !== undefined;
       },
@@ -106,7 +106,7 @@ describe('channels: server', () => {
       const channel = new FakeChannel();
       const server = new ChannelServer({ channel, allowedChatIds: ['-100'], approverIds, statusIntervalMs: 10, log: () => undefined });
       const command = 'echo  a\trm -rf ~\nid';
-      const runner: GoalRunner = {
+      const runner: ChannelGoalRunner = {
         running: false,
         runGoal: async () => {
           await server.approver.approveAction({ kind: 'command', title: command, reason: 'not on the allow list' }, new AbortController().signal);

@@ -1,6 +1,6 @@
 import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
-import { listConversations, loadSession, type Conversation } from '../../../core/session';
+import { listConversations, loadSession, type ConversationSummary } from '../../../core/session';
 import type { ChatEntry, ConversationView } from '../../../protocol/chat';
 
 /** The conversations to go back to, for the chat's empty state and "Open Conversation". */
@@ -9,7 +9,7 @@ export async function recentConversations(store: HistoryStore | undefined, limit
   return (await listConversations(store, limit)).map(toView);
 }
 
-function toView(c: Conversation): ConversationView {
+function toView(c: ConversationSummary): ConversationView {
   return { runId: c.runId, title: c.title, when: c.startedAt, turns: c.runs, status: c.status, ...(c.model ? { model: c.model } : {}) };
 }
 

@@ -109,13 +109,7 @@ export async function run(argv: string[]): Promise<number> {
     throw err;
   }
   const mcp = built.mcp;
-  const session = new AgentSession(
-    built.deps,
-    built.history,
-    notifier,
-    () => (mcp ? mcp.dispose() : Promise.resolve()),
-    mcp ? { manager: mcp, ...(interactive ? { ask: askPromptArgumentOnTerminal() } : {}) } : undefined,
-  );
+  const session = new AgentSession(built, notifier, mcp ? { manager: mcp, ...(interactive ? { ask: askPromptArgumentOnTerminal() } : {}) } : undefined);
   const resume = args.resume;
   if (resume !== undefined) {
     try {

@@ -66,7 +66,7 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
   }
-  const session = new AgentSession(built.deps, built.history, notifier, () => (built.mcp ? built.mcp.dispose() : Promise.resolve()));
+  const session = new AgentSession(built, notifier);
   // Between goals a signal stops serving; during one, AgentSession cancels the goal first.
   const quit = () => {
     if (!session.running) void channel.close();

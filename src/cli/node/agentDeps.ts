@@ -1,6 +1,6 @@
 import type { ResolvedConfig } from '../../core/config';
 import type { Approver, Elicitor, Notifier } from '../../core/ports';
-import { wireAgent, type WiredAgent } from '../../core/session';
+import { createAgent, type Agent } from '../../core/session';
 import { findBundledSkillsDir } from '../../core/context/skills/bundledDir';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { NodeTaskRunner } from './nodeTaskRunner';
@@ -15,10 +15,10 @@ export interface AgentHostOptions {
   onEvent(e: AgentEvent): void;
 }
 
-/** The CLI's wiring: the shared core wiring (core/session/wireAgent.ts) with the Node test runner. */
-export function createAgentDeps(o: AgentHostOptions): Promise<WiredAgent> {
+/** The CLI's wiring: the shared core wiring (core/session/agent.ts) with the Node test runner. */
+export function createAgentDeps(o: AgentHostOptions): Promise<Agent> {
   // The package's skills/ folder: next to dist/ in the built CLI, up from src/ under tsx.
-  return wireAgent({
+  return createAgent({
     ...o,
     tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }),
     mcpApproveHint: MCP_APPROVE_HINT,

@@ -1,8 +1,7 @@
-import type { HistoryStore } from '../../core/history';
 import type { ModelMessage } from '../../core/llm/types';
-import type { OrchestratorDeps, RunOutcome } from '../../core/orchestrator';
+import type { RunOutcome } from '../../core/orchestrator';
 import { errorMessage } from '../../core/base';
-import { ChatSession } from '../../core/session';
+import { ChatSession, type Agent } from '../../core/session';
 import type { Notifier } from '../../core/ports';
 import { attachMentionedResources, expandPromptCommand, isPromptCommand, resourceMentions, type AskPromptArgument, type McpManager } from '../../core/mcp';
 import type { RunEndStatus, RunTestsOutcome } from '../../protocol/agentEvents';
@@ -47,15 +46,13 @@ export class AgentSession {
   private readonly chat: ChatSession;
 
   constructor(
-    private readonly deps: OrchestratorDeps,
-    private readonly history: HistoryStore | undefined,
+    /** The process's one agent (core/session/agent.ts): its deps for every run, disposed by `close()`. */
+    private readonly agent: Agent,
     private readonly notifier: Notifier,
-    /** Stops what the wiring started besides the history (MCP servers). */
-    private readonly stopServices: () => Promise<void> = async () => undefined,
     /** MCP prompts as goals (`/mcp.<server>.<prompt> name=value`): the servers, and who asks for a missing argument (none headless). */
     private readonly prompts?: { manager: McpManager; ask?: AskPromptArgument },
   ) {
-    this.chat = new ChatSession({ deps: this.deps });
+    this.chat = new ChatSession({ deps: this.agent.deps });
   }
 
   get running(): boolean {
@@ -104,7 +101,7 @@ export class AgentSession {
     const controller = (this.controller = new AbortController());
     const onSignal = () => this.interrupt();
     for (const signal of STOP_SIGNALS) process.on(signal, onSignal);
-    this.watchdog.arm(this.deps.settings.limits.wallClockMinutes * 60_000);
+    this.watchdog.arm(this.agent.deps.settings.limits.wallClockMinutes * 60_000);
     try {
       const sent = this.chat.send(goal);
       if (sent.kind !== 'started') throw new Error('a goal is already running');
@@ -113,7 +110,7 @@ export class AgentSession {
     } finally {
       for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
       this.controller = undefined;
-      await this.history?.flush().catch((err: unknown) => this.notifier.error(`history not saved: ${errorMessage(err)}`));
+      await this.agent.history?.flush().catch((err: unknown) => this.notifier.error(`history not saved: ${errorMessage(err)}`));
       this.watchdog.disarm();
     }
   }
@@ -123,8 +120,8 @@ export class AgentSession {
     this.chat.restore(transcript, runId);
   }
 
+  /** Ends the agent: the MCP servers it started stopped, the history saved and closed. */
   async close(): Promise<void> {
-    await this.stopServices().catch((err: unknown) => this.notifier.error(`stopping the MCP servers failed: ${errorMessage(err)}`));
-    await this.history?.close().catch((err: unknown) => this.notifier.error(`history not saved: ${errorMessage(err)}`));
+    await this.agent.dispose().catch((err: unknown) => this.notifier.error(`history not saved: ${errorMessage(err)}`));
   }
 }

@@ -53,3 +53,40 @@ export class DisposableStore implements Disposable {
 export function addAll(store: DisposableStore, ...items: Disposable[]): void {
   for (const item of items) store.add(item);
 }
+
+/**
+ * Holds at most one disposable: setting a new value disposes the one it replaces (VS Code's
+ * `MutableDisposable`, base/common/lifecycle.ts). Setting the same value again keeps it.
+ */
+export class MutableDisposable<T extends Disposable> implements Disposable {
+  private current: T | undefined;
+  private disposed = false;
+
+  get value(): T | undefined {
+    return this.disposed ? undefined : this.current;
+  }
+
+  set value(next: T | undefined) {
+    if (this.disposed) {
+      next?.dispose();
+      return;
+    }
+    if (next === this.current) return;
+    const old = this.current;
+    this.current = next;
+    old?.dispose();
+  }
+
+  /** Disposes the value and holds none; the holder itself stays usable. */
+  clear(): void {
+    this.value = undefined;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    const old = this.current;
+    this.current = undefined;
+    old?.dispose();
+  }
+}

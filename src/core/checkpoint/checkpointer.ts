@@ -23,7 +23,7 @@ export interface CheckpointerOptions {
   maxFileBytes?: number;
   /** false: no change feed, every workspace capture walks (tests, the benchmark's comparison). */
   watch?: boolean;
-  /** The workspace's one change feed, shared with the protected guard (wireAgent); without it the checkpointer makes its own. */
+  /** The workspace's one change feed, shared with the protected guard (createAgent); without it the checkpointer makes its own. */
   feed?: ChangeFeed;
   /**
    * The kept files as the repository lists them (`git ls-files`, tracked and untracked, none ignored,

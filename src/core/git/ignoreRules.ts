@@ -17,7 +17,7 @@ export class IgnoreRules {
   /** The path policy's `.patchpilotignore` filter; pass it to checkPath and the command policy too. */
   readonly agentFilter: IgnoreFilter;
 
-  /** `agentFilter`: the run's one `.patchpilotignore` filter (wireAgent), so tools and policies never disagree. */
+  /** `agentFilter`: the run's one `.patchpilotignore` filter (createAgent), so tools and policies never disagree. */
   constructor(
     readonly root: string,
     agentFilter?: IgnoreFilter,

@@ -39,7 +39,7 @@ export interface GuardOptions {
   keepBytes?: boolean;
   budget?: number;
   /**
-   * The guard's view kept between commands on the workspace's change feed (wireAgent makes one per
+   * The guard's view kept between commands on the workspace's change feed (createAgent makes one per
    * workspace): a command then costs what it changed. Without it, each command walks twice.
    */
   baseline?: GuardBaseline;

@@ -90,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     fs: (root) => new VsCodeWorkspaceFs(root, ownSaves),
     undo: { undo: (key) => undo.undo(key), onDidUndo: (listener) => journal.onDidUndo(listener) },
     // Test runs of the agent are VS Code tasks too (a terminal the user sees, the same guard as run_command).
-    // with the guard, environment and home exceptions wireAgent resolved for run_command.
+    // with the guard, environment and home exceptions createAgent resolved for run_command.
     tasks: (o) => {
       if (!tests) throw new Error('no workspace folder for the test tasks');
       return tests.runnerFor(o);

@@ -93,7 +93,7 @@ test('the agent runs a skill script like any command: the command policy decides
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
     const ctx = makeContext(ws.root, { mode: 'auto', approver });
     ctx.commandPolicy = await createCommandPolicy({ trusted: true, isIgnoredPath: (p: string) => ctx.ignore.agentFilter.isIgnored(p) });
-    // As wireAgent does: the skills folder stays readable in the sandbox (which hides /tmp and the home).
+    // As createAgent does: the skills folder stays readable in the sandbox (which hides /tmp and the home).
     ctx.exec = createCommandExecutor(ws.root, { readOnlyPaths: [SKILLS] });
     ctx.pathPolicy = createPathPolicy(ws.root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ctx.ignore.agentFilter.isIgnored(rel, isDir));
     const tools = new ToolRegistry([runCommandTool]);

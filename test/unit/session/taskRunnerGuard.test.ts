@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readHostConfig } from '../../../src/host/vscode/config/settingsReader';
-import { wireAgent, type TaskRunnerFactory } from '../../../src/core/session';
+import { createAgent, type TaskRunnerFactory } from '../../../src/core/session';
 import type { TaskRunner } from '../../../src/core/ports';
 import { fakeConfiguration } from '../../support/fakeConfiguration';
 import { tempWorkspace } from '../tools/helpers';
@@ -27,7 +27,7 @@ async function factoryArgs(trusted: boolean) {
   });
   let received: Parameters<TaskRunnerFactory>[0] | undefined;
   const tasks: TaskRunner = { run: async () => ({ exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }) };
-  const wired = await wireAgent({
+  const wired = await createAgent({
     root: ws.root,
     config,
     approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },
@@ -36,7 +36,7 @@ async function factoryArgs(trusted: boolean) {
     tasks: (o) => ((received = o), tasks),
     historyMode: 'in-process',
   });
-  await wired.close();
+  await wired.dispose();
   ws.cleanup();
   assert.ok(received, 'the host was asked for a test runner');
   return received;

@@ -223,8 +223,6 @@ export class AgentHost implements vscode.Disposable {
     if (!this.session.running) {
       await this.refreshStatus();
       if (this.notice) return this.refuse(this.notice);
-      // Settings or trust changed since the last run: wire again.
-      this.wiring.invalidate();
       await this.catchUp();
     }
     if (!this.session.running) this.sayModelChanged();
@@ -333,9 +331,9 @@ export class AgentHost implements vscode.Disposable {
     );
   }
 
-  /** Settings, the key or trust changed: the next run wires again; the status line updates now. */
+  /** Settings, the key or trust changed: the next run gets a new agent (a working run keeps its own); the status line updates now. */
   invalidate(): void {
-    if (!this.session.running) this.wiring.invalidate();
+    this.wiring.invalidate();
     void this.refreshStatus();
   }
 

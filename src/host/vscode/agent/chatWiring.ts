@@ -1,13 +1,14 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
+import { errorMessage } from '../../../core/base';
 import type { Elicitor, Notifier } from '../../../core/ports';
 import type { OrchestratorDeps } from '../../../core/orchestrator';
-import { wireAgent, type WiredAgent } from '../../../core/session';
+import { AgentSlot, createAgent, type Agent } from '../../../core/session';
 import { createMcpManager } from '../../../core/session/capabilities';
 import { isPromptCommand, type McpManager } from '../../../core/mcp';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatStatus } from '../../../protocol/chat';
-import type { HostConfig } from '../config/hostConfig';
+import type { HostConfig, LoadedConfig } from '../config/hostConfig';
 import { VsCodeSecretStore } from '../config/secretStore';
 import { MCP_LOGIN_HINT } from '../commands/mcpLogin';
 import { VsCodeDiagnostics } from '../workspace/vsCodeDiagnostics';
@@ -30,19 +31,26 @@ export interface ChatWiringOptions {
 }
 
 /**
- * What the chat's runs are wired with: the core's agent for this workspace (rebuilt when settings or
- * trust change, never during a run) and the window's MCP servers, which outlive rewirings and are
- * reconfigured by them. AgentHost keeps the conversation; this keeps the parts it runs on.
+ * What the chat's runs are wired with: the core's agent for this workspace, held in an AgentSlot
+ * (kept across messages, replaced and disposed only when the settings, keys or trust it was made
+ * from changed, never during a run), and the window's MCP servers, which outlive the agents and are
+ * reconfigured by each. AgentHost keeps the conversation; this keeps the parts it runs on.
  */
 export class ChatWiring implements vscode.Disposable {
-  private wired: Promise<WiredAgent> | undefined;
+  private readonly agent: AgentSlot<LoadedConfig>;
   private mcpManager: McpManager | undefined;
 
-  constructor(private readonly o: ChatWiringOptions) {}
+  constructor(private readonly o: ChatWiringOptions) {
+    this.agent = new AgentSlot(
+      (loaded) => this.create(loaded),
+      agentKey,
+      (err) => o.notifier.error(`PatchPilot could not close the previous agent: ${errorMessage(err)}`),
+    );
+  }
 
-  /** The next run wires again (settings, the key or trust changed). */
+  /** A host event (settings, a key, trust, the models) changed what the next run's agent is made from. */
   invalidate(): void {
-    this.wired = undefined;
+    this.agent.invalidate();
   }
 
   get mcp(): McpManager | undefined {
@@ -61,52 +69,52 @@ export class ChatWiring implements vscode.Disposable {
     return expanded === undefined ? undefined : attachInChat(this.mcpManager, expanded, notice);
   }
 
+  /** The next run's deps: the same agent as the last run's unless what it is made from changed. */
   async deps(): Promise<OrchestratorDeps> {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    if (!folder) throw new Error('no workspace folder');
-    if (!this.wired) {
-      const { context, config, services } = this.o;
-      const loaded = await config.load();
-      const userStateDir = context.globalStorageUri.fsPath;
-      const mcp = this.mcpServers(folder.uri.fsPath, loaded.config.settings, userStateDir);
-      const history = await services.history?.();
-      const model = services.chatModel?.(loaded.config.settings);
-      this.wired = (async () =>
-        wireAgent({
-          history,
-          root: folder.uri.fsPath,
-          config: loaded.config,
-          approver: this.o.approver,
-          notifier: this.o.notifier,
-          onEvent: this.o.onEvent,
-          tasks: services.tasks,
-          patches: services.patches ? (root) => services.patches!(root, services.review) : undefined,
-          fs: services.fs,
-          readOnly: !loaded.trusted,
-          mcp,
-          userStateDir,
-          // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
-          bundledSkillsDir: path.join(context.extensionPath, 'skills'),
-          model: await model,
-          // The Problems view: new errors and warnings in the files an edit touched go back with it.
-          diagnostics: new VsCodeDiagnostics(folder.uri.fsPath),
-        }))();
-      this.wired.catch(() => (this.wired = undefined));
-    }
-    return (await this.wired).deps;
+    if (!vscode.workspace.workspaceFolders?.[0]) throw new Error('no workspace folder');
+    return (await this.agent.get(await this.o.config.load())).deps;
   }
 
   dispose(): void {
-    // A store the wiring opened itself is closed here; the window's shared one by its owner.
-    void this.wired?.then((w) => (this.o.services.history ? undefined : w.history?.close())).catch(() => undefined);
+    // The agent closes what it opened (a store the window lent stays open for its owner).
+    this.agent.dispose();
     void this.mcpManager?.dispose();
+  }
+
+  private async create(loaded: LoadedConfig): Promise<Agent> {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    if (!folder) throw new Error('no workspace folder');
+    const { context, services } = this.o;
+    const userStateDir = context.globalStorageUri.fsPath;
+    const mcp = this.mcpServers(folder.uri.fsPath, loaded.config.settings, userStateDir);
+    const history = await services.history?.();
+    const model = services.chatModel?.(loaded.config.settings);
+    return createAgent({
+      history,
+      root: folder.uri.fsPath,
+      config: loaded.config,
+      approver: this.o.approver,
+      notifier: this.o.notifier,
+      onEvent: this.o.onEvent,
+      tasks: services.tasks,
+      patches: services.patches ? (root) => services.patches!(root, services.review) : undefined,
+      fs: services.fs,
+      readOnly: !loaded.trusted,
+      mcp,
+      userStateDir,
+      // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
+      bundledSkillsDir: path.join(context.extensionPath, 'skills'),
+      model: await model,
+      // The Problems view: new errors and warnings in the files an edit touched go back with it.
+      diagnostics: new VsCodeDiagnostics(folder.uri.fsPath),
+    });
   }
 
   private mcpServers(root: string, settings: Parameters<typeof createMcpManager>[0]['settings'], userStateDir: string): McpManager {
     if (this.mcpManager) return this.mcpManager;
     this.mcpManager = createMcpManager({
       root,
-      // Started empty: wireAgent configures the servers of these settings (and again on each rewiring).
+      // Started empty: createAgent configures the servers of these settings (and again on each rewiring).
       settings: { ...settings, mcp: { ...settings.mcp, servers: {} } },
       userStateDir,
       secrets: new VsCodeSecretStore(this.o.context.secrets),
@@ -117,4 +125,10 @@ export class ChatWiring implements vscode.Disposable {
     this.mcpManager.onDidChangeStatus(() => this.o.onMcpChange());
     return this.mcpManager;
   }
+}
+
+/** Two loads make the same agent when every resolved value, the keys and trust are the same. */
+function agentKey(loaded: LoadedConfig): string {
+  const { settings, trusted, apiKey, webSearchKey } = loaded.config;
+  return JSON.stringify([settings, trusted, loaded.trusted, loaded.demo, apiKey, webSearchKey]);
 }

@@ -122,7 +122,7 @@ export class PatchActions {
     if (hunks.length === 0) return refused(`${capital(what)} changes nothing.`);
 
     const ignore = createIgnoreFilter(root);
-    // The files MCP servers run are protected here as in the agent's own writes (session/wireAgent.ts).
+    // The files MCP servers run are protected here as in the agent's own writes (session/agent.ts).
     const protectedPaths = [
       ...config.settings.policy.protectedPaths,
       ...mcpProtectedGlobs(root, config.settings.mcp.servers),

@@ -3,7 +3,7 @@
  *
  *   createTestService(context, settings, log) -> TestService   once in activate()
  *   testService.runner: VsCodeTaskRunner   Run Tests and run on save, guarded by the core's settings
- *   testService.runnerFor(o)               the agent's TaskRunnerFactory: the guard wireAgent built
+ *   testService.runnerFor(o)               the agent's TaskRunnerFactory: the guard createAgent built
  *   testService.runAll(signal, why)        every command in a task terminal; status bar + Problems
  *   testService.onDidRunTests              every finished run (Run Tests and run on save); an agent
  *                                          session subscribes to hand run-on-save results to the model
@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import path from 'node:path';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { createCommandExecutor, createCommandGuard } from '../../../core/tools/policyAdapters';
-import type { TaskRunnerFactory } from '../../../core/session/wireAgent';
+import type { TaskRunnerFactory } from '../../../core/session/agent';
 import { errorMessage } from '../../../core/base';
 import { describeTestCommand, summarizeTestOutput, type TestSummary } from '../../../core/testRuns';
 import type { TaskRunResult } from '../../../core/ports';
@@ -98,7 +98,7 @@ export class TestService implements vscode.Disposable {
     return this.taskRunner;
   }
 
-  /** The agent's test runs: a task terminal with exactly the guard and environment wireAgent resolved for run_command. */
+  /** The agent's test runs: a task terminal with exactly the guard and environment createAgent resolved for run_command. */
   readonly runnerFor = ({ guard, envAllow, homeAllow, allowUnixSockets }: Parameters<TaskRunnerFactory>[0]): VsCodeTaskRunner => {
     const { root: _root, ...commandGuard } = guard;
     const executor = createCommandExecutor(this.root, { guard: commandGuard, envAllow, homeAllow, allowUnixSockets });

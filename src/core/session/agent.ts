@@ -32,7 +32,7 @@ export type TaskRunnerFactory = (o: {
   guard: Omit<GuardOptions, 'keepBytes'>;
 }) => TaskRunner;
 
-export interface WireAgentOptions {
+export interface AgentOptions {
   root: string;
   config: ResolvedConfig;
   approver: Approver;
@@ -73,13 +73,17 @@ export interface WireAgentOptions {
   diagnostics?: DiagnosticsSource;
 }
 
-export interface WiredAgent {
+export interface Agent {
   deps: OrchestratorDeps;
   history?: HistoryStore;
   /** The MCP servers (status for the host: `mcp.status()`, `mcp.onDidChangeStatus`). */
   mcp?: McpManager;
-  /** Stops what this wiring started (MCP servers it made; not a host-kept manager) and closes the history. */
-  close(): Promise<void>;
+  /**
+   * Ends this agent: its change feed and checkpoint watchers, the MCP servers it started (not a
+   * host-kept manager) and the history it opened (not a store the host lent). Once; later calls
+   * return the same promise. The shape of VS Code's Disposable, so a MutableDisposable can hold it.
+   */
+  dispose(): Promise<void>;
 }
 
 /**
@@ -88,7 +92,7 @@ export interface WiredAgent {
  * merged and already filtered by workspace trust (resolveSettings), so they are passed as one
  * trusted layer. The hosts differ only in the approver, the notifier, the event sink and the test runner.
  */
-export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
+export async function createAgent(o: AgentOptions): Promise<Agent> {
   const settings: PatchPilotSettings = o.readOnly ? { ...o.config.settings, approval: { mode: 'plan' }, git: { autoCommit: false } } : o.config.settings;
   const policy = settings.policy;
   // One .patchpilotignore filter for everything of this agent: path policy, command policy, the
@@ -238,15 +242,17 @@ export async function wireAgent(o: WireAgentOptions): Promise<WiredAgent> {
     calibration: new TokenCalibration(),
     ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
   };
-  const close = async () => {
-    checkpoints?.dispose();
-    baseline?.dispose();
-    feed?.close();
-    if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
-    // A store the host lent is the host's to close.
-    if (!o.history) await history?.close();
-  };
-  return { deps, history, mcp: capabilities.mcp, close };
+  let disposed: Promise<void> | undefined;
+  const dispose = () =>
+    (disposed ??= (async () => {
+      checkpoints?.dispose();
+      baseline?.dispose();
+      feed?.close();
+      if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
+      // A store the host lent is the host's to close.
+      if (!o.history) await history?.close();
+    })());
+  return { deps, history, mcp: capabilities.mcp, dispose };
 }
 
 /** Restricted mode: no test command runs, whatever asks for one. */

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
 import type { ResolvedConfig } from '../../../src/core/config';
 import type { PatchEngine, TaskRunner, WorkspaceFs } from '../../../src/core/ports';
-import { wireAgent } from '../../../src/core/session';
+import { createAgent } from '../../../src/core/session';
 import { tempWorkspace } from '../tools/helpers';
 
 const PATCH = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n';
@@ -33,7 +33,7 @@ async function wire(readOnly: boolean) {
     run: async () => (calls.push('task'), { exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }),
   };
   const warnings: string[] = [];
-  const wired = await wireAgent({
+  const wired = await createAgent({
     root: ws.root,
     config,
     approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },

@@ -5,6 +5,7 @@ import { chmodSync, copyFileSync, mkdirSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { LAZY_CHUNKS } from './lib/lazyChunks.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -35,15 +36,57 @@ const noEvalInDependencies = {
   },
 };
 
+/**
+ * The heavy libraries are chunks of their own, loaded at first use (scripts/lib/lazyChunks.mjs): the
+ * loader's `require('./lazy/NAME')` (src/core/base/lazyChunks.ts) becomes a require of
+ * dist/lazy/NAME.js, beside every bundle that holds the loader.
+ */
+const LOADER = path.join('src', 'core', 'base', 'lazyChunks.ts');
+const lazyChunkRequires = {
+  name: 'lazy-chunk-requires',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/lazy\/\w+$/ }, (args) => {
+      if (!args.importer.endsWith(LOADER)) return undefined;
+      const name = args.path.slice('./lazy/'.length);
+      if (!(name in LAZY_CHUNKS)) return { errors: [{ text: `${name} is not a lazy chunk: list it in scripts/lib/lazyChunks.mjs` }] };
+      return { path: `./lazy/${name}.js`, external: true };
+    });
+  },
+};
+
+/** A bundle that holds a lazy chunk's package has lost the point of the chunk: the build says which and who imports it. */
+function checkNoLazyPackages(result, bundle) {
+  const packages = Object.values(LAZY_CHUNKS).flat();
+  const inputs = Object.keys(result.metafile.inputs);
+  for (const pkg of packages) {
+    const inside = inputs.find((f) => f.includes(`node_modules/${pkg}/`));
+    if (!inside) continue;
+    const importer = inputs.find((f) => result.metafile.inputs[f].imports.some((i) => i.path === inside));
+    throw new Error(`${bundle} bundles ${pkg} (${inside}, imported by ${importer}); load it through lazyChunk in src/core/base/lazyChunks.ts`);
+  }
+}
+
+/** A bundle of the product: the lazy chunks stay out of it (checked). */
+async function buildMain(options) {
+  const result = await build({ ...common, ...options, metafile: true, plugins: [lazyChunkRequires] });
+  checkNoLazyPackages(result, options.outfile);
+}
+
 mkdirSync('dist', { recursive: true });
 await Promise.all([
-  build({ ...common, entryPoints: ['src/host/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
-  // keepNames: grammY's node-fetch accepts an abort signal by its class's name, which bundling renames.
-  build({ ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, keepNames: true }),
+  buildMain({ entryPoints: ['src/host/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] }),
+  buildMain({ entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, keepNames: true }),
   // The history store's worker thread (src/core/history/workerStore.ts loads it from next to the bundle).
-  build({ ...common, entryPoints: ['src/core/history/worker/historyWorker.ts'], outfile: 'dist/historyWorker.js' }),
+  buildMain({ entryPoints: ['src/core/history/worker/historyWorker.ts'], outfile: 'dist/historyWorker.js' }),
   // The patch engine's worker thread for large plans (src/core/patch/offThreadPlanner.ts loads it from next to the bundle).
-  build({ ...common, entryPoints: ['src/core/patch/worker/patchWorker.ts'], outfile: 'dist/patchWorker.js' }),
+  buildMain({ entryPoints: ['src/core/patch/worker/patchWorker.ts'], outfile: 'dist/patchWorker.js' }),
+  // The lazy chunks, dist/lazy/NAME.js. keepNames: grammY's node-fetch accepts an abort signal by its class's name, which bundling renames.
+  build({
+    ...common,
+    entryPoints: Object.fromEntries(Object.keys(LAZY_CHUNKS).map((name) => [`lazy/${name}`, `src/core/base/lazy/${name}.ts`])),
+    outdir: 'dist',
+    keepNames: true,
+  }),
   // The chat and history webviews: browser bundles (script + stylesheet) under dist/webview, the only folder
   // besides media/ that the webview may load from (localResourceRoots). No eval, no inline code.
   build({

@@ -2,6 +2,7 @@
 // extension names no repository to resolve them against), a reader of the zip's file list, and the
 // contents rules `npm run package` and `npm test` check on every build.
 import { readFileSync } from 'node:fs';
+import { LAZY_CHUNK_FILES } from './lazyChunks.mjs';
 
 /** Files a working extension needs (paths inside the zip's `extension/` folder). */
 export const REQUIRED_FILES = [
@@ -10,6 +11,8 @@ export const REQUIRED_FILES = [
   'dist/extension.js',
   'dist/historyWorker.js',
   'dist/patchWorker.js',
+  // The heavy libraries, required at first use (scripts/lib/lazyChunks.mjs).
+  ...LAZY_CHUNK_FILES,
   'dist/sql-wasm.wasm',
   'dist/tree-sitter.wasm',
   'dist/tree-sitter-bash.wasm',

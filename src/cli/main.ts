@@ -1,7 +1,8 @@
 import { ExitCode, UsageError } from './io';
+import { COMMAND_SUMMARIES, COMMAND_USAGE } from './usage';
 
 /** One entry per top-level command; each command lives in its own file under ./commands. */
-type CommandModule = { run(argv: string[]): Promise<number>; usage: string };
+type CommandModule = { run(argv: string[]): Promise<number> };
 const commands: Record<string, () => Promise<CommandModule>> = {
   patch: () => import('./commands/patch'),
   history: () => import('./commands/history'),
@@ -14,20 +15,8 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   import: () => import('./commands/import'),
 };
 
-const summaries: Record<string, string> = {
-  patch: 'apply or evaluate a patch (unified diff, apply_patch, SEARCH/REPLACE): exact or refused',
-  history: 'list, show, search and export the workspace history database',
-  run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
-  mcp: 'list the configured MCP servers with their status; approve them ahead of a run; log in to remote ones',
-  hooks: "list the configured hooks (patchpilot.hooks); approve a workspace's hooks ahead of a run",
-  restore: "put the files back as they were before a run's step (checkpoints), or redo",
-  serve: 'run goals sent from a chat (Telegram): progress, approvals and /stop from the phone',
-  config: 'print the settings files the CLI reads, and each setting in effect with where it came from',
-  import: 'bring settings over from Roo Code, Cline or Continue into your user settings (previewed first)',
-};
-
 function usage(): string {
-  const lines = Object.keys(commands).map((name) => `  patchpilot ${name.padEnd(8)} ${summaries[name] ?? ''}`.trimEnd());
+  const lines = Object.keys(commands).map((name) => `  patchpilot ${name.padEnd(8)} ${COMMAND_SUMMARIES[name] ?? ''}`.trimEnd());
   return ['PatchPilot: a careful coding agent, headless.', '', 'Usage:', ...lines, '', 'patchpilot COMMAND --help for details.'].join('\n');
 }
 
@@ -46,16 +35,18 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`patchpilot: unknown command '${name}'\n\n${usage()}\n`);
     return ExitCode.usage;
   }
-  const command = await load();
+  const commandUsage = COMMAND_USAGE[name] ?? '';
+  // Help before the command loads: printing it evaluates none of the agent.
   if (rest.includes('--help') || rest.includes('-h')) {
-    process.stdout.write(command.usage + '\n');
+    process.stdout.write(commandUsage + '\n');
     return ExitCode.ok;
   }
+  const command = await load();
   try {
     return await command.run(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`patchpilot ${name}: ${err.message}\n\n${command.usage}\n`);
+      process.stderr.write(`patchpilot ${name}: ${err.message}\n\n${commandUsage}\n`);
       return ExitCode.usage;
     }
     throw err;

@@ -4,21 +4,6 @@ import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { maskSecret } from '../../core/import';
 import { ConfigError, cliUserSettingsFile, loadCliConfig, SETTING_KEYS, type ResolvedConfig, type SettingKey, type SettingSource } from '../../core/config';
 
-export const usage = `Usage:
-  patchpilot config path [--workspace DIR]
-      Prints the settings files the CLI reads, weakest first: your user settings file
-      ($XDG_CONFIG_HOME/patchpilot/settings.json, else ~/.config/patchpilot/settings.json) and the
-      workspace's .vscode/settings.json, each marked (missing) when it does not exist.
-  patchpilot config show [--workspace DIR] [--trust-workspace] [--json]
-      Prints every setting that is not at its default, with where its value came from (user,
-      workspace, env, flag; a list that adds up names each scope), the values ignored and why, and
-      where the API key comes from (never the key).
-Options:
-  --workspace DIR       the workspace (default: the current folder)
-  --trust-workspace     resolve as 'patchpilot run --trust-workspace' would
-  --json                one JSON object on stdout
-Exit: 0 ok, 2 usage or settings error (a malformed file is named with its line and column).`;
-
 const OPTIONS = { workspace: { type: 'string' }, 'trust-workspace': { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
 export async function run(argv: string[]): Promise<number> {

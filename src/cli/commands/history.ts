@@ -9,22 +9,6 @@ import type { Notifier } from '../../core/ports';
 import { findRun } from '../../core/session/resume';
 import { usageDaysText, usageTable } from '../node/usageText';
 
-export const usage = `Usage:
-  patchpilot history list [--json] [--limit N] [--status S]   runs, newest first
-      S: running, finished, limit, failed, blocked, cancelled, interrupted, stopped (the words
-      \`patchpilot run\` ends with); a run whose process is gone is marked interrupted on open
-  patchpilot history show RUN_ID [--json]                     one run with its steps, patches, tests
-                                                              and its model usage by source
-  patchpilot history usage [--days N] [--json]                model usage per day and source
-                                                              (main, fast, compaction, subagent N)
-  patchpilot history search QUERY [--days N] [--limit N] [--json]
-      Full-text search of observations and Q&A summaries, best match (BM25) first.
-  patchpilot history export [--format json|jsonl]             the whole audit trail on stdout
-Common options:
-  --cwd DIR   the workspace (default: the current folder); the database is DIR/.patchpilot/history.db
-  --db FILE   use this database file instead
-Exit: 0 ok, 1 not found or the database could not be read or saved, 2 usage error.`;
-
 const stderrNotifier: Notifier = {
   info: (m) => process.stderr.write(`patchpilot history: ${m}\n`),
   warn: (m) => process.stderr.write(`patchpilot history: warning: ${m}\n`),

@@ -5,18 +5,6 @@ import { ConfigError, loadCliConfig, type HookCommand } from '../../core/config'
 import { describeHook } from '../../core/hooks';
 import { hookApprovalsOf } from '../../core/session/hookWiring';
 
-export const usage = `Usage:
-  patchpilot hooks list [--workspace DIR] [--trust-workspace] [--json]
-      Each configured hook (patchpilot.hooks): its event, matcher and command, where it comes
-      from (user or workspace settings), and whether a workspace hook is approved.
-  patchpilot hooks approve [--workspace DIR] [--trust-workspace]
-      Approve the workspace's hooks ahead of a run (a run without a terminal cannot ask). A hook
-      whose event, matcher or command changes later needs approval again.
-  --trust-workspace     use the hooks of the workspace's .vscode/settings.json (ignored otherwise)
-Your own hooks (~/.config/patchpilot/settings.json) need no approval. Approvals are kept in the
-workspace's .patchpilot folder, signed with a key in PATCHPILOT_STATE_HOME (default
-~/.local/state/patchpilot). See docs/hooks.md.`;
-
 const OPTIONS = { workspace: { type: 'string' }, 'trust-workspace': { type: 'boolean' }, json: { type: 'boolean' } } as const;
 
 export async function run(argv: string[]): Promise<number> {

@@ -19,22 +19,6 @@ import {
   type ImportSource,
 } from '../../core/import';
 
-export const usage = `Usage:
-  patchpilot import --from roo|cline|continue FILE [--workspace DIR] [--dry-run] [--yes]
-      Brings another agent's settings into your PatchPilot user settings file
-      ($XDG_CONFIG_HOME/patchpilot/settings.json, else ~/.config/patchpilot/settings.json):
-      the endpoint and model, MCP servers (asked for approval again before they start), command
-      allow and deny lists; rules and custom instructions go to DIR/.patchpilot/rules/imported-SOURCE.md.
-      FILE: Roo Code's settings export or mcp_settings.json; Cline's cline_mcp_settings.json or
-      .clinerules; Continue's config.yaml (or legacy config.json).
-      Prints a preview first (keys masked) and what is not imported, with why.
-      API keys are not written: the CLI reads them from the environment; the preview names the variable.
-Options:
-  --workspace DIR   where the rules file goes (default: the current folder)
-  --dry-run         print the preview; write nothing
-  --yes             do not ask (needed when stdin is not a terminal)
-Exit: 0 imported (or dry run, or nothing to import), 1 not imported (unreadable file, refused), 2 usage or settings error.`;
-
 const OPTIONS = { from: { type: 'string' }, workspace: { type: 'string' }, 'dry-run': { type: 'boolean' }, yes: { type: 'boolean' } } as const;
 
 export async function run(argv: string[]): Promise<number> {

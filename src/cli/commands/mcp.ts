@@ -8,29 +8,6 @@ import { MCP_APPROVE_HINT } from '../node/agentDeps';
 import { loginOrLogout } from './mcpLogin';
 import { DecliningElicitor } from '../node/elicitors';
 
-export const usage = `Usage:
-  patchpilot mcp list [--workspace DIR] [--trust-workspace] [--json]
-      Each configured MCP server (patchpilot.mcp.servers) and its status: connected (with its
-      transport and tool count, and its tools, prompts and resources), failed (with the reason),
-      or waiting for approval. Approved servers are started to check them, then stopped; nothing
-      is approved. A prompt is run as a goal: patchpilot run --goal "/mcp.SERVER.PROMPT name=value".
-  patchpilot mcp approve NAME... [--workspace DIR] [--trust-workspace]
-      Approve servers ahead of a run (a run without a terminal cannot ask): start each one, show
-      its command and tools, and record them with the content of every workspace file its
-      launch names. A later change of the command, arguments, environment, URL, of such a file
-      or of a tool's definition needs approval again.
-  patchpilot mcp login NAME [--no-browser] [--workspace DIR] [--trust-workspace]
-      Log in to a remote server that asks for OAuth: prints the authorization page (and opens it
-      in the browser unless --no-browser), waits for the browser to come back to a listener on
-      127.0.0.1, and keeps the tokens in PATCHPILOT_STATE_HOME/mcp-oauth.json (mode 0600).
-      Expired access tokens are refreshed by themselves; a refused refresh asks for a new login.
-  patchpilot mcp logout NAME [--workspace DIR] [--trust-workspace]
-      Delete the tokens kept for a remote server.
-  --trust-workspace     use the servers of the workspace's .vscode/settings.json (ignored otherwise)
-Servers come from .vscode/settings.json; approvals are kept in the workspace's .patchpilot folder,
-signed with a key in PATCHPILOT_STATE_HOME (default ~/.local/state/patchpilot). Local servers run
-in the commands' sandbox; PATCHPILOT_MCP_UNSANDBOXED=name,... exempts servers by name.`;
-
 const OPTIONS = {
   workspace: { type: 'string' },
   'trust-workspace': { type: 'boolean' },

@@ -10,22 +10,6 @@ import { planPatch } from '../../core/patch/plan';
 import { proposedDiff } from '../../core/patch/proposedDiff';
 import type { ApplyResult, FileResult } from '../../core/patch/types';
 
-export const usage = `Usage:
-  patchpilot patch apply PATCHFILE [--cwd DIR] [--dry-run] [--json] [--accept ID ...]
-      Apply a unified diff, apply_patch envelope or SEARCH/REPLACE patch to the files under DIR
-      (default: the current folder). PATCHFILE "-" reads stdin. All files change or none do.
-      What the parser tolerated (prose around a fence, a missing *** End Patch) is a warning on stderr.
-      --dry-run   compute and report, write nothing; prints the diff that would be applied
-      --json      print the full result as JSON on stdout
-      --accept ID apply only these hunks, others are rejected (repeatable); an id is the file and
-                  the hunk number the output shows: "hunk #2" of src/a.ts is src/a.ts#2
-      Exit: 0 applied, 1 refused (reasons on stderr, or in the JSON), 2 usage error (an unknown --accept id too).
-
-  patchpilot patch eval --jsonl FILE
-      For each input line {"id","files":{path:text},"patch"} print one line
-      {"id","status":"applied"|"refused","files":{path:newText},"error"?,"ms"} computed in memory.
-      FILE "-" reads stdin. Nothing is written to disk.`;
-
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'apply') return applyCommand(rest);

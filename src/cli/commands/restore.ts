@@ -17,19 +17,6 @@ import {
 } from '../../core/checkpoint';
 import { STATE_DIR } from '../../core/session/checkpointWiring';
 
-export const usage = `Usage:
-  patchpilot restore --workspace DIR --run <RUN_ID|last> --before-step N [--dry-run] [--yes] [--restore-rest]
-      Puts every file the run's steps N and later changed back as it was before step N: edits,
-      created files (removed), deleted and renamed files (recreated), mode bits, and what commands and
-      test runs wrote. The user's .git is never touched. The agent is told at its next run.
-  patchpilot restore --workspace DIR --redo [--dry-run] [--yes]
-      Undoes the last restore (the files go back to what the run had left).
-Options:
-  --dry-run       print the files and a diff (now -> after the restore); write nothing
-  --yes           do not ask (needed when stdin is not a terminal)
-  --restore-rest  when some files block the restore (changed since, no permission), restore the others
-Exit: 0 restored (or dry run), 1 blocked, refused or failed, 2 usage error.`;
-
 const OPTIONS = {
   workspace: { type: 'string' },
   run: { type: 'string' },

@@ -10,22 +10,6 @@ import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runCo
 import { TelegramChannel } from '../node/telegramChannel';
 import { DecliningElicitor } from '../node/elicitors';
 
-export const usage = `Usage:
-  patchpilot serve --telegram [--workspace DIR] [options of patchpilot run]
-      Run goals sent from Telegram in the workspace, one at a time, as one session: a message from
-      a chat in patchpilot.channels.telegram.allowedChatIds (user settings only) is a goal; its
-      progress is one status message, edited as it goes, then the summary; approvals come as
-      Approve / Deny buttons in that chat, answered by the goal's sender only (or the user ids in
-      patchpilot.channels.telegram.approverIds); /stop cancels the running goal. Other chats are refused.
-  --telegram            serve through a Telegram bot: its token from PATCHPILOT_TELEGRAM_TOKEN
-                        (PATCHPILOT_TELEGRAM_API_ROOT: another Bot API server than Telegram's own)
-  --workspace DIR       the workspace (default: the current folder)
-  --approve, --max-steps, --max-tokens, --max-cost-usd, --test-cmd, --no-detect-tests, --provider,
-  --base-url, --model, --fast-model, --llm-command, --thinking-budget, --trust-workspace:
-                        as for patchpilot run
-Ctrl-C or SIGTERM stops serving (a running goal is cancelled first).
-Exit: 0 stopped, 1 the bot could not reach the Bot API (a wrong token), 2 usage or settings error.`;
-
 const OPTIONS = {
   telegram: { type: 'boolean' },
   workspace: { type: 'string' },

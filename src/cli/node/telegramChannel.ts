@@ -3,7 +3,8 @@
  * listens on this machine), the only file that knows the library. `apiRoot` points it at another
  * Bot API server (a self-hosted one, or the tests' fake).
  */
-import { Bot, InlineKeyboard } from 'grammy';
+import type { Bot } from 'grammy';
+import { lazyChunk } from '../../core/base/lazyChunks';
 import type { Channel, ChannelQuestion, IncomingMessage } from '../../core/channels';
 
 interface Question extends ChannelQuestion {
@@ -17,7 +18,7 @@ export class TelegramChannel implements Channel {
   private nextQuestion = 1;
 
   constructor(token: string, apiRoot?: string) {
-    this.bot = new Bot(token, apiRoot ? { client: { apiRoot } } : {});
+    this.bot = new (lazyChunk.telegram().Bot)(token, apiRoot ? { client: { apiRoot } } : {});
   }
 
   async listen(onMessage: (message: IncomingMessage) => void): Promise<void> {
@@ -65,7 +66,7 @@ export class TelegramChannel implements Channel {
 
   ask(asked: ChannelQuestion, signal: AbortSignal): Promise<string> {
     const id = String(this.nextQuestion++);
-    const keyboard = new InlineKeyboard();
+    const keyboard = new (lazyChunk.telegram().InlineKeyboard)();
     for (const c of asked.choices) keyboard.text(c.label, `${id}:${c.id}`);
     const entities = (asked.code ?? []).map((c) => ({ type: 'code' as const, offset: c.offset, length: c.length }));
     return new Promise<string>((resolve, reject) => {

@@ -6,7 +6,7 @@
  * (`uses:`) and secret references (`${{ secrets.X }}`) name things this file does not hold, so they
  * are listed as not imported.
  */
-import { parse as parseYaml } from 'yaml';
+import { lazyChunk } from '../base/lazyChunks';
 import { addEndpoint } from './endpoint';
 import { addMcpServers, addRules, emptyPlan, ImportError, isRecord, type ImportPlan, parseJson } from './importPlan';
 
@@ -124,7 +124,7 @@ function addContinueMcpServers(plan: ImportPlan, list: unknown, fieldPath: strin
 function parseYamlObject(file: string, text: string): Record<string, unknown> {
   let data: unknown;
   try {
-    data = parseYaml(text);
+    data = lazyChunk.yaml().parse(text);
   } catch (err) {
     throw new ImportError(`${file}: not YAML (${(err as Error).message.split('\n')[0]})`);
   }

@@ -5,7 +5,7 @@
  * package's (updating the package updates the prices). The user's `patchpilot.llm.prices` is
  * looked up before any of this (prices.ts).
  */
-import { calcPrice, findProvider } from '@pydantic/genai-prices';
+import { lazyChunk } from '../base/lazyChunks';
 import { catalogEntry } from './modelCatalog';
 import { modelNameCandidates } from './modelNames';
 import type { ModelPrice, PriceTier } from './prices';
@@ -71,6 +71,7 @@ function pricesModelInfo(model: string, baseUrl: string | undefined): PricesMode
   const key = `${baseUrl ?? ''}\n${model}`;
   if (pricesCache.has(key)) return pricesCache.get(key) ?? undefined;
   let found: PricesModelInfo | undefined;
+  const { calcPrice, findProvider } = lazyChunk.prices();
   const byUrl = baseUrl && findProvider({ providerApiUrl: baseUrl }) ? { providerApiUrl: baseUrl } : undefined;
   for (const options of byUrl ? [byUrl, {}] : [{}]) {
     for (const name of [model.trim(), ...modelNameCandidates(model)]) {

@@ -2,7 +2,8 @@
  * Maps whatever the SDK or fetch threw into a ModelApiError: a kind that drives the retry decision
  * and a message naming the endpoint and the setting to check.
  */
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import type { APIError } from 'openai';
+import { lazyChunk } from '../base/lazyChunks';
 import { ModelApiError, type ModelErrorKind } from './errors';
 import { parseRetryAfter } from './retryPolicy';
 import type { EndpointOrigins } from './config';
@@ -52,7 +53,7 @@ function causeChain(err: unknown): { codes: string[]; messages: string[] } {
 
 /** True for the errors a dropped or refused connection produces, at any depth of `cause`. */
 export function isNetworkError(err: unknown): boolean {
-  if (err instanceof APIConnectionError) return true;
+  if (err instanceof lazyChunk.openai().APIConnectionError) return true;
   const { codes, messages } = causeChain(err);
   return codes.some((c) => NETWORK_CODES.has(c)) || messages.some((m) => NETWORK_MESSAGES.test(m));
 }
@@ -174,6 +175,7 @@ function classifyStatusError(err: APIError & { status: number }, ctx: ClassifyCo
 /** Classifies an error thrown while no output had been streamed yet. */
 export function classifyError(err: unknown, ctx: ClassifyContext): ModelApiError {
   if (err instanceof ModelApiError) return err;
+  const { APIConnectionTimeoutError, APIError } = lazyChunk.openai();
   if (err instanceof APIConnectionTimeoutError) {
     return new ModelApiError({
       kind: 'timeout',

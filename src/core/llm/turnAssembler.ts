@@ -5,8 +5,8 @@
  * calls, and only those whose arguments are complete JSON objects. What it cannot read is kept in
  * `unread` and announced, never dropped silently.
  */
-import { APIError } from 'openai';
 import type OpenAI from 'openai';
+import { lazyChunk } from '../base/lazyChunks';
 import type { InvalidToolCall, ModelStreamEvent, ModelToolCall, ModelUsage } from './types';
 import { fromWireUsage, mergeUsage } from './wire';
 import { readDelta } from './deltaReader';
@@ -177,6 +177,6 @@ export function argumentsProblem(json: string): string | undefined {
 function throwIfErrorChunk(chunk: Chunk): void {
   const c = chunk as unknown as { object?: unknown; message?: unknown; choices?: unknown; code?: unknown; type?: unknown };
   if (c.object === 'error' || (!Array.isArray(c.choices) && typeof c.message === 'string')) {
-    throw new APIError(undefined, { message: String(c.message ?? 'error'), code: c.code, type: c.type }, undefined, undefined);
+    throw new (lazyChunk.openai().APIError)(undefined, { message: String(c.message ?? 'error'), code: c.code, type: c.type }, undefined, undefined);
   }
 }

@@ -5,14 +5,8 @@
  * SDK client by McpConnection; knows nothing about approvals.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitRequestSchema,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type ClientCapabilities,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { lazyChunk } from '../base/lazyChunks';
 import type { Elicitor } from '../ports/elicitor';
 import { checkUrl, DEFAULT_NETWORK_SETTINGS } from '../web';
 
@@ -45,7 +39,7 @@ export function clientCapabilities(elicitor: Elicitor | undefined): ClientCapabi
  * aborted (the run stopped: the chat's card goes away, the server hears `cancel`).
  */
 export function installElicitation(client: Client, server: string, elicitor: Elicitor, calls: () => AbortSignal[] = () => []): void {
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
+  client.setRequestHandler(lazyChunk.mcp().ElicitRequestSchema, async (request, extra): Promise<ElicitResult> => {
     const signal = elicitationSignal(extra.signal, calls());
     return signal.aborted ? { action: 'cancel' } : ask(request.params, signal);
   });
@@ -79,6 +73,7 @@ export function elicitationSignal(server: AbortSignal, calls: readonly AbortSign
 
 /** `notifications/{tools,prompts,resources}/list_changed`: the named list is fetched again. */
 export function installListChanged(client: Client, refresh: (list: 'tools' | 'prompts' | 'resources') => void): void {
+  const { ToolListChangedNotificationSchema, PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } = lazyChunk.mcp();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => refresh('tools'));
   client.setNotificationHandler(PromptListChangedNotificationSchema, () => refresh('prompts'));
   client.setNotificationHandler(ResourceListChangedNotificationSchema, () => refresh('resources'));

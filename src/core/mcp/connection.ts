@@ -4,14 +4,13 @@
  * close reconnect with exponential backoff (bounded). Knows nothing about approvals or the model.
  */
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { Emitter } from '../base/event';
 import { errorMessage } from '../base/errors';
 import { buildChildEnv } from '../sandbox/childEnv';
+import { lazyChunk } from '../base/lazyChunks';
 import type { McpServerConfig } from '../config/mcpServers';
 import type { Elicitor } from '../ports/elicitor';
 import {
@@ -241,6 +240,7 @@ export class McpConnection {
     const url = new URL(c.url);
     const requestInit: RequestInit = { headers: c.headers };
     const auth = this.options.remoteAuth ?? {};
+    const { SSEClientTransport, StreamableHTTPClientTransport, StreamableHTTPError } = lazyChunk.mcp();
     if (c.transport === 'http') {
       try {
         await this.attach(new StreamableHTTPClientTransport(url, { requestInit, ...auth }), generation, timeout);
@@ -257,7 +257,7 @@ export class McpConnection {
   }
 
   private async attach(transport: Transport, generation: number, timeout: number): Promise<void> {
-    const client = new Client(CLIENT_INFO, { capabilities: clientCapabilities(this.options.elicitor) });
+    const client = new (lazyChunk.mcp().Client)(CLIENT_INFO, { capabilities: clientCapabilities(this.options.elicitor) });
     if (this.options.elicitor) installElicitation(client, this.name, this.options.elicitor, () => [...this.inFlight]);
     installListChanged(client, (list) => void this.onListChanged(list, generation));
     this.client = client;

@@ -10,10 +10,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
+import type { ReadBuffer } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { closeProgramFd, openProgramFd } from '../sandbox/programFd';
 import { CommandProcesses } from '../sandbox/sessionKill';
+import { lazyChunk } from '../base/lazyChunks';
 
 const STDERR_TAIL = 4_000;
 const GRACE_MS = 1_000;
@@ -33,7 +34,7 @@ export class ProcessTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
 
   private child: ChildProcess | undefined;
-  private readonly buffer = new ReadBuffer();
+  private readonly buffer: ReadBuffer = new (lazyChunk.mcp().ReadBuffer)();
   private readonly tree = new CommandProcesses();
   private stderrTail = '';
   private closed = false;
@@ -120,7 +121,7 @@ export class ProcessTransport implements Transport {
     return new Promise((resolve, reject) => {
       const stdin = this.child?.stdin;
       if (!stdin || this.closed || stdin.destroyed) return reject(new Error('the server process is not running'));
-      if (stdin.write(serializeMessage(message))) resolve();
+      if (stdin.write(lazyChunk.mcp().serializeMessage(message))) resolve();
       else stdin.once('drain', resolve);
     });
   }

@@ -1,4 +1,5 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { default as Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { lazyChunk } from '../base/lazyChunks';
 import { errorMessage } from '../base/errors';
 import { CancelledError } from '../base/cancellation';
 import { ToolError, fail, type Tool, type ToolContext, type ToolResult } from './types';
@@ -10,7 +11,7 @@ import { ToolError, fail, type Tool, type ToolContext, type ToolResult } from '.
  */
 export class ToolRegistry {
   private readonly tools = new Map<string, { tool: Tool<any>; validate: ValidateFunction }>();
-  private readonly ajv = new Ajv({ allErrors: true, strict: true, useDefaults: false });
+  private readonly ajv: Ajv = new (lazyChunk.jsonSchema().Ajv)({ allErrors: true, strict: true, useDefaults: false });
   /** For schemas written elsewhere (MCP servers): other drafts' keywords and unknown formats pass. */
   private lenient: Ajv | undefined;
 
@@ -43,7 +44,7 @@ export class ToolRegistry {
   }
 
   private compileForeign(schema: Record<string, unknown>): ValidateFunction {
-    this.lenient ??= new Ajv({ allErrors: true, strict: false, validateFormats: false, useDefaults: false });
+    this.lenient ??= new (lazyChunk.jsonSchema().Ajv)({ allErrors: true, strict: false, validateFormats: false, useDefaults: false });
     try {
       return this.lenient.compile(schema);
     } catch {

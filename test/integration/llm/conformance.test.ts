@@ -9,6 +9,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { ModelApiError, ModelClient, type ModelStreamEvent, type ModelTurn } from '../../../src/core/llm';
 import { STREAM_FIXTURES, startReplayServer, type ReplayServer } from '../../support/streamReplay';
+import { loadModelSdks } from './helpers';
+
+loadModelSdks();
 
 interface Expected {
   text?: string;

@@ -1,6 +1,16 @@
 /** Shared set-up for the model client's integration tests: a real scripted server, a real client. */
 import { ModelClient, type ModelClientConfig, type ModelStreamEvent } from '../../../src/core/llm';
 import { ScriptedModelServer, type Script, type ScriptedTurn } from '../../support/scriptedModel';
+import { lazyChunk } from '../../../src/core/base/lazyChunks';
+
+/**
+ * The OpenAI SDK loads at first use (a lazy chunk); from the sources, under tsx, on a busy machine
+ * that load takes seconds. These tests time requests, not that load: it happens here, at import.
+ */
+export function loadModelSdks(): void {
+  lazyChunk.openai();
+}
+loadModelSdks();
 
 /** Runs `fn` against a fresh scripted server and always closes it. */
 export async function withServer<T>(script: Script | ScriptedTurn[], fn: (server: ScriptedModelServer) => Promise<T>): Promise<T> {

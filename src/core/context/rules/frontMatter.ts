@@ -5,7 +5,7 @@
  * read as strings. Anything else is malformed: the caller skips the file with a warning naming the
  * problem (its scope is unknown, and loading it everywhere could steer files it was never meant for).
  */
-import { parse } from 'yaml';
+import { lazyChunk } from '../../base/lazyChunks';
 import { plainText } from '../../base';
 
 export type FrontMatter = { ok: true; meta: Record<string, unknown>; body: string; hasFrontMatter: boolean } | { ok: false; problem: string };
@@ -22,7 +22,7 @@ export function splitFrontMatter(text: string): FrontMatter {
   if (!raw.trim()) return { ok: true, meta: {}, body, hasFrontMatter: true };
   let meta: unknown;
   try {
-    meta = parse(raw);
+    meta = lazyChunk.yaml().parse(raw);
   } catch (err) {
     const lenient = plainKeyValues(raw);
     if (!lenient) return { ok: false, problem: `the front matter is not valid YAML: ${firstLine((err as Error).message)}` };

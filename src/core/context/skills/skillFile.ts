@@ -5,7 +5,7 @@
  * without a name takes its folder's name; a file without a description is refused, because the
  * description is all the model sees before it loads the skill.
  */
-import { parse } from 'yaml';
+import { lazyChunk } from '../../base/lazyChunks';
 import { plainText } from '../../base';
 
 export const MAX_NAME_CHARS = 64;
@@ -27,7 +27,7 @@ export function parseSkillFile(text: string, folderName: string): SkillParse {
   if (!match) return { ok: false, problem: 'no front matter: the file must start with a "---" line, YAML (name, description), and a closing "---" line' };
   let meta: unknown;
   try {
-    meta = parse(match[1]!);
+    meta = lazyChunk.yaml().parse(match[1]!);
   } catch (err) {
     return { ok: false, problem: `the front matter is not valid YAML: ${firstLine((err as Error).message)}` };
   }

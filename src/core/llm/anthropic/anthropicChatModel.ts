@@ -5,7 +5,8 @@
  * signed blocks carried back on the assistant message; prompt-cache breakpoints on the stable
  * prefix; usage with cache reads and writes, priced.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
+import { lazyChunk } from '../../base/lazyChunks';
 import { resolveModelConfig, type Endpoint, type ModelClientConfig, type ResolvedModelConfig } from '../config';
 import type { ContextWindow } from '../contextWindows';
 import { ModelLimits } from '../modelLimits';
@@ -175,7 +176,8 @@ export class AnthropicChatModel implements ChatModel {
 export function createAnthropicSdk(endpoint: Endpoint, config: ResolvedModelConfig): Anthropic {
   const headers: Record<string, string | null> = { Authorization: null, ...config.headers };
   if (endpoint.apiKey) headers['x-api-key'] = endpoint.apiKey;
-  return new Anthropic({
+  const { Anthropic: Client } = lazyChunk.anthropic();
+  return new Client({
     baseURL: endpoint.baseUrl,
     // A credential passed in code keeps the SDK from looking for one; the header above replaces it.
     apiKey: 'unused',
@@ -189,5 +191,6 @@ export function createAnthropicSdk(endpoint: Endpoint, config: ResolvedModelConf
 
 /** The SDK's built-in endpoint (null: its default, not $ANTHROPIC_BASE_URL). */
 function sdkDefaultBaseUrl(): string {
-  return new Anthropic({ apiKey: 'unused', baseURL: null, openTelemetry: false }).baseURL;
+  const { Anthropic: Client } = lazyChunk.anthropic();
+  return new Client({ apiKey: 'unused', baseURL: null, openTelemetry: false }).baseURL;
 }

@@ -4,8 +4,7 @@
  * overloaded_error is a retryable server fault, 429 a rate limit (its retry-after honoured), 400
  * "prompt is too long" a context overflow, an `error` event inside the stream a provider failure.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import { APIConnectionError, APIConnectionTimeoutError, APIError } from 'openai';
+import { lazyChunk } from '../../base/lazyChunks';
 
 /** Anthropic's body is `{type: "error", error: {type, message}}`; the classifier reads the inner object. */
 function innerError(body: unknown): object | undefined {
@@ -29,6 +28,8 @@ function withContextCode(inner: object | undefined): object | undefined {
 }
 
 export function toClassifiableError(err: unknown): unknown {
+  const { Anthropic } = lazyChunk.anthropic();
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = lazyChunk.openai();
   if (err instanceof Anthropic.APIConnectionTimeoutError) return new APIConnectionTimeoutError({ message: err.message });
   if (err instanceof Anthropic.APIUserAbortError) return err;
   if (err instanceof Anthropic.APIConnectionError) return new APIConnectionError({ message: err.message, cause: err.cause instanceof Error ? err.cause : err });

@@ -4,7 +4,6 @@
  * auth() does discovery, registration, the PKCE pair and the code exchange; this wires its two
  * halves around the browser and stores what it returns in the user's secret store.
  */
-import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpHttpConfig } from '../../config/mcpServers';
 import type { NetworkPolicySettings } from '../../web';
@@ -13,6 +12,7 @@ import { startLoopbackRedirect } from './loopbackRedirect';
 import { createOAuthFetch } from './oauthFetch';
 import { McpOAuthProvider } from './oauthProvider';
 import { hasAuthorizationHeader } from './remoteAuth';
+import { lazyChunk } from '../../base/lazyChunks';
 
 export interface McpLoginOptions {
   server: string;
@@ -43,6 +43,7 @@ export async function loginToMcpServer(o: McpLoginOptions): Promise<void> {
     });
     // An explicit login is a new one: the old tokens (and their refresh token) are not tried first.
     await provider.invalidateCredentials('tokens');
+    const { auth } = lazyChunk.mcp();
     const first = await auth(provider, { serverUrl: o.config.url, fetchFn });
     if (first === 'AUTHORIZED') return;
     const code = await redirect.code;

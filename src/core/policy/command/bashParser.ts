@@ -2,10 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Language, Tree } from 'web-tree-sitter';
-
-// require(), not import: esbuild would otherwise bundle web-tree-sitter's ES module build, which
-// needs import.meta and breaks inside our CommonJS bundles.
-const { Parser, Language: LanguageClass } = require('web-tree-sitter') as typeof import('web-tree-sitter');
+import { lazyChunk } from '../../base/lazyChunks';
 // createRequire: a run-time lookup the bundler leaves alone (the wasm files are not modules).
 const localRequire = createRequire(__filename);
 
@@ -32,6 +29,7 @@ export function locateWasm(fileName: 'tree-sitter.wasm' | 'tree-sitter-bash.wasm
 
 function loadLanguage(): Promise<Language> {
   loading ??= (async () => {
+    const { Parser, Language: LanguageClass } = lazyChunk.shellParser();
     // Handing over the bytes avoids emscripten guessing a path from a bundle it was not built for.
     const runtime = readFileSync(locateWasm('tree-sitter.wasm'));
     await Parser.init({ wasmBinary: runtime } as unknown as Parameters<typeof Parser.init>[0]);
@@ -43,7 +41,7 @@ function loadLanguage(): Promise<Language> {
 
 export async function createBashParser(): Promise<BashParser> {
   const language = await loadLanguage();
-  const parser = new Parser();
+  const parser = new (lazyChunk.shellParser().Parser)();
   parser.setLanguage(language);
   return {
     parse(source) {

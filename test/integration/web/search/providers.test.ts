@@ -159,7 +159,7 @@ describe('web_search: Brave Search', () => {
 });
 
 describe('web_search: DuckDuckGo (keyless)', () => {
-  const page = readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'websearch', 'duckduckgo-results.html'), 'utf8');
+  const page = readFileSync(path.join(__dirname, '..', '..', '..', 'fixtures', 'websearch', 'duckduckgo-results.html'), 'utf8');
   const html = (res: http.ServerResponse, status: number, body: string) => {
     res.writeHead(status, { 'content-type': 'text/html; charset=UTF-8' });
     res.end(body);

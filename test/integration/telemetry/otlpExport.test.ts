@@ -25,7 +25,7 @@ const TURNS: ScriptedTurn[] = [
 /** $1 per million tokens in and out (a trusted workspace may set prices). */
 const FILES = { ...BUGGY, '.vscode/settings.json': JSON.stringify({ 'patchpilot.llm.prices': { [MODEL]: { input: 1, output: 1 } } }) };
 
-async function telemetryRun(receiver: OtlpReceiver, env: Record<string, string>) {
+async function telemetryRun(receiver: OtlpReceiver, env: Record<string, string>, after?: (root: string) => Promise<void>) {
   let result: { stdout: string; stderr: string; code: number | null; root: string; history: any } | undefined;
   await withRepo(
     { turns: TURNS, responseModel: RESPONSE_MODEL },
@@ -52,6 +52,7 @@ async function telemetryRun(receiver: OtlpReceiver, env: Record<string, string>)
       const show = await runCli(['show', 'last', '--cwd', root, '--json'], { command: 'history' });
       assert.equal(show.code, 0, show.stderr);
       result = { ...r, root, history: JSON.parse(show.stdout) };
+      await after?.(root);
     },
     FILES,
   );
@@ -181,6 +182,24 @@ describe('telemetry: OTLP export of a real run', { skip: skipWithoutBuild }, () 
       const disabled = await telemetryRun(receiver, { PATCHPILOT_TELEMETRY: '1', OTEL_SDK_DISABLED: 'true' });
       assert.equal(disabled.code, 0, disabled.stderr);
       assert.deepEqual(receiver.requests, []);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  test('patchpilot restore counts the restore in patchpilot.checkpoints.restored', async () => {
+    const receiver = await OtlpReceiver.start();
+    try {
+      await telemetryRun(receiver, {}, async (root) => {
+        const r = await runCli(['--workspace', root, '--run', 'last', '--before-step', '2', '--yes'], {
+          command: 'restore',
+          env: { PATCHPILOT_TELEMETRY: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_TRACES_EXPORTER: 'none' },
+        });
+        assert.equal(r.code, 0, r.stderr);
+        assert.match(r.stderr, /restored 1 file\(s\)/);
+      });
+      const restored = pointsOf(metricsOf(receiver.json('/v1/metrics')).get('patchpilot.checkpoints.restored'));
+      assert.deepEqual(restored, [{ attributes: { 'patchpilot.files': 1 }, value: 1 }]);
     } finally {
       await receiver.close();
     }

@@ -34,6 +34,7 @@ export const CORE_LAYERS = {
   patch: { allow: ['base', 'fs', 'policy', 'ports', 'workspace'] },
   web: { allow: ['base', 'fs', 'config', 'policy', 'ports'] },
   channels: { allow: ['base', 'ports'] },
+  telemetry: { allow: ['base'] },
   import: { allow: ['base', 'config'] },
   context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
   tools: { deny: ['mcp', 'orchestrator', 'session'], diskThroughPort: true },

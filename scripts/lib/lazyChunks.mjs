@@ -14,6 +14,17 @@ export const LAZY_CHUNKS = {
   telegram: ['grammy'],
   yaml: ['yaml'],
   jsonSchema: ['ajv'],
+  otel: [
+    '@opentelemetry/api',
+    '@opentelemetry/resources',
+    '@opentelemetry/sdk-trace',
+    '@opentelemetry/sdk-metrics',
+    '@opentelemetry/exporter-trace-otlp-http',
+    '@opentelemetry/exporter-trace-otlp-proto',
+    '@opentelemetry/exporter-metrics-otlp-http',
+    '@opentelemetry/exporter-metrics-otlp-proto',
+    '@opentelemetry/exporter-prometheus',
+  ],
 };
 
 /** The chunks' files inside dist/. */

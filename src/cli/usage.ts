@@ -96,7 +96,8 @@ approval is refused and the model is told; a run whose every edit was refused th
 Ctrl-C, SIGTERM or SIGHUP cancel the running goal (its command's process tree is killed); at the prompt Ctrl-C quits.
 Status and exit: finished 0 (1 when the tests after the last edit failed); limit, stopped (a budget
 or the loop guard), failed, blocked, interrupted 1; usage or settings error 2; cancelled 130.
-The status is the one \`patchpilot history list\` shows.`,
+The status is the one \`patchpilot history list\` shows.
+OpenTelemetry traces and metrics (off by default): PATCHPILOT_TELEMETRY=1, OTEL_* (docs/telemetry.md).`,
   mcp: `Usage:
   patchpilot mcp list [--workspace DIR] [--trust-workspace] [--json]
       Each configured MCP server (patchpilot.mcp.servers) and its status: connected (with its

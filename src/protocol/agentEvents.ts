@@ -170,7 +170,15 @@ export type AgentEvent =
       type: 'usage';
       /** Which model the request went to (absent: the agent's model). */
       role?: 'reasoning' | 'fast';
+      /** The model the request named, and the one the server says answered (absent: a subagent's totals). */
+      model?: string;
+      responseModel?: string;
       promptTokens: number;
+      /** Of promptTokens, served from the provider's prompt cache. */
+      cachedTokens?: number;
+      /** This request: how long it took (retries included) and its USD cost, when known. */
+      durationMs?: number;
+      cost?: number;
       completionTokens: number;
       /** The agent's requests: the prompt tokens PatchPilot counted before sending, and its budget (src/core/context). */
       countedPromptTokens?: number;

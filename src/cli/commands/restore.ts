@@ -16,6 +16,8 @@ import {
   type RestoreResult,
 } from '../../core/checkpoint';
 import { STATE_DIR } from '../../core/session/checkpointWiring';
+import { recordCliRestore } from '../node/telemetry';
+import { stderrNotifier } from '../node/runConfig';
 
 const OPTIONS = {
   workspace: { type: 'string' },
@@ -75,6 +77,7 @@ export async function run(argv: string[]): Promise<number> {
   process.stderr.write(
     `patchpilot restore: restored ${result.restored.length} file(s)${result.skipped.length ? `, left ${result.skipped.length} blocked file(s) as they are` : ''}\n`,
   );
+  await recordCliRestore(root, result.restored.length, stderrNotifier);
   return ExitCode.ok;
 }
 

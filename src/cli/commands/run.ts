@@ -13,6 +13,9 @@ import { DecliningElicitor, TerminalElicitor } from '../node/elicitors';
 import { askPromptArgumentOnTerminal } from '../node/promptArguments';
 import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
+import { startCliTelemetry } from '../node/telemetry';
+import { withTelemetry, type Telemetry } from '../../core/telemetry';
+import type { ResolvedConfig } from '../../core/config';
 
 const OPTIONS = {
   goal: { type: 'string' },
@@ -37,10 +40,30 @@ export async function run(argv: string[]): Promise<number> {
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);
 
-  const notifier = stderrNotifier;
-  const config = await loadRunConfig(root, args, notifier);
+  const config = await loadRunConfig(root, args, stderrNotifier);
   if (typeof config === 'string') return settingsError(config);
+  const telemetry = await startCliTelemetry(config.settings, stderrNotifier);
+  if (typeof telemetry === 'string') return settingsError(telemetry);
+  try {
+    return await runWorkspace({ args, goal, json, terminal, root, config, telemetry });
+  } finally {
+    // Before the process exits: the last spans and the metrics go out.
+    await telemetry?.shutdown();
+  }
+}
 
+interface RunInputs {
+  args: ReturnType<typeof parseCommandLine<typeof OPTIONS>>['values'];
+  goal: string | undefined;
+  json: boolean;
+  terminal: boolean;
+  root: string;
+  config: ResolvedConfig;
+  telemetry: Telemetry | undefined;
+}
+
+async function runWorkspace({ args, goal, json, terminal, root, config, telemetry }: RunInputs): Promise<number> {
+  const notifier = stderrNotifier;
   const interactive = terminal && !json;
   const approver = interactive ? new TerminalApprover() : new NonInteractiveApprover();
   const notice = interactive ? undefined : headlessNotice(config.settings.approval.mode);
@@ -53,7 +76,7 @@ export async function run(argv: string[]): Promise<number> {
       approver,
       notifier,
       mcpElicitor: interactive ? new TerminalElicitor() : new DecliningElicitor(notifier),
-      onEvent: json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }),
+      onEvent: withTelemetry(json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }), telemetry),
     });
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);

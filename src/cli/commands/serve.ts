@@ -9,6 +9,8 @@ import { AgentSession } from '../node/agentSession';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 import { TelegramChannel } from '../node/telegramChannel';
 import { DecliningElicitor } from '../node/elicitors';
+import { startCliTelemetry } from '../node/telemetry';
+import { withTelemetry } from '../../core/telemetry';
 
 const OPTIONS = {
   telegram: { type: 'boolean' },
@@ -42,11 +44,16 @@ export async function run(argv: string[]): Promise<number> {
     approverIds: config.settings.channels.telegram.approverIds,
     log: (line) => process.stderr.write(`patchpilot serve: ${line}\n`),
   });
+  // A long-lived process: the place for a Prometheus endpoint (patchpilot.telemetry.prometheusEndpoint).
+  const telemetry = await startCliTelemetry(config.settings, notifier);
+  if (typeof telemetry === 'string') return settingsError(telemetry);
   let built;
   try {
     // No terminal to answer an MCP server's questions on: they are declined, and the log says so.
-    built = await createAgentDeps({ root, config, approver: server.approver, notifier, onEvent: server.onEvent, mcpElicitor: new DecliningElicitor(notifier) });
+    const onEvent = withTelemetry(server.onEvent, telemetry);
+    built = await createAgentDeps({ root, config, approver: server.approver, notifier, onEvent, mcpElicitor: new DecliningElicitor(notifier) });
   } catch (err) {
+    await telemetry?.shutdown();
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
   }
@@ -66,6 +73,7 @@ export async function run(argv: string[]): Promise<number> {
   } finally {
     for (const signal of ['SIGINT', 'SIGTERM'] as const) process.off(signal, quit);
     await session.close();
+    await telemetry?.shutdown();
   }
 }
 

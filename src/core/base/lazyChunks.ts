@@ -1,6 +1,6 @@
 /**
  * The one way PatchPilot loads its heavy libraries (SDKs, catalogs, the shell parser, the Telegram
- * client, the YAML parser, the JSON Schema validator): at first use, not at start-up. Each is a bundle of its own, dist/lazy/NAME.js
+ * client, the YAML parser, the JSON Schema validator, OpenTelemetry): at first use, not at start-up. Each is a bundle of its own, dist/lazy/NAME.js
  * (scripts/lib/lazyChunks.mjs lists them; scripts/build.mjs turns these `require('./lazy/NAME')`
  * calls into requires of the chunk beside the bundle), so activating the extension or printing
  * `--help` neither reads nor compiles them. Code that uses one calls its loader where it needs it,
@@ -17,4 +17,5 @@ export const lazyChunk = {
   telegram: (): typeof import('./lazy/telegram') => require('./lazy/telegram'),
   yaml: (): typeof import('./lazy/yaml') => require('./lazy/yaml'),
   jsonSchema: (): typeof import('./lazy/jsonSchema') => require('./lazy/jsonSchema'),
+  otel: (): typeof import('./lazy/otel') => require('./lazy/otel'),
 };

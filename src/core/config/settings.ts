@@ -144,6 +144,8 @@ export interface PatchPilotSettings {
   channels: { telegram: { allowedChatIds: string[]; approverIds: string[] } };
   /** VS Code: a notification with Approve / Deny when a run waits for approval and the window is not focused. */
   notifications: { approvalWhenUnfocused: boolean };
+  /** OpenTelemetry export (src/core/telemetry, docs/telemetry.md): off unless `enabled`; user settings only. */
+  telemetry: { enabled: boolean; otlpEndpoint?: string; otlpProtocol?: string; prometheusEndpoint?: string; includeContent: boolean };
 }
 
 export type WebSearchProvider = 'duckduckgo' | 'searxng' | 'brave' | 'off';
@@ -227,6 +229,11 @@ export const SETTING_KEYS = {
   'patchpilot.channels.telegram.allowedChatIds': { kind: 'string[]' },
   'patchpilot.channels.telegram.approverIds': { kind: 'string[]' },
   'patchpilot.notifications.approvalWhenUnfocused': { kind: 'boolean' },
+  'patchpilot.telemetry.enabled': { kind: 'boolean' },
+  'patchpilot.telemetry.otlpEndpoint': { kind: 'url' },
+  'patchpilot.telemetry.otlpProtocol': { kind: 'string' },
+  'patchpilot.telemetry.prometheusEndpoint': { kind: 'string' },
+  'patchpilot.telemetry.includeContent': { kind: 'boolean' },
 } as const satisfies Record<string, KeySpec>;
 
 export type SettingKey = keyof typeof SETTING_KEYS;
@@ -253,6 +260,7 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   webSearch: {},
   channels: { telegram: { allowedChatIds: [], approverIds: [] } },
   notifications: { approvalWhenUnfocused: false },
+  telemetry: { enabled: false, includeContent: false },
 } satisfies PatchPilotSettings);
 
 /**
@@ -421,5 +429,12 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       },
     },
     notifications: { approvalWhenUnfocused: v('patchpilot.notifications.approvalWhenUnfocused', d.notifications.approvalWhenUnfocused) },
+    telemetry: {
+      enabled: v('patchpilot.telemetry.enabled', d.telemetry.enabled),
+      otlpEndpoint: v<string | undefined>('patchpilot.telemetry.otlpEndpoint', undefined),
+      otlpProtocol: v<string | undefined>('patchpilot.telemetry.otlpProtocol', undefined),
+      prometheusEndpoint: v<string | undefined>('patchpilot.telemetry.prometheusEndpoint', undefined),
+      includeContent: v('patchpilot.telemetry.includeContent', d.telemetry.includeContent),
+    },
   };
 }

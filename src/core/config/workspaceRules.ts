@@ -94,6 +94,12 @@ export const WORKSPACE_RULES: { readonly [K in SettingKey]: WorkspaceRule } = {
   // A person listed here approves what the agent does.
   'patchpilot.channels.telegram.approverIds': user,
   'patchpilot.notifications.approvalWhenUnfocused': free,
+  // Telemetry sends what the agent does (and, with includeContent, prompts and files) to a collector: where data goes is the user's choice.
+  'patchpilot.telemetry.enabled': user,
+  'patchpilot.telemetry.otlpEndpoint': user,
+  'patchpilot.telemetry.otlpProtocol': user,
+  'patchpilot.telemetry.prometheusEndpoint': user,
+  'patchpilot.telemetry.includeContent': user,
 };
 
 /** Why a user-only key from a workspace is ignored (no trust makes it count). */

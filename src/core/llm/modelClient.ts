@@ -9,7 +9,7 @@ import { resolveModelConfig, type Endpoint, type ModelClientConfig, type Resolve
 import type { ContextWindow } from './contextWindows';
 import { ModelApiError } from './errors';
 import { ModelLimits } from './modelLimits';
-import { admitRequest, settleUsage } from './turnUsage';
+import { admitRequest, settleUsage, timedTurn } from './turnUsage';
 import type { RetryPolicy } from './retryPolicy';
 import { safeEmitter, withRecovery, withRetries, type RetryLoopOptions } from './retryLoop';
 import { reasoningReplayFor } from './reasoningReplay';
@@ -92,7 +92,7 @@ export class ModelClient {
    * loop every wire protocol shares). A second break rejects with kind 'interrupted'.
    */
   streamChatWithRecovery(req: ChatRequest): Promise<ModelTurn> {
-    return withRecovery(this.retryOptions(req));
+    return timedTurn(withRecovery(this.retryOptions(req)));
   }
 
   /** One request per attempt; the shared loop decides about retries, backoff and the time budget. */
@@ -201,6 +201,7 @@ export class ModelClient {
     return {
       role: req.role,
       model: endpoint.model,
+      ...(a.responseModel ? { responseModel: a.responseModel } : {}),
       text,
       ...(a.reasoning ? { reasoning: a.reasoning } : {}),
       ...(a.refusal ? { refusal: a.refusal } : {}),

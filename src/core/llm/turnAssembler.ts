@@ -31,6 +31,8 @@ export class TurnAssembler {
   readonly unread: string[] = [];
   rawFinishReason: string | undefined;
   usage: ModelUsage | undefined;
+  /** The model the server says answered (a chunk's `model`), when it names one. */
+  responseModel: string | undefined;
   /** True once anything a consumer may have shown (text, reasoning, a tool call) was emitted. */
   outputStarted = false;
   private readonly calls = new Map<number, PendingCall>();
@@ -47,6 +49,7 @@ export class TurnAssembler {
     // Groq reports usage under `x_groq` when stream_options is not honoured.
     const usage = fromWireUsage(chunk.usage ?? (chunk as { x_groq?: { usage?: Chunk['usage'] } }).x_groq?.usage);
     if (usage) this.usage = mergeUsage(this.usage, usage);
+    if (typeof chunk.model === 'string' && chunk.model) this.responseModel = chunk.model;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0) ?? chunk.choices?.[0];
     if (!choice) return;
     // A few servers put a whole `message` into a chunk instead of a `delta`: read it the same way.

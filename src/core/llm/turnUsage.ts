@@ -4,7 +4,14 @@
  */
 import { estimatePromptTokens, estimateTokens } from './contextWindows';
 import { costOf, type ModelPrice } from './prices';
-import type { ChatRequest, ModelStreamEvent, ModelToolCall, ModelUsage } from './types';
+import type { ChatRequest, ModelStreamEvent, ModelToolCall, ModelTurn, ModelUsage } from './types';
+
+/** The turn with how long it took, retries and recovery included (telemetry's chat span and duration metric). */
+export async function timedTurn(turn: Promise<ModelTurn>): Promise<ModelTurn> {
+  const started = Date.now();
+  const done = await turn;
+  return { ...done, durationMs: Date.now() - started };
+}
 
 export interface ReplyOutput {
   /** Everything the model wrote: text, reasoning, a refusal. */

@@ -73,6 +73,8 @@ export interface InvalidToolCall {
 export interface ModelTurn {
   role: ModelRole;
   model: string;
+  /** The model the server says answered (an alias resolved, a router's choice), when it names one. */
+  responseModel?: string;
   text: string;
   /** Reasoning in any dialect (`reasoning_content`, `reasoning`, `reasoning_details`, thinking parts, `<think>`). */
   reasoning?: string;
@@ -96,6 +98,8 @@ export interface ModelTurn {
   cost?: number;
   /** Requests sent for this turn, including retried ones. */
   attempts: number;
+  /** Milliseconds from the first request to the whole reply, retries included. */
+  durationMs?: number;
 }
 
 export type StreamNoticeKind = 'unread-content' | 'text-tool-calls';

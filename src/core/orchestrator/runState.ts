@@ -111,7 +111,12 @@ export class RunState {
     this.emit({
       type: 'usage',
       role: turn.role,
+      model: turn.model,
+      ...(turn.responseModel ? { responseModel: turn.responseModel } : {}),
       promptTokens: turn.usage.promptTokens,
+      ...(turn.usage.cachedTokens ? { cachedTokens: turn.usage.cachedTokens } : {}),
+      ...(turn.durationMs !== undefined ? { durationMs: turn.durationMs } : {}),
+      ...(turn.cost !== undefined ? { cost: turn.cost } : {}),
       completionTokens: turn.usage.completionTokens,
       ...context,
       totalPromptTokens: totals.promptTokens,

@@ -34,6 +34,7 @@ import { createTestService, type TestService } from './tests/testService';
 import { WindowHistory } from './workspace/windowHistory';
 import { VsCodeWorkspaceFs } from './workspace/vsCodeWorkspaceFs';
 import { registerPublicApi } from './api/registerPublicApi';
+import { HostTelemetry } from './telemetry/hostTelemetry';
 import type { PatchPilotPublicApi } from '../../protocol/patchPilotApi';
 
 /**
@@ -83,6 +84,12 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerRunTests(context, tests);
   const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log);
   const restores = new CheckpointRestores(log);
+  const telemetry = new HostTelemetry(() => config.settingsNow(), log);
+  void telemetry.reload();
+  context.subscriptions.push(
+    { dispose: () => void telemetry.dispose() },
+    restores.onDidRestore((done) => telemetry.checkpointRestored(done.restored.length)),
+  );
   context.subscriptions.push(restores, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, restores.contentProvider()));
   const host = new AgentHost(context, config, log, {
     review: diffPreview,
@@ -106,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     chatModel: hostChatModel,
     testsOffer: () => testsOffer.pending,
     restores,
+    telemetry,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
@@ -125,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
       if (endpointChanged && demo.enabled && (programSet || namesOwnModel(vscode.workspace.getConfiguration(), vscode.workspace.isTrusted)))
         void demo.setEnabled(false);
       if (e.affectsConfiguration('patchpilot.history.path')) history.reset();
+      if (e.affectsConfiguration('patchpilot.telemetry')) void telemetry.reload();
       if (e.affectsConfiguration('patchpilot')) host.invalidate();
     }),
     // Restricted Mode lifts: the next message is wired with commands, tests and patches again.

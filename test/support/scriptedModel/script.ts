@@ -74,6 +74,8 @@ export interface Script {
   ignoreStream?: boolean;
   /** Answer 400 to any request carrying `stream_options`, like servers that do not know it. */
   rejectStreamOptions?: boolean;
+  /** The model named in every reply's chunks (a server resolving an alias); default: the request's model. */
+  responseModel?: string;
   /** Model id listed by GET /v1/models. Default `scripted-model`. */
   modelId?: string;
   /** More fields of that model's entry in GET /v1/models, as servers add them (`{ context_length: 32768 }`). */

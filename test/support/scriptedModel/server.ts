@@ -234,7 +234,7 @@ export class ScriptedModelServer {
 
     const ctx: ChunkContext = {
       id: `chatcmpl-scripted-${turnNo}`,
-      model: typeof body.model === 'string' ? body.model : DEFAULT_MODEL_ID,
+      model: this.script.responseModel ?? (typeof body.model === 'string' ? body.model : DEFAULT_MODEL_ID),
       turn: turnNo,
       created: Math.floor(Date.now() / 1000),
     };

@@ -12,7 +12,7 @@ import type { ContextWindow } from '../contextWindows';
 import { ModelLimits } from '../modelLimits';
 import { ModelApiError, ModelConfigError } from '../errors';
 import type { CompleteRequest } from '../modelClient';
-import { admitRequest, settleUsage } from '../turnUsage';
+import { admitRequest, settleUsage, timedTurn } from '../turnUsage';
 import { withCutCallMarked } from '../cutReply';
 import { safeEmitter, withRecovery } from '../retryLoop';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn } from '../types';
@@ -71,26 +71,28 @@ export class AnthropicChatModel implements ChatModel {
     const sdk = this.clientFor(endpoint);
     const emit = safeEmitter(req.onEvent);
     const body = this.buildBody(req, endpoint);
-    return withRecovery({
-      policy: this.config.retry,
-      random: this.random,
-      signal: req.signal,
-      emit,
-      attempt: async (attempt) => {
-        admitRequest(req, this.limits.price(req.role));
-        emit({ type: 'request-started', role: req.role, model: endpoint.model, attempt });
-        const assembler = await streamAnthropicAttempt({
-          sdk,
-          body,
-          classify: { baseUrl: endpoint.label, model: endpoint.model, origins: endpoint.origins },
-          signal: req.signal,
-          idleTimeoutMs: this.config.idleTimeoutMs,
-          firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,
-          emit,
-        });
-        return this.finishTurn(req, endpoint, assembler, attempt, emit);
-      },
-    });
+    return timedTurn(
+      withRecovery({
+        policy: this.config.retry,
+        random: this.random,
+        signal: req.signal,
+        emit,
+        attempt: async (attempt) => {
+          admitRequest(req, this.limits.price(req.role));
+          emit({ type: 'request-started', role: req.role, model: endpoint.model, attempt });
+          const assembler = await streamAnthropicAttempt({
+            sdk,
+            body,
+            classify: { baseUrl: endpoint.label, model: endpoint.model, origins: endpoint.origins },
+            signal: req.signal,
+            idleTimeoutMs: this.config.idleTimeoutMs,
+            firstChunkTimeoutMs: this.config.firstChunkTimeoutMs,
+            emit,
+          });
+          return this.finishTurn(req, endpoint, assembler, attempt, emit);
+        },
+      }),
+    );
   }
 
   /** Plain text from the fast model (summaries, insights, Q&A): no tools, no thinking. */

@@ -55,6 +55,8 @@ export interface AgentHostServices {
   testsOffer?: () => { command: string; source: string } | undefined;
   /** "Restore to Here" (chat and history panel); a restore done shows in the chat with Redo. */
   restores?: CheckpointRestores;
+  /** Every agent event also goes to telemetry (patchpilot.telemetry.*, off by default). */
+  telemetry?: { onEvent(e: AgentEvent): void };
 }
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
@@ -374,6 +376,7 @@ export class AgentHost implements vscode.Disposable {
   }
 
   private onEvent(e: AgentEvent): void {
+    this.services.telemetry?.onEvent(e);
     // After New Chat, the run it stopped still winds down: its last events belong to the old chat.
     if (this.oldChatRunEnding && e.type !== 'run/started') return;
     this.oldChatRunEnding = false;

@@ -1,7 +1,8 @@
 /**
  * One `patchpilot run` on a task's workspace, through the built CLI and whatever endpoint the
  * environment names (PATCHPILOT_BASE_URL, PATCHPILOT_MODEL, a provider's key). The figures come
- * from its `--json` events: steps and usage from run/finished, test time from test/finished,
+ * from its `--json` events: steps and usage from run/finished, test time (and how many runs were the
+ * whole suite) from test/finished,
  * refusals from patch/refused and the finish-refused notice. The events are kept in a log file.
  */
 import { spawn } from 'node:child_process';
@@ -23,6 +24,9 @@ export interface AgentFigures {
   wallMs: number;
   testMs: number;
   testRuns: number;
+  /** Runs of the whole suite (the command the first run used: the baseline); the others were aimed at related tests, a rerun, or the model's narrowing. */
+  wholeRuns: number;
+  wholeCommand?: string;
   patchesRefused: number;
   finishesRefused: number;
   log: string;
@@ -31,7 +35,20 @@ export interface AgentFigures {
 type Usage = { requests?: number; promptTokens?: number; completionTokens?: number };
 
 export function emptyFigures(log: string): AgentFigures {
-  return { status: 'no-end', tests: '-', steps: 0, requests: 0, tokens: 0, wallMs: 0, testMs: 0, testRuns: 0, patchesRefused: 0, finishesRefused: 0, log };
+  return {
+    status: 'no-end',
+    tests: '-',
+    steps: 0,
+    requests: 0,
+    tokens: 0,
+    wallMs: 0,
+    testMs: 0,
+    testRuns: 0,
+    wholeRuns: 0,
+    patchesRefused: 0,
+    finishesRefused: 0,
+    log,
+  };
 }
 
 /** Adds one `--json` event to the figures; unknown events are ignored (the CLI may add some). */
@@ -39,6 +56,8 @@ export function tally(f: AgentFigures, e: Record<string, unknown>): void {
   if (e.type === 'test/finished') {
     f.testRuns++;
     f.testMs += Number(e.durationMs) || 0;
+    f.wholeCommand ??= String(e.command);
+    if (e.command === f.wholeCommand) f.wholeRuns++;
   } else if (e.type === 'patch/refused') f.patchesRefused++;
   else if (e.type === 'model/notice' && e.kind === 'finish-refused') f.finishesRefused++;
   else if (e.type === 'run/finished') {

@@ -19,7 +19,7 @@ export interface RunRow {
 const skipped = (task: BenchTask, why: string): RunRow => ({ ran: false, solved: false, cells: [task.name, 'skipped', why, '', '', '', '', '', '', ''] });
 
 function cells(task: BenchTask, solved: string, f: AgentFigures): string[] {
-  const tests = f.testRuns ? `${seconds(f.testMs)} (${f.testRuns} runs)` : '0 s';
+  const tests = f.testRuns ? `${seconds(f.testMs)} (${f.testRuns} runs, ${f.wholeRuns} whole)` : '0 s';
   return [
     task.name,
     solved,

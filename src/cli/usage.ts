@@ -65,8 +65,9 @@ Exit: 0 ok, 1 not found or the database could not be read or saved, 2 usage erro
                         of the workspace is patchpilot.limits.dailyCostUsd
   --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
   --no-detect-tests     without --test-cmd or patchpilot.tests.commands, no test command is
-                        detected from the workspace's files (package.json's test script, pytest,
-                        cargo, go, make, gradle, maven, dotnet, just, task); the run then has none
+                        detected from the workspace's files (package.json's test script, tox, nox,
+                        make, just, task, the CI workflow's test step, pytest, cargo, go, gradle,
+                        maven, dotnet); the run then has none
   --provider P          openai, anthropic, google, deepseek, mistral, groq, openrouter, xai,
                         ollama, lmstudio, vllm, llamacpp or custom (or PATCHPILOT_PROVIDER):
                         its default endpoint and its key variable (DEEPSEEK_API_KEY...)

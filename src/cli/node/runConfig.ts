@@ -96,7 +96,8 @@ export async function loadRunConfig(root: string, args: RunConfigArgs, notifier:
     if (err instanceof ConfigError) return err.message;
     throw err;
   }
-  if (detected) notifier.info(`tests: ${detected.command} (detected from ${detected.source}; --no-detect-tests to turn off)`);
+  if (detected)
+    notifier.info(`tests: ${detected.command} (detected from ${detected.source}: ${detected.reason ?? 'found there'}; --no-detect-tests to turn off)`);
   for (const w of config.warnings) notifier.warn(w);
   for (const i of config.ignored)
     notifier.warn(`ignored ${i.key} = ${JSON.stringify(i.value)} from ${i.origin}: ${i.reason}${i.userOnly ? '' : ' (--trust-workspace to use it)'}`);

@@ -34,7 +34,7 @@ function autoCommands(sandboxed: boolean | undefined): string {
  */
 export function buildSystemPrompt(facts: WorkspaceFacts, mode: ApprovalMode, toolNames: string[]): string {
   const tests = facts.testCommands.length
-    ? `test commands: ${facts.testCommands.map((c) => `\`${c}\``).join(', ')}${facts.afterEdit ? ' (run automatically after each applied edit; the result is added to the tool result)' : ''}`
+    ? `test commands: ${facts.testCommands.map((c) => `\`${c}\``).join(', ')}${facts.afterEdit ? ' (run automatically: see Verify)' : ''}`
     : 'test commands: none configured';
   return [
     "You are PatchPilot, a careful coding agent working in the user's workspace toward the goal in the next message.",
@@ -65,8 +65,9 @@ export function buildSystemPrompt(facts: WorkspaceFacts, mode: ApprovalMode, too
 function verifyRule(facts: WorkspaceFacts): string {
   if (!facts.testCommands.length || !facts.afterEdit) return '- Verify: run the tests (run_tests) after changes when test commands exist, and fix what fails.';
   return (
-    '- Verify: the whole test suite runs by itself once before your first edit (which tests already fail) and after every applied edit, ' +
-    "its result in the edit's tool result (the seconds it took included): do not run the whole suite again yourself. " +
+    '- Verify: tests run by themselves, their result in the tool result (with the seconds each run took): the whole suite once before your first edit ' +
+    '(which tests already fail); after each applied edit, the tests of the edited code when they are known (the test files that import it or are named after it, ' +
+    'else the whole suite); and the whole suite once more when you finish, unless it already ran after your last edit. Do not run the whole suite yourself. ' +
     'To check part of it (a test you fixed, one you believe flaky or unrelated), call run_tests with files or name: only those run. ' +
     'Fix what your edits broke; tests that failed before the run or passed on their automatic rerun (flaky) do not block finish: name them in your summary.'
   );

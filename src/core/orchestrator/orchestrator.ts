@@ -17,6 +17,7 @@ import { noteRulesOfCalls } from './rulesStep';
 import { RunState } from './runState';
 import { startRun, type RunSetup } from './runSetup';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
+import { wholeSuiteBeforeFinish } from './wholeSuiteBeforeFinish';
 
 interface Executed {
   call: ModelToolCall;
@@ -153,7 +154,9 @@ export class Orchestrator {
     answerInvalidCalls(invalid, conversation, run.recorder, run.emit);
     const finished = executed.find((x) => x.result.ok && tools.get(x.call.name)?.loop?.endsRun);
     // A finish while the tests fail is refused once per failure state: the model hears why and tries again.
-    const refused = finished ? run.finishGate.check(run.tests, finished.result.output) : undefined;
+    const suite = finished ? await wholeSuiteBeforeFinish(run, setup.toolCtx) : undefined;
+    const refusal = finished ? run.finishGate.check(run.tests, finished.result.output) : undefined;
+    const refused = refusal && suite ? `${refusal}\n\n${suite}` : refusal;
     for (const note of [noteToModel, refused]) {
       if (!note) continue;
       conversation.addUser(note);

@@ -47,6 +47,16 @@ export class TestsAfterLastChange {
     return this.changes;
   }
 
+  /** The whole-suite run before the first change, once recorded. */
+  get baselineReport(): TestRunReport | undefined {
+    return this.baseline;
+  }
+
+  /** Files changed since the last whole-suite run (the runs after edits were aimed at related tests, or none ran): the finish runs it once. */
+  get wholeSuiteDue(): boolean {
+    return this.everChanged && !this.last;
+  }
+
   get hasBaseline(): boolean {
     return this.baseline !== undefined;
   }

@@ -5,6 +5,7 @@ import type { IgnoreRules } from '../git/ignoreRules';
 import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
 import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
+import { relatedTestsOf, relatedRunNote } from './relatedTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import { knownFailuresNote } from '../../protocol/runEnd';
@@ -67,6 +68,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   };
   const checks = createEditChecks(deps.diagnostics);
   ctx.run.beforeWrite = (paths) => checks.before(paths);
+  ctx.run.testBaseline = () => tests?.baselineReport;
   if (input.baseline) ctx.run.beforeFirstChange = () => recordBaseline(ctx, tests);
   ctx.run.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
@@ -81,7 +83,10 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     }
     if (settings.tests.afterEdit && settings.tests.commands.length > 0) {
       try {
-        const result = await runConfiguredTests(ctx);
+        const related = await relatedTestsOf(ctx, paths);
+        const result = related
+          ? await runConfiguredTests(ctx, { files: related }, { narrowedAs: relatedRunNote(related, ctx.run.wholeSuiteMs) })
+          : await runConfiguredTests(ctx);
         const report = result.data?.report as TestRunReport | undefined;
         if (report) tests?.ranReport(report);
         else tests?.ran(result.ok);

@@ -1,11 +1,14 @@
 import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { ciTestCommand } from './ciWorkflow';
 
 /** A test command found in the workspace's own files, and the file that says so (shown to the user). */
 export interface DetectedTestCommand {
   command: string;
   /** Workspace-relative file the command comes from ("package.json", "Cargo.toml"). */
   source: string;
+  /** Why this command was chosen over the others the workspace suggests (shown with it). */
+  reason?: string;
 }
 
 /** What detection may look at: the text of a top-level file, and the names in the root folder or one below it. */
@@ -21,10 +24,11 @@ type Detector = (probe: WorkspaceProbe, names: ReadonlySet<string>) => Promise<D
 
 /**
  * The order is the order of confidence: a command the project wrote itself (package.json's script,
- * a Makefile or justfile target) before the one a build tool implies, so a JavaScript project with a
- * `make test` that wraps `npm test` runs the script the developers type.
+ * tox or nox, a Makefile or justfile target, the CI workflow's test step) before the one a build
+ * tool implies, so a JavaScript project with a `make test` that wraps `npm test` runs the script the
+ * developers type, and a Python project with tox runs what tox runs (doctests, lint), not bare pytest.
  */
-const DETECTORS: readonly Detector[] = [packageJson, pytest, cargo, goModule, makefile, justfile, taskfile, gradle, maven, dotnet];
+const DETECTORS: readonly Detector[] = [packageJson, tox, nox, makefile, justfile, taskfile, ciWorkflow, pytest, cargo, goModule, gradle, maven, dotnet];
 
 /**
  * The test command of a workspace, from the files at its root (package.json's `test` script with
@@ -36,7 +40,11 @@ export async function detectTestCommand(probe: WorkspaceProbe): Promise<Detected
   const names = new Set(await probe.list('.'));
   for (const detect of DETECTORS) {
     const found = await detect(probe, names);
-    if (found) return found;
+    if (found)
+      return {
+        ...found,
+        reason: found.reason ?? `the first test command found, in ${found.source} (no package script, tox, nox, make target or CI step came before it)`,
+      };
   }
   return undefined;
 }
@@ -75,7 +83,8 @@ async function packageJson(probe: WorkspaceProbe, names: ReadonlySet<string>): P
   if (typeof test !== 'string' || !test.trim() || NPM_PLACEHOLDER.test(test)) return undefined;
   const manager = packageManagerOf(names, manifest as { packageManager?: unknown });
   // `yarn test`, `pnpm test`, `bun run test` (bun's own `bun test` is its test runner, not the script).
-  return { command: manager === 'bun' ? 'bun run test' : `${manager} test`, source: 'package.json' };
+  const reason = `the package's own test script (${test}), run with ${manager}, the package manager its lockfile or packageManager field implies`;
+  return { command: manager === 'bun' ? 'bun run test' : `${manager} test`, source: 'package.json', reason };
 }
 
 function packageManagerOf(names: ReadonlySet<string>, manifest: { packageManager?: unknown }): 'npm' | 'pnpm' | 'yarn' | 'bun' {
@@ -104,6 +113,39 @@ async function pytest(probe: WorkspaceProbe, names: ReadonlySet<string>): Promis
   return undefined;
 }
 
+async function tox(probe: WorkspaceProbe, names: ReadonlySet<string>): Promise<DetectedTestCommand | undefined> {
+  const reason = "the project's own test command: tox runs every environment it lists (tests, doctests, lint), which bare pytest would not";
+  for (const [file, section] of [
+    ['tox.ini', /^\[tox(:tox)?\]/m],
+    ['setup.cfg', /^\[tox:tox\]/m],
+    ['pyproject.toml', /^\[tool\.tox\]/m],
+  ] as const) {
+    if (names.has(file) && section.test((await probe.read(file)) ?? '')) return { command: 'tox', source: file, reason };
+  }
+  return undefined;
+}
+
+async function nox(_probe: WorkspaceProbe, names: ReadonlySet<string>): Promise<DetectedTestCommand | undefined> {
+  return names.has('noxfile.py')
+    ? { command: 'nox', source: 'noxfile.py', reason: "the project's own test command: nox runs the sessions noxfile.py defines" }
+    : undefined;
+}
+
+async function ciWorkflow(probe: WorkspaceProbe, names: ReadonlySet<string>): Promise<DetectedTestCommand | undefined> {
+  if (!names.has('.github')) return undefined;
+  const files = (await probe.list('.github/workflows')).filter((f) => /\.ya?ml$/.test(f)).sort();
+  for (const file of files) {
+    const command = ciTestCommand((await probe.read(`.github/workflows/${file}`)) ?? '');
+    if (command)
+      return {
+        command,
+        source: `.github/workflows/${file}`,
+        reason: 'the test step of the CI workflow (no package script, tox, nox or make target says otherwise)',
+      };
+  }
+  return undefined;
+}
+
 async function cargo(_probe: WorkspaceProbe, names: ReadonlySet<string>): Promise<DetectedTestCommand | undefined> {
   return names.has('Cargo.toml') ? { command: 'cargo test', source: 'Cargo.toml' } : undefined;
 }
@@ -114,7 +156,8 @@ async function goModule(_probe: WorkspaceProbe, names: ReadonlySet<string>): Pro
 
 async function makefile(probe: WorkspaceProbe, names: ReadonlySet<string>): Promise<DetectedTestCommand | undefined> {
   for (const file of ['Makefile', 'makefile', 'GNUmakefile']) {
-    if (names.has(file) && /^test\s*:(?!=)/m.test((await probe.read(file)) ?? '')) return { command: 'make test', source: file };
+    if (names.has(file) && /^test\s*:(?!=)/m.test((await probe.read(file)) ?? ''))
+      return { command: 'make test', source: file, reason: `the ${file}'s test target: what the developers type` };
   }
   return undefined;
 }

@@ -5,6 +5,8 @@ export { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } fr
 export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';
+export { failingStep } from './failingStep';
 export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
-export { reportOf, reportPassed, type TestRunReport } from './report';
+export { reportOf, reportPassed, verdictOf, type TestRunReport } from './report';
+export { isTestFile, relatedTestFiles, type TestFileSource } from './related';
 export type { TestFramework } from './runners';

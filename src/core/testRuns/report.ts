@@ -33,3 +33,31 @@ export function reportOf(results: readonly TestCommandResult[], options: { narro
 export function reportPassed(r: TestRunReport): boolean {
   return r.failing.length === 0 && !r.unnamedFailure;
 }
+
+/**
+ * The first line of a test run's result, measured against the baseline (the failures before the
+ * run's first change) when there is one: "1 failure, pre-existing (test_x); no new failures"
+ * rather than "tests FAILED" when nothing the run did broke a test.
+ */
+export function verdictOf(r: TestRunReport, baseline: TestRunReport | undefined): string {
+  const flakyNote = r.flaky.length ? ` (flaky: ${r.flaky.join(', ')})` : '';
+  if (reportPassed(r)) return r.flaky.length ? `tests passed on rerun${flakyNote}` : 'tests passed';
+  if (!baseline) return 'tests FAILED';
+  const before = new Set(baseline.failing);
+  const preExisting = r.failing.filter((n) => before.has(n));
+  const fresh = r.failing.filter((n) => !before.has(n));
+  const unnamedNew = r.unnamedFailure && !baseline.unnamedFailure;
+  const pre = preExisting.length ? `${plural(preExisting.length, 'failure')}, pre-existing (${preExisting.join(', ')})` : '';
+  if (fresh.length || unnamedNew) {
+    const what = fresh.length
+      ? `${plural(fresh.length, 'new failure')} (${fresh.join(', ')})`
+      : 'a command failed without naming a test, and did not before the run';
+    return `tests FAILED: ${what}${pre ? `; ${pre}` : ''}${flakyNote}`;
+  }
+  const unnamed = r.unnamedFailure ? 'a command failed without naming a test, as it did before the run' : '';
+  return `${[pre, unnamed].filter(Boolean).join('; ')}; no new failures${flakyNote}`;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -4,6 +4,7 @@
  * output that explains the failures (excerpt.ts), never a head and tail that cut them out.
  */
 import { failureExcerpt } from './excerpt';
+import { failingStep } from './failingStep';
 import type { TestSummary } from './runners';
 
 /** How much of a failing command's output the model sees: what explains the failures and the counts (more when a failure needs it). */
@@ -27,6 +28,8 @@ export function describeTestCommand(r: TestCommandResult): string {
   const status = r.timedOut ? `timed out after ${seconds} s` : r.exitCode === null ? `killed after ${seconds} s` : `exit ${r.exitCode} after ${seconds} s`;
   const summary = formatTestSummary(r.summary);
   const lines = [`$ ${r.command}`, status];
+  const step = r.exitCode !== 0 ? failingStep(r.output, r.summary) : undefined;
+  if (step) lines.push(`failed step: ${step}`);
   if (summary) lines.push(summary);
   if (r.exitCode !== 0) lines.push('--- output ---', failureExcerpt(r.output, r.summary, OUTPUT_CHARS_ON_FAILURE));
   return lines.join('\n');

@@ -2,6 +2,7 @@ import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
 import {
   describeTestCommand,
+  failingStep,
   formatTestSummary,
   isNarrowed,
   narrowCommand,
@@ -13,6 +14,7 @@ import {
   type TestFramework,
   type TestNarrowing,
   type TestRunReport,
+  verdictOf,
 } from '../testRuns';
 import type { TaskRunResult } from '../ports';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
@@ -56,7 +58,11 @@ export const runTestsTool: Tool<Args> = {
  * failing whole-suite run reruns its failing tests once: one that passes then is flaky, not failing
  * (not the baseline: a test failing there is pre-existing either way, and the rerun would cost time).
  */
-export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarrowing, options: { rerun?: boolean } = {}): Promise<ToolResult> {
+export async function runConfiguredTests(
+  ctx: ToolContext,
+  narrowing?: TestNarrowing,
+  options: { rerun?: boolean; narrowedAs?: string } = {},
+): Promise<ToolResult> {
   const commands = ctx.settings.tests.commands;
   if (commands.length === 0)
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
@@ -79,22 +85,30 @@ export async function runConfiguredTests(ctx: ToolContext, narrowing?: TestNarro
       }
     }
   }
+  if (!narrowing) ctx.run.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
   const report = reportOf(results, {
     narrowed: !!narrowing,
     aimedAt: narrowing ? [...(narrowing.files ?? []), narrowing.name ?? ''].filter(Boolean) : [],
     flaky,
   });
   const passed = reportPassed(report);
-  const verdict = passed ? (report.flaky.length ? `tests passed on rerun (flaky: ${report.flaky.join(', ')})` : 'tests passed') : 'tests FAILED';
-  const text = `${verdict}${narrowing ? ' (narrowed run: part of the suite)' : ''}\n\n${parts.join('\n\n')}`;
+  const text = `${headline(report, results, ctx.run.testBaseline?.())}${narrowing ? ` (${options.narrowedAs ?? 'narrowed run: part of the suite'})` : ''}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
+}
+
+/** The verdict against the baseline; a command that failed in a step that is not its tests (lint before the runner) says which. */
+function headline(report: TestRunReport, results: readonly TestCommandResult[], baseline: TestRunReport | undefined): string {
+  const verdict = verdictOf(report, baseline);
+  const steps = results.flatMap((r) => (r.exitCode !== 0 ? [failingStep(r.output, r.summary)] : [])).filter((s): s is string => !!s);
+  if (!steps.length || report.failing.length || !verdict.startsWith('tests FAILED')) return verdict;
+  return `tests FAILED at a step that is not the test runner: ${steps.join('; ')}`;
 }
 
 /**
  * The runner behind a configured command: the one its last output showed, the one it names, or
  * for a package script (`npm test`) the one the script names in package.json.
  */
-async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
+export async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
   const known = ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured);
   if (known || !/^\s*(npm|pnpm|yarn|bun)( run)? test\s*$/.test(configured)) return known;
   try {

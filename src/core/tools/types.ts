@@ -63,6 +63,10 @@ export interface ToolRunState {
   knownHosts?: Set<string>;
   /** The runner each configured test command turned out to use (its output said so): narrowing a run needs it. */
   testRunners?: Map<string, import('../testRuns').TestFramework>;
+  /** The whole-suite run before the run's first change (which tests already failed), once there is one. */
+  testBaseline?(): import('../testRuns').TestRunReport | undefined;
+  /** How long the last whole-suite run took (the after-edit result says what the run before finish will cost). */
+  wholeSuiteMs?: number;
   /** Before the run's first change: records which tests already fail (the baseline); done once. */
   beforeFirstChange?(): Promise<void>;
   /**

@@ -1,7 +1,8 @@
 // End to end: `patchpilot run` judges the tests against the baseline it records before the first
 // edit. A test that failed before the run, named in the finish, does not refuse it and ends the run as
 // "no new test failures ... 1 pre-existing failure" (exit 3); a test that fails once is rerun and
-// counted flaky; run_tests aimed at one file runs only that file.
+// counted flaky; run_tests aimed at one file runs only that file. After an edit only the tests of the
+// edited code run; the whole suite runs once before the finish stands.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ScriptedTurn } from '../../support/scriptedModel';
@@ -38,7 +39,8 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
       { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
       {
         reply: { toolCalls: [call('finish', { summary: 'Fixed add(); the legacy parser test failed before this run and is not about add().' })] },
-        expect: { lastMessageContains: 'None of these failures is new: 1 pre-existing failure (legacy parser)' },
+        // After the edit only add.test.js runs (it requires add.js); the whole suite runs before the finish stands.
+        expect: { lastMessageContains: 'tests passed (only the tests of the edited code: add.test.js' },
       },
     ];
     const script = () => turns.map((t) => ({ ...t }));
@@ -72,7 +74,10 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
   test('a test that fails once after the edit is rerun, passes, and counts as flaky', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
-      { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] }, expect: { lastMessageContains: 'passed on rerun (flaky): slow io' } },
+      {
+        reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] },
+        expect: { lastMessageContains: 'only the tests of the edited code: add.test.js' },
+      },
     ];
     await withRepo(
       turns,
@@ -82,9 +87,11 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
         assert.equal(r.code, 3, r.stderr);
         const ev = events(r.stdout);
         const commands = ev.filter((e) => e.type === 'test/started').map((e) => e.command as string);
-        // The baseline (no rerun there), the tests after the edit, the rerun of slow io alone.
-        assert.equal(commands.length, 3, JSON.stringify(commands));
-        assert.match(commands[2]!, /^npm test -- \S*flaky\.test\.js$/);
+        // The baseline (no rerun there), add.test.js after the edit, the whole suite before the finish, the rerun of slow io alone.
+        assert.equal(commands.length, 4, JSON.stringify(commands));
+        assert.equal(commands[1], 'npm test -- add.test.js');
+        assert.equal(commands[2], 'npm test');
+        assert.match(commands[3]!, /^npm test -- \S*flaky\.test\.js$/);
         assert.deepEqual(ev.at(-1)!.testFailures, { flaky: ['slow io'] });
       },
       { ...NODE_TEST, ...FLAKY },

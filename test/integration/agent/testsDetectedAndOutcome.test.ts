@@ -25,7 +25,10 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
         const r = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server), '--json']);
         assert.equal(r.code, 0, r.stderr);
         assert.deepEqual(server.mismatches, []);
-        assert.match(r.stderr, /tests: npm test \(detected from package\.json; --no-detect-tests to turn off\)/);
+        assert.match(
+          r.stderr,
+          /tests: npm test \(detected from package\.json: the package.s own test script \(node --test\), run with npm[^;]*; --no-detect-tests to turn off\)/,
+        );
         const ev = events(r.stdout);
         assert.ok(
           ev.some((e) => e.type === 'test/finished' && e.command === 'npm test' && e.exitCode === 0),

@@ -31,7 +31,8 @@ test('figures come from the --json events', () => {
   const f = emptyFigures('log');
   const events = [
     { type: 'test/finished', command: 'npm test', exitCode: 1, durationMs: 1500, summary: '' },
-    { type: 'test/finished', command: 'npm test', exitCode: 0, durationMs: 500, summary: '' },
+    { type: 'test/finished', command: 'npm test -- test/a.js', exitCode: 0, durationMs: 200, summary: '' },
+    { type: 'test/finished', command: 'npm test', exitCode: 0, durationMs: 300, summary: '' },
     { type: 'patch/refused', files: ['a.js'], hunks: [] },
     { type: 'model/notice', kind: 'finish-refused', message: '' },
     { type: 'model/notice', kind: 'empty-reply', message: '' },
@@ -60,7 +61,9 @@ test('figures come from the --json events', () => {
       requests: 8,
       tokens: 1255,
       testMs: 2000,
-      testRuns: 2,
+      testRuns: 3,
+      wholeRuns: 2,
+      wholeCommand: 'npm test',
       patchesRefused: 1,
       finishesRefused: 1,
     },

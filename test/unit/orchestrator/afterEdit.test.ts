@@ -5,12 +5,15 @@ import { BUGGY, FIX, TEST_CMD, call, runScripted } from './harness';
 import type { RunHistory } from '../../../src/core/orchestrator';
 
 describe('after an applied edit', () => {
-  test('autoCommit commits exactly the patched file, and the failing tests reach the model in the same result', async () => {
+  test('autoCommit commits exactly the patched file, and the failing tests reach the model in the same result, against the baseline', async () => {
     const wrongFix = FIX.replace('a + b', 'a * b + 1');
     await runScripted(
       [
         { reply: { toolCalls: [call('propose_patch', { patch: wrongFix })] } },
-        { reply: { toolCalls: [call('finish', { summary: 'committed' })] }, expect: { lastMessageContains: 'tests FAILED' } },
+        {
+          reply: { toolCalls: [call('finish', { summary: 'committed' })] },
+          expect: { lastMessageContains: '1 failure, pre-existing (adds); no new failures' },
+        },
       ],
       {
         settings: (s) => {

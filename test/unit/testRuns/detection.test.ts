@@ -52,7 +52,46 @@ const CASES: { name: string; files: Record<string, string>; expect?: { command: 
     expect: { command: 'python -m pytest', source: 'pyproject.toml' },
   },
   { name: 'pyproject without pytest', files: { 'pyproject.toml': '[project]\nname="x"\n' } },
-  { name: 'tox.ini pytest section', files: { 'tox.ini': '[tox]\n\n[pytest]\ntestpaths=tests\n' }, expect: { command: 'python -m pytest', source: 'tox.ini' } },
+  {
+    name: 'tox.ini with a tox section: tox, not bare pytest',
+    files: { 'tox.ini': '[tox]\n\n[pytest]\ntestpaths=tests\n' },
+    expect: { command: 'tox', source: 'tox.ini' },
+  },
+  {
+    name: 'tox.ini with only a pytest section',
+    files: { 'tox.ini': '[pytest]\ntestpaths=tests\n' },
+    expect: { command: 'python -m pytest', source: 'tox.ini' },
+  },
+  {
+    name: 'tox section in setup.cfg wins over its pytest section',
+    files: { 'setup.cfg': '[tool:pytest]\n\n[tox:tox]\nenvlist = py3\n' },
+    expect: { command: 'tox', source: 'setup.cfg' },
+  },
+  {
+    name: 'pyproject [tool.tox]',
+    files: { 'pyproject.toml': '[tool.pytest.ini_options]\n\n[tool.tox]\nlegacy_tox_ini = ""\n' },
+    expect: { command: 'tox', source: 'pyproject.toml' },
+  },
+  { name: 'noxfile.py', files: { 'noxfile.py': 'import nox\n', 'pytest.ini': '[pytest]\n' }, expect: { command: 'nox', source: 'noxfile.py' } },
+  {
+    name: "the CI workflow's test step in a run block, over a pytest folder",
+    files: {
+      '.github/workflows/ci.yml':
+        'on: push\njobs:\n  test:\n    steps:\n      - uses: actions/checkout@v4\n      - run: pip install -e .\n      - name: Test\n        run: |\n          python -m pip install pytest\n          python -m pytest --doctest-modules src tests\n',
+      'tests/test_app.py': 'def test_x(): pass\n',
+    },
+    expect: { command: 'python -m pytest --doctest-modules src tests', source: '.github/workflows/ci.yml' },
+  },
+  {
+    name: 'a CI line that needs the matrix is passed over for the next',
+    files: { '.github/workflows/t.yaml': 'jobs:\n  t:\n    steps:\n      - run: tox -e ${{ matrix.env }}\n      - run: "go test -race ./..."\n' },
+    expect: { command: 'go test -race ./...', source: '.github/workflows/t.yaml' },
+  },
+  {
+    name: 'a Makefile test target wins over the CI step',
+    files: { Makefile: 'test:\n\tpytest\n', '.github/workflows/ci.yml': 'jobs:\n  t:\n    steps:\n      - run: pytest -x\n' },
+    expect: { command: 'make test', source: 'Makefile' },
+  },
   {
     name: 'setup.cfg tool:pytest section',
     files: { 'setup.cfg': '[metadata]\n[tool:pytest]\n' },
@@ -110,7 +149,9 @@ describe('detectTestCommand over fixture folders', () => {
           await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
           await writeFile(path.join(root, rel), text);
         }
-        assert.deepEqual(await detectTestCommand(diskProbe(root)), c.expect);
+        const found = await detectTestCommand(diskProbe(root));
+        assert.deepEqual(found && { command: found.command, source: found.source }, c.expect);
+        if (found) assert.ok(found.reason, 'it says why it chose the command');
       } finally {
         await rm(root, { recursive: true, force: true });
       }

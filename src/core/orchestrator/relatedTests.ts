@@ -1,0 +1,43 @@
+import { narrowCommand, relatedTestFiles } from '../testRuns';
+import { runnerOf } from '../tools/runTests';
+import type { ToolContext } from '../tools/types';
+
+/**
+ * After an edit, the tests it can affect instead of the whole suite, when that is knowable
+ * (testRuns/related.ts) and the one configured command can be aimed at files (its runner is known);
+ * undefined: run the whole suite. Several configured commands (a JS and a Python suite) always run
+ * whole: one set of files does not fit both. Before the run may finish the whole suite runs once
+ * (orchestrator/wholeSuiteBeforeFinish.ts), so a test the cheap scan missed is still caught.
+ */
+export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[]): Promise<string[] | undefined> {
+  const commands = ctx.settings.tests.commands;
+  if (commands.length !== 1) return undefined;
+  const configured = commands[0]!;
+  const runner = await runnerOf(ctx, configured);
+  if (!runner || runner === 'cargo') return undefined;
+  const files = await relatedTestFiles(paths, {
+    list: async (rel) => {
+      try {
+        return (await ctx.fs.list(rel)).filter((e) => !ctx.ignore.isGitIgnored(rel ? `${rel}/${e.name}` : e.name, e.type === 'directory'));
+      } catch {
+        return [];
+      }
+    },
+    read: async (rel) => {
+      try {
+        return new TextDecoder().decode(await ctx.fs.readFile(rel));
+      } catch {
+        return undefined;
+      }
+    },
+  }).catch(() => undefined);
+  if (!files?.length) return undefined;
+  return 'error' in narrowCommand(configured, runner, { files }) ? undefined : files;
+}
+
+/** What the after-edit result says about the narrowed run: which files, and what the whole suite costs before finish. */
+export function relatedRunNote(files: readonly string[], wholeSuiteMs: number | undefined): string {
+  const shown = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
+  const cost = wholeSuiteMs !== undefined ? ` (its last run took ${(wholeSuiteMs / 1000).toFixed(1)} s)` : '';
+  return `only the tests of the edited code: ${shown}; the whole suite${cost} runs once before the run may finish`;
+}

@@ -1,0 +1,118 @@
+/**
+ * The test files an edit can affect, when that is knowable from a cheap look at the workspace: an
+ * edited test file itself, and the test files that import an edited module (by its name in an
+ * import, require or `from` line) or are named after it (`x.test.js`, `test_x.py`). A Go file's
+ * package is its folder (narrowing runs it). Anything else (a manifest, a config, a module no test
+ * file names, a workspace too large to scan) is unknowable, and related files that are all the
+ * test files are the whole suite: in both cases the caller runs the whole suite.
+ * Reads only (test/unit/testRuns/related.test.ts).
+ */
+
+/** What the scan may look at: a folder's entries and a file's text. */
+export interface TestFileSource {
+  list(rel: string): Promise<{ name: string; type: 'file' | 'directory' | string }[]>;
+  read(rel: string): Promise<string | undefined>;
+}
+
+/** Folders no project keeps its own tests in (dependencies, builds, caches). */
+const SKIPPED_FOLDERS = /^(node_modules|dist|build|out|coverage|vendor|target|venv|env|__pycache__|site-packages)$|^\./;
+/** The scan gives up past this many folders: in a workspace that large, what an edit affects is not cheap to know. */
+const MAX_FOLDERS = 2000;
+const MAX_TEST_FILES = 3000;
+
+const TEST_FILE = /(\.|_)(test|spec)\.[cm]?[jt]sx?$|^test_[^/]*\.py$|_test\.py$|_test\.go$/;
+const IN_TEST_FOLDER = /(^|\/)(tests?|__tests__|spec)\/[^/]*\.([cm]?[jt]sx?|py)$/;
+const JS_SOURCE = /\.[cm]?[jt]sx?$/;
+
+export function isTestFile(rel: string): boolean {
+  const name = rel.split('/').pop() ?? rel;
+  return TEST_FILE.test(name) || (IN_TEST_FOLDER.test(rel) && !/(^|\/)(fixtures?|helpers?|support|conftest\.py$)/.test(rel));
+}
+
+/**
+ * The related test files of the changed paths (workspace-relative), sorted; undefined when some
+ * changed file's effect is not knowable this way.
+ */
+export async function relatedTestFiles(changed: readonly string[], source: TestFileSource): Promise<string[] | undefined> {
+  const related = new Set<string>();
+  const modules: string[] = [];
+  for (const rel of changed) {
+    if (isTestFile(rel)) related.add(rel);
+    else if (rel.endsWith('.go')) related.add(rel);
+    else if (JS_SOURCE.test(rel) || rel.endsWith('.py')) modules.push(rel);
+    else return undefined;
+  }
+  if (modules.length === 0) return [...related].sort();
+  const tests = await listTestFiles(source);
+  if (!tests) return undefined;
+  const texts = new Map<string, string>();
+  for (const rel of modules) {
+    const name = moduleName(rel);
+    const importers: string[] = [];
+    for (const test of tests) {
+      if (sameName(test, name)) {
+        importers.push(test);
+        continue;
+      }
+      if (!texts.has(test)) texts.set(test, (await source.read(test)) ?? '');
+      if (imports(texts.get(test)!, name, rel.endsWith('.py'))) importers.push(test);
+    }
+    // A module no test names: what it affects is not known from here.
+    if (importers.length === 0) return undefined;
+    for (const t of importers) related.add(t);
+  }
+  // Every test file is related: that is the whole suite, run as such (it then counts as the whole run).
+  if (tests.every((t) => related.has(t))) return undefined;
+  return [...related].sort();
+}
+
+/** `src/parse.ts` → parse; `lib/index.js` and `pkg/__init__.py` → their folder's name. */
+function moduleName(rel: string): string {
+  const parts = rel.split('/');
+  const base = parts.at(-1)!.replace(/\.[^.]+$/, '');
+  return (base === 'index' || base === '__init__') && parts.length > 1 ? parts.at(-2)! : base;
+}
+
+function sameName(test: string, name: string): boolean {
+  const base = test
+    .split('/')
+    .pop()!
+    .replace(/\.[^.]+$/, '');
+  return base === `test_${name}` || base === `${name}_test` || base === `${name}.test` || base === `${name}.spec` || base === `${name}_spec`;
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The test's text imports the module by name: a JS specifier ending in it, or a Python import or from line naming it. */
+function imports(text: string, name: string, python: boolean): boolean {
+  const n = escape(name);
+  if (python)
+    return new RegExp(
+      `^\\s*(from\\s+[\\w.]*\\b${n}\\b[\\w.]*\\s+import\\b|import\\s+[\\w., ]*\\b${n}\\b|from\\s+[\\w.]+\\s+import\\s+[^\\n]*\\b${n}\\b)`,
+      'm',
+    ).test(text);
+  return new RegExp(`(require\\s*\\(|import\\s*\\(|\\bfrom\\s+|^\\s*import\\s+)['"]([^'"]*/)?${n}(/index)?(\\.[cm]?[jt]sx?)?['"]`, 'm').test(text);
+}
+
+/** Every test file of the workspace, or undefined past the scan's limits. */
+async function listTestFiles(source: TestFileSource): Promise<string[] | undefined> {
+  const found: string[] = [];
+  const queue = [''];
+  let folders = 0;
+  while (queue.length) {
+    const dir = queue.shift()!;
+    if (++folders > MAX_FOLDERS) return undefined;
+    for (const entry of await source.list(dir)) {
+      const rel = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.type === 'directory') {
+        if (!SKIPPED_FOLDERS.test(entry.name)) queue.push(rel);
+      } else if (isTestFile(rel)) {
+        found.push(rel);
+        if (found.length > MAX_TEST_FILES) return undefined;
+      }
+    }
+  }
+  return found;
+}

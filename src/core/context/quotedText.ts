@@ -43,6 +43,5 @@ export function closingLine(nonce: string): string {
 
 /** The title on one line: control characters (newlines first) shown escaped, so the title cannot open a line of its own. */
 function oneLine(title: string): string {
-  // eslint-disable-next-line no-control-regex
   return title.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }

@@ -101,8 +101,21 @@ export class ModelProgramApprovals {
     return files;
   }
 
-  private bind(line: string) {
-    return bindCode({ root: this.o.root, launch: modelProgramLaunch(line), outsideSandbox: false, ...(this.o.hasher ? { hasher: this.o.hasher } : {}) });
+  /**
+   * The named files, but those in `.git` (at any depth) and in the state folder: both are protected
+   * paths the agent cannot write unasked (left out of a workspace tree binding for the same reason),
+   * and a program may keep its own log there, which changes at every request.
+   */
+  private bind(line: string): { files: LaunchFiles } {
+    const { files } = bindCode({
+      root: this.o.root,
+      launch: modelProgramLaunch(line),
+      outsideSandbox: false,
+      ...(this.o.hasher ? { hasher: this.o.hasher } : {}),
+    });
+    const state = this.o.stateDir ?? '.patchpilot';
+    const kept = Object.entries(files).filter(([rel]) => !rel.split('/').includes('.git') && rel !== state && !rel.startsWith(`${state}/`));
+    return { files: Object.fromEntries(kept) };
   }
 
   /** An approval is of this command line (its files are looked up from this process's folder, as it is spawned). */

@@ -9,6 +9,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   run: () => import('./commands/run'),
   mcp: () => import('./commands/mcp'),
   hooks: () => import('./commands/hooks'),
+  'model-program': () => import('./commands/modelProgram'),
   restore: () => import('./commands/restore'),
   serve: () => import('./commands/serve'),
   config: () => import('./commands/config'),

@@ -11,6 +11,7 @@ export const COMMAND_SUMMARIES: Record<string, string> = {
   run: 'work toward a goal with a model: read, patch, run tests (a REPL without --goal)',
   mcp: 'list the configured MCP servers with their status; approve them ahead of a run; log in to remote ones',
   hooks: "list the configured hooks (patchpilot.hooks); approve a workspace's hooks ahead of a run",
+  'model-program': 'approve the workspace files the model program (patchpilot.llm.command) runs, or show their status',
   restore: "put the files back as they were before a run's step (checkpoints), or redo",
   serve: 'run goals sent from a chat (Telegram): progress, approvals and /stop from the phone',
   config: 'print the settings files the CLI reads, and each setting in effect with where it came from',
@@ -132,6 +133,18 @@ in the commands' sandbox; PATCHPILOT_MCP_UNSANDBOXED=name,... exempts servers by
 Your own hooks (~/.config/patchpilot/settings.json) need no approval. Approvals are kept in the
 workspace's .patchpilot folder, signed with a key in PATCHPILOT_STATE_HOME (default
 ~/.local/state/patchpilot). See docs/hooks.md.`,
+  'model-program': `Usage:
+  patchpilot model-program status [--workspace DIR] [--llm-command LINE]
+      Whether the model program (patchpilot.llm.command) may start here: the workspace files it
+      runs, and whether they are as you approved them.
+  patchpilot model-program approve [--workspace DIR] [--llm-command LINE]
+      Approve the workspace files the model program runs, as they are now. A program that runs
+      workspace files starts only while they are unchanged (the agent could rewrite them); a change
+      stops it until you approve again. A program that runs no workspace file needs no approval.
+  --llm-command LINE    the program as \`patchpilot run --llm-command\` names it (default: your settings)
+Run it from the folder you run patchpilot in (relative paths of the command line are read from there).
+Approvals are kept in the workspace's .patchpilot folder, signed with a key in PATCHPILOT_STATE_HOME
+(default ~/.local/state/patchpilot). See docs/security.md.`,
   restore: `Usage:
   patchpilot restore --workspace DIR --run <RUN_ID|last> --before-step N [--dry-run] [--yes] [--restore-rest]
       Puts every file the run's steps N and later changed back as it was before step N: edits,

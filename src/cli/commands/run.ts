@@ -13,62 +13,9 @@ import { DecliningElicitor, TerminalElicitor } from '../node/elicitors';
 import { askPromptArgumentOnTerminal } from '../node/promptArguments';
 import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
-<<<<<<< HEAD
 import { startCliTelemetry } from '../node/telemetry';
 import { withTelemetry, type Telemetry } from '../../core/telemetry';
 import type { ResolvedConfig } from '../../core/config';
-=======
-
-export const usage = `Usage:
-  patchpilot run --goal TEXT [options]
-      Work toward the goal in the workspace: read, patch, run tests, until done or a limit.
-  patchpilot run [options]
-      On a terminal: an interactive session (a goal prompt; /exit or Ctrl-D quits).
-  --workspace DIR       the workspace (default: the current folder)
-  --approve MODE        ask | auto-edit | auto | plan (default: patchpilot.approval.mode, else ask)
-  --dry-run             the same as --approve plan: read and propose (each proposed patch is
-                        shown as a diff), write and run nothing
-  --max-steps N         model steps before stopping (default 50)
-  --max-tokens N        tokens the goal may spend, every model, summaries and subagents counted
-                        (patchpilot.limits.maxTokens); the run stops before a request would cross it
-  --max-cost-usd X      US dollars the goal may spend (patchpilot.limits.maxCostUsd); the daily limit
-                        of the workspace is patchpilot.limits.dailyCostUsd
-  --test-cmd CMD        a test command (repeatable; replaces patchpilot.tests.commands)
-  --no-detect-tests     without --test-cmd or patchpilot.tests.commands, no test command is
-                        detected from the workspace's files (package.json's test script, tox, nox,
-                        make, just, task, the CI workflow's test step, pytest, cargo, go, gradle,
-                        maven, dotnet); the run then has none
-  --provider P          openai, anthropic, google, deepseek, mistral, groq, openrouter, xai,
-                        ollama, lmstudio, vllm, llamacpp or custom (or PATCHPILOT_PROVIDER):
-                        its default endpoint and its key variable (DEEPSEEK_API_KEY...)
-  --base-url URL        OpenAI-compatible endpoint (or PATCHPILOT_BASE_URL)
-  --model M             the model (or PATCHPILOT_MODEL); --fast-model M (or PATCHPILOT_FAST_MODEL)
-  --provider anthropic  Anthropic's Messages API instead of chat completions (or PATCHPILOT_PROVIDER);
-                        the key then comes from PATCHPILOT_API_KEY, else ANTHROPIC_API_KEY;
-                        --thinking-budget N: extended thinking, N tokens per reply (>= 1024)
-  --llm-command CMD     a program that serves the model: it reads a chat-completions request (JSON)
-                        on stdin and streams the reply on stdout (or PATCHPILOT_LLM_COMMAND; never
-                        taken from the workspace's settings)
-  --trust-workspace     honour the workspace's own base URL, test and check commands, allowlists,
-                        approval mode and auto-commit from .vscode/settings.json
-                        (ignored otherwise, with a warning)
-  --resume RUN          continue the session a run belongs to (its id, a unique prefix,
-                        or "last"), from the history: the goal (or the prompt) is a follow-up
-  --json                one JSON event per line on stdout instead of the summary (the model's
-                        reasoning comes as "reasoning/delta" events)
-  --show-reasoning      print the model's reasoning (thinking) in the progress output too
-The API key comes from PATCHPILOT_API_KEY, else the provider's variable (OPENAI_API_KEY without
-a provider; none for servers on this machine); web_search's Brave key from
-PATCHPILOT_BRAVE_API_KEY. MCP servers (patchpilot.mcp.servers) need approval: asked on a terminal,
-else given ahead with patchpilot mcp approve NAME; so do a workspace's hooks (patchpilot.hooks,
-docs/hooks.md): patchpilot hooks approve.
-Without a terminal (or with --json) nobody can be asked: the run says so before it starts, what needs
-approval is refused and the model is told; a run whose every edit was refused that way ends "blocked".
-Ctrl-C, SIGTERM or SIGHUP cancel the running goal (its command's process tree is killed); at the prompt Ctrl-C quits.
-Status and exit: finished 0 (1 when the tests after the last edit failed); limit, stopped (a budget
-or the loop guard), failed, blocked, interrupted 1; usage or settings error 2; cancelled 130.
-The status is the one \`patchpilot history list\` shows.`;
->>>>>>> b3f633652f083cb01a482200d07234f946c9a2e6
 
 const OPTIONS = {
   goal: { type: 'string' },

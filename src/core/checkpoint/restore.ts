@@ -2,9 +2,9 @@
  * Restore and redo, as the CLI and the host call them: plan, write (or refuse), remember how to
  * redo, and leave the agent a note for its next turn.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileConfined } from '../fs/confinedWrite';
+import { removeConfined, writeFileConfined } from '../fs/confinedWrite';
 import type { CheckpointStore } from './checkpointStore';
 import { applyRestore, type RestoreResult } from './restoreApply';
 import { currentState, planRestore, type RestoreItem, type RestorePlan } from './restorePlan';
@@ -61,7 +61,7 @@ export function planRedo(store: CheckpointStore, root: string): RestorePlan | un
 export function redo(store: CheckpointStore, root: string, plan: RestorePlan, options: { restoreRest?: boolean } = {}): RestoreResult {
   const result = applyRestore(store, root, plan, options);
   if (result.ok) {
-    rmSync(redoFile(store), { force: true });
+    removeConfined(store.root, redoFile(store));
     store.addNote(
       `PatchPilot: the user redid what run ${plan.runId} changed from step ${plan.beforeStep} on (the earlier restore was undone): ${result.restored.join(', ')}.`,
     );

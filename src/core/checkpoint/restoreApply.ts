@@ -1,13 +1,13 @@
 /**
  * Writes a restore plan: removals first (deepest first), then folders (shallowest first), then files
- * and links, each file through the one atomic writer. A plan with blocked paths writes nothing unless
+ * and links, each write and each removal through the one confined writer (no folder on the way may be
+ * a link, checked when the entry is written or removed). A plan with blocked paths writes nothing unless
  * `restRest` says to restore the rest. A write that fails midway puts back what was already written
  * (the run's states are in the blob store), so a failed restore changes nothing.
  */
-import { rmSync, rmdirSync, lstatSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../base/errors';
-import { mkdirConfined, symlinkConfined, writeFileConfined } from '../fs/confinedWrite';
+import { mkdirConfined, removeConfined, symlinkConfined, writeFileConfined } from '../fs/confinedWrite';
 import type { CheckpointStore } from './checkpointStore';
 import type { RestoreItem, RestorePlan } from './restorePlan';
 import type { FileState } from './types';
@@ -51,30 +51,18 @@ function orderForWrite(items: readonly RestoreItem[]): RestoreItem[] {
 
 function writeState(store: CheckpointStore, root: string, rel: string, state: FileState | null): void {
   const abs = path.join(root, rel);
-  const now = lstatOrUndefined(abs);
+  // Through real folders only: a folder of the workspace swapped for a link since the checkpoint is refused, not followed out.
   if (state === null) {
-    if (!now) return;
-    if (now.isDirectory())
-      rmdirSync(abs); // only an empty folder: its entries are items of their own
-    else rmSync(abs, { force: true });
+    removeConfined(root, abs); // a folder only when empty: its entries are items of their own
     return;
   }
   if (state.kind === 'dir') {
-    if (now && !now.isDirectory()) rmSync(abs, { force: true });
+    removeConfined(root, abs, 'non-folder');
     mkdirConfined(root, abs, state.mode);
     return;
   }
-  if (now?.isDirectory()) rmdirSync(abs);
+  removeConfined(root, abs, 'folder');
   const bytes = store.blobs.get(state.hash);
-  // Through real folders only: a folder of the workspace swapped for a link since the checkpoint is refused, not followed out.
   if (state.kind === 'link') symlinkConfined(root, abs, bytes.toString('utf8'));
   else writeFileConfined(root, abs, bytes, { mode: state.mode });
-}
-
-function lstatOrUndefined(p: string) {
-  try {
-    return lstatSync(p);
-  } catch {
-    return undefined;
-  }
 }

@@ -73,7 +73,8 @@ export function planRestore(store: CheckpointStore, root: string, runId: string,
     const dir = nearestExisting(root, path.posix.dirname(rel));
     try {
       accessSync(path.join(root, dir), constants.W_OK);
-      if (current && current.kind !== 'dir') accessSync(path.join(root, rel), constants.R_OK);
+      // A file's bytes are read to keep them for a redo; a link is read as its text (accessSync would follow it, and a dangling one would block).
+      if (current?.kind === 'file') accessSync(path.join(root, rel), constants.R_OK);
     } catch {
       blocked.push({ path: rel, reason: `no permission to change it (folder ${dir || '.'})` });
       continue;

@@ -5,7 +5,9 @@
  * On Linux each folder is opened from the already-open folder above it with O_NOFOLLOW (through
  * /proc/self/fd, like openat), and the file is created and renamed inside the last open folder, so a
  * link swapped in after any check is refused, not followed. Elsewhere each folder is checked with
- * lstat just before the write (a narrow race remains; docs/security.md). The asynchronous twin for
+ * lstat just before the write (a narrow race remains; docs/security.md). Deletions (a restore's
+ * removals) go the same way: the entry is removed by its name inside the last open folder, and a
+ * folder missing on the way means there is nothing to remove (none is created). The asynchronous twin for
  * workspace files the agent edits is policy/path/confinedCommit.ts, with the same rule.
  */
 import {
@@ -18,8 +20,10 @@ import {
   openSync,
   realpathSync,
   renameSync,
+  rmdirSync,
   symlinkSync,
   chmodSync,
+  unlinkSync,
 } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../base/errors';
@@ -72,29 +76,67 @@ export function symlinkConfined(root: string, target: string, to: string): void 
   });
 }
 
+/** Which entries `removeConfined` removes: any, only a folder (empty), or only a file or link. */
+export type RemovedKind = 'any' | 'folder' | 'non-folder';
+
 /**
- * Opens `folder` component by component from `root`, creating what is missing, never following a
- * link; `write` gets a path that names the open folder itself (no name on the way is looked up again).
+ * Removes `target` (inside `root`): a file or a link (the link itself, never what it points at), or
+ * an empty folder, when it is of `kind`. Every folder on the way must be a real folder (a link is
+ * refused with LinkedFolderError, checked at the moment of removal); a missing one, or a missing
+ * target, means nothing to remove. Returns whether something was removed.
  */
-function withConfinedFolder(root: string, folder: string, write: (dir: string) => void): void {
+export function removeConfined(root: string, target: string, kind: RemovedKind = 'any'): boolean {
+  if (path.resolve(target) === path.resolve(root)) throw new UserError(`"${target}" is the root itself: PatchPilot does not remove it`, 'path');
+  let removed = false;
+  withConfinedFolder(
+    root,
+    path.dirname(target),
+    (dir) => {
+      const entry = path.join(dir, path.basename(target));
+      let st;
+      try {
+        st = lstatSync(entry);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+        throw err;
+      }
+      const folder = st.isDirectory();
+      if ((kind === 'folder' && !folder) || (kind === 'non-folder' && folder)) return;
+      // rmdir removes only an empty folder: its entries are removals of their own.
+      if (folder) rmdirSync(entry);
+      else unlinkSync(entry);
+      removed = true;
+    },
+    false,
+  );
+  return removed;
+}
+
+/**
+ * Opens `folder` component by component from `root`, never following a link, creating what is
+ * missing (`create`; otherwise a missing folder ends the walk and `use` is not called); `use` gets
+ * a path that names the open folder itself (no name on the way is looked up again).
+ */
+function withConfinedFolder(root: string, folder: string, use: (dir: string) => void, create = true): void {
   const rel = path.relative(root, folder);
   if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UserError(`"${folder}" is outside "${root}": PatchPilot does not write there`, 'path');
   const parts = rel ? rel.split(path.sep) : [];
-  if (!HAS_PROC_FD) return withCheckedFolder(root, parts, write);
+  if (!HAS_PROC_FD) return withCheckedFolder(root, parts, use, create);
   let fd = openSync(realpathSync(root), C.O_RDONLY | O_DIRECTORY);
   try {
-    parts.forEach((part, i) => {
-      const next = openChildFolder(fd, part, path.join(root, ...parts.slice(0, i + 1)));
+    for (const [i, part] of parts.entries()) {
+      const next = openChildFolder(fd, part, path.join(root, ...parts.slice(0, i + 1)), create);
+      if (next === undefined) return; // missing, and not to be created: nothing below it to use
       closeSync(fd);
       fd = next;
-    });
-    write(`/proc/self/fd/${fd}`);
+    }
+    use(`/proc/self/fd/${fd}`);
   } finally {
     closeSync(fd);
   }
 }
 
-function openChildFolder(parentFd: number, name: string, shown: string): number {
+function openChildFolder(parentFd: number, name: string, shown: string, create: boolean): number | undefined {
   const child = `/proc/self/fd/${parentFd}/${name}`;
   const open = () => openSync(child, C.O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
   try {
@@ -103,6 +145,7 @@ function openChildFolder(parentFd: number, name: string, shown: string): number 
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ELOOP' || code === 'ENOTDIR') throw new LinkedFolderError(shown);
     if (code !== 'ENOENT') throw err;
+    if (!create) return undefined;
   }
   // mkdir never follows a link in the last component: a link planted meanwhile is EEXIST, then refused by open.
   try {
@@ -118,14 +161,25 @@ function openChildFolder(parentFd: number, name: string, shown: string): number 
   }
 }
 
-/** Without /proc: each folder checked with lstat (created when missing) just before the write. */
-function withCheckedFolder(root: string, parts: readonly string[], write: (dir: string) => void): void {
+/** Without /proc: each folder checked with lstat (created when missing, if `create`) just before the write. */
+function withCheckedFolder(root: string, parts: readonly string[], write: (dir: string) => void, create: boolean): void {
   let dir = realpathSync(root);
   for (const part of parts) {
     dir = path.join(dir, part);
-    if (!existsSync(dir)) mkdirSync(dir, 0o755);
+    if (!existsSync(dir) && !lstatOrUndefined(dir)) {
+      if (!create) return;
+      mkdirSync(dir, 0o755);
+    }
     const st = lstatSync(dir);
     if (st.isSymbolicLink() || !st.isDirectory()) throw new LinkedFolderError(dir);
   }
   write(dir);
+}
+
+function lstatOrUndefined(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
 }

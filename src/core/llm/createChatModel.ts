@@ -16,7 +16,7 @@ export interface ChatModelConfig extends Omit<ModelClientConfig, 'baseUrl' | 'fe
   /** "anthropic", or anything else / unset for OpenAI-compatible chat completions. */
   provider?: string;
   /** The model program's command line and where it was set (user settings, a CLI flag or variable). */
-  command?: { line: string; origin: string };
+  command?: { line: string; origin: string; preflight?: () => string | undefined };
   /** Anthropic's extended thinking budget (tokens). */
   thinkingBudget?: number;
 }
@@ -36,7 +36,7 @@ export function createChatModel(config: ChatModelConfig, deps: ModelClientDeps =
 
 function programModel(
   rest: Omit<ChatModelConfig, 'provider' | 'command' | 'thinkingBudget'>,
-  command: { line: string; origin: string },
+  command: NonNullable<ChatModelConfig['command']>,
   deps: ModelClientDeps,
 ): ModelClient {
   let argv: string[];
@@ -58,7 +58,7 @@ function programModel(
       apiKey: undefined,
       fastBaseUrl: undefined,
       fastApiKey: undefined,
-      fetch: createProgramFetch({ argv, label, origin: command.origin }),
+      fetch: createProgramFetch({ argv, label, origin: command.origin, ...(command.preflight ? { preflight: command.preflight } : {}) }),
       endpointLabel: label,
       origins: { ...rest.origins, baseUrl: command.origin },
     },

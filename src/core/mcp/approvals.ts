@@ -73,6 +73,17 @@ export class McpApprovals {
     this.save();
   }
 
+  /**
+   * Records the tool definitions the user approved, keeping the rest of the server's approval as it
+   * is (its launch, files and tree): a tool review is no launch approval and must not narrow or widen one.
+   */
+  recordTools(server: string, tools: Record<string, string>): void {
+    const earlier = this.entries.get(server);
+    if (!earlier) throw new Error(`MCP server "${server}" has no approval to record tools in`);
+    const { approvedAt: _approvedAt, ...launch } = earlier;
+    this.approve(server, { ...launch, tools });
+  }
+
   forget(server: string): void {
     if (this.entries.delete(server)) this.save();
   }

@@ -12,7 +12,8 @@
  * declined one is withheld. Any change of the launch asks again as a new server would. Approvals
  * are asked at a run's start, in every approval mode. Local servers run in the commands' sandbox
  * unless the user exempted them (serverSandbox.ts); every call passes the commands' filters
- * (resultFilter.ts).
+ * (resultFilter.ts). The approvals half lives in serverApproval.ts, the connections' lifetime in
+ * serverConnections.ts; this file ties them to runs and to what hosts show.
  */
 import { abortable } from '../base/abortable';
 import { Emitter } from '../base/event';
@@ -22,20 +23,21 @@ import { UserError } from '../base/errors';
 import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
 import type { McpApprovals } from './approvals';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
-import { McpConnection, type McpConnectionOptions } from './connection';
-import { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
-import { asLaunch, checkLaunch, type LaunchCheck } from './launchCheck';
-import { bindCode, FileHasher, staleReason, type CodeBinding } from '../policy/launch';
+import type { McpConnection, McpConnectionOptions } from './connection';
+import { launchFingerprint, type McpToolDefinition } from './fingerprint';
+import { FileHasher } from '../policy/launch';
 import { createMcpCallGuard, type McpCallGuard } from './resultFilter';
 import { sandboxVerdict, type ServerSandboxOptions } from './serverSandbox';
-import { launchQuestion } from './launchQuestion';
 import { createMcpTool } from './mcpTool';
 import type { McpPromptDefinition, McpResourceDefinition } from './clientFeatures';
 import { filteredPrompt, filteredResource } from './contentText';
 import { mcpResourceTools } from './resourceTools';
 import { exposedToolName } from './naming';
 import type { RemoteAuthFactory } from './remote/remoteAuth';
-import { askApproval, fingerprints, reviewTools } from './toolReview';
+import { fingerprints, reviewTools } from './toolReview';
+import type { LaunchCheck } from './launchCheck';
+import { newEntry, ServerApprovalGate, type ServerEntry } from './serverApproval';
+import { ServerConnections } from './serverConnections';
 
 export type McpServerState = 'disabled' | 'needs-approval' | 'declined' | 'not-started' | 'connecting' | 'connected' | 'reconnecting' | 'failed' | 'closed';
 
@@ -89,34 +91,27 @@ export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'c
   elicitor?: Elicitor;
 }
 
-interface Entry {
-  name: string;
-  config: McpServerConfig;
-  connection?: McpConnection;
-  /** The launch (and files) key the user declined at the last run's start (asked again at the next one). */
-  declinedLaunch?: string;
-  /** What this server may start with (the approved files, and outside the sandbox the tree); checked before each start. */
-  expected?: Pick<CodeBinding, 'files' | 'tree'>;
-  withheld: string[];
-  offered: number;
-}
-
-const DEFAULT_CONNECT_TIMEOUT_MS = 30_000;
-const DEFAULT_CALL_TIMEOUT_MS = 60_000;
-
 export class McpManager implements ToolSource, Disposable {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, ServerEntry>();
   private readonly changed = new Emitter<McpServerStatus[]>();
   readonly onDidChangeStatus = this.changed.event;
-  private exitHook: (() => void) | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   private envAllow: readonly string[];
   private protection: ServerSandboxOptions | undefined;
   private callGuard: McpCallGuard | undefined;
-  private readonly hasher = new FileHasher();
+  private readonly gate: ServerApprovalGate;
+  private readonly connections: ServerConnections;
 
   constructor(private readonly options: McpManagerOptions) {
     this.envAllow = options.envAllow;
+    this.gate = new ServerApprovalGate({
+      root: options.root,
+      approvals: options.approvals,
+      hasher: new FileHasher(),
+      ...(options.stateDir ? { stateDir: options.stateDir } : {}),
+      protection: () => this.protection,
+    });
+    this.connections = new ServerConnections(options, () => this.entries.values());
     this.setProtection(options.protection);
     for (const [name, config] of Object.entries(options.servers)) this.entries.set(name, newEntry(name, config));
   }
@@ -166,10 +161,10 @@ export class McpManager implements ToolSource, Disposable {
 
   /** `patchpilot mcp list`: connects the approved servers (asks nothing, approves nothing) and reports. */
   async inspect(signal?: AbortSignal): Promise<McpServerStatus[]> {
-    const approved = [...this.entries.values()].filter((e) => !e.config.disabled && this.check(e).approved);
-    for (const e of approved) e.expected = this.approvedBinding(e);
+    const approved = [...this.entries.values()].filter((e) => !e.config.disabled && this.gate.check(e).approved);
+    for (const e of approved) e.expected = this.gate.approvedBinding(e);
     await abortable(Promise.all(approved.map((e) => this.connect(e))), signal);
-    for (const e of approved) this.updateWithheld(e);
+    for (const e of approved) this.gate.updateWithheld(e);
     return this.status();
   }
 
@@ -181,7 +176,7 @@ export class McpManager implements ToolSource, Disposable {
     const e = this.entries.get(name);
     if (!e) throw new Error(`no MCP server named "${name}" (configured: ${this.serverNames.join(', ') || 'none'})`);
     // What the user approves is what starts now: the files as they are (checked again right before the start).
-    const { files, binding } = this.check(e);
+    const { files, binding } = this.gate.check(e);
     e.expected = binding;
     await abortable(this.connect(e), signal);
     const c = e.connection!;
@@ -202,7 +197,7 @@ export class McpManager implements ToolSource, Disposable {
   /** The prompts and resources of each connected, approved server, as listed now (list_changed keeps them current). */
   catalog(): McpServerCatalog[] {
     return [...this.entries.values()]
-      .filter((e) => e.connection?.state === 'connected' && this.check(e).approved)
+      .filter((e) => e.connection?.state === 'connected' && this.gate.check(e).approved)
       .map((e) => {
         const c = e.connection!;
         return { server: e.name, tools: c.tools.map((t) => t.name), prompts: [...c.prompts], resources: [...c.resources] };
@@ -220,20 +215,18 @@ export class McpManager implements ToolSource, Disposable {
   }
 
   /** Stops every server (and whatever they started). */
-  async dispose(): Promise<void> {
-    await Promise.all([...this.entries.values()].map((e) => e.connection?.close()));
-    if (this.exitHook) process.off('exit', this.exitHook);
-    this.exitHook = undefined;
+  dispose(): Promise<void> {
+    return this.connections.dispose();
   }
 
   private async gather(ctx: ToolSourceContext): Promise<Tool<any>[]> {
     // Plan mode runs nothing outside: no server starts, no MCP tool is offered.
     if (ctx.mode === 'plan') return [];
-    const ready: Entry[] = [];
+    const ready: ServerEntry[] = [];
     for (const e of this.entries.values()) {
       if (e.config.disabled) continue;
-      const check = this.check(e);
-      if (check.approved) e.expected = this.approvedBinding(e);
+      const check = this.gate.check(e);
+      if (check.approved) e.expected = this.gate.approvedBinding(e);
       else if (!(await this.askLaunch(e, check, ctx))) continue;
       ready.push(e);
     }
@@ -291,50 +284,17 @@ export class McpManager implements ToolSource, Disposable {
     const e = this.entries.get(server);
     if (!e) throw new UserError(`no MCP server named "${server}" (configured: ${this.serverNames.join(', ') || 'none'})`);
     if (e.config.disabled) throw new UserError(`MCP server "${server}" is disabled in the settings`);
-    if (!this.check(e).approved) throw new UserError(`MCP server "${server}" is not approved yet${this.hint(e)}`);
-    e.expected ??= this.approvedBinding(e);
+    if (!this.gate.check(e).approved) throw new UserError(`MCP server "${server}" is not approved yet${this.hint(e)}`);
+    e.expected ??= this.gate.approvedBinding(e);
     if (e.connection?.state !== 'connected') await abortable(this.connect(e), signal);
     const c = e.connection!;
     if (c.state !== 'connected') throw new UserError(`MCP server "${server}" is not available: ${c.reason ?? c.state}`);
     return c;
   }
 
-  /**
-   * Where the launch stands against its approval, with the named files hashed once. Outside the
-   * sandbox the workspace tree is bound too, but only for a server not running: what a running
-   * server loaded is loaded; a change counts at its next start (the preflight checks it then).
-   */
-  private check(e: Entry): LaunchCheck {
-    const outsideSandbox = !this.sandboxed(e) && e.connection?.state !== 'connected';
-    const place = { outsideSandbox, ...(this.options.stateDir ? { stateDir: this.options.stateDir } : {}) };
-    return checkLaunch(this.options.root, e.config, this.options.approvals.get(e.name), this.hasher, place);
-  }
-
-  /** A local server that would start in the sandbox. */
-  private sandboxed(e: Entry): boolean {
-    return e.config.transport === 'stdio' && this.protection !== undefined && sandboxVerdict(e.name, this.protection).sandboxed;
-  }
-
-  private approvedBinding(e: Entry): Pick<CodeBinding, 'files' | 'tree'> {
-    const a = this.options.approvals.get(e.name);
-    return { files: a?.files ?? {}, ...(a?.tree ? { tree: a.tree } : {}) };
-  }
-
-  private async askLaunch(e: Entry, check: LaunchCheck, ctx: ToolSourceContext): Promise<boolean> {
-    const request = launchQuestion(e.name, e.config, check.files, check.changeReason, sandboxVerdict(e.name, this.protection));
-    const yes = await askApproval(request, 'ask:mcp-server', ctx);
-    // A server still running from before the change runs the old code: it stops either way, and a yes starts the approved files.
-    const running = e.connection;
-    e.connection = undefined;
-    await running?.close().catch(() => undefined);
-    if (yes) {
-      const tree = check.binding.tree;
-      this.options.approvals.approve(e.name, { launch: check.fingerprint, files: check.files, ...(tree ? { tree } : {}), tools: null });
-      e.declinedLaunch = undefined;
-      e.expected = check.binding;
-    } else {
-      e.declinedLaunch = check.key;
-    }
+  /** The run's question for a new or stale launch (serverApproval.ts). */
+  private async askLaunch(e: ServerEntry, check: LaunchCheck, ctx: ToolSourceContext): Promise<boolean> {
+    const yes = await this.gate.askLaunch(e, check, ctx);
     this.fire();
     return yes;
   }
@@ -345,63 +305,16 @@ export class McpManager implements ToolSource, Disposable {
   }
 
   /** Connects (or refreshes the tool list of) one approved server; failures end up in its status. */
-  private async connect(e: Entry): Promise<void> {
-    const c = (e.connection ??= this.createConnection(e));
-    c.resetFailures();
-    try {
-      if (c.state === 'connected') await c.refreshTools();
-      else await c.ensureConnected();
-    } catch {
-      /* the connection's state and reason say what went wrong */
-    }
-  }
-
-  private createConnection(e: Entry): McpConnection {
-    const o = this.options;
-    const verdict = e.config.transport === 'stdio' && this.protection ? sandboxVerdict(e.name, this.protection) : undefined;
-    const c = new McpConnection(e.name, e.config, {
-      root: o.root,
-      // Right before every start (reconnects too): the files must still be the approved ones.
-      preflight: () => {
-        const now = bindCode({
-          root: o.root,
-          launch: asLaunch(e.config),
-          outsideSandbox: !this.sandboxed(e),
-          hasher: this.hasher,
-          ...(o.stateDir ? { stateDir: o.stateDir } : {}),
-        });
-        const stale = staleReason(e.expected ?? this.approvedBinding(e), now);
-        return stale ? `not started: ${stale} (it is asked about again at the next run)` : undefined;
-      },
-      ...(verdict?.sandboxed ? { sandbox: { bwrapPath: verdict.bwrapPath, blocksUnixSockets: verdict.blocksUnixSockets, options: this.protection! } } : {}),
+  private connect(e: ServerEntry): Promise<void> {
+    return this.connections.connect(e, {
       envAllow: this.envAllow,
-      ...(e.config.transport !== 'stdio' && o.remoteAuth ? { remoteAuth: o.remoteAuth(e.name, e.config) } : {}),
-      ...(o.elicitor ? { elicitor: o.elicitor } : {}),
-      connectTimeoutMs: o.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
-      callTimeoutMs: o.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
-      ...(o.backoff ? { backoff: o.backoff } : {}),
-      ...(o.random ? { random: o.random } : {}),
+      protection: this.protection,
+      preflight: () => this.gate.preflight(e),
+      onChange: () => this.fire(),
     });
-    c.onDidChange(() => this.fire());
-    if (!this.exitHook) {
-      // Nothing may outlive this process, even when it exits without disposing (a watchdog's exit, an uncaught error).
-      this.exitHook = () => {
-        for (const x of this.entries.values()) x.connection?.killNow();
-      };
-      process.on('exit', this.exitHook);
-    }
-    return c;
   }
 
-  private updateWithheld(e: Entry): void {
-    const approval = this.options.approvals.get(e.name);
-    const defs = e.connection?.state === 'connected' ? e.connection.tools : [];
-    // Tools not recorded yet (approved launch, never reached): the first run records and offers them all.
-    e.withheld = approval?.tools ? defs.filter((d) => approval.tools![d.name] !== toolFingerprint(d)).map((d) => d.name) : [];
-    e.offered = approval ? defs.length - e.withheld.length : 0;
-  }
-
-  private statusOf(e: Entry): McpServerStatus {
+  private statusOf(e: ServerEntry): McpServerStatus {
     const c = e.connection;
     const base = {
       name: e.name,
@@ -413,7 +326,7 @@ export class McpManager implements ToolSource, Disposable {
       ...(e.config.transport === 'stdio' ? { sandboxed: this.protection !== undefined && sandboxVerdict(e.name, this.protection).sandboxed } : {}),
     };
     if (e.config.disabled) return { ...base, state: 'disabled', reason: 'disabled in the settings' };
-    const check = this.check(e);
+    const check = this.gate.check(e);
     if (!check.approved && e.declinedLaunch === check.key) {
       const changed = check.changeReason;
       return { ...base, state: 'declined', reason: `not approved${changed ? `: ${changed}` : ''}${this.hint(e)}` };
@@ -433,15 +346,11 @@ export class McpManager implements ToolSource, Disposable {
     };
   }
 
-  private hint(e: Entry): string {
+  private hint(e: ServerEntry): string {
     return this.options.approveHint ? ` (${this.options.approveHint(e.name)})` : '';
   }
 
   private fire(): void {
     this.changed.fire(this.status());
   }
-}
-
-function newEntry(name: string, config: McpServerConfig): Entry {
-  return { name, config, withheld: [], offered: 0 };
 }

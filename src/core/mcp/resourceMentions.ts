@@ -1,10 +1,13 @@
 /**
  * Resources attached to a message by @-mention: `@<server>:<uri>` (a server of the workspace's
  * configured ones, the URI as the server lists it). Each one is read (filtered like a tool result,
- * contentText.ts) and appended to the message the model gets, under a header naming it; the host
- * shows what was attached. A mention of a server that is not configured is left as text.
+ * contentText.ts) and appended to the message the model gets as a quote (context/quotedText.ts:
+ * opened with a header naming it, closed by a line with a nonce the resource cannot forge, so its
+ * text cannot end the quote and go on as the user); the host shows what was attached. A mention of
+ * a server that is not configured is left as text.
  */
 import { errorMessage } from '../base/errors';
+import { quoteExternal } from '../context/quotedText';
 import type { McpManager } from './manager';
 
 const MENTION = /(^|\s)@([A-Za-z0-9_.-]+):(\S+)/g;
@@ -48,7 +51,7 @@ export async function attachMentionedResources(
       if (signal.aborted) throw err;
       return { error: `@${m.server}:${m.uri} could not be attached: ${errorMessage(err)}` };
     }
-    parts.push(`--- attached resource @${m.server}:${m.uri} ---\n${body}`);
+    parts.push(quoteExternal(`attached resource @${m.server}:${m.uri}`, body));
     attached.push({ server: m.server, uri: m.uri, chars: body.length });
   }
   return { text: parts.join('\n\n'), attached };

@@ -12,7 +12,7 @@ export async function reviewTools(approvals: McpApprovals, server: string, defs:
   const approval = approvals.get(server);
   if (!approval) return [];
   if (approval.tools === null) {
-    approvals.approve(server, { launch: approval.launch, ...(approval.files ? { files: approval.files } : {}), tools: fingerprints(defs) });
+    approvals.recordTools(server, fingerprints(defs));
     return [];
   }
   const changed = defs.filter((d) => approval.tools![d.name] !== toolFingerprint(d));
@@ -30,11 +30,7 @@ export async function reviewTools(approvals: McpApprovals, server: string, defs:
     ctx,
   );
   if (yes) {
-    approvals.approve(server, {
-      launch: approval.launch,
-      ...(approval.files ? { files: approval.files } : {}),
-      tools: { ...approval.tools, ...fingerprints(changed) },
-    });
+    approvals.recordTools(server, { ...approval.tools, ...fingerprints(changed) });
     return [];
   }
   return changed.map((d) => d.name);

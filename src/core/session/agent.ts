@@ -18,7 +18,9 @@ import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import { mcpProtectedGlobs, type McpManager } from '../mcp';
 import { hookProtectedGlobs } from '../hooks';
-import { wireCapabilities } from './capabilities';
+import { stateDirOf, wireCapabilities } from './capabilities';
+import { modelProgramPreflight, modelProgramProtectedGlobs } from './modelProgramApproval';
+import { defaultUserStateDir } from '../config/userState';
 import { createChangeFeed, createCheckpointer } from './checkpointWiring';
 import { createHookRunner } from './hookWiring';
 import { GuardBaseline } from '../sandbox/guardBaseline';
@@ -136,12 +138,22 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     }
 
   const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
+  // A model program that runs workspace files starts only while they are as the user approved them (modelProgramApproval.ts).
+  const programCheck = (s: PatchPilotSettings) => {
+    const preflight = modelProgramPreflight({
+      root: o.root,
+      stateDir: stateDirOf(o.root, s.history.path),
+      userStateDir: o.userStateDir ?? defaultUserStateDir(),
+      line: s.llm.command,
+    });
+    return preflight ? { preflight } : {};
+  };
   const model: ChatModel =
     o.model ??
     createChatModel({
       baseUrl: settings.llm.baseUrl,
       provider: settings.llm.provider,
-      ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command') } } : {}),
+      ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command'), ...programCheck(settings) } } : {}),
       thinkingBudget: settings.llm.thinkingBudget,
       apiKey: o.config.apiKey,
       model: settings.llm.model!,
@@ -161,7 +173,13 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const web: OrchestratorDeps['web'] = (url, signal) =>
     safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   // Every workspace file an MCP server's or a workspace hook's launch names is part of its approval (policy/launch): protected while configured.
-  const mcpProtected = o.readOnly ? [] : [...mcpProtectedGlobs(o.root, settings.mcp.servers), ...hookProtectedGlobs(o.root, settings.hooks)];
+  const mcpProtected = o.readOnly
+    ? []
+    : [
+        ...mcpProtectedGlobs(o.root, settings.mcp.servers),
+        ...hookProtectedGlobs(o.root, settings.hooks),
+        ...modelProgramProtectedGlobs(o.root, settings.llm.command),
+      ];
   // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
   const feed = o.readOnly ? undefined : createChangeFeed(o.root);
   const baseline = feed ? new GuardBaseline(feed) : undefined;

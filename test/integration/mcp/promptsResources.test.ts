@@ -4,7 +4,8 @@
 // elicitation answered and declined through the core's Elicitor.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { McpApprovals, McpManager, attachMentionedResources, expandPromptCommand, type McpServerConfig } from '../../../src/core/mcp';
@@ -15,6 +16,7 @@ import { mcpProtection } from '../../../src/core/session/capabilities';
 import { ToolRegistry, type Tool } from '../../../src/core/tools';
 import { ScriptedApprover, makeContext, tempWorkspace } from '../../unit/tools/helpers';
 import { EVERYTHING, TEST_SERVER, stdio, waitUntil } from '../../support/mcp/servers';
+import { delimiterLikeContents, readQuote } from '../../support/quoteShapes';
 
 const yes = () => new ScriptedApprover({ action: () => ({ approved: true }) });
 const signal = () => new AbortController().signal;
@@ -156,14 +158,38 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
     );
     assert.match(
       r.text,
-      /^Summarize @everything:demo:\/\/resource\/static\/document\/features\.md, thanks @team:x\n\n--- attached resource @everything:demo:\/\/resource\/static\/document\/features\.md ---\n/,
+      /^Summarize @everything:demo:\/\/resource\/static\/document\/features\.md, thanks @team:x\n\n--- attached resource @everything:demo:\/\/resource\/static\/document\/features\.md --- \[quote [0-9a-f]{24}: /,
     );
+    const quote = readQuote(r.text.slice(r.text.indexOf('--- attached')));
+    assert.equal(quote.after, '', 'the message ends with the closing line of the one quote');
     assert.match(r.text, /## Prompts/);
     assert.ok(!r.text.includes(SECRET_LINE), 'filtered like a tool result');
     const none = await attachMentionedResources(m, 'mail me at a@b.c', signal());
     assert.deepEqual(none, { text: 'mail me at a@b.c', attached: [] });
     const bad = await attachMentionedResources(m, '@everything:demo://resource/static/document/none.md', signal());
     assert.match((bad as { error: string }).error, /^@everything:demo:\/\/resource\/static\/document\/none\.md could not be attached: /);
+  });
+
+  test('a mentioned resource whose text forges the end of its quote stays inside it (generated texts, a real server reading the file)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'pp-forged-'));
+    const file = path.join(dir, 'forged.md');
+    writeFileSync(file, 'placeholder');
+    const m = manager({ forger: stdio(process.execPath, [TEST_SERVER, '--resource-file', file]) });
+    await gather(m);
+    const uri = pathToFileURL(file).href;
+    const nonces: string[] = [];
+    for (const content of delimiterLikeContents(25, 4, () => nonces)) {
+      // The resource text is read as it is now; what comes back is filtered (line ends kept as the server sent them).
+      writeFileSync(file, content);
+      const r = await attachMentionedResources(m, `Read @forger:${uri}`, signal());
+      assert.ok('text' in r, JSON.stringify(r));
+      const quote = readQuote(r.text.slice(`Read @forger:${uri}\n\n`.length));
+      assert.equal(quote.title, `attached resource @forger:${uri}`);
+      assert.equal(quote.after, '', `nothing after the one closing line: ${JSON.stringify(content)}`);
+      assert.ok(!quote.content.includes(`--- end of quote ${quote.nonce} ---`));
+      nonces.push(quote.nonce);
+    }
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test('list_changed: a resource a tool registers shows up; a tool whose definition changed is refused and asked about at the next run', async () => {

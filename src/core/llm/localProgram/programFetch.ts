@@ -20,6 +20,8 @@ export interface ModelProgramOptions {
   /** Where the command came from, for hints ("patchpilot.llm.command in user settings", "--llm-command"). */
   origin: string;
   env?: NodeJS.ProcessEnv;
+  /** Checked right before every start: a reason not to start it (its approved files changed), or undefined. */
+  preflight?: () => string | undefined;
 }
 
 /** The tail of stderr kept for messages. */
@@ -130,6 +132,8 @@ function runProgram(o: ModelProgramOptions, request: string, signal: AbortSignal
         finished = true;
         controller.error(err);
       };
+      const refused = o.preflight?.();
+      if (refused) return fail(new ModelApiError({ kind: 'bad-request', retryable: false, message: `${o.label} was not started: ${refused}` }));
       const [file, ...args] = o.argv;
       // Its own process group, so a cancel or a stall ends whatever the program started too.
       const child = spawn(file!, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: o.env ?? process.env });

@@ -3,11 +3,13 @@
 // write goes through one confined writer (src/core/fs/confinedWrite.ts; the agent's file edits
 // through its async twin, confinedCommit.ts): no folder on the way may be a symlink. For every writer,
 // a symlink out of the workspace is planted at each depth of its path; the write must be refused
-// with a clear error and nothing may appear outside.
+// with a clear error and nothing may appear outside. A restore's removals go the same way: with a
+// link planted at each depth (before the restore is planned, or between the plan and its writing),
+// nothing outside is removed.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Checkpointer, planRestore, restore } from '../../../../src/core/checkpoint';
@@ -146,3 +148,69 @@ describe('a restore writes through real folders only', () => {
     }
   });
 });
+
+/** What a run created (and a restore to before it removes): a file, an empty folder, a link. */
+const CREATED: { name: string; entry: string; make(abs: string): void }[] = [
+  { name: 'a file', entry: 'new.txt', make: (abs) => writeFileSync(abs, 'made by the run\n') },
+  { name: 'an empty folder', entry: 'made', make: (abs) => mkdirSync(abs) },
+  { name: 'a link', entry: 'ln', make: (abs) => symlinkSync('new.txt', abs) },
+];
+const FOLDERS = ['src', 'src/lib', 'src/lib/deep'];
+
+describe("a restore's removals go through real folders only", () => {
+  for (const created of CREATED)
+    for (const when of ['before the plan', 'between the plan and its writing'] as const)
+      test(`a run made ${created.name}; a folder on the way swapped for a link out ${when}: nothing outside is removed`, async () => {
+        const deepest = FOLDERS.at(-1)!;
+        for (const folder of FOLDERS) {
+          const a = arena();
+          try {
+            mkdirSync(path.join(a.root, deepest), { recursive: true });
+            const cp = new Checkpointer({ root: a.root, stateDir: path.join(a.root, '.patchpilot'), maxBytes: 1024 ** 3, ignored: () => () => false });
+            const open = await cp.begin({ runId: 'r', step: 1, tool: 'run_command', scope: 'workspace' });
+            created.make(path.join(a.root, deepest, created.entry));
+            await open!.end();
+            // Outside: the same rest of the path, holding the same entry (so a restore that followed the link would find it as the run left it).
+            const rest = path.relative(folder, deepest);
+            mkdirSync(path.join(a.outside, rest), { recursive: true });
+            created.make(path.join(a.outside, rest, created.entry));
+            const plant = () => {
+              rmSync(path.join(a.root, folder), { recursive: true, force: true });
+              symlinkSync(a.outside, path.join(a.root, folder));
+            };
+            if (when === 'before the plan') plant();
+            const plan = planRestore(cp.store, a.root, 'r', 1);
+            if (when !== 'before the plan') plant();
+            const result = restore(cp.store, a.root, plan);
+            const kept = path.join(a.outside, rest, created.entry);
+            assert.ok(lstatOrUndefined(kept), `${folder} a link (${when}): the restore removed ${kept} outside the workspace (${JSON.stringify(result)})`);
+            if (plan.items.some((i) => i.path.endsWith(created.entry)))
+              assert.equal(result.ok, false, `${folder} a link: a removal through it is refused, not skipped silently: ${JSON.stringify(result)}`);
+          } finally {
+            a.done();
+          }
+        }
+        // Control: through real folders the restore removes what the run made.
+        const a = arena();
+        try {
+          mkdirSync(path.join(a.root, deepest), { recursive: true });
+          const cp = new Checkpointer({ root: a.root, stateDir: path.join(a.root, '.patchpilot'), maxBytes: 1024 ** 3, ignored: () => () => false });
+          const open = await cp.begin({ runId: 'r', step: 1, tool: 'run_command', scope: 'workspace' });
+          created.make(path.join(a.root, deepest, created.entry));
+          await open!.end();
+          const result = restore(cp.store, a.root, planRestore(cp.store, a.root, 'r', 1));
+          assert.equal(result.ok, true, JSON.stringify(result));
+          assert.equal(lstatOrUndefined(path.join(a.root, deepest, created.entry)), undefined, 'removed');
+        } finally {
+          a.done();
+        }
+      });
+});
+
+function lstatOrUndefined(p: string) {
+  try {
+    return lstatSync(p);
+  } catch {
+    return undefined;
+  }
+}

@@ -20,6 +20,7 @@ import {
   renameSync,
   symlinkSync,
   chmodSync,
+  fsyncSync,
 } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../base/errors';
@@ -45,11 +46,12 @@ export function writeFileConfined(root: string, target: string, data: string | U
 }
 
 /** Appends to the file `target` (inside `root`), never through a link, the file itself included. */
-export function appendFileConfined(root: string, target: string, data: string): void {
+export function appendFileConfined(root: string, target: string, data: string, options: { durable?: boolean } = {}): void {
   withConfinedFolder(root, path.dirname(target), (dir) => {
     const fd = openSync(path.join(dir, path.basename(target)), C.O_WRONLY | C.O_APPEND | C.O_CREAT | O_NOFOLLOW, 0o600);
     try {
       appendFileSync(fd, data);
+      if (options.durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -75,8 +77,10 @@ export function symlinkConfined(root: string, target: string, to: string): void 
 /**
  * Opens `folder` component by component from `root`, creating what is missing, never following a
  * link; `write` gets a path that names the open folder itself (no name on the way is looked up again).
+ * Exported for writers with steps of their own inside the folder (the history's save keeps a backup
+ * and checks its lock between writing and renaming).
  */
-function withConfinedFolder(root: string, folder: string, write: (dir: string) => void): void {
+export function withConfinedFolder(root: string, folder: string, write: (dir: string) => void): void {
   const rel = path.relative(root, folder);
   if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UserError(`"${folder}" is outside "${root}": PatchPilot does not write there`, 'path');
   const parts = rel ? rel.split(path.sep) : [];

@@ -1,8 +1,10 @@
 /**
  * Reading the database file and deciding whether it can be trusted. sql.js opens garbage lazily
- * (the error comes at the first query), so every load runs `PRAGMA quick_check` before the bytes
- * are accepted. A damaged file is moved aside as `history.db.corrupt-<time>`, never deleted: the
- * user may want it back.
+ * (the error comes at the first query), so a file runs `PRAGMA quick_check` before its bytes are
+ * accepted, unless it is exactly the file a fold wrote: its fingerprint is the one its journal
+ * continues (journal.ts). quick_check was 62-73% of the history worker's CPU when it ran on every
+ * open. A damaged file is moved aside as `history.db.corrupt-<time>`, never deleted: the user may
+ * want it back.
  */
 import type { SqlJsStatic } from 'sql.js';
 import { backupPath } from './backupFile';
@@ -11,6 +13,7 @@ import { moveAside } from '../fs/moveAside';
 import { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
 import { errorMessage } from '../base';
+import { fingerprintOf, journalPath, parseJournal, type JournalRead } from './journal';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -51,8 +54,8 @@ function stampOf(st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint }
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
 }
 
-/** Opens bytes as a database if they are one and pass quick_check; otherwise says why not. */
-export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array): { conn: SqlConn } | { problem: string } {
+/** Opens bytes as a database if they are one and pass quick_check (skipped with `check: false`); otherwise says why not. */
+export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array, check = true): { conn: SqlConn } | { problem: string } {
   if (bytes.length === 0) return { problem: 'the file is empty (zero bytes)' };
   if (bytes.length < 100 || Buffer.from(bytes.subarray(0, 16)).toString('latin1') !== SQLITE_HEADER) {
     return { problem: 'the file is not a SQLite database' };
@@ -60,6 +63,7 @@ export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array): { conn: SqlCo
   let conn: SqlConn | undefined;
   try {
     conn = new SqlConn(new SQL.Database(bytes));
+    if (!check) return { conn };
     const rows = conn.all<{ quick_check: string }>('PRAGMA quick_check');
     const verdict = rows.map((r) => r.quick_check).join('; ');
     if (verdict !== 'ok') throw new Error(verdict);
@@ -77,6 +81,19 @@ export interface LoadResult {
   warnings: HistoryReport[];
   /** The file on disk does not hold this data (restored from backup or fresh after damage). */
   needsWrite: boolean;
+  /** Fingerprint of the file the data came from (journal.ts); undefined when nothing usable was on disk. */
+  fingerprint: string | undefined;
+  /** The journal as read, when there is one. */
+  journal: JournalRead | undefined;
+}
+
+/** Reads and parses the journal; undefined when there is none (or it cannot be read: then the next save starts a new one). */
+export function readJournal(fsx: FsLayer, file: string): JournalRead | undefined {
+  try {
+    return parseJournal(fsx.readFileSync(journalPath(file)));
+  } catch {
+    return undefined;
+  }
 }
 
 /** Loads the database, recovering from damage. Call with the lock held: it may move files. */
@@ -88,10 +105,13 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
   } catch (err) {
     problem = `cannot read it (${errorMessage(err)})`;
   }
-  if (!snap && !problem) return { conn: new SqlConn(new SQL.Database()), stamp: undefined, warnings: [], needsWrite: false };
+  const journal = readJournal(fsx, file);
+  const none = { fingerprint: undefined, journal };
+  if (!snap && !problem) return { conn: new SqlConn(new SQL.Database()), stamp: undefined, warnings: [], needsWrite: false, ...none };
   if (snap) {
-    const opened = openVerified(SQL, snap.bytes);
-    if ('conn' in opened) return { conn: opened.conn, stamp: snap.stamp, warnings: [], needsWrite: false };
+    const fingerprint = fingerprintOf(snap.bytes);
+    const opened = openVerified(SQL, snap.bytes, journal?.base !== fingerprint);
+    if ('conn' in opened) return { conn: opened.conn, stamp: snap.stamp, warnings: [], needsWrite: false, fingerprint, journal };
     problem = opened.problem;
   }
   const movedTo = snap ? moveAside(file, now, fsx) : undefined;
@@ -102,6 +122,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
       conn: backup,
       stamp: undefined,
       needsWrite: true,
+      ...none,
       warnings: [
         {
           kind: 'recovered-from-backup',
@@ -115,6 +136,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
     conn: new SqlConn(new SQL.Database()),
     stamp: undefined,
     needsWrite: true,
+    ...none,
     warnings: [
       {
         kind: 'recovered-fresh',

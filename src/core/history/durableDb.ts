@@ -26,14 +26,13 @@ import { UserError, errorMessage } from '../base';
 import { saveWithBackup } from './backupFile';
 import { FileLock } from './fileLock';
 import { errnoCode, nodeFs, type FsLayer } from '../fs/fsLayer';
-import { currentStamp, loadWithRecovery, openVerified, readJournal, readSnapshot } from './loadDb';
+import { currentStamp, loadUnderLock, openVerified, readJournal, readSnapshot, type LoadResult } from './loadDb';
 import { fingerprintOf, journalRecord, replayRecords, type JournalRead } from './journal';
 import { JournalFile } from './journalFile';
 import { withConfinedFolder } from '../fs/confinedWrite';
 import { moveAside } from '../fs/moveAside';
 import { applyOp, type Op } from './ops';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
-import { cleanStaleTempFiles } from './tempFiles';
 import { ensureRealFolderChain, ignoreInStateFolder } from './stateFolder';
 import type { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
@@ -89,20 +88,7 @@ export class DurableDb {
       timeoutMs: options.lockTimeoutMs ?? 10_000,
       staleMs: options.lockStaleMs ?? 30_000,
     });
-    const load = () => loadWithRecovery(fsx, SQL, options.path, now());
-    let loaded: ReturnType<typeof load>;
-    if (fsx.existsSync(path.dirname(options.path))) {
-      cleanStaleTempFiles(fsx, options.path);
-      // Under the lock so that we never move aside a file another process is replacing right now.
-      // If the lock cannot be had (read-only folder, hung holder), load anyway: opening never fails.
-      try {
-        loaded = lock.withLock(load);
-      } catch {
-        loaded = load();
-      }
-    } else {
-      loaded = load();
-    }
+    const loaded = loadUnderLock(fsx, SQL, options.path, now(), lock, options.confineTo ?? path.dirname(options.path));
     return new DurableDb(SQL, options, fsx, lock, now, loaded);
   }
 
@@ -112,7 +98,7 @@ export class DurableDb {
     fsx: FsLayer,
     lock: FileLock,
     now: () => number,
-    loaded: ReturnType<typeof loadWithRecovery>,
+    loaded: LoadResult,
   ) {
     this.fsx = fsx;
     this.lock = lock;

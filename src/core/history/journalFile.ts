@@ -88,3 +88,19 @@ export class JournalFile {
     this.torn = false;
   }
 }
+
+/**
+ * A file opened without a journal that continues it (written by an older PatchPilot, or its
+ * journal lost) has just passed quick_check: a header-only journal records that, so the next open
+ * need not check it again. Call with the lock held; best effort (a read-only folder is fine).
+ */
+export function startJournalIfNone(root: string, dbPath: string, fingerprint: string | undefined, journal: JournalRead | undefined): JournalRead | undefined {
+  if (fingerprint === undefined || journal?.base === fingerprint) return journal;
+  const header = journalHeader(fingerprint);
+  try {
+    writeFileConfined(root, journalPath(dbPath), header);
+  } catch {
+    return journal;
+  }
+  return parseJournal(Buffer.from(header));
+}

@@ -6,7 +6,11 @@
  * open. A damaged file is moved aside as `history.db.corrupt-<time>`, never deleted: the user may
  * want it back.
  */
+import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
+import type { FileLock } from './fileLock';
+import { startJournalIfNone } from './journalFile';
+import { cleanStaleTempFiles } from './tempFiles';
 import { backupPath } from './backupFile';
 import { errnoCode, type FsLayer } from '../fs/fsLayer';
 import { moveAside } from '../fs/moveAside';
@@ -93,6 +97,25 @@ export function readJournal(fsx: FsLayer, file: string): JournalRead | undefined
     return parseJournal(fsx.readFileSync(journalPath(file)));
   } catch {
     return undefined;
+  }
+}
+
+/**
+ * Loads the database under the lock, so that we never move aside a file another process is
+ * replacing right now. If the lock cannot be had (read-only folder, hung holder), loads anyway:
+ * opening never fails.
+ */
+export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, lock: FileLock, root: string): LoadResult {
+  const load = () => loadWithRecovery(fsx, SQL, file, now);
+  if (!fsx.existsSync(path.dirname(file))) return load();
+  cleanStaleTempFiles(fsx, file);
+  try {
+    return lock.withLock(() => {
+      const loaded = load();
+      return { ...loaded, journal: startJournalIfNone(root, file, loaded.fingerprint, loaded.journal) };
+    });
+  } catch {
+    return load();
   }
 }
 

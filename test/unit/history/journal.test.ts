@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, truncateSyn
 import os from 'node:os';
 import path from 'node:path';
 import { HistoryEngine } from '../../../src/core/history/engine';
-import { journalPath, parseJournal } from '../../../src/core/history/journal';
+import { fingerprintOf, journalPath, parseJournal } from '../../../src/core/history/journal';
 import { withHistoryWorkspace } from '../../support/historyWorkspace';
 
 const goals = (engine: HistoryEngine) =>
@@ -126,4 +126,18 @@ test('the journal is written only through real folders: a state folder swapped f
   } finally {
     rmSync(outside, { recursive: true, force: true });
   }
+});
+
+test('a file without a journal (an older PatchPilot wrote it) is checked once: that open starts a journal naming it', async () => {
+  await withHistoryWorkspace(async (ws) => {
+    const engine = await HistoryEngine.open({ path: ws.db });
+    engine.startRun({ goal: 'old' });
+    engine.close();
+    rmSync(journalPath(ws.db));
+    const reopened = await HistoryEngine.open({ path: ws.db });
+    const journal = parseJournal(readFileSync(journalPath(ws.db)));
+    assert.equal(journal.base, fingerprintOf(readFileSync(ws.db)), 'the next open knows this file needs no check');
+    assert.deepEqual(goals(reopened), ['old']);
+    reopened.close();
+  });
 });

@@ -118,10 +118,12 @@ export function measureSqlite3(emptyDb: string, grownDb: string): ScaleRow[] | u
 }
 
 export function scaleTable(label: string, rows: ScaleRow[]): string {
-  const f = (c: Cost) => `${Math.round(c.cpuMs)} ms / ${Math.round(c.rssMb)} MB${c.startMs === undefined ? '' : ` / first step at ${c.startMs} ms`}`;
+  // /usr/bin/time counts CPU in 10 ms steps: under that it says 0.
+  const f = (c: Cost) =>
+    `${c.cpuMs < 10 ? '<10' : Math.round(c.cpuMs)} ms / ${Math.round(c.rssMb)} MB${c.startMs === undefined ? '' : ` / first step at ${c.startMs} ms`}`;
   const lines = rows.map(
     (r) =>
-      `| ${label} | ${r.what} | ${f(r.empty)} | ${f(r.grown)} | ${(r.grown.cpuMs / r.empty.cpuMs).toFixed(2)}x | +${Math.round(r.grown.rssMb - r.empty.rssMb)} MB |`,
+      `| ${label} | ${r.what} | ${f(r.empty)} | ${f(r.grown)} | ${r.empty.cpuMs < 10 ? '-' : `${(r.grown.cpuMs / r.empty.cpuMs).toFixed(2)}x`} | +${Math.round(r.grown.rssMb - r.empty.rssMb)} MB |`,
   );
   return lines.join('\n');
 }

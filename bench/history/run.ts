@@ -5,6 +5,9 @@
  *  - export + persist time, file size, and the longest event-loop block of the caller while saving,
  *    worker-backed store vs in-process (main-thread export)
  *  - the same for a ~50 MB database
+ *  - then (scale.ts) an empty history against 5,000 runs / 100,000 observations: `history list`, a
+ *    search and a run's start, CPU and peak RSS, with the sqlite3 command as the floor.
+ *    BENCH_PART=scale runs only that part; BENCH_BEFORE=<built checkout> adds an older build's row.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
@@ -15,6 +18,7 @@ import { InProcessHistoryStore } from '../../src/core/history/inProcessStore';
 import { WorkerHistoryStore } from '../../src/core/history/workerStore';
 import { likeScan } from '../../src/core/history/search';
 import type { HistoryStore } from '../../src/core/history';
+import { makeHistory, measureCheckout, measureSqlite3, scaleTable } from './scale';
 
 const N = Number(process.env.BENCH_ROWS ?? 100_000);
 const QUERIES = 200;
@@ -73,6 +77,33 @@ async function timedFlush(store: HistoryStore): Promise<{ flushMs: number; maxBl
 }
 
 async function main(): Promise<void> {
+  if (process.env.BENCH_PART !== 'scale') await baseline();
+  await scale();
+}
+
+async function scale(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-bench-history-scale-'));
+  try {
+    const emptyDb = path.join(dir, 'src-empty', 'history.db');
+    const grownDb = path.join(dir, 'src-grown', 'history.db');
+    await makeHistory(emptyDb, 1, 0);
+    const runs = Number(process.env.BENCH_RUNS ?? 5_000);
+    process.stderr.write(`building a history of ${runs} runs x 20 observations...\n`);
+    await makeHistory(grownDb, runs, 20);
+    process.stderr.write(`  file ${mb(statSync(grownDb).size)}\n`);
+    const out = ['| build | command | empty history: CPU / peak RSS | grown: CPU / peak RSS | CPU ratio | memory added |', '|---|---|---|---|---|---|'];
+    const before = process.env.BENCH_BEFORE;
+    if (before) out.push(scaleTable('before', await measureCheckout(before, path.join(dir, 'before'), emptyDb, grownDb)));
+    out.push(scaleTable('now', await measureCheckout(path.resolve(__dirname, '../..'), path.join(dir, 'now'), emptyDb, grownDb)));
+    const floor = measureSqlite3(emptyDb, grownDb);
+    out.push(floor ? scaleTable('floor', floor) : '| floor | the sqlite3 command is not installed | | | | |');
+    console.log(`\n${runs} runs, ${(runs * 20).toLocaleString('en')} observations, file ${mb(statSync(grownDb).size)}\n${out.join('\n')}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function baseline(): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'pp-bench-history-'));
   try {
     process.stderr.write(`history benchmark: ${N} observations in ${dir}\n`);

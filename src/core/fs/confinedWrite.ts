@@ -24,6 +24,7 @@ import {
   symlinkSync,
   chmodSync,
   unlinkSync,
+  fsyncSync,
 } from 'node:fs';
 import path from 'node:path';
 import { UserError } from '../base/errors';
@@ -49,11 +50,12 @@ export function writeFileConfined(root: string, target: string, data: string | U
 }
 
 /** Appends to the file `target` (inside `root`), never through a link, the file itself included. */
-export function appendFileConfined(root: string, target: string, data: string): void {
+export function appendFileConfined(root: string, target: string, data: string, options: { durable?: boolean } = {}): void {
   withConfinedFolder(root, path.dirname(target), (dir) => {
     const fd = openSync(path.join(dir, path.basename(target)), C.O_WRONLY | C.O_APPEND | C.O_CREAT | O_NOFOLLOW, 0o600);
     try {
       appendFileSync(fd, data);
+      if (options.durable) fsyncSync(fd);
     } finally {
       closeSync(fd);
     }
@@ -116,8 +118,10 @@ export function removeConfined(root: string, target: string, kind: RemovedKind =
  * Opens `folder` component by component from `root`, never following a link, creating what is
  * missing (`create`; otherwise a missing folder ends the walk and `use` is not called); `use` gets
  * a path that names the open folder itself (no name on the way is looked up again).
+ * Exported for writers with steps of their own inside the folder (the history's save keeps a backup
+ * and checks its lock between writing and renaming).
  */
-function withConfinedFolder(root: string, folder: string, use: (dir: string) => void, create = true): void {
+export function withConfinedFolder(root: string, folder: string, use: (dir: string) => void, create = true): void {
   const rel = path.relative(root, folder);
   if (rel.startsWith('..') || path.isAbsolute(rel)) throw new UserError(`"${folder}" is outside "${root}": PatchPilot does not write there`, 'path');
   const parts = rel ? rel.split(path.sep) : [];

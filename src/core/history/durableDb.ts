@@ -2,29 +2,37 @@
  * The in-memory sql.js database plus everything that makes it durable and shareable:
  *
  * - Writes are applied in memory at once and kept as a pending op log (ops.ts).
- * - A debounced save (at most `maxPersistDelayMs` after the first unsaved write) exports the
- *   database and replaces the file atomically (backupFile.ts).
+ * - A debounced save (at most `maxPersistDelayMs` after the first unsaved write) appends the
+ *   pending ops to the journal (journal.ts) as one checksummed line. Only when the journal has
+ *   grown past `journalFoldBytes` (or there is no file yet, or it must be rewritten after damage)
+ *   is the database exported and the file replaced atomically (backupFile.ts): a "fold", after
+ *   which the journal starts again empty. Every write goes through the confined writer
+ *   (fs/confinedWrite.ts): no folder on the way can be a link out of the state folder.
  * - Several processes may use one file (two VS Code windows, a window and the CLI). sql.js can only
  *   write whole files, so a plain save would drop the rows another process saved since we loaded.
  *   We chose "reload and merge under a short lock" over "one long-lived owner lock": every save
- *   takes the lock for the few milliseconds it needs, and if the file changed since we last read or
- *   wrote it, loads that file and re-applies our pending ops on top before exporting. Nobody waits
- *   for another window to close, nobody is read-only, and no row is lost. (An owner lock would make
- *   the second window read-only or force it to forward writes to the first.)
+ *   takes the lock for the few milliseconds it needs, first applies the journal lines others
+ *   appended since we last looked, and if the file itself changed (another process folded), loads
+ *   it with its journal and re-applies our pending ops on top. Nobody waits for another window to
+ *   close, nobody is read-only, and no row is lost. (An owner lock would make the second window
+ *   read-only or force it to forward writes to the first.)
  * - A failed save keeps the data in memory, is reported once, and is retried with capped
  *   exponential backoff until it succeeds.
  */
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
 import { UserError, errorMessage } from '../base';
 import { saveWithBackup } from './backupFile';
 import { FileLock } from './fileLock';
 import { errnoCode, nodeFs, type FsLayer } from '../fs/fsLayer';
-import { currentStamp, loadWithRecovery, openVerified, readSnapshot } from './loadDb';
+import { currentStamp, loadUnderLock, openVerified, readJournal, readSnapshot, type LoadResult } from './loadDb';
+import { fingerprintOf, journalRecord, replayRecords, type JournalRead } from './journal';
+import { JournalFile } from './journalFile';
+import { withConfinedFolder } from '../fs/confinedWrite';
 import { moveAside } from '../fs/moveAside';
 import { applyOp, type Op } from './ops';
 import { migrate, schemaVersion, SCHEMA_VERSION } from './schema';
-import { cleanStaleTempFiles } from './tempFiles';
 import { ensureRealFolderChain, ignoreInStateFolder } from './stateFolder';
 import type { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
@@ -42,6 +50,8 @@ export interface DurableOptions {
   retryBaseMs?: number;
   retryMaxMs?: number;
   onReport?: (report: HistoryReport) => void;
+  /** Journal size past which a save folds it into the file (0: every save rewrites the file). Default: half the file, within 256 KiB-4 MiB. */
+  journalFoldBytes?: number;
   /**
    * The workspace root when the database lives inside it: every folder from there down to the
    * database must be a real folder, never a link (attacks.state), checked at open and before every save.
@@ -61,6 +71,8 @@ export class DurableDb {
   private failures = 0;
   private readOnlyReason: string | undefined;
   private closed = false;
+  private fingerprint: string | undefined; // of the file version `conn` came from or was last folded into (journal.ts)
+  private readonly journal: JournalFile;
   /** Replaced when another process's save is merged in: never cache it across calls. */
   conn: SqlConn;
   lastPersistAt: number | null = null;
@@ -76,20 +88,7 @@ export class DurableDb {
       timeoutMs: options.lockTimeoutMs ?? 10_000,
       staleMs: options.lockStaleMs ?? 30_000,
     });
-    const load = () => loadWithRecovery(fsx, SQL, options.path, now());
-    let loaded: ReturnType<typeof load>;
-    if (fsx.existsSync(path.dirname(options.path))) {
-      cleanStaleTempFiles(fsx, options.path);
-      // Under the lock so that we never move aside a file another process is replacing right now.
-      // If the lock cannot be had (read-only folder, hung holder), load anyway: opening never fails.
-      try {
-        loaded = lock.withLock(load);
-      } catch {
-        loaded = load();
-      }
-    } else {
-      loaded = load();
-    }
+    const loaded = loadUnderLock(fsx, SQL, options.path, now(), lock, options.confineTo ?? path.dirname(options.path));
     return new DurableDb(SQL, options, fsx, lock, now, loaded);
   }
 
@@ -99,15 +98,17 @@ export class DurableDb {
     fsx: FsLayer,
     lock: FileLock,
     now: () => number,
-    loaded: ReturnType<typeof loadWithRecovery>,
+    loaded: LoadResult,
   ) {
     this.fsx = fsx;
     this.lock = lock;
+    this.journal = new JournalFile(options.path, options.confineTo ?? path.dirname(options.path), fsx);
     this.now = now;
     this.conn = loaded.conn;
     this.stamp = loaded.stamp;
     this.needsWrite = loaded.needsWrite;
     this.warnings = [...loaded.warnings];
+    this.fingerprint = loaded.fingerprint;
     const version = schemaVersion(this.conn);
     if (version > SCHEMA_VERSION) {
       this.readOnlyReason = `the history database was written by a newer PatchPilot (schema ${version}, this one knows ${SCHEMA_VERSION}); changes are kept in memory only`;
@@ -115,6 +116,7 @@ export class DurableDb {
     } else if (migrate(this.conn).length > 0 && this.stamp !== undefined) {
       this.needsWrite = true;
     }
+    this.adoptJournal(this.conn, loaded.journal, true, (r) => this.warnings.push(r));
     if (this.needsWrite) this.schedule();
   }
 
@@ -199,10 +201,12 @@ export class DurableDb {
     this.ensureFolder();
     this.lock.withLock(() => {
       this.reloadIfChanged(true);
-      const bytes = this.conn.export();
-      this.lock.touch();
-      saveWithBackup(this.fsx, this.options.path, bytes, () => this.lock.verifyHeld());
-      this.stamp = currentStamp(this.fsx, this.options.path);
+      const record = this.pending.length > 0 ? journalRecord(this.pending) : '';
+      if (this.mustFold(Buffer.byteLength(record))) this.fold();
+      else if (record) {
+        this.lock.verifyHeld();
+        this.journal.append(record, this.fingerprint!);
+      }
     });
     this.pending = [];
     this.needsWrite = false;
@@ -210,9 +214,45 @@ export class DurableDb {
     this.lastPersistAt = this.now();
   }
 
+  private mustFold(recordBytes: number): boolean {
+    if (this.needsWrite || this.journal.torn || this.stamp === undefined || this.fingerprint === undefined) return true;
+    const size = (this.journal.continues(this.fingerprint) ? this.journal.size : 0) + recordBytes;
+    return size > (this.options.journalFoldBytes ?? Math.min(4 << 20, Math.max(256 << 10, this.fileBytes() / 2)));
+  }
+
+  /** Writes the whole database to the file (keeping the previous one as backup) and starts an empty journal for it. */
+  private fold(): void {
+    // A fresh id in the header page: no two folds share a fingerprint, even with equal contents.
+    this.conn.exec(`PRAGMA application_id = ${randomBytes(4).readInt32LE(0)}`);
+    const bytes = this.conn.export();
+    this.lock.touch();
+    const base = path.basename(this.options.path);
+    withConfinedFolder(this.options.confineTo ?? path.dirname(this.options.path), path.dirname(this.options.path), (dir) =>
+      saveWithBackup(this.fsx, path.join(dir, base), bytes, () => this.lock.verifyHeld()),
+    );
+    this.stamp = currentStamp(this.fsx, this.options.path);
+    this.fingerprint = fingerprintOf(bytes);
+    // If this write is lost (killed right here), the old journal no longer matches the file: the
+    // next open checks the file and does not replay the journal, whose ops the file already holds.
+    this.journal.restart(this.fingerprint);
+  }
+
+  /** Replays a journal read from disk onto `conn` when it continues the file `conn` came from; a torn tail is reported and folded away at the next save. */
+  private adoptJournal(conn: SqlConn, read: JournalRead | undefined, locked: boolean, onTorn: (r: HistoryReport) => void): void {
+    const { records, tornBytes } = this.journal.adopt(read, this.fingerprint, locked);
+    replayRecords(conn, records);
+    if (tornBytes === 0) return;
+    onTorn({
+      kind: 'journal-torn-tail',
+      message: `History journal ${this.journal.path}: dropped an incomplete last entry (${tornBytes} bytes, a save cut short); everything saved before it is kept.`,
+    });
+    this.schedule();
+  }
+
   /**
-   * If the file is not the version we last read or wrote, load it and re-apply our pending ops on
-   * top (their ids are globally unique, so nothing collides and nothing is applied twice).
+   * If the file is not the version we last read or wrote, load it with its journal and re-apply our
+   * pending ops on top (their ids are globally unique, so nothing collides and nothing is applied
+   * twice); if only the journal grew, apply its new lines.
    */
   private reloadIfChanged(locked: boolean): void {
     let stamp: string | undefined;
@@ -221,7 +261,11 @@ export class DurableDb {
     } catch {
       return;
     }
-    if (stamp === this.stamp) return;
+    if (stamp === this.stamp) {
+      const read = stamp === undefined ? undefined : this.journal.readNew(this.fingerprint);
+      if (read) this.adoptJournal(this.conn, read, locked, (r) => this.report(r));
+      return;
+    }
     if (stamp === undefined) {
       // Deleted or moved away by someone: what we hold in memory is now the only copy.
       this.stamp = undefined;
@@ -236,7 +280,9 @@ export class DurableDb {
       return;
     }
     if (!snap) return;
-    const opened = openVerified(this.SQL, snap.bytes);
+    const journal = readJournal(this.fsx, this.options.path);
+    const fingerprint = fingerprintOf(snap.bytes);
+    const opened = openVerified(this.SQL, snap.bytes, journal?.base !== fingerprint);
     if ('problem' in opened) {
       if (!locked) return; // decided at the next save, under the lock
       const movedTo = moveAside(this.options.path, this.now(), this.fsx);
@@ -258,6 +304,8 @@ export class DurableDb {
       return;
     }
     migrate(next);
+    this.fingerprint = fingerprint;
+    this.adoptJournal(next, journal, locked, (r) => this.report(r));
     next.transaction(() => {
       for (const op of this.pending) applyOp(next, op);
     });

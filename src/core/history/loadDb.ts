@@ -1,16 +1,23 @@
 /**
  * Reading the database file and deciding whether it can be trusted. sql.js opens garbage lazily
- * (the error comes at the first query), so every load runs `PRAGMA quick_check` before the bytes
- * are accepted. A damaged file is moved aside as `history.db.corrupt-<time>`, never deleted: the
- * user may want it back.
+ * (the error comes at the first query), so a file runs `PRAGMA quick_check` before its bytes are
+ * accepted, unless it is exactly the file a fold wrote: its fingerprint is the one its journal
+ * continues (journal.ts). quick_check was 62-73% of the history worker's CPU when it ran on every
+ * open. A damaged file is moved aside as `history.db.corrupt-<time>`, never deleted: the user may
+ * want it back.
  */
+import path from 'node:path';
 import type { SqlJsStatic } from 'sql.js';
+import type { FileLock } from './fileLock';
+import { startJournalIfNone } from './journalFile';
+import { cleanStaleTempFiles } from './tempFiles';
 import { backupPath } from './backupFile';
 import { errnoCode, type FsLayer } from '../fs/fsLayer';
 import { moveAside } from '../fs/moveAside';
 import { SqlConn } from './sqlConn';
 import type { HistoryReport } from './types';
 import { errorMessage } from '../base';
+import { fingerprintOf, journalPath, parseJournal, type JournalRead } from './journal';
 
 const SQLITE_HEADER = 'SQLite format 3\0';
 
@@ -51,8 +58,8 @@ function stampOf(st: { dev: bigint; ino: bigint; size: bigint; mtimeNs: bigint }
   return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}`;
 }
 
-/** Opens bytes as a database if they are one and pass quick_check; otherwise says why not. */
-export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array): { conn: SqlConn } | { problem: string } {
+/** Opens bytes as a database if they are one and pass quick_check (skipped with `check: false`); otherwise says why not. */
+export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array, check = true): { conn: SqlConn } | { problem: string } {
   if (bytes.length === 0) return { problem: 'the file is empty (zero bytes)' };
   if (bytes.length < 100 || Buffer.from(bytes.subarray(0, 16)).toString('latin1') !== SQLITE_HEADER) {
     return { problem: 'the file is not a SQLite database' };
@@ -60,6 +67,7 @@ export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array): { conn: SqlCo
   let conn: SqlConn | undefined;
   try {
     conn = new SqlConn(new SQL.Database(bytes));
+    if (!check) return { conn };
     const rows = conn.all<{ quick_check: string }>('PRAGMA quick_check');
     const verdict = rows.map((r) => r.quick_check).join('; ');
     if (verdict !== 'ok') throw new Error(verdict);
@@ -77,6 +85,38 @@ export interface LoadResult {
   warnings: HistoryReport[];
   /** The file on disk does not hold this data (restored from backup or fresh after damage). */
   needsWrite: boolean;
+  /** Fingerprint of the file the data came from (journal.ts); undefined when nothing usable was on disk. */
+  fingerprint: string | undefined;
+  /** The journal as read, when there is one. */
+  journal: JournalRead | undefined;
+}
+
+/** Reads and parses the journal; undefined when there is none (or it cannot be read: then the next save starts a new one). */
+export function readJournal(fsx: FsLayer, file: string): JournalRead | undefined {
+  try {
+    return parseJournal(fsx.readFileSync(journalPath(file)));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Loads the database under the lock, so that we never move aside a file another process is
+ * replacing right now. If the lock cannot be had (read-only folder, hung holder), loads anyway:
+ * opening never fails.
+ */
+export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, lock: FileLock, root: string): LoadResult {
+  const load = () => loadWithRecovery(fsx, SQL, file, now);
+  if (!fsx.existsSync(path.dirname(file))) return load();
+  cleanStaleTempFiles(fsx, file);
+  try {
+    return lock.withLock(() => {
+      const loaded = load();
+      return { ...loaded, journal: startJournalIfNone(root, file, loaded.fingerprint, loaded.journal) };
+    });
+  } catch {
+    return load();
+  }
 }
 
 /** Loads the database, recovering from damage. Call with the lock held: it may move files. */
@@ -88,10 +128,13 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
   } catch (err) {
     problem = `cannot read it (${errorMessage(err)})`;
   }
-  if (!snap && !problem) return { conn: new SqlConn(new SQL.Database()), stamp: undefined, warnings: [], needsWrite: false };
+  const journal = readJournal(fsx, file);
+  const none = { fingerprint: undefined, journal };
+  if (!snap && !problem) return { conn: new SqlConn(new SQL.Database()), stamp: undefined, warnings: [], needsWrite: false, ...none };
   if (snap) {
-    const opened = openVerified(SQL, snap.bytes);
-    if ('conn' in opened) return { conn: opened.conn, stamp: snap.stamp, warnings: [], needsWrite: false };
+    const fingerprint = fingerprintOf(snap.bytes);
+    const opened = openVerified(SQL, snap.bytes, journal?.base !== fingerprint);
+    if ('conn' in opened) return { conn: opened.conn, stamp: snap.stamp, warnings: [], needsWrite: false, fingerprint, journal };
     problem = opened.problem;
   }
   const movedTo = snap ? moveAside(file, now, fsx) : undefined;
@@ -102,6 +145,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
       conn: backup,
       stamp: undefined,
       needsWrite: true,
+      ...none,
       warnings: [
         {
           kind: 'recovered-from-backup',
@@ -115,6 +159,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
     conn: new SqlConn(new SQL.Database()),
     stamp: undefined,
     needsWrite: true,
+    ...none,
     warnings: [
       {
         kind: 'recovered-fresh',

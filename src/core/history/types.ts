@@ -340,7 +340,7 @@ export type AuditRecord =
 
 /** Something the user should know about the database file; never thrown from open. */
 export interface HistoryReport {
-  kind: 'recovered-from-backup' | 'recovered-fresh' | 'persist-failed' | 'persist-recovered' | 'newer-schema' | 'lock-wait';
+  kind: 'recovered-from-backup' | 'recovered-fresh' | 'persist-failed' | 'persist-recovered' | 'newer-schema' | 'lock-wait' | 'journal-torn-tail';
   message: string;
   /** Where a damaged file was moved, when one was. */
   movedTo?: string;

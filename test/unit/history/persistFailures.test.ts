@@ -49,7 +49,8 @@ describe('failed saves', () => {
     await withHistoryWorkspace(async (ws) => {
       const state = { renameFailures: 0, code: 'EPERM' };
       const reports: HistoryReport[] = [];
-      const engine = await HistoryEngine.open({ path: ws.db, fs: flakyFs(state), onReport: (r) => reports.push(r), retryBaseMs: 60_000 });
+      // Every save folds (rewrites the file): the failing rename is the fold's.
+      const engine = await HistoryEngine.open({ path: ws.db, fs: flakyFs(state), onReport: (r) => reports.push(r), retryBaseMs: 60_000, journalFoldBytes: 0 });
       engine.startRun({ goal: 'saved before the trouble' });
       engine.flush();
       const original = fs.readFileSync(ws.db);

@@ -8,9 +8,9 @@ import { HistoryEngine } from '../../../src/core/history/engine';
 import { openHistoryStore, type HistoryReport } from '../../../src/core/history';
 import { savedRunGoals, withHistoryWorkspace } from '../../support/historyWorkspace';
 
-/** A saved database with one run, and a .bak holding the state before the last save. */
+/** A saved database with one run, and a .bak holding the state before the last save (every save folded into the file). */
 async function savedTwice(db: string): Promise<void> {
-  const engine = await HistoryEngine.open({ path: db });
+  const engine = await HistoryEngine.open({ path: db, journalFoldBytes: 0 });
   engine.startRun({ goal: 'in the backup' });
   engine.flush();
   engine.startRun({ goal: 'only in the main file' });

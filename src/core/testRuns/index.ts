@@ -8,3 +8,4 @@ export { failureExcerpt } from './excerpt';
 export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
 export { reportOf, reportPassed, type TestRunReport } from './report';
 export type { TestFramework } from './runners';
+export { runShown, type ShownRunRequest, type StreamingRunner } from './shownRun';

@@ -16,11 +16,13 @@ export function testTaskName(command: string): string {
 /**
  * Test runs as VS Code tasks: each run is a Task (group Test) whose CustomExecution terminal shows the
  * output of the process the core's executor runs (TestRunTerminal), named for the command. The
- * terminal stays after the run with its exit status; a later run of the same command gets its own.
- * "Show Output" reveals the newest terminal of a command.
+ * terminal stays after the run with its exit status until the next run of the same command replaces
+ * it (one terminal per command, not one per run). "Show Output" reveals the newest terminal of a command.
  */
 export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
   private readonly registration: vscode.Disposable;
+  /** Runs still going, by terminal name: an ended run's terminal may give way, a running one never. */
+  private readonly running = new Map<string, number>();
 
   constructor(
     private readonly folder: () => vscode.WorkspaceFolder | vscode.TaskScope,
@@ -36,14 +38,11 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
 
   /** `reveal` false: the terminal is created but the panel not brought up (run on save). */
   openTask(command: string, stop: () => void, reveal: boolean): TestOutputSink {
+    const name = testTaskName(command);
+    if (!this.running.get(name)) for (const ended of vscode.window.terminals.filter((t) => t.name === name)) ended.dispose();
+    this.running.set(name, (this.running.get(name) ?? 0) + 1);
     const terminal = new TestRunTerminal(command, stop);
-    const task = new vscode.Task(
-      { type: TASK_TYPE, command },
-      this.folder(),
-      testTaskName(command),
-      'PatchPilot',
-      new vscode.CustomExecution(async () => terminal),
-    );
+    const task = new vscode.Task({ type: TASK_TYPE, command }, this.folder(), name, 'PatchPilot', new vscode.CustomExecution(async () => terminal));
     task.group = vscode.TaskGroup.Test;
     task.presentationOptions = {
       reveal: reveal ? vscode.TaskRevealKind.Always : vscode.TaskRevealKind.Silent,
@@ -55,7 +54,13 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
     };
     // The command already runs; a window where tasks cannot start (no folder) shows nothing, and the run goes on.
     vscode.tasks.executeTask(task).then(undefined, (e: unknown) => this.log.warn(`the test task "${command}" could not start: ${errorMessage(e)}`));
-    return terminal;
+    return {
+      write: (chunk) => terminal.write(chunk),
+      end: (status) => {
+        this.running.set(name, (this.running.get(name) ?? 1) - 1);
+        terminal.end(status);
+      },
+    };
   }
 
   /** Brings up the newest terminal of `command`; says so when the user has closed it. */

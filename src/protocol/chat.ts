@@ -141,6 +141,8 @@ export interface ToHost {
   'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' | 'sample' }, { ok: boolean }];
   /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
+  /** "Show Output" on a test run's row: the host brings up the newest task terminal of `command` (false: it was closed). */
+  'tests/showOutput': [{ command: string }, { shown: boolean }];
   /** Undo Patch on a written patch's item (`key`: its patch/applied event's undoKey); `message` says what happened. */
   'patch/undo': [{ key: string }, { ok: boolean; message: string }];
   /** "Restore to before step N" (or its Redo): what it would change, before anything is written. */

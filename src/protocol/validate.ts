@@ -30,6 +30,7 @@ const SHAPES: { [K in ToHostType]: Record<keyof ToHost[K][0], Field> } = {
   'link/open': { url: str(2_048) },
   'config/open': { what: { type: 'enum', values: ['apiKey', 'model', 'provider', 'settings', 'demo', 'stopDemo', 'hunkButtons', 'sample'] } },
   'tests/answer': { answer: { type: 'enum', values: ['use', 'not-now', 'never'] } },
+  'tests/showOutput': { command: str(4_000) },
   'patch/undo': { key: str(64, /^[0-9a-f]+$/) },
   'restore/preview': RESTORE_SHAPE,
   'restore/diff': RESTORE_DIFF_SHAPE,

@@ -13,6 +13,7 @@ import { renderMarkdown } from '../shared/markdown';
 import { ThinkingBlock } from './thinking';
 import { PatchCard, hunkWords } from './patchCard';
 import { ChatRestorePoints } from './restorePoints';
+import { TestRows } from './testRows';
 import type { RestoreControls } from '../shared/restorePreview';
 
 /** What a failed run's buttons do: run its goal again, open the settings (a server that cannot be reached). */
@@ -21,6 +22,8 @@ export interface RunActions {
   openSettings(): void;
   /** Undo Patch on a written patch's item (its undoKey): the host's answer says what happened. */
   undoPatch?(key: string): Promise<{ ok: boolean; message: string }>;
+  /** "Show Output" on a test run's row: the host brings up the command's task terminal. */
+  showTestOutput?(command: string): void;
   /** "Restore to Here" on messages and steps that changed files (shared with the history panel). */
   restores?: RestoreControls;
 }
@@ -61,6 +64,7 @@ export class Transcript {
   private lastPatch: PatchCard | undefined;
   private readonly patchCards = new Map<string, PatchCard>();
   private readonly restorePoints: ChatRestorePoints;
+  private readonly testRows: TestRows;
 
   /**
    * `openCalls`: the tool calls (by call id) the reader has open; kept across redraws (the view is
@@ -74,6 +78,7 @@ export class Transcript {
     private readonly actions?: RunActions,
   ) {
     this.restorePoints = new ChatRestorePoints(actions?.restores);
+    this.testRows = new TestRows(actions?.showTestOutput);
   }
 
   /** Whether a Thinking block is open now; new ones start closed. */
@@ -85,6 +90,7 @@ export class Transcript {
     this.lastPatch = undefined;
     this.patchCards.clear();
     this.restorePoints.reset();
+    this.testRows.reset();
     for (const e of entries) this.add(e, false);
     this.flushText(); // a reply still streaming stays busy
   }
@@ -255,17 +261,13 @@ export class Transcript {
         return;
       }
       case 'test/started':
-        this.container().append(el('div', 'pp-note', `Running tests: ${e.command}`));
+        this.container().append(this.testRows.started(e));
         return;
-      case 'test/finished':
-        this.container().append(
-          el(
-            'div',
-            `pp-note ${e.exitCode === 0 ? 'pp-ok' : 'pp-error'}`,
-            `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}${e.summary ? `: ${e.summary}` : ''} · ${e.command}`,
-          ),
-        );
+      case 'test/finished': {
+        const row = this.testRows.finished(e);
+        if (row) this.container().append(row);
         return;
+      }
       case 'usage': {
         if (!run) return;
         const cached = e.totalCachedTokens ? ` (${e.totalCachedTokens.toLocaleString()} cached)` : '';

@@ -56,6 +56,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     commandPolicy: deps.commandPolicy,
     testGuard: deps.testGuard,
     exec: deps.exec,
+    ...(deps.testOutput ? { testOutput: deps.testOutput } : {}),
     patches: deps.patches,
     fs: deps.fs,
     web: deps.web,

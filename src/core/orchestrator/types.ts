@@ -37,6 +37,8 @@ export interface OrchestratorDeps {
   /** Captured at run start (TestDefinitionGuard.capture), so run_tests asks after a test definition changed. */
   testGuard?: ToolContext['testGuard'];
   exec?: CommandExecutor;
+  /** The host's view of a test command's live output (VS Code: a task terminal per command). */
+  testOutput?: ToolContext['testOutput'];
   web?: WebFetcher;
   /** web_search's provider, when one is configured. */
   search?: WebSearcher;

@@ -6,6 +6,7 @@ export * from './notifier';
 export * from './approver';
 export * from './taskRunner';
 export * from './commandExecutor';
+export * from './testOutput';
 export * from './policy';
 export * from './services';
 export * from './chatModel';

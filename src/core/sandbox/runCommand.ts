@@ -183,6 +183,8 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     terminate();
   };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
+  // A cancel that came while the guard scanned the workspace (before the listener) ends the command now.
+  if (opts.signal?.aborted) onAbort();
 
   const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, signal: null, error }));

@@ -12,7 +12,7 @@ import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
 import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
-import type { Approver, ChatModel, DiagnosticsSource, Elicitor, Notifier, PatchEngine, TaskRunner, WorkspaceFs } from '../ports';
+import type { Approver, ChatModel, DiagnosticsSource, Elicitor, Notifier, PatchEngine, TaskRunner, TestOutputView, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
@@ -41,6 +41,8 @@ export interface AgentOptions {
   notifier: Notifier;
   onEvent(e: AgentEvent): void;
   tasks: TaskRunnerFactory;
+  /** Where the test commands the executor runs show their live output (VS Code: a task terminal); the CLI has none. */
+  testOutput?: TestOutputView;
   /** The host's patch engine (VS Code: WorkspaceEdit and undo journal); default: the PatchManager on disk. */
   patches?: (root: string) => PatchEngine;
   /** The host's workspace files for the file tools (VS Code: unsaved buffers in, WorkspaceEdit out); default: NodeWorkspaceFs (confined, atomic). */
@@ -248,6 +250,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     commandPolicy,
     testGuard,
     exec,
+    ...(o.testOutput ? { testOutput: o.testOutput } : {}),
     ...(hooks ? { hooks } : {}),
     web,
     search: capabilities.search,

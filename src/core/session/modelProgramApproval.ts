@@ -162,7 +162,7 @@ export class ModelProgramApprovals {
 }
 
 /**
- * The check a model program's starts pass (wireAgent): the approvals of this workspace, read once;
+ * The check a model program's starts pass (createAgent): the approvals of this workspace, read once;
  * undefined when no program is set or the agent only reads (then nothing of it is written).
  */
 export function modelProgramPreflight(o: ModelProgramApprovalsOptions & { line: string | undefined }): (() => string | undefined) | undefined {

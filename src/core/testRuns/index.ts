@@ -10,3 +10,4 @@ export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from '
 export { reportOf, reportPassed, verdictOf, type TestRunReport } from './report';
 export { isTestFile, relatedTestFiles, type TestFileSource } from './related';
 export type { TestFramework } from './runners';
+export { runShown, type ShownRunRequest, type StreamingRunner } from './shownRun';

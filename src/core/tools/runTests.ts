@@ -9,6 +9,7 @@ import {
   reportOf,
   reportPassed,
   runnerOfCommand,
+  runShown,
   summarizeTestOutput,
   type TestCommandResult,
   type TestFramework,
@@ -163,9 +164,10 @@ export async function runGuardedTestCommand(ctx: ToolContext, command: string, o
   if (!askedToRunUnsandboxed) await approveIfUnsandboxed(ctx, configured);
   onStart?.();
   // The command runs the workspace's code, which the agent may have just written (a module the
-  // tests require): in the sandbox when the host has one, like any other command that runs code.
-  const runner = ctx.exec?.sandboxed ? ctx.exec : ctx.tasks;
-  const run = await runner.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
+  // tests require): in the sandbox when the host has one, like any other command that runs code. The
+  // host shows that same process's output live (VS Code: a task terminal); a TaskRunner shows its own.
+  const request = { command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal };
+  const run = ctx.exec?.sandboxed ? await runShown(ctx.exec, ctx.testOutput, request) : await ctx.tasks.run(request);
   auditProtectedChanges(ctx, run);
   ctx.signal.throwIfAborted();
   return run;

@@ -1,4 +1,4 @@
-import type { ActionApprovalRequest, Approver, TaskRunner } from '../ports';
+import type { ActionApprovalRequest, Approver, TaskRunner, TestOutputView } from '../ports';
 import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
@@ -124,6 +124,8 @@ export interface ToolContext {
   /** (attacks.commands) says when a test command's definition (package.json scripts, Makefile...) changed during the run. */
   testGuard?: { check(argv: readonly string[], cwd: string): { reason: string } | undefined };
   exec?: CommandExecutor;
+  /** Where test commands run by `exec` show their live output (VS Code: a task terminal); none in the CLI. */
+  testOutput?: TestOutputView;
   patches?: PatchEngine;
   /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit; CLI: NodeWorkspaceFs). The file tools' only way to the disk. */
   fs: WorkspaceFs;

@@ -102,6 +102,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
       if (!tests) throw new Error('no workspace folder for the test tasks');
       return tests.runnerFor(o);
     },
+    // The agent's sandboxed test runs show the executor's process in the same task terminals.
+    testOutput: tests?.terminals,
     onDidRunTests: tests ? (listener) => tests.onDidRunTests(listener) : undefined,
     history: () => history.get(),
     chatVisible: () => chatView.visible,

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
 import type { ModelMessage } from '../../../core/llm/types';
 import type { RunOutcome } from '../../../core/orchestrator';
-import type { ChatModel, DiffPreview, PatchEngine, WorkspaceFs } from '../../../core/ports';
+import type { ChatModel, DiffPreview, PatchEngine, TestOutputView, WorkspaceFs } from '../../../core/ports';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { ChatSession, loadSession, type TaskRunnerFactory } from '../../../core/session';
 import type { McpServerStatus } from '../../../core/mcp';
@@ -36,6 +36,8 @@ export interface AgentHostServices {
   patches?: (root: string, review?: DiffPreview) => PatchEngine;
   fs?: (root: string) => WorkspaceFs;
   tasks: TaskRunnerFactory;
+  /** The task terminals the agent's sandboxed test runs stream into. */
+  testOutput?: TestOutputView;
   /** Finished test runs outside the agent (run on save): the model hears of what is news (runOnSaveNews.ts). */
   onDidRunTests?: (listener: (run: TestRunReport) => void) => vscode.Disposable;
   /** The window's patch undo (diff/undoPatch.ts) and its announcements (also of the palette's Undo Last Patch). */

@@ -97,6 +97,7 @@ export class ChatWiring implements vscode.Disposable {
       notifier: this.o.notifier,
       onEvent: this.o.onEvent,
       tasks: services.tasks,
+      testOutput: services.testOutput,
       patches: services.patches ? (root) => services.patches!(root, services.review) : undefined,
       fs: services.fs,
       readOnly: !loaded.trusted,

@@ -12,6 +12,7 @@ import { ready } from './handlers/ready';
 import { send } from './handlers/send';
 import { stop } from './handlers/stop';
 import { answerTestsOffer } from './handlers/answerTestsOffer';
+import { showTestOutput } from './handlers/showTestOutput';
 import { undoPatch } from './handlers/undoPatch';
 import { restoreApply, restoreDiff, restorePreview } from './handlers/restore';
 import type { Handler, HandlerContext } from './handlers/types';
@@ -30,6 +31,7 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'link/open': openLink,
   'config/open': openConfig,
   'tests/answer': answerTestsOffer,
+  'tests/showOutput': showTestOutput,
   'patch/undo': undoPatch,
   'restore/preview': restorePreview,
   'restore/diff': restoreDiff,

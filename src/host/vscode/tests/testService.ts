@@ -5,6 +5,7 @@
  *   testService.runner: VsCodeTaskRunner   Run Tests and run on save, guarded by the core's settings
  *   testService.runnerFor(o)               the agent's TaskRunnerFactory: the guard createAgent built
  *   testService.runAll(signal, why)        every command in a task terminal; status bar + Problems
+ *   testService.terminals                  the task terminals of every test run, the agent's sandboxed ones too
  *   testService.onDidRunTests              every finished run (Run Tests and run on save); an agent
  *                                          session subscribes to hand run-on-save results to the model
  * Run on save reacts to the user's saves only: PatchPilot's own (OwnSaves) are skipped.
@@ -18,6 +19,7 @@ import { errorMessage } from '../../../core/base';
 import { describeTestCommand, summarizeTestOutput, type TestSummary } from '../../../core/testRuns';
 import type { TaskRunResult } from '../../../core/ports';
 import { VsCodeTaskRunner } from './vsCodeTaskRunner';
+import { TestTaskTerminals } from './testTaskTerminals';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';
 import { locateFailures } from './testDiagnosticsLogic';
 import { addAll, DisposableStore } from '../../../core/base/disposable';
@@ -49,6 +51,8 @@ export class TestService implements vscode.Disposable {
   private scheduler?: RunOnSaveScheduler<TestRunReport | undefined>;
   private readonly disposables = new DisposableStore();
   private taskRunner?: VsCodeTaskRunner;
+  /** Every test run's task terminal: Run Tests, run on save, and the agent's runs (its testOutput). */
+  readonly terminals: TestTaskTerminals;
 
   constructor(
     private readonly root: string,
@@ -58,6 +62,7 @@ export class TestService implements vscode.Disposable {
     /** PatchPilot's own saves (a patch written through VsCodeWorkspaceFs): they never trigger a run. */
     private readonly ownSaves?: OwnSaves,
   ) {
+    this.terminals = new TestTaskTerminals(() => this.folder(), log);
     this.status.name = 'PatchPilot tests';
     this.status.command = 'patchpilot.runTests';
     this.configureRunOnSave();
@@ -65,6 +70,7 @@ export class TestService implements vscode.Disposable {
       this.disposables,
       this.status,
       this.problems,
+      this.terminals,
       this.emitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('patchpilot.policy') || e.affectsConfiguration('patchpilot.history')) this.taskRunner = undefined;
@@ -102,9 +108,12 @@ export class TestService implements vscode.Disposable {
   readonly runnerFor = ({ guard, envAllow, homeAllow, allowUnixSockets }: Parameters<TaskRunnerFactory>[0]): VsCodeTaskRunner => {
     const { root: _root, ...commandGuard } = guard;
     const executor = createCommandExecutor(this.root, { guard: commandGuard, envAllow, homeAllow, allowUnixSockets });
-    const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === this.root) ?? vscode.TaskScope.Workspace;
-    return new VsCodeTaskRunner(executor, folder, this.log);
+    return new VsCodeTaskRunner(executor, this.terminals);
   };
+
+  private folder(): vscode.WorkspaceFolder | vscode.TaskScope {
+    return vscode.workspace.workspaceFolders?.find((f) => f.uri.fsPath === this.root) ?? vscode.TaskScope.Workspace;
+  }
 
   private configureRunOnSave(): void {
     this.scheduler?.dispose();
@@ -139,7 +148,8 @@ export class TestService implements vscode.Disposable {
     const commands: TestCommandReport[] = [];
     for (const command of s.tests.commands) {
       if (signal.aborted) break;
-      const result = await this.runner.run({ command, cwd: this.root, timeoutMs: s.tests.timeoutSeconds * 1000, signal });
+      // A run on save makes its terminal without bringing up the panel: saves come often.
+      const result = await this.runner.run({ command, cwd: this.root, timeoutMs: s.tests.timeoutSeconds * 1000, signal }, trigger !== 'save');
       commands.push({ command, result, summary: summarizeTestOutput(result.output) });
     }
     if (signal.aborted) {

@@ -1,0 +1,45 @@
+// A test run in the chat: one row per run, "Running tests: <command>" until it ends, then its result.
+// Its "Show Output" brings up the run's task terminal (the host's TestTaskTerminals), live or ended.
+import { button, el } from '../shared/components';
+
+type Started = { command: string };
+type Finished = { command: string; exitCode: number | null; summary: string };
+
+export class TestRows {
+  /** The rows of runs still going, by command (runs of one command come one after another). */
+  private readonly running = new Map<string, { row: HTMLElement; text: HTMLElement }>();
+
+  constructor(private readonly showOutput?: (command: string) => void) {}
+
+  reset(): void {
+    this.running.clear();
+  }
+
+  started(e: Started): HTMLElement {
+    const { row, text } = this.row(e.command, `Running tests: ${e.command}`);
+    this.running.set(e.command, { row, text });
+    return row;
+  }
+
+  /** The run's row with its result; a new row only when its start was not shown (undefined: updated in place). */
+  finished(e: Finished): HTMLElement | undefined {
+    const words = `Tests ${e.exitCode === 0 ? 'passed' : `failed (exit ${e.exitCode ?? 'killed'})`}${e.summary ? `: ${e.summary}` : ''} · ${e.command}`;
+    const open = this.running.get(e.command);
+    this.running.delete(e.command);
+    const { row, text } = open ?? this.row(e.command, words);
+    text.textContent = words;
+    row.classList.add(e.exitCode === 0 ? 'pp-ok' : 'pp-error');
+    return open ? undefined : row;
+  }
+
+  private row(command: string, words: string): { row: HTMLElement; text: HTMLElement } {
+    const row = el('div', 'pp-note pp-test-row');
+    const text = el('span', 'pp-test-text', words);
+    row.append(text);
+    if (this.showOutput) {
+      const show = this.showOutput;
+      row.append(button({ label: 'Show Output', variant: 'secondary', title: `Show the terminal of ${command}`, onClick: () => show(command) }));
+    }
+    return { row, text };
+  }
+}

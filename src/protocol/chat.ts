@@ -139,7 +139,7 @@ export interface ToHost {
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */
   'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' | 'sample' }, { ok: boolean }];
-  /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
+  /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` asks where to keep patchpilot.tests.commands (this window, workspace or user). */
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
   /** Undo Patch on a written patch's item (`key`: its patch/applied event's undoKey); `message` says what happened. */
   'patch/undo': [{ key: string }, { ok: boolean; message: string }];

@@ -11,6 +11,7 @@ import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { DetectedTestsOffer } from './tests/offerDetectedTests';
+import { WindowSettings } from './config/windowSettings';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
 import { namesOwnModel } from './config/settingsReader';
@@ -65,7 +66,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const keys = providerKeys.for(undefined);
   const searchKeys = new ApiKeyStore(context.secrets, BRAVE_API_KEY);
   const demo = new DemoModel(context.workspaceState, log);
-  const config = new HostConfig(providerKeys, log, demo, searchKeys);
+  const windowSettings = new WindowSettings();
+  const config = new HostConfig(providerKeys, log, demo, searchKeys, windowSettings);
   const history = new WindowHistory(config, log);
   // Every host service is created once here and handed to what needs it (no module-level locators).
   const reviews = new DiffReviewServices();
@@ -81,7 +83,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const chatView = new ChatViewSlot();
   const tests = createTestService(context, () => config.settingsNow(), log, ownSaves);
   registerRunTests(context, tests);
-  const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log);
+  const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log, windowSettings);
   const restores = new CheckpointRestores(log);
   context.subscriptions.push(restores, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, restores.contentProvider()));
   const host = new AgentHost(context, config, log, {
@@ -115,6 +117,9 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     host,
     testsOffer,
     testsOffer.onDidChange(() => void host.refreshStatus()),
+    windowSettings,
+    // A choice for this window only counts as a configuration change does.
+    windowSettings.onDidChange(() => host.invalidate()),
     history, // after the host: its last save goes to the store first
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),

@@ -7,6 +7,7 @@
 import type { AgentEvent, HunkView } from './agentEvents';
 import type { ElicitationField, ElicitationInput } from './elicitationForm';
 import type { RestoreDone, RestoreOutcome, RestorePreview, RestoreRequest } from './restore';
+import type { PatchStateView } from './patchState';
 
 type Empty = Record<string, never>;
 
@@ -164,6 +165,11 @@ export interface ToWebview {
   'approval/updated': PendingApproval;
   /** The host asks the view to focus its message box (Open Chat). */
   'chat/focus': Empty;
+  /**
+   * Patches whose state changed (Undo Patch, the history's Apply Again or Revert, a restore), each as
+   * it is now; after a snapshot, every patch the window knows. The cards show these, never their own guess.
+   */
+  'chat/patchStates': { patches: PatchStateView[] };
 }
 
 export type ToHostType = keyof ToHost;

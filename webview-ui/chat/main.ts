@@ -169,6 +169,7 @@ client.listen({
     save();
   },
   'chat/focus': () => input.focus(),
+  'chat/patchStates': ({ patches }) => transcript.showPatchStates(patches),
 });
 if (saved?.snapshot) applySnapshot(saved.snapshot);
 if (saved?.draft) input.value = saved.draft;

@@ -12,6 +12,8 @@ import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { DetectedTestsOffer } from './tests/offerDetectedTests';
 import { WindowSettings } from './config/windowSettings';
+import { PatchStates } from './patches/patchStates';
+import { registerPatchStatusBar } from './patches/patchStatusBar';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
 import { namesOwnModel } from './config/settingsReader';
@@ -110,12 +112,17 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     restores,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
-  const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
+  // One source of each patch's state for every view (chat, history, status bar), fed by the chat host's entries and the history's actions.
+  const patchStates = new PatchStates();
+  patchStates.follow((listener) => host.onPush(listener));
+  registerPatchStatusBar(context, patchStates);
+  const provider = new ChatViewProvider(context.extensionUri, host, log, chatView, patchStates);
   const api = registerPublicApi(context, host);
   context.subscriptions.push(
     demo,
     host,
     testsOffer,
+    patchStates,
     testsOffer.onDidChange(() => void host.refreshStatus()),
     windowSettings,
     // A choice for this window only counts as a configuration change does.
@@ -153,7 +160,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerMcpLoginCommands(context, config, () => host.invalidate());
   registerOpenSample(context, demo);
   void continueInSample(context, demo).then(() => host.invalidate());
-  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log, restores });
+  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log, restores, states: patchStates });
   void testsOffer.check();
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);

@@ -7,6 +7,7 @@
 import type { AgentEvent, HunkView } from './agentEvents';
 import type { ElicitationField, ElicitationInput } from './elicitationForm';
 import type { RestoreDone, RestoreOutcome, RestorePreview, RestoreRequest } from './restore';
+import type { PatchStateView } from './patchState';
 
 type Empty = Record<string, never>;
 
@@ -139,7 +140,7 @@ export interface ToHost {
   'link/open': [{ url: string }, { opened: boolean }];
   /** Buttons of the "not configured" banner and the header: they run the host's own commands (`provider`: the Select Model flow from its first step). */
   'config/open': [{ what: 'apiKey' | 'model' | 'provider' | 'settings' | 'demo' | 'stopDemo' | 'hunkButtons' | 'sample' }, { ok: boolean }];
-  /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` writes patchpilot.tests.commands. */
+  /** The answer to the detected test command's offer (ChatStatus.testsOffer): `use` asks where to keep patchpilot.tests.commands (this window, workspace or user). */
   'tests/answer': [{ answer: 'use' | 'not-now' | 'never' }, { ok: boolean }];
   /** "Show Output" on a test run's row: the host brings up the newest task terminal of `command` (false: it was closed). */
   'tests/showOutput': [{ command: string }, { shown: boolean }];
@@ -166,6 +167,11 @@ export interface ToWebview {
   'approval/updated': PendingApproval;
   /** The host asks the view to focus its message box (Open Chat). */
   'chat/focus': Empty;
+  /**
+   * Patches whose state changed (Undo Patch, the history's Apply Again or Revert, a restore), each as
+   * it is now; after a snapshot, every patch the window knows. The cards show these, never their own guess.
+   */
+  'chat/patchStates': { patches: PatchStateView[] };
 }
 
 export type ToHostType = keyof ToHost;

@@ -84,6 +84,8 @@ export type TimelineItem =
       appliedAt: number | null;
       /** The user undid it afterwards (the chat's Undo Patch, Undo Last Patch), at this time. */
       undoneAt?: number;
+      /** The user applied it again afterwards (the history's Apply Again), at this time (the later of this and undoneAt is the one given). */
+      reappliedAt?: number;
       hunks: HunkStateView[];
       /** The recorded before/after exist for the diff editor (else the patch's own hunks are shown). */
       hasSnapshots: boolean;

@@ -170,6 +170,7 @@ client.listen({
     save();
   },
   'chat/focus': () => input.focus(),
+  'chat/patchStates': ({ patches }) => transcript.showPatchStates(patches),
 });
 if (saved?.snapshot) applySnapshot(saved.snapshot);
 if (saved?.draft) input.value = saved.draft;
@@ -261,7 +262,7 @@ function applyStatus(s: ChatStatus): void {
   if (s.testsOffer) bannerSlot.append(testsOfferBanner(s.testsOffer));
 }
 
-/** The project's own test command, found by the host: one click makes it the workspace's tests. */
+/** The project's own test command, found by the host: Use asks (in VS Code's quick pick) where to keep it: this window, the workspace or the user settings. */
 function testsOfferBanner(offer: { command: string; source: string }): HTMLElement {
   const answer = (a: 'use' | 'not-now' | 'never') => void client.request('tests/answer', { answer: a });
   return banner(`Tests found: "${offer.command}" (from ${offer.source}). Run them after every edit the agent makes?`, 'info', [

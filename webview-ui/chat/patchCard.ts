@@ -2,10 +2,12 @@
  * A patch in the chat, said in words: what was proposed (each hunk: ready to apply, does not apply,
  * rejected by you), then what was written (how many hunks, or the user's own edit), with Undo Patch
  * while it can be undone, then "undone by you". The card is the patch's one item in the transcript;
- * patch/applied and patch/undone update it in place.
+ * patch/applied and patch/undone update it in place, and so does the host's store of patch states
+ * (chat/patchStates: the history's Apply Again or Revert, a restore), whichever view changed it.
  */
 import { refusalSentence } from './refusalSentence';
 import type { AgentEvent, HunkView } from '../../src/protocol/agentEvents';
+import type { PatchStateView } from '../../src/protocol/patchState';
 import { button, el } from '../shared/components';
 
 type Proposed = Extract<AgentEvent, { type: 'patch/proposed' }>;
@@ -37,6 +39,9 @@ export class PatchCard {
   private readonly actions = el('div', 'pp-actions');
   private readonly status = el('div', 'pp-note');
   private hunks: HunkView[] = [];
+  /** What the write put in ("Written to a.js: the hunk"), before any later state is said. */
+  private writtenTitle = '';
+  private files = '';
 
   constructor(proposed?: Proposed) {
     this.status.setAttribute('role', 'status');
@@ -74,11 +79,15 @@ export class PatchCard {
             : hunkLine(h, h.status === 'refused' ? STATE_WORDS.refused : 'not written'),
       ),
     );
-    if (!e.undoKey || !undo) return;
-    const key = e.undoKey;
+    this.writtenTitle = this.title.textContent;
+    this.files = files;
+    if (e.undoKey && undo) this.offerUndo(e.undoKey, undo);
+  }
+
+  private offerUndo(key: string, undo: (key: string) => Promise<{ ok: boolean; message: string }>): void {
     const b = button({
       label: 'Undo Patch',
-      name: `Undo Patch to ${files}`.slice(0, 200),
+      name: `Undo Patch to ${this.files}`.slice(0, 200),
       icon: 'discard',
       variant: 'secondary',
       onClick: () => {
@@ -100,11 +109,22 @@ export class PatchCard {
     this.actions.replaceChildren(b);
   }
 
+  /** The host's state of this written patch (the one source, whichever view changed it): title and Undo follow. */
+  showState(p: PatchStateView, undo?: (key: string) => Promise<{ ok: boolean; message: string }>): void {
+    if (!this.writtenTitle) return;
+    if (p.state === 'undone') return this.undone();
+    this.status.textContent = '';
+    this.root.classList.toggle('pp-patch-undone', p.state === 'restored-away');
+    this.title.textContent = p.state === 'reapplied' || p.state === 'restored-away' ? `${this.writtenTitle} (${p.words})` : this.writtenTitle;
+    if (p.canUndo && p.undoKey && undo) this.offerUndo(p.undoKey, undo);
+    else this.actions.replaceChildren();
+  }
+
   /** The user undid it: no button, the title says so. */
   undone(): void {
     this.actions.replaceChildren();
     this.status.textContent = '';
-    this.title.textContent = `${this.title.textContent ?? 'Patch'} (undone by you: the files are back as they were before it)`;
+    this.title.textContent = `${this.writtenTitle || 'Patch'} (undone by you: the files are back as they were before it)`;
     this.root.classList.add('pp-patch-undone');
   }
 }

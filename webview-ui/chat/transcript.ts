@@ -3,6 +3,7 @@
  * items with their results, patches, tests, warnings, and per run the model, tokens, cost and
  * context fill. Appending one entry updates the DOM in place (streaming); a snapshot redraws.
  */
+import type { PatchStateView } from '../../src/protocol/patchState';
 import type { AgentEvent } from '../../src/protocol/agentEvents';
 import type { ChatEntry } from '../../src/protocol/chat';
 import { describeCheckpointProgress } from '../../src/protocol/checkpointProgress';
@@ -83,6 +84,11 @@ export class Transcript {
 
   /** Whether a Thinking block is open now; new ones start closed. */
   private thinkingOpen = false;
+
+  /** The host's patch states (chat/patchStates): each written patch's card says where it stands now. */
+  showPatchStates(patches: readonly PatchStateView[]): void {
+    for (const p of patches) if (p.undoKey) this.patchCards.get(p.undoKey)?.showState(p, this.actions?.undoPatch);
+  }
 
   reset(entries: readonly ChatEntry[]): void {
     this.root.replaceChildren();

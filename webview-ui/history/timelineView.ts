@@ -142,7 +142,13 @@ function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly Q
       const state =
         i.appliedAt === null
           ? 'not applied'
-          : `${applied} of ${i.hunks.length} hunks applied${i.undoneAt !== undefined ? `, then undone by you at ${new Date(i.undoneAt).toLocaleTimeString()}` : ''}`;
+          : `${applied} of ${i.hunks.length} hunks applied${
+              i.undoneAt !== undefined
+                ? `, then undone by you at ${new Date(i.undoneAt).toLocaleTimeString()}`
+                : i.reappliedAt !== undefined
+                  ? `, later applied again by you at ${new Date(i.reappliedAt).toLocaleTimeString()}`
+                  : ''
+            }`;
       box.append(head, el('div', 'pp-note', state));
       const hunks = el('ul', 'pp-hunks');
       hunks.setAttribute('aria-label', 'Hunks');

@@ -116,6 +116,8 @@ export const TRANSCRIPT_STEP = 'context/transcript';
 export const REASONING_STEP = 'model/reasoning';
 /** The user undid one of the run's patches (the chat's Undo Patch, Undo Last Patch): arguments `{ undoKey, files }` (patch/undoKey.ts of its reverse patch). */
 export const UNDO_STEP = 'patch/undo';
+/** The user applied one of the run's patches again (the history's Apply Again): arguments `{ undoKey, files }`, as UNDO_STEP's; the later of the two says where the patch stands. */
+export const REAPPLY_STEP = 'patch/reapply';
 /** How the run left the tests (passed, FAILED, did not run after the last edit): written at its end by orchestrator/testsOutcome.ts, shown in the timeline. */
 export const TESTS_STEP = 'run/tests';
 /** A hook ran (or was refused) on one of the run's events (orchestrator/hookSteps.ts): arguments say which, on what, and its verdict. */

@@ -58,7 +58,7 @@ function itemMarkdown(i: TimelineItem): string[] {
       ];
     case 'patch':
       return [
-        `### ${at} Patch to ${i.files.map(inline).join(', ')}: ${i.appliedAt === null ? 'not applied' : i.undoneAt !== undefined ? 'applied, then undone by the user' : 'applied'}`,
+        `### ${at} Patch to ${i.files.map(inline).join(', ')}: ${i.appliedAt === null ? 'not applied' : i.undoneAt !== undefined ? 'applied, then undone by the user' : i.reappliedAt !== undefined ? 'applied, later applied again by the user' : 'applied'}`,
         '',
         ...i.hunks.map(
           (h) =>

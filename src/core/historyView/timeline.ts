@@ -17,6 +17,7 @@ import {
   TESTS_STEP,
   TRANSCRIPT_STEP,
   UNDO_STEP,
+  REAPPLY_STEP,
   USER_ANSWER_RULE,
   type PatchRecord,
   type RunDetail,
@@ -62,13 +63,16 @@ export function runTimeline(d: RunDetail): RunTimelineView {
     const item = stepItem(s);
     if (item) add(item, s.seq);
   }
-  // The user's undos of the run's patches (UNDO_STEP), by the undo key of each patch's reverse patch.
-  const undone = new Map<string, number>();
+  // The user's undos (UNDO_STEP) and Apply Agains (REAPPLY_STEP) of the run's patches, by the undo key of each patch's reverse patch: the last one counts.
+  const outcomes = new Map<string, { undoneAt?: number; reappliedAt?: number }>();
   for (const s of d.steps) {
-    const key = s.tool === UNDO_STEP && s.arguments && typeof s.arguments === 'object' && !Array.isArray(s.arguments) ? s.arguments.undoKey : undefined;
-    if (typeof key === 'string') undone.set(key, s.time);
+    const key =
+      (s.tool === UNDO_STEP || s.tool === REAPPLY_STEP) && s.arguments && typeof s.arguments === 'object' && !Array.isArray(s.arguments)
+        ? s.arguments.undoKey
+        : undefined;
+    if (typeof key === 'string') outcomes.set(key, s.tool === UNDO_STEP ? { undoneAt: s.time } : { reappliedAt: s.time });
   }
-  for (const p of d.patches) add(patchItem(p, p.reversePatch?.trim() ? undone.get(undoKeyOf(p.reversePatch)) : undefined), 1e9);
+  for (const p of d.patches) add(patchItem(p, p.reversePatch?.trim() ? outcomes.get(undoKeyOf(p.reversePatch)) : undefined), 1e9);
   for (const t of d.testRuns) {
     const summary = summarizeTestOutput(t.outputTail);
     add({
@@ -142,6 +146,7 @@ function contextStepText(s: StepRecord): string | undefined {
   if (s.tool === TRANSCRIPT_STEP) return `The conversation as the model saw it was kept for a follow-up (${messages}).`;
   if (s.tool === REASONING_STEP) return `The model's reasoning:\n${s.text ?? ''}`;
   if (s.tool === UNDO_STEP) return s.text ?? 'The user undid a patch.';
+  if (s.tool === REAPPLY_STEP) return s.text ?? 'The user applied a patch again.';
   return undefined;
 }
 
@@ -186,7 +191,8 @@ export function hunkStates(p: PatchRecord): HunkStateView[] {
   return out;
 }
 
-function patchItem(p: PatchRecord, undoneAt: number | undefined): TimelineItem {
+function patchItem(p: PatchRecord, outcome: { undoneAt?: number; reappliedAt?: number } | undefined): TimelineItem {
+  const undoneAt = outcome?.undoneAt;
   const hunks = hunkStates(p);
   const applied = p.appliedAt !== null;
   return {
@@ -196,6 +202,7 @@ function patchItem(p: PatchRecord, undoneAt: number | undefined): TimelineItem {
     files: p.files,
     appliedAt: p.appliedAt,
     ...(undoneAt !== undefined ? { undoneAt } : {}),
+    ...(outcome?.reappliedAt !== undefined ? { reappliedAt: outcome.reappliedAt } : {}),
     hunks,
     hasSnapshots: !!p.snapshots?.length,
     canRevert: applied && undoneAt === undefined && !!p.reversePatch?.trim(),

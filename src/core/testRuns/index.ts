@@ -1,7 +1,16 @@
 // Test runs: which command a project tests with (detection), the one-time offer to use it, and what
 // a run's output says (runners/ per runner family, summaries for the model, the chat, the CLI and the history).
 export { detectTestCommand, diskProbe, type DetectedTestCommand, type WorkspaceProbe } from './detection';
-export { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } from './offer';
+export {
+  answerOf,
+  rememberedAfterUse,
+  shouldOfferTests,
+  testCommandPlaces,
+  testOfferButtons,
+  type TestCommandPlace,
+  type TestCommandPlaceChoice,
+  type TestOfferAnswer,
+} from './offer';
 export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';

@@ -33,3 +33,42 @@ export function answerOf(detected: DetectedTestCommand, pick: string | undefined
   if (pick === notNow) return { answer: 'not-now', command: detected.command };
   return undefined;
 }
+
+/** Where "Use <command>" keeps the choice: this window's memory, the workspace's settings file, or the user's settings. */
+export type TestCommandPlace = 'window' | 'workspace' | 'user';
+
+export interface TestCommandPlaceChoice {
+  place: TestCommandPlace;
+  label: string;
+  /** Where it is written (or that nothing is), on the label's line. */
+  description: string;
+  /** What follows, in plain words (a workspace file is one the user may commit). */
+  detail: string;
+}
+
+/** The places offered after "Use <command>", the one that writes nothing first; short enough for one quick-pick line each. */
+export function testCommandPlaces(command: string, settingsFile: string): TestCommandPlaceChoice[] {
+  return [
+    { place: 'window', label: 'This Window Only', description: 'writes nothing', detail: `"${command}" until this window closes; the next window asks again.` },
+    {
+      place: 'workspace',
+      label: 'This Workspace',
+      description: `writes ${settingsFile}`,
+      detail: 'A file in your repository: others get it if you commit it.',
+    },
+    {
+      place: 'user',
+      label: 'User Settings',
+      description: 'writes your user settings',
+      detail: `"${command}" in every workspace whose settings name no test command.`,
+    },
+  ];
+}
+
+/**
+ * What to remember for this workspace after "Use" with a place. This window only remembers nothing:
+ * the choice ends with the window, so the next window offers the command again.
+ */
+export function rememberedAfterUse(place: TestCommandPlace): TestOfferAnswer | undefined {
+  return place === 'window' ? undefined : { answer: 'used' };
+}

@@ -11,6 +11,9 @@ import { DemoModel } from './config/demoModel';
 import { registerRunGoal } from './commands/runGoal';
 import { registerRunTests } from './commands/runTests';
 import { DetectedTestsOffer } from './tests/offerDetectedTests';
+import { WindowSettings } from './config/windowSettings';
+import { PatchStates } from './patches/patchStates';
+import { registerPatchStatusBar } from './patches/patchStatusBar';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
 import { namesOwnModel } from './config/settingsReader';
@@ -66,7 +69,8 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const keys = providerKeys.for(undefined);
   const searchKeys = new ApiKeyStore(context.secrets, BRAVE_API_KEY);
   const demo = new DemoModel(context.workspaceState, log);
-  const config = new HostConfig(providerKeys, log, demo, searchKeys);
+  const windowSettings = new WindowSettings();
+  const config = new HostConfig(providerKeys, log, demo, searchKeys, windowSettings);
   const history = new WindowHistory(config, log);
   // Every host service is created once here and handed to what needs it (no module-level locators).
   const reviews = new DiffReviewServices();
@@ -82,7 +86,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const chatView = new ChatViewSlot();
   const tests = createTestService(context, () => config.settingsNow(), log, ownSaves);
   registerRunTests(context, tests);
-  const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log);
+  const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log, windowSettings);
   const restores = new CheckpointRestores(log);
   const telemetry = new HostTelemetry(() => config.settingsNow(), log);
   void telemetry.reload();
@@ -118,13 +122,21 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     telemetry,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
-  const provider = new ChatViewProvider(context.extensionUri, host, log, chatView);
+  // One source of each patch's state for every view (chat, history, status bar), fed by the chat host's entries and the history's actions.
+  const patchStates = new PatchStates();
+  patchStates.follow((listener) => host.onPush(listener));
+  registerPatchStatusBar(context, patchStates);
+  const provider = new ChatViewProvider(context.extensionUri, host, log, chatView, patchStates);
   const api = registerPublicApi(context, host);
   context.subscriptions.push(
     demo,
     host,
     testsOffer,
+    patchStates,
     testsOffer.onDidChange(() => void host.refreshStatus()),
+    windowSettings,
+    // A choice for this window only counts as a configuration change does.
+    windowSettings.onDidChange(() => host.invalidate()),
     history, // after the host: its last save goes to the store first
     provider,
     vscode.window.registerWebviewViewProvider(CHAT_VIEW_ID, provider),
@@ -159,7 +171,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerMcpLoginCommands(context, config, () => host.invalidate());
   registerOpenSample(context, demo);
   void continueInSample(context, demo).then(() => host.invalidate());
-  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log, restores });
+  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log, restores, states: patchStates });
   void testsOffer.check();
   const activationMs = performance.now() - started;
   log.info(`activated in ${activationMs.toFixed(1)} ms`);

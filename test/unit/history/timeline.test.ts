@@ -7,6 +7,8 @@ import { runTimeline } from '../../../src/core/historyView/timeline';
 import { runToMarkdown } from '../../../src/core/historyView/runMarkdown';
 import { runAuditJson } from '../../../src/core/history/auditExport';
 import { EARLIER_STEP, TRANSCRIPT_STEP, USER_ANSWER_RULE } from '../../../src/core/history';
+import { REAPPLY_STEP, UNDO_STEP } from '../../../src/core/history/types';
+import { undoKeyOf } from '../../../src/core/patch/undoKey';
 import { withHistoryWorkspace } from '../../support/historyWorkspace';
 
 const PATCH = ['--- a/x.js', '+++ b/x.js', '@@ -1,2 +1,2 @@', '-a', '+A', ' b', '@@ -8,2 +8,2 @@', ' h', '-i', '+I', ''].join('\n');
@@ -140,6 +142,38 @@ test('the context bookkeeping steps read as what they are, with their message co
         'The conversation as the model saw it was kept for a follow-up (1 message).',
         'context summarized: 9k -> 2k tokens (budget 8k)',
       ]);
+    } finally {
+      engine.close();
+    }
+  }));
+
+test("a patch undone, applied again, then undone: the latest of the user's undo and Apply Again steps says where it stands", () =>
+  withHistoryWorkspace(async (ws) => {
+    let t = 1_000;
+    const engine = await HistoryEngine.open({ path: ws.db, now: () => t });
+    try {
+      const run = engine.startRun({ goal: 'fix x', reasoningModel: 'big', fastModel: 'small', startedAt: t });
+      const reverse = ['--- a/x.js', '+++ b/x.js', '@@ -1,2 +1,2 @@', '-A', '+a', ' b', ''].join('\n');
+      engine.addPatch(run, { text: PATCH, files: ['x.js'], acceptedHunks: ['x.js#1'], rejectedHunks: [], reversePatch: reverse, appliedAt: ++t });
+      const patchOf = () => {
+        const p = runTimeline(engine.getRun(run)!).items.find((i) => i.kind === 'patch')!;
+        assert.ok(p.kind === 'patch');
+        return p;
+      };
+      const step = (tool: string) =>
+        engine.addStep(run, { role: 'system', tool, text: tool, arguments: { undoKey: undoKeyOf(reverse), files: ['x.js'] }, time: ++t });
+      assert.equal(patchOf().canRevert, true);
+      step(UNDO_STEP);
+      assert.equal(patchOf().undoneAt, t);
+      assert.equal(patchOf().canRevert, false);
+      step(REAPPLY_STEP);
+      assert.equal(patchOf().undoneAt, undefined);
+      assert.equal(patchOf().reappliedAt, t);
+      assert.equal(patchOf().canRevert, true, 'applied again: it can be reverted again');
+      assert.match(runToMarkdown(engine.getRun(run)!), /applied, later applied again by the user/);
+      step(UNDO_STEP);
+      assert.equal(patchOf().undoneAt, t);
+      assert.equal(patchOf().reappliedAt, undefined);
     } finally {
       engine.close();
     }

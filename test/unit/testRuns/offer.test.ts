@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { answerOf, shouldOfferTests, testOfferButtons, type TestOfferAnswer } from '../../../src/core/testRuns/offer';
+import { answerOf, rememberedAfterUse, shouldOfferTests, testCommandPlaces, testOfferButtons, type TestOfferAnswer } from '../../../src/core/testRuns/offer';
 
 const npm = { command: 'npm test', source: 'package.json' };
 
@@ -29,4 +29,25 @@ test('the buttons: the first names its verb and the command; each maps to the an
   assert.deepEqual(answerOf(npm, 'Not Now'), { answer: 'not-now', command: 'npm test' });
   assert.deepEqual(answerOf(npm, 'Never for This Workspace'), { answer: 'never' });
   assert.equal(answerOf(npm, undefined), undefined);
+});
+
+test('"Use" asks where to keep the command: window first, the workspace file named plainly; only window-only is not remembered', () => {
+  const places = testCommandPlaces('npm test', 'adder/.vscode/settings.json');
+  assert.deepEqual(
+    places.map((p) => [p.place, p.label]),
+    [
+      ['window', 'This Window Only'],
+      ['workspace', 'This Workspace'],
+      ['user', 'User Settings'],
+    ],
+  );
+  assert.deepEqual(
+    places.map((p) => p.description),
+    ['writes nothing', 'writes adder/.vscode/settings.json', 'writes your user settings'],
+  );
+  assert.match(places[1]!.detail, /A file in your repository/);
+  assert.match(places[2]!.detail, /every workspace whose settings name no test command/);
+  assert.equal(rememberedAfterUse('window'), undefined);
+  assert.deepEqual(rememberedAfterUse('workspace'), { answer: 'used' });
+  assert.deepEqual(rememberedAfterUse('user'), { answer: 'used' });
 });

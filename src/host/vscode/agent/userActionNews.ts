@@ -69,15 +69,17 @@ export class UserActionNews {
       `[PatchPilot] The user undid your patch to ${label}: ${one ? 'that file is' : 'those files are'} back as ${one ? 'it was' : 'they were'} before the patch. Read ${one ? 'it' : 'them'} again before you change ${one ? 'it' : 'them'}.`,
     );
     const written = this.patchRuns.get(key);
+    // Recorded with its run first: the views that hear of the undo (patches/patchStates.ts) then read it from the history.
+    const runId = written?.runId;
+    if (runId) {
+      try {
+        const store = await this.deps.history?.();
+        await store?.addStep(runId, { role: 'system', tool: UNDO_STEP, text: `The user undid the patch to ${label}.`, arguments: { undoKey: key, files } });
+      } catch (err) {
+        this.deps.log.warn(`the undo of the patch to ${label} is not in the history: ${errorMessage(err)}`);
+      }
+    }
     this.deps.entry({ kind: 'event', event: { type: 'patch/undone', undoKey: key, files, ...written } });
     this.deps.notice('info', `You undid the patch to ${label}; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`);
-    const runId = written?.runId;
-    if (!runId) return;
-    try {
-      const store = await this.deps.history?.();
-      await store?.addStep(runId, { role: 'system', tool: UNDO_STEP, text: `The user undid the patch to ${label}.`, arguments: { undoKey: key, files } });
-    } catch (err) {
-      this.deps.log.warn(`the undo of the patch to ${label} is not in the history: ${errorMessage(err)}`);
-    }
   }
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { ChatViewSlot } from './chatViewSlot';
 import type { ToWebviewMessage } from '../../../protocol/chat';
 import type { AgentHost } from '../agent/agentHost';
+import type { PatchStates } from '../patches/patchStates';
 import { buildChatHtml } from './html';
 import { route } from './router';
 import { addAll, DisposableStore } from '../../../core/base/disposable';
@@ -24,11 +25,27 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
     private readonly host: AgentHost,
     private readonly log: vscode.LogOutputChannel,
     private readonly slot: ChatViewSlot,
+    /** The window's one source of patch states: the cards show it, however it changed. */
+    private readonly patchStates?: PatchStates,
   ) {
     addAll(
       this.disposables,
-      host.onPush((type, payload) => this.post({ kind: 'push', type, payload } as ToWebviewMessage)),
+      host.onPush((type, payload) => {
+        this.post({ kind: 'push', type, payload } as ToWebviewMessage);
+        if (type === 'chat/snapshot') this.postPatchStates();
+      }),
     );
+    if (patchStates)
+      addAll(
+        this.disposables,
+        patchStates.onDidChange((patches) => this.post({ kind: 'push', type: 'chat/patchStates', payload: { patches } })),
+      );
+  }
+
+  /** After a snapshot (its cards drawn from the chat's events), every patch's state as it is now. */
+  private postPatchStates(): void {
+    const patches = this.patchStates?.all() ?? [];
+    if (patches.length) this.post({ kind: 'push', type: 'chat/patchStates', payload: { patches } });
   }
 
   get visible(): boolean {
@@ -67,6 +84,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
       webview.onDidReceiveMessage(
         (raw: unknown) =>
           void route(raw, ctx, (m) => this.post(m)).then(() => {
+            if ((raw as { type?: unknown } | null)?.type === 'chat/ready') this.postPatchStates();
             // A view that loads after Open Chat asked for the focus missed that push: ask again once it listens.
             if (Date.now() - this.focusWantedAt < FOCUS_WINDOW_MS && (raw as { type?: unknown } | null)?.type === 'chat/ready') {
               this.focusWantedAt = 0;
@@ -75,7 +93,9 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
           }),
       ),
       view.onDidChangeVisibility(() => {
-        if (view.visible) this.post({ kind: 'push', type: 'chat/snapshot', payload: this.host.snapshot() });
+        if (!view.visible) return;
+        this.post({ kind: 'push', type: 'chat/snapshot', payload: this.host.snapshot() });
+        this.postPatchStates();
       }),
     ];
     view.onDidDispose(() => {

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { USER_ONLY_REASON, type ResolvedConfig } from '../../../core/config/resolve';
+import { USER_ONLY_REASON, type ResolvedConfig, type SettingsLayer } from '../../../core/config/resolve';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
 import type { DemoModel } from './demoModel';
 import { providerById, wireOf } from '../../../core/config/providers';
 import type { ApiKeyStore, ProviderKeys } from './secrets';
+import type { WindowSettings } from './windowSettings';
 
 export interface LoadedConfig {
   config: ResolvedConfig;
@@ -28,12 +29,19 @@ export class HostConfig {
     private readonly log: vscode.LogOutputChannel,
     private readonly demo?: DemoModel,
     private readonly searchKeys?: ApiKeyStore,
+    /** Choices for this window only: a layer above the workspace's settings, below the demo's endpoint. */
+    private readonly windowSettings?: WindowSettings,
   ) {}
 
   async load(): Promise<LoadedConfig> {
     const trusted = vscode.workspace.isTrusted;
     const demo = await this.demo?.layer();
-    const input = { configuration: vscode.workspace.getConfiguration(), trusted, webSearchKey: await this.searchKeys?.get(), overrides: demo ? [demo] : [] };
+    const input = {
+      configuration: vscode.workspace.getConfiguration(),
+      trusted,
+      webSearchKey: await this.searchKeys?.get(),
+      overrides: [...this.windowLayer(), ...(demo ? [demo] : [])],
+    };
     // The key is the chosen provider's own (read through the trust filter first); VS Code's models need none.
     const provider = demo ? undefined : readHostConfig(input).settings.llm.provider;
     const keyed = !demo && wireOf(provider) !== 'vscode';
@@ -72,7 +80,12 @@ export class HostConfig {
    * Throws the core's ConfigError on an invalid value.
    */
   settingsNow(): PatchPilotSettings {
-    return readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted: vscode.workspace.isTrusted }).settings;
+    return readHostConfig({ configuration: vscode.workspace.getConfiguration(), trusted: vscode.workspace.isTrusted, overrides: this.windowLayer() }).settings;
+  }
+
+  private windowLayer(): SettingsLayer[] {
+    const layer = this.windowSettings?.layer();
+    return layer ? [layer] : [];
   }
 }
 

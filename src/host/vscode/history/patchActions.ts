@@ -3,7 +3,10 @@ import { createIgnoreFilter } from '../../../core/policy/path';
 import { mcpProtectedGlobs } from '../../../core/mcp';
 import { hookProtectedGlobs } from '../../../core/hooks';
 import type { Approver, DiffPreview, PatchEngine } from '../../../core/ports';
-import type { PatchRecord } from '../../../core/history/types';
+import { REAPPLY_STEP, UNDO_STEP, type PatchRecord } from '../../../core/history/types';
+import { undoKeyOf } from '../../../core/patch/undoKey';
+import { errorMessage } from '../../../core/base/errors';
+import type { PatchStates } from '../patches/patchStates';
 import { createPathPolicy } from '../../../core/tools/policyAdapters';
 import type { OperationResult } from '../../../protocol/history';
 import type { HostConfig } from '../config/hostConfig';
@@ -21,6 +24,8 @@ export interface PatchActionsDeps {
   /** The window's patch engine over VS Code's files (one undo journal for the window). */
   patches(root: string, review?: DiffPreview): PatchEngine;
   log: vscode.LogOutputChannel;
+  /** The window's patch states: Apply Again and Revert change a patch's state in every view. */
+  states?: PatchStates;
 }
 
 const done = (message: string): OperationResult => ({ ok: true, message });
@@ -65,9 +70,39 @@ export class PatchActions {
     }
     // The review card, the diff and the write all show the same thing: the hunks that were applied, as they land now.
     const only = await this.appliedPart(patch.text, new Set(applied));
-    return only
-      ? this.applyLikeARun(only, undefined, `the patch to ${patch.files.join(', ')}`)
-      : this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`);
+    const result = only
+      ? await this.applyLikeARun(only, undefined, `the patch to ${patch.files.join(', ')}`)
+      : await this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`);
+    if (result.ok) await this.outcome(runId, patch, 'reapplied');
+    return result;
+  }
+
+  /**
+   * Apply Again or Revert went in: recorded with the run (the timeline's state after a reload), then
+   * every view hears of it from the one store of patch states.
+   */
+  private async outcome(runId: string, patch: PatchRecord, outcome: 'reapplied' | 'reverted'): Promise<void> {
+    const undoKey = patch.reversePatch?.trim() ? undoKeyOf(patch.reversePatch) : undefined;
+    const label = patch.files.join(', ');
+    try {
+      if (undoKey)
+        await (
+          await this.d.service.store()
+        ).addStep(runId, {
+          role: 'system',
+          tool: outcome === 'reapplied' ? REAPPLY_STEP : UNDO_STEP,
+          text: outcome === 'reapplied' ? `The user applied the patch to ${label} again.` : `The user reverted the patch to ${label}.`,
+          arguments: { undoKey, files: patch.files },
+        });
+    } catch (err) {
+      this.d.log.warn(`the ${outcome === 'reapplied' ? 'Apply Again' : 'Revert'} of the patch to ${label} is not in the history: ${errorMessage(err)}`);
+    }
+    const at = Date.now();
+    this.d.states?.change(
+      outcome === 'reapplied'
+        ? { kind: 'reapplied', runId, patchId: patch.id, files: patch.files, at, ...(undoKey ? { undoKey } : {}) }
+        : { kind: 'reverted', runId, patchId: patch.id, files: patch.files, at },
+    );
   }
 
   /**
@@ -91,7 +126,9 @@ export class PatchActions {
     if (!(await this.wouldApply(patch.reversePatch)) && applied.size && (await this.wouldApply(patch.text, applied))) {
       return refused(`The files already have the text from before this patch to ${patch.files.join(', ')}: it was undone. Nothing to revert.`);
     }
-    return this.applyLikeARun(patch.reversePatch, undefined, `the revert of the patch to ${patch.files.join(', ')}`);
+    const result = await this.applyLikeARun(patch.reversePatch, undefined, `the revert of the patch to ${patch.files.join(', ')}`);
+    if (result.ok) await this.outcome(runId, patch, 'reverted');
+    return result;
   }
 
   /** A dry run in the workspace as it is now: every chosen hunk would apply. */

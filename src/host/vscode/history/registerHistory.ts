@@ -11,6 +11,7 @@ import { PatchActions } from './patchActions';
 import { RunOperations } from './runOperations';
 import { registerWalkthroughContext } from './walkthroughContext';
 import type { CheckpointRestores } from '../checkpoints/checkpointRestores';
+import type { PatchStates } from '../patches/patchStates';
 
 export interface HistoryDeps {
   /** The window's one store, which the agent writes to: a run shows in the panel as it happens. */
@@ -23,6 +24,8 @@ export interface HistoryDeps {
   log: vscode.LogOutputChannel;
   /** Restore to before a step, the chat's; refused while its run works. */
   restores?: CheckpointRestores;
+  /** The window's patch states: a change anywhere redraws the runs it touched; Apply Again and Revert feed it. */
+  states?: PatchStates;
 }
 
 /** What the extension's API lends the in-host tests. */
@@ -39,7 +42,15 @@ export interface HistoryPanelApi {
  */
 export function registerHistoryPanel(context: vscode.ExtensionContext, deps: HistoryDeps): HistoryPanelApi {
   const service = new HistoryService(deps.history, deps.config, deps.log);
-  const patches = new PatchActions({ service, config: deps.config, approver: deps.host.approver, review: deps.review, patches: deps.patches, log: deps.log });
+  const patches = new PatchActions({
+    service,
+    config: deps.config,
+    approver: deps.host.approver,
+    review: deps.review,
+    patches: deps.patches,
+    log: deps.log,
+    states: deps.states,
+  });
   const runs = new RunOperations(service, deps.log, context.workspaceState);
   const panel = new HistoryPanel(context.extensionUri, {
     service,
@@ -59,6 +70,8 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
     vscode.workspace.registerTextDocumentContentProvider(HISTORY_PATCH_SCHEME, new RecordedPatchContent(service)),
     vscode.window.registerWebviewPanelSerializer(HISTORY_PANEL_TYPE, { deserializeWebviewPanel: async (p) => panel.restore(p) }),
     service.onDidChange(() => panel.changed()),
+    // Undo Patch, Apply Again, Revert, a restore (recorded with their run first): the panel shows it without a reload.
+    ...(deps.states ? [deps.states.onDidChange((patches) => panel.changed(patches.flatMap((p) => (p.runId ? [p.runId] : []))))] : []),
     service.onDidChangeStatus(() => void panel.pushStatus()),
     deps.host.onPush((type, payload) => {
       // Once PatchPilot is in use (the chat loaded), the window's history opens in the background: the

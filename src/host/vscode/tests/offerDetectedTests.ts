@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { PatchPilotSettings } from '../../../core/config/settings';
 import { Emitter } from '../../../core/base/event';
@@ -6,11 +7,15 @@ import {
   answerOf,
   detectTestCommand,
   diskProbe,
+  rememberedAfterUse,
   shouldOfferTests,
+  testCommandPlaces,
   testOfferButtons,
   type DetectedTestCommand,
+  type TestCommandPlace,
   type TestOfferAnswer,
 } from '../../../core/testRuns';
+import type { WindowSettings } from '../config/windowSettings';
 
 /** workspaceState key of the user's answer to the offer (per workspace: another project asks again). */
 export const TEST_OFFER_STATE = 'patchpilot.tests.detectedOffer';
@@ -18,13 +23,16 @@ export const TEST_OFFER_STATE = 'patchpilot.tests.detectedOffer';
 export const ANSWER_TESTS_OFFER = 'patchpilot.tests.answerDetectedOffer';
 
 type Answer = 'use' | 'not-now' | 'never';
+const PLACES: readonly string[] = ['window', 'workspace', 'user'] satisfies TestCommandPlace[];
 
 /**
  * With no patchpilot.tests.commands, offers the project's own test command (npm test, cargo test...)
- * once, in a notification and as a chat banner, each with "Use <command>" first: it writes the
- * workspace setting, so the command is then a configured test command like any other (the same
- * policy, sandbox and approvals). The answer (Use, Not Now, Never for This Workspace) is remembered in
- * the workspace state. Nothing is offered or run in Restricted Mode; trust granted later brings the offer.
+ * once, in a notification and as a chat banner, each with "Use <command>" first. "Use" asks where to
+ * keep the choice: this window only (a layer in memory, WindowSettings), this workspace
+ * (.vscode/settings.json, said so) or the user settings; the command is then a configured test
+ * command like any other (the same resolver, policy, sandbox and approvals). The answer (Use, Not
+ * Now, Never for This Workspace) is remembered in the workspace state, except a window-only Use: the
+ * next window asks again. Nothing is offered or run in Restricted Mode; trust granted later brings the offer.
  */
 export class DetectedTestsOffer implements vscode.Disposable {
   private current: DetectedTestCommand | undefined;
@@ -38,11 +46,15 @@ export class DetectedTestsOffer implements vscode.Disposable {
     private readonly context: vscode.ExtensionContext,
     private readonly settingsNow: () => PatchPilotSettings,
     private readonly log: vscode.LogOutputChannel,
+    private readonly windowSettings: WindowSettings,
   ) {
     this.disposables.push(
-      vscode.commands.registerCommand(ANSWER_TESTS_OFFER, (answer: unknown) =>
-        answer === 'use' || answer === 'not-now' || answer === 'never' ? this.answer(answer) : false,
-      ),
+      // `place` (optional, for Use): where to keep it without asking.
+      vscode.commands.registerCommand(ANSWER_TESTS_OFFER, (answer: unknown, place?: unknown) => {
+        if (answer !== 'use' && answer !== 'not-now' && answer !== 'never') return false;
+        if (place !== undefined && !PLACES.includes(place as string)) throw new Error(`unknown place for the test command: ${String(place)}`);
+        return this.answer(answer, place as TestCommandPlace | undefined);
+      }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.check()),
       // A command set by hand answers the offer too: the banner goes.
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -75,18 +87,22 @@ export class DetectedTestsOffer implements vscode.Disposable {
     }
   }
 
-  /** The user's answer, from the banner or the notification; false when nothing was on offer (answered already). */
-  async answer(answer: Answer): Promise<boolean> {
+  /**
+   * The user's answer, from the banner or the notification; false when nothing was on offer (answered
+   * already) or Use's question of where was dismissed (the offer stays).
+   */
+  async answer(answer: Answer, place?: TestCommandPlace): Promise<boolean> {
     const detected = this.current;
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!detected || !folder || !vscode.workspace.isTrusted) return false;
+    if (answer === 'use') place ??= await this.askPlace(detected, folder);
+    if (answer === 'use' && (!place || this.current !== detected)) return false;
     this.settle();
-    const remembered: TestOfferAnswer =
-      answer === 'use' ? { answer: 'used' } : answer === 'never' ? { answer: 'never' } : { answer: 'not-now', command: detected.command };
+    const remembered: TestOfferAnswer | undefined =
+      answer === 'use' ? rememberedAfterUse(place ?? 'window') : answer === 'never' ? { answer: 'never' } : { answer: 'not-now', command: detected.command };
     try {
-      if (answer === 'use')
-        await vscode.workspace.getConfiguration('patchpilot', folder.uri).update('tests.commands', [detected.command], vscode.ConfigurationTarget.Workspace);
-      await this.context.workspaceState.update(TEST_OFFER_STATE, remembered);
+      if (answer === 'use') await this.keep(detected.command, place ?? 'window', folder);
+      if (remembered) await this.context.workspaceState.update(TEST_OFFER_STATE, remembered);
       return true;
     } catch (err) {
       this.log.warn(`the answer to the detected test command was not saved: ${errorMessage(err)}`);
@@ -103,6 +119,32 @@ export class DetectedTestsOffer implements vscode.Disposable {
   private settle(): void {
     this.current = undefined;
     this.changed.fire();
+  }
+
+  /** Where to keep "Use <command>"; undefined when the question was dismissed. */
+  private async askPlace(detected: DetectedTestCommand, folder: vscode.WorkspaceFolder): Promise<TestCommandPlace | undefined> {
+    const settingsFile =
+      vscode.workspace.workspaceFile?.scheme === 'file' ? vscode.workspace.workspaceFile.fsPath : path.join(folder.name, '.vscode', 'settings.json');
+    const items = testCommandPlaces(detected.command, settingsFile).map((c) => ({
+      label: c.label,
+      description: c.description,
+      detail: c.detail,
+      place: c.place,
+    }));
+    const pick = await vscode.window.showQuickPick(items, {
+      title: `Where should PatchPilot keep "${detected.command}" as the test command?`,
+      ignoreFocusOut: true,
+    });
+    return pick?.place;
+  }
+
+  private async keep(command: string, place: TestCommandPlace, folder: vscode.WorkspaceFolder): Promise<void> {
+    this.log.info(
+      `test command "${command}" kept in ${place === 'window' ? 'this window only' : place === 'user' ? 'the user settings' : 'the workspace settings'}`,
+    );
+    if (place === 'window') return this.windowSettings.set('patchpilot.tests.commands', [command]);
+    const target = place === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
+    await vscode.workspace.getConfiguration('patchpilot', folder.uri).update('tests.commands', [command], target);
   }
 
   private async notify(detected: DetectedTestCommand): Promise<void> {

@@ -1,0 +1,162 @@
+/**
+ * Each patch's state in this window, and each of its hunks', from the one stream of what happened to
+ * it: the run's events (proposed, applied, refused, undone), the history's Apply Again and Revert,
+ * and restores to a checkpoint. Pure (no `vscode` import; test/unit/host/patchStates.test.ts): the
+ * store around it (patchStates.ts) tells every view when a patch's state changes.
+ */
+import type { AgentEvent } from '../../../protocol/agentEvents';
+import type { PatchLifecycle, PatchStateView } from '../../../protocol/patchState';
+import type { RestoreDone } from '../../../protocol/restore';
+
+/** Something that changes a patch's state. */
+export type PatchChange =
+  | { kind: 'event'; event: AgentEvent; at: number }
+  /** The history's Apply Again wrote the patch's applied hunks again (`undoKey`: the new write's). */
+  | { kind: 'reapplied'; runId: string; patchId: string; undoKey?: string; files: string[]; at: number }
+  /** The history's Revert wrote the patch's reverse patch. */
+  | { kind: 'reverted'; runId: string; patchId: string; files: string[]; at: number }
+  | { kind: 'restored'; done: RestoreDone };
+
+type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle };
+
+const WORDS: Record<PatchLifecycle, string> = {
+  proposed: 'proposed, not written yet',
+  applied: 'applied',
+  'partially-applied': 'partly applied',
+  refused: 'not applied',
+  undone: 'undone by you: the files are back as they were before it',
+  reapplied: 'applied again by you',
+  'restored-away': 'taken back by a restore to an earlier step',
+};
+
+/** A state in words, for the views and screen readers. */
+export function patchStateWords(state: PatchLifecycle): string {
+  return WORDS[state];
+}
+
+const WRITTEN: ReadonlySet<PatchLifecycle> = new Set(['applied', 'partially-applied', 'reapplied']);
+
+export class PatchStateTable {
+  private readonly rows = new Map<string, Row>();
+  private readonly byUndoKey = new Map<string, string>();
+  private runId: string | undefined;
+  private step: number | undefined;
+
+  /** Every patch known, oldest first. */
+  all(): PatchStateView[] {
+    return [...this.rows.values()].map(view);
+  }
+
+  get(ref: { runId?: string; patchId?: string; undoKey?: string }): PatchStateView | undefined {
+    const row = this.find(ref);
+    return row && view(row);
+  }
+
+  /** Applies a change; returns the patches whose state it changed (none: it was about no known patch). */
+  apply(change: PatchChange): PatchStateView[] {
+    switch (change.kind) {
+      case 'event':
+        return this.event(change.event, change.at);
+      case 'reapplied':
+        return this.set({ runId: change.runId, patchId: change.patchId, files: change.files, at: change.at }, 'reapplied', change.undoKey);
+      case 'reverted':
+        return this.set({ runId: change.runId, patchId: change.patchId, files: change.files, at: change.at }, 'undone');
+      case 'restored':
+        return this.restored(change.done);
+    }
+  }
+
+  private event(e: AgentEvent, at: number): PatchStateView[] {
+    if (e.type === 'run/started') this.runId = e.runId ?? undefined;
+    if (e.type === 'step/started') this.step = e.step;
+    if (e.type === 'patch/proposed' && e.patchId) {
+      const hunks = e.hunks.map((h) => ({ id: h.id, state: h.status === 'refused' ? ('refused' as const) : ('proposed' as const) }));
+      const files = [...new Set(e.hunks.map((h) => h.path))];
+      return this.set({ runId: this.runId, patchId: e.patchId, files, at }, e.ok ? 'proposed' : 'refused', undefined, hunks);
+    }
+    if (e.type === 'patch/applied') {
+      const written = new Set(e.hunks.map((h) => h.id));
+      const known = this.find({ runId: this.runId, patchId: e.patchId })?.hunks ?? e.hunks.map((h) => ({ id: h.id, state: 'proposed' as const }));
+      const hunks = known.map((h) => ({
+        id: h.id,
+        state: written.has(h.id) ? ('applied' as const) : h.state === 'refused' ? ('refused' as const) : ('rejected' as const),
+      }));
+      const state = e.edited || e.hunks.length >= e.total ? 'applied' : 'partially-applied';
+      return this.set({ runId: this.runId, patchId: e.patchId, files: e.files, at }, state, e.undoKey, hunks);
+    }
+    if (e.type === 'patch/refused') {
+      const hunks = e.hunks.map((h) => ({ id: h.id, state: h.state }));
+      return this.set({ runId: this.runId, patchId: e.patchId, files: e.files, at }, 'refused', undefined, hunks);
+    }
+    if (e.type === 'patch/undone') return this.set({ runId: e.runId, patchId: e.patchId, files: e.files, at }, 'undone', e.undoKey);
+    return [];
+  }
+
+  private restored(done: RestoreDone): PatchStateView[] {
+    const { runId, beforeStep, redo } = done.request;
+    const changed: PatchStateView[] = [];
+    for (const row of this.rows.values()) {
+      if (row.runId !== runId || row.step === undefined || row.step < beforeStep) continue;
+      if (!redo && WRITTEN.has(row.state)) {
+        row.beforeRestore = row.state;
+        row.state = 'restored-away';
+      } else if (redo && row.state === 'restored-away' && row.beforeRestore) {
+        row.state = row.beforeRestore;
+        row.beforeRestore = undefined;
+      } else continue;
+      row.at = done.at;
+      changed.push(view(row));
+    }
+    return changed;
+  }
+
+  private set(
+    ref: { runId?: string; patchId?: string; files: string[]; at: number },
+    state: PatchLifecycle,
+    undoKey?: string,
+    hunks?: PatchStateView['hunks'],
+  ): PatchStateView[] {
+    let row = this.find({ ...ref, undoKey });
+    if (!row) {
+      const key = ref.runId && ref.patchId ? `${ref.runId}/${ref.patchId}` : undoKey;
+      if (!key) return [];
+      // Undone or applied again, but written before this window knew of it (a reload): known from now on.
+      row = {
+        key,
+        files: ref.files,
+        state,
+        hunks: hunks ?? [],
+        at: ref.at,
+        words: '',
+        canUndo: false,
+        ...(this.step !== undefined && ref.runId === this.runId ? { step: this.step } : {}),
+      };
+      if (ref.runId) row.runId = ref.runId;
+      if (ref.patchId) row.patchId = ref.patchId;
+      this.rows.set(key, row);
+    }
+    row.state = state;
+    row.at = ref.at;
+    if (ref.files.length) row.files = ref.files;
+    if (hunks) row.hunks = hunks;
+    if (undoKey) {
+      row.undoKey = undoKey;
+      this.byUndoKey.set(undoKey, row.key);
+    }
+    return [view(row)];
+  }
+
+  private find(ref: { runId?: string; patchId?: string; undoKey?: string }): Row | undefined {
+    if (ref.runId && ref.patchId) {
+      const row = this.rows.get(`${ref.runId}/${ref.patchId}`);
+      if (row) return row;
+    }
+    const key = ref.undoKey && this.byUndoKey.get(ref.undoKey);
+    return key ? this.rows.get(key) : undefined;
+  }
+}
+
+function view(row: Row): PatchStateView {
+  const { step: _step, beforeRestore: _before, ...rest } = row;
+  return { ...rest, hunks: row.hunks.map((h) => ({ ...h })), words: WORDS[row.state], canUndo: WRITTEN.has(row.state) && !!row.undoKey };
+}

@@ -1,0 +1,28 @@
+/**
+ * A patch's state as every view shows it (the chat's card, the history's patch, the status bar):
+ * one record from the host's store (src/host/vscode/patches/patchStates.ts), pushed when it changes.
+ * Zero imports: the webviews bundle this file as is.
+ */
+
+/** Where a patch stands now. */
+export type PatchLifecycle = 'proposed' | 'applied' | 'partially-applied' | 'refused' | 'undone' | 'reapplied' | 'restored-away';
+
+export interface PatchStateView {
+  /** `runId/patchId` when the run recorded the patch, else its undo key. */
+  key: string;
+  runId?: string;
+  /** The history's id of the patch (PatchRecord.id, the events' patchId). */
+  patchId?: string;
+  /** The write's name for Undo Patch (the events' undoKey); absent until written. */
+  undoKey?: string;
+  files: string[];
+  state: PatchLifecycle;
+  /** Each hunk as of the patch's last write or proposal. */
+  hunks: { id: string; state: 'proposed' | 'applied' | 'rejected' | 'refused' }[];
+  /** When the state last changed (ms since the epoch). */
+  at: number;
+  /** The state in words ("applied again by you"). */
+  words: string;
+  /** Undo Patch can be offered: it is written and the window has its undo key. */
+  canUndo: boolean;
+}

@@ -1,0 +1,100 @@
+// A patch's state is one thing in every view (code-server + Chromium, 1280x720): with the history
+// panel open on the run, Undo Patch in the chat shows there as undone without a reload; Apply Again
+// in the history brings the chat's card back to "applied again by you" with its Undo Patch, and the
+// history says so too. Screenshots in the light and the dark theme. Skipped with the reason when
+// code-server is not installed and PATCHPILOT_E2E is not '1'.
+import assert from 'node:assert/strict';
+import { sendInChat, useScriptedModel } from './support/chat';
+import { editorWebviewFrame } from './support/editorWebview';
+import { e2eTest } from './support/session';
+import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
+import type { Page } from 'playwright-core';
+
+const BEFORE = "module.exports = () => 'helo, world';\n";
+const AFTER = "module.exports = () => 'hello, world';\n";
+const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
+const GOAL = 'Fix the typo in the greeting';
+
+const settings: Record<string, unknown> = {
+  'patchpilot.llm.model': 'scripted-model',
+  'patchpilot.approval.mode': 'auto-edit',
+  'workbench.colorTheme': 'Default Light Modern',
+};
+
+const scripted = useScriptedModel(
+  [
+    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
+    { reply: { text: 'Fixed the greeting in greet.js.' } },
+  ],
+  settings,
+);
+
+async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } }, text: string): Promise<void> {
+  const deadline = Date.now() + E2E_TIMEOUT * 2;
+  while (vs.readFile('greet.js') !== text) {
+    if (Date.now() > deadline) assert.equal(vs.readFile('greet.js'), text);
+    await vs.page.waitForTimeout(200); // polling the disk
+  }
+}
+
+const historyTab = (page: Page) => page.getByRole('tab', { name: /^PatchPilot History/ }).first();
+
+e2eTest(
+  'patch state in every view: Undo Patch in the chat shows in the open history; Apply Again in the history shows in the chat',
+  async (vs) => {
+    await vs.page.setViewportSize({ width: 1280, height: 720 });
+    const chat = await sendInChat(vs, GOAL);
+    await chat
+      .getByText('Fixed the greeting in greet.js.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await waitForDisk(vs, AFTER);
+
+    // The history open on the run, beside the chat.
+    await vs.runCommand('PatchPilot: Show History');
+    const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
+    await getByRoleIn(panel, 'listbox', 'Runs')
+      .getByRole('option', { name: new RegExp(`^${GOAL}`) })
+      .click();
+    const detail = panel.getByRole('region', { name: 'Run details' });
+    await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+
+    // Undo in the chat: the history (not reloaded, not clicked) says so.
+    await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();
+    await waitForDisk(vs, BEFORE);
+    await detail.getByText(/1 of 1 hunks applied, then undone by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .getByText(/undone by you/)
+      .first()
+      .waitFor({ state: 'visible' });
+    await vs.screenshot('patch-state-undone-light');
+
+    // Apply Again in the history: the chat's card says so and offers Undo Patch again.
+    await detail.getByRole('button', { name: 'Apply again: patch to greet.js' }).click();
+    await waitForDisk(vs, AFTER);
+    await chat.getByText('Written to greet.js: the hunk (applied again by you)').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await detail.getByText(/1 of 1 hunks applied, later applied again by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await vs.page
+      .locator('#workbench\\.parts\\.statusbar', { hasText: 'Patch to greet.js: applied again by you' })
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    // The write opened its diff over the history: bring the history back to see both views.
+    await historyTab(vs.page).click();
+    await vs.screenshot('patch-state-applied-again-light');
+
+    // And once more from the chat, in the dark theme: the history follows again.
+    // The palette needs the editor area's focus, which the history's webview would keep: the diff's tab first.
+    await vs.page
+      .getByRole('tab', { name: /^greet\.js \(applied by PatchPilot\)/ })
+      .last()
+      .click();
+    await vs.runCommand('Preferences: Toggle between Light/Dark Themes');
+    await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();
+    await waitForDisk(vs, BEFORE);
+    await detail.getByText(/1 of 1 hunks applied, then undone by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await historyTab(vs.page).click();
+    await vs.screenshot('patch-state-undone-again-dark');
+    assert.deepEqual(scripted.server.mismatches, []);
+  },
+  { files: { 'greet.js': BEFORE }, settings },
+);

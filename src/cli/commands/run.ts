@@ -11,7 +11,8 @@ import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
 import { DecliningElicitor, TerminalElicitor } from '../node/elicitors';
 import { askPromptArgumentOnTerminal } from '../node/promptArguments';
-import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
+import { progressPrinter } from '../node/eventPrinter';
+import { JsonEventStream } from '../node/jsonEvents';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 
 export const usage = `Usage:
@@ -49,7 +50,8 @@ export const usage = `Usage:
   --resume RUN          continue the session a run belongs to (its id, a unique prefix,
                         or "last"), from the history: the goal (or the prompt) is a follow-up
   --json                one JSON event per line on stdout instead of the summary (the model's
-                        reasoning comes as "reasoning/delta" events)
+                        reasoning comes as "reasoning/delta" events), the last one the "result"
+                        (docs/api.md)
   --show-reasoning      print the model's reasoning (thinking) in the progress output too
 The API key comes from PATCHPILOT_API_KEY, else the provider's variable (OPENAI_API_KEY without
 a provider; none for servers on this machine); web_search's Brave key from
@@ -59,8 +61,9 @@ docs/hooks.md): patchpilot hooks approve.
 Without a terminal (or with --json) nobody can be asked: the run says so before it starts, what needs
 approval is refused and the model is told; a run whose every edit was refused that way ends "blocked".
 Ctrl-C, SIGTERM or SIGHUP cancel the running goal (its command's process tree is killed); at the prompt Ctrl-C quits.
-Status and exit: finished 0 (1 when the tests after the last edit failed); limit, stopped (a budget
-or the loop guard), failed, blocked, interrupted 1; usage or settings error 2; cancelled 130.
+Exit codes: 0 finished (tests passed or none ran); 1 error (the model failed, its stream broke off,
+the loop guard); 2 usage or settings error; 3 finished with known test failures only; 4 finished
+with tests failing; 5 blocked; 6 a budget ran out (steps, wall clock, tokens, cost); 130 cancelled.
 The status is the one \`patchpilot history list\` shows.`;
 
 const OPTIONS = {
@@ -87,6 +90,11 @@ export async function run(argv: string[]): Promise<number> {
   const root = await realpath(workspace);
 
   const notifier = stderrNotifier;
+  const stream = json ? new JsonEventStream() : undefined;
+  const settingsError = (message: string): number => {
+    process.stderr.write(`patchpilot run: ${message}\n`);
+    return stream ? stream.endNotStarted(message, ExitCode.usage) : ExitCode.usage;
+  };
   const config = await loadRunConfig(root, args, notifier);
   if (typeof config === 'string') return settingsError(config);
 
@@ -102,7 +110,7 @@ export async function run(argv: string[]): Promise<number> {
       approver,
       notifier,
       mcpElicitor: interactive ? new TerminalElicitor() : new DecliningElicitor(notifier),
-      onEvent: json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }),
+      onEvent: stream ? stream.onEvent : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }),
     });
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);
@@ -130,14 +138,12 @@ export async function run(argv: string[]): Promise<number> {
   if (!goal) return runRepl(session);
   try {
     const prepared = await session.prepareGoal(goal);
-    if ('error' in prepared) {
-      process.stderr.write(`patchpilot run: ${prepared.error}\n`);
-      return ExitCode.usage;
-    }
+    if ('error' in prepared) return settingsError(prepared.error);
     const outcome = await session.runGoal(prepared.goal);
     // A blocked run's summary is the model's account of work that did not happen: not for stdout.
     if (!json && outcome.summary && outcome.status === 'finished') process.stdout.write(`${outcome.summary}\n`);
     if (outcome.status === 'failed' || outcome.status === 'interrupted') notifier.info(retryHint(outcome.runId));
+    stream?.endWithRun();
     return exitCodeOf(outcome);
   } finally {
     await session.close();
@@ -157,9 +163,4 @@ async function resumeSession(session: AgentSession, history: HistoryStore | unde
 function retryHint(runId: string | null): string {
   const resume = runId ? `; to continue where it stopped instead: patchpilot run --resume ${runId.slice(0, 8)} --goal "continue"` : '';
   return `to retry, run the same command again${resume}`;
-}
-
-function settingsError(message: string): number {
-  process.stderr.write(`patchpilot run: ${message}\n`);
-  return ExitCode.usage;
 }

@@ -12,6 +12,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   serve: () => import('./commands/serve'),
   config: () => import('./commands/config'),
   import: () => import('./commands/import'),
+  batch: () => import('./commands/batch'),
 };
 
 const summaries: Record<string, string> = {
@@ -24,6 +25,7 @@ const summaries: Record<string, string> = {
   serve: 'run goals sent from a chat (Telegram): progress, approvals and /stop from the phone',
   config: 'print the settings files the CLI reads, and each setting in effect with where it came from',
   import: 'bring settings over from Roo Code, Cline or Continue into your user settings (previewed first)',
+  batch: 'run many goals (repositories, goals, settings from a file) here, as a GitHub matrix or a Kubernetes Indexed Job',
 };
 
 function usage(): string {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { RunResultEvent } from '../../../protocol/runResult';
 import type { BatchItem } from './batchFile';
+import { cloneShallow } from '../../../core/git';
 
 export interface ItemOutcome {
   item: BatchItem;
@@ -104,10 +105,6 @@ async function workspaceOf(item: BatchItem, workDir: string, log: (line: string)
   if (existsSync(dir) && readdirSync(dir).length > 0) throw new Error(`${dir} exists and is not empty: choose another --work-dir`);
   await mkdir(workDir, { recursive: true });
   log(`cloning ${item.repo} into ${dir}`);
-  const clone = spawn('git', ['clone', '--quiet', '--depth', '1', item.repo, dir], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  clone.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => clone.on('close', resolve));
-  if (code !== 0) throw new Error(`git clone ${item.repo} failed: ${stderr.trim()}`);
+  await cloneShallow(item.repo, dir);
   return dir;
 }

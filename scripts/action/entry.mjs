@@ -1,14 +1,17 @@
 // The GitHub Action's entry (action.yml): reads the inputs GitHub passes as INPUT_* variables, runs
 // `patchpilot run --json` on the workspace, and reports through GitHub's files: step outputs
-// (GITHUB_OUTPUT), the job summary (GITHUB_STEP_SUMMARY) and the run's changes as a unified diff.
+// (GITHUB_OUTPUT), the job summary (GITHUB_STEP_SUMMARY) and the run's changes as a unified diff;
+// with create-pr, a branch pushed and a pull request opened (pullRequest.mjs).
 // The API key goes to the CLI process only as PATCHPILOT_API_KEY; the CLI keeps it out of the
 // environment of the commands the agent runs. Exits with the CLI's exit code (docs/cli.md).
-import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, createWriteStream, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { changesOf } from './changes.mjs';
+import { openPullRequest } from './pullRequest.mjs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { summaryMarkdown, totals } from './report.mjs';
+import { summaryMarkdown } from './report.mjs';
 
 const cli = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli.js');
 const input = (name) => (process.env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] ?? '').trim();
@@ -56,21 +59,28 @@ const events = readFileSync(eventsFile, 'utf8')
   .split('\n')
   .filter((l) => l.startsWith('{'))
   .map((l) => JSON.parse(l));
-const finished = events.findLast((e) => e.type === 'run/finished');
+// The result event (docs/api.md) ends every run's stream: status, tests, usage, tokens and cost.
+const finished = events.findLast((e) => e.type === 'result');
 const patchFile = path.resolve(workspace, input('patch-file') || 'patchpilot.patch');
-const { diff, stat } = changesOf(workspace, [patchFile, eventsFile]);
+const changes = changesOf(workspace, [patchFile, eventsFile], temp);
+const { diff, stat } = changes;
 mkdirSync(path.dirname(patchFile), { recursive: true });
 writeFileSync(patchFile, diff);
-const { tokens, cost } = totals(finished?.usage);
+
+const report = summaryMarkdown({ goal, finished, exitCode, stat, patchFile: path.relative(workspace, patchFile) });
+const pr = input('create-pr') === 'true' ? await pullRequestStep() : undefined;
 
 const outputs = {
   status: finished?.status ?? 'failed',
   'exit-code': String(exitCode),
   tests: finished?.tests ?? 'not-run',
   'patch-file': patchFile,
-  tokens: String(tokens),
-  'cost-usd': cost === undefined ? '' : cost.toFixed(4),
+  tokens: String(finished?.tokens ?? 0),
+  'cost-usd': finished?.costUsd == null ? '' : finished.costUsd.toFixed(4),
   'events-file': eventsFile,
+  branch: pr?.branch ?? '',
+  'pull-request-url': pr?.url ?? '',
+  'pull-request-number': pr?.number === undefined ? '' : String(pr.number),
 };
 if (process.env.GITHUB_OUTPUT)
   appendFileSync(
@@ -80,28 +90,31 @@ if (process.env.GITHUB_OUTPUT)
       .join(''),
   );
 if (process.env.GITHUB_STEP_SUMMARY)
-  appendFileSync(process.env.GITHUB_STEP_SUMMARY, summaryMarkdown({ goal, finished, exitCode, stat, patchFile: path.relative(workspace, patchFile) }));
+  appendFileSync(process.env.GITHUB_STEP_SUMMARY, report + (pr?.url ? `\n**Pull request:** ${pr.url}${pr.draft ? ' (draft: the tests fail)' : ''}\n` : ''));
 if (!finished) console.log('::error title=PatchPilot::the run ended without a result event; see the log above');
-process.exit(exitCode);
+// A run that went well but whose pull request could not be opened fails the step (exit 1).
+process.exit(pr?.error && [0, 3].includes(exitCode) ? 1 : exitCode);
 
-/**
- * The run's changes against HEAD, new files included, as a unified diff and a --stat. Read through a
- * temporary index, so the repository's own index (what the user staged) is untouched.
- */
-function changesOf(root, leaveOut) {
-  const scratch = mkdtempSync(path.join(temp, 'patchpilot-index-'));
-  const gitEnv = { ...process.env, GIT_INDEX_FILE: path.join(scratch, 'index') };
-  const git = (...a) => spawnSync('git', a, { cwd: root, env: gitEnv, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+/** create-pr: the branch and pull request, or why there is none (a notice), or what failed (an error annotation). */
+async function pullRequestStep() {
   try {
-    const hasHead = git('rev-parse', '--verify', '-q', 'HEAD').status === 0;
-    if (hasHead) git('read-tree', 'HEAD');
-    // A pathspec outside the repository makes git refuse the whole add: only files inside are left out.
-    const inside = leaveOut.map((f) => path.relative(root, f)).filter((rel) => rel && !rel.startsWith('..') && !path.isAbsolute(rel));
-    const added = git('add', '-A', '--', '.', ...inside.map((rel) => `:(exclude)${rel}`));
-    if (added.status !== 0) throw new Error(`git add in a temporary index failed: ${added.stderr.trim()}`);
-    const base = hasHead ? 'HEAD' : git('hash-object', '-t', 'tree', '/dev/null').stdout.trim();
-    return { diff: git('diff', '--cached', '--binary', base).stdout, stat: git('diff', '--cached', '--stat', base).stdout.trim() };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    const opened = await openPullRequest({
+      root: workspace,
+      changes,
+      result: finished,
+      goal,
+      body: report,
+      token: input('github-token'),
+      apiUrl: process.env.GITHUB_API_URL,
+      repository: process.env.GITHUB_REPOSITORY,
+      branch: input('pr-branch'),
+      base: input('pr-base'),
+    });
+    if (opened.skipped) console.log(`::notice title=PatchPilot::${opened.skipped}`);
+    else console.log(`PatchPilot: pushed ${opened.branch} and opened ${opened.url}`);
+    return opened;
+  } catch (err) {
+    console.log(`::error title=PatchPilot::${err instanceof Error ? err.message : String(err)}`);
+    return { error: true };
   }
 }

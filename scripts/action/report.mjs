@@ -1,13 +1,5 @@
-// What the GitHub Action reports from a run's result event: token and cost totals, and the job
-// summary in Markdown (what changed, the tests, the usage per model).
-
-/** Prompt plus completion tokens of every model role, and the cost when every price is known. */
-export function totals(usage) {
-  const roles = usage ? [usage.reasoning, usage.fast].filter((r) => r && r.requests > 0) : [];
-  const tokens = roles.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0);
-  const cost = usage?.totalCost ?? (roles.length && roles.every((r) => r.cost !== undefined) ? roles.reduce((n, r) => n + r.cost, 0) : undefined);
-  return { tokens, cost };
-}
+// What the GitHub Action reports from a run's result event (docs/api.md): the job summary in
+// Markdown (what changed, the tests, the usage per model).
 
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 

@@ -1,13 +1,11 @@
 import { createInterface } from 'node:readline/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 
-/** Exit codes shared by every CLI command. */
+/** Exit codes shared by every CLI command (a goal's own: RUN_EXIT_CODES in src/protocol/runResult.ts). */
 export const ExitCode = {
   ok: 0,
   failed: 1,
   usage: 2,
-  /** Finished with no failure of its own making: the tests that fail failed before the run, are flaky, or pass alone. */
-  knownFailures: 3,
   cancelled: 130,
 } as const;
 

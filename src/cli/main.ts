@@ -14,6 +14,7 @@ const commands: Record<string, () => Promise<CommandModule>> = {
   serve: () => import('./commands/serve'),
   config: () => import('./commands/config'),
   import: () => import('./commands/import'),
+  batch: () => import('./commands/batch'),
 };
 
 function usage(): string {

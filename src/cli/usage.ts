@@ -16,6 +16,7 @@ export const COMMAND_SUMMARIES: Record<string, string> = {
   serve: 'run goals sent from a chat (Telegram): progress, approvals and /stop from the phone',
   config: 'print the settings files the CLI reads, and each setting in effect with where it came from',
   import: 'bring settings over from Roo Code, Cline or Continue into your user settings (previewed first)',
+  batch: 'run many goals (repositories, goals, settings from a file) here, as a GitHub matrix or a Kubernetes Indexed Job',
 };
 
 /** Each command's usage: printed by `COMMAND --help` and after a usage error. */
@@ -86,7 +87,8 @@ Exit: 0 ok, 1 not found or the database could not be read or saved, 2 usage erro
   --resume RUN          continue the session a run belongs to (its id, a unique prefix,
                         or "last"), from the history: the goal (or the prompt) is a follow-up
   --json                one JSON event per line on stdout instead of the summary (the model's
-                        reasoning comes as "reasoning/delta" events)
+                        reasoning comes as "reasoning/delta" events), the last one the "result"
+                        (docs/api.md)
   --show-reasoning      print the model's reasoning (thinking) in the progress output too
 The API key comes from PATCHPILOT_API_KEY, else the provider's variable (OPENAI_API_KEY without
 a provider; none for servers on this machine); web_search's Brave key from
@@ -96,8 +98,9 @@ docs/hooks.md): patchpilot hooks approve.
 Without a terminal (or with --json) nobody can be asked: the run says so before it starts, what needs
 approval is refused and the model is told; a run whose every edit was refused that way ends "blocked".
 Ctrl-C, SIGTERM or SIGHUP cancel the running goal (its command's process tree is killed); at the prompt Ctrl-C quits.
-Status and exit: finished 0 (1 when the tests after the last edit failed); limit, stopped (a budget
-or the loop guard), failed, blocked, interrupted 1; usage or settings error 2; cancelled 130.
+Exit codes: 0 finished (tests passed or none ran); 1 error (the model failed, its stream broke off,
+the loop guard); 2 usage or settings error; 3 finished with known test failures only; 4 finished
+with tests failing; 5 blocked; 6 a budget ran out (steps, wall clock, tokens, cost); 130 cancelled.
 The status is the one \`patchpilot history list\` shows.
 OpenTelemetry traces and metrics (off by default): PATCHPILOT_TELEMETRY=1, OTEL_* (docs/telemetry.md).`,
   mcp: `Usage:
@@ -201,4 +204,22 @@ Options:
   --dry-run         print the preview; write nothing
   --yes             do not ask (needed when stdin is not a terminal)
 Exit: 0 imported (or dry run, or nothing to import), 1 not imported (unreadable file, refused), 2 usage or settings error.`,
+  batch: `Usage:
+  patchpilot batch FILE [--concurrency N] [--work-dir DIR] [--events-dir DIR] [--json]
+      Run every goal of FILE here, at most N at a time (default 2), and print one table of their
+      results: status, tests, tokens, cost, exit code.
+  patchpilot batch FILE --matrix
+      Print a GitHub Actions matrix ({"include":[{"index":0,...}]}) of FILE's goals, one line of JSON.
+  patchpilot batch FILE --index N
+      Run goal N only (from 0); without --index, JOB_COMPLETION_INDEX (a Kubernetes Indexed Job) names it.
+FILE (JSON or YAML): goals, each a repo (a folder, relative to FILE, or a git URL, cloned into
+--work-dir, default a new temporary folder), a goal and its own settings (the options of patchpilot
+run by name: model, approve, max-steps, test-cmd...), and optional defaults for all:
+  defaults: { approve: auto-edit, max-cost-usd: 2 }
+  goals:
+    - { repo: ./api, goal: make the failing date test pass, test-cmd: npm test }
+Each goal runs as patchpilot run --json (docs/api.md); --events-dir keeps each one's events as
+item-N.jsonl. --json prints the items with their result events instead of the table.
+Exit: 0 when every goal exited 0 or 3 (known test failures only), else 1; with --index, the goal's
+own exit code (docs/cli.md); 2 for a bad FILE or option.`,
 };

@@ -11,7 +11,8 @@ import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
 import { DecliningElicitor, TerminalElicitor } from '../node/elicitors';
 import { askPromptArgumentOnTerminal } from '../node/promptArguments';
-import { jsonLinePrinter, progressPrinter } from '../node/eventPrinter';
+import { progressPrinter } from '../node/eventPrinter';
+import { JsonEventStream } from '../node/jsonEvents';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 import { startCliTelemetry } from '../node/telemetry';
 import { withTelemetry, type Telemetry } from '../../core/telemetry';
@@ -40,12 +41,18 @@ export async function run(argv: string[]): Promise<number> {
   if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
   const root = await realpath(workspace);
 
-  const config = await loadRunConfig(root, args, stderrNotifier);
+  const notifier = stderrNotifier;
+  const stream = json ? new JsonEventStream() : undefined;
+  const settingsError = (message: string): number => {
+    process.stderr.write(`patchpilot run: ${message}\n`);
+    return stream ? stream.endNotStarted(message, ExitCode.usage) : ExitCode.usage;
+  };
+  const config = await loadRunConfig(root, args, notifier);
   if (typeof config === 'string') return settingsError(config);
   const telemetry = await startCliTelemetry(config.settings, stderrNotifier);
   if (typeof telemetry === 'string') return settingsError(telemetry);
   try {
-    return await runWorkspace({ args, goal, json, terminal, root, config, telemetry });
+    return await runWorkspace({ args, goal, json, terminal, root, config, telemetry, stream, settingsError });
   } finally {
     // Before the process exits: the last spans and the metrics go out.
     await telemetry?.shutdown();
@@ -60,9 +67,13 @@ interface RunInputs {
   root: string;
   config: ResolvedConfig;
   telemetry: Telemetry | undefined;
+  /** The --json event stream (its last line the result event); undefined without --json. */
+  stream: JsonEventStream | undefined;
+  /** Says a settings problem and returns the usage exit code (ending the --json stream with a not-started result). */
+  settingsError: (message: string) => number;
 }
 
-async function runWorkspace({ args, goal, json, terminal, root, config, telemetry }: RunInputs): Promise<number> {
+async function runWorkspace({ args, goal, json, terminal, root, config, telemetry, stream, settingsError }: RunInputs): Promise<number> {
   const notifier = stderrNotifier;
   const interactive = terminal && !json;
   const approver = interactive ? new TerminalApprover() : new NonInteractiveApprover();
@@ -76,7 +87,7 @@ async function runWorkspace({ args, goal, json, terminal, root, config, telemetr
       approver,
       notifier,
       mcpElicitor: interactive ? new TerminalElicitor() : new DecliningElicitor(notifier),
-      onEvent: withTelemetry(json ? jsonLinePrinter() : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }), telemetry),
+      onEvent: withTelemetry(stream ? stream.onEvent : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }), telemetry),
     });
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);
@@ -98,14 +109,12 @@ async function runWorkspace({ args, goal, json, terminal, root, config, telemetr
   if (!goal) return runRepl(session);
   try {
     const prepared = await session.prepareGoal(goal);
-    if ('error' in prepared) {
-      process.stderr.write(`patchpilot run: ${prepared.error}\n`);
-      return ExitCode.usage;
-    }
+    if ('error' in prepared) return settingsError(prepared.error);
     const outcome = await session.runGoal(prepared.goal);
     // A blocked run's summary is the model's account of work that did not happen: not for stdout.
     if (!json && outcome.summary && outcome.status === 'finished') process.stdout.write(`${outcome.summary}\n`);
     if (outcome.status === 'failed' || outcome.status === 'interrupted') notifier.info(retryHint(outcome.runId));
+    stream?.endWithRun();
     return exitCodeOf(outcome);
   } finally {
     await session.close();
@@ -125,9 +134,4 @@ async function resumeSession(session: AgentSession, history: HistoryStore | unde
 function retryHint(runId: string | null): string {
   const resume = runId ? `; to continue where it stopped instead: patchpilot run --resume ${runId.slice(0, 8)} --goal "continue"` : '';
   return `to retry, run the same command again${resume}`;
-}
-
-function settingsError(message: string): number {
-  process.stderr.write(`patchpilot run: ${message}\n`);
-  return ExitCode.usage;
 }

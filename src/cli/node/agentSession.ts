@@ -4,28 +4,17 @@ import { errorMessage } from '../../core/base';
 import { ChatSession, type Agent } from '../../core/session';
 import type { Notifier } from '../../core/ports';
 import { attachMentionedResources, expandPromptCommand, isPromptCommand, resourceMentions, type AskPromptArgument, type McpManager } from '../../core/mcp';
-import type { RunEndStatus, RunTestsOutcome } from '../../protocol/agentEvents';
+import type { RunEndStatus, RunStoppedBy, RunTestsOutcome } from '../../protocol/agentEvents';
+import { RUN_EXIT_CODES, runConclusion } from '../../protocol/runResult';
 import { ExitCode } from '../io';
 import { Watchdog } from './watchdog';
 
-export const EXIT: Record<RunEndStatus, number> = {
-  finished: ExitCode.ok,
-  limit: ExitCode.failed,
-  failed: ExitCode.failed,
-  blocked: ExitCode.failed,
-  interrupted: ExitCode.failed,
-  cancelled: ExitCode.cancelled,
-  stopped: ExitCode.failed,
-};
-
 /**
- * The exit code of a goal: its status's, except that a finish whose last tests failed is no success,
- * and one whose remaining failures are all known (pre-existing, flaky, passing alone) says so (3).
+ * The exit code of a goal (docs/cli.md): its status's, refined by its tests (a finish whose last tests
+ * failed is no success; one whose remaining failures are all known says so) and by what stopped it.
  */
-export function exitCodeOf(outcome: { status: RunEndStatus; tests?: RunTestsOutcome }): number {
-  if (outcome.status === 'finished' && outcome.tests === 'failed') return ExitCode.failed;
-  if (outcome.status === 'finished' && outcome.tests === 'known-failures') return ExitCode.knownFailures;
-  return EXIT[outcome.status];
+export function exitCodeOf(outcome: { status: RunEndStatus; tests?: RunTestsOutcome; stoppedBy?: RunStoppedBy }): number {
+  return RUN_EXIT_CODES[runConclusion(outcome)];
 }
 
 /** Signals that stop the running goal the orderly way (cancel, kill the command's tree, save the history). */

@@ -4,13 +4,6 @@ import { describeTestsOutcome } from '../../core/orchestrator/testsOutcome';
 import { describeRulesLoaded } from '../../protocol/rulesLoaded';
 import { describeCheckpointProgress } from '../../protocol/checkpointProgress';
 
-/** --json: one event per line on stdout, for scripts. */
-export function jsonLinePrinter(out: NodeJS.WritableStream = process.stdout): (e: AgentEvent) => void {
-  return (e) => {
-    out.write(`${JSON.stringify(e)}\n`);
-  };
-}
-
 /**
  * Human progress on stderr: the model's text as it streams (its reasoning too with `reasoning`,
  * after a "thinking:" label), one line per tool call and test run, notices about the reply (a

@@ -189,3 +189,25 @@ async function execGit(cwd: string, args: string[], env: NodeJS.ProcessEnv, sign
     throw new Error(`git ${what} failed: ${errorMessage(err).trim()}`);
   }
 }
+
+/**
+ * `patchpilot batch`'s clone of a repository the user named by URL, shallow, into the new folder
+ * `dir`, before any agent works in it. The same environment as every other git call here, and
+ * simple-git's argument guard with nothing else unlocked (no `--upload-pack`, no `ext::` transport).
+ */
+export async function cloneShallow(url: string, dir: string, signal?: AbortSignal): Promise<void> {
+  const git = simpleGit({
+    baseDir: path.dirname(dir),
+    binary: 'git',
+    trimmed: false,
+    // Only for the harmless GIT_PAGER and GIT_EDITOR values gitEnv() sets itself.
+    unsafe: { allowUnsafePager: true, allowUnsafeEditor: true },
+    allowEnvironment: ALLOWED_ENV,
+    ...(signal ? { abort: signal } : {}),
+  }).env(gitEnv(dir) as Record<string, string>);
+  try {
+    await git.clone(url, dir, ['--quiet', '--depth', '1', '--no-recurse-submodules']);
+  } catch (err) {
+    throw new Error(`git clone ${url} failed: ${errorMessage(err).trim()}`);
+  }
+}

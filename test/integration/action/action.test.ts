@@ -3,36 +3,12 @@
 // real git repository. The outputs, the job summary and the patch file are checked, and the fix is on disk.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { call, skipWithoutBuild, withRepo } from '../agent/support';
 import { FIX } from '../../unit/orchestrator/harness';
-
-const ENTRY = path.resolve(__dirname, '../../../scripts/action/entry.mjs');
-
-function runAction(env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const clean: NodeJS.ProcessEnv = { ...process.env, ...env };
-  delete clean.NODE_TEST_CONTEXT;
-  delete clean.OPENAI_API_KEY;
-  delete clean.PATCHPILOT_API_KEY;
-  const child = spawn(process.execPath, [ENTRY], { env: clean, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-function outputsOf(file: string): Record<string, string> {
-  return Object.fromEntries(
-    readFileSync(file, 'utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-  );
-}
+import { outputsOf, runAction } from './support';
 
 test('the action runs a goal: outputs, job summary, the patch file, the fix on disk', { skip: skipWithoutBuild, timeout: 120_000 }, async () => {
   await withRepo(

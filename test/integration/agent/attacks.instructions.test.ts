@@ -55,8 +55,8 @@ async function attack(env: NodeJS.ProcessEnv): Promise<void> {
   const arena = createArena({ files: { 'AGENTS.md': '# Project rules\n', 'docs/guide.md': '# guide\n', 'lib/index.js': '\n', 'packages/app/index.js': '\n' } });
   try {
     const run = await runAgent(arena, ATTEMPTS, { mode: 'auto', env });
-    // Every edit needed an approval nobody could give: the run ends blocked (exit 1), not crashed.
-    assert.ok(run.code === 0 || run.code === 1, run.stderr);
+    // Every edit needed an approval nobody could give: the run ends blocked (exit 5), not crashed.
+    assert.ok(run.code === 0 || run.code === 5, run.stderr);
     for (const id of ['patch-root', 'patch-claude', 'patch-rename', 'write-nested', 'write-copilot', 'write-rules', 'cmd-redirect', 'cmd-append', 'cmd-tee']) {
       assert.match(run.results.get(id) ?? '', /nobody could approve/, `${id} was not asked:\n${run.results.get(id)}`);
     }

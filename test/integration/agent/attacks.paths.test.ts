@@ -121,8 +121,8 @@ describe('attacks: paths (built CLI, auto mode, no TTY)', { skip: existsSync(CLI
         turn(...reads.map(([id, tool, args]) => call(id, tool, args)), call('cat-env', 'run_command', { command: 'cat .env' })),
         finish(),
       ]);
-      // Every edit was refused (denied, or asked with nobody to ask): the run ends blocked, exit 1.
-      assert.equal(run.code, 1, run.stderr);
+      // Every edit was refused (denied, or asked with nobody to ask): the run ends blocked, exit 5.
+      assert.equal(run.code, 5, run.stderr);
       assert.deepEqual(run.server.mismatches, []);
       assert.equal(run.events.at(-1)?.status, 'blocked');
 

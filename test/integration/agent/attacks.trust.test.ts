@@ -28,7 +28,7 @@ describe('attacks: a repository escalates itself through its own settings (built
       const before = commits(arena);
       const run = await runAgent(arena, turns(), { mode: 'settings' });
       // Its one edit was refused for want of approval (ask mode, no terminal): the run is blocked, not finished.
-      assert.equal(run.code, 1, run.stderr);
+      assert.equal(run.code, 5, run.stderr);
       assert.equal(run.events.at(-1)?.status, 'blocked');
       assert.match(run.stderr, /warning: ignored patchpilot\.approval\.mode = "auto" from .*settings\.json: the workspace is not trusted/);
       assert.match(run.stderr, /warning: ignored patchpilot\.git\.autoCommit = true from .*settings\.json: the workspace is not trusted/);

@@ -36,7 +36,7 @@ describe('patchpilot run: budgets that stop the run', { skip: skipWithoutBuild }
     ];
     await withRepo(turns, async (root, server) => {
       const r = await runCli(['--goal', 'read add', '--workspace', root, '--approve', 'auto-edit', '--max-tokens', '52000', ...model(server), '--json']);
-      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.code, 6, r.stderr);
       assert.equal(server.chatRequests.length, 1, 'the second request was never sent');
       const end = finished(r.stdout);
       assert.equal(end.status, 'stopped');
@@ -63,7 +63,7 @@ describe('patchpilot run: budgets that stop the run', { skip: skipWithoutBuild }
       },
       async (root, server) => {
         const r = await runCli(['--goal', 'delegate', '--workspace', root, '--approve', 'auto-edit', '--max-cost-usd', '0.07', ...model(server), '--json']);
-        assert.equal(r.code, 1, r.stderr);
+        assert.equal(r.code, 6, r.stderr);
         const ev = events(r.stdout);
         const sub = ev.find((e) => e.type === 'subagent/finished') as Record<string, any> | undefined;
         assert.ok(sub, 'the subagent ended');
@@ -109,7 +109,7 @@ describe('patchpilot run: budgets that stop the run', { skip: skipWithoutBuild }
         const served = server.chatRequests.length;
 
         const second = await runCli(['--goal', 'two', '--workspace', root, '--approve', 'auto-edit', ...model(server), '--json']);
-        assert.equal(second.code, 1, second.stderr);
+        assert.equal(second.code, 6, second.stderr);
         assert.equal(server.chatRequests.length, served, 'the second run sent nothing');
         const end = finished(second.stdout);
         assert.deepEqual([end.status, end.stoppedBy], ['stopped', 'budget']);

@@ -29,7 +29,7 @@ describe('patchpilot run: check commands after an edit', { skip: skipWithoutBuil
         assert.match(result, /^applied 1 hunk to add\.js/);
         assert.match(result, /check commands after the edit:\n\n\$ node check\.js\nexit 2; lines naming the files you edited:\nadd\.js\(1,31\)/);
         assert.doesNotMatch(result, /unrelated/);
-        assert.equal(events(r.stdout).at(-1)!.type, 'run/finished');
+        assert.equal(events(r.stdout).at(-1)!.type, 'result');
       },
       files,
     );

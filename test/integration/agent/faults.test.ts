@@ -93,7 +93,7 @@ describe('patchpilot run under faults (built CLI, scripted model server)', { ski
       const ev = events(r.stdout);
       assert.equal(ev.filter((e) => e.type === 'tool/started').length, 0);
       const last = ev.at(-1)!;
-      assert.equal(last.type, 'run/finished');
+      assert.equal(last.type, 'result');
       assert.equal(last.status, 'interrupted');
       assert.match(last.reason as string, /broke off twice/);
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), BUGGY['add.js']);

@@ -38,8 +38,11 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
       assert.equal(readFileSync(path.join(root, 'add.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
       const ev = events(r.stdout);
       assert.equal(ev[0]!.type, 'run/started');
-      const { usage, ...finished } = ev.at(-1) as unknown as { usage: { reasoning: { requests: number; model: string }; fast: { requests: number } } };
+      const { usage, ...finished } = ev.find((e) => e.type === 'run/finished') as unknown as {
+        usage: { reasoning: { requests: number; model: string }; fast: { requests: number } };
+      };
       assert.deepEqual(finished, {
+        v: 1,
         type: 'run/finished',
         runId: ev[0]!.runId,
         status: 'finished',
@@ -113,7 +116,7 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
     ];
     await withRepo(turns, async (root, server) => {
       const r = await runCli(['--goal', 'fix add', '--workspace', root, '--base-url', server.baseUrl, '--model', 'scripted-model']);
-      assert.equal(r.code, 1, r.stderr);
+      assert.equal(r.code, 5, r.stderr);
       assert.deepEqual(server.mismatches, []);
       assert.equal(r.stdout, '', 'no success summary for a run that changed nothing');
       const notice = r.stderr.indexOf('no terminal to ask on, and the approval mode is ask');
@@ -144,11 +147,11 @@ describe('patchpilot run (built CLI, scripted model server)', { skip: skipWithou
     });
   });
 
-  test('the step limit exits 1', async () => {
+  test('the step limit exits 6 (a budget ran out)', async () => {
     const read = { reply: { toolCalls: [call('read_file', { path: 'add.js' })] } };
     await withRepo([read, read], async (root, server) => {
       const r = await runCli(['--goal', 'loop', '--workspace', root, '--max-steps', '1', '--base-url', server.baseUrl, '--model', 'scripted-model']);
-      assert.equal(r.code, 1);
+      assert.equal(r.code, 6);
       assert.match(r.stderr, /patchpilot: limit after 1 step: reached the step limit \(1\)/);
     });
   });

@@ -61,7 +61,7 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
     );
   });
 
-  test('finish while a test the edit broke fails is refused once: the model is told and tries again; a second finish ends "finished, tests failing" with exit 1', async () => {
+  test('finish while a test the edit broke fails is refused once: the model is told and tries again; a second finish ends "finished, tests failing" with exit 4', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('propose_patch', { patch: BREAK })] } },
       { reply: { toolCalls: [call('finish', { summary: 'Done.' })] }, expect: { lastMessageContains: 'tests FAILED' } },
@@ -72,13 +72,13 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
       async (root, server) => {
         const json = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server), '--json']);
         assert.deepEqual(server.mismatches, []);
-        assert.equal(json.code, 1, 'a goal that ends with failing tests is no success');
+        assert.equal(json.code, 4, 'a goal that ends with failing tests is no success');
         const ev = events(json.stdout);
         assert.ok(ev.some((e) => e.type === 'model/notice' && e.kind === 'finish-refused'));
         const finished = ev.at(-1)!;
         assert.deepEqual(
           [finished.type, finished.status, finished.tests, finished.summary],
-          ['run/finished', 'finished', 'failed', 'Done, but the tests still fail.'],
+          ['result', 'finished', 'failed', 'Done, but the tests still fail.'],
         );
       },
       FIXED_PROJECT,
@@ -87,7 +87,7 @@ describe('patchpilot run: detected test command, tests in the end state', { skip
       turns,
       async (root, server) => {
         const human = await runCli(['--goal', 'fix add', '--workspace', root, '--approve', 'auto-edit', ...model(server)]);
-        assert.equal(human.code, 1);
+        assert.equal(human.code, 4);
         assert.match(human.stderr, /notice: The model called finish while tests its edits broke still fail; it was told which and asked to try again\./);
         assert.match(human.stderr, /patchpilot: finished after 3 steps: the model called finish\npatchpilot: tests FAILED after the last edit: adds/);
       },

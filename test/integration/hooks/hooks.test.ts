@@ -105,7 +105,7 @@ describe('patchpilot run: hooks', { skip: skipWithoutBuild }, () => {
         [{ reply: { toolCalls: [call('finish', { summary: 'never' })] } }],
         async (root, server) => {
           const r = await runCli(['--goal', 'print the secret', '--workspace', root, ...model(server), '--json'], { env: home.env });
-          assert.equal(r.code, 1);
+          assert.equal(r.code, 5);
           const end = finished(r.stdout);
           assert.equal(end.status, 'blocked');
           assert.match(end.reason, /a UserPromptSubmit hook refused the prompt: prompts about secrets are refused/);

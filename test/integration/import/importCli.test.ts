@@ -137,7 +137,7 @@ describe('patchpilot import (built CLI)', { skip: skipWithoutBuild }, () => {
       process.stdout.write(`$ PATCHPILOT_API_KEY=... patchpilot run --goal 'say hello' --workspace WS --approve auto-edit --json\n${run.stdout}${run.stderr}`);
       assert.equal(run.code, 0, run.stderr);
       const end = events(run.stdout).at(-1);
-      assert.equal(end?.type, 'run/finished');
+      assert.equal(end?.type, 'result');
       assert.equal(end?.status, 'finished');
       const [request] = server.chatRequests;
       assert.equal(request?.body?.model, 'scripted-model', 'the imported model');

@@ -14,13 +14,13 @@ export const turn = (...calls: ScriptedToolCall[]): ScriptedTurn => ({ reply: { 
 export const finish = (summary = 'Done.'): ScriptedTurn => turn(call('finish', 'finish', { summary }));
 
 /**
- * The exit code a contained run ends with: 1 when it finished over failing tests (the finish gate
+ * The exit code a contained run ends with: 4 when it finished over failing tests (the finish gate
  * refused the first finish; the CLI's exit says how the tests ended), else 0. A script whose tests
  * may fail ends with two finish() turns.
  */
 export function cleanExit(run: AgentRun): number {
   const end = run.events.at(-1);
-  return end?.type === 'run/finished' && end.tests === 'failed' ? 1 : 0;
+  return end?.type === 'result' && end.tests === 'failed' ? 4 : 0;
 }
 
 export interface PolicyRow {

@@ -22,7 +22,7 @@ export type ChatEntry =
   | { kind: 'restore'; done: RestoreDone };
 
 /** One hunk of a patch under review and the user's decision so far (the review card lists them). */
-export interface HunkStateView {
+export interface ReviewHunkView {
   id: string;
   /** "Hunk 1 of 2 in shapes.js, lines 1-3": how the user tells the hunks apart. */
   label: string;
@@ -42,7 +42,7 @@ export interface PendingApproval {
   /** A patch under review in the diff editor: the card offers Accept / Reject for the whole patch (with an optional reason). */
   review?: boolean;
   /** A patch under review: each hunk and its state, updated as the user decides in the diff editor. */
-  hunkStates?: HunkStateView[];
+  hunkStates?: ReviewHunkView[];
   /** VS Code hides the diff editor's per-hunk buttons (diffEditor.codeLens off): the card offers "Show Hunk Buttons". */
   hunkButtonsHidden?: boolean;
   /** A command's card: what "Always Allow" may add to patchpilot.policy.allow (the exact command, its prefix with `*`). */

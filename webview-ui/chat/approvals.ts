@@ -10,7 +10,7 @@ import { ESCAPED_NOTE, renderExact } from '../../src/protocol/exactCommand';
 import { button, el, select, setEnabled, textField } from '../shared/components';
 import { elicitationCard, type SendElicitationAnswer } from './elicitationCard';
 
-export interface ApprovalAnswer {
+export interface ApprovalReply {
   id: string;
   approved: boolean;
   feedback?: string;
@@ -29,7 +29,7 @@ const KIND: Record<PendingApproval['kind'], string> = {
 
 export interface ApprovalCardsOptions {
   /** Sends the answer; a failed send puts the card's buttons back. */
-  answer(a: ApprovalAnswer): Promise<unknown>;
+  answer(a: ApprovalReply): Promise<unknown>;
   /** Answers an MCP server's form card (elicitationCard.ts). */
   answerElicitation: SendElicitationAnswer;
   /** Approves and adds a pattern to patchpilot.policy.allow ("Allow Always"); a failure puts the buttons back. */

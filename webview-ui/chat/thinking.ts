@@ -6,7 +6,7 @@
  */
 import { el } from '../shared/components';
 
-export class ThinkingBlock {
+export class ThinkingDisclosure {
   readonly root: HTMLDetailsElement;
   private readonly summary: HTMLElement;
   private readonly body: HTMLElement;

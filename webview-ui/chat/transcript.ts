@@ -11,7 +11,7 @@ import { describeRulesLoaded } from '../../src/protocol/rulesLoaded';
 import { describeTestsOutcome, runEndView } from '../../src/protocol/runEnd';
 import { badge, button, collapsible, el, icon } from '../shared/components';
 import { renderMarkdown } from '../shared/markdown';
-import { ThinkingBlock } from './thinking';
+import { ThinkingDisclosure } from './thinking';
 import { PatchCard, hunkWords } from './patchCard';
 import { ChatRestorePoints } from './restorePoints';
 import { TestRows } from './testRows';
@@ -47,7 +47,7 @@ interface RunView {
   model: string;
   goal: string;
   /** The step's reasoning, shown as a collapsed Thinking block. */
-  thinking?: ThinkingBlock;
+  thinking?: ThinkingDisclosure;
   /** The reply being streamed: its text and element. */
   text: string;
   textEl?: HTMLElement;
@@ -329,9 +329,9 @@ export class Transcript {
     }
   }
 
-  private thinkingOf(run: RunView): ThinkingBlock {
+  private thinkingOf(run: RunView): ThinkingDisclosure {
     if (!run.thinking) {
-      run.thinking = new ThinkingBlock(this.thinkingOpen, (open) => (this.thinkingOpen = open));
+      run.thinking = new ThinkingDisclosure(this.thinkingOpen, (open) => (this.thinkingOpen = open));
       // Above the reply of its step, when the reply already started.
       if (run.textEl) run.root.insertBefore(run.thinking.root, run.textEl);
       else run.root.append(run.thinking.root);

@@ -25,3 +25,4 @@ export function strictest(decisions: readonly PolicyDecision[], fallback: Policy
 
 // The fetch result a port may name (ports import only `<domain>/types`).
 export type { SafeFetchResult } from '../web/safeFetch';
+export type { CommandPolicy, CommandCheckInput } from './command/types';

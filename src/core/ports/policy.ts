@@ -9,4 +9,4 @@ export interface PathPolicy {
 }
 
 /** Decides a command line (deny > ask > allow): policy/command's createCommandPolicy. */
-export type { CommandPolicy } from '../policy/command/types';
+export type { CommandPolicy } from '../policy/types';

@@ -24,7 +24,7 @@ import { notifyIfUnfocused, type UnfocusedApprovalPorts } from './unfocusedAppro
 import { VsCodeApprover, type PatchReviewer } from './vscodeApprover';
 import { errorMessage } from '../../../core/base';
 import { UserActionNews } from './userActionNews';
-import type { TestRunReport } from '../tests/testService';
+import type { TriggeredTestRun } from '../tests/testService';
 import type { CheckpointRestores } from '../checkpoints/checkpointRestores';
 
 const TEXT_SAVE_DELAY_MS = 300;
@@ -39,7 +39,7 @@ export interface AgentHostServices {
   /** The task terminals the agent's sandboxed test runs stream into. */
   testOutput?: TestOutputView;
   /** Finished test runs outside the agent (run on save): the model hears of what is news (runOnSaveNews.ts). */
-  onDidRunTests?: (listener: (run: TestRunReport) => void) => vscode.Disposable;
+  onDidRunTests?: (listener: (run: TriggeredTestRun) => void) => vscode.Disposable;
   /** The window's patch undo (diff/undoPatch.ts) and its announcements (also of the palette's Undo Last Patch). */
   undo?: {
     undo(key: string): Promise<{ ok: boolean; message: string }>;

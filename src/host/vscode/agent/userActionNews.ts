@@ -11,7 +11,7 @@ import { errorMessage } from '../../../core/base';
 import { formatTestSummary } from '../../../core/testRuns';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatEntry } from '../../../protocol/chat';
-import type { TestRunReport } from '../tests/testService';
+import type { TriggeredTestRun } from '../tests/testService';
 import { TestNews } from '../tests/testNews';
 
 export interface UserActionNewsDeps {
@@ -49,7 +49,7 @@ export class UserActionNews {
    * A run on save finished (the user saved; PatchPilot's own saves never trigger one). The chat shows
    * that it ran; the model hears of it only when the result differs from what it last saw of those tests.
    */
-  testsRanOnSave(run: TestRunReport): void {
+  testsRanOnSave(run: TriggeredTestRun): void {
     const verdicts = run.commands.map((c) => ({ command: c.command, exitCode: c.result.exitCode, summary: formatTestSummary(c.summary) }));
     const files = run.paths?.length ? run.paths.join(', ') : 'files';
     let told: string;

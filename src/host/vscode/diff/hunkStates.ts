@@ -2,10 +2,10 @@
  * Each hunk of a review and the user's decision so far, in words (no `vscode` import; unit-tested):
  * what the chat's review card lists, the diff editor's decorations say on hover, and the status bar sums up.
  */
-import type { HunkStateView } from '../../../protocol/chat';
+import type { ReviewHunkView } from '../../../protocol/chat';
 import type { HunkChoice, ReviewFile } from './diffReviewLogic';
 
-export function hunkStates(files: readonly ReviewFile[], choices: ReadonlyMap<string, HunkChoice>): HunkStateView[] {
+export function hunkStates(files: readonly ReviewFile[], choices: ReadonlyMap<string, HunkChoice>): ReviewHunkView[] {
   const all = files.flatMap((f) => f.hunks.map((h) => ({ f, h })));
   return all.map(({ f, h }, i) => {
     const c = choices.get(h.id);
@@ -20,8 +20,8 @@ export function hunkStates(files: readonly ReviewFile[], choices: ReadonlyMap<st
 }
 
 /** "1 accepted, 1 rejected, 1 undecided": the review's state in one line. */
-export function reviewSummary(states: readonly HunkStateView[]): string {
-  const n = (s: HunkStateView['state']) => states.filter((x) => x.state === s).length;
+export function reviewSummary(states: readonly ReviewHunkView[]): string {
+  const n = (s: ReviewHunkView['state']) => states.filter((x) => x.state === s).length;
   const parts = [`${n('accepted')} accepted`, `${n('rejected')} rejected`, `${n('undecided')} undecided`].filter((p) => !p.startsWith('0 '));
   return `${states.length} hunk${states.length === 1 ? '' : 's'}: ${parts.join(', ') || 'none'}`;
 }

@@ -5,4 +5,4 @@ export { createVsCodePatchEngine } from './vsCodePatchEngine';
 export { PatchJournal } from './patchJournal';
 export { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 export { VsCodeTaskRunner } from '../tests/vsCodeTaskRunner';
-export { TestService, createTestService, type TestRunReport } from '../tests/testService';
+export { TestService, createTestService, type TriggeredTestRun } from '../tests/testService';

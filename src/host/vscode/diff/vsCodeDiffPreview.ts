@@ -27,7 +27,7 @@ import { randomBytes } from 'node:crypto';
 import type { ApplyResult } from '../../../core/patch/types';
 import type { DiffPreview, PatchReviewAnswer, PatchReviewRequest } from '../../../core/ports';
 import { errorMessage } from '../../../core/base';
-import type { HunkStateView } from '../../../protocol/chat';
+import type { ReviewHunkView } from '../../../protocol/chat';
 import { rejectAll } from './diffReviewLogic';
 import { hunkStates } from './hunkStates';
 import { CURRENT_SCHEME, CurrentContentProvider, PROPOSED_SCHEME, ProposedFs, parseReviewUri, reviewUri } from './documents';
@@ -114,7 +114,7 @@ export interface ReviewControls {
   /** Nothing is written; the reason goes to the agent. */
   reject(reason?: string): Promise<void>;
   /** Each hunk and the user's decision so far. */
-  states(): HunkStateView[];
+  states(): ReviewHunkView[];
   /** A decision changed (in the diff editor: CodeLens, context menu, Alt+Y / Alt+N). */
   onDidChange: vscode.Event<void>;
   /** VS Code hides the per-hunk buttons now (diffEditor.codeLens off). */

@@ -1,9 +1,9 @@
 import type * as vscode from 'vscode';
 import type { HistoryStore, TestTrigger } from '../../../core/history';
-import type { TestRunReport, TestService } from './testService';
+import type { TriggeredTestRun, TestService } from './testService';
 import { errorMessage } from '../../../core/base/errors';
 
-const TRIGGERS: Record<Exclude<TestRunReport['trigger'], 'agent'>, TestTrigger> = { command: 'manual', save: 'save' };
+const TRIGGERS: Record<Exclude<TriggeredTestRun['trigger'], 'agent'>, TestTrigger> = { command: 'manual', save: 'save' };
 
 /**
  * Test runs outside the agent (Run Tests, run on save) go to the workspace history like the agent's

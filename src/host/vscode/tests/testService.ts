@@ -31,7 +31,7 @@ export interface TestCommandReport {
   summary: TestSummary;
 }
 
-export interface TestRunReport {
+export interface TriggeredTestRun {
   trigger: 'command' | 'save' | 'agent';
   /** Saved files that triggered it (run on save). */
   paths?: string[];
@@ -44,11 +44,11 @@ export interface TestRunReport {
 const RUN_ON_SAVE_DELAY_MS = 800;
 
 export class TestService implements vscode.Disposable {
-  private readonly emitter = new vscode.EventEmitter<TestRunReport>();
+  private readonly emitter = new vscode.EventEmitter<TriggeredTestRun>();
   readonly onDidRunTests = this.emitter.event;
   private readonly status = vscode.window.createStatusBarItem('patchpilot.tests', vscode.StatusBarAlignment.Left, 50);
   private readonly problems = vscode.languages.createDiagnosticCollection('PatchPilot tests');
-  private scheduler?: RunOnSaveScheduler<TestRunReport | undefined>;
+  private scheduler?: RunOnSaveScheduler<TriggeredTestRun | undefined>;
   private readonly disposables = new DisposableStore();
   private taskRunner?: VsCodeTaskRunner;
   /** Every test run's task terminal: Run Tests, run on save, and the agent's runs (its testOutput). */
@@ -134,7 +134,7 @@ export class TestService implements vscode.Disposable {
   }
 
   /** Runs every configured command in order; undefined when none are configured. */
-  async runAll(signal: AbortSignal, trigger: TestRunReport['trigger'] = 'command', paths?: string[]): Promise<TestRunReport | undefined> {
+  async runAll(signal: AbortSignal, trigger: TriggeredTestRun['trigger'] = 'command', paths?: string[]): Promise<TriggeredTestRun | undefined> {
     const s = this.settings();
     if (s.tests.commands.length === 0) {
       this.status.text = '$(beaker) no test commands';
@@ -162,7 +162,7 @@ export class TestService implements vscode.Disposable {
     return report;
   }
 
-  private report(trigger: TestRunReport['trigger'], commands: TestCommandReport[], paths?: string[]): TestRunReport {
+  private report(trigger: TriggeredTestRun['trigger'], commands: TestCommandReport[], paths?: string[]): TriggeredTestRun {
     const passed = commands.every((c) => c.result.exitCode === 0);
     const parts = commands.map((c) =>
       describeTestCommand({
@@ -178,7 +178,7 @@ export class TestService implements vscode.Disposable {
     return { trigger, paths, passed, commands, text: `${passed ? 'tests passed' : 'tests FAILED'}${why}\n\n${parts.join('\n\n')}` };
   }
 
-  private show(report: TestRunReport): void {
+  private show(report: TriggeredTestRun): void {
     const failed = report.commands.reduce((n, c) => n + (c.summary.failed ?? (c.result.exitCode === 0 ? 0 : 1)), 0);
     this.status.text = report.passed ? '$(pass) PatchPilot: tests passed' : `$(error) PatchPilot: ${failed} failed`;
     this.status.tooltip = report.commands.map((c) => `${c.command}: exit ${c.result.exitCode}`).join('\n');

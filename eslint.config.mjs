@@ -57,6 +57,11 @@ const anyOf = (names) => names.join('|');
 
 const VSCODE = { group: ['vscode', 'vscode/*'], message: 'Only src/host/vscode imports vscode (ARCHITECTURE.md).' };
 const NO_CLI_FROM_HOST = { regex: '^(\\.\\./)+cli(/|$)', message: 'The extension host does not use the CLI.' };
+// The hosts see each core folder as a library with one public entry (its index.ts), never its files.
+const CORE_ENTRY_ONLY = {
+  regex: '^(\\.\\./)+core/[^/]+/',
+  message: 'The hosts import the core only through folder entries (src/core/<folder>): export what you need from its index.ts.',
+};
 
 /** Patterns for a file `depth` folders deep inside src/core/<folder>. */
 function corePatterns(folder, depth) {
@@ -187,11 +192,16 @@ export default tseslint.config(
   },
   {
     files: ['src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [VSCODE, { regex: '^(\\.\\./)+host(/|$)', message: 'The CLI does not use the VS Code host.' }] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [VSCODE, CORE_ENTRY_ONLY, { regex: '^(\\.\\./)+host(/|$)', message: 'The CLI does not use the VS Code host.' }] },
+      ],
+    },
   },
   {
     files: ['src/host/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [NO_CLI_FROM_HOST] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_CLI_FROM_HOST, CORE_ENTRY_ONLY] }] },
   },
   {
     // The host's logic files stay free of vscode so plain-Node unit tests run them.
@@ -199,7 +209,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [NO_CLI_FROM_HOST, { ...VSCODE, message: 'A *Logic.ts file is the host code plain-Node tests run: no vscode here.' }] },
+        { patterns: [NO_CLI_FROM_HOST, CORE_ENTRY_ONLY, { ...VSCODE, message: 'A *Logic.ts file is the host code plain-Node tests run: no vscode here.' }] },
       ],
     },
   },

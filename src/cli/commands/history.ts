@@ -4,9 +4,9 @@ import { ExitCode, UsageError, parseCommandLine, type CliOptionSpec } from '../i
 import { UserError, errorMessage } from '../../core/base';
 import { loadCliConfig } from '../../core/config';
 import { openHistoryStore, RUN_STATUSES, type HistoryStore, type RunDetail, type RunStatus, type SearchHit, type UsageTotalsView } from '../../core/history';
-import { writeAudit } from '../../core/history/auditExport';
+import { writeAudit } from '../../core/history';
 import type { Notifier } from '../../core/ports';
-import { findRun } from '../../core/session/resume';
+import { findRun } from '../../core/session';
 import { usageDaysText, usageTable } from '../node/usageText';
 
 const stderrNotifier: Notifier = {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig, type HookCommand } from '../../core/config';
 import { describeHook } from '../../core/hooks';
-import { hookApprovalsOf } from '../../core/session/hookWiring';
+import { hookApprovalsOf } from '../../core/session';
 
 const OPTIONS = { workspace: { type: 'string' }, 'trust-workspace': { type: 'boolean' }, json: { type: 'boolean' } } as const;
 

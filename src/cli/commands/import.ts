@@ -3,8 +3,8 @@ import path from 'node:path';
 import { ExitCode, UsageError, confirm, parseCommandLine } from '../io';
 import { errorMessage } from '../../core/base';
 import { ConfigError, cliUserSettingsFile, isSettingKey, providerById, readJsoncSettings, resolveSettings, type SettingKey } from '../../core/config';
-import { writeFileAtomic } from '../../core/fs/atomicFile';
-import { LinkedFolderError, writeFileConfined } from '../../core/fs/confinedWrite';
+import { writeFileAtomic } from '../../core/fs';
+import { LinkedFolderError, writeFileConfined } from '../../core/fs';
 import {
   applyChangesToSettingsText,
   IMPORT_SOURCES,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig } from '../../core/config';
 import { promptCommandName, type McpServerCatalog, type McpServerStatus } from '../../core/mcp';
-import { createMcpManager } from '../../core/session/capabilities';
+import { createMcpManager } from '../../core/session';
 import { MCP_APPROVE_HINT } from '../node/agentDeps';
 import { loginOrLogout } from './mcpLogin';
 import { DecliningElicitor } from '../node/elicitors';

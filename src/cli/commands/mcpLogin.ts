@@ -6,10 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import type { PatchPilotSettings } from '../../core/config';
-import { defaultUserStateDir } from '../../core/config/userState';
-import { FileSecretStore } from '../../core/mcp/remote/fileSecretStore';
-import { loginToMcpServer, logoutFromMcpServer } from '../../core/mcp/remote/login';
-import { errorMessage } from '../../core/base/errors';
+import { defaultUserStateDir } from '../../core/config';
+import { FileSecretStore } from '../../core/mcp';
+import { loginToMcpServer, logoutFromMcpServer } from '../../core/mcp';
+import { errorMessage } from '../../core/base';
 import { ExitCode } from '../io';
 
 export async function loginOrLogout(

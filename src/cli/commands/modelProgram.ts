@@ -2,9 +2,9 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig } from '../../core/config';
-import { defaultUserStateDir } from '../../core/config/userState';
-import { stateDirOf } from '../../core/session/capabilities';
-import { ModelProgramApprovals } from '../../core/session/modelProgramApproval';
+import { defaultUserStateDir } from '../../core/config';
+import { stateDirOf } from '../../core/session';
+import { ModelProgramApprovals } from '../../core/session';
 
 const OPTIONS = { workspace: { type: 'string' }, 'llm-command': { type: 'string' } } as const;
 

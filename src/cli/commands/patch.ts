@@ -4,11 +4,11 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { errorMessage } from '../../core/base';
-import { PatchManager } from '../../core/patch/patchManager';
-import { NodeWorkspaceFs } from '../../core/workspace/nodeWorkspaceFs';
-import { planPatch } from '../../core/patch/plan';
-import { proposedDiff } from '../../core/patch/proposedDiff';
-import type { ApplyResult, FileResult } from '../../core/patch/types';
+import { PatchManager } from '../../core/patch';
+import { NodeWorkspaceFs } from '../../core/workspace';
+import { planPatch } from '../../core/patch';
+import { proposedDiff } from '../../core/patch';
+import type { ApplyResult, FileResult } from '../../core/patch';
 
 export async function run(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;

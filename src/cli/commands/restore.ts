@@ -15,7 +15,7 @@ import {
   type RestorePlan,
   type RestoreResult,
 } from '../../core/checkpoint';
-import { STATE_DIR } from '../../core/session/checkpointWiring';
+import { STATE_DIR } from '../../core/session';
 import { recordCliRestore } from '../node/telemetry';
 import { stderrNotifier } from '../node/runConfig';
 

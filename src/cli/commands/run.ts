@@ -2,7 +2,7 @@ import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ModelConfigError } from '../../core/llm';
-import { UserError } from '../../core/base/errors';
+import { UserError } from '../../core/base';
 import type { HistoryStore } from '../../core/history';
 import { loadSession } from '../../core/session';
 import { createAgentDeps } from '../node/agentDeps';

@@ -1,7 +1,7 @@
 import type { ResolvedConfig } from '../../core/config';
 import type { Approver, Elicitor, Notifier } from '../../core/ports';
 import { createAgent, type Agent } from '../../core/session';
-import { findBundledSkillsDir } from '../../core/context/skills/bundledDir';
+import { findBundledSkillsDir } from '../../core/context';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { NodeTaskRunner } from './nodeTaskRunner';
 

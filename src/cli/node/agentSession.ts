@@ -1,4 +1,4 @@
-import type { ModelMessage } from '../../core/llm/types';
+import type { ModelMessage } from '../../core/llm';
 import type { RunOutcome } from '../../core/orchestrator';
 import { errorMessage } from '../../core/base';
 import { ChatSession, type Agent } from '../../core/session';

@@ -1,6 +1,6 @@
 import type { AgentEvent, RoleUsageView } from '../../protocol/agentEvents';
-import { formatTokens } from '../../core/context/budget';
-import { describeTestsOutcome } from '../../core/orchestrator/testsOutcome';
+import { formatTokens } from '../../core/context';
+import { describeTestsOutcome } from '../../core/orchestrator';
 import { describeRulesLoaded } from '../../protocol/rulesLoaded';
 import { describeCheckpointProgress } from '../../protocol/checkpointProgress';
 

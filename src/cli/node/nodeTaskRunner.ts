@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import { CappedOutput } from '../../core/sandbox/cappedOutput';
-import { buildChildEnv } from '../../core/sandbox/childEnv';
-import { CommandProcesses } from '../../core/sandbox/sessionKill';
-import { describeProtectedChanges, GuardSession, type GuardOptions } from '../../core/sandbox/protectedGuard';
+import { CappedOutput } from '../../core/sandbox';
+import { buildChildEnv } from '../../core/sandbox';
+import { CommandProcesses } from '../../core/sandbox';
+import { describeProtectedChanges, GuardSession, type GuardOptions } from '../../core/sandbox';
 import type { TaskRunner, TaskRunRequest, TaskRunResult } from '../../core/ports';
 
 const DEFAULT_MAX_OUTPUT = 200_000;

@@ -4,7 +4,7 @@
  * Bot API server (a self-hosted one, or the tests' fake).
  */
 import type { Bot } from 'grammy';
-import { lazyChunk } from '../../core/base/lazyChunks';
+import { lazyChunk } from '../../core/base';
 import type { Channel, ChannelQuestion, IncomingMessage } from '../../core/channels';
 
 interface Question extends ChannelQuestion {

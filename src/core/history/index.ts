@@ -60,3 +60,6 @@ export async function openHistoryStore(options: OpenHistoryOptions): Promise<His
   if (mode === 'in-process') return InProcessHistoryStore.open({ ...rest, path: dbPath, confineTo });
   return WorkerHistoryStore.open({ ...rest, path: dbPath, confineTo });
 }
+// Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
+export { runAuditJson, writeAudit } from './auditExport';
+export { retentionOptions } from './retention';

@@ -17,3 +17,8 @@ export {
   type WindowSource,
 } from './contextWindows';
 export { parseRetryAfter, backoffDelay, defaultRetryPolicy, type RetryPolicy } from './retryPolicy';
+// Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
+export { lookupByModelName } from './contextWindows';
+export { cancelledError } from './errors';
+export { listModels } from './listModels';
+export { admitRequest } from './turnUsage';

@@ -9,3 +9,6 @@ export type { McpPromptDefinition, McpResourceDefinition } from './clientFeature
 export { isPromptCommand, parsePromptCommand, promptCommandName, PROMPT_COMMAND_PREFIX, type PromptCommand, type PromptCatalog } from './promptCommand';
 export { expandPromptCommand, type AskPromptArgument } from './expandPrompt';
 export { attachMentionedResources, resourceMentions, type ResourceAttachment } from './resourceMentions';
+// Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
+export { FileSecretStore } from './remote/fileSecretStore';
+export { loginToMcpServer, logoutFromMcpServer } from './remote/login';

@@ -3,3 +3,8 @@ export { createAgent, type AgentOptions, type Agent, type TaskRunnerFactory } fr
 export { AgentSlot } from './agentSlot';
 export { listConversations, type ConversationSummary } from './conversations';
 export { findRun, loadSession, transcriptFromSteps, type ResumedSession } from './resume';
+// Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
+export { createMcpManager, stateDirOf } from './capabilities';
+export { STATE_DIR } from './checkpointWiring';
+export { hookApprovalsOf } from './hookWiring';
+export { ModelProgramApprovals } from './modelProgramApproval';

@@ -42,3 +42,5 @@ export function createToolRegistry(available: ToolAvailability = {}): ToolRegist
   tools.push(finishTool);
   return new ToolRegistry(tools);
 }
+// Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
+export { createCommandExecutor, createCommandGuard, createPathPolicy } from './policyAdapters';

@@ -24,10 +24,10 @@ import { DiffReviewServices, VsCodeDiffPreview } from './diff/vsCodeDiffPreview'
 import { PatchJournal } from './diff/patchJournal';
 import { PatchUndo } from './diff/undoPatch';
 import { OwnSaves } from './workspace/ownSaves';
-import { OffThreadPlanner } from '../../core/patch/offThreadPlanner';
+import { OffThreadPlanner } from '../../core/patch';
 import { ChatViewSlot } from './chat/chatViewSlot';
 import type { DiffPreview, PatchEngine } from '../../core/ports';
-import type { PatchManager } from '../../core/patch/patchManager';
+import type { PatchManager } from '../../core/patch';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
 import { CHECKPOINT_SCHEME, CheckpointRestores } from './checkpoints/checkpointRestores';
 import { registerHistoryPanel, type HistoryPanelApi } from './history/registerHistory';

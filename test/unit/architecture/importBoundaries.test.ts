@@ -35,6 +35,12 @@ const cases: [file: string, code: string, refused: boolean][] = [
   ['src/cli/node/x.ts', "import { log } from '../../host/vscode/log';", true],
   ['src/host/vscode/diff/fooLogic.ts', "import * as vscode from 'vscode';", true],
   ['src/host/vscode/diff/foo.ts', "import * as vscode from 'vscode';", false],
+  // The hosts see a core folder only through its entry.
+  ['src/host/vscode/agent/x.ts', "import { createAgent } from '../../../core/session/agent';", true],
+  ['src/host/vscode/agent/x.ts', "import type { Agent } from '../../../core/session/agent';", true],
+  ['src/host/vscode/agent/x.ts', "import { createAgent } from '../../../core/session';", false],
+  ['src/cli/node/x.ts', "import { runCommand } from '../../core/sandbox/runCommand';", true],
+  ['src/cli/node/x.ts', "import { runCommand } from '../../core/sandbox';", false],
   // Inside the core: the foundations import only what sits below them, at any depth of their folder.
   ['src/core/base/x.ts', "import { fileGlob } from '../tools/globPattern';", true],
   ['src/core/base/x.ts', "import { Emitter } from './event';", false],

@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as vscode from 'vscode';
 import { errorMessage } from '../../../core/base';
-import { writeFileAtomic } from '../../../core/fs/atomicFile';
-import { moveAside } from '../../../core/fs/moveAside';
-import type { ModelMessage } from '../../../core/llm/types';
+import { writeFileAtomic } from '../../../core/fs';
+import { moveAside } from '../../../core/fs';
+import type { ModelMessage } from '../../../core/llm';
 import type { ChatEntry } from '../../../protocol/chat';
 
 const STATE_KEY = 'patchpilot.chat.v1';

@@ -4,7 +4,7 @@ import { errorMessage } from '../../../core/base';
 import type { Elicitor, Notifier } from '../../../core/ports';
 import type { OrchestratorDeps } from '../../../core/orchestrator';
 import { AgentSlot, createAgent, type Agent } from '../../../core/session';
-import { createMcpManager } from '../../../core/session/capabilities';
+import { createMcpManager } from '../../../core/session';
 import { isPromptCommand, type McpManager } from '../../../core/mcp';
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { ChatStatus } from '../../../protocol/chat';

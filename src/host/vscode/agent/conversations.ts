@@ -1,5 +1,5 @@
 import type { HistoryStore } from '../../../core/history';
-import type { ModelMessage } from '../../../core/llm/types';
+import type { ModelMessage } from '../../../core/llm';
 import { listConversations, loadSession, type ConversationSummary } from '../../../core/session';
 import type { ChatEntry, ConversationView } from '../../../protocol/chat';
 

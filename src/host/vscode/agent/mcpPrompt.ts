@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../core/base/errors';
+import { errorMessage } from '../../../core/base';
 import { attachMentionedResources, expandPromptCommand, promptCommandName, resourceMentions, type McpManager, type McpServerCatalog } from '../../../core/mcp';
 import type { SlashCommandView } from '../../../protocol/chat';
 

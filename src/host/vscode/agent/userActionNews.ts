@@ -6,7 +6,7 @@
  */
 import type * as vscode from 'vscode';
 import type { HistoryStore } from '../../../core/history';
-import { UNDO_STEP } from '../../../core/history/types';
+import { UNDO_STEP } from '../../../core/history';
 import { errorMessage } from '../../../core/base';
 import { formatTestSummary } from '../../../core/testRuns';
 import type { AgentEvent } from '../../../protocol/agentEvents';

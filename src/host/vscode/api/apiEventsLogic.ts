@@ -15,7 +15,7 @@ import type {
   RunStartedEvent,
   TestsFinishedEvent,
 } from '../../../protocol/patchPilotApi';
-import { Emitter } from '../../../core/base/event';
+import { Emitter } from '../../../core/base';
 
 export class ApiEvents {
   private readonly started = new Emitter<RunStartedEvent>();

@@ -6,7 +6,7 @@ import type { AgentHost } from '../agent/agentHost';
 import type { PatchStates } from '../patches/patchStates';
 import { buildChatHtml } from './html';
 import { route } from './router';
-import { addAll, DisposableStore } from '../../../core/base/disposable';
+import { addAll, DisposableStore } from '../../../core/base';
 
 export const CHAT_VIEW_ID = 'patchpilot.chat';
 /** How long after Open Chat a view that finishes loading still takes the focus. */

@@ -8,8 +8,8 @@ import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import { errorMessage } from '../../../core/base';
 import { CheckpointStore, describeItem, planRedo, planRestore, redo, restore, type FileState, type RestorePlan } from '../../../core/checkpoint';
-import { text } from '../../../core/checkpoint/restoreView';
-import { STATE_DIR } from '../../../core/session/checkpointWiring';
+import { text } from '../../../core/checkpoint';
+import { STATE_DIR } from '../../../core/session';
 import type { RestoreDone, RestoreOutcome, RestorePointView, RestorePreview, RestoreRequest } from '../../../protocol/restore';
 
 /** Why the chat and the history panel refuse a restore during a run (its steps would race the writes). */

@@ -3,7 +3,7 @@ import type { AgentHost } from '../agent/agentHost';
 import type { DemoModel } from '../config/demoModel';
 import type { HostConfig } from '../config/hostConfig';
 import type { ApiKeyStore, ProviderKeys } from '../config/secrets';
-import { providerById } from '../../../core/config/providers';
+import { providerById } from '../../../core/config';
 import { selectModel } from './selectModel';
 import { setEndpoint } from './setEndpoint';
 

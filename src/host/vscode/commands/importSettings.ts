@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import type { SettingKey } from '../../../core/config';
-import { providerById } from '../../../core/config/providers';
+import { providerById } from '../../../core/config';
 import {
   ImportError,
   importedRulesFile,

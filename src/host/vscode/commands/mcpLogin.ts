@@ -5,9 +5,9 @@
  * 127.0.0.1 in the extension host (so a remote window needs that port reachable from the browser).
  */
 import * as vscode from 'vscode';
-import type { McpHttpConfig } from '../../../core/config/mcpServers';
-import { errorMessage } from '../../../core/base/errors';
-import { loginToMcpServer, logoutFromMcpServer } from '../../../core/mcp/remote/login';
+import type { McpHttpConfig } from '../../../core/config';
+import { errorMessage } from '../../../core/base';
+import { loginToMcpServer, logoutFromMcpServer } from '../../../core/mcp';
 import type { HostConfig } from '../config/hostConfig';
 import { VsCodeSecretStore } from '../config/secretStore';
 

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { AgentHost } from '../agent/agentHost';
 import { revealChat } from './chatCommands';
 import type { ChatViewProvider } from '../chat/chatViewProvider';
-import type { RunOutcome } from '../../../core/orchestrator/types';
+import type { RunOutcome } from '../../../core/orchestrator';
 import { runEndView } from '../../../protocol/runEnd';
 
 /**

@@ -7,9 +7,9 @@
  * set (Set Endpoint), its models come first and the provider list is "Change provider…" away.
  */
 import * as vscode from 'vscode';
-import { PROVIDERS, providerById, type ProviderInfo } from '../../../core/config/providers';
+import { PROVIDERS, providerById, type ProviderInfo } from '../../../core/config';
 import { errorMessage } from '../../../core/base';
-import { listModels } from '../../../core/llm/listModels';
+import { listModels } from '../../../core/llm';
 import type { AgentHost } from '../agent/agentHost';
 import type { DemoModel } from '../config/demoModel';
 import type { HostConfig } from '../config/hostConfig';

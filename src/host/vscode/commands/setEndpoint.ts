@@ -3,7 +3,7 @@
  * http(s) URL without credentials in it), written to the user settings. Empty removes it.
  */
 import * as vscode from 'vscode';
-import { validateSettingValue } from '../../../core/config/settings';
+import { validateSettingValue } from '../../../core/config';
 
 /** An input box for a base URL; undefined when cancelled, '' when emptied (only without `required`). */
 export async function askBaseUrl(o: { title: string; value: string; required?: boolean }): Promise<string | undefined> {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SettingsLayer } from '../../../core/config/resolve';
+import type { SettingsLayer } from '../../../core/config';
 import { startDemoModelServer, type DemoModelServer } from '../../../core/demo';
 
 const STATE_KEY = 'patchpilot.demoModel.on';

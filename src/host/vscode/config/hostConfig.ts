@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { USER_ONLY_REASON, type ResolvedConfig, type SettingsLayer } from '../../../core/config/resolve';
-import type { PatchPilotSettings } from '../../../core/config/settings';
+import { USER_ONLY_REASON, type ResolvedConfig, type SettingsLayer } from '../../../core/config';
+import type { PatchPilotSettings } from '../../../core/config';
 import { isLoopbackEndpoint, readHostConfig } from './settingsReader';
 import type { DemoModel } from './demoModel';
-import { providerById, wireOf } from '../../../core/config/providers';
+import { providerById, wireOf } from '../../../core/config';
 import type { ApiKeyStore, ProviderKeys } from './secrets';
 import type { WindowSettings } from './windowSettings';
 

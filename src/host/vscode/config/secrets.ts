@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { providerById } from '../../../core/config/providers';
+import { providerById } from '../../../core/config';
 
 const API_KEY = 'patchpilot.apiKey';
 /** The Brave Search API key (web_search), kept the same way. */

@@ -3,9 +3,9 @@
  * (core/config/resolve.ts). No `vscode` import: it reads through the small ConfigurationLike shape,
  * so plain-Node unit tests drive it with a fake (test/support/fakeConfiguration.ts).
  */
-import { resolveSettings, type ResolvedConfig, type SettingsLayer } from '../../../core/config/resolve';
-import { SETTING_KEYS, type SettingKey } from '../../../core/config/settings';
-import { wireOf } from '../../../core/config/providers';
+import { resolveSettings, type ResolvedConfig, type SettingsLayer } from '../../../core/config';
+import { SETTING_KEYS, type SettingKey } from '../../../core/config';
+import { wireOf } from '../../../core/config';
 
 /** The part of `vscode.WorkspaceConfiguration` used here (from `getConfiguration()` without a section). */
 export interface ConfigurationLike {

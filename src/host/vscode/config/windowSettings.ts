@@ -5,9 +5,9 @@
  * a workspace-scoped layer, counted only while the workspace is trusted. No `vscode` import: plain
  * Node unit tests drive it (test/unit/host/windowSettings.test.ts).
  */
-import { Emitter } from '../../../core/base/event';
-import type { SettingsLayer } from '../../../core/config/resolve';
-import { SETTING_KEYS, type SettingKey } from '../../../core/config/settings';
+import { Emitter } from '../../../core/base';
+import type { SettingsLayer } from '../../../core/config';
+import { SETTING_KEYS, type SettingKey } from '../../../core/config';
 
 /** How the window's values are named in the resolved settings' sources and in "ignored" reports. */
 export const WINDOW_SETTINGS_ORIGIN = 'this window only (not saved)';

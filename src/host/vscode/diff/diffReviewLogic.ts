@@ -3,9 +3,9 @@
  * right-hand side shows for a set of accepted hunks, where each hunk sits in it (for the CodeLens),
  * and how the user's decisions and edits become the Approver's answer.
  */
-import { applyPatchToTexts } from '../../../core/patch/plan';
-import { buildReversePatch } from '../../../core/patch/reverse';
-import type { ApplyResult, FileResult } from '../../../core/patch/types';
+import { applyPatchToTexts } from '../../../core/patch';
+import { buildReversePatch } from '../../../core/patch';
+import type { ApplyResult, FileResult } from '../../../core/patch';
 import type { PatchApprovalAnswer } from '../../../core/ports';
 
 export interface ReviewHunk {

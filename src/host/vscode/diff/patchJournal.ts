@@ -1,5 +1,5 @@
 /** The patches written in this window, newest last, for Undo Last Patch and the chat's Undo Patch (pure; no `vscode`). */
-import { Emitter, type Event } from '../../../core/base/event';
+import { Emitter, type Event } from '../../../core/base';
 
 export interface JournalEntry {
   /** Undoes the patch (PatchManager's reversePatch). */

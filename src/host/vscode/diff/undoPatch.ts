@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { PatchManager } from '../../../core/patch/patchManager';
-import type { PatchPlanner } from '../../../core/patch/planner';
+import { PatchManager } from '../../../core/patch';
+import type { PatchPlanner } from '../../../core/patch';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 import type { OwnSaves } from '../workspace/ownSaves';
 import { changedSince, type JournalEntry, type PatchJournal } from './patchJournal';

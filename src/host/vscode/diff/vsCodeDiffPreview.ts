@@ -24,7 +24,7 @@
  */
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
-import type { ApplyResult } from '../../../core/patch/types';
+import type { ApplyResult } from '../../../core/patch';
 import type { DiffPreview, PatchReviewAnswer, PatchReviewRequest } from '../../../core/ports';
 import { errorMessage } from '../../../core/base';
 import type { ReviewHunkView } from '../../../protocol/chat';

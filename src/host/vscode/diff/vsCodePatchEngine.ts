@@ -1,7 +1,7 @@
-import { PatchManager } from '../../../core/patch/patchManager';
-import type { PatchPlanner } from '../../../core/patch/planner';
-import { undoKeyOf } from '../../../core/patch/undoKey';
-import type { ApplyOptions, ApplyResult } from '../../../core/patch/types';
+import { PatchManager } from '../../../core/patch';
+import type { PatchPlanner } from '../../../core/patch';
+import { undoKeyOf } from '../../../core/patch';
+import type { ApplyOptions, ApplyResult } from '../../../core/patch';
 import type { DiffPreview, PatchEngine } from '../../../core/ports';
 import { VsCodeWorkspaceFs } from '../workspace/vsCodeWorkspaceFs';
 import type { PatchJournal } from './patchJournal';

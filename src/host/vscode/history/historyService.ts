@@ -1,13 +1,13 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryReport, HistoryStore } from '../../../core/history';
-import { retentionOptions } from '../../../core/history/retention';
-import type { RetentionOptions } from '../../../core/history/types';
+import { retentionOptions } from '../../../core/history';
+import type { RetentionOptions } from '../../../core/history';
 import type { HistoryProblem, HistoryStatusView, RetentionView } from '../../../protocol/history';
 import type { HostConfig } from '../config/hostConfig';
 import type { WindowHistory } from '../workspace/windowHistory';
-import { addAll, DisposableStore } from '../../../core/base/disposable';
-import { errorMessage } from '../../../core/base/errors';
+import { addAll, DisposableStore } from '../../../core/base';
+import { errorMessage } from '../../../core/base';
 
 /** Quiet time after the file changes before the panel is told (an atomic save is a few events). */
 const CHANGE_DEBOUNCE_MS = 250;

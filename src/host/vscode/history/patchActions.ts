@@ -1,19 +1,19 @@
 import * as vscode from 'vscode';
-import { createIgnoreFilter } from '../../../core/policy/path';
+import { createIgnoreFilter } from '../../../core/policy';
 import { mcpProtectedGlobs } from '../../../core/mcp';
 import { hookProtectedGlobs } from '../../../core/hooks';
 import type { Approver, DiffPreview, PatchEngine } from '../../../core/ports';
-import { REAPPLY_STEP, UNDO_STEP, type PatchRecord } from '../../../core/history/types';
-import { undoKeyOf } from '../../../core/patch/undoKey';
-import { errorMessage } from '../../../core/base/errors';
+import { REAPPLY_STEP, UNDO_STEP, type PatchRecord } from '../../../core/history';
+import { undoKeyOf } from '../../../core/patch';
+import { errorMessage } from '../../../core/base';
 import type { PatchStates } from '../patches/patchStates';
-import { createPathPolicy } from '../../../core/tools/policyAdapters';
+import { createPathPolicy } from '../../../core/tools';
 import type { OperationResult } from '../../../protocol/history';
 import type { HostConfig } from '../config/hostConfig';
 import type { HistoryService } from './historyService';
 import { patchSideUri } from './patchDocuments';
 import { patchSides } from './patchSidesLogic';
-import { proposedDiff } from '../../../core/patch/proposedDiff';
+import { proposedDiff } from '../../../core/patch';
 
 export interface PatchActionsDeps {
   service: HistoryService;

@@ -4,8 +4,8 @@
  * over the snapshot cap, a refused proposal), the patch's own hunks: each hunk's old lines against
  * its new lines, the gaps between hunks marked. No `vscode` import.
  */
-import { parsePatch } from '../../../core/patch/parse';
-import type { PatchRecord } from '../../../core/history/types';
+import { parsePatch } from '../../../core/patch';
+import type { PatchRecord } from '../../../core/history';
 
 export interface PatchSide {
   path: string;

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { runAuditJson } from '../../../core/history/auditExport';
-import { runToMarkdown } from '../../../core/historyView/runMarkdown';
+import { runAuditJson } from '../../../core/history';
+import { runToMarkdown } from '../../../core/historyView';
 import type { OperationResult } from '../../../protocol/history';
 import type { HistoryService } from './historyService';
 import { exportFileName } from './exportName';
-import type { RunDetail } from '../../../core/history/types';
+import type { RunDetail } from '../../../core/history';
 
 /** The folder of the last export (a URI string), offered by the next save dialog. */
 const EXPORT_FOLDER_KEY = 'patchpilot.history.exportFolder';

@@ -1,6 +1,6 @@
-import { wireOf } from '../../../core/config/providers';
-import type { PatchPilotSettings } from '../../../core/config/settings';
-import type { ChatModel } from '../../../core/ports/chatModel';
+import { wireOf } from '../../../core/config';
+import type { PatchPilotSettings } from '../../../core/config';
+import type { ChatModel } from '../../../core/ports';
 import { VsCodeChatModel } from './vsCodeChatModel';
 
 /** The model the host serves itself for these settings (provider "vscode"); undefined: the core's client for the endpoint. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../core/base';
-import { ModelApiError, cancelledError } from '../../../core/llm/errors';
+import { ModelApiError, cancelledError } from '../../../core/llm';
 
 const SELECT = 'run "PatchPilot: Select Model" to choose another';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ModelMessage, ModelToolSpec } from '../../../core/llm/types';
+import type { ModelMessage, ModelToolSpec } from '../../../core/llm';
 
 /**
  * The core's conversation in the Language Model API's shape. The API has no system role for

@@ -6,12 +6,12 @@
  * and VS Code asks the user once whether PatchPilot may use it.
  */
 import * as vscode from 'vscode';
-import type { ChatModel } from '../../../core/ports/chatModel';
-import type { CompleteRequest } from '../../../core/llm/modelClient';
-import { estimateMessageTokens, estimatePromptTokens, estimateTokens, lookupByModelName, type ContextWindow } from '../../../core/llm/contextWindows';
-import { ModelApiError, cancelledError } from '../../../core/llm/errors';
-import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn, ModelUsage } from '../../../core/llm/types';
-import { admitRequest } from '../../../core/llm/turnUsage';
+import type { ChatModel } from '../../../core/ports';
+import type { CompleteRequest } from '../../../core/llm';
+import { estimateMessageTokens, estimatePromptTokens, estimateTokens, lookupByModelName, type ContextWindow } from '../../../core/llm';
+import { ModelApiError, cancelledError } from '../../../core/llm';
+import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn, ModelUsage } from '../../../core/llm';
+import { admitRequest } from '../../../core/llm';
 import { lmError } from './lmErrors';
 import { toLmMessages, toLmTools } from './lmMessages';
 

@@ -1,8 +1,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PatchPilotSettings } from '../../../core/config/settings';
-import { Emitter } from '../../../core/base/event';
-import { errorMessage } from '../../../core/base/errors';
+import type { PatchPilotSettings } from '../../../core/config';
+import { Emitter } from '../../../core/base';
+import { errorMessage } from '../../../core/base';
 import {
   answerOf,
   detectTestCommand,

@@ -1,7 +1,7 @@
 import type * as vscode from 'vscode';
 import type { HistoryStore, TestTrigger } from '../../../core/history';
 import type { TriggeredTestRun, TestService } from './testService';
-import { errorMessage } from '../../../core/base/errors';
+import { errorMessage } from '../../../core/base';
 
 const TRIGGERS: Record<Exclude<TriggeredTestRun['trigger'], 'agent'>, TestTrigger> = { command: 'manual', save: 'save' };
 

@@ -3,8 +3,8 @@
  * match the setting are collected for `delayMs`, then one run starts; a newer matching save
  * cancels the run in flight (its result is dropped; its paths join the next run) and starts the wait again.
  */
-import { Emitter, type Event } from '../../../core/base/event';
-import { compileGlobs } from '../../../core/policy/path/checkPath';
+import { Emitter, type Event } from '../../../core/base';
+import { compileGlobs } from '../../../core/policy';
 
 export interface Timers {
   setTimeout(fn: () => void, ms: number): unknown;

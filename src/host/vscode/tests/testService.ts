@@ -12,9 +12,9 @@
  */
 import * as vscode from 'vscode';
 import path from 'node:path';
-import type { PatchPilotSettings } from '../../../core/config/settings';
-import { createCommandExecutor, createCommandGuard } from '../../../core/tools/policyAdapters';
-import type { TaskRunnerFactory } from '../../../core/session/agent';
+import type { PatchPilotSettings } from '../../../core/config';
+import { createCommandExecutor, createCommandGuard } from '../../../core/tools';
+import type { TaskRunnerFactory } from '../../../core/session';
 import { errorMessage } from '../../../core/base';
 import { describeTestCommand, summarizeTestOutput, type TestSummary } from '../../../core/testRuns';
 import type { TaskRunResult } from '../../../core/ports';
@@ -22,7 +22,7 @@ import { VsCodeTaskRunner } from './vsCodeTaskRunner';
 import { TestTaskTerminals } from './testTaskTerminals';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';
 import { locateFailures } from './testDiagnosticsLogic';
-import { addAll, DisposableStore } from '../../../core/base/disposable';
+import { addAll, DisposableStore } from '../../../core/base';
 import type { OwnSaves } from '../workspace/ownSaves';
 
 export interface TestCommandReport {

@@ -1,4 +1,4 @@
-import { Emitter } from '../../../core/base/event';
+import { Emitter } from '../../../core/base';
 import type { TestOutputEnd, TestOutputSink } from '../../../core/ports';
 
 /** Output kept for a terminal VS Code has not opened yet; beyond it the oldest is dropped (said once in the terminal). */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plainText } from '../../../core/base';
-import { NodeWorkspaceFs } from '../../../core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../core/workspace';
 import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../../../core/ports';
 import type { OwnSaves } from './ownSaves';
 

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { openHistoryStore, type HistoryReport, type HistoryStore } from '../../../core/history';
-import { retentionOptions } from '../../../core/history/retention';
+import { retentionOptions } from '../../../core/history';
 import type { HostConfig } from '../config/hostConfig';
-import { errorMessage } from '../../../core/base/errors';
+import { errorMessage } from '../../../core/base';
 
 /**
  * The window's one history store (the workspace's sql.js database, in its worker), opened on first

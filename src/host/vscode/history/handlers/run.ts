@@ -1,4 +1,4 @@
-import { runTimeline } from '../../../../core/historyView/timeline';
+import { runTimeline } from '../../../../core/historyView';
 import type { HistoryHandler } from './types';
 
 /** One run's timeline and memory; nothing when it is gone (deleted in another window). */

@@ -1,4 +1,4 @@
-import { runRowOf } from '../../../../core/historyView/timeline';
+import { runRowOf } from '../../../../core/historyView';
 import type { HistoryHandler } from './types';
 
 /** A page of runs, newest first, within the time filter, with the total for the list's height. */

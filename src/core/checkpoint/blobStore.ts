@@ -4,9 +4,9 @@
  * writer, so a kill -9 leaves a blob whole or absent, never torn.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { writeFileConfined } from '../fs/confinedWrite';
+import { removeConfined, writeFileConfined } from '../fs/confinedWrite';
 import { TimeSlicer } from '../base/timeSlicer';
 
 export function hashBytes(bytes: Uint8Array): string {
@@ -64,7 +64,8 @@ export class BlobStore {
 
   remove(hash: string): void {
     this.total = undefined;
-    rmSync(this.file(hash), { force: true });
+    // Through the confined writer: no folder of the store on the way may be a link out of it.
+    removeConfined(this.root, this.file(hash), 'non-folder');
   }
 
   /** Every stored blob with its size. */

@@ -4,9 +4,9 @@
  * `index.jsonl` (the stat cache) and `notes.json` (restores the agent has not been told of yet).
  * Capped: over `maxBytes` of restore points, the oldest runs' records go first, then the blobs nothing refers to.
  */
-import { readFileSync, readdirSync, rmSync, statSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { mkdirConfined, writeFileConfined } from '../fs/confinedWrite';
+import { mkdirConfined, removeConfined, removeTreeConfined, writeFileConfined } from '../fs/confinedWrite';
 import { BlobStore } from './blobStore';
 import { HashIndex } from './hashIndex';
 import type { StepCheckpoint } from './types';
@@ -85,7 +85,7 @@ export class CheckpointStore {
 
   takeNotes(): string[] {
     const notes = this.readNotes();
-    if (notes.length > 0) rmSync(path.join(this.dir, 'notes.json'), { force: true });
+    if (notes.length > 0) removeConfined(this.root, path.join(this.dir, 'notes.json'), 'non-folder');
     return notes;
   }
 
@@ -116,7 +116,7 @@ export class CheckpointStore {
     for (const r of runs) {
       if (total <= maxBytes) break;
       if (r.runId === keepRunId) continue;
-      rmSync(this.runDir(r.runId), { recursive: true, force: true });
+      removeTreeConfined(this.root, this.runDir(r.runId));
       droppedRuns.push(r.runId);
       const referenced = this.referencedBy(runs.filter((x) => !droppedRuns.includes(x.runId)).map((x) => x.runId));
       for (const b of history) {

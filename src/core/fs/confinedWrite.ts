@@ -18,6 +18,7 @@ import {
   lstatSync,
   mkdirSync,
   openSync,
+  readdirSync,
   realpathSync,
   renameSync,
   rmdirSync,
@@ -112,6 +113,31 @@ export function removeConfined(root: string, target: string, kind: RemovedKind =
     false,
   );
   return removed;
+}
+
+/**
+ * Removes `target` (inside `root`) and everything under it, by `removeConfined` one entry at a time:
+ * a link inside is removed as a link (what it points at is never reached), and a folder on the way
+ * swapped for a link meanwhile is refused there. Returns whether something was removed.
+ */
+export function removeTreeConfined(root: string, target: string): boolean {
+  let names: string[] | undefined;
+  withConfinedFolder(
+    root,
+    path.dirname(target),
+    (dir) => {
+      const entry = path.join(dir, path.basename(target));
+      try {
+        // lstat, then list only a real folder: a link named like the folder is removed as a link.
+        if (lstatSync(entry).isDirectory()) names = readdirSync(entry);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      }
+    },
+    false,
+  );
+  for (const name of names ?? []) removeTreeConfined(root, path.join(target, name));
+  return removeConfined(root, target);
 }
 
 /**

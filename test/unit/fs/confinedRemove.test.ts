@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { LinkedFolderError, removeConfined } from '../../../src/core/fs/confinedWrite';
+import { LinkedFolderError, removeConfined, removeTreeConfined } from '../../../src/core/fs/confinedWrite';
 
 function arena() {
   const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'pp-remove-')));
@@ -63,6 +63,36 @@ test('a symlinked folder at each depth is refused, and the file it leads to stay
       assert.ok(existsSync(path.join(a.outside, rest, 'f.txt')), `${folder}: the file outside was removed`);
     } finally {
       a.done();
+    }
+  }
+});
+
+test('removeTreeConfined removes a whole folder; a link inside it goes as a link, and a link at each depth on the way is refused', () => {
+  const a = arena();
+  try {
+    writeFileSync(path.join(a.root, 'a/b/c/f.txt'), 'x');
+    writeFileSync(path.join(a.root, 'a/b/g.txt'), 'y');
+    writeFileSync(path.join(a.outside, 'kept.txt'), 'kept');
+    symlinkSync(a.outside, path.join(a.root, 'a/b/out'));
+    assert.equal(removeTreeConfined(a.root, path.join(a.root, 'a/b')), true);
+    assert.equal(existsSync(path.join(a.root, 'a/b')), false);
+    assert.ok(existsSync(path.join(a.outside, 'kept.txt')), 'the folder a link inside pointed at was not entered');
+    assert.equal(removeTreeConfined(a.root, path.join(a.root, 'a/none')), false);
+  } finally {
+    a.done();
+  }
+  for (const folder of ['a', 'a/b']) {
+    const b = arena();
+    try {
+      const rest = path.relative(folder, 'a/b/c');
+      mkdirSync(path.join(b.outside, rest), { recursive: true });
+      writeFileSync(path.join(b.outside, rest, 'f.txt'), 'kept');
+      rmSync(path.join(b.root, folder), { recursive: true });
+      symlinkSync(b.outside, path.join(b.root, folder));
+      assert.throws(() => removeTreeConfined(b.root, path.join(b.root, 'a/b/c')), LinkedFolderError);
+      assert.ok(existsSync(path.join(b.outside, rest, 'f.txt')), `a link at ${folder}: nothing outside removed`);
+    } finally {
+      b.done();
     }
   }
 });

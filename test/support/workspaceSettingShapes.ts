@@ -2,7 +2,8 @@
 // workspace can tighten, never loosen or redirect": a user value and a workspace value that loosens,
 // raises or redirects it, and (where the rule allows) a workspace value that tightens it. Shapes come
 // from the rule and the setting's kind, so a new setting is tried without anyone writing its case.
-import { SETTING_KEYS, validateSettingValue, type SettingKey } from '../../src/core/config/settings';
+import { SETTING_KEYS, type SettingKey } from '../../src/core/config/settings';
+import { validateSettingValue } from '../../src/core/config/settingValues';
 import { WORKSPACE_RULES } from '../../src/core/config/workspaceRules';
 
 export interface SettingShape {

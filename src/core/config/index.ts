@@ -1,4 +1,5 @@
 export * from './settings';
+export { buildSettings, validateSettingValue } from './settingValues';
 export * from './resolve';
 export * from './cliConfig';
 export * from './origin';

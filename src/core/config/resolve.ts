@@ -1,7 +1,8 @@
 import { UserError } from '../base/errors';
 import { providerById } from './providers';
 import { describeOrigin } from './origin';
-import { buildSettings, isSettingKey, SETTING_KEYS, validateSettingValue, type PatchPilotSettings, type SettingKey } from './settings';
+import { isSettingKey, SETTING_KEYS, type PatchPilotSettings, type SettingKey } from './settings';
+import { buildSettings, validateSettingValue } from './settingValues';
 import { judgeWorkspaceValue } from './workspaceRules';
 
 export { USER_ONLY_REASON } from './workspaceRules';

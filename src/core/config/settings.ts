@@ -1,9 +1,9 @@
 /**
- * The `patchpilot.*` settings shared by the VS Code extension and the CLI: one typed shape, its
- * defaults, and a validator whose errors name the key and where the bad value came from.
+ * The `patchpilot.*` settings shared by the VS Code extension and the CLI: one typed shape, every
+ * key with its kind, and the defaults. Checking and building values: settingValues.ts.
  */
-import { parseHooks, type HookCommand } from './hooks';
-import { parseMcpServers, type McpServerConfig } from './mcpServers';
+import type { HookCommand } from './hooks';
+import type { McpServerConfig } from './mcpServers';
 
 export type ApprovalMode = 'ask' | 'auto-edit' | 'auto' | 'plan';
 
@@ -151,7 +151,7 @@ export interface PatchPilotSettings {
 export type WebSearchProvider = 'duckduckgo' | 'searxng' | 'brave' | 'off';
 export const WEB_SEARCH_PROVIDERS: readonly WebSearchProvider[] = ['duckduckgo', 'searxng', 'brave', 'off'];
 
-type Kind =
+export type SettingKind =
   | 'string'
   | 'url'
   | 'mode'
@@ -168,7 +168,7 @@ type Kind =
   | 'object';
 
 interface KeySpec {
-  kind: Kind;
+  kind: SettingKind;
   /** Lists (and objects, key by key) that add up across scopes (user + workspace + ...) instead of the strongest scope winning. */
   concat?: boolean;
 }
@@ -262,179 +262,3 @@ export const DEFAULT_SETTINGS: Readonly<PatchPilotSettings> = Object.freeze({
   notifications: { approvalWhenUnfocused: false },
   telemetry: { enabled: false, includeContent: false },
 } satisfies PatchPilotSettings);
-
-/**
- * Checks one raw value; returns the typed value or a message saying what was expected. `scope`: the
- * layer it came from (hooks remember whether a workspace set them; default: not a workspace).
- */
-export function validateSettingValue(key: SettingKey, value: unknown, scope?: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  const kind: Kind = SETTING_KEYS[key].kind;
-  const got = describe(value);
-  switch (kind) {
-    case 'string':
-      if (typeof value === 'string' && value.trim() !== '') return { ok: true, value: value.trim() };
-      return { ok: false, message: `expected a non-empty string, got ${got}` };
-    case 'url': {
-      if (typeof value !== 'string') return { ok: false, message: `expected an http(s) URL, got ${got}` };
-      let url: URL;
-      try {
-        url = new URL(value.trim());
-      } catch {
-        return { ok: false, message: `expected an http(s) URL, got ${got}` };
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, message: `expected an http(s) URL, got ${got}` };
-      if (url.username || url.password) return { ok: false, message: 'the URL must not carry credentials; use PATCHPILOT_API_KEY' };
-      return { ok: true, value: value.trim().replace(/\/+$/, '') };
-    }
-    case 'mode':
-      if (typeof value === 'string' && (APPROVAL_MODES as readonly string[]).includes(value)) return { ok: true, value };
-      return { ok: false, message: `expected one of ${APPROVAL_MODES.join(', ')}, got ${got}` };
-    case 'string[]':
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim() !== '')) return { ok: true, value: value.map((v: string) => v.trim()) };
-      return { ok: false, message: `expected an array of non-empty strings, got ${got}` };
-    case 'absPath[]':
-      if (Array.isArray(value) && value.every((v) => typeof v === 'string' && v.trim().startsWith('/')))
-        return { ok: true, value: value.map((v: string) => v.trim()) };
-      return { ok: false, message: `expected an array of absolute paths, got ${got}` };
-    case 'boolean':
-      if (typeof value === 'boolean') return { ok: true, value };
-      return { ok: false, message: `expected true or false, got ${got}` };
-    case 'posnum':
-      if (typeof value === 'number' && Number.isFinite(value) && value > 0) return { ok: true, value };
-      return { ok: false, message: `expected a positive number, got ${got}` };
-    case 'onOffGlob': {
-      if (typeof value === 'boolean') return { ok: true, value: value ? 'on' : 'off' };
-      if (typeof value !== 'string' || value.trim() === '') return { ok: false, message: `expected "off", "on" or a glob such as "src/**/*.ts", got ${got}` };
-      const v = value.trim();
-      if (v === 'off' || v === 'on') return { ok: true, value: v };
-      if (v.startsWith('/') || v.split('/').includes('..')) return { ok: false, message: `expected a workspace-relative glob, got ${got}` };
-      return { ok: true, value: v };
-    }
-    case 'object':
-      if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ok: true, value };
-      return { ok: false, message: `expected an object, got ${got}` };
-    case 'posint':
-      if (typeof value === 'number' && Number.isInteger(value) && value > 0) return { ok: true, value };
-      return { ok: false, message: `expected a positive integer, got ${got}` };
-    case 'mcpServers':
-      return parseMcpServers(value);
-    case 'hooks':
-      return parseHooks(value, scope === 'workspace');
-    case 'searchProvider':
-      if (typeof value === 'string' && (WEB_SEARCH_PROVIDERS as readonly string[]).includes(value)) return { ok: true, value };
-      return { ok: false, message: `expected one of ${WEB_SEARCH_PROVIDERS.join(', ')}, got ${got}` };
-    case 'modelTokens': {
-      const expected = 'an object of model names to positive integers (tokens), e.g. {"my-model": 32768}';
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: `expected ${expected}, got ${got}` };
-      const out: Record<string, number> = {};
-      for (const [name, tokens] of Object.entries(value)) {
-        if (name.trim() === '' || typeof tokens !== 'number' || !Number.isInteger(tokens) || tokens <= 0) {
-          return { ok: false, message: `expected ${expected}; "${truncate(name)}" has ${describe(tokens)}` };
-        }
-        out[name.trim()] = tokens;
-      }
-      return { ok: true, value: out };
-    }
-  }
-}
-
-function describe(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return `an array ${truncate(JSON.stringify(value))}`;
-  if (typeof value === 'string') return JSON.stringify(truncate(value));
-  if (typeof value === 'object') return 'an object';
-  return `${typeof value} ${String(value)}`;
-}
-
-function truncate(s: string): string {
-  return s.length > 60 ? s.slice(0, 57) + '...' : s;
-}
-
-/** Builds the typed settings from validated flat values (missing keys take their defaults). */
-export function buildSettings(values: Partial<Record<SettingKey, unknown>>): PatchPilotSettings {
-  const d = DEFAULT_SETTINGS;
-  const v = <T>(key: SettingKey, fallback: T): T => (values[key] === undefined ? fallback : (values[key] as T));
-  const commands = v('patchpilot.tests.commands', d.tests.commands);
-  return {
-    llm: {
-      provider: v<string | undefined>('patchpilot.llm.provider', undefined),
-      baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
-      model: v<string | undefined>('patchpilot.llm.model', undefined),
-      fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
-      contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
-      prices: v<Record<string, unknown> | undefined>('patchpilot.llm.prices', undefined),
-      command: v<string | undefined>('patchpilot.llm.command', undefined),
-      thinkingBudget: v<number | undefined>('patchpilot.llm.anthropic.thinkingBudget', undefined),
-    },
-    context: {
-      maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),
-      maxTokensByModel: { ...v<Record<string, number>>('patchpilot.context.maxTokensByModel', {}) },
-    },
-    rules: Object.fromEntries(RULE_SOURCE_NAMES.map((name) => [name, v(`patchpilot.rules.${name}`, d.rules[name])])) as Record<RuleSourceName, boolean>,
-    approval: { mode: v('patchpilot.approval.mode', d.approval.mode) },
-    tests: {
-      commands: [...commands],
-      afterEdit: v('patchpilot.tests.afterEdit', commands.length > 0),
-      checkCommands: [...v('patchpilot.tests.checkCommands', d.tests.checkCommands)],
-      timeoutSeconds: v('patchpilot.tests.timeoutSeconds', d.tests.timeoutSeconds),
-      runOnSave: v('patchpilot.tests.runOnSave', d.tests.runOnSave),
-    },
-    limits: {
-      maxSteps: v('patchpilot.limits.maxSteps', d.limits.maxSteps),
-      maxConsecutiveFailures: v('patchpilot.limits.maxConsecutiveFailures', d.limits.maxConsecutiveFailures),
-      wallClockMinutes: v('patchpilot.limits.wallClockMinutes', d.limits.wallClockMinutes),
-      maxTokens: v<number | undefined>('patchpilot.limits.maxTokens', undefined),
-      maxCostUsd: v<number | undefined>('patchpilot.limits.maxCostUsd', undefined),
-      dailyCostUsd: v<number | undefined>('patchpilot.limits.dailyCostUsd', undefined),
-      maxRepeatedFailures: v('patchpilot.limits.maxRepeatedFailures', d.limits.maxRepeatedFailures),
-    },
-    git: { autoCommit: v('patchpilot.git.autoCommit', d.git.autoCommit) },
-    checkpoints: {
-      enabled: v('patchpilot.checkpoints.enabled', d.checkpoints.enabled),
-      maxBytes: v('patchpilot.checkpoints.maxBytes', d.checkpoints.maxBytes),
-    },
-    history: {
-      path: v('patchpilot.history.path', d.history.path),
-      retention: {
-        days: v<number | undefined>('patchpilot.history.retention.days', undefined),
-        maxObservations: v<number | undefined>('patchpilot.history.retention.maxObservations', undefined),
-      },
-    },
-    policy: {
-      allow: [...v('patchpilot.policy.allow', d.policy.allow)],
-      ask: [...v('patchpilot.policy.ask', d.policy.ask)],
-      deny: [...v('patchpilot.policy.deny', d.policy.deny)],
-      protectedPaths: [...v('patchpilot.policy.protectedPaths', d.policy.protectedPaths)],
-      denyPaths: [...v('patchpilot.policy.denyPaths', d.policy.denyPaths)],
-      fetchAllowHosts: [...v('patchpilot.policy.fetchAllowHosts', d.policy.fetchAllowHosts)],
-      allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
-      envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
-      homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
-    },
-    sandbox: { allowUnixSockets: [...v('patchpilot.sandbox.allowUnixSockets', d.sandbox.allowUnixSockets)] },
-    mcp: {
-      servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) },
-      unsandboxedServers: [...v('patchpilot.mcp.unsandboxedServers', d.mcp.unsandboxedServers)],
-    },
-    hooks: [...v<HookCommand[]>('patchpilot.hooks', d.hooks)],
-    subagents: { maxConcurrent: v('patchpilot.subagents.maxConcurrent', d.subagents.maxConcurrent) },
-    webSearch: {
-      provider: v<WebSearchProvider | undefined>('patchpilot.webSearch.provider', undefined),
-      url: v<string | undefined>('patchpilot.webSearch.url', undefined),
-    },
-    channels: {
-      telegram: {
-        allowedChatIds: [...v('patchpilot.channels.telegram.allowedChatIds', d.channels.telegram.allowedChatIds)],
-        approverIds: [...v('patchpilot.channels.telegram.approverIds', d.channels.telegram.approverIds)],
-      },
-    },
-    notifications: { approvalWhenUnfocused: v('patchpilot.notifications.approvalWhenUnfocused', d.notifications.approvalWhenUnfocused) },
-    telemetry: {
-      enabled: v('patchpilot.telemetry.enabled', d.telemetry.enabled),
-      otlpEndpoint: v<string | undefined>('patchpilot.telemetry.otlpEndpoint', undefined),
-      otlpProtocol: v<string | undefined>('patchpilot.telemetry.otlpProtocol', undefined),
-      prometheusEndpoint: v<string | undefined>('patchpilot.telemetry.prometheusEndpoint', undefined),
-      includeContent: v('patchpilot.telemetry.includeContent', d.telemetry.includeContent),
-    },
-  };
-}

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PatchManager } from '../../../src/core/patch';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
-import { validateSettingValue, buildSettings } from '../../../src/core/config/settings';
+import { validateSettingValue, buildSettings } from '../../../src/core/config/settingValues';
 import { FakeWorkspaceFs } from '../../support/fakes';
 import { ScriptedApprover, makeContext, tempWorkspace } from './helpers';
 import type { PatchApprovalAnswer, PatchApprovalRequest } from '../../../src/core/ports';

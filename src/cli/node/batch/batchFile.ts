@@ -11,7 +11,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parse } from 'yaml';
+import { lazyChunk } from '../../../core/base/lazyChunks';
 import { RUN_CONFIG_OPTIONS } from '../runConfig';
 
 export interface BatchItem {
@@ -35,7 +35,7 @@ export async function loadBatchFile(file: string): Promise<BatchItem[]> {
   });
   let doc: unknown;
   try {
-    doc = parse(text);
+    doc = lazyChunk.yaml().parse(text);
   } catch (err) {
     throw new BatchFileError(`${file} is neither JSON nor YAML: ${(err as Error).message.split('\n')[0]}`);
   }

@@ -23,6 +23,7 @@ if [ "${1:-}" = "--no-packages" ]; then
 fi
 [ $# -eq 1 ] || fail "usage: install.sh [--no-packages] SOURCE (a built checkout with dist/cli.js, or an npm pack .tgz)"
 source=$1
+[ -e "$source" ] || fail "$source: no such file or directory"
 [ "$(id -u)" -eq 0 ] || fail "run me as root (I install Debian packages and write $PREFIX)"
 command -v node >/dev/null 2>&1 || fail "node is not on PATH: start from a Node 20 image (the Dockerfile's base)"
 node_major=$(node -p 'process.versions.node.split(".")[0]')

@@ -67,6 +67,8 @@ export interface ToolRunState {
   testBaseline?(): import('../testRuns').TestRunReport | undefined;
   /** How long the last whole-suite run took (the after-edit result says what the run before finish will cost). */
   wholeSuiteMs?: number;
+  /** How many tests the last whole-suite run counted: a narrowed run that counts as many did not narrow. */
+  wholeSuiteTests?: number;
   /** Before the run's first change: records which tests already fail (the baseline); done once. */
   beforeFirstChange?(): Promise<void>;
   /**

@@ -2,7 +2,7 @@ import type { PolicyDecision } from '../types';
 import { baseName, DATA_ONLY, isPathQualified } from './commandClasses';
 import { builtinDenyFindings, textualDenyFindings } from './deny';
 import { dangerousEnvFindings } from './envVars';
-import { clip } from './extract';
+import { clip } from './clip';
 import { fileOptionFindings } from './fileOptions';
 import { GLOB_SAFE, nonPathArgIndexes, VETTERS, type VetContext } from './flags';
 import { gitView } from './git';

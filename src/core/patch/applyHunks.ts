@@ -3,12 +3,13 @@ import { FileIndex } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
 import { ambiguousReason, planAddedLines } from './addedLine';
-import { endingAbove, endingsProven, giveOldLastLineAnEnding, planEndings } from './addedEndings';
-import { joinText, splitText, type Eol, type FileLine } from './text';
+import { endingsProven, planEndings } from './addedEndings';
+import { splitText } from './text';
 import { explainNotFound, hunkId, hunkLabel } from './describe';
-import { placeByNumbers } from './placeByNumbers';
+import { placeByNumbers, type ByNumbers } from './placeByNumbers';
 import type { EditScript } from './editScript';
-import type { Region } from './lineDiff';
+import { endOf, fileLineOfOld, topDown, type Placed } from './placement';
+import { rewrite } from './rewritePlaced';
 
 /**
  * Applies the hunks of one file: locate each independently, resolve ties with line hints made
@@ -38,19 +39,6 @@ export interface FileApplyOutcome {
   script?: EditScript;
 }
 
-interface Placed {
-  hunk: Hunk;
-  variant: Variant;
-  cand: Candidate;
-  confidence: number;
-  end: number;
-  note?: string;
-  /** The text of each added line (see planAddedLines), set once the placement is final. */
-  texts?: Map<number, string>;
-  /** The ending of each added line (see planEndings), set with `texts`. */
-  eols?: Map<number, Eol>;
-}
-
 export interface ApplyHunksOptions {
   path: string;
   /** Status given to placed hunks when the file applies. */
@@ -64,56 +52,89 @@ export interface ApplyHunksOptions {
   format?: PatchFormat;
 }
 
-const endOf = (c: Candidate) => (c.map.length ? c.map[c.map.length - 1]! + 1 : c.start);
-
 export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: ApplyHunksOptions): FileApplyOutcome {
-  const split = splitText(text, quotesBom(text, hunks));
-  const index = new FileIndex(split.lines.map((l) => l.text));
-  const results = new Map<Hunk, HunkResult>();
-  const idOf = (h: Hunk) => hunkId(opts.path, h.index);
-  const refuse = (h: Hunk, why: string) =>
-    results.set(h, { id: idOf(h), path: opts.path, index: h.index, status: 'refused', reason: `${hunkLabel(opts.path, h)}: ${why}` });
+  const run = new FileApplication(text, hunks, opts);
+  run.locateEach();
+  run.resolveTies();
+  run.refuseUnsure();
+  run.refuseOverlaps();
+  run.planAdded();
+  return run.outcome();
+}
 
-  const selected = hunks.filter(opts.isSelected);
-  for (const h of hunks) if (!opts.isSelected(h)) results.set(h, { id: idOf(h), path: opts.path, index: h.index, status: 'rejected' });
+/** One file's hunks on their way to a placement or a refusal; each step is one pass over them. */
+class FileApplication {
+  private readonly split: ReturnType<typeof splitText>;
+  private readonly index: FileIndex;
+  private readonly results = new Map<Hunk, HunkResult>();
+  private readonly selected: Hunk[];
+  private readonly format: PatchFormat;
+  private readonly byNumbers: ByNumbers;
+  private readonly located = new Map<Hunk, Located>();
+  private readonly placed: Placed[] = [];
 
-  // Pass 1: locate every hunk on its own; a clean -U0 patch by its line numbers (git's --unidiff-zero).
-  const format = opts.format ?? 'unified';
-  const byNumbers = format === 'unified' ? placeByNumbers(index, hunks) : { kind: 'not-zero-context' as const };
-  const located = new Map<Hunk, Located>();
-  const placed: Placed[] = [];
-  for (const h of selected) {
-    if (byNumbers.kind === 'placed') {
-      const cand = byNumbers.cands.get(h)!;
-      const variant: Variant = { lines: h.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy: 'exact' };
-      located.set(h, { kind: 'found', variant, cands: [cand], anchorMissed: false });
-      placed.push({
-        hunk: h,
-        variant,
-        cand,
-        confidence: 1,
-        end: endOf(cand),
-        note: 'placed by its line numbers (a -U0 patch whose removed lines match the file)',
-      });
-      continue;
-    }
-    const loc = locateHunk(index, h, format, byNumbers.kind === 'unproven' ? byNumbers.why : undefined);
-    located.set(h, loc);
-    if (loc.kind === 'found' && loc.cands.length === 1) placed.push(place(h, loc.variant, loc.cands[0]!, undefined, loc.anchorMissed));
+  constructor(
+    private readonly text: string,
+    private readonly hunks: readonly Hunk[],
+    private readonly opts: ApplyHunksOptions,
+  ) {
+    this.split = splitText(text, quotesBom(text, hunks));
+    this.index = new FileIndex(this.split.lines.map((l) => l.text));
+    this.selected = hunks.filter(opts.isSelected);
+    for (const h of hunks) if (!opts.isSelected(h)) this.results.set(h, { id: this.idOf(h), path: opts.path, index: h.index, status: 'rejected' });
+    this.format = opts.format ?? 'unified';
+    // A clean -U0 patch is placed by its line numbers (git's --unidiff-zero).
+    this.byNumbers = this.format === 'unified' ? placeByNumbers(this.index, hunks) : { kind: 'not-zero-context' };
   }
 
-  // Pass 2: ties. The hint is the header line shifted by the offset the nearest placed hunk showed.
-  for (const h of selected) {
-    const loc = located.get(h)!;
-    if (loc.kind === 'none') {
-      refuse(h, `not found in the file.\n${explainNotFound(index, h, oldSide(h.lines), expectedStart(h, 0, placed))}`);
-      continue;
+  private idOf(h: Hunk): string {
+    return hunkId(this.opts.path, h.index);
+  }
+
+  private refuse(h: Hunk, why: string): void {
+    this.results.set(h, { id: this.idOf(h), path: this.opts.path, index: h.index, status: 'refused', reason: `${hunkLabel(this.opts.path, h)}: ${why}` });
+  }
+
+  private isRefused(h: Hunk): boolean {
+    return this.results.get(h)?.status === 'refused';
+  }
+
+  /** Pass 1: locate every hunk on its own; one match places it. */
+  locateEach(): void {
+    const byNumbers = this.byNumbers;
+    for (const h of this.selected) {
+      if (byNumbers.kind === 'placed') {
+        const cand = byNumbers.cands.get(h)!;
+        const variant: Variant = { lines: h.lines, factor: 1, topTrim: 0, levels: ['exact'], strategy: 'exact' };
+        this.located.set(h, { kind: 'found', variant, cands: [cand], anchorMissed: false });
+        this.placed.push({
+          hunk: h,
+          variant,
+          cand,
+          confidence: 1,
+          end: endOf(cand),
+          note: 'placed by its line numbers (a -U0 patch whose removed lines match the file)',
+        });
+        continue;
+      }
+      const loc = locateHunk(this.index, h, this.format, byNumbers.kind === 'unproven' ? byNumbers.why : undefined);
+      this.located.set(h, loc);
+      if (loc.kind === 'found' && loc.cands.length === 1) this.placed.push(place(h, loc.variant, loc.cands[0]!, undefined, loc.anchorMissed));
     }
-    if (loc.kind === 'refused') {
-      refuse(h, loc.reason);
-      continue;
+  }
+
+  /** Pass 2: ties. The hint is the header line shifted by the offset the nearest placed hunk showed. */
+  resolveTies(): void {
+    for (const h of this.selected) {
+      const loc = this.located.get(h)!;
+      if (loc.kind === 'none') this.refuse(h, `not found in the file.\n${explainNotFound(this.index, h, oldSide(h.lines), expectedStart(h, 0, this.placed))}`);
+      else if (loc.kind === 'refused') this.refuse(h, loc.reason);
+      else if (loc.cands.length > 1) this.resolveTie(h, loc);
     }
-    if (loc.cands.length === 1) continue;
+  }
+
+  private resolveTie(h: Hunk, loc: Extract<Located, { kind: 'found' }>): void {
+    const placed = this.placed;
     const free = loc.cands.filter((c) => !placed.some((p) => overlaps(p.cand.start, p.end, c.start, endOf(c))));
     const expected = expectedStart(h, loc.variant.topTrim, placed);
     const lines = loc.cands
@@ -121,19 +142,20 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       .slice(0, 8)
       .join(', ');
     if (free.length === 0) {
-      refuse(h, `every place it matches (lines ${lines}) overlaps another hunk of this file; merge the overlapping hunks into one`);
-      continue;
+      this.refuse(h, `every place it matches (lines ${lines}) overlaps another hunk of this file; merge the overlapping hunks into one`);
+      return;
     }
     if (free.length === 1) {
       placed.push(place(h, loc.variant, free[0]!, expected, loc.anchorMissed, 0.95));
-      continue;
+      return;
     }
     // Line numbers that failed the -U0 check do not get to pick for a hunk without context.
+    const byNumbers = this.byNumbers;
     const untrusted = byNumbers.kind === 'unproven' && !h.lines.some((l) => l.kind === 'context');
     const pick = untrusted ? undefined : pickByHint(free, expected);
     if (pick) placed.push(place(h, loc.variant, pick, expected, loc.anchorMissed, 0.9));
     else
-      refuse(
+      this.refuse(
         h,
         `ambiguous: the old side matches equally at lines ${lines}${loc.cands.length > 8 ? ', …' : ''} (${loc.cands[0]!.level} match)` +
           (untrusted
@@ -145,43 +167,64 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       );
   }
 
-  // Below-threshold placements are refused, then overlapping ones.
-  for (const p of [...placed]) {
-    if (p.confidence < CONFIDENCE_THRESHOLD) {
-      placed.splice(placed.indexOf(p), 1);
-      refuse(
-        p.hunk,
-        `the best match at line ${p.cand.start + 1} (${p.variant.strategy ?? p.cand.level}) has confidence ${p.confidence.toFixed(2)}, below ${CONFIDENCE_THRESHOLD}; include exact context lines`,
-      );
+  /** Below-threshold placements are refused. */
+  refuseUnsure(): void {
+    for (const p of [...this.placed]) {
+      if (p.confidence < CONFIDENCE_THRESHOLD) {
+        this.placed.splice(this.placed.indexOf(p), 1);
+        this.refuse(
+          p.hunk,
+          `the best match at line ${p.cand.start + 1} (${p.variant.strategy ?? p.cand.level}) has confidence ${p.confidence.toFixed(2)}, below ${CONFIDENCE_THRESHOLD}; include exact context lines`,
+        );
+      }
     }
   }
-  placed.sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index);
-  for (let i = 1; i < placed.length; i++) {
-    const a = placed[i - 1]!;
-    const b = placed[i]!;
-    if (overlaps(a.cand.start, a.end, b.cand.start, b.end)) {
-      const rest = afterSharedContext(a, b);
-      if (rest) {
-        placed[i] = rest;
+
+  /** Overlapping placements are refused, unless they only share context lines. */
+  refuseOverlaps(): void {
+    const placed = this.placed;
+    placed.sort(topDown);
+    for (let i = 1; i < placed.length; i++) {
+      const a = placed[i - 1]!;
+      const b = placed[i]!;
+      if (overlaps(a.cand.start, a.end, b.cand.start, b.end)) {
+        const rest = afterSharedContext(a, b);
+        if (rest) {
+          placed[i] = rest;
+          continue;
+        }
+        const what = `overlaps ${hunkLabel(this.opts.path, a.hunk)} (both touch lines ${b.cand.start + 1}-${Math.min(a.end, b.end)}); merge them into one hunk`;
+        this.refuse(b.hunk, what);
+      }
+    }
+  }
+
+  /**
+   * Added lines: each hunk's plan, then, once any hunk of the file shows the model wrote some added
+   * lines at the file's indentation and others shifted, every run that fits both ways is refused.
+   */
+  planAdded(): void {
+    const undetermined: Array<[Placed, number]> = [];
+    let mixed = false;
+    for (const p of this.placed) {
+      if (this.isRefused(p.hunk)) continue;
+      const plan = planAddedLines(p.variant, p.cand, fileLineOfOld(p.variant, p.cand), this.split.lines, p.cand.start, p.end);
+      if (plan.kind === 'ambiguous') {
+        this.refuse(p.hunk, plan.reason);
+        mixed = true;
         continue;
       }
-      const what = `overlaps ${hunkLabel(opts.path, a.hunk)} (both touch lines ${b.cand.start + 1}-${Math.min(a.end, b.end)}); merge them into one hunk`;
-      refuse(b.hunk, what);
+      p.texts = plan.texts;
+      if (!this.planEndingsOf(p)) continue;
+      if (plan.written > 0) mixed = true;
+      if (plan.undetermined.length > 0) undetermined.push([p, plan.undetermined[0]!]);
     }
+    if (mixed) for (const [p, line] of undetermined) this.refuse(p.hunk, ambiguousReason(p.cand, p.variant.lines[line]!.text));
   }
-  // Added lines: each hunk's plan, then, once any hunk of the file shows the model wrote some added
-  // lines at the file's indentation and others shifted, every run that fits both ways is refused.
-  const undetermined: Array<[Placed, number]> = [];
-  let mixed = false;
-  for (const p of placed) {
-    if (results.get(p.hunk)?.status === 'refused') continue;
-    const plan = planAddedLines(p.variant, p.cand, fileLineOfOld(p.variant, p.cand), split.lines, p.cand.start, p.end);
-    if (plan.kind === 'ambiguous') {
-      refuse(p.hunk, plan.reason);
-      mixed = true;
-      continue;
-    }
-    p.texts = plan.texts;
+
+  /** Sets the endings of a placement's added lines; false when they cannot be decided (refused). */
+  private planEndingsOf(p: Placed): boolean {
+    const split = this.split;
     const fileOf = fileLineOfOld(p.variant, p.cand);
     const endings = planEndings(
       {
@@ -195,8 +238,8 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       split,
     );
     if (endings.kind === 'refused') {
-      refuse(p.hunk, endings.reason);
-      continue;
+      this.refuse(p.hunk, endings.reason);
+      return false;
     }
     p.eols = endings.eols;
     if (endings.inferred) {
@@ -204,37 +247,39 @@ export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: App
       p.confidence *= 0.99;
       p.note = p.note ? `${p.note}; ${endings.inferred}` : endings.inferred;
     }
-    if (plan.written > 0) mixed = true;
-    if (plan.undetermined.length > 0) undetermined.push([p, plan.undetermined[0]!]);
+    return true;
   }
-  if (mixed) for (const [p, line] of undetermined) refuse(p.hunk, ambiguousReason(p.cand, p.variant.lines[line]!.text));
-  const refusedAny = selected.some((h) => results.get(h)?.status === 'refused');
-  for (const p of placed) {
-    if (results.get(p.hunk)?.status === 'refused') continue;
-    results.set(p.hunk, {
-      id: idOf(p.hunk),
-      path: opts.path,
-      index: p.hunk.index,
-      status: refusedAny ? 'would-apply' : opts.placedStatus,
-      range: { start: p.cand.start + 1, end: p.end },
-      strategy: p.variant.strategy ?? p.cand.level,
-      confidence: Math.round(p.confidence * 1000) / 1000,
-      ...(p.note ? { note: p.note } : {}),
-    });
+
+  /** Every hunk's result; the new text only when no selected hunk was refused. */
+  outcome(): FileApplyOutcome {
+    const refusedAny = this.selected.some((h) => this.isRefused(h));
+    for (const p of this.placed) {
+      if (this.isRefused(p.hunk)) continue;
+      this.results.set(p.hunk, {
+        id: this.idOf(p.hunk),
+        path: this.opts.path,
+        index: p.hunk.index,
+        status: refusedAny ? 'would-apply' : this.opts.placedStatus,
+        range: { start: p.cand.start + 1, end: p.end },
+        strategy: p.variant.strategy ?? p.cand.level,
+        confidence: Math.round(p.confidence * 1000) / 1000,
+        ...(p.note ? { note: p.note } : {}),
+      });
+    }
+    const hunkResults = this.hunks.map((h) => this.results.get(h)!);
+    if (refusedAny) {
+      return {
+        ok: false,
+        hunks: hunkResults,
+        reason: hunkResults
+          .filter((r) => r.status === 'refused')
+          .map((r) => r.reason)
+          .join('\n\n'),
+      };
+    }
+    const script = rewrite(this.split, this.placed, this.text);
+    return { ok: true, hunks: hunkResults, newText: script.newText, script };
   }
-  const hunkResults = hunks.map((h) => results.get(h)!);
-  if (refusedAny) {
-    return {
-      ok: false,
-      hunks: hunkResults,
-      reason: hunkResults
-        .filter((r) => r.status === 'refused')
-        .map((r) => r.reason)
-        .join('\n\n'),
-    };
-  }
-  const script = rewrite(split, placed, text);
-  return { ok: true, hunks: hunkResults, newText: script.newText, script };
 }
 
 /**
@@ -304,109 +349,4 @@ function place(h: Hunk, variant: Variant, cand: Candidate, expected: number | un
   if (h.oldStart === undefined && h.anchors.length === 0 && cand.map.length > 0) confidence *= 0.98;
   if (anchorMissed) confidence *= 0.9;
   return { hunk: h, variant, cand, confidence, end: endOf(cand), note: variant.note };
-}
-
-/** Rewrites bottom-up so earlier line numbers stay valid; context lines keep the file's bytes. */
-function rewrite(split: ReturnType<typeof splitText>, placed: readonly Placed[], original: string): EditScript {
-  const n = split.lines.length;
-  // Each placement's replacement for its lines; spliced in once at the end, top-down in one pass
-  // (splicing each into the file array would cost hunks x lines).
-  const outs = new Map<Placed, FileLine[]>();
-  let finalNewline = split.finalNewline;
-  const eol = split.dominantEol;
-  // Changed regions per placement: old lines a0..a1, and o0..o1 within the placement's output.
-  const local = new Map<Placed, { a0: number; a1: number; o0: number; o1: number }[]>();
-  const outLength = new Map<Placed, number>();
-  const added = new Set<FileLine>();
-  let endDecided = false;
-  // Bottom-up; at one start a replacement goes before an insertion there, so the insertion lands
-  // in front of the replaced lines without shifting them first.
-  for (const p of [...placed].sort((a, b) => b.cand.start - a.cand.start || b.end - a.end || b.hunk.index - a.hunk.index)) {
-    const { cand, variant } = p;
-    const fileOf = fileLineOfOld(variant, cand);
-    const out: FileLine[] = [];
-    const regions: { a0: number; a1: number; o0: number; o1: number }[] = [];
-    let open: { a0: number; a1: number; o0: number; o1: number } | undefined;
-    const close = () => {
-      if (open) regions.push(open);
-      open = undefined;
-    };
-    let cursor = cand.start;
-    const texts = p.texts!;
-    variant.lines.forEach((line, i) => {
-      if (line.kind === 'add') {
-        open ??= { a0: cursor, a1: cursor, o0: out.length, o1: out.length };
-        const line_: FileLine = { text: texts.get(i)!, eol: p.eols!.get(i)! };
-        added.add(line_);
-        out.push(line_);
-        open.o1 = out.length;
-        return;
-      }
-      const q = fileOf[i]!;
-      if (cursor < q) close();
-      while (cursor < q) out.push(split.lines[cursor++]!); // file lines the patch dropped from its context
-      if (line.kind === 'context') {
-        close();
-        out.push(split.lines[q]!);
-      } else {
-        open ??= { a0: q, a1: q, o0: out.length, o1: out.length };
-        open.a1 = q + 1;
-      }
-      cursor = q + 1;
-    });
-    close();
-    local.set(p, regions);
-    outLength.set(p, out.length);
-    outs.set(p, out);
-    if (p.end === n) {
-      if (p.hunk.newNoNewlineAtEnd && !p.hunk.oldNoNewlineAtEnd) finalNewline = false;
-      else if (p.hunk.oldNoNewlineAtEnd && !p.hunk.newNoNewlineAtEnd) finalNewline = true;
-      endDecided = !!(p.hunk.newNoNewlineAtEnd || p.hunk.oldNoNewlineAtEnd);
-    }
-  }
-  const lines = assemble(split.lines, placed, outs);
-  giveOldLastLineAnEnding(lines, split);
-  // git's semantics: a line owns its newline. When the old last line (the one without) is gone
-  // and an earlier line of the file ends it now, that line keeps its newline.
-  const lastLine = lines[lines.length - 1];
-  if (!finalNewline && !endDecided && lastLine && n > 0 && lastLine !== split.lines[n - 1] && !added.has(lastLine)) finalNewline = true;
-  if (finalNewline && lastLine && lastLine.eol === '') lines[lines.length - 1] = { text: lastLine.text, eol: endingAbove(lines, lines.length - 1, split) };
-  const regions: Region[] = [];
-  let delta = 0;
-  for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
-    const newStart = p.cand.start + delta;
-    for (const r of local.get(p)!) regions.push({ a0: r.a0, a1: r.a1, b0: newStart + r.o0, b1: newStart + r.o1 });
-    delta += outLength.get(p)! - (p.end - p.cand.start);
-  }
-  return {
-    oldText: original,
-    newText: joinText(lines, split.bom, finalNewline, eol),
-    oldLines: split.lines,
-    newLines: lines,
-    bom: split.bom,
-    oldFinalNewline: split.finalNewline,
-    newFinalNewline: finalNewline,
-    dominantEol: eol,
-    regions,
-  };
-}
-
-/** The file's lines with each placement's lines replaced by its output, in one top-down pass. */
-function assemble(fileLines: readonly FileLine[], placed: readonly Placed[], outs: ReadonlyMap<Placed, FileLine[]>): FileLine[] {
-  const lines: FileLine[] = [];
-  let cursor = 0;
-  // At one start an insertion (empty range) goes in front of the lines replaced there.
-  for (const p of [...placed].sort((a, b) => a.cand.start - b.cand.start || a.end - b.end || a.hunk.index - b.hunk.index)) {
-    while (cursor < p.cand.start) lines.push(fileLines[cursor++]!);
-    for (const l of outs.get(p)!) lines.push(l);
-    cursor = Math.max(cursor, p.end);
-  }
-  while (cursor < fileLines.length) lines.push(fileLines[cursor++]!);
-  return lines;
-}
-
-/** For each variant line: the 0-based file line its old-side line matched (-1 for added lines). */
-function fileLineOfOld(variant: Variant, cand: Candidate): number[] {
-  let k = 0;
-  return variant.lines.map((l) => (l.kind === 'add' ? -1 : cand.map[k++]!));
 }

@@ -40,117 +40,171 @@ const get = (s: WorkState, p: string | null) => (p === null ? null : (s.texts.ge
 
 /** Applies one file section to the state (mutating it only on success). */
 export function applyFilePatch(fp: FilePatch, state: WorkState, opts: FileOpOptions): FileResult {
-  const path = (fp.operation === 'delete' ? fp.oldPath : fp.newPath) ?? fp.oldPath ?? '';
-  const base = { operation: fp.operation, oldPath: fp.oldPath, newPath: fp.newPath };
-  const selected = (h: { index: number }) => !opts.accepted || opts.accepted.has(hunkId(path, h.index));
-  // create/delete/rename without hunks are one selectable unit, id `${path}#1`.
-  const unit: Hunk = { index: 0, anchors: [], lines: [], patchLine: fp.patchLine };
-  const hunks = fp.hunks.length > 0 ? fp.hunks : fp.operation === 'modify' ? [] : [unit];
-  const refused = (reason: string, hunkResults?: HunkResult[]): FileResult => ({
-    ...base,
-    status: 'refused',
-    reason,
-    hunks:
-      hunkResults ??
-      hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: selected(h) ? 'refused' : 'rejected', ...(selected(h) ? { reason } : {}) })),
-  });
-
-  for (const p of [fp.oldPath, fp.newPath]) {
-    const problem = p === null ? undefined : pathProblem(p);
-    if (problem) return refused(`${path}: ${problem}`);
-    const blocked = p === null ? undefined : state.blocked.get(p);
-    if (blocked) return refused(`${p}: ${blocked}`);
+  const op = new FileOp(fp, state, opts);
+  const refusal = op.refusal();
+  if (refusal) return refusal;
+  if (!op.hunks.some(op.selected)) return op.untouched();
+  const current = get(state, fp.oldPath);
+  if (fp.operation === 'create' || (fp.operation === 'modify' && current === null && fp.hunks.every((h) => oldSide(h.lines).length === 0))) {
+    return op.create();
   }
-  if (fp.binary) return refused(`${path}: binary patches cannot be applied; change binary files another way`);
-  const unreadable = fp.oldPath !== null ? state.unreadable.get(fp.oldPath) : undefined;
-  if (unreadable) return refused(`${fp.oldPath}: ${unreadable}`);
-  if (fp.operation === 'modify' && fp.hunks.length === 0) return refused(`${path}: the file section has no hunks`);
-  if (!hunks.some(selected)) {
-    const t = get(state, fp.oldPath);
+  if (current === null)
+    return op.refused(
+      `${fp.oldPath}: the file does not exist${fp.operation === 'modify' ? '; to create it, use /dev/null as the old side (or *** Add File)' : ''}`,
+    );
+  return fp.operation === 'delete' ? op.delete(current) : op.change(current);
+}
+
+/** One file section on its way to the state: the checks, then its create, delete or change. */
+class FileOp {
+  /** The path the section is reported under. */
+  private readonly path: string;
+  private readonly base: Pick<FileResult, 'operation' | 'oldPath' | 'newPath'>;
+  /** The selectable units: the hunks, or for create/delete/rename without hunks one unit, id `${path}#1`. */
+  readonly hunks: Hunk[];
+
+  constructor(
+    private readonly fp: FilePatch,
+    private readonly state: WorkState,
+    private readonly opts: FileOpOptions,
+  ) {
+    this.path = (fp.operation === 'delete' ? fp.oldPath : fp.newPath) ?? fp.oldPath ?? '';
+    this.base = { operation: fp.operation, oldPath: fp.oldPath, newPath: fp.newPath };
+    const unit: Hunk = { index: 0, anchors: [], lines: [], patchLine: fp.patchLine };
+    this.hunks = fp.hunks.length > 0 ? fp.hunks : fp.operation === 'modify' ? [] : [unit];
+  }
+
+  readonly selected = (h: { index: number }): boolean => !this.opts.accepted || this.opts.accepted.has(hunkId(this.path, h.index));
+
+  refused(reason: string, hunkResults?: HunkResult[]): FileResult {
+    const path = this.path;
     return {
-      ...base,
+      ...this.base,
+      status: 'refused',
+      reason,
+      hunks:
+        hunkResults ??
+        this.hunks.map((h) => ({
+          id: hunkId(path, h.index),
+          path,
+          index: h.index,
+          status: this.selected(h) ? 'refused' : 'rejected',
+          ...(this.selected(h) ? { reason } : {}),
+        })),
+    };
+  }
+
+  private done(oldText: string | null, newText: string | null, strategy: 'create' | 'delete', extra: Partial<HunkResult> = {}): FileResult {
+    const path = this.path;
+    return {
+      ...this.base,
+      status: 'ok',
+      oldText,
+      newText,
+      hunks: this.hunks.map((h) => ({
+        id: hunkId(path, h.index),
+        path,
+        index: h.index,
+        ...(this.selected(h)
+          ? { status: this.opts.placedStatus, strategy, confidence: 1, range: { start: 1, end: 0 }, ...extra }
+          : { status: 'rejected' as const }),
+      })),
+    };
+  }
+
+  /** Why the section cannot be applied whatever the file holds (its paths, binary, no hunks). */
+  refusal(): FileResult | undefined {
+    const { fp, state, path } = this;
+    for (const p of [fp.oldPath, fp.newPath]) {
+      const problem = p === null ? undefined : pathProblem(p);
+      if (problem) return this.refused(`${path}: ${problem}`);
+      const blocked = p === null ? undefined : state.blocked.get(p);
+      if (blocked) return this.refused(`${p}: ${blocked}`);
+    }
+    if (fp.binary) return this.refused(`${path}: binary patches cannot be applied; change binary files another way`);
+    const unreadable = fp.oldPath !== null ? state.unreadable.get(fp.oldPath) : undefined;
+    if (unreadable) return this.refused(`${fp.oldPath}: ${unreadable}`);
+    if (fp.operation === 'modify' && fp.hunks.length === 0) return this.refused(`${path}: the file section has no hunks`);
+    return undefined;
+  }
+
+  /** No unit accepted: the file stays as it is. */
+  untouched(): FileResult {
+    const t = get(this.state, this.fp.oldPath);
+    const path = this.path;
+    return {
+      ...this.base,
       status: 'ok',
       oldText: t,
       newText: t,
-      hunks: hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: 'rejected' })),
+      hunks: this.hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: 'rejected' })),
     };
   }
-  const done = (oldText: string | null, newText: string | null, strategy: 'create' | 'delete', extra: Partial<HunkResult> = {}): FileResult => ({
-    ...base,
-    status: 'ok',
-    oldText,
-    newText,
-    hunks: hunks.map((h) => ({
-      id: hunkId(path, h.index),
-      path,
-      index: h.index,
-      ...(selected(h) ? { status: opts.placedStatus, strategy, confidence: 1, range: { start: 1, end: 0 }, ...extra } : { status: 'rejected' as const }),
-    })),
-  });
 
-  const current = get(state, fp.oldPath);
-  if (fp.operation === 'create' || (fp.operation === 'modify' && current === null && fp.hunks.every((h) => oldSide(h.lines).length === 0))) {
+  create(): FileResult {
+    const { fp, state, opts } = this;
     const target = fp.newPath!;
     // SEARCH/REPLACE: the empty-SEARCH block creates the file, the blocks after it edit that text.
     const sequential = opts.format === 'search_replace';
     const first: Hunk | undefined = sequential ? fp.hunks[0] : undefined;
     const later = sequential ? fp.hunks.slice(1) : [];
     const created = createdText(first ? { ...fp, hunks: [first] } : fp);
-    if (typeof created !== 'string') return refused(`${target}: ${created.error}`);
+    if (typeof created !== 'string') return this.refused(`${target}: ${created.error}`);
     const existing = get(state, target);
     if (existing !== null && existing !== '') {
-      if (later.length === 0 && sameText(existing, created)) return done(existing, existing, 'create', { note: 'the file already has this content' });
-      return refused(`${target}: cannot create the file, it already exists with different content; send a diff that modifies it instead`);
+      if (later.length === 0 && sameText(existing, created)) return this.done(existing, existing, 'create', { note: 'the file already has this content' });
+      return this.refused(`${target}: cannot create the file, it already exists with different content; send a diff that modifies it instead`);
     }
     // An existing empty file is filled (nothing in it can be lost or misplaced).
     const crlf = crlfCreateNote(fp);
     const note = existing === '' ? { ...crlf, note: ['the file existed and was empty', crlf.note].filter(Boolean).join('; ') } : crlf;
     if (later.length === 0) {
       state.texts.set(target, created);
-      return done(existing, created, 'create', note);
+      return this.done(existing, created, 'create', note);
     }
-    if (!selected(first!)) return refused(`${target}: the block that creates the file was not accepted, so the blocks after it have nothing to edit`);
-    const out = applyInSequence(created, later, { path: target, placedStatus: opts.placedStatus, isSelected: selected, format: opts.format });
-    const createResult = done(existing, created, 'create', note).hunks[0]!;
-    if (!out.ok) return refused(out.reason ?? `${target}: refused`, [{ ...createResult, status: 'would-apply' }, ...out.hunks]);
+    if (!this.selected(first!)) return this.refused(`${target}: the block that creates the file was not accepted, so the blocks after it have nothing to edit`);
+    const out = applyInSequence(created, later, { path: target, placedStatus: opts.placedStatus, isSelected: this.selected, format: opts.format });
+    const createResult = this.done(existing, created, 'create', note).hunks[0]!;
+    if (!out.ok) return this.refused(out.reason ?? `${target}: refused`, [{ ...createResult, status: 'would-apply' }, ...out.hunks]);
     state.texts.set(target, out.newText!);
-    return { ...base, status: 'ok', oldText: existing, newText: out.newText!, hunks: [createResult, ...out.hunks] };
+    return { ...this.base, status: 'ok', oldText: existing, newText: out.newText!, hunks: [createResult, ...out.hunks] };
   }
-  if (current === null)
-    return refused(
-      `${fp.oldPath}: the file does not exist${fp.operation === 'modify' ? '; to create it, use /dev/null as the old side (or *** Add File)' : ''}`,
-    );
 
-  if (fp.operation === 'delete') {
+  delete(current: string): FileResult {
+    const fp = this.fp;
     const given = fp.hunks.flatMap((h) => oldSide(h.lines));
     if (given.length > 0 && !matchesWhole(current, given)) {
-      return refused(
+      return this.refused(
         `${fp.oldPath}: refusing to delete, the content listed in the patch differs from the file; send the delete without content or with the file's current content`,
       );
     }
-    state.texts.set(fp.oldPath!, null);
-    return done(current, null, 'delete', { range: { start: 1, end: splitText(current).lines.length } });
+    this.state.texts.set(fp.oldPath!, null);
+    return this.done(current, null, 'delete', { range: { start: 1, end: splitText(current).lines.length } });
   }
 
-  let text = current;
-  let hunkResults: HunkResult[] = hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: opts.placedStatus }));
-  if (fp.hunks.length > 0) {
-    const hunkOpts = { path, placedStatus: opts.placedStatus, isSelected: selected, format: opts.format };
-    // SEARCH/REPLACE blocks apply in order (aider, Cline); diff hunks are placed against the original.
-    const out = opts.format === 'search_replace' ? applyInSequence(current, fp.hunks, hunkOpts) : applyHunksToText(current, fp.hunks, hunkOpts);
-    if (!out.ok) return refused(out.reason ?? `${path}: refused`, out.hunks);
-    text = out.newText!;
-    hunkResults = out.hunks;
-    if (out.script) state.scripts.set(fp.newPath!, out.script);
+  /** A modify or a rename: the hunks placed in the current text. */
+  change(current: string): FileResult {
+    const { fp, state, opts, path } = this;
+    let text = current;
+    let hunkResults: HunkResult[] = this.hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: opts.placedStatus }));
+    if (fp.hunks.length > 0) {
+      const hunkOpts = { path, placedStatus: opts.placedStatus, isSelected: this.selected, format: opts.format };
+      // SEARCH/REPLACE blocks apply in order (aider, Cline); diff hunks are placed against the original.
+      const out = opts.format === 'search_replace' ? applyInSequence(current, fp.hunks, hunkOpts) : applyHunksToText(current, fp.hunks, hunkOpts);
+      if (!out.ok) return this.refused(out.reason ?? `${path}: refused`, out.hunks);
+      text = out.newText!;
+      hunkResults = out.hunks;
+      if (out.script) state.scripts.set(fp.newPath!, out.script);
+    }
+    if (fp.operation === 'rename') {
+      const target = fp.newPath!;
+      if (get(state, target) !== null && target !== fp.oldPath) return this.refused(`${target}: cannot rename ${fp.oldPath} onto an existing file`);
+      state.texts.set(fp.oldPath!, null);
+      state.origin.set(target, state.origin.get(fp.oldPath!) ?? fp.oldPath!);
+    }
+    state.texts.set(fp.newPath!, text);
+    return { ...this.base, status: 'ok', oldText: current, newText: text, hunks: hunkResults };
   }
-  if (fp.operation === 'rename') {
-    const target = fp.newPath!;
-    if (get(state, target) !== null && target !== fp.oldPath) return refused(`${target}: cannot rename ${fp.oldPath} onto an existing file`);
-    state.texts.set(fp.oldPath!, null);
-    state.origin.set(target, state.origin.get(fp.oldPath!) ?? fp.oldPath!);
-  }
-  state.texts.set(fp.newPath!, text);
-  return { ...base, status: 'ok', oldText: current, newText: text, hunks: hunkResults };
 }
 
 /**

@@ -55,31 +55,8 @@ export function requestOnce(req: OnceRequest): Promise<OnceResult> {
         error: why === 'time' ? 'Timed out before the response headers arrived.' : `No data for ${req.idleTimeoutMs} ms before the response headers arrived.`,
       });
 
-    const pinnedLookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-      // Node asks with all:true when happy-eyeballs is on; answer only the checked address either way.
-      if (opts && opts.all) cb(null, [{ address: req.address, family: req.family }]);
-      else cb(null, req.address, req.family);
-    }) as unknown as LookupFunction;
-
     const isHttps = req.url.protocol === 'https:';
-    const options: https.RequestOptions = {
-      method: 'GET',
-      host: req.host,
-      port: req.url.port || (isHttps ? 443 : 80),
-      path: `${req.url.pathname}${req.url.search}`,
-      headers: { ...req.headers, host: req.url.host },
-      lookup: pinnedLookup,
-      family: req.family,
-      agent: false,
-      maxHeaderSize: req.maxHeaderSize,
-      insecureHTTPParser: false,
-    };
-    if (isHttps) {
-      const isIpHost = req.host.includes(':') || /^[\d.]+$/.test(req.host);
-      if (!isIpHost) options.servername = req.host;
-      if (req.ca) options.ca = req.ca as string[];
-    }
-    const request = (isHttps ? https : http).request(options);
+    const request = (isHttps ? https : http).request(requestOptions(req, isHttps));
 
     function finish(result: OnceResult): void {
       if (settled) return;
@@ -170,6 +147,34 @@ export function requestOnce(req: OnceRequest): Promise<OnceResult> {
     });
     request.end();
   });
+}
+
+/** The request's options: the checked address pinned (no second lookup), TLS names and CAs for https. */
+function requestOptions(req: OnceRequest, isHttps: boolean): https.RequestOptions {
+  const pinnedLookup = ((_host: string, opts: { all?: boolean }, cb: (...args: unknown[]) => void) => {
+    // Node asks with all:true when happy-eyeballs is on; answer only the checked address either way.
+    if (opts && opts.all) cb(null, [{ address: req.address, family: req.family }]);
+    else cb(null, req.address, req.family);
+  }) as unknown as LookupFunction;
+
+  const options: https.RequestOptions = {
+    method: 'GET',
+    host: req.host,
+    port: req.url.port || (isHttps ? 443 : 80),
+    path: `${req.url.pathname}${req.url.search}`,
+    headers: { ...req.headers, host: req.url.host },
+    lookup: pinnedLookup,
+    family: req.family,
+    agent: false,
+    maxHeaderSize: req.maxHeaderSize,
+    insecureHTTPParser: false,
+  };
+  if (isHttps) {
+    const isIpHost = req.host.includes(':') || /^[\d.]+$/.test(req.host);
+    if (!isIpHost) options.servername = req.host;
+    if (req.ca) options.ca = req.ca as string[];
+  }
+  return options;
 }
 
 /** zlib streams for the Content-Encoding list (applied in reverse order); a string is an error. */

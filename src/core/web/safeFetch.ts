@@ -6,8 +6,8 @@
  */
 import type { PolicyDecision } from '../policy/types';
 import { htmlToText } from './htmlToText';
-import { requestOnce } from './requestOnce';
-import { resolveChecked, systemResolver, type Resolver } from './resolve';
+import { requestOnce, type OnceResult } from './requestOnce';
+import { resolveChecked, systemResolver, type ResolveOutcome, type Resolver } from './resolve';
 import { DEFAULT_NETWORK_SETTINGS, type NetworkPolicySettings } from './settings';
 import { checkUrl } from './urlCheck';
 import { looksBinary } from '../base/binary';
@@ -116,19 +116,13 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
         reason: `${previous.href} redirected to plain http (${url.href}); fetch that URL explicitly if it is wanted.`,
       });
     }
-    let address: string;
-    let family: 4 | 6;
-    if (checked.ip) {
-      // IP literal: already classified by checkUrl, and no DNS lookup is needed or done.
-      address = host;
-      family = checked.ip.family;
-    } else {
-      const resolved = await resolveChecked(host, resolver, settings);
-      if (resolved.kind === 'refused') return refuse(url.href, resolved.decision);
-      if (resolved.kind === 'error') return fail(url.href, resolved.error);
-      address = resolved.address;
-      family = resolved.family;
-    }
+    // An IP literal is already classified by checkUrl, and no DNS lookup is needed or done.
+    const target: ResolveOutcome = checked.ip
+      ? { kind: 'ok', address: host, family: checked.ip.family, checked: [host] }
+      : await resolveChecked(host, resolver, settings);
+    if (target.kind === 'refused') return refuse(url.href, target.decision);
+    if (target.kind === 'error') return fail(url.href, target.error);
+    const { address, family } = target;
     if (options.signal?.aborted) return fail(url.href, 'Cancelled.');
     origin ??= url.origin;
     const extra = url.origin === origin ? lowerKeys(options.headers) : {};
@@ -172,26 +166,37 @@ export async function safeFetch(input: string, options: SafeFetchOptions = {}): 
       current = next.href;
       continue;
     }
-    const contentType = headerValue(result.headers['content-type']);
-    const { text, note } = bodyToText(result.body, contentType, url.href, options.rawHtml === true);
-    const notes = [note];
-    if (result.truncatedBy) notes.push(truncationNote(result.truncatedBy, maxBytes, options));
-    const noteText = notes.filter(Boolean).join(' ');
-    return {
-      kind: 'response',
-      ok: result.status >= 200 && result.status < 300,
-      status: result.status,
-      url: url.href,
-      contentType,
-      text: result.truncatedBy ? `${text}\n\n[${truncationNote(result.truncatedBy, maxBytes, options)}]` : text,
-      truncated: result.truncatedBy !== undefined,
-      ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}),
-      bytes: result.body.length,
-      redirects,
-      remoteAddress: result.remoteAddress,
-      ...(noteText ? { note: noteText } : {}),
-    };
+    return responseOf(result, url.href, redirects, maxBytes, options);
   }
+}
+
+/** The answer for a response that arrived: its body as text, with what was cut or converted noted. */
+function responseOf(
+  result: Extract<OnceResult, { kind: 'response' }>,
+  url: string,
+  redirects: RedirectHop[],
+  maxBytes: number,
+  options: SafeFetchOptions,
+): SafeFetchResponse {
+  const contentType = headerValue(result.headers['content-type']);
+  const { text, note } = bodyToText(result.body, contentType, url, options.rawHtml === true);
+  const notes = [note];
+  if (result.truncatedBy) notes.push(truncationNote(result.truncatedBy, maxBytes, options));
+  const noteText = notes.filter(Boolean).join(' ');
+  return {
+    kind: 'response',
+    ok: result.status >= 200 && result.status < 300,
+    status: result.status,
+    url,
+    contentType,
+    text: result.truncatedBy ? `${text}\n\n[${truncationNote(result.truncatedBy, maxBytes, options)}]` : text,
+    truncated: result.truncatedBy !== undefined,
+    ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}),
+    bytes: result.body.length,
+    redirects,
+    remoteAddress: result.remoteAddress,
+    ...(noteText ? { note: noteText } : {}),
+  };
 }
 
 function lowerKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {

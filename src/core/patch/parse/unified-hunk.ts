@@ -87,15 +87,48 @@ export function readUnifiedHunk(
   } else if (header.unclosed) {
     warnings.push(at(headerLine, `hunk header of ${label} has no closing \`@@\``));
   }
+  const body = readBody(lines, start + 1, header, warnings, cr);
+  tidyBody(body, header, `hunk ${index} of ${label}`, headerLine, warnings, wholeFile);
+
+  const hunk: Hunk = { index, anchors: header.anchor === '' ? [] : [header.anchor], lines: body.lines, patchLine: headerLine };
+  if (header.oldStart !== undefined) {
+    hunk.oldStart = header.oldStart;
+    hunk.oldCount = header.oldCount;
+  }
+  if (header.newStart !== undefined) {
+    hunk.newStart = header.newStart;
+    hunk.newCount = header.newCount;
+  }
+  if (body.oldNoNewline) hunk.oldNoNewlineAtEnd = true;
+  if (body.newNoNewline) hunk.newNoNewlineAtEnd = true;
+  // Content after a hunk is unchanged, so a missing final newline on either side puts the
+  // whole hunk at the end of the file.
+  if (body.oldNoNewline || body.newNoNewline) hunk.atEndOfFile = true;
+  return { hunk, next: body.next };
+}
+
+type HunkHeader = ReturnType<typeof parseHunkHeader>;
+
+/** A hunk body as read, before the prose after it is dropped. */
+interface Body {
+  lines: HunkLine[];
+  /** Per line: it was an empty line in the patch (no prefix at all). */
+  emptyInSource: boolean[];
+  /** 1-based patch line of each line. */
+  sourceLine: number[];
+  oldNoNewline: boolean;
+  newNoNewline: boolean;
+  /** Index of the first line after the body. */
+  next: number;
+}
+
+/** The lines from `first` on, by their prefixes, until the hunk ends (see endsHunk and the counts). */
+function readBody(lines: readonly string[], first: number, header: HunkHeader, warnings: string[], cr: ReadonlySet<number>): Body {
   const hasCounts = header.oldCount !== undefined && header.newCount !== undefined;
-  const body: HunkLine[] = [];
-  const emptyInSource: boolean[] = [];
-  const sourceLine: number[] = [];
+  const body: Body = { lines: [], emptyInSource: [], sourceLine: [], oldNoNewline: false, newNoNewline: false, next: first };
   let oldSide = 0;
   let newSide = 0;
-  let oldNoNewline = false;
-  let newNoNewline = false;
-  let j = start + 1;
+  let j = first;
   let lookedPastCounts = false;
 
   for (; j < lines.length; j++) {
@@ -111,72 +144,69 @@ export function readUnifiedHunk(
       }
     }
     if (isMarker) {
-      const previous = body[body.length - 1];
-      if (!previous) {
-        warnings.push(at(j + 1, `\`${s}\` before any hunk line ignored`));
-        continue;
-      }
-      if (previous.kind !== 'add') oldNoNewline = true;
-      if (previous.kind !== 'remove') newNoNewline = true;
-      keepCrAsContent(previous);
+      readNoNewlineMarker(body, s, j, warnings);
       continue;
     }
-    const c = s[0];
-    let line: HunkLine;
-    if (c === undefined) line = { kind: 'context', text: '' };
-    else if (c === ' ') line = { kind: 'context', text: s.slice(1) };
-    else if (c === '+') line = { kind: 'add', text: s.slice(1) };
-    else if (c === '-') line = { kind: 'remove', text: s.slice(1) };
-    else {
-      line = { kind: 'context', text: s, unprefixed: true };
-    }
+    const line = bodyLine(s);
     const eol = eolAt(cr, j);
     if (eol) line.eol = eol;
-    body.push(line);
-    emptyInSource.push(c === undefined);
-    sourceLine.push(j + 1);
+    body.lines.push(line);
+    body.emptyInSource.push(s[0] === undefined);
+    body.sourceLine.push(j + 1);
     if (line.kind !== 'add') oldSide++;
     if (line.kind !== 'remove') newSide++;
   }
+  body.next = j;
+  return body;
+}
 
+/** `\ No newline at end of file`: the line before it ends its side(s) without a newline. */
+function readNoNewlineMarker(body: Body, s: string, j: number, warnings: string[]): void {
+  const previous = body.lines[body.lines.length - 1];
+  if (!previous) {
+    warnings.push(at(j + 1, `\`${s}\` before any hunk line ignored`));
+    return;
+  }
+  if (previous.kind !== 'add') body.oldNoNewline = true;
+  if (previous.kind !== 'remove') body.newNoNewline = true;
+  keepCrAsContent(previous);
+}
+
+/** One body line by its prefix; an empty line is empty context, a line without a prefix context. */
+function bodyLine(s: string): HunkLine {
+  const c = s[0];
+  if (c === undefined) return { kind: 'context', text: '' };
+  if (c === ' ') return { kind: 'context', text: s.slice(1) };
+  if (c === '+') return { kind: 'add', text: s.slice(1) };
+  if (c === '-') return { kind: 'remove', text: s.slice(1) };
+  return { kind: 'context', text: s, unprefixed: true };
+}
+
+/** Drops prose and trailing empty lines after the body, and warns of what the body and header disagree on. */
+function tidyBody(body: Body, header: HunkHeader, what: string, headerLine: number, warnings: string[], wholeFile: boolean): void {
+  const hasCounts = header.oldCount !== undefined && header.newCount !== undefined;
   const countsMet = () => {
-    const sides = countSides(body);
+    const sides = countSides(body.lines);
     return sides.old === header.oldCount && sides.new === header.newCount;
   };
-  const prose = dropProseTail(body, emptyInSource, sourceLine, wholeFile);
+  const prose = dropProseTail(body.lines, body.emptyInSource, body.sourceLine, wholeFile);
   if (prose !== undefined) {
-    warnings.push(at(prose, `text after a blank line at the end of hunk ${index} of ${label} read as prose, not part of the hunk`));
+    warnings.push(at(prose, `text after a blank line at the end of ${what} read as prose, not part of the hunk`));
   }
-  if (!(hasCounts && countsMet())) dropTrailingEmpty(body, emptyInSource);
-  const unprefixed = sourceLine.filter((_, i) => i < body.length && body[i]!.unprefixed);
+  if (!(hasCounts && countsMet())) dropTrailingEmpty(body.lines, body.emptyInSource);
+  const unprefixed = body.sourceLine.filter((_, i) => i < body.lines.length && body.lines[i]!.unprefixed);
   if (unprefixed.length > 0) {
     const shown = unprefixed.slice(0, 5).join(', ') + (unprefixed.length > 5 ? ', ...' : '');
-    warnings.push(at(headerLine, `hunk ${index} of ${label}: ${unprefixed.length} line(s) without a ' ', '+' or '-' prefix read as context (lines ${shown})`));
+    warnings.push(at(headerLine, `${what}: ${unprefixed.length} line(s) without a ' ', '+' or '-' prefix read as context (lines ${shown})`));
   }
   if (hasCounts && !countsMet()) {
-    const sides = countSides(body);
+    const sides = countSides(body.lines);
     warnings.push(
       at(
         headerLine,
-        `hunk ${index} of ${label}: header says -${header.oldStart},${header.oldCount} +${header.newStart},${header.newCount} ` +
+        `${what}: header says -${header.oldStart},${header.oldCount} +${header.newStart},${header.newCount} ` +
           `but the body has ${sides.old} old and ${sides.new} new line(s); the body was used`,
       ),
     );
   }
-
-  const hunk: Hunk = { index, anchors: header.anchor === '' ? [] : [header.anchor], lines: body, patchLine: headerLine };
-  if (header.oldStart !== undefined) {
-    hunk.oldStart = header.oldStart;
-    hunk.oldCount = header.oldCount;
-  }
-  if (header.newStart !== undefined) {
-    hunk.newStart = header.newStart;
-    hunk.newCount = header.newCount;
-  }
-  if (oldNoNewline) hunk.oldNoNewlineAtEnd = true;
-  if (newNoNewline) hunk.newNoNewlineAtEnd = true;
-  // Content after a hunk is unchanged, so a missing final newline on either side puts the
-  // whole hunk at the end of the file.
-  if (oldNoNewline || newNoNewline) hunk.atEndOfFile = true;
-  return { hunk, next: j };
 }

@@ -92,40 +92,34 @@ function asWholeContent(hunks: Hunk[], side: 'add' | 'remove', label: string, wa
   }
 }
 
-/** The FilePatch of a finished section; undefined when the section changes nothing we apply. */
-export function finishSection(section: Section, warnings: string[]): FilePatch | undefined {
-  const gitOld = section.gitNames?.old;
-  const gitNew = section.gitNames?.new;
+/** Which names a section's headers give, by precedence: rename/copy lines, then ---/+++, then `diff --git`. */
+interface SectionNames {
+  oldName: string | null | undefined;
+  newName: string | null | undefined;
+  label: string;
+}
+
+function sectionNames(section: Section): SectionNames {
   const fromHeader = (value: string | null | undefined, fallback: string | undefined): string | null | undefined =>
     value === undefined ? (fallback === undefined ? undefined : prefixed(section, fallback)) : value === null ? null : prefixed(section, value);
-  let oldPath = section.renameFrom ?? section.copyFrom;
-  let newPath = section.renameTo ?? section.copyTo;
-  const oldName = oldPath !== undefined ? normalisePath(oldPath) : fromHeader(section.minus, gitOld);
-  const newName = newPath !== undefined ? normalisePath(newPath) : fromHeader(section.plus, gitNew);
+  const oldPath = section.renameFrom ?? section.copyFrom;
+  const newPath = section.renameTo ?? section.copyTo;
+  const oldName = oldPath !== undefined ? normalisePath(oldPath) : fromHeader(section.minus, section.gitNames?.old);
+  const newName = newPath !== undefined ? normalisePath(newPath) : fromHeader(section.plus, section.gitNames?.new);
+  return { oldName, newName, label: newName ?? oldName ?? '(unnamed)' };
+}
+
+/** The FilePatch of a finished section; undefined when the section changes nothing we apply. */
+export function finishSection(section: Section, warnings: string[]): FilePatch | undefined {
+  const names = sectionNames(section);
+  const { oldName, newName } = names;
   const line = section.patchLine;
-  const label = newName ?? oldName ?? '(unnamed)';
   const isCreate = section.minus === null || section.newFileMode;
   const isDelete = section.plus === null || section.deletedFileMode;
   if (oldName === undefined && newName === undefined) fail('file section without any file name', line);
-  if (isCreate && isDelete) fail(`file section of ${label} both creates and deletes the file`, line);
+  if (isCreate && isDelete) fail(`file section of ${names.label} both creates and deletes the file`, line);
 
-  const base = { patchLine: line, hunks: section.hunks } as const;
-  if (section.copyFrom !== undefined || section.copyTo !== undefined) {
-    if (section.copyTo === undefined) fail(`\`copy from ${section.copyFrom}\` has no \`copy to\` line`, line);
-    const target = normalisePath(section.copyTo);
-    const source = section.copyFrom ?? '(unknown)';
-    const changesFromSource = section.hunks.some((h) => h.lines.some((l) => l.kind !== 'add' || l.unprefixed));
-    if (section.hunks.length === 0 || changesFromSource || section.binary) {
-      fail(
-        `copying ${source} to ${target} is not supported (PatchPilot does not read the source of a copy): ` +
-          `send ${target} as a new file (\`--- /dev/null\`, \`+++ b/${target}\`) with its complete content`,
-        line,
-      );
-    }
-    warnings.push(at(line, `copy of ${source} to ${target} read as creating ${target} with the hunk's added lines`));
-    return { operation: 'create', oldPath: null, newPath: target, patchLine: line, hunks: [mergeIntoOne(section.hunks, line)] };
-  }
-
+  if (section.copyFrom !== undefined || section.copyTo !== undefined) return finishCopy(section, warnings);
   if (section.binary) {
     const operation = isCreate ? 'create' : isDelete ? 'delete' : oldName !== newName ? 'rename' : 'modify';
     return {
@@ -137,29 +131,55 @@ export function finishSection(section: Section, warnings: string[]): FilePatch |
       patchLine: line,
     };
   }
+  if (isCreate) return finishCreate(section, newName, warnings);
+  if (isDelete) return finishDelete(section, oldName, warnings);
+  return finishChange(section, oldName ?? newName!, newName ?? oldName!, warnings);
+}
 
-  if (isCreate) {
-    if (!newName) fail('new file has no name after `+++`', line);
-    if (section.hunks.length === 0 && !section.newFileMode) {
-      fail(
-        `new file ${newName} has no content: expected an \`@@\` hunk of \`+\` lines after its header, found ${section.foundAfterHeader ?? 'the end of the text'}`,
-        line,
-      );
-    }
-    asWholeContent(section.hunks, 'add', newName, warnings);
-    if (section.hunks.length > 1) warnings.push(at(line, `new file ${newName}: ${section.hunks.length} hunks joined into one`));
-    return { ...base, operation: 'create', oldPath: null, newPath: newName, hunks: [mergeIntoOne(section.hunks, line)] };
+/** A copy is read as creating the target with the hunk's added lines; anything else is refused. */
+function finishCopy(section: Section, warnings: string[]): FilePatch {
+  const line = section.patchLine;
+  if (section.copyTo === undefined) fail(`\`copy from ${section.copyFrom}\` has no \`copy to\` line`, line);
+  const target = normalisePath(section.copyTo);
+  const source = section.copyFrom ?? '(unknown)';
+  const changesFromSource = section.hunks.some((h) => h.lines.some((l) => l.kind !== 'add' || l.unprefixed));
+  if (section.hunks.length === 0 || changesFromSource || section.binary) {
+    fail(
+      `copying ${source} to ${target} is not supported (PatchPilot does not read the source of a copy): ` +
+        `send ${target} as a new file (\`--- /dev/null\`, \`+++ b/${target}\`) with its complete content`,
+      line,
+    );
   }
+  warnings.push(at(line, `copy of ${source} to ${target} read as creating ${target} with the hunk's added lines`));
+  return { operation: 'create', oldPath: null, newPath: target, patchLine: line, hunks: [mergeIntoOne(section.hunks, line)] };
+}
 
-  if (isDelete) {
-    const path = oldName ?? (section.gitNames ? prefixed(section, section.gitNames.old) : undefined);
-    if (!path) fail('deleted file has no name after `---`', line);
-    asWholeContent(section.hunks, 'remove', path, warnings);
-    return { ...base, operation: 'delete', oldPath: path, newPath: null };
+function finishCreate(section: Section, newName: string | null | undefined, warnings: string[]): FilePatch {
+  const line = section.patchLine;
+  if (!newName) fail('new file has no name after `+++`', line);
+  if (section.hunks.length === 0 && !section.newFileMode) {
+    fail(
+      `new file ${newName} has no content: expected an \`@@\` hunk of \`+\` lines after its header, found ${section.foundAfterHeader ?? 'the end of the text'}`,
+      line,
+    );
   }
+  asWholeContent(section.hunks, 'add', newName, warnings);
+  if (section.hunks.length > 1) warnings.push(at(line, `new file ${newName}: ${section.hunks.length} hunks joined into one`));
+  return { patchLine: line, hunks: [mergeIntoOne(section.hunks, line)], operation: 'create', oldPath: null, newPath: newName };
+}
 
-  oldPath = oldName ?? newName!;
-  newPath = newName ?? oldName!;
+function finishDelete(section: Section, oldName: string | null | undefined, warnings: string[]): FilePatch {
+  const line = section.patchLine;
+  const path = oldName ?? (section.gitNames ? prefixed(section, section.gitNames.old) : undefined);
+  if (!path) fail('deleted file has no name after `---`', line);
+  asWholeContent(section.hunks, 'remove', path, warnings);
+  return { patchLine: line, hunks: section.hunks, operation: 'delete', oldPath: path, newPath: null };
+}
+
+/** A change in place or a rename; a section with only a mode change is ignored. */
+function finishChange(section: Section, oldPath: string, newPath: string, warnings: string[]): FilePatch | undefined {
+  const line = section.patchLine;
+  const base = { patchLine: line, hunks: section.hunks } as const;
   if (oldPath !== newPath) {
     if (section.renameFrom === undefined) {
       warnings.push(at(line, `file header names two paths (${oldPath} -> ${newPath}) without rename lines; read as a rename`));

@@ -82,129 +82,170 @@ function pathBefore(lines: readonly string[], i: number, floor: number): string 
 }
 
 export function parseUnified(lines: readonly string[], cr: ReadonlySet<number> = new Set()): FormatParse {
-  const files: FilePatch[] = [];
-  const warnings: string[] = [];
-  const skipped = new SkippedLines();
-  let current: Section | undefined;
-  /** Index after the last line that belonged to the patch (header or hunk). */
-  let consumed = 0;
+  return new UnifiedReader(lines, cr).read();
+}
 
-  const close = () => {
+/** Reads a unified diff line by line; each `read…` method takes one kind of line and says whether it did. */
+class UnifiedReader {
+  private readonly files: FilePatch[] = [];
+  private readonly warnings: string[] = [];
+  private readonly skipped = new SkippedLines();
+  private current: Section | undefined;
+  /** Index after the last line that belonged to the patch (header or hunk). */
+  private consumed = 0;
+  private i = 0;
+
+  constructor(
+    private readonly lines: readonly string[],
+    private readonly cr: ReadonlySet<number>,
+  ) {}
+
+  read(): FormatParse {
+    const lines = this.lines;
+    while (this.i < lines.length) {
+      const s = lines[this.i]!;
+      const next = lines[this.i + 1];
+      if (this.readGitHeader(s)) continue;
+      if (s.startsWith('diff --cc ') || s.startsWith('diff --combined ')) {
+        fail('combined merge diffs (`diff --cc`) are not supported: send a plain unified diff', this.i + 1);
+      }
+      if (this.readFileHeader(s, next)) continue;
+      if (this.readLonePlusHeader(s, next)) continue;
+      if (this.readHunk(s)) continue;
+      if (this.readBinary(s)) continue;
+      this.skipped.note(s);
+      this.i++;
+    }
+    this.close();
+    const note = this.skipped.warning('outside the diff');
+    if (note) this.warnings.push(note);
+    return { files: this.files, warnings: this.warnings };
+  }
+
+  /** Marks the lines up to `i` as the patch's and moves on to `i`. */
+  private consumeTo(i: number): void {
+    this.i = i;
+    this.consumed = i;
+  }
+
+  private open(git: boolean): Section {
+    this.close();
+    this.current = newSection(this.i + 1, git);
+    return this.current;
+  }
+
+  private close(): void {
+    const current = this.current;
     if (current) {
       if (current.hunks.length === 0) {
+        const lines = this.lines;
         let k = current.headerEnd;
         while (k < lines.length && (isBlank(lines[k]!) || lines[k] === CLAIMED_LINE)) k++;
         current.foundAfterHeader = quote(lines[k]);
       }
-      const file = finishSection(current, warnings);
+      const file = finishSection(current, this.warnings);
       if (file && (file.oldPath === '' || file.newPath === '')) {
         fail('file header has an empty file name: expected `--- a/path` and `+++ b/path` with real paths', current.patchLine);
       }
-      if (file) files.push(file);
+      if (file) this.files.push(file);
     }
-    current = undefined;
-  };
-  const labelOf = (section: Section) => {
-    const name = section.renameTo ?? section.plus ?? section.minus ?? section.gitNames?.new;
-    if (name == null) return '(unnamed)';
-    return section.renameTo !== undefined || section.noPrefix ? normalisePath(name) : normalisePath(stripGitPrefix(name));
-  };
-
-  let i = 0;
-  while (i < lines.length) {
-    const s = lines[i]!;
-    const next = lines[i + 1];
-    if (s.startsWith('diff --git ')) {
-      close();
-      current = newSection(i + 1, true);
-      i = readGitHeader(lines, i, current);
-      current.headerEnd = i;
-      consumed = i;
-      continue;
-    }
-    if (s.startsWith('diff --cc ') || s.startsWith('diff --combined ')) {
-      fail('combined merge diffs (`diff --cc`) are not supported: send a plain unified diff', i + 1);
-    }
-    if (s.startsWith('--- ') && (next?.startsWith('+++ ') ?? false)) {
-      const reuse = current?.git && current.minus === undefined && current.hunks.length === 0;
-      if (!reuse) {
-        close();
-        current = newSection(i + 1, false);
-      }
-      current!.minus = headerName(s.slice(4), i + 1);
-      current!.plus = headerName(next!.slice(4), i + 2);
-      i += 2;
-      current!.headerEnd = i;
-      consumed = i;
-      continue;
-    }
-    if (s.startsWith('--- ') && next !== undefined && isHunkHeaderLine(next)) {
-      fail(`expected \`+++ b/path\` after \`${s}\`, found ${quote(next)}`, i + 2);
-    }
-    if (s.startsWith('+++ ') && next !== undefined && isHunkHeaderLine(next) && (!current || current.hunks.length > 0 || current.plus !== undefined)) {
-      close();
-      current = newSection(i + 1, false);
-      current.plus = headerName(s.slice(4), i + 1);
-      current.minus = current.plus;
-      warnings.push(at(i + 1, `\`+++\` header without a \`---\` line before it; read as a change of ${current.plus ?? '/dev/null'}`));
-      i += 1;
-      consumed = i;
-      continue;
-    }
-    if (isHunkHeaderLine(s)) {
-      if (consumed < i || !current) {
-        // Prose or a fence since the last hunk: the model may have named another file there.
-        const hint = pathBefore(lines, i, consumed);
-        const currentPath = current && (current.plus ?? current.minus ?? current.gitNames?.new);
-        const samePath = currentPath != null && hint !== undefined && stripGitPrefix(normalisePath(currentPath)) === normalisePath(hint);
-        if (hint !== undefined && !samePath) {
-          close();
-          current = newSection(i + 1, false);
-          current.minus = hint;
-          current.plus = hint;
-          current.noPrefix = true;
-          current.hinted = true;
-          warnings.push(at(i + 1, `hunk without \`---\`/\`+++\` header; path ${hint} taken from the text before it`));
-        }
-      }
-      if (!current) {
-        fail(
-          `hunk header ${quote(s)} has no file header before it: expected \`--- a/path\` and \`+++ b/path\` ` +
-            '(or `diff --git a/path b/path`) first, or the path alone on the line before the hunk',
-          i + 1,
-        );
-      }
-      const wholeFile = current.minus === null || current.newFileMode;
-      const read = readUnifiedHunk(lines, i, current.hunks.length, labelOf(current), warnings, wholeFile, cr);
-      if (read.hunk.lines.length === 0) {
-        warnings.push(at(i + 1, `empty hunk of ${labelOf(current)} ignored`));
-      } else {
-        current.hunks.push(read.hunk);
-      }
-      i = read.next;
-      consumed = i;
-      continue;
-    }
-    if (s.startsWith('Binary files ') && s.endsWith(' differ')) {
-      if (!current || !current.git || current.hunks.length > 0 || current.binary) {
-        const names = binaryNames(s);
-        close();
-        current = newSection(i + 1, false);
-        if (names) {
-          current.minus = headerName(names.old, i + 1);
-          current.plus = headerName(names.new, i + 1);
-        }
-      }
-      current.binary = true;
-      i += 1;
-      consumed = i;
-      continue;
-    }
-    skipped.note(s);
-    i++;
+    this.current = undefined;
   }
-  close();
-  const note = skipped.warning('outside the diff');
-  if (note) warnings.push(note);
-  return { files, warnings };
+
+  /** `diff --git a/x b/x` and the extended header lines after it. */
+  private readGitHeader(s: string): boolean {
+    if (!s.startsWith('diff --git ')) return false;
+    const current = this.open(true);
+    this.consumeTo(readGitHeader(this.lines, this.i, current));
+    current.headerEnd = this.i;
+    return true;
+  }
+
+  /** `--- a/x` then `+++ b/x` (joining the `diff --git` section they belong to). */
+  private readFileHeader(s: string, next: string | undefined): boolean {
+    if (s.startsWith('--- ') && next !== undefined && isHunkHeaderLine(next)) {
+      fail(`expected \`+++ b/path\` after \`${s}\`, found ${quote(next)}`, this.i + 2);
+    }
+    if (!s.startsWith('--- ') || !(next?.startsWith('+++ ') ?? false)) return false;
+    const current = this.current?.git && this.current.minus === undefined && this.current.hunks.length === 0 ? this.current : this.open(false);
+    current.minus = headerName(s.slice(4), this.i + 1);
+    current.plus = headerName(next!.slice(4), this.i + 2);
+    this.consumeTo(this.i + 2);
+    current.headerEnd = this.i;
+    return true;
+  }
+
+  /** `+++ b/x` right before a hunk, with no `---` line. */
+  private readLonePlusHeader(s: string, next: string | undefined): boolean {
+    const current = this.current;
+    if (!s.startsWith('+++ ') || next === undefined || !isHunkHeaderLine(next)) return false;
+    if (current && current.hunks.length === 0 && current.plus === undefined) return false;
+    const section = this.open(false);
+    section.plus = headerName(s.slice(4), this.i + 1);
+    section.minus = section.plus;
+    this.warnings.push(at(this.i + 1, `\`+++\` header without a \`---\` line before it; read as a change of ${section.plus ?? '/dev/null'}`));
+    this.consumeTo(this.i + 1);
+    return true;
+  }
+
+  /** A hunk, in the current section or in one named by the text before it. */
+  private readHunk(s: string): boolean {
+    if (!isHunkHeaderLine(s)) return false;
+    if (this.consumed < this.i || !this.current) this.openHintedSection();
+    const current = this.current;
+    if (!current) {
+      fail(
+        `hunk header ${quote(s)} has no file header before it: expected \`--- a/path\` and \`+++ b/path\` ` +
+          '(or `diff --git a/path b/path`) first, or the path alone on the line before the hunk',
+        this.i + 1,
+      );
+    }
+    const wholeFile = current.minus === null || current.newFileMode;
+    const read = readUnifiedHunk(this.lines, this.i, current.hunks.length, labelOf(current), this.warnings, wholeFile, this.cr);
+    if (read.hunk.lines.length === 0) {
+      this.warnings.push(at(this.i + 1, `empty hunk of ${labelOf(current)} ignored`));
+    } else {
+      current.hunks.push(read.hunk);
+    }
+    this.consumeTo(read.next);
+    return true;
+  }
+
+  /** Prose or a fence since the last hunk: the model may have named another file there. */
+  private openHintedSection(): void {
+    const hint = pathBefore(this.lines, this.i, this.consumed);
+    const current = this.current;
+    const currentPath = current && (current.plus ?? current.minus ?? current.gitNames?.new);
+    const samePath = currentPath != null && hint !== undefined && stripGitPrefix(normalisePath(currentPath)) === normalisePath(hint);
+    if (hint === undefined || samePath) return;
+    const section = this.open(false);
+    section.minus = hint;
+    section.plus = hint;
+    section.noPrefix = true;
+    section.hinted = true;
+    this.warnings.push(at(this.i + 1, `hunk without \`---\`/\`+++\` header; path ${hint} taken from the text before it`));
+  }
+
+  /** `Binary files a/x and b/x differ`: its own section unless it ends a `diff --git` header. */
+  private readBinary(s: string): boolean {
+    if (!s.startsWith('Binary files ') || !s.endsWith(' differ')) return false;
+    let current = this.current;
+    if (!current || !current.git || current.hunks.length > 0 || current.binary) {
+      const names = binaryNames(s);
+      current = this.open(false);
+      if (names) {
+        current.minus = headerName(names.old, this.i + 1);
+        current.plus = headerName(names.new, this.i + 1);
+      }
+    }
+    current.binary = true;
+    this.consumeTo(this.i + 1);
+    return true;
+  }
+}
+
+function labelOf(section: Section): string {
+  const name = section.renameTo ?? section.plus ?? section.minus ?? section.gitNames?.new;
+  if (name == null) return '(unnamed)';
+  return section.renameTo !== undefined || section.noPrefix ? normalisePath(name) : normalisePath(stripGitPrefix(name));
 }

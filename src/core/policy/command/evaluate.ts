@@ -2,7 +2,7 @@ import type { PolicyDecision } from '../types';
 import { baseName, DATA_ONLY, isPathQualified } from './commandClasses';
 import { builtinDenyFindings, textualDenyFindings } from './deny';
 import { dangerousEnvFindings } from './envVars';
-import { clip } from './extract';
+import { clip } from './clip';
 import { fileOptionFindings } from './fileOptions';
 import { GLOB_SAFE, nonPathArgIndexes, VETTERS, type VetContext } from './flags';
 import { gitView } from './git';
@@ -31,17 +31,8 @@ const ask = (rule: string, reason: string): Finding => ({ verdict: 'ask', rule, 
 
 /** Evaluates one simple command (and what it wraps) and appends one decision per command to `parts`. */
 export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDecision[], appendsArgs = false): void {
-  const findings: Finding[] = [];
   const vctx: VetContext = { workspaceRoot: env.workspaceRoot, homeDir: env.homeDir, isIgnoredPath: env.isIgnoredPath, cwds: cmd.cwds };
-
-  findings.push(...dangerousEnvFindings(cmd.assignments.map((a) => a.name)));
-  for (const r of cmd.redirects) {
-    if (r.kind === 'write') findings.push(...classifyWriteTarget(r.target, cmd.cwds, vctx, `Redirection ${r.operator}`));
-    else if (r.kind === 'read' && r.target) {
-      if (r.target.dynamic) findings.push(ask('ask:read-target-unknown', `Redirection reads "${r.target.raw}", known only at run time.`));
-      else findings.push(...classifyReadTarget(r.target, cmd.cwds, vctx, `Redirection ${r.operator}`));
-    }
-  }
+  const findings: Finding[] = [...dangerousEnvFindings(cmd.assignments.map((a) => a.name)), ...redirectFindings(cmd, vctx)];
 
   const name = cmd.argv[0];
   if (!name) {
@@ -63,35 +54,91 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
   findings.push(...builtinDenyFindings(n, args, { homeDir: env.homeDir, cwds: cmd.cwds }));
   const view = n === 'git' ? gitView(cmd.argv, vctx) : undefined;
   const matchArgv = view?.argv ?? cmd.argv;
-  for (const rule of env.userRules) {
-    if (rule.verdict === 'allow') continue;
-    if (ruleMatches(rule, matchArgv) || ruleMatches(rule, cmd.argv)) {
-      findings.push({ verdict: rule.verdict, rule: rule.name, reason: `Matches the ${rule.source} ${rule.verdict} rule "${rule.pattern}".` });
-    }
-  }
+  findings.push(...userRuleFindings(env.userRules, matchArgv, cmd.argv));
 
   const wrapped = unwrap(cmd.argv, cmd.redirects);
   if (wrapped) {
-    findings.push(...wrapped.findings, ...dangerousEnvFindings(wrapped.envNames));
-    if (isPathQualified(n)) findings.push(ask('ask:path-qualified-binary', `"${n}" is a path, not the system's ${baseName(n)}.`));
-    const innerParts: PolicyDecision[] = [];
-    if (wrapped.inner?.length) {
-      evaluateSimple({ ...cmd, argv: wrapped.inner, assignments: [], redirects: [] }, env, innerParts, appendsArgs || !!wrapped.appendsArgs);
-    }
-    if (wrapped.script) {
-      if (wrapped.script.dynamic) {
-        findings.push(ask('ask:dynamic-script', `\`${wrapped.wrapper}\` runs a string known only at run time.`), ...textualDenyFindings(wrapped.script.raw));
-      } else {
-        env.evaluateScript(wrapped.script.value, cmd.depth + 1, cmd.cwds, innerParts);
-      }
-    }
-    parts.push(
-      decide(cmd, findings, undefined, `allow:wrapper-${baseName(wrapped.wrapper.split(' ')[0]!)}`, 'A wrapper whose command is checked on its own.'),
-      ...innerParts,
-    );
+    evaluateWrapped(cmd, wrapped, findings, env, parts, appendsArgs);
     return;
   }
 
+  findings.push(...programFindings(cmd, view, vctx));
+  const innerParts: PolicyDecision[] = [];
+  findExecInner(n, args, cmd, env, innerParts);
+  findings.push(...argumentFindings(baseName(n), args, vctx, appendsArgs));
+  findings.push(...inlineCodeFindings(baseName(n), args));
+  const guarded = testGuardFinding(cmd, env);
+  if (guarded) findings.push(guarded);
+  if (env.functions.has(n)) {
+    parts.push(decide(cmd, findings, undefined, 'allow:function-call', `Calls "${n}", a function defined in this command and checked there.`), ...innerParts);
+    return;
+  }
+  const rule =
+    [...env.userRules, ...env.defaultRules].find((r) => r.verdict === 'allow' && ruleMatches(r, matchArgv)) ??
+    packageScriptRule(matchArgv, cmd.cwds) ??
+    localBinRule(matchArgv, cmd.cwds, env.workspaceRoot);
+  parts.push(decide(cmd, findings, rule), ...innerParts);
+}
+
+/** Files the command's redirections write or read. */
+function redirectFindings(cmd: SimpleCommand, vctx: VetContext): Finding[] {
+  const findings: Finding[] = [];
+  for (const r of cmd.redirects) {
+    if (r.kind === 'write') findings.push(...classifyWriteTarget(r.target, cmd.cwds, vctx, `Redirection ${r.operator}`));
+    else if (r.kind === 'read' && r.target) {
+      if (r.target.dynamic) findings.push(ask('ask:read-target-unknown', `Redirection reads "${r.target.raw}", known only at run time.`));
+      else findings.push(...classifyReadTarget(r.target, cmd.cwds, vctx, `Redirection ${r.operator}`));
+    }
+  }
+  return findings;
+}
+
+/** The user's ask and deny rules that match the command (as git sees it, or as written). */
+function userRuleFindings(userRules: readonly CommandRule[], matchArgv: Word[], argv: Word[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const rule of userRules) {
+    if (rule.verdict === 'allow') continue;
+    if (ruleMatches(rule, matchArgv) || ruleMatches(rule, argv)) {
+      findings.push({ verdict: rule.verdict, rule: rule.name, reason: `Matches the ${rule.source} ${rule.verdict} rule "${rule.pattern}".` });
+    }
+  }
+  return findings;
+}
+
+/** A wrapper (`env`, `sudo`, `bash -c`…): its own decision, then the command or script it runs, checked on its own. */
+function evaluateWrapped(
+  cmd: SimpleCommand,
+  wrapped: NonNullable<ReturnType<typeof unwrap>>,
+  findings: Finding[],
+  env: EvalEnv,
+  parts: PolicyDecision[],
+  appendsArgs: boolean,
+): void {
+  const n = cmd.argv[0]!.value;
+  findings.push(...wrapped.findings, ...dangerousEnvFindings(wrapped.envNames));
+  if (isPathQualified(n)) findings.push(ask('ask:path-qualified-binary', `"${n}" is a path, not the system's ${baseName(n)}.`));
+  const innerParts: PolicyDecision[] = [];
+  if (wrapped.inner?.length) {
+    evaluateSimple({ ...cmd, argv: wrapped.inner, assignments: [], redirects: [] }, env, innerParts, appendsArgs || !!wrapped.appendsArgs);
+  }
+  if (wrapped.script) {
+    if (wrapped.script.dynamic) {
+      findings.push(ask('ask:dynamic-script', `\`${wrapped.wrapper}\` runs a string known only at run time.`), ...textualDenyFindings(wrapped.script.raw));
+    } else {
+      env.evaluateScript(wrapped.script.value, cmd.depth + 1, cmd.cwds, innerParts);
+    }
+  }
+  parts.push(
+    decide(cmd, findings, undefined, `allow:wrapper-${baseName(wrapped.wrapper.split(' ')[0]!)}`, 'A wrapper whose command is checked on its own.'),
+    ...innerParts,
+  );
+}
+
+/** What the program itself is asked to do: a path-qualified program, git's view, its vetter, its file options. */
+function programFindings(cmd: SimpleCommand, view: ReturnType<typeof gitView> | undefined, vctx: VetContext): Finding[] {
+  const n = cmd.argv[0]!.value;
+  const args = cmd.argv.slice(1);
+  const findings: Finding[] = [];
   if (isPathQualified(n)) {
     findings.push(
       ask(
@@ -106,31 +153,21 @@ export function evaluateSimple(cmd: SimpleCommand, env: EvalEnv, parts: PolicyDe
   if (vetName) findings.push(...(VETTERS[vetName]?.(vetArgs, vctx) ?? []));
   // Options that read or write files, for every program (date -f, sort --files0-from, git blame --contents).
   findings.push(...fileOptionFindings(view ? 'git' : (vetName ?? baseName(n)), view ? view.argv.slice(1) : vetArgs, vctx));
-  const innerParts: PolicyDecision[] = [];
-  findExecInner(n, args, cmd, env, innerParts);
-  findings.push(...argumentFindings(baseName(n), args, vctx, appendsArgs));
-  findings.push(...inlineCodeFindings(baseName(n), args));
-  if (env.testGuard && !isPathQualified(n)) {
-    for (const cwd of cmd.cwds) {
-      const f = env.testGuard.check(
-        cmd.argv.map((w) => w.value),
-        cwd,
-      );
-      if (f) {
-        findings.push(f);
-        break;
-      }
-    }
+  return findings;
+}
+
+/** The test-definition guard's finding for the first working directory it objects in. */
+function testGuardFinding(cmd: SimpleCommand, env: EvalEnv): Finding | undefined {
+  const n = cmd.argv[0]!.value;
+  if (!env.testGuard || isPathQualified(n)) return undefined;
+  for (const cwd of cmd.cwds) {
+    const f = env.testGuard.check(
+      cmd.argv.map((w) => w.value),
+      cwd,
+    );
+    if (f) return f;
   }
-  if (env.functions.has(n)) {
-    parts.push(decide(cmd, findings, undefined, 'allow:function-call', `Calls "${n}", a function defined in this command and checked there.`), ...innerParts);
-    return;
-  }
-  const rule =
-    [...env.userRules, ...env.defaultRules].find((r) => r.verdict === 'allow' && ruleMatches(r, matchArgv)) ??
-    packageScriptRule(matchArgv, cmd.cwds) ??
-    localBinRule(matchArgv, cmd.cwds, env.workspaceRoot);
-  parts.push(decide(cmd, findings, rule), ...innerParts);
+  return undefined;
 }
 
 /** Dynamic arguments, globs that could become options, paths outside the workspace or ignored. */

@@ -112,68 +112,21 @@ function vetSubcommand(rest: Word[], ctx: VetContext): Finding[] {
   for (const o of findOptions(args, { long: DIFF_EXEC, exactLong: false })) {
     out.push(ask(`ask:git${o.flag}`, `\`git ${o.flag}\` runs external diff or conversion programs.`, o.flag));
   }
-  // `git show HEAD:.env` reads a file through git: the path after the colon counts as named.
-  if (ctx.isIgnoredPath) {
-    for (const a of args) {
-      const m = /^[^-][^:]*:(?:[0-3]:)?(.+)$/.exec(a.value) ?? /^:(?:[0-3]:)?(.+)$/.exec(a.value);
-      if (!m || a.dynamic) continue;
-      const candidates = [path.resolve(ctx.workspaceRoot, m[1]!), ...ctx.cwds.map((c) => path.resolve(c, m[1]!))];
-      if (candidates.some((c) => ctx.isIgnoredPath!(c))) {
-        out.push(ask('ask:ignored-path', `\`git ${sub} ${a.raw}\` reads a file .patchpilotignore hides from the agent.`));
-      }
-    }
-  }
+  out.push(...ignoredBlobFindings(sub, args, ctx));
   switch (sub) {
     case 'grep':
       for (const o of findOptions(args, { long: ['--open-files-in-pager'], short: ['-O'] })) {
         out.push(ask('ask:git-grep-O', '`git grep -O` opens matches in a pager program.', o.flag));
       }
       break;
-    case 'branch': {
-      const writes = findOptions(args, {
-        long: ['--delete', '--move', '--copy', '--force', '--set-upstream-to', '--unset-upstream', '--edit-description', '--track', '--create-reflog'],
-        short: ['-d', '-D', '-m', '-M', '-c', '-C', '-f', '-u'],
-      });
-      const listing =
-        findOptions(args, { long: ['--list', '--show-current', '--contains', '--merged', '--no-merged', '--points-at'], short: ['-l'] }).length > 0;
-      if (writes.length || (!listing && positionals(args, ['--sort', '--format', '--contains', '--merged', '--no-merged']).length > 0)) {
-        out.push(ask('ask:git-branch-write', '`git branch` with these arguments creates, renames or deletes branches.'));
-      }
+    case 'branch':
+      if (branchWrites(args)) out.push(ask('ask:git-branch-write', '`git branch` with these arguments creates, renames or deletes branches.'));
       break;
-    }
-    case 'config': {
-      const reads = [
-        '--get',
-        '--get-all',
-        '--get-regexp',
-        '--list',
-        '-l',
-        '--get-urlmatch',
-        'get',
-        'list',
-        '--show-origin',
-        '--show-scope',
-        '--null',
-        '-z',
-        '--name-only',
-        '--includes',
-        '--local',
-        '--global',
-        '--system',
-        '--worktree',
-        '--default',
-        '--type',
-        '--bool',
-        '--int',
-        '--path',
-      ];
-      const isRead = args.some((a) => ['--get', '--get-all', '--get-regexp', '--list', '-l', '--get-urlmatch', 'get', 'list'].includes(a.value));
-      const nonRead = args.filter((a) => a.value.startsWith('-') && !reads.includes(a.value.split('=')[0]!));
-      if (!isRead || nonRead.length || findOptions(args, { long: ['--file', '--blob'], short: ['-f'] }).length) {
+    case 'config':
+      if (!isConfigRead(args)) {
         out.push(ask('ask:git-config-write', '`git config` other than a plain read changes configuration that can run programs.'));
       }
       break;
-    }
     case 'stash':
     case 'tag':
     case 'remote':
@@ -182,4 +135,63 @@ function vetSubcommand(rest: Word[], ctx: VetContext): Finding[] {
       break;
   }
   return out;
+}
+
+/** `git show HEAD:.env` reads a file through git: the path after the colon counts as named. */
+function ignoredBlobFindings(sub: string | undefined, args: Word[], ctx: VetContext): Finding[] {
+  const out: Finding[] = [];
+  if (!ctx.isIgnoredPath) return out;
+  for (const a of args) {
+    const m = /^[^-][^:]*:(?:[0-3]:)?(.+)$/.exec(a.value) ?? /^:(?:[0-3]:)?(.+)$/.exec(a.value);
+    if (!m || a.dynamic) continue;
+    const candidates = [path.resolve(ctx.workspaceRoot, m[1]!), ...ctx.cwds.map((c) => path.resolve(c, m[1]!))];
+    if (candidates.some((c) => ctx.isIgnoredPath!(c))) {
+      out.push(ask('ask:ignored-path', `\`git ${sub} ${a.raw}\` reads a file .patchpilotignore hides from the agent.`));
+    }
+  }
+  return out;
+}
+
+/** `git branch` with these arguments creates, renames or deletes branches (not a listing). */
+function branchWrites(args: Word[]): boolean {
+  const writes = findOptions(args, {
+    long: ['--delete', '--move', '--copy', '--force', '--set-upstream-to', '--unset-upstream', '--edit-description', '--track', '--create-reflog'],
+    short: ['-d', '-D', '-m', '-M', '-c', '-C', '-f', '-u'],
+  });
+  const listing = findOptions(args, { long: ['--list', '--show-current', '--contains', '--merged', '--no-merged', '--points-at'], short: ['-l'] }).length > 0;
+  return writes.length > 0 || (!listing && positionals(args, ['--sort', '--format', '--contains', '--merged', '--no-merged']).length > 0);
+}
+
+/** Options a plain `git config` read may carry. */
+const CONFIG_READ_OPTIONS = [
+  '--get',
+  '--get-all',
+  '--get-regexp',
+  '--list',
+  '-l',
+  '--get-urlmatch',
+  'get',
+  'list',
+  '--show-origin',
+  '--show-scope',
+  '--null',
+  '-z',
+  '--name-only',
+  '--includes',
+  '--local',
+  '--global',
+  '--system',
+  '--worktree',
+  '--default',
+  '--type',
+  '--bool',
+  '--int',
+  '--path',
+];
+
+/** `git config` as a plain read of the repository's configuration, nothing else. */
+function isConfigRead(args: Word[]): boolean {
+  const isRead = args.some((a) => ['--get', '--get-all', '--get-regexp', '--list', '-l', '--get-urlmatch', 'get', 'list'].includes(a.value));
+  const nonRead = args.filter((a) => a.value.startsWith('-') && !CONFIG_READ_OPTIONS.includes(a.value.split('=')[0]!));
+  return isRead && nonRead.length === 0 && findOptions(args, { long: ['--file', '--blob'], short: ['-f'] }).length === 0;
 }

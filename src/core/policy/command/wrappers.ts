@@ -38,39 +38,8 @@ export function unwrap(argv: Word[], redirects: Redirect[]): Unwrapped | undefin
   const args = argv.slice(1);
   const base = (wrapper: string): Unwrapped => ({ wrapper, envNames: [], findings: [] });
   switch (name) {
-    case 'env': {
-      const u = base('env');
-      let i = 0;
-      for (; i < args.length; i++) {
-        const v = args[i]!.value;
-        if (v === '--') {
-          i++;
-          break;
-        }
-        if (/^(-S|--split-string)/.test(v) || /^-[a-zA-Z]*S/.test(v)) {
-          const attached = v.startsWith('--split-string=') ? v.slice(15) : v.startsWith('-S') && v.length > 2 ? v.slice(2) : undefined;
-          u.script = attached !== undefined ? { ...args[i]!, value: attached } : args[i + 1];
-          u.findings.push(ask('ask:env-split-string', '`env -S` splits a string into a command.'));
-          return u;
-        }
-        if (/^(-C|--chdir)/.test(v)) {
-          u.findings.push(ask('ask:env-chdir', '`env -C` changes the directory.'));
-          if (v === '-C' || v === '--chdir') i++;
-          continue;
-        }
-        if (/^(-u|--unset)$/.test(v)) {
-          i++;
-          continue;
-        }
-        if (v.startsWith('-') && v !== '-') continue;
-        if (v === '-') continue;
-        break;
-      }
-      for (; i < args.length && /^[^=\s]+=/.test(args[i]!.value); i++) u.envNames.push(args[i]!.value.split('=')[0]!);
-      if (args.slice(i).length) u.inner = args.slice(i);
-      else u.findings.push(ask('ask:env-print', '`env` without a command prints every environment variable, secrets included.'));
-      return u;
-    }
+    case 'env':
+      return unwrapEnv(args);
     case 'nice':
     case 'nohup':
     case 'setsid':
@@ -106,22 +75,63 @@ export function unwrap(argv: Word[], redirects: Redirect[]): Unwrapped | undefin
       return { ...base('xargs'), inner: inner.length ? inner : [{ value: 'echo', dynamic: false, glob: false, raw: 'echo' }], appendsArgs: true };
     }
     case 'eval':
-    case 'watch': {
-      const i = name === 'watch' ? skipOptions(args, /^(-n|-d|--interval|--differences)$/) : 0;
-      const words = args.slice(i);
-      return {
-        ...base(name),
-        script: {
-          value: words.map((w) => w.value).join(' '),
-          dynamic: words.some((w) => w.dynamic),
-          glob: false,
-          raw: words.map((w) => w.raw).join(' '),
-        },
-      };
-    }
+    case 'watch':
+      return unwrapScriptWords(name, args);
   }
   if (SHELLS.has(name)) return unwrapShell(name, args, redirects);
   return undefined;
+}
+
+/** `env [-u X] [-C dir] [A=b…] cmd`, and `env -S 'string'`, which splits a string into a command. */
+function unwrapEnv(args: Word[]): Unwrapped {
+  const u: Unwrapped = { wrapper: 'env', envNames: [], findings: [] };
+  let i = 0;
+  for (; i < args.length; i++) {
+    const v = args[i]!.value;
+    if (v === '--') {
+      i++;
+      break;
+    }
+    if (/^(-S|--split-string)/.test(v) || /^-[a-zA-Z]*S/.test(v)) {
+      const attached = v.startsWith('--split-string=') ? v.slice(15) : v.startsWith('-S') && v.length > 2 ? v.slice(2) : undefined;
+      u.script = attached !== undefined ? { ...args[i]!, value: attached } : args[i + 1];
+      u.findings.push(ask('ask:env-split-string', '`env -S` splits a string into a command.'));
+      return u;
+    }
+    if (/^(-C|--chdir)/.test(v)) {
+      u.findings.push(ask('ask:env-chdir', '`env -C` changes the directory.'));
+      if (v === '-C' || v === '--chdir') i++;
+      continue;
+    }
+    if (/^(-u|--unset)$/.test(v)) {
+      i++;
+      continue;
+    }
+    if (v.startsWith('-') && v !== '-') continue;
+    if (v === '-') continue;
+    break;
+  }
+  for (; i < args.length && /^[^=\s]+=/.test(args[i]!.value); i++) u.envNames.push(args[i]!.value.split('=')[0]!);
+  if (args.slice(i).length) u.inner = args.slice(i);
+  else u.findings.push(ask('ask:env-print', '`env` without a command prints every environment variable, secrets included.'));
+  return u;
+}
+
+/** `eval words…` and `watch [-n s] words…`: the words joined are a shell string. */
+function unwrapScriptWords(name: 'eval' | 'watch', args: Word[]): Unwrapped {
+  const i = name === 'watch' ? skipOptions(args, /^(-n|-d|--interval|--differences)$/) : 0;
+  const words = args.slice(i);
+  return {
+    wrapper: name,
+    envNames: [],
+    findings: [],
+    script: {
+      value: words.map((w) => w.value).join(' '),
+      dynamic: words.some((w) => w.dynamic),
+      glob: false,
+      raw: words.map((w) => w.raw).join(' '),
+    },
+  };
 }
 
 /** `bash -c 'string'`, `sh -ec "..."`, `bash <<EOF ... EOF`, `bash <<< '...'`. */

@@ -42,16 +42,12 @@ const CHANGES = new Set<PathOperation>(['write', 'create', 'delete']);
 /** A delete of a directory walks it to find protected entries; past this many it just asks. */
 const MAX_DELETE_SCAN = 5000;
 
+function no(verdict: 'deny' | 'ask', rule: string, reason: string, extra: Partial<PathDecision> = {}): PathDecision {
+  return { verdict, rule, reason, exists: false, ...extra };
+}
+
 export async function checkPath(req: PathCheckRequest): Promise<PathDecision> {
   const settings = req.settings ?? DEFAULT_PATH_SETTINGS;
-  const no = (verdict: 'deny' | 'ask', rule: string, reason: string, extra: Partial<PathDecision> = {}): PathDecision => ({
-    verdict,
-    rule,
-    reason,
-    exists: false,
-    ...extra,
-  });
-
   if (typeof req.path !== 'string' || req.path.trim() === '' || req.path.includes('\0')) {
     return no('deny', 'deny:invalid-path', 'The path is empty or contains a NUL byte.');
   }
@@ -67,7 +63,7 @@ export async function checkPath(req: PathCheckRequest): Promise<PathDecision> {
   const folds = await isCaseInsensitive(realRoot);
   const lexical = path.resolve(req.workspaceRoot, req.path);
 
-  let info;
+  let info: Resolved;
   try {
     // Resolve from the given root spelling so an absolute path under a symlinked root still maps inside.
     info = await resolveRealPath(lexical);
@@ -89,15 +85,36 @@ export async function checkPath(req: PathCheckRequest): Promise<PathDecision> {
     );
   }
   const withRel = { ...base, relativePath: rel };
-  const isDir = info.stat?.isDirectory() ?? false;
   // Judge both spellings: the one asked for and the real one (a link inside the workspace to .env).
   const lexRel = relativeInside(path.resolve(req.workspaceRoot), lexical, folds) ?? relativeInside(realRoot, lexical, folds);
   const candidates = [...new Set([rel, ...(lexRel !== undefined ? [lexRel] : [])])].filter((c) => c !== '');
 
   if (rel === '' && req.operation === 'delete') return no('deny', 'deny:workspace-root', 'The workspace root itself cannot be deleted.', withRel);
+  const target: Target = { info, rel, candidates, isDir: info.stat?.isDirectory() ?? false, withRel };
+  const refusal =
+    (await refusedAlways(req, settings, target)) ?? (CHANGES.has(req.operation) ? await changeNeedsApproval(req, settings, realRoot, target) : undefined);
+  if (refusal) return refusal;
+  return { verdict: 'allow', rule: `allow:workspace-${req.operation}`, reason: `"${rel || '.'}" is inside the workspace.`, ...withRel };
+}
 
+type Resolved = Awaited<ReturnType<typeof resolveRealPath>>;
+
+/** A path inside the workspace, resolved: what the checks below judge it by. */
+interface Target {
+  info: Resolved;
+  /** The real path relative to the real workspace root. */
+  rel: string;
+  /** Both spellings (asked-for and real), relative, without the root itself. */
+  candidates: string[];
+  isDir: boolean;
+  withRel: { realPath: string; exists: boolean; relativePath: string };
+}
+
+/** Denied whatever the operation's approval: denyPaths, .patchpilotignore, special files, hard links to hidden files, writing a directory. */
+async function refusedAlways(req: PathCheckRequest, settings: PathPolicySettings, t: Target): Promise<PathDecision | undefined> {
+  const { info, rel, isDir, withRel } = t;
   const denyGlobs = compileGlobs(settings.denyPaths);
-  for (const c of candidates) {
+  for (const c of t.candidates) {
     if (denyGlobs?.ignores(foldForMatch(c)) || (isDir && denyGlobs?.ignores(`${foldForMatch(c)}/`))) {
       return no('deny', 'deny:denyPaths', `"${c}" matches patchpilot.policy.denyPaths.`, withRel);
     }
@@ -118,37 +135,40 @@ export async function checkPath(req: PathCheckRequest): Promise<PathDecision> {
   if ((req.operation === 'write' || req.operation === 'create') && isDir) {
     return no('deny', 'deny:is-directory', `"${rel}" is a directory.`, withRel);
   }
+  return undefined;
+}
 
-  if (CHANGES.has(req.operation)) {
-    const matcher = createProtectedMatcher(settings.protectedPaths);
-    for (const c of candidates) {
-      const hit = matcher.match(c, isDir);
-      if (hit) return no('ask', `protected:${hit.glob}`, `"${c}" is a protected path (${hit.why}); changing it needs your approval.`, withRel);
-    }
-    // Judged on the real path only: that is the file written, and its folders are what git would open.
-    const gitDir = gitDirPartOf(realRoot, rel);
-    if (gitDir !== undefined) {
-      return no(
-        'ask',
-        'protected:git-directory',
-        `"${rel}" is part of a git directory layout in "${gitDir || '.'}" (HEAD with objects/ and refs/, or commondir): git run there reads its config and hooks, which run commands; changing it needs your approval.`,
-        withRel,
-      );
-    }
-    if (req.operation === 'delete' && isDir) {
-      const inner = await findProtectedInside(info.real, rel, matcher, req.isIgnored);
-      if (inner) return no('ask', inner.rule, inner.reason, withRel);
-    }
-    if (req.operation !== 'delete' && info.stat?.isFile() && info.stat.nlink > 1) {
-      return no(
-        'ask',
-        'ask:hard-link',
-        `"${rel}" has ${info.stat.nlink} hard links; another name (possibly outside the workspace) shares its content and would change too.`,
-        withRel,
-      );
-    }
+/** A change (write, create, delete) that needs approval: protected paths, git directories, protected entries inside, hard links. */
+async function changeNeedsApproval(req: PathCheckRequest, settings: PathPolicySettings, realRoot: string, t: Target): Promise<PathDecision | undefined> {
+  const { info, rel, isDir, withRel } = t;
+  const matcher = createProtectedMatcher(settings.protectedPaths);
+  for (const c of t.candidates) {
+    const hit = matcher.match(c, isDir);
+    if (hit) return no('ask', `protected:${hit.glob}`, `"${c}" is a protected path (${hit.why}); changing it needs your approval.`, withRel);
   }
-  return { verdict: 'allow', rule: `allow:workspace-${req.operation}`, reason: `"${rel || '.'}" is inside the workspace.`, ...withRel };
+  // Judged on the real path only: that is the file written, and its folders are what git would open.
+  const gitDir = gitDirPartOf(realRoot, rel);
+  if (gitDir !== undefined) {
+    return no(
+      'ask',
+      'protected:git-directory',
+      `"${rel}" is part of a git directory layout in "${gitDir || '.'}" (HEAD with objects/ and refs/, or commondir): git run there reads its config and hooks, which run commands; changing it needs your approval.`,
+      withRel,
+    );
+  }
+  if (req.operation === 'delete' && isDir) {
+    const inner = await findProtectedInside(info.real, rel, matcher, req.isIgnored);
+    if (inner) return no('ask', inner.rule, inner.reason, withRel);
+  }
+  if (req.operation !== 'delete' && info.stat?.isFile() && info.stat.nlink > 1) {
+    return no(
+      'ask',
+      'ask:hard-link',
+      `"${rel}" has ${info.stat.nlink} hard links; another name (possibly outside the workspace) shares its content and would change too.`,
+      withRel,
+    );
+  }
+  return undefined;
 }
 
 /** POSIX relative path if `target` is the root or inside it, else undefined. */

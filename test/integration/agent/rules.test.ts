@@ -60,6 +60,7 @@ describe('patchpilot run: rules files', { skip: skipWithoutBuild }, () => {
         const loaded = events(r.stdout).filter((e) => e.type === 'rules/loaded');
         assert.deepEqual(loaded, [
           {
+            v: 1,
             type: 'rules/loaded',
             initial: true,
             rules: [
@@ -68,6 +69,7 @@ describe('patchpilot run: rules files', { skip: skipWithoutBuild }, () => {
             ],
           },
           {
+            v: 1,
             type: 'rules/loaded',
             initial: false,
             rules: [

@@ -93,7 +93,7 @@ async function runOnce(root: string, run: number): Promise<Outcome> {
       '--json',
     ];
     const quoted = [process.execPath, CLI, 'run', ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-    const env = { ...process.env, PATCHPILOT_API_KEY: 'bench-key' };
+    const env: NodeJS.ProcessEnv = { ...process.env, PATCHPILOT_API_KEY: 'bench-key' };
     delete env.NODE_TEST_CONTEXT;
     const child = spawn('bash', ['-c', `${quoted}; code=$?; times; exit $code`], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     const t0 = performance.now();

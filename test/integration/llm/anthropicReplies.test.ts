@@ -158,6 +158,18 @@ describe('Anthropic replies in every shape (recorded streams, real SDK, loopback
     });
   });
 
+  test('stop_reason "max_tokens" inside an unsigned thinking block: the model is asked to continue; the block is not sent back (the API refuses it)', async () => {
+    await withServer([recorded('max-tokens-in-thinking.sse'), finish('the Buffer caller')], async (server) => {
+      const { outcome, events } = await runGoal(server, 1_024);
+      assert.equal(outcome.status, 'finished', outcome.reason);
+      assert.equal(notices(events, 'output-limit').length, 1);
+      const second = server.requests[1]!.body;
+      const sent = second.messages.flatMap((m: { content: string | Block[] }) => contentOf(m));
+      assert.ok(!sent.some((b: Block) => b.type === 'thinking'), 'no thinking block without its signature');
+      assert.match(JSON.stringify(second.messages.at(-1)), /cut by the output token limit \(finish reason \\"max_tokens\\"\)/);
+    });
+  });
+
   test('thinking within a tool loop: the signed block goes back first on its assistant message, byte for byte; cached tokens reach the run', async () => {
     await withServer([recorded('thinking-tool-use.sse'), recorded('thinking-finish.sse')], async (server) => {
       const { outcome, events } = await runGoal(server, 2_048);

@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
 import { AnthropicChatModel } from '../../../src/core/llm/anthropic/anthropicChatModel';
 import { CUT_CALL_PROBLEM } from '../../../src/core/llm/cutReply';
-import type { ModelMessage } from '../../../src/core/llm';
+import { ModelApiError, type ModelMessage } from '../../../src/core/llm';
 import { Orchestrator, type RunOutcome } from '../../../src/core/orchestrator';
 import { createToolRegistry } from '../../../src/core/tools';
 import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
@@ -92,6 +92,21 @@ describe('Anthropic replies in every shape (recorded streams, real SDK, loopback
       assert.deepEqual(turn.toolCalls, [{ id: 'toolu_01Jr4NbVx7KqW2mLs9TcPdHe', name: 'read_file', argumentsJson: '{"path":"add.js"}' }]);
       assert.deepEqual(turn.thinkingBlocks, [{ type: 'thinking', thinking: body.content[0].thinking, signature: body.content[0].signature }]);
       assert.deepEqual(turn.usage, { promptTokens: 31 + 2_048, completionTokens: 58, cachedTokens: 2_048, estimated: false });
+    });
+  });
+
+  test('an error object answered as JSON with status 200 is that error: a prompt too long is a context overflow, not retried', async () => {
+    const body = { type: 'error', error: { type: 'invalid_request_error', message: 'prompt is too long: 215304 tokens > 200000 maximum' } };
+    await withServer([{ status: 200, body }], async (server) => {
+      const err = await modelOn(server)
+        .streamChatWithRecovery({ role: 'reasoning', messages: goal })
+        .then(
+          () => undefined,
+          (e: unknown) => e as ModelApiError,
+        );
+      assert.ok(err instanceof ModelApiError, String(err));
+      assert.equal(err.kind, 'context-overflow');
+      assert.equal(server.requests.length, 1);
     });
   });
 

@@ -11,7 +11,7 @@
 type Block = { type?: unknown; [k: string]: unknown };
 type Event = { type: string; [k: string]: unknown };
 
-/** The SSE text of the message's events; undefined when the body is no Messages API message. */
+/** The SSE text of the message's events (or of its error); undefined when the body is neither. */
 export function messageAsSse(text: string): string | undefined {
   let value: Record<string, unknown>;
   try {
@@ -19,6 +19,8 @@ export function messageAsSse(text: string): string | undefined {
   } catch {
     return undefined;
   }
+  // An error object with status 200 (some gateways): the stream's own error event, classified as one.
+  if (value?.type === 'error' && value.error && typeof value.error === 'object') return `event: error\ndata: ${JSON.stringify(value)}\n\n`;
   if (!value || value.type !== 'message' || !Array.isArray(value.content)) return undefined;
   const usage = (value.usage ?? {}) as Record<string, unknown>;
   const events: Event[] = [

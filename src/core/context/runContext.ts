@@ -46,7 +46,7 @@ export interface RunContext {
 /** The run's rules files: those in force from the start, and the means to bring in more as files come into play. */
 export interface RunRules {
   initial: LoadedRule[];
-  /** Files the run read or edited: the rules they bring in go into the system prompt (none twice). */
+  /** Files the run read or edited: the rules they bring in (none twice), for the result of the call that touched them. */
   noteFiles(paths: readonly string[]): Promise<LoadedRule[]>;
 }
 
@@ -89,13 +89,22 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
   // A subagent's task comes from its parent, which saw the state; its own prompt names the top level.
   const goal = goalWithLiveState(input.goal, input.basePrompt === undefined ? input.facts : undefined, sections.history);
   const conversation = new Conversation(assemble(), goal, MAX_TOOL_RESULT_CHARS, input.earlier);
+  // Rules that joined since the system prompt was assembled: their text rides in the result of the
+  // call that brought them in (orchestrator/rulesStep.ts), so the prompt's prefix stays the same
+  // byte for byte and the provider's cache keeps serving it. A compaction rewrites the conversation
+  // (the cache is lost there anyway) and may summarize that result away: then they join the system prompt.
+  let rulesJoined = false;
   const context = new ContextManager(conversation, tools, conversation.goal, {
     settings: input.settings,
     model: input.model,
     calibration: input.calibration,
     meter: input.meter,
     onTurn: input.onTurn,
-    onCompacted: input.onCompacted,
+    onCompacted: (report) => {
+      if (rulesJoined) conversation.setSystem(assemble());
+      rulesJoined = false;
+      input.onCompacted(report);
+    },
     warn: input.warn,
   });
   const runRules: RunRules = {
@@ -103,7 +112,7 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
     async noteFiles(paths) {
       const { added, warnings: problems } = await rules.notePaths(paths);
       problems.forEach(input.warn);
-      if (added.length) conversation.setSystem(assemble());
+      if (added.length) rulesJoined = true;
       return added;
     },
   };

@@ -4,18 +4,24 @@
  * parser reads no event in it, so the reply was thrown away and the request retried. Here such a
  * body becomes the one-chunk stream it stands for (the same conversion a local program's reply
  * gets: localProgram/programFetch.ts), followed by `[DONE]`: text, reasoning, tool calls, the
- * finish reason and the usage all kept.
+ * finish reason and the usage all kept. The same holds for Anthropic's Messages API, whose whole
+ * `message` object becomes its event stream (anthropic/anthropicJsonReply.ts).
  */
 import { toSseText } from './localProgram/programFetch';
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
-export function acceptingJsonReplies(inner: Fetch = fetch): Fetch {
+/**
+ * `asSse`: the protocol's whole reply as the stream it stands for, undefined when the body is no
+ * such reply (it then goes through as it came). Chat completions by default; the Anthropic client
+ * passes its own (anthropic/anthropicJsonReply.ts).
+ */
+export function acceptingJsonReplies(inner: Fetch = fetch, asSse: (body: string) => string | undefined = completionAsSse): Fetch {
   return async (input, init) => {
     const response = await inner(input, init);
     if (!response.ok || !/json/i.test(response.headers.get('content-type') ?? '') || !askedToStream(init)) return response;
     const text = await response.text();
-    const sse = completionAsSse(text);
+    const sse = asSse(text);
     const headers = new Headers(response.headers);
     headers.delete('content-length');
     headers.delete('content-encoding');

@@ -93,6 +93,8 @@ export interface ModelTurn {
   finishReason: FinishReason;
   /** The provider's raw finish_reason, for logs. */
   rawFinishReason: string;
+  /** The provider's own words on why it stopped the reply (Anthropic's `stop_details.explanation` on a refusal). */
+  stopExplanation?: string;
   usage: ModelUsage;
   /** USD; undefined when the model has no known price (then show tokens only). */
   cost?: number;

@@ -119,11 +119,13 @@ export function notesOnReply(turn: ModelTurn, emit: (e: AgentEvent) => void): Re
 function providerStop(turn: ModelTurn, hasCalls: boolean, emit: (e: AgentEvent) => void): ReplyNotes | undefined {
   const raw = turn.rawFinishReason || turn.finishReason;
   if (turn.finishReason === 'content_filter' && !hasCalls) {
-    const message = `The provider stopped the reply (finish reason "${raw}"): ${raw === 'refusal' ? 'the model refused to continue' : 'its content filter blocked it'}; what came before the stop is not an answer.`;
+    // The provider's own reason, when it gave one (Anthropic's stop_details.explanation).
+    const why = turn.stopExplanation ? ` (the provider said: ${turn.stopExplanation})` : '';
+    const message = `The provider stopped the reply (finish reason "${raw}"): ${raw === 'refusal' ? 'the model refused to continue' : 'its content filter blocked it'}${why}; what came before the stop is not an answer.`;
     emit({ type: 'model/notice', kind: 'content-filter', message });
     return {
       finalUnusable: false,
-      stoppedByProvider: `the provider's ${raw === 'refusal' ? 'refusal' : 'content filter'} stopped the reply (finish reason "${raw}")`,
+      stoppedByProvider: `the provider's ${raw === 'refusal' ? 'refusal' : 'content filter'} stopped the reply (finish reason "${raw}")${why}`,
     };
   }
   if (turn.finishReason !== 'length') return undefined;

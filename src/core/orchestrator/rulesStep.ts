@@ -1,8 +1,9 @@
 /**
  * Rules files come in as the run works: after a step's calls, the files each successful call read
  * or changed (ToolLoopTraits.readsFiles / changesFiles) are noted; the nested AGENTS.md / CLAUDE.md
- * of their folders and the glob rules they match go into the system prompt (context/runContext.ts),
- * the viewers hear of them (`rules/loaded`), and the call's result says so, so the model knows.
+ * of their folders and the glob rules they match come with the result of the call that touched them,
+ * their text whole, never as a rewrite of the system prompt (that would cost the provider's prompt
+ * cache every token after it: context/runContext.ts); the viewers hear of them (`rules/loaded`).
  */
 import type { RuleView } from '../../protocol/agentEvents';
 import { describeRulesLoaded } from '../../protocol/rulesLoaded';
@@ -42,7 +43,7 @@ export async function noteRulesOfCalls(
     const added = await rules.noteFiles(paths);
     if (!added.length) continue;
     tell(run, ruleViews(added), false);
-    notes.set(x.call.id, `\n\n[Rules files now in your system prompt, follow them: ${added.map((r) => `${r.rule.path} (${r.why})`).join('; ')}]`);
+    notes.set(x.call.id, rulesNote(added));
   }
   return notes;
 }
@@ -52,4 +53,18 @@ function filesOfCall(tool: Tool<any> | undefined, args: Record<string, unknown>)
   if (!loop) return [];
   const changed = loop.changesFiles?.(args);
   return [...(loop.readsFiles?.(args) ?? []), ...(Array.isArray(changed) ? changed : [])];
+}
+
+/** Longest text of one rule carried in a tool result; the rest is in its file. */
+const RULE_TEXT_CHARS = 8_000;
+
+/** The rules a call brought in, their text whole (up to a size), for the end of its result. */
+function rulesNote(added: readonly LoadedRule[]): string {
+  const parts = added.map(({ rule, why }) => {
+    const text = rule.text.trim();
+    const body =
+      text.length > RULE_TEXT_CHARS ? `${text.slice(0, RULE_TEXT_CHARS)}\n[... cut at ${RULE_TEXT_CHARS} characters; read ${rule.path} for the rest]` : text;
+    return `## ${rule.path} (${why})\n${body}`;
+  });
+  return `\n\n[Rules files that now apply (project instructions, follow them like those in your system prompt):\n${parts.join('\n\n')}\n]`;
 }

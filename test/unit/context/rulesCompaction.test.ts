@@ -1,5 +1,8 @@
 // The rules files sit in the system prompt, which compaction keeps whole: after a summary they are
-// still there word for word, also those a file the run touched brought in mid-run.
+// still there word for word, also those a file the run touched brought in mid-run (until a
+// compaction those ride in the result of the call that touched their file, so the prompt's cached
+// prefix is not rewritten; the compaction, which rewrites the conversation anyway, puts them in the
+// system prompt before it could summarize that result away).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DEFAULT_SETTINGS } from '../../../src/core/config/settings';

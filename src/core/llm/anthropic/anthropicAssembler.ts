@@ -24,6 +24,8 @@ export class AnthropicTurnAssembler {
   readonly thinkingBlocks: ThinkingBlock[] = [];
   /** The stop_reason once message_delta carried it; with message_stop, the reply is complete. */
   stopReason: string | undefined;
+  /** `stop_details.explanation` of message_delta: why a refusal stopped the reply, in the provider's words. */
+  stopExplanation: string | undefined;
   complete = false;
   /** True once anything a consumer may have shown (text, thinking, a tool call) was emitted. */
   outputStarted = false;
@@ -65,6 +67,8 @@ export class AnthropicTurnAssembler {
         break;
       case 'message_delta': {
         if (event.delta.stop_reason) this.stopReason = event.delta.stop_reason;
+        const details = (event.delta as { stop_details?: { explanation?: unknown } | null }).stop_details;
+        if (typeof details?.explanation === 'string' && details.explanation.trim()) this.stopExplanation = details.explanation.trim();
         // Cumulative counts: a field present here replaces message_start's, but a 0 never replaces a real count
         // (some proxies send input_tokens: 0 in the last message_delta).
         const u = event.usage as AnthropicUsageFields | undefined;

@@ -14,11 +14,13 @@ import { ModelApiError, ModelConfigError } from '../errors';
 import type { CompleteRequest } from '../modelClient';
 import { admitRequest, settleUsage, timedTurn } from '../turnUsage';
 import { withCutCallMarked } from '../cutReply';
+import { acceptingJsonReplies } from '../jsonReply';
 import { safeEmitter, withRecovery } from '../retryLoop';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn } from '../types';
 import type { ChatModel } from '../../ports/chatModel';
 import type { AnthropicTurnAssembler } from './anthropicAssembler';
 import { streamAnthropicAttempt } from './anthropicAttempt';
+import { messageAsSse } from './anthropicJsonReply';
 import { addCacheBreakpoints, fromAnthropicStopReason, toAnthropicPrompt, toAnthropicTools, toolLoopLacksThinking } from './anthropicWire';
 
 export interface AnthropicModelConfig extends Omit<ModelClientConfig, 'baseUrl' | 'apiKeyHeader' | 'apiVersion'> {
@@ -163,6 +165,7 @@ export class AnthropicChatModel implements ChatModel {
       invalidToolCalls: invalid,
       finishReason: fromAnthropicStopReason(a.stopReason),
       rawFinishReason: a.stopReason ?? '',
+      ...(a.stopExplanation ? { stopExplanation: a.stopExplanation } : {}),
       usage,
       cost,
       attempts,
@@ -186,6 +189,8 @@ export function createAnthropicSdk(endpoint: Endpoint, config: ResolvedModelConf
     maxRetries: 0,
     timeout: config.firstChunkTimeoutMs + 5_000,
     defaultHeaders: headers,
+    // A proxy that ignores `stream: true` answers one JSON message: read as the stream it stands for.
+    fetch: acceptingJsonReplies(fetch, messageAsSse),
     logLevel: 'off',
     openTelemetry: false,
   });

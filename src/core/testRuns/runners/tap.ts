@@ -88,8 +88,14 @@ function yamlBlock(lines: readonly string[], from: number): string[] {
 /** What a reader needs of a YAML block: the error, the compared values, the diff's changed lines. */
 function valuesOf(yaml: readonly string[]): string[] {
   const kept: string[] = [];
+  // node-tap's process fields (`args:`, `stdio:`) hold YAML lists whose `- item` lines are not a diff.
+  let inList = false;
   for (let i = 0; i < yaml.length; i++) {
     const line = yaml[i]!.trim();
+    if (/^[\w-]+:/.test(line)) inList = /^(args|stdio|env|command|cwd|at|stack):/.test(line);
+    if (inList) continue;
+    const timeout = /^(timeout|signal|expired): (.+)$/.exec(line);
+    if (timeout) kept.push(`${timeout[1]}: ${timeout[2]}`);
     const field = /^(error|message|expected|actual|wanted|found|operator|got|compare): ?(.*)$/.exec(line);
     if (field) {
       const value = /^[|>]-?$/.test(field[2]!) ? (yaml[i + 1] ?? '').trim() : field[2]!;

@@ -1,16 +1,27 @@
+import { unnamedComparedWithBaseline } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 
 /** Finishes refused while the tests fail, over a whole run (each needs a new failure state as well). */
 export const MAX_FINISH_REFUSALS = 3;
 
+/** What a refused finish says failed besides named tests: the steps after the tests, and how an unnamed failure compares with the baseline. */
+export interface RefusedBesides {
+  /** Steps that are not the test runner that failed after every test passed, and did not before the run. */
+  steps?: readonly string[];
+  /** For a command failing without naming a test: the clause true for the baseline (unnamedComparedWithBaseline). */
+  unnamedSince?: string;
+}
+
 /**
  * What the model reads when its finish is refused: which failures are new (the run introduced
  * them), and the two honest ways out: fix them, or show they are not the change's doing.
  */
-export function finishRefused(newFailures: readonly string[]): string {
+export function finishRefused(newFailures: readonly string[], besides: RefusedBesides = {}): string {
   const which = newFailures.length
     ? `these tests fail after your last edit and did not fail before the run: ${newFailures.join(', ')}`
-    : 'a test command fails after your last edit (without naming a test) and did not fail before the run';
+    : besides.steps?.length
+      ? `every test passed after your last edit, but ${besides.steps.join('; ')} failed, which did not before the run`
+      : `a test command fails after your last edit without naming a test${besides.unnamedSince ?? ''}`;
   return (
     `[PatchPilot] You called finish, but ${which}, so the run was not ended. ` +
     'Failures that already failed before the run, or that passed on their rerun (flaky), do not block a finish. ' +
@@ -46,18 +57,21 @@ export class FinishGate {
   constructor(private readonly maxRefusals = MAX_FINISH_REFUSALS) {}
 
   /** What to tell the model instead of ending the run, or undefined: the finish stands. */
-  check(tests: Pick<TestsAfterLastChange, 'outcome' | 'version' | 'failures'>, summary = ''): string | undefined {
+  check(
+    tests: Pick<TestsAfterLastChange, 'outcome' | 'version' | 'failures'> & Partial<Pick<TestsAfterLastChange, 'baselineReport'>>,
+    summary = '',
+  ): string | undefined {
     if (tests.outcome === 'known-failures') return this.unsaid(tests, summary);
     if (tests.outcome !== 'failed') return undefined;
     const fresh = tests.failures.new;
     // The same named failures refuse once, whatever was edited in between; unnamed ones once per state.
-    const key = [...fresh].sort().join('\n');
+    const key = [...fresh, ...tests.failures.newSteps].sort().join('\n');
     if (tests.version === this.refusedAt || (key && this.refusedFor.has(key)) || this.refusals >= this.maxRefusals) return undefined;
-    if (fresh.length && fresh.every((name) => names(summary, name))) return undefined;
+    if (fresh.length && !tests.failures.newSteps.length && fresh.every((name) => names(summary, name))) return undefined;
     this.refusedAt = tests.version;
     this.refusedFor.add(key);
     this.refusals++;
-    return finishRefused(fresh);
+    return finishRefused(fresh, { steps: tests.failures.newSteps, unnamedSince: unnamedComparedWithBaseline(tests.baselineReport) });
   }
 
   /** Pre-existing failures the finish does not name: asked once per set of tests, never twice for the same honest finish. */

@@ -1,5 +1,5 @@
 import type { RunTestsOutcome, TestFailureNames } from '../../protocol/agentEvents';
-import type { TestRunReport } from '../testRuns';
+import { classifyFailures, classifySteps, type TestRunReport } from '../testRuns';
 import type { Tool, ToolResult } from '../tools/types';
 
 /**
@@ -17,28 +17,34 @@ export class TestsAfterLastChange {
   private changes = 0;
   private everChanged = false;
 
-  /** 'known-failures': every test that still fails failed before the run, is flaky, or passed when run alone. */
+  /** 'known-failures': every test that still fails failed before the run (or in a file that did), is flaky, or passed when run alone. */
   get outcome(): RunTestsOutcome {
     if (!this.last) return 'not-run';
     const f = this.failures;
-    if (f.new.length || f.unnamed) return 'failed';
-    // A command that failed without naming a test, as it did before the run, is a known failure, not a pass.
-    const unnamedAsBefore = this.last.unnamedFailure;
-    return f.preExisting.length || f.flaky.length || f.passedAlone.length || unnamedAsBefore ? 'known-failures' : 'passed';
+    if (f.new.length || f.unnamed || f.newSteps.length) return 'failed';
+    // A command that failed without naming a test, or at a step after the tests, as it did before the run: a known failure, not a pass.
+    const asBefore = this.last.unnamedFailure || !!this.last.failedSteps?.length;
+    return f.preExisting.length || f.flaky.length || f.passedAlone.length || asBefore ? 'known-failures' : 'passed';
   }
 
-  /** The failing tests of the last whole-suite run, by kind; `unnamed`: a command failed without naming one, and did not before the run. */
-  get failures(): Required<TestFailureNames> & { unnamed: boolean } {
+  /**
+   * The failing tests of the last whole-suite run, by kind (matched to the baseline by file and a
+   * name without timings or ids, testRuns/preExisting.ts); `unnamed`: a command failed without
+   * naming one, and did not before the run; `newSteps`: a step after the tests (a posttest lint)
+   * failed that did not before the run.
+   */
+  get failures(): Required<TestFailureNames> & { unnamed: boolean; newSteps: string[] } {
     const last = this.last;
-    if (!last) return { new: [], preExisting: [], flaky: [], passedAlone: [], unnamed: false };
-    const before = new Set(this.baseline?.failing ?? []);
-    const alone = last.failing.filter((n) => !before.has(n) && [...this.passedAlone].some((a) => n.includes(a) || a.includes(n)));
+    if (!last) return { new: [], preExisting: [], flaky: [], passedAlone: [], unnamed: false, newSteps: [] };
+    const classes = classifyFailures(last, this.baseline);
+    const alone = classes.fresh.filter((n) => [...this.passedAlone].some((a) => n.includes(a) || a.includes(n)));
     return {
-      new: last.failing.filter((n) => !before.has(n) && !alone.includes(n)),
-      preExisting: last.failing.filter((n) => before.has(n)),
+      new: classes.fresh.filter((n) => !alone.includes(n)),
+      preExisting: [...classes.preExisting, ...classes.inFailedFile],
       flaky: last.flaky,
       passedAlone: alone,
       unnamed: last.unnamedFailure && !this.baseline?.unnamedFailure,
+      newSteps: classifySteps(last, this.baseline).fresh,
     };
   }
 

@@ -1,6 +1,7 @@
 /**
  * The part of a long test output that explains its failures: every failure's report, the final
- * counts, the first lines (which command, which runner). Passing tests, coverage tables and stack
+ * counts, the first lines (which command, which runner), and when a coverage check failed, its
+ * threshold lines and the table rows below 100%. Passing tests, fully covered rows and stack
  * frames of the runner itself are what gets dropped; a failure line never is. The 256 KB node-tap
  * log with one `not ok` in the middle of a 300-line coverage table is the case this is for.
  */
@@ -12,18 +13,26 @@ const TAIL_LINES = 12;
 /** How many lines of each failure's report are tried first; fewer when the budget is short. */
 const BLOCK_SIZES = [40, 20, 10, 5, 2, 1];
 const MAX_LINE = 300;
+/** Coverage table rows below 100% kept at most. */
+const MAX_COVERAGE_ROWS = 40;
 
 /** Lines that say nothing about a failure: passing results, coverage tables, the runners' own stack frames, blank lines. */
 // Blank lines are dropped too, silently.
-const NOISE = /^\s*(ok \d+\b|✓|✔|PASSED\b|--- PASS|=== RUN|test \S+ \.\.\. ok$|# Subtest: |1\.\.\d+$)|^([^|\n]*\|){4,}| at .*(node:internal|node_modules)\//;
+const NOISE =
+  /^\s*(ok \d+\b|✓|✔|PASSED\b|--- PASS|=== RUN|test \S+ \.\.\. ok$|# Subtest: |1\.\.\d+$|# time=)|^([^|\n]*\|){4,}| at .*(node:internal|node_modules)\//;
+
+/** nyc's, c8's and node-tap's "ERROR: Coverage for lines (98%) does not meet global threshold (100%)": why a run whose tests passed failed. */
+const COVERAGE_THRESHOLD = /^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global |per-file )?threshold|coverage threshold for \w+ \([\d.]+%\) not met/i;
 
 export function failureExcerpt(raw: string, summary: TestSummary, budget: number): string {
   const text = stripVTControlCharacters(raw).trimEnd();
   if (text.length <= budget) return text;
   const lines = text.split(/\r?\n/);
   const marks = failureStarts(lines, summary);
+  const coverage = coverageShortfalls(lines);
   for (const size of BLOCK_SIZES) {
     const kept = keptLines(lines, marks, size);
+    for (const i of coverage) kept.add(i);
     const rendered = render(lines, kept);
     if (rendered.length <= budget || size === 1) return rendered;
   }
@@ -38,6 +47,29 @@ function failureStarts(lines: readonly string[], summary: TestSummary): number[]
     if (FAILURE_LINE.test(l) && !NOISE.test(l)) starts.add(i);
   });
   return [...starts].sort((a, b) => a - b);
+}
+
+/**
+ * The lines that say why a coverage check failed: its threshold lines, and the coverage table's
+ * header and rows below 100% or naming uncovered lines. Fully covered rows stay out.
+ */
+function coverageShortfalls(lines: readonly string[]): number[] {
+  const threshold = lines.flatMap((l, i) => (COVERAGE_THRESHOLD.test(l) ? [i] : []));
+  if (!threshold.length) return [];
+  const rows: number[] = [];
+  let header: number | undefined;
+  lines.forEach((line, i) => {
+    const cells = line.split('|').map((c) => c.trim());
+    if (cells.length < 5) return;
+    if (/^File$/i.test(cells[0]!) && /%/.test(cells[1]!)) header = i;
+    const figures = cells.slice(1, 5);
+    if (!figures.every((c) => /^\d+(\.\d+)?$/.test(c))) return;
+    const uncovered = cells.length > 5 ? cells[5]! : '';
+    if (figures.some((c) => Number(c) < 100) || uncovered) rows.push(i);
+  });
+  // A table of hundreds of short files would crowd out the failures: the first rows say where to look.
+  const shown = rows.slice(0, MAX_COVERAGE_ROWS);
+  return [...threshold, ...(header !== undefined && shown.length ? [header] : []), ...shown];
 }
 
 function keptLines(lines: readonly string[], starts: readonly number[], blockSize: number): Set<number> {

@@ -9,6 +9,30 @@
 import { runnerOfCommand } from './narrowing';
 import type { TestSummary } from './runners';
 
+/**
+ * The step that failed after the test runner's own counts said every test passed: npm's
+ * `posttest` (which runs `npm run lint`), a make target after the tests. Named by the first script
+ * npm ran after the runner's script, with the innermost one it led to: `script "posttest" (lint)`.
+ */
+export function stepAfterTests(output: string, summary: TestSummary): string | undefined {
+  if (summary.failures.length || (summary.failed ?? 0) > 0 || !summary.passed) return undefined;
+  // nyc, c8 and node-tap: "ERROR: Coverage for lines (98%) does not meet global threshold (100%)"; the figures stay in the output.
+  if (/^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global )?threshold/m.test(output)) return 'the coverage threshold check';
+  const banners = [...output.matchAll(NPM_BANNER)].map((m) => ({ script: m[1]!, command: m[2]!.trim() }));
+  const runnerAt = banners.findIndex((b) => b.command.split(/\s*(?:&&|;)\s*/).some((s) => runnerOfCommand(s) !== undefined));
+  const after = runnerAt < 0 ? [] : banners.slice(runnerAt + 1);
+  const outer = after[0];
+  if (outer) {
+    const inner = after.at(-1)!;
+    return inner === outer ? `script "${outer.script}" (\`${outer.command}\`)` : `script "${outer.script}" (${inner.script})`;
+  }
+  const target = /^make(?:\[\d+\])?: \*\*\* \[(?:[^\]\s:]+:\d+: )?([^\]]+)\] Error \d+/m.exec(output)?.[1];
+  return target && !/test|check/i.test(target) ? `make target "${target}"` : undefined;
+}
+
+/** npm, pnpm and yarn's "> name@version script" line and "> the command" under it. */
+const NPM_BANNER = /^> (?:\S+@\S+|\S+) ([\w:.-]+)\r?\n> (.+)$/gm;
+
 export function failingStep(output: string, summary: TestSummary): string | undefined {
   if (summary.framework || summary.failures.length || summary.passed !== undefined || summary.failed !== undefined) return undefined;
   return makeStep(output) ?? toxStep(output) ?? noxStep(output) ?? scriptStep(output);
@@ -43,7 +67,7 @@ function noxStep(output: string): string | undefined {
  * printed nothing, the failure is in a step before the runner.
  */
 function scriptStep(output: string): string | undefined {
-  const banners = [...output.matchAll(/^> (?:\S+@\S+|\S+) ([\w:.-]+)\r?\n> (.+)$/gm)];
+  const banners = [...output.matchAll(NPM_BANNER)];
   const last = banners.at(-1);
   if (!last) return undefined;
   const [, script, command] = last as unknown as [string, string, string];

@@ -14,9 +14,10 @@ export {
 export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';
-export { failingStep } from './failingStep';
+export { failingStep, stepAfterTests } from './failingStep';
 export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
-export { reportOf, reportPassed, verdictOf, type TestRunReport } from './report';
+export { classifySteps, reportOf, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
+export { classifyFailures, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
 export { isTestFile, relatedTestFiles, type TestFileSource } from './related';
 export type { TestFramework } from './runners';
 export { runShown, type ShownRunRequest, type StreamingRunner } from './shownRun';

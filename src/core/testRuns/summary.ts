@@ -4,7 +4,7 @@
  * output that explains the failures (excerpt.ts), never a head and tail that cut them out.
  */
 import { failureExcerpt } from './excerpt';
-import { failingStep } from './failingStep';
+import { failingStep, stepAfterTests } from './failingStep';
 import type { TestSummary } from './runners';
 
 /** How much of a failing command's output the model sees: what explains the failures and the counts (more when a failure needs it). */
@@ -29,7 +29,9 @@ export function describeTestCommand(r: TestCommandResult): string {
   const summary = formatTestSummary(r.summary);
   const lines = [`$ ${r.command}`, status];
   const step = r.exitCode !== 0 ? failingStep(r.output, r.summary) : undefined;
+  const after = r.exitCode !== 0 && !r.timedOut ? stepAfterTests(r.output, r.summary) : undefined;
   if (step) lines.push(`failed step: ${step}`);
+  if (after) lines.push(`failed step: ${after}, after every test passed`);
   if (summary) lines.push(summary);
   if (r.exitCode !== 0) lines.push('--- output ---', failureExcerpt(r.output, r.summary, OUTPUT_CHARS_ON_FAILURE));
   return lines.join('\n');

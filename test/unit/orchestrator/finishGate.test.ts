@@ -7,7 +7,7 @@ import { FinishGate } from '../../../src/core/orchestrator/finishGate';
 const state = (outcome: 'failed' | 'known-failures' | 'passed', version: number, preExisting: string[] = [], fresh: string[] = []) => ({
   outcome,
   version,
-  failures: { new: fresh, preExisting, flaky: [], passedAlone: [], unnamed: false },
+  failures: { new: fresh, preExisting, flaky: [], passedAlone: [], unnamed: false, newSteps: [] as string[] },
 });
 
 test('pre-existing failures the finish names end the run at once', () => {

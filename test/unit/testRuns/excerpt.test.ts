@@ -53,3 +53,18 @@ describe('the excerpt of a failing run: failures and counts, not head and tail',
     assert.equal(failureExcerpt('FAIL x\n', { failures: [] }, 6000), 'FAIL x');
   });
 });
+
+describe('a coverage threshold that failed the run', () => {
+  test('node-tap 16 through npm test: the threshold lines and the rows below 100% stay, fully covered rows go', () => {
+    const output = fixture('npm-tap16-coverage-threshold.txt');
+    const text = describeTestCommand({ command: 'npm test', exitCode: 1, durationMs: 9000, timedOut: false, output, summary: summarizeTestOutput(output) });
+    assert.match(text, /^failed step: the coverage threshold check, after every test passed$/m);
+    for (const kind of ['lines (98.83%)', 'functions (98.79%)', 'branches (50%)', 'statements (98.8%)'])
+      assert.ok(text.includes(`ERROR: Coverage for ${kind} does not meet global threshold (100%)`), kind);
+    assert.match(text, /^File +\| % Stmts/m);
+    assert.match(text, /^All files +\| +98\.8 \|/m);
+    assert.match(text, /^ {2}add\.js +\| +75 \| +50 \| +66\.66 \| +83\.33 \| 5 +$/m);
+    assert.doesNotMatch(text, /compare-module-17\.js/, 'fully covered rows are dropped');
+    assert.doesNotMatch(text, /# time=/, 'timings of passing files are dropped');
+  });
+});

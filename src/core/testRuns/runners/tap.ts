@@ -88,8 +88,14 @@ function yamlBlock(lines: readonly string[], from: number): string[] {
 /** What a reader needs of a YAML block: the error, the compared values, the diff's changed lines. */
 function valuesOf(yaml: readonly string[]): string[] {
   const kept: string[] = [];
+  // node-tap's process fields (`args:`, `stdio:`) hold YAML lists whose `- item` lines are not a diff.
+  let inList = false;
   for (let i = 0; i < yaml.length; i++) {
     const line = yaml[i]!.trim();
+    if (/^[\w-]+:/.test(line)) inList = /^(args|stdio|env|command|cwd|at|stack):/.test(line);
+    if (inList) continue;
+    const timeout = /^(timeout|signal|expired): (.+)$/.exec(line);
+    if (timeout) kept.push(`${timeout[1]}: ${timeout[2]}`);
     const field = /^(error|message|expected|actual|wanted|found|operator|got|compare): ?(.*)$/.exec(line);
     if (field) {
       const value = /^[|>]-?$/.test(field[2]!) ? (yaml[i + 1] ?? '').trim() : field[2]!;
@@ -118,6 +124,24 @@ function fileOfTestMore(line: string | undefined): { file?: string } {
   return file ? { file } : {};
 }
 
+/**
+ * node-tap up to 16 prints no counts of its own when every test passes (`1..81` and `# time=`), and
+ * `# failed 1 of 81 tests` when one fails: its tests are the top-level results, one a test file.
+ */
+function topLevelCounts(text: string): Pick<TestSummary, 'passed' | 'failed' | 'skipped'> {
+  const plan = countOf(text, /^1\.\.(\d+)\s*$/m);
+  if (!plan) return {};
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  for (const m of text.matchAll(/^(not )?ok \d+\b.*$/gm)) {
+    if (/#\s*(SKIP|TODO)\b/i.test(m[0])) skipped++;
+    else if (m[1]) failed++;
+    else passed++;
+  }
+  return passed + failed + skipped === plan ? { passed, failed, ...(skipped ? { skipped } : {}) } : {};
+}
+
 /** node's `# pass 1`, tape's `# pass  1`, node-tap's `# { total: 4, pass: 1, fail: 2, skip: 1 }`, prove's `Tests=3` with `Failed 1/3`. */
 function countsOf(text: string): Pick<TestSummary, 'passed' | 'failed' | 'skipped'> {
   const object = /^# \{ total: \d+(.*)\}$/m.exec(text)?.[1];
@@ -125,7 +149,7 @@ function countsOf(text: string): Pick<TestSummary, 'passed' | 'failed' | 'skippe
   const passed = countOf(text, /^# pass\s+(\d+)$/m);
   if (passed !== undefined) return { passed, failed: countOf(text, /^# fail\s+(\d+)$/m) ?? 0, skipped: countOf(text, /^# skip(?:ped)?\s+(\d+)$/m) };
   const total = countOf(text, /^Files=\d+, Tests=(\d+)/m);
-  if (total === undefined) return {};
+  if (total === undefined) return topLevelCounts(text);
   const failed = [...text.matchAll(/^Failed (\d+)\/\d+ subtests/gm)].reduce((n, m) => n + Number(m[1]), 0);
   return { passed: total - failed, failed };
 }

@@ -1,7 +1,8 @@
 /**
  * A test command aimed at part of the suite: files, a test name, or the runner's own arguments,
  * each runner in its own words (jest and vitest: paths and -t; mocha: --grep; node --test:
- * --test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; tap: files).
+ * --test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; node-tap: files
+ * and --grep; tape and prove: files only, they have no name filter and none is invented).
  * The runner is the one the command's last output showed, else the one the command names. Every
  * argument is quoted: what the model passes is never shell syntax.
  */
@@ -16,7 +17,8 @@ export interface TestNarrowing {
   filter?: string;
 }
 
-export type NarrowedCommand = { command: string } | { error: string };
+/** The command aimed at part of the suite, and what of the narrowing its runner could not take (said to the model). */
+export type NarrowedCommand = { command: string; note?: string } | { error: string };
 
 /** Runners a name narrows with, as the flag that takes it. */
 const NAME_FLAG: Partial<Record<TestFramework, (name: string) => string[]>> = {
@@ -46,6 +48,8 @@ export function runnerOfCommand(command: string): TestFramework | undefined {
     [/\bunittest\b/, 'unittest'],
     [/^\s*go test\b/, 'go'],
     [/^\s*cargo (nextest run|test)\b/, 'cargo'],
+    [/\btape\b/, 'tape'],
+    [/^\s*prove\b/, 'prove'],
     [/\btap\b/, 'tap'],
   ];
   return table.find(([re]) => re.test(command))?.[1];
@@ -63,16 +67,20 @@ export function narrowCommand(command: string, framework: TestFramework | undefi
     if (runner === 'cargo') return { error: 'cargo test narrows by test name, not by file: pass name' };
     args.push(...(runner === 'go' ? goPackages(files) : files));
   }
+  let note: string | undefined;
   if (n.name?.trim()) {
     const flag = NAME_FLAG[runner];
-    if (!flag) return { error: `${runner} cannot filter by test name: pass files or filter` };
-    args.push(...flag(n.name.trim()));
+    // A runner without a name filter gets no invented flag: the files alone narrow it, and the model is told.
+    if (!flag && !files.length) return { error: `${runner} has no test-name filter: pass the test's files (or filter, the runner's own arguments)` };
+    if (flag) args.push(...flag(n.name.trim()));
+    else note = `${runner} has no test-name filter: ran the files only, every test in them`;
   }
   if (n.filter?.trim()) args.push(...n.filter.trim().split(/\s+/));
   // npm passes arguments to the script after `--`; pnpm, yarn and bun pass them as they are.
   const separator = /^\s*npm (run )?test\b|^\s*npm run \S+/.test(command) && !/\s--(\s|$)/.test(command) ? ['--'] : [];
   const base = runner === 'go' && files.length ? command.replace(/\s\.\/\.\.\.(?=\s|$)/, '') : command;
-  return { command: [base.trim(), ...separator, ...args.map(quote)].join(' ') };
+  const narrowed = [base.trim(), ...separator, ...args.map(quote)].join(' ');
+  return note ? { command: narrowed, note } : { command: narrowed };
 }
 
 /** go test takes packages: the folders of the files. */

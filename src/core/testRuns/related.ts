@@ -1,12 +1,15 @@
 /**
  * The test files an edit can affect, when that is knowable from a cheap look at the workspace: an
- * edited test file itself, and the test files that import an edited module (by its name in an
- * import, require or `from` line) or are named after it (`x.test.js`, `test_x.py`). A Go file's
- * package is its folder (narrowing runs it). Anything else (a manifest, a config, a module no test
- * file names, a workspace too large to scan) is unknowable, and related files that are all the
- * test files are the whole suite: in both cases the caller runs the whole suite.
+ * edited test file itself, the test files that import an edited module (a relative `require` or
+ * `import` resolved to the workspace path, a bare specifier or a Python import by the module's
+ * name), that are named after it (`x.test.js`, `test_x.py`), or that mirror its path under a test
+ * folder (`functions/diff.js` and `test/functions/diff.js`, `src/x/y.ts` and `test/x/y.test.ts`).
+ * A Go file's package is its folder (narrowing runs it). Anything else (a manifest, a config, a
+ * module no test file names, a workspace too large to scan) is unknowable, and related files that
+ * are all the test files are the whole suite: in both cases the caller runs the whole suite.
  * Reads only (test/unit/testRuns/related.test.ts).
  */
+import path from 'node:path';
 
 /** What the scan may look at: a folder's entries and a file's text. */
 export interface TestFileSource {
@@ -21,7 +24,11 @@ const MAX_FOLDERS = 2000;
 const MAX_TEST_FILES = 3000;
 
 const TEST_FILE = /(\.|_)(test|spec)\.[cm]?[jt]sx?$|^test_[^/]*\.py$|_test\.py$|_test\.go$/;
-const IN_TEST_FOLDER = /(^|\/)(tests?|__tests__|spec)\/[^/]*\.([cm]?[jt]sx?|py)$/;
+/** A file at any depth under a test folder (semver's `test/functions/diff.js`). */
+const IN_TEST_FOLDER = /(^|\/)(tests?|__tests__|spec)\/(?:[^/]+\/)*[^/]*\.([cm]?[jt]sx?|py)$/;
+/** The test folder inside a test file's path, and a source folder inside a module's path, that a mirrored layout leaves out. */
+const TEST_ROOT = /(^|\/)(?:tests?|__tests__|spec)\//;
+const SOURCE_ROOT = /(^|\/)(?:src|lib)\//;
 const JS_SOURCE = /\.[cm]?[jt]sx?$/;
 
 export function isTestFile(rel: string): boolean {
@@ -50,12 +57,13 @@ export async function relatedTestFiles(changed: readonly string[], source: TestF
     const name = moduleName(rel);
     const importers: string[] = [];
     for (const test of tests) {
-      if (sameName(test, name)) {
+      if (sameName(test, name) || mirrors(test, rel)) {
         importers.push(test);
         continue;
       }
       if (!texts.has(test)) texts.set(test, (await source.read(test)) ?? '');
-      if (imports(texts.get(test)!, name, rel.endsWith('.py'))) importers.push(test);
+      const text = texts.get(test)!;
+      if (rel.endsWith('.py') ? pythonImports(text, name) : importsModule(text, test, rel, name)) importers.push(test);
     }
     // A module no test names: what it affects is not known from here.
     if (importers.length === 0) return undefined;
@@ -81,19 +89,51 @@ function sameName(test: string, name: string): boolean {
   return base === `test_${name}` || base === `${name}_test` || base === `${name}.test` || base === `${name}.spec` || base === `${name}_spec`;
 }
 
+/** The test file sits where the module does, under a test folder: `test/functions/diff.js` for `functions/diff.js`, `test/x/y.test.ts` for `src/x/y.ts`. */
+function mirrors(test: string, module: string): boolean {
+  const key = test
+    .replace(TEST_ROOT, '$1')
+    .replace(/\.[^./]+$/, '')
+    .replace(/[._](test|spec)$/, '')
+    .replace(/(^|\/)test_([^/]+)$/, '$1$2');
+  if (key === test.replace(/\.[^./]+$/, '')) return false;
+  const bare = module.replace(/\.[^./]+$/, '');
+  return key === bare || key === bare.replace(SOURCE_ROOT, '$1');
+}
+
+/**
+ * The JS test imports the module: a relative specifier resolved from the test's folder to the
+ * module's workspace path (with or without extension, or its folder for an index file); a bare
+ * specifier (a package name, a path alias) by the module's name, as before.
+ */
+function importsModule(text: string, test: string, module: string, name: string): boolean {
+  const target = module.replace(/\.[cm]?[jt]sx?$/, '');
+  const folder = /(^|\/)index$/.test(target) ? target.replace(/\/?index$/, '') : undefined;
+  let bareNamed = false;
+  for (const m of text.matchAll(/(?:require\s*\(|import\s*\(|\bfrom\s+|^\s*import\s+)['"]([^'"]+)['"]/gm)) {
+    const spec = m[1]!;
+    if (!/^\.\.?(\/|$)/.test(spec)) {
+      bareNamed ||= new RegExp(`^([^'"]*/)?${escape(name)}(/index)?(\\.[cm]?[jt]sx?)?$`).test(spec);
+      continue;
+    }
+    const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(test), spec)).replace(/\/$/, '');
+    const bare = resolved === '.' ? '' : resolved.replace(/\.[cm]?[jt]sx?$/, '');
+    if (bare === target || bare === folder) return true;
+  }
+  return bareNamed;
+}
+
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The test's text imports the module by name: a JS specifier ending in it, or a Python import or from line naming it. */
-function imports(text: string, name: string, python: boolean): boolean {
+/** The Python test's text imports the module by name: an import or from line naming it. */
+function pythonImports(text: string, name: string): boolean {
   const n = escape(name);
-  if (python)
-    return new RegExp(
-      `^\\s*(from\\s+[\\w.]*\\b${n}\\b[\\w.]*\\s+import\\b|import\\s+[\\w., ]*\\b${n}\\b|from\\s+[\\w.]+\\s+import\\s+[^\\n]*\\b${n}\\b)`,
-      'm',
-    ).test(text);
-  return new RegExp(`(require\\s*\\(|import\\s*\\(|\\bfrom\\s+|^\\s*import\\s+)['"]([^'"]*/)?${n}(/index)?(\\.[cm]?[jt]sx?)?['"]`, 'm').test(text);
+  return new RegExp(
+    `^\\s*(from\\s+[\\w.]*\\b${n}\\b[\\w.]*\\s+import\\b|import\\s+[\\w., ]*\\b${n}\\b|from\\s+[\\w.]+\\s+import\\s+[^\\n]*\\b${n}\\b)`,
+    'm',
+  ).test(text);
 }
 
 /** Every test file of the workspace, or undefined past the scan's limits. */

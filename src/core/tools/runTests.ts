@@ -37,7 +37,8 @@ export const runTestsTool: Tool<Args> = {
     "Run the project's configured test commands: each command's exit code, duration, and the failing tests with what explains them. " +
     'Without arguments the whole suite runs. To run part of it (a test you fixed, one you think is flaky or unrelated), pass files, a test name, ' +
     "or filter (the runner's own arguments); PatchPilot maps them to the runner (jest/vitest: paths and -t; mocha: --grep; node --test: " +
-    '--test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; tap: files). A passing narrowed run of a failing test counts at finish.',
+    '--test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; node-tap: files and --grep; tape and prove: files only, ' +
+    'they have no name filter). A passing narrowed run of a failing test counts at finish.',
   schema: {
     type: 'object',
     properties: {
@@ -72,9 +73,12 @@ export async function runConfiguredTests(
   const results: TestCommandResult[] = [];
   const parts: string[] = [];
   const flaky: string[] = [];
+  /** What of the narrowing a runner could not take (tape has no name filter). */
+  const notes: string[] = [];
   for (const configured of commands) {
     const aimed = narrowing ? narrowCommand(configured, await runnerOf(ctx, configured), narrowing) : { command: configured };
     if ('error' in aimed) return fail(aimed.error);
+    if ('note' in aimed && aimed.note) notes.push(aimed.note);
     const result = await runOneTestCommand(ctx, configured, aimed.command);
     results.push(result);
     parts.push(describeTestCommand(result));
@@ -97,7 +101,7 @@ export async function runConfiguredTests(
   const narrowedNote = notNarrowed
     ? ` (asked to narrow, but the runner ran ${counted} tests, as many as the whole suite: it did not take the narrowing; to run part of the suite, call the runner itself with run_command)`
     : narrowing
-      ? ` (${options.narrowedAs ?? 'narrowed run: part of the suite'})`
+      ? ` (${[options.narrowedAs ?? 'narrowed run: part of the suite', ...notes].join('; ')})`
       : '';
   const report = reportOf(results, {
     narrowed: !!narrowing && !notNarrowed,

@@ -103,7 +103,14 @@ describe('the finish gate', () => {
     assert.match(gate.check(tests, 'done') ?? '', /did not fail before the run: slow\.test\.js > times out/);
     tests.ranReport(report([], { narrowed: true, aimedAt: ['slow.test.js'] }));
     assert.equal(tests.outcome, 'known-failures');
-    assert.deepEqual(tests.failures, { new: [], preExisting: [], flaky: ['other > flaky one'], passedAlone: ['slow.test.js > times out'], unnamed: false });
+    assert.deepEqual(tests.failures, {
+      new: [],
+      preExisting: [],
+      flaky: ['other > flaky one'],
+      passedAlone: ['slow.test.js > times out'],
+      unnamed: false,
+      newSteps: [],
+    });
     assert.equal(gate.check(tests, 'done'), undefined);
   });
 

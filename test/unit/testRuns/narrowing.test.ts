@@ -1,6 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { narrowCommand, runnerOfCommand } from '../../../src/core/testRuns';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { narrowCommand, runnerOfCommand, summarizeTestOutput } from '../../../src/core/testRuns';
 
 describe('narrowing a test command per runner', () => {
   const cases: [command: string, runner: Parameters<typeof narrowCommand>[1], narrowing: Parameters<typeof narrowCommand>[2], expected: string][] = [
@@ -12,6 +14,7 @@ describe('narrowing a test command per runner', () => {
     ['go test ./...', undefined, { files: ['pkg/calc/calc_test.go'], name: 'TestAdd' }, 'go test ./pkg/calc -run TestAdd'],
     ['cargo test', undefined, { name: 'tests::adds' }, 'cargo test tests::adds'],
     ['pnpm test', 'tap', { files: ['test/sum.test.js'] }, 'pnpm test test/sum.test.js'],
+    ['npx tap', 'tap', { files: ['test/sum.js'], name: 'adds' }, 'npx tap test/sum.js --grep=adds'],
     ['npm test', 'jest', { filter: '--bail --ci' }, 'npm test -- --bail --ci'],
   ];
   for (const [command, runner, narrowing, expected] of cases) {
@@ -28,5 +31,20 @@ describe('narrowing a test command per runner', () => {
   test('a command whose runner is unknown, and a runner that cannot take what was asked, say so', () => {
     assert.match((narrowCommand('make test', undefined, { files: ['a'] }) as { error: string }).error, /cannot be narrowed/);
     assert.match((narrowCommand('cargo test', undefined, { files: ['src/lib.rs'] }) as { error: string }).error, /by test name/);
+  });
+
+  test('tape and prove have no name filter: files alone, said; a name alone is refused with what to pass instead', () => {
+    const tape = summarizeTestOutput(readFileSync(path.join(__dirname, '../../fixtures/testRuns/tape.txt'), 'utf8')).framework;
+    assert.equal(tape, 'tape');
+    assert.equal(runnerOfCommand('tape test/*.js'), 'tape');
+    assert.equal(runnerOfCommand('prove -v t/'), 'prove');
+    assert.deepEqual(narrowCommand('npm test', tape, { files: ['test/sum.js'], name: 'adds' }), {
+      command: 'npm test -- test/sum.js',
+      note: 'tape has no test-name filter: ran the files only, every test in them',
+    });
+    assert.match(
+      (narrowCommand('prove -v t/', undefined, { name: 'math works' }) as { error: string }).error,
+      /prove has no test-name filter: pass the test's files/,
+    );
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { relatedTestFiles, type TestFileSource } from '../../../src/core/testRuns/related';
+import { isTestFile, relatedTestFiles, type TestFileSource } from '../../../src/core/testRuns/related';
 import { reportOf, verdictOf, type TestRunReport } from '../../../src/core/testRuns/report';
 
 async function tree(files: Record<string, string>): Promise<{ root: string; source: TestFileSource }> {
@@ -85,6 +85,97 @@ describe('relatedTestFiles on fixture trees', () => {
       }
     });
   }
+});
+
+/**
+ * node-semver's layout at 7.4.0 (npm/node-semver, the bench task's parent commit): sources in
+ * folders at the root, tests mirroring them under test/, each requiring its module by a relative
+ * path; same-named modules in two folders (functions/valid.js, ranges/valid.js); fixtures that are
+ * not tests. The require lines are the real ones.
+ */
+const SEMVER = {
+  'package.json': '{"scripts":{"test":"tap"}}\n',
+  'index.js': "module.exports = { ...require('./functions/diff') }\n",
+  'preload.js': "module.exports = require('./index.js')\n",
+  'bin/semver.js': "#!/usr/bin/env node\nconst semver = require('../')\n",
+  'classes/comparator.js': 'class Comparator {}\n',
+  'classes/range.js': "const Comparator = require('./comparator')\n",
+  'classes/semver.js': 'class SemVer {}\n',
+  'functions/diff.js': "const parse = require('./parse')\n",
+  'functions/parse.js': "const SemVer = require('../classes/semver')\n",
+  'functions/valid.js': "const parse = require('./parse')\n",
+  'ranges/valid.js': "const Range = require('../classes/range')\n",
+  'internal/re.js': "const { MAX_SAFE_COMPONENT_LENGTH } = require('./constants')\n",
+  'internal/constants.js': 'module.exports = {}\n',
+  'test/index.js': "const t = require('tap')\nconst semver = require('../')\nconst { SEMVER_SPEC_VERSION } = require('../internal/constants')\n",
+  'test/preload.js': "const t = require('tap')\nconst preload = require('../preload.js')\nconst index = require('../index.js')\n",
+  'test/bin/semver.js':
+    "const t = require('tap')\nconst thisVersion = require('../../package.json').version\nconst bin = require.resolve('../../bin/semver')\n",
+  'test/functions/diff.js': "const { test } = require('tap')\nconst diff = require('../../functions/diff')\n",
+  'test/functions/parse.js': "const t = require('tap')\nconst parse = require('../../functions/parse')\n",
+  'test/functions/valid.js':
+    "const t = require('tap')\nconst valid = require('../../functions/valid')\nconst SemVer = require('../../classes/semver')\nconst invalidVersions = require('../fixtures/invalid-versions')\n",
+  'test/ranges/valid.js':
+    "const { test } = require('tap')\nconst validRange = require('../../ranges/valid')\nconst rangeParse = require('../fixtures/range-parse.js')\n",
+  'test/classes/range.js':
+    "const { test } = require('tap')\nconst Range = require('../../classes/range')\nconst Comparator = require('../../classes/comparator')\n",
+  'test/classes/comparator.js': "const { test } = require('tap')\nconst Comparator = require('../../classes/comparator')\n",
+  'test/classes/semver.js': "const { test } = require('tap')\nconst SemVer = require('../../classes/semver')\n",
+  'test/internal/re.js': "const { test } = require('tap')\nconst { src, re } = require('../../internal/re')\nconst semver = require('../../')\n",
+  'test/internal/constants.js': "const t = require('tap')\nconst constants = require('../../internal/constants')\n",
+  'test/fixtures/invalid-versions.js': 'module.exports = []\n',
+  'test/fixtures/range-parse.js': 'module.exports = []\n',
+};
+
+describe('relatedTestFiles on a mirrored layout (node-semver)', () => {
+  const cases: { changed: string[]; expect: string[] | undefined }[] = [
+    { changed: ['functions/diff.js'], expect: ['test/functions/diff.js'] },
+    // Same name, other folder: the relative require tells them apart.
+    { changed: ['functions/valid.js'], expect: ['test/functions/valid.js'] },
+    { changed: ['ranges/valid.js'], expect: ['test/ranges/valid.js'] },
+    { changed: ['classes/range.js'], expect: ['test/classes/range.js'] },
+    { changed: ['classes/comparator.js'], expect: ['test/classes/comparator.js', 'test/classes/range.js'] },
+    { changed: ['internal/re.js'], expect: ['test/internal/re.js'] },
+    // require('../'), require('../../') and require('../index.js') all load the root index.
+    { changed: ['index.js'], expect: ['test/index.js', 'test/internal/re.js', 'test/preload.js'] },
+    {
+      changed: ['classes/semver.js', 'functions/diff.js', 'functions/parse.js'],
+      expect: ['test/classes/semver.js', 'test/functions/diff.js', 'test/functions/parse.js', 'test/functions/valid.js'],
+    },
+  ];
+  for (const c of cases) {
+    test(`${c.changed.join(', ')} -> ${c.expect?.join(', ')}`, async () => {
+      const { root, source } = await tree(SEMVER);
+      try {
+        assert.deepEqual(await relatedTestFiles(c.changed, source), c.expect);
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    });
+  }
+
+  test('test files at any depth under test/ are tests; fixtures are not', () => {
+    assert.equal(isTestFile('test/functions/diff.js'), true);
+    assert.equal(isTestFile('test/bin/semver.js'), true);
+    assert.equal(isTestFile('test/fixtures/range-parse.js'), false);
+  });
+
+  test('src/x/y.ts is tested by test/x/y.test.ts, and lib/a.js by __tests__/a.js, by path alone', async () => {
+    const { root, source } = await tree({
+      'src/x/y.ts': 'export const y = 1;\n',
+      'lib/a.js': 'module.exports = 1;\n',
+      'test/x/y.test.ts': "import { y } from 'pkg/x/y';\n",
+      'test/x/z.test.ts': "import { z } from 'pkg/x/z';\n",
+      '__tests__/a.js': "const a = require('pkg');\n",
+      '__tests__/b.js': "const b = require('pkg/b');\n",
+    });
+    try {
+      assert.deepEqual(await relatedTestFiles(['src/x/y.ts'], source), ['test/x/y.test.ts']);
+      assert.deepEqual(await relatedTestFiles(['lib/a.js'], source), ['__tests__/a.js']);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('verdictOf: a run measured against the baseline', () => {

@@ -13,8 +13,8 @@ describe('runner summaries from recorded output', () => {
   const counts: [file: string, framework: string, passed: number | undefined, failed: number, skipped: number | undefined][] = [
     ['tap.txt', 'tap', 1, 2, 1],
     ['tap-coverage.txt', 'tap', 60, 1, undefined],
-    ['tape.txt', 'tap', 1, 1, undefined],
-    ['prove.txt', 'tap', 2, 1, undefined],
+    ['tape.txt', 'tape', 1, 1, undefined],
+    ['prove.txt', 'prove', 2, 1, undefined],
     ['node-tap.txt', 'node', 1, 2, 1],
     ['node-spec.txt', 'node', 1, 2, 1],
     ['jest.txt', 'jest', 1, 2, 1],

@@ -36,3 +36,21 @@ for (const [script, narrows] of [
     }
   });
 }
+
+test('tape (known from its own output) has no name filter: a name is not turned into an invented flag, the files alone narrow and the model is told', async () => {
+  const ws = tempWorkspace({ 'picky.js': PICKY });
+  try {
+    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node picky.js'] } }) });
+    assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, true);
+    const aimed = await tools.invoke('run_tests', { files: ['a.test.js'], name: 'adds' }, ctx);
+    assert.equal(aimed.ok, true, aimed.output);
+    assert.match(aimed.output, /^\$ node picky\.js a\.test\.js$/m);
+    assert.doesNotMatch(aimed.output, /--grep/);
+    assert.match(aimed.output, /narrowed run: part of the suite; tape has no test-name filter: ran the files only, every test in them/);
+    const byName = await tools.invoke('run_tests', { name: 'adds' }, ctx);
+    assert.equal(byName.ok, false);
+    assert.match(byName.output, /tape has no test-name filter: pass the test's files/);
+  } finally {
+    ws.cleanup();
+  }
+});

@@ -41,9 +41,19 @@ export function tap(text: string, lines: readonly string[]): TestSummary | undef
     const testMore = /^#\s+Failed test '(.+)'$/.exec(line);
     if (testMore) addFailure(failures, { name: testMore[1]!, message: brief(diagnostics(lines, i + 1)), line: i, ...fileOfTestMore(lines[i + 1]) });
   }
-  // node's test runner writes TAP too; its name matters (narrowing a run is runner-specific).
-  const framework = /^# (suites|duration_ms) /m.test(text) ? 'node' : 'tap';
-  return { framework, ...definedOnly(countsOf(text)), failures };
+  return { framework: tapProducer(text), ...definedOnly(countsOf(text)), failures };
+}
+
+/**
+ * Which runner wrote the TAP: its name matters, narrowing a run is runner-specific (node's runner
+ * and node-tap filter by name, tape and prove do not). node's runner ends with `# suites` and
+ * `# duration_ms`, prove with `Files=N, Tests=N`, tape with `# tests N` and no `# Subtest:` (node-tap's).
+ */
+function tapProducer(text: string): 'node' | 'prove' | 'tape' | 'tap' {
+  if (/^# (suites|duration_ms) /m.test(text)) return 'node';
+  if (/^Files=\d+, Tests=\d+/m.test(text)) return 'prove';
+  if (/^# tests \d+$/m.test(text) && !/^\s*# Subtest: /m.test(text)) return 'tape';
+  return 'tap';
 }
 
 function definedOnly<T extends object>(o: T): T {

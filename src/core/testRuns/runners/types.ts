@@ -2,7 +2,8 @@
  * What one runner's output says, in one shape for every runner: counts, and each failing test with
  * the lines that explain it (an assertion's values, the exception) and where in the output it is.
  */
-export type TestFramework = 'node' | 'tap' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'unittest' | 'go' | 'cargo' | 'junit';
+/** TAP comes from three runners that narrow differently: node-tap (`tap`, which filters by name), tape and Perl's prove (which do not). */
+export type TestFramework = 'node' | 'tap' | 'tape' | 'prove' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'unittest' | 'go' | 'cargo' | 'junit';
 
 export interface TestFailure {
   /** As the runner names it ("tests/test_calc.py::test_add", "suite > adds", "tests::adds_wrong"). */

@@ -4,7 +4,8 @@ import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig } from '../../core/config';
 import { defaultUserStateDir } from '../../core/config';
 import { stateDirOf } from '../../core/session';
-import { ModelProgramApprovals } from '../../core/session';
+import { describeModelProgramBinding, ModelProgramApprovals } from '../../core/session';
+import { exactLine } from '../../protocol/exactCommand';
 
 const OPTIONS = { workspace: { type: 'string' }, 'llm-command': { type: 'string' } } as const;
 
@@ -37,15 +38,16 @@ export async function run(argv: string[]): Promise<number> {
   const approvals = new ModelProgramApprovals({ root, stateDir: stateDirOf(root, config.settings.history.path), userStateDir: defaultUserStateDir() });
   const check = approvals.check(line);
   const files = Object.keys(check.files);
+  const shown = exactLine(line);
   if (sub === 'status') {
-    if (files.length === 0) process.stdout.write(`the model program \`${line}\` runs no workspace file: it needs no approval\n`);
-    else process.stdout.write(`${check.approved ? 'approved' : `NOT approved: ${check.reason}`}\nworkspace files it runs: ${files.join(', ')}\n`);
+    if (!check.tree) process.stdout.write(`the model program \`${shown}\` runs no workspace file: it needs no approval\n`);
+    else process.stdout.write(`${check.approved ? 'approved' : `NOT approved: ${check.reason}`}\n${describeModelProgramBinding(check)}\n`);
     return check.approved ? ExitCode.ok : ExitCode.failed;
   }
-  if (files.length === 0) process.stdout.write(`the model program \`${line}\` runs no workspace file: nothing to approve\n`);
+  if (!check.tree) process.stdout.write(`the model program \`${shown}\` runs no workspace file: nothing to approve\n`);
   else {
-    approvals.approve(line);
-    process.stdout.write(`approved the model program \`${line}\` with ${files.join(', ')} as they are now\n`);
+    const approved = approvals.approve(line);
+    process.stdout.write(`approved the model program \`${shown}\` with ${files.join(', ')} as they are now\n${describeModelProgramBinding(approved)}\n`);
   }
   if (approvals.persistProblem) process.stderr.write(`patchpilot: warning: ${approvals.persistProblem}\n`);
   return ExitCode.ok;

@@ -111,12 +111,15 @@ export class Checkpointer implements Checkpoints {
       };
     }
     const rels = this.withMissingParents(input.scope);
+    // A path the tool names may be ignored (`.env`): like the walks, its bytes are never copied; its change is reported as not kept.
+    const leftOut = this.skipRule();
+    const keep = (rel: string, row: StatRow): Captured => (skippedWithin(leftOut, rel, row.kind === 'dir') ? 'uncaptured' : this.capture(rel, row));
     const before = new Map<string, StatRow>();
     const states = new Map<string, Captured>();
     for (const rel of rels) {
       const row = statPath(this.options.root, rel);
       if (row) before.set(rel, row);
-      states.set(rel, row ? this.capture(rel, row) : null);
+      states.set(rel, row ? keep(rel, row) : null);
     }
     const beginMs = Date.now() - started;
     return {
@@ -127,7 +130,7 @@ export class Checkpointer implements Checkpoints {
           const row = statPath(this.options.root, rel);
           if (row) after.set(rel, row);
         }
-        const { changes, uncaptured } = this.diff(before, after, states);
+        const { changes, uncaptured } = this.diff(before, after, states, keep);
         return finish('paths', changes, uncaptured, beginMs, endStart);
       },
     };
@@ -236,7 +239,12 @@ export class Checkpointer implements Checkpoints {
   }
 
   /** Paths that differ between two stat maps, with their states before (kept at begin) and after. */
-  private diff(before: Map<string, StatRow>, after: Map<string, StatRow>, states: Map<string, Captured>): { changes: PathChange[]; uncaptured: string[] } {
+  private diff(
+    before: Map<string, StatRow>,
+    after: Map<string, StatRow>,
+    states: Map<string, Captured>,
+    keep: (rel: string, row: StatRow) => Captured,
+  ): { changes: PathChange[]; uncaptured: string[] } {
     const changes: PathChange[] = [];
     const uncaptured: string[] = [];
     const all = new Set([...before.keys(), ...after.keys()]);
@@ -245,7 +253,7 @@ export class Checkpointer implements Checkpoints {
       const a = after.get(rel);
       if (b && a && b.sig === a.sig) continue;
       const was = states.get(rel) ?? null;
-      const now = a ? this.capture(rel, a) : null;
+      const now = a ? keep(rel, a) : null;
       if (was === 'uncaptured' || now === 'uncaptured') {
         uncaptured.push(rel);
         continue;

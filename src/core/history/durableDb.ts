@@ -84,11 +84,9 @@ export class DurableDb {
     const now = options.now ?? Date.now;
     // Before reading anything: a linked state folder could make "move the damaged file aside" act outside the workspace.
     if (options.confineTo) ensureRealFolderChain(options.confineTo, path.dirname(options.path), fsx, { create: false });
-    const lock = new FileLock(fsx, `${options.path}.lock`, {
-      timeoutMs: options.lockTimeoutMs ?? 10_000,
-      staleMs: options.lockStaleMs ?? 30_000,
-    });
-    const loaded = loadUnderLock(fsx, SQL, options.path, now(), lock, options.confineTo ?? path.dirname(options.path));
+    const root = options.confineTo ?? path.dirname(options.path);
+    const lock = new FileLock(fsx, `${options.path}.lock`, { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.lockStaleMs ?? 30_000 }, root);
+    const loaded = loadUnderLock(fsx, SQL, options.path, now(), lock, root);
     return new DurableDb(SQL, options, fsx, lock, now, loaded);
   }
 

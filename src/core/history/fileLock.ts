@@ -12,9 +12,15 @@
  * fresh lock created in between, it is put back at once. The holder also re-checks its token just
  * before it renames the new database into place (fencing), so even a lost lock cannot make two
  * writers overwrite each other.
+ *
+ * Every touch of the lock's files (create, heartbeat, takeover, release, and the reads that judge
+ * them) goes through the confined writer (fs/confinedWrite.ts): inside the folder opened from `root`
+ * without following a link, so a state folder swapped for a link out is refused, never written through.
  */
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import path from 'node:path';
+import { withConfinedFolder } from '../fs/confinedWrite';
 import { errnoCode, sleepSync, type FsLayer } from '../fs/fsLayer';
 
 const LINK_UNSUPPORTED = new Set(['EPERM', 'ENOTSUP', 'ENOSYS', 'EOPNOTSUPP']);
@@ -55,12 +61,27 @@ export class LockLostError extends Error {
 export class FileLock {
   private token: string | undefined;
   private content = '';
+  /** The folder every folder of the lock's path is opened from, never through a link (the workspace, or the lock's own folder). */
+  private readonly root: string;
 
   constructor(
     private readonly fsx: FsLayer,
     readonly lockPath: string,
     private readonly options: LockOptions,
-  ) {}
+    root?: string,
+  ) {
+    this.root = root ?? path.dirname(lockPath);
+  }
+
+  /**
+   * Runs `fn` with the lock file's name inside its folder opened from the root without following a
+   * link (LinkedFolderError for a link on the way). `create: false`: a missing folder means no lock, and `fn` is not run.
+   */
+  private inFolder<T>(fn: (lockFile: string) => T, create = true): T | undefined {
+    let result: T | undefined;
+    withConfinedFolder(this.root, path.dirname(this.lockPath), (dir) => (result = fn(path.join(dir, path.basename(this.lockPath)))), create);
+    return result;
+  }
 
   get held(): boolean {
     return this.token !== undefined;
@@ -83,14 +104,14 @@ export class FileLock {
     for (;;) {
       const token = randomUUID();
       const content = JSON.stringify({ pid: process.pid, host: os.hostname(), token, since: Date.now() } satisfies LockOwner);
-      if (this.tryCreate(content)) {
+      if (this.inFolder((lockFile) => this.tryCreate(lockFile, content))) {
         this.token = token;
         this.content = content;
         return;
       }
-      const seen = this.readLock();
+      const seen = this.inFolder((lockFile) => this.readLock(lockFile), false);
       if (seen && this.isStale(seen)) {
-        this.takeOver(seen.raw);
+        this.inFolder((lockFile) => this.takeOver(lockFile, seen.raw), false);
         continue;
       }
       if (Date.now() >= deadline) throw new LockTimeoutError(this.lockPath, seen?.owner);
@@ -104,7 +125,7 @@ export class FileLock {
     if (!this.held) return;
     const now = new Date();
     try {
-      this.fsx.utimesSync(this.lockPath, now, now);
+      this.inFolder((lockFile) => this.fsx.utimesSync(lockFile, now, now), false);
     } catch {
       // verifyHeld() reports a lost lock where it matters
     }
@@ -113,9 +134,9 @@ export class FileLock {
   /** Fencing check right before an irreversible step. */
   verifyHeld(): void {
     if (!this.held) throw new LockLostError(this.lockPath);
-    let raw: string;
+    let raw: string | undefined;
     try {
-      raw = this.fsx.readFileSync(this.lockPath, 'utf8');
+      raw = this.inFolder((lockFile) => this.fsx.readFileSync(lockFile, 'utf8'), false);
     } catch {
       throw new LockLostError(this.lockPath);
     }
@@ -126,7 +147,9 @@ export class FileLock {
     if (!this.held) return;
     try {
       // Only remove our own lock: if it was taken over meanwhile, the file belongs to someone else.
-      if (this.fsx.readFileSync(this.lockPath, 'utf8') === this.content) this.fsx.unlinkSync(this.lockPath);
+      this.inFolder((lockFile) => {
+        if (this.fsx.readFileSync(lockFile, 'utf8') === this.content) this.fsx.unlinkSync(lockFile);
+      }, false);
     } catch {
       // already gone
     } finally {
@@ -136,16 +159,16 @@ export class FileLock {
   }
 
   /** Writes the full content to a private file, then links it into place: waiters never see a half-written lock. */
-  private tryCreate(content: string): boolean {
-    const tmp = `${this.lockPath}.tmp-${process.pid}-${randomUUID()}`;
+  private tryCreate(lockFile: string, content: string): boolean {
+    const tmp = `${lockFile}.tmp-${process.pid}-${randomUUID()}`;
     this.fsx.writeFileSync(tmp, content, { flag: 'wx' });
     try {
-      this.fsx.linkSync(tmp, this.lockPath);
+      this.fsx.linkSync(tmp, lockFile);
       return true;
     } catch (err) {
       if (errnoCode(err) === 'EEXIST') return false;
       if (!LINK_UNSUPPORTED.has(errnoCode(err) ?? '')) throw err;
-      return this.tryCreateExclusive(content);
+      return this.tryCreateExclusive(lockFile, content);
     } finally {
       try {
         this.fsx.unlinkSync(tmp);
@@ -156,10 +179,10 @@ export class FileLock {
   }
 
   /** For file systems without hard links: O_EXCL create; a half-written lock is judged by its heartbeat. */
-  private tryCreateExclusive(content: string): boolean {
+  private tryCreateExclusive(lockFile: string, content: string): boolean {
     let fd: number;
     try {
-      fd = this.fsx.openSync(this.lockPath, 'wx', 0o644);
+      fd = this.fsx.openSync(lockFile, 'wx', 0o644);
     } catch (err) {
       if (errnoCode(err) === 'EEXIST') return false;
       throw err;
@@ -172,10 +195,10 @@ export class FileLock {
     return true;
   }
 
-  private readLock(): { raw: string; owner: LockOwner | undefined; mtimeMs: number } | undefined {
+  private readLock(lockFile: string): { raw: string; owner: LockOwner | undefined; mtimeMs: number } | undefined {
     try {
-      const mtimeMs = this.fsx.statSync(this.lockPath).mtimeMs;
-      const raw = this.fsx.readFileSync(this.lockPath, 'utf8');
+      const mtimeMs = this.fsx.statSync(lockFile).mtimeMs;
+      const raw = this.fsx.readFileSync(lockFile, 'utf8');
       return { raw, owner: parseOwner(raw), mtimeMs };
     } catch {
       return undefined; // released between our attempts: just retry
@@ -189,10 +212,10 @@ export class FileLock {
     return Date.now() - seen.mtimeMs > this.options.staleMs;
   }
 
-  private takeOver(staleRaw: string): void {
-    const aside = `${this.lockPath}.stale-${randomUUID()}`;
+  private takeOver(lockFile: string, staleRaw: string): void {
+    const aside = `${lockFile}.stale-${randomUUID()}`;
     try {
-      this.fsx.renameSync(this.lockPath, aside);
+      this.fsx.renameSync(lockFile, aside);
     } catch {
       return; // someone else removed it first
     }
@@ -205,7 +228,7 @@ export class FileLock {
     if (moved !== staleRaw && moved !== '') {
       // We moved a fresh lock created after our check: give it back to its holder.
       try {
-        this.fsx.linkSync(aside, this.lockPath);
+        this.fsx.linkSync(aside, lockFile);
       } catch {
         // a third process created a lock meanwhile; the displaced holder's fencing check will fail and it retries
       }

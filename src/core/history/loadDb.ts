@@ -108,7 +108,7 @@ export function readJournal(fsx: FsLayer, file: string): JournalRead | undefined
 export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, lock: FileLock, root: string): LoadResult {
   const load = () => loadWithRecovery(fsx, SQL, file, now);
   if (!fsx.existsSync(path.dirname(file))) return load();
-  cleanStaleTempFiles(fsx, file);
+  cleanStaleTempFiles(fsx, file, root);
   try {
     return lock.withLock(() => {
       const loaded = load();

@@ -50,7 +50,10 @@ export function installElicitation(client: Client, server: string, elicitor: Eli
       // the user's click to send a request to a local service or the private network (a router's
       // admin page, a dev server's endpoint). Such a link, or one that is not http(s), is declined unasked.
       if ('refusal' in checkUrl(String(p.url), DEFAULT_NETWORK_SETTINGS)) return { action: 'decline' };
-      const answer = await elicitor.elicit({ server, mode: 'url', message: p.message, url: String(p.url), elicitationId: String(p.elicitationId) }, signal);
+      // The user is shown the link as it will open: parsed and serialized, so whitespace, controls and
+      // bidi characters are percent-encoded and a look-alike host is in its punycode form.
+      const url = new URL(String(p.url)).href;
+      const answer = await elicitor.elicit({ server, mode: 'url', message: p.message, url, elicitationId: String(p.elicitationId) }, signal);
       return answer.action === 'accept' ? { action: 'accept' } : answer;
     }
     const schema = p.requestedSchema && typeof p.requestedSchema === 'object' ? (p.requestedSchema as Record<string, unknown>) : {};

@@ -4,15 +4,14 @@
  * live in the workspace (`node ./tools/model.mjs`), where the agent could rewrite it. So, like an MCP
  * server's or a workspace hook's approval (policy/launch, the one module that says what an approval
  * binds), a model program whose launch names workspace files runs only with the user's approval of
- * those files' content, checked right before every start: a changed, added or removed file makes
- * it stale, and the request is refused with a message naming the file and how to approve
- * (`patchpilot model-program approve`). Its files are protected at write time while it is set (a
- * patch asks in every mode; commands cannot change them). A program that names no workspace file
- * needs no approval (nothing of it is the agent's to write).
- *
- * The whole workspace tree is not bound (unlike an unsandboxed MCP server's): the program starts at
- * every model request, so a tree binding would ask again after every edit the agent makes. What it
- * loads by paths no parser follows is the limit written in docs/security.md.
+ * everything it can load from the workspace, checked right before every start: the named files by
+ * content, and, since it always runs outside the sandbox, the whole workspace tree (a computed
+ * `import()`, `createRequire`, a plugin folder, `node_modules`, a `.pth` file: no parser lists those
+ * loads). Any change makes it stale, the agent's edits included, and the request is refused with a
+ * message naming what changed and how to approve (`patchpilot model-program approve`, or VS Code's
+ * "PatchPilot: Approve Model Program…"). Its named files are protected at write time while it is set
+ * (a patch asks in every mode; commands cannot change them). A program that names no workspace file
+ * needs no approval (nothing of it is the agent's to write): keep it outside the workspace.
  *
  * Kept in the workspace's state folder (`.patchpilot/model-program-approvals.json`), signed with the
  * per-user key of MCP and hook approvals, so a repository that commits the file approves nothing.
@@ -24,14 +23,28 @@ import { writeFileAtomic } from '../fs/atomicFile';
 import { ensureRealFolderChain, ignoreInStateFolder } from '../history/stateFolder';
 import { splitCommandLine } from '../llm/localProgram/programFetch';
 import { approvalSigningKey, safeEqual } from '../mcp/approvals';
-import { bindCode, hash, launchProtectedGlobs, staleReason, type FileHasher, type Launch, type LaunchFiles } from '../policy/launch';
+import {
+  bindCode,
+  hash,
+  isWorkspaceTree,
+  launchProtectedGlobs,
+  staleReason,
+  type CodeBinding,
+  FileHasher,
+  type Launch,
+  type LaunchFiles,
+  type WorkspaceTree,
+} from '../policy/launch';
 import type { ProtectedGlob } from '../policy/path/protectedPaths';
 
 const FILE_NAME = 'model-program-approvals.json';
-const FILE_VERSION = 1;
+/** 2: approvals bind the workspace tree (version 1 bound the named files only: read as not approved). */
+const FILE_VERSION = 2;
 
-/** How the user approves the model program's current files. */
+/** How the user approves the model program's current files (the CLI; VS Code's command below). */
 export const APPROVE_MODEL_PROGRAM = 'patchpilot model-program approve';
+/** VS Code's command that writes the same approvals (src/host/vscode/commands/approveModelProgram.ts). */
+export const APPROVE_MODEL_PROGRAM_VSCODE = 'PatchPilot: Approve Model Program…';
 
 /** The launch of a command line as the program is spawned (no shell; relative paths from this process's folder). */
 export function modelProgramLaunch(line: string, cwd = process.cwd()): Launch {
@@ -48,6 +61,8 @@ export function modelProgramProtectedGlobs(root: string, line: string | undefine
 export interface ModelProgramCheck {
   /** The workspace files the launch names, by content, now. */
   files: LaunchFiles;
+  /** The workspace tree it can load from, now (absent when it names no workspace file: nothing to bind). */
+  tree?: WorkspaceTree;
   /** Whether it may start: it names no workspace file, or they are as approved. */
   approved: boolean;
   /** Why not (a new program, a changed file), with how to approve. */
@@ -65,10 +80,12 @@ export interface ModelProgramApprovalsOptions {
   now?: () => number;
 }
 
-type Approved = { files: LaunchFiles; approvedAt: number };
+type Approved = { files: LaunchFiles; tree: WorkspaceTree; approvedAt: number };
 
 export class ModelProgramApprovals {
   private readonly entries = new Map<string, Approved>();
+  /** Entries signed with another user key (the other host's: the CLI and VS Code keep their keys apart): kept as they are when saving. */
+  private readonly foreign = new Map<string, unknown>();
   private readonly key: Buffer | undefined;
   private readonly file: string;
   /** Why approvals cannot be kept across sessions: they then last for this session only. */
@@ -84,51 +101,58 @@ export class ModelProgramApprovals {
 
   /** Where `line` stands against its approval, now (before every start). */
   check(line: string): ModelProgramCheck {
-    const { files } = this.bind(line);
-    if (Object.keys(files).length === 0) return { files, approved: true };
+    const binding = this.bind(line);
+    const { files, tree } = binding;
+    if (!tree) return { files, approved: true };
     const approved = this.entries.get(this.id(line));
-    const how = `approve it with \`${APPROVE_MODEL_PROGRAM}\` in ${this.o.root}`;
-    if (!approved) return { files, approved: false, reason: `it runs workspace files (${Object.keys(files).join(', ')}) and is not approved yet: ${how}` };
-    const stale = staleReason({ files: approved.files }, { launch: '', files });
-    return stale ? { files, approved: false, reason: `${stale}: ${how}` } : { files, approved: true };
+    const how = `approve it with \`${APPROVE_MODEL_PROGRAM}\` in ${this.o.root} (in VS Code: ${APPROVE_MODEL_PROGRAM_VSCODE})`;
+    if (!approved)
+      return { files, tree, approved: false, reason: `it runs workspace files (${Object.keys(files).join(', ')}) and is not approved yet: ${how}` };
+    const stale = staleReason({ files: approved.files, tree: approved.tree }, binding);
+    return stale ? { files, tree, approved: false, reason: `${stale}: ${how}` } : { files, tree, approved: true };
   }
 
-  /** Approves the program's files as they are now. */
-  approve(line: string): LaunchFiles {
-    const { files } = this.bind(line);
-    this.entries.set(this.id(line), { files, approvedAt: (this.o.now ?? Date.now)() });
+  /** Approves the program's files and the workspace it can load from as they are now; what was approved. */
+  approve(line: string): ModelProgramCheck {
+    const { files, tree } = this.bind(line);
+    if (!tree) return { files, approved: true };
+    this.entries.set(this.id(line), { files, tree, approvedAt: (this.o.now ?? Date.now)() });
     this.save();
-    return files;
+    return { files, tree, approved: true };
   }
 
   /**
    * The named files, but those in `.git` (at any depth) and in the state folder: both are protected
    * paths the agent cannot write unasked (left out of a workspace tree binding for the same reason),
-   * and a program may keep its own log there, which changes at every request.
+   * and a program may keep its own log there, which changes at every request. A program that names
+   * a workspace file runs outside the sandbox at every request: the whole tree is bound (policy/launch).
    */
-  private bind(line: string): { files: LaunchFiles } {
-    const { files } = bindCode({
-      root: this.o.root,
-      launch: modelProgramLaunch(line),
-      outsideSandbox: false,
-      ...(this.o.hasher ? { hasher: this.o.hasher } : {}),
-    });
+  private bind(line: string): Pick<CodeBinding, 'launch' | 'files' | 'tree'> {
     const state = this.o.stateDir ?? '.patchpilot';
-    const kept = Object.entries(files).filter(([rel]) => !rel.split('/').includes('.git') && rel !== state && !rel.startsWith(`${state}/`));
-    return { files: Object.fromEntries(kept) };
+    // One hasher for both looks: the named files are read once.
+    const common = { root: this.o.root, launch: modelProgramLaunch(line), stateDir: state, hasher: this.o.hasher ?? new FileHasher() };
+    const named = bindCode({ ...common, outsideSandbox: false });
+    const kept = Object.entries(named.files).filter(([rel]) => !rel.split('/').includes('.git') && rel !== state && !rel.startsWith(`${state}/`));
+    const files = Object.fromEntries(kept);
+    if (kept.length === 0) return { launch: named.launch, files };
+    const { tree } = bindCode({ ...common, outsideSandbox: true });
+    return { launch: named.launch, files, ...(tree ? { tree } : {}) };
   }
 
-  /** An approval is of this command line (its files are looked up from this process's folder, as it is spawned). */
+  /** An approval is of this command line (its files are looked up from this process's folder, as it is spawned), under this user key. */
   private id(line: string): string {
-    return hash({ line });
+    // Tagged by the user key: the CLI's and VS Code's approvals of one line live side by side in the file.
+    const tag = this.key ? createHmac('sha256', this.key).update('model-program-approvals').digest('hex').slice(0, 12) : 'unsigned';
+    return `${hash({ line })}.${tag}`;
   }
 
   private sign(id: string, a: Approved): string {
     const files = Object.keys(a.files)
       .sort()
       .map((f) => [f, a.files[f]]);
+    // The tree's digest is what is compared; its parts only say where a change is.
     return createHmac('sha256', this.key!)
-      .update(JSON.stringify([FILE_VERSION, this.o.root, id, files, a.approvedAt]))
+      .update(JSON.stringify([FILE_VERSION, this.o.root, id, files, a.tree.digest, a.tree.complete, a.approvedAt]))
       .digest('hex');
   }
 
@@ -141,15 +165,17 @@ export class ModelProgramApprovals {
     }
     if (raw?.version !== FILE_VERSION || !raw.programs || typeof raw.programs !== 'object' || !this.key) return;
     for (const [id, e] of Object.entries(raw.programs)) {
-      if (!e || typeof e.mac !== 'string' || typeof e.approvedAt !== 'number' || !e.files || typeof e.files !== 'object') continue;
-      const entry = { files: e.files, approvedAt: e.approvedAt };
-      if (safeEqual(e.mac, this.sign(id, entry))) this.entries.set(id, entry); // planted or edited: not the user's approval
+      if (!e || typeof e.mac !== 'string' || typeof e.approvedAt !== 'number' || !e.files || typeof e.files !== 'object' || !isWorkspaceTree(e.tree)) continue;
+      const entry = { files: e.files, tree: e.tree, approvedAt: e.approvedAt };
+      // Planted, edited, or the other host's: not this user key's approval, but kept in the file for its owner.
+      if (safeEqual(e.mac, this.sign(id, entry))) this.entries.set(id, entry);
+      else this.foreign.set(id, e);
     }
   }
 
   private save(): void {
     if (!this.key) return;
-    const programs = Object.fromEntries([...this.entries].map(([id, a]) => [id, { ...a, mac: this.sign(id, a) }]));
+    const programs = Object.fromEntries([...this.foreign, ...[...this.entries].map(([id, a]) => [id, { ...a, mac: this.sign(id, a) }] as const)]);
     try {
       ensureRealFolderChain(this.o.root, path.dirname(this.file));
       ignoreInStateFolder(path.dirname(this.file), `${FILE_NAME}*`);
@@ -159,6 +185,15 @@ export class ModelProgramApprovals {
       this.persistProblem = `model program approvals are not saved (${(err as Error).message}); they last for this session only`;
     }
   }
+}
+
+/** What an approval of the model program covers, in words (the CLI's status and approve, VS Code's approval dialog). */
+export function describeModelProgramBinding(check: Pick<ModelProgramCheck, 'files' | 'tree'>, stateDir = '.patchpilot'): string {
+  if (!check.tree) return 'it runs no workspace file: it needs no approval';
+  const tree = check.tree.complete
+    ? `${check.tree.entries.toLocaleString('en-US')} entries, all of the workspace but .git and ${stateDir}`
+    : `over ${check.tree.entries.toLocaleString('en-US')} entries: too many to fingerprint, so every start asks`;
+  return `workspace files it runs: ${Object.keys(check.files).join(', ')}\nand everything it can load from the workspace (${tree}); any change there, the agent's edits included, asks again`;
 }
 
 /**

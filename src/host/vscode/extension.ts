@@ -15,6 +15,7 @@ import { WindowSettings } from './config/windowSettings';
 import { PatchStates } from './patches/patchStates';
 import { registerPatchStatusBar } from './patches/patchStatusBar';
 import { registerShowVersion } from './commands/showVersion';
+import { registerApproveModelProgram } from './commands/approveModelProgram';
 import { HostConfig } from './config/hostConfig';
 import { namesOwnModel } from './config/settingsReader';
 import { ApiKeyStore, BRAVE_API_KEY, ProviderKeys } from './config/secrets';
@@ -162,6 +163,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     }),
   );
   registerShowVersion(context);
+  registerApproveModelProgram(context, config, host);
   registerChatCommands(context, host, provider);
   registerConversationCommands(context, host, provider);
   registerRunGoal(context, host, provider);

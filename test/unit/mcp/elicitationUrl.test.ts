@@ -5,27 +5,8 @@ import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { installElicitation } from '../../../src/core/mcp/clientFeatures';
 import type { ElicitationRequest, Elicitor } from '../../../src/core/ports/elicitor';
+import { LOCAL_HOSTS } from '../../support/localAddressSpellings';
 
-const LOCAL_HOSTS = [
-  '127.0.0.1',
-  '127.1',
-  '0',
-  '017700000001',
-  '0x7f.1',
-  '2130706433',
-  '[::1]',
-  '[::ffff:127.0.0.1]',
-  '169.254.169.254',
-  '10.0.0.1',
-  '192.168.1.1',
-  '172.16.0.1',
-  '100.64.0.1',
-  '[fc00::1]',
-  'localhost',
-  'router.lan',
-  'admin.internal',
-  'printer.local',
-];
 const LINKS = [
   ...LOCAL_HOSTS.flatMap((h) => [`http://${h}/admin?do=reset`, `https://${h}:8443/`]),
   'file:///etc/passwd',
@@ -55,5 +36,22 @@ describe('URL-mode elicitation', () => {
     const ask = handlerFor({ elicit: async (r) => (asked.push(r), { action: 'accept' }) });
     assert.deepEqual(await ask({ mode: 'url', message: 'sign in', url: 'https://example.com/authorize', elicitationId: 'e2' }), { action: 'accept' });
     assert.equal(asked.length, 1);
+  });
+
+  test('the link is shown as it will open: nothing invisible, a look-alike host in punycode', async () => {
+    const asked: ElicitationRequest[] = [];
+    const ask = handlerFor({ elicit: async (r) => (asked.push(r), { action: 'decline' }) });
+    const shapes: [string, RegExp][] = [
+      ['https://example.com/auth\u202Efdp.exe', /^https:\/\/example\.com\/auth%E2%80%AEfdp\.exe$/],
+      ['https://example.com/a\tb\nc d', /^https:\/\/example\.com\/abc%20d$/],
+      ['https://ex\u0430mple.com/login', /^https:\/\/xn--exmple-4nf\.com\/login$/],
+    ];
+    for (const [url] of shapes) await ask({ mode: 'url', message: 'sign in', url, elicitationId: 'e3' });
+    assert.equal(asked.length, shapes.length);
+    asked.forEach((r, i) => {
+      assert.ok(r.mode === 'url');
+      assert.match(r.url, shapes[i]![1]);
+      assert.doesNotMatch(r.url, /[\s\u0080-\u{10FFFF}]/u, 'an invisible or non-ASCII character reached the question');
+    });
   });
 });

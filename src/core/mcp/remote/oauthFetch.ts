@@ -32,8 +32,17 @@ export function createOAuthFetch(o: OAuthFetchOptions): FetchLike {
   };
 }
 
+/**
+ * Why a URL the server's OAuth metadata names may not be reached, or undefined: the one rule for what
+ * is fetched (above) and for the authorization page the browser is sent to (login.ts), so a server
+ * cannot send the user's browser to their router or a local service either.
+ */
+export function namedUrlRefusal(url: URL, o: Omit<OAuthFetchOptions, 'fetch'>): Promise<string | undefined> {
+  return refusal(url, normalizeHost(new URL(o.serverUrl).hostname), o);
+}
+
 /** Why this URL may not be fetched, or undefined. */
-async function refusal(url: URL, serverHost: string, o: OAuthFetchOptions): Promise<string | undefined> {
+async function refusal(url: URL, serverHost: string, o: Omit<OAuthFetchOptions, 'fetch'>): Promise<string | undefined> {
   const host = normalizeHost(url.hostname);
   const ip = parseIp(host);
   if (ip) {

@@ -1,7 +1,9 @@
 // The model program (patchpilot.llm.command) runs on the host at every model request. One that runs
-// a workspace file (which the agent could rewrite) starts only while that file is as the user
-// approved it (policy/launch, like MCP servers and hooks): the built CLI refuses it unapproved and
-// after any change, naming the file and `patchpilot model-program approve`; approved, the run works.
+// a workspace file (which the agent could rewrite) starts only while everything it can load from the
+// workspace is as the user approved it (policy/launch, like unsandboxed MCP servers and hooks): the
+// built CLI refuses it unapproved and after any change (the program's own file, or the agent's edit
+// of another), naming what changed and `patchpilot model-program approve`; approved, it starts.
+// (Generated load shapes: modelProgramShapes.test.ts.)
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -39,9 +41,14 @@ describe('a model program that runs a workspace file is bound to its content (bu
       const approved = await approve();
       assert.equal(approved.code, 0, approved.stderr);
       assert.match(approved.stdout, /approved the model program .* with tools\/model\.js/);
-      const ok = await run();
-      assert.equal(ok.code, 0, ok.stderr + ok.stdout.slice(-1500));
+      assert.match(approved.stdout, /and everything it can load from the workspace \(\d+ entries/);
+      // Approved, it starts; the agent's edit changes what it could load, so the next request is refused.
+      const edited = await run();
+      assert.notEqual(edited.code, 0);
       assert.equal(readFileSync(path.join(ws.root, 'add.js'), 'utf8'), 'exports.add = (a, b) => a + b;\n');
+      assert.ok(readFileSync(log, 'utf8').trim().split('\n').length >= 1, 'the approved program started');
+      assert.match(edited.stdout + edited.stderr, /add\.js \(changed\).*patchpilot model-program approve/s);
+      assert.equal((await approve()).code, 0);
 
       for (const change of [() => appendFileSync(program, '\n// appended\n'), () => copyFileSync(TINY, program)]) {
         change();

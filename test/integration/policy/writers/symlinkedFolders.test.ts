@@ -9,13 +9,29 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Checkpointer, planRestore, restore } from '../../../../src/core/checkpoint';
 import { hashBytes } from '../../../../src/core/checkpoint/blobStore';
 import { CheckpointStore } from '../../../../src/core/checkpoint/checkpointStore';
 import { MEMORY_FILE, rememberFact } from '../../../../src/core/context/memory/memoryFiles';
+import { nodeFs } from '../../../../src/core/fs/fsLayer';
+import { FileLock } from '../../../../src/core/history/fileLock';
 import { CLI, cliEnv } from '../../agent/support';
 
 const ROO_SETTINGS = path.resolve(__dirname, '../../../fixtures/import/roo-code-settings.json');
@@ -31,7 +47,17 @@ const RECORD = { runId: 'r1', seq: 1, step: 1, items: [] };
 const BLOB = Buffer.from('bytes');
 const BLOB_HASH = hashBytes(BLOB);
 
+const LOCK_TIMING = { timeoutMs: 200, staleMs: 30_000 };
+/** The history database's lock, as the store takes it (its root the workspace), at `target`. */
+const historyLock = (root: string, target: string) => new FileLock(nodeFs, path.join(root, target), LOCK_TIMING, root);
+
 const WRITERS: Writer[] = [
+  { name: 'history lock', target: '.patchpilot/history.db.lock', write: (root) => historyLock(root, '.patchpilot/history.db.lock').acquire() },
+  {
+    name: 'history lock (history.path in a subfolder)',
+    target: '.patchpilot/state/history.db.lock',
+    write: (root) => historyLock(root, '.patchpilot/state/history.db.lock').acquire(),
+  },
   {
     name: 'checkpoint record',
     target: '.patchpilot/checkpoints/runs/r1/000001.json',
@@ -115,6 +141,38 @@ describe('every write goes through the one confined writer: a symlinked folder a
       try {
         await writer.write(a.root);
         assert.ok(existsSync(path.join(a.root, path.dirname(writer.target))), `${writer.name} wrote nothing without a link`);
+      } finally {
+        a.done();
+      }
+    });
+  }
+});
+
+describe("the history lock's later steps go through real folders only", () => {
+  const target = '.patchpilot/state/history.db.lock';
+  for (const folder of foldersOf(target)) {
+    test(`a lock held, then ${folder} swapped for a link out holding a copy of the lock: heartbeat, fencing and release reach nothing outside`, () => {
+      const a = arena();
+      try {
+        const lock = historyLock(a.root, target);
+        lock.acquire();
+        const lockText = readFileSync(path.join(a.root, target), 'utf8');
+        // A command moves the real folder away and links its name to a folder outside, where it copied the lock.
+        const real = path.join(a.root, folder);
+        renameSync(real, `${real}.moved`);
+        const copy = path.join(a.outside, path.relative(folder, target));
+        mkdirSync(path.dirname(copy), { recursive: true });
+        writeFileSync(copy, lockText);
+        const old = new Date(Date.now() - 60_000);
+        utimesSync(copy, old, old);
+        symlinkSync(a.outside, real);
+        lock.touch();
+        assert.ok(Math.abs(statSync(copy).mtimeMs - old.getTime()) < 1, 'the heartbeat touched the copy outside');
+        assert.throws(() => lock.verifyHeld(), /lost the history lock/, 'the fencing check believed the copy outside');
+        lock.release();
+        assert.equal(readFileSync(copy, 'utf8'), lockText, 'the release removed the copy outside');
+        assert.throws(() => lock.acquire(), /symlink|link/i, 'a new lock through the link must be refused');
+        assert.deepEqual(filesUnder(a.outside), [copy], 'something was written outside');
       } finally {
         a.done();
       }

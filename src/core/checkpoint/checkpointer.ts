@@ -155,6 +155,7 @@ export class Checkpointer implements Checkpoints {
       const known = new Map<string, Known>();
       const slicer = new TimeSlicer(input.signal);
       const progress = throttledProgress(input.progress);
+      this.store.blobs.startBatch();
       try {
         for (const [rel, row] of rows) {
           const ref = row.links <= 1 ? refs.get(rel) : undefined;
@@ -163,6 +164,7 @@ export class Checkpointer implements Checkpoints {
           await slicer.turn();
         }
       } finally {
+        this.store.blobs.endBatch(); // before the index that names them
         this.store.index.flush(); // what was kept before a cancel is not read again by the next run
       }
       this.known = known;
@@ -196,6 +198,16 @@ export class Checkpointer implements Checkpoints {
 
   /** Moves `known` to the disk now; what changed on the way, with its states before and after. */
   private async advance(input: Pick<BeginInput, 'progress'>): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
+    // A command that changed thousands of files (a checkout, an install) keeps their bytes in one pack.
+    this.store.blobs.startBatch();
+    try {
+      return await this.advanceKnown(input);
+    } finally {
+      this.store.blobs.endBatch();
+    }
+  }
+
+  private async advanceKnown(input: Pick<BeginInput, 'progress'>): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
     const known = this.known!;
     let rels: Set<string>;
     let rows: Map<string, StatRow> | undefined;

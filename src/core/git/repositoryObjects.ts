@@ -10,7 +10,7 @@ import { SafeGit } from './safeGit';
 /** A regular file or a symbolic link at stage 0 (a submodule, `160000`, or a conflict is left out). */
 const KEPT_MODES = new Set(['100644', '100755', '120000']);
 
-export interface RepositoryObjects {
+interface ObjectStore {
   /**
    * Of these paths (with their sizes on disk, taken before this call: a change after that is the change
    * feed's to see), those whose bytes are the object the index names, with its id.
@@ -21,7 +21,7 @@ export interface RepositoryObjects {
 }
 
 /** The repository of `root` (git opened again for each call: config changed meanwhile is read again). */
-export function repositoryObjects(root: string): RepositoryObjects {
+export function repositoryObjects(root: string): ObjectStore {
   const open = async (signal?: AbortSignal) => {
     const opened = await SafeGit.open(root, signal);
     if (opened.kind !== 'repo') throw new Error(opened.kind === 'refused' ? opened.reason : 'no repository');

@@ -111,6 +111,7 @@ export class CheckpointStore {
     const history = this.blobs.list().filter((b) => !current.has(b.hash));
     let total = history.reduce((n, b) => n + b.size, 0);
     const droppedRuns: string[] = [];
+    const removed = new Set<string>();
     let freedBytes = 0;
     const runs = this.runs().reverse(); // oldest first
     for (const r of runs) {
@@ -119,9 +120,10 @@ export class CheckpointStore {
       removeTreeConfined(this.root, this.runDir(r.runId));
       droppedRuns.push(r.runId);
       const referenced = this.referencedBy(runs.filter((x) => !droppedRuns.includes(x.runId)).map((x) => x.runId));
-      for (const b of history) {
-        if (referenced.has(b.hash) || !this.blobs.has(b.hash)) continue;
-        this.blobs.remove(b.hash);
+      const unreferenced = history.filter((b) => !referenced.has(b.hash) && !removed.has(b.hash));
+      this.blobs.removeAll(unreferenced.map((b) => b.hash));
+      for (const b of unreferenced) {
+        removed.add(b.hash);
         total -= b.size;
         freedBytes += b.size;
       }

@@ -9,7 +9,8 @@ import { ChangeFeed, type FeedCursor } from '../fs/changeFeed';
 import { CheckpointStore } from './checkpointStore';
 import { TimeSlicer, throttledProgress } from '../base/timeSlicer';
 import { readBytes, statListed, statPath, statWorkspace, type StatRow } from './workspaceState';
-import type { BeginInput, Checkpoints, FileState, OpenCapture, PathChange, StepCheckpoint } from './types';
+import { isReference, materialize, referenceState } from './repositoryRefs';
+import type { BeginInput, Checkpoints, FileState, OpenCapture, PathChange, RepositoryObjects, StepCheckpoint } from './types';
 
 export interface CheckpointerOptions {
   /** Real path of the workspace root. */
@@ -31,6 +32,8 @@ export interface CheckpointerOptions {
    * walks. Saves a stat of every folder and an ignore match per path, and never enters an ignored tree.
    */
   listKept?(signal?: AbortSignal): Promise<readonly string[] | undefined>;
+  /** With the listing: the repository's objects, so that its unchanged tracked files are referenced, not copied (repositoryRefs.ts). */
+  objects?: RepositoryObjects;
 }
 
 interface Known {
@@ -151,17 +154,20 @@ export class Checkpointer implements Checkpoints {
       }
       await this.feed?.feed.settle();
       this.feed?.cursor.take();
-      const rows = await this.lookAtWorkspace(input.signal);
+      const { rows, refs } = await this.lookAtWorkspace(input.signal);
       const known = new Map<string, Known>();
       const slicer = new TimeSlicer(input.signal);
       const progress = throttledProgress(input.progress);
+      this.store.blobs.startBatch();
       try {
         for (const [rel, row] of rows) {
-          known.set(rel, { row, state: this.capture(rel, row) });
+          const ref = row.links <= 1 ? refs.get(rel) : undefined;
+          known.set(rel, { row, state: ref ? referenceState(row, ref) : this.capture(rel, row) });
           progress(known.size, rows.size);
           await slicer.turn();
         }
       } finally {
+        this.store.blobs.endBatch(); // before the index that names them
         this.store.index.flush(); // what was kept before a cancel is not read again by the next run
       }
       this.known = known;
@@ -172,15 +178,39 @@ export class Checkpointer implements Checkpoints {
   }
 
   /** The first look at the workspace: the repository's own listing where there is one, else a walk. */
-  private async lookAtWorkspace(signal?: AbortSignal): Promise<Map<string, StatRow>> {
+  private async lookAtWorkspace(signal?: AbortSignal): Promise<{ rows: Map<string, StatRow>; refs: Map<string, string> }> {
     const listed = await this.options.listKept?.(signal);
-    if (!listed) return statWorkspace(this.options.root, this.walkRules());
+    if (!listed) return { rows: await statWorkspace(this.options.root, this.walkRules()), refs: new Map() };
     this.lastListing = 'git';
-    return statListed(this.options.root, listed, { listed: { skip: this.ownRule() }, walked: this.walkRules() }, signal);
+    const rows = await statListed(this.options.root, listed, { listed: { skip: this.ownRule() }, walked: this.walkRules() }, signal);
+    return { rows, refs: await this.unchangedInRepository(rows, signal) };
+  }
+
+  /** The listed files whose bytes the repository holds (asked after their stat: a change after it is the feed's). */
+  private async unchangedInRepository(rows: Map<string, StatRow>, signal?: AbortSignal): Promise<Map<string, string>> {
+    if (!this.options.objects) return new Map();
+    const sizes = new Map<string, number>();
+    for (const [rel, row] of rows) if (row.kind !== 'dir') sizes.set(rel, row.size);
+    try {
+      return await this.options.objects.unchanged(sizes, signal);
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      return new Map(); // git failed: every file is copied, as without a repository
+    }
   }
 
   /** Moves `known` to the disk now; what changed on the way, with its states before and after. */
   private async advance(input: Pick<BeginInput, 'progress'>): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
+    // A command that changed thousands of files (a checkout, an install) keeps their bytes in one pack.
+    this.store.blobs.startBatch();
+    try {
+      return await this.advanceKnown(input);
+    } finally {
+      this.store.blobs.endBatch();
+    }
+  }
+
+  private async advanceKnown(input: Pick<BeginInput, 'progress'>): Promise<{ changes: PathChange[]; uncaptured: string[] }> {
     const known = this.known!;
     let rels: Set<string>;
     let rows: Map<string, StatRow> | undefined;
@@ -199,6 +229,13 @@ export class Checkpointer implements Checkpoints {
     const slicer = new TimeSlicer();
     const progress = throttledProgress(input.progress);
     let done = 0;
+    /** Paths whose state before is a reference to the repository: judged once their bytes are read back, all at once. */
+    const referenced = new Map<string, FileState>();
+    const nows = new Map<string, Captured>();
+    const judge = (rel: string, before: Captured, now: Captured) => {
+      if (before === 'uncaptured' || now === 'uncaptured') uncaptured.push(rel);
+      else if (!sameState(before, now)) changes.push({ path: rel, before, after: now });
+    };
     for (const rel of [...rels].sort()) {
       progress(++done, rels.size);
       await slicer.turn();
@@ -209,11 +246,17 @@ export class Checkpointer implements Checkpoints {
       if (row) known.set(rel, { row, state: now });
       else known.delete(rel);
       const before = was ? was.state : null;
-      if (before === 'uncaptured' || now === 'uncaptured') {
-        uncaptured.push(rel);
-        continue;
-      }
-      if (!sameState(before, now)) changes.push({ path: rel, before, after: now as FileState | null });
+      if (isReference(before)) {
+        referenced.set(rel, before);
+        nows.set(rel, now);
+      } else judge(rel, before, now);
+    }
+    if (referenced.size > 0) {
+      const read = await materialize(referenced, this.options.objects, this.store.blobs);
+      this.addedBytes += read.addedBytes;
+      for (const [rel, before] of read.states) judge(rel, before, nows.get(rel)!);
+      changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      uncaptured.sort();
     }
     return { changes, uncaptured };
   }

@@ -71,3 +71,14 @@ export interface Checkpoints {
   /** Notes for the agent about restores since its last turn (taken once). */
   takeNotes(): string[];
 }
+
+/**
+ * The repository's own object store, for files whose bytes are already in it (git/repositoryObjects.ts):
+ * a capture keeps a reference to those instead of a copy.
+ */
+export interface RepositoryObjects {
+  /** Of these paths (sizes on disk, stat taken before the call), those whose bytes are the object the index names, with its id. */
+  unchanged(sizes: ReadonlyMap<string, number>, signal?: AbortSignal): Promise<Map<string, string>>;
+  /** The objects' bytes; an id the repository does not have is left out. */
+  read(ids: readonly string[]): Promise<Map<string, Buffer>>;
+}

@@ -15,6 +15,7 @@
  * subcommand, and paths go after `--`.
  */
 import { simpleGit, type SimpleGitOptions } from 'simple-git';
+import { spawn } from 'node:child_process';
 import { realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { driverOverrides, hasConfig, overrideArgs } from './neutralConfig';
@@ -96,6 +97,29 @@ export class SafeGit {
       return ['-c', `${k}=${v}`];
     });
     return execGit(this.cwd, [...this.base, ...extra, subcommand, ...SUBCOMMANDS[subcommand], ...args], this.env, this.signal);
+  }
+
+  /**
+   * `git cat-file --batch` or `--batch-check=<format>` fed `ids` on its input: the objects' raw bytes
+   * (no --filters or --textconv, so no driver runs). Spawned directly: simple-git has no binary output.
+   */
+  catFile(mode: '--batch' | `--batch-check=${string}`, ids: readonly string[]): Promise<Buffer> {
+    return new Promise((resolve, reject) => {
+      const child = spawn('git', [...this.base, 'cat-file', mode], {
+        cwd: this.cwd,
+        env: this.env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+        ...(this.signal ? { signal: this.signal } : {}),
+      });
+      const out: Buffer[] = [];
+      let err = '';
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      child.stderr.on('data', (b: Buffer) => (err += b.toString()));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(`git cat-file failed: ${err.trim() || `exit ${code}`}`))));
+      child.stdin.on('error', () => undefined); // a git that died early: reported by close
+      child.stdin.end(ids.length ? `${ids.join('\n')}\n` : '');
+    });
   }
 
   /** Whether the user's config (global or the repository's) sets `key`: no extra git call. */

@@ -9,6 +9,7 @@ import { ChangeFeed } from '../fs/changeFeed';
 import type { PatchPilotSettings } from '../config';
 import { IgnoreRules } from '../git/ignoreRules';
 import { listKeptByGit } from '../git/keptFiles';
+import { repositoryObjects } from '../git/repositoryObjects';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 
 export const STATE_DIR = '.patchpilot';
@@ -31,6 +32,7 @@ export function createCheckpointer(root: string, settings: PatchPilotSettings, i
     maxBytes: settings.checkpoints.maxBytes,
     ...(feed ? { feed } : {}),
     listKept: (signal) => listKeptByGit(real, new IgnoreRules(real, ignore), signal),
+    objects: repositoryObjects(real),
     ignored: () => {
       const rules = new IgnoreRules(real, ignore);
       const agent = rules.agentFilter.snapshot();

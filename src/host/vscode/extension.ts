@@ -123,7 +123,10 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   // One source of each patch's state for every view (chat, history, status bar), fed by the chat host's entries and the history's actions.
-  const patchStates = new PatchStates();
+  const patchStates = new PatchStates(
+    () => history.get(),
+    (message) => log.warn(message),
+  );
   patchStates.follow((listener) => host.onPush(listener));
   registerPatchStatusBar(context, patchStates);
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView, patchStates);

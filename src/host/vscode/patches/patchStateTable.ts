@@ -7,6 +7,7 @@
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { PatchLifecycle, PatchStateView } from '../../../protocol/patchState';
 import type { RestoreDone } from '../../../protocol/restore';
+import type { SeedPatch } from './patchSeed';
 
 /** Something that changes a patch's state. */
 export type PatchChange =
@@ -50,6 +51,22 @@ export class PatchStateTable {
   get(ref: { runId?: string; patchId?: string; undoKey?: string }): PatchStateView | undefined {
     const row = this.find(ref);
     return row && view(row);
+  }
+
+  /**
+   * Patches as the history recorded them (after a reload): each one this window does not know yet is
+   * known from now on; a known one keeps its state (what this window saw is newer). Returns the new ones.
+   */
+  seed(patches: readonly SeedPatch[]): PatchStateView[] {
+    const added: PatchStateView[] = [];
+    for (const p of patches) {
+      if (this.find(p)) continue;
+      const row: Row = { ...p, key: `${p.runId}/${p.patchId}`, hunks: p.hunks.map((h) => ({ ...h })), words: '', canUndo: false };
+      this.rows.set(row.key, row);
+      if (p.undoKey) this.byUndoKey.set(p.undoKey, row.key);
+      added.push(view(row));
+    }
+    return added;
   }
 
   /** Applies a change; returns the patches whose state it changed (none: it was about no known patch). */

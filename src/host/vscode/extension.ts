@@ -13,6 +13,7 @@ import { registerRunTests } from './commands/runTests';
 import { DetectedTestsOffer } from './tests/offerDetectedTests';
 import { WindowSettings } from './config/windowSettings';
 import { PatchStates } from './patches/patchStates';
+import { followPatchStates } from './diff/reviewPatchStates';
 import { registerPatchStatusBar } from './patches/patchStatusBar';
 import { registerShowVersion } from './commands/showVersion';
 import { HostConfig } from './config/hostConfig';
@@ -129,6 +130,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   );
   patchStates.follow((listener) => host.onPush(listener));
   registerPatchStatusBar(context, patchStates);
+  context.subscriptions.push(followPatchStates(reviews, patchStates));
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView, patchStates);
   const api = registerPublicApi(context, host);
   context.subscriptions.push(

@@ -69,6 +69,26 @@ export class PatchStateTable {
     return added;
   }
 
+  /**
+   * The user decided hunks of the proposal under review (the diff editor's Accept hunk / Reject hunk):
+   * the newest proposed patch with those hunks takes the decisions. Returns it when a hunk changed.
+   */
+  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[], at: number): PatchStateView[] {
+    const ids = new Set(decisions.map((d) => d.id));
+    const row = [...this.rows.values()].reverse().find((r) => r.state === 'proposed' && ids.size && [...ids].every((id) => r.hunks.some((h) => h.id === id)));
+    if (!row) return [];
+    let changed = false;
+    for (const d of decisions) {
+      const hunk = row.hunks.find((h) => h.id === d.id);
+      if (!hunk || hunk.state === d.state || hunk.state === 'refused') continue;
+      hunk.state = d.state;
+      changed = true;
+    }
+    if (!changed) return [];
+    row.at = at;
+    return [view(row)];
+  }
+
   /** Applies a change; returns the patches whose state it changed (none: it was about no known patch). */
   apply(change: PatchChange): PatchStateView[] {
     switch (change.kind) {

@@ -88,6 +88,12 @@ export class PatchStates implements vscode.Disposable {
     if (entry.kind === 'restore') this.change({ kind: 'restored', done: entry.done });
   }
 
+  /** Hunks decided in the diff editor's review: the proposal's record follows, and every view hears of it. */
+  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[]): void {
+    const changed = this.table.reviewDecided(decisions, Date.now());
+    if (changed.length) this.changed.fire(changed);
+  }
+
   /** The history's Apply Again or Revert wrote (or a restore): the views hear of it. */
   change(change: PatchChange): void {
     const changed = this.table.apply(change);

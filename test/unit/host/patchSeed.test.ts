@@ -88,7 +88,8 @@ test('seeding adds only the patches the window does not know: what it saw since 
       assert.deepEqual(
         added.map((p) => [p.files[0], p.state, p.canUndo]),
         [
-          ['b.js', 'reapplied', true],
+          // Written before the reload: this window's undo journal lacks it, so the chat offers no Undo Patch (the history's Revert does it).
+          ['b.js', 'reapplied', false],
           ['c.js', 'refused', false],
         ],
       );

@@ -18,7 +18,8 @@ export type PatchChange =
   | { kind: 'reverted'; runId: string; patchId: string; files: string[]; at: number }
   | { kind: 'restored'; done: RestoreDone };
 
-type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle };
+/** `fromHistory`: seeded from the history after a reload, this window's undo journal does not have the write (no Undo Patch). */
+type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle; fromHistory?: boolean };
 
 const WORDS: Record<PatchLifecycle, string> = {
   proposed: 'proposed, not written yet',
@@ -61,7 +62,7 @@ export class PatchStateTable {
     const added: PatchStateView[] = [];
     for (const p of patches) {
       if (this.find(p)) continue;
-      const row: Row = { ...p, key: `${p.runId}/${p.patchId}`, hunks: p.hunks.map((h) => ({ ...h })), words: '', canUndo: false };
+      const row: Row = { ...p, key: `${p.runId}/${p.patchId}`, hunks: p.hunks.map((h) => ({ ...h })), words: '', canUndo: false, fromHistory: true };
       this.rows.set(row.key, row);
       if (p.undoKey) this.byUndoKey.set(p.undoKey, row.key);
       added.push(view(row));
@@ -174,6 +175,7 @@ export class PatchStateTable {
     }
     row.state = state;
     row.at = ref.at;
+    row.fromHistory = undefined;
     if (ref.files.length) row.files = ref.files;
     if (hunks) row.hunks = hunks;
     if (undoKey) {
@@ -194,6 +196,6 @@ export class PatchStateTable {
 }
 
 function view(row: Row): PatchStateView {
-  const { step: _step, beforeRestore: _before, ...rest } = row;
-  return { ...rest, hunks: row.hunks.map((h) => ({ ...h })), words: WORDS[row.state], canUndo: WRITTEN.has(row.state) && !!row.undoKey };
+  const { step: _step, beforeRestore: _before, fromHistory, ...rest } = row;
+  return { ...rest, hunks: row.hunks.map((h) => ({ ...h })), words: WORDS[row.state], canUndo: WRITTEN.has(row.state) && !!row.undoKey && !fromHistory };
 }

@@ -17,8 +17,8 @@ export interface PatchStateView {
   undoKey?: string;
   files: string[];
   state: PatchLifecycle;
-  /** Each hunk as of the patch's last write or proposal. */
-  hunks: { id: string; state: 'proposed' | 'applied' | 'rejected' | 'refused' }[];
+  /** Each hunk as of the patch's last write or proposal (`accepted`: chosen in the review, not written yet). */
+  hunks: { id: string; state: 'proposed' | 'accepted' | 'applied' | 'rejected' | 'refused' }[];
   /** When the state last changed (ms since the epoch). */
   at: number;
   /** The state in words ("applied again by you"). */

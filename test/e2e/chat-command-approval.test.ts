@@ -47,6 +47,11 @@ e2eTest(
       .waitFor({ timeout: E2E_TIMEOUT });
     await deny.focus();
     await vs.page.keyboard.press('Space');
+    // Answered: the screen reader's live region no longer says that PatchPilot waits (issue 28, item 7).
+    await chat
+      .getByRole('status')
+      .getByText(/waits for your answer/)
+      .waitFor({ state: 'detached', timeout: E2E_TIMEOUT });
     await chat
       .getByText('Understood, the notes stay.')
       .first()

@@ -1,7 +1,7 @@
 // A patch's state is one thing in every view (code-server + Chromium, 1280x720): with the history
 // panel open on the run, Undo Patch in the chat shows there as undone without a reload; Apply Again
 // in the history brings the chat's card back to "applied again by you" with its Undo Patch, and the
-// history says so too. Screenshots in the light and the dark theme. Skipped with the reason when
+// history says so too; after a reload the chat's card still says what the history recorded last. Screenshots in the light and the dark theme. Skipped with the reason when
 // code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
@@ -94,6 +94,19 @@ e2eTest(
     await detail.getByText(/1 of 1 hunks applied, then undone by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await historyTab(vs.page).click();
     await vs.screenshot('patch-state-undone-again-dark');
+
+    // Apply Again in the history, then a reload: the chat's saved lines end with the chat's Undo, yet
+    // its card says what the history recorded last (the window's store is seeded from the history).
+    await detail.getByRole('button', { name: 'Apply again: patch to greet.js' }).click();
+    await waitForDisk(vs, AFTER);
+    await chat.getByText('Written to greet.js: the hunk (applied again by you)').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await vs.reload();
+    await vs.openViewContainer('PatchPilot');
+    const reloaded = await vs.webviewFrame('PatchPilot');
+    await reloaded.getByText('Written to greet.js: the hunk (applied again by you)').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    // Written before the reload: this window cannot undo it (the history's Revert can), so no Undo Patch is offered.
+    assert.equal(await getByRoleIn(reloaded, 'button', 'Undo Patch to greet.js').count(), 0);
+    await vs.screenshot('patch-state-after-reload-dark');
     assert.deepEqual(scripted.server.mismatches, []);
   },
   { files: { 'greet.js': BEFORE }, settings },

@@ -11,6 +11,7 @@ import { confiningRoot, ensureRealFolderChain } from './stateFolder';
 
 export * from './types';
 export { toMatchExpression } from './search';
+export { hunkNoteOf } from './hunkNotes';
 export type { UsageDayView, UsageInput, UsageTotalsView } from './usage';
 export { startOfLocalDay } from './usage';
 

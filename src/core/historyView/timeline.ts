@@ -11,6 +11,7 @@ import { hunkId } from '../patch/describe';
 import { undoKeyOf } from '../patch/undoKey';
 import { formatTestSummary, summarizeTestOutput } from '../testRuns';
 import { hunkNoteOf } from '../history/hunkNotes';
+import { patchOutcomes, type UserPatchOutcome } from './patchOutcomes';
 import {
   EARLIER_STEP,
   REASONING_STEP,
@@ -63,15 +64,7 @@ export function runTimeline(d: RunDetail): RunTimelineView {
     const item = stepItem(s);
     if (item) add(item, s.seq);
   }
-  // The user's undos (UNDO_STEP) and Apply Agains (REAPPLY_STEP) of the run's patches, by the undo key of each patch's reverse patch: the last one counts.
-  const outcomes = new Map<string, { undoneAt?: number; reappliedAt?: number }>();
-  for (const s of d.steps) {
-    const key =
-      (s.tool === UNDO_STEP || s.tool === REAPPLY_STEP) && s.arguments && typeof s.arguments === 'object' && !Array.isArray(s.arguments)
-        ? s.arguments.undoKey
-        : undefined;
-    if (typeof key === 'string') outcomes.set(key, s.tool === UNDO_STEP ? { undoneAt: s.time } : { reappliedAt: s.time });
-  }
+  const outcomes = patchOutcomes(d.steps);
   for (const p of d.patches) add(patchItem(p, p.reversePatch?.trim() ? outcomes.get(undoKeyOf(p.reversePatch)) : undefined), 1e9);
   for (const t of d.testRuns) {
     const summary = summarizeTestOutput(t.outputTail);
@@ -191,7 +184,7 @@ export function hunkStates(p: PatchRecord): HunkStateView[] {
   return out;
 }
 
-function patchItem(p: PatchRecord, outcome: { undoneAt?: number; reappliedAt?: number } | undefined): TimelineItem {
+function patchItem(p: PatchRecord, outcome: UserPatchOutcome | undefined): TimelineItem {
   const undoneAt = outcome?.undoneAt;
   const hunks = hunkStates(p);
   const applied = p.appliedAt !== null;

@@ -13,6 +13,7 @@ import { registerRunTests } from './commands/runTests';
 import { DetectedTestsOffer } from './tests/offerDetectedTests';
 import { WindowSettings } from './config/windowSettings';
 import { PatchStates } from './patches/patchStates';
+import { followPatchStates } from './diff/reviewPatchStates';
 import { registerPatchStatusBar } from './patches/patchStatusBar';
 import { registerShowVersion } from './commands/showVersion';
 import { registerApproveModelProgram } from './commands/approveModelProgram';
@@ -124,9 +125,13 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
   // One source of each patch's state for every view (chat, history, status bar), fed by the chat host's entries and the history's actions.
-  const patchStates = new PatchStates();
+  const patchStates = new PatchStates(
+    () => history.get(),
+    (message) => log.warn(message),
+  );
   patchStates.follow((listener) => host.onPush(listener));
   registerPatchStatusBar(context, patchStates);
+  context.subscriptions.push(followPatchStates(reviews, patchStates));
   const provider = new ChatViewProvider(context.extensionUri, host, log, chatView, patchStates);
   const api = registerPublicApi(context, host);
   context.subscriptions.push(

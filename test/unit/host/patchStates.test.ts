@@ -90,3 +90,31 @@ test('refused patches and events about no known patch', () => {
   assert.equal(late?.key, 'old');
   assert.equal(late?.state, 'undone');
 });
+
+test("hunks decided in the diff editor's review are the proposal's hunk states; a written patch keeps them as written", () => {
+  const table = new PatchStateTable();
+  table.apply(ev({ type: 'run/started', runId: 'r1', model: 'm', goal: 'g' } as AgentEvent));
+  table.apply(ev({ type: 'patch/proposed', patchId: 'p1', ok: true, hunks: [hunk('a.js#1'), hunk('a.js#2'), hunk('a.js#3', 'refused')] }));
+  const [decided] = table.reviewDecided(
+    [
+      { id: 'a.js#1', state: 'accepted' },
+      { id: 'a.js#2', state: 'rejected' },
+    ],
+    ++clock,
+  );
+  assert.equal(decided?.state, 'proposed');
+  assert.deepEqual(
+    decided?.hunks.map((h) => h.state),
+    ['accepted', 'rejected', 'refused'],
+  );
+  assert.deepEqual(table.reviewDecided([{ id: 'a.js#1', state: 'accepted' }], ++clock), [], 'nothing changed, nothing to tell');
+  assert.deepEqual(table.reviewDecided([{ id: 'z.js#1', state: 'accepted' }], ++clock), [], 'hunks of no proposal');
+  const [applied] = table.apply(
+    ev({ type: 'patch/applied', patchId: 'p1', files: ['a.js'], hunks: [{ ...hunk('a.js#1'), status: 'applied' }], total: 3, undoKey: 'k1' }),
+  );
+  assert.deepEqual(
+    applied?.hunks.map((h) => h.state),
+    ['applied', 'rejected', 'refused'],
+  );
+  assert.deepEqual(table.reviewDecided([{ id: 'a.js#1', state: 'rejected' }], ++clock), [], 'a written patch is no longer under review');
+});

@@ -44,6 +44,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   /** After a snapshot (its cards drawn from the chat's events), every patch's state as it is now. */
   private postPatchStates(): void {
+    void this.patchStates?.knowConversation(this.host.snapshot().entries); // a chat kept across a reload: patches the store has not seen
     const patches = this.patchStates?.all() ?? [];
     if (patches.length) this.post({ kind: 'push', type: 'chat/patchStates', payload: { patches } });
   }

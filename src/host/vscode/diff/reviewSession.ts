@@ -13,6 +13,8 @@ export class ReviewSession {
   private settle!: (answer: PatchReviewAnswer) => void;
   readonly done: Promise<PatchReviewAnswer>;
   settled = false;
+  /** What changed the files under review since it opened (a patch to them undone in the chat): the review says it above the hunks. */
+  readonly notices: string[] = [];
 
   constructor(
     readonly id: string,

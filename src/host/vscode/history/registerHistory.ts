@@ -59,6 +59,7 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
     log: deps.log,
     restores: deps.restores,
     running: () => deps.host.running,
+    states: deps.states,
   });
   let currentRun: string | undefined;
   let warmed = false;

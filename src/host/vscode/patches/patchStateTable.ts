@@ -7,6 +7,7 @@
 import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { PatchLifecycle, PatchStateView } from '../../../protocol/patchState';
 import type { RestoreDone } from '../../../protocol/restore';
+import type { SeedPatch } from './patchSeed';
 
 /** Something that changes a patch's state. */
 export type PatchChange =
@@ -17,7 +18,8 @@ export type PatchChange =
   | { kind: 'reverted'; runId: string; patchId: string; files: string[]; at: number }
   | { kind: 'restored'; done: RestoreDone };
 
-type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle };
+/** `fromHistory`: seeded from the history after a reload, this window's undo journal does not have the write (no Undo Patch). */
+type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle; fromHistory?: boolean };
 
 const WORDS: Record<PatchLifecycle, string> = {
   proposed: 'proposed, not written yet',
@@ -50,6 +52,42 @@ export class PatchStateTable {
   get(ref: { runId?: string; patchId?: string; undoKey?: string }): PatchStateView | undefined {
     const row = this.find(ref);
     return row && view(row);
+  }
+
+  /**
+   * Patches as the history recorded them (after a reload): each one this window does not know yet is
+   * known from now on; a known one keeps its state (what this window saw is newer). Returns the new ones.
+   */
+  seed(patches: readonly SeedPatch[]): PatchStateView[] {
+    const added: PatchStateView[] = [];
+    for (const p of patches) {
+      if (this.find(p)) continue;
+      const row: Row = { ...p, key: `${p.runId}/${p.patchId}`, hunks: p.hunks.map((h) => ({ ...h })), words: '', canUndo: false, fromHistory: true };
+      this.rows.set(row.key, row);
+      if (p.undoKey) this.byUndoKey.set(p.undoKey, row.key);
+      added.push(view(row));
+    }
+    return added;
+  }
+
+  /**
+   * The user decided hunks of the proposal under review (the diff editor's Accept hunk / Reject hunk):
+   * the newest proposed patch with those hunks takes the decisions. Returns it when a hunk changed.
+   */
+  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[], at: number): PatchStateView[] {
+    const ids = new Set(decisions.map((d) => d.id));
+    const row = [...this.rows.values()].reverse().find((r) => r.state === 'proposed' && ids.size && [...ids].every((id) => r.hunks.some((h) => h.id === id)));
+    if (!row) return [];
+    let changed = false;
+    for (const d of decisions) {
+      const hunk = row.hunks.find((h) => h.id === d.id);
+      if (!hunk || hunk.state === d.state || hunk.state === 'refused') continue;
+      hunk.state = d.state;
+      changed = true;
+    }
+    if (!changed) return [];
+    row.at = at;
+    return [view(row)];
   }
 
   /** Applies a change; returns the patches whose state it changed (none: it was about no known patch). */
@@ -137,6 +175,7 @@ export class PatchStateTable {
     }
     row.state = state;
     row.at = ref.at;
+    row.fromHistory = undefined;
     if (ref.files.length) row.files = ref.files;
     if (hunks) row.hunks = hunks;
     if (undoKey) {
@@ -157,6 +196,6 @@ export class PatchStateTable {
 }
 
 function view(row: Row): PatchStateView {
-  const { step: _step, beforeRestore: _before, ...rest } = row;
-  return { ...rest, hunks: row.hunks.map((h) => ({ ...h })), words: WORDS[row.state], canUndo: WRITTEN.has(row.state) && !!row.undoKey };
+  const { step: _step, beforeRestore: _before, fromHistory, ...rest } = row;
+  return { ...rest, hunks: row.hunks.map((h) => ({ ...h })), words: WORDS[row.state], canUndo: WRITTEN.has(row.state) && !!row.undoKey && !fromHistory };
 }

@@ -5,11 +5,20 @@
  * checkpoint. Every view subscribes (onDidChange): the chat's cards (chat/ChatViewProvider), the
  * history panel (history/registerHistory, which reads the outcomes the history records), the status
  * bar (patchStatusBar.ts). No view keeps a copy that the others' actions could leave stale.
+ * After a window reload the store starts empty: a chat or a history run that shows a patch it does
+ * not know seeds it from the history (patchSeed.ts), so an Undo or Apply Again from before the reload
+ * is what every view shows.
  */
 import * as vscode from 'vscode';
+import { errorMessage } from '../../../core/base';
+import type { RunDetail } from '../../../core/history';
 import type { ChatEntry, ToWebview } from '../../../protocol/chat';
 import type { PatchStateView } from '../../../protocol/patchState';
 import { PatchStateTable, type PatchChange } from './patchStateTable';
+import { runsWithUnknownPatches, seedOfRun } from './patchSeed';
+
+/** Where the recorded patches are read from: the window's history store (undefined: none open). */
+export type PatchHistory = () => Promise<{ getRun(runId: string): Promise<RunDetail | undefined> } | undefined>;
 
 type PushListener = (listener: (type: string, payload: unknown) => void) => vscode.Disposable;
 
@@ -19,6 +28,13 @@ export class PatchStates implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [this.changed];
   /** Patches whose state changed, each as it is now. */
   readonly onDidChange = this.changed.event;
+  /** Runs read from the history already (each once a window: later changes come as changes). */
+  private readonly seeded = new Set<string>();
+
+  constructor(
+    private readonly history?: PatchHistory,
+    private readonly warn: (message: string) => void = () => undefined,
+  ) {}
 
   /** Every patch this window knows, oldest first (a view that (re)loads draws them all). */
   all(): PatchStateView[] {
@@ -34,13 +50,48 @@ export class PatchStates implements vscode.Disposable {
     this.disposables.push(
       onPush((type, payload) => {
         if (type === 'chat/entry') this.noteEntry((payload as ToWebview['chat/entry']).entry);
+        if (type === 'chat/snapshot') void this.knowConversation((payload as ToWebview['chat/snapshot']).entries);
       }),
     );
+  }
+
+  /**
+   * A chat shows these lines (a reload, a conversation opened again): the runs whose patches the
+   * store does not know are read from the history, and the views hear of their states.
+   */
+  async knowConversation(entries: readonly ChatEntry[]): Promise<void> {
+    const runs = runsWithUnknownPatches(entries, (ref) => !!this.table.get(ref)).filter((r) => !this.seeded.has(r));
+    if (!runs.length || !this.history) return;
+    runs.forEach((r) => this.seeded.add(r));
+    try {
+      const store = await this.history();
+      if (!store) return runs.forEach((r) => this.seeded.delete(r));
+      for (const runId of runs) {
+        const detail = await store.getRun(runId);
+        if (detail) this.knowRun(detail);
+      }
+    } catch (err) {
+      runs.forEach((r) => this.seeded.delete(r));
+      this.warn(`the patch states of an earlier conversation could not be read from the history: ${errorMessage(err)}`);
+    }
+  }
+
+  /** A run as the history recorded it (the history panel read it): its patches this store does not know join it. */
+  knowRun(detail: Pick<RunDetail, 'run' | 'steps' | 'patches'>): void {
+    this.seeded.add(detail.run.id);
+    const added = this.table.seed(seedOfRun(detail));
+    if (added.length) this.changed.fire(added);
   }
 
   noteEntry(entry: ChatEntry): void {
     if (entry.kind === 'event') this.change({ kind: 'event', event: entry.event, at: Date.now() });
     if (entry.kind === 'restore') this.change({ kind: 'restored', done: entry.done });
+  }
+
+  /** Hunks decided in the diff editor's review: the proposal's record follows, and every view hears of it. */
+  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[]): void {
+    const changed = this.table.reviewDecided(decisions, Date.now());
+    if (changed.length) this.changed.fire(changed);
   }
 
   /** The history's Apply Again or Revert wrote (or a restore): the views hear of it. */

@@ -4,6 +4,7 @@ import type { HistoryService } from '../historyService';
 import type { PatchActions } from '../patchActions';
 import type { RunOperations } from '../runOperations';
 import type { CheckpointRestores } from '../../checkpoints/checkpointRestores';
+import type { PatchStates } from '../../patches/patchStates';
 
 export interface HistoryHandlerContext {
   service: HistoryService;
@@ -13,6 +14,8 @@ export interface HistoryHandlerContext {
   /** Restore to before a step (the chat's restore); refused while the chat's run works. */
   restores?: CheckpointRestores;
   running?(): boolean;
+  /** The window's patch states: a run read here seeds the patches they do not know (after a reload). */
+  states?: Pick<PatchStates, 'knowRun'>;
 }
 
 /** One small handler per request type. */

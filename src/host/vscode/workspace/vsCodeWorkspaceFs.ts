@@ -96,9 +96,9 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
     for (const { uri, path, content } of toSave) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (!doc?.isDirty) continue;
-      this.ownSaves?.mark(doc.uri.toString());
       // VS Code's answer alone is not the verdict: under load it says false for saves that wrote (saveOutcome.ts).
-      const saved = await savedToDisk(() => [content, doc.getText()], { save: () => doc.save(), readDisk: () => this.diskText(path) });
+      const save = () => savedToDisk(() => [content, doc.getText()], { save: () => doc.save(), readDisk: () => this.diskText(path) });
+      const saved = this.ownSaves ? await this.ownSaves.during(doc.uri.toString(), save) : await save();
       if (!saved) failed.push(vscode.workspace.asRelativePath(uri));
     }
     if (failed.length) throw new Error(`the change is in the editor but could not be saved: ${failed.join(', ')}`);

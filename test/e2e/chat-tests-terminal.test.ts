@@ -1,6 +1,7 @@
 // Test runs in a task terminal, in a real VS Code at 1280x720: the agent's run_tests (sandboxed, run by
-// the core's executor) appears as a task terminal named for the command ("PatchPilot: npm test --
-// test/date.test.js") with the test runner's output and its exit status; the terminal stays after the
+// the core's executor) appears as a task terminal named for the command ("npm test -- test/date.test.js",
+// its first line "Executing task: PatchPilot: npm test -- ...", the source said once) with the test
+// runner's output and its exit status; the terminal stays after the
 // run; the chat's test row has "Show Output", which brings the terminal back after the panel was
 // closed, by mouse and by keyboard. Screenshots in light and dark. Skipped with the reason when
 // code-server is not installed and PATCHPILOT_E2E is not '1'.
@@ -11,7 +12,7 @@ import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 
 const COMMAND = 'npm test -- test/date.test.js';
-const TERMINAL_NAME = `PatchPilot: ${COMMAND}`;
+const TERMINAL_NAME = COMMAND;
 const DATE_TEST = [
   "const { test } = require('node:test');",
   "const assert = require('node:assert/strict');",
@@ -41,7 +42,7 @@ const scripted = useScriptedModel(
   settings,
 );
 
-/** The terminal panel's tab for the test run, by its accessible name ("Terminal 1 PatchPilot: npm test ..."). */
+/** The terminal panel's tab for the test run, by its accessible name ("Terminal 1 npm test ..."). */
 function terminalTab(page: Page) {
   const panel = page.locator('#workbench\\.parts\\.panel');
   const name = new RegExp(escape(TERMINAL_NAME));
@@ -123,6 +124,9 @@ e2eTest(
     await vs.runCommand('Terminal: Scroll to Top');
     const text = await waitForTerminalText(vs.page, new RegExp(`\\$ ${escape(COMMAND)}`));
     assert.match(text, /parses dates/, "the test runner's output");
+    // VS Code's own first line names the task's source once: "PatchPilot: npm test ...", never "PatchPilot: PatchPilot: ...".
+    assert.match(text, new RegExp(`Executing task: PatchPilot: ${escape(COMMAND)}`), `the task's first line:\n${text}`);
+    assert.doesNotMatch(text, /PatchPilot: PatchPilot/);
     await vs.screenshot('chat-tests-terminal-light');
 
     // Closed panel, then Show Output (mouse): the terminal is back with the same output.

@@ -226,6 +226,10 @@ export class Transcript {
         t.finished = true;
         t.status.replaceWith(badge(e.ok ? `done ${(e.durationMs / 1000).toFixed(1)} s` : 'failed', e.ok ? 'ok' : 'error'));
         const pre = el('pre', 'pp-tool-output', e.output);
+        // Long lines scroll inside this box: a region in the tab order, so the keyboard can scroll it too.
+        pre.tabIndex = 0;
+        pre.setAttribute('role', 'region');
+        pre.setAttribute('aria-label', `Output of ${e.name}`);
         t.body.append(pre);
         return;
       }

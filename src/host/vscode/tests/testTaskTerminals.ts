@@ -8,9 +8,16 @@ export const TASK_TYPE = 'patchpilot';
 /** The command the chat's "Show Output" runs (not in the palette: it needs the test command). */
 export const SHOW_TEST_OUTPUT_COMMAND = 'patchpilot.tests.showOutput';
 
-/** A test run's task and terminal name: what it runs. */
+/** The task's source: VS Code puts it before the name in the terminal's first line ("Executing task: PatchPilot: npm test"). */
+export const TASK_SOURCE = 'PatchPilot';
+
+/**
+ * A test run's task and terminal name: what it runs, and nothing more. VS Code already writes the
+ * source before it in the terminal's first line; a name that carried "PatchPilot: " too would read
+ * "Executing task: PatchPilot: PatchPilot: npm test" there.
+ */
 export function testTaskName(command: string): string {
-  return `PatchPilot: ${command}`;
+  return command;
 }
 
 /**
@@ -42,7 +49,7 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
     if (!this.running.get(name)) for (const ended of vscode.window.terminals.filter((t) => t.name === name)) ended.dispose();
     this.running.set(name, (this.running.get(name) ?? 0) + 1);
     const terminal = new TestRunTerminal(command, stop);
-    const task = new vscode.Task({ type: TASK_TYPE, command }, this.folder(), name, 'PatchPilot', new vscode.CustomExecution(async () => terminal));
+    const task = new vscode.Task({ type: TASK_TYPE, command }, this.folder(), name, TASK_SOURCE, new vscode.CustomExecution(async () => terminal));
     task.group = vscode.TaskGroup.Test;
     task.presentationOptions = {
       reveal: reveal ? vscode.TaskRevealKind.Always : vscode.TaskRevealKind.Silent,

@@ -3,6 +3,7 @@ import { plainText } from '../../../core/base';
 import { NodeWorkspaceFs } from '../../../core/workspace';
 import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../../../core/ports';
 import type { OwnSaves } from './ownSaves';
+import { savedToDisk } from './saveOutcome';
 
 /**
  * WorkspaceFs in VS Code. Confinement is NodeWorkspaceFs's (the extension host runs on the
@@ -66,7 +67,7 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
     const touched = changes.filter((c) => c.kind !== 'delete').map((c) => this.openDocument(c.path));
     if (!touched.some((d) => d?.isDirty) && (await this.anyStale(changes))) return this.node.applyChanges(changes);
     const edit = new vscode.WorkspaceEdit();
-    const toSave: vscode.Uri[] = [];
+    const toSave: { uri: vscode.Uri; path: string; content: string }[] = [];
     for (const c of changes) {
       const st = await this.node.stat(c.path);
       if (c.expectRealPath !== undefined && st.realPath !== c.expectRealPath)
@@ -88,17 +89,26 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
       if (crlf && doc.eol !== vscode.EndOfLine.CRLF) edits.push(vscode.TextEdit.setEndOfLine(vscode.EndOfLine.CRLF));
       if (lf && doc.eol !== vscode.EndOfLine.LF) edits.push(vscode.TextEdit.setEndOfLine(vscode.EndOfLine.LF));
       edit.set(uri, edits);
-      toSave.push(uri);
+      toSave.push({ uri, path: c.path, content: c.content });
     }
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error('VS Code refused the edit (a file changed or is read-only); nothing was changed');
     const failed: string[] = [];
-    for (const uri of toSave) {
+    for (const { uri, path, content } of toSave) {
       const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
       if (!doc?.isDirty) continue;
-      this.ownSaves?.mark(doc.uri.toString());
-      if (!(await doc.save())) failed.push(vscode.workspace.asRelativePath(uri));
+      // VS Code's answer alone is not the verdict: under load it says false for saves that wrote (saveOutcome.ts).
+      const save = () => savedToDisk(() => [content, doc.getText()], { save: () => doc.save(), readDisk: () => this.diskText(path) });
+      const saved = this.ownSaves ? await this.ownSaves.during(doc.uri.toString(), save) : await save();
+      if (!saved) failed.push(vscode.workspace.asRelativePath(uri));
     }
     if (failed.length) throw new Error(`the change is in the editor but could not be saved: ${failed.join(', ')}`);
+  }
+
+  private diskText(rel: string): Promise<string | undefined> {
+    return this.node.readFile(rel).then(
+      (b) => Buffer.from(b).toString('utf8'),
+      () => undefined,
+    );
   }
 
   /** Whether an open, clean editor of a changed file still differs from the disk after VS Code had a moment to reload it. */
@@ -107,10 +117,7 @@ export class VsCodeWorkspaceFs implements WorkspaceFs {
       for (const c of changes) {
         const doc = this.openDocument(c.path);
         if (!doc || doc.isDirty || c.kind === 'delete') continue;
-        const disk = await this.node.readFile(c.path).then(
-          (b) => Buffer.from(b).toString('utf8'),
-          () => undefined,
-        );
+        const disk = await this.diskText(c.path);
         if (disk !== undefined && plainText(disk) === plainText(doc.getText())) continue; // VS Code drops the BOM and keeps one line ending
         return true;
       }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { AgentHost } from './agent/agentHost';
-import { ChatViewProvider, CHAT_VIEW_ID } from './chat/chatViewProvider';
+import { ChatController } from './chat/controller/chatController';
+import { ChatViewProvider, CHAT_VIEW_ID } from './chat/view/chatViewProvider';
 import { registerChatCommands } from './commands/chatCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { continueInSample, registerOpenSample } from './commands/openSample';
@@ -25,7 +25,7 @@ import { PatchJournal } from './diff/patchJournal';
 import { PatchUndo } from './diff/undoPatch';
 import { OwnSaves } from './workspace/ownSaves';
 import { OffThreadPlanner } from '../../core/patch';
-import { ChatViewSlot } from './chat/chatViewSlot';
+import { ChatViewSlot } from './chat/view/chatViewSlot';
 import type { DiffPreview, PatchEngine } from '../../core/ports';
 import type { PatchManager } from '../../core/patch';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
@@ -48,7 +48,7 @@ import type { PatchPilotPublicApi } from '../../protocol/patchPilotApi';
 export interface PatchPilotApi {
   version: number;
   api: PatchPilotPublicApi;
-  host: AgentHost;
+  host: ChatController;
   activationMs: number;
   diffPreview: VsCodeDiffPreview;
   createPatchEngine: (root: string, review?: DiffPreview) => PatchEngine & { manager: PatchManager };
@@ -95,7 +95,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     restores.onDidRestore((done) => telemetry.checkpointRestored(done.restored.length)),
   );
   context.subscriptions.push(restores, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, restores.contentProvider()));
-  const host = new AgentHost(context, config, log, {
+  const host = new ChatController(context, config, log, {
     review: diffPreview,
     patches: patchEngine,
     fs: (root) => new VsCodeWorkspaceFs(root, ownSaves),

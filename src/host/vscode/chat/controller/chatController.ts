@@ -2,30 +2,30 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import * as vscode from 'vscode';
-import type { HistoryStore } from '../../../core/history';
-import type { ModelMessage } from '../../../core/llm';
-import type { RunOutcome } from '../../../core/orchestrator';
-import type { ChatModel, DiffPreview, PatchEngine, TestOutputView, WorkspaceFs } from '../../../core/ports';
-import type { PatchPilotSettings } from '../../../core/config';
-import { ChatSession, loadSession, type TaskRunnerFactory } from '../../../core/session';
-import type { McpServerStatus } from '../../../core/mcp';
+import type { HistoryStore } from '../../../../core/history';
+import type { ModelMessage } from '../../../../core/llm';
+import type { RunOutcome } from '../../../../core/orchestrator';
+import type { ChatModel, DiffPreview, PatchEngine, TestOutputView, WorkspaceFs } from '../../../../core/ports';
+import type { PatchPilotSettings } from '../../../../core/config';
+import { ChatSession, loadSession, type TaskRunnerFactory } from '../../../../core/session';
+import type { McpServerStatus } from '../../../../core/mcp';
 import { ChatWiring } from './chatWiring';
-import type { AgentEvent } from '../../../protocol/agentEvents';
-import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../protocol/chat';
-import type { HostConfig } from '../config/hostConfig';
-import { ApprovalBroker } from './approvalBroker';
-import { ChatElicitor } from './chatElicitor';
-import { ChatArchive } from './chatArchive';
-import { ChatLog } from './chatLog';
-import { VsCodeElicitor } from './mcpElicitor';
-import { ChatState } from './chatState';
-import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
-import { notifyIfUnfocused, type UnfocusedApprovalPorts } from './unfocusedApprovalLogic';
-import { VsCodeApprover, type PatchReviewer } from './vscodeApprover';
-import { errorMessage } from '../../../core/base';
+import type { AgentEvent } from '../../../../protocol/agentEvents';
+import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../../protocol/chat';
+import type { HostConfig } from '../../config/hostConfig';
+import { ApprovalBroker } from '../approvals/approvalBroker';
+import { ChatElicitor } from '../approvals/chatElicitor';
+import { ChatArchive } from '../persistence/chatArchive';
+import { ChatLog } from '../persistence/chatLog';
+import { VsCodeElicitor } from '../approvals/mcpElicitor';
+import { ChatState } from '../persistence/chatState';
+import { reviewWithChatCard, type ReviewWithControls } from '../approvals/reviewCard';
+import { notifyIfUnfocused, type UnfocusedApprovalPorts } from '../approvals/unfocusedApprovalLogic';
+import { VsCodeApprover, type PatchReviewer } from '../approvals/vscodeApprover';
+import { errorMessage } from '../../../../core/base';
 import { UserActionNews } from './userActionNews';
-import type { TriggeredTestRun } from '../tests/testService';
-import type { CheckpointRestores } from '../checkpoints/checkpointRestores';
+import type { TriggeredTestRun } from '../../tests/testService';
+import type { CheckpointRestores } from '../../checkpoints/checkpointRestores';
 
 const TEXT_SAVE_DELAY_MS = 300;
 const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
@@ -68,7 +68,7 @@ export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => 
  * wait, the wiring of the core for this workspace (rebuilt when settings or trust change). The
  * webview and the commands both drive it; it never imports the webview.
  */
-export class AgentHost implements vscode.Disposable {
+export class ChatController implements vscode.Disposable {
   private chatId: string;
   private readonly log: ChatLog;
   private readonly archive: ChatArchive;
@@ -300,7 +300,7 @@ export class AgentHost implements vscode.Disposable {
   }
 
   /**
-   * An earlier conversation from the history (agent/conversations.ts): a new chat that shows its turns
+   * An earlier conversation from the history (persistence/conversations.ts): a new chat that shows its turns
    * and continues from its newest run's end. Refused while a run works.
    */
   continueConversation(c: { entries: ChatEntry[]; transcript: ModelMessage[]; runId: string; model?: string }): ChatSnapshot {

@@ -1,150 +1,93 @@
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import * as vscode from 'vscode';
+import { Disposable, Emitter, errorMessage, type IDisposable } from '../../../../core/base';
 import type { HistoryStore } from '../../../../core/history';
 import type { ModelMessage } from '../../../../core/llm';
 import type { RunOutcome } from '../../../../core/orchestrator';
-import type { ChatModel, DiffPreview, PatchEngine, TestOutputView, WorkspaceFs } from '../../../../core/ports';
-import type { PatchPilotSettings } from '../../../../core/config';
-import { ChatSession, loadSession, type TaskRunnerFactory } from '../../../../core/session';
+import { ChatSession, loadSession } from '../../../../core/session';
 import type { McpServerStatus } from '../../../../core/mcp';
-import { ChatWiring } from './chatWiring';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../../protocol/chat';
 import type { HostConfig } from '../../config/hostConfig';
-import { ApprovalBroker } from '../approvals/approvalBroker';
-import { ChatElicitor } from '../approvals/chatElicitor';
-import { ChatArchive } from '../persistence/chatArchive';
-import { ChatLog } from '../persistence/chatLog';
-import { VsCodeElicitor } from '../approvals/mcpElicitor';
-import { ChatState } from '../persistence/chatState';
-import { reviewWithChatCard, type ReviewWithControls } from '../approvals/reviewCard';
-import { notifyIfUnfocused, type UnfocusedApprovalPorts } from '../approvals/unfocusedApprovalLogic';
-import { VsCodeApprover, type PatchReviewer } from '../approvals/vscodeApprover';
-import { errorMessage } from '../../../../core/base';
-import { UserActionNews } from './userActionNews';
-import type { TriggeredTestRun } from '../../tests/testService';
 import type { CheckpointRestores } from '../../checkpoints/checkpointRestores';
-
-const TEXT_SAVE_DELAY_MS = 300;
-const RESTRICTED = 'Restricted Mode: PatchPilot can read and explain, but runs no commands or tests and applies no patches until you trust this workspace.';
-
-/** What the other parts of the extension lend the agent: the diff review, the patch engine and files over VS Code, the test tasks. */
-export interface AgentHostServices {
-  review?: DiffPreview & { review: ReviewWithControls };
-  patches?: (root: string, review?: DiffPreview) => PatchEngine;
-  fs?: (root: string) => WorkspaceFs;
-  tasks: TaskRunnerFactory;
-  /** The task terminals the agent's sandboxed test runs stream into. */
-  testOutput?: TestOutputView;
-  /** Finished test runs outside the agent (run on save): the model hears of what is news (runOnSaveNews.ts). */
-  onDidRunTests?: (listener: (run: TriggeredTestRun) => void) => vscode.Disposable;
-  /** The window's patch undo (diff/undoPatch.ts) and its announcements (also of the palette's Undo Last Patch). */
-  undo?: {
-    undo(key: string): Promise<{ ok: boolean; message: string }>;
-    onDidUndo(listener: (entry: { key: string; label: string; after: ReadonlyMap<string, string | null> }) => void): { dispose(): void };
-  };
-  /** The window's history store, shared (and closed) by its owner. */
-  history?: () => Promise<HistoryStore | undefined>;
-  /** Whether the chat view shows now (else approvals also ask in a modal); without it, never. */
-  chatVisible?: () => boolean;
-  /** Asks in a notification as well when the window is not focused (patchpilot.notifications.approvalWhenUnfocused). */
-  unfocusedApproval?: UnfocusedApprovalPorts;
-  /** A model the host serves itself for these settings (VS Code's own models); undefined: the endpoint's client. */
-  chatModel?: (settings: PatchPilotSettings) => Promise<ChatModel | undefined>;
-  /** The detected test command waiting for the user's answer (tests/offerDetectedTests.ts), shown as a banner. */
-  testsOffer?: () => { command: string; source: string } | undefined;
-  /** "Restore to Here" (chat and history panel); a restore done shows in the chat with Redo. */
-  restores?: CheckpointRestores;
-  /** Every agent event also goes to telemetry (patchpilot.telemetry.*, off by default). */
-  telemetry?: { onEvent(e: AgentEvent): void };
-}
+import type { ApprovalBroker } from '../approvals/approvalBroker';
+import { createChatApprovals } from '../approvals/chatApprovals';
+import type { VsCodeApprover } from '../approvals/vscodeApprover';
+import { ChatPersistence } from '../persistence/chatPersistence';
+import { ChatStatusLine } from '../status/chatStatusLine';
+import type { AgentHostServices } from './agentHostServices';
+import { ChatWiring } from './chatWiring';
+import { UserActionNews } from './userActionNews';
 
 export type Push = <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void;
 
+/** One message for the view, as `Push` hands it over. */
+interface Pushed {
+  type: ToWebviewType;
+  payload: unknown;
+}
+
 /**
- * The extension's one chat: the core's ChatSession, the lines the view draws, the approvals that
- * wait, the wiring of the core for this workspace (rebuilt when settings or trust change). The
- * webview and the commands both drive it; it never imports the webview.
+ * The extension's one chat: it routes a message to the core's ChatSession and the session's events
+ * to the view, and keeps the approvals that wait. What the chat keeps across reloads is its
+ * persistence (ChatPersistence), the status line is ChatStatusLine, the agent the runs use is
+ * ChatWiring's (replaced when settings or trust change). The webview and the commands both drive
+ * it; it never imports the webview.
  */
-export class ChatController implements vscode.Disposable {
-  private chatId: string;
-  private readonly log: ChatLog;
-  private readonly archive: ChatArchive;
+export class ChatController extends Disposable {
+  private readonly persistence: ChatPersistence;
+  private readonly statusLine: ChatStatusLine;
   private readonly session: ChatSession;
   /** The agent this workspace's runs use and the window's MCP servers (chatWiring.ts). */
   private readonly wiring: ChatWiring;
-  private model: string | undefined;
-  private notice: string | undefined;
-  private demo = false;
-  /** The workspace holds the sample's dates.js (the demo model's one bug). */
-  private sampleHere = false;
+  /** Tests run on the user's saves and patches the user undid: the chat shows them, the model hears of them. */
+  private readonly userActions: UserActionNews;
+  private readonly pushed = this._register(new Emitter<Pushed>());
   /** The model of a conversation opened from the history, until this chat's own first run. */
   private earlierModel: string | undefined;
-  /** The run the session's transcript ends with; a newer run in the log means the transcript is stale. */
-  private transcriptRunId: string | undefined;
   /** New Chat stopped a run that has not ended yet: drop its events until the next run starts. */
   private oldChatRunEnding = false;
-  private readonly listeners = new Set<Push>();
-  private readonly state: ChatState;
   readonly approvals: ApprovalBroker;
   readonly approver: VsCodeApprover;
 
   constructor(
-    private readonly context: vscode.ExtensionContext,
+    context: vscode.ExtensionContext,
     private readonly config: HostConfig,
     private readonly out: vscode.LogOutputChannel,
     private readonly services: AgentHostServices,
   ) {
-    this.state = new ChatState(context.workspaceState, context.storageUri?.fsPath, (m) => out.warn(m));
-    this.archive = new ChatArchive(context.storageUri?.fsPath, (m) => out.warn(m));
-    const saved = this.state.load();
-    this.chatId = saved?.chatId ?? randomUUID();
-    this.log = new ChatLog(saved?.entries);
-    // The window went away while a run worked (a reload, a crash): that run is gone with the old
-    // extension host, so the chat ends it as the history does (interrupted) instead of showing a
-    // run that never ends.
-    const unfinished = this.log.unfinishedRunSteps();
-    if (unfinished !== undefined) {
-      const reason = 'the window closed or reloaded while it worked; what it did is in the history, and a message continues it';
-      this.log.add({ kind: 'event', event: { type: 'run/finished', status: 'interrupted', reason, steps: unfinished } });
-    }
-    this.approvals = new ApprovalBroker({
-      pending: (a) => {
-        this.push('approval/pending', a);
-        void notifyIfUnfocused(services.unfocusedApproval, a, (id, answer) => this.approvals.answer(id, answer));
-      },
-      resolved: (id, approved) => this.push('approval/resolved', { id, approved }),
-      updated: (a) => this.push('approval/updated', a),
+    super();
+    this.statusLine = this._register(new ChatStatusLine(config));
+    this._register(this.statusLine.onDidChange(() => this.push('chat/status', this.status())));
+    const { approvals, approver, elicitor } = createChatApprovals(services, this.push);
+    this.approvals = approvals;
+    this.approver = approver;
+    this.wiring = this._register(
+      new ChatWiring({
+        context,
+        config,
+        services,
+        approver,
+        elicitor,
+        notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
+        onEvent: (e) => this.onEvent(e),
+        onMcpChange: () => this.push('chat/status', this.status()),
+      }),
+    );
+    this.session = new ChatSession({
+      deps: () => this.wiring.deps(),
+      onError: (err) => this.addNotice('error', `The run could not start: ${errorMessage(err)}`),
     });
-    // Patches are reviewed in the native diff editor (per hunk, with reasons and the user's own edits);
-    // the chat shows the same review as a card with Accept / Reject for the whole patch.
-    const review = services.review;
-    const reviewer: PatchReviewer | undefined = review
-      ? (request, signal) =>
-          reviewWithChatCard(
-            (r, s, started) => review.review(r, s, started),
-            this.approvals,
-            { patchText: request.patchText, preview: request.preview },
-            signal,
-          )
-      : undefined;
-    this.approver = new VsCodeApprover(this.approvals, services.chatVisible ?? (() => false), reviewer);
-    this.wiring = new ChatWiring({
-      context,
-      config,
-      services,
-      approver: this.approver,
-      elicitor: new ChatElicitor(this.approvals, services.chatVisible ?? (() => false), new VsCodeElicitor()),
-      notifier: { info: (m) => this.out.info(m), warn: (m) => this.addNotice('warning', m), error: (m) => this.addNotice('error', m) },
-      onEvent: (e) => this.onEvent(e),
-      onMcpChange: () => this.push('chat/status', this.status()),
-    });
-    this.session = new ChatSession({ deps: () => this.wiring.deps(), onError: (err) => this.addNotice('error', `The run could not start: ${message(err)}`) });
-    // No run reference for the history here: the saved copy may be cut (see save()).
-    if (saved?.transcript.length) this.session.restore(saved.transcript);
-    this.transcriptRunId = saved?.transcriptRunId;
+    // Registered after the wiring, so disposed before it: the chat is written before its agent closes.
+    this.persistence = this._register(
+      new ChatPersistence(
+        context.workspaceState,
+        context.storageUri?.fsPath,
+        (m) => out.warn(m),
+        () => this.session.earlier,
+      ),
+    );
+    // No run reference for the history here: the saved copy may be cut (see ChatPersistence.save).
+    if (this.persistence.savedTranscript.length) this.session.restore([...this.persistence.savedTranscript]);
     this.userActions = new UserActionNews({
       tell: (text) => this.session.tell(text),
       notice: (level, text) => this.addNotice(level, text),
@@ -152,25 +95,25 @@ export class ChatController implements vscode.Disposable {
       log: this.out,
       ...(services.history ? { history: services.history } : {}),
     });
-    // A run on save reaches the chat only while it has a conversation (or a run works).
-    this.testRuns = services.onDidRunTests?.((run) => {
-      if (run.trigger === 'save' && (this.session.running || this.log.entries.length > 0)) this.userActions.testsRanOnSave(run);
-    });
-    this.undos = services.undo?.onDidUndo((entry) => void this.userActions.patchUndone(entry.key, entry.label, [...entry.after.keys()]));
-    // The agent hears of it from the checkpoint store's notes at its next turn (core/checkpoint/restore.ts).
-    this.restoresDone = services.restores?.onDidRestore((done) => this.addEntry({ kind: 'restore', done }));
+    this.followUserActions();
   }
 
-  private readonly restoresDone: vscode.Disposable | undefined;
+  /** Runs on save, undone patches and restores done outside the chat show in it (userActionNews.ts). */
+  private followUserActions(): void {
+    const { services } = this;
+    // A run on save reaches the chat only while it has a conversation (or a run works).
+    const testRuns = services.onDidRunTests?.((run) => {
+      if (run.trigger === 'save' && (this.session.running || this.persistence.log.entries.length > 0)) this.userActions.testsRanOnSave(run);
+    });
+    const undos = services.undo?.onDidUndo((entry) => void this.userActions.patchUndone(entry.key, entry.label, [...entry.after.keys()]));
+    // The agent hears of it from the checkpoint store's notes at its next turn (core/checkpoint/restore.ts).
+    const restoresDone = services.restores?.onDidRestore((done) => this.addEntry({ kind: 'restore', done }));
+    for (const d of [testRuns, undos, restoresDone]) if (d) this._register(d);
+  }
 
   get restores(): CheckpointRestores | undefined {
     return this.services.restores;
   }
-
-  private readonly testRuns: vscode.Disposable | undefined;
-  private readonly undos: { dispose(): void } | undefined;
-  /** Tests run on the user's saves and patches the user undid: the chat shows them, the model hears of them. */
-  private readonly userActions: UserActionNews;
 
   /** Undo Patch on a written patch's item in the chat. */
   async undoPatch(key: string): Promise<{ ok: boolean; message: string }> {
@@ -178,9 +121,8 @@ export class ChatController implements vscode.Disposable {
     return this.services.undo.undo(key);
   }
 
-  onPush(listener: Push): vscode.Disposable {
-    this.listeners.add(listener);
-    return new vscode.Disposable(() => this.listeners.delete(listener));
+  onPush(listener: Push): IDisposable {
+    return this.pushed.event((m) => listener(m.type, m.payload as never));
   }
 
   get running(): boolean {
@@ -188,36 +130,16 @@ export class ChatController implements vscode.Disposable {
   }
 
   status(): ChatStatus {
-    const trusted = vscode.workspace.isTrusted;
-    const testsOffer = trusted ? this.services.testsOffer?.() : undefined;
-    return {
-      running: this.session.running,
-      model: this.model,
-      trusted,
-      notice: this.notice ?? (trusted ? undefined : RESTRICTED),
-      ...(this.demo ? { demo: true, sampleHere: this.sampleHere } : {}),
-      ...(testsOffer ? { testsOffer } : {}),
-      ...this.wiring.suggestions(),
-    };
+    return this.statusLine.status({ running: this.session.running, testsOffer: this.services.testsOffer, suggestions: this.wiring.suggestions() });
   }
 
   snapshot(): ChatSnapshot {
-    return { chatId: this.chatId, entries: this.log.entries, approvals: this.approvals.pending, status: this.status() };
+    return { chatId: this.persistence.chatId, entries: this.persistence.log.entries, approvals: this.approvals.pending, status: this.status() };
   }
 
   /** Reads the settings for the status line (model, what is missing) without starting anything. */
-  async refreshStatus(): Promise<void> {
-    try {
-      const loaded = await this.config.load();
-      this.model = loaded.config.settings.llm.model;
-      this.notice = loaded.missing;
-      this.demo = loaded.demo;
-      const folder = vscode.workspace.workspaceFolders?.[0];
-      this.sampleHere = folder?.uri.scheme === 'file' && existsSync(path.join(folder.uri.fsPath, 'dates.js'));
-    } catch (err) {
-      this.notice = message(err);
-    }
-    this.push('chat/status', this.status());
+  refreshStatus(): Promise<void> {
+    return this.statusLine.refresh();
   }
 
   /** A user message: a new run, a follow-up, or a note for the working run's next step. */
@@ -226,7 +148,7 @@ export class ChatController implements vscode.Disposable {
     if (!folder || folder.uri.scheme !== 'file') return this.refuse('Open a folder first: PatchPilot works in a local workspace folder.');
     if (!this.session.running) {
       await this.refreshStatus();
-      if (this.notice) return this.refuse(this.notice);
+      if (this.statusLine.notice) return this.refuse(this.statusLine.notice);
       await this.catchUp();
     }
     if (!this.session.running) this.sayModelChanged();
@@ -238,7 +160,7 @@ export class ChatController implements vscode.Disposable {
     if (result.kind === 'queued') return { delivered: 'queued' };
     this.push('chat/status', { ...this.status(), running: true });
     const outcome = result.outcome.finally(() => this.settled());
-    outcome.catch((err: unknown) => this.out.error(`run failed: ${message(err)}`));
+    outcome.catch((err: unknown) => this.out.error(`run failed: ${errorMessage(err)}`));
     return { delivered: 'started', outcome };
   }
 
@@ -269,12 +191,9 @@ export class ChatController implements vscode.Disposable {
     this.oldChatRunEnding = this.session.running;
     this.session.reset();
     this.userActions.clear();
-    this.transcriptRunId = undefined;
     this.earlierModel = undefined;
-    this.archive.keep(this.log.entries);
-    this.log.clear();
-    this.chatId = randomUUID();
-    this.save();
+    this.persistence.startNewChat();
+    this.persistence.save();
     const snap = this.snapshot();
     this.push('chat/snapshot', snap);
     return snap;
@@ -282,7 +201,7 @@ export class ChatController implements vscode.Disposable {
 
   /** The chat holds turns the next message would continue (Run Goal asks whether to start anew). */
   get hasConversation(): boolean {
-    return this.session.earlier.length > 0 || this.log.entries.length > 0;
+    return this.session.earlier.length > 0 || this.persistence.log.entries.length > 0;
   }
 
   /** The configured test commands, through the one settings resolver (none when a value is invalid). */
@@ -307,16 +226,13 @@ export class ChatController implements vscode.Disposable {
     if (this.session.running) throw new Error('a run is working: stop it or wait for its end, then open the conversation');
     this.session.reset();
     this.session.restore(c.transcript, c.runId);
-    this.transcriptRunId = undefined;
-    this.archive.keep(this.log.entries);
-    this.log.clear();
-    // Shown as it was when this window kept its lines; else the words the history has.
-    const shown = this.archive.find(c.runId);
+    this.persistence.startNewChat();
+    // Shown as it was when this window kept its lines (the chat just archived among them); else the words the history has.
+    const shown = this.persistence.shownLinesOf(c.runId);
     const reopened: ChatEntry[] = shown ? [{ kind: 'notice', level: 'info', text: reopenedNotice(c.runId) }, ...shown] : c.entries;
-    for (const e of reopened) this.log.add(e);
+    for (const e of reopened) this.persistence.log.add(e);
     this.earlierModel = c.model;
-    this.chatId = randomUUID();
-    this.save();
+    this.persistence.save();
     const snap = this.snapshot();
     this.push('chat/snapshot', snap);
     return snap;
@@ -327,11 +243,12 @@ export class ChatController implements vscode.Disposable {
    * user knowing. The chat says so before the run starts, with the way to start without them.
    */
   private sayModelChanged(): void {
-    const before = this.log.lastRunModel() ?? this.earlierModel;
-    if (!before || !this.model || before === this.model || this.session.earlier.length === 0) return;
+    const before = this.persistence.log.lastRunModel() ?? this.earlierModel;
+    const now = this.statusLine.model;
+    if (!before || !now || before === now || this.session.earlier.length === 0) return;
     this.addNotice(
       'info',
-      `The model changed from ${before} to ${this.model}: ${this.model} receives this conversation's earlier turns with your message. To start without them, use New Chat.`,
+      `The model changed from ${before} to ${now}: ${now} receives this conversation's earlier turns with your message. To start without them, use New Chat.`,
     );
   }
 
@@ -346,13 +263,10 @@ export class ChatController implements vscode.Disposable {
     return this.wiring.mcp?.status() ?? [];
   }
 
-  dispose(): void {
-    this.testRuns?.dispose();
-    this.undos?.dispose();
-    this.restoresDone?.dispose();
+  override dispose(): void {
+    // The working run ends first; then the chat is written and the agent closed (in reverse of registration).
     this.session.stop();
-    this.save();
-    this.wiring.dispose();
+    super.dispose();
   }
 
   /**
@@ -361,19 +275,19 @@ export class ChatController implements vscode.Disposable {
    * which recorded the run's conversation as it ended. Without a store, the saved transcript stands.
    */
   private async catchUp(): Promise<void> {
-    const last = this.log.lastRunId();
-    if (!last || last === this.transcriptRunId) return;
+    const last = this.persistence.log.lastRunId();
+    if (!last || last === this.persistence.transcriptRunId) return;
     try {
       const store = await this.services.history?.();
       if (!store) return;
       const resumed = await loadSession(store, last);
       this.session.restore(resumed.transcript, resumed.recorded ? last : undefined);
-      this.transcriptRunId = last;
+      this.persistence.transcriptRunId = last;
       this.out.info(
         `chat continued from the history of run ${last} (${resumed.transcript.length} messages${resumed.recorded ? '' : ', rebuilt from its steps'})`,
       );
     } catch (err) {
-      this.out.warn(`chat not continued from history: ${message(err)}; the follow-up sees the turns saved with the window`);
+      this.out.warn(`chat not continued from history: ${errorMessage(err)}; the follow-up sees the turns saved with the window`);
     }
   }
 
@@ -382,7 +296,7 @@ export class ChatController implements vscode.Disposable {
     // After New Chat, the run it stopped still winds down: its last events belong to the old chat.
     if (this.oldChatRunEnding && e.type !== 'run/started') return;
     this.oldChatRunEnding = false;
-    if (e.type === 'run/started') this.model = e.model;
+    if (e.type === 'run/started') this.statusLine.model = e.model;
     this.userActions.noteEvent(e);
     // Also for a run the session starts by itself (a message typed during the last step): Stop follows.
     if (e.type === 'run/started') this.push('chat/status', { ...this.status(), running: true });
@@ -397,8 +311,8 @@ export class ChatController implements vscode.Disposable {
   private settled(): void {
     if (this.session.running) return;
     this.oldChatRunEnding = false;
-    this.transcriptRunId = this.log.lastRunId();
-    this.save();
+    this.persistence.transcriptRunId = this.persistence.log.lastRunId();
+    this.persistence.save();
     this.push('chat/status', this.status());
   }
 
@@ -409,22 +323,9 @@ export class ChatController implements vscode.Disposable {
   }
 
   private addEntry(entry: ChatEntry): void {
-    this.log.add(entry);
-    this.push('chat/entry', { chatId: this.chatId, entry });
-    // Streamed text arrives in many small pieces: saved together shortly after. Everything else
-    // (a message, a run's start and end, a tool call) is saved right away (the lines of one moment
-    // in one write), so a reload just after it keeps it.
-    this.saveWithin(entry.kind === 'event' && (entry.event.type === 'text/delta' || entry.event.type === 'reasoning/delta') ? TEXT_SAVE_DELAY_MS : 0);
-  }
-
-  private saveTimer: { handle: NodeJS.Timeout; due: number } | undefined;
-
-  /** A reload in the middle of a run keeps what the chat showed so far. */
-  private saveWithin(delayMs: number): void {
-    const due = Date.now() + delayMs;
-    if (this.saveTimer && this.saveTimer.due <= due) return;
-    clearTimeout(this.saveTimer?.handle);
-    this.saveTimer = { handle: setTimeout(() => this.save(), delayMs), due };
+    this.persistence.log.add(entry);
+    this.push('chat/entry', { chatId: this.persistence.chatId, entry });
+    this.persistence.entryAdded(entry);
   }
 
   private refuse(reason: string): ToHost['chat/send'][1] {
@@ -433,30 +334,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   private push: Push = (type, payload) => {
-    for (const l of this.listeners) l(type, payload);
+    this.pushed.fire({ type, payload });
   };
-
-  /** Kept (capped) so a reloaded window shows the chat and continues its conversation. */
-  private save(): void {
-    clearTimeout(this.saveTimer?.handle);
-    this.saveTimer = undefined;
-    this.state.save({
-      chatId: this.chatId,
-      entries: this.log.entries.slice(-400),
-      transcript: fromUserTurn([...this.session.earlier].slice(-200)),
-      ...(this.transcriptRunId ? { transcriptRunId: this.transcriptRunId } : {}),
-    });
-  }
-}
-
-/** Starts at a user message, so a cut never splits a tool call from its result. */
-function fromUserTurn(messages: ModelMessage[]): ModelMessage[] {
-  const i = messages.findIndex((m) => m.role === 'user');
-  return i < 0 ? [] : messages.slice(i);
-}
-
-function message(err: unknown): string {
-  return errorMessage(err);
 }
 
 function reopenedNotice(runId: string): string {

@@ -12,7 +12,7 @@ import type { HostConfig, LoadedConfig } from '../../config/hostConfig';
 import { VsCodeSecretStore } from '../../config/secretStore';
 import { MCP_LOGIN_HINT } from '../../commands/mcpLogin';
 import { VsCodeDiagnostics } from '../../workspace/vsCodeDiagnostics';
-import type { AgentHostServices } from './chatController';
+import type { AgentHostServices } from './agentHostServices';
 import { VsCodeElicitor } from '../approvals/mcpElicitor';
 import { attachInChat, expandPromptInChat, resourceMentionViews, slashCommands } from './mcpPrompt';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';

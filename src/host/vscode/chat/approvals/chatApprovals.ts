@@ -3,15 +3,21 @@
  * approver the core asks for commands and patches, and the elicitor MCP servers ask for forms. Made
  * together because all three answer through the same cards.
  */
-import type { Elicitor } from '../../../../core/ports';
+import type { DiffPreview, Elicitor } from '../../../../core/ports';
 import type { ToWebview, ToWebviewType } from '../../../../protocol/chat';
-import type { AgentHostServices } from '../controller/agentHostServices';
 import { ApprovalBroker } from './approvalBroker';
 import { ChatElicitor } from './chatElicitor';
 import { VsCodeElicitor } from './mcpElicitor';
-import { reviewWithChatCard } from './reviewCard';
-import { notifyIfUnfocused } from './unfocusedApprovalLogic';
+import { reviewWithChatCard, type ReviewWithControls } from './reviewCard';
+import { notifyIfUnfocused, type UnfocusedApprovalPorts } from './unfocusedApprovalLogic';
 import { VsCodeApprover, type PatchReviewer } from './vscodeApprover';
+
+/** The host's parts the asking uses (the controller's services hold them): the diff review, the view's visibility, the notification. */
+export interface AskingPorts {
+  review?: DiffPreview & { review: ReviewWithControls };
+  chatVisible?: () => boolean;
+  unfocusedApproval?: UnfocusedApprovalPorts;
+}
 
 export interface ChatApprovals {
   approvals: ApprovalBroker;
@@ -19,7 +25,7 @@ export interface ChatApprovals {
   elicitor: Elicitor;
 }
 
-export function createChatApprovals(services: AgentHostServices, push: <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void): ChatApprovals {
+export function createChatApprovals(services: AskingPorts, push: <K extends ToWebviewType>(type: K, payload: ToWebview[K]) => void): ChatApprovals {
   const approvals: ApprovalBroker = new ApprovalBroker({
     pending: (a) => {
       push('approval/pending', a);

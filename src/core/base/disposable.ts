@@ -1,10 +1,13 @@
-/** Something that holds a resource until disposed. Same shape as VS Code's, so host adapters pass through. */
-export interface Disposable {
+/**
+ * Something that holds a resource until disposed. Same shape and name as VS Code's `IDisposable`, so
+ * host adapters pass through; `Disposable` below is the base class that owns such things.
+ */
+export interface IDisposable {
   dispose(): void;
 }
 
-/** A Disposable that runs `fn` once. */
-export function toDisposable(fn: () => void): Disposable {
+/** An IDisposable that runs `fn` once. */
+export function toDisposable(fn: () => void): IDisposable {
   let done = false;
   return {
     dispose() {
@@ -20,15 +23,15 @@ export function toDisposable(fn: () => void): Disposable {
  * on what came before). Adding to a disposed store disposes at once, so nothing set up late leaks.
  * Every disposable runs even when one throws; the first error is rethrown after.
  */
-export class DisposableStore implements Disposable {
-  private readonly items: Disposable[] = [];
+export class DisposableStore implements IDisposable {
+  private readonly items: IDisposable[] = [];
   private disposed = false;
 
   get isDisposed(): boolean {
     return this.disposed;
   }
 
-  add<T extends Disposable>(item: T): T {
+  add<T extends IDisposable>(item: T): T {
     if (this.disposed) item.dispose();
     else this.items.push(item);
     return item;
@@ -50,7 +53,7 @@ export class DisposableStore implements Disposable {
 }
 
 /** Adds several disposables to a store (VS Code's `subscriptions.push(a, b, c)` shape). */
-export function addAll(store: DisposableStore, ...items: Disposable[]): void {
+export function addAll(store: DisposableStore, ...items: IDisposable[]): void {
   for (const item of items) store.add(item);
 }
 
@@ -58,7 +61,7 @@ export function addAll(store: DisposableStore, ...items: Disposable[]): void {
  * Holds at most one disposable: setting a new value disposes the one it replaces (VS Code's
  * `MutableDisposable`, base/common/lifecycle.ts). Setting the same value again keeps it.
  */
-export class MutableDisposable<T extends Disposable> implements Disposable {
+export class MutableDisposable<T extends IDisposable> implements IDisposable {
   private current: T | undefined;
   private disposed = false;
 
@@ -88,5 +91,28 @@ export class MutableDisposable<T extends Disposable> implements Disposable {
     const old = this.current;
     this.current = undefined;
     old?.dispose();
+  }
+}
+
+/**
+ * The base of a class that owns disposables (VS Code's `Disposable`, base/common/lifecycle.ts): what
+ * it sets up goes through `_register`, and disposing it disposes them all, last registered first.
+ */
+export abstract class Disposable implements IDisposable {
+  private readonly store = new DisposableStore();
+
+  /** Whether this was disposed (a late `_register` then disposes its argument at once). */
+  protected get isDisposed(): boolean {
+    return this.store.isDisposed;
+  }
+
+  /** Owns `item` from now on: it is disposed with this. */
+  protected _register<T extends IDisposable>(item: T): T {
+    if ((item as unknown) === this) throw new Error('a Disposable cannot register itself');
+    return this.store.add(item);
+  }
+
+  dispose(): void {
+    this.store.dispose();
   }
 }

@@ -1,10 +1,10 @@
-import type { Disposable } from './disposable';
+import type { IDisposable } from './disposable';
 
 /** A subscribable event, shaped like vscode.Event so host code can adapt it one to one. */
-export type Event<T> = (listener: (e: T) => void) => Disposable;
+export type Event<T> = (listener: (e: T) => void) => IDisposable;
 
 /** Fires events to listeners; a throwing listener does not stop the others. */
-export class Emitter<T> implements Disposable {
+export class Emitter<T> implements IDisposable {
   private listeners = new Set<(e: T) => void>();
 
   readonly event: Event<T> = (listener) => {

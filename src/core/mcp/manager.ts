@@ -17,7 +17,7 @@
  */
 import { abortable } from '../base/abortable';
 import { Emitter } from '../base/event';
-import type { Disposable } from '../base/disposable';
+import type { IDisposable } from '../base/disposable';
 import type { Elicitor } from '../ports';
 import { UserError } from '../base/errors';
 import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
@@ -91,7 +91,7 @@ export interface McpManagerOptions extends Partial<Pick<McpConnectionOptions, 'c
   elicitor?: Elicitor;
 }
 
-export class McpManager implements ToolSource, Disposable {
+export class McpManager implements ToolSource, IDisposable {
   private readonly entries = new Map<string, ServerEntry>();
   private readonly changed = new Emitter<McpServerStatus[]>();
   readonly onDidChangeStatus = this.changed.event;

@@ -1,4 +1,4 @@
-import { MutableDisposable, type Disposable } from '../base/disposable';
+import { MutableDisposable, type IDisposable } from '../base/disposable';
 import type { Agent } from './agent';
 
 /**
@@ -11,7 +11,7 @@ import type { Agent } from './agent';
  * Asked for only between runs (a chat reads its deps at each run's start), so a replacement never
  * pulls the agent out from under a working run.
  */
-export class AgentSlot<Config> implements Disposable {
+export class AgentSlot<Config> implements IDisposable {
   private readonly held = new MutableDisposable<HeldAgent>();
   private key: string | undefined;
   private stale = false;
@@ -61,7 +61,7 @@ export class AgentSlot<Config> implements Disposable {
   }
 }
 
-class HeldAgent implements Disposable {
+class HeldAgent implements IDisposable {
   ended: Promise<void> | undefined;
 
   constructor(

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { AgentHost } from './agent/agentHost';
-import { ChatViewProvider, CHAT_VIEW_ID } from './chat/chatViewProvider';
+import { ChatController } from './chat/controller/chatController';
+import { ChatViewProvider, CHAT_VIEW_ID } from './chat/view/chatViewProvider';
 import { registerChatCommands } from './commands/chatCommands';
 import { registerConversationCommands } from './commands/conversationCommands';
 import { continueInSample, registerOpenSample } from './commands/openSample';
@@ -27,7 +27,7 @@ import { PatchJournal } from './diff/patchJournal';
 import { PatchUndo } from './diff/undoPatch';
 import { OwnSaves } from './workspace/ownSaves';
 import { OffThreadPlanner } from '../../core/patch';
-import { ChatViewSlot } from './chat/chatViewSlot';
+import { ChatViewSlot } from './chat/view/chatViewSlot';
 import type { DiffPreview, PatchEngine } from '../../core/ports';
 import type { PatchManager } from '../../core/patch';
 import { createVsCodePatchEngine } from './diff/vsCodePatchEngine';
@@ -50,7 +50,7 @@ import type { PatchPilotPublicApi } from '../../protocol/patchPilotApi';
 export interface PatchPilotApi {
   version: number;
   api: PatchPilotPublicApi;
-  host: AgentHost;
+  host: ChatController;
   activationMs: number;
   diffPreview: VsCodeDiffPreview;
   createPatchEngine: (root: string, review?: DiffPreview) => PatchEngine & { manager: PatchManager };
@@ -63,18 +63,66 @@ export interface PatchPilotApi {
   config: HostConfig;
 }
 
-/** Activation is a short list of registrations; each lives in its own file. */
+/** Activation composes the window's ports, the chat on them, its views, what it follows and the commands; each lives in its own file. */
 export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const started = performance.now();
+  const ports = composePorts(context);
+  const host = createChatController(context, ports);
+  const { provider, patchStates, api } = registerViews(context, ports, host);
+  followChanges(context, ports, host, provider, patchStates);
+  const historyPanel = registerCommands(context, ports, host, provider, patchStates);
+  void ports.testsOffer.check();
+  const activationMs = performance.now() - started;
+  ports.log.info(`activated in ${activationMs.toFixed(1)} ms`);
+  const { diffPreview, patchEngine, tests, history, keys, providerKeys, config } = ports;
+  return {
+    version: api.version,
+    api,
+    host,
+    activationMs,
+    diffPreview,
+    createPatchEngine: patchEngine,
+    testService: () => tests,
+    history,
+    keys,
+    providerKeys,
+    historyPanel,
+    config,
+  };
+}
+
+/** The window's host services, each created once and handed to what needs it (no module-level locators). */
+interface Ports {
+  log: vscode.LogOutputChannel;
+  providerKeys: ProviderKeys;
+  keys: ApiKeyStore;
+  searchKeys: ApiKeyStore;
+  demo: DemoModel;
+  windowSettings: WindowSettings;
+  config: HostConfig;
+  history: WindowHistory;
+  journal: PatchJournal;
+  ownSaves: OwnSaves;
+  patchEngine: (root: string, review?: DiffPreview) => PatchEngine & { manager: PatchManager };
+  undo: PatchUndo;
+  diffPreview: VsCodeDiffPreview;
+  /** The diff editor's per-hunk reviews (their decisions and the patch states follow each other). */
+  reviews: DiffReviewServices;
+  chatView: ChatViewSlot;
+  tests: TestService | undefined;
+  testsOffer: DetectedTestsOffer;
+  restores: CheckpointRestores;
+  telemetry: HostTelemetry;
+}
+
+function composePorts(context: vscode.ExtensionContext): Ports {
   const log = createLog(context);
   const providerKeys = new ProviderKeys(context.secrets);
-  const keys = providerKeys.for(undefined);
   const searchKeys = new ApiKeyStore(context.secrets, BRAVE_API_KEY);
   const demo = new DemoModel(context.workspaceState, log);
   const windowSettings = new WindowSettings();
   const config = new HostConfig(providerKeys, log, demo, searchKeys, windowSettings);
   const history = new WindowHistory(config, log);
-  // Every host service is created once here and handed to what needs it (no module-level locators).
   const reviews = new DiffReviewServices();
   const journal = new PatchJournal();
   const planner = new OffThreadPlanner();
@@ -85,7 +133,6 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   const undo = new PatchUndo(journal, planner, ownSaves);
   registerDiffReview(context, reviews, undo);
   const diffPreview = new VsCodeDiffPreview(context, reviews, log);
-  const chatView = new ChatViewSlot();
   const tests = createTestService(context, () => config.settingsNow(), log, ownSaves);
   registerRunTests(context, tests);
   const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log, windowSettings);
@@ -97,7 +144,16 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     restores.onDidRestore((done) => telemetry.checkpointRestored(done.restored.length)),
   );
   context.subscriptions.push(restores, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, restores.contentProvider()));
-  const host = new AgentHost(context, config, log, {
+  return {
+    ...{ log, providerKeys, keys: providerKeys.for(undefined), searchKeys, demo, windowSettings, config, history },
+    ...{ journal, ownSaves, patchEngine, undo, diffPreview, reviews, chatView: new ChatViewSlot(), tests, testsOffer, restores, telemetry },
+  };
+}
+
+/** The window's one chat, lent the review, the patch engine, the test tasks and the history. */
+function createChatController(context: vscode.ExtensionContext, ports: Ports): ChatController {
+  const { config, log, diffPreview, patchEngine, ownSaves, undo, journal, tests, history, chatView, testsOffer, restores, telemetry } = ports;
+  const host = new ChatController(context, config, log, {
     review: diffPreview,
     patches: patchEngine,
     fs: (root) => new VsCodeWorkspaceFs(root, ownSaves),
@@ -124,16 +180,27 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
     telemetry,
   });
   if (tests) context.subscriptions.push(recordTestRuns(tests, () => history.get(), log));
+  return host;
+}
+
+/** The chat view, the patch status bar and the public API, over one source of each patch's state. */
+function registerViews(context: vscode.ExtensionContext, ports: Ports, host: ChatController) {
   // One source of each patch's state for every view (chat, history, status bar), fed by the chat host's entries and the history's actions.
   const patchStates = new PatchStates(
-    () => history.get(),
-    (message) => log.warn(message),
+    () => ports.history.get(),
+    (message) => ports.log.warn(message),
   );
   patchStates.follow((listener) => host.onPush(listener));
   registerPatchStatusBar(context, patchStates);
-  context.subscriptions.push(followPatchStates(reviews, patchStates));
-  const provider = new ChatViewProvider(context.extensionUri, host, log, chatView, patchStates);
+  context.subscriptions.push(followPatchStates(ports.reviews, patchStates));
+  const provider = new ChatViewProvider(context.extensionUri, host, ports.log, ports.chatView, patchStates);
   const api = registerPublicApi(context, host);
+  return { provider, patchStates, api };
+}
+
+/** What the window owns (disposed in this order) and the changes the chat follows: settings, trust, keys, models. */
+function followChanges(context: vscode.ExtensionContext, ports: Ports, host: ChatController, provider: ChatViewProvider, patchStates: PatchStates): void {
+  const { demo, testsOffer, windowSettings, history, telemetry, providerKeys, searchKeys } = ports;
   context.subscriptions.push(
     demo,
     host,
@@ -167,6 +234,17 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
       if (type === 'chat/status') void vscode.commands.executeCommand('setContext', 'patchpilot.running', (payload as { running: boolean }).running);
     }),
   );
+}
+
+/** The palette's commands and the history panel; returns the panel for tests. */
+function registerCommands(
+  context: vscode.ExtensionContext,
+  ports: Ports,
+  host: ChatController,
+  provider: ChatViewProvider,
+  patchStates: PatchStates,
+): HistoryPanelApi {
+  const { providerKeys, config, log, demo, searchKeys, history, diffPreview, patchEngine, restores } = ports;
   registerShowVersion(context);
   registerApproveModelProgram(context, config, host);
   registerChatCommands(context, host, provider);
@@ -178,24 +256,7 @@ export function activate(context: vscode.ExtensionContext): PatchPilotApi {
   registerMcpLoginCommands(context, config, () => host.invalidate());
   registerOpenSample(context, demo);
   void continueInSample(context, demo).then(() => host.invalidate());
-  const historyPanel = registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log, restores, states: patchStates });
-  void testsOffer.check();
-  const activationMs = performance.now() - started;
-  log.info(`activated in ${activationMs.toFixed(1)} ms`);
-  return {
-    version: api.version,
-    api,
-    host,
-    activationMs,
-    diffPreview,
-    createPatchEngine: patchEngine,
-    testService: () => tests,
-    history,
-    keys,
-    providerKeys,
-    historyPanel,
-    config,
-  };
+  return registerHistoryPanel(context, { history, config, host, review: diffPreview, patches: patchEngine, log, restores, states: patchStates });
 }
 
 export function deactivate(): void {}

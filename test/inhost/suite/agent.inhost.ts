@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { AgentHost } from '../../../src/host/vscode/agent/agentHost';
+import { ChatController } from '../../../src/host/vscode/chat/controller/chatController';
 import type { PatchPilotApi } from '../../../src/host/vscode/extension';
 import { ScriptedModelServer, type ScriptedTurn } from '../../support/scriptedModel';
 
@@ -108,8 +108,8 @@ describe('chat host after a reload that lost the last save', () => {
     { reply: { text: 'Still three okapis.' }, check: carriesFirstTurn },
   ]);
 
-  /** A second AgentHost as a reloaded window builds it, from this saved chat, on the window's real services. */
-  async function reloadedHost(saved: { chatId: string; entries: unknown[]; transcript: unknown[] }): Promise<AgentHost & { close(): void }> {
+  /** A second ChatController as a reloaded window builds it, from this saved chat, on the window's real services. */
+  async function reloadedHost(saved: { chatId: string; entries: unknown[]; transcript: unknown[] }): Promise<ChatController & { close(): void }> {
     const { config, history, testService } = await api();
     const state: vscode.Memento = {
       keys: () => [],
@@ -123,11 +123,11 @@ describe('chat host after a reload that lost the last save', () => {
       extensionPath: vscode.extensions.getExtension('patchpilot.patchpilot')!.extensionPath,
     } as unknown as vscode.ExtensionContext;
     const log = vscode.window.createOutputChannel('PatchPilot reloaded (test)', { log: true });
-    const host = new AgentHost(context, config, log, { tasks: (o) => testService()!.runnerFor(o), history: () => history.get() });
+    const host = new ChatController(context, config, log, { tasks: (o) => testService()!.runnerFor(o), history: () => history.get() });
     return Object.assign(host, { close: () => (host.dispose(), log.dispose(), rmSync(storage, { recursive: true, force: true })) });
   }
 
-  async function followUp(host: AgentHost, text: string): Promise<void> {
+  async function followUp(host: ChatController, text: string): Promise<void> {
     const sent = await host.send(text);
     assert.equal(sent.delivered, 'started', sent.reason);
     const next = await sent.outcome!;

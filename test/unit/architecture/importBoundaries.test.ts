@@ -31,14 +31,14 @@ const cases: [file: string, code: string, refused: boolean][] = [
   ['src/protocol/x.ts', "import type { HunkView } from './agentEvents';", false],
   ['webview-ui/chat/x.ts', "import { errorMessage } from '../../src/core/base';", true],
   ['webview-ui/chat/x.ts', "import type { ChatMessage } from '../../src/protocol/chat';", false],
-  ['src/host/vscode/agent/x.ts', "import { ExitCode } from '../../../cli/io';", true],
+  ['src/host/vscode/chat/x.ts', "import { ExitCode } from '../../../cli/io';", true],
   ['src/cli/node/x.ts', "import { log } from '../../host/vscode/log';", true],
   ['src/host/vscode/diff/fooLogic.ts', "import * as vscode from 'vscode';", true],
   ['src/host/vscode/diff/foo.ts', "import * as vscode from 'vscode';", false],
   // The hosts see a core folder only through its entry.
-  ['src/host/vscode/agent/x.ts', "import { createAgent } from '../../../core/session/agent';", true],
-  ['src/host/vscode/agent/x.ts', "import type { Agent } from '../../../core/session/agent';", true],
-  ['src/host/vscode/agent/x.ts', "import { createAgent } from '../../../core/session';", false],
+  ['src/host/vscode/chat/x.ts', "import { createAgent } from '../../../core/session/agent';", true],
+  ['src/host/vscode/chat/x.ts', "import type { Agent } from '../../../core/session/agent';", true],
+  ['src/host/vscode/chat/x.ts', "import { createAgent } from '../../../core/session';", false],
   ['src/cli/node/x.ts', "import { runCommand } from '../../core/sandbox/runCommand';", true],
   ['src/cli/node/x.ts', "import { runCommand } from '../../core/sandbox';", false],
   // Inside the core: the foundations import only what sits below them, at any depth of their folder.

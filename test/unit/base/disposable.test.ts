@@ -2,7 +2,8 @@
 // already disposed disposes what is added late instead of leaking it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DisposableStore, toDisposable } from '../../../src/core/base/disposable';
+import { Disposable, DisposableStore, toDisposable, type IDisposable } from '../../../src/core/base/disposable';
+import { Emitter } from '../../../src/core/base/event';
 
 test('disposes every item once, in reverse order', () => {
   const order: number[] = [];
@@ -40,4 +41,62 @@ test('adding to a disposed store disposes the item at once', () => {
   assert.equal(disposed, 1);
   item.dispose();
   assert.equal(disposed, 1, 'toDisposable runs once');
+});
+
+// Disposable: the base of a class that owns what it set up (VS Code's `_register`).
+class Owner extends Disposable {
+  readonly emitter = this._register(new Emitter<number>());
+  adopt<T extends IDisposable>(item: T): T {
+    return this._register(item);
+  }
+  get disposed(): boolean {
+    return this.isDisposed;
+  }
+  registerSelf(): void {
+    this._register(this);
+  }
+}
+
+test('a Disposable disposes what it registered, last first, once', () => {
+  const order: string[] = [];
+  const owner = new Owner();
+  owner.adopt(toDisposable(() => order.push('first')));
+  owner.adopt(toDisposable(() => order.push('second')));
+  const heard: number[] = [];
+  owner.emitter.event((n) => heard.push(n));
+  owner.emitter.fire(1);
+  owner.dispose();
+  owner.dispose();
+  owner.emitter.fire(2);
+  assert.deepEqual(order, ['second', 'first']);
+  assert.deepEqual(heard, [1], 'the registered emitter has no listeners after dispose');
+  assert.equal(owner.disposed, true);
+});
+
+test('a Disposable already disposed disposes a late registration at once', () => {
+  const owner = new Owner();
+  owner.dispose();
+  let ran = 0;
+  owner.adopt(toDisposable(() => ran++));
+  assert.equal(ran, 1);
+});
+
+test('a Disposable refuses to register itself', () => {
+  assert.throws(() => new Owner().registerSelf(), /cannot register itself/);
+});
+
+// Emitter: every listener hears, a removed one no longer does, a disposed emitter has none.
+test('an Emitter fires to its listeners until they are disposed', () => {
+  const emitter = new Emitter<string>();
+  const a: string[] = [];
+  const b: string[] = [];
+  const subA = emitter.event((e) => a.push(e));
+  emitter.event((e) => b.push(e));
+  emitter.fire('one');
+  subA.dispose();
+  emitter.fire('two');
+  emitter.dispose();
+  emitter.fire('three');
+  assert.deepEqual(a, ['one']);
+  assert.deepEqual(b, ['one', 'two']);
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allowPatternsFor } from '../../../src/host/vscode/agent/allowPatterns';
+import { allowPatternsFor } from '../../../src/host/vscode/chat/approvals/allowPatterns';
 import { parseRulePattern, ruleMatches } from '../../../src/core/policy/command';
 
 test('Always Allow offers the exact command and its program (and subcommand) prefix, for plain commands only', () => {

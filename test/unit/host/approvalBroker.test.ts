@@ -1,7 +1,7 @@
 // Approvals wait for the user: nothing answers them but an answer under their id or the end of their run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApprovalBroker } from '../../../src/host/vscode/agent/approvalBroker';
+import { ApprovalBroker } from '../../../src/host/vscode/chat/approvals/approvalBroker';
 
 test('a pending approval stays until answered; a forged id answers nothing', async () => {
   const seen: string[] = [];

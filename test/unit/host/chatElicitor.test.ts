@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ElicitationRequest, ElicitationResponse, Elicitor } from '../../../src/core/ports';
-import { ApprovalBroker } from '../../../src/host/vscode/agent/approvalBroker';
-import { ChatElicitor } from '../../../src/host/vscode/agent/chatElicitor';
-import { notifyIfUnfocused } from '../../../src/host/vscode/agent/unfocusedApprovalLogic';
+import { ApprovalBroker } from '../../../src/host/vscode/chat/approvals/approvalBroker';
+import { ChatElicitor } from '../../../src/host/vscode/chat/approvals/chatElicitor';
+import { notifyIfUnfocused } from '../../../src/host/vscode/chat/approvals/unfocusedApprovalLogic';
 import { answerElicitation } from '../../../src/host/vscode/chat/handlers/answerElicitation';
 import type { HandlerContext } from '../../../src/host/vscode/chat/handlers/types';
 

@@ -2,7 +2,7 @@
 // continues), and whether that run never ended (the window went away while it worked).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ChatLog } from '../../../src/host/vscode/agent/chatLog';
+import { ChatLog } from '../../../src/host/vscode/chat/persistence/chatLog';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 
 const started = (runId: string | null): AgentEvent => ({

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ChatState, type SavedChat } from '../../../src/host/vscode/agent/chatState';
+import { ChatState, type SavedChat } from '../../../src/host/vscode/chat/persistence/chatState';
 
 function memento(initial: Record<string, unknown> = {}) {
   const values = new Map(Object.entries(initial));

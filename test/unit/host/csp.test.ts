@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildChatHtml } from '../../../src/host/vscode/chat/html';
+import { buildChatHtml } from '../../../src/host/vscode/chat/view/html';
 
 const html = buildChatHtml({
   cspSource: 'https://x.vscode-cdn.net',
@@ -43,7 +43,7 @@ test('a weak nonce is refused', () => {
 });
 
 test('the view loads only from dist/webview and media (localResourceRoots), and enables no other resource roots', () => {
-  const provider = readFileSync(path.resolve(__dirname, '../../../src/host/vscode/chat/chatViewProvider.ts'), 'utf8');
+  const provider = readFileSync(path.resolve(__dirname, '../../../src/host/vscode/chat/view/chatViewProvider.ts'), 'utf8');
   const roots = /localResourceRoots:\s*\[([^\]]*)\]/.exec(provider);
   assert.ok(roots);
   assert.match(roots[1]!, /dist/);

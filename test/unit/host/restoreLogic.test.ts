@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Checkpointer } from '../../../src/core/checkpoint';
 import { RUNNING_REASON, WorkspaceRestores } from '../../../src/host/vscode/checkpoints/restoreLogic';
 import type { CheckpointRestores } from '../../../src/host/vscode/checkpoints/checkpointRestores';
-import type { AgentHost } from '../../../src/host/vscode/agent/agentHost';
+import type { ChatController } from '../../../src/host/vscode/chat/controller/chatController';
 import { restoreApply as chatApply } from '../../../src/host/vscode/chat/handlers/restore';
 import { restoreApply as historyApply } from '../../../src/host/vscode/history/handlers/restore';
 import type { HistoryHandlerContext } from '../../../src/host/vscode/history/handlers/types';
@@ -157,7 +157,7 @@ describe('WorkspaceRestores', () => {
     const log = { info: () => undefined, warn: () => undefined };
     const payload = { ...req(1), restoreRest: true };
     for (const running of [true, false]) {
-      const host = { running, restores } as unknown as AgentHost;
+      const host = { running, restores } as unknown as ChatController;
       const chat = await chatApply(payload, { host, log });
       const history = await historyApply(payload, { restores, running: () => running, log } as unknown as HistoryHandlerContext);
       for (const answer of [chat, history]) assert.equal(answer.message, running ? RUNNING_REASON : 'done');

@@ -3,8 +3,8 @@
 // an approval already answered in the chat is not answered twice.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApprovalBroker } from '../../../src/host/vscode/agent/approvalBroker';
-import { notifyIfUnfocused, type UnfocusedApprovalPorts } from '../../../src/host/vscode/agent/unfocusedApprovalLogic';
+import { ApprovalBroker } from '../../../src/host/vscode/chat/approvals/approvalBroker';
+import { notifyIfUnfocused, type UnfocusedApprovalPorts } from '../../../src/host/vscode/chat/approvals/unfocusedApprovalLogic';
 import type { PendingApproval } from '../../../src/protocol/chat';
 
 function setup(o: { enabled: boolean; focused: boolean; pick?: string; title?: string; before?: (broker: ApprovalBroker, id: string) => void }) {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { AgentHost } from '../agent/agentHost';
-import { CHAT_VIEW_ID, type ChatViewProvider } from '../chat/chatViewProvider';
+import type { ChatController } from '../chat/controller/chatController';
+import { CHAT_VIEW_ID, type ChatViewProvider } from '../chat/view/chatViewProvider';
 
 export async function revealChat(provider: ChatViewProvider): Promise<void> {
   await vscode.commands.executeCommand(`${CHAT_VIEW_ID}.focus`);
@@ -8,7 +8,7 @@ export async function revealChat(provider: ChatViewProvider): Promise<void> {
 }
 
 /** Open Chat, New Chat, Stop: small commands over the host and the view (Show History: history/registerHistory.ts). */
-export function registerChatCommands(context: vscode.ExtensionContext, host: AgentHost, provider: ChatViewProvider): void {
+export function registerChatCommands(context: vscode.ExtensionContext, host: ChatController, provider: ChatViewProvider): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.openChat', () => revealChat(provider)),
     vscode.commands.registerCommand('patchpilot.newChat', async () => {

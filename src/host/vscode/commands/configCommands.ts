@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AgentHost } from '../agent/agentHost';
+import type { ChatController } from '../chat/controller/chatController';
 import type { DemoModel } from '../config/demoModel';
 import type { HostConfig } from '../config/hostConfig';
 import type { ApiKeyStore, ProviderKeys } from '../config/secrets';
@@ -12,7 +12,7 @@ export function registerConfigCommands(
   context: vscode.ExtensionContext,
   keys: ProviderKeys,
   config: HostConfig,
-  host: AgentHost,
+  host: ChatController,
   log: vscode.LogOutputChannel,
   demo: DemoModel,
   searchKeys?: ApiKeyStore,
@@ -44,7 +44,7 @@ async function currentProvider(config: HostConfig): Promise<string | undefined> 
   }
 }
 
-async function setKey(store: ApiKeyStore, host: AgentHost, title: string, what: string): Promise<void> {
+async function setKey(store: ApiKeyStore, host: ChatController, title: string, what: string): Promise<void> {
   const value = await vscode.window.showInputBox({
     title: `PatchPilot: Set ${title}`,
     prompt: "Stored in VS Code's secret storage, never in settings. Leave empty to remove the stored key.",
@@ -63,7 +63,7 @@ async function setKey(store: ApiKeyStore, host: AgentHost, title: string, what: 
 }
 
 /** The built-in demo model on and off (per workspace); the chat's banner says when it answers. */
-export function registerDemoCommands(context: vscode.ExtensionContext, demo: DemoModel, host: AgentHost): void {
+export function registerDemoCommands(context: vscode.ExtensionContext, demo: DemoModel, host: ChatController): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.useDemoModel', async () => {
       await demo.setEnabled(true);

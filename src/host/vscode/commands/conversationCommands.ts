@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../core/base';
-import type { AgentHost } from '../agent/agentHost';
-import { loadConversation, recentConversations } from '../agent/conversations';
-import type { ChatViewProvider } from '../chat/chatViewProvider';
+import type { ChatController } from '../chat/controller/chatController';
+import { loadConversation, recentConversations } from '../chat/persistence/conversations';
+import type { ChatViewProvider } from '../chat/view/chatViewProvider';
 import { revealChat } from './chatCommands';
 
 /**
@@ -10,7 +10,7 @@ import { revealChat } from './chatCommands';
  * run id (the history panel's "Continue in Chat") that run's conversation; without, a pick of the
  * recent ones. Returns whether it opened.
  */
-export function registerConversationCommands(context: vscode.ExtensionContext, host: AgentHost, provider: ChatViewProvider): void {
+export function registerConversationCommands(context: vscode.ExtensionContext, host: ChatController, provider: ChatViewProvider): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.openConversation', async (runIdArg?: unknown): Promise<boolean> => {
       if (host.running) {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { AgentHost } from '../agent/agentHost';
+import type { ChatController } from '../chat/controller/chatController';
 import { revealChat } from './chatCommands';
-import type { ChatViewProvider } from '../chat/chatViewProvider';
+import type { ChatViewProvider } from '../chat/view/chatViewProvider';
 import type { RunOutcome } from '../../../core/orchestrator';
 import { runEndView } from '../../../protocol/runEnd';
 
@@ -9,7 +9,7 @@ import { runEndView } from '../../../protocol/runEnd';
  * Run Goal: an input box, then the run in the chat (shown live) with a progress notification whose
  * Cancel stops it. In Restricted Mode nothing runs: the user is told why and offered the trust editor.
  */
-export function registerRunGoal(context: vscode.ExtensionContext, host: AgentHost, provider: ChatViewProvider): void {
+export function registerRunGoal(context: vscode.ExtensionContext, host: ChatController, provider: ChatViewProvider): void {
   // A goal refused for want of a model is offered again in the next input box, not retyped.
   let unsent: string | undefined;
   context.subscriptions.push(
@@ -100,7 +100,7 @@ async function offerWayOut(reason: string, setupMissing: boolean): Promise<void>
  * continues the chat's one (asked only when the chat holds one and no run works: a goal sent during
  * a run reaches that run's next step). False: the user dismissed the question.
  */
-async function newOrContinue(host: AgentHost): Promise<boolean> {
+async function newOrContinue(host: ChatController): Promise<boolean> {
   if (host.running || !host.hasConversation) return true;
   const fresh = 'Start New Conversation';
   const keep = 'Continue This Conversation';

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { PROVIDERS, providerById, type ProviderInfo } from '../../../core/config';
 import { errorMessage } from '../../../core/base';
 import { listModels } from '../../../core/llm';
-import type { AgentHost } from '../agent/agentHost';
+import type { ChatController } from '../chat/controller/chatController';
 import type { DemoModel } from '../config/demoModel';
 import type { HostConfig } from '../config/hostConfig';
 import type { ProviderKeys } from '../config/secrets';
@@ -20,7 +20,7 @@ import { askBaseUrl } from './setEndpoint';
 export interface ModelSetupDeps {
   config: HostConfig;
   keys: ProviderKeys;
-  host: AgentHost;
+  host: ChatController;
   log: vscode.LogOutputChannel;
   demo: DemoModel;
 }

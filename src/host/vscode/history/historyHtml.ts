@@ -6,7 +6,7 @@
  * the largest part of the time before the first rows (bench/historyPanel). No `vscode` import, so
  * test/unit/host checks it in plain Node.
  */
-import { chatCsp } from '../chat/html';
+import { chatCsp } from '../chat/view/html';
 
 export interface HistoryHtmlInput {
   /** `webview.cspSource` */

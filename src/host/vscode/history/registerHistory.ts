@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { DiffPreview, PatchEngine } from '../../../core/ports';
 import type { ToWebview } from '../../../protocol/chat';
-import type { AgentHost } from '../agent/agentHost';
+import type { ChatController } from '../chat/controller/chatController';
 import type { HostConfig } from '../config/hostConfig';
 import type { WindowHistory } from '../workspace/windowHistory';
 import { HISTORY_PANEL_TYPE, HistoryPanel } from './historyPanel';
@@ -18,7 +18,7 @@ export interface HistoryDeps {
   history: WindowHistory;
   config: HostConfig;
   /** The chat's host: its run events tell the panel to look again, its approver reviews Apply Again and Revert. */
-  host: AgentHost;
+  host: ChatController;
   review?: DiffPreview;
   patches(root: string, review?: DiffPreview): PatchEngine;
   log: vscode.LogOutputChannel;

@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
 import type { ChatStatus, ToWebview } from '../../../protocol/chat';
-import type { AgentHost } from '../agent/agentHost';
+import type { ChatController } from '../chat/controller/chatController';
 
 /**
  * The context keys the "Get started" walkthrough completes on (package.json, walkthroughs): its steps
  * tick on the real event, not on a button press. A model is ready when the chat's status names one
  * and nothing is missing (endpoint, key); a goal ran when a run started.
  */
-export function registerWalkthroughContext(context: vscode.ExtensionContext, host: AgentHost): void {
+export function registerWalkthroughContext(context: vscode.ExtensionContext, host: ChatController): void {
   let ready = false;
   let ran = false;
   context.subscriptions.push(

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../../../core/base';
 import { detectTestCommand, diskProbe } from '../../../../core/testRuns';
 import { exampleGoals } from '../../../../core/workspace';
-import { recentConversations } from '../../agent/conversations';
+import { recentConversations } from '../persistence/conversations';
 import type { Handler } from './types';
 
 /** The empty chat's content: goals that fit this project and the conversations to go back to. */

@@ -1,5 +1,5 @@
 import { errorMessage } from '../../../../core/base';
-import { loadConversation } from '../../agent/conversations';
+import { loadConversation } from '../persistence/conversations';
 import type { Handler } from './types';
 
 /** An earlier conversation (from the history store) becomes the chat, to continue it. */

@@ -1,8 +1,8 @@
 import type { ToHost, ToHostType } from '../../../../protocol/chat';
-import type { AgentHost } from '../../agent/agentHost';
+import type { ChatController } from '../controller/chatController';
 
 export interface HandlerContext {
-  host: AgentHost;
+  host: ChatController;
   log: { warn(message: string): void; info(message: string): void };
 }
 

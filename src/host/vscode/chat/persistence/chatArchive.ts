@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { errorMessage } from '../../../core/base';
-import { writeFileAtomic } from '../../../core/fs';
-import type { ChatEntry } from '../../../protocol/chat';
+import { errorMessage } from '../../../../core/base';
+import { writeFileAtomic } from '../../../../core/fs';
+import type { ChatEntry } from '../../../../protocol/chat';
 
 const MAX_KEPT = 100;
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ElicitationRequest, ElicitationResponse, Elicitor } from '../../../core/ports';
-import { elicitationContent, elicitationFields, type ElicitationField } from '../../../protocol/elicitationForm';
+import type { ElicitationRequest, ElicitationResponse, Elicitor } from '../../../../core/ports';
+import { elicitationContent, elicitationFields, type ElicitationField } from '../../../../protocol/elicitationForm';
 
 /**
  * An MCP server asks the user for input during a call, in VS Code's own inputs (keyboard reachable,

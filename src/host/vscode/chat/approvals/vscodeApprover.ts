@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../../core/ports';
-import type { HunkView } from '../../../protocol/agentEvents';
-import { exactLine } from '../../../protocol/exactCommand';
+import type { ActionApprovalAnswer, ActionApprovalRequest, Approver, PatchApprovalAnswer, PatchApprovalRequest } from '../../../../core/ports';
+import type { HunkView } from '../../../../protocol/agentEvents';
+import { exactLine } from '../../../../protocol/exactCommand';
 import { allowPatternsFor } from './allowPatterns';
 import type { ApprovalAnswer, ApprovalBroker } from './approvalBroker';
 

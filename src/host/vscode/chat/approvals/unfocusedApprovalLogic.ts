@@ -5,8 +5,8 @@
  * a later click on the other does nothing. No `vscode` import: the window's state, the setting and
  * the notification come in as functions (extension.ts), so the decision is unit-tested.
  */
-import type { PendingApproval } from '../../../protocol/chat';
-import { exactLine } from '../../../protocol/exactCommand';
+import type { PendingApproval } from '../../../../protocol/chat';
+import { exactLine } from '../../../../protocol/exactCommand';
 import type { ApprovalAnswer } from './approvalBroker';
 
 export interface UnfocusedApprovalPorts {

@@ -5,8 +5,8 @@
  * (mcpElicitor.ts) ask as well; whichever is answered first wins. A link (URL mode) is always asked
  * by those inputs, before anything opens. No `vscode` import: the fallback comes in.
  */
-import type { ElicitationRequest, ElicitationResponse, Elicitor } from '../../../core/ports';
-import { elicitationFields } from '../../../protocol/elicitationForm';
+import type { ElicitationRequest, ElicitationResponse, Elicitor } from '../../../../core/ports';
+import { elicitationFields } from '../../../../protocol/elicitationForm';
 import type { ApprovalBroker } from './approvalBroker';
 
 export class ChatElicitor implements Elicitor {

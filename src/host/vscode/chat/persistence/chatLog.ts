@@ -3,8 +3,8 @@
  * re-shown view gets them back (and, capped, in workspace state across window reloads). Streamed
  * text and reasoning deltas are merged into one entry each so the log stays small. No `vscode` import.
  */
-import type { AgentEvent } from '../../../protocol/agentEvents';
-import type { ChatEntry } from '../../../protocol/chat';
+import type { AgentEvent } from '../../../../protocol/agentEvents';
+import type { ChatEntry } from '../../../../protocol/chat';
 
 const MAX_ENTRIES = 2_000;
 const MAX_TOOL_OUTPUT = 8_000;

@@ -3,8 +3,8 @@
  * in the modal fallback) or its run ends: hiding or reloading the view loses nothing, the view
  * asks for `pending` again. Nothing here answers on the user's behalf. No `vscode` import.
  */
-import type { PendingApproval } from '../../../protocol/chat';
-import type { ElicitationAnswer } from '../../../protocol/elicitationForm';
+import type { PendingApproval } from '../../../../protocol/chat';
+import type { ElicitationAnswer } from '../../../../protocol/elicitationForm';
 
 export interface ApprovalAnswer {
   approved: boolean;

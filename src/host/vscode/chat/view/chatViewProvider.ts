@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { ChatViewSlot } from './chatViewSlot';
-import type { ToWebviewMessage } from '../../../protocol/chat';
-import type { AgentHost } from '../agent/agentHost';
-import type { PatchStates } from '../patches/patchStates';
+import type { ToWebviewMessage } from '../../../../protocol/chat';
+import type { ChatController } from '../controller/chatController';
+import type { PatchStates } from '../../patches/patchStates';
 import { buildChatHtml } from './html';
-import { route } from './router';
-import { addAll, DisposableStore } from '../../../core/base';
+import { route } from '../handlers/router';
+import { addAll, DisposableStore } from '../../../../core/base';
 
 export const CHAT_VIEW_ID = 'patchpilot.chat';
 /** How long after Open Chat a view that finishes loading still takes the focus. */
@@ -22,7 +22,7 @@ export class ChatViewProvider implements vscode.WebviewViewProvider, vscode.Disp
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly host: AgentHost,
+    private readonly host: ChatController,
     private readonly log: vscode.LogOutputChannel,
     private readonly slot: ChatViewSlot,
     /** The window's one source of patch states: the cards show it, however it changed. */

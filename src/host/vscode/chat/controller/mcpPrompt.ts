@@ -1,7 +1,14 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../core/base';
-import { attachMentionedResources, expandPromptCommand, promptCommandName, resourceMentions, type McpManager, type McpServerCatalog } from '../../../core/mcp';
-import type { SlashCommandView } from '../../../protocol/chat';
+import { errorMessage } from '../../../../core/base';
+import {
+  attachMentionedResources,
+  expandPromptCommand,
+  promptCommandName,
+  resourceMentions,
+  type McpManager,
+  type McpServerCatalog,
+} from '../../../../core/mcp';
+import type { SlashCommandView } from '../../../../protocol/chat';
 
 /**
  * A chat message `/mcp.<server>.<prompt> name=value ...`: the prompt's messages become the message

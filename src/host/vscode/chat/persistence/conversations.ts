@@ -1,7 +1,7 @@
-import type { HistoryStore } from '../../../core/history';
-import type { ModelMessage } from '../../../core/llm';
-import { listConversations, loadSession, type ConversationSummary } from '../../../core/session';
-import type { ChatEntry, ConversationView } from '../../../protocol/chat';
+import type { HistoryStore } from '../../../../core/history';
+import type { ModelMessage } from '../../../../core/llm';
+import { listConversations, loadSession, type ConversationSummary } from '../../../../core/session';
+import type { ChatEntry, ConversationView } from '../../../../protocol/chat';
 
 /** The conversations to go back to, for the chat's empty state and "Open Conversation". */
 export async function recentConversations(store: HistoryStore | undefined, limit = 5): Promise<ConversationView[]> {

@@ -1,5 +1,5 @@
-import type { PatchReviewAnswer, PatchReviewRequest } from '../../../core/ports';
-import type { ReviewControls } from '../diff/vsCodeDiffPreview';
+import type { PatchReviewAnswer, PatchReviewRequest } from '../../../../core/ports';
+import type { ReviewControls } from '../../diff/vsCodeDiffPreview';
 import type { ApprovalBroker } from './approvalBroker';
 
 /** The diff review as the chat host sees it: VsCodeDiffPreview.review with its whole-patch controls. */

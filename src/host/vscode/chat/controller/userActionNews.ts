@@ -2,17 +2,17 @@
  * What the user did outside the agent's run that the model must hear of: tests run on the user's
  * save (only when the result is news to the model) and patches the user undid (also recorded with
  * the run that wrote them in the history). The chat shows each with a notice saying when the model
- * hears of it. One concept, kept out of AgentHost, which owns the chat's run and its state.
+ * hears of it. One concept, kept out of ChatController, which owns the chat's run and its state.
  */
 import type * as vscode from 'vscode';
-import type { HistoryStore } from '../../../core/history';
-import { UNDO_STEP } from '../../../core/history';
-import { errorMessage } from '../../../core/base';
-import { formatTestSummary } from '../../../core/testRuns';
-import type { AgentEvent } from '../../../protocol/agentEvents';
-import type { ChatEntry } from '../../../protocol/chat';
-import type { TriggeredTestRun } from '../tests/testService';
-import { TestNews } from '../tests/testNews';
+import type { HistoryStore } from '../../../../core/history';
+import { UNDO_STEP } from '../../../../core/history';
+import { errorMessage } from '../../../../core/base';
+import { formatTestSummary } from '../../../../core/testRuns';
+import type { AgentEvent } from '../../../../protocol/agentEvents';
+import type { ChatEntry } from '../../../../protocol/chat';
+import type { TriggeredTestRun } from '../../tests/testService';
+import { TestNews } from '../../tests/testNews';
 
 export interface UserActionNewsDeps {
   /** Tells the model now (a working run's next step) or with the next message. */

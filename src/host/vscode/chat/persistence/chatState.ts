@@ -10,11 +10,11 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as vscode from 'vscode';
-import { errorMessage } from '../../../core/base';
-import { writeFileAtomic } from '../../../core/fs';
-import { moveAside } from '../../../core/fs';
-import type { ModelMessage } from '../../../core/llm';
-import type { ChatEntry } from '../../../protocol/chat';
+import { errorMessage } from '../../../../core/base';
+import { writeFileAtomic } from '../../../../core/fs';
+import { moveAside } from '../../../../core/fs';
+import type { ModelMessage } from '../../../../core/llm';
+import type { ChatEntry } from '../../../../protocol/chat';
 
 const STATE_KEY = 'patchpilot.chat.v1';
 const FILE_NAME = 'chat.json';

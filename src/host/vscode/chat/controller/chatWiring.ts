@@ -1,21 +1,21 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../core/base';
-import type { Elicitor, Notifier } from '../../../core/ports';
-import type { OrchestratorDeps } from '../../../core/orchestrator';
-import { AgentSlot, createAgent, type Agent } from '../../../core/session';
-import { createMcpManager } from '../../../core/session';
-import { isPromptCommand, type McpManager } from '../../../core/mcp';
-import type { AgentEvent } from '../../../protocol/agentEvents';
-import type { ChatStatus } from '../../../protocol/chat';
-import type { HostConfig, LoadedConfig } from '../config/hostConfig';
-import { VsCodeSecretStore } from '../config/secretStore';
-import { MCP_LOGIN_HINT } from '../commands/mcpLogin';
-import { VsCodeDiagnostics } from '../workspace/vsCodeDiagnostics';
-import type { AgentHostServices } from './agentHost';
-import { VsCodeElicitor } from './mcpElicitor';
+import { errorMessage } from '../../../../core/base';
+import type { Elicitor, Notifier } from '../../../../core/ports';
+import type { OrchestratorDeps } from '../../../../core/orchestrator';
+import { AgentSlot, createAgent, type Agent } from '../../../../core/session';
+import { createMcpManager } from '../../../../core/session';
+import { isPromptCommand, type McpManager } from '../../../../core/mcp';
+import type { AgentEvent } from '../../../../protocol/agentEvents';
+import type { ChatStatus } from '../../../../protocol/chat';
+import type { HostConfig, LoadedConfig } from '../../config/hostConfig';
+import { VsCodeSecretStore } from '../../config/secretStore';
+import { MCP_LOGIN_HINT } from '../../commands/mcpLogin';
+import { VsCodeDiagnostics } from '../../workspace/vsCodeDiagnostics';
+import type { AgentHostServices } from './agentHostServices';
+import { VsCodeElicitor } from '../approvals/mcpElicitor';
 import { attachInChat, expandPromptInChat, resourceMentionViews, slashCommands } from './mcpPrompt';
-import type { VsCodeApprover } from './vscodeApprover';
+import type { VsCodeApprover } from '../approvals/vscodeApprover';
 
 export interface ChatWiringOptions {
   context: vscode.ExtensionContext;
@@ -34,7 +34,7 @@ export interface ChatWiringOptions {
  * What the chat's runs are wired with: the core's agent for this workspace, held in an AgentSlot
  * (kept across messages, replaced and disposed only when the settings, keys or trust it was made
  * from changed, never during a run), and the window's MCP servers, which outlive the agents and are
- * reconfigured by each. AgentHost keeps the conversation; this keeps the parts it runs on.
+ * reconfigured by each. ChatController keeps the conversation; this keeps the parts it runs on.
  */
 export class ChatWiring implements vscode.Disposable {
   private readonly agent: AgentSlot<LoadedConfig>;

@@ -13,7 +13,7 @@ import { errorMessage } from '../../../core/base';
 import { ModelProgramApprovals, stateDirOf } from '../../../core/session';
 import { exactLine } from '../../../protocol/exactCommand';
 import { approvalDialog, isModelProgramRefusal } from './modelProgramDialog';
-import type { AgentHost } from '../agent/agentHost';
+import type { ChatController } from '../chat/controller/chatController';
 import type { HostConfig } from '../config/hostConfig';
 
 export const APPROVE_MODEL_PROGRAM_COMMAND = 'patchpilot.approveModelProgram';
@@ -41,7 +41,7 @@ async function approveModelProgram(context: vscode.ExtensionContext, config: Hos
   else void vscode.window.showInformationMessage('PatchPilot: the model program is approved; send the message again.');
 }
 
-export function registerApproveModelProgram(context: vscode.ExtensionContext, config: HostConfig, host: AgentHost): void {
+export function registerApproveModelProgram(context: vscode.ExtensionContext, config: HostConfig, host: ChatController): void {
   let offering = false;
   context.subscriptions.push(
     vscode.commands.registerCommand(APPROVE_MODEL_PROGRAM_COMMAND, () =>

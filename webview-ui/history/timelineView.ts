@@ -98,126 +98,150 @@ function item(kind: string, id: string, time: number): HTMLLIElement {
 
 function renderItem(i: TimelineItem, actions: TimelineActions, terms: readonly QueryTerm[]): HTMLElement {
   switch (i.kind) {
-    case 'message': {
-      const li = item('message', i.id, i.time);
-      li.append(el('span', 'pp-who', i.role === 'user' ? 'You' : i.role === 'assistant' ? 'Model' : 'System'));
-      const body = el('div', `pp-msg pp-${i.role}`);
-      if (i.role === 'assistant') body.append(renderMarkdown(i.text, actions.openLink));
-      else body.textContent = i.text;
-      markTextNodes(body, terms);
-      li.append(body);
-      return li;
-    }
-    case 'tool': {
-      const li = item('tool', i.id, i.time);
-      const args = firstArg(i.args);
-      const summary = [
-        el('span', 'pp-tool-name', i.tool),
-        document.createTextNode(' '),
-        el('span', 'pp-tool-args', args),
-        ...(i.durationMs !== null ? [document.createTextNode(' '), el('span', 'pp-note', duration(i.durationMs))] : []),
-      ];
-      const { root, body } = collapsible(summary);
-      root.classList.add('pp-tool');
-      // Long results stay collapsed, and are only built when opened.
-      const fill = () => {
-        if (body.childElementCount) return;
-        if (i.args) body.append(el('div', 'pp-label', 'Arguments'), el('pre', 'pp-code', i.args));
-        body.append(
-          el('div', 'pp-label', `Result${i.resultChars > i.result.length ? ` (${i.resultChars.toLocaleString()} characters)` : ''}`),
-          el('pre', 'pp-code', i.result || '(empty)'),
-        );
-        markTextNodes(body, terms);
-      };
-      root.addEventListener('toggle', fill);
-      li.append(root);
-      markTextNodes(root.querySelector('summary')!, terms);
-      return li;
-    }
-    case 'patch': {
-      const li = item('patch', i.id, i.time);
-      const box = el('div', 'pp-patch');
-      const applied = i.hunks.filter((h) => h.state === 'applied').length;
-      const head = el('div', 'pp-patch-title', `Patch to ${i.files.join(', ')}`);
-      const state =
-        i.appliedAt === null
-          ? 'not applied'
-          : `${applied} of ${i.hunks.length} hunks applied${
-              i.undoneAt !== undefined
-                ? `, then undone by you at ${new Date(i.undoneAt).toLocaleTimeString()}`
-                : i.reappliedAt !== undefined
-                  ? `, later applied again by you at ${new Date(i.reappliedAt).toLocaleTimeString()}`
-                  : ''
-            }`;
-      box.append(head, el('div', 'pp-note', state));
-      const hunks = el('ul', 'pp-hunks');
-      hunks.setAttribute('aria-label', 'Hunks');
-      for (const h of i.hunks) hunks.append(renderHunk(h));
-      box.append(hunks);
-      const bar = el('div', 'pp-actions');
-      const files = i.files.join(', ');
-      bar.append(
-        button({ label: 'Open Patch', name: `Open patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.openPatch(i.id, i.files) }),
-      );
-      if (i.canApplyAgain)
-        bar.append(
-          button({ label: 'Apply Again', name: `Apply again: patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.applyAgain(i.id) }),
-        );
-      if (i.canRevert)
-        bar.append(button({ label: 'Revert', name: `Revert patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.revert(i.id) }));
-      box.append(bar);
-      markTextNodes(hunks, terms);
-      li.append(box);
-      return li;
-    }
-    case 'test': {
-      const li = item('test', i.id, i.time);
-      const ok = i.exitCode === 0;
-      const line = el('div', `pp-test ${ok ? 'pp-ok' : 'pp-error'}`);
-      line.append(
-        badge(i.exitCode === null ? 'stopped' : `exit ${i.exitCode}`, ok ? 'ok' : 'error'),
-        document.createTextNode(` Tests: ${i.command} · ${duration(i.durationMs)} · ${i.trigger}`),
-      );
-      li.append(line);
-      if (i.summary) li.append(el('div', 'pp-note', i.summary));
-      if (i.outputTail) {
-        const { root, body } = collapsible([document.createTextNode('Output (last lines)')]);
-        body.append(el('pre', 'pp-code', i.outputTail));
-        li.append(root);
-      }
-      markTextNodes(li, terms);
-      return li;
-    }
-    case 'policy': {
-      const li = item('policy', i.id, i.time);
-      const tone = i.verdict === 'deny' ? 'error' : i.verdict === 'allow' ? 'ok' : 'info';
-      // The policy's verdict and the user's answer are two rows: "policy allows", then "you declined" reads right.
-      const what = i.userAnswer
-        ? i.verdict === 'allow'
-          ? 'you approved'
-          : 'you declined'
-        : i.verdict === 'allow'
-          ? 'policy allows'
-          : i.verdict === 'ask'
-            ? 'policy asks you'
-            : 'policy denies';
-      const line = el('div', 'pp-policy');
-      line.append(badge(what, tone), document.createTextNode(` ${i.policyKind}: `), el('code', undefined, i.subject));
-      li.append(line);
-      if (!i.userAnswer) li.append(el('div', 'pp-note', `${i.rule ? `rule ${i.rule}: ` : ''}${i.reason}`));
-      markTextNodes(li, terms);
-      return li;
-    }
-    case 'summary': {
-      const li = item('summary', i.id, i.time);
-      li.append(el('span', 'pp-who', 'Summary of the run'));
-      const body = el('div', 'pp-msg pp-assistant');
-      body.append(renderMarkdown(i.text, actions.openLink));
-      markTextNodes(body, terms);
-      li.append(body);
-      return li;
-    }
+    case 'message':
+      return renderMessage(i, actions, terms);
+    case 'tool':
+      return renderTool(i, terms);
+    case 'patch':
+      return renderPatch(i, actions, terms);
+    case 'test':
+      return renderTest(i, terms);
+    case 'policy':
+      return renderPolicy(i, terms);
+    case 'summary':
+      return renderSummary(i, actions, terms);
   }
+}
+
+/** A message of the user, the model or the system; the model's as markdown. */
+function renderMessage(i: Extract<TimelineItem, { kind: 'message' }>, actions: TimelineActions, terms: readonly QueryTerm[]): HTMLElement {
+  const li = item('message', i.id, i.time);
+  li.append(el('span', 'pp-who', i.role === 'user' ? 'You' : i.role === 'assistant' ? 'Model' : 'System'));
+  const body = el('div', `pp-msg pp-${i.role}`);
+  if (i.role === 'assistant') body.append(renderMarkdown(i.text, actions.openLink));
+  else body.textContent = i.text;
+  markTextNodes(body, terms);
+  li.append(body);
+  return li;
+}
+
+/** A tool call, collapsed: its arguments and result are built only when opened. */
+function renderTool(i: Extract<TimelineItem, { kind: 'tool' }>, terms: readonly QueryTerm[]): HTMLElement {
+  const li = item('tool', i.id, i.time);
+  const args = firstArg(i.args);
+  const summary = [
+    el('span', 'pp-tool-name', i.tool),
+    document.createTextNode(' '),
+    el('span', 'pp-tool-args', args),
+    ...(i.durationMs !== null ? [document.createTextNode(' '), el('span', 'pp-note', duration(i.durationMs))] : []),
+  ];
+  const { root, body } = collapsible(summary);
+  root.classList.add('pp-tool');
+  // Long results stay collapsed, and are only built when opened.
+  const fill = () => {
+    if (body.childElementCount) return;
+    if (i.args) body.append(el('div', 'pp-label', 'Arguments'), el('pre', 'pp-code', i.args));
+    body.append(
+      el('div', 'pp-label', `Result${i.resultChars > i.result.length ? ` (${i.resultChars.toLocaleString()} characters)` : ''}`),
+      el('pre', 'pp-code', i.result || '(empty)'),
+    );
+    markTextNodes(body, terms);
+  };
+  root.addEventListener('toggle', fill);
+  li.append(root);
+  markTextNodes(root.querySelector('summary')!, terms);
+  return li;
+}
+
+/** A patch: its files, how many hunks applied (and undone or applied again), each hunk's state and what can be done with it now. */
+function renderPatch(i: Extract<TimelineItem, { kind: 'patch' }>, actions: TimelineActions, terms: readonly QueryTerm[]): HTMLElement {
+  const li = item('patch', i.id, i.time);
+  const box = el('div', 'pp-patch');
+  const applied = i.hunks.filter((h) => h.state === 'applied').length;
+  const head = el('div', 'pp-patch-title', `Patch to ${i.files.join(', ')}`);
+  const state =
+    i.appliedAt === null
+      ? 'not applied'
+      : `${applied} of ${i.hunks.length} hunks applied${
+          i.undoneAt !== undefined
+            ? `, then undone by you at ${new Date(i.undoneAt).toLocaleTimeString()}`
+            : i.reappliedAt !== undefined
+              ? `, later applied again by you at ${new Date(i.reappliedAt).toLocaleTimeString()}`
+              : ''
+        }`;
+  box.append(head, el('div', 'pp-note', state));
+  const hunks = el('ul', 'pp-hunks');
+  hunks.setAttribute('aria-label', 'Hunks');
+  for (const h of i.hunks) hunks.append(renderHunk(h));
+  box.append(hunks);
+  const bar = el('div', 'pp-actions');
+  const files = i.files.join(', ');
+  bar.append(
+    button({ label: 'Open Patch', name: `Open patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.openPatch(i.id, i.files) }),
+  );
+  if (i.canApplyAgain)
+    bar.append(
+      button({ label: 'Apply Again', name: `Apply again: patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.applyAgain(i.id) }),
+    );
+  if (i.canRevert)
+    bar.append(button({ label: 'Revert', name: `Revert patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.revert(i.id) }));
+  box.append(bar);
+  markTextNodes(hunks, terms);
+  li.append(box);
+  return li;
+}
+
+/** A test run: its exit, command, time and trigger, the summary and the output's last lines. */
+function renderTest(i: Extract<TimelineItem, { kind: 'test' }>, terms: readonly QueryTerm[]): HTMLElement {
+  const li = item('test', i.id, i.time);
+  const ok = i.exitCode === 0;
+  const line = el('div', `pp-test ${ok ? 'pp-ok' : 'pp-error'}`);
+  line.append(
+    badge(i.exitCode === null ? 'stopped' : `exit ${i.exitCode}`, ok ? 'ok' : 'error'),
+    document.createTextNode(` Tests: ${i.command} · ${duration(i.durationMs)} · ${i.trigger}`),
+  );
+  li.append(line);
+  if (i.summary) li.append(el('div', 'pp-note', i.summary));
+  if (i.outputTail) {
+    const { root, body } = collapsible([document.createTextNode('Output (last lines)')]);
+    body.append(el('pre', 'pp-code', i.outputTail));
+    li.append(root);
+  }
+  markTextNodes(li, terms);
+  return li;
+}
+
+/** A policy decision: the verdict, or the user's answer, on what the agent wanted to do. */
+function renderPolicy(i: Extract<TimelineItem, { kind: 'policy' }>, terms: readonly QueryTerm[]): HTMLElement {
+  const li = item('policy', i.id, i.time);
+  const tone = i.verdict === 'deny' ? 'error' : i.verdict === 'allow' ? 'ok' : 'info';
+  // The policy's verdict and the user's answer are two rows: "policy allows", then "you declined" reads right.
+  const what = i.userAnswer
+    ? i.verdict === 'allow'
+      ? 'you approved'
+      : 'you declined'
+    : i.verdict === 'allow'
+      ? 'policy allows'
+      : i.verdict === 'ask'
+        ? 'policy asks you'
+        : 'policy denies';
+  const line = el('div', 'pp-policy');
+  line.append(badge(what, tone), document.createTextNode(` ${i.policyKind}: `), el('code', undefined, i.subject));
+  li.append(line);
+  if (!i.userAnswer) li.append(el('div', 'pp-note', `${i.rule ? `rule ${i.rule}: ` : ''}${i.reason}`));
+  markTextNodes(li, terms);
+  return li;
+}
+
+/** The run's summary, as markdown. */
+function renderSummary(i: Extract<TimelineItem, { kind: 'summary' }>, actions: TimelineActions, terms: readonly QueryTerm[]): HTMLElement {
+  const li = item('summary', i.id, i.time);
+  li.append(el('span', 'pp-who', 'Summary of the run'));
+  const body = el('div', 'pp-msg pp-assistant');
+  body.append(renderMarkdown(i.text, actions.openLink));
+  markTextNodes(body, terms);
+  li.append(body);
+  return li;
 }
 
 function renderHunk(h: HunkStateView): HTMLElement {

@@ -114,39 +114,10 @@ export class RestoreControls {
         ? `${name} (undoes step${preview.steps.length === 1 ? '' : 's'} ${preview.steps.join(', ')}): ${plural(files.length, 'file')} would change.`
         : `${name}: nothing to restore.`,
     );
-    const list = el('ul', 'pp-restore-files');
-    list.setAttribute('aria-label', 'Files the restore would change');
-    for (const f of files) {
-      const li = el('li', undefined);
-      li.append(el('code', undefined, f.line));
-      if (f.diff)
-        li.append(
-          ' ',
-          button({
-            label: 'Diff',
-            name: `Show diff of ${f.path}`,
-            icon: 'diff',
-            variant: 'secondary',
-            onClick: () => void this.host.diff(request, f.path).then((r) => (r.ok ? undefined : status.replaceChildren(el('span', 'pp-error', r.message)))),
-          }),
-        );
-      list.append(li);
-    }
+    const list = this.fileList(request, files, status);
     card.replaceChildren(head);
     if (files.length) card.append(list);
-    if (blocked.length) {
-      card.append(
-        el(
-          'div',
-          'pp-restore-blocked-head pp-error',
-          `Blocked (${blocked.length === 1 ? 'this file stays' : 'these files stay'} as ${blocked.length === 1 ? 'it is' : 'they are'}):`,
-        ),
-      );
-      const bl = el('ul', 'pp-restore-blocked');
-      bl.setAttribute('aria-label', 'Files that block the restore');
-      for (const b of blocked) bl.append(el('li', undefined, `${b.path}: ${b.reason}`));
-      card.append(bl);
-    }
+    if (blocked.length) card.append(...blockedList(blocked));
     const actions = el('div', 'pp-restore-actions');
     const confirm = async (rest: boolean) => {
       if (this.running) return;
@@ -182,6 +153,42 @@ export class RestoreControls {
     card.append(actions, status);
     (actions.firstElementChild as HTMLElement | null)?.focus();
   }
+
+  /** The files the restore would change, each with its Diff button (a diff that cannot open says why in `status`). */
+  private fileList(request: RestoreRequest, files: Extract<RestorePreview, { ok: true }>['files'], status: HTMLElement): HTMLElement {
+    const list = el('ul', 'pp-restore-files');
+    list.setAttribute('aria-label', 'Files the restore would change');
+    for (const f of files) {
+      const li = el('li', undefined);
+      li.append(el('code', undefined, f.line));
+      if (f.diff)
+        li.append(
+          ' ',
+          button({
+            label: 'Diff',
+            name: `Show diff of ${f.path}`,
+            icon: 'diff',
+            variant: 'secondary',
+            onClick: () => void this.host.diff(request, f.path).then((r) => (r.ok ? undefined : status.replaceChildren(el('span', 'pp-error', r.message)))),
+          }),
+        );
+      list.append(li);
+    }
+    return list;
+  }
+}
+
+/** The files that block the restore and why: they stay as they are. */
+function blockedList(blocked: Extract<RestorePreview, { ok: true }>['blocked']): HTMLElement[] {
+  const head = el(
+    'div',
+    'pp-restore-blocked-head pp-error',
+    `Blocked (${blocked.length === 1 ? 'this file stays' : 'these files stay'} as ${blocked.length === 1 ? 'it is' : 'they are'}):`,
+  );
+  const bl = el('ul', 'pp-restore-blocked');
+  bl.setAttribute('aria-label', 'Files that block the restore');
+  for (const b of blocked) bl.append(el('li', undefined, `${b.path}: ${b.reason}`));
+  return [head, bl];
 }
 
 function failed(err: Error): RestoreOutcome {

@@ -1,8 +1,8 @@
 import { realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
-import { ConfigError, loadCliConfig } from '../../core/config';
-import { promptCommandName, type McpServerCatalog, type McpServerStatus } from '../../core/mcp';
+import { ConfigError, loadCliConfig, type ResolvedConfig } from '../../core/config';
+import { promptCommandName, type McpManager, type McpServerCatalog, type McpServerStatus } from '../../core/mcp';
 import { createMcpManager } from '../../core/session';
 import { MCP_APPROVE_HINT } from '../node/agentDeps';
 import { loginOrLogout } from './mcpLogin';
@@ -17,32 +17,9 @@ const OPTIONS = {
 const SUBCOMMANDS = ['list', 'approve', 'login', 'logout'];
 
 export async function run(argv: string[]): Promise<number> {
-  const [sub, ...rest] = argv;
-  if (!sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'a subcommand is needed: list, approve, login or logout');
-  const { values: args, positionals } = parseCommandLine(rest, OPTIONS);
-  if (sub === 'list' && positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
-  if (sub === 'approve' && positionals.length === 0) throw new UsageError('name the server(s) to approve');
-  if ((sub === 'login' || sub === 'logout') && positionals.length !== 1)
-    throw new UsageError(`name the one server to ${sub === 'login' ? 'log in to' : 'log out of'}`);
-  const workspace = path.resolve(args.workspace ?? process.cwd());
-  if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
-  const root = await realpath(workspace);
-
-  let config;
-  try {
-    config = loadCliConfig({ workspace: root, env: process.env, flags: {}, trusted: args['trust-workspace'] === true });
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`patchpilot mcp: ${err.message}\n`);
-      return ExitCode.usage;
-    }
-    throw err;
-  }
-  for (const i of config.ignored.filter((x) => x.key.startsWith('patchpilot.mcp.'))) {
-    process.stderr.write(
-      `patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}\n`,
-    );
-  }
+  const { sub, args, positionals, root } = await parseMcpCommand(argv);
+  const config = loadMcpConfig(root, args['trust-workspace'] === true);
+  if (typeof config === 'number') return config;
   if (sub === 'login' || sub === 'logout') {
     const controller = new AbortController();
     const onSignal = () => controller.abort();
@@ -71,36 +48,8 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   process.once('SIGTERM', onSignal);
   try {
-    if (sub === 'list') {
-      const statuses = await manager.inspect(controller.signal);
-      const catalog = new Map(manager.catalog().map((c) => [c.server, c]));
-      if (args.json)
-        process.stdout.write(
-          `${JSON.stringify(
-            statuses.map((s) => ({ ...s, ...offers(catalog.get(s.name)) })),
-            null,
-            2,
-          )}\n`,
-        );
-      else if (statuses.length === 0) process.stdout.write('no MCP servers configured (patchpilot.mcp.servers)\n');
-      else for (const s of statuses) process.stdout.write(`${statusLine(s)}${catalogLines(catalog.get(s.name))}\n`);
-      return ExitCode.ok;
-    }
-    let failed = false;
-    for (const name of positionals) {
-      const { status, tools } = await manager.approve(name, controller.signal);
-      if (status.state !== 'connected') {
-        failed = true;
-        process.stderr.write(`patchpilot mcp: ${name} not approved: it could not be started (${status.reason ?? status.state})\n`);
-        continue;
-      }
-      process.stdout.write(`approved ${name}: ${status.launch}\n`);
-      for (const t of tools)
-        process.stdout.write(
-          `  ${t.name}${t.description ? `: ${firstLine(t.description)}` : ''}${status.alwaysAllow.includes(t.name) ? ' (always allowed)' : ''}\n`,
-        );
-    }
-    return failed ? ExitCode.failed : ExitCode.ok;
+    if (sub === 'list') return await listServers(manager, controller.signal, args.json === true);
+    return await approveServers(manager, positionals, controller.signal);
   } catch (err) {
     if (err instanceof Error && /no MCP server named/.test(err.message)) {
       process.stderr.write(`patchpilot mcp: ${err.message}\n`);
@@ -113,6 +62,76 @@ export async function run(argv: string[]): Promise<number> {
     process.off('SIGTERM', onSignal);
     await manager.dispose();
   }
+}
+
+/** The subcommand, its options and server names, checked; the workspace as its real path. */
+async function parseMcpCommand(argv: string[]) {
+  const [sub, ...rest] = argv;
+  if (!sub || !SUBCOMMANDS.includes(sub)) throw new UsageError(sub ? `unknown subcommand '${sub}'` : 'a subcommand is needed: list, approve, login or logout');
+  const { values: args, positionals } = parseCommandLine(rest, OPTIONS);
+  if (sub === 'list' && positionals.length) throw new UsageError(`unexpected argument '${positionals[0]}'`);
+  if (sub === 'approve' && positionals.length === 0) throw new UsageError('name the server(s) to approve');
+  if ((sub === 'login' || sub === 'logout') && positionals.length !== 1)
+    throw new UsageError(`name the one server to ${sub === 'login' ? 'log in to' : 'log out of'}`);
+  const workspace = path.resolve(args.workspace ?? process.cwd());
+  if (!(await stat(workspace).catch(() => undefined))?.isDirectory()) throw new UsageError(`--workspace ${workspace} is not a folder`);
+  return { sub, args, positionals, root: await realpath(workspace) };
+}
+
+/** The settings for the workspace, saying which MCP settings were ignored and why; a bad configuration is a usage exit code. */
+function loadMcpConfig(root: string, trusted: boolean): ResolvedConfig | number {
+  let config;
+  try {
+    config = loadCliConfig({ workspace: root, env: process.env, flags: {}, trusted });
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`patchpilot mcp: ${err.message}\n`);
+      return ExitCode.usage;
+    }
+    throw err;
+  }
+  for (const i of config.ignored.filter((x) => x.key.startsWith('patchpilot.mcp.'))) {
+    process.stderr.write(
+      `patchpilot: warning: ignored ${i.key} from ${i.origin}: ${i.reason}${/not trusted/.test(i.reason) ? ' (--trust-workspace to use it)' : ''}\n`,
+    );
+  }
+  return config;
+}
+
+/** `mcp list`: each server's state and what it offers, as text or JSON. */
+async function listServers(manager: McpManager, signal: AbortSignal, json: boolean): Promise<number> {
+  const statuses = await manager.inspect(signal);
+  const catalog = new Map(manager.catalog().map((c) => [c.server, c]));
+  if (json)
+    process.stdout.write(
+      `${JSON.stringify(
+        statuses.map((s) => ({ ...s, ...offers(catalog.get(s.name)) })),
+        null,
+        2,
+      )}\n`,
+    );
+  else if (statuses.length === 0) process.stdout.write('no MCP servers configured (patchpilot.mcp.servers)\n');
+  else for (const s of statuses) process.stdout.write(`${statusLine(s)}${catalogLines(catalog.get(s.name))}\n`);
+  return ExitCode.ok;
+}
+
+/** `mcp approve NAME...`: starts each server, approves its launch and tools, and lists them; one that cannot start fails the command. */
+async function approveServers(manager: McpManager, names: readonly string[], signal: AbortSignal): Promise<number> {
+  let failed = false;
+  for (const name of names) {
+    const { status, tools } = await manager.approve(name, signal);
+    if (status.state !== 'connected') {
+      failed = true;
+      process.stderr.write(`patchpilot mcp: ${name} not approved: it could not be started (${status.reason ?? status.state})\n`);
+      continue;
+    }
+    process.stdout.write(`approved ${name}: ${status.launch}\n`);
+    for (const t of tools)
+      process.stdout.write(
+        `  ${t.name}${t.description ? `: ${firstLine(t.description)}` : ''}${status.alwaysAllow.includes(t.name) ? ' (always allowed)' : ''}\n`,
+      );
+  }
+  return failed ? ExitCode.failed : ExitCode.ok;
 }
 
 /** "everything  connected via stdio, 13 tools  node server.js" */

@@ -22,6 +22,7 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
     err.write(`${text}\n`);
   };
   let dryRun = false;
+  // What streams and what the mode decides is printed here; every other event is a line of its own (eventLines).
   return (e) => {
     switch (e.type) {
       case 'run/started':
@@ -55,60 +56,56 @@ export function progressPrinter(err: NodeJS.WritableStream = process.stderr, opt
         err.write(e.text);
         midLine = !e.text.endsWith('\n');
         break;
-      case 'model/notice':
-        line(`${e.kind === 'refusal' ? 'refusal' : 'notice'}: ${e.message}`);
-        break;
-      case 'text/restart':
-        line(`[the reply broke off and is being retried: ${e.reason}]`);
-        break;
-      case 'model/retrying':
-        line(`[model: ${e.reason}; retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)} s]`);
-        break;
-      case 'tool/started':
-        line(`> ${e.name} ${brief(e.args)}`);
-        break;
       case 'patch/proposed':
         for (const w of e.warnings ?? []) line(`  patch warning: ${w}`);
         // A dry run writes nothing: the diff is what the user came for.
         if (dryRun && e.diff) line(`--- proposed patch (dry run, not applied) ---\n${e.diff.trimEnd()}\n---`);
         break;
-      case 'checkpoint/progress':
-        line(`  ${describeCheckpointProgress(e)}`);
-        break;
-      case 'tool/finished':
-        line(`  ${e.ok ? 'ok' : 'failed'}: ${firstLine(e.output)}`);
-        break;
-      case 'test/finished':
-        line(`  tests: ${e.command} -> ${e.exitCode === 0 ? 'passed' : `exit ${e.exitCode}`}${e.summary ? ` (${firstLine(e.summary)})` : ''}`);
-        break;
-      case 'warning':
-        line(`warning: ${e.message}`);
-        break;
-      case 'hook/ran':
-        // An error or a refusal comes as a warning too; what blocked is worth its own line.
-        if (e.outcome === 'blocked') line(`  ${e.event} hook blocked${e.tool ? ` ${e.tool}` : ''}: ${e.reason ?? ''}`);
-        break;
-      case 'subagent/started':
-        line(`  subagent ${e.index} started: ${firstLine(e.task)}`);
-        break;
-      case 'subagent/finished':
-        line(`  subagent ${e.index} ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}${e.status === 'finished' ? '' : `: ${e.reason}`}`);
-        break;
-      case 'context/summarized':
-        line(`[${describeCompaction(e)}]`);
-        break;
-      case 'rules/loaded':
-        line(describeRulesLoaded(e.rules, e.initial));
-        break;
-      case 'run/finished':
-        line(`patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`);
-        if (e.tests) line(`patchpilot: ${describeTestsOutcome(e.tests, e.testFailures)}`);
-        if (e.usage) line(`patchpilot: ${usageLine(e.usage)}`);
-        break;
       default:
-        break;
+        for (const text of eventLines(e)) line(text);
     }
   };
+}
+
+/** The lines an event prints that depend on nothing printed before it (no stream, no mode). */
+function eventLines(e: AgentEvent): string[] {
+  switch (e.type) {
+    case 'model/notice':
+      return [`${e.kind === 'refusal' ? 'refusal' : 'notice'}: ${e.message}`];
+    case 'text/restart':
+      return [`[the reply broke off and is being retried: ${e.reason}]`];
+    case 'model/retrying':
+      return [`[model: ${e.reason}; retry ${e.attempt} in ${(e.delayMs / 1000).toFixed(1)} s]`];
+    case 'tool/started':
+      return [`> ${e.name} ${brief(e.args)}`];
+    case 'checkpoint/progress':
+      return [`  ${describeCheckpointProgress(e)}`];
+    case 'tool/finished':
+      return [`  ${e.ok ? 'ok' : 'failed'}: ${firstLine(e.output)}`];
+    case 'test/finished':
+      return [`  tests: ${e.command} -> ${e.exitCode === 0 ? 'passed' : `exit ${e.exitCode}`}${e.summary ? ` (${firstLine(e.summary)})` : ''}`];
+    case 'warning':
+      return [`warning: ${e.message}`];
+    case 'hook/ran':
+      // An error or a refusal comes as a warning too; what blocked is worth its own line.
+      return e.outcome === 'blocked' ? [`  ${e.event} hook blocked${e.tool ? ` ${e.tool}` : ''}: ${e.reason ?? ''}`] : [];
+    case 'subagent/started':
+      return [`  subagent ${e.index} started: ${firstLine(e.task)}`];
+    case 'subagent/finished':
+      return [`  subagent ${e.index} ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}${e.status === 'finished' ? '' : `: ${e.reason}`}`];
+    case 'context/summarized':
+      return [`[${describeCompaction(e)}]`];
+    case 'rules/loaded':
+      return [describeRulesLoaded(e.rules, e.initial)];
+    case 'run/finished':
+      return [
+        `patchpilot: ${e.status} after ${e.steps} step${e.steps === 1 ? '' : 's'}: ${e.reason}`,
+        ...(e.tests ? [`patchpilot: ${describeTestsOutcome(e.tests, e.testFailures)}`] : []),
+        ...(e.usage ? [`patchpilot: ${usageLine(e.usage)}`] : []),
+      ];
+    default:
+      return [];
+  }
 }
 
 /** "context summarized: 41k -> 6k tokens (38 messages; budget 8k)" */

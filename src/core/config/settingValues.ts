@@ -103,44 +103,24 @@ function truncate(s: string): string {
   return s.length > 60 ? s.slice(0, 57) + '...' : s;
 }
 
+/** One setting's validated value, or the fallback when it is not set. */
+type ReadSetting = <T>(key: SettingKey, fallback: T) => T;
+
 /** Builds the typed settings from validated flat values (missing keys take their defaults). */
 export function buildSettings(values: Partial<Record<SettingKey, unknown>>): PatchPilotSettings {
   const d = DEFAULT_SETTINGS;
-  const v = <T>(key: SettingKey, fallback: T): T => (values[key] === undefined ? fallback : (values[key] as T));
+  const v: ReadSetting = (key, fallback) => (values[key] === undefined ? fallback : (values[key] as typeof fallback));
   const commands = v('patchpilot.tests.commands', d.tests.commands);
   return {
-    llm: {
-      provider: v<string | undefined>('patchpilot.llm.provider', undefined),
-      baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
-      model: v<string | undefined>('patchpilot.llm.model', undefined),
-      fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
-      contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
-      prices: v<Record<string, unknown> | undefined>('patchpilot.llm.prices', undefined),
-      command: v<string | undefined>('patchpilot.llm.command', undefined),
-      thinkingBudget: v<number | undefined>('patchpilot.llm.anthropic.thinkingBudget', undefined),
-    },
+    llm: llmSettings(v),
     context: {
       maxTokens: v<number | undefined>('patchpilot.context.maxTokens', undefined),
       maxTokensByModel: { ...v<Record<string, number>>('patchpilot.context.maxTokensByModel', {}) },
     },
     rules: Object.fromEntries(RULE_SOURCE_NAMES.map((name) => [name, v(`patchpilot.rules.${name}`, d.rules[name])])) as Record<RuleSourceName, boolean>,
     approval: { mode: v('patchpilot.approval.mode', d.approval.mode) },
-    tests: {
-      commands: [...commands],
-      afterEdit: v('patchpilot.tests.afterEdit', commands.length > 0),
-      checkCommands: [...v('patchpilot.tests.checkCommands', d.tests.checkCommands)],
-      timeoutSeconds: v('patchpilot.tests.timeoutSeconds', d.tests.timeoutSeconds),
-      runOnSave: v('patchpilot.tests.runOnSave', d.tests.runOnSave),
-    },
-    limits: {
-      maxSteps: v('patchpilot.limits.maxSteps', d.limits.maxSteps),
-      maxConsecutiveFailures: v('patchpilot.limits.maxConsecutiveFailures', d.limits.maxConsecutiveFailures),
-      wallClockMinutes: v('patchpilot.limits.wallClockMinutes', d.limits.wallClockMinutes),
-      maxTokens: v<number | undefined>('patchpilot.limits.maxTokens', undefined),
-      maxCostUsd: v<number | undefined>('patchpilot.limits.maxCostUsd', undefined),
-      dailyCostUsd: v<number | undefined>('patchpilot.limits.dailyCostUsd', undefined),
-      maxRepeatedFailures: v('patchpilot.limits.maxRepeatedFailures', d.limits.maxRepeatedFailures),
-    },
+    tests: testSettings(v, d, commands),
+    limits: limitSettings(v, d),
     git: { autoCommit: v('patchpilot.git.autoCommit', d.git.autoCommit) },
     checkpoints: {
       enabled: v('patchpilot.checkpoints.enabled', d.checkpoints.enabled),
@@ -153,17 +133,7 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
         maxObservations: v<number | undefined>('patchpilot.history.retention.maxObservations', undefined),
       },
     },
-    policy: {
-      allow: [...v('patchpilot.policy.allow', d.policy.allow)],
-      ask: [...v('patchpilot.policy.ask', d.policy.ask)],
-      deny: [...v('patchpilot.policy.deny', d.policy.deny)],
-      protectedPaths: [...v('patchpilot.policy.protectedPaths', d.policy.protectedPaths)],
-      denyPaths: [...v('patchpilot.policy.denyPaths', d.policy.denyPaths)],
-      fetchAllowHosts: [...v('patchpilot.policy.fetchAllowHosts', d.policy.fetchAllowHosts)],
-      allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
-      envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
-      homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
-    },
+    policy: policySettings(v, d),
     sandbox: { allowUnixSockets: [...v('patchpilot.sandbox.allowUnixSockets', d.sandbox.allowUnixSockets)] },
     mcp: {
       servers: { ...v<Record<string, McpServerConfig>>('patchpilot.mcp.servers', d.mcp.servers) },
@@ -182,12 +152,70 @@ export function buildSettings(values: Partial<Record<SettingKey, unknown>>): Pat
       },
     },
     notifications: { approvalWhenUnfocused: v('patchpilot.notifications.approvalWhenUnfocused', d.notifications.approvalWhenUnfocused) },
-    telemetry: {
-      enabled: v('patchpilot.telemetry.enabled', d.telemetry.enabled),
-      otlpEndpoint: v<string | undefined>('patchpilot.telemetry.otlpEndpoint', undefined),
-      otlpProtocol: v<string | undefined>('patchpilot.telemetry.otlpProtocol', undefined),
-      prometheusEndpoint: v<string | undefined>('patchpilot.telemetry.prometheusEndpoint', undefined),
-      includeContent: v('patchpilot.telemetry.includeContent', d.telemetry.includeContent),
-    },
+    telemetry: telemetrySettings(v, d),
+  };
+}
+
+/** The model: endpoint, models, their context windows and prices, a model program. */
+function llmSettings(v: ReadSetting): PatchPilotSettings['llm'] {
+  return {
+    provider: v<string | undefined>('patchpilot.llm.provider', undefined),
+    baseUrl: v<string | undefined>('patchpilot.llm.baseUrl', undefined),
+    model: v<string | undefined>('patchpilot.llm.model', undefined),
+    fastModel: v<string | undefined>('patchpilot.llm.fastModel', undefined),
+    contextWindows: { ...v<Record<string, number>>('patchpilot.llm.contextWindows', {}) },
+    prices: v<Record<string, unknown> | undefined>('patchpilot.llm.prices', undefined),
+    command: v<string | undefined>('patchpilot.llm.command', undefined),
+    thinkingBudget: v<number | undefined>('patchpilot.llm.anthropic.thinkingBudget', undefined),
+  };
+}
+
+/** The test commands and when they run. */
+function testSettings(v: ReadSetting, d: PatchPilotSettings, commands: string[]): PatchPilotSettings['tests'] {
+  return {
+    commands: [...commands],
+    afterEdit: v('patchpilot.tests.afterEdit', commands.length > 0),
+    checkCommands: [...v('patchpilot.tests.checkCommands', d.tests.checkCommands)],
+    timeoutSeconds: v('patchpilot.tests.timeoutSeconds', d.tests.timeoutSeconds),
+    runOnSave: v('patchpilot.tests.runOnSave', d.tests.runOnSave),
+  };
+}
+
+/** When a run stops: steps, failures, time, tokens, cost. */
+function limitSettings(v: ReadSetting, d: PatchPilotSettings): PatchPilotSettings['limits'] {
+  return {
+    maxSteps: v('patchpilot.limits.maxSteps', d.limits.maxSteps),
+    maxConsecutiveFailures: v('patchpilot.limits.maxConsecutiveFailures', d.limits.maxConsecutiveFailures),
+    wallClockMinutes: v('patchpilot.limits.wallClockMinutes', d.limits.wallClockMinutes),
+    maxTokens: v<number | undefined>('patchpilot.limits.maxTokens', undefined),
+    maxCostUsd: v<number | undefined>('patchpilot.limits.maxCostUsd', undefined),
+    dailyCostUsd: v<number | undefined>('patchpilot.limits.dailyCostUsd', undefined),
+    maxRepeatedFailures: v('patchpilot.limits.maxRepeatedFailures', d.limits.maxRepeatedFailures),
+  };
+}
+
+/** What commands, paths and network the agent may use. */
+function policySettings(v: ReadSetting, d: PatchPilotSettings): PatchPilotSettings['policy'] {
+  return {
+    allow: [...v('patchpilot.policy.allow', d.policy.allow)],
+    ask: [...v('patchpilot.policy.ask', d.policy.ask)],
+    deny: [...v('patchpilot.policy.deny', d.policy.deny)],
+    protectedPaths: [...v('patchpilot.policy.protectedPaths', d.policy.protectedPaths)],
+    denyPaths: [...v('patchpilot.policy.denyPaths', d.policy.denyPaths)],
+    fetchAllowHosts: [...v('patchpilot.policy.fetchAllowHosts', d.policy.fetchAllowHosts)],
+    allowPrivateNetwork: v('patchpilot.policy.allowPrivateNetwork', d.policy.allowPrivateNetwork),
+    envAllow: [...v('patchpilot.policy.envAllow', d.policy.envAllow)],
+    homeAllow: [...v('patchpilot.policy.homeAllow', d.policy.homeAllow)],
+  };
+}
+
+/** What is exported about runs, and where. */
+function telemetrySettings(v: ReadSetting, d: PatchPilotSettings): PatchPilotSettings['telemetry'] {
+  return {
+    enabled: v('patchpilot.telemetry.enabled', d.telemetry.enabled),
+    otlpEndpoint: v<string | undefined>('patchpilot.telemetry.otlpEndpoint', undefined),
+    otlpProtocol: v<string | undefined>('patchpilot.telemetry.otlpProtocol', undefined),
+    prometheusEndpoint: v<string | undefined>('patchpilot.telemetry.prometheusEndpoint', undefined),
+    includeContent: v('patchpilot.telemetry.includeContent', d.telemetry.includeContent),
   };
 }

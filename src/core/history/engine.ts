@@ -14,15 +14,13 @@ import { searchHistory } from './searchAll';
 import { snapshotsOf } from './snapshots';
 import { costSince, usageByDay, usageOfRun, type UsageDayView, type UsageInput, type UsageTotalsView } from './usage';
 import { loadSqlJs } from './sqljs';
+import { FINAL_STATUSES, KINDS, ROLES, TRIGGERS, VERDICTS, nonNegative, oneOf, optionalString, requireArray, requireString, truncate } from './inputChecks';
 import {
-  RUN_STATUSES,
   OBSERVATION_RESULT_MAX,
   OBSERVATION_RESULT_MIN,
   TEST_OUTPUT_TAIL,
   type AuditRecord,
   type DeleteRunResult,
-  type HistorySearchOptions,
-  type HistorySearchResult,
   type HistoryStats,
   type HistoryTable,
   type ListRunsOptions,
@@ -40,21 +38,14 @@ import {
   type RunPageOptions,
   type RunStart,
   type RunSummary,
-  type SearchHit,
-  type SearchOptions,
   type StepInput,
   type TestRunInput,
 } from './types';
+import { type HistorySearchOptions, type HistorySearchResult, type SearchHit, type SearchOptions } from './searchTypes';
 
 export interface EngineOptions extends DurableOptions {
   retention?: RetentionOptions;
 }
-
-const ROLES = ['system', 'user', 'assistant', 'tool'];
-const FINAL_STATUSES = RUN_STATUSES.filter((s) => s !== 'running');
-const TRIGGERS = ['agent', 'save', 'manual'];
-const KINDS = ['command', 'path', 'network'];
-const VERDICTS = ['allow', 'ask', 'deny'];
 
 export class HistoryEngine {
   static async open(options: EngineOptions): Promise<HistoryEngine> {
@@ -374,37 +365,4 @@ export class HistoryEngine {
 
 function hasRetention(r: RetentionOptions | undefined): r is RetentionOptions {
   return !!r && (r.maxAgeDays !== undefined || r.maxObservations !== undefined || r.maxRunAgeDays !== undefined);
-}
-
-function requireString(v: unknown, name: string): string {
-  if (typeof v !== 'string' || v.length === 0) throw new UserError(`${name} must be a non-empty string`, 'invalid-input');
-  return v;
-}
-
-function optionalString(v: unknown): string | null {
-  return typeof v === 'string' ? v : null;
-}
-
-function requireArray<T>(v: T[] | undefined, name: string): T[] {
-  if (!Array.isArray(v)) throw new UserError(`${name} must be an array`, 'invalid-input');
-  return v;
-}
-
-function nonNegative(v: unknown, name: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) throw new UserError(`${name} must be a number >= 0`, 'invalid-input');
-  return v;
-}
-
-function oneOf(v: unknown, allowed: readonly string[], name: string): void {
-  if (typeof v !== 'string' || !allowed.includes(v)) throw new UserError(`${name} must be one of ${allowed.join(', ')}`, 'invalid-input');
-}
-
-/** Cuts to at most max characters, marking the cut, and never splits a surrogate pair. */
-export function truncate(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const marker = '… [truncated]';
-  let cut = max - marker.length;
-  const code = text.charCodeAt(cut - 1);
-  if (code >= 0xd800 && code <= 0xdbff) cut--;
-  return text.slice(0, cut) + marker;
 }

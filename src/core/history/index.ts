@@ -10,6 +10,7 @@ import { WorkerHistoryStore, type WorkerStoreOptions } from './workerStore';
 import { confiningRoot, ensureRealFolderChain } from './stateFolder';
 
 export * from './types';
+export * from './searchTypes';
 export { toMatchExpression } from './search';
 export { hunkNoteOf } from './hunkNotes';
 export type { UsageDayView, UsageInput, UsageTotalsView } from './usage';

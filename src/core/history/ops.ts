@@ -61,6 +61,35 @@ export const ASSISTANT_STEPS = `(SELECT count(*) FROM steps s WHERE s.run_id = r
 export function applyOp(conn: SqlConn, op: Op): number {
   switch (op.op) {
     case 'startRun':
+    case 'finishRun':
+    case 'markInterrupted':
+      return applyRunOp(conn, op);
+    case 'addStep':
+    case 'addPatch':
+    case 'addTestRun':
+    case 'addObservation':
+    case 'addPolicyDecision':
+      return insertRecord(conn, op);
+    case 'addUsage':
+      return insertUsage(conn, op);
+    case 'rememberFact':
+      // Last writer by time wins, so replaying an older op never overwrites a newer fact.
+      return conn.run(
+        `INSERT INTO memory_facts (scope, key, text, time) VALUES (?, ?, ?, ?)
+         ON CONFLICT (scope, key) DO UPDATE SET text = excluded.text, time = excluded.time WHERE excluded.time >= memory_facts.time`,
+        [op.scope, op.key, op.text, op.time],
+      );
+    case 'prune':
+      return pruneRows(conn, op);
+    case 'deleteRun':
+      return conn.transaction(() => deleteRuns(conn, 'id = ?', [op.id]));
+  }
+}
+
+/** A run's row: started, finished, or marked interrupted (only while it still says running). */
+function applyRunOp(conn: SqlConn, op: Extract<Op, { op: 'startRun' | 'finishRun' | 'markInterrupted' }>): number {
+  switch (op.op) {
+    case 'startRun':
       return conn.run(
         `INSERT OR IGNORE INTO runs (id, goal, reasoning_model, fast_model, status, started_at, parent_run_id, owner_host, owner_pid, owner_start) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)`,
         [
@@ -90,6 +119,12 @@ export function applyOp(conn: SqlConn, op: Op): number {
         op.endedAt,
         op.id,
       ]);
+  }
+}
+
+/** One record of a run (a step, patch, test run, observation or policy decision); a replayed one is ignored by its id. */
+function insertRecord(conn: SqlConn, op: Extract<Op, { op: 'addStep' | 'addPatch' | 'addTestRun' | 'addObservation' | 'addPolicyDecision' }>): number {
+  switch (op.op) {
     case 'addStep':
       return conn.run(
         `INSERT OR IGNORE INTO steps (id, run_id, seq, role, text, tool, arguments, result, duration_ms, time) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -127,29 +162,21 @@ export function applyOp(conn: SqlConn, op: Op): number {
         op.reason,
         op.time,
       ]);
-    case 'addUsage':
-      return insertUsage(conn, op);
-    case 'rememberFact':
-      // Last writer by time wins, so replaying an older op never overwrites a newer fact.
-      return conn.run(
-        `INSERT INTO memory_facts (scope, key, text, time) VALUES (?, ?, ?, ?)
-         ON CONFLICT (scope, key) DO UPDATE SET text = excluded.text, time = excluded.time WHERE excluded.time >= memory_facts.time`,
-        [op.scope, op.key, op.text, op.time],
-      );
-    case 'prune':
-      return conn.transaction(() => {
-        let deleted = 0;
-        if (op.maxAgeDays !== null) deleted += conn.run(`DELETE FROM observations WHERE time < ?`, [op.now - op.maxAgeDays * DAY_MS]);
-        if (op.maxObservations !== null) {
-          deleted += conn.run(`DELETE FROM observations WHERE n IN (SELECT n FROM observations ORDER BY time DESC, n DESC LIMIT -1 OFFSET ?)`, [
-            op.maxObservations,
-          ]);
-        }
-        // A run still in progress is never cut off by retention.
-        if (op.maxRunAgeDays != null) deleted += deleteRuns(conn, `status != 'running' AND started_at < ?`, [op.now - op.maxRunAgeDays * DAY_MS]);
-        return deleted;
-      });
-    case 'deleteRun':
-      return conn.transaction(() => deleteRuns(conn, 'id = ?', [op.id]));
   }
+}
+
+/** Retention: observations past their age or count, and finished runs past their age; returns the rows deleted. */
+function pruneRows(conn: SqlConn, op: Extract<Op, { op: 'prune' }>): number {
+  return conn.transaction(() => {
+    let deleted = 0;
+    if (op.maxAgeDays !== null) deleted += conn.run(`DELETE FROM observations WHERE time < ?`, [op.now - op.maxAgeDays * DAY_MS]);
+    if (op.maxObservations !== null) {
+      deleted += conn.run(`DELETE FROM observations WHERE n IN (SELECT n FROM observations ORDER BY time DESC, n DESC LIMIT -1 OFFSET ?)`, [
+        op.maxObservations,
+      ]);
+    }
+    // A run still in progress is never cut off by retention.
+    if (op.maxRunAgeDays != null) deleted += deleteRuns(conn, `status != 'running' AND started_at < ?`, [op.now - op.maxRunAgeDays * DAY_MS]);
+    return deleted;
+  });
 }

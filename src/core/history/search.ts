@@ -11,7 +11,8 @@
  * the rows would otherwise make one query score most of the table.
  */
 import type { SqlConn } from './sqlConn';
-import type { ObservationRecord, SearchHit, SearchOptions } from './types';
+import type { ObservationRecord } from './types';
+import type { SearchHit, SearchOptions } from './searchTypes';
 import { observationFromRow, type ObservationRow } from './rows';
 import { documentFrequency, observationCount, planSearch, type SearchPlan } from './searchPlan';
 

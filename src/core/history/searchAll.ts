@@ -12,17 +12,15 @@
 import type { SqlConn } from './sqlConn';
 import { documentFrequency, planSearch, type SearchPlan } from './searchPlan';
 import { matchRanges, queryTerms, snippetAround, type QueryTerm } from '../../protocol/historyMatch';
+import { EARLIER_STEP, REASONING_STEP, TRANSCRIPT_STEP } from './types';
 import {
-  EARLIER_STEP,
   HISTORY_SEARCH_TYPES,
-  REASONING_STEP,
-  TRANSCRIPT_STEP,
   type HistoryHit,
   type HistoryHitKind,
   type HistorySearchOptions,
   type HistorySearchResult,
   type HistorySearchType,
-} from './types';
+} from './searchTypes';
 
 type Row = Record<string, unknown>;
 

@@ -11,8 +11,6 @@ import {
   type AuditRecord,
   type DeleteRunResult,
   type HistoryReport,
-  type HistorySearchOptions,
-  type HistorySearchResult,
   type HistoryStats,
   type HistoryStore,
   type ListRunsOptions,
@@ -30,11 +28,10 @@ import {
   type RunPageOptions,
   type RunStart,
   type RunSummary,
-  type SearchHit,
-  type SearchOptions,
   type StepInput,
   type TestRunInput,
 } from './types';
+import { type HistorySearchOptions, type HistorySearchResult, type SearchHit, type SearchOptions } from './searchTypes';
 
 const AUDIT_PAGE = 1_000;
 

@@ -90,45 +90,98 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   if (!(cwd === workspaceRoot || cwd.startsWith(workspaceRoot + path.sep))) {
     throw new UserError(`cwd ${opts.cwd} is outside the workspace ${opts.workspaceRoot}`, 'cwd-outside-workspace');
   }
+  const status = sandboxStatus(opts.sandbox ?? 'auto');
+  const sandboxed = status.available;
+  const sandboxMessage = sandboxed ? undefined : status.message;
+  const started = Date.now();
+  if (opts.signal?.aborted) return cancelledBeforeStart(sandboxed, sandboxMessage);
+  // Without a sandbox nothing stops a write: keep the protected files' bytes to put them back.
+  const guard = await GuardSession.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
+  const { child, program, procs } = startProcess(opts, { workspaceRoot, cwd, status, guard });
+  feedStdin(child.stdin, opts.stdin);
   const maxOutput = opts.maxOutputBytes ?? 1024 * 1024;
   const stdout = new CappedOutput(maxOutput);
   const stderr = new CappedOutput(maxOutput);
-  const mode = opts.sandbox ?? 'auto';
+  collectOutput(child, stdout, stderr, opts.onOutput);
+  const stopper = stopOnTimeoutOrAbort(procs, opts);
+
+  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
+    child.once('error', (error) => resolve({ code: null, signal: null, error }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  // Background jobs the command left behind (`server &`) die with it; escaped ones too.
+  await procs.killAll();
+  stopper.dispose();
+  await drain(child.stdout, child.stderr);
+  // Every process of the command is gone by now: what it left in protected paths is final.
+  const protectedChanges = await guard.end();
+  if (exit.error) throw new UserError(`could not start ${program}: ${exit.error.message}`, 'spawn-failed');
+  const out = guard.redactor.redact(stdout.text());
+  const err = guard.redactor.redact(stderr.text());
+  return {
+    exitCode: exit.code,
+    signal: exit.signal,
+    timedOut: stopper.state.timedOut,
+    cancelled: stopper.state.cancelled,
+    stdout: out.text,
+    stderr: err.text,
+    protectedChanges,
+    redactions: out.count + err.count,
+    stdoutDroppedBytes: stdout.droppedBytes,
+    stderrDroppedBytes: stderr.droppedBytes,
+    durationMs: Date.now() - started,
+    sandboxed,
+    sandboxMessage,
+  };
+}
+
+/** Whether commands run in the sandbox: 'off' never, 'require' refuses to run without it, 'auto' when bwrap works. */
+function sandboxStatus(mode: 'auto' | 'off' | 'require'): SandboxStatus {
   const status: SandboxStatus = mode === 'off' ? { available: false, message: 'commands are not sandboxed: the sandbox is turned off' } : probeSandbox();
   if (mode === 'require' && !status.available) throw new UserError(status.message, 'sandbox-unavailable');
+  return status;
+}
+
+/** A command cancelled before it started: nothing ran. */
+function cancelledBeforeStart(sandboxed: boolean, sandboxMessage: string | undefined): RunCommandResult {
+  return {
+    exitCode: null,
+    signal: null,
+    timedOut: false,
+    cancelled: true,
+    stdout: '',
+    stderr: '',
+    stdoutDroppedBytes: 0,
+    stderrDroppedBytes: 0,
+    durationMs: 0,
+    sandboxed,
+    sandboxMessage,
+    protectedChanges: [],
+    redactions: 0,
+  };
+}
+
+type CommandChild = ChildProcessByStdio<Writable | null, Readable, Readable>;
+
+/** Starts the command (inside bwrap when sandboxed) in a process group and cgroup of its own, so that all of it can be found and killed. */
+function startProcess(
+  opts: RunCommandOptions,
+  where: { workspaceRoot: string; cwd: string; status: SandboxStatus; guard: GuardSession },
+): { child: CommandChild; program: string; procs: CommandProcesses } {
+  const { status } = where;
   const sandboxed = status.available;
-  const started = Date.now();
-  if (opts.signal?.aborted) {
-    return {
-      exitCode: null,
-      signal: null,
-      timedOut: false,
-      cancelled: true,
-      stdout: '',
-      stderr: '',
-      stdoutDroppedBytes: 0,
-      stderrDroppedBytes: 0,
-      durationMs: 0,
-      sandboxed,
-      sandboxMessage: sandboxed ? undefined : status.message,
-      protectedChanges: [],
-      redactions: 0,
-    };
-  }
-  // Without a sandbox nothing stops a write: keep the protected files' bytes to put them back.
-  const guard = await GuardSession.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
   const homeDirs = [opts.homeDir ?? os.homedir(), ...(opts.homeDir ? [] : [accountHome()])];
   const sockets = sandboxed ? unixSocketRules({ filterWorks: status.blocksUnixSockets === true, allow: opts.allowUnixSockets ?? [] }) : undefined;
   // bwrap reads the filter from fd 3 of its own (the fourth stdio entry below).
   const filterFd = sockets?.seccomp ? openProgramFd(sockets.seccomp) : undefined;
   const layout = {
-    workspaceRoot,
-    cwd,
+    workspaceRoot: where.workspaceRoot,
+    cwd: where.cwd,
     homeDirs,
     homeAllow: opts.homeAllow,
     readOnlyPaths: opts.readOnlyPaths,
     allowNetwork: !!opts.allowNetwork,
-    workspaceMounts: guard.sandboxMounts(),
+    workspaceMounts: where.guard.sandboxMounts(),
     socketMounts: sockets?.mounts,
     seccompFd: filterFd === undefined ? undefined : 3,
   };
@@ -140,31 +193,37 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   // detached: a new session and process group; with the marker in the environment and the cgroup,
   // every process the command starts can be found and killed, double-forked ones included (sessionKill.ts).
   const env = buildChildEnv({ base: opts.env, allow: opts.envAllow, set: procs.env() }).env;
-  let child: ChildProcessByStdio<Writable | null, Readable, Readable>;
+  let child: CommandChild;
   try {
     child = spawn(file, args, {
-      cwd,
+      cwd: where.cwd,
       env,
       detached: true,
       stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe', ...(filterFd === undefined ? [] : [filterFd])],
-    }) as ChildProcessByStdio<Writable | null, Readable, Readable>;
+    }) as CommandChild;
   } finally {
     closeProgramFd(filterFd);
   }
   procs.attach(child.pid);
-  feedStdin(child.stdin, opts.stdin);
-  const live = opts.onOutput ? { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') } : undefined;
+  return { child, program, procs };
+}
+
+/** Keeps both streams (capped) and passes them on live when someone watches. */
+function collectOutput(child: CommandChild, stdout: CappedOutput, stderr: CappedOutput, onOutput: RunCommandOptions['onOutput']): void {
+  const live = onOutput ? { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') } : undefined;
   child.stdout.on('data', (b: Buffer) => {
     stdout.push(b);
-    if (live) opts.onOutput!(live.stdout.write(b), 'stdout');
+    if (live) onOutput!(live.stdout.write(b), 'stdout');
   });
   child.stderr.on('data', (b: Buffer) => {
     stderr.push(b);
-    if (live) opts.onOutput!(live.stderr.write(b), 'stderr');
+    if (live) onOutput!(live.stderr.write(b), 'stderr');
   });
+}
 
-  let timedOut = false;
-  let cancelled = false;
+/** Ends the command on its timeout or when its signal aborts: SIGTERM to all of it, SIGKILL after the grace; `state` says which came. */
+function stopOnTimeoutOrAbort(procs: CommandProcesses, opts: RunCommandOptions) {
+  const state = { timedOut: false, cancelled: false };
   let killTimer: NodeJS.Timeout | undefined;
   const terminate = () => {
     if (killTimer) return;
@@ -174,48 +233,23 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const timeout =
     opts.timeoutMs !== undefined
       ? setTimeout(() => {
-          timedOut = true;
+          state.timedOut = true;
           terminate();
         }, opts.timeoutMs)
       : undefined;
   const onAbort = () => {
-    cancelled = true;
+    state.cancelled = true;
     terminate();
   };
   opts.signal?.addEventListener('abort', onAbort, { once: true });
   // A cancel that came while the guard scanned the workspace (before the listener) ends the command now.
   if (opts.signal?.aborted) onAbort();
-
-  const exit = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; error?: Error }>((resolve) => {
-    child.once('error', (error) => resolve({ code: null, signal: null, error }));
-    child.once('exit', (code, signal) => resolve({ code, signal }));
-  });
-  // Background jobs the command left behind (`server &`) die with it; escaped ones too.
-  await procs.killAll();
-  clearTimeout(timeout);
-  clearTimeout(killTimer);
-  opts.signal?.removeEventListener('abort', onAbort);
-  await drain(child.stdout, child.stderr);
-  // Every process of the command is gone by now: what it left in protected paths is final.
-  const protectedChanges = await guard.end();
-  if (exit.error) throw new UserError(`could not start ${program}: ${exit.error.message}`, 'spawn-failed');
-  const out = guard.redactor.redact(stdout.text());
-  const err = guard.redactor.redact(stderr.text());
-  return {
-    exitCode: exit.code,
-    signal: exit.signal,
-    timedOut,
-    cancelled,
-    stdout: out.text,
-    stderr: err.text,
-    protectedChanges,
-    redactions: out.count + err.count,
-    stdoutDroppedBytes: stdout.droppedBytes,
-    stderrDroppedBytes: stderr.droppedBytes,
-    durationMs: Date.now() - started,
-    sandboxed,
-    sandboxMessage: sandboxed ? undefined : status.message,
+  const dispose = () => {
+    clearTimeout(timeout);
+    clearTimeout(killTimer);
+    opts.signal?.removeEventListener('abort', onAbort);
   };
+  return { state, dispose };
 }
 
 /** Writes the input and closes stdin; a command that never reads it (or exits first) is no error. */

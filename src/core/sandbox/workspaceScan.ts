@@ -89,13 +89,7 @@ export async function scanWorkspace(
   const slicer = new TimeSlicer();
   while (level.length > 0 && !scan.truncated) {
     const next: ScanStart[] = [];
-    // The folders of one level are read a batch at a time: the walk is bound by I/O latency, and
-    // results are still handled in order, so the walk stays deterministic.
-    const listings: (Dirent[] | undefined)[] = [];
-    for (let i = 0; i < level.length; i += READ_BATCH) {
-      const batch = level.slice(i, i + READ_BATCH).map(({ dir }) => fs.readdir(path.join(root, dir), { withFileTypes: true }).catch(() => undefined));
-      listings.push(...(await Promise.all(batch)));
-    }
+    const listings = await readLevel(root, level);
     for (const [index, { dir: dirRel, inProtected, only }] of level.entries()) {
       await slicer.turn();
       const dirents = listings[index];
@@ -136,17 +130,39 @@ export async function scanWorkspace(
     }
     level = next;
   }
+  await findLinkedToIgnored(scan, plainFiles, sharedInodes, stat);
+  return scan;
+}
+
+/**
+ * The folders of one level, read a batch at a time: the walk is bound by I/O latency, and results
+ * are still handled in order, so the walk stays deterministic. Undefined: vanished or unreadable.
+ */
+async function readLevel(root: string, level: readonly ScanStart[]): Promise<(Dirent[] | undefined)[]> {
+  const listings: (Dirent[] | undefined)[] = [];
+  for (let i = 0; i < level.length; i += READ_BATCH) {
+    const batch = level.slice(i, i + READ_BATCH).map(({ dir }) => fs.readdir(path.join(root, dir), { withFileTypes: true }).catch(() => undefined));
+    listings.push(...(await Promise.all(batch)));
+  }
+  return listings;
+}
+
+/** Other names of ignored files (hard links), among the protected and the plain files walked. */
+async function findLinkedToIgnored(
+  scan: WorkspaceScan,
+  plainFiles: readonly string[],
+  sharedInodes: ReadonlySet<string>,
+  stat: (rel: string) => Promise<ScannedEntry | undefined>,
+): Promise<void> {
   // Only an ignored file with several names has twins to find: then the plain files get a stat each.
   const shared = new Set([...sharedInodes, ...scan.ignoredFiles.filter((e) => e.nlink > 1).map(inodeKey)]);
-  if (shared.size > 0) {
-    const protectedTwins = [...scan.protectedAll.values()].filter((e) => e.type === 'file' && shared.has(inodeKey(e)));
-    scan.linkedToIgnored.push(...protectedTwins);
-    for (const rel of plainFiles) {
-      const entry = await stat(rel);
-      if (entry?.type === 'file' && shared.has(inodeKey(entry))) scan.linkedToIgnored.push(entry);
-    }
+  if (shared.size === 0) return;
+  const protectedTwins = [...scan.protectedAll.values()].filter((e) => e.type === 'file' && shared.has(inodeKey(e)));
+  scan.linkedToIgnored.push(...protectedTwins);
+  for (const rel of plainFiles) {
+    const entry = await stat(rel);
+    if (entry?.type === 'file' && shared.has(inodeKey(entry))) scan.linkedToIgnored.push(entry);
   }
-  return scan;
 }
 
 const IGNORED_DIR_BUDGET = 5000;

@@ -3,11 +3,11 @@ import { openHistoryStore, type HistoryStore } from '../history';
 import { retentionOptions } from '../history/retention';
 import { createChatModel } from '../llm';
 import { PatchManager } from '../patch';
-import { createCommandPolicy, TestDefinitionGuard } from '../policy/command';
+import { createCommandPolicy, TestDefinitionGuard, type LoadedCommandPolicy } from '../policy/command';
 import { describeProtection, probeSandbox } from '../sandbox';
 import type { GuardOptions } from '../sandbox/protectedGuard';
 import { safeFetch } from '../web';
-import { createIgnoreFilter } from '../policy/path';
+import { createIgnoreFilter, type IgnoreFilter, type ProtectedGlob } from '../policy/path';
 import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
@@ -24,6 +24,7 @@ import { defaultUserStateDir } from '../config/userState';
 import { createChangeFeed, createCheckpointer } from './checkpointWiring';
 import { createHookRunner } from './hookWiring';
 import { GuardBaseline } from '../sandbox/guardBaseline';
+import type { ChangeFeed } from '../fs/changeFeed';
 
 /** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
 export type TaskRunnerFactory = (o: {
@@ -99,93 +100,12 @@ export interface Agent {
 export async function createAgent(o: AgentOptions): Promise<Agent> {
   const settings: PatchPilotSettings = o.readOnly ? { ...o.config.settings, approval: { mode: 'plan' }, git: { autoCommit: false } } : o.config.settings;
   const policy = settings.policy;
-  // One .patchpilotignore filter for everything of this agent: path policy, command policy, the
-  // command guard and the tools' listings see the same patterns (it reloads when the file changes).
-  const ignore = createIgnoreFilter(o.root);
-  const testGuard = TestDefinitionGuard.capture(o.root);
-  const commandPolicy = await createCommandPolicy({
-    user: { allow: policy.allow, ask: policy.ask, deny: policy.deny },
-    trusted: true,
-    isIgnoredPath: (abs) => ignore.isIgnored(abs),
-    testGuard,
-  });
-  for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
-  // Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined.
-  const sandbox = o.readOnly ? undefined : probeSandbox();
-  if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
-  // What that means for this workspace, once: its files choose what its test commands run (tools/untrustedHostRun.ts).
-  if (sandbox && !sandbox.available && o.config.trusted === false)
-    o.notifier.warn(
-      'this workspace is not trusted and commands are not sandboxed here: its test and check commands (the package scripts, Makefiles and test configurations they run) ask before every run, in every approval mode, and again after anything in the workspace changed',
-    );
-
-  let history: HistoryStore | undefined = o.history;
-  if (!history)
-    try {
-      const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
-      history = await openHistoryStore({
-        workspace: o.root,
-        path: settings.history.path,
-        allowOutsideWorkspace: !fromWorkspace,
-        createStateFolder: true,
-        retention: retentionOptions(settings.history.retention),
-        // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
-        // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
-        mode: o.historyMode ?? 'worker',
-        notifier: o.notifier,
-      });
-      for (const w of history.warnings) o.notifier.warn(w.message);
-    } catch (err) {
-      o.notifier.warn(`running without history: ${errorMessage(err)}`);
-    }
-
-  const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
-  // A model program that runs workspace files starts only while they are as the user approved them (modelProgramApproval.ts).
-  const programCheck = (s: PatchPilotSettings) => {
-    const preflight = modelProgramPreflight({
-      root: o.root,
-      stateDir: stateDirOf(o.root, s.history.path),
-      userStateDir: o.userStateDir ?? defaultUserStateDir(),
-      line: s.llm.command,
-    });
-    return preflight ? { preflight } : {};
-  };
-  const model: ChatModel =
-    o.model ??
-    createChatModel({
-      baseUrl: settings.llm.baseUrl,
-      provider: settings.llm.provider,
-      ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command'), ...programCheck(settings) } } : {}),
-      thinkingBudget: settings.llm.thinkingBudget,
-      apiKey: o.config.apiKey,
-      model: settings.llm.model!,
-      fastModel: settings.llm.fastModel,
-      origins: {
-        baseUrl: origin('patchpilot.llm.baseUrl'),
-        model: origin('patchpilot.llm.model'),
-        fastModel: origin('patchpilot.llm.fastModel'),
-        ...(o.config.apiKeyOrigin ? { apiKey: o.config.apiKeyOrigin } : {}),
-      },
-      ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
-      contextWindows: settings.llm.contextWindows,
-      prices: settings.llm.prices,
-    });
-  // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
-  const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
+  const safety = await wireSafety(o, settings);
+  const { ignore, guard, mcpProtected } = safety;
+  const history = o.history ?? (await openAgentHistory(o, settings));
+  const model = o.model ?? agentModel(o, settings);
   const web: OrchestratorDeps['web'] = (url, signal) =>
     safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
-  // Every workspace file an MCP server's or a workspace hook's launch names is part of its approval (policy/launch): protected while configured.
-  const mcpProtected = o.readOnly
-    ? []
-    : [
-        ...mcpProtectedGlobs(o.root, settings.mcp.servers),
-        ...hookProtectedGlobs(o.root, settings.hooks),
-        ...modelProgramProtectedGlobs(o.root, settings.llm.command),
-      ];
-  // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
-  const feed = o.readOnly ? undefined : createChangeFeed(o.root);
-  const baseline = feed ? new GuardBaseline(feed) : undefined;
-  const guard = { ...createCommandGuard(o.root, policy, settings.history.path, ignore, mcpProtected), ...(baseline ? { baseline } : {}) };
   const capabilities = await wireCapabilities({
     root: o.root,
     config: o.config,
@@ -197,31 +117,12 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     mcpApproveHint: o.mcpApproveHint,
     ...(o.mcpElicitor ? { mcpElicitor: o.mcpElicitor } : {}),
     guard: { root: o.root, ...guard },
-    readOnlyPaths,
+    readOnlyPaths: safety.readOnlyPaths,
   });
   const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
   const workspaceFs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
-  const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, ignore, feed);
-  const exec = o.readOnly
-    ? undefined
-    : createCommandExecutor(o.root, {
-        guard,
-        envAllow: policy.envAllow,
-        homeAllow: policy.homeAllow,
-        readOnlyPaths,
-        allowUnixSockets: settings.sandbox.allowUnixSockets,
-      });
-  // Hook commands go the way of run_command's: the same policy and the same sandboxed executor.
-  const hooks = createHookRunner({
-    root: o.root,
-    settings,
-    policy: commandPolicy,
-    exec,
-    userStateDir: o.userStateDir,
-    approveHint: o.hooksApproveHint,
-    notifier: o.notifier,
-  });
+  const { checkpoints, exec, hooks, tasks } = wireRunners(o, settings, safety);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
@@ -229,16 +130,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     model,
     tools,
     approver: o.approver,
-    // Both child runners get the same environment allowlist (sandbox/childEnv.ts) plus the user's names.
-    tasks: o.readOnly
-      ? refusingTasks
-      : o.tasks({
-          root: o.root,
-          envAllow: policy.envAllow,
-          homeAllow: policy.homeAllow,
-          allowUnixSockets: settings.sandbox.allowUnixSockets,
-          guard: { root: o.root, ...guard },
-        }),
+    tasks,
     history,
     // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
     patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root, fs: workspaceFs }), o.readOnly),
@@ -247,8 +139,8 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     pathPolicy: createPathPolicy(o.root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) =>
       ignore.isIgnored(rel, isDir),
     ),
-    commandPolicy,
-    testGuard,
+    commandPolicy: safety.commandPolicy,
+    testGuard: safety.testGuard,
     exec,
     ...(o.testOutput ? { testOutput: o.testOutput } : {}),
     ...(hooks ? { hooks } : {}),
@@ -267,13 +159,163 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const dispose = () =>
     (disposed ??= (async () => {
       checkpoints?.dispose();
-      baseline?.dispose();
-      feed?.close();
+      safety.baseline?.dispose();
+      safety.feed?.close();
       if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
       // A store the host lent is the host's to close.
       if (!o.history) await history?.close();
     })());
   return { deps, history, mcp: capabilities.mcp, dispose };
+}
+
+/** What keeps the agent's commands and writes in bounds, shared by run_command, the test runner, hooks and MCP launches. */
+interface AgentSafety {
+  ignore: IgnoreFilter;
+  testGuard: TestDefinitionGuard;
+  commandPolicy: LoadedCommandPolicy;
+  /** Every workspace file an MCP server's, a hook's or a model program's launch names. */
+  mcpProtected: ProtectedGlob[];
+  feed?: ChangeFeed;
+  baseline?: GuardBaseline;
+  guard: ReturnType<typeof createCommandGuard> & { baseline?: GuardBaseline };
+  /** Folders a sandbox that hides the home and /tmp must still show (the bundled skills). */
+  readOnlyPaths: string[];
+}
+
+/** The policies and the guard around every command; says up front when commands run unconfined. */
+async function wireSafety(o: AgentOptions, settings: PatchPilotSettings): Promise<AgentSafety> {
+  const policy = settings.policy;
+  // One .patchpilotignore filter for everything of this agent: path policy, command policy, the
+  // command guard and the tools' listings see the same patterns (it reloads when the file changes).
+  const ignore = createIgnoreFilter(o.root);
+  const testGuard = TestDefinitionGuard.capture(o.root);
+  const commandPolicy = await createCommandPolicy({
+    user: { allow: policy.allow, ask: policy.ask, deny: policy.deny },
+    trusted: true,
+    isIgnoredPath: (abs) => ignore.isIgnored(abs),
+    testGuard,
+  });
+  for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
+  warnWhenUnconfined(o);
+  // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
+  const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
+  // Every workspace file an MCP server's or a workspace hook's launch names is part of its approval (policy/launch): protected while configured.
+  const mcpProtected = o.readOnly
+    ? []
+    : [
+        ...mcpProtectedGlobs(o.root, settings.mcp.servers),
+        ...hookProtectedGlobs(o.root, settings.hooks),
+        ...modelProgramProtectedGlobs(o.root, settings.llm.command),
+      ];
+  // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
+  const feed = o.readOnly ? undefined : createChangeFeed(o.root);
+  const baseline = feed ? new GuardBaseline(feed) : undefined;
+  const guard = { ...createCommandGuard(o.root, policy, settings.history.path, ignore, mcpProtected), ...(baseline ? { baseline } : {}) };
+  return { ignore, testGuard, commandPolicy, mcpProtected, feed, baseline, guard, readOnlyPaths };
+}
+
+/** Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined. */
+function warnWhenUnconfined(o: AgentOptions): void {
+  const sandbox = o.readOnly ? undefined : probeSandbox();
+  if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
+  // What that means for this workspace, once: its files choose what its test commands run (tools/untrustedHostRun.ts).
+  if (sandbox && !sandbox.available && o.config.trusted === false)
+    o.notifier.warn(
+      'this workspace is not trusted and commands are not sandboxed here: its test and check commands (the package scripts, Makefiles and test configurations they run) ask before every run, in every approval mode, and again after anything in the workspace changed',
+    );
+}
+
+/** The history store in the workspace's state folder; without one (it could not open) the agent runs on and says so. */
+async function openAgentHistory(o: AgentOptions, settings: PatchPilotSettings): Promise<HistoryStore | undefined> {
+  try {
+    const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
+    const history = await openHistoryStore({
+      workspace: o.root,
+      path: settings.history.path,
+      allowOutsideWorkspace: !fromWorkspace,
+      createStateFolder: true,
+      retention: retentionOptions(settings.history.retention),
+      // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
+      // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
+      mode: o.historyMode ?? 'worker',
+      notifier: o.notifier,
+    });
+    for (const w of history.warnings) o.notifier.warn(w.message);
+    return history;
+  } catch (err) {
+    o.notifier.warn(`running without history: ${errorMessage(err)}`);
+    return undefined;
+  }
+}
+
+/** The client for the settings' endpoint (or model program), each setting named with where it came from. */
+function agentModel(o: AgentOptions, settings: PatchPilotSettings): ChatModel {
+  const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
+  // A model program that runs workspace files starts only while they are as the user approved them (modelProgramApproval.ts).
+  const programCheck = (s: PatchPilotSettings) => {
+    const preflight = modelProgramPreflight({
+      root: o.root,
+      stateDir: stateDirOf(o.root, s.history.path),
+      userStateDir: o.userStateDir ?? defaultUserStateDir(),
+      line: s.llm.command,
+    });
+    return preflight ? { preflight } : {};
+  };
+  return createChatModel({
+    baseUrl: settings.llm.baseUrl,
+    provider: settings.llm.provider,
+    ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command'), ...programCheck(settings) } } : {}),
+    thinkingBudget: settings.llm.thinkingBudget,
+    apiKey: o.config.apiKey,
+    model: settings.llm.model!,
+    fastModel: settings.llm.fastModel,
+    origins: {
+      baseUrl: origin('patchpilot.llm.baseUrl'),
+      model: origin('patchpilot.llm.model'),
+      fastModel: origin('patchpilot.llm.fastModel'),
+      ...(o.config.apiKeyOrigin ? { apiKey: o.config.apiKeyOrigin } : {}),
+    },
+    ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
+    contextWindows: settings.llm.contextWindows,
+    prices: settings.llm.prices,
+  });
+}
+
+/** What runs things for the agent: the command executor, the test runner, the hooks and the checkpoints; none that writes when read-only. */
+function wireRunners(o: AgentOptions, settings: PatchPilotSettings, safety: AgentSafety) {
+  const policy = settings.policy;
+  const { guard, readOnlyPaths } = safety;
+  const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, safety.ignore, safety.feed);
+  const exec = o.readOnly
+    ? undefined
+    : createCommandExecutor(o.root, {
+        guard,
+        envAllow: policy.envAllow,
+        homeAllow: policy.homeAllow,
+        readOnlyPaths,
+        allowUnixSockets: settings.sandbox.allowUnixSockets,
+      });
+  // Hook commands go the way of run_command's: the same policy and the same sandboxed executor.
+  const hooks = createHookRunner({
+    root: o.root,
+    settings,
+    policy: safety.commandPolicy,
+    exec,
+    userStateDir: o.userStateDir,
+    approveHint: o.hooksApproveHint,
+    notifier: o.notifier,
+  });
+  // Both child runners get the same environment allowlist (sandbox/childEnv.ts) plus the user's names.
+  const tasks = o.readOnly
+    ? refusingTasks
+    : o.tasks({
+        root: o.root,
+        envAllow: policy.envAllow,
+        homeAllow: policy.homeAllow,
+        allowUnixSockets: settings.sandbox.allowUnixSockets,
+        guard: { root: o.root, ...guard },
+      });
+  return { checkpoints, exec, hooks, tasks };
 }
 
 /** Restricted mode: no test command runs, whatever asks for one. */

@@ -43,110 +43,133 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const MAX_ENCODINGS = 2;
 
 export function requestOnce(req: OnceRequest): Promise<OnceResult> {
-  return new Promise((resolve) => {
-    let settled = false;
-    let remoteAddress = '';
-    const timers: NodeJS.Timeout[] = [];
-    const cleanups: (() => void)[] = [];
-    let idle: NodeJS.Timeout | undefined;
-    let onTimeout: (why: 'time' | 'idle') => void = (why) =>
-      finish({
-        kind: 'error',
-        error: why === 'time' ? 'Timed out before the response headers arrived.' : `No data for ${req.idleTimeoutMs} ms before the response headers arrived.`,
-      });
+  return new Promise((resolve) => new OnceExchange(req, resolve).start());
+}
 
+/**
+ * One request and its answer: the timers (total, idle), the cancel signal and the response's
+ * reading share one state, and the first of them to end it settles the result (later ones are ignored).
+ */
+class OnceExchange {
+  private settled = false;
+  private remoteAddress = '';
+  private readonly timers: NodeJS.Timeout[] = [];
+  private readonly cleanups: (() => void)[] = [];
+  private idle: NodeJS.Timeout | undefined;
+  /** What a timeout does: an error before the headers came, a cut body once they did. */
+  private onTimeout: (why: 'time' | 'idle') => void = (why) =>
+    this.finish({
+      kind: 'error',
+      error:
+        why === 'time' ? 'Timed out before the response headers arrived.' : `No data for ${this.req.idleTimeoutMs} ms before the response headers arrived.`,
+    });
+  private readonly request: http.ClientRequest;
+  private readonly onAbort = () => this.finish({ kind: 'error', error: 'Cancelled.' });
+
+  constructor(
+    private readonly req: OnceRequest,
+    private readonly resolve: (result: OnceResult) => void,
+  ) {
     const isHttps = req.url.protocol === 'https:';
-    const request = (isHttps ? https : http).request(requestOptions(req, isHttps));
+    this.request = (isHttps ? https : http).request(requestOptions(req, isHttps));
+  }
 
-    function finish(result: OnceResult): void {
-      if (settled) return;
-      settled = true;
-      for (const t of timers) clearTimeout(t);
-      if (idle) clearTimeout(idle);
-      req.signal?.removeEventListener('abort', onAbort);
-      request.destroy();
-      for (const c of cleanups) c();
-      resolve(result);
-    }
-    function bumpIdle(): void {
-      if (idle) clearTimeout(idle);
-      idle = setTimeout(() => onTimeout('idle'), req.idleTimeoutMs);
-    }
-    function onAbort(): void {
-      finish({ kind: 'error', error: 'Cancelled.' });
-    }
-
-    if (req.signal?.aborted) return onAbort();
-    req.signal?.addEventListener('abort', onAbort, { once: true });
-    timers.push(setTimeout(() => onTimeout('time'), Math.max(0, req.deadline - Date.now())));
-    bumpIdle();
-
+  start(): void {
+    const { req, request } = this;
+    if (req.signal?.aborted) return this.onAbort();
+    req.signal?.addEventListener('abort', this.onAbort, { once: true });
+    this.timers.push(setTimeout(() => this.onTimeout('time'), Math.max(0, req.deadline - Date.now())));
+    this.bumpIdle();
     request.on('socket', (socket) => {
       socket.on('connect', () => {
-        remoteAddress = socket.remoteAddress ?? '';
-        bumpIdle();
+        this.remoteAddress = socket.remoteAddress ?? '';
+        this.bumpIdle();
       });
-      socket.on('secureConnect', () => (remoteAddress = socket.remoteAddress ?? remoteAddress));
+      socket.on('secureConnect', () => (this.remoteAddress = socket.remoteAddress ?? this.remoteAddress));
     });
     request.on('error', (e: NodeJS.ErrnoException) => {
       const msg = e.code === 'HPE_HEADER_OVERFLOW' ? `Response headers exceed ${req.maxHeaderSize} bytes.` : `${e.code ? `${e.code}: ` : ''}${e.message}`;
-      finish({ kind: 'error', error: `Request to ${req.url.origin} (${req.address}) failed: ${msg}` });
+      this.finish({ kind: 'error', error: `Request to ${req.url.origin} (${req.address}) failed: ${msg}` });
     });
-    request.on('response', (res) => {
-      bumpIdle();
-      remoteAddress = res.socket?.remoteAddress ?? remoteAddress;
-      const status = res.statusCode ?? 0;
-      const location = res.headers.location;
-      if (REDIRECTS.has(status) && typeof location === 'string') {
-        return finish({ kind: 'redirect', status, location, remoteAddress });
-      }
-      const decoder = buildDecoder(res.headers['content-encoding']);
-      if (typeof decoder === 'string') return finish({ kind: 'error', error: decoder });
-      const chunks: Buffer[] = [];
-      let decoded = 0;
-      let raw = 0;
-      const done = (truncatedBy?: 'size' | 'time' | 'idle') =>
-        finish({
-          kind: 'response',
-          status,
-          headers: res.headers,
-          remoteAddress,
-          body: Buffer.concat(chunks),
-          rawBytes: raw,
-          ...(truncatedBy ? { truncatedBy } : {}),
-        });
-      onTimeout = (why) => done(why);
-      // Raw bytes are capped too (a little above the decoded cap, for encodings that grow).
-      const rawCap = req.maxBytes + 64 * 1024;
-      res.on('data', (chunk: Buffer) => {
-        raw += chunk.length;
-        bumpIdle();
-        if (raw > rawCap) done('size');
-      });
-      let out: Readable = res;
-      for (const stage of decoder) {
-        stage.on('error', (e) => finish({ kind: 'error', error: `Could not decode the response body: ${e.message}` }));
-        cleanups.push(() => stage.destroy());
-        out = out.pipe(stage);
-      }
-      out.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        const room = req.maxBytes - decoded;
-        if (chunk.length > room) {
-          // Anything past the cap (even one byte after an exact fit) means the body was cut.
-          chunks.push(chunk.subarray(0, room));
-          decoded += room;
-          return done('size');
-        }
-        chunks.push(chunk);
-        decoded += chunk.length;
-      });
-      out.on('end', () => done());
-      res.on('error', (e) => finish({ kind: 'error', error: `The response broke off: ${e.message}` }));
-      res.on('aborted', () => finish({ kind: 'error', error: 'The server closed the connection mid-response.' }));
-    });
+    request.on('response', (res) => this.response(res));
     request.end();
-  });
+  }
+
+  private finish(result: OnceResult): void {
+    if (this.settled) return;
+    this.settled = true;
+    for (const t of this.timers) clearTimeout(t);
+    if (this.idle) clearTimeout(this.idle);
+    this.req.signal?.removeEventListener('abort', this.onAbort);
+    this.request.destroy();
+    for (const c of this.cleanups) c();
+    this.resolve(result);
+  }
+
+  private bumpIdle(): void {
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.onTimeout('idle'), this.req.idleTimeoutMs);
+  }
+
+  /** The headers came: a redirect ends here; otherwise the body is decoded and read up to the caps. */
+  private response(res: http.IncomingMessage): void {
+    this.bumpIdle();
+    this.remoteAddress = res.socket?.remoteAddress ?? this.remoteAddress;
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (REDIRECTS.has(status) && typeof location === 'string') {
+      return this.finish({ kind: 'redirect', status, location, remoteAddress: this.remoteAddress });
+    }
+    const decoder = buildDecoder(res.headers['content-encoding']);
+    if (typeof decoder === 'string') return this.finish({ kind: 'error', error: decoder });
+    this.readBody(res, status, decoder);
+  }
+
+  private readBody(res: http.IncomingMessage, status: number, decoder: zlib.Gunzip[]): void {
+    const { req } = this;
+    const chunks: Buffer[] = [];
+    let decoded = 0;
+    let raw = 0;
+    const done = (truncatedBy?: 'size' | 'time' | 'idle') =>
+      this.finish({
+        kind: 'response',
+        status,
+        headers: res.headers,
+        remoteAddress: this.remoteAddress,
+        body: Buffer.concat(chunks),
+        rawBytes: raw,
+        ...(truncatedBy ? { truncatedBy } : {}),
+      });
+    this.onTimeout = (why) => done(why);
+    // Raw bytes are capped too (a little above the decoded cap, for encodings that grow).
+    const rawCap = req.maxBytes + 64 * 1024;
+    res.on('data', (chunk: Buffer) => {
+      raw += chunk.length;
+      this.bumpIdle();
+      if (raw > rawCap) done('size');
+    });
+    let out: Readable = res;
+    for (const stage of decoder) {
+      stage.on('error', (e) => this.finish({ kind: 'error', error: `Could not decode the response body: ${e.message}` }));
+      this.cleanups.push(() => stage.destroy());
+      out = out.pipe(stage);
+    }
+    out.on('data', (chunk: Buffer) => {
+      if (this.settled) return;
+      const room = req.maxBytes - decoded;
+      if (chunk.length > room) {
+        // Anything past the cap (even one byte after an exact fit) means the body was cut.
+        chunks.push(chunk.subarray(0, room));
+        decoded += room;
+        return done('size');
+      }
+      chunks.push(chunk);
+      decoded += chunk.length;
+    });
+    out.on('end', () => done());
+    res.on('error', (e) => this.finish({ kind: 'error', error: `The response broke off: ${e.message}` }));
+    res.on('aborted', () => this.finish({ kind: 'error', error: 'The server closed the connection mid-response.' }));
+  }
 }
 
 /** The request's options: the checked address pinned (no second lookup), TLS names and CAs for https. */

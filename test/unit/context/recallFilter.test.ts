@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { searchUnderCurrentIgnoreRules } from '../../../src/core/context/recallFilter';
-import type { SearchHit } from '../../../src/core/history/types';
+import type { SearchHit } from '../../../src/core/history/searchTypes';
 import { createIgnoreFilter } from '../../../src/core/policy/path';
 import { ignoredNow } from '../../../src/core/tools/policyAdapters';
 import { tempWorkspace } from '../tools/helpers';

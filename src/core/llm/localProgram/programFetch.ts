@@ -9,7 +9,7 @@
  * is neither, a program that cannot start, a non-zero exit: each ends the reply with an error that
  * names the program and quotes the end of its stderr.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { ModelApiError } from '../errors';
 
 export interface ModelProgramOptions {
@@ -122,100 +122,135 @@ export function createProgramFetch(o: ModelProgramOptions): typeof fetch {
 }
 
 function runProgram(o: ModelProgramOptions, request: string, signal: AbortSignal | undefined): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let stop: (() => void) | undefined;
+  let run: ProgramRun | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      let finished = false;
-      const fail = (err: Error) => {
-        if (finished) return;
-        finished = true;
-        controller.error(err);
-      };
-      const refused = o.preflight?.();
-      if (refused) return fail(new ModelApiError({ kind: 'bad-request', retryable: false, message: `${o.label} was not started: ${refused}` }));
-      const [file, ...args] = o.argv;
-      // Its own process group, so a cancel or a stall ends whatever the program started too.
-      const child = spawn(file!, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: o.env ?? process.env });
-      let stderr = '';
-      let pending = '';
-      const killGroup = (sig: NodeJS.Signals) => {
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, sig);
-        } catch {
-          // No process groups (Windows) or the group is gone: the program itself at least.
-          child.kill(sig);
-        }
-      };
-      stop = () => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        killGroup('SIGTERM');
-        setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS).unref();
-      };
-      const onAbort = () => {
-        stop?.();
-        fail(Object.assign(new Error('the request was aborted'), { name: 'AbortError' }));
-      };
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-
-      // A JSON object spread over several lines (a pretty-printed reply) is gathered until it parses.
-      let partialJson = '';
-      const emitLine = (line: string): boolean => {
-        if (partialJson || (line.trimStart().startsWith('{') && toSseText(line) === undefined)) {
-          partialJson += `${line}\n`;
-          if (partialJson.length > MAX_JSON_CHARS) return reject(partialJson.slice(0, 200));
-          const whole = oneLineJson(partialJson);
-          if (whole === undefined) return true;
-          partialJson = '';
-          line = whole;
-        }
-        const text = toSseText(line);
-        if (text === undefined) return reject(line);
-        if (!finished && text) controller.enqueue(encoder.encode(text));
-        return true;
-      };
-      const reject = (line: string): false => {
-        stop?.();
-        fail(programError(o, `wrote a line that is neither SSE ("data: {...}") nor a JSON chunk: ${JSON.stringify(line.slice(0, 200))}`, stderr));
-        return false;
-      };
-      child.stdout.setEncoding('utf8').on('data', (data: string) => {
-        pending += data;
-        let nl: number;
-        while (!finished && (nl = pending.indexOf('\n')) >= 0) {
-          const line = pending.slice(0, nl);
-          pending = pending.slice(nl + 1);
-          if (!emitLine(line)) return;
-        }
-      });
-      child.stderr.setEncoding('utf8').on('data', (data: string) => {
-        stderr = (stderr + data).slice(-STDERR_TAIL_CHARS);
-      });
-      child.on('error', (err: NodeJS.ErrnoException) => {
-        signal?.removeEventListener('abort', onAbort);
-        fail(startError(o, err));
-      });
-      child.on('close', (code, sig) => {
-        signal?.removeEventListener('abort', onAbort);
-        if (finished) return;
-        if (pending && !emitLine(pending)) return;
-        if (partialJson && code === 0) return void reject(partialJson);
-        if (code === 0) {
-          finished = true;
-          controller.close();
-          return;
-        }
-        fail(programError(o, sig ? `was ended by ${sig}` : `exited with code ${code}`, stderr));
-      });
-      // A program that does not read its stdin closes the pipe: not an error by itself.
-      child.stdin.on('error', () => undefined);
-      child.stdin.end(request);
+      run = new ProgramRun(o, controller);
+      run.start(request, signal);
     },
     cancel() {
-      stop?.();
+      run?.stop();
     },
   });
+}
+
+/**
+ * One run of the program for one request: its stdout's lines go to the stream as SSE, its stderr's
+ * tail goes into the error when it fails; the first end (close, error, abort, a bad line) settles the stream.
+ */
+class ProgramRun {
+  private finished = false;
+  private stderr = '';
+  /** Stdout after its last newline. */
+  private pending = '';
+  /** A JSON object spread over several lines (a pretty-printed reply), gathered until it parses. */
+  private partialJson = '';
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly encoder = new TextEncoder();
+
+  constructor(
+    private readonly o: ModelProgramOptions,
+    private readonly controller: ReadableStreamDefaultController<Uint8Array>,
+  ) {}
+
+  start(request: string, signal: AbortSignal | undefined): void {
+    const { o } = this;
+    const refused = o.preflight?.();
+    if (refused) return this.fail(new ModelApiError({ kind: 'bad-request', retryable: false, message: `${o.label} was not started: ${refused}` }));
+    const [file, ...args] = o.argv;
+    // Its own process group, so a cancel or a stall ends whatever the program started too.
+    const child = spawn(file!, args, { stdio: ['pipe', 'pipe', 'pipe'], detached: true, env: o.env ?? process.env });
+    this.child = child;
+    const onAbort = () => {
+      this.stop();
+      this.fail(Object.assign(new Error('the request was aborted'), { name: 'AbortError' }));
+    };
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    child.stdout.setEncoding('utf8').on('data', (data: string) => this.readStdout(data));
+    child.stderr.setEncoding('utf8').on('data', (data: string) => {
+      this.stderr = (this.stderr + data).slice(-STDERR_TAIL_CHARS);
+    });
+    child.on('error', (err: NodeJS.ErrnoException) => {
+      signal?.removeEventListener('abort', onAbort);
+      this.fail(startError(o, err));
+    });
+    child.on('close', (code, sig) => {
+      signal?.removeEventListener('abort', onAbort);
+      this.closed(code, sig);
+    });
+    // A program that does not read its stdin closes the pipe: not an error by itself.
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(request);
+  }
+
+  /** SIGTERM to the program's group, SIGKILL after the grace. */
+  stop(): void {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    this.killGroup(child, 'SIGTERM');
+    setTimeout(() => this.killGroup(child, 'SIGKILL'), KILL_GRACE_MS).unref();
+  }
+
+  private killGroup(child: ChildProcessWithoutNullStreams, sig: NodeJS.Signals): void {
+    try {
+      if (child.pid !== undefined) process.kill(-child.pid, sig);
+    } catch {
+      // No process groups (Windows) or the group is gone: the program itself at least.
+      child.kill(sig);
+    }
+  }
+
+  private fail(err: Error): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.controller.error(err);
+  }
+
+  private readStdout(data: string): void {
+    this.pending += data;
+    let nl: number;
+    while (!this.finished && (nl = this.pending.indexOf('\n')) >= 0) {
+      const line = this.pending.slice(0, nl);
+      this.pending = this.pending.slice(nl + 1);
+      if (!this.emitLine(line)) return;
+    }
+  }
+
+  /** One line of stdout to the stream; false when it was neither SSE nor JSON (the run failed). */
+  private emitLine(line: string): boolean {
+    if (this.partialJson || (line.trimStart().startsWith('{') && toSseText(line) === undefined)) {
+      this.partialJson += `${line}\n`;
+      if (this.partialJson.length > MAX_JSON_CHARS) return this.reject(this.partialJson.slice(0, 200));
+      const whole = oneLineJson(this.partialJson);
+      if (whole === undefined) return true;
+      this.partialJson = '';
+      line = whole;
+    }
+    const text = toSseText(line);
+    if (text === undefined) return this.reject(line);
+    if (!this.finished && text) this.controller.enqueue(this.encoder.encode(text));
+    return true;
+  }
+
+  private reject(line: string): false {
+    this.stop();
+    this.fail(programError(this.o, `wrote a line that is neither SSE ("data: {...}") nor a JSON chunk: ${JSON.stringify(line.slice(0, 200))}`, this.stderr));
+    return false;
+  }
+
+  /** The program ended: the rest of its output, then a clean end on exit code 0, an error otherwise. */
+  private closed(code: number | null, sig: NodeJS.Signals | null): void {
+    if (this.finished) return;
+    if (this.pending && !this.emitLine(this.pending)) return;
+    if (this.partialJson && code === 0) return void this.reject(this.partialJson);
+    if (code === 0) {
+      this.finished = true;
+      this.controller.close();
+      return;
+    }
+    this.fail(programError(this.o, sig ? `was ended by ${sig}` : `exited with code ${code}`, this.stderr));
+  }
 }
 
 function startError(o: ModelProgramOptions, err: NodeJS.ErrnoException): ModelApiError {

@@ -74,90 +74,109 @@ export class FileHasher {
 /** The named files of a local launch (none for a remote server). */
 export function launchFiles(root: string, config: Launch | { transport: string }, hasher = new FileHasher()): LaunchFiles {
   if (!('command' in config) || (config.transport !== undefined && config.transport !== 'stdio')) return {};
-  const rootReal = safeRealpath(root);
   const cwd = path.resolve(root, config.cwd ?? '.');
-  const out: LaunchFiles = {};
-  const seen = new Set<string>();
-
-  const record = (abs: string, mayBeAbsent: boolean): Stats | undefined => {
-    const st = statOrUndefined(abs); // through links: the bytes that run
-    if (st?.isDirectory()) return st;
-    const rels = workspaceNames(root, rootReal, abs);
-    if (rels.length === 0 || Object.keys(out).length >= MAX_FILES) return st;
-    if (!st && !mayBeAbsent && !isLink(abs)) return st;
-    const value = st?.isFile() ? hashOrAbsent(hasher, abs, st) : st ? `other:${st.mode.toString(8)}` : ABSENT;
-    for (const rel of rels) out[rel] = value;
-    return st;
-  };
-
-  const folder = (dir: string, scriptPosition: boolean) => {
-    if (seen.has(`dir:${dir}`)) return;
-    seen.add(`dir:${dir}`);
-    const pkgFile = path.join(dir, 'package.json');
-    const isPackage = statOrUndefined(pkgFile)?.isFile() === true;
-    // The workspace root is a filesystem server's data folder far more often than a program; it counts only where it runs (`node .`).
-    if (!scriptPosition && (!isPackage || safeRealpath(dir) === rootReal)) return;
-    for (const name of FOLDER_ENTRIES) record(path.join(dir, name), name === 'package.json');
-    for (const entry of isPackage ? packageEntries(pkgFile) : []) record(path.resolve(dir, entry), true);
-  };
-
-  const consider = (token: string, from: string, scriptPosition: boolean) => {
-    const t = token.trim();
-    if (!t || t.startsWith('-') || t.includes('\0') || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || t.length > 4096) return;
-    const abs = path.resolve(from, t.startsWith('file:') ? t.slice(5) : t);
-    if (seen.has(abs)) return;
-    seen.add(abs);
-    // What the server writes as it runs (its pid, log, database) is output, not code: part of no approval.
-    if (OUTPUT_EXTENSIONS.test(t)) return;
-    // A name that is not there yet counts (as absent) where code or config would be: the script, or a code/config extension.
-    // (`@scope/name@1.2` in that position is a package an npx-like runner fetches, not a path.)
-    const pathLike = /[\\/]/.test(t) && !/\s/.test(t) && !/^@[\w.-]+\/[\w.-]+(@\S*)?$/.test(t);
-    const mayBeAbsent = (scriptPosition && pathLike) || CODE_OR_CONFIG_EXTENSIONS.test(t);
-    const st = record(abs, mayBeAbsent);
-    if (st?.isDirectory()) folder(abs, scriptPosition);
-    else if (!st && scriptPosition && !path.extname(t)) {
-      // `node tools/srv` also runs tools/srv.js (and friends) when the bare name does not exist.
-      for (const ext of SCRIPT_EXTENSIONS) record(`${abs}${ext}`, false);
-    }
-  };
-
+  const files = new LaunchFileCollector(root, hasher);
   // The command: a path, or a name found on a PATH folder that lies inside the workspace.
   const command = config.command;
-  if (/[\\/]/.test(command)) consider(command, cwd, true);
+  if (/[\\/]/.test(command)) files.consider(command, cwd, true);
   else {
     const found = onPath(command, config.env.PATH ?? process.env.PATH ?? '', cwd);
-    if (found) consider(found, cwd, true);
+    if (found) files.consider(found, cwd, true);
   }
-
   const python = /^python[0-9.]*$/.test(path.basename(command));
   let scriptSeen = false;
   for (let i = 0; i < config.args.length; i++) {
     const arg = config.args[i]!;
     if (python && arg === '-m' && i + 1 < config.args.length) {
       const mod = config.args[++i]!.replace(/\./g, '/');
-      for (const candidate of [`${mod}.py`, `${mod}/__main__.py`, `${mod}/__init__.py`]) record(path.resolve(cwd, candidate), false);
+      for (const candidate of [`${mod}.py`, `${mod}/__main__.py`, `${mod}/__init__.py`]) files.record(path.resolve(cwd, candidate), false);
       scriptSeen = true;
       continue;
     }
     const scriptPosition = !scriptSeen && !arg.startsWith('-');
     if (scriptPosition) scriptSeen = true;
-    for (const token of tokens(arg)) consider(token, cwd, scriptPosition && token === arg);
+    for (const token of tokens(arg)) files.consider(token, cwd, scriptPosition && token === arg);
   }
-  for (const value of Object.values(config.env)) for (const token of tokens(value)) consider(token, cwd, false);
-  // The local modules those scripts import run as much as they do: followed (bounded) through relative imports.
-  const queue = Object.keys(out).filter((rel) => out[rel] !== ABSENT && SOURCE.test(rel));
-  const visited = new Set<string>();
-  while (queue.length > 0 && visited.size < MAX_FILES) {
-    const rel = queue.shift()!;
-    if (visited.has(rel)) continue;
-    visited.add(rel);
-    for (const { abs, mayBeAbsent } of hasher.imports(path.join(root, rel))) {
-      const before = new Set(Object.keys(out));
-      record(abs, mayBeAbsent);
-      for (const added of Object.keys(out)) if (!before.has(added) && SOURCE.test(added)) queue.push(added);
+  for (const value of Object.values(config.env)) for (const token of tokens(value)) files.consider(token, cwd, false);
+  files.followImports();
+  return Object.fromEntries(Object.entries(files.out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Gathers one launch's workspace files (by their workspace names) with their hashes, each path looked at once. */
+class LaunchFileCollector {
+  readonly out: LaunchFiles = {};
+  private readonly seen = new Set<string>();
+  private readonly rootReal: string;
+
+  constructor(
+    private readonly root: string,
+    private readonly hasher: FileHasher,
+  ) {
+    this.rootReal = safeRealpath(root);
+  }
+
+  /** A file inside the workspace, hashed (or marked absent where a missing one counts); its stats, for the caller to look further. */
+  record(abs: string, mayBeAbsent: boolean): Stats | undefined {
+    const { out } = this;
+    const st = statOrUndefined(abs); // through links: the bytes that run
+    if (st?.isDirectory()) return st;
+    const rels = workspaceNames(this.root, this.rootReal, abs);
+    if (rels.length === 0 || Object.keys(out).length >= MAX_FILES) return st;
+    if (!st && !mayBeAbsent && !isLink(abs)) return st;
+    const value = st?.isFile() ? hashOrAbsent(this.hasher, abs, st) : st ? `other:${st.mode.toString(8)}` : ABSENT;
+    for (const rel of rels) out[rel] = value;
+    return st;
+  }
+
+  /** A token of the command line, the args or the env that may name a file. */
+  consider(token: string, from: string, scriptPosition: boolean): void {
+    const t = token.trim();
+    if (!t || t.startsWith('-') || t.includes('\0') || /^[a-z][a-z0-9+.-]*:\/\//i.test(t) || t.length > 4096) return;
+    const abs = path.resolve(from, t.startsWith('file:') ? t.slice(5) : t);
+    if (this.seen.has(abs)) return;
+    this.seen.add(abs);
+    // What the server writes as it runs (its pid, log, database) is output, not code: part of no approval.
+    if (OUTPUT_EXTENSIONS.test(t)) return;
+    // A name that is not there yet counts (as absent) where code or config would be: the script, or a code/config extension.
+    // (`@scope/name@1.2` in that position is a package an npx-like runner fetches, not a path.)
+    const pathLike = /[\\/]/.test(t) && !/\s/.test(t) && !/^@[\w.-]+\/[\w.-]+(@\S*)?$/.test(t);
+    const mayBeAbsent = (scriptPosition && pathLike) || CODE_OR_CONFIG_EXTENSIONS.test(t);
+    const st = this.record(abs, mayBeAbsent);
+    if (st?.isDirectory()) this.folder(abs, scriptPosition);
+    else if (!st && scriptPosition && !path.extname(t)) {
+      // `node tools/srv` also runs tools/srv.js (and friends) when the bare name does not exist.
+      for (const ext of SCRIPT_EXTENSIONS) this.record(`${abs}${ext}`, false);
     }
   }
-  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+  /** A folder named on the command line: its package's entry points and the files that say what runs. */
+  private folder(dir: string, scriptPosition: boolean): void {
+    if (this.seen.has(`dir:${dir}`)) return;
+    this.seen.add(`dir:${dir}`);
+    const pkgFile = path.join(dir, 'package.json');
+    const isPackage = statOrUndefined(pkgFile)?.isFile() === true;
+    // The workspace root is a filesystem server's data folder far more often than a program; it counts only where it runs (`node .`).
+    if (!scriptPosition && (!isPackage || safeRealpath(dir) === this.rootReal)) return;
+    for (const name of FOLDER_ENTRIES) this.record(path.join(dir, name), name === 'package.json');
+    for (const entry of isPackage ? packageEntries(pkgFile) : []) this.record(path.resolve(dir, entry), true);
+  }
+
+  /** The local modules those scripts import run as much as they do: followed (bounded) through relative imports. */
+  followImports(): void {
+    const { out } = this;
+    const queue = Object.keys(out).filter((rel) => out[rel] !== ABSENT && SOURCE.test(rel));
+    const visited = new Set<string>();
+    while (queue.length > 0 && visited.size < MAX_FILES) {
+      const rel = queue.shift()!;
+      if (visited.has(rel)) continue;
+      visited.add(rel);
+      for (const { abs, mayBeAbsent } of this.hasher.imports(path.join(this.root, rel))) {
+        const before = new Set(Object.keys(out));
+        this.record(abs, mayBeAbsent);
+        for (const added of Object.keys(out)) if (!before.has(added) && SOURCE.test(added)) queue.push(added);
+      }
+    }
+  }
 }
 
 /** Files a JS/TS or Python source names as its local modules (existing ones, resolved the way node and python would). */

@@ -283,7 +283,7 @@ export class DurableDb {
     const opened = openVerified(this.SQL, snap.bytes, journal?.base !== fingerprint);
     if ('problem' in opened) {
       if (!locked) return; // decided at the next save, under the lock
-      const movedTo = moveAside(this.options.path, this.now(), this.fsx);
+      const movedTo = moveAside(this.options.path, this.now(), this.fsx, this.options.confineTo ?? path.dirname(this.options.path));
       this.report({
         kind: 'recovered-from-backup',
         message: `History database ${this.options.path}: ${opened.problem}${movedTo ? `; moved to ${movedTo}` : ''}. Rewriting it from this window's copy.`,

@@ -106,7 +106,7 @@ export function readJournal(fsx: FsLayer, file: string): JournalRead | undefined
  * opening never fails.
  */
 export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, lock: FileLock, root: string): LoadResult {
-  const load = () => loadWithRecovery(fsx, SQL, file, now);
+  const load = () => loadWithRecovery(fsx, SQL, file, now, root);
   if (!fsx.existsSync(path.dirname(file))) return load();
   cleanStaleTempFiles(fsx, file, root);
   try {
@@ -120,7 +120,7 @@ export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now:
 }
 
 /** Loads the database, recovering from damage. Call with the lock held: it may move files. */
-export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number): LoadResult {
+export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, root?: string): LoadResult {
   let snap: FileSnapshot | undefined;
   let problem: string | undefined;
   try {
@@ -137,7 +137,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
     if ('conn' in opened) return { conn: opened.conn, stamp: snap.stamp, warnings: [], needsWrite: false, fingerprint, journal };
     problem = opened.problem;
   }
-  const movedTo = snap ? moveAside(file, now, fsx) : undefined;
+  const movedTo = snap ? moveAside(file, now, fsx, root) : undefined;
   const where = movedTo ? ` It was moved to ${movedTo}.` : snap ? ' It could not be moved aside.' : '';
   const backup = readBackup(fsx, SQL, file);
   if (backup) {

@@ -31,6 +31,7 @@ import { hashBytes } from '../../../../src/core/checkpoint/blobStore';
 import { CheckpointStore } from '../../../../src/core/checkpoint/checkpointStore';
 import { MEMORY_FILE, rememberFact } from '../../../../src/core/context/memory/memoryFiles';
 import { nodeFs } from '../../../../src/core/fs/fsLayer';
+import { moveAside } from '../../../../src/core/fs/moveAside';
 import { FileLock } from '../../../../src/core/history/fileLock';
 import { CLI, cliEnv } from '../../agent/support';
 
@@ -272,3 +273,36 @@ function lstatOrUndefined(p: string) {
     return undefined;
   }
 }
+
+describe('a damaged file is moved aside only through real folders', () => {
+  for (const target of ['.patchpilot/history.db', '.patchpilot/state/history.db']) {
+    test(`moveAside of ${target}: a link at each depth leaves the outside file where it is`, () => {
+      for (const folder of foldersOf(target)) {
+        const a = arena();
+        try {
+          mkdirSync(path.dirname(path.join(a.root, folder)), { recursive: true });
+          const rest = path.relative(folder, path.dirname(target));
+          mkdirSync(path.join(a.outside, rest), { recursive: true });
+          writeFileSync(path.join(a.outside, rest, path.basename(target)), 'not a database');
+          symlinkSync(a.outside, path.join(a.root, folder));
+          const before = filesUnder(a.outside);
+          assert.equal(moveAside(path.join(a.root, target), Date.now(), nodeFs, a.root), undefined, `${folder} a link: nothing moved`);
+          assert.deepEqual(filesUnder(a.outside), before, `${folder} a link: the file outside was renamed`);
+        } finally {
+          a.done();
+        }
+      }
+      // Control: through real folders it is renamed next to itself.
+      const a = arena();
+      try {
+        mkdirSync(path.join(a.root, path.dirname(target)), { recursive: true });
+        writeFileSync(path.join(a.root, target), 'not a database');
+        const moved = moveAside(path.join(a.root, target), Date.now(), nodeFs, a.root);
+        assert.ok(moved?.startsWith(path.join(a.root, `${target}.corrupt-`)), `moved to ${moved}`);
+        assert.ok(existsSync(moved!) && !existsSync(path.join(a.root, target)));
+      } finally {
+        a.done();
+      }
+    });
+  }
+});

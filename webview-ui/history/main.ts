@@ -10,16 +10,16 @@
  */
 import '../chat/styles.css';
 import './history.css';
-import type { HistoryBoot, HistoryStatusView, HitView, RunRowView, SearchTypeName, TimeRange } from '../../src/protocol/history';
-import type { QueryTerm } from '../../src/protocol/historyMatch';
+import type { HistoryBoot, HistoryStatusView, HitView, SearchTypeName, TimeRange } from '../../src/protocol/history';
 import { banner, button, checkbox, el, input, select } from '../shared/components';
 import { HistoryClient } from './client';
-import { hitRows, renderRow, runRows, type ListRow } from './listRows';
+import { ListPane } from './listPane';
+import { installPanelPerf } from './panelPerf';
+import { problemBanners, statusLineContent } from './statusView';
 import { TIME_CHOICES, timeRange, type TimeChoice } from './timeFilter';
 import { renderRun, type TimelineActions } from './timelineView';
 import { RestoreControls } from '../shared/restorePreview';
 import { renderUsageDays } from './usageView';
-import { VirtualList } from './virtualList';
 
 interface Saved {
   query: string;
@@ -30,8 +30,6 @@ interface Saved {
   runId?: string;
 }
 
-/** Runs per request: a screen shows about 15; the list asks for more as it scrolls. */
-const PAGE = 100;
 const TYPES: ReadonlyArray<{ value: SearchTypeName; label: string }> = [
   { value: 'runs', label: 'Runs' },
   { value: 'observations', label: 'Observations' },
@@ -43,32 +41,12 @@ const client = new HistoryClient();
 const saved = (client.api.getState() as Saved | undefined) ?? { query: '', time: 'all', from: '', to: '', types: TYPES.map((t) => t.value) };
 const state: Saved = { ...saved, types: [...saved.types] };
 
-let runs: RunRowView[] = [];
-let total = 0;
-let loadingMore = false;
-let hits: HitView[] = [];
-let terms: QueryTerm[] = [];
 let openRunId: string | undefined = state.runId;
 let searching = false;
 let searchDirty = false;
 /** Keystroke times by query text, for the benchmark's "keystroke to rendered results". */
 const typedAt = new Map<string, number>();
-/** Timings the benchmark reads (bench/historyPanel): keystroke to results, first rows, drawing alone. */
-interface PanelPerf {
-  scriptStart: number;
-  search: number[];
-  firstRows?: number;
-  /** ms spent drawing (after the answer arrived): runs lists, search results. */
-  drawRuns: number[];
-  drawHits: number[];
-  lastRendered?: string;
-}
-const perf: PanelPerf = ((window as unknown as { __ppHistoryPerf?: PanelPerf }).__ppHistoryPerf = {
-  scriptStart: performance.now(),
-  search: [],
-  drawRuns: [],
-  drawHits: [],
-});
+const perf = installPanelPerf();
 
 // --- layout ---------------------------------------------------------------------------------
 const app = document.getElementById('app')!;
@@ -110,34 +88,25 @@ const toast = el('div', 'pp-toast');
 toast.setAttribute('role', 'status');
 
 const body = el('div', 'pp-body');
-const listPane = el('section', 'pp-list-pane');
-const listHeading = el('h2', 'pp-list-heading', 'Runs');
-listHeading.id = 'pp-list-heading';
-const runList = new VirtualList<ListRow>({
-  label: 'Runs',
-  render: renderRow,
-  onOpen: (row) => row.kind === 'run' && void openRun(row.run.id, undefined, true),
-  onNearEnd: () => void loadMore(),
-  empty: 'No runs recorded yet. Run a goal from the chat, then they appear here.',
+const list = new ListPane({
+  client,
+  perf,
+  range: () => currentRange(),
+  searching: () => !!state.query.trim(),
+  openRunId: () => openRunId,
+  openRun: (runId) => void openRun(runId, undefined, true),
+  openHit: (hit) => void openHit(hit),
 });
-const hitList = new VirtualList<ListRow>({
-  label: 'Search results',
-  render: renderRow,
-  onOpen: (row) => row.kind === 'hit' && void openHit(row.hit),
-  empty: 'No matches.',
-});
-listPane.setAttribute('aria-labelledby', listHeading.id);
-listPane.append(listHeading, runList.root, hitList.root);
 const detail = el('section', 'pp-detail');
 detail.setAttribute('aria-label', 'Run details');
 detail.append(el('p', 'pp-note', 'Choose a run to see its timeline.'));
-body.append(listPane, detail);
+body.append(list.root, detail);
 app.replaceChildren(header, bannerSlot, statusLine, body, toast);
 
 searchBox.addEventListener('keydown', (e) => {
   if (e.key === 'ArrowDown') {
     e.preventDefault();
-    (state.query.trim() ? hitList : runList).root.focus();
+    list.focus();
   } else if (e.key === 'Escape' && searchBox.value) {
     e.preventDefault();
     searchBox.value = '';
@@ -163,57 +132,15 @@ function currentRange(): TimeRange {
 }
 
 function showMode(): void {
-  const searchingNow = !!state.query.trim();
-  runList.root.hidden = searchingNow;
-  hitList.root.hidden = !searchingNow;
+  list.showMode();
   range.hidden = state.time !== 'range';
-  listHeading.textContent = searchingNow ? `Search results (${hits.length}${hits.length >= 100 ? '+' : ''})` : `Runs (${total.toLocaleString()})`;
-}
-
-async function loadRuns(): Promise<void> {
-  const r = currentRange();
-  const limit = Math.min(1_000, Math.max(PAGE, runs.length));
-  const page = await client.request('history/runs', { offset: 0, limit, ...r });
-  runs = page.runs;
-  total = page.total;
-  drawRuns();
-}
-
-async function loadMore(): Promise<void> {
-  if (loadingMore || runs.length >= total) return;
-  loadingMore = true;
-  try {
-    const page = await client.request('history/runs', { offset: runs.length, limit: PAGE, ...currentRange() });
-    const have = new Set(runs.map((x) => x.id));
-    runs = [...runs, ...page.runs.filter((x) => !have.has(x.id))];
-    total = Math.max(page.total, runs.length);
-    drawRuns();
-  } finally {
-    loadingMore = false;
-  }
-}
-
-function drawRuns(): void {
-  const t0 = performance.now();
-  const rows = runRows(runs, Date.now());
-  runList.setItems(
-    rows,
-    Math.max(0, total - runs.length) * 58,
-    currentRange().since !== undefined || currentRange().until !== undefined ? 'No runs in this time range.' : undefined,
-  );
-  if (openRunId) runList.select(openRunId);
-  showMode();
-  perf.firstRows ??= performance.now();
-  perf.drawRuns.push(performance.now() - t0);
 }
 
 function onQuery(value: string): void {
   state.query = value;
   save();
   if (!value.trim()) {
-    hits = [];
-    terms = [];
-    showMode();
+    list.clearHits();
     return;
   }
   if (searching) {
@@ -233,11 +160,8 @@ async function runSearch(): Promise<void> {
       : { hits: [], terms: [] };
     if (state.query.trim()) {
       const t0 = performance.now();
-      hits = r.hits;
-      terms = r.terms;
-      hitList.setItems(hitRows(hits), 0, state.types.length ? 'No matches in this time range and these types.' : 'Choose at least one type to search in.');
-      hitList.scrollToTop();
-      showMode();
+      const hits = r.hits;
+      list.showHits(hits, r.terms, state.types.length ? 'No matches in this time range and these types.' : 'Choose at least one type to search in.');
       say(
         !state.types.length
           ? 'Choose at least one type to search in.'
@@ -266,7 +190,7 @@ async function runSearch(): Promise<void> {
 function onFilters(): void {
   save();
   showMode();
-  void loadRuns();
+  void list.loadRuns();
   if (state.query.trim()) onQuery(state.query);
 }
 
@@ -294,7 +218,7 @@ async function openRun(runId: string, focusId?: string, focusHeading = false): P
     detail.replaceChildren(el('p', 'pp-note', 'This run is no longer in the history (it was deleted or pruned).'));
     return;
   }
-  const shownTerms = state.query.trim() ? terms : [];
+  const shownTerms = state.query.trim() ? list.terms : [];
   // Drawn again while the run works: what the reader had opened stays open.
   const opened = new Set([...detail.querySelectorAll<HTMLElement>('[data-id]')].filter((li) => li.querySelector('details[open]')).map((li) => li.dataset.id));
   detail.replaceChildren(renderRun(timeline, actions(runId), shownTerms));
@@ -355,8 +279,8 @@ function actions(runId: string): TimelineActions {
         openRunId = undefined;
         save();
         detail.replaceChildren(el('p', 'pp-note', 'The run was deleted.'));
-        (state.query.trim() ? hitList : runList).root.focus();
-        void loadRuns();
+        list.focus();
+        void list.loadRuns();
         if (state.query.trim()) onQuery(state.query);
       }),
   };
@@ -367,7 +291,7 @@ function say(message: string): void {
 }
 
 async function onChanged(runIds: string[]): Promise<void> {
-  await loadRuns();
+  await list.loadRuns();
   if (openRunId && (runIds.length === 0 || runIds.includes(openRunId))) {
     const scroll = detail.scrollTop;
     await openRun(openRunId);
@@ -377,44 +301,19 @@ async function onChanged(runIds: string[]): Promise<void> {
 
 function showStatus(s: HistoryStatusView): void {
   restores.setRunning(s.running === true);
-  const r = s.retention;
-  const limits = [
-    r.days !== undefined ? `runs and observations older than ${r.days} days are deleted` : '',
-    r.maxObservations !== undefined ? `at most ${r.maxObservations.toLocaleString()} observations are kept` : '',
-  ].filter(Boolean);
-  statusLine.replaceChildren(
-    el(
-      'span',
-      undefined,
-      s.available ? `Retention: ${limits.length ? `${limits.join('; ')} (${r.source})` : 'everything is kept'}.` : 'The history is not available.',
-    ),
-    ...(s.available && limits.length
-      ? [
-          button({
-            label: 'Apply Retention Now',
-            variant: 'secondary',
-            onClick: () => void client.request('history/applyRetention', {}).then((x) => (say(x.message), loadRuns())),
-          }),
-        ]
-      : []),
-    button({ label: 'Open Settings', name: 'Open history settings', variant: 'secondary', onClick: () => void client.request('history/openSettings', {}) }),
-    ...(s.path ? [el('span', 'pp-path', s.path)] : []),
-  );
-  bannerSlot.replaceChildren(
-    ...s.problems.map((p) =>
-      banner(
-        p.message,
-        p.level === 'info' ? 'info' : p.level === 'warning' ? 'warning' : 'error',
-        s.available ? [] : [button({ label: 'Try Again', name: 'Try again to open the history', variant: 'secondary', onClick: () => void refreshAll() })],
-      ),
-    ),
-  );
+  const statusActions = {
+    applyRetention: () => void client.request('history/applyRetention', {}).then((x) => (say(x.message), list.loadRuns())),
+    openSettings: () => void client.request('history/openSettings', {}),
+    retry: () => void refreshAll(),
+  };
+  statusLine.replaceChildren(...statusLineContent(s, statusActions));
+  bannerSlot.replaceChildren(...problemBanners(s, statusActions));
 }
 
 /** Status and the first page are asked at once: the first rows do not wait for the status round trip. */
 async function refreshAll(): Promise<void> {
   const status = client.request('history/ready', {});
-  const first = loadRuns().then(
+  const first = list.loadRuns().then(
     () => true,
     () => false,
   );
@@ -441,9 +340,7 @@ searchBox.focus(); // the first thing to do here, and what Show History focuses 
 const boot = bootData();
 if (boot && state.time === 'all') {
   showStatus(boot.status);
-  runs = boot.runs;
-  total = boot.total;
-  drawRuns();
+  list.setRuns(boot.runs, boot.total);
   if (state.query.trim()) onQuery(state.query);
   if (openRunId) void openRun(openRunId);
 } else {

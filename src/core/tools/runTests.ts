@@ -3,11 +3,13 @@ import { auditProtectedChanges, gateAction } from './gate';
 import {
   describeTestCommand,
   failingStep,
+  failuresWorthRerun,
   formatTestSummary,
   isNarrowed,
   narrowCommand,
   reportOf,
   reportPassed,
+  rerunVerdict,
   runnerOfCommand,
   runShown,
   summarizeTestOutput,
@@ -146,22 +148,26 @@ async function runOneTestCommand(ctx: ToolContext, configured: string, command: 
 }
 
 /**
- * The failing tests of a whole-suite run, once more on their own (by their files, or pytest's
- * node ids): those that pass now are flaky (a load-dependent timeout), those that fail again are
- * failures. Undefined when the failures name no file to rerun.
+ * The failing tests of a whole-suite run that the baseline does not explain, once more on their own
+ * (by their files, or pytest's node ids): those that pass now are flaky (a load-dependent timeout),
+ * those that fail again are failures (testRuns/rerun.ts). Undefined when there is nothing to rerun
+ * or the failures name no file to rerun.
  */
 async function rerunFailures(ctx: ToolContext, configured: string, first: TestCommandResult): Promise<{ flaky: string[]; text: string } | undefined> {
-  const { failures, framework } = first.summary;
+  const { framework } = first.summary;
+  if (first.summary.failures.length === 0) return undefined;
+  const failures = failuresWorthRerun(first, ctx.run.testBaseline?.());
+  if (failures.length === 0) return { flaky: [], text: 'not rerun: every failure already failed before the run' };
   const files = framework === 'pytest' ? failures.map((f) => f.name) : failures.map((f) => f.file);
-  if (failures.length === 0 || files.some((f) => !f)) return undefined;
+  if (files.some((f) => !f)) return undefined;
   const aimed = narrowCommand(configured, framework, { files: [...new Set(files as string[])] });
   if ('error' in aimed) return undefined;
   const again = await runOneTestCommand(ctx, configured, aimed.command);
-  const stillFailing = new Set(again.summary.failures.map((f) => f.name));
-  // A rerun that failed without naming tests tells nothing apart: every failure stands.
-  if (again.exitCode !== 0 && stillFailing.size === 0) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
-  const flaky = failures.map((f) => f.name).filter((n) => !stillFailing.has(n));
-  const words = [flaky.length ? `passed on rerun (flaky): ${flaky.join(', ')}` : '', stillFailing.size ? `failed again: ${[...stillFailing].join(', ')}` : '']
+  const verdict = rerunVerdict(failures, again);
+  // A rerun that failed without naming the rerun tests or their files tells nothing apart: every failure stands.
+  if (!verdict) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
+  const { flaky, failedAgain } = verdict;
+  const words = [flaky.length ? `passed on rerun (flaky): ${flaky.join(', ')}` : '', failedAgain.length ? `failed again: ${failedAgain.join(', ')}` : '']
     .filter(Boolean)
     .join('; ');
   return { flaky, text: `rerun of the failing tests, once, to tell a flake from a failure ($ ${aimed.command}): ${words}` };

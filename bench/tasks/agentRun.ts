@@ -24,7 +24,7 @@ export interface AgentFigures {
   wallMs: number;
   testMs: number;
   testRuns: number;
-  /** Runs of the whole suite (the command the first run used: the baseline); the others were aimed at related tests, a rerun, or the model's narrowing. */
+  /** Runs that covered the whole suite, as their test/finished event says (a narrowing the runner ignored counts); the others were aimed at related tests, a rerun, or the model's narrowing. */
   wholeRuns: number;
   wholeCommand?: string;
   patchesRefused: number;
@@ -57,7 +57,9 @@ export function tally(f: AgentFigures, e: Record<string, unknown>): void {
     f.testRuns++;
     f.testMs += Number(e.durationMs) || 0;
     f.wholeCommand ??= String(e.command);
-    if (e.command === f.wholeCommand) f.wholeRuns++;
+    // The event says whether the run covered the whole suite (a narrowing the runner ignored counts);
+    // events without it (an older CLI) are judged by the baseline's command.
+    if (typeof e.whole === 'boolean' ? e.whole : e.command === f.wholeCommand) f.wholeRuns++;
   } else if (e.type === 'patch/refused') f.patchesRefused++;
   else if (e.type === 'model/notice' && e.kind === 'finish-refused') f.finishesRefused++;
   else if (e.type === 'run/finished') {

@@ -165,7 +165,8 @@ export type AgentEvent =
       total?: number;
     }
   | { type: 'test/started'; command: string }
-  | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string }
+  /** `whole`: the run covered the whole suite (not aimed at related tests or a narrowing, or its runner ignored the aim). */
+  | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string; whole?: boolean }
   | {
       type: 'usage';
       /** Which model the request went to (absent: the agent's model). */

@@ -66,7 +66,7 @@ function verifyRule(facts: WorkspaceFacts): string {
   if (!facts.testCommands.length || !facts.afterEdit) return '- Verify: run the tests (run_tests) after changes when test commands exist, and fix what fails.';
   return (
     '- Verify: tests run by themselves, their result in the tool result (with the seconds each run took): the whole suite once before your first edit ' +
-    '(which tests already fail); after each applied edit, the tests of the edited code when they are known (the test files that import it or are named after it, ' +
+    '(which tests already fail); after the last edit of each reply (once, however many files the reply edits), the tests of the edited code when they are known (the test files that import it or are named after it, ' +
     'else the whole suite); and the whole suite once more when you finish, unless it already ran after your last edit. Do not run the whole suite yourself. ' +
     'To check part of it (a test you fixed, one you believe flaky or unrelated), call run_tests with files or name: only those run. ' +
     'Fix what your edits broke; tests that failed before the run or passed on their automatic rerun (flaky) do not block finish: name them in your summary.'

@@ -7,6 +7,8 @@ import type { ToolRegistry } from '../tools/registry';
 import type { Tool, ToolEvent, ToolResult } from '../tools/types';
 import { briefArgs } from '../base/truncate';
 import { executeCalls } from './executeCalls';
+import { editFollows } from './replyEdits';
+import { testsOwedAfterReply } from './toolContext';
 import { withCheckpoint } from './checkpointStep';
 import { answerInvalidCalls } from './invalidCalls';
 import { askModel, notesOnReply, recordReasoning } from './modelStep';
@@ -142,7 +144,17 @@ export class Orchestrator {
       turn.thinkingBlocks,
     );
     const parallel = (call: ModelToolCall) => readOnly.has(call.name) && parallelSafe(tools.get(call.name), call, readOnly);
-    const executed = await executeCalls(calls, parallel, (call) => withCheckpoint(run, tools.get(call.name), call, () => this.runCall(call, setup, run)));
+    const executed = await executeCalls(calls, parallel, (call) => {
+      if (!parallel(call))
+        setup.replyEdits.startCall(
+          call.id,
+          editFollows(calls, calls.indexOf(call), (name) => tools.get(name)),
+        );
+      return withCheckpoint(run, tools.get(call.name), call, () => this.runCall(call, setup, run));
+    });
+    const owed = await testsOwedAfterReply(setup.toolCtx, run.tests, setup.replyEdits);
+    const owner = owed && executed.find((x) => x.call.id === owed.callId);
+    if (owner) owner.result = { ...owner.result, output: `${owner.result.output}\n\n${owed!.text}` };
     const ruleNotes = await noteRulesOfCalls(run, setup.rules, executed, (name) => tools.get(name));
     let looping: string | undefined;
     for (const x of executed) {

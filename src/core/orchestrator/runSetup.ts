@@ -25,6 +25,7 @@ import type { RunState } from './runState';
 import { announceRules } from './rulesStep';
 import { Subagents } from './subagents';
 import { createToolContext } from './toolContext';
+import { ReplyEdits } from './replyEdits';
 import { forwardToolEvent } from './toolEvents';
 import { askHookApprovals } from './hookSteps';
 import type { WorkspaceFacts } from '../context/systemPrompt';
@@ -40,6 +41,8 @@ export interface RunSetup {
   context: RunContext['context'];
   /** The run's rules files: more come in as the run reads and edits files (rulesStep.ts). */
   rules: RunContext['rules'];
+  /** The reply whose calls are running: its edits' tests run once, after its last edit. */
+  replyEdits: ReplyEdits;
 }
 
 export interface RunSetupHooks {
@@ -63,6 +66,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   const offered = toolsOnOffer(tools, deps.settings.approval.mode, skills.skills.length);
   const specs: ModelToolSpec[] = offered.map((t) => ({ name: t.name, description: t.description, parameters: t.schema }));
   const facts = options.subagent?.facts ?? (await workspaceFacts(root, git, deps.settings, ignore, deps.exec?.sandboxed));
+  const replyEdits = new ReplyEdits();
   const toolCtx = createToolContext(deps, {
     root,
     git,
@@ -77,6 +81,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
     tests: run.tests,
     // A subagent's tests are judged against its parent's baseline: the child records none of its own.
     baseline: !run.options.subagent,
+    replyEdits,
   });
   recordEarlier(run);
   const restoreNotes = recordRestoreNotes(run);
@@ -87,7 +92,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   recordStart(run, git);
   announceRules(run, context.rules);
   const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-  return { toolCtx, tools, offered, specs, readOnly, context: context.context, rules: context.rules };
+  return { toolCtx, tools, offered, specs, readOnly, context: context.context, rules: context.rules, replyEdits };
 }
 
 /** The history row, the model's windows and git's snapshot, told as `run/started` (with their warnings). */

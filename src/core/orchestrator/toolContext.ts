@@ -12,6 +12,7 @@ import { knownFailuresNote } from '../../protocol/runEnd';
 import type { TestRunReport } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 import { createEditChecks } from './editChecks';
+import { TESTS_AFTER_LAST_EDIT, type ReplyEdits } from './replyEdits';
 import type { OrchestratorDeps } from './types';
 
 /**
@@ -36,12 +37,14 @@ export interface RunToolContextInput {
   tests?: TestsAfterLastChange;
   /** Record which tests fail before the run's first change (not in a subagent: its parent's counts). */
   baseline?: boolean;
+  /** The reply whose calls are running: its edits' tests run once, after its last edit. */
+  replyEdits?: ReplyEdits;
 }
 
 /** Built whole, once per run: nothing is filled in after construction. */
 export function createToolContext(deps: OrchestratorDeps, input: RunToolContextInput): ToolContext {
   const { settings } = deps;
-  const { root, git, signal, emit, ignore, tests } = input;
+  const { root, git, emit, ignore, tests, signal } = input;
   const ctx: ToolContext = {
     root,
     settings,
@@ -83,24 +86,52 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
       }
     }
     if (settings.tests.afterEdit && settings.tests.commands.length > 0) {
-      try {
-        const related = await relatedTestsOf(ctx, paths);
-        const result = related
-          ? await runConfiguredTests(ctx, { files: related }, { narrowedAs: relatedRunNote(related, ctx.run.wholeSuiteMs) })
-          : await runConfiguredTests(ctx);
-        const report = result.data?.report as TestRunReport | undefined;
-        if (report) tests?.ranReport(report);
-        else tests?.ran(result.ok);
-        notes.push(result.output + (tests && !result.ok ? againstBaseline(tests) : ''));
-      } catch (err) {
-        if (signal.aborted || err instanceof CancelledError) throw err;
-        notes.push(`tests after the edit were not run: ${errorMessage(err)}`);
-      }
+      // One run a reply, after its last edit, of the tests of every file the reply changed (replyEdits.ts).
+      const toTest = input.replyEdits ? input.replyEdits.wrote(paths) : paths;
+      notes.push(toTest ? await testsAfterEdits(ctx, tests, toTest, paths) : TESTS_AFTER_LAST_EDIT);
     }
     notes.push(...(await checks.after(ctx, paths)));
     return notes.length ? notes.join('\n\n') : undefined;
   };
   return ctx;
+}
+
+/**
+ * The after-edit tests of `paths` (the related tests when knowable, else the whole suite), measured
+ * against the baseline; `edited`: the paths of the edit whose result this joins (more were tested:
+ * the reply's earlier edits, named first).
+ */
+export async function testsAfterEdits(
+  ctx: ToolContext,
+  tests: TestsAfterLastChange | undefined,
+  paths: readonly string[],
+  edited: readonly string[] = paths,
+): Promise<string> {
+  try {
+    const related = await relatedTestsOf(ctx, paths);
+    const result = related
+      ? await runConfiguredTests(ctx, { files: related }, { narrowedAs: relatedRunNote(related, ctx.run.wholeSuiteMs) })
+      : await runConfiguredTests(ctx);
+    const report = result.data?.report as TestRunReport | undefined;
+    if (report) tests?.ranReport(report);
+    else tests?.ran(result.ok);
+    const scope = paths.length > edited.length ? `tests after this reply's edits (${paths.join(', ')}), run once after the last:\n` : '';
+    return scope + result.output + (tests && !result.ok ? againstBaseline(tests) : '');
+  } catch (err) {
+    if (ctx.signal.aborted || err instanceof CancelledError) throw err;
+    return `tests after the edit were not run: ${errorMessage(err)}`;
+  }
+}
+
+/** After a reply's calls: the tests its edits still owe (its last edit failed before writing), run now, for the result of its last edit that wrote. */
+export async function testsOwedAfterReply(
+  ctx: ToolContext,
+  tests: TestsAfterLastChange | undefined,
+  replyEdits: ReplyEdits,
+): Promise<{ callId: string; text: string } | undefined> {
+  const owed = replyEdits.endReply();
+  if (!owed) return undefined;
+  return { callId: owed.callId, text: await testsAfterEdits(ctx, tests, owed.paths, []) };
 }
 
 /**

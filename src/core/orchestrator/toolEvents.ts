@@ -59,7 +59,14 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
       emit({ type: 'test/started', command: e.command });
       break;
     case 'test-finished':
-      emit({ type: 'test/finished', command: e.command, exitCode: e.exitCode, durationMs: e.durationMs, summary: e.summary });
+      emit({
+        type: 'test/finished',
+        command: e.command,
+        exitCode: e.exitCode,
+        durationMs: e.durationMs,
+        summary: e.summary,
+        ...(e.whole !== undefined ? { whole: e.whole } : {}),
+      });
       break;
     case 'policy':
       break;

@@ -3,11 +3,13 @@ import { auditProtectedChanges, gateAction } from './gate';
 import {
   describeTestCommand,
   failingStep,
+  failuresWorthRerun,
   formatTestSummary,
   isNarrowed,
   narrowCommand,
   reportOf,
   reportPassed,
+  rerunVerdict,
   runnerOfCommand,
   runShown,
   summarizeTestOutput,
@@ -70,47 +72,70 @@ export async function runConfiguredTests(
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
   if (ctx.mode === 'plan') throw new ToolError('plan mode: tests are not run');
 
+  // A command that ignored narrowing earlier in this run goes whole directly: narrowing it again costs a whole run and tells nothing.
+  const wholeDirectly = !!narrowing && commands.every((c) => ctx.run.narrowingIgnored?.has(c));
+  const aim = wholeDirectly ? undefined : narrowing;
   const results: TestCommandResult[] = [];
   const parts: string[] = [];
   const flaky: string[] = [];
   /** What of the narrowing a runner could not take (tape has no name filter). */
   const notes: string[] = [];
   for (const configured of commands) {
-    const aimed = narrowing ? narrowCommand(configured, await runnerOf(ctx, configured), narrowing) : { command: configured };
+    const aimed = aim ? narrowCommand(configured, await runnerOf(ctx, configured), aim) : { command: configured };
     if ('error' in aimed) return fail(aimed.error);
     if ('note' in aimed && aimed.note) notes.push(aimed.note);
-    const result = await runOneTestCommand(ctx, configured, aimed.command);
+    const result = await runOneTestCommand(ctx, configured, aimed.command, !!aim);
     results.push(result);
     parts.push(describeTestCommand(result));
-    if (!narrowing && options.rerun !== false && result.exitCode !== 0) {
-      const rerun = await rerunFailures(ctx, configured, result);
-      if (rerun) {
-        flaky.push(...rerun.flaky);
-        parts.push(rerun.text);
-      }
+    if (aim || options.rerun === false || result.exitCode === 0) continue;
+    // The rerun is narrowed too: a command that ignores narrowing would run the whole suite again.
+    const rerun = ctx.run.narrowingIgnored?.has(configured)
+      ? { flaky: [], text: 'not rerun: this test command ignores narrowing arguments, so a rerun would be the whole suite again' }
+      : await rerunFailures(ctx, configured, result);
+    if (rerun) {
+      flaky.push(...rerun.flaky);
+      parts.push(rerun.text);
     }
   }
   // A runner that ignores the narrowing (a glob before the file argument, a flag it lacks) runs the
-  // whole suite: said as such and counted as a whole run, never labelled "part of the suite".
+  // whole suite: said as such, counted as a whole run, never labelled "part of the suite", and remembered.
   const counted = testsCounted(results);
-  const notNarrowed = !!narrowing && counted !== undefined && ctx.run.wholeSuiteTests !== undefined && counted >= ctx.run.wholeSuiteTests;
-  if (!narrowing || notNarrowed) {
+  const notNarrowed = !!aim && ranAsManyAsWholeSuite(ctx, counted);
+  if (notNarrowed) for (const c of commands) (ctx.run.narrowingIgnored ??= new Set()).add(c);
+  if (!aim || notNarrowed) {
     ctx.run.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
     if (counted !== undefined) ctx.run.wholeSuiteTests = counted;
   }
-  const narrowedNote = notNarrowed
-    ? ` (asked to narrow, but the runner ran ${counted} tests, as many as the whole suite: it did not take the narrowing; to run part of the suite, call the runner itself with run_command)`
-    : narrowing
-      ? ` (${[options.narrowedAs ?? 'narrowed run: part of the suite', ...notes].join('; ')})`
-      : '';
   const report = reportOf(results, {
-    narrowed: !!narrowing && !notNarrowed,
-    aimedAt: narrowing ? [...(narrowing.files ?? []), narrowing.name ?? ''].filter(Boolean) : [],
+    narrowed: !!aim && !notNarrowed,
+    aimedAt: aim ? [...(aim.files ?? []), aim.name ?? ''].filter(Boolean) : [],
     flaky,
   });
   const passed = reportPassed(report);
-  const text = `${headline(report, results, ctx.run.testBaseline?.())}${narrowedNote}\n\n${parts.join('\n\n')}`;
+  const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs });
+  const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
+}
+
+/** A narrowed run that counted as many tests as the last whole-suite run did not narrow (its runner ignored the arguments). */
+function ranAsManyAsWholeSuite(ctx: ToolContext, counted: number | undefined): boolean {
+  return counted !== undefined && ctx.run.wholeSuiteTests !== undefined && counted >= ctx.run.wholeSuiteTests;
+}
+
+/** What part of the suite ran, after the headline: narrowed, not narrowed though asked, or whole directly (said once a run). */
+function scopeNote(
+  ctx: ToolContext,
+  s: { aim?: TestNarrowing; notNarrowed: boolean; wholeDirectly: boolean; counted?: number; notes: string[]; narrowedAs?: string },
+): string {
+  if (s.notNarrowed)
+    return (
+      ` (asked to narrow, but the runner ran ${s.counted} tests, as many as the whole suite: it did not take the narrowing; ` +
+      'the next runs of this command in this run go whole directly; to run part of the suite, call the runner itself with run_command)'
+    );
+  if (s.aim) return ` (${[s.narrowedAs ?? 'narrowed run: part of the suite', ...s.notes].join('; ')})`;
+  if (!s.wholeDirectly || ctx.run.narrowingIgnoredSaid) return '';
+  ctx.run.narrowingIgnoredSaid = true;
+  return ' (the whole suite, directly: this test command ignored narrowing arguments earlier in this run; said once)';
 }
 
 /** The verdict against the baseline; a command that failed in a step that is not its tests (lint before the runner) says which. */
@@ -137,31 +162,38 @@ export async function runnerOf(ctx: ToolContext, configured: string): Promise<Te
   }
 }
 
-async function runOneTestCommand(ctx: ToolContext, configured: string, command: string): Promise<TestCommandResult> {
+/** One command's run; its test-finished event says whether it ran the whole suite (not aimed, or aimed and the runner ignored it). */
+async function runOneTestCommand(ctx: ToolContext, configured: string, command: string, aimed: boolean): Promise<TestCommandResult> {
   const run = await runGuardedTestCommand(ctx, command, () => ctx.emit?.({ type: 'test-started', command }), configured);
   const summary = summarizeTestOutput(run.output);
   if (summary.framework) (ctx.run.testRunners ??= new Map()).set(configured, summary.framework);
-  ctx.emit?.({ type: 'test-finished', command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output });
+  const whole = !aimed || ranAsManyAsWholeSuite(ctx, testsCounted([{ summary }]));
+  const finished = { command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output, whole };
+  ctx.emit?.({ type: 'test-finished', ...finished });
   return { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
 }
 
 /**
- * The failing tests of a whole-suite run, once more on their own (by their files, or pytest's
- * node ids): those that pass now are flaky (a load-dependent timeout), those that fail again are
- * failures. Undefined when the failures name no file to rerun.
+ * The failing tests of a whole-suite run that the baseline does not explain, once more on their own
+ * (by their files, or pytest's node ids): those that pass now are flaky (a load-dependent timeout),
+ * those that fail again are failures (testRuns/rerun.ts). Undefined when there is nothing to rerun
+ * or the failures name no file to rerun.
  */
 async function rerunFailures(ctx: ToolContext, configured: string, first: TestCommandResult): Promise<{ flaky: string[]; text: string } | undefined> {
-  const { failures, framework } = first.summary;
+  const { framework } = first.summary;
+  if (first.summary.failures.length === 0) return undefined;
+  const failures = failuresWorthRerun(first, ctx.run.testBaseline?.());
+  if (failures.length === 0) return { flaky: [], text: 'not rerun: every failure already failed before the run' };
   const files = framework === 'pytest' ? failures.map((f) => f.name) : failures.map((f) => f.file);
-  if (failures.length === 0 || files.some((f) => !f)) return undefined;
+  if (files.some((f) => !f)) return undefined;
   const aimed = narrowCommand(configured, framework, { files: [...new Set(files as string[])] });
   if ('error' in aimed) return undefined;
-  const again = await runOneTestCommand(ctx, configured, aimed.command);
-  const stillFailing = new Set(again.summary.failures.map((f) => f.name));
-  // A rerun that failed without naming tests tells nothing apart: every failure stands.
-  if (again.exitCode !== 0 && stillFailing.size === 0) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
-  const flaky = failures.map((f) => f.name).filter((n) => !stillFailing.has(n));
-  const words = [flaky.length ? `passed on rerun (flaky): ${flaky.join(', ')}` : '', stillFailing.size ? `failed again: ${[...stillFailing].join(', ')}` : '']
+  const again = await runOneTestCommand(ctx, configured, aimed.command, true);
+  const verdict = rerunVerdict(failures, again);
+  // A rerun that failed without naming the rerun tests or their files tells nothing apart: every failure stands.
+  if (!verdict) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
+  const { flaky, failedAgain } = verdict;
+  const words = [flaky.length ? `passed on rerun (flaky): ${flaky.join(', ')}` : '', failedAgain.length ? `failed again: ${failedAgain.join(', ')}` : '']
     .filter(Boolean)
     .join('; ');
   return { flaky, text: `rerun of the failing tests, once, to tell a flake from a failure ($ ${aimed.command}): ${words}` };
@@ -228,7 +260,7 @@ async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<
 }
 
 /** Tests the runners counted (passed, failed, skipped) over every command; undefined when a runner's output gave no count. */
-function testsCounted(results: readonly TestCommandResult[]): number | undefined {
+function testsCounted(results: readonly Pick<TestCommandResult, 'summary'>[]): number | undefined {
   let total = 0;
   for (const { summary } of results) {
     const n = (summary.passed ?? 0) + (summary.failed ?? 0) + (summary.skipped ?? 0);

@@ -69,6 +69,13 @@ export interface ToolRunState {
   wholeSuiteMs?: number;
   /** How many tests the last whole-suite run counted: a narrowed run that counts as many did not narrow. */
   wholeSuiteTests?: number;
+  /**
+   * Configured test commands that ran as many tests as the whole suite when narrowed (their runner
+   * ignores the arguments): later runs of them go whole directly, and are not rerun to tell a flake.
+   */
+  narrowingIgnored?: Set<string>;
+  /** The model was told that narrowing goes whole directly (said once a run). */
+  narrowingIgnoredSaid?: boolean;
   /** Before the run's first change: records which tests already fail (the baseline); done once. */
   beforeFirstChange?(): Promise<void>;
   /**
@@ -105,7 +112,8 @@ export type ToolEvent =
   /** A patch was written: which hunks went in (or the user's own edit of it), and the key its undo is filed under (patch/undoKey.ts). */
   | { type: 'patch-applied'; files: string[]; hunks: HunkResult[]; total: number; edited: boolean; undoKey?: string }
   | { type: 'test-started'; command: string }
-  | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string; output: string }
+  /** `whole`: the run covered the whole suite (not aimed at part of it, or its runner ignored the aim). */
+  | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string; output: string; whole?: boolean }
   /** Every policy verdict that gated an action, for the audit trail. */
   | { type: 'policy'; kind: 'command' | 'path' | 'network'; subject: string; decision: PolicyDecision };
 

@@ -70,6 +70,18 @@ test('figures come from the --json events', () => {
   );
 });
 
+test('a run counts as whole when its event says so: a narrowing the runner ignored is a whole run, an aimed command is not', () => {
+  const f = emptyFigures('log');
+  for (const e of [
+    { type: 'test/finished', command: 'npm test', exitCode: 1, durationMs: 100, summary: '', whole: true },
+    { type: 'test/finished', command: 'npm test -- test/bin/semver.js', exitCode: 1, durationMs: 100, summary: '', whole: true },
+    { type: 'test/finished', command: 'npm test -- test/a.js', exitCode: 0, durationMs: 100, summary: '', whole: false },
+  ])
+    tally(f, e);
+  assert.equal(f.testRuns, 3);
+  assert.equal(f.wholeRuns, 2);
+});
+
 test('the table pads its columns', () => {
   assert.equal(markdownTable(['a', 'bb'], [['ccc', 'd']]), '| a   | bb |\n| --- | -- |\n| ccc | d  |');
 });

@@ -106,3 +106,31 @@ describe('problems after an applied edit', () => {
     );
   });
 });
+
+describe('the rerun that tells a flake from a failure', () => {
+  test('a run whose every failure failed before the run is not rerun: the result says so, and only new failures would be', async () => {
+    const node = JSON.stringify(process.execPath);
+    await runScripted(
+      [
+        { reply: { toolCalls: [call('write_file', { path: 'notes.md', content: 'adds is wrong\n' })] } },
+        {
+          reply: { toolCalls: [call('finish', { summary: 'wrote notes; adds fails as before the run' })] },
+          expect: { lastMessageContains: 'not rerun: every failure already failed before the run' },
+        },
+      ],
+      {
+        settings: (s) => {
+          s.tests.commands = [`${node} --test`];
+          s.tests.afterEdit = true;
+        },
+        inspect: (h) => {
+          assert.deepEqual(h.server.mismatches, []);
+          const started = h.events.flatMap((e) => (e.type === 'test/started' ? [(e as { command: string }).command.replace(node, 'node')] : []));
+          // The baseline and the run after the edit; no rerun of add.test.js.
+          assert.deepEqual(started, ['node --test', 'node --test']);
+          assert.match(h.messages(1).at(-1)!.content!, /1 failure, pre-existing \(adds\); no new failures/);
+        },
+      },
+    );
+  });
+});

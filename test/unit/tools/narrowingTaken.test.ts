@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runTestsTool } from '../../../src/core/tools/runTests';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { makeContext, settingsWith, tempWorkspace } from './helpers';
 
 const tools = new ToolRegistry([runTestsTool]);
@@ -50,6 +52,40 @@ test('tape (known from its own output) has no name filter: a name is not turned 
     const byName = await tools.invoke('run_tests', { name: 'adds' }, ctx);
     assert.equal(byName.ok, false);
     assert.match(byName.output, /tape has no test-name filter: pass the test's files/);
+  } finally {
+    ws.cleanup();
+  }
+});
+
+test('a command that ignored narrowing is remembered: the next narrowed run goes whole directly (said once), and a failing run is not rerun', async () => {
+  // Ignores its arguments; fails its second test while FAIL.flag exists.
+  const LOUD = `const fail = require('fs').existsSync('FAIL.flag'); console.log('TAP version 13'); console.log('ok 1 - t1'); console.log((fail ? 'not ok' : 'ok') + ' 2 - t2'); console.log('1..2'); console.log('# tests 2'); console.log('# pass  ' + (fail ? 1 : 2)); if (fail) { console.log('# fail  1'); process.exitCode = 1; }\n`;
+  const ws = tempWorkspace({ 'loud.js': LOUD });
+  try {
+    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node loud.js'] } }) });
+    const commands: { command: string; whole?: boolean }[] = [];
+    ctx.emit = (e) => {
+      if (e.type === 'test-finished') commands.push({ command: e.command, whole: e.whole });
+    };
+    assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, true);
+    const first = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
+    assert.match(first.output, /it did not take the narrowing; the next runs of this command in this run go whole directly/);
+    const second = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
+    assert.match(second.output, /^tests passed \(the whole suite, directly: this test command ignored narrowing arguments earlier in this run; said once\)/);
+    assert.match(second.output, /^\$ node loud\.js$/m);
+    const third = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
+    assert.match(third.output, /^tests passed\n/);
+    writeFileSync(path.join(ws.root, 'FAIL.flag'), '');
+    const failing = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
+    assert.equal(failing.ok, false);
+    assert.match(failing.output, /not rerun: this test command ignores narrowing arguments, so a rerun would be the whole suite again/);
+    assert.deepEqual(commands, [
+      { command: 'node loud.js', whole: true },
+      { command: 'node loud.js a.test.js', whole: true },
+      { command: 'node loud.js', whole: true },
+      { command: 'node loud.js', whole: true },
+      { command: 'node loud.js', whole: true },
+    ]);
   } finally {
     ws.cleanup();
   }

@@ -1,0 +1,47 @@
+/**
+ * The rerun of a failing whole-suite run's failures, once, to tell a flake from a failure: which
+ * failures deserve it and what the rerun said about each (test/unit/testRuns/rerun.test.ts).
+ * A failure the baseline already explains is not rerun: it is pre-existing either way, and a rerun
+ * costs as much as its file's tests. The rerun's names can be coarser than the first run's (node-tap
+ * names a file that timed out, or failed with "no plan", after the file alone), so a failure
+ * failed again when the rerun names it or names a failure in its file; a rerun that exits non-zero
+ * never makes every failure flaky.
+ */
+import { classifyFailures, fileOfFailure } from './preExisting';
+import { reportOf, type TestRunReport } from './report';
+import type { TestFailure } from './runners';
+import type { TestCommandResult } from './summary';
+
+/** The failures of `first` that no failure before the run explains (all of them without a baseline). */
+export function failuresWorthRerun(first: TestCommandResult, baseline: TestRunReport | undefined): TestFailure[] {
+  const failures = first.summary.failures;
+  if (!baseline) return failures;
+  const fresh = new Set(classifyFailures(reportOf([first], { narrowed: false }), baseline).fresh);
+  return failures.filter((f) => fresh.has(f.name));
+}
+
+export interface RerunVerdict {
+  /** First-run failures that passed on the rerun. */
+  flaky: string[];
+  /** What the rerun named as failing (its own names). */
+  failedAgain: string[];
+}
+
+/**
+ * Which of `rerun` (the first run's failures that were rerun) passed on `again`. Undefined when the
+ * rerun tells nothing apart: it exited non-zero without a failure in any rerun test's file or name.
+ */
+export function rerunVerdict(rerun: readonly TestFailure[], again: TestCommandResult): RerunVerdict | undefined {
+  const failedAgain = again.summary.failures.map((f) => f.name);
+  const againReport = reportOf([again], { narrowed: false });
+  const names = new Set(failedAgain);
+  const files = new Set(failedAgain.map((n) => fileOfFailure(againReport, n)).filter((f): f is string => !!f));
+  const stillFails = (f: TestFailure) => {
+    if (names.has(f.name)) return true;
+    const file = fileOfFailure({ failingFiles: f.file ? { [f.name]: f.file } : {} }, f.name);
+    return !!file && files.has(file);
+  };
+  const flaky = rerun.filter((f) => !stillFails(f)).map((f) => f.name);
+  if (again.exitCode !== 0 && flaky.length === rerun.length) return undefined;
+  return { flaky, failedAgain };
+}

@@ -3,7 +3,7 @@
  * edited test file itself, the test files that import an edited module (a relative `require` or
  * `import` resolved to the workspace path, a bare specifier or a Python import by the module's
  * name), that are named after it (`x.test.js`, `test_x.py`), or that mirror its path under a test
- * folder (`functions/diff.js` and `test/functions/diff.js`, `src/x/y.ts` and `test/x/y.test.ts`).
+ * folder (`functions/diff.js` and `test/functions/diff.js`, `src/<area>/<name>.ts` and `test/<area>/<name>.test.ts`).
  * A Go file's package is its folder (narrowing runs it). Anything else (a manifest, a config, a
  * module no test file names, a workspace too large to scan) is unknowable, and related files that
  * are all the test files are the whole suite: in both cases the caller runs the whole suite.
@@ -89,7 +89,7 @@ function sameName(test: string, name: string): boolean {
   return base === `test_${name}` || base === `${name}_test` || base === `${name}.test` || base === `${name}.spec` || base === `${name}_spec`;
 }
 
-/** The test file sits where the module does, under a test folder: `test/functions/diff.js` for `functions/diff.js`, `test/x/y.test.ts` for `src/x/y.ts`. */
+/** The test file sits where the module does, under a test folder: `test/functions/diff.js` for `functions/diff.js`, `test/<area>/<name>.test.ts` for `src/<area>/<name>.ts`. */
 function mirrors(test: string, module: string): boolean {
   const key = test
     .replace(TEST_ROOT, '$1')

@@ -17,16 +17,25 @@ export interface RefusedBesides {
  * them), and the two honest ways out: fix them, or show they are not the change's doing.
  */
 export function finishRefused(newFailures: readonly string[], besides: RefusedBesides = {}): string {
+  if (!newFailures.length && besides.steps?.length) return stepRefused(besides.steps);
   const which = newFailures.length
     ? `these tests fail after your last edit and did not fail before the run: ${newFailures.join(', ')}`
-    : besides.steps?.length
-      ? `every test passed after your last edit, but ${besides.steps.join('; ')} failed, which did not before the run`
-      : `a test command fails after your last edit without naming a test${besides.unnamedSince ?? ''}`;
+    : `a test command fails after your last edit without naming a test${besides.unnamedSince ?? ''}`;
   return (
     `[PatchPilot] You called finish, but ${which}, so the run was not ended. ` +
     'Failures that already failed before the run, or that passed on their rerun (flaky), do not block a finish. ' +
     'Fix the code and run the tests again; if you believe a failure is not caused by your change, run that test alone ' +
     '(run_tests with files or name): a passing run counts. If they cannot pass, call finish again naming each failing test and why.'
+  );
+}
+
+/** A step that is not a test (a posttest lint, a type check) failed: running a test alone proves nothing, its files need fixing. */
+function stepRefused(steps: readonly string[]): string {
+  return (
+    `[PatchPilot] You called finish, but every test passed after your last edit and ${steps.join('; ')} failed, ` +
+    'which did not before the run, so the run was not ended. This step is not a test: fix what it reports in those files ' +
+    'and run the tests again. A step that fails only in files the run did not change does not block a finish. ' +
+    'If it cannot pass, call finish again naming the step and why.'
   );
 }
 

@@ -1,5 +1,5 @@
 import type { RunTestsOutcome, TestFailureNames } from '../../protocol/agentEvents';
-import { classifyFailures, classifySteps, type TestRunReport } from '../testRuns';
+import { classifyFailures, classifySteps, stepWithFiles, type TestRunReport } from '../testRuns';
 import type { Tool, ToolResult } from '../tools/types';
 
 /**
@@ -31,7 +31,8 @@ export class TestsAfterLastChange {
    * The failing tests of the last whole-suite run, by kind (matched to the baseline by file and a
    * name without timings or ids, testRuns/preExisting.ts); `unnamed`: a command failed without
    * naming one, and did not before the run; `newSteps`: a step after the tests (a posttest lint)
-   * failed that did not before the run.
+   * failed that did not before the run (with the changed files it names; one the baseline never
+   * reached that names only files the run did not change is not the run's doing, not listed).
    */
   get failures(): Required<TestFailureNames> & { unnamed: boolean; newSteps: string[] } {
     const last = this.last;
@@ -44,7 +45,7 @@ export class TestsAfterLastChange {
       flaky: last.flaky,
       passedAlone: alone,
       unnamed: last.unnamedFailure && !this.baseline?.unnamedFailure,
-      newSteps: classifySteps(last, this.baseline).fresh,
+      newSteps: classifySteps(last, this.baseline).fresh.map((s) => stepWithFiles(last, s)),
     };
   }
 

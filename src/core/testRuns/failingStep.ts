@@ -18,9 +18,7 @@ export function stepAfterTests(output: string, summary: TestSummary): string | u
   if (summary.failures.length || (summary.failed ?? 0) > 0 || !summary.passed) return undefined;
   // nyc, c8 and node-tap: "ERROR: Coverage for lines (98%) does not meet global threshold (100%)"; the figures stay in the output.
   if (/^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global )?threshold/m.test(output)) return 'the coverage threshold check';
-  const banners = [...output.matchAll(NPM_BANNER)].map((m) => ({ script: m[1]!, command: m[2]!.trim() }));
-  const runnerAt = banners.findIndex((b) => b.command.split(/\s*(?:&&|;)\s*/).some((s) => runnerOfCommand(s) !== undefined));
-  const after = runnerAt < 0 ? [] : banners.slice(runnerAt + 1);
+  const after = bannersAfterRunner(output);
   const outer = after[0];
   if (outer) {
     const inner = after.at(-1)!;
@@ -28,6 +26,19 @@ export function stepAfterTests(output: string, summary: TestSummary): string | u
   }
   const target = /^make(?:\[\d+\])?: \*\*\* \[(?:[^\]\s:]+:\d+: )?([^\]]+)\] Error \d+/m.exec(output)?.[1];
   return target && !/test|check/i.test(target) ? `make target "${target}"` : undefined;
+}
+
+/** What the steps after the test runner printed (from npm's first banner after the runner's), else the whole output (make). */
+export function outputAfterTests(output: string): string {
+  const first = bannersAfterRunner(output)[0];
+  return first ? output.slice(first.at) : output;
+}
+
+/** npm's banners of the scripts it ran after the one that runs the test runner. */
+function bannersAfterRunner(output: string): { script: string; command: string; at: number }[] {
+  const banners = [...output.matchAll(NPM_BANNER)].map((m) => ({ script: m[1]!, command: m[2]!.trim(), at: m.index }));
+  const runnerAt = banners.findIndex((b) => b.command.split(/\s*(?:&&|;)\s*/).some((s) => runnerOfCommand(s) !== undefined));
+  return runnerAt < 0 ? [] : banners.slice(runnerAt + 1);
 }
 
 /** npm, pnpm and yarn's "> name@version script" line and "> the command" under it. */

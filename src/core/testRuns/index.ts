@@ -16,7 +16,7 @@ export { summarizeTestOutput, type TestFailure, type TestSummary } from './runne
 export { failureExcerpt } from './excerpt';
 export { failingStep, stepAfterTests } from './failingStep';
 export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
-export { classifySteps, reportOf, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
+export { classifySteps, reportOf, stepWithFiles, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
 export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
 export { isTestFile, relatedTestFiles, type TestFileSource } from './related';

@@ -3,8 +3,9 @@
  * (orchestrator/testsOutcome.ts): which tests fail, which failed and then passed on a rerun
  * (flaky), whether a command failed without naming a test, and whether it ran part of the suite.
  */
-import { stepAfterTests } from './failingStep';
+import { outputAfterTests, stepAfterTests } from './failingStep';
 import { classifyFailures } from './preExisting';
+import { changedAmong, filesNamedByCheck } from './stepFiles';
 import type { TestCommandResult } from './summary';
 
 export interface TestRunReport {
@@ -20,17 +21,36 @@ export interface TestRunReport {
   unnamedFailure: boolean;
   /** Steps that are not the test runner (npm's `posttest` lint) that failed after the runner's counts said every test passed. */
   failedSteps?: string[];
+  /** For each failed step, the files its output names (eslint, tsc, flake8, ruff) and those of them the run had changed. */
+  stepFiles?: Record<string, { named: string[]; changed: string[] }>;
   /** A narrowed run: the files and name it was aimed at (a pass covers failures they name). */
   aimedAt: string[];
 }
 
-export function reportOf(results: readonly TestCommandResult[], options: { narrowed: boolean; aimedAt?: string[]; flaky?: readonly string[] }): TestRunReport {
+export interface ReportOptions {
+  narrowed: boolean;
+  aimedAt?: string[];
+  flaky?: readonly string[];
+  /** The files the run had changed when the tests ran (relative to root), to tell whose a failing lint is. */
+  changedFiles?: Iterable<string>;
+  root?: string;
+}
+
+export function reportOf(results: readonly TestCommandResult[], options: ReportOptions): TestRunReport {
   const flaky = new Set(options.flaky ?? []);
   const failures = results.flatMap((r) => r.summary.failures);
   const names = failures.map((f) => f.name);
   const files = Object.fromEntries(failures.filter((f) => f.file).map((f) => [f.name, f.file!]));
   const failedNaming = results.filter((r) => r.exitCode !== 0 && r.summary.failures.length === 0);
   const steps = failedNaming.map((r) => (r.timedOut ? undefined : stepAfterTests(r.output, r.summary)));
+  const stepFiles = Object.fromEntries(
+    failedNaming.flatMap((r, i) => {
+      const step = steps[i];
+      // Without the changed files (a caller that does not track them) no step is judged by its files.
+      const named = step && options.changedFiles ? filesNamedByCheck(outputAfterTests(r.output), options.root) : [];
+      return step && named.length ? [[step, { named, changed: changedAmong(named, options.changedFiles ?? []) }]] : [];
+    }),
+  );
   return {
     narrowed: options.narrowed,
     failing: names.filter((n) => !flaky.has(n)),
@@ -38,6 +58,7 @@ export function reportOf(results: readonly TestCommandResult[], options: { narro
     flaky: names.filter((n) => flaky.has(n)),
     unnamedFailure: steps.some((s) => s === undefined),
     ...(steps.some((s) => s !== undefined) ? { failedSteps: steps.filter((s): s is string => s !== undefined) } : {}),
+    ...(Object.keys(stepFiles).length ? { stepFiles } : {}),
     aimedAt: options.aimedAt ?? [],
   };
 }
@@ -65,11 +86,42 @@ export function unnamedComparedWithBaseline(baseline: TestRunReport | undefined)
   return `; before the run it failed too, but ${before}`;
 }
 
-/** Non-test steps that failed after every test passed, split by whether the same step failed before the run. */
-export function classifySteps(r: TestRunReport, baseline: TestRunReport | undefined): { fresh: string[]; asBefore: string[] } {
+export interface StepClasses {
+  /** Failed now and not before the run, in files the run changed or naming none. */
+  fresh: string[];
+  /** The same step failed before the run. */
+  asBefore: string[];
+  /** Not reached before the run (its tests failed first), and failing only in files the run did not change: not the run's doing. */
+  untouched: string[];
+}
+
+/**
+ * Non-test steps that failed after every test passed, split by whether the same step failed before
+ * the run; a step the baseline never reached (its tests failed first) whose output names only files
+ * the run did not change (a lint of untouched code) was failing already, unseen.
+ */
+export function classifySteps(r: TestRunReport, baseline: TestRunReport | undefined): StepClasses {
   const before = new Set(baseline?.failedSteps ?? []);
-  const steps = r.failedSteps ?? [];
-  return { fresh: steps.filter((s) => !before.has(s)), asBefore: steps.filter((s) => before.has(s)) };
+  const notReached = !!baseline && (baseline.failing.length > 0 || baseline.unnamedFailure);
+  const classes: StepClasses = { fresh: [], asBefore: [], untouched: [] };
+  for (const s of r.failedSteps ?? []) {
+    const files = r.stepFiles?.[s];
+    if (before.has(s)) classes.asBefore.push(s);
+    else if (notReached && files?.named.length && !files.changed.length) classes.untouched.push(s);
+    else classes.fresh.push(s);
+  }
+  return classes;
+}
+
+/** A failed step with the files the run changed that its output names: "script "posttest" (lint) in files this run changed: a.js". */
+export function stepWithFiles(r: TestRunReport, step: string): string {
+  const changed = r.stepFiles?.[step]?.changed ?? [];
+  return changed.length ? `${step} in files this run changed: ${changed.join(', ')}` : step;
+}
+
+/** "script "posttest" (lint) fails in files this run did not change: bin/semver.js; not reached before the run". */
+function untouchedStep(r: TestRunReport, step: string): string {
+  return `${step} fails in files this run did not change: ${(r.stepFiles?.[step]?.named ?? []).join(', ')}; not reached before the run`;
 }
 
 /**
@@ -81,7 +133,7 @@ export function verdictOf(r: TestRunReport, baseline: TestRunReport | undefined)
   const flakyNote = r.flaky.length ? ` (flaky: ${r.flaky.join(', ')})` : '';
   if (reportPassed(r)) return r.flaky.length ? `tests passed on rerun${flakyNote}` : 'tests passed';
   const steps = classifySteps(r, baseline);
-  if (!r.failing.length && !r.unnamedFailure) return stepsVerdict(steps, baseline) + flakyNote;
+  if (!r.failing.length && !r.unnamedFailure) return stepsVerdict(r, steps, baseline) + flakyNote;
   if (!baseline) return 'tests FAILED';
   const classes = classifyFailures(r, baseline);
   const unnamedNew = r.unnamedFailure && !baseline.unnamedFailure;
@@ -102,10 +154,11 @@ export function verdictOf(r: TestRunReport, baseline: TestRunReport | undefined)
 }
 
 /** Every test passed and only a step that is not the test runner failed (a lint after the tests): "tests passed; script "posttest" (lint) failed". */
-function stepsVerdict(steps: { fresh: string[]; asBefore: string[] }, baseline: TestRunReport | undefined): string {
+function stepsVerdict(r: TestRunReport, steps: StepClasses, baseline: TestRunReport | undefined): string {
   const asBefore = steps.asBefore.map((s) => `${s} failed, as it did before the run`);
-  const fresh = steps.fresh.map((s) => `${s} failed${stepComparedWithBaseline(baseline)}`);
-  return `tests passed; ${[...fresh, ...asBefore].join('; ')}`;
+  const fresh = steps.fresh.map((s) => `${stepWithFiles(r, s)} failed${stepComparedWithBaseline(baseline)}`);
+  const untouched = steps.untouched.map((s) => untouchedStep(r, s));
+  return `tests passed; ${[...fresh, ...asBefore, ...untouched].join('; ')}`;
 }
 
 /** How a step that failed now compares with the baseline, true for what the baseline did. */

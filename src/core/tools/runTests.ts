@@ -110,6 +110,8 @@ export async function runConfiguredTests(
     narrowed: !!aim && !notNarrowed,
     aimedAt: aim ? [...(aim.files ?? []), aim.name ?? ''].filter(Boolean) : [],
     flaky,
+    changedFiles: ctx.run.changedFiles,
+    root: ctx.root,
   });
   const passed = reportPassed(report);
   const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs });

@@ -106,7 +106,7 @@ describe('a step that is not the test runner fails after every test passed', () 
     const gate = new FinishGate();
     assert.match(
       gate.check(tests, 'done') ?? '',
-      /every test passed after your last edit, but script "posttest" \(lint\) failed, which did not before the run/,
+      /every test passed after your last edit and script "posttest" \(lint\) failed, which did not before the run, so the run was not ended\. This step is not a test/,
     );
     assert.equal(gate.check(tests, 'done'), undefined, 'never twice');
   });

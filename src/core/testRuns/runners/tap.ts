@@ -149,7 +149,21 @@ function topLevelCounts(text: string): Pick<TestSummary, 'passed' | 'failed' | '
     else if (m[1]) failed++;
     else passed++;
   }
-  return passed + failed + skipped === plan ? { passed, failed, ...(skipped ? { skipped } : {}) } : {};
+  if (passed + failed + skipped === plan) return { passed, failed, ...(skipped ? { skipped } : {}) };
+  return cutCounts(text, plan);
+}
+
+/**
+ * A long node-tap log cut in the middle by the output cap ("[... N bytes dropped ...]") lost some
+ * top-level results, but its tail keeps the plan and, when a file failed, `# failed F of N tests`
+ * (node-tap prints it whenever one did): the counts follow from those.
+ */
+function cutCounts(text: string, plan: number): Pick<TestSummary, 'passed' | 'failed'> {
+  if (!/^\[\.\.\. \d+ bytes dropped \.\.\.\]$/m.test(text) || !/^1\.\.\d+\s*\n(?:# failed \d+ of \d+ tests?\n)?# time=/m.test(text)) return {};
+  const failedOf = /^# failed (\d+) of (\d+) tests?$/m.exec(text);
+  if (failedOf && Number(failedOf[2]) !== plan) return {};
+  const failed = failedOf ? Number(failedOf[1]) : 0;
+  return { passed: plan - failed, failed };
 }
 
 /** node's `# pass 1`, tape's `# pass  1`, node-tap's `# { total: 4, pass: 1, fail: 2, skip: 1 }`, prove's `Tests=3` with `Failed 1/3`. */

@@ -9,8 +9,10 @@
  * run is armed and
  *   - its wall clock plus a grace period has passed (the orderly stop did not finish), or
  *   - a cancel (Ctrl-C, SIGTERM) was asked for and the run has not ended within a grace period, or
- *   - the main thread has not turned its event loop for STALL_MS: a SIGTERM sent now could never be
- *     handled, and workers do not receive signals, so a stall is the only sign the worker can see.
+ *   - the main thread has not turned its event loop for STALL_MS while the process kept the CPU busy
+ *     (half of that time at least): a SIGTERM sent now could never be handled, and workers do not
+ *     receive signals, so a stall is the only sign the worker can see. A process the machine did not
+ *     run meanwhile is not stalled: it waits.
  * The orderly path (cancel, kill the command's process tree, flush the history, exit 130) stays
  * the normal one; every grace period is longer than it needs.
  */
@@ -23,6 +25,12 @@ export const CANCEL_GRACE_MS = 10_000;
 /** No step of a run holds the main thread this long; one that does has hung. */
 export const STALL_MS = 5_000;
 const BEAT_MS = 250;
+/**
+ * The share of the stall the process must have spent on the CPU for it to count: a loop that holds the
+ * main thread burns CPU the whole time; a process the machine did not run (a suspended laptop, a
+ * paused VM, a starved low-priority process) burns none, and waits instead of being killed.
+ */
+const STALL_CPU_SHARE = 0.5;
 
 // Int32 slots, times in ms since `origin`; 0 = unset.
 const BEAT = 0;
@@ -35,19 +43,23 @@ const { workerData } = require('node:worker_threads');
 const { writeSync } = require('node:fs');
 const s = new Int32Array(workerData.shared);
 const now = () => Date.now() - workerData.origin;
-let lastBeat = -1, lastChange = now();
+const cpuMs = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+let lastBeat = -1, lastChange = now(), cpuAtChange = cpuMs();
 const kill = (why) => {
   try { writeSync(2, 'patchpilot: ' + why + '; the watchdog ends the process\\n'); } catch {}
   process.kill(process.pid, 'SIGKILL');
 };
 setInterval(() => {
   const beat = Atomics.load(s, ${BEAT});
-  if (beat !== lastBeat) { lastBeat = beat; lastChange = now(); }
+  if (beat !== lastBeat) { lastBeat = beat; lastChange = now(); cpuAtChange = cpuMs(); }
   if (!Atomics.load(s, ${ARMED})) return;
   const t = now(), deadline = Atomics.load(s, ${DEADLINE}), cancelled = Atomics.load(s, ${CANCELLED_AT});
   if (deadline && t > deadline) kill('the run is past its wall clock and did not stop');
   else if (cancelled && t - cancelled > workerData.cancelGrace) kill('the run was cancelled and did not stop');
-  else if (t - lastChange > workerData.stall) kill('the run has blocked the main thread for ' + Math.round((t - lastChange) / 1000) + ' s');
+  // A stall is the main thread running without turning its loop: the process spent CPU meanwhile.
+  // Silence without CPU is a process that was not run (suspended, paused, starved by a loaded machine).
+  else if (t - lastChange > workerData.stall && cpuMs() - cpuAtChange > workerData.stall * ${STALL_CPU_SHARE})
+    kill('the run has blocked the main thread for ' + Math.round((t - lastChange) / 1000) + ' s');
 }, 200);
 `;
 

@@ -38,6 +38,27 @@ describe('watchdog', () => {
     assert.equal(r.signal, 'SIGKILL');
     assert.match(r.stderr, /cancelled and did not stop/);
   });
+  test('a whole process stopped and resumed (a suspended laptop, a starved process) is not taken for a blocked main thread', async () => {
+    const src = `const { Watchdog } = require(${JSON.stringify(WATCHDOG)});
+      const w = new Watchdog({ wallClockGraceMs: 300, cancelGraceMs: 300, stallMs: 1500 }); w.arm(60_000);
+      process.stderr.write('armed\\n');
+      setInterval(() => {}, 100); setTimeout(() => process.exit(3), 2500);`;
+    const p = spawn(process.execPath, ['--import', 'tsx', '-e', src], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    const armed = new Promise<void>((resolve) =>
+      p.stderr.setEncoding('utf8').on('data', (d: string) => {
+        stderr += d;
+        if (stderr.includes('armed')) resolve();
+      }),
+    );
+    const closed = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => p.on('close', (code, signal) => resolve([code, signal])));
+    await armed;
+    // Both threads stop for twice the stall limit: the watchdog must notice its own gap, not blame the main thread.
+    p.kill('SIGSTOP');
+    await new Promise((r) => setTimeout(r, 3000));
+    p.kill('SIGCONT');
+    assert.deepEqual(await closed, [3, null], stderr);
+  });
   test('a healthy process that disarms is left alone and exits normally', async () => {
     const r = await child(`setTimeout(() => { w.disarm(); setTimeout(() => process.exit(3), 2500); }, 200);`);
     assert.deepEqual([r.code, r.signal], [3, null]);

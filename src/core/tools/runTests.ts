@@ -39,8 +39,8 @@ export const runTestsTool: Tool<Args> = {
     "Run the project's configured test commands: each command's exit code, duration, and the failing tests with what explains them. " +
     'Without arguments the whole suite runs. To run part of it (a test you fixed, one you think is flaky or unrelated), pass files, a test name, ' +
     "or filter (the runner's own arguments); PatchPilot maps them to the runner (jest/vitest: paths and -t; mocha: --grep; node --test: " +
-    '--test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; node-tap: files and --grep; tape and prove: files only, ' +
-    'they have no name filter). A passing narrowed run of a failing test counts at finish.',
+    '--test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; tap: files, and --grep for node-tap only). ' +
+    'A passing narrowed run of a failing test counts at finish.',
   schema: {
     type: 'object',
     properties: {

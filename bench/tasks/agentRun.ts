@@ -18,6 +18,8 @@ export const RUN_LOGS = path.resolve(__dirname, '../.cache/task-runs');
 export interface AgentFigures {
   status: string;
   tests: string;
+  /** The CLI's exit code as its `result` event states it (docs/cli.md: 3 known failures, 4 tests failing, ...). */
+  exitCode?: number;
   steps: number;
   requests: number;
   tokens: number;
@@ -62,6 +64,7 @@ export function tally(f: AgentFigures, e: Record<string, unknown>): void {
     if (typeof e.whole === 'boolean' ? e.whole : e.command === f.wholeCommand) f.wholeRuns++;
   } else if (e.type === 'patch/refused') f.patchesRefused++;
   else if (e.type === 'model/notice' && e.kind === 'finish-refused') f.finishesRefused++;
+  else if (e.type === 'result' && typeof e.exitCode === 'number') f.exitCode = e.exitCode;
   else if (e.type === 'run/finished') {
     f.status = String(e.status);
     f.tests = String(e.tests ?? '-');

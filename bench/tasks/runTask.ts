@@ -23,7 +23,7 @@ function cells(task: BenchTask, solved: string, f: AgentFigures): string[] {
   return [
     task.name,
     solved,
-    `${f.status}, tests ${f.tests}`,
+    `${f.status}, tests ${f.tests}${f.exitCode === undefined ? '' : ` (exit ${f.exitCode})`}`,
     String(f.steps),
     String(f.requests),
     f.tokens.toLocaleString('en-US'),

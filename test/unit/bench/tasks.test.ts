@@ -48,6 +48,7 @@ test('figures come from the --json events', () => {
         totalCost: 0.01,
       },
     },
+    { type: 'result', status: 'finished', conclusion: 'passed', exitCode: 0 },
   ];
   for (const e of events) tally(f, e);
   assert.deepEqual(
@@ -57,6 +58,7 @@ test('figures come from the --json events', () => {
       log: undefined,
       status: 'finished',
       tests: 'passed',
+      exitCode: 0,
       steps: 7,
       requests: 8,
       tokens: 1255,

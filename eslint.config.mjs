@@ -38,6 +38,7 @@ export const CORE_LAYERS = {
   import: { allow: ['base', 'config'] },
   context: { deny: ['tools', 'mcp', 'orchestrator', 'session'] },
   tools: { deny: ['mcp', 'orchestrator', 'session'], diskThroughPort: true },
+  approvals: { deny: ['context', 'tools', 'mcp', 'hooks', 'orchestrator', 'session'] },
   mcp: { deny: ['orchestrator', 'session'] },
   hooks: { deny: ['orchestrator', 'session'] },
   historyView: { deny: ['context', 'mcp', 'orchestrator', 'session'] },

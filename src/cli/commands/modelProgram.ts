@@ -4,7 +4,7 @@ import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig } from '../../core/config';
 import { defaultUserStateDir } from '../../core/config';
 import { stateDirOf } from '../../core/session';
-import { describeModelProgramBinding, ModelProgramApprovals } from '../../core/session';
+import { describeModelProgramBinding, ModelProgramApprovals } from '../../core/approvals';
 import { exactLine } from '../../protocol/exactCommand';
 
 const OPTIONS = { workspace: { type: 'string' }, 'llm-command': { type: 'string' } } as const;

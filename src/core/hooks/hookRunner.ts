@@ -11,7 +11,7 @@ import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
 import type { HookCommand, HookEventName } from '../config/hooks';
 import type { ActionApprovalRequest, Approver, CommandExecutor, CommandPolicy } from '../ports';
-import { NOT_APPROVED, type HookApprovals } from './hookApprovals';
+import { NOT_APPROVED, type HookApprovals } from '../approvals/hooks';
 import { hookInput, type HookSession, type HookSubject } from './hookInput';
 import { hooksFor } from './matcher';
 import { verdictOf, type HookVerdict } from './hookVerdict';

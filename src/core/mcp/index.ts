@@ -1,5 +1,4 @@
 export { parseMcpServers, describeLaunch, type McpServerConfig, type McpStdioConfig, type McpHttpConfig } from '../config/mcpServers';
-export { McpApprovals, type ServerApproval, type McpApprovalsOptions } from './approvals';
 export { McpManager, type McpManagerOptions, type McpServerStatus, type McpServerState, type McpServerCatalog } from './manager';
 export { launchFingerprint, toolFingerprint, type McpToolDefinition } from './fingerprint';
 export { exposedToolName } from './naming';

@@ -6,7 +6,7 @@
  */
 import type { McpServerConfig } from '../config/mcpServers';
 import { bindCode, bindingKey, hash, staleReason, type CodeBinding, type FileHasher, type Launch, type LaunchFiles } from '../policy/launch';
-import type { ServerApproval } from './approvals';
+import type { ServerApproval } from '../approvals/mcpServers';
 import { launchFingerprint } from './fingerprint';
 
 export interface LaunchCheck {

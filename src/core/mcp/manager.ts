@@ -21,7 +21,7 @@ import type { IDisposable } from '../base/disposable';
 import type { Elicitor } from '../ports';
 import { UserError } from '../base/errors';
 import type { Tool, ToolSource, ToolSourceContext } from '../tools/types';
-import type { McpApprovals } from './approvals';
+import type { McpApprovals } from '../approvals/mcpServers';
 import { describeLaunch, type McpServerConfig } from '../config/mcpServers';
 import type { McpConnection, McpConnectionOptions } from './connection';
 import { launchFingerprint, type McpToolDefinition } from './fingerprint';

@@ -12,7 +12,7 @@
 import type { McpServerConfig } from '../config/mcpServers';
 import { bindCode, staleReason, type CodeBinding, type FileHasher } from '../policy/launch';
 import type { ToolSourceContext } from '../tools/types';
-import type { McpApprovals } from './approvals';
+import type { McpApprovals } from '../approvals/mcpServers';
 import type { McpConnection } from './connection';
 import { toolFingerprint } from './fingerprint';
 import { asLaunch, checkLaunch, type LaunchCheck } from './launchCheck';

@@ -4,7 +4,7 @@
  */
 import type { ActionApprovalRequest } from '../ports';
 import type { ToolSourceContext } from '../tools/types';
-import type { McpApprovals } from './approvals';
+import type { McpApprovals } from '../approvals/mcpServers';
 import { toolFingerprint, type McpToolDefinition } from './fingerprint';
 
 /** The first time a server is reached, its tools are recorded; later, new or changed ones need a yes. Returns the withheld (declined) ones. */

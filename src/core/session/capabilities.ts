@@ -9,7 +9,8 @@
 import path from 'node:path';
 import type { PatchPilotSettings, ResolvedConfig } from '../config';
 import { defaultUserStateDir } from '../config/userState';
-import { McpApprovals, McpManager, mcpProtectedGlobs } from '../mcp';
+import { McpApprovals } from '../approvals';
+import { McpManager, mcpProtectedGlobs } from '../mcp';
 import type { ServerSandboxOptions } from '../mcp/serverSandbox';
 import { FileSecretStore } from '../mcp/remote/fileSecretStore';
 import { remoteAuthFactory } from '../mcp/remote/remoteAuth';

@@ -6,7 +6,8 @@
  */
 import type { PatchPilotSettings } from '../config';
 import { defaultUserStateDir } from '../config/userState';
-import { HookApprovals, HookRunner } from '../hooks';
+import { HookApprovals } from '../approvals';
+import { HookRunner } from '../hooks';
 import { probeSandbox } from '../sandbox';
 import type { CommandExecutor, CommandPolicy, Notifier } from '../ports';
 import { stateDirOf } from './capabilities';

@@ -7,4 +7,3 @@ export { findRun, loadSession, transcriptFromSteps, type ResumedSession } from '
 export { createMcpManager, stateDirOf } from './capabilities';
 export { STATE_DIR } from './checkpointWiring';
 export { hookApprovalsOf } from './hookWiring';
-export { APPROVE_MODEL_PROGRAM_VSCODE, describeModelProgramBinding, ModelProgramApprovals, type ModelProgramCheck } from './modelProgramApproval';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { HookCommand } from '../../../src/core/config/hooks';
-import { HookApprovals } from '../../../src/core/hooks/hookApprovals';
+import { HookApprovals } from '../../../src/core/approvals/hooks';
 import { HookRunner, type HookReport } from '../../../src/core/hooks/hookRunner';
 import type { CommandExecutor, CommandPolicy } from '../../../src/core/ports';
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ModelProgramApprovals } from '../../../src/core/session';
+import { ModelProgramApprovals } from '../../../src/core/approvals';
 import { approvalDialog, isModelProgramRefusal } from '../../../src/host/vscode/commands/modelProgramDialog';
 
 function arena() {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Limiter } from '../../../src/core/base/limiter';
 import { CancelledError } from '../../../src/core/base/cancellation';
-import { McpApprovals } from '../../../src/core/mcp';
+import { McpApprovals } from '../../../src/core/approvals';
 import { ToolRegistry, ok, type Tool } from '../../../src/core/tools';
 import { makeContext, tempWorkspace } from '../tools/helpers';
 

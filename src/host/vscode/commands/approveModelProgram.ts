@@ -10,7 +10,8 @@
 import { realpath } from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../core/base';
-import { ModelProgramApprovals, stateDirOf } from '../../../core/session';
+import { ModelProgramApprovals } from '../../../core/approvals';
+import { stateDirOf } from '../../../core/session';
 import { exactLine } from '../../../protocol/exactCommand';
 import { approvalDialog, isModelProgramRefusal } from './modelProgramDialog';
 import type { ChatController } from '../chat/controller/chatController';

@@ -4,7 +4,7 @@
  * and what the approval binds; a chat line is recognised as the refused model request by the core's
  * own words (core/session/modelProgramApproval.ts).
  */
-import { APPROVE_MODEL_PROGRAM_VSCODE, describeModelProgramBinding, type ModelProgramCheck } from '../../../core/session';
+import { APPROVE_MODEL_PROGRAM_VSCODE, describeModelProgramBinding, type ModelProgramCheck } from '../../../core/approvals';
 import { exactLine } from '../../../protocol/exactCommand';
 
 /** The modal's words: the exact command, and what the approval binds. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { createIgnoreFilter } from '../../../core/policy';
 import { mcpProtectedGlobs } from '../../../core/mcp';
-import { hookProtectedGlobs } from '../../../core/hooks';
+import { hookProtectedGlobs } from '../../../core/approvals';
 import type { Approver, DiffPreview, PatchEngine } from '../../../core/ports';
 import { REAPPLY_STEP, UNDO_STEP, type PatchRecord } from '../../../core/history';
 import { undoKeyOf } from '../../../core/patch';

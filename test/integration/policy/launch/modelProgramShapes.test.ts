@@ -12,7 +12,7 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { splitCommandLine } from '../../../../src/core/llm/localProgram/programFetch';
-import { ModelProgramApprovals } from '../../../../src/core/session/modelProgramApproval';
+import { ModelProgramApprovals } from '../../../../src/core/approvals/modelProgram';
 import { commandLineOf, SHAPES, tick, workspace, WRITERS } from '../../../support/codeLoadShapes';
 
 describe('the model program is bound to everything it can load from the workspace (generated shapes)', () => {

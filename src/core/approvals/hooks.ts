@@ -8,13 +8,8 @@
  * HMAC is keyed by the per-user secret outside every workspace, so a repository that commits its
  * own approvals file pre-approves nothing. The user's own hooks need no approval.
  */
-import { createHmac } from 'node:crypto';
-import * as fs from 'node:fs';
-import path from 'node:path';
 import type { HookCommand } from '../config/hooks';
-import { writeFileAtomic } from '../fs/atomicFile';
-import { ensureRealFolderChain, ignoreInStateFolder } from '../history/stateFolder';
-import { approvalSigningKey, safeEqual } from '../mcp/approvals';
+import { SignedApprovalFile } from './signedApprovalFile';
 import { bindCode, hash, isWorkspaceTree, launchProtectedGlobs, staleReason, type CodeBinding, type FileHasher, type Launch } from '../policy/launch';
 import type { ProtectedGlob } from '../policy/path/protectedPaths';
 
@@ -61,18 +56,27 @@ export interface HookApprovalsOptions {
 }
 
 export class HookApprovals {
-  private readonly approved = new Map<string, Approved>();
-  private readonly key: Buffer | undefined;
-  private readonly file: string;
-  /** Why approvals last for this session only (no key, no writable state folder). */
-  persistProblem: string | undefined;
+  private readonly file: SignedApprovalFile<Approved>;
 
   constructor(private readonly options: HookApprovalsOptions) {
-    this.file = path.join(options.root, options.stateDir ?? '.patchpilot', FILE_NAME);
-    const signing = approvalSigningKey(options.userStateDir, 'hook approvals');
-    this.key = signing.key;
-    this.persistProblem = signing.problem;
-    this.load();
+    this.file = new SignedApprovalFile<Approved>({
+      ...options,
+      fileName: FILE_NAME,
+      version: FILE_VERSION,
+      collection: 'hooks',
+      what: 'hook approvals',
+      parse: (e) => (typeof e.approvedAt === 'number' && isCode(e.code) ? { approvedAt: e.approvedAt, code: e.code } : undefined),
+      signed: (fingerprint, entry) => {
+        // The tree's digest is what is compared; its parts only say where a change is.
+        const code = hash({ files: entry.code.files, tree: entry.code.tree ? [entry.code.tree.digest, entry.code.tree.complete] : null });
+        return [FILE_VERSION, 'hook', options.root, fingerprint, entry.approvedAt, code];
+      },
+    });
+  }
+
+  /** Why approvals last for this session only (no key, no writable state folder). */
+  get persistProblem(): string | undefined {
+    return this.file.persistProblem;
   }
 
   /** A user hook always; a workspace hook when this exact hook was approved and its code is as approved. */
@@ -83,15 +87,14 @@ export class HookApprovals {
   /** Why a workspace hook needs (another) approval; undefined when it has a current one. */
   staleReason(h: HookCommand): string | undefined {
     if (!h.fromWorkspace) return undefined;
-    const entry = this.approved.get(hookFingerprint(h));
+    const entry = this.file.get(hookFingerprint(h));
     if (!entry) return NOT_APPROVED;
     return staleReason(entry.code, this.bind(h));
   }
 
   approve(h: HookCommand): void {
     const { files, tree } = this.bind(h);
-    this.approved.set(hookFingerprint(h), { approvedAt: (this.options.now ?? Date.now)(), code: { files, ...(tree ? { tree } : {}) } });
-    this.save();
+    this.file.set(hookFingerprint(h), { approvedAt: (this.options.now ?? Date.now)(), code: { files, ...(tree ? { tree } : {}) } });
   }
 
   private bind(h: HookCommand): CodeBinding {
@@ -103,45 +106,6 @@ export class HookApprovals {
       stateDir: o.stateDir ?? '.patchpilot',
       ...(o.hasher ? { hasher: o.hasher } : {}),
     });
-  }
-
-  private load(): void {
-    if (!this.key) return;
-    let raw: { version?: unknown; hooks?: Record<string, { approvedAt?: unknown; mac?: unknown; code?: unknown }> };
-    try {
-      raw = JSON.parse(fs.readFileSync(this.file, 'utf8'));
-    } catch {
-      return; // none yet, or unreadable: nothing is approved
-    }
-    if (raw?.version !== FILE_VERSION || !raw.hooks || typeof raw.hooks !== 'object') return;
-    for (const [fp, e] of Object.entries(raw.hooks)) {
-      if (typeof e?.approvedAt !== 'number' || typeof e.mac !== 'string' || !isCode(e.code)) continue;
-      const entry = { approvedAt: e.approvedAt, code: e.code };
-      if (safeEqual(e.mac, this.sign(fp, entry))) this.approved.set(fp, entry); // else planted or edited
-    }
-  }
-
-  private save(): void {
-    if (!this.key) return;
-    const hooks: Record<string, Approved & { mac: string }> = {};
-    for (const [fp, entry] of this.approved) hooks[fp] = { ...entry, mac: this.sign(fp, entry) };
-    try {
-      ensureRealFolderChain(this.options.root, path.dirname(this.file));
-      // Signed for this user only: of no use to anyone in the repository.
-      ignoreInStateFolder(path.dirname(this.file), `${FILE_NAME}*`);
-      writeFileAtomic(this.file, `${JSON.stringify({ version: FILE_VERSION, hooks }, null, 2)}\n`);
-      this.persistProblem = undefined;
-    } catch (err) {
-      this.persistProblem = `hook approvals are not saved (${(err as Error).message}); they last for this session only`;
-    }
-  }
-
-  private sign(fingerprint: string, entry: Approved): string {
-    // The tree's digest is what is compared; its parts only say where a change is.
-    const code = hash({ files: entry.code.files, tree: entry.code.tree ? [entry.code.tree.digest, entry.code.tree.complete] : null });
-    return createHmac('sha256', this.key!)
-      .update(JSON.stringify([FILE_VERSION, 'hook', this.options.root, fingerprint, entry.approvedAt, code]))
-      .digest('hex');
   }
 }
 

@@ -16,13 +16,8 @@
  * Kept in the workspace's state folder (`.patchpilot/model-program-approvals.json`), signed with the
  * per-user key of MCP and hook approvals, so a repository that commits the file approves nothing.
  */
-import { createHmac } from 'node:crypto';
-import * as fs from 'node:fs';
-import path from 'node:path';
-import { writeFileAtomic } from '../fs/atomicFile';
-import { ensureRealFolderChain, ignoreInStateFolder } from '../history/stateFolder';
+import { SignedApprovalFile } from './signedApprovalFile';
 import { splitCommandLine } from '../llm/localProgram/programFetch';
-import { approvalSigningKey, safeEqual } from '../mcp/approvals';
 import {
   bindCode,
   hash,
@@ -83,20 +78,34 @@ export interface ModelProgramApprovalsOptions {
 type Approved = { files: LaunchFiles; tree: WorkspaceTree; approvedAt: number };
 
 export class ModelProgramApprovals {
-  private readonly entries = new Map<string, Approved>();
-  /** Entries signed with another user key (the other host's: the CLI and VS Code keep their keys apart): kept as they are when saving. */
-  private readonly foreign = new Map<string, unknown>();
-  private readonly key: Buffer | undefined;
-  private readonly file: string;
-  /** Why approvals cannot be kept across sessions: they then last for this session only. */
-  persistProblem: string | undefined;
+  private readonly file: SignedApprovalFile<Approved>;
 
   constructor(private readonly o: ModelProgramApprovalsOptions) {
-    this.file = path.join(o.root, o.stateDir ?? '.patchpilot', FILE_NAME);
-    const signing = approvalSigningKey(o.userStateDir, 'model program approvals');
-    this.key = signing.key;
-    this.persistProblem = signing.problem;
-    this.load();
+    this.file = new SignedApprovalFile<Approved>({
+      ...o,
+      fileName: FILE_NAME,
+      version: FILE_VERSION,
+      collection: 'programs',
+      what: 'model program approvals',
+      parse: (e) =>
+        typeof e.approvedAt === 'number' && !!e.files && typeof e.files === 'object' && isWorkspaceTree(e.tree)
+          ? { files: e.files as LaunchFiles, tree: e.tree, approvedAt: e.approvedAt }
+          : undefined,
+      signed: (id, a) => {
+        const files = Object.keys(a.files)
+          .sort()
+          .map((f) => [f, a.files[f]]);
+        // The tree's digest is what is compared; its parts only say where a change is.
+        return [FILE_VERSION, o.root, id, files, a.tree.digest, a.tree.complete, a.approvedAt];
+      },
+      // Entries signed with another user key (the other host's: the CLI and VS Code keep their keys apart) stay in the file for their owner.
+      keepUnverified: true,
+    });
+  }
+
+  /** Why approvals cannot be kept across sessions: they then last for this session only. */
+  get persistProblem(): string | undefined {
+    return this.file.persistProblem;
   }
 
   /** Where `line` stands against its approval, now (before every start). */
@@ -104,7 +113,7 @@ export class ModelProgramApprovals {
     const binding = this.bind(line);
     const { files, tree } = binding;
     if (!tree) return { files, approved: true };
-    const approved = this.entries.get(this.id(line));
+    const approved = this.file.get(this.id(line));
     const how = `approve it with \`${APPROVE_MODEL_PROGRAM}\` in ${this.o.root} (in VS Code: ${APPROVE_MODEL_PROGRAM_VSCODE})`;
     if (!approved)
       return { files, tree, approved: false, reason: `it runs workspace files (${Object.keys(files).join(', ')}) and is not approved yet: ${how}` };
@@ -116,8 +125,7 @@ export class ModelProgramApprovals {
   approve(line: string): ModelProgramCheck {
     const { files, tree } = this.bind(line);
     if (!tree) return { files, approved: true };
-    this.entries.set(this.id(line), { files, tree, approvedAt: (this.o.now ?? Date.now)() });
-    this.save();
+    this.file.set(this.id(line), { files, tree, approvedAt: (this.o.now ?? Date.now)() });
     return { files, tree, approved: true };
   }
 
@@ -142,48 +150,7 @@ export class ModelProgramApprovals {
   /** An approval is of this command line (its files are looked up from this process's folder, as it is spawned), under this user key. */
   private id(line: string): string {
     // Tagged by the user key: the CLI's and VS Code's approvals of one line live side by side in the file.
-    const tag = this.key ? createHmac('sha256', this.key).update('model-program-approvals').digest('hex').slice(0, 12) : 'unsigned';
-    return `${hash({ line })}.${tag}`;
-  }
-
-  private sign(id: string, a: Approved): string {
-    const files = Object.keys(a.files)
-      .sort()
-      .map((f) => [f, a.files[f]]);
-    // The tree's digest is what is compared; its parts only say where a change is.
-    return createHmac('sha256', this.key!)
-      .update(JSON.stringify([FILE_VERSION, this.o.root, id, files, a.tree.digest, a.tree.complete, a.approvedAt]))
-      .digest('hex');
-  }
-
-  private load(): void {
-    let raw: { version?: unknown; programs?: Record<string, Approved & { mac?: unknown }> };
-    try {
-      raw = JSON.parse(fs.readFileSync(this.file, 'utf8'));
-    } catch {
-      return; // none yet, or unreadable: nothing is approved
-    }
-    if (raw?.version !== FILE_VERSION || !raw.programs || typeof raw.programs !== 'object' || !this.key) return;
-    for (const [id, e] of Object.entries(raw.programs)) {
-      if (!e || typeof e.mac !== 'string' || typeof e.approvedAt !== 'number' || !e.files || typeof e.files !== 'object' || !isWorkspaceTree(e.tree)) continue;
-      const entry = { files: e.files, tree: e.tree, approvedAt: e.approvedAt };
-      // Planted, edited, or the other host's: not this user key's approval, but kept in the file for its owner.
-      if (safeEqual(e.mac, this.sign(id, entry))) this.entries.set(id, entry);
-      else this.foreign.set(id, e);
-    }
-  }
-
-  private save(): void {
-    if (!this.key) return;
-    const programs = Object.fromEntries([...this.foreign, ...[...this.entries].map(([id, a]) => [id, { ...a, mac: this.sign(id, a) }] as const)]);
-    try {
-      ensureRealFolderChain(this.o.root, path.dirname(this.file));
-      ignoreInStateFolder(path.dirname(this.file), `${FILE_NAME}*`);
-      writeFileAtomic(this.file, `${JSON.stringify({ version: FILE_VERSION, programs }, null, 2)}\n`);
-      this.persistProblem = undefined;
-    } catch (err) {
-      this.persistProblem = `model program approvals are not saved (${(err as Error).message}); they last for this session only`;
-    }
+    return `${hash({ line })}.${this.file.keyTag('model-program-approvals')}`;
   }
 }
 

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import type { HookCommand } from '../../../src/core/config/hooks';
-import { HookApprovals, hookFingerprint, hookProtectedGlobs } from '../../../src/core/hooks/hookApprovals';
+import { HookApprovals, hookFingerprint, hookProtectedGlobs } from '../../../src/core/approvals/hooks';
 
 const hook = (command: string, fromWorkspace = true): HookCommand => ({ event: 'PreToolUse', matcher: 'Bash', command, timeoutSeconds: 60, fromWorkspace });
 

@@ -14,7 +14,8 @@ export {
 export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';
-export { failingStep, stepAfterTests } from './failingStep';
+export { COVERAGE_STEP, failingStep, stepAfterTests } from './failingStep';
+export { judgesWholeTree, narrowedTestsPassed, narrowedVerdict } from './wholeTreeSteps';
 export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
 export { classifySteps, reportOf, stepWithFiles, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
 export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';

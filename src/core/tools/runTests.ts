@@ -7,6 +7,7 @@ import {
   formatTestSummary,
   isNarrowed,
   narrowCommand,
+  narrowedTestsPassed,
   reportOf,
   reportPassed,
   rerunVerdict,
@@ -113,7 +114,8 @@ export async function runConfiguredTests(
     changedFiles: ctx.run.changedFiles,
     root: ctx.root,
   });
-  const passed = reportPassed(report);
+  // A narrowed run is judged by its tests: a coverage threshold or a lint of untouched files is the whole suite's to judge (wholeTreeSteps.ts).
+  const passed = reportPassed(report) || narrowedTestsPassed(report);
   const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs });
   const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
@@ -191,7 +193,7 @@ async function rerunFailures(ctx: ToolContext, configured: string, first: TestCo
   const aimed = narrowCommand(configured, framework, { files: [...new Set(files as string[])] });
   if ('error' in aimed) return undefined;
   const again = await runOneTestCommand(ctx, configured, aimed.command, true);
-  const verdict = rerunVerdict(failures, again);
+  const verdict = rerunVerdict(failures, again, { changedFiles: ctx.run.changedFiles, root: ctx.root });
   // A rerun that failed without naming the rerun tests or their files tells nothing apart: every failure stands.
   if (!verdict) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
   const { flaky, failedAgain } = verdict;

@@ -37,11 +37,11 @@ export const runTestsTool: Tool<Args> = {
     testReport: (result) => result.data?.report as TestRunReport | undefined,
   },
   description:
-    "Run the project's configured test commands: each command's exit code, duration, and the failing tests with what explains them. " +
-    'Without arguments the whole suite runs. To run part of it (a test you fixed, one you think is flaky or unrelated), pass files, a test name, ' +
-    "or filter (the runner's own arguments); PatchPilot maps them to the runner (jest/vitest: paths and -t; mocha: --grep; node --test: " +
-    '--test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; tap: files, and --grep for node-tap only). ' +
-    'A passing narrowed run of a failing test counts at finish.',
+    "Run the project's test commands: exit codes, durations and the failing tests with what explains them. " +
+    'Without arguments the whole suite runs. To run part (a test you fixed or think flaky), pass files, a test name ' +
+    "or filter (the runner's own arguments), mapped to the runner (jest/vitest: paths, -t; mocha: --grep; node --test: " +
+    '--test-name-pattern; pytest: node ids, -k; go: -run; cargo: the name; tap: files, node-tap: --grep). ' +
+    'A narrowed run is judged by its tests (coverage, lint of files you did not edit: left to the whole suite); its pass of a failing test counts at finish.',
   schema: {
     type: 'object',
     properties: {

@@ -225,13 +225,16 @@ export class Orchestrator {
     }
     emit({ type: 'tool/started', callId: call.id, name: call.name, args });
     const started = Date.now();
-    const result = offered.some((t) => t.name === call.name)
+    const ran = offered.some((t) => t.name === call.name)
       ? await this.invokeWithHooks(call, args, setup, run)
       : {
           ok: false,
           output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}`,
         };
     const durationMs = Date.now() - started;
+    // The baseline ran unseen inside this call (before its first edit): its one line joins this result, once.
+    const baseline = run.tests.takeBaselineNote();
+    const result = baseline ? { ...ran, output: `${ran.output}\n\n${baseline}` } : ran;
     const output = result.output;
     emit({ type: 'tool/finished', callId: call.id, name: call.name, ok: result.ok, output, durationMs });
     return { call, args, result, durationMs };

@@ -14,6 +14,8 @@ export class TestsAfterLastChange {
   private last: TestRunReport | undefined;
   private baseline: TestRunReport | undefined;
   private passedAlone = new Set<string>();
+  /** The baseline's one line, not yet read by the model (it rides in the next tool result, once). */
+  private baselineUnread: string | undefined;
   private changes = 0;
   private everChanged = false;
 
@@ -92,9 +94,18 @@ export class TestsAfterLastChange {
     this.last = report;
   }
 
-  /** The baseline, recorded before the first change (not a state the run ends in). */
-  recordBaseline(report: TestRunReport): void {
-    this.baseline ??= report;
+  /** The baseline, recorded before the first change (not a state the run ends in); `note`: its line for the model, read once. */
+  recordBaseline(report: TestRunReport, note?: string): void {
+    if (this.baseline) return;
+    this.baseline = report;
+    this.baselineUnread = note;
+  }
+
+  /** The baseline's line the first time it is asked for after the baseline ran unseen, then undefined. */
+  takeBaselineNote(): string | undefined {
+    const note = this.baselineUnread;
+    this.baselineUnread = undefined;
+    return note;
   }
 
   /** A tool call's result, as its tool declares it (run_tests ran them, a subagent edited); other calls change nothing. */

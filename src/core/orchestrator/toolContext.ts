@@ -9,7 +9,7 @@ import { relatedTestsOf, relatedRunNote } from './relatedTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import { knownFailuresNote } from '../../protocol/runEnd';
-import type { TestRunReport } from '../testRuns';
+import { baselineNote, type TestRunReport } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 import { createEditChecks } from './editChecks';
 import { TESTS_AFTER_LAST_EDIT, type ReplyEdits } from './replyEdits';
@@ -146,7 +146,8 @@ async function recordBaseline(ctx: ToolContext, tests: TestsAfterLastChange | un
   try {
     const result = await runConfiguredTests(ctx, undefined, { rerun: false });
     const report = result.data?.report as TestRunReport | undefined;
-    if (report) tests.recordBaseline(report);
+    // The model did not ask for this run: its verdict rides in the next tool result (orchestrator.ts), once.
+    if (report) tests.recordBaseline(report, baselineNote(report, ctx.run.wholeSuiteMs));
   } catch (err) {
     if (ctx.signal.aborted || err instanceof CancelledError) throw err;
   }

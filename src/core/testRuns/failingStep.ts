@@ -9,6 +9,9 @@
 import { runnerOfCommand } from './narrowing';
 import type { TestSummary } from './runners';
 
+/** The step a coverage threshold that failed after every test passed is named by: it judges the whole tree, not the tests that ran. */
+export const COVERAGE_STEP = 'the coverage threshold check';
+
 /**
  * The step that failed after the test runner's own counts said every test passed: npm's
  * `posttest` (which runs `npm run lint`), a make target after the tests. Named by the first script
@@ -17,7 +20,7 @@ import type { TestSummary } from './runners';
 export function stepAfterTests(output: string, summary: TestSummary): string | undefined {
   if (summary.failures.length || (summary.failed ?? 0) > 0 || !summary.passed) return undefined;
   // nyc, c8 and node-tap: "ERROR: Coverage for lines (98%) does not meet global threshold (100%)"; the figures stay in the output.
-  if (/^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global )?threshold/m.test(output)) return 'the coverage threshold check';
+  if (/^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global )?threshold/m.test(output)) return COVERAGE_STEP;
   const after = bannersAfterRunner(output);
   const outer = after[0];
   if (outer) {

@@ -14,9 +14,11 @@ export {
 export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';
-export { failingStep, stepAfterTests } from './failingStep';
+export { COVERAGE_STEP, failingStep, stepAfterTests } from './failingStep';
+export { judgesWholeTree, narrowedTestsPassed, narrowedVerdict } from './wholeTreeSteps';
 export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
 export { classifySteps, reportOf, stepWithFiles, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
+export { baselineNote } from './baselineNote';
 export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
 export { isTestFile, relatedTestFiles, type TestFileSource } from './related';

@@ -7,6 +7,7 @@ import { outputAfterTests, stepAfterTests } from './failingStep';
 import { classifyFailures } from './preExisting';
 import { changedAmong, filesNamedByCheck } from './stepFiles';
 import type { TestCommandResult } from './summary';
+import { narrowedTestsPassed, narrowedVerdict } from './wholeTreeSteps';
 
 export interface TestRunReport {
   /** Ran part of the suite (run_tests with files, a name or a filter): it does not stand for the whole. */
@@ -25,6 +26,8 @@ export interface TestRunReport {
   stepFiles?: Record<string, { named: string[]; changed: string[] }>;
   /** A narrowed run: the files and name it was aimed at (a pass covers failures they name). */
   aimedAt: string[];
+  /** The runners' counts over every command, when each command's output gave them. */
+  counts?: { passed: number; failed: number };
 }
 
 export interface ReportOptions {
@@ -60,7 +63,16 @@ export function reportOf(results: readonly TestCommandResult[], options: ReportO
     ...(steps.some((s) => s !== undefined) ? { failedSteps: steps.filter((s): s is string => s !== undefined) } : {}),
     ...(Object.keys(stepFiles).length ? { stepFiles } : {}),
     aimedAt: options.aimedAt ?? [],
+    ...countsOf(results),
   };
+}
+
+/** The runners' counts summed over the commands; none when one command's output had no counts. */
+function countsOf(results: readonly TestCommandResult[]): { counts?: { passed: number; failed: number } } {
+  if (!results.length || results.some((r) => r.summary.passed === undefined && r.summary.failed === undefined)) return {};
+  const passed = results.reduce((n, r) => n + (r.summary.passed ?? 0), 0);
+  const failed = results.reduce((n, r) => n + (r.summary.failed ?? 0), 0);
+  return { counts: { passed, failed } };
 }
 
 export function reportPassed(r: TestRunReport): boolean {
@@ -132,6 +144,7 @@ function untouchedStep(r: TestRunReport, step: string): string {
 export function verdictOf(r: TestRunReport, baseline: TestRunReport | undefined): string {
   const flakyNote = r.flaky.length ? ` (flaky: ${r.flaky.join(', ')})` : '';
   if (reportPassed(r)) return r.flaky.length ? `tests passed on rerun${flakyNote}` : 'tests passed';
+  if (narrowedTestsPassed(r)) return narrowedVerdict(r);
   const steps = classifySteps(r, baseline);
   if (!r.failing.length && !r.unnamedFailure) return stepsVerdict(r, steps, baseline) + flakyNote;
   if (!baseline) return 'tests FAILED';

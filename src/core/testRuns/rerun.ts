@@ -5,10 +5,12 @@
  * costs as much as its file's tests. The rerun's names can be coarser than the first run's (node-tap
  * names a file that timed out, or failed with "no plan", after the file alone), so a failure
  * failed again when the rerun names it or names a failure in its file; a rerun that exits non-zero
- * never makes every failure flaky.
+ * never makes every failure flaky, unless it failed only at a step that judges the whole tree (the
+ * coverage threshold of part of the suite, a lint of files the run did not change: wholeTreeSteps.ts).
  */
 import { classifyFailures, fileOfFailure } from './preExisting';
-import { reportOf, type TestRunReport } from './report';
+import { reportOf, type ReportOptions, type TestRunReport } from './report';
+import { narrowedTestsPassed } from './wholeTreeSteps';
 import type { TestFailure } from './runners';
 import type { TestCommandResult } from './summary';
 
@@ -31,9 +33,13 @@ export interface RerunVerdict {
  * Which of `rerun` (the first run's failures that were rerun) passed on `again`. Undefined when the
  * rerun tells nothing apart: it exited non-zero without a failure in any rerun test's file or name.
  */
-export function rerunVerdict(rerun: readonly TestFailure[], again: TestCommandResult): RerunVerdict | undefined {
+export function rerunVerdict(
+  rerun: readonly TestFailure[],
+  again: TestCommandResult,
+  options: Pick<ReportOptions, 'changedFiles' | 'root'> = {},
+): RerunVerdict | undefined {
   const failedAgain = again.summary.failures.map((f) => f.name);
-  const againReport = reportOf([again], { narrowed: false });
+  const againReport = reportOf([again], { narrowed: true, ...options });
   const names = new Set(failedAgain);
   const files = new Set(failedAgain.map((n) => fileOfFailure(againReport, n)).filter((f): f is string => !!f));
   const stillFails = (f: TestFailure) => {
@@ -42,6 +48,6 @@ export function rerunVerdict(rerun: readonly TestFailure[], again: TestCommandRe
     return !!file && files.has(file);
   };
   const flaky = rerun.filter((f) => !stillFails(f)).map((f) => f.name);
-  if (again.exitCode !== 0 && flaky.length === rerun.length) return undefined;
+  if (again.exitCode !== 0 && flaky.length === rerun.length && !narrowedTestsPassed(againReport)) return undefined;
   return { flaky, failedAgain };
 }

@@ -7,6 +7,7 @@ import {
   formatTestSummary,
   isNarrowed,
   narrowCommand,
+  narrowedTestsPassed,
   reportOf,
   reportPassed,
   rerunVerdict,
@@ -36,11 +37,11 @@ export const runTestsTool: Tool<Args> = {
     testReport: (result) => result.data?.report as TestRunReport | undefined,
   },
   description:
-    "Run the project's configured test commands: each command's exit code, duration, and the failing tests with what explains them. " +
-    'Without arguments the whole suite runs. To run part of it (a test you fixed, one you think is flaky or unrelated), pass files, a test name, ' +
-    "or filter (the runner's own arguments); PatchPilot maps them to the runner (jest/vitest: paths and -t; mocha: --grep; node --test: " +
-    '--test-name-pattern; pytest: paths or node ids and -k; go: -run; cargo: the name; tap: files, and --grep for node-tap only). ' +
-    'A passing narrowed run of a failing test counts at finish.',
+    "Run the project's test commands: exit codes, durations and the failing tests with what explains them. " +
+    'Without arguments the whole suite runs. To run part (a test you fixed or think flaky), pass files, a test name ' +
+    "or filter (the runner's own arguments), mapped to the runner (jest/vitest: paths, -t; mocha: --grep; node --test: " +
+    '--test-name-pattern; pytest: node ids, -k; go: -run; cargo: the name; tap: files, node-tap: --grep). ' +
+    'A narrowed run is judged by its tests (coverage, lint of files you did not edit: left to the whole suite); its pass of a failing test counts at finish.',
   schema: {
     type: 'object',
     properties: {
@@ -113,7 +114,8 @@ export async function runConfiguredTests(
     changedFiles: ctx.run.changedFiles,
     root: ctx.root,
   });
-  const passed = reportPassed(report);
+  // A narrowed run is judged by its tests: a coverage threshold or a lint of untouched files is the whole suite's to judge (wholeTreeSteps.ts).
+  const passed = reportPassed(report) || narrowedTestsPassed(report);
   const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs });
   const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
@@ -191,7 +193,7 @@ async function rerunFailures(ctx: ToolContext, configured: string, first: TestCo
   const aimed = narrowCommand(configured, framework, { files: [...new Set(files as string[])] });
   if ('error' in aimed) return undefined;
   const again = await runOneTestCommand(ctx, configured, aimed.command, true);
-  const verdict = rerunVerdict(failures, again);
+  const verdict = rerunVerdict(failures, again, { changedFiles: ctx.run.changedFiles, root: ctx.root });
   // A rerun that failed without naming the rerun tests or their files tells nothing apart: every failure stands.
   if (!verdict) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
   const { flaky, failedAgain } = verdict;

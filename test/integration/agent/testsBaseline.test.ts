@@ -41,6 +41,14 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
         reply: { toolCalls: [call('finish', { summary: 'Fixed add(); the legacy parser test failed before this run and is not about add().' })] },
         // After the edit only add.test.js runs (it requires add.js); the whole suite runs before the finish stands.
         expect: { lastMessageContains: 'tests passed (only the tests of the edited code: add.test.js' },
+        // The baseline ran unseen before the edit: its one line ends the edit's result.
+        check: ({ body }) => {
+          const last = (body.messages as { content?: unknown }[]).at(-1)?.content;
+          const line = /\n\nBefore your changes \(the whole suite, run once before your first edit, [\d.]+ s\): 2 of 2 tests failed: (.+)\. What failed/.exec(
+            String(last),
+          );
+          if (!line || !/adds/.test(line[1]!) || !/legacy parser/.test(line[1]!)) return `no baseline line in the edit's result: ${String(last).slice(-600)}`;
+        },
       },
     ];
     const script = () => turns.map((t) => ({ ...t }));

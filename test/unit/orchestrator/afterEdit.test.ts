@@ -29,6 +29,12 @@ describe('after an applied edit', () => {
           assert.match(result, /^applied 1 hunk to add\.js/);
           assert.match(result, /committed as [0-9a-f]{12}/);
           assert.match(result, /FAIL adds/);
+          // The baseline ran unseen before the edit: its one line rides in this result, and only in this one.
+          assert.match(
+            result,
+            /\n\nBefore your changes \(the whole suite, run once before your first edit, \d+\.\d s\): 1 of 1 test failed: adds\. What failed then does not block finish\.$/,
+          );
+          assert.equal(h.messages(2).filter((m) => m.content?.includes('Before your changes')).length, 1);
         },
       },
     );

@@ -31,6 +31,8 @@ export interface AgentFigures {
   wholeCommand?: string;
   patchesRefused: number;
   finishesRefused: number;
+  /** Why the run ended as it did, as its run/finished or result event says (a failed run's cause). */
+  reason?: string;
   log: string;
 }
 
@@ -64,15 +66,31 @@ export function tally(f: AgentFigures, e: Record<string, unknown>): void {
     if (typeof e.whole === 'boolean' ? e.whole : e.command === f.wholeCommand) f.wholeRuns++;
   } else if (e.type === 'patch/refused') f.patchesRefused++;
   else if (e.type === 'model/notice' && e.kind === 'finish-refused') f.finishesRefused++;
-  else if (e.type === 'result' && typeof e.exitCode === 'number') f.exitCode = e.exitCode;
-  else if (e.type === 'run/finished') {
+  else if (e.type === 'result') {
+    if (typeof e.exitCode === 'number') f.exitCode = e.exitCode;
+    // A run that never started (bad flags, no endpoint) has only its result event.
+    if (f.status === 'no-end' && typeof e.status === 'string') f.status = e.status;
+    if (typeof e.reason === 'string' && e.reason) f.reason ??= e.reason;
+  } else if (e.type === 'run/finished') {
     f.status = String(e.status);
+    if (typeof e.reason === 'string' && e.reason) f.reason = e.reason;
     f.tests = String(e.tests ?? '-');
     f.steps = Number(e.steps) || 0;
     const roles = Object.values((e.usage ?? {}) as Record<string, Usage | number>).filter((u): u is Usage => typeof u === 'object');
     f.requests = roles.reduce((n, u) => n + (u.requests ?? 0), 0);
     f.tokens = roles.reduce((n, u) => n + (u.promptTokens ?? 0) + (u.completionTokens ?? 0), 0);
   }
+}
+
+/**
+ * Why a run that failed before its first model request did: then the judge's test tail only shows the
+ * untouched bug, and this is what the reader needs (an endpoint not reached, a bad flag). Undefined
+ * when the model was asked at least once or the run did not fail.
+ */
+export function failureBeforeModel(f: AgentFigures): string | undefined {
+  if (f.requests > 0 || f.status === 'finished') return undefined;
+  if (f.reason) return f.reason;
+  return f.status === 'no-end' ? `the CLI ended without a result event (see ${f.log.slice(0, -6)}.stderr.txt)` : undefined;
 }
 
 export function runAgent(task: BenchTask, root: string, extraArgs: string[], timeoutMs: number): Promise<AgentFigures> {

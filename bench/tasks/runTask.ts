@@ -3,7 +3,7 @@
  * the goal, then add the held-out tests and judge. A task whose repository is not cached, or whose
  * install fails, is a row that says so instead of a failure of the agent.
  */
-import { runAgent, type AgentFigures } from './agentRun';
+import { failureBeforeModel, runAgent, type AgentFigures } from './agentRun';
 import { missingFromCache } from './cache';
 import { addHeldOutTests, judge } from './judge';
 import { seconds } from './table';
@@ -18,12 +18,15 @@ export interface RunRow {
 
 const skipped = (task: BenchTask, why: string): RunRow => ({ ran: false, solved: false, cells: [task.name, 'skipped', why, '', '', '', '', '', '', ''] });
 
-function cells(task: BenchTask, solved: string, f: AgentFigures): string[] {
+export function cells(task: BenchTask, solved: string, f: AgentFigures): string[] {
   const tests = f.testRuns ? `${seconds(f.testMs)} (${f.testRuns} runs, ${f.wholeRuns} whole)` : '0 s';
+  const exit = f.exitCode === undefined ? '' : ` (exit ${f.exitCode})`;
+  const early = failureBeforeModel(f);
   return [
     task.name,
     solved,
-    `${f.status}, tests ${f.tests}${f.exitCode === undefined ? '' : ` (exit ${f.exitCode})`}`,
+    // A run that never reached the model: its reason, not "tests not-run", is the row's story (table cells are one line).
+    early ? `${f.status} before any model request${exit}: ${early.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|')}` : `${f.status}, tests ${f.tests}${exit}`,
     String(f.steps),
     String(f.requests),
     f.tokens.toLocaleString('en-US'),
@@ -53,7 +56,10 @@ export async function runTask(task: BenchTask, cliArgs: string[], timeoutMs: num
     const verdict = await judge(task, ws.root);
     const solved = verdict.code === 0;
     log(`${task.name}: ${solved ? 'solved' : 'not solved'} (events: ${figures.log})`);
-    if (!solved) log(verdict.tail.split('\n').slice(-15).join('\n'));
+    // Failed before the model was asked: the judge's tail would only show the bug untouched ("# fail 1").
+    const early = failureBeforeModel(figures);
+    if (early) log(`${task.name}: the run ${figures.status} before any model request: ${early}`);
+    else if (!solved) log(verdict.tail.split('\n').slice(-15).join('\n'));
     return { ran: true, solved, cells: cells(task, solved ? 'yes' : 'no', figures) };
   } finally {
     if (keep) log(`kept ${ws.root}`);

@@ -13,6 +13,7 @@ import { CommandSuggest } from './commandSuggest';
 import { HostClient } from './client';
 import { Transcript } from './transcript';
 import { RestoreControls } from '../shared/restorePreview';
+import { setupActions } from './setupActions';
 import { WorkingIndicator } from './workingIndicator';
 
 interface SavedState {
@@ -257,9 +258,11 @@ function applyStatus(s: ChatStatus): void {
   modelLabel.textContent = s.demo ? 'Model: demo (scripted)' : s.model ? `Model: ${s.model}` : 'No model selected';
   setEnabled(stop, s.running);
   if (s.notice) showBanner(s.notice, s.trusted ? 'warning' : 'info');
-  else if (s.demo) showDemoBanner(s.sampleHere === true);
-  else bannerSlot.replaceChildren();
-  if (s.testsOffer) bannerSlot.append(testsOfferBanner(s.testsOffer));
+  else {
+    if (s.demo) showDemoBanner(s.sampleHere === true);
+    else bannerSlot.replaceChildren();
+    if (s.testsOffer) bannerSlot.append(testsOfferBanner(s.testsOffer));
+  }
 }
 
 /** The project's own test command, found by the host: Use asks (in VS Code's quick pick) where to keep it: this window, the workspace or the user settings. */
@@ -274,14 +277,13 @@ function testsOfferBanner(offer: { command: string; source: string }): HTMLEleme
 
 function showBanner(text: string, level: 'info' | 'warning'): void {
   const actions = snapshot.status.trusted
-    ? [
-        button({ label: 'Choose Provider', onClick: () => void client.request('config/open', { what: 'provider' }) }),
-        button({ label: 'Use Demo Model', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'demo' }) }),
-        button({ label: 'Set API Key', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'apiKey' }) }),
-        button({ label: 'Open Settings', variant: 'secondary', onClick: () => void client.request('config/open', { what: 'settings' }) }),
-      ]
+    ? setupActions(text).map((a) =>
+        button({ label: a.label, variant: a.primary ? 'primary' : 'secondary', onClick: () => void client.request('config/open', { what: a.what }) }),
+      )
     : [];
-  bannerSlot.replaceChildren(banner(text, level, /API key|model|endpoint/i.test(text) ? actions : []));
+  bannerSlot.replaceChildren(banner(text, level, actions));
+  // A refused Send shows its reason here too: the question about the project's tests stays beside it.
+  if (snapshot.status.testsOffer) bannerSlot.append(testsOfferBanner(snapshot.status.testsOffer));
 }
 
 /** While the demo answers, the chat says so plainly, with the way out; outside the sample, what it can show there. */

@@ -3,7 +3,8 @@
 // from the CLI's --json events as documented.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emptyFigures, tally } from '../../../bench/tasks/agentRun';
+import { emptyFigures, failureBeforeModel, tally } from '../../../bench/tasks/agentRun';
+import { cells } from '../../../bench/tasks/runTask';
 import { loadTasks } from '../../../bench/tasks/task';
 import { markdownTable } from '../../../bench/tasks/table';
 
@@ -82,6 +83,54 @@ test('a run counts as whole when its event says so: a narrowing the runner ignor
     tally(f, e);
   assert.equal(f.testRuns, 3);
   assert.equal(f.wholeRuns, 2);
+});
+
+// The events of `patchpilot run --json` with PATCHPILOT_BASE_URL=http://127.0.0.1:/v1 (copied from a real run).
+const UNREACHED =
+  'the model request failed: could not reach http://127.0.0.1:/v1: connect ECONNREFUSED 127.0.0.1:80; is the server running? check the base URL (from $PATCHPILOT_BASE_URL)';
+const unreachedEvents = [
+  { type: 'run/started', goal: 'fix it', model: 'm' },
+  { type: 'step/started', step: 1 },
+  {
+    type: 'run/finished',
+    status: 'failed',
+    reason: UNREACHED,
+    steps: 1,
+    tests: 'not-run',
+    usage: { reasoning: { model: 'm', requests: 0, promptTokens: 0, completionTokens: 0 } },
+  },
+  { type: 'result', status: 'failed', reason: UNREACHED, steps: 1, tests: 'not-run', exitCode: 3 },
+];
+const task = loadTasks([])[0]!;
+
+test('a run that failed before any model request: the row and the log say why (the endpoint), not the tests', () => {
+  const f = emptyFigures('/x/task.jsonl');
+  for (const e of unreachedEvents) tally(f, e);
+  assert.equal(failureBeforeModel(f), UNREACHED);
+  assert.equal(cells(task, 'no', f)[2], `failed before any model request (exit 3): ${UNREACHED}`);
+});
+
+test('a run that never started has only its result event: its reason is the row', () => {
+  const f = emptyFigures('/x/task.jsonl');
+  tally(f, { type: 'result', status: 'not-started', conclusion: 'usage', exitCode: 2, reason: 'no model endpoint: set --base-url | or else' });
+  assert.equal(cells(task, 'no', f)[2], 'not-started before any model request (exit 2): no model endpoint: set --base-url \\| or else');
+});
+
+test('a CLI that ended without events is said so, pointing at its stderr', () => {
+  assert.equal(failureBeforeModel(emptyFigures('/x/task.jsonl')), 'the CLI ended without a result event (see /x/task.stderr.txt)');
+});
+
+test('a run that reached the model keeps the status and tests cell, whatever its end', () => {
+  const f = emptyFigures('log');
+  tally(f, {
+    type: 'run/finished',
+    status: 'failed',
+    reason: 'the model stopped answering',
+    tests: 'failed',
+    usage: { reasoning: { requests: 3, promptTokens: 10, completionTokens: 1 } },
+  });
+  assert.equal(failureBeforeModel(f), undefined);
+  assert.equal(cells(task, 'no', f)[2], 'failed, tests failed');
 });
 
 test('the table pads its columns', () => {

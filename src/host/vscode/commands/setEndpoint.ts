@@ -33,7 +33,18 @@ export async function setEndpoint(afterChange: () => void): Promise<void> {
   if (url === undefined) return;
   await settings.update('patchpilot.llm.baseUrl', url || undefined, vscode.ConfigurationTarget.Global);
   afterChange();
-  void vscode.window.showInformationMessage(
-    url ? `PatchPilot: the endpoint is ${url}. "PatchPilot: Select Model" lists its models.` : 'PatchPilot: the endpoint setting is removed.',
-  );
+  if (!url) {
+    void vscode.window.showInformationMessage('PatchPilot: the endpoint setting is removed.');
+    return;
+  }
+  // Without a model nothing runs yet: the next step is a button here, not a command name to find.
+  const modelSet = !!settings.get<string>('patchpilot.llm.model');
+  void vscode.window
+    .showInformationMessage(
+      modelSet ? `PatchPilot: the endpoint is ${url}.` : `PatchPilot: the endpoint is ${url}. Now choose one of its models.`,
+      SELECT_MODEL,
+    )
+    .then((pick) => (pick === SELECT_MODEL ? vscode.commands.executeCommand('patchpilot.selectModel') : undefined));
 }
+
+const SELECT_MODEL = 'Select Model';

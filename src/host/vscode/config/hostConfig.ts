@@ -106,7 +106,9 @@ function missing(config: ResolvedConfig): string | undefined {
   if (wireOf(provider) === 'vscode' || command) return undefined;
   if (!baseUrl && provider !== 'anthropic')
     return 'No model endpoint: run "PatchPilot: Select Model" to choose a provider (or "PatchPilot: Set Endpoint"), or try the built-in demo model first.';
-  if (!model) return 'No model: run "PatchPilot: Select Model" or set patchpilot.llm.model.';
+  // Said as the next step from here: the endpoint is set, one of its models is what is missing.
+  if (!model)
+    return `No model: the endpoint ${baseUrl ?? 'of your provider'} is set; choose one of its models with "Select Model" (or set patchpilot.llm.model).`;
   const known = providerById(provider);
   if (!config.apiKey && (!baseUrl || !isLoopbackEndpoint(baseUrl)) && known?.needsKey !== false) {
     return `No API key${known ? ` for ${known.label}` : ''}: run "PatchPilot: Set API Key" (a model server on this machine needs none).`;

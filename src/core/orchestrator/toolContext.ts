@@ -5,6 +5,7 @@ import type { IgnoreRules } from '../git/ignoreRules';
 import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
 import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
+import { createTestCommandRunner } from '../tools/testCommandRunner';
 import { relatedTestsOf, relatedRunNote } from './relatedTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
@@ -48,18 +49,15 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   const ctx: ToolContext = {
     root,
     settings,
-    ...(deps.workspaceTrusted === false ? { workspaceTrusted: false } : {}),
     mode: settings.approval.mode,
     signal,
     approver: deps.approver,
-    tasks: deps.tasks,
+    testCommands: deps.testCommands ?? createTestCommandRunner({ root, exec: deps.exec, tasks: deps.tasks }),
     ignore,
     run: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
     pathPolicy: input.pathPolicy,
     commandPolicy: deps.commandPolicy,
-    testGuard: deps.testGuard,
     exec: deps.exec,
-    ...(deps.testOutput ? { testOutput: deps.testOutput } : {}),
     patches: deps.patches,
     fs: deps.fs,
     web: deps.web,

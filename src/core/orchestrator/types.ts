@@ -20,11 +20,10 @@ export interface OrchestratorDeps {
   /** Workspace root; resolved to its real path at run start. */
   root: string;
   settings: PatchPilotSettings;
-  /** False for a workspace the user does not trust: what its files choose to run (test commands) asks when not sandboxed. */
-  workspaceTrusted?: boolean;
   model: ChatModel;
   tools: ToolRegistry;
   approver: Approver;
+  /** The host's task runner: where test commands run when they are not sandboxed (through `testCommands`). */
   tasks: TaskRunner;
   history?: RunHistory;
   patches?: PatchEngine;
@@ -34,11 +33,12 @@ export interface OrchestratorDeps {
   ignoreFilter?: IgnoreFilter;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
-  /** Captured at run start (TestDefinitionGuard.capture), so run_tests asks after a test definition changed. */
-  testGuard?: ToolContext['testGuard'];
   exec?: CommandExecutor;
-  /** The host's view of a test command's live output (VS Code: a task terminal per command). */
-  testOutput?: ToolContext['testOutput'];
+  /**
+   * Runs the test and check commands (tools/testCommandRunner.ts: the sandbox or `tasks`, the test
+   * definitions' guard, trust); createAgent makes it. Default: one over `exec` and `tasks`.
+   */
+  testCommands?: ToolContext['testCommands'];
   web?: WebFetcher;
   /** web_search's provider, when one is configured. */
   search?: WebSearcher;

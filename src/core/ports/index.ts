@@ -7,6 +7,7 @@ export * from './approver';
 export * from './taskRunner';
 export * from './commandExecutor';
 export * from './testOutput';
+export * from './testCommandRunner';
 export * from './policy';
 export * from './services';
 export * from './chatModel';

@@ -11,6 +11,8 @@ export interface TaskRunRequest {
   signal?: AbortSignal;
   /** Live output, for a UI; the full text is in the result. */
   onOutput?(chunk: string): void;
+  /** Bring the run's output up (VS Code: reveal its task terminal); false for a run on save. Default: true. */
+  reveal?: boolean;
 }
 
 export interface TaskRunResult {

@@ -3,8 +3,11 @@
  * task terminal named for the command). The CLI has none: it prints the run's progress lines as before.
  */
 export interface TestOutputView {
-  /** Shows one run of `command` from now on; `stop()` cancels the run (the user stopped its task or closed its terminal). */
-  open(command: string, stop: () => void): TestOutputSink;
+  /**
+   * Shows one run of `command` from now on; `stop()` cancels the run (the user stopped its task or
+   * closed its terminal). `reveal` false: shown without bringing the view up (a run on save).
+   */
+  open(command: string, stop: () => void, reveal?: boolean): TestOutputSink;
 }
 
 /** How a shown run ended, written at the end of its output. */

@@ -5,35 +5,28 @@ import { createChatModel } from '../llm';
 import { PatchManager } from '../patch';
 import { createCommandPolicy, TestDefinitionGuard, type LoadedCommandPolicy } from '../policy/command';
 import { describeProtection, probeSandbox } from '../sandbox';
-import type { GuardOptions } from '../sandbox/protectedGuard';
 import { safeFetch } from '../web';
 import { createIgnoreFilter, type IgnoreFilter, type ProtectedGlob } from '../policy/path';
 import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
-import { createCommandExecutor, createCommandGuard, createPathPolicy } from '../tools/policyAdapters';
+import { createPathPolicy } from '../tools/policyAdapters';
 import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
-import type { Approver, ChatModel, DiagnosticsSource, Elicitor, Notifier, PatchEngine, TaskRunner, TestOutputView, WorkspaceFs } from '../ports';
+import type { Approver, ChatModel, DiagnosticsSource, Elicitor, Notifier, PatchEngine, TestOutputView, WorkspaceFs } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
 import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
-import { mcpProtectedGlobs, type McpManager } from '../mcp';
-import { hookProtectedGlobs } from '../approvals';
+import type { McpManager } from '../mcp';
 import { stateDirOf, wireCapabilities } from './capabilities';
-import { modelProgramPreflight, modelProgramProtectedGlobs } from '../approvals/modelProgram';
+import { modelProgramPreflight } from '../approvals';
 import { defaultUserStateDir } from '../config/userState';
 import { createChangeFeed, createCheckpointer } from './checkpointWiring';
 import { createHookRunner } from './hookWiring';
 import { GuardBaseline } from '../sandbox/guardBaseline';
 import type { ChangeFeed } from '../fs/changeFeed';
+import { restrictedWhen } from './restricted';
+import { hostTestCommands, launchProtectedGlobs, workspaceCommandGuard, workspaceExecutor, type TaskRunnerFactory } from './testCommands';
 
-/** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
-export type TaskRunnerFactory = (o: {
-  root: string;
-  envAllow: readonly string[];
-  homeAllow: readonly string[];
-  allowUnixSockets: readonly string[];
-  guard: Omit<GuardOptions, 'keepBytes'>;
-}) => TaskRunner;
+export type { TaskRunnerFactory } from './testCommands';
 
 export interface AgentOptions {
   root: string;
@@ -50,7 +43,7 @@ export interface AgentOptions {
   fs?: (root: string) => WorkspaceFs;
   /**
    * Read and explain only (an untrusted workspace): approval mode plan, no command executor, no
-   * test runs, no run_command tool. The host says why; the core makes sure.
+   * test runs, no run_command tool. The host says why; the core makes sure (session/restricted.ts).
    */
   readOnly?: boolean;
   /** The host's already open history store (VS Code: one per window); the caller keeps and closes it. Default: open one for this wiring. */
@@ -119,30 +112,26 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     guard: { root: o.root, ...guard },
     readOnlyPaths: safety.readOnlyPaths,
   });
-  const tools = createToolRegistry({ commands: !o.readOnly, web: true, history: !!history, memory: !o.readOnly, skills: true });
+  const { checkpoints, hooks, ...host } = wireRunners(o, settings, safety);
+  const tools = createToolRegistry({ commands: !!host.exec, web: true, history: !!history, memory: !o.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
-  const workspaceFs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
-  const { checkpoints, exec, hooks, tasks } = wireRunners(o, settings, safety);
   const deps: OrchestratorDeps = {
     root: o.root,
     settings,
-    ...(o.config.trusted === false ? { workspaceTrusted: false } : {}),
     model,
     tools,
     approver: o.approver,
-    tasks,
+    tasks: host.tasks,
     history,
-    // Restricted mode: dry runs (what a patch would do) but no write, whatever the approval mode says.
-    patches: readOnlyPatches(o.patches?.(o.root) ?? new PatchManager({ root: o.root, fs: workspaceFs }), o.readOnly),
-    fs: readOnlyFs(workspaceFs, o.readOnly),
+    patches: host.patches,
+    fs: host.fs,
     ignoreFilter: ignore,
     pathPolicy: createPathPolicy(o.root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) =>
       ignore.isIgnored(rel, isDir),
     ),
     commandPolicy: safety.commandPolicy,
-    testGuard: safety.testGuard,
-    exec,
-    ...(o.testOutput ? { testOutput: o.testOutput } : {}),
+    exec: host.exec,
+    testCommands: host.testCommands,
     ...(hooks ? { hooks } : {}),
     web,
     search: capabilities.search,
@@ -177,7 +166,7 @@ interface AgentSafety {
   mcpProtected: ProtectedGlob[];
   feed?: ChangeFeed;
   baseline?: GuardBaseline;
-  guard: ReturnType<typeof createCommandGuard> & { baseline?: GuardBaseline };
+  guard: ReturnType<typeof workspaceCommandGuard>;
   /** Folders a sandbox that hides the home and /tmp must still show (the bundled skills). */
   readOnlyPaths: string[];
 }
@@ -200,17 +189,11 @@ async function wireSafety(o: AgentOptions, settings: PatchPilotSettings): Promis
   // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
   const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
   // Every workspace file an MCP server's or a workspace hook's launch names is part of its approval (policy/launch): protected while configured.
-  const mcpProtected = o.readOnly
-    ? []
-    : [
-        ...mcpProtectedGlobs(o.root, settings.mcp.servers),
-        ...hookProtectedGlobs(o.root, settings.hooks),
-        ...modelProgramProtectedGlobs(o.root, settings.llm.command),
-      ];
+  const mcpProtected = o.readOnly ? [] : launchProtectedGlobs(o.root, settings);
   // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
   const feed = o.readOnly ? undefined : createChangeFeed(o.root);
   const baseline = feed ? new GuardBaseline(feed) : undefined;
-  const guard = { ...createCommandGuard(o.root, policy, settings.history.path, ignore, mcpProtected), ...(baseline ? { baseline } : {}) };
+  const guard = workspaceCommandGuard(o.root, settings, { ignore, launchProtected: mcpProtected, baseline });
   return { ignore, testGuard, commandPolicy, mcpProtected, feed, baseline, guard, readOnlyPaths };
 }
 
@@ -251,7 +234,7 @@ async function openAgentHistory(o: AgentOptions, settings: PatchPilotSettings): 
 /** The client for the settings' endpoint (or model program), each setting named with where it came from. */
 function agentModel(o: AgentOptions, settings: PatchPilotSettings): ChatModel {
   const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
-  // A model program that runs workspace files starts only while they are as the user approved them (modelProgramApproval.ts).
+  // A model program that runs workspace files starts only while they are as the user approved them (approvals/modelProgram.ts).
   const programCheck = (s: PatchPilotSettings) => {
     const preflight = modelProgramPreflight({
       root: o.root,
@@ -281,76 +264,28 @@ function agentModel(o: AgentOptions, settings: PatchPilotSettings): ChatModel {
   });
 }
 
-/** What runs things for the agent: the command executor, the test runner, the hooks and the checkpoints; none that writes when read-only. */
+/**
+ * What acts on the workspace for the agent: its files, the patch engine, the command executor and
+ * the test command runner (made as the user's own Run Tests makes it: session/testCommands.ts), all
+ * refusing in restricted mode (session/restricted.ts); the hooks run in that executor, and the
+ * checkpoints (none when read-only: nothing to restore) come with them.
+ */
 function wireRunners(o: AgentOptions, settings: PatchPilotSettings, safety: AgentSafety) {
-  const policy = settings.policy;
-  const { guard, readOnlyPaths } = safety;
+  const { guard } = safety;
   const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, safety.ignore, safety.feed);
-  const exec = o.readOnly
-    ? undefined
-    : createCommandExecutor(o.root, {
-        guard,
-        envAllow: policy.envAllow,
-        homeAllow: policy.homeAllow,
-        readOnlyPaths,
-        allowUnixSockets: settings.sandbox.allowUnixSockets,
-      });
+  const fs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
+  const exec = workspaceExecutor(o.root, settings, guard, safety.readOnlyPaths);
+  const runners = hostTestCommands(o.root, settings, o, { exec, guard, testGuard: safety.testGuard, workspaceTrusted: o.config.trusted !== false });
+  const host = restrictedWhen(o.readOnly, { fs, patches: o.patches?.(o.root) ?? new PatchManager({ root: o.root, fs }), exec, ...runners });
   // Hook commands go the way of run_command's: the same policy and the same sandboxed executor.
   const hooks = createHookRunner({
     root: o.root,
     settings,
     policy: safety.commandPolicy,
-    exec,
+    exec: host.exec,
     userStateDir: o.userStateDir,
     approveHint: o.hooksApproveHint,
     notifier: o.notifier,
   });
-  // Both child runners get the same environment allowlist (sandbox/childEnv.ts) plus the user's names.
-  const tasks = o.readOnly
-    ? refusingTasks
-    : o.tasks({
-        root: o.root,
-        envAllow: policy.envAllow,
-        homeAllow: policy.homeAllow,
-        allowUnixSockets: settings.sandbox.allowUnixSockets,
-        guard: { root: o.root, ...guard },
-      });
-  return { checkpoints, exec, hooks, tasks };
-}
-
-/** Restricted mode: no test command runs, whatever asks for one. */
-const refusingTasks: TaskRunner = {
-  async run() {
-    return {
-      exitCode: null,
-      output: 'not run: the workspace is not trusted (restricted mode reads and explains only)',
-      truncated: false,
-      durationMs: 0,
-      timedOut: false,
-      cancelled: true,
-    };
-  },
-};
-
-const RESTRICTED_WRITE = 'not written: the workspace is not trusted (restricted mode reads and explains only)';
-
-function readOnlyPatches(engine: PatchEngine, readOnly: boolean | undefined): PatchEngine {
-  if (!readOnly) return engine;
-  return {
-    apply: (text, options) =>
-      options.dryRun ? engine.apply(text, options) : Promise.resolve({ ok: false, dryRun: false, files: [], reversePatch: '', error: RESTRICTED_WRITE }),
-  };
-}
-
-function readOnlyFs(fs: WorkspaceFs, readOnly: boolean | undefined): WorkspaceFs {
-  if (!readOnly) return fs;
-  const refuse = () => Promise.reject(new Error(RESTRICTED_WRITE));
-  return {
-    realRoot: () => fs.realRoot(),
-    stat: (p) => fs.stat(p),
-    readFile: (p) => fs.readFile(p),
-    list: (p) => fs.list(p),
-    writeFile: refuse,
-    applyChanges: refuse,
-  };
+  return { checkpoints, hooks, ...host };
 }

@@ -12,7 +12,6 @@ import {
   reportPassed,
   rerunVerdict,
   runnerOfCommand,
-  runShown,
   summarizeTestOutput,
   type TestCommandResult,
   type TestFramework,
@@ -215,11 +214,8 @@ export async function runGuardedTestCommand(ctx: ToolContext, command: string, o
   await approveIfRedefined(ctx, configured);
   if (!askedToRunUnsandboxed) await approveIfUnsandboxed(ctx, configured);
   onStart?.();
-  // The command runs the workspace's code, which the agent may have just written (a module the
-  // tests require): in the sandbox when the host has one, like any other command that runs code. The
-  // host shows that same process's output live (VS Code: a task terminal); a TaskRunner shows its own.
-  const request = { command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal };
-  const run = ctx.exec?.sandboxed ? await runShown(ctx.exec, ctx.testOutput, request) : await ctx.tasks.run(request);
+  // The runner chooses the sandbox or the host's task terminal (tools/testCommandRunner.ts).
+  const run = await ctx.testCommands.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
   auditProtectedChanges(ctx, run);
   ctx.signal.throwIfAborted();
   return run;
@@ -231,8 +227,9 @@ export async function runGuardedTestCommand(ctx: ToolContext, command: string, o
  * command names itself (`node scripts/test.mjs`) counts in both cases.
  */
 async function approveIfRedefined(ctx: ToolContext, command: string): Promise<void> {
-  const named = [...ctx.run.changedFiles].filter((f) => command.includes(f) || (!ctx.testGuard && isTestDefinitionFile(f)));
-  const guarded = ctx.testGuard?.check(command.trim().split(/\s+/), ctx.root);
+  const guard = ctx.testCommands;
+  const named = [...ctx.run.changedFiles].filter((f) => command.includes(f) || (!guard.redefined && isTestDefinitionFile(f)));
+  const guarded = guard.redefined?.(command);
   if (named.length === 0 && !guarded) return;
   const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : '']
     .filter(Boolean)
@@ -249,7 +246,7 @@ async function approveIfRedefined(ctx: ToolContext, command: string): Promise<vo
  * check already asked.
  */
 async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<void> {
-  if (!ctx.exec || ctx.exec.sandboxed || (ctx.mode !== 'auto' && ctx.mode !== 'auto-edit')) return;
+  if (ctx.testCommands.sandboxed !== false || (ctx.mode !== 'auto' && ctx.mode !== 'auto-edit')) return;
   if (ctx.run.changedFiles.size === 0 && !ctx.run.commandsRan) return;
   const files = [...ctx.run.changedFiles];
   const listed = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');

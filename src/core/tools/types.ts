@@ -1,4 +1,4 @@
-import type { ActionApprovalRequest, Approver, TaskRunner, TestOutputView } from '../ports';
+import type { ActionApprovalRequest, Approver, TestCommandRunner } from '../ports';
 import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
@@ -121,21 +121,20 @@ export interface ToolContext {
   /** Real absolute path of the workspace root. */
   root: string;
   settings: PatchPilotSettings;
-  /** False for a workspace the user does not trust (its test commands then run sandboxed or asked). */
-  workspaceTrusted?: boolean;
   mode: ApprovalMode;
   signal: AbortSignal;
   approver: Approver;
-  tasks: TaskRunner;
+  /**
+   * Runs the configured test and check commands (the sandbox or the host's task terminal, the
+   * workspace's guard, the test definitions as they were): the same runner as the user's own Run Tests.
+   */
+  testCommands: TestCommandRunner;
   ignore: IgnoreRules;
   run: ToolRunState;
   pathPolicy?: PathPolicy;
   commandPolicy?: CommandPolicy;
-  /** (attacks.commands) says when a test command's definition (package.json scripts, Makefile...) changed during the run. */
-  testGuard?: { check(argv: readonly string[], cwd: string): { reason: string } | undefined };
+  /** run_command's executor (sandboxed when bubblewrap works); none in restricted mode. */
   exec?: CommandExecutor;
-  /** Where test commands run by `exec` show their live output (VS Code: a task terminal); none in the CLI. */
-  testOutput?: TestOutputView;
   patches?: PatchEngine;
   /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit; CLI: NodeWorkspaceFs). The file tools' only way to the disk. */
   fs: WorkspaceFs;

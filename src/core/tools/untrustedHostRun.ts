@@ -15,7 +15,7 @@ import type { ToolContext } from './types';
 
 /** Asks when needed; true when it asked (and the user said yes), so no other question about running it unsandboxed is needed. */
 export async function approveUntrustedHostRun(ctx: ToolContext, command: string): Promise<boolean> {
-  if (ctx.workspaceTrusted !== false || ctx.exec?.sandboxed === true) return false;
+  if (ctx.testCommands.workspaceTrusted || ctx.testCommands.sandboxed === true) return false;
   const key = bindingKey(
     bindCode({
       root: ctx.root,

@@ -10,7 +10,8 @@ import { runCommandTool } from '../../../src/core/tools/runCommand';
 import { runTestsTool } from '../../../src/core/tools/runTests';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
+import { ScriptedApprover, makeContext, settingsWith, tempWorkspace, testCommandsOver } from './helpers';
+import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import type { ApprovalMode } from '../../../src/core/config/settings';
 
 const tools = new ToolRegistry([runCommandTool, runTestsTool, writeFileTool, readFileTool]);
@@ -166,7 +167,7 @@ describe('file tools through the real path policy', () => {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const ctx = await wired(ws.root, 'auto', approver);
       ctx.settings = settingsWith({ tests: { commands: ['npm test'] } });
-      ctx.testGuard = TestDefinitionGuard.capture(ws.root);
+      ctx.testCommands = testCommandsOver(() => ctx, { tasks: new NodeTaskRunner(), testGuard: TestDefinitionGuard.capture(ws.root) });
       writeFileSync(path.join(ws.root, 'package.json'), JSON.stringify({ scripts: { test: 'touch pwned' } }));
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);

@@ -2,7 +2,7 @@
  * Test commands in VS Code (`patchpilot.tests.commands`):
  *
  *   createTestService(context, settings, log) -> TestService   once in activate()
- *   testService.runner: VsCodeTaskRunner   Run Tests and run on save, guarded by the core's settings
+ *   testService.runner: TestCommandRunner  Run Tests and run on save: the core's runner and guard, as the agent's runs
  *   testService.runnerFor(o)               the agent's TaskRunnerFactory: the guard createAgent built
  *   testService.runAll(signal, why)        every command in a task terminal; status bar + Problems
  *   testService.terminals                  the task terminals of every test run, the agent's sandboxed ones too
@@ -13,11 +13,11 @@
 import * as vscode from 'vscode';
 import path from 'node:path';
 import type { PatchPilotSettings } from '../../../core/config';
-import { createCommandExecutor, createCommandGuard } from '../../../core/tools';
-import type { TaskRunnerFactory } from '../../../core/session';
+import { createCommandExecutor } from '../../../core/tools';
+import { createUserTestCommands, type TaskRunnerFactory } from '../../../core/session';
 import { errorMessage } from '../../../core/base';
 import { describeTestCommand, summarizeTestOutput, type TestSummary } from '../../../core/testRuns';
-import type { TaskRunResult } from '../../../core/ports';
+import type { TaskRunResult, TestCommandRunner } from '../../../core/ports';
 import { VsCodeTaskRunner } from './vsCodeTaskRunner';
 import { TestTaskTerminals } from './testTaskTerminals';
 import { RunOnSaveScheduler, runOnSaveMatcher } from './runOnSaveLogic';
@@ -42,6 +42,8 @@ export interface TriggeredTestRun {
 }
 
 const RUN_ON_SAVE_DELAY_MS = 800;
+/** The settings the user's runner is made from (the guard, the environment, the sandbox, the launches it protects). */
+const RUNNER_SETTINGS = ['patchpilot.policy', 'patchpilot.history', 'patchpilot.sandbox', 'patchpilot.mcp', 'patchpilot.hooks', 'patchpilot.llm.command'];
 
 export class TestService implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<TriggeredTestRun>();
@@ -50,7 +52,7 @@ export class TestService implements vscode.Disposable {
   private readonly problems = vscode.languages.createDiagnosticCollection('PatchPilot tests');
   private scheduler?: RunOnSaveScheduler<TriggeredTestRun | undefined>;
   private readonly disposables = new DisposableStore();
-  private taskRunner?: VsCodeTaskRunner;
+  private testRunner?: TestCommandRunner;
   /** Every test run's task terminal: Run Tests, run on save, and the agent's runs (its testOutput). */
   readonly terminals: TestTaskTerminals;
 
@@ -73,7 +75,7 @@ export class TestService implements vscode.Disposable {
       this.terminals,
       this.emitter,
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('patchpilot.policy') || e.affectsConfiguration('patchpilot.history')) this.taskRunner = undefined;
+        if (RUNNER_SETTINGS.some((key) => e.affectsConfiguration(key))) this.testRunner = undefined;
         if (e.affectsConfiguration('patchpilot.tests')) this.configureRunOnSave();
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => this.configureRunOnSave()),
@@ -87,21 +89,13 @@ export class TestService implements vscode.Disposable {
   }
 
   /**
-   * The TaskRunner for OrchestratorDeps.tasks. Built on first use: probing the sandbox spawns a
-   * process, which activation should not wait for. The guard and environment come from the settings then.
+   * The runner of Run Tests and run on save: the core's, made as the agent's (the same guard, the
+   * sandbox or a task terminal). Built on first use: probing the sandbox spawns a process, which
+   * activation should not wait for. The guard and environment come from the settings then.
    */
-  get runner(): VsCodeTaskRunner {
-    if (!this.taskRunner) {
-      const s = this.settings();
-      this.taskRunner = this.runnerFor({
-        root: this.root,
-        guard: { root: this.root, ...createCommandGuard(this.root, s.policy, s.history.path) },
-        envAllow: s.policy.envAllow,
-        homeAllow: s.policy.homeAllow,
-        allowUnixSockets: s.sandbox.allowUnixSockets,
-      });
-    }
-    return this.taskRunner;
+  get runner(): TestCommandRunner {
+    this.testRunner ??= createUserTestCommands(this.root, this.settings(), { tasks: this.runnerFor, testOutput: this.terminals });
+    return this.testRunner;
   }
 
   /** The agent's test runs: a task terminal with exactly the guard and environment createAgent resolved for run_command. */
@@ -149,7 +143,7 @@ export class TestService implements vscode.Disposable {
     for (const command of s.tests.commands) {
       if (signal.aborted) break;
       // A run on save makes its terminal without bringing up the panel: saves come often.
-      const result = await this.runner.run({ command, cwd: this.root, timeoutMs: s.tests.timeoutSeconds * 1000, signal }, trigger !== 'save');
+      const result = await this.runOne({ command, cwd: this.root, timeoutMs: s.tests.timeoutSeconds * 1000, signal, reveal: trigger !== 'save' });
       commands.push({ command, result, summary: summarizeTestOutput(result.output) });
     }
     if (signal.aborted) {
@@ -160,6 +154,15 @@ export class TestService implements vscode.Disposable {
     this.show(report);
     this.emitter.fire(report);
     return report;
+  }
+
+  /** The caller gets a result it can report, as from a command that failed, when the command could not run. */
+  private async runOne(request: Parameters<TestCommandRunner['run']>[0]): Promise<TaskRunResult> {
+    try {
+      return await this.runner.run(request);
+    } catch (e) {
+      return { exitCode: null, output: errorMessage(e), truncated: false, durationMs: 0, timedOut: false, cancelled: false };
+    }
   }
 
   private report(trigger: TriggeredTestRun['trigger'], commands: TestCommandReport[], paths?: string[]): TriggeredTestRun {

@@ -38,13 +38,11 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
     this.registration = vscode.commands.registerCommand(SHOW_TEST_OUTPUT_COMMAND, (command: unknown) => this.reveal(command));
   }
 
-  /** The agent's runs: shown in the panel (without taking the focus) as they start. */
-  open(command: string, stop: () => void): TestOutputSink {
-    return this.openTask(command, stop, true);
-  }
-
-  /** `reveal` false: the terminal is created but the panel not brought up (run on save). */
-  openTask(command: string, stop: () => void, reveal: boolean): TestOutputSink {
+  /**
+   * Shown in the panel (without taking the focus) as they start: the agent's runs and Run Tests;
+   * `reveal` false: the terminal is created but the panel not brought up (run on save).
+   */
+  open(command: string, stop: () => void, reveal = true): TestOutputSink {
     const name = testTaskName(command);
     if (!this.running.get(name)) for (const ended of vscode.window.terminals.filter((t) => t.name === name)) ended.dispose();
     this.running.set(name, (this.running.get(name) ?? 0) + 1);

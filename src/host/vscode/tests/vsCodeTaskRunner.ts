@@ -16,9 +16,10 @@ export class VsCodeTaskRunner implements TaskRunner {
     private readonly terminals: TestTaskTerminals,
   ) {}
 
-  /** `reveal` false: the terminal is made but the panel not brought up (run on save). */
-  async run(request: TaskRunRequest, reveal = true): Promise<TaskRunResult> {
-    const view = { open: (command: string, stop: () => void) => this.terminals.openTask(command, stop, reveal) };
+  /** `request.reveal` false: the terminal is made but the panel not brought up (run on save). */
+  async run(request: TaskRunRequest): Promise<TaskRunResult> {
+    const reveal = request.reveal ?? true;
+    const view = { open: (command: string, stop: () => void) => this.terminals.open(command, stop, reveal) };
     try {
       return await runShown(this.executor, view, { ...request, signal: request.signal ?? new AbortController().signal });
     } catch (e) {

@@ -15,7 +15,7 @@ export { describeTestCommand, failingNames, formatTestSummary, type TestCommandR
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';
 export { failingStep, stepAfterTests } from './failingStep';
-export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
+export { directRunnerCommand, isNarrowed, narrowCommand, narrowingIgnored, runnerOfCommand, type CountedRun, type TestNarrowing } from './narrowing';
 export { classifySteps, reportOf, stepWithFiles, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
 export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';

@@ -17,6 +17,7 @@ export { failureExcerpt } from './excerpt';
 export { failingStep, stepAfterTests } from './failingStep';
 export { directRunnerCommand, isNarrowed, narrowCommand, narrowingIgnored, runnerOfCommand, type CountedRun, type TestNarrowing } from './narrowing';
 export { classifySteps, reportOf, stepWithFiles, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
+export { mentionsTest, NAMING_RULE } from './mention';
 export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
 export { isTestFile, relatedTestFiles, type TestFileSource } from './related';

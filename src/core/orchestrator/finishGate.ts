@@ -1,4 +1,4 @@
-import { unnamedComparedWithBaseline } from '../testRuns';
+import { mentionsTest, NAMING_RULE, unnamedComparedWithBaseline } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 
 /** Finishes refused while the tests fail, over a whole run (each needs a new failure state as well). */
@@ -25,8 +25,9 @@ export function finishRefused(newFailures: readonly string[], besides: RefusedBe
     `[PatchPilot] You called finish, but ${which}, so the run was not ended. ` +
     'Failures that already failed before the run, or that passed on their rerun (flaky), do not block a finish. ' +
     'Fix the code and run the tests again; if you believe a failure is not caused by your change, run that test alone ' +
-    '(run_tests with files or name): a passing run counts. If they cannot pass, call finish again naming each failing test and why.'
-  );
+    '(run_tests with files or name): a passing run counts. If they cannot pass, call finish again naming each failing test and why. ' +
+    (newFailures.length ? NAMING_RULE : '')
+  ).trimEnd();
 }
 
 /** A step that is not a test (a posttest lint, a type check) failed: running a test alone proves nothing, its files need fixing. */
@@ -48,7 +49,8 @@ export function finishUnsaid(preExisting: readonly string[]): string {
     `[PatchPilot] You called finish, but these tests still fail: ${preExisting.join(', ')}. They failed before the run too, ` +
     'so they do not block a finish, but your finish does not mention them. If your change was meant to make them pass, ' +
     'it does not yet: fix it and run them (run_tests with files or name). If they fail for a reason outside this task, ' +
-    'call finish again naming each of them and why.'
+    'call finish again naming each of them and why. ' +
+    NAMING_RULE
   );
 }
 
@@ -76,7 +78,7 @@ export class FinishGate {
     // The same named failures refuse once, whatever was edited in between; unnamed ones once per state.
     const key = [...fresh, ...tests.failures.newSteps].sort().join('\n');
     if (tests.version === this.refusedAt || (key && this.refusedFor.has(key)) || this.refusals >= this.maxRefusals) return undefined;
-    if (fresh.length && !tests.failures.newSteps.length && fresh.every((name) => names(summary, name))) return undefined;
+    if (fresh.length && !tests.failures.newSteps.length && fresh.every((name) => mentionsTest(summary, name))) return undefined;
     this.refusedAt = tests.version;
     this.refusedFor.add(key);
     this.refusals++;
@@ -85,7 +87,7 @@ export class FinishGate {
 
   /** Pre-existing failures the finish does not name: asked once per set of tests, never twice for the same honest finish. */
   private unsaid(tests: Pick<TestsAfterLastChange, 'version' | 'failures'>, summary: string): string | undefined {
-    const left = tests.failures.preExisting.filter((name) => !names(summary, name));
+    const left = tests.failures.preExisting.filter((name) => !mentionsTest(summary, name));
     const key = `pre-existing:${[...tests.failures.preExisting].sort().join('\n')}`;
     if (!left.length || this.refusedFor.has(key) || tests.version === this.refusedAt || this.refusals >= this.maxRefusals) return undefined;
     this.refusedAt = tests.version;
@@ -93,11 +95,4 @@ export class FinishGate {
     this.refusals++;
     return finishUnsaid(left);
   }
-}
-
-/** The finish's text mentions the test: its full name, its last part ("test_x" of "tests/a.py::test_x"), or its file. */
-function names(summary: string, test: string): boolean {
-  const text = summary.toLowerCase();
-  const parts = test.split(/::| > | › /).map((p) => p.trim().toLowerCase());
-  return text.includes(test.toLowerCase()) || parts.some((p) => p.length >= 4 && text.includes(p));
 }

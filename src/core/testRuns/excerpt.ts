@@ -29,10 +29,11 @@ export function failureExcerpt(raw: string, summary: TestSummary, budget: number
   if (text.length <= budget) return text;
   const lines = text.split(/\r?\n/);
   const marks = failureStarts(lines, summary);
-  const coverage = coverageShortfalls(lines);
+  // Always kept, whatever the budget: why a coverage check failed, and the lines each failure's summary quotes (the assertion's values).
+  const explained = [...coverageShortfalls(lines), ...messageLines(lines, summary)];
   for (const size of BLOCK_SIZES) {
     const kept = keptLines(lines, marks, size);
-    for (const i of coverage) kept.add(i);
+    for (const i of explained) kept.add(i);
     const rendered = render(lines, kept);
     if (rendered.length <= budget || size === 1) return rendered;
   }
@@ -47,6 +48,27 @@ function failureStarts(lines: readonly string[], summary: TestSummary): number[]
     if (FAILURE_LINE.test(l) && !NOISE.test(l)) starts.add(i);
   });
   return [...starts].sort((a, b) => a - b);
+}
+
+/** How far below a failure's start its message lines are looked for (a jest block with a long diff). */
+const MESSAGE_REACH = 40;
+
+/**
+ * The output lines a failure's message was read from (jest's `Expected value to be:` and the value
+ * below it, a pytest `E` line): found below the failure's start by their text, so a short budget
+ * that keeps two lines of each failure still keeps its values.
+ */
+function messageLines(lines: readonly string[], summary: TestSummary): number[] {
+  const found: number[] = [];
+  for (const f of summary.failures) {
+    if (f.line === undefined || !f.message) continue;
+    const wanted = new Set(f.message.split('\n').map((l) => l.trim().replace(/\.\.\.$/, '')));
+    for (let i = f.line + 1; i < Math.min(lines.length, f.line + MESSAGE_REACH); i++) {
+      const line = lines[i]!.trim();
+      if (line && (wanted.has(line) || wanted.has(line.slice(0, 237)))) found.push(i);
+    }
+  }
+  return found;
 }
 
 /**

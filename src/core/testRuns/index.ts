@@ -16,9 +16,10 @@ export { summarizeTestOutput, type TestFailure, type TestSummary } from './runne
 export { failureExcerpt } from './excerpt';
 export { COVERAGE_STEP, failingStep, stepAfterTests } from './failingStep';
 export { judgesWholeTree, narrowedTestsPassed, narrowedVerdict } from './wholeTreeSteps';
-export { isNarrowed, narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
+export { directRunnerCommand, isNarrowed, narrowCommand, narrowingIgnored, runnerOfCommand, type CountedRun, type TestNarrowing } from './narrowing';
 export { classifySteps, reportOf, stepWithFiles, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
 export { baselineNote } from './baselineNote';
+export { mentionsTest, NAMING_RULE } from './mention';
 export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
 export { isTestFile, relatedTestFiles, type TestFileSource } from './related';

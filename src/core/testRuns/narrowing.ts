@@ -92,3 +92,50 @@ function goPackages(files: readonly string[]): string[] {
 export function quote(word: string): string {
   return /^[\w./:=@%+,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A test run's count, for telling whether a narrowed run narrowed: how many tests its runners counted, and whether it ran to its end. */
+export interface CountedRun {
+  /** Tests counted over every command (passed, failed, skipped); undefined when an output gave no count. */
+  tests?: number;
+  /** Every command exited 0: nothing stopped it early. */
+  passed: boolean;
+}
+
+/**
+ * Whether a narrowed run ignored its narrowing (a glob before the file argument, a flag the runner
+ * lacks): it counted at least as many tests as the last whole-suite run that ran to its end. Said
+ * only when both counts are known and complete: a failing run may have stopped early (a chained
+ * `TZ=a jest x && TZ=b jest x && jest` stops at its first failing link, before the narrowed one),
+ * so its count says nothing about what the narrowing did. When in doubt, it was not ignored.
+ */
+export function narrowingIgnored(wholeSuiteTests: number | undefined, narrowed: CountedRun): boolean {
+  if (wholeSuiteTests === undefined || wholeSuiteTests <= 0 || narrowed.tests === undefined || !narrowed.passed) return false;
+  return narrowed.tests >= wholeSuiteTests;
+}
+
+/** How a runner is called directly, without the project's script around it (what the model can run with run_command). */
+const DIRECT_CALL: Partial<Record<TestFramework, string>> = {
+  jest: 'npx jest',
+  vitest: 'npx vitest run',
+  mocha: 'npx mocha',
+  node: 'node --test',
+  tap: 'npx tap',
+  tape: 'npx tape',
+  pytest: 'python -m pytest',
+  unittest: 'python -m unittest',
+  go: 'go test',
+  cargo: 'cargo test',
+  prove: 'prove',
+};
+
+/**
+ * The runner itself, aimed at the narrowing (`npx tape test/stringify.js` for a script running
+ * `nyc tape 'test/**\/*.js'`): what to run with run_command when the configured command cannot be
+ * narrowed. Undefined when the runner is not known or cannot take the narrowing.
+ */
+export function directRunnerCommand(runner: TestFramework | undefined, n: TestNarrowing): string | undefined {
+  const base = runner && DIRECT_CALL[runner];
+  if (!base) return undefined;
+  const aimed = narrowCommand(base, runner, n);
+  return 'command' in aimed ? aimed.command : undefined;
+}

@@ -4,10 +4,12 @@ import {
   describeTestCommand,
   failingStep,
   failuresWorthRerun,
+  directRunnerCommand,
   formatTestSummary,
   isNarrowed,
   narrowCommand,
   narrowedTestsPassed,
+  narrowingIgnored,
   reportOf,
   reportPassed,
   rerunVerdict,
@@ -100,11 +102,13 @@ export async function runConfiguredTests(
   // A runner that ignores the narrowing (a glob before the file argument, a flag it lacks) runs the
   // whole suite: said as such, counted as a whole run, never labelled "part of the suite", and remembered.
   const counted = testsCounted(results);
-  const notNarrowed = !!aim && ranAsManyAsWholeSuite(ctx, counted);
+  const ranToEnd = results.every((r) => r.exitCode === 0);
+  const notNarrowed = !!aim && narrowingIgnored(ctx.run.wholeSuiteTests, { tests: counted, passed: ranToEnd });
   if (notNarrowed) for (const c of commands) (ctx.run.narrowingIgnored ??= new Set()).add(c);
   if (!aim || notNarrowed) {
     ctx.run.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
-    if (counted !== undefined) ctx.run.wholeSuiteTests = counted;
+    // Only a whole run that ran to its end counts the whole suite (a failing chain stops at its first failing link).
+    if (counted !== undefined && ranToEnd) ctx.run.wholeSuiteTests = counted;
   }
   const report = reportOf(results, {
     narrowed: !!aim && !notNarrowed,
@@ -115,26 +119,28 @@ export async function runConfiguredTests(
   });
   // A narrowed run is judged by its tests: a coverage threshold or a lint of untouched files is the whole suite's to judge (wholeTreeSteps.ts).
   const passed = reportPassed(report) || narrowedTestsPassed(report);
-  const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs });
+  const direct = notNarrowed && aim ? directRunnerCommand(await runnerOf(ctx, commands[0]!), aim) : undefined;
+  const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs, direct });
   const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
-}
-
-/** A narrowed run that counted as many tests as the last whole-suite run did not narrow (its runner ignored the arguments). */
-function ranAsManyAsWholeSuite(ctx: ToolContext, counted: number | undefined): boolean {
-  return counted !== undefined && ctx.run.wholeSuiteTests !== undefined && counted >= ctx.run.wholeSuiteTests;
 }
 
 /** What part of the suite ran, after the headline: narrowed, not narrowed though asked, or whole directly (said once a run). */
 function scopeNote(
   ctx: ToolContext,
-  s: { aim?: TestNarrowing; notNarrowed: boolean; wholeDirectly: boolean; counted?: number; notes: string[]; narrowedAs?: string },
+  s: { aim?: TestNarrowing; notNarrowed: boolean; wholeDirectly: boolean; counted?: number; notes: string[]; narrowedAs?: string; direct?: string },
 ): string {
-  if (s.notNarrowed)
+  if (s.notNarrowed) {
+    // Who narrowed: PatchPilot itself after an edit (narrowedAs), or the model's run_tests arguments.
+    const who = s.narrowedAs ? 'the run after your edit was narrowed to the related tests' : 'your run_tests call was narrowed';
+    const how = s.direct
+      ? `call the runner itself with run_command, e.g. \`${s.direct}\``
+      : "call the runner itself with run_command and the runner's own arguments";
     return (
-      ` (asked to narrow, but the runner ran ${s.counted} tests, as many as the whole suite: it did not take the narrowing; ` +
-      'the next runs of this command in this run go whole directly; to run part of the suite, call the runner itself with run_command)'
+      ` (${who}, but the test command ran ${s.counted} tests, as many as the whole suite: it did not take the narrowing; ` +
+      `the next runs of this command in this run go whole directly; to run part of the suite, ${how})`
     );
+  }
   if (s.aim) return ` (${[s.narrowedAs ?? 'narrowed run: part of the suite', ...s.notes].join('; ')})`;
   if (!s.wholeDirectly || ctx.run.narrowingIgnoredSaid) return '';
   ctx.run.narrowingIgnoredSaid = true;
@@ -151,18 +157,33 @@ function headline(report: TestRunReport, results: readonly TestCommandResult[], 
 
 /**
  * The runner behind a configured command: the one its last output showed, the one it names, or
- * for a package script (`npm test`) the one the script names in package.json.
+ * for a package script (`npm test`, `npm run tests-only`) the one the script names in package.json,
+ * following scripts that run other scripts (`"test": "npm run tests-only"`, `"tests-only": "nyc tape 'test/**\/*.js'"`).
  */
 export async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
   const known = ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured);
-  if (known || !/^\s*(npm|pnpm|yarn|bun)( run)? test\s*$/.test(configured)) return known;
+  if (known || !scriptOf(configured)) return known;
   try {
     const manifest = JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> };
-    const script = manifest.scripts?.test;
-    return typeof script === 'string' ? runnerOfCommand(script) : undefined;
+    let command = configured;
+    for (let depth = 0; depth < 4; depth++) {
+      const name = scriptOf(command);
+      const script = name ? manifest.scripts?.[name] : undefined;
+      if (typeof script !== 'string') return undefined;
+      const runner = runnerOfCommand(script);
+      if (runner) return runner;
+      command = script;
+    }
+    return undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The package script a command runs (`npm test` → test, `npm run --silent tests-only` → tests-only), or undefined. */
+function scriptOf(command: string): string | undefined {
+  const m = /(?:^|&&|;)\s*(?:npm|pnpm|yarn|bun)\s+(?:test|run(?:-script)?\s+(?:--?[\w-]+\s+)*([\w:.-]+))\s*$/.exec(command.trim());
+  return m ? (m[1] ?? 'test') : undefined;
 }
 
 /** One command's run; its test-finished event says whether it ran the whole suite (not aimed, or aimed and the runner ignored it). */
@@ -170,7 +191,7 @@ async function runOneTestCommand(ctx: ToolContext, configured: string, command: 
   const run = await runGuardedTestCommand(ctx, command, () => ctx.emit?.({ type: 'test-started', command }), configured);
   const summary = summarizeTestOutput(run.output);
   if (summary.framework) (ctx.run.testRunners ??= new Map()).set(configured, summary.framework);
-  const whole = !aimed || ranAsManyAsWholeSuite(ctx, testsCounted([{ summary }]));
+  const whole = !aimed || narrowingIgnored(ctx.run.wholeSuiteTests, { tests: testsCounted([{ summary }]), passed: run.exitCode === 0 });
   const finished = { command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output, whole };
   ctx.emit?.({ type: 'test-finished', ...finished });
   return { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };

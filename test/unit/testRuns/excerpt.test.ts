@@ -67,4 +67,15 @@ describe('a coverage threshold that failed the run', () => {
     assert.doesNotMatch(text, /compare-module-17\.js/, 'fully covered rows are dropped');
     assert.doesNotMatch(text, /# time=/, 'timings of passing files are dropped');
   });
+
+  test("jest's values stay under every failure when the budget keeps only a few lines of each (dayjs, 10 failures listed twice)", () => {
+    const output = fixture('jest22-chained-whole.txt');
+    const excerpt = failureExcerpt(output, summarizeTestOutput(output), 6000);
+    assert.ok(excerpt.length <= 6000, `${excerpt.length} chars`);
+    assert.match(
+      excerpt,
+      /● DST, a time that never existed Fall Back › 2012-11-04 01:59:59\n.*\n {4}Expected value to be:\n {6}"2012-11-04T01:59:59-04:00"\n {4}Received:\n {6}"2012-11-04T01:59:59-05:00"/,
+    );
+    assert.match(excerpt, /^Tests: {7}10 failed, 555 passed, 565 total$/m);
+  });
 });

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { narrowCommand, runnerOfCommand, summarizeTestOutput } from '../../../src/core/testRuns';
+import { directRunnerCommand, narrowCommand, narrowingIgnored, runnerOfCommand, summarizeTestOutput } from '../../../src/core/testRuns';
 
 describe('narrowing a test command per runner', () => {
   const cases: [command: string, runner: Parameters<typeof narrowCommand>[1], narrowing: Parameters<typeof narrowCommand>[2], expected: string][] = [
@@ -46,5 +46,23 @@ describe('narrowing a test command per runner', () => {
       (narrowCommand('prove -v t/', undefined, { name: 'math works' }) as { error: string }).error,
       /prove has no test-name filter: pass the test's files/,
     );
+  });
+});
+
+describe('whether a narrowed run took its narrowing', () => {
+  test('ignored only when both counts are known and both runs ran to their end', () => {
+    assert.equal(narrowingIgnored(3, { tests: 3, passed: true }), true);
+    assert.equal(narrowingIgnored(565, { tests: 30, passed: true }), false);
+    // dayjs: a chained `npm test` stops at its first failing jest run, before the narrowed one: its count says nothing.
+    assert.equal(narrowingIgnored(5, { tests: 5, passed: false }), false);
+    assert.equal(narrowingIgnored(undefined, { tests: 5, passed: true }), false, 'no complete whole-suite count yet');
+    assert.equal(narrowingIgnored(5, { passed: true }), false, 'the narrowed output gave no count');
+  });
+
+  test('the runner itself, aimed at the narrowing, for run_command', () => {
+    assert.equal(directRunnerCommand('tape', { files: ['test/stringify.js'] }), 'npx tape test/stringify.js');
+    assert.equal(directRunnerCommand('jest', { files: ['test/plugin/utc.test.js'], name: 'utcOffset' }), 'npx jest test/plugin/utc.test.js -t utcOffset');
+    assert.equal(directRunnerCommand('tape', { name: 'adds' }), undefined, 'tape cannot take a name alone');
+    assert.equal(directRunnerCommand(undefined, { files: ['a.js'] }), undefined);
   });
 });

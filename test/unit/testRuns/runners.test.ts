@@ -18,6 +18,9 @@ describe('runner summaries from recorded output', () => {
     ['node-tap.txt', 'node', 1, 2, 1],
     ['node-spec.txt', 'node', 1, 2, 1],
     ['jest.txt', 'jest', 1, 2, 1],
+    // dayjs's `npm test` chains jest runs (`TZ=... jest ... && ... && jest`): every run's `Tests:` line counts.
+    ['npm-jest22-chained.txt', 'jest', 14, 1, undefined],
+    ['jest22-chained-whole.txt', 'jest', 560, 10, undefined],
     ['vitest.txt', 'vitest', 1, 2, 1],
     ['mocha.txt', 'mocha', 1, 1, 1],
     ['pytest.txt', 'pytest', 1, 3, 2],
@@ -57,6 +60,8 @@ describe('runner summaries from recorded output', () => {
   test('jest, vitest, mocha, node spec: the matcher values under each name', () => {
     assert.deepEqual(names('jest.txt'), ['subtracts wrong', 'suite › objects']);
     assert.match(messageOf('jest.txt'), /Expected: 3\nReceived: 2/);
+    // jest 22 prints the values on the indented lines under `Expected value to be:` and `Received:`.
+    assert.match(messageOf('npm-jest22-chained.txt'), /Expected value to be:\n {2}"2012-03-11T00:59:59-05:00"\nReceived:\n {2}"2012-03-11T01:59:59-05:00"/);
     assert.deepEqual(names('vitest.txt'), ['math.test.js > subtracts wrong', 'math.test.js > suite > objects']);
     assert.match(messageOf('vitest.txt'), /expected 2 to be 3/);
     assert.deepEqual(names('mocha.txt'), ['math subtracts wrong']);

@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { runTestsTool } from '../../../src/core/tools/runTests';
-import { writeFileSync } from 'node:fs';
+import { runConfiguredTests, runnerOf, runTestsTool } from '../../../src/core/tools/runTests';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { makeContext, settingsWith, tempWorkspace } from './helpers';
 
@@ -30,7 +30,12 @@ for (const [script, narrows] of [
       if (narrows) {
         assert.match(aimed.output, /narrowed run: part of the suite/);
       } else {
-        assert.match(aimed.output, /ran 3 tests, as many as the whole suite: it did not take the narrowing/);
+        assert.match(
+          aimed.output,
+          /your run_tests call was narrowed, but the test command ran 3 tests, as many as the whole suite: it did not take the narrowing/,
+        );
+        // The runner is known from its output (tape's trailer): the model is told the command that narrows.
+        assert.match(aimed.output, /to run part of the suite, call the runner itself with run_command, e\.g\. `npx tape a\.test\.js`/);
         assert.doesNotMatch(aimed.output, /narrowed run: part of the suite/);
       }
     } finally {
@@ -86,6 +91,51 @@ test('a command that ignored narrowing is remembered: the next narrowed run goes
       { command: 'node loud.js', whole: true },
       { command: 'node loud.js', whole: true },
     ]);
+  } finally {
+    ws.cleanup();
+  }
+});
+
+test('a whole run that failed (a chain stopped at its first failing link) is no measure of the suite: the narrowed run after it is not called ignored', async () => {
+  // Like dayjs's `TZ=a jest x && TZ=b jest x && jest`: while FAIL.flag exists the first link fails and
+  // the chain stops after 2 tests; fixed, the links run and the narrowed last one adds 1 test (3 > 2).
+  const CHAIN = `const fail = require('fs').existsSync('FAIL.flag'); const n = fail ? 2 : process.argv.length > 2 ? 3 : 12; console.log('TAP version 13'); for (let i = 1; i <= n; i++) console.log((fail && i === 2 ? 'not ok ' : 'ok ') + i + ' - t' + i); console.log('1..' + n); console.log('# tests ' + n); console.log('# pass  ' + (fail ? 1 : n)); if (fail) { console.log('# fail  1'); process.exitCode = 1; }\n`;
+  const ws = tempWorkspace({ 'chain.js': CHAIN, 'FAIL.flag': '' });
+  try {
+    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node chain.js'] } }) });
+    assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, false);
+    rmSync(path.join(ws.root, 'FAIL.flag'));
+    const aimed = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
+    assert.equal(aimed.ok, true, aimed.output);
+    assert.match(aimed.output, /narrowed run: part of the suite/);
+    assert.doesNotMatch(aimed.output, /did not take the narrowing/);
+    assert.equal(ctx.run.narrowingIgnored, undefined);
+  } finally {
+    ws.cleanup();
+  }
+});
+
+test('the runner behind a package script that runs another script (qs: npm test → npm run tests-only → nyc tape)', async () => {
+  const scripts = { test: 'npm run --silent tests-only', 'tests-only': "nyc tape 'test/**/*.js'" };
+  const ws = tempWorkspace({ 'package.json': JSON.stringify({ name: 'x', scripts }) });
+  try {
+    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    assert.equal(await runnerOf(ctx, 'npm test'), 'tape');
+    assert.equal(await runnerOf(ctx, 'npm run tests-only'), 'tape');
+    assert.equal(await runnerOf(ctx, 'npm run lint'), undefined);
+  } finally {
+    ws.cleanup();
+  }
+});
+
+test('when PatchPilot narrowed the run after an edit itself, the note says so, not that the model asked', async () => {
+  const ws = tempWorkspace({ 'deaf.js': DEAF });
+  try {
+    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node deaf.js'] } }) });
+    assert.equal((await runConfiguredTests(ctx)).ok, true);
+    const after = await runConfiguredTests(ctx, { files: ['a.test.js'] }, { narrowedAs: 'after the edit: the related tests' });
+    assert.match(after.output, /\(the run after your edit was narrowed to the related tests, but the test command ran 3 tests/);
+    assert.doesNotMatch(after.output, /asked to narrow|your run_tests call/);
   } finally {
     ws.cleanup();
   }

@@ -1,12 +1,13 @@
-import { addFailure, brief, countOf, type TestFailure, type TestSummary, optional } from './types';
+import { addFailure, brief, countOf, optional, sumOf, type TestFailure, type TestSummary } from './types';
 
 /**
  * Jest: `● suite › test` blocks with the matcher's Expected/Received lines, `FAIL path` naming the
  * file they are in, and the `Tests: 2 failed, 1 skipped, 1 passed, 4 total` line.
  */
 export function jest(text: string, lines: readonly string[]): TestSummary | undefined {
-  const totals = /^Tests:\s+(.*\btotal)$/m.exec(text);
-  if (!totals) return undefined;
+  // A chained `npm test` (`TZ=... jest a && TZ=... jest b && jest`) prints one summary a run: the counts are their sum.
+  const totals = [...text.matchAll(/^Tests:\s+(.*\btotal)$/gm)].map((m) => m[1]!);
+  if (!totals.length) return undefined;
   const failures: TestFailure[] = [];
   let file: string | undefined;
   for (let i = 0; i < lines.length; i++) {
@@ -16,22 +17,32 @@ export function jest(text: string, lines: readonly string[]): TestSummary | unde
     if (!m || /^Console$|^Test suite failed to run$/.test(m[1]!.trim())) continue;
     addFailure(failures, { name: m[1]!.trim(), message: matcherLines(lines, i + 1), ...(file ? { file } : {}), line: i });
   }
+  const total = (re: RegExp) => sumOf(...totals.map((t) => countOf(t, re)));
   return {
     framework: 'jest',
-    passed: countOf(totals[1], /(\d+) passed/) ?? 0,
-    failed: countOf(totals[1], /(\d+) failed/) ?? 0,
-    ...optional('skipped', countOf(totals[1], /(\d+) skipped/)),
+    passed: total(/(\d+) passed/) ?? 0,
+    failed: total(/(\d+) failed/) ?? 0,
+    ...optional('skipped', total(/(\d+) skipped/)),
     failures,
   };
 }
 
-/** The matcher line and its values (`Expected: 3`, `Received: 2`, a diff's -/+ lines), up to the code frame. */
+/**
+ * The matcher line and its values, up to the code frame: `Expected: 3` / `Received: 2`, a diff's
+ * -/+ lines, and older jest's (22) `Expected value to be:` / `Received:` whose values are the
+ * indented lines below the label.
+ */
 function matcherLines(lines: readonly string[], from: number): string | undefined {
   const kept: string[] = [];
+  let underLabel = false;
   for (let i = from; i < Math.min(lines.length, from + 30); i++) {
     const line = lines[i]!.trim();
     if (/^\s*● /.test(lines[i]!) || /^>?\s*\d+ \|/.test(line) || /^at /.test(line)) break;
-    if (/^(expect\(|Expected|Received|[-+] |\w*Error\b|thrown:)/.test(line) && !/^[-+] (Expected|Received)\s+[-+] \d+$/.test(line)) kept.push(line);
+    const matcher = /^(expect\(|Expected|Received|[-+] |\w*Error\b|thrown:)/.test(line) && !/^[-+] (Expected|Received)\s+[-+] \d+$/.test(line);
+    if (matcher) kept.push(line);
+    else if (underLabel && line) kept.push(`  ${line}`);
+    // A label ending in a colon (`Expected value to be:`) has its value on the lines below, until a blank line.
+    underLabel = matcher ? /^(Expected|Received)\b.*:$/.test(line) : underLabel && !!line;
   }
-  return brief(kept, 5);
+  return brief(kept, 7);
 }

@@ -9,7 +9,10 @@
  *  (c) the share of prompt tokens reusable as a provider's cached prefix over a 40-step run, at 8k,
  *      32k and 128k windows (cachePrefix.ts).
  *  (d) a command step's own cost (protected guard, checkpoint) and a restore at 1k/10k/100k files (checkpoints.ts).
- * Env: BENCH_STEPS (default 200), BENCH_ROWS (default 100000), BENCH_PART=cache or checkpoints for table (c) or (d) alone.
+ *  (e) a workspace's first checkpoint beside shadow git's and OpenCode's snapshot (firstCheckpoint.ts).
+ * Env: BENCH_STEPS (default 200), BENCH_ROWS (default 100000), BENCH_PART=cache, checkpoints or
+ * first-checkpoint for table (c), (d) or (e) alone (the 100k row of (e):
+ * BENCH_PART=first-checkpoint BENCH_FIRST_SIZES=100000, see firstCheckpoint.ts for its other settings).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

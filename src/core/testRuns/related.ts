@@ -81,6 +81,11 @@ function moduleName(rel: string): string {
   return (base === 'index' || base === '__init__') && parts.length > 1 ? parts.at(-2)! : base;
 }
 
+/** The test file is named after the module or mirrors its path (the judgement by names alone, no reads): `test/bin/semver.js` tests `bin/semver.js`. */
+export function testsByName(test: string, module: string): boolean {
+  return sameName(test, moduleName(module)) || mirrors(test, module);
+}
+
 function sameName(test: string, name: string): boolean {
   const base = test
     .split('/')

@@ -28,6 +28,8 @@ export interface TestRunReport {
   aimedAt: string[];
   /** The runners' counts over every command, when each command's output gave them. */
   counts?: { passed: number; failed: number };
+  /** The files the run had changed when the tests ran, when the caller tracks them (preExisting.ts: whose a failure is). */
+  changedFiles?: string[];
 }
 
 export interface ReportOptions {
@@ -41,6 +43,7 @@ export interface ReportOptions {
 
 export function reportOf(results: readonly TestCommandResult[], options: ReportOptions): TestRunReport {
   const flaky = new Set(options.flaky ?? []);
+  const changed = options.changedFiles ? [...options.changedFiles] : undefined;
   const failures = results.flatMap((r) => r.summary.failures);
   const names = failures.map((f) => f.name);
   const files = Object.fromEntries(failures.filter((f) => f.file).map((f) => [f.name, f.file!]));
@@ -50,8 +53,8 @@ export function reportOf(results: readonly TestCommandResult[], options: ReportO
     failedNaming.flatMap((r, i) => {
       const step = steps[i];
       // Without the changed files (a caller that does not track them) no step is judged by its files.
-      const named = step && options.changedFiles ? filesNamedByCheck(outputAfterTests(r.output), options.root) : [];
-      return step && named.length ? [[step, { named, changed: changedAmong(named, options.changedFiles ?? []) }]] : [];
+      const named = step && changed ? filesNamedByCheck(outputAfterTests(r.output), options.root) : [];
+      return step && named.length ? [[step, { named, changed: changedAmong(named, changed ?? []) }]] : [];
     }),
   );
   return {
@@ -64,6 +67,7 @@ export function reportOf(results: readonly TestCommandResult[], options: ReportO
     ...(Object.keys(stepFiles).length ? { stepFiles } : {}),
     aimedAt: options.aimedAt ?? [],
     ...countsOf(results),
+    ...(changed ? { changedFiles: changed } : {}),
   };
 }
 

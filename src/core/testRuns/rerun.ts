@@ -14,11 +14,14 @@ import { narrowedTestsPassed } from './wholeTreeSteps';
 import type { TestFailure } from './runners';
 import type { TestCommandResult } from './summary';
 
-/** The failures of `first` that no failure before the run explains (all of them without a baseline). */
-export function failuresWorthRerun(first: TestCommandResult, baseline: TestRunReport | undefined): TestFailure[] {
+/**
+ * The failures of `first` that no failure before the run explains (all of them without a baseline);
+ * `changedFiles`: the run's, so that a failure in a cut-off file the run touched is rerun (preExisting.ts).
+ */
+export function failuresWorthRerun(first: TestCommandResult, baseline: TestRunReport | undefined, changedFiles?: Iterable<string>): TestFailure[] {
   const failures = first.summary.failures;
   if (!baseline) return failures;
-  const fresh = new Set(classifyFailures(reportOf([first], { narrowed: false }), baseline).fresh);
+  const fresh = new Set(classifyFailures(reportOf([first], { narrowed: false, ...(changedFiles ? { changedFiles } : {}) }), baseline).fresh);
   return failures.filter((f) => fresh.has(f.name));
 }
 

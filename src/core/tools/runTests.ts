@@ -206,7 +206,7 @@ async function runOneTestCommand(ctx: ToolContext, configured: string, command: 
 async function rerunFailures(ctx: ToolContext, configured: string, first: TestCommandResult): Promise<{ flaky: string[]; text: string } | undefined> {
   const { framework } = first.summary;
   if (first.summary.failures.length === 0) return undefined;
-  const failures = failuresWorthRerun(first, ctx.run.testBaseline?.());
+  const failures = failuresWorthRerun(first, ctx.run.testBaseline?.(), ctx.run.changedFiles);
   if (failures.length === 0) return { flaky: [], text: 'not rerun: every failure already failed before the run' };
   const files = framework === 'pytest' ? failures.map((f) => f.name) : failures.map((f) => f.file);
   if (files.some((f) => !f)) return undefined;

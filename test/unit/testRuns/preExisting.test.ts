@@ -84,6 +84,64 @@ describe('a pre-existing failure whose name drifts between runs', () => {
   });
 });
 
+describe("node-tap 14's 30 s per-file timeout cuts a different subtest each run", () => {
+  // semver at 9ab7b71, `tap --no-coverage --timeout=13 test/bin/semver.js` twice on a loaded machine
+  // (the suite's 30 s timer, scaled): the timer cut `sorting and filtering` at its end, then in the middle.
+  const cutBefore = 'test/bin/semver.js > sorting and filtering > timeout!';
+  const cutNow = 'test/bin/semver.js > sorting and filtering > 1.2.3 3.2.1 2.3.4';
+  const withChanged = (r: TestRunReport, changedFiles: string[]): TestRunReport => ({ ...r, changedFiles });
+
+  test('the subtests inside the braces node-tap 14 prints after a file are named after that file', () => {
+    assert.deepEqual(runOf('tap14-timeout-baseline.txt').failing, ['test/bin/semver.js', cutBefore]);
+    assert.deepEqual(runOf('tap14-timeout-after.txt').failing, ['test/bin/semver.js', cutNow, cutBefore]);
+    assert.equal(summarizeTestOutput(fixture('tap14-timeout-after.txt')).failures[1]!.file, 'test/bin/semver.js');
+  });
+
+  test('the run changed other files: the other subtest the timer cut is the same timeout, and the finish is accepted', () => {
+    const baseline = runOf('tap14-timeout-baseline.txt');
+    const after = withChanged(runOf('tap14-timeout-after.txt'), ['classes/range.js', 'internal/re.js']);
+    assert.deepEqual(classifyFailures(after, baseline), { fresh: [], preExisting: ['test/bin/semver.js', cutBefore], inFailedFile: [cutNow] });
+    const tests = ledger(baseline, after);
+    assert.equal(tests.outcome, 'known-failures');
+    assert.deepEqual(tests.failures.new, []);
+    assert.equal(new FinishGate().check(tests, 'Fixed the range parser; test/bin/semver.js hits the 30 s timeout under load, as before.'), undefined);
+  });
+
+  test('the run changed the timed-out file, or the module it tests: what fails there may be its doing, so it is new', () => {
+    const baseline = runOf('tap14-timeout-baseline.txt');
+    for (const changed of [['test/bin/semver.js'], ['bin/semver.js']]) {
+      const after = withChanged(runOf('tap14-timeout-after.txt'), changed);
+      assert.deepEqual(classifyFailures(after, baseline).fresh, [cutNow], changed[0]);
+      assert.equal(ledger(baseline, after).outcome, 'failed');
+    }
+  });
+
+  test('a file that failed as a whole before (killed before any subtest reported) counts as cut off too', () => {
+    const baseline = named(['test/bin/semver.js'], {});
+    const after = withChanged(runOf('tap14-timeout-after.txt'), ['classes/range.js']);
+    assert.deepEqual(classifyFailures(after, baseline).fresh, []);
+  });
+});
+
+describe('a file that failed before for a named reason', () => {
+  // node-tap 14 on test/parse.js (two real runs): `pads a short version` failed before the run, `reads a zero` after.
+  test('another subtest failing now is a different, named reason: new, although the file failed before', () => {
+    const baseline = runOf('tap14-named-before.txt');
+    const after = { ...runOf('tap14-named-after.txt'), changedFiles: ['lib/other.js'] };
+    assert.deepEqual(baseline.failing, ['test/parse.js', 'test/parse.js > parse > pads a short version']);
+    assert.deepEqual(classifyFailures(after, baseline), { fresh: ['test/parse.js > parse > reads a zero'], preExisting: ['test/parse.js'], inFailedFile: [] });
+    assert.equal(ledger(baseline, after).outcome, 'failed');
+  });
+
+  test('a timeout in that file now names no reason of its own: the known failure drifting, unless the run touched the file', () => {
+    const baseline = runOf('tap14-named-before.txt');
+    const timedOut = 'test/parse.js > parse > timeout!';
+    const after = (changedFiles: string[]) => ({ ...named([timedOut], { [timedOut]: 'test/parse.js' }), changedFiles });
+    assert.deepEqual(classifyFailures(after(['lib/other.js']), baseline).inFailedFile, [timedOut]);
+    assert.deepEqual(classifyFailures(after(['parse.js']), baseline).fresh, [timedOut]);
+  });
+});
+
 describe('a step that is not the test runner fails after every test passed', () => {
   test('npm posttest lint after node-tap 16 passed 81 files: tests passed, the step is named, and it is the baseline state when it failed then too', () => {
     const r = runOf('npm-tap16-posttest-lint.txt');

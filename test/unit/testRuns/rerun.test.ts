@@ -47,6 +47,17 @@ describe('which failures are rerun', () => {
     );
   });
 
+  test('in a file the baseline saw cut off by its timer, a new name is rerun only when the run changed that file or the module it tests', () => {
+    const baseline = reportOf([resultOf('tap14-timeout-baseline.txt')], { narrowed: false });
+    const after = resultOf('tap14-timeout-after.txt');
+    const cut = 'test/bin/semver.js > sorting and filtering > 1.2.3 3.2.1 2.3.4';
+    assert.deepEqual(failuresWorthRerun(after, baseline, ['classes/range.js']), []);
+    assert.deepEqual(
+      failuresWorthRerun(after, baseline, new Set(['bin/semver.js'])).map((f) => f.name),
+      [cut],
+    );
+  });
+
   test('failures the baseline does not know are rerun; the same failures as before are not', () => {
     const tap = resultOf('tap.txt');
     const names = tap.summary.failures.map((f) => f.name);

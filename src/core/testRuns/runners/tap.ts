@@ -12,8 +12,15 @@ export function tap(text: string, lines: readonly string[]): TestSummary | undef
   if (!isTap) return undefined;
   const failures: TestFailure[] = [];
   const chain: { indent: number; name: string }[] = [];
+  // node-tap 14 prints a file's result first and its subtests after it, in braces (`ok 2 - test/a.js # time=9ms {`,
+  // or `{` alone after the YAML block): the file heads the names inside, as `# Subtest: test/a.js` does in node-tap 16.
+  let last: { indent: number; name: string } | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
+    const brace = /^(\s*)([{}])\s*$/.exec(line);
+    if (brace?.[2] === '{' && last?.indent === brace[1]!.length) chain.push(last);
+    if (brace?.[2] === '}') popTo(chain, brace[1]!.length);
+    if (brace) continue;
     const subtest = /^(\s*)# Subtest: (.+)$/.exec(line);
     if (subtest) {
       popTo(chain, subtest[1]!.length);
@@ -23,12 +30,14 @@ export function tap(text: string, lines: readonly string[]): TestSummary | undef
     const result = /^(\s*)(not )?ok \d+(?: -)?\s*(.*?)(\s+#\s*(TODO|SKIP|time=).*)?$/i.exec(line);
     if (result) {
       const indent = result[1]!.length;
-      const name = result[3]!.trim();
+      const name = result[3]!.trim().replace(/\s*\{$/, '');
       const directive = result[5]?.toUpperCase();
       if (result[2] && directive !== 'TODO' && directive !== 'SKIP' && isLeaf(lines, i, indent))
         addFailure(failures, leafFailure(lines, i, chain, indent, name));
       // The parent's own line closes its subtest.
       if (chain.length && chain[chain.length - 1]!.indent === indent && chain[chain.length - 1]!.name === name) chain.pop();
+      last = { indent, name };
+      if (/\s\{\s*$/.test(line)) chain.push(last);
       continue;
     }
     // tape names its tests in plain comments (`# subtracts wrong`) before their assertions.

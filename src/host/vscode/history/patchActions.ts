@@ -26,6 +26,8 @@ export interface PatchActionsDeps {
   log: vscode.LogOutputChannel;
   /** The window's patch states: Apply Again and Revert change a patch's state in every view. */
   states?: PatchStates;
+  /** Apply Again went in: the chat says so (as it says an undo) and the model hears of it. */
+  reapplied?(label: string, files: readonly string[]): void;
 }
 
 const done = (message: string): OperationResult => ({ ok: true, message });
@@ -97,6 +99,7 @@ export class PatchActions {
     } catch (err) {
       this.d.log.warn(`the ${outcome === 'reapplied' ? 'Apply Again' : 'Revert'} of the patch to ${label} is not in the history: ${errorMessage(err)}`);
     }
+    if (outcome === 'reapplied') this.d.reapplied?.(label, patch.files);
     const at = Date.now();
     this.d.states?.change(
       outcome === 'reapplied'

@@ -115,6 +115,11 @@ export class ChatController extends Disposable {
     return this.services.restores;
   }
 
+  /** The history's Apply Again wrote a patch again: the chat and the model learn of it (userActionNews.ts). */
+  patchReapplied(label: string, files: readonly string[]): void {
+    this.userActions.patchReapplied(label, files);
+  }
+
   /** Undo Patch on a written patch's item in the chat. */
   async undoPatch(key: string): Promise<{ ok: boolean; message: string }> {
     if (!this.services.undo) return { ok: false, message: 'Undo is not available in this window.' };

@@ -1,7 +1,7 @@
 /**
  * What the user did outside the agent's run that the model must hear of: tests run on the user's
- * save (only when the result is news to the model) and patches the user undid (also recorded with
- * the run that wrote them in the history). The chat shows each with a notice saying when the model
+ * save (only when the result is news to the model), patches the user undid (also recorded with
+ * the run that wrote them in the history) and patches the user applied again from the history. The chat shows each with a notice saying when the model
  * hears of it. One concept, kept out of ChatController, which owns the chat's run and its state.
  */
 import type * as vscode from 'vscode';
@@ -81,5 +81,20 @@ export class UserActionNews {
     }
     this.deps.entry({ kind: 'event', event: { type: 'patch/undone', undoKey: key, files, ...written } });
     this.deps.notice('info', `You undid the patch to ${label}; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`);
+  }
+
+  /**
+   * A patch was applied again (the history's Apply Again, recorded with its run there): the chat says
+   * so beside the undo it follows, and the model hears of it, as of an undo.
+   */
+  patchReapplied(label: string, files: readonly string[]): void {
+    const one = files.length === 1;
+    const when = this.deps.tell(
+      `[PatchPilot] The user applied your patch to ${label} again (from the history): ${one ? 'that file has' : 'those files have'} the patch's changes again. Read ${one ? 'it' : 'them'} again before you change ${one ? 'it' : 'them'}.`,
+    );
+    this.deps.notice(
+      'info',
+      `You applied the patch to ${label} again; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`,
+    );
   }
 }

@@ -107,7 +107,12 @@ export class ChatController extends Disposable {
     });
     const undos = services.undo?.onDidUndo((entry) => void this.userActions.patchUndone(entry.key, entry.label, [...entry.after.keys()]));
     // The agent hears of it from the checkpoint store's notes at its next turn (core/checkpoint/restore.ts).
-    const restoresDone = services.restores?.onDidRestore((done) => this.addEntry({ kind: 'restore', done }));
+    const restoresDone = services.restores?.onDidRestore((done) => {
+      this.addEntry({ kind: 'restore', done });
+      // The run's checkpoint points say when the step restored to began: the patches written since are the ones taken back.
+      const point = services.restores?.points(done.request.runId).find((p) => p.step >= done.request.beforeStep);
+      void this.userActions.restored(done, point?.at);
+    });
     for (const d of [testRuns, undos, restoresDone]) if (d) this._register(d);
   }
 

@@ -9,6 +9,8 @@ import type { HistoryStore } from '../../../../core/history';
 import { UNDO_STEP } from '../../../../core/history';
 import { errorMessage } from '../../../../core/base';
 import { formatTestSummary } from '../../../../core/testRuns';
+import { RESTORE_STEP } from '../../../../core/historyView';
+import type { RestoreDone } from '../../../../protocol/restore';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ChatEntry } from '../../../../protocol/chat';
 import type { TriggeredTestRun } from '../../tests/testService';
@@ -81,6 +83,25 @@ export class UserActionNews {
     }
     this.deps.entry({ kind: 'event', event: { type: 'patch/undone', undoKey: key, files, ...written } });
     this.deps.notice('info', `You undid the patch to ${label}; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`);
+  }
+
+  /**
+   * A restore to a checkpoint (or its redo) wrote files: recorded with its run, so the patches it took
+   * back are seeded as such after a reload (patches/patchSeed.ts). `since`: when the checkpoint of the
+   * step it restores to before began (undefined: the store has no such point, nothing is recorded).
+   */
+  async restored(done: RestoreDone, since: number | undefined): Promise<void> {
+    const { runId, beforeStep, redo } = done.request;
+    if (!redo && since === undefined) return;
+    const text = redo
+      ? `The user redid what the run changed from step ${beforeStep} on (the restore was undone).`
+      : `The user restored the files to before step ${beforeStep}: ${done.restored.join(', ')}.`;
+    try {
+      const store = await this.deps.history?.();
+      await store?.addStep(runId, { role: 'system', tool: RESTORE_STEP, text, arguments: { beforeStep, redo, ...(since !== undefined ? { since } : {}) } });
+    } catch (err) {
+      this.deps.log.warn(`the restore to before step ${beforeStep} is not in the history: ${errorMessage(err)}`);
+    }
   }
 
   /**

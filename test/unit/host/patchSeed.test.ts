@@ -163,7 +163,12 @@ test('a restore recorded with the run takes back the patches written since its s
           ['b.js', ['restored-away', 5_000]],
         ]),
       );
-      // The restore's redo: b.js is written again, as before the restore.
+      // Seeded after a reload, then the restore's redo in this window: b.js is back as it was.
+      const table = new PatchStateTable();
+      table.seed(seedOfRun((await store.getRun(runId))!));
+      const [back] = table.apply({ kind: 'restored', done: { request: { runId, beforeStep: 2, redo: true }, restored: ['b.js'], skipped: [], at: 5_500 } });
+      assert.deepEqual([back?.files[0], back?.state], ['b.js', 'applied']);
+      // The restore's redo recorded: b.js is written again, as before the restore.
       await restore(6_000, true);
       assert.deepEqual(
         await states(),

@@ -12,7 +12,12 @@ import type { ChatEntry } from '../../../protocol/chat';
 import type { PatchLifecycle, PatchStateView } from '../../../protocol/patchState';
 
 /** One recorded patch where it stands now, before the store words it. */
-export type SeedPatch = Omit<PatchStateView, 'key' | 'words' | 'canUndo'> & { runId: string; patchId: string };
+export type SeedPatch = Omit<PatchStateView, 'key' | 'words' | 'canUndo'> & {
+  runId: string;
+  patchId: string;
+  /** Taken back by a restore: where it stood before (its redo puts it back). */
+  beforeRestore?: PatchLifecycle;
+};
 
 export function seedOfRun(detail: Pick<RunDetail, 'run' | 'steps' | 'patches'>): SeedPatch[] {
   const written = detail.patches.flatMap((p) => {
@@ -37,26 +42,26 @@ function seedOfPatch(runId: string, p: PatchRecord, outcomes: ReadonlyMap<string
     ...notes.map((n) => ({ id: n.id, state: n.state })),
   ].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   const outcome = undoKey ? outcomes.get(undoKey) : undefined;
-  const state: PatchLifecycle =
-    outcome?.restoredAt !== undefined
-      ? 'restored-away'
-      : outcome?.undoneAt !== undefined
-        ? 'undone'
-        : outcome?.reappliedAt !== undefined
-          ? 'reapplied'
-          : p.appliedAt === null
-            ? notes.length
-              ? 'refused'
-              : 'proposed'
-            : notes.length
-              ? 'partially-applied'
-              : 'applied';
+  const written: PatchLifecycle =
+    outcome?.undoneAt !== undefined
+      ? 'undone'
+      : outcome?.reappliedAt !== undefined
+        ? 'reapplied'
+        : p.appliedAt === null
+          ? notes.length
+            ? 'refused'
+            : 'proposed'
+          : notes.length
+            ? 'partially-applied'
+            : 'applied';
+  const restored = outcome?.restoredAt !== undefined;
   return {
     runId,
     patchId: p.id,
     ...(undoKey ? { undoKey } : {}),
     files: p.files,
-    state,
+    state: restored ? 'restored-away' : written,
+    ...(restored ? { beforeRestore: written } : {}),
     hunks,
     at: outcome?.restoredAt ?? outcome?.undoneAt ?? outcome?.reappliedAt ?? p.appliedAt ?? p.time,
   };

@@ -166,11 +166,13 @@ export class PatchStateTable {
     const { runId, beforeStep, redo } = done.request;
     const changed: PatchStateView[] = [];
     for (const row of this.rows.values()) {
-      if (row.runId !== runId || row.step === undefined || row.step < beforeStep) continue;
-      if (!redo && WRITTEN.has(row.state)) {
+      if (row.runId !== runId) continue;
+      // A row seeded from the history has no step: a restore before the reload took it back, its redo may bring it back.
+      const inRange = row.step !== undefined && row.step >= beforeStep;
+      if (!redo && inRange && WRITTEN.has(row.state)) {
         row.beforeRestore = row.state;
         row.state = 'restored-away';
-      } else if (redo && row.state === 'restored-away' && row.beforeRestore) {
+      } else if (redo && (inRange || row.step === undefined) && row.state === 'restored-away' && row.beforeRestore) {
         row.state = row.beforeRestore;
         row.beforeRestore = undefined;
       } else continue;

@@ -23,9 +23,11 @@ export function recordedHunkIds(preview: Pick<ApplyResult, 'files'>, applied: re
   const out: Record<string, string> = {};
   for (const f of preview.files) {
     const ids = byPath.get(f.newPath ?? f.oldPath ?? '') ?? [];
-    f.hunks.filter((h) => h.status === 'would-apply').forEach((h, i) => {
-      if (ids[i]) out[h.id] = ids[i];
-    });
+    f.hunks
+      .filter((h) => h.status === 'would-apply')
+      .forEach((h, i) => {
+        if (ids[i]) out[h.id] = ids[i];
+      });
   }
   return out;
 }

@@ -43,11 +43,36 @@ export function testsOutcomeOfText(text: string | null | undefined): RunTestsOut
 }
 
 /**
+ * What the chat saw of a run that made no edit but ran tests (the model's run_tests): `tests` says
+ * how they went after the last edit, and with no edit that is "not run" (or the baseline's failures),
+ * which is untrue beside the chat's red test row. The chat passes this so the end line says what ran.
+ */
+export interface RunWithoutEdits {
+  /** The last test run of the run passed. */
+  testsPassed: boolean;
+}
+
+/** "no edits made; the last test run FAILED": the end line's words for a run that ran tests and edited nothing. */
+export function describeTestsWithoutEdits(seen: RunWithoutEdits): string {
+  return `no edits made; the last test run ${seen.testsPassed ? 'passed' : 'FAILED'}`;
+}
+
+/**
  * A run's end as the UI shows it: a run that finished while its last tests failed is not a success
  * (no green "finished"), and one that finished with no tests after its last edit says so in a
  * neutral tone. `tests` is absent on runs logged before it existed: the status alone decides.
+ * `withoutEdits`: the run edited nothing and ran tests ("tests failed (no edits made)", neutral: the
+ * failures are not the run's doing).
  */
-export function runEndView(status: RunEndStatus, tests: RunTestsOutcome | undefined): { label: string; tone: 'ok' | 'error' | 'info' } {
+export function runEndView(
+  status: RunEndStatus,
+  tests: RunTestsOutcome | undefined,
+  withoutEdits?: RunWithoutEdits,
+): { label: string; tone: 'ok' | 'error' | 'info' } {
+  if (withoutEdits && tests !== undefined && tests !== 'failed') {
+    const label = `${status} · tests ${withoutEdits.testsPassed ? 'passed' : 'failed'} (no edits made)`;
+    return { label, tone: status !== 'finished' ? 'error' : withoutEdits.testsPassed ? 'ok' : 'info' };
+  }
   const words =
     tests === 'passed'
       ? 'tests passed'

@@ -94,10 +94,19 @@ e2eTest(
     preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
     await byRole(chat, 'button', 'Restore to before step 2').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await byRole(chat, 'button', 'Restore to Here, before this message').waitFor({ state: 'visible' });
+    // The patch the restore took back says so after the reload too (the restore is recorded with the run).
+    await chat
+      .getByText(/taken back by a restore/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     // Redo puts the run's result back.
     await byRole(chat, 'button', 'Redo restore to before step 1').click();
     await waitFor(vs, 'the redo', () => read(vs, 'greet.js') === AFTER && read(vs, 'greet.copy.js') === AFTER);
+    await chat
+      .getByText(/taken back by a restore/)
+      .first()
+      .waitFor({ state: 'hidden', timeout: E2E_TIMEOUT });
     await chat
       .getByText(/You redid the run's changes from step 1 on/)
       .first()

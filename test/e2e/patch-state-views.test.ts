@@ -1,7 +1,7 @@
 // A patch's state is one thing in every view (code-server + Chromium, 1280x720): with the history
 // panel open on the run, Undo Patch in the chat shows there as undone without a reload; Apply Again
-// in the history brings the chat's card back to "applied again by you" with its Undo Patch, and the
-// history says so too; after a reload the chat's card still says what the history recorded last. Screenshots in the light and the dark theme. Skipped with the reason when
+// in the history brings the chat's card back to "applied again by you" with its Undo Patch, the chat
+// says "You applied the patch … again" as it says each undo, and the history says so too; after a reload the chat's card still says what the history recorded last. Screenshots in the light and the dark theme. Skipped with the reason when
 // code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
@@ -36,6 +36,9 @@ async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTim
     await vs.page.waitForTimeout(200); // polling the disk
   }
 }
+
+const UNDONE_LINE = 'You undid the patch to greet.js; the model hears of it with your next message.';
+const REAPPLIED_LINE = 'You applied the patch to greet.js again; the model hears of it with your next message.';
 
 const historyTab = (page: Page) => page.getByRole('tab', { name: /^PatchPilot History/ }).first();
 
@@ -75,6 +78,8 @@ e2eTest(
     await chat.getByText('Written to greet.js: the hunk (applied again by you)').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await detail.getByText(/1 of 1 hunks applied, later applied again by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    // Said in the chat as the undo is: the user's own actions read in order.
+    await chat.getByText(REAPPLIED_LINE).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await vs.page
       .locator('#workbench\\.parts\\.statusbar', { hasText: 'Patch to greet.js: applied again by you' })
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
@@ -92,6 +97,10 @@ e2eTest(
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();
     await waitForDisk(vs, BEFORE);
     await detail.getByText(/1 of 1 hunks applied, then undone by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    // Undo, Apply Again, Undo: the chat reads all three, in that order.
+    await chat.getByText(UNDONE_LINE).nth(1).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    const lines = await chat.getByText(/^You (undid the patch to greet\.js|applied the patch to greet\.js again)/).allTextContents();
+    assert.deepEqual(lines, [UNDONE_LINE, REAPPLIED_LINE, UNDONE_LINE]);
     await historyTab(vs.page).click();
     await vs.screenshot('patch-state-undone-again-dark');
 

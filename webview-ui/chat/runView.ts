@@ -3,7 +3,7 @@
  * items, its usage line (tokens, cost, context fill) and the line that says how it ended.
  */
 import type { AgentEvent } from '../../src/protocol/agentEvents';
-import { describeTestsOutcome, runEndView } from '../../src/protocol/runEnd';
+import { describeTestsOutcome, describeTestsWithoutEdits, runEndView } from '../../src/protocol/runEnd';
 import { badge, collapsible, el, icon } from '../shared/components';
 import type { ThinkingDisclosure } from './thinking';
 
@@ -34,6 +34,20 @@ export interface RunView {
   streamedSinceStep: boolean;
   /** The one line a long checkpoint updates in place ("Preparing checkpoints: 41,200 of 100,000 files"). */
   checkpointProgress?: HTMLElement;
+  /** The run wrote a file (a patch, write_file, edit_file): its end's test outcome is about that edit. */
+  edited: boolean;
+  /** How the run's last test run went (absent: none ran), for the end line of a run without edits. */
+  lastTestsPassed?: boolean;
+}
+
+/** The tools that write files outside the patch events (propose_patch and edit_file also send patch/applied). */
+const WRITING_TOOLS = new Set(['write_file', 'edit_file']);
+
+/** What the run's end line needs to know of its calls: an edit, and how the last tests went. */
+export function noteRunFacts(run: RunView | undefined, e: AgentEvent): void {
+  if (!run) return;
+  if (e.type === 'patch/applied' || (e.type === 'tool/finished' && e.ok && WRITING_TOOLS.has(e.name))) run.edited = true;
+  if (e.type === 'test/finished') run.lastTestsPassed = e.exitCode === 0;
 }
 
 /** A started run's section and its usage line (both still to be placed in the transcript). */
@@ -43,7 +57,18 @@ export function startRunView(e: EventOf<'run/started'>): RunView {
   const meta = el('div', 'pp-run-meta', `${e.model} · ${e.mode} mode${e.contextWindowNote ? ` · ${e.contextWindowNote}` : ''}`);
   const usage = el('div', 'pp-usage');
   root.append(meta);
-  return { root, meta, usage, model: e.model, goal: e.goal, contextWindow: e.contextWindow, text: '', tools: new Map(), streamedSinceStep: false };
+  return {
+    root,
+    meta,
+    usage,
+    model: e.model,
+    goal: e.goal,
+    contextWindow: e.contextWindow,
+    text: '',
+    tools: new Map(),
+    streamedSinceStep: false,
+    edited: false,
+  };
 }
 
 /** A tool call's collapsible item, open when the reader had it open; `onToggle` hears them open or close it. */
@@ -99,10 +124,12 @@ export function showFinalUsage(run: RunView, e: EventOf<'run/finished'>): void {
 }
 
 /** How the run ended: its status badge, reason, tests and steps. */
-export function runEndLine(e: EventOf<'run/finished'>): HTMLElement {
-  const view = runEndView(e.status, e.tests);
+export function runEndLine(e: EventOf<'run/finished'>, run?: Pick<RunView, 'edited' | 'lastTestsPassed'>): HTMLElement {
+  const withoutEdits = run && !run.edited && run.lastTestsPassed !== undefined ? { testsPassed: run.lastTestsPassed } : undefined;
+  const view = runEndView(e.status, e.tests, withoutEdits);
   const end = el('div', `pp-run-end ${view.tone === 'ok' ? 'pp-ok' : view.tone === 'error' ? 'pp-error' : 'pp-info'}`);
-  const tests = e.tests ? ` · ${describeTestsOutcome(e.tests, e.testFailures)}` : '';
+  const words = withoutEdits && e.tests !== 'failed' ? describeTestsWithoutEdits(withoutEdits) : e.tests && describeTestsOutcome(e.tests, e.testFailures);
+  const tests = words ? ` · ${words}` : '';
   end.append(badge(view.label, view.tone), document.createTextNode(` ${e.reason}${tests} · ${e.steps} step${e.steps === 1 ? '' : 's'}`));
   return end;
 }

@@ -14,7 +14,7 @@ import { PatchCard, hunkWords } from './patchCard';
 import { ChatRestorePoints } from './restorePoints';
 import { TestRows } from './testRows';
 import { answeredWords, noteLine } from './eventNotes';
-import { finishToolItem, runEndLine, showFinalUsage, showUsage, startRunView, toolItem, type RunView } from './runView';
+import { finishToolItem, noteRunFacts, runEndLine, showFinalUsage, showUsage, startRunView, toolItem, type RunView } from './runView';
 import type { RestoreControls } from '../shared/restorePreview';
 
 /** What a failed run's buttons do: run its goal again, open the settings (a server that cannot be reached). */
@@ -106,6 +106,7 @@ export class Transcript {
   /** One agent event: each kind goes to the method that draws it. */
   private event(e: AgentEvent, live: boolean): void {
     const run = this.run;
+    noteRunFacts(run, e);
     switch (e.type) {
       case 'run/started':
         return this.runStarted(e);
@@ -255,7 +256,7 @@ export class Transcript {
       reply.append(renderMarkdown(e.summary, this.onLink));
       run.root.append(reply);
     }
-    run.root.append(runEndLine(e));
+    run.root.append(runEndLine(e, run));
     if (e.status === 'failed' || e.status === 'interrupted') run.root.append(this.failedRunActions(run.goal, e.failure?.kind));
     showFinalUsage(run, e);
     this.run = undefined;

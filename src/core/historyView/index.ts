@@ -1,4 +1,4 @@
 // Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
 export { runToMarkdown } from './runMarkdown';
 export { runRowOf, runTimeline } from './timeline';
-export { patchOutcomes, type UserPatchOutcome } from './patchOutcomes';
+export { patchOutcomes, RESTORE_STEP, type UserPatchOutcome } from './patchOutcomes';

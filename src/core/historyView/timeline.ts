@@ -11,7 +11,7 @@ import { hunkId } from '../patch/describe';
 import { undoKeyOf } from '../patch/undoKey';
 import { formatTestSummary, summarizeTestOutput } from '../testRuns';
 import { hunkNoteOf } from '../history/hunkNotes';
-import { patchOutcomes, type UserPatchOutcome } from './patchOutcomes';
+import { patchOutcomes, RESTORE_STEP, type UserPatchOutcome } from './patchOutcomes';
 import {
   EARLIER_STEP,
   REASONING_STEP,
@@ -140,6 +140,7 @@ function contextStepText(s: StepRecord): string | undefined {
   if (s.tool === REASONING_STEP) return `The model's reasoning:\n${s.text ?? ''}`;
   if (s.tool === UNDO_STEP) return s.text ?? 'The user undid a patch.';
   if (s.tool === REAPPLY_STEP) return s.text ?? 'The user applied a patch again.';
+  if (s.tool === RESTORE_STEP) return s.text ?? 'The user restored the files to an earlier step.';
   return undefined;
 }
 

@@ -4,6 +4,8 @@
 export interface PatchApprovalRequest {
   patchText: string;
   preview: import('../patch/types').ApplyResult;
+  /** A recorded patch written again (the history's Apply Again): the review's decisions are that patch's. */
+  patch?: import('./diffPreview').ReviewedPatchRef;
 }
 
 export interface PatchApprovalAnswer {

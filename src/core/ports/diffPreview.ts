@@ -12,6 +12,19 @@ export interface PatchReviewRequest {
   preview: ApplyResult;
   /** One line naming the change ("apply a patch to src/a.ts"). */
   title?: string;
+  /** A recorded patch written again (the history's Apply Again): the review's decisions are that patch's. */
+  patch?: ReviewedPatchRef;
+}
+
+/**
+ * The recorded patch a review writes again, so the hunks decided in the review are that patch's
+ * (not the newest proposal's with the same hunk ids).
+ */
+export interface ReviewedPatchRef {
+  runId: string;
+  patchId: string;
+  /** The review's hunk id → the recorded patch's (what is written again is a new diff, its hunks numbered afresh). */
+  hunkIds: Readonly<Record<string, string>>;
 }
 
 /** The user's word on one hunk. */

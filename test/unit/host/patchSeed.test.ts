@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { openHistoryStore, REAPPLY_STEP, UNDO_STEP, type HistoryStore } from '../../../src/core/history';
 import { undoKeyOf } from '../../../src/core/patch';
 import { runsWithUnknownPatches, seedOfRun } from '../../../src/host/vscode/patches/patchSeed';
+import { RESTORE_STEP } from '../../../src/core/historyView';
 import { PatchStateTable } from '../../../src/host/vscode/patches/patchStateTable';
 import type { ChatEntry } from '../../../src/protocol/chat';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
@@ -124,4 +125,60 @@ test("a chat's lines name the runs whose patches the store does not know; a patc
     runsWithUnknownPatches(entries, (ref) => ref.runId === 'r1'),
     ['r2'],
   );
+});
+
+test('a restore recorded with the run takes back the patches written since its step: seeded as such after a reload; its redo brings them back', async () => {
+  await withHistoryWorkspace(async (ws) => {
+    const store = await openHistoryStore({ workspace: ws.dir, mode: 'in-process', exitHook: false });
+    try {
+      const runId = await store.startRun({ goal: 'two edits', startedAt: 1_000 });
+      const patch = (file: 'a' | 'b', time: number) =>
+        store.addPatch(runId, {
+          text: file,
+          files: [`${file}.js`],
+          acceptedHunks: [`${file}.js#1`],
+          rejectedHunks: [],
+          reversePatch: REVERSE[file],
+          appliedAt: time,
+          time,
+        });
+      await patch('a', 2_000);
+      await patch('b', 3_000);
+      await store.finishRun(runId, { status: 'finished', endedAt: 4_000 });
+      const restore = (time: number, redo: boolean) =>
+        store.addStep(runId, {
+          role: 'system',
+          tool: RESTORE_STEP,
+          text: 'restore',
+          arguments: { beforeStep: 2, redo, ...(redo ? {} : { since: 2_500 }) },
+          time,
+        });
+      // Restore to before step 2 (its checkpoint began at 2,500): b.js (written at 3,000) is taken back, a.js stays.
+      await restore(5_000, false);
+      const states = async () => new Map(seedOfRun((await store.getRun(runId))!).map((s) => [s.files[0], [s.state, s.at]]));
+      assert.deepEqual(
+        await states(),
+        new Map([
+          ['a.js', ['applied', 2_000]],
+          ['b.js', ['restored-away', 5_000]],
+        ]),
+      );
+      // Seeded after a reload, then the restore's redo in this window: b.js is back as it was.
+      const table = new PatchStateTable();
+      table.seed(seedOfRun((await store.getRun(runId))!));
+      const [back] = table.apply({ kind: 'restored', done: { request: { runId, beforeStep: 2, redo: true }, restored: ['b.js'], skipped: [], at: 5_500 } });
+      assert.deepEqual([back?.files[0], back?.state], ['b.js', 'applied']);
+      // The restore's redo recorded: b.js is written again, as before the restore.
+      await restore(6_000, true);
+      assert.deepEqual(
+        await states(),
+        new Map([
+          ['a.js', ['applied', 2_000]],
+          ['b.js', ['applied', 3_000]],
+        ]),
+      );
+    } finally {
+      await store.close();
+    }
+  });
 });

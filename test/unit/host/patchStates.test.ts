@@ -118,3 +118,56 @@ test("hunks decided in the diff editor's review are the proposal's hunk states; 
   );
   assert.deepEqual(table.reviewDecided([{ id: 'a.js#1', state: 'rejected' }], ++clock), [], 'a written patch is no longer under review');
 });
+
+test("an Apply Again's review decides the recorded patch's hunks (by its ids), not a newer proposal's with the same ids", () => {
+  const table = new PatchStateTable();
+  runWithPatch(table, { written: ['a.js#1', 'a.js#2'], total: 2 });
+  table.apply(ev({ type: 'patch/undone', undoKey: 'k1', files: ['a.js'], runId: 'r1', patchId: 'p1' }));
+  // A later proposal with the same hunk ids, still under review: the hunk match alone would pick it.
+  table.apply(ev({ type: 'patch/proposed', patchId: 'p2', ok: true, hunks: [hunk('a.js#1'), hunk('a.js#2')] }));
+  const patch = { runId: 'r1', patchId: 'p1', hunkIds: { 'a.js#1': 'a.js#1', 'a.js#2': 'a.js#2' } };
+  const [decided] = table.reviewDecided(
+    [
+      { id: 'a.js#1', state: 'accepted' },
+      { id: 'a.js#2', state: 'rejected' },
+    ],
+    ++clock,
+    patch,
+  );
+  assert.equal(decided?.key, 'r1/p1');
+  assert.deepEqual(
+    decided?.hunks.map((h) => h.state),
+    ['accepted', 'rejected'],
+  );
+  assert.deepEqual(
+    table.get({ runId: 'r1', patchId: 'p2' })?.hunks.map((h) => h.state),
+    ['proposed', 'proposed'],
+    'the newer proposal is untouched',
+  );
+  // Written: the accepted hunk is applied again, the rejected one stays rejected.
+  const [again] = table.apply({ kind: 'reapplied', runId: 'r1', patchId: 'p1', undoKey: 'k1', files: ['a.js'], at: ++clock });
+  assert.deepEqual(
+    again?.hunks.map((h) => h.state),
+    ['applied', 'rejected'],
+  );
+});
+
+test("an Apply Again's review of renumbered hunks maps to the recorded ones; a review that wrote nothing puts them back", () => {
+  const table = new PatchStateTable();
+  runWithPatch(table, { written: ['a.js#2'], total: 2 });
+  table.apply(ev({ type: 'patch/undone', undoKey: 'k1', files: ['a.js'], runId: 'r1', patchId: 'p1' }));
+  // The applied part is a new diff: its one hunk is a.js#1, the record's a.js#2.
+  const patch = { runId: 'r1', patchId: 'p1', hunkIds: { 'a.js#1': 'a.js#2' } };
+  const [decided] = table.reviewDecided([{ id: 'a.js#1', state: 'rejected' }], ++clock, patch);
+  assert.deepEqual(
+    decided?.hunks.map((h) => `${h.id} ${h.state}`),
+    ['a.js#1 rejected', 'a.js#2 rejected'],
+  );
+  const [closed] = table.apply({ kind: 'review-closed', runId: 'r1', patchId: 'p1', at: ++clock });
+  assert.equal(closed?.state, 'undone');
+  assert.deepEqual(
+    closed?.hunks.map((h) => `${h.id} ${h.state}`),
+    ['a.js#1 rejected', 'a.js#2 applied'],
+  );
+  assert.deepEqual(table.apply({ kind: 'review-closed', runId: 'r1', patchId: 'p1', at: ++clock }), [], 'no review open: nothing to put back');
+});

@@ -14,7 +14,7 @@ import type { DiffReviewServices } from './vsCodeDiffPreview';
 export function followPatchStates(services: DiffReviewServices, states: PatchStates): vscode.Disposable {
   return vscode.Disposable.from(
     services.lensChanged.event(() => {
-      for (const session of services.sessions.values()) states.reviewDecided(reviewDecisions(session.files, session.choices));
+      for (const session of services.sessions.values()) states.reviewDecided(reviewDecisions(session.files, session.choices), session.request.patch);
     }),
     states.onDidChange((patches) => {
       let said = false;

@@ -14,6 +14,7 @@ import type { HistoryService } from './historyService';
 import { patchSideUri } from './patchDocuments';
 import { patchSides } from './patchSidesLogic';
 import { proposedDiff } from '../../../core/patch';
+import { recordedHunkIds } from './reappliedHunks';
 
 export interface PatchActionsDeps {
   service: HistoryService;
@@ -26,6 +27,8 @@ export interface PatchActionsDeps {
   log: vscode.LogOutputChannel;
   /** The window's patch states: Apply Again and Revert change a patch's state in every view. */
   states?: PatchStates;
+  /** Apply Again went in: the chat says so (as it says an undo) and the model hears of it. */
+  reapplied?(label: string, files: readonly string[]): void;
 }
 
 const done = (message: string): OperationResult => ({ ok: true, message });
@@ -70,10 +73,13 @@ export class PatchActions {
     }
     // The review card, the diff and the write all show the same thing: the hunks that were applied, as they land now.
     const only = await this.appliedPart(patch.text, new Set(applied));
+    // The review's hunk decisions are this patch's (not the newest proposal's with the same ids).
+    const recorded = { runId, patchId, applied };
     const result = only
-      ? await this.applyLikeARun(only, undefined, `the patch to ${patch.files.join(', ')}`)
-      : await this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`);
+      ? await this.applyLikeARun(only, undefined, `the patch to ${patch.files.join(', ')}`, recorded)
+      : await this.applyLikeARun(patch.text, new Set(applied), `the patch to ${patch.files.join(', ')}`, recorded);
     if (result.ok) await this.outcome(runId, patch, 'reapplied');
+    else this.d.states?.change({ kind: 'review-closed', runId, patchId, at: Date.now() });
     return result;
   }
 
@@ -97,6 +103,7 @@ export class PatchActions {
     } catch (err) {
       this.d.log.warn(`the ${outcome === 'reapplied' ? 'Apply Again' : 'Revert'} of the patch to ${label} is not in the history: ${errorMessage(err)}`);
     }
+    if (outcome === 'reapplied') this.d.reapplied?.(label, patch.files);
     const at = Date.now();
     this.d.states?.change(
       outcome === 'reapplied'
@@ -144,7 +151,13 @@ export class PatchActions {
     return detail?.patches.find((p) => p.id === patchId);
   }
 
-  private async applyLikeARun(text: string, only: ReadonlySet<string> | undefined, what: string): Promise<OperationResult> {
+  /** `recorded`: the recorded patch written again (Apply Again), for its review. */
+  private async applyLikeARun(
+    text: string,
+    only: ReadonlySet<string> | undefined,
+    what: string,
+    recorded?: { runId: string; patchId: string; applied: readonly string[] },
+  ): Promise<OperationResult> {
     if (!vscode.workspace.isTrusted) return refused('Restricted Mode: PatchPilot applies no patch until you trust this workspace.');
     const folder = vscode.workspace.workspaceFolders?.[0];
     if (!folder || folder.uri.scheme !== 'file') return refused('Open the workspace folder the patch belongs to.');
@@ -176,7 +189,8 @@ export class PatchActions {
     let edited: string | undefined;
     const reviewed = mode === 'ask' || asks;
     if (reviewed) {
-      const answer = await this.d.approver.approvePatch({ patchText: text, preview }, new AbortController().signal);
+      const patch = recorded && { runId: recorded.runId, patchId: recorded.patchId, hunkIds: recordedHunkIds(preview, recorded.applied) };
+      const answer = await this.d.approver.approvePatch({ patchText: text, preview, ...(patch ? { patch } : {}) }, new AbortController().signal);
       accepted = answer.acceptedHunks.filter((id) => hunks.includes(id));
       edited = answer.editedPatch?.trim() ? answer.editedPatch : undefined;
       if (accepted.length === 0 && !edited) return refused('Nothing was applied: the change was rejected in the review.');

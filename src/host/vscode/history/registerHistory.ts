@@ -50,6 +50,7 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
     patches: deps.patches,
     log: deps.log,
     states: deps.states,
+    reapplied: (label, files) => deps.host.patchReapplied(label, files),
   });
   const runs = new RunOperations(service, deps.log, context.workspaceState);
   const panel = new HistoryPanel(context.extensionUri, {

@@ -2,7 +2,8 @@
  * A run's patches as the history recorded them, in the store's terms (patchStateTable.ts): what the
  * window's patch states start from after a reload, when a conversation or the history panel shows a
  * patch this window has not seen change. The state is the one the history's timeline shows: written
- * in full or in part (or not at all), then the user's latest Undo or Apply Again. Pure: no `vscode`.
+ * in full or in part (or not at all), then the user's latest Undo or Apply Again, or a restore to a
+ * checkpoint that took it back (until its redo). Pure: no `vscode`.
  */
 import { hunkNoteOf, type PatchRecord, type RunDetail } from '../../../core/history';
 import { patchOutcomes, type UserPatchOutcome } from '../../../core/historyView';
@@ -11,15 +12,29 @@ import type { ChatEntry } from '../../../protocol/chat';
 import type { PatchLifecycle, PatchStateView } from '../../../protocol/patchState';
 
 /** One recorded patch where it stands now, before the store words it. */
-export type SeedPatch = Omit<PatchStateView, 'key' | 'words' | 'canUndo'> & { runId: string; patchId: string };
+export type SeedPatch = Omit<PatchStateView, 'key' | 'words' | 'canUndo'> & {
+  runId: string;
+  patchId: string;
+  /** Taken back by a restore: where it stood before (its redo puts it back). */
+  beforeRestore?: PatchLifecycle;
+};
 
 export function seedOfRun(detail: Pick<RunDetail, 'run' | 'steps' | 'patches'>): SeedPatch[] {
-  const outcomes = patchOutcomes(detail.steps);
+  const written = detail.patches.flatMap((p) => {
+    const undoKey = undoKeyOfRecord(p);
+    return undoKey ? [{ undoKey, appliedAt: p.appliedAt }] : [];
+  });
+  const outcomes = patchOutcomes(detail.steps, written);
   return detail.patches.map((p) => seedOfPatch(detail.run.id, p, outcomes));
 }
 
+/** The undo key of a written patch (its reverse patch's), undefined for one never written. */
+function undoKeyOfRecord(p: PatchRecord): string | undefined {
+  return p.appliedAt !== null && p.reversePatch?.trim() ? undoKeyOf(p.reversePatch) : undefined;
+}
+
 function seedOfPatch(runId: string, p: PatchRecord, outcomes: ReadonlyMap<string, UserPatchOutcome>): SeedPatch {
-  const undoKey = p.appliedAt !== null && p.reversePatch?.trim() ? undoKeyOf(p.reversePatch) : undefined;
+  const undoKey = undoKeyOfRecord(p);
   const applied = p.acceptedHunks.filter((h): h is string => typeof h === 'string');
   const notes = p.rejectedHunks.flatMap((h) => hunkNoteOf(h) ?? []);
   const hunks: SeedPatch['hunks'] = [
@@ -27,7 +42,7 @@ function seedOfPatch(runId: string, p: PatchRecord, outcomes: ReadonlyMap<string
     ...notes.map((n) => ({ id: n.id, state: n.state })),
   ].sort((a, b) => a.id.localeCompare(b.id, 'en', { numeric: true }));
   const outcome = undoKey ? outcomes.get(undoKey) : undefined;
-  const state: PatchLifecycle =
+  const written: PatchLifecycle =
     outcome?.undoneAt !== undefined
       ? 'undone'
       : outcome?.reappliedAt !== undefined
@@ -39,14 +54,16 @@ function seedOfPatch(runId: string, p: PatchRecord, outcomes: ReadonlyMap<string
           : notes.length
             ? 'partially-applied'
             : 'applied';
+  const restored = outcome?.restoredAt !== undefined;
   return {
     runId,
     patchId: p.id,
     ...(undoKey ? { undoKey } : {}),
     files: p.files,
-    state,
+    state: restored ? 'restored-away' : written,
+    ...(restored ? { beforeRestore: written } : {}),
     hunks,
-    at: outcome?.undoneAt ?? outcome?.reappliedAt ?? p.appliedAt ?? p.time,
+    at: outcome?.restoredAt ?? outcome?.undoneAt ?? outcome?.reappliedAt ?? p.appliedAt ?? p.time,
   };
 }
 

@@ -8,6 +8,7 @@ import type { AgentEvent } from '../../../protocol/agentEvents';
 import type { PatchLifecycle, PatchStateView } from '../../../protocol/patchState';
 import type { RestoreDone } from '../../../protocol/restore';
 import type { SeedPatch } from './patchSeed';
+import type { ReviewedPatchRef } from '../../../core/ports';
 
 /** Something that changes a patch's state. */
 export type PatchChange =
@@ -16,10 +17,15 @@ export type PatchChange =
   | { kind: 'reapplied'; runId: string; patchId: string; undoKey?: string; files: string[]; at: number }
   /** The history's Revert wrote the patch's reverse patch. */
   | { kind: 'reverted'; runId: string; patchId: string; files: string[]; at: number }
+  /** The review of an Apply Again ended without a write (rejected, or the files changed): its hunks are as before it. */
+  | { kind: 'review-closed'; runId: string; patchId: string; at: number }
   | { kind: 'restored'; done: RestoreDone };
 
-/** `fromHistory`: seeded from the history after a reload, this window's undo journal does not have the write (no Undo Patch). */
-type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle; fromHistory?: boolean };
+/**
+ * `fromHistory`: seeded from the history after a reload, this window's undo journal does not have the write (no Undo Patch).
+ * `beforeReview`: the hunks before an Apply Again's review decided them (put back when nothing is written).
+ */
+type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle; fromHistory?: boolean; beforeReview?: PatchStateView['hunks'] };
 
 const WORDS: Record<PatchLifecycle, string> = {
   proposed: 'proposed, not written yet',
@@ -72,12 +78,18 @@ export class PatchStateTable {
 
   /**
    * The user decided hunks of the proposal under review (the diff editor's Accept hunk / Reject hunk):
-   * the newest proposed patch with those hunks takes the decisions. Returns it when a hunk changed.
+   * the newest proposed patch with those hunks takes the decisions, or, for the history's Apply Again,
+   * the recorded patch the review writes again (`patch`, its hunks by their recorded ids). Returns it
+   * when a hunk changed.
    */
-  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[], at: number): PatchStateView[] {
+  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[], at: number, patch?: ReviewedPatchRef): PatchStateView[] {
+    if (patch) decisions = decisions.flatMap((d) => (patch.hunkIds[d.id] ? [{ ...d, id: patch.hunkIds[d.id]! }] : []));
     const ids = new Set(decisions.map((d) => d.id));
-    const row = [...this.rows.values()].reverse().find((r) => r.state === 'proposed' && ids.size && [...ids].every((id) => r.hunks.some((h) => h.id === id)));
+    const row = patch
+      ? this.find(patch)
+      : [...this.rows.values()].reverse().find((r) => r.state === 'proposed' && ids.size && [...ids].every((id) => r.hunks.some((h) => h.id === id)));
     if (!row) return [];
+    if (patch) row.beforeReview ??= row.hunks.map((h) => ({ ...h }));
     let changed = false;
     for (const d of decisions) {
       const hunk = row.hunks.find((h) => h.id === d.id);
@@ -96,7 +108,10 @@ export class PatchStateTable {
       case 'event':
         return this.event(change.event, change.at);
       case 'reapplied':
+        this.reviewWritten(change);
         return this.set({ runId: change.runId, patchId: change.patchId, files: change.files, at: change.at }, 'reapplied', change.undoKey);
+      case 'review-closed':
+        return this.reviewClosed(change);
       case 'reverted':
         return this.set({ runId: change.runId, patchId: change.patchId, files: change.files, at: change.at }, 'undone');
       case 'restored':
@@ -130,15 +145,34 @@ export class PatchStateTable {
     return [];
   }
 
+  /** An Apply Again's review was answered and written: the hunks it accepted (or left as they were) are applied. */
+  private reviewWritten(ref: { runId: string; patchId: string }): void {
+    const row = this.find(ref);
+    if (!row?.beforeReview) return;
+    row.beforeReview = undefined;
+    for (const h of row.hunks) if (h.state === 'accepted' || h.state === 'proposed') h.state = 'applied';
+  }
+
+  private reviewClosed(change: { runId: string; patchId: string; at: number }): PatchStateView[] {
+    const row = this.find(change);
+    if (!row?.beforeReview) return [];
+    row.hunks = row.beforeReview;
+    row.beforeReview = undefined;
+    row.at = change.at;
+    return [view(row)];
+  }
+
   private restored(done: RestoreDone): PatchStateView[] {
     const { runId, beforeStep, redo } = done.request;
     const changed: PatchStateView[] = [];
     for (const row of this.rows.values()) {
-      if (row.runId !== runId || row.step === undefined || row.step < beforeStep) continue;
-      if (!redo && WRITTEN.has(row.state)) {
+      if (row.runId !== runId) continue;
+      // A row seeded from the history has no step: a restore before the reload took it back, its redo may bring it back.
+      const inRange = row.step !== undefined && row.step >= beforeStep;
+      if (!redo && inRange && WRITTEN.has(row.state)) {
         row.beforeRestore = row.state;
         row.state = 'restored-away';
-      } else if (redo && row.state === 'restored-away' && row.beforeRestore) {
+      } else if (redo && (inRange || row.step === undefined) && row.state === 'restored-away' && row.beforeRestore) {
         row.state = row.beforeRestore;
         row.beforeRestore = undefined;
       } else continue;
@@ -196,6 +230,6 @@ export class PatchStateTable {
 }
 
 function view(row: Row): PatchStateView {
-  const { step: _step, beforeRestore: _before, fromHistory, ...rest } = row;
+  const { step: _step, beforeRestore: _before, beforeReview: _review, fromHistory, ...rest } = row;
   return { ...rest, hunks: row.hunks.map((h) => ({ ...h })), words: WORDS[row.state], canUndo: WRITTEN.has(row.state) && !!row.undoKey && !fromHistory };
 }

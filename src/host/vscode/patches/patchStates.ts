@@ -12,6 +12,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../core/base';
 import type { RunDetail } from '../../../core/history';
+import type { ReviewedPatchRef } from '../../../core/ports';
 import type { ChatEntry, ToWebview } from '../../../protocol/chat';
 import type { PatchStateView } from '../../../protocol/patchState';
 import { PatchStateTable, type PatchChange } from './patchStateTable';
@@ -88,9 +89,12 @@ export class PatchStates implements vscode.Disposable {
     if (entry.kind === 'restore') this.change({ kind: 'restored', done: entry.done });
   }
 
-  /** Hunks decided in the diff editor's review: the proposal's record follows, and every view hears of it. */
-  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[]): void {
-    const changed = this.table.reviewDecided(decisions, Date.now());
+  /**
+   * Hunks decided in the diff editor's review: the proposal's record follows (`patch`: the recorded
+   * patch the history's Apply Again writes again), and every view hears of it.
+   */
+  reviewDecided(decisions: readonly { id: string; state: 'proposed' | 'accepted' | 'rejected' }[], patch?: ReviewedPatchRef): void {
+    const changed = this.table.reviewDecided(decisions, Date.now(), patch);
     if (changed.length) this.changed.fire(changed);
   }
 

@@ -25,17 +25,51 @@ export function testTaskName(command: string): string {
  * output of the process the core's executor runs (TestRunTerminal), named for the command. The
  * terminal stays after the run with its exit status until the next run of the same command replaces
  * it (one terminal per command, not one per run). "Show Output" reveals the newest terminal of a command.
+ * Only PatchPilot's own terminals are closed or revealed, known by identity (the Terminal objects its
+ * tasks opened), never by name alone: a terminal of the user's named like the command is left alone.
  */
 export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
-  private readonly registration: vscode.Disposable;
+  private readonly disposables: vscode.Disposable[];
   /** Runs still going, by terminal name: an ended run's terminal may give way, a running one never. */
   private readonly running = new Map<string, number>();
+  /** The terminals this window's test tasks opened, oldest first (dropped when closed). */
+  private readonly own = new Set<vscode.Terminal>();
+  /**
+   * Tasks asked to start whose execution has not begun yet, by name: a terminal of that name that opens
+   * meanwhile is theirs. VS Code opens a task's terminal before it calls the CustomExecution back, so
+   * the callback ends the wait (a terminal VS Code reused for the task opens nothing).
+   */
+  private readonly starting: { name: string }[] = [];
 
   constructor(
     private readonly folder: () => vscode.WorkspaceFolder | vscode.TaskScope,
     private readonly log: { warn(m: string): void },
   ) {
-    this.registration = vscode.commands.registerCommand(SHOW_TEST_OUTPUT_COMMAND, (command: unknown) => this.reveal(command));
+    this.disposables = [
+      vscode.commands.registerCommand(SHOW_TEST_OUTPUT_COMMAND, (command: unknown) => this.reveal(command)),
+      // VS Code links no task execution to its terminal in the API: the terminal that opens, by the
+      // task's name, while one of our tasks of that name starts is that task's (see starting).
+      vscode.window.onDidOpenTerminal((t) => this.claim(t)),
+      vscode.window.onDidCloseTerminal((t) => this.own.delete(t)),
+    ];
+  }
+
+  private claim(terminal: vscode.Terminal): void {
+    const run = this.starting.find((r) => r.name === terminal.name);
+    if (!run) return;
+    this.started(run);
+    this.own.add(terminal);
+  }
+
+  /** The task's terminal opened (or its execution began, or it could not start): it waits no more. */
+  private started(run: { name: string }): void {
+    const i = this.starting.indexOf(run);
+    if (i >= 0) this.starting.splice(i, 1);
+  }
+
+  /** This window's test terminals of `name`, oldest first (the user's own, named alike, are not among them). */
+  ownTerminals(name: string): vscode.Terminal[] {
+    return [...this.own].filter((t) => t.name === name);
   }
 
   /**
@@ -44,10 +78,15 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
    */
   open(command: string, stop: () => void, reveal = true): TestOutputSink {
     const name = testTaskName(command);
-    if (!this.running.get(name)) for (const ended of vscode.window.terminals.filter((t) => t.name === name)) ended.dispose();
+    if (!this.running.get(name)) for (const ended of this.ownTerminals(name)) ended.dispose();
     this.running.set(name, (this.running.get(name) ?? 0) + 1);
     const terminal = new TestRunTerminal(command, stop);
-    const task = new vscode.Task({ type: TASK_TYPE, command }, this.folder(), name, TASK_SOURCE, new vscode.CustomExecution(async () => terminal));
+    const run = { name };
+    const execution = new vscode.CustomExecution(async () => {
+      this.started(run);
+      return terminal;
+    });
+    const task = new vscode.Task({ type: TASK_TYPE, command }, this.folder(), name, TASK_SOURCE, execution);
     task.group = vscode.TaskGroup.Test;
     task.presentationOptions = {
       reveal: reveal ? vscode.TaskRevealKind.Always : vscode.TaskRevealKind.Silent,
@@ -58,7 +97,11 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
       close: false,
     };
     // The command already runs; a window where tasks cannot start (no folder) shows nothing, and the run goes on.
-    vscode.tasks.executeTask(task).then(undefined, (e: unknown) => this.log.warn(`the test task "${command}" could not start: ${errorMessage(e)}`));
+    this.starting.push(run);
+    vscode.tasks.executeTask(task).then(undefined, (e: unknown) => {
+      this.started(run);
+      this.log.warn(`the test task "${command}" could not start: ${errorMessage(e)}`);
+    });
     return {
       write: (chunk) => terminal.write(chunk),
       end: (status) => {
@@ -72,7 +115,7 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
   async reveal(command: unknown): Promise<boolean> {
     if (typeof command !== 'string' || !command) throw new Error('patchpilot.tests.showOutput needs the test command to show');
     const name = testTaskName(command);
-    const terminal = [...vscode.window.terminals].reverse().find((t) => t.name === name);
+    const terminal = this.ownTerminals(name).at(-1);
     if (!terminal) {
       void vscode.window.showInformationMessage(`The terminal of "${command}" was closed; the run is kept in PatchPilot: Show History.`);
       return false;
@@ -82,6 +125,6 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
   }
 
   dispose(): void {
-    this.registration.dispose();
+    this.disposables.forEach((d) => d.dispose());
   }
 }

@@ -39,7 +39,12 @@ export function createChatApprovals(services: AskingPorts, push: <K extends ToWe
   const review = services.review;
   const reviewer: PatchReviewer | undefined = review
     ? (request, signal) =>
-        reviewWithChatCard((r, s, started) => review.review(r, s, started), approvals, { patchText: request.patchText, preview: request.preview }, signal)
+        reviewWithChatCard(
+          (r, s, started) => review.review(r, s, started),
+          approvals,
+          { patchText: request.patchText, preview: request.preview, ...(request.patch ? { patch: request.patch } : {}) },
+          signal,
+        )
     : undefined;
   const chatVisible = services.chatVisible ?? (() => false);
   return {

@@ -107,12 +107,22 @@ export class ChatController extends Disposable {
     });
     const undos = services.undo?.onDidUndo((entry) => void this.userActions.patchUndone(entry.key, entry.label, [...entry.after.keys()]));
     // The agent hears of it from the checkpoint store's notes at its next turn (core/checkpoint/restore.ts).
-    const restoresDone = services.restores?.onDidRestore((done) => this.addEntry({ kind: 'restore', done }));
+    const restoresDone = services.restores?.onDidRestore((done) => {
+      this.addEntry({ kind: 'restore', done });
+      // The run's checkpoint points say when the step restored to began: the patches written since are the ones taken back.
+      const point = services.restores?.points(done.request.runId).find((p) => p.step >= done.request.beforeStep);
+      void this.userActions.restored(done, point?.at);
+    });
     for (const d of [testRuns, undos, restoresDone]) if (d) this._register(d);
   }
 
   get restores(): CheckpointRestores | undefined {
     return this.services.restores;
+  }
+
+  /** The history's Apply Again wrote a patch again: the chat and the model learn of it (userActionNews.ts). */
+  patchReapplied(label: string, files: readonly string[]): void {
+    this.userActions.patchReapplied(label, files);
   }
 
   /** Undo Patch on a written patch's item in the chat. */

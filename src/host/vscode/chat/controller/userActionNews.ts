@@ -1,7 +1,7 @@
 /**
  * What the user did outside the agent's run that the model must hear of: tests run on the user's
- * save (only when the result is news to the model) and patches the user undid (also recorded with
- * the run that wrote them in the history). The chat shows each with a notice saying when the model
+ * save (only when the result is news to the model), patches the user undid (also recorded with
+ * the run that wrote them in the history) and patches the user applied again from the history. The chat shows each with a notice saying when the model
  * hears of it. One concept, kept out of ChatController, which owns the chat's run and its state.
  */
 import type * as vscode from 'vscode';
@@ -9,6 +9,8 @@ import type { HistoryStore } from '../../../../core/history';
 import { UNDO_STEP } from '../../../../core/history';
 import { errorMessage } from '../../../../core/base';
 import { formatTestSummary } from '../../../../core/testRuns';
+import { RESTORE_STEP } from '../../../../core/historyView';
+import type { RestoreDone } from '../../../../protocol/restore';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ChatEntry } from '../../../../protocol/chat';
 import type { TriggeredTestRun } from '../../tests/testService';
@@ -81,5 +83,39 @@ export class UserActionNews {
     }
     this.deps.entry({ kind: 'event', event: { type: 'patch/undone', undoKey: key, files, ...written } });
     this.deps.notice('info', `You undid the patch to ${label}; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`);
+  }
+
+  /**
+   * A restore to a checkpoint (or its redo) wrote files: recorded with its run, so the patches it took
+   * back are seeded as such after a reload (patches/patchSeed.ts). `since`: when the checkpoint of the
+   * step it restores to before began (undefined: the store has no such point, nothing is recorded).
+   */
+  async restored(done: RestoreDone, since: number | undefined): Promise<void> {
+    const { runId, beforeStep, redo } = done.request;
+    if (!redo && since === undefined) return;
+    const text = redo
+      ? `The user redid what the run changed from step ${beforeStep} on (the restore was undone).`
+      : `The user restored the files to before step ${beforeStep}: ${done.restored.join(', ')}.`;
+    try {
+      const store = await this.deps.history?.();
+      await store?.addStep(runId, { role: 'system', tool: RESTORE_STEP, text, arguments: { beforeStep, redo, ...(since !== undefined ? { since } : {}) } });
+    } catch (err) {
+      this.deps.log.warn(`the restore to before step ${beforeStep} is not in the history: ${errorMessage(err)}`);
+    }
+  }
+
+  /**
+   * A patch was applied again (the history's Apply Again, recorded with its run there): the chat says
+   * so beside the undo it follows, and the model hears of it, as of an undo.
+   */
+  patchReapplied(label: string, files: readonly string[]): void {
+    const one = files.length === 1;
+    const when = this.deps.tell(
+      `[PatchPilot] The user applied your patch to ${label} again (from the history): ${one ? 'that file has' : 'those files have'} the patch's changes again. Read ${one ? 'it' : 'them'} again before you change ${one ? 'it' : 'them'}.`,
+    );
+    this.deps.notice(
+      'info',
+      `You applied the patch to ${label} again; the model hears of it ${when === 'now' ? 'at its next step' : 'with your next message'}.`,
+    );
   }
 }

@@ -14,7 +14,7 @@ if (out) {
   let lastEvent = '';
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = (chunk, ...rest) => {
-    for (const m of String(chunk).matchAll(/^\{"type":"([^"]+)"/gm)) {
+    for (const m of String(chunk).matchAll(/^\{(?:"v":\d+,)?"type":"([^"]+)"/gm)) {
       lastEvent = m[1];
       if (lastEvent === 'step/started') measuring = true;
       if (lastEvent === 'run/finished') measuring = false;

@@ -6,7 +6,8 @@
  *    worker-backed store vs in-process (main-thread export)
  *  - the same for a ~50 MB database
  *  - then (scale.ts) an empty history against 5,000 runs / 100,000 observations: `history list`, a
- *    search and a run's start, CPU and peak RSS, with the sqlite3 command as the floor.
+ *    search and a run's start, CPU and peak RSS, with the sqlite3 command as the floor; and
+ *    (firstRequest.ts) when a whole CLI run's first model request leaves.
  *    BENCH_PART=scale runs only that part; BENCH_BEFORE=<built checkout> adds an older build's row.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { InProcessHistoryStore } from '../../src/core/history/inProcessStore';
 import { WorkerHistoryStore } from '../../src/core/history/workerStore';
 import { likeScan } from '../../src/core/history/search';
 import type { HistoryStore } from '../../src/core/history';
+import { firstRequestRow } from './firstRequest';
 import { makeHistory, measureCheckout, measureSqlite3, scaleTable } from './scale';
 
 const N = Number(process.env.BENCH_ROWS ?? 100_000);
@@ -95,6 +97,8 @@ async function scale(): Promise<void> {
     const before = process.env.BENCH_BEFORE;
     if (before) out.push(scaleTable('before', await measureCheckout(before, path.join(dir, 'before'), emptyDb, grownDb)));
     out.push(scaleTable('now', await measureCheckout(path.resolve(__dirname, '../..'), path.join(dir, 'now'), emptyDb, grownDb)));
+    if (before) out.push(await firstRequestRow('before', before, emptyDb, grownDb));
+    out.push(await firstRequestRow('now', path.resolve(__dirname, '../..'), emptyDb, grownDb));
     const floor = measureSqlite3(emptyDb, grownDb);
     out.push(floor ? scaleTable('floor', floor) : '| floor | the sqlite3 command is not installed | | | | |');
     console.log(`\n${runs} runs, ${(runs * 20).toLocaleString('en')} observations, file ${mb(statSync(grownDb).size)}\n${out.join('\n')}`);

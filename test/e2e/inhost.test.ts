@@ -11,7 +11,7 @@ const availability = e2eAvailability();
 
 test(
   'in-host mocha suites pass in a real VS Code extension host',
-  { skip: availability.run ? false : availability.reason, timeout: 10 * 60_000 },
+  { skip: availability.run ? false : availability.reason, timeout: 20 * 60_000 },
   async (t) => {
     const run = (): Promise<InhostReport> =>
       runInhostSuite({

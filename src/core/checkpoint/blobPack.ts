@@ -22,18 +22,38 @@ export interface PackEntry {
   deflated: boolean;
 }
 
-/** Writes the blobs as one pack at `file`; returns their entries. */
-export function writePack(root: string, file: string, blobs: ReadonlyMap<string, Uint8Array>): PackEntry[] {
+/** A blob as a pack stores it: compressed where that saves an eighth, else as it is. */
+export interface PackedBlob {
+  stored: Uint8Array;
+  size: number;
+  deflated: boolean;
+}
+
+/**
+ * Compresses one blob for a pack. Done per blob as it is put (inside the capture's sliced loop), not
+ * per pack: deflating a whole 32 MB batch at once held the main thread for seconds.
+ */
+export function packBlob(bytes: Uint8Array): PackedBlob {
+  const deflated = bytes.length >= 64 ? deflateRawSync(bytes, { level: 1 }) : undefined;
+  // Kept compressed only where that saves an eighth: binaries and small files are stored as they are.
+  const keep = deflated !== undefined && deflated.length < bytes.length - bytes.length / 8;
+  return keep ? { stored: deflated, size: bytes.length, deflated: true } : { stored: bytes, size: bytes.length, deflated: false };
+}
+
+/** A packed blob's bytes. */
+export function unpackBlob(blob: PackedBlob): Buffer {
+  return blob.deflated ? inflateRawSync(blob.stored) : Buffer.from(blob.stored);
+}
+
+/** Writes the blobs (packBlob's form) as one pack at `file`; returns their entries. */
+export function writePack(root: string, file: string, blobs: ReadonlyMap<string, PackedBlob>): PackEntry[] {
   const parts: Uint8Array[] = [];
   const entries: PackEntry[] = [];
   let offset = 0;
-  for (const [hash, bytes] of blobs) {
-    const deflated = bytes.length >= 64 ? deflateRawSync(bytes, { level: 1 }) : undefined;
-    // Kept compressed only where that saves an eighth: binaries and small files are stored as they are.
-    const kept = deflated && deflated.length < bytes.length - bytes.length / 8 ? deflated : bytes;
-    parts.push(kept);
-    entries.push({ hash, offset, stored: kept.length, size: bytes.length, deflated: kept === deflated });
-    offset += kept.length;
+  for (const [hash, blob] of blobs) {
+    parts.push(blob.stored);
+    entries.push({ hash, offset, stored: blob.stored.length, size: blob.size, deflated: blob.deflated });
+    offset += blob.stored.length;
   }
   const index = Buffer.from(JSON.stringify(entries.map((e) => [e.hash, e.offset, e.stored, e.size, e.deflated ? 1 : 0])));
   const tail = Buffer.alloc(8);
@@ -67,8 +87,7 @@ export function readPackIndex(file: string): PackEntry[] {
 export function readPacked(file: string, entry: PackEntry): Buffer {
   const fd = openSync(file, 'r');
   try {
-    const stored = readAt(fd, entry.offset, entry.stored);
-    return entry.deflated ? inflateRawSync(stored) : stored;
+    return unpackBlob({ stored: readAt(fd, entry.offset, entry.stored), size: entry.size, deflated: entry.deflated });
   } finally {
     closeSync(fd);
   }

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { removeConfined, writeFileConfined } from '../fs/confinedWrite';
 import { TimeSlicer } from '../base/timeSlicer';
-import { readPackIndex, readPacked, writePack, type PackEntry } from './blobPack';
+import { packBlob, readPackIndex, readPacked, unpackBlob, writePack, type PackEntry, type PackedBlob } from './blobPack';
 
 /** Blobs up to this size are packed in a batch; larger ones gain nothing from sharing a file. */
 const PACKED_MAX = 256 * 1024;
@@ -28,8 +28,8 @@ export class BlobStore {
   private total: number | undefined;
   /** Packed blobs by hash, with their pack (read once, on first need). */
   private packedCache: Map<string, { file: string; entry: PackEntry }> | undefined;
-  /** A batch's small new blobs, not written yet (startBatch .. endBatch). */
-  private pending: Map<string, Uint8Array> | undefined;
+  /** A batch's small new blobs, compressed as a pack keeps them, not written yet (startBatch .. endBatch). */
+  private pending: Map<string, PackedBlob> | undefined;
   private pendingBytes = 0;
   /** The packs folder's mtime when they were read: another process's new pack is read on a miss. */
   private packsSeen = 0;
@@ -76,12 +76,12 @@ export class BlobStore {
     const pending = this.pending;
     if (!pending || pending.size === 0) return;
     if (pending.size >= minCount) this.addPack(pending);
-    else for (const [hash, bytes] of pending) this.writeLoose(hash, bytes);
+    else for (const [hash, blob] of pending) this.writeLoose(hash, unpackBlob(blob));
     pending.clear();
     this.pendingBytes = 0;
   }
 
-  private addPack(blobs: ReadonlyMap<string, Uint8Array>): void {
+  private addPack(blobs: ReadonlyMap<string, PackedBlob>): void {
     const file = path.join(this.packsDir, `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}.pack`);
     const entries = writePack(this.root, file, blobs);
     for (const entry of entries) this.packed.set(entry.hash, { file, entry });
@@ -119,8 +119,9 @@ export class BlobStore {
     const hash = hashBytes(bytes);
     if (this.has(hash)) return { hash, added: 0 };
     if (this.pending && bytes.length <= PACKED_MAX) {
-      this.pending.set(hash, bytes);
-      this.pendingBytes += bytes.length;
+      const packed = packBlob(bytes);
+      this.pending.set(hash, packed);
+      this.pendingBytes += packed.stored.length;
       if (this.pendingBytes >= PACK_BYTES) this.writePending(1);
     } else this.writeLoose(hash, bytes);
     return { hash, added: bytes.length };
@@ -132,7 +133,7 @@ export class BlobStore {
 
   get(hash: string): Buffer {
     const pending = this.pending?.get(hash);
-    if (pending) return Buffer.from(pending);
+    if (pending) return unpackBlob(pending);
     const packed = this.packed.get(hash) ?? (existsSync(this.file(hash)) ? undefined : this.packedSince().get(hash));
     return packed ? readPacked(packed.file, packed.entry) : readFileSync(this.file(hash));
   }
@@ -148,8 +149,8 @@ export class BlobStore {
       else removeConfined(this.root, this.file(hash), 'non-folder');
     }
     for (const [file, dropped] of packs) {
-      const kept = new Map<string, Uint8Array>();
-      for (const [hash, p] of this.packed) if (p.file === file && !dropped.has(hash)) kept.set(hash, readPacked(file, p.entry));
+      const kept = new Map<string, PackedBlob>();
+      for (const [hash, p] of this.packed) if (p.file === file && !dropped.has(hash)) kept.set(hash, packBlob(readPacked(file, p.entry)));
       for (const [hash, p] of [...this.packed]) if (p.file === file) this.packed.delete(hash);
       // The new pack first: a kill -9 between the two leaves blobs twice, never lost.
       if (kept.size > 0) this.addPack(kept);

@@ -180,7 +180,7 @@ export class Checkpointer implements Checkpoints {
   /** The first look at the workspace: the repository's own listing where there is one, else a walk. */
   private async lookAtWorkspace(signal?: AbortSignal): Promise<{ rows: Map<string, StatRow>; refs: Map<string, string> }> {
     const listed = await this.options.listKept?.(signal);
-    if (!listed) return { rows: await statWorkspace(this.options.root, this.walkRules()), refs: new Map() };
+    if (!listed) return { rows: await statWorkspace(this.options.root, this.walkRules(), '', signal), refs: new Map() };
     this.lastListing = 'git';
     const rows = await statListed(this.options.root, listed, { listed: { skip: this.ownRule() }, walked: this.walkRules() }, signal);
     return { rows, refs: await this.unchangedInRepository(rows, signal) };

@@ -1,9 +1,10 @@
 // A run on a big repository (10,000 tracked files, 10,000 untracked ones and a git-ignored node_modules of 1,000 folders)
 // through the built CLI: its first command step prepares the checkpoints (the store's first copy of
 // the workspace) and a second one creates 3,000 files. Asserted: the main thread is never blocked for
-// more than 500 ms at a time while the steps run (a timer-drift probe inside the CLI,
+// more than 500 ms of CPU at a time while the steps run (a timer-drift probe inside the CLI,
 // test/support/eventLoopProbe.cjs; the CLI's start is not measured: it stalls as long on a tiny workspace),
 // the watchdog never ends the run, the progress is reported, a restore puts the first step back.
+// A stall is counted by the CPU the process used in it, so that the machine's load alone fails nothing.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,8 +68,10 @@ describe('a run on a big repository (built CLI)', { skip: skipWithoutBuild }, ()
       const r = await runCli(args, { env: { NODE_OPTIONS: `--require ${PROBE}`, PP_PROBE_OUT: probeOut } });
       assert.equal(r.code, 0, r.stderr);
       assert.doesNotMatch(r.stderr, /watchdog/);
-      const probe = JSON.parse(readFileSync(probeOut, 'utf8')) as { max: number; stalls: { ms: number; after: string }[] };
-      assert.ok(probe.max <= MAX_STALL_MS, `the main thread was blocked for ${probe.max} ms (stalls over 100 ms: ${JSON.stringify(probe.stalls)})`);
+      const probe = JSON.parse(readFileSync(probeOut, 'utf8')) as { max: number; maxCpu: number; stalls: { ms: number; cpuMs: number; after: string }[] };
+      // CPU, not wall time: on a loaded machine the scheduler stretches any stall; a loop that never yields spends seconds of CPU in one.
+      const stalls = JSON.stringify(probe.stalls.filter((s) => s.cpuMs > 100));
+      assert.ok(probe.maxCpu <= MAX_STALL_MS, `the main thread was held by ${probe.maxCpu} ms of work at once (stalls with over 100 ms of CPU: ${stalls})`);
       // Reading and keeping 10,000 untracked files takes seconds: the progress is said, and its last report is the whole.
       const progress = events(r.stdout).filter((e) => e.type === 'checkpoint/progress');
       assert.ok(progress.length > 0, 'no checkpoint/progress event');

@@ -112,7 +112,11 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
     onTurn: input.onTurn,
     onCompacted: (report) => {
       const missing = notesMissing(standing, conversation.messages.slice(1));
-      if (rulesJoined || missing.length) conversation.setSystem(assemble(missing));
+      if (rulesJoined || missing.length) {
+        const system = assemble(missing);
+        // Unchanged: no rewrite (a rewrite makes the next count start over).
+        if (system !== conversation.messages[0]?.content) conversation.setSystem(system);
+      }
       rulesJoined = false;
       input.onCompacted(report);
     },

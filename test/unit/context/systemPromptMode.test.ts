@@ -40,7 +40,7 @@ test('auto with the sandbox: development commands run; without it, workspace cod
 test('the system prompt names no mode: it says where the mode comes from', () => {
   const system = buildSystemPrompt(facts(true), ['edit_file']);
   assert.doesNotMatch(system, /Approval mode (ask|auto)|PLAN MODE/);
-  assert.match(system, /The approval mode \(what goes ahead without asking\) comes in an <approval-mode> block with a goal; the latest one holds\./);
+  assert.match(system, /The approval mode \(what goes ahead without asking\) comes in an <approval-mode> block with a goal; the latest holds\./);
 });
 
 test('the prompt points to edit_file and propose_patch for changes', () => {

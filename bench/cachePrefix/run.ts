@@ -4,9 +4,17 @@
  * workspace changed between them) against the scripted model server; for each agent request, the
  * bytes of its prompt (tools, then messages) and how many of them equal the previous request's,
  * byte for byte: what a provider's prefix cache could serve. Prints a Markdown table (copied into
- * docs/benchmarks.md). BENCH_VERBOSE=1 also prints where each request parts from the one before.
+ * docs/benchmarks.md), one per scenario: the files change between goals, or a `remember` and a
+ * change of approval mode come between them (`npm run bench:cache-prefix -- memory-and-mode` for one).
+ * BENCH_VERBOSE=1 also prints where each request parts from the one before.
  */
-import { partingPoint, threeMessageConversation, type PromptRow } from '../../test/integration/llm/cliConversation';
+import { SCENARIOS, partingPoint, threeMessageConversation, type PromptRow, type Scenario } from '../../test/integration/llm/cliConversation';
+
+/** What changes between the goals, per scenario (cliConversation.ts). */
+const TITLES: Record<Scenario, string> = {
+  workspace: 'files change between goals (an edit left uncommitted, a new file, a commit)',
+  'memory-and-mode': 'remember in goal 1, approval mode auto-edit then auto from goal 2',
+};
 
 const pct = (n: number, d: number) => (d ? `${((n / d) * 100).toFixed(1)}%` : 'n/a');
 const n = (x: number) => x.toLocaleString('en-US');
@@ -43,7 +51,14 @@ function table(rows: PromptRow[]): string {
 }
 
 async function main(): Promise<void> {
-  const { rows, prompts } = await threeMessageConversation();
+  const only = process.argv[2] as Scenario | undefined;
+  if (only && !(only in SCENARIOS)) throw new Error(`unknown scenario ${only}: one of ${Object.keys(SCENARIOS).join(', ')}`);
+  for (const scenario of only ? [only] : (Object.keys(SCENARIOS) as Scenario[])) await measure(scenario);
+}
+
+async function measure(scenario: Scenario): Promise<void> {
+  const { rows, prompts } = await threeMessageConversation(scenario);
+  process.stdout.write(`\n### ${scenario}: ${TITLES[scenario]}\n\n`);
   if (process.env.BENCH_VERBOSE) {
     for (let i = 1; i < prompts.length; i++) {
       const p = partingPoint(prompts[i - 1]!, prompts[i]!);

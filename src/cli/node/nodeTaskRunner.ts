@@ -6,6 +6,7 @@ import { CommandProcesses } from '../../core/sandbox';
 import { describeProtectedChanges, GuardSession, type GuardOptions } from '../../core/sandbox';
 import type { TaskRunner, TaskRunRequest, TaskRunResult } from '../../core/ports';
 
+/** In memory; the rest of a longer output waits in a temporary file (CappedOutput), so the summary reads it all. */
 const DEFAULT_MAX_OUTPUT = 200_000;
 const KILL_GRACE_MS = 2000;
 

@@ -5,7 +5,9 @@ import type { ChatModel, HistorySearch, PathPolicy } from '../ports';
 import { promptBudgetFor } from './budget';
 import { ContextManager, MAX_TOOL_RESULT_CHARS, type CompactionReport } from './contextManager';
 import { Conversation } from './conversation';
-import { assembleSystemPrompt } from './promptAssembly';
+import { goalNotes, memoryNote, modeNote, notesMissing } from './goalNotes';
+import { MEMORY_FILE } from './memory/memoryFiles';
+import { assembleSystemPrompt, fitToShare, SECTION_SHARES } from './promptAssembly';
 import { gatherPromptSections, rulesSections } from './promptSources';
 import { rooModeFor } from './rules/ruleFiles';
 import type { LoadedRule } from './rules/ruleSession';
@@ -75,24 +77,32 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
     input.basePrompt ??
     buildSystemPrompt(
       input.facts,
-      input.mode,
       tools.map((t) => t.name),
     );
-  const assemble = () => {
+  const tokensOf = (text: string) => input.calibration.scale(model, Math.ceil(text.length / 4));
+  const assemble = (standing: string[] = []) => {
     // Earlier runs' notes depend on the goal: they go with it (liveState.ts), so the system prompt stays the same across goals.
-    const system = assembleSystemPrompt(base, { ...sections, history: [], ...rulesSections(rules) }, budget.tokens, (text) =>
-      input.calibration.scale(model, Math.ceil(text.length / 4)),
-    );
+    const system = assembleSystemPrompt(base, { ...sections, history: [], standing, ...rulesSections(rules) }, budget.tokens, tokensOf);
     if (system.cut.length) input.warn(`cut to fit the context budget of ${budget.tokens} tokens: ${system.cut.join(', ')}`);
     return system.text;
   };
+  // The mode and the memory ride with the goal when the chat does not state them as they are now (goalNotes.ts).
+  const memory = sections.memory && {
+    ...sections.memory,
+    text: fitToShare('memory', sections.memory.text, Math.floor(budget.tokens * SECTION_SHARES.memory), tokensOf),
+  };
+  if (memory && memory.text !== sections.memory?.text) input.warn(`cut to fit the context budget of ${budget.tokens} tokens: memory`);
+  const isMain = input.basePrompt === undefined;
+  const standing = [...(isMain ? [modeNote(input.mode, input.facts.sandboxed)] : []), ...(memory ? [memoryNote(memory.source, memory.text)] : [])];
+  const notes = goalNotes({ mode: input.mode, sandboxed: input.facts.sandboxed, memory, memorySource: MEMORY_FILE, withMode: isMain }, input.earlier ?? []);
   // A subagent's task comes from its parent, which saw the state; its own prompt names the top level.
-  const goal = goalWithLiveState(input.goal, input.basePrompt === undefined ? input.facts : undefined, sections.history);
+  const goal = goalWithLiveState(input.goal, isMain ? input.facts : undefined, sections.history, notes);
   const conversation = new Conversation(assemble(), goal, MAX_TOOL_RESULT_CHARS, input.earlier);
   // Rules that joined since the system prompt was assembled: their text rides in the result of the
   // call that brought them in (orchestrator/rulesStep.ts), so the prompt's prefix stays the same
   // byte for byte and the provider's cache keeps serving it. A compaction rewrites the conversation
   // (the cache is lost there anyway) and may summarize that result away: then they join the system prompt.
+  // So do the mode and the memory when the compaction dropped the earlier exchange that stated them.
   let rulesJoined = false;
   const context = new ContextManager(conversation, tools, conversation.goal, {
     settings: input.settings,
@@ -101,7 +111,12 @@ export async function createRunContext(input: RunContextInput, skills: SkillCata
     meter: input.meter,
     onTurn: input.onTurn,
     onCompacted: (report) => {
-      if (rulesJoined) conversation.setSystem(assemble());
+      const missing = notesMissing(standing, conversation.messages.slice(1));
+      if (rulesJoined || missing.length) {
+        const system = assemble(missing);
+        // Unchanged: no rewrite (a rewrite makes the next count start over).
+        if (system !== conversation.messages[0]?.content) conversation.setSystem(system);
+      }
       rulesJoined = false;
       input.onCompacted(report);
     },

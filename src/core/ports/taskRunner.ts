@@ -6,7 +6,7 @@ export interface TaskRunRequest {
   /** Absolute working directory. */
   cwd: string;
   timeoutMs?: number;
-  /** Output kept: the head and the tail, this many bytes in total. */
+  /** Output held in memory; past it a runner keeps the rest in a temporary file and returns the whole output (sandbox/cappedOutput.ts). */
   maxOutputBytes?: number;
   signal?: AbortSignal;
   /** Live output, for a UI; the full text is in the result. */
@@ -18,7 +18,7 @@ export interface TaskRunRequest {
 export interface TaskRunResult {
   /** null when killed by a signal (timeout, cancel). */
   exitCode: number | null;
-  /** stdout and stderr interleaved as they came, head and tail kept when over maxOutputBytes. */
+  /** stdout and stderr interleaved as they came, whole (past 64 MiB: the first 64 MiB, a note and the end). */
   output: string;
   truncated: boolean;
   durationMs: number;

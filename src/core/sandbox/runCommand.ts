@@ -21,7 +21,7 @@ export interface RunCommandOptions {
   cwd: string;
   workspaceRoot: string;
   timeoutMs?: number;
-  /** Per stream; over it, the head and the tail are kept. Default 1 MiB. */
+  /** Per stream, in memory; past it the output spills to a temporary file, kept whole up to 64 MiB (cappedOutput.ts). Default 1 MiB. */
   maxOutputBytes?: number;
   allowNetwork?: boolean;
   signal?: AbortSignal;
@@ -109,30 +109,36 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
     child.once('error', (error) => resolve({ code: null, signal: null, error }));
     child.once('exit', (code, signal) => resolve({ code, signal }));
   });
-  // Background jobs the command left behind (`server &`) die with it; escaped ones too.
-  await procs.killAll();
-  stopper.dispose();
-  await drain(child.stdout, child.stderr);
-  // Every process of the command is gone by now: what it left in protected paths is final.
-  const protectedChanges = await guard.end();
-  if (exit.error) throw new UserError(`could not start ${program}: ${exit.error.message}`, 'spawn-failed');
-  const out = guard.redactor.redact(stdout.text());
-  const err = guard.redactor.redact(stderr.text());
-  return {
-    exitCode: exit.code,
-    signal: exit.signal,
-    timedOut: stopper.state.timedOut,
-    cancelled: stopper.state.cancelled,
-    stdout: out.text,
-    stderr: err.text,
-    protectedChanges,
-    redactions: out.count + err.count,
-    stdoutDroppedBytes: stdout.droppedBytes,
-    stderrDroppedBytes: stderr.droppedBytes,
-    durationMs: Date.now() - started,
-    sandboxed,
-    sandboxMessage,
-  };
+  try {
+    // Background jobs the command left behind (`server &`) die with it; escaped ones too.
+    await procs.killAll();
+    stopper.dispose();
+    await drain(child.stdout, child.stderr);
+    // Every process of the command is gone by now: what it left in protected paths is final.
+    const protectedChanges = await guard.end();
+    if (exit.error) throw new UserError(`could not start ${program}: ${exit.error.message}`, 'spawn-failed');
+    const out = guard.redactor.redact(stdout.text());
+    const err = guard.redactor.redact(stderr.text());
+    return {
+      exitCode: exit.code,
+      signal: exit.signal,
+      timedOut: stopper.state.timedOut,
+      cancelled: stopper.state.cancelled,
+      stdout: out.text,
+      stderr: err.text,
+      protectedChanges,
+      redactions: out.count + err.count,
+      stdoutDroppedBytes: stdout.droppedBytes,
+      stderrDroppedBytes: stderr.droppedBytes,
+      durationMs: Date.now() - started,
+      sandboxed,
+      sandboxMessage,
+    };
+  } finally {
+    // Output spilled to a temporary file goes even when the run fails here (text() deletes it too).
+    stdout.discard();
+    stderr.discard();
+  }
 }
 
 /** Whether commands run in the sandbox: 'off' never, 'require' refuses to run without it, 'auto' when bwrap works. */

@@ -10,6 +10,7 @@ const BUNDLED = path.resolve(__dirname, '../../../skills');
 const base = (root: string, url: string) => ['--workspace', root, '--base-url', url, '--model', 'scripted-model'];
 type Body = { messages: { role: string; content: string | null }[]; tools?: { function: { name: string } }[] };
 const systemOf = (body: unknown) => (body as Body).messages[0]!.content ?? '';
+const goalOf = (body: unknown) => (body as Body).messages.find((m) => m.role === 'user')?.content ?? '';
 const toolResults = (stdout: string) => events(stdout).filter((e) => e.type === 'tool/finished') as unknown as { name: string; ok: boolean; output: string }[];
 
 describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWithoutBuild }, () => {
@@ -43,10 +44,11 @@ describe('patchpilot run: memory, skills, summaries and resume', { skip: skipWit
         {
           reply: { toolCalls: [call('remember', { fact: 'tests need TZ=UTC' }), call('remember', { fact: 'Releases are tagged vX.Y.Z.' })] },
           check: ({ body }: { body: unknown }) => {
-            const system = systemOf(body);
-            if (!system.includes('- Never commit to main.') || !system.includes('- The add() helper lives in add.js.'))
-              return 'MEMORY.md (as the user left it) is not in the system prompt';
-            if (system.includes('TZ=UTC')) return 'the deleted fact reached the prompt';
+            // The memory rides with the goal (goalNotes.ts), never in the system prompt.
+            const goal = goalOf(body);
+            if (!goal.includes('- Never commit to main.') || !goal.includes('- The add() helper lives in add.js.'))
+              return "MEMORY.md (as the user left it) is not in the goal's message";
+            if (goal.includes('TZ=UTC') || systemOf(body).includes('TZ=UTC')) return 'the deleted fact reached the prompt';
           },
         },
         { reply: { toolCalls: [call('finish', { summary: 'ok' })] } },

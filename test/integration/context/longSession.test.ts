@@ -219,10 +219,13 @@ async function longSession(kind: Kind, goals: readonly string[], steps: number):
       'the summaries reach the model',
     );
 
-    // Memory and skills took part: the facts in MEMORY.md and in the next runs' system prompts.
+    // Memory and skills took part: the facts in MEMORY.md and in the next runs' goal messages (goalNotes.ts), the skills in the system prompt.
     const memory = readFileSync(path.join(ws.root, '.patchpilot/MEMORY.md'), 'utf8');
     for (let g = 0; g < GOALS.length; g++) assert.match(memory, new RegExp(`- Goal ${g}: modules cycle`));
-    assert.match((reasoning[STEPS_PER_GOAL]!.body.messages as WireMessage[])[0]!.content!, /- Goal 0: modules cycle configuration, dates, errors by index\./);
+    assert.match(
+      (reasoning[STEPS_PER_GOAL]!.body.messages as WireMessage[]).filter((m) => m.role === 'user').at(-1)!.content!,
+      /<memory source="\.patchpilot\/MEMORY\.md">[\s\S]*- Goal 0: modules cycle configuration, dates, errors by index\./,
+    );
     assert.match(
       (reasoning[0]!.body.messages as WireMessage[])[0]!.content!,
       /- review-before-finish: Review the whole diff[\s\S]*- survey: Survey a codebase/,

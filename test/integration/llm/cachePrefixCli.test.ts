@@ -67,6 +67,25 @@ describe('a prompt that caches, through the CLI', { skip }, () => {
     });
   });
 
+  test('a remember in goal one and another approval mode from goal two: the system prompt stays byte for byte; the next goal states both', async () => {
+    const { rows, prompts, bodies } = await threeMessageConversation('memory-and-mode');
+    assert.deepEqual(
+      rows.map((r) => r.goal),
+      [1, 1, 1, 1, 2, 2, 3],
+    );
+    for (let i = 1; i < prompts.length; i++) assert.ok(prompts[i]!.startsWith(prompts[i - 1]!.slice(0, -2)), `request ${i + 1} begins with request ${i}`);
+    for (const body of bodies) assert.equal(body.messages[0]!.content, bodies[0]!.messages[0]!.content, 'the system prompt never changes');
+    const goals = bodies
+      .at(-1)!
+      .messages.filter((m) => m.role === 'user')
+      .map((m) => String(m.content));
+    assert.match(goals[0]!, /<approval-mode>\nApproval mode auto-edit/);
+    assert.doesNotMatch(goals[0]!, /<memory/, 'no memory yet');
+    assert.match(goals[1]!, /<approval-mode>\nApproval mode auto: /);
+    assert.match(goals[1]!, /<memory source="\.patchpilot\/MEMORY\.md">[\s\S]*The arithmetic helpers live in src\/math\.js\.\n<\/memory>/);
+    assert.doesNotMatch(goals[2]!, /<approval-mode>|<memory/, 'nothing changed since goal two');
+  });
+
   test('Anthropic: cache reads of message_start reach the --json result event and the history of the run', async () => {
     const recording = readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'anthropic', 'cache-usage.sse'), 'utf8');
     // Spare answers for requests after the run's own (insights by the fast model), whenever they come.

@@ -42,7 +42,14 @@ export const REPORTED_USAGE = { promptTokens: 3_000, completionTokens: 20, cache
 const call = (name: string, args: Record<string, unknown>) => ({ name, arguments: args });
 const usage = REPORTED_USAGE;
 
-const GOALS: { goal: string; turns: ScriptedTurn[] }[] = [
+interface Goal {
+  goal: string;
+  turns: ScriptedTurn[];
+  /** `--approve`; default auto-edit. */
+  approve?: string;
+}
+
+const GOALS: Goal[] = [
   {
     goal: 'add() in src/math.js subtracts; make it add',
     turns: [
@@ -63,6 +70,28 @@ const GOALS: { goal: string; turns: ScriptedTurn[] }[] = [
     turns: [{ reply: { toolCalls: [call('finish', { summary: 'add() was fixed; src/total.js uses it.' })], usage } }],
   },
 ];
+
+/**
+ * What changes between goals besides the files: goal one saves a fact with remember (MEMORY.md
+ * changes), goal two runs in another approval mode (auto), goal three in the same. Neither may
+ * rewrite the system prompt: they ride with the goal that needs them (goalNotes.ts).
+ */
+const MEMORY_AND_MODE_GOALS: Goal[] = [
+  {
+    goal: GOALS[0]!.goal,
+    turns: [
+      GOALS[0]!.turns[0]!,
+      GOALS[0]!.turns[1]!,
+      { reply: { toolCalls: [call('remember', { fact: 'The arithmetic helpers live in src/math.js.' })], usage } },
+      GOALS[0]!.turns[2]!,
+    ],
+  },
+  { ...GOALS[1]!, approve: 'auto' },
+  { ...GOALS[2]!, approve: 'auto' },
+];
+
+export const SCENARIOS = { workspace: GOALS, 'memory-and-mode': MEMORY_AND_MODE_GOALS } as const;
+export type Scenario = keyof typeof SCENARIOS;
 
 function commonPrefix(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
@@ -111,8 +140,12 @@ function runCli(args: string[], command = 'run'): Promise<{ code: number | null;
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
 }
 
-/** Runs the three goals and measures every agent request's shared prefix. */
-export async function threeMessageConversation(): Promise<Conversation> {
+/**
+ * Runs the three goals and measures every agent request's shared prefix. `workspace`: the files
+ * change between goals; `memory-and-mode`: a remember in goal one and another approval mode from goal two.
+ */
+export async function threeMessageConversation(scenario: Scenario = 'workspace'): Promise<Conversation> {
+  const GOALS = SCENARIOS[scenario];
   const root = workspace();
   const server = await ScriptedModelServer.start({
     modelId: MODEL,
@@ -136,7 +169,7 @@ export async function threeMessageConversation(): Promise<Conversation> {
         '--workspace',
         root,
         '--approve',
-        'auto-edit',
+        g.approve ?? 'auto-edit',
         '--no-detect-tests',
         '--base-url',
         server.baseUrl,

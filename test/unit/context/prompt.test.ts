@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { assembleSystemPrompt, type PromptSections } from '../../../src/core/context/promptAssembly';
+import { assembleSystemPrompt, fitToShare, type PromptSections } from '../../../src/core/context/promptAssembly';
 import { gatherPromptSections } from '../../../src/core/context/promptSources';
 import { loadSkillCatalog } from '../../../src/core/context/skills/skillCatalog';
 import { workspaceReader } from '../../../src/core/context/workspaceText';
@@ -14,7 +14,7 @@ import { makeContext, tempWorkspace } from '../tools/helpers';
 const BUNDLED = path.resolve(__dirname, '../../../skills');
 const tokens = (t: string) => Math.ceil(t.length / 4);
 
-test('the prompt in order: identity and facts, project instructions, memory, skills, earlier runs', () => {
+test('the prompt in order: identity and facts, project instructions, skills, earlier runs; the memory goes with a goal (goalNotes.ts)', () => {
   const sections: PromptSections = {
     rules: [
       { source: 'AGENTS.md', text: 'Use tabs.' },
@@ -32,7 +32,6 @@ test('the prompt in order: identity and facts, project instructions, memory, ski
     'BASE PROMPT',
     '## AGENTS.md\nUse tabs.',
     '## .patchpilot/rules/style.md\nNo default exports.',
-    '- CI runs on Node 20.',
     '- write-tests: Add tests.',
     '## Skill deploy (always on)\nAlways deploy with make.',
     'asked: fix the date test',
@@ -43,6 +42,7 @@ test('the prompt in order: identity and facts, project instructions, memory, ski
     [...order.map(at)].sort((a, b) => a - b),
   );
   assert.match(text, /call load_skill with the skill's name/);
+  assert.doesNotMatch(text, /CI runs on Node 20/, 'the memory changes between goals: never in the system prompt');
   // Nothing to add: only the base.
   assert.equal(assembleSystemPrompt('BASE', { rules: [], skills: [], alwaysSkills: [], history: [] }, 8_000, tokens).text, 'BASE');
 });
@@ -55,10 +55,13 @@ test('each part keeps to its share of the budget: cut head and tail, with a note
     8_000,
     tokens,
   );
-  assert.deepEqual(cut, ['project instructions', 'memory']);
-  assert.ok(tokens(text) < 8_000 * (0.15 + 0.08) + 200, String(tokens(text)));
+  assert.deepEqual(cut, ['project instructions']);
+  assert.ok(tokens(text) < 8_000 * 0.15 + 200, String(tokens(text)));
   assert.match(text, /RULES-START[\s\S]*omitted[\s\S]*RULES-END\n\[project instructions cut to fit the context budget; read the file for the rest\]/);
-  assert.match(text, /MEM-START[\s\S]*MEM-END\n\[memory cut/);
+  // The memory is cut to its share the same way before it goes with a goal (runContext.ts).
+  const memory = fitToShare('memory', huge('MEM'), 8_000 * 0.08, tokens);
+  assert.ok(tokens(memory) < 8_000 * 0.08 + 100, String(tokens(memory)));
+  assert.match(memory, /MEM-START[\s\S]*MEM-END\n\[memory cut/);
 });
 
 test("gathered from the workspace: AGENTS.md, rules by name, MEMORY.md, skills, and the history's best hits for the goal", async () => {

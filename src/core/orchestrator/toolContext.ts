@@ -53,6 +53,7 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     signal,
     approver: deps.approver,
     testCommands: deps.testCommands ?? createTestCommandRunner({ root, exec: deps.exec, tasks: deps.tasks }),
+    ...(deps.detectedTests ? { detectedTests: deps.detectedTests } : {}),
     ignore,
     run: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
     pathPolicy: input.pathPolicy,

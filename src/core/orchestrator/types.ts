@@ -39,6 +39,8 @@ export interface OrchestratorDeps {
    * definitions' guard, trust); createAgent makes it. Default: one over `exec` and `tasks`.
    */
   testCommands?: ToolContext['testCommands'];
+  /** The detected test command the user has not answered yet (VS Code's offer): run_tests runs it when asked (tools/detectedTests.ts). */
+  detectedTests?: ToolContext['detectedTests'];
   web?: WebFetcher;
   /** web_search's provider, when one is configured. */
   search?: WebSearcher;

@@ -69,6 +69,8 @@ export interface AgentOptions {
   model?: ChatModel;
   /** The host's problems per file (VS Code's diagnostics); new ones in edited files go back with the edit. */
   diagnostics?: DiagnosticsSource;
+  /** The detected test command the user has not answered yet (VS Code's offer): run_tests runs it when asked. */
+  detectedTests?: OrchestratorDeps['detectedTests'];
 }
 
 export interface Agent {
@@ -132,6 +134,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
     commandPolicy: safety.commandPolicy,
     exec: host.exec,
     testCommands: host.testCommands,
+    ...(o.detectedTests ? { detectedTests: o.detectedTests } : {}),
     ...(hooks ? { hooks } : {}),
     web,
     search: capabilities.search,

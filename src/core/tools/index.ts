@@ -18,6 +18,7 @@ import type { Tool } from './types';
 export * from './types';
 export { ToolRegistry } from './registry';
 export { runConfiguredTests } from './runTests';
+export type { UnansweredTestCommand } from './detectedTests';
 
 /** Which optional capabilities the host wired (a tool is only offered when it can work). */
 export interface ToolAvailability {

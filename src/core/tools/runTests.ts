@@ -24,6 +24,7 @@ import {
 import type { TaskRunResult } from '../ports';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 import { approveUntrustedHostRun } from './untrustedHostRun';
+import { approveDetectedTestCommand } from './detectedTests';
 
 export type { TestCommandResult } from '../testRuns';
 
@@ -54,7 +55,12 @@ export const runTestsTool: Tool<Args> = {
   },
   readOnly: false,
   async run(args, ctx) {
-    return runConfiguredTests(ctx, isNarrowed(args) ? args : undefined);
+    const narrowing = isNarrowed(args) ? args : undefined;
+    // Asked with nothing configured: the project's detected command (the offer not answered yet), asked about where commands ask.
+    const detected = ctx.settings.tests.commands.length === 0 && ctx.mode !== 'plan' ? await approveDetectedTestCommand(ctx) : undefined;
+    if (!detected) return runConfiguredTests(ctx, narrowing);
+    const result = await runConfiguredTests(ctx, narrowing, { commands: [detected.command] });
+    return { ...result, output: `${detected.note}\n${result.output}` };
   },
 };
 
@@ -67,9 +73,9 @@ export const runTestsTool: Tool<Args> = {
 export async function runConfiguredTests(
   ctx: ToolContext,
   narrowing?: TestNarrowing,
-  options: { rerun?: boolean; narrowedAs?: string } = {},
+  options: { rerun?: boolean; narrowedAs?: string; commands?: readonly string[] } = {},
 ): Promise<ToolResult> {
-  const commands = ctx.settings.tests.commands;
+  const commands = options.commands ?? ctx.settings.tests.commands;
   if (commands.length === 0)
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
   if (ctx.mode === 'plan') throw new ToolError('plan mode: tests are not run');

@@ -6,6 +6,7 @@ import type { PolicyDecision } from '../policy/types';
 import type { ApplyResult, HunkResult } from '../patch/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import type { CheckpointScope } from '../checkpoint/types';
+import type { UnansweredTestCommand } from './detectedTests';
 
 // Host-facing interfaces now live in src/core/ports; re-exported here so existing imports keep working.
 export type { PathAccess, PathPolicy, CommandPolicy, CommandExecution, CommandExecutor, PatchEngine, WebFetcher, HistorySearch } from '../ports';
@@ -129,6 +130,8 @@ export interface ToolContext {
    * workspace's guard, the test definitions as they were): the same runner as the user's own Run Tests.
    */
   testCommands: TestCommandRunner;
+  /** The project's test command detected but not configured (VS Code: the offer not answered yet); run_tests runs it when asked (detectedTests.ts). */
+  detectedTests?(): UnansweredTestCommand | undefined;
   ignore: IgnoreRules;
   run: ToolRunState;
   pathPolicy?: PathPolicy;

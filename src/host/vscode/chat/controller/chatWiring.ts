@@ -5,6 +5,8 @@ import type { Elicitor, Notifier } from '../../../../core/ports';
 import type { OrchestratorDeps } from '../../../../core/orchestrator';
 import { AgentSlot, createAgent, type Agent } from '../../../../core/session';
 import { createMcpManager } from '../../../../core/session';
+import { testOfferButtons } from '../../../../core/testRuns';
+import type { UnansweredTestCommand } from '../../../../core/tools';
 import { isPromptCommand, type McpManager } from '../../../../core/mcp';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ChatStatus } from '../../../../protocol/chat';
@@ -108,6 +110,8 @@ export class ChatWiring implements vscode.Disposable {
       model: await model,
       // The Problems view: new errors and warnings in the files an edit touched go back with it.
       diagnostics: new VsCodeDiagnostics(folder.uri.fsPath),
+      // run_tests runs the offered command while the offer waits (the after-edit runs wait for the answer).
+      detectedTests: () => unansweredTestCommand(services.testsOffer?.()),
     });
   }
 
@@ -132,4 +136,11 @@ export class ChatWiring implements vscode.Disposable {
 function agentKey(loaded: LoadedConfig): string {
   const { settings, trusted, apiKey, webSearchKey } = loaded.config;
   return JSON.stringify([settings, trusted, loaded.trusted, loaded.demo, apiKey, webSearchKey]);
+}
+
+/** The offer waiting for an answer, with how to keep its command (the model's run_tests result says so). */
+function unansweredTestCommand(offered: { command: string; source: string } | undefined): UnansweredTestCommand | undefined {
+  if (!offered) return undefined;
+  const [use] = testOfferButtons(offered);
+  return { ...offered, keep: `"${use}" in the chat's banner or the notification, or the setting patchpilot.tests.commands` };
 }

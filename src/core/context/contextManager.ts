@@ -7,6 +7,7 @@ import { cutOutput } from '../base/outputCut';
 import type { OutputKeeper } from './outputKeeper';
 import { promptBudgetFor, type PromptBudget } from './budget';
 import { applyCompaction, dropOldestExchange, dropOldestSummary, planCompaction } from './compaction';
+import { withoutSupersededNotes } from './goalNotes';
 import type { Conversation } from './conversation';
 import { summarizeJobs } from './summarizer';
 import { PromptCounter, type TokenCalibration } from './tokenCounter';
@@ -160,6 +161,13 @@ export class ContextManager {
     for (let next = dropOldestSummary(c.messages); next && this.count() > budget; next = dropOldestSummary(c.messages)) {
       c.replace(next);
       report.droppedSummaries++;
+    }
+    // The earlier goals' state, mode and memory blocks a later goal states again go before any exchange does.
+    const shed = this.count() > budget ? withoutSupersededNotes(c.messages) : undefined;
+    if (shed) {
+      const goalAt = c.messages.indexOf(this.goal);
+      if (goalAt >= 0) this.goal = shed[goalAt]!;
+      c.replace(shed);
     }
     for (let next = dropOldestExchange(c.messages, this.goal); next && this.count() > budget; next = dropOldestExchange(c.messages, this.goal)) {
       c.replace(next);

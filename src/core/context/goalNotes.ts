@@ -102,3 +102,36 @@ export function goalNotes(input: GoalNotesInput, earlier: readonly ModelMessage[
 export function notesMissing(current: readonly string[], messages: readonly ModelMessage[]): string[] {
   return current.filter((note) => !messages.some((m) => m.role === 'user' && typeof m.content === 'string' && m.content.includes(note)));
 }
+
+/** A goal's blocks as goalWithLiveState writes them (each followed by the blank line before the next part). */
+const GOAL_BLOCKS = [
+  /<workspace-state>\n[\s\S]*?\n<\/workspace-state>\n\n/g,
+  /<approval-mode>\n[\s\S]*?\n<\/approval-mode>\n\n/g,
+  /<memory source="[^"\n]*">\n[\s\S]*?\n<\/memory>\n\n/g,
+];
+
+/**
+ * The messages without the blocks a later user message states again (the workspace's state, the
+ * mode, the memory of an earlier goal: the latest holds, so the older say nothing the model needs),
+ * the user's own words kept. What a compaction sheds before it drops a whole earlier exchange;
+ * undefined when there is nothing to shed.
+ */
+export function withoutSupersededNotes(messages: readonly ModelMessage[]): ModelMessage[] | undefined {
+  const found = messages.map((m) =>
+    m.role === 'user' && typeof m.content === 'string' ? GOAL_BLOCKS.map((re) => (m.content as string).match(re) ?? []) : undefined,
+  );
+  let changed = false;
+  const out = messages.map((m, i) => {
+    const blocks = found[i];
+    if (!blocks || m.role !== 'user' || typeof m.content !== 'string') return m;
+    let content = m.content;
+    blocks.forEach((matches, kind) => {
+      if (!matches.length || !found.slice(i + 1).some((later) => later && later[kind]!.length)) return;
+      for (const block of matches) content = content.replace(block, '');
+    });
+    if (content === m.content) return m;
+    changed = true;
+    return { ...m, content };
+  });
+  return changed ? out : undefined;
+}

@@ -6,9 +6,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from 'node:test';
+import { describe, it, test } from 'node:test';
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
-import { goalNotes, lastStated, memoryNote, memoryRule, modeNote, notesMissing } from '../../../src/core/context/goalNotes';
+import { goalNotes, lastStated, memoryNote, memoryRule, modeNote, notesMissing, withoutSupersededNotes } from '../../../src/core/context/goalNotes';
 import { ModelClient } from '../../../src/core/llm';
 import type { ModelMessage } from '../../../src/core/llm/types';
 import { Orchestrator, type RunOutcome } from '../../../src/core/orchestrator';
@@ -127,4 +127,26 @@ test('two goals with a remember between them and a change of mode: the system pr
     await server.close();
     rmSync(root, { recursive: true, force: true });
   }
+});
+
+describe('withoutSupersededNotes (what a compaction sheds before a whole earlier exchange)', () => {
+  const state = (head: string) => `<workspace-state>\ngit: branch main at ${head}; 0 file(s) with uncommitted changes\ntop level: src\n</workspace-state>`;
+  const goalMessage = (parts: string[], goal: string): ModelMessage => ({ role: 'user', content: [...parts, goal].join('\n\n') });
+
+  it("drops an earlier goal's blocks that a later goal states again, keeping the user's words and the latest blocks", () => {
+    const first = goalMessage([state('aaa'), modeNote('auto', true), memoryNote('.patchpilot/MEMORY.md', '- one fact')], 'map the configuration');
+    const second = goalMessage([state('bbb'), memoryNote('.patchpilot/MEMORY.md', '- one fact\n- two facts')], 'find the dates');
+    const messages: ModelMessage[] = [{ role: 'system', content: 'system' }, first, { role: 'assistant', content: 'done' }, second];
+    const shed = withoutSupersededNotes(messages)!;
+    // The mode is stated only in the first goal: it stays (it is the latest); its state and memory go.
+    assert.equal(shed[1]!.content, [modeNote('auto', true), 'map the configuration'].join('\n\n'));
+    assert.equal(shed[3], second);
+    assert.equal(shed[2], messages[2]);
+    assert.equal(withoutSupersededNotes(shed), undefined);
+  });
+
+  it('sheds nothing when no later message states a block again', () => {
+    const only = goalMessage([state('aaa'), memoryNote('.patchpilot/MEMORY.md', 'a </memory> inside\n\n</memory-ish> too')], 'goal');
+    assert.equal(withoutSupersededNotes([{ role: 'system', content: 's' }, only, { role: 'user', content: 'a plain follow-up' }]), undefined);
+  });
 });

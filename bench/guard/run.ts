@@ -13,7 +13,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { probeSandbox, runCommand } from '../../src/core/sandbox';
 import { bwrapArguments } from '../../src/core/sandbox/bwrapArgs';
-import { GuardSession } from '../../src/core/sandbox/protectedGuard';
+import { GuardedRun } from '../../src/core/sandbox/protectedGuard';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number);
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
@@ -63,9 +63,9 @@ async function main(): Promise<void> {
             spawnSync(sandbox.bwrapPath!, bwrapArguments({ workspaceRoot: root, cwd: root, homeDirs: [os.homedir()], allowNetwork: false }, 'true'), { env }),
           )
         : await time(() => spawnSync('bash', ['-c', 'true'], { env }));
-      const walk = await time(async () => (await GuardSession.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' })).end());
+      const walk = await time(async () => (await GuardedRun.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' })).end());
       const guarded = await time(() => runCommand({ command: 'true', cwd: root, workspaceRoot: root }));
-      const session = await GuardSession.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' });
+      const session = await GuardedRun.begin({ root, ignored: () => (rel) => rel === '.env' || rel === 'secrets' });
       await session.end();
       rows.push([
         size.toLocaleString('en'),

@@ -6,7 +6,7 @@ import { UserError } from '../../core/base';
 import type { HistoryStore } from '../../core/history';
 import { loadSession } from '../../core/session';
 import { createAgentDeps } from '../node/agentDeps';
-import { AgentSession, exitCodeOf } from '../node/agentSession';
+import { CliChat, exitCodeOf } from '../node/cliChat';
 import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
 import { DecliningElicitor, TerminalElicitor } from '../node/elicitors';
@@ -94,7 +94,7 @@ async function runWorkspace({ args, goal, json, terminal, root, config, telemetr
     throw err;
   }
   const mcp = built.mcp;
-  const session = new AgentSession(built, notifier, mcp ? { manager: mcp, ...(interactive ? { ask: askPromptArgumentOnTerminal() } : {}) } : undefined);
+  const session = new CliChat(built, notifier, mcp ? { manager: mcp, ...(interactive ? { ask: askPromptArgumentOnTerminal() } : {}) } : undefined);
   const resume = args.resume;
   if (resume !== undefined) {
     try {
@@ -122,7 +122,7 @@ async function runWorkspace({ args, goal, json, terminal, root, config, telemetr
 }
 
 /** Puts the recorded session of a run back into the chat; returns what to tell the user. */
-async function resumeSession(session: AgentSession, history: HistoryStore | undefined, ref: string): Promise<string> {
+async function resumeSession(session: CliChat, history: HistoryStore | undefined, ref: string): Promise<string> {
   if (!history) throw new UserError('there is no history database to resume from');
   const { run, transcript, recorded } = await loadSession(history, ref);
   session.restore(transcript, recorded ? run.id : undefined);

@@ -5,7 +5,7 @@ import { ChannelServer } from '../../core/channels';
 import { ModelConfigError } from '../../core/llm';
 import { errorMessage } from '../../core/base';
 import { createAgentDeps } from '../node/agentDeps';
-import { AgentSession } from '../node/agentSession';
+import { CliChat } from '../node/cliChat';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 import { TelegramChannel } from '../node/telegramChannel';
 import { DecliningElicitor } from '../node/elicitors';
@@ -57,8 +57,8 @@ export async function run(argv: string[]): Promise<number> {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;
   }
-  const session = new AgentSession(built, notifier);
-  // Between goals a signal stops serving; during one, AgentSession cancels the goal first.
+  const session = new CliChat(built, notifier);
+  // Between goals a signal stops serving; during one, CliChat cancels the goal first.
   const quit = () => {
     if (!session.running) void channel.close();
   };

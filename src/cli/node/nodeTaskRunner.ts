@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { CappedOutput } from '../../core/sandbox';
 import { buildChildEnv } from '../../core/sandbox';
 import { CommandProcesses } from '../../core/sandbox';
-import { describeProtectedChanges, GuardSession, type GuardOptions } from '../../core/sandbox';
+import { describeProtectedChanges, GuardedRun, type GuardOptions } from '../../core/sandbox';
 import type { TaskRunner, TaskRunRequest, TaskRunResult } from '../../core/ports';
 
 /** In memory; the rest of a longer output waits in a temporary file (CappedOutput), so the summary reads it all. */
@@ -26,7 +26,7 @@ export class NodeTaskRunner implements TaskRunner {
 
   async run(request: TaskRunRequest): Promise<TaskRunResult> {
     if (!this.options.guard) return this.execute(request);
-    const guard = await GuardSession.begin({ ...this.options.guard, keepBytes: true });
+    const guard = await GuardedRun.begin({ ...this.options.guard, keepBytes: true });
     const result = await this.execute(request);
     const protectedChanges = await guard.end();
     const note = describeProtectedChanges(protectedChanges);

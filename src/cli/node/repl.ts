@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline';
 import { ExitCode } from '../io';
-import type { AgentSession } from './agentSession';
+import type { CliChat } from './cliChat';
 
 type Prompted = { kind: 'line'; text: string } | { kind: 'eof' } | { kind: 'interrupt' };
 
@@ -13,7 +13,7 @@ export const REPL_HELP = 'Type a goal and press Enter. /exit or Ctrl-D quits; Ct
  * questions own stdin alone.
  */
 export async function runRepl(
-  session: AgentSession,
+  session: CliChat,
   io: { input?: NodeJS.ReadStream; output?: NodeJS.WritableStream; stdout?: NodeJS.WritableStream } = {},
 ): Promise<number> {
   const input = io.input ?? process.stdin;

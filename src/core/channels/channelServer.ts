@@ -16,7 +16,7 @@ import { ChannelApprover } from './channelApprover';
 import { progressLine } from './progressLines';
 import { StatusMessage } from './statusMessage';
 
-/** What runs the goals: the CLI's AgentSession (one chat session, one run at a time). */
+/** What runs the goals: the CLI's CliChat (one chat session, one run at a time). */
 export interface ChannelGoalRunner {
   readonly running: boolean;
   runGoal(goal: string): Promise<{ status: RunEndStatus; reason: string; summary?: string; steps: number }>;
@@ -115,7 +115,7 @@ export class ChannelServer {
       await this.o.channel.send(chatId, this.stopping ? 'Stopping...' : 'Nothing is running.');
       return;
     }
-    // A second interrupt while the first unwinds would end the process (AgentSession): once is enough.
+    // A second interrupt while the first unwinds would end the process (CliChat): once is enough.
     this.stopping = true;
     runner.interrupt();
     await this.o.channel.send(chatId, 'Stopping...');

@@ -12,7 +12,7 @@ import { markAuthorityClaims } from './untrustedNotes';
 export const SECTION_SHARES = { rules: 0.15, memory: 0.08, skills: 0.1, history: 0.05 } as const;
 
 export interface PromptSections {
-  /** The rules files in force, in order (rules/ruleSession.ts): the last one takes precedence. `why`: how a conditional one came in. */
+  /** The rules files in force, in order (rules/activeRules.ts): the last one takes precedence. `why`: how a conditional one came in. */
   rules: { source: string; text: string; why?: string }[];
   /** Description-only rules: the model reads the file when the description fits. */
   listedRules?: { path: string; description: string }[];

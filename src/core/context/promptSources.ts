@@ -10,7 +10,7 @@ import { MEMORY_FILE } from './memory/memoryFiles';
 import type { PromptSections } from './promptAssembly';
 import { discoverRules, type DiscoveryOptions } from './rules/ruleDiscovery';
 import { describeActivation } from './rules/ruleFiles';
-import { RuleSession } from './rules/ruleSession';
+import { ActiveRules } from './rules/activeRules';
 import type { SkillCatalog } from './skills/skillCatalog';
 import type { WorkspaceReader } from './workspaceText';
 
@@ -33,7 +33,7 @@ const ALL_RULE_SOURCES: DiscoveryOptions = {
   rooMode: 'code',
 };
 
-export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ sections: PromptSections; warnings: string[]; rules: RuleSession }> {
+export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ sections: PromptSections; warnings: string[]; rules: ActiveRules }> {
   const warnings: string[] = [...deps.skills.warnings];
   const read = async (rel: string): Promise<string | undefined> => {
     try {
@@ -49,7 +49,7 @@ export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ se
   const ruleOptions = deps.rules ?? ALL_RULE_SOURCES;
   const discovered = await discoverRules(deps.reader, ruleOptions);
   warnings.push(...discovered.warnings);
-  const rules = new RuleSession(deps.reader, discovered.rules, ruleOptions.sources, warnings);
+  const rules = new ActiveRules(deps.reader, discovered.rules, ruleOptions.sources, warnings);
 
   const memoryText = await read(MEMORY_FILE);
   const alwaysSkills: PromptSections['alwaysSkills'] = [];
@@ -74,7 +74,7 @@ export async function gatherPromptSections(deps: PromptSourceDeps): Promise<{ se
 }
 
 /** The prompt's rules parts from what the session holds now (the run rebuilds them as rules come in). */
-export function rulesSections(rules: RuleSession): Pick<PromptSections, 'rules' | 'listedRules'> {
+export function rulesSections(rules: ActiveRules): Pick<PromptSections, 'rules' | 'listedRules'> {
   return {
     rules: rules.loaded.map((r) => ({ source: r.path, text: r.text, ...(r.activation.kind === 'always' ? {} : { why: describeActivation(r) }) })),
     listedRules: rules.listed.map((r) => ({ path: r.path, description: r.activation.kind === 'requested' ? r.activation.description : '' })),

@@ -10,7 +10,7 @@ import { MEMORY_FILE } from './memory/memoryFiles';
 import { assembleSystemPrompt, fitToShare, SECTION_SHARES } from './promptAssembly';
 import { gatherPromptSections, rulesSections } from './promptSources';
 import { rooModeFor } from './rules/ruleFiles';
-import type { LoadedRule } from './rules/ruleSession';
+import type { LoadedRule } from './rules/activeRules';
 import { loadSkillCatalog, type SkillCatalog } from './skills/skillCatalog';
 import { buildSystemPrompt, type WorkspaceFacts } from './systemPrompt';
 import { goalWithLiveState } from './liveState';

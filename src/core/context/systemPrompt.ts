@@ -1,5 +1,5 @@
 import { memoryRule } from './goalNotes';
-import type { GitSnapshot } from '../git/gitSession';
+import type { GitSnapshot } from '../git/gitSnapshot';
 
 export interface WorkspaceFacts {
   name: string;

@@ -1,4 +1,4 @@
 export * from './ignoreRules';
 export * from './listFiles';
-export * from './gitSession';
+export * from './gitSnapshot';
 export { cloneShallow } from './safeGit';

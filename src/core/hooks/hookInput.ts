@@ -25,7 +25,7 @@ export interface ToolSubject {
   callId: string;
 }
 
-export interface HookSession {
+export interface HookRunInfo {
   sessionId: string;
   /** The workspace root, where hooks run. */
   cwd: string;
@@ -35,7 +35,7 @@ export interface HookSession {
 /** Claude Code's names for PatchPilot's approval modes. */
 const PERMISSION_MODE: Record<ApprovalMode, string> = { ask: 'default', 'auto-edit': 'acceptEdits', auto: 'bypassPermissions', plan: 'plan' };
 
-export function hookInput(session: HookSession, subject: HookSubject): Record<string, unknown> {
+export function hookInput(session: HookRunInfo, subject: HookSubject): Record<string, unknown> {
   const common = { session_id: session.sessionId, cwd: session.cwd, permission_mode: PERMISSION_MODE[session.mode], hook_event_name: subject.event };
   switch (subject.event) {
     case 'PreToolUse':

@@ -12,7 +12,7 @@ import { errorMessage } from '../base/errors';
 import type { HookCommand, HookEventName } from '../config/hooks';
 import type { ActionApprovalRequest, Approver, CommandExecutor, CommandPolicy } from '../ports';
 import { NOT_APPROVED, type HookApprovals } from '../approvals/hooks';
-import { hookInput, type HookSession, type HookSubject } from './hookInput';
+import { hookInput, type HookRunInfo, type HookSubject } from './hookInput';
 import { hooksFor } from './matcher';
 import { verdictOf, type HookVerdict } from './hookVerdict';
 
@@ -73,7 +73,7 @@ export class HookRunner {
 
   /** Runs the matching, approved hooks of the subject's event; `names`: what a matcher sees (a tool's two names, a notification's type). */
   async fire(
-    session: Omit<HookSession, 'cwd'>,
+    session: Omit<HookRunInfo, 'cwd'>,
     subject: HookSubject,
     names: readonly string[],
     signal: AbortSignal,

@@ -1,4 +1,4 @@
 export { HookRunner, describeHook, type HookReport, type HookRunnerOptions, type HookApprovalContext } from './hookRunner';
-export { hookInput, type HookSession, type HookSubject, type ToolSubject } from './hookInput';
+export { hookInput, type HookRunInfo, type HookSubject, type ToolSubject } from './hookInput';
 export { matches, hooksFor } from './matcher';
 export { verdictOf, decisionOf, type HookVerdict } from './hookVerdict';

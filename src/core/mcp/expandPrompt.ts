@@ -2,7 +2,7 @@
  * A user's message that is a prompt command (`/mcp.<server>.<prompt> ...`, promptCommand.ts)
  * becomes the prompt's messages: the approved servers are reached, the command parsed, missing
  * required arguments asked through the host, and the prompt fetched and filtered. Shared by the
- * chat (chatController.ts) and the CLI (AgentSession).
+ * chat (chatController.ts) and the CLI (CliChat).
  */
 import { errorMessage } from '../base/errors';
 import type { McpManager } from './manager';

@@ -3,7 +3,7 @@
  * with a single argument also takes the rest of the line as it is). The prompt's messages become
  * the user's turn. Required arguments not given are asked through the host (the chat's input box,
  * the terminal); with nobody to ask, the command is refused naming them. Hosts: chatController.ts
- * (the chat), the CLI's AgentSession; test/integration/mcp/promptsResources.test.ts.
+ * (the chat), the CLI's CliChat; test/integration/mcp/promptsResources.test.ts.
  */
 import type { McpPromptDefinition } from './clientFeatures';
 

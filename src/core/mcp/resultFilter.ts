@@ -12,7 +12,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { GuardSession, type GuardOptions, type ProtectedChange } from '../sandbox/protectedGuard';
+import { GuardedRun, type GuardOptions, type ProtectedChange } from '../sandbox/protectedGuard';
 import type { SecretRedactor } from '../sandbox/secretRedactor';
 
 export interface McpCallGuard {
@@ -60,7 +60,7 @@ export function createMcpCallGuard(guard: Omit<GuardOptions, 'keepBytes'>): McpC
     },
     async guarded(call, local) {
       // A remote server cannot touch the workspace: its results are redacted all the same.
-      const session = await GuardSession.begin({ ...guard, keepBytes: local ? !local.sandboxed : false });
+      const session = await GuardedRun.begin({ ...guard, keepBytes: local ? !local.sandboxed : false });
       let result: CallToolResult;
       let protectedChanges: ProtectedChange[] = [];
       try {

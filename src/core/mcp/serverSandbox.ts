@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bwrapArguments } from '../sandbox/bwrapArgs';
 import { probeSandbox } from '../sandbox/probe';
-import { GuardSession, type GuardOptions } from '../sandbox/protectedGuard';
+import { GuardedRun, type GuardOptions } from '../sandbox/protectedGuard';
 import { unixSocketRules } from '../sandbox/unixSockets';
 
 export interface ServerSandboxOptions {
@@ -62,7 +62,7 @@ export async function sandboxedLaunch(o: {
   args: readonly string[];
   options: ServerSandboxOptions;
 }): Promise<ServerLaunch> {
-  const guard = await GuardSession.begin({ ...o.options.guard, keepBytes: false });
+  const guard = await GuardedRun.begin({ ...o.options.guard, keepBytes: false });
   const sockets = unixSocketRules({ filterWorks: o.blocksUnixSockets, allow: o.options.allowUnixSockets ?? [] });
   const line = ['exec', o.command, ...o.args].map((w, i) => (i === 0 ? w : shellQuote(w))).join(' ');
   const args = bwrapArguments(

@@ -8,7 +8,7 @@
 import type { RuleView } from '../../protocol/agentEvents';
 import { describeRulesLoaded } from '../../protocol/rulesLoaded';
 import type { RunRules } from '../context/runContext';
-import type { LoadedRule } from '../context/rules/ruleSession';
+import type { LoadedRule } from '../context/rules/activeRules';
 import type { Tool, ToolResult } from '../tools/types';
 import type { RunState } from './runState';
 

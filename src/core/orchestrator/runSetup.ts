@@ -11,7 +11,7 @@ import { createRunContext, loadRunSkills, type RunContext } from '../context/run
 import { createOutputKeeper } from '../context/outputKeeper';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import { TokenCalibration } from '../context/tokenCounter';
-import { snapshotGit, type GitSnapshot } from '../git/gitSession';
+import { snapshotGit, type GitSnapshot } from '../git/gitSnapshot';
 import { IgnoreRules } from '../git/ignoreRules';
 import { listWorkspaceFiles } from '../git/listFiles';
 import type { ModelToolSpec } from '../llm/types';

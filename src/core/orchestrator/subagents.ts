@@ -10,7 +10,7 @@ import type { UsageMeter } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
 import { fail, ok, type SubagentSpawner, type Tool, type ToolResult } from '../tools/types';
 import type { OrchestratorDeps, RunOptions, RunOutcome } from './types';
-import type { GitSnapshot } from '../git/gitSession';
+import type { GitSnapshot } from '../git/gitSnapshot';
 import type { WorkspaceFacts } from '../context/systemPrompt';
 
 export interface SubagentsOptions {

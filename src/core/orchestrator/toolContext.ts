@@ -1,6 +1,6 @@
 import { CancelledError } from '../base/cancellation';
 import { errorMessage } from '../base/errors';
-import { commitPaths, type GitSnapshot } from '../git/gitSession';
+import { commitPaths, type GitSnapshot } from '../git/gitSnapshot';
 import type { IgnoreRules } from '../git/ignoreRules';
 import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
 import { ignoredNow } from '../tools/policyAdapters';

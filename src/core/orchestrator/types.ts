@@ -6,7 +6,7 @@ import type { UsageMeter, UsageRecord, UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
 import type { CommandExecutor, CommandPolicy, DiagnosticsSource, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { ToolContext, ToolSource } from '../tools/types';
-import type { GitSnapshot } from '../git/gitSession';
+import type { GitSnapshot } from '../git/gitSnapshot';
 import type { WorkspaceFacts } from '../context/systemPrompt';
 import type { TokenCalibration } from '../context/tokenCounter';
 import type { IgnoreFilter } from '../policy/path/ignoreFilter';

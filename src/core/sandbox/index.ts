@@ -5,6 +5,6 @@ export { HIDDEN_HOME_PATHS } from './bwrapArgs';
 export { CappedOutput } from './cappedOutput';
 export { buildChildEnv, type ChildEnvOptions } from './childEnv';
 export { CommandProcesses, MARKER_VAR } from './sessionKill';
-export { describeProtectedChanges, GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
+export { describeProtectedChanges, GuardedRun, type GuardOptions, type ProtectedChange } from './protectedGuard';
 export { SecretRedactor } from './secretRedactor';
 export { describeProtection } from './protection';

@@ -56,7 +56,7 @@ export interface ProtectedChange {
 const MAX_KEPT_FILE = 1024 * 1024;
 const MAX_KEPT_TOTAL = 16 * 1024 * 1024;
 
-export class GuardSession {
+export class GuardedRun {
   /** How `end` found what the command changed (the feed, or a walk); undefined before it ran. */
   endMode: ScanMode | undefined;
 
@@ -70,7 +70,7 @@ export class GuardSession {
     private readonly session: FeedCursor | undefined,
   ) {}
 
-  static async begin(options: GuardOptions): Promise<GuardSession> {
+  static async begin(options: GuardOptions): Promise<GuardedRun> {
     const current = await options.baseline?.current(options);
     const scan = current?.scan ?? (await scanWithGitParts(options));
     const kept = new Map<string, Buffer>();
@@ -87,7 +87,7 @@ export class GuardSession {
       }
     }
     const redactor = await SecretRedactor.fromFiles(options.root, scan.ignoredFiles);
-    return new GuardSession(options, scan, kept, redactor, current?.mode ?? 'walk', current?.session);
+    return new GuardedRun(options, scan, kept, redactor, current?.mode ?? 'walk', current?.session);
   }
 
   /**

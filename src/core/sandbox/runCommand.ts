@@ -10,7 +10,7 @@ import { CappedOutput } from './cappedOutput';
 import { probeSandbox, type SandboxStatus } from './probe';
 import { buildChildEnv } from './childEnv';
 import { CommandProcesses } from './sessionKill';
-import { GuardSession, type GuardOptions, type ProtectedChange } from './protectedGuard';
+import { GuardedRun, type GuardOptions, type ProtectedChange } from './protectedGuard';
 import { createIgnoreFilter } from '../policy/path/ignoreFilter';
 import { unixSocketRules } from './unixSockets';
 import { closeProgramFd, openProgramFd } from './programFd';
@@ -96,7 +96,7 @@ export async function runCommand(opts: RunCommandOptions): Promise<RunCommandRes
   const started = Date.now();
   if (opts.signal?.aborted) return cancelledBeforeStart(sandboxed, sandboxMessage);
   // Without a sandbox nothing stops a write: keep the protected files' bytes to put them back.
-  const guard = await GuardSession.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
+  const guard = await GuardedRun.begin({ root: workspaceRoot, keepBytes: !sandboxed, ...(opts.guard ?? defaultGuard(workspaceRoot)) });
   const { child, program, procs } = startProcess(opts, { workspaceRoot, cwd, status, guard });
   feedStdin(child.stdin, opts.stdin);
   const maxOutput = opts.maxOutputBytes ?? 1024 * 1024;
@@ -172,7 +172,7 @@ type CommandChild = ChildProcessByStdio<Writable | null, Readable, Readable>;
 /** Starts the command (inside bwrap when sandboxed) in a process group and cgroup of its own, so that all of it can be found and killed. */
 function startProcess(
   opts: RunCommandOptions,
-  where: { workspaceRoot: string; cwd: string; status: SandboxStatus; guard: GuardSession },
+  where: { workspaceRoot: string; cwd: string; status: SandboxStatus; guard: GuardedRun },
 ): { child: CommandChild; program: string; procs: CommandProcesses } {
   const { status } = where;
   const sandboxed = status.available;

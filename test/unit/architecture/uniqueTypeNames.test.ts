@@ -30,3 +30,18 @@ test('every exported type name is declared in one file', () => {
   const twice = [...where].filter(([, files]) => files.length > 1).map(([name, files]) => `${name}: ${files.join(', ')}`);
   assert.deepEqual(twice, [], 'give each its own name, or declare it once and import it');
 });
+
+// "Session" means one thing: a chat of runs (core/session/chatSession.ts: ChatSession, its options,
+// a session loaded or resumed from the history). The guard's scan of one command, a patch under
+// review, the rules of one run and the CLI's chat are named for what they are.
+test('"session" names only the chat of runs', () => {
+  const CHAT_SESSION = new Set(['ChatSession', 'ChatSessionOptions', 'ResumedSession', 'loadSession']);
+  const EXPORT = /^export\s+(?:declare\s+)?(?:abstract\s+)?(?:async\s+)?(?:interface|type|class|enum|function|const)\s+([A-Za-z_$][\w$]*)/gm;
+  const other: string[] = [];
+  for (const file of [...sources(path.join(root, 'src')), ...sources(path.join(root, 'webview-ui'))]) {
+    for (const m of readFileSync(file, 'utf8').matchAll(EXPORT)) {
+      if (/session/i.test(m[1]!) && !CHAT_SESSION.has(m[1]!)) other.push(`${m[1]} (${path.relative(root, file)})`);
+    }
+  }
+  assert.deepEqual(other, [], 'name it for what it is; a "session" is a chat of runs');
+});

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync, appendFile
 import os from 'node:os';
 import path from 'node:path';
 import { ChangeFeed } from '../../../src/core/fs/changeFeed';
-import { GuardSession, type GuardOptions } from '../../../src/core/sandbox/protectedGuard';
+import { GuardedRun, type GuardOptions } from '../../../src/core/sandbox/protectedGuard';
 import { GuardBaseline } from '../../../src/core/sandbox/guardBaseline';
 import { scanWithGitParts } from '../../../src/core/sandbox/guardScan';
 import type { WorkspaceScan } from '../../../src/core/sandbox/workspaceScan';
@@ -61,12 +61,12 @@ function view(scan: WorkspaceScan) {
 
 describe('protected guard on the change feed', () => {
   test('after the first walk, a command is checked from the feed, and protected paths the feed does not watch into are still caught', async () => {
-    const first = await GuardSession.begin(options);
+    const first = await GuardedRun.begin(options);
     assert.equal(first.beginMode, 'walk');
     assert.deepEqual(await first.end(), []);
     assert.equal(first.endMode, 'feed');
 
-    const guard = await GuardSession.begin(options);
+    const guard = await GuardedRun.begin(options);
     assert.equal(guard.beginMode, 'feed');
     // What a command does: git hooks, the state folder, a nested repository's config, a git-ignored
     // .vscode/ and a git-ignored build folder, an instruction file, a bare-repository layout next to a plain `config`.
@@ -98,10 +98,10 @@ describe('protected guard on the change feed', () => {
   });
 
   test("a user's write between commands is the user's; a new ignored file is masked at the next command", async () => {
-    await (await GuardSession.begin(options)).end();
+    await (await GuardedRun.begin(options)).end();
     write('.vscode/settings.json', '{}\n'); // approved through write_file, before the command
     write('secrets/new.pem', 'NEW-SECRET-0123456789\n');
-    const guard = await GuardSession.begin(options);
+    const guard = await GuardedRun.begin(options);
     assert.equal(guard.beginMode, 'feed');
     assert.ok(guard.scan.protectedAll.has('.vscode/settings.json'));
     assert.ok(
@@ -112,8 +112,8 @@ describe('protected guard on the change feed', () => {
   });
 
   test('the view from the feed equals a fresh walk after creations, deletions, renames and a replaced folder', async () => {
-    await (await GuardSession.begin(options)).end();
-    const guard = await GuardSession.begin(options);
+    await (await GuardedRun.begin(options)).end();
+    const guard = await GuardedRun.begin(options);
     write('a/.npmrc');
     write('a/b/.github/workflows/ci.yml');
     rmSync(path.join(root, 'src', 'd2'), { recursive: true });
@@ -131,8 +131,8 @@ describe('protected guard on the change feed', () => {
   });
 
   test('more events than the kernel queue may hold: the check walks, and still catches the change', async () => {
-    await (await GuardSession.begin(options)).end();
-    const guard = await GuardSession.begin(options);
+    await (await GuardedRun.begin(options)).end();
+    const guard = await GuardedRun.begin(options);
     for (let i = 0; i < 9000; i++) writeFileSync(path.join(root, 'src', 'd0', `n${i}.ts`), '');
     write('.envrc');
     const changes = await guard.end();
@@ -144,9 +144,9 @@ describe('protected guard on the change feed', () => {
   });
 
   test('a changed ignore file makes the next command walk (every path may be classed anew)', async () => {
-    await (await GuardSession.begin(options)).end();
+    await (await GuardedRun.begin(options)).end();
     appendFileSync(path.join(root, '.patchpilotignore'), 'src/d3/\n');
-    const guard = await GuardSession.begin(options);
+    const guard = await GuardedRun.begin(options);
     assert.equal(guard.beginMode, 'walk');
     assert.ok(guard.scan.ignored.some((e) => e.rel === 'src/d3'));
     await guard.end();

@@ -5,7 +5,7 @@ import type { DiffReviewServices } from '../diff/vsCodeDiffPreview';
 export function registerReviewAccept(context: vscode.ExtensionContext, s: DiffReviewServices): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.review.accept', async (uri?: vscode.Uri) => {
-      const session = s.sessionFor(uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
+      const session = s.reviewFor(uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
       if (!session) return void vscode.window.showInformationMessage('PatchPilot: no patch is waiting for review.');
       await s.finish(session, session.answer(s.documentTexts(session)));
     }),

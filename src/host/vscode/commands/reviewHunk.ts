@@ -10,7 +10,7 @@ import type { DiffReviewServices } from '../diff/vsCodeDiffPreview';
  */
 export function registerReviewHunk(context: vscode.ExtensionContext, s: DiffReviewServices): void {
   const decide = async (accepted: boolean, reviewId?: string, hunkId?: string) => {
-    const session = reviewId ? s.sessions.get(reviewId) : s.sessionFor(vscode.window.activeTextEditor?.document.uri);
+    const session = reviewId ? s.sessions.get(reviewId) : s.reviewFor(vscode.window.activeTextEditor?.document.uri);
     if (!session) return;
     if (!hunkId) {
       // From the context menu or the palette: the hunk under the cursor of the proposed document.

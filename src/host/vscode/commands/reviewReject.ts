@@ -6,7 +6,7 @@ import type { DiffReviewServices } from '../diff/vsCodeDiffPreview';
 export function registerReviewReject(context: vscode.ExtensionContext, s: DiffReviewServices): void {
   context.subscriptions.push(
     vscode.commands.registerCommand('patchpilot.review.reject', async (uri?: vscode.Uri) => {
-      const session = s.sessionFor(uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
+      const session = s.reviewFor(uri instanceof vscode.Uri ? uri : vscode.window.activeTextEditor?.document.uri);
       if (!session) return void vscode.window.showInformationMessage('PatchPilot: no patch is waiting for review.');
       const reason = await vscode.window.showInputBox({
         title: 'Reject the patch',

@@ -68,7 +68,7 @@ export function registerHunkFeedback(context: vscode.ExtensionContext, s: DiffRe
       }
       for (const k of Object.keys(types) as (keyof typeof types)[]) editor.setDecorations(types[k], byState[k]);
     }
-    const session = s.sessionFor(vscode.window.activeTextEditor?.document.uri);
+    const session = s.reviewFor(vscode.window.activeTextEditor?.document.uri);
     if (!session) return status.hide();
     const states = hunkStates(session.files, session.choices);
     status.text = `$(git-compare) PatchPilot review: ${reviewSummary(states)}`;

@@ -31,7 +31,7 @@ import type { ReviewHunkView } from '../../../protocol/chat';
 import { rejectAll } from './diffReviewLogic';
 import { hunkStates } from './hunkStates';
 import { CURRENT_SCHEME, CurrentContentProvider, PROPOSED_SCHEME, ProposedFs, parseReviewUri, reviewUri } from './documents';
-import { ReviewSession } from './reviewSession';
+import { PatchUnderReview } from './patchUnderReview';
 
 export interface DiffReviewLog {
   info(message: string): void;
@@ -40,20 +40,20 @@ export interface DiffReviewLog {
 
 /** State shared by the preview, the CodeLens and the commands (one per extension host). */
 export class DiffReviewServices {
-  readonly sessions = new Map<string, ReviewSession>();
+  readonly sessions = new Map<string, PatchUnderReview>();
   readonly current = new CurrentContentProvider();
   readonly proposed = new ProposedFs();
   readonly lensChanged = new vscode.EventEmitter<void>();
 
   /** The review of a document (either side), or the only open one. */
-  sessionFor(uri?: vscode.Uri): ReviewSession | undefined {
+  reviewFor(uri?: vscode.Uri): PatchUnderReview | undefined {
     const parsed = uri ? parseReviewUri(uri) : undefined;
     if (parsed) return this.sessions.get(parsed.reviewId);
     const open = [...this.sessions.values()];
     return open.length === 1 ? open[0] : open[open.length - 1];
   }
 
-  documentTexts(session: ReviewSession): Map<string, string | null> {
+  documentTexts(session: PatchUnderReview): Map<string, string | null> {
     const out = new Map<string, string | null>();
     for (const f of session.files) {
       if (session.engineTexts.get(f.path) === null) continue; // a delete has no right side to edit
@@ -65,7 +65,7 @@ export class DiffReviewServices {
   }
 
   /** Puts the engine's text on the right (after a hunk decision), keeping the document saved. */
-  async showEngineText(session: ReviewSession, path: string, text: string | null): Promise<void> {
+  async showEngineText(session: PatchUnderReview, path: string, text: string | null): Promise<void> {
     const uri = session.rightUri(path);
     const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     if (!doc) return this.proposed.put(uri, text ?? '');
@@ -75,7 +75,7 @@ export class DiffReviewServices {
     await doc.save();
   }
 
-  async finish(session: ReviewSession, answer: PatchReviewAnswer): Promise<void> {
+  async finish(session: PatchUnderReview, answer: PatchReviewAnswer): Promise<void> {
     if (session.settled) return;
     session.finish(answer);
     this.sessions.delete(session.id);
@@ -95,7 +95,7 @@ export class DiffReviewServices {
   }
 }
 
-async function closeReviewTabs(session: ReviewSession): Promise<void> {
+async function closeReviewTabs(session: PatchUnderReview): Promise<void> {
   const ours = new Set(session.files.flatMap((f) => [session.leftUri(f.path).toString(), session.rightUri(f.path).toString()]));
   const tabs = vscode.window.tabGroups.all
     .flatMap((g) => g.tabs)
@@ -139,7 +139,7 @@ export class VsCodeDiffPreview implements DiffPreview {
    */
   async review(request: PatchReviewRequest, signal: AbortSignal, started?: (controls: ReviewControls) => void): Promise<PatchReviewAnswer> {
     if (signal.aborted) return rejectAll('the review was cancelled');
-    const session = new ReviewSession(randomBytes(4).toString('hex'), request);
+    const session = new PatchUnderReview(randomBytes(4).toString('hex'), request);
     this.services.sessions.set(session.id, session);
     started?.({
       accept: () => this.services.finish(session, session.answer(this.services.documentTexts(session))),
@@ -171,7 +171,7 @@ export class VsCodeDiffPreview implements DiffPreview {
     }
   }
 
-  private async openEditors(session: ReviewSession): Promise<void> {
+  private async openEditors(session: PatchUnderReview): Promise<void> {
     for (const [i, f] of session.files.entries()) {
       if (session.settled) break;
       const title = `${f.path} (PatchPilot proposal${session.files.length > 1 ? ` ${i + 1}/${session.files.length}` : ''})`;

@@ -29,7 +29,7 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
  * A watchdog thread ends the process if a run outlives its wall clock or its cancel, or blocks the
  * main thread so that none of this can run (watchdog.ts).
  */
-export class AgentSession {
+export class CliChat {
   private controller: AbortController | undefined;
   private readonly watchdog = new Watchdog();
   private readonly chat: ChatSession;

@@ -18,7 +18,7 @@ export interface LoadedRule {
   why: string;
 }
 
-export class RuleSession {
+export class ActiveRules {
   private readonly active: RuleFile[] = [];
   private readonly pending: { rule: RuleFile; matchers: Matcher[] }[] = [];
   private readonly checkedFolders = new Set<string>();

@@ -4,7 +4,7 @@ import { buildAnswer, hunkDeltas, placeHunks, rightTexts, reviewFiles, type Hunk
 import { PROPOSED_SCHEME, CURRENT_SCHEME, reviewUri } from './documents';
 
 /** One patch under review: its files, the user's choices per hunk, and the promise the Approver waits on. */
-export class ReviewSession {
+export class PatchUnderReview {
   readonly files: ReviewFile[];
   readonly choices = new Map<string, HunkChoice>();
   /** What the engine makes of the left texts with the accepted hunks (the right side before the user types). */

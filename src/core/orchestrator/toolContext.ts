@@ -109,13 +109,17 @@ export async function testsAfterEdits(
 ): Promise<string> {
   try {
     const related = await relatedTestsOf(ctx, paths);
-    const result = related
-      ? await runConfiguredTests(ctx, { files: related }, { narrowedAs: relatedRunNote(related, ctx.run.wholeSuiteMs) })
-      : await runConfiguredTests(ctx);
+    const result =
+      'files' in related
+        ? await runConfiguredTests(ctx, { files: related.files }, { narrowedAs: relatedRunNote(related.files, ctx.run.wholeSuiteMs) })
+        : await runConfiguredTests(ctx);
     const report = result.data?.report as TestRunReport | undefined;
     if (report) tests?.ranReport(report);
     else tests?.ran(result.ok);
-    const scope = paths.length > edited.length ? `tests after this reply's edits (${paths.join(', ')}), run once after the last:\n` : '';
+    // Whole or related, and why whole: a whole-suite run nobody explains reads as a narrowing that failed.
+    const whole = 'whole' in related ? `the whole suite (${related.whole})` : '';
+    const reply = paths.length > edited.length ? `this reply's edits (${paths.join(', ')}), run once after the last` : '';
+    const scope = reply || whole ? `tests after ${[reply || 'this edit', whole].filter(Boolean).join(', ')}:\n` : '';
     return scope + result.output + (tests && !result.ok ? againstBaseline(tests) : '');
   } catch (err) {
     if (ctx.signal.aborted || err instanceof CancelledError) throw err;

@@ -78,4 +78,33 @@ describe('the tests after a reply of several edits', () => {
       },
     );
   });
+
+  test('a reply whose edits no test reaches: the whole suite runs, and its line says so and why', async () => {
+    const notes = { ...FILES, 'notes.js': 'exports.a = 1;\n', 'readme.js': 'exports.b = 2;\n' };
+    await runScripted(
+      [
+        {
+          reply: {
+            toolCalls: [
+              call('edit_file', { path: 'notes.js', old_string: '1', new_string: '3' }),
+              call('edit_file', { path: 'readme.js', old_string: '2', new_string: '4' }),
+            ],
+          },
+        },
+        { reply: { toolCalls: [call('finish', { summary: 'changed the notes' })] } },
+        { reply: { toolCalls: [call('finish', { summary: 'changed the notes' })] } },
+      ],
+      {
+        files: notes,
+        settings,
+        inspect: (h) => {
+          const last = results(h, 1).at(-1)!;
+          assert.match(
+            last,
+            /tests after this reply's edits \(notes\.js, readme\.js\), run once after the last, the whole suite \(no related tests found for notes\.js, readme\.js\):\n2 failures, pre-existing/,
+          );
+        },
+      },
+    );
+  });
 });

@@ -53,7 +53,11 @@ export const runTestsTool: Tool<Args> = {
   },
   readOnly: false,
   async run(args, ctx) {
-    return runConfiguredTests(ctx, isNarrowed(args) ? args : undefined);
+    const narrowing = isNarrowed(args) ? args : undefined;
+    // One test run in the tree at a time (they share coverage folders and temp files): the baseline, started with the run, goes first;
+    // the whole suite before any change is that same run.
+    const baseline = await ctx.run.beforeFirstChange?.({ testRun: narrowing ? 'narrowed' : 'whole' });
+    return !narrowing && baseline ? baseline : runConfiguredTests(ctx, narrowing);
   },
 };
 

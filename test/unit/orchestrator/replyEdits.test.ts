@@ -6,7 +6,9 @@ import { BUGGY, call, runScripted } from './harness';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 
 const NODE = JSON.stringify(process.execPath);
-const started = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'test/started' ? [(e as { command: string }).command.replace(NODE, 'node')] : []));
+/** The test runs started (a note on a run's row, the baseline waited for, is no new run). */
+const started = (events: AgentEvent[]) =>
+  events.flatMap((e) => (e.type === 'test/started' && !e.note ? [(e as { command: string }).command.replace(NODE, 'node')] : []));
 
 /** add() and mul() are both wrong, each with its own test file; other.test.js tests neither. */
 const FILES = {

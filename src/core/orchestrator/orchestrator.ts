@@ -235,7 +235,7 @@ export class Orchestrator {
           output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}`,
         };
     const durationMs = Date.now() - started;
-    // The baseline ran unseen inside this call (before its first edit): its one line joins this result, once.
+    // The baseline ran unseen (started with the run): its one line joins the first result after it ended, once.
     const baseline = run.tests.takeBaselineNote();
     const result = baseline ? { ...ran, output: `${ran.output}\n\n${baseline}` } : ran;
     const output = result.output;

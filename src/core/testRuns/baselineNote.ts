@@ -1,6 +1,6 @@
 /**
  * The baseline in one line for the model: the whole suite runs once before the run's first edit
- * (orchestrator/toolContext.ts), and its verdict rides once in the next tool result, not in the
+ * (orchestrator/earlyBaseline.ts, started with the run), and its verdict rides once in the next tool result, not in the
  * system prompt, which stays the same for every request (test/unit/testRuns/baselineNote.test.ts).
  */
 import type { TestRunReport } from './report';

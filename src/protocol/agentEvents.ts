@@ -164,7 +164,8 @@ export type AgentEvent =
       /** The patch's hunks in all (to say "2 of 3"). */
       total?: number;
     }
-  | { type: 'test/started'; command: string }
+  /** Sent again with `note` while a call waits for this run (the baseline, started with the run): "waiting for ... 41 s so far". */
+  | { type: 'test/started'; command: string; note?: string }
   /** `whole`: the run covered the whole suite (not aimed at related tests or a narrowing, or its runner ignored the aim). */
   | { type: 'test/finished'; command: string; exitCode: number | null; durationMs: number; summary: string; whole?: boolean }
   | {

@@ -2,7 +2,7 @@
 // Its "Show Output" brings up the run's task terminal (the host's TestTaskTerminals), live or ended.
 import { button, el } from '../shared/components';
 
-type Started = { command: string };
+type Started = { command: string; note?: string };
 type Finished = { command: string; exitCode: number | null; summary: string };
 
 export class TestRows {
@@ -15,8 +15,15 @@ export class TestRows {
     this.running.clear();
   }
 
-  started(e: Started): HTMLElement {
-    const { row, text } = this.row(e.command, `Running tests: ${e.command}`);
+  /** A new row; undefined when it is a running row's news (a call waits for it: its note joins the row). */
+  started(e: Started): HTMLElement | undefined {
+    const words = `Running tests: ${e.command}${e.note ? ` · ${e.note}` : ''}`;
+    const open = this.running.get(e.command);
+    if (open && e.note) {
+      open.text.textContent = words;
+      return undefined;
+    }
+    const { row, text } = this.row(e.command, words);
     this.running.set(e.command, { row, text });
     return row;
   }

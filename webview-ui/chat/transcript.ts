@@ -143,9 +143,11 @@ export class Transcript {
       case 'approval/needed':
         // The pending approval card shows the question (see approvals in main.ts); the tool says it waits.
         return this.setWaitingBadge('waiting for you');
-      case 'test/started':
-        this.container().append(this.testRows.started(e));
+      case 'test/started': {
+        const row = this.testRows.started(e);
+        if (row) this.container().append(row);
         return;
+      }
       case 'test/finished': {
         const row = this.testRows.finished(e);
         if (row) this.container().append(row);

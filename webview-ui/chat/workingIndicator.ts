@@ -50,7 +50,7 @@ export class WorkingIndicator {
     else if (ev.type === 'text/delta') this.say('Working: the model is writing');
     else if (ev.type === 'tool/started') this.say(`Working: running ${ev.name}`);
     else if (ev.type === 'approval/needed') this.say('Waiting for your answer');
-    else if (ev.type === 'test/started') this.say(`Working: running tests (${ev.command})`);
+    else if (ev.type === 'test/started') this.say(ev.note ? `Working: ${ev.note}` : `Working: running tests (${ev.command})`);
     else if (ev.type === 'model/retrying') this.say(`Working: trying the model again (attempt ${ev.attempt})`);
   }
 

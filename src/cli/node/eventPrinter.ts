@@ -82,6 +82,9 @@ function eventLines(e: AgentEvent): string[] {
       return [`  ${describeCheckpointProgress(e)}`];
     case 'tool/finished':
       return [`  ${e.ok ? 'ok' : 'failed'}: ${firstLine(e.output)}`];
+    case 'test/started':
+      // Only a wait is worth a line (the baseline an edit waits for); the run's own start shows in its result.
+      return e.note ? [`  tests: ${e.note}`] : [];
     case 'test/finished':
       return [`  tests: ${e.command} -> ${e.exitCode === 0 ? 'passed' : `exit ${e.exitCode}`}${e.summary ? ` (${firstLine(e.summary)})` : ''}`];
     case 'warning':

@@ -42,8 +42,9 @@ export class Orchestrator {
 
   async run(goal: string, options: RunOptions = {}): Promise<RunOutcome> {
     const run = new RunState(this.deps, goal, options);
+    let setup: RunSetup | undefined;
     try {
-      const setup = await startRun(run, {
+      setup = await startRun(run, {
         gatherTools: (signal, emit, warn) => this.gatherTools(signal, emit, warn),
         runChild: (d, g, o) => new Orchestrator(d).run(g, o),
       });
@@ -56,6 +57,8 @@ export class Orchestrator {
     } catch (err) {
       return await run.endOnError(err);
     } finally {
+      // A baseline still running (the model never changed a file) is killed: the run's end does not wait for it.
+      await setup?.baseline?.cancel();
       await settleNotifications(run);
       run.dispose();
     }
@@ -232,7 +235,7 @@ export class Orchestrator {
           output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}`,
         };
     const durationMs = Date.now() - started;
-    // The baseline ran unseen inside this call (before its first edit): its one line joins this result, once.
+    // The baseline ran unseen (started with the run): its one line joins the first result after it ended, once.
     const baseline = run.tests.takeBaselineNote();
     const result = baseline ? { ...ran, output: `${ran.output}\n\n${baseline}` } : ran;
     const output = result.output;

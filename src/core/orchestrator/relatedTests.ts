@@ -2,19 +2,23 @@ import { narrowCommand, relatedTestFiles } from '../testRuns';
 import { runnerOf } from '../tools/runTests';
 import type { ToolContext } from '../tools/types';
 
+/** The related test files to run, or why the whole suite runs instead (said in the edit's result). */
+export type RelatedTests = { files: string[] } | { whole: string };
+
 /**
  * After an edit, the tests it can affect instead of the whole suite, when that is knowable
  * (testRuns/related.ts) and the one configured command can be aimed at files (its runner is known);
- * undefined: run the whole suite. Several configured commands (a JS and a Python suite) always run
+ * else the whole suite, with the reason. Several configured commands (a JS and a Python suite) always run
  * whole: one set of files does not fit both. Before the run may finish the whole suite runs once
  * (orchestrator/wholeSuiteBeforeFinish.ts), so a test the cheap scan missed is still caught.
  */
-export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[]): Promise<string[] | undefined> {
+export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[]): Promise<RelatedTests> {
   const commands = ctx.settings.tests.commands;
-  if (commands.length !== 1) return undefined;
+  if (commands.length !== 1) return { whole: `${commands.length} test commands are configured, and one set of test files does not fit them all` };
   const configured = commands[0]!;
   const runner = await runnerOf(ctx, configured);
-  if (!runner || runner === 'cargo') return undefined;
+  if (!runner) return { whole: `the runner behind "${configured}" is not known yet, so it cannot be aimed at test files` };
+  if (runner === 'cargo') return { whole: 'cargo test is not aimed at files' };
   const files = await relatedTestFiles(paths, {
     list: async (rel) => {
       try {
@@ -31,13 +35,18 @@ export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[])
       }
     },
   }).catch(() => undefined);
-  if (!files?.length) return undefined;
-  return 'error' in narrowCommand(configured, runner, { files }) ? undefined : files;
+  if (!files?.length) return { whole: `no related tests found for ${listed(paths)}` };
+  const aimed = narrowCommand(configured, runner, { files });
+  return 'error' in aimed ? { whole: `"${configured}" cannot be aimed at the related tests: ${aimed.error}` } : { files };
+}
+
+function listed(files: readonly string[]): string {
+  return files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
 }
 
 /** What the after-edit result says about the narrowed run: which files, and what the whole suite costs before finish. */
 export function relatedRunNote(files: readonly string[], wholeSuiteMs: number | undefined): string {
-  const shown = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
+  const shown = listed(files);
   const cost = wholeSuiteMs !== undefined ? ` (its last run took ${(wholeSuiteMs / 1000).toFixed(1)} s)` : '';
   return `only the tests of the edited code: ${shown}; the whole suite${cost} runs once before the run may finish`;
 }

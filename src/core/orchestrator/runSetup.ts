@@ -26,6 +26,7 @@ import { announceRules } from './rulesStep';
 import { Subagents } from './subagents';
 import { createToolContext } from './toolContext';
 import { ReplyEdits } from './replyEdits';
+import { EarlyBaseline } from './earlyBaseline';
 import { forwardToolEvent } from './toolEvents';
 import { askHookApprovals } from './hookSteps';
 import type { WorkspaceFacts } from '../context/systemPrompt';
@@ -43,6 +44,8 @@ export interface RunSetup {
   rules: RunContext['rules'];
   /** The reply whose calls are running: its edits' tests run once, after its last edit. */
   replyEdits: ReplyEdits;
+  /** The baseline test run, started with the run (none in a subagent): the run's end cancels it if unfinished. */
+  baseline?: EarlyBaseline;
 }
 
 export interface RunSetupHooks {
@@ -79,10 +82,11 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
     skills,
     subagents: subagentsFor(run, hooks, { tools, offered, git, facts }),
     tests: run.tests,
-    // A subagent's tests are judged against its parent's baseline: the child records none of its own.
-    baseline: !run.options.subagent,
     replyEdits,
   });
+  // A subagent's tests are judged against its parent's baseline: the child records none of its own.
+  const baseline = run.options.subagent ? undefined : new EarlyBaseline(toolCtx, run.tests);
+  if (baseline) toolCtx.run.beforeFirstChange = (o) => baseline.beforeChange(o);
   recordEarlier(run);
   const restoreNotes = recordRestoreNotes(run);
   const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history, restoreNotes });
@@ -92,7 +96,9 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   recordStart(run, git);
   announceRules(run, context.rules);
   const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
-  return { toolCtx, tools, offered, specs, readOnly, context: context.context, rules: context.rules, replyEdits };
+  // Started last: the context above is built, so the suite runs alongside the model's first request.
+  baseline?.startWithRun();
+  return { toolCtx, tools, offered, specs, readOnly, context: context.context, rules: context.rules, replyEdits, ...(baseline ? { baseline } : {}) };
 }
 
 /** The history row, the model's windows and git's snapshot, told as `run/started` (with their warnings). */

@@ -10,7 +10,7 @@ import { relatedTestsOf, relatedRunNote } from './relatedTests';
 import type { PathPolicy, SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import { knownFailuresNote } from '../../protocol/runEnd';
-import { baselineNote, type TestRunReport } from '../testRuns';
+import type { TestRunReport } from '../testRuns';
 import type { TestsAfterLastChange } from './testsOutcome';
 import { createEditChecks } from './editChecks';
 import { TESTS_AFTER_LAST_EDIT, type ReplyEdits } from './replyEdits';
@@ -36,8 +36,6 @@ export interface RunToolContextInput {
   subagents?: SubagentSpawner;
   /** Told of every change and of the tests run after it (the run's end says how the tests ended). */
   tests?: TestsAfterLastChange;
-  /** Record which tests fail before the run's first change (not in a subagent: its parent's counts). */
-  baseline?: boolean;
   /** The reply whose calls are running: its edits' tests run once, after its last edit. */
   replyEdits?: ReplyEdits;
 }
@@ -72,7 +70,6 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   const checks = createEditChecks(deps.diagnostics);
   ctx.run.beforeWrite = (paths) => checks.before(paths);
   ctx.run.testBaseline = () => tests?.baselineReport;
-  if (input.baseline) ctx.run.beforeFirstChange = () => recordBaseline(ctx, tests);
   ctx.run.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
     tests?.changed();
@@ -108,13 +105,17 @@ export async function testsAfterEdits(
 ): Promise<string> {
   try {
     const related = await relatedTestsOf(ctx, paths);
-    const result = related
-      ? await runConfiguredTests(ctx, { files: related }, { narrowedAs: relatedRunNote(related, ctx.run.wholeSuiteMs) })
-      : await runConfiguredTests(ctx);
+    const result =
+      'files' in related
+        ? await runConfiguredTests(ctx, { files: related.files }, { narrowedAs: relatedRunNote(related.files, ctx.run.wholeSuiteMs) })
+        : await runConfiguredTests(ctx);
     const report = result.data?.report as TestRunReport | undefined;
     if (report) tests?.ranReport(report);
     else tests?.ran(result.ok);
-    const scope = paths.length > edited.length ? `tests after this reply's edits (${paths.join(', ')}), run once after the last:\n` : '';
+    // Whole or related, and why whole: a whole-suite run nobody explains reads as a narrowing that failed.
+    const whole = 'whole' in related ? `the whole suite (${related.whole})` : '';
+    const reply = paths.length > edited.length ? `this reply's edits (${paths.join(', ')}), run once after the last` : '';
+    const scope = reply || whole ? `tests after ${[reply || 'this edit', whole].filter(Boolean).join(', ')}:\n` : '';
     return scope + result.output + (tests && !result.ok ? againstBaseline(tests) : '');
   } catch (err) {
     if (ctx.signal.aborted || err instanceof CancelledError) throw err;
@@ -131,25 +132,6 @@ export async function testsOwedAfterReply(
   const owed = replyEdits.endReply();
   if (!owed) return undefined;
   return { callId: owed.callId, text: await testsAfterEdits(ctx, tests, owed.paths, []) };
-}
-
-/**
- * Before the run's first change, once: the whole suite on the untouched workspace, so that a test
- * failing at the end can be told apart as one that failed before the run (pre-existing). Skipped
- * when a whole-suite run before any change already gave it, when tests do not run after edits, or
- * when no test command is configured; a baseline that cannot run is no reason to stop the edit.
- */
-async function recordBaseline(ctx: ToolContext, tests: TestsAfterLastChange | undefined): Promise<void> {
-  const { settings } = ctx;
-  if (!tests || tests.hasBaseline || ctx.run.changedFiles.size > 0 || !settings.tests.afterEdit || settings.tests.commands.length === 0) return;
-  try {
-    const result = await runConfiguredTests(ctx, undefined, { rerun: false });
-    const report = result.data?.report as TestRunReport | undefined;
-    // The model did not ask for this run: its verdict rides in the next tool result (orchestrator.ts), once.
-    if (report) tests.recordBaseline(report, baselineNote(report, ctx.run.wholeSuiteMs));
-  } catch (err) {
-    if (ctx.signal.aborted || err instanceof CancelledError) throw err;
-  }
 }
 
 /** After a failing run: which failures this run's edits introduced, and which were there before (they do not block finish). */

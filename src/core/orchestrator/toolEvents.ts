@@ -56,7 +56,7 @@ export function forwardToolEvent(e: ToolEvent, run: RunState): void {
       break;
     }
     case 'test-started':
-      emit({ type: 'test/started', command: e.command });
+      emit({ type: 'test/started', command: e.command, ...(e.note ? { note: e.note } : {}) });
       break;
     case 'test-finished':
       emit({

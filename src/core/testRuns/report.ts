@@ -20,6 +20,8 @@ export interface TestRunReport {
   flaky: string[];
   /** A command failed (exit code, timeout) without naming any failing test. */
   unnamedFailure: boolean;
+  /** Commands the time limit killed (patchpilot.tests.timeoutSeconds), with how long they had run: said as such, not as an unnamed failure. */
+  timedOut?: { command: string; seconds: number }[];
   /** Steps that are not the test runner (npm's `posttest` lint) that failed after the runner's counts said every test passed. */
   failedSteps?: string[];
   /** For each failed step, the files its output names (eslint, tsc, flake8, ruff) and those of them the run had changed. */
@@ -49,6 +51,7 @@ export function reportOf(results: readonly TestCommandResult[], options: ReportO
   const files = Object.fromEntries(failures.filter((f) => f.file).map((f) => [f.name, f.file!]));
   const failedNaming = results.filter((r) => r.exitCode !== 0 && r.summary.failures.length === 0);
   const steps = failedNaming.map((r) => (r.timedOut ? undefined : stepAfterTests(r.output, r.summary)));
+  const timedOut = results.filter((r) => r.timedOut).map((r) => ({ command: r.command, seconds: Math.round(r.durationMs / 1000) }));
   const stepFiles = Object.fromEntries(
     failedNaming.flatMap((r, i) => {
       const step = steps[i];
@@ -63,6 +66,7 @@ export function reportOf(results: readonly TestCommandResult[], options: ReportO
     ...(Object.keys(files).length ? { failingFiles: files } : {}),
     flaky: names.filter((n) => flaky.has(n)),
     unnamedFailure: steps.some((s) => s === undefined),
+    ...(timedOut.length ? { timedOut } : {}),
     ...(steps.some((s) => s !== undefined) ? { failedSteps: steps.filter((s): s is string => s !== undefined) } : {}),
     ...(Object.keys(stepFiles).length ? { stepFiles } : {}),
     aimedAt: options.aimedAt ?? [],
@@ -89,6 +93,8 @@ export function reportPassed(r: TestRunReport): boolean {
  */
 export function unnamedComparedWithBaseline(baseline: TestRunReport | undefined): string {
   if (!baseline) return '';
+  if (baseline.timedOut?.length)
+    return `, as it did before the run (then ${baseline.timedOut.map((t) => `${t.command} timed out after ${t.seconds} s`).join(', ')})`;
   if (baseline.unnamedFailure) return ', as it did before the run';
   if (reportPassed(baseline)) return ', and did not before the run (the tests passed then)';
   const before = [

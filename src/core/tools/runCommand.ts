@@ -42,6 +42,8 @@ export const runCommandTool: Tool<Args> = {
       { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` },
       decision,
     );
+    // Any command may write (a build, `sed -i`, a test runner's cache): the baseline of the untouched tree goes first.
+    await ctx.run.beforeFirstChange?.();
     // Set before it runs: a command that fails or times out may still have written files.
     ctx.run.commandsRan = true;
     const r = await ctx.exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs: COMMAND_TIMEOUT_MS });

@@ -58,9 +58,14 @@ export const runTestsTool: Tool<Args> = {
     const narrowing = isNarrowed(args) ? args : undefined;
     // Asked with nothing configured: the project's detected command (the offer not answered yet), asked about where commands ask.
     const detected = ctx.settings.tests.commands.length === 0 && ctx.mode !== 'plan' ? await approveDetectedTestCommand(ctx) : undefined;
-    if (!detected) return runConfiguredTests(ctx, narrowing);
-    const result = await runConfiguredTests(ctx, narrowing, { commands: [detected.command] });
-    return { ...result, output: `${detected.note}\n${result.output}` };
+    if (detected) {
+      const result = await runConfiguredTests(ctx, narrowing, { commands: [detected.command] });
+      return { ...result, output: `${detected.note}\n${result.output}` };
+    }
+    // One test run in the tree at a time (they share coverage folders and temp files): the baseline, started with the run, goes first;
+    // the whole suite before any change is that same run.
+    const baseline = await ctx.run.beforeFirstChange?.({ testRun: narrowing ? 'narrowed' : 'whole' });
+    return !narrowing && baseline ? baseline : runConfiguredTests(ctx, narrowing);
   },
 };
 

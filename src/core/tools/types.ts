@@ -77,8 +77,11 @@ export interface ToolRunState {
   narrowingIgnored?: Set<string>;
   /** The model was told that narrowing goes whole directly (said once a run). */
   narrowingIgnoredSaid?: boolean;
-  /** Before the run's first change: records which tests already fail (the baseline); done once. */
-  beforeFirstChange?(): Promise<void>;
+  /**
+   * Before a call that may change the tree (and before a test run): waits for the baseline (which
+   * tests already fail), started with the run; a whole-suite test run before any change gets its result.
+   */
+  beforeFirstChange?(o?: { testRun?: 'whole' | 'narrowed' }): Promise<ToolResult | undefined>;
   /**
    * The most characters one tool result may have when it enters the conversation (it follows the
    * token budget). read_file fills its reply up to it, so a read is never cut after the fact.
@@ -112,7 +115,8 @@ export type ToolEvent =
     }
   /** A patch was written: which hunks went in (or the user's own edit of it), and the key its undo is filed under (patch/undoKey.ts). */
   | { type: 'patch-applied'; files: string[]; hunks: HunkResult[]; total: number; edited: boolean; undoKey?: string }
-  | { type: 'test-started'; command: string }
+  /** `note`: a call waits for this run (the baseline), said on its row. */
+  | { type: 'test-started'; command: string; note?: string }
   /** `whole`: the run covered the whole suite (not aimed at part of it, or its runner ignored the aim). */
   | { type: 'test-finished'; command: string; exitCode: number | null; durationMs: number; summary: string; output: string; whole?: boolean }
   /** Every policy verdict that gated an action, for the audit trail. */

@@ -5,6 +5,8 @@
 // edited code run; the whole suite runs once before the finish stands.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import type { ScriptedTurn } from '../../support/scriptedModel';
 import { BUGGY, FIX } from '../../unit/orchestrator/harness';
 import { call, events, runCli, skipWithoutBuild, withRepo } from './support';
@@ -28,6 +30,15 @@ const n = (fs.existsSync(counter) ? Number(fs.readFileSync(counter, 'utf8')) : 0
 fs.writeFileSync(counter, String(n));
 test('slow io', () => { if (n === 2) throw new Error('timed out after 2000 ms'); });
 `,
+};
+/** A suite slow enough that the model's first replies come while it runs. */
+const SLOW = {
+  'slow.test.js': "require('node:test')('slow', () => new Promise((resolve) => setTimeout(resolve, 3000)));\n",
+};
+/** Slower still, and it leaves a mark when it ends: a killed baseline never does. */
+const SLOW4 = {
+  'slow.test.js':
+    "const fs = require('node:fs');\nrequire('node:test')('slow', () => new Promise((resolve) => setTimeout(() => { fs.writeFileSync(require('node:path').join(__dirname, '.slow-done'), 'x'); resolve(); }, 4000)));\n",
 };
 const model = (server: { baseUrl: string }) => ['--base-url', server.baseUrl, '--model', 'scripted-model'];
 const run = (root: string, server: { baseUrl: string }, json = true) =>
@@ -94,7 +105,7 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
         assert.deepEqual(server.mismatches, [], r.stdout.slice(-4000));
         assert.equal(r.code, 3, r.stderr);
         const ev = events(r.stdout);
-        const commands = ev.filter((e) => e.type === 'test/started').map((e) => e.command as string);
+        const commands = ev.filter((e) => e.type === 'test/started' && !e.note).map((e) => e.command as string);
         // The baseline (no rerun there), add.test.js after the edit, the whole suite before the finish, the rerun of slow io alone.
         assert.equal(commands.length, 4, JSON.stringify(commands));
         assert.equal(commands[1], 'npm test -- add.test.js');
@@ -106,7 +117,7 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
     );
   });
 
-  test('run_tests with files runs only those files', async () => {
+  test('run_tests with files runs only those files, after the baseline (one test run in the tree at a time)', async () => {
     const turns: ScriptedTurn[] = [
       { reply: { toolCalls: [call('run_tests', { files: ['add.test.js'] })] } },
       { reply: { toolCalls: [call('finish', { summary: 'Looked.' })] }, expect: { lastMessageContains: 'narrowed run' } },
@@ -117,13 +128,71 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
         const r = await run(root, server);
         assert.deepEqual(server.mismatches, [], r.stdout.slice(-4000));
         const ev = events(r.stdout);
-        const started = ev.filter((e) => e.type === 'test/started').map((e) => e.command);
-        assert.deepEqual(started, ['npm test -- add.test.js']);
-        const finished = ev.find((e) => e.type === 'test/finished')!;
+        const started = ev.filter((e) => e.type === 'test/started' && !e.note).map((e) => e.command);
+        assert.deepEqual(started, ['npm test', 'npm test -- add.test.js']);
+        const finished = ev.filter((e) => e.type === 'test/finished').at(-1)!;
         assert.match(String(finished.summary), /node: 0 passed, 1 failed\n {2}FAIL adds/);
         assert.doesNotMatch(String(finished.summary), /legacy parser/);
       },
       { ...NODE_TEST, ...LEGACY },
+    );
+  });
+
+  test('the baseline starts with the run: reads go on meanwhile, the first edit waits for it and says so', async () => {
+    const turns: ScriptedTurn[] = [
+      { reply: { toolCalls: [call('read_file', { path: 'add.js' })] } },
+      { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+      { reply: { toolCalls: [call('finish', { summary: 'Fixed add().' })] } },
+    ];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const r = await run(root, server);
+        assert.deepEqual(server.mismatches, [], r.stdout.slice(-4000));
+        const ev = events(r.stdout);
+        const at = (pred: (e: (typeof ev)[number]) => boolean) => ev.findIndex(pred);
+        const baselineStarted = at((e) => e.type === 'test/started' && !e.note);
+        const read = at((e) => e.type === 'tool/finished' && e.name === 'read_file');
+        const edit = at((e) => e.type === 'tool/started' && e.name === 'propose_patch');
+        const waiting = at(
+          (e) => e.type === 'test/started' && /^waiting for the baseline test run \(started with the run, \d+ s so far\)$/.test(String(e.note)),
+        );
+        const baselineFinished = at((e) => e.type === 'test/finished');
+        const applied = at((e) => e.type === 'patch/applied');
+        // The read came back while the slow suite still ran; the edit's request came before it ended, and the edit waited, saying so.
+        assert.ok(baselineStarted >= 0 && baselineStarted < edit, `baseline at ${baselineStarted}, edit at ${edit}`);
+        assert.ok(read < baselineFinished, `the read waited for the baseline: read ${read}, baseline finished ${baselineFinished}`);
+        assert.ok(edit < waiting && waiting < baselineFinished && baselineFinished < applied, JSON.stringify({ edit, waiting, baselineFinished, applied }));
+        assert.equal(ev.at(-1)!.status, 'finished');
+      },
+      { ...NODE_TEST, ...SLOW },
+    );
+    // The same run in the terminal: the wait is one line.
+    await withRepo(
+      turns.map((t) => ({ ...t })),
+      async (root, server) => {
+        const human = await run(root, server, false);
+        assert.match(human.stderr + human.stdout, /\n {2}tests: waiting for the baseline test run \(started with the run, \d+ s so far\)\n/);
+      },
+      { ...NODE_TEST, ...SLOW },
+    );
+  });
+
+  test('a run that never edits does not wait for the baseline at its end: it is killed', async () => {
+    const turns: ScriptedTurn[] = [{ reply: { toolCalls: [call('finish', { summary: 'Nothing to change.' })] } }];
+    await withRepo(
+      turns,
+      async (root, server) => {
+        const began = Date.now();
+        const r = await run(root, server);
+        const took = Date.now() - began;
+        assert.equal(events(r.stdout).at(-1)!.status, 'finished', r.stderr);
+        assert.ok(took < 4000, `the run took ${took} ms with a 4 s suite still running`);
+        // Killed with its process tree: the slow test never reaches its end.
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+        assert.ok(!existsSync(path.join(root, '.slow-done')), 'the baseline ran on after the run ended');
+      },
+      { ...NODE_TEST, ...SLOW4 },
     );
   });
 });

@@ -88,7 +88,9 @@ describe('orchestrator loop against the scripted model server', () => {
       assert.equal(types.at(-1), 'run/finished');
       for (const t of ['step/started', 'text/delta', 'tool/started', 'tool/finished', 'patch/proposed', 'test/started', 'test/finished', 'usage'])
         assert.ok(types.includes(t as never), t);
-      assert.ok(types.indexOf('patch/proposed') < types.indexOf('test/started'));
+      // The baseline starts with the run, before the first patch; the tests after the edit follow it.
+      assert.ok(types.indexOf('test/started') < types.indexOf('patch/proposed'));
+      assert.ok(types.indexOf('patch/proposed') < types.lastIndexOf('test/started'));
     });
   });
 

@@ -9,7 +9,7 @@ import type { AgentEvent } from '../../../src/protocol/agentEvents';
 const NODE = JSON.stringify(process.execPath);
 /** The test commands that started, the workspace's absolute paths (node:test names rerun files by them) made relative. */
 const started = (events: AgentEvent[]) =>
-  events.flatMap((e) => (e.type === 'test/started' ? [(e as { command: string }).command.replace(/\/\S*\/pp-tools-[^/]+\//g, '')] : []));
+  events.flatMap((e) => (e.type === 'test/started' && !e.note ? [(e as { command: string }).command.replace(/\/\S*\/pp-tools-[^/]+\//g, '')] : []));
 
 /** lib.js uses add() through a name the scan of test files does not see: only the whole suite tests it. */
 const TWO_SUITES = {

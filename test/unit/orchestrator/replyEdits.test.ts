@@ -6,7 +6,9 @@ import { BUGGY, call, runScripted } from './harness';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 
 const NODE = JSON.stringify(process.execPath);
-const started = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'test/started' ? [(e as { command: string }).command.replace(NODE, 'node')] : []));
+/** The test runs started (a note on a run's row, the baseline waited for, is no new run). */
+const started = (events: AgentEvent[]) =>
+  events.flatMap((e) => (e.type === 'test/started' && !e.note ? [(e as { command: string }).command.replace(NODE, 'node')] : []));
 
 /** add() and mul() are both wrong, each with its own test file; other.test.js tests neither. */
 const FILES = {
@@ -74,6 +76,35 @@ describe('the tests after a reply of several edits', () => {
             /tests run after the last edit of this reply\n[\s\S]*tests after this reply's edits \(add\.js, mul\.js\), run once after the last:\ntests passed/,
           );
           assert.doesNotMatch(failed!, /tests passed/);
+        },
+      },
+    );
+  });
+
+  test('a reply whose edits no test reaches: the whole suite runs, and its line says so and why', async () => {
+    const notes = { ...FILES, 'notes.js': 'exports.a = 1;\n', 'readme.js': 'exports.b = 2;\n' };
+    await runScripted(
+      [
+        {
+          reply: {
+            toolCalls: [
+              call('edit_file', { path: 'notes.js', old_string: '1', new_string: '3' }),
+              call('edit_file', { path: 'readme.js', old_string: '2', new_string: '4' }),
+            ],
+          },
+        },
+        { reply: { toolCalls: [call('finish', { summary: 'changed the notes' })] } },
+        { reply: { toolCalls: [call('finish', { summary: 'changed the notes' })] } },
+      ],
+      {
+        files: notes,
+        settings,
+        inspect: (h) => {
+          const last = results(h, 1).at(-1)!;
+          assert.match(
+            last,
+            /tests after this reply's edits \(notes\.js, readme\.js\), run once after the last, the whole suite \(no related tests found for notes\.js, readme\.js\):\n2 failures, pre-existing/,
+          );
         },
       },
     );

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { baselineNote, reportOf, summarizeTestOutput, type TestCommandResult } from '../../../src/core/testRuns';
+import { baselineNote, reportOf, summarizeTestOutput, unnamedComparedWithBaseline, type TestCommandResult } from '../../../src/core/testRuns';
 
 const fixture = (name: string) => readFileSync(path.join(__dirname, '../../fixtures/testRuns', name), 'utf8');
 const baselineOf = (file: string, exitCode = 1, root?: string) => {
@@ -39,4 +39,16 @@ test('many failures: five names, the rest counted, long names shortened', () => 
   const failing = Array.from({ length: 8 }, (_, i) => `test/t${i}.js > ${'x'.repeat(i === 0 ? 200 : 3)}`);
   const note = baselineNote({ narrowed: false, failing, flaky: [], unnamedFailure: false, aimedAt: [], counts: { passed: 300, failed: 8 } });
   assert.match(note, /: 8 of 308 tests failed: test\/t0\.js > x{84}\.\.\., test\/t1\.js > xxx, .*test\/t4\.js > xxx and 3 more\./);
+});
+
+test('a baseline the time limit killed says it timed out, not that a command failed without naming a test', () => {
+  const output = 'TAP version 13\n# Subtest: test/slow.js\n';
+  const result: TestCommandResult = { command: 'npm test', exitCode: null, durationMs: 300_400, timedOut: true, output, summary: summarizeTestOutput(output) };
+  const report = reportOf([result], { narrowed: false, changedFiles: [] });
+  assert.deepEqual(report.timedOut, [{ command: 'npm test', seconds: 300 }]);
+  assert.equal(
+    baselineNote(report, 300_400),
+    'Before your changes (the whole suite, run once before your first edit, 300.4 s): npm test timed out after 300 s (the limit, patchpilot.tests.timeoutSeconds) and was killed. What failed then does not block finish.',
+  );
+  assert.equal(unnamedComparedWithBaseline(report), ', as it did before the run (then npm test timed out after 300 s)');
 });

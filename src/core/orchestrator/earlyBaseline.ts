@@ -39,7 +39,8 @@ export class EarlyBaseline {
 
   /** At the run's start: begins the baseline when it is due and nobody needs to be asked first. */
   startWithRun(): void {
-    if (this.ctx.workspaceTrusted === false && !this.ctx.exec?.sandboxed) return;
+    const { workspaceTrusted, sandboxed } = this.ctx.testCommands;
+    if (!workspaceTrusted && !sandboxed) return;
     this.withRun = this.start();
   }
 

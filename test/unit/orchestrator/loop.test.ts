@@ -32,7 +32,7 @@ describe('orchestrator loop against the scripted model server', () => {
           assert.match(m[0]!.content!, /test commands: `.*--test add\.test\.js`/);
           assert.match(
             m[1]!.content!,
-            /^<workspace-state>\ngit: branch main at [0-9a-f]{12}; 0 file\(s\) with uncommitted changes\ntop level: add.js add.test.js\n<\/workspace-state>\n\nmake the add test pass$/,
+            /^<workspace-state>\ngit: branch main at [0-9a-f]{12}; 0 file\(s\) with uncommitted changes\ntop level: add.js add.test.js\n<\/workspace-state>\n\n<approval-mode>\nApproval mode auto-edit: [^\n]+\n<\/approval-mode>\n\nmake the add test pass$/,
           );
           assert.equal(m[2]!.role, 'assistant');
           assert.deepEqual(

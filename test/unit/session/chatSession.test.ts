@@ -17,7 +17,14 @@ import { ScriptedApprover, gitInit, tempWorkspace } from '../tools/helpers';
 
 type Msg = { role: string; content: string | null };
 /** A goal as the user typed it: without the workspace's state that rides with it (context/liveState.ts). */
-const typed = (m: Msg) => (m.role === 'user' ? (m.content ?? '').replace(/^<workspace-state>\n[\s\S]*?\n<\/workspace-state>\n\n/, '') : m.content);
+// What the user typed: the goal without the blocks that ride with it (the workspace's state, the approval mode, the memory).
+const typed = (m: Msg) =>
+  m.role === 'user'
+    ? (m.content ?? '').replace(
+        /^<workspace-state>\n[\s\S]*?\n<\/workspace-state>\n\n(<approval-mode>\n[\s\S]*?\n<\/approval-mode>\n\n)?(<memory [^>]*>\n[\s\S]*?\n<\/memory>\n\n)?/,
+        '',
+      )
+    : m.content;
 
 async function withChat(turns: ScriptedTurn[], body: (chat: ChatSession, server: ScriptedModelServer, events: AgentEvent[]) => Promise<void>): Promise<void> {
   const ws = tempWorkspace(BUGGY);

@@ -130,7 +130,9 @@ export async function runConfiguredTests(
   });
   // A narrowed run is judged by its tests: a coverage threshold or a lint of untouched files is the whole suite's to judge (wholeTreeSteps.ts).
   const passed = reportPassed(report) || narrowedTestsPassed(report);
-  const direct = notNarrowed && aim ? directRunnerCommand(await runnerOf(ctx, commands[0]!), aim) : undefined;
+  const runner = notNarrowed && aim ? directRunnerCommand(await runnerOf(ctx, commands[0]!), aim) : undefined;
+  // What the script runs before its runner (a pretest build) must run first, or the runner tests the code before the edit.
+  const direct = runner && [...(await preparationOf(ctx, commands[0]!)), runner].join(' && ');
   const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs, direct });
   const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
@@ -189,6 +191,34 @@ export async function runnerOf(ctx: ToolContext, configured: string): Promise<Te
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a package script runs before its test runner, as commands to run first: `pre<name>` scripts
+ * (npm runs them; a build that tests load, such as yargs-parser's `build/index.cjs`) and the steps
+ * before the runner in the script itself (`npm run build && mocha`). Empty when nothing comes first
+ * or the scripts cannot be read.
+ */
+async function preparationOf(ctx: ToolContext, configured: string): Promise<string[]> {
+  const steps: string[] = [];
+  try {
+    const manifest = JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> };
+    let command = configured;
+    for (let depth = 0; depth < 4; depth++) {
+      const name = scriptOf(command);
+      const script = name ? manifest.scripts?.[name] : undefined;
+      if (!name || typeof script !== 'string') break;
+      if (typeof manifest.scripts?.[`pre${name}`] === 'string') steps.push(`npm run pre${name}`);
+      const parts = script.split(/\s*(?:&&|;)\s*/);
+      const at = parts.findIndex((part) => runnerOfCommand(part) !== undefined || scriptOf(part) !== undefined);
+      if (at < 0) break;
+      steps.push(...parts.slice(0, at).filter(Boolean));
+      command = parts[at]!;
+    }
+  } catch {
+    return [];
+  }
+  return steps;
 }
 
 /** The package script a command runs (`npm test` → test, `npm run --silent tests-only` → tests-only), or undefined. */

@@ -140,3 +140,20 @@ test('when PatchPilot narrowed the run after an edit itself, the note says so, n
     ws.cleanup();
   }
 });
+
+test("the runner's own command keeps what the script runs first (a pretest build that the tests load), so it never tests the code before the edit", async () => {
+  const scripts = { pretest: 'node build.js', test: 'node deaf.js' };
+  const ws = tempWorkspace({
+    'package.json': JSON.stringify({ name: 'x', scripts }),
+    'build.js': "require('fs').writeFileSync('built.txt', 'x')\n",
+    'deaf.js': DEAF,
+  });
+  try {
+    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, true);
+    const aimed = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
+    assert.match(aimed.output, /call the runner itself with run_command, e\.g\. `npm run pretest && npx tape a\.test\.js`/);
+  } finally {
+    ws.cleanup();
+  }
+});

@@ -8,11 +8,11 @@ export type RelatedTests = { files: string[] } | { whole: string };
 /**
  * After an edit, the tests it can affect instead of the whole suite, when that is knowable
  * (testRuns/related.ts) and the one configured command can be aimed at files (its runner is known);
- * else the whole suite, with the reason. Several configured commands (a JS and a Python suite) always run
+ * else the whole suite, with the reason. `stillFailing`: test files of failures the last run introduced, run beside them. Several configured commands (a JS and a Python suite) always run
  * whole: one set of files does not fit both. Before the run may finish the whole suite runs once
  * (orchestrator/wholeSuiteBeforeFinish.ts), so a test the cheap scan missed is still caught.
  */
-export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[]): Promise<RelatedTests> {
+export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[], stillFailing: readonly string[] = []): Promise<RelatedTests> {
   const commands = ctx.settings.tests.commands;
   if (commands.length !== 1) return { whole: `${commands.length} test commands are configured, and one set of test files does not fit them all` };
   const configured = commands[0]!;
@@ -36,8 +36,10 @@ export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[])
     },
   }).catch(() => undefined);
   if (!files?.length) return { whole: `no related tests found for ${listed(paths)}` };
-  const aimed = narrowCommand(configured, runner, { files });
-  return 'error' in aimed ? { whole: `"${configured}" cannot be aimed at the related tests: ${aimed.error}` } : { files };
+  // The files of the failures the last run introduced run too: the edit may be the fix for them.
+  const aimedAt = [...new Set([...files, ...stillFailing])];
+  const aimed = narrowCommand(configured, runner, { files: aimedAt });
+  return 'error' in aimed ? { whole: `"${configured}" cannot be aimed at the related tests: ${aimed.error}` } : { files: aimedAt };
 }
 
 function listed(files: readonly string[]): string {

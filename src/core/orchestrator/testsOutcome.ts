@@ -12,6 +12,8 @@ import type { Tool, ToolResult } from '../tools/types';
  */
 export class TestsAfterLastChange {
   private last: TestRunReport | undefined;
+  /** The latest run of any kind (a narrowed one too): what the next after-edit run must see fixed. */
+  private latest: TestRunReport | undefined;
   private baseline: TestRunReport | undefined;
   private passedAlone = new Set<string>();
   /** The baseline's one line, not yet read by the model (it rides in the next tool result, once). */
@@ -86,12 +88,25 @@ export class TestsAfterLastChange {
   /** One test run: a whole-suite run before any change is the baseline; a narrowed pass clears what it aimed at. */
   ranReport(report: TestRunReport): void {
     this.changes++;
+    this.latest = report;
     if (report.narrowed) {
       if (!report.failing.length && !report.unnamedFailure) for (const a of report.aimedAt) this.passedAlone.add(a);
       return;
     }
     if (!this.everChanged) this.baseline ??= report;
     this.last = report;
+  }
+
+  /**
+   * The test files of the failures the latest run (whole or narrowed) introduced, which the baseline
+   * does not explain: the next after-edit run includes them beside the edit's related tests, so an
+   * edit that fixes them is seen to (the related tests of a one-line fix to a fixture need not name them).
+   */
+  get openFailureFiles(): string[] {
+    const r = this.latest;
+    if (!r?.failing.length) return [];
+    const files = classifyFailures(r, this.baseline).fresh.map((n) => r.failingFiles?.[n]);
+    return [...new Set(files.filter((f): f is string => !!f))];
   }
 
   /** The baseline, recorded before the first change (not a state the run ends in); `note`: its line for the model, read once. */

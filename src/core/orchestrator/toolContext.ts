@@ -104,7 +104,7 @@ export async function testsAfterEdits(
   edited: readonly string[] = paths,
 ): Promise<string> {
   try {
-    const related = await relatedTestsOf(ctx, paths);
+    const related = await relatedTestsOf(ctx, paths, tests?.openFailureFiles);
     const result =
       'files' in related
         ? await runConfiguredTests(ctx, { files: related.files }, { narrowedAs: relatedRunNote(related.files, ctx.run.wholeSuiteMs) })

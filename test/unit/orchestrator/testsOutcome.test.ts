@@ -5,6 +5,7 @@ import { BUGGY, FIX, TEST_CMD, runScripted } from './harness';
 import { call } from '../../integration/agent/support';
 import { createToolRegistry } from '../../../src/core/tools';
 import { spawnSubagentTool } from '../../../src/core/tools/spawnSubagent';
+import { TestsAfterLastChange } from '../../../src/core/orchestrator/testsOutcome';
 
 /** A patch that keeps add() wrong (the tests still fail after it). */
 const STILL_WRONG = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a - b - 1;\n';
@@ -118,4 +119,23 @@ describe('the run ends with the state of the tests after its last edit', () => {
     );
     assert.equal(reader.outcome.tests, 'passed');
   });
+});
+
+test('the files of failures the latest run introduced (a narrowed run too) are what the next after-edit run includes; pre-existing ones and fixed ones are not', () => {
+  const t = new TestsAfterLastChange();
+  const report = (failing: Record<string, string>, narrowed = false) => ({
+    narrowed,
+    failing: Object.keys(failing),
+    failingFiles: failing,
+    flaky: [],
+    unnamedFailure: false,
+    aimedAt: narrowed ? ['test/range.js'] : [],
+  });
+  t.ranReport(report({ 'bin > timeout!': 'test/bin.js' }));
+  t.changed();
+  t.ranReport(report({ 'range parsing > >=0.0.0': 'test/range.js', 'bin > timeout!': 'test/bin.js' }, true));
+  assert.deepEqual(t.openFailureFiles, ['test/range.js']);
+  t.changed();
+  t.ranReport(report({}, true));
+  assert.deepEqual(t.openFailureFiles, []);
 });

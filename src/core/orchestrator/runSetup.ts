@@ -93,6 +93,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   run.conversation = context.conversation;
   context.conversation.keeper = createOutputKeeper(root, deps.settings.history.path, run.recorder.runId);
   toolCtx.run.resultChars = () => context.conversation.toolResultLimit;
+  toolCtx.run.keepOutput = (text, tool) => context.conversation.keeper?.keep(text, tool);
   recordStart(run, git);
   announceRules(run, context.rules);
   const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));

@@ -11,7 +11,7 @@ export {
   type TestCommandPlaceChoice,
   type TestOfferAnswer,
 } from './offer';
-export { describeTestCommand, failingNames, formatTestSummary, type TestCommandResult } from './summary';
+export { describeTestCommand, failingNames, formatTestSummary, outputPartlyShown, type TestCommandResult } from './summary';
 export { summarizeTestOutput, type TestFailure, type TestSummary } from './runners';
 export { failureExcerpt } from './excerpt';
 export { COVERAGE_STEP, failingStep, stepAfterTests } from './failingStep';

@@ -61,26 +61,38 @@ export function narrowCommand(command: string, framework: TestFramework | undefi
     return {
       error: `"${command}" cannot be narrowed: its test runner is not known yet (run the whole suite once, or use run_command with the runner's own arguments)`,
     };
-  const args: string[] = [];
   const files = (n.files ?? []).filter((f) => f.trim());
-  if (files.length) {
-    if (runner === 'cargo') return { error: 'cargo test narrows by test name, not by file: pass name' };
-    args.push(...(runner === 'go' ? goPackages(files) : files));
-  }
+  if (files.length && runner === 'cargo') return { error: 'cargo test narrows by test name, not by file: pass name' };
+  const flags: string[] = [];
   let note: string | undefined;
   if (n.name?.trim()) {
     const flag = NAME_FLAG[runner];
     // A runner without a name filter gets no invented flag: the files alone narrow it, and the model is told.
     if (!flag && !files.length) return { error: `${runner} has no test-name filter: pass the test's files (or filter, the runner's own arguments)` };
-    if (flag) args.push(...flag(n.name.trim()));
+    if (flag) flags.push(...flag(n.name.trim()));
     else note = `${runner} has no test-name filter: ran the files only, every test in them`;
   }
-  if (n.filter?.trim()) args.push(...n.filter.trim().split(/\s+/));
+  if (n.filter?.trim()) flags.push(...n.filter.trim().split(/\s+/));
+  const paths = runner === 'go' ? goPackages(files) : files;
+  const base = runner === 'go' && files.length ? command.replace(/\s\.\/\.\.\.(?=\s|$)/, '') : command;
+  const narrowed = placeArguments(base.trim(), runner, flags.map(quote), paths.map(quote));
+  return note ? { command: narrowed, note } : { command: narrowed };
+}
+
+/**
+ * The runner's flags and the files, where the runner reads them. Most runners read flags anywhere
+ * (files first, as a user types them); `node --test` reads every word after its first file as a
+ * file (`node --test a.test.js --test-name-pattern=x`: "Could not find '--test-name-pattern=x'"),
+ * so its flags go right after `--test`, before any file the command already names.
+ */
+function placeArguments(command: string, runner: TestFramework, flags: string[], files: string[]): string {
+  const direct = runner === 'node' ? /^(.*?\bnode\b(?:\s+\S+)*?\s--test)(?=\s|$)(.*)$/s.exec(command) : null;
+  if (direct) return [direct[1], ...flags, direct[2]!.trim(), ...files].filter(Boolean).join(' ');
   // npm passes arguments to the script after `--`; pnpm, yarn and bun pass them as they are.
   const separator = /^\s*npm (run )?test\b|^\s*npm run \S+/.test(command) && !/\s--(\s|$)/.test(command) ? ['--'] : [];
-  const base = runner === 'go' && files.length ? command.replace(/\s\.\/\.\.\.(?=\s|$)/, '') : command;
-  const narrowed = [base.trim(), ...separator, ...args.map(quote)].join(' ');
-  return note ? { command: narrowed, note } : { command: narrowed };
+  // A script around node --test (`npm test`) gets its arguments after its own: the flags first, before the files.
+  const args = runner === 'node' ? [...flags, ...files] : [...files, ...flags];
+  return [command, ...(args.length ? separator : []), ...args].join(' ');
 }
 
 /** go test takes packages: the folders of the files. */

@@ -3,6 +3,7 @@
  * what explains them (runners/ reads each runner's output), and on failure the part of the
  * output that explains the failures (excerpt.ts), never a head and tail that cut them out.
  */
+import { stripVTControlCharacters } from 'node:util';
 import { failureExcerpt } from './excerpt';
 import { failingStep, stepAfterTests } from './failingStep';
 import type { TestSummary } from './runners';
@@ -17,6 +18,8 @@ export interface TestCommandResult {
   timedOut: boolean;
   output: string;
   summary: TestSummary;
+  /** Workspace-relative file keeping the whole output (the result shows an excerpt or none of it), for read_file. */
+  keptAt?: string;
 }
 
 /**
@@ -34,7 +37,17 @@ export function describeTestCommand(r: TestCommandResult): string {
   if (after) lines.push(`failed step: ${after}, after every test passed`);
   if (summary) lines.push(summary);
   if (r.exitCode !== 0) lines.push('--- output ---', failureExcerpt(r.output, r.summary, OUTPUT_CHARS_ON_FAILURE));
+  if (r.keptAt) lines.push(`the whole output: read_file ${r.keptAt}`);
   return lines.join('\n');
+}
+
+/**
+ * Whether the model is shown less than the whole output: a passing run shows none of it, a failing
+ * one an excerpt once the output is longer than the excerpt's budget (excerpt.ts drops no line below it).
+ */
+export function outputPartlyShown(r: Pick<TestCommandResult, 'exitCode' | 'output'>): boolean {
+  const text = stripVTControlCharacters(r.output).trimEnd();
+  return r.exitCode === 0 ? text.trim() !== '' : text.length > OUTPUT_CHARS_ON_FAILURE;
 }
 
 /** `pytest: 1 passed, 3 failed, 1 skipped` and one `FAIL name` per failing test with its message indented below. */

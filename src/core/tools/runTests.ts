@@ -1,3 +1,4 @@
+import { stripVTControlCharacters } from 'node:util';
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
 import { auditProtectedChanges, gateAction } from './gate';
 import {
@@ -10,6 +11,7 @@ import {
   narrowCommand,
   narrowedTestsPassed,
   narrowingIgnored,
+  outputPartlyShown,
   reportOf,
   reportPassed,
   rerunVerdict,
@@ -235,7 +237,10 @@ async function runOneTestCommand(ctx: ToolContext, configured: string, command: 
   const whole = !aimed || narrowingIgnored(ctx.run.wholeSuiteTests, { tests: testsCounted([{ summary }]), passed: run.exitCode === 0 });
   const finished = { command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output, whole };
   ctx.emit?.({ type: 'test-finished', ...finished });
-  return { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
+  const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
+  // The result shows an excerpt of the output (or none of it): the whole of it, colours stripped, kept where read_file reads it.
+  const keptAt = outputPartlyShown(result) ? ctx.run.keepOutput?.(stripVTControlCharacters(run.output), 'run_tests') : undefined;
+  return keptAt ? { ...result, keptAt } : result;
 }
 
 /**

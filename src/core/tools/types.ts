@@ -87,6 +87,8 @@ export interface ToolRunState {
    * token budget). read_file fills its reply up to it, so a read is never cut after the fact.
    */
   resultChars?(): number;
+  /** Keeps a whole text where read_file reads it (context/outputKeeper.ts): its workspace-relative path, or undefined when it cannot. */
+  keepOutput?(text: string, tool: string): string | undefined;
   /** Test and check commands the user approved to run outside the sandbox, with the key of the workspace they were approved over (policy/launch). */
   hostRuns?: Map<string, string>;
   /** Hook before files are written (the host's problems in them, so the after-write hook reports only new ones). */

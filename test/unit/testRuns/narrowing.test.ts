@@ -9,7 +9,11 @@ describe('narrowing a test command per runner', () => {
     ['npx jest', undefined, { files: ['src/a.test.ts'], name: 'adds two' }, "npx jest src/a.test.ts -t 'adds two'"],
     ['npm test', 'vitest', { name: 'adds' }, 'npm test -- -t adds'],
     ['npm test', 'mocha', { name: 'math adds' }, "npm test -- --grep 'math adds'"],
-    ['node --test', undefined, { files: ['t/a.test.js'], name: 'adds' }, 'node --test t/a.test.js --test-name-pattern=adds'],
+    // node --test reads every word after its first file as a file: its flags go right after --test.
+    ['node --test', undefined, { files: ['t/a.test.js'], name: 'adds' }, 'node --test --test-name-pattern=adds t/a.test.js'],
+    ['node --test test/', undefined, { name: 'adds', filter: '--test-only' }, 'node --test --test-name-pattern=adds --test-only test/'],
+    ['c8 node --no-warnings --test', undefined, { files: ['a.test.js'], name: 'a b' }, "c8 node --no-warnings --test '--test-name-pattern=a b' a.test.js"],
+    ['npm test', 'node', { files: ['t/a.test.js'], name: 'adds' }, 'npm test -- --test-name-pattern=adds t/a.test.js'],
     ['python -m pytest', undefined, { files: ['tests/test_a.py::test_x'], name: 'x and not y' }, "python -m pytest tests/test_a.py::test_x -k 'x and not y'"],
     ['go test ./...', undefined, { files: ['pkg/calc/calc_test.go'], name: 'TestAdd' }, 'go test ./pkg/calc -run TestAdd'],
     ['cargo test', undefined, { name: 'tests::adds' }, 'cargo test tests::adds'],

@@ -101,7 +101,7 @@ export type AgentEvent =
       model: string;
       /** The reasoning model's context window in tokens, for the "context fill" of the usage line. */
       contextWindow?: number;
-      /** The window in force and where it came from: "window 32,768 tokens (from the endpoint's /v1/models)". */
+      /** The window in force and where it came from: "context: 32,768 tokens (from the endpoint's /v1/models)". */
       contextWindowNote?: string;
       git: { isRepo: boolean; head: string | null; branch: string | null; dirty: string[] };
     }

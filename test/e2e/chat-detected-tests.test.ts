@@ -14,6 +14,8 @@ const TEST =
   "const { test } = require('node:test');\nconst assert = require('node:assert/strict');\nconst { add } = require('./add');\ntest('adds', () => assert.equal(add(2, 2), 4));\n";
 const BREAKS = '--- a/add.js\n+++ b/add.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a + b;\n+exports.add = (a, b) => a + b + 1;\n';
 
+const OFFER_TOAST = "PatchPilot found this project's tests";
+
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
   'patchpilot.approval.mode': 'auto-edit',
@@ -40,6 +42,9 @@ e2eTest(
     const use = getByRoleIn(chat, 'button', /^Use npm test/);
     await use.waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
     await vs.screenshot('chat-detected-tests-offer');
+    // With the chat on screen the banner is the one offer: no notification says it a second time.
+    await vs.page.waitForTimeout(4_000); // past the offer's wait for the chat (offerDetectedTests.ts), when a toast would come
+    assert.equal(await vs.page.locator('.notifications-toasts .notification-toast', { hasText: OFFER_TOAST }).count(), 0, 'the offer was shown twice');
     await use.click();
     await pickPlace(vs.page, 'This Workspace', /writes .*\.vscode\/settings\.json.*A file in your repository/);
     await vs.screenshot('chat-detected-tests-where-light');
@@ -78,6 +83,19 @@ async function pickPlace(page: Page, label: string, detail: RegExp): Promise<voi
   await box.fill(label);
   await page.locator('.quick-input-list .monaco-list-row.focused', { hasText: label }).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 }
+
+e2eTest(
+  'detected tests: with the chat closed the offer is a notification, and the chat shows the same offer when opened',
+  async (vs) => {
+    const toast = await vs.waitForNotification(OFFER_TOAST);
+    await vs.screenshot('chat-detected-tests-notification');
+    assert.equal(await toast.getByRole('button', { name: /^Use npm test/ }).count(), 1);
+    await vs.openViewContainer('PatchPilot');
+    const chat = await vs.webviewFrame('PatchPilot');
+    await getByRoleIn(chat, 'button', /^Use npm test/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+  },
+  { files: { 'add.js': WORKING, 'add.test.js': TEST, 'package.json': JSON.stringify({ name: 'adder', scripts: { test: 'node --test' } }, null, 2) }, settings },
+);
 
 e2eTest(
   'detected tests: "This Window Only" writes no file, and Run Tests runs npm test in this window',

@@ -26,6 +26,11 @@ export class ChatHomeView {
     private readonly refused: (reason: string) => void,
   ) {}
 
+  /** True while the empty chat's start page is on show (it is read from its heading down, not followed at its end). */
+  get visible(): boolean {
+    return this.shown;
+  }
+
   /** Shows the home while the chat is empty; fetches its lists afresh each time it appears. */
   update(empty: boolean): void {
     if (!empty) {

@@ -112,13 +112,16 @@ let questionShown = false;
 scroller.addEventListener(
   'scroll',
   () => {
-    scroll = { top: scroller.scrollTop, atEnd: scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40 };
+    // On the start page "at the end" stays true: the first message that replaces it is followed.
+    scroll = { top: scroller.scrollTop, atEnd: home.visible || scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 40 };
     saveSoon();
   },
   { passive: true },
 );
 /** A reader following the conversation's end stays there when the view or its content changes size (a reload, fonts, the working line). */
 function keepAtEnd(): void {
+  // The start page is read from its heading: its lists arriving (a resize) must not scroll it to its end.
+  if (home.visible) return;
   if (scroll.atEnd) scroller.scrollTop = scroller.scrollHeight;
 }
 // A card appearing (or a reply growing, or the view resized) keeps a reader who was at the end there,
@@ -216,7 +219,7 @@ function applySnapshot(s: ChatSnapshot): void {
   const at = scroll;
   transcript.reset(snapshot.entries);
   home.update(snapshot.entries.length === 0);
-  scroller.scrollTop = at.atEnd ? scroller.scrollHeight : at.top;
+  scroller.scrollTop = home.visible ? 0 : at.atEnd ? scroller.scrollHeight : at.top;
   // A reloaded view lays out (fonts, the panel's size) after this: a chat that was at its end stays there.
   requestAnimationFrame(keepAtEnd);
   renderApprovals();

@@ -51,14 +51,25 @@ export function historyDbPath(workspace: string, configured?: string, options: {
   return resolved;
 }
 
+/**
+ * Checks the history's folder is reached through real folders only (attacks.state) and, with `create`,
+ * makes it: a run does so before any command of the agent can run (the sandbox then binds it read-only),
+ * also when the host lends it a store that was opened only to read. Returns the database path.
+ */
+export function prepareStateFolder(
+  options: Pick<OpenHistoryOptions, 'workspace' | 'path' | 'allowOutsideWorkspace'>,
+  create: boolean,
+): { dbPath: string; confineTo?: string } {
+  const dbPath = historyDbPath(options.workspace, options.path, { allowOutsideWorkspace: options.allowOutsideWorkspace ?? false });
+  const confineTo = confiningRoot(options.workspace, dbPath);
+  if (confineTo) ensureRealFolderChain(confineTo, path.dirname(dbPath), undefined, { create });
+  return confineTo ? { dbPath, confineTo } : { dbPath };
+}
+
 /** Opens (or creates on first save) the workspace's history. Never throws because the file is damaged: see `store.warnings`. */
 export async function openHistoryStore(options: OpenHistoryOptions): Promise<HistoryStore> {
   const { workspace, path: configured, allowOutsideWorkspace, mode, createStateFolder, ...rest } = options;
-  const dbPath = historyDbPath(workspace, configured, { allowOutsideWorkspace: allowOutsideWorkspace ?? false });
-  // Inside the workspace the state folder is only ever reached through real folders (attacks.state); for a run it
-  // is created now, before any command of the agent can run (the sandbox then binds it read-only).
-  const confineTo = confiningRoot(workspace, dbPath);
-  if (confineTo) ensureRealFolderChain(confineTo, path.dirname(dbPath), undefined, { create: createStateFolder === true });
+  const { dbPath, confineTo } = prepareStateFolder({ workspace, path: configured, allowOutsideWorkspace }, createStateFolder === true);
   if (mode === 'in-process') return InProcessHistoryStore.open({ ...rest, path: dbPath, confineTo });
   return WorkerHistoryStore.open({ ...rest, path: dbPath, confineTo });
 }

@@ -112,13 +112,16 @@ export function resolveContextWindow(
 }
 
 /**
- * "window 32,768 tokens (from the endpoint's /v1/models)"; when nothing says, the assumption in plain
- * words and where to set the real one: "window 8,192 tokens assumed (not reported; set patchpilot.llm.contextWindows)".
+ * The run header's words for the window, in plain words a newcomer reads (the CLI's first line and the
+ * chat's run header share them): "context: 32,768 tokens (from the endpoint's /v1/models)"; when nothing
+ * says, the guess and where to set the real one, named as the Settings editor shows it and by its key
+ * (the CLI reads the same key from its settings.json).
  */
 export function describeContextWindow(w: ContextWindow): string {
   const n = (x: number) => x.toLocaleString('en-US');
-  if (!w.known) return `window ${n(w.tokens)} tokens assumed (not reported; set patchpilot.llm.contextWindows)`;
-  return `window ${n(w.tokens)} tokens${w.from ? ` (from ${w.from})` : ''}`;
+  if (!w.known)
+    return `context: ${n(w.tokens)} tokens (the endpoint did not say; set it in Settings › PatchPilot › Context Windows, patchpilot.llm.contextWindows)`;
+  return `context: ${n(w.tokens)} tokens${w.from ? ` (from ${w.from})` : ''}`;
 }
 
 /** A per-model number (a window, a budget) by the name rules of modelNames.ts. */

@@ -1,5 +1,5 @@
 import { describeOrigin, type PatchPilotSettings, type ResolvedConfig, type SettingKey } from '../config';
-import { openHistoryStore, type HistoryStore } from '../history';
+import { openHistoryStore, prepareStateFolder, type HistoryStore } from '../history';
 import { retentionOptions } from '../history/retention';
 import { createChatModel } from '../llm';
 import { PatchManager } from '../patch';
@@ -98,6 +98,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
   const safety = await wireSafety(o, settings);
   const { ignore, guard, mcpProtected } = safety;
   const history = o.history ?? (await openAgentHistory(o, settings));
+  if (o.history && !o.readOnly) lentStateFolder(o, settings);
   const model = o.model ?? agentModel(o, settings);
   const web: OrchestratorDeps['web'] = (url, signal) =>
     safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
@@ -209,6 +210,19 @@ function warnWhenUnconfined(o: AgentOptions): void {
     o.notifier.warn(
       'this workspace is not trusted and commands are not sandboxed here: its test and check commands (the package scripts, Makefiles and test configurations they run) ask before every run, in every approval mode, and again after anything in the workspace changed',
     );
+}
+
+/**
+ * A store the host lent (the window's, opened to read without making the folder, so a project gets no
+ * empty .patchpilot/ before its first run) still gets its state folder before any command can run.
+ */
+function lentStateFolder(o: AgentOptions, settings: PatchPilotSettings): void {
+  const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
+  try {
+    prepareStateFolder({ workspace: o.root, path: settings.history.path, allowOutsideWorkspace: !fromWorkspace }, true);
+  } catch (err) {
+    o.notifier.warn(`the state folder could not be made: ${errorMessage(err)}`);
+  }
 }
 
 /** The history store in the workspace's state folder; without one (it could not open) the agent runs on and says so. */

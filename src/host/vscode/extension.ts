@@ -135,7 +135,14 @@ function composePorts(context: vscode.ExtensionContext): Ports {
   const diffPreview = new VsCodeDiffPreview(context, reviews, log);
   const tests = createTestService(context, () => config.settingsNow(), log, ownSaves);
   registerRunTests(context, tests);
-  const testsOffer = new DetectedTestsOffer(context, () => config.settingsNow(), log, windowSettings);
+  const chatView = new ChatViewSlot();
+  const testsOffer = new DetectedTestsOffer(
+    context,
+    () => config.settingsNow(),
+    log,
+    windowSettings,
+    () => chatView.visible,
+  );
   const restores = new CheckpointRestores(log);
   const telemetry = new HostTelemetry(() => config.settingsNow(), log);
   void telemetry.reload();
@@ -146,7 +153,7 @@ function composePorts(context: vscode.ExtensionContext): Ports {
   context.subscriptions.push(restores, vscode.workspace.registerTextDocumentContentProvider(CHECKPOINT_SCHEME, restores.contentProvider()));
   return {
     ...{ log, providerKeys, keys: providerKeys.for(undefined), searchKeys, demo, windowSettings, config, history },
-    ...{ journal, ownSaves, patchEngine, undo, diffPreview, reviews, chatView: new ChatViewSlot(), tests, testsOffer, restores, telemetry },
+    ...{ journal, ownSaves, patchEngine, undo, diffPreview, reviews, chatView, tests, testsOffer, restores, telemetry },
   };
 }
 

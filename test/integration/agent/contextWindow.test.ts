@@ -66,7 +66,7 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
         const all = events(r.stdout);
         const started = all.find((e) => e.type === 'run/started')!;
         assert.equal(started.contextWindow, WINDOW);
-        assert.equal(started.contextWindowNote, "window 32,768 tokens (from the endpoint's /v1/models)");
+        assert.equal(started.contextWindowNote, "context: 32,768 tokens (from the endpoint's /v1/models)");
 
         const agent = server.chatRequests.filter((q) => Array.isArray(q.body.tools) && q.body.tools.length > 0);
         assert.equal(agent.length, STEPS + 1);
@@ -99,7 +99,7 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
       async (root, server) => {
         const r = await runCli(['--workspace', root, '--base-url', server.baseUrl, '--model', 'deepseek-chat', '--goal', 'read f0', '--approve', 'auto-edit']);
         assert.equal(r.code, 0, r.stderr);
-        assert.match(r.stderr, /patchpilot: auto-edit mode, model deepseek-chat, window [\d,]+ tokens \(from the catalog\)/);
+        assert.match(r.stderr, /patchpilot: auto-edit mode, model deepseek-chat, context: [\d,]+ tokens \(from the catalog\)/);
         const price = catalogPrice('deepseek-chat', server.baseUrl)!;
         assert.ok(price.cachedInput !== undefined && price.cachedInput < price.input);
         const cost = usage.reduce((n, u) => n + costOf({ ...u, estimated: false }, price)!, 0);
@@ -134,7 +134,7 @@ describe('patchpilot run: the window the endpoint reports', { skip: skipWithoutB
           '--trust-workspace',
         ]);
         assert.equal(r.code, 0, r.stderr);
-        assert.match(r.stderr, /window 16,384 tokens \(from your setting\)/);
+        assert.match(r.stderr, /context: 16,384 tokens \(from your setting\)/);
         assert.deepEqual(
           server.requests.filter((q) => !q.path.endsWith('/chat/completions')),
           [],

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
-import { openHistoryStore } from '../../../src/core/history';
+import { openHistoryStore, prepareStateFolder } from '../../../src/core/history';
 import { ensureRealFolderChain } from '../../../src/core/history/stateFolder';
 import { withHistoryWorkspace } from '../../support/historyWorkspace';
 
@@ -18,6 +18,32 @@ for (const mode of ['in-process', 'worker'] as const) {
         } finally {
           await store.close();
         }
+      }));
+
+    test('opened only to read (the window at activation), no .patchpilot appears until something is written', () =>
+      withHistoryWorkspace(async (ws) => {
+        const stateDir = path.join(ws.dir, '.patchpilot');
+        const store = await openHistoryStore({ workspace: ws.dir, mode, exitHook: false, persistDelayMs: 0 });
+        try {
+          assert.deepEqual(await store.listRuns(), []);
+          await store.flush();
+          assert.equal(existsSync(stateDir), false, 'reading made the state folder');
+          await store.startRun({ goal: 'first' });
+          await store.flush();
+          assert.ok(lstatSync(stateDir).isDirectory(), 'the first write makes the folder');
+          assert.ok(existsSync(path.join(stateDir, 'history.db')));
+        } finally {
+          await store.close();
+        }
+      }));
+
+    test('prepareStateFolder makes the folder of a lent store for a run, and only with create', () =>
+      withHistoryWorkspace(async (ws) => {
+        const stateDir = path.join(ws.dir, '.patchpilot');
+        assert.equal(prepareStateFolder({ workspace: ws.dir }, false).dbPath, path.join(stateDir, 'history.db'));
+        assert.equal(existsSync(stateDir), false);
+        prepareStateFolder({ workspace: ws.dir }, true);
+        assert.ok(lstatSync(stateDir).isDirectory());
       }));
 
     test('a .patchpilot that is a link to an outside folder is refused at open; nothing is written there', () =>

@@ -33,10 +33,10 @@ describe('the CLI shows the window in force and the cached tokens', () => {
       mode: 'ask',
       model: 'm',
       contextWindow: 32_768,
-      contextWindowNote: "window 32,768 tokens (from the endpoint's /v1/models)",
+      contextWindowNote: "context: 32,768 tokens (from the endpoint's /v1/models)",
       git: { isRepo: false, head: null, branch: null, dirty: [] },
     });
-    assert.equal(out, "patchpilot: ask mode, model m, window 32,768 tokens (from the endpoint's /v1/models)\n");
+    assert.equal(out, "patchpilot: ask mode, model m, context: 32,768 tokens (from the endpoint's /v1/models)\n");
   });
 
   test('the usage line: cached tokens beside the prompt tokens, only when there are some', () => {

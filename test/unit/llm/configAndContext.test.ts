@@ -93,10 +93,13 @@ describe('token estimates and context windows', () => {
     assert.equal(resolveContextWindow('m', {}, endpoint, catalog).source, 'endpoint');
     assert.equal(resolveContextWindow('m', {}, undefined, catalog).source, 'catalog');
     assert.deepEqual(resolveContextWindow('mystery', {}), { tokens: FALLBACK_CONTEXT_WINDOW, known: false, source: 'fallback' });
-    assert.equal(describeContextWindow(resolveContextWindow('m', {}, endpoint)), "window 32,768 tokens (from the endpoint's /v1/models)");
-    assert.equal(describeContextWindow(resolveContextWindow('m', {}, undefined, catalog)), 'window 128,000 tokens (from the catalog)');
-    assert.equal(describeContextWindow(resolveContextWindow('m', { m: 4096 })), 'window 4,096 tokens (from your setting)');
-    assert.equal(describeContextWindow(resolveContextWindow('mystery', {})), 'window 8,192 tokens assumed (not reported; set patchpilot.llm.contextWindows)');
+    assert.equal(describeContextWindow(resolveContextWindow('m', {}, endpoint)), "context: 32,768 tokens (from the endpoint's /v1/models)");
+    assert.equal(describeContextWindow(resolveContextWindow('m', {}, undefined, catalog)), 'context: 128,000 tokens (from the catalog)');
+    assert.equal(describeContextWindow(resolveContextWindow('m', { m: 4096 })), 'context: 4,096 tokens (from your setting)');
+    assert.equal(
+      describeContextWindow(resolveContextWindow('mystery', {})),
+      'context: 8,192 tokens (the endpoint did not say; set it in Settings › PatchPilot › Context Windows, patchpilot.llm.contextWindows)',
+    );
   });
 
   test('the client answers per role from the catalog, the configured window winning', () => {

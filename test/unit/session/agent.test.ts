@@ -2,6 +2,9 @@
 // nothing, whatever the host lends it (its patch engine, its files, its test runner).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync, lstatSync } from 'node:fs';
+import path from 'node:path';
+import { openHistoryStore } from '../../../src/core/history';
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
 import type { ResolvedConfig } from '../../../src/core/config';
 import type { PatchEngine, TaskRunner, WorkspaceFs } from '../../../src/core/ports';
@@ -89,5 +92,32 @@ test('restricted mode: plan mode, no executor, dry runs only, no write and no te
     assert.deepEqual(calls, ['dry-run']);
   } finally {
     await close();
+  }
+});
+
+test('a history the host opened only to read gets its state folder when the agent is made, before any command', async () => {
+  const ws = tempWorkspace({ 'a.txt': 'one\n' });
+  const settings = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;
+  settings.llm.baseUrl = 'http://127.0.0.1:9/v1';
+  settings.llm.model = 'm';
+  const config: ResolvedConfig = { settings, sources: {}, values: {}, ignored: [], warnings: [] };
+  // The window's store: opened at activation without making the folder.
+  const lent = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false });
+  try {
+    assert.equal(existsSync(path.join(ws.root, '.patchpilot')), false);
+    await createAgent({
+      root: ws.root,
+      config,
+      history: lent,
+      approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },
+      notifier: { info: () => undefined, warn: () => undefined, error: () => undefined },
+      onEvent: () => undefined,
+      tasks: () => ({ run: async () => assert.fail('no command runs here') }),
+      readOnly: false,
+    });
+    assert.ok(lstatSync(path.join(ws.root, '.patchpilot')).isDirectory());
+  } finally {
+    await lent.close();
+    ws.cleanup();
   }
 });

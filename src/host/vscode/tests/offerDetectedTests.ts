@@ -24,10 +24,17 @@ export const ANSWER_TESTS_OFFER = 'patchpilot.tests.answerDetectedOffer';
 
 type Answer = 'use' | 'not-now' | 'never';
 const PLACES: readonly string[] = ['window', 'workspace', 'user'] satisfies TestCommandPlace[];
+/**
+ * How long the chat has, after the offer is found, to come on screen before the offer falls back to
+ * a notification: opening the chat is what activates the extension, and its view resolves just after.
+ */
+const CHAT_SHOWS_WITHIN_MS = 3_000;
+const CHAT_POLL_MS = 200;
 
 /**
  * With no patchpilot.tests.commands, offers the project's own test command (npm test, cargo test...)
- * once, in a notification and as a chat banner, each with "Use <command>" first. "Use" asks where to
+ * once, with "Use <command>" first, in one place at a time: the chat's banner when the chat is on
+ * screen, a notification only when it is not (the banner still waits in the chat for later). "Use" asks where to
  * keep the choice: this window only (a layer in memory, WindowSettings), this workspace
  * (.vscode/settings.json, said so) or the user settings; the command is then a configured test
  * command like any other (the same resolver, policy, sandbox and approvals). The answer (Use, Not
@@ -47,6 +54,8 @@ export class DetectedTestsOffer implements vscode.Disposable {
     private readonly settingsNow: () => PatchPilotSettings,
     private readonly log: vscode.LogOutputChannel,
     private readonly windowSettings: WindowSettings,
+    /** Whether the chat view is on screen now (ChatViewSlot.visible). */
+    private readonly chatVisible: () => boolean,
   ) {
     this.disposables.push(
       // `place` (optional, for Use): where to keep it without asking.
@@ -79,7 +88,7 @@ export class DetectedTestsOffer implements vscode.Disposable {
       if (!detected || !shouldOfferTests({ trusted: vscode.workspace.isTrusted, configured: this.settingsNow().tests.commands, remembered, detected })) return;
       this.current = detected;
       this.changed.fire();
-      void this.notify(detected);
+      void this.notifyUnlessInChat(detected);
     } catch (err) {
       this.log.warn(`the detected test command was not offered: ${errorMessage(err)}`);
     } finally {
@@ -145,6 +154,19 @@ export class DetectedTestsOffer implements vscode.Disposable {
     if (place === 'window') return this.windowSettings.set('patchpilot.tests.commands', [command]);
     const target = place === 'user' ? vscode.ConfigurationTarget.Global : vscode.ConfigurationTarget.Workspace;
     await vscode.workspace.getConfiguration('patchpilot', folder.uri).update('tests.commands', [command], target);
+  }
+
+  /**
+   * The same question twice at once (a toast and the banner) reads as two things to answer. The banner
+   * is the better place when the chat is on screen: it sits where the user works and stays until
+   * answered, while a toast hides after seconds. The toast is for a window whose chat is closed, so
+   * the offer is still heard.
+   */
+  private async notifyUnlessInChat(detected: DetectedTestCommand): Promise<void> {
+    for (let waited = 0; !this.chatVisible() && waited < CHAT_SHOWS_WITHIN_MS; waited += CHAT_POLL_MS)
+      await new Promise((resolve) => setTimeout(resolve, CHAT_POLL_MS)); // the view's resolve has no event of its own to wait on
+    if (this.chatVisible() || this.current !== detected) return;
+    await this.notify(detected);
   }
 
   private async notify(detected: DetectedTestCommand): Promise<void> {

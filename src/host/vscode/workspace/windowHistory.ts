@@ -64,7 +64,9 @@ export class WindowHistory implements vscode.Disposable {
       path: config.settings.history.path,
       // A path from the workspace's own settings stays inside it (the same rule as the CLI's).
       allowOutsideWorkspace: config.sources['patchpilot.history.path']?.scope !== 'workspace',
-      createStateFolder: true,
+      // Opened at activation to read (the patch states, the conversations): the folder appears with
+      // the first thing written (durableDb), or when a run starts (createAgent), not in a project never run in.
+      createStateFolder: false,
       mode: 'worker',
       retention: retentionOptions(config.settings.history.retention),
     });

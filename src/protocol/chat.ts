@@ -146,6 +146,8 @@ export interface ToHost {
   'tests/showOutput': [{ command: string }, { shown: boolean }];
   /** Undo Patch on a written patch's item (`key`: its patch/applied event's undoKey); `message` says what happened. */
   'patch/undo': [{ key: string }, { ok: boolean; message: string }];
+  /** Revert Patch on a patch card known from the history (PatchStateView.canRevert): the history panel's Revert of that patch. */
+  'patch/revert': [{ runId: string; patchId: string }, { ok: boolean; message: string }];
   /** "Restore to before step N" (or its Redo): what it would change, before anything is written. */
   'restore/preview': [RestoreRequest, RestorePreview];
   /** One file of a preview in the native diff editor (now -> after the restore). */

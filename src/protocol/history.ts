@@ -7,6 +7,7 @@
  */
 import type { MatchRange } from './historyMatch';
 import type { RunEndStatus, RunTestsOutcome } from './agentEvents';
+import type { RunWithoutEdits } from './runEnd';
 import type { RestoreOutcome, RestorePointView, RestorePreview, RestoreRequest } from './restore';
 
 type Empty = Record<string, never>;
@@ -32,6 +33,8 @@ export interface RunRowView {
   parentRunId: string | null;
   /** How the run left the tests after its last edit; absent while it runs and on runs logged before it was kept. */
   tests?: RunTestsOutcome;
+  /** The run ran tests and edited nothing: how its last test run went ("tests failed (no edits made)", as the chat says). */
+  withoutEdits?: RunWithoutEdits;
 }
 
 export type SearchTypeName = 'runs' | 'observations' | 'patches' | 'tests';

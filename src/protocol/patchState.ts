@@ -25,4 +25,10 @@ export interface PatchStateView {
   words: string;
   /** Undo Patch can be offered: it is written and the window has its undo key. */
   canUndo: boolean;
+  /**
+   * Revert Patch can be offered instead: written, recorded with its run, and known from the history
+   * (a reload), so this window's undo journal lacks it. It is the history panel's Revert: the recorded
+   * reverse patch, reviewed as that one is, refused with the reason when the files changed since.
+   */
+  canRevert: boolean;
 }

@@ -32,6 +32,7 @@ const SHAPES: { [K in ToHostType]: Record<keyof ToHost[K][0], Field> } = {
   'tests/answer': { answer: { type: 'enum', values: ['use', 'not-now', 'never'] } },
   'tests/showOutput': { command: str(4_000) },
   'patch/undo': { key: str(64, /^[0-9a-f]+$/) },
+  'patch/revert': { runId: str(64, /^[A-Za-z0-9_-]+$/), patchId: str(64, /^[A-Za-z0-9_-]+$/) },
   'restore/preview': RESTORE_SHAPE,
   'restore/diff': RESTORE_DIFF_SHAPE,
   'restore/apply': RESTORE_APPLY_SHAPE,

@@ -1,7 +1,7 @@
 // A patch's state is one thing in every view (code-server + Chromium, 1280x720): with the history
 // panel open on the run, Undo Patch in the chat shows there as undone without a reload; Apply Again
 // in the history brings the chat's card back to "applied again by you" with its Undo Patch, the chat
-// says "You applied the patch … again" as it says each undo, and the history says so too; after a reload the chat's card still says what the history recorded last. Screenshots in the light and the dark theme. Skipped with the reason when
+// says "You applied the patch … again" as it says each undo, and the history says so too; after a reload the chat's card still says what the history recorded last, and offers the history's Revert (Revert Patch) where Undo Patch no longer reaches. Screenshots in the light and the dark theme. Skipped with the reason when
 // code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
@@ -113,9 +113,22 @@ e2eTest(
     await vs.openViewContainer('PatchPilot');
     const reloaded = await vs.webviewFrame('PatchPilot');
     await reloaded.getByText('Written to greet.js: the hunk (applied again by you)').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    // Written before the reload: this window cannot undo it (the history's Revert can), so no Undo Patch is offered.
+    // Written before the reload: this window cannot undo it, so no Undo Patch; the card offers the history's Revert instead, saying what it does.
     assert.equal(await getByRoleIn(reloaded, 'button', 'Undo Patch to greet.js').count(), 0);
+    const revert = getByRoleIn(reloaded, 'button', 'Revert Patch to greet.js');
+    await revert.waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await reloaded
+      .getByText(/Revert Patch applies the recorded patch in reverse, as the history panel's Revert does; if the files changed since, it refuses and says why/)
+      .waitFor({ state: 'visible' });
     await vs.screenshot('patch-state-after-reload-dark');
+    await revert.click();
+    await waitForDisk(vs, BEFORE);
+    await reloaded
+      .getByText(/^Written to greet\.js: the hunk \(undone by you/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    assert.equal(await getByRoleIn(reloaded, 'button', 'Revert Patch to greet.js').count(), 0, 'a reverted patch offers no Revert');
+    await vs.screenshot('patch-state-reverted-after-reload-dark');
     assert.deepEqual(scripted.server.mismatches, []);
   },
   { files: { 'greet.js': BEFORE }, settings },

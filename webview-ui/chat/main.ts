@@ -98,6 +98,7 @@ const transcript = new Transcript(
     retry: (goal) => void sendText(goal),
     openSettings: () => void client.request('config/open', { what: 'settings' }),
     undoPatch: (key) => client.request('patch/undo', { key }),
+    revertPatch: (runId, patchId) => client.request('patch/revert', { runId, patchId }),
     showTestOutput: (command) => void client.request('tests/showOutput', { command }),
     restores,
   },

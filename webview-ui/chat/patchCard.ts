@@ -13,6 +13,12 @@ import { button, el } from '../shared/components';
 type Proposed = Extract<AgentEvent, { type: 'patch/proposed' }>;
 type Applied = Extract<AgentEvent, { type: 'patch/applied' }>;
 
+/** The ways back a card offers: this window's Undo Patch, or the history's Revert of the recorded patch. */
+export interface CardActions {
+  undoPatch?(key: string): Promise<{ ok: boolean; message: string }>;
+  revertPatch?(runId: string, patchId: string): Promise<{ ok: boolean; message: string }>;
+}
+
 /** A hunk id (`path#n`) in words: "hunk 2 of src/dates.js". */
 export function hunkWords(id: string): string {
   const m = /^(.*)#(\d+)$/.exec(id);
@@ -85,22 +91,42 @@ export class PatchCard {
   }
 
   private offerUndo(key: string, undo: (key: string) => Promise<{ ok: boolean; message: string }>): void {
+    this.offer('Undo Patch', 'Undo', () => undo(key));
+  }
+
+  /**
+   * After a reload the window's undo journal lacks this write: the history's Revert is the way back,
+   * said as what it is (the recorded patch's reverse, refused with the reason if the files changed).
+   */
+  private offerRevert(act: () => Promise<{ ok: boolean; message: string }>): void {
+    this.offer('Revert Patch', 'Revert', act);
+    this.actions.append(
+      el(
+        'span',
+        'pp-note',
+        "Written before this window loaded, so Undo Patch cannot reach it. Revert Patch applies the recorded patch in reverse, as the history panel's Revert does; if the files changed since, it refuses and says why.",
+      ),
+    );
+  }
+
+  private offer(label: 'Undo Patch' | 'Revert Patch', verb: string, act: () => Promise<{ ok: boolean; message: string }>): void {
     const b = button({
-      label: 'Undo Patch',
-      name: `Undo Patch to ${this.files}`.slice(0, 200),
+      label,
+      name: `${label} to ${this.files}`.slice(0, 200),
       icon: 'discard',
       variant: 'secondary',
       onClick: () => {
         b.disabled = true;
-        void undo(key).then(
+        // A Revert may wait for the review in the diff editor (the approval mode): say so while it does.
+        if (verb === 'Revert')
+          this.status.textContent = 'Reverting the patch. When PatchPilot asks first, the change waits for you in the diff editor: Accept or Reject it there.';
+        void act().then(
           (r) => {
-            if (!r.ok) {
-              this.status.textContent = r.message;
-              b.disabled = false;
-            }
+            if (!r.ok || verb === 'Revert') this.status.textContent = r.message;
+            if (!r.ok) b.disabled = false;
           },
           (err: Error) => {
-            this.status.textContent = `Undo failed: ${err.message}`;
+            this.status.textContent = `${verb} failed: ${err.message}`;
             b.disabled = false;
           },
         );
@@ -109,14 +135,17 @@ export class PatchCard {
     this.actions.replaceChildren(b);
   }
 
-  /** The host's state of this written patch (the one source, whichever view changed it): title and Undo follow. */
-  showState(p: PatchStateView, undo?: (key: string) => Promise<{ ok: boolean; message: string }>): void {
+  /** The host's state of this written patch (the one source, whichever view changed it): title and Undo (or Revert) follow. */
+  showState(p: PatchStateView, ways?: Pick<CardActions, 'undoPatch' | 'revertPatch'>): void {
     if (!this.writtenTitle) return;
     if (p.state === 'undone') return this.undone();
     this.status.textContent = '';
     this.root.classList.toggle('pp-patch-undone', p.state === 'restored-away');
     this.title.textContent = p.state === 'reapplied' || p.state === 'restored-away' ? `${this.writtenTitle} (${p.words})` : this.writtenTitle;
+    const { undoPatch: undo, revertPatch: revert } = ways ?? {};
+    const { runId, patchId } = p;
     if (p.canUndo && p.undoKey && undo) this.offerUndo(p.undoKey, undo);
+    else if (p.canRevert && runId && patchId && revert) this.offerRevert(() => revert(runId, patchId));
     else this.actions.replaceChildren();
   }
 

@@ -23,6 +23,8 @@ export interface RunActions {
   openSettings(): void;
   /** Undo Patch on a written patch's item (its undoKey): the host's answer says what happened. */
   undoPatch?(key: string): Promise<{ ok: boolean; message: string }>;
+  /** Revert Patch on a card known from the history (after a reload): the history panel's Revert of the recorded patch. */
+  revertPatch?(runId: string, patchId: string): Promise<{ ok: boolean; message: string }>;
   /** "Show Output" on a test run's row: the host brings up the command's task terminal. */
   showTestOutput?(command: string): void;
   /** "Restore to Here" on messages and steps that changed files (shared with the history panel). */
@@ -58,7 +60,7 @@ export class Transcript {
 
   /** The host's patch states (chat/patchStates): each written patch's card says where it stands now. */
   showPatchStates(patches: readonly PatchStateView[]): void {
-    for (const p of patches) if (p.undoKey) this.patchCards.get(p.undoKey)?.showState(p, this.actions?.undoPatch);
+    for (const p of patches) if (p.undoKey) this.patchCards.get(p.undoKey)?.showState(p, this.actions);
   }
 
   reset(entries: readonly ChatEntry[]): void {

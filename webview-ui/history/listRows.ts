@@ -66,12 +66,13 @@ export function renderRow(row: ListRow): HTMLElement {
     const at = clock(r.startedAt);
     const when = `${at}${r.endedAt !== null ? ` · ${duration(r.endedAt - r.startedAt)}` : ' · in progress'}`;
     // The accessible name starts with the goal: what a person scans for, and what tests select on.
-    d.setAttribute('aria-label', `${oneLine(r.goal, 200)}, ${r.tests ? runEndView(r.status as RunEndStatus, r.tests).label : r.status}, ${row.day} ${at}`);
+    // A finished run says how it left the tests (a finish over failing tests is not a green "finished");
+    // one that ran tests and edited nothing says how they went, as the chat's end line does.
+    const end = r.tests ? runEndView(r.status as RunEndStatus, r.tests, r.withoutEdits) : { label: r.status, tone: TONE[r.status] ?? 'info' };
+    d.setAttribute('aria-label', `${oneLine(r.goal, 200)}, ${end.label}, ${row.day} ${at}`);
     const top = el('div', 'pp-row-top');
     top.append(el('span', 'pp-row-goal', oneLine(r.goal, 200)));
     const bottom = el('div', 'pp-row-meta');
-    // A finished run says how it left the tests (a finish over failing tests is not a green "finished").
-    const end = r.tests ? runEndView(r.status as RunEndStatus, r.tests) : { label: r.status, tone: TONE[r.status] ?? 'info' };
     bottom.append(badge(end.label, end.tone));
     if (r.parentRunId) bottom.append(document.createTextNode(' '), badge('subagent', 'info'));
     const figures = [

@@ -31,21 +31,36 @@ import {
   type RunSummary,
 } from './types';
 
+/** The tools that write a file besides propose_patch (the chat's end line counts them as edits too). */
+const WRITING_TOOLS = ['write_file', 'edit_file'].map((t) => `'${t}'`).join(', ');
+
 /** A run still going has no final step count yet: its model replies so far stand in. */
 const LIVE_STEPS = `CASE WHEN r.status = 'running' THEN (SELECT count(*) FROM steps s WHERE s.run_id = r.id AND s.role = 'assistant') ELSE r.model_steps END AS live_steps`;
 
 const RUN_SUMMARY = `SELECT r.*, ${LIVE_STEPS},
        (SELECT count(*) FROM patches p WHERE p.run_id = r.id) AS patch_count,
        (SELECT count(*) FROM test_runs t WHERE t.run_id = r.id) AS test_run_count,
-       (SELECT s.text FROM steps s WHERE s.run_id = r.id AND s.tool = '${TESTS_STEP}' ORDER BY s.seq DESC LIMIT 1) AS tests_text
+       (SELECT s.text FROM steps s WHERE s.run_id = r.id AND s.tool = '${TESTS_STEP}' ORDER BY s.seq DESC LIMIT 1) AS tests_text,
+       (SELECT t.exit_code FROM test_runs t WHERE t.run_id = r.id ORDER BY t.time DESC, t.id DESC LIMIT 1) AS last_test_exit,
+       EXISTS (SELECT 1 FROM patches p WHERE p.run_id = r.id AND p.applied_at IS NOT NULL)
+         OR EXISTS (SELECT 1 FROM steps s WHERE s.run_id = r.id AND s.tool IN (${WRITING_TOOLS})) AS edited
      FROM runs r`;
 
 const runOf = (r: RunRow & { live_steps: number }) => runFromRow({ ...r, model_steps: r.live_steps });
 
-type RunSummaryRow = RunRow & { live_steps: number; patch_count: number; test_run_count: number; tests_text: string | null };
+type RunSummaryRow = RunRow & {
+  live_steps: number;
+  patch_count: number;
+  test_run_count: number;
+  tests_text: string | null;
+  last_test_exit: number | null;
+  edited: number;
+};
 const summaryFromRow = (r: RunSummaryRow): RunSummary => {
   const tests = testsOutcomeOfText(r.tests_text);
-  return { ...runOf(r), patchCount: r.patch_count, testRunCount: r.test_run_count, ...(tests ? { tests } : {}) };
+  // A run that ran tests and edited nothing: its row says how its last test run went (as the chat's end line does).
+  const withoutEdits = tests && r.test_run_count > 0 && !r.edited ? { testsPassed: r.last_test_exit === 0 } : undefined;
+  return { ...runOf(r), patchCount: r.patch_count, testRunCount: r.test_run_count, ...(tests ? { tests } : {}), ...(withoutEdits ? { withoutEdits } : {}) };
 };
 
 export function listRuns(conn: SqlConn, options: ListRunsOptions = {}): RunSummary[] {

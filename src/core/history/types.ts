@@ -1,4 +1,5 @@
 import type { RunTestsOutcome } from '../../protocol/agentEvents';
+import type { RunWithoutEdits } from '../../protocol/runEnd';
 /**
  * The history store's public vocabulary. The orchestrator, the VS Code host and the CLI depend on
  * `HistoryStore` only; the sql.js implementation (worker-backed or in-process) is chosen by `openHistoryStore`.
@@ -59,6 +60,8 @@ export interface RunSummary extends RunRecord {
   testRunCount: number;
   /** How the run left the tests after its last edit (its TESTS_STEP); absent while it runs and on older runs. */
   tests?: RunTestsOutcome;
+  /** The run ran tests and edited nothing: how its last test run went (the list says so, not "tests not run"). */
+  withoutEdits?: RunWithoutEdits;
 }
 
 export interface StepInput {

@@ -45,6 +45,7 @@ export function runRowOf(r: RunSummary): RunRowView {
     models: modelsOf(r),
     parentRunId: r.parentRunId ?? null,
     ...(r.tests ? { tests: r.tests } : {}),
+    ...(r.withoutEdits ? { withoutEdits: r.withoutEdits } : {}),
   };
 }
 

@@ -66,6 +66,7 @@ test("a review's decisions in the patch states' words, and what an open review s
     at: 1,
     words,
     canUndo: false,
+    canRevert: false,
   });
   assert.equal(
     reviewNotice(files, patch('undone', 'undone by you: the files are back as they were before it')),

@@ -87,18 +87,22 @@ test('seeding adds only the patches the window does not know: what it saw since 
       table.apply({ kind: 'reapplied', runId, patchId: ids[0]!, undoKey: undoKeyOf(REVERSE.a), files: ['a.js'], at: 9_000 });
       const added = table.seed(seedOfRun((await store.getRun(runId))!));
       assert.deepEqual(
-        added.map((p) => [p.files[0], p.state, p.canUndo]),
+        added.map((p) => [p.files[0], p.state, p.canUndo, p.canRevert]),
         [
-          // Written before the reload: this window's undo journal lacks it, so the chat offers no Undo Patch (the history's Revert does it).
-          ['b.js', 'reapplied', false],
-          ['c.js', 'refused', false],
+          // Written before the reload: this window's undo journal lacks it, so the chat offers no Undo Patch but the history's Revert (Revert Patch).
+          ['b.js', 'reapplied', false, true],
+          // Never written: nothing to revert.
+          ['c.js', 'refused', false, false],
         ],
       );
+      // What this window saw since the reload is its own: Undo Patch, not Revert.
+      assert.deepEqual([table.get({ runId, patchId: ids[0]! })?.canUndo, table.get({ runId, patchId: ids[0]! })?.canRevert], [true, false]);
       assert.equal(table.get({ runId, patchId: ids[0]! })?.state, 'reapplied');
       // The chat's Undo Patch finds a seeded patch by its undo key, and then it is undone in every view.
       const [undone] = table.apply({ kind: 'event', event: { type: 'patch/undone', undoKey: undoKeyOf(REVERSE.b), files: ['b.js'] }, at: 10_000 });
       assert.equal(undone?.key, `${runId}/${ids[1]}`);
       assert.equal(undone?.state, 'undone');
+      assert.equal(undone?.canRevert, false, 'an undone patch offers no Revert');
       assert.deepEqual(table.seed(seedOfRun((await store.getRun(runId))!)), [], 'seeding again adds nothing');
     } finally {
       await store.close();
@@ -177,6 +181,22 @@ test('a restore recorded with the run takes back the patches written since its s
           ['b.js', ['applied', 3_000]],
         ]),
       );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+test("a seeded patch's Revert Patch (the history's Revert) leaves it undone in every view, with no way back offered twice", async () => {
+  await withHistoryWorkspace(async (ws) => {
+    const store = await openHistoryStore({ workspace: ws.dir, mode: 'in-process', exitHook: false });
+    try {
+      const { runId, ids } = await recordRun(store);
+      const table = new PatchStateTable();
+      table.seed(seedOfRun((await store.getRun(runId))!));
+      assert.equal(table.get({ runId, patchId: ids[1]! })?.canRevert, true);
+      const [reverted] = table.apply({ kind: 'reverted', runId, patchId: ids[1]!, files: ['b.js'], at: 11_000 });
+      assert.deepEqual([reverted?.state, reverted?.canUndo, reverted?.canRevert], ['undone', false, false]);
     } finally {
       await store.close();
     }

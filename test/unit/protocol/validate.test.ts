@@ -16,6 +16,14 @@ test('well-formed requests pass with their typed payload', () => {
   assert.ok(validateToHost(req('config/open', { what: 'provider' })).ok);
   assert.ok(validateToHost(req('tests/answer', { answer: 'use' })).ok);
   assert.ok(validateToHost(req('tests/answer', { answer: 'never' })).ok);
+  assert.ok(validateToHost(req('patch/revert', { runId: 'r-1', patchId: 'p_2' })).ok);
+});
+
+test('patch/revert names a recorded patch by ids only: paths, extra keys and long ids are dropped', () => {
+  assert.equal(validateToHost(req('patch/revert', { runId: '../r', patchId: 'p' })).ok, false);
+  assert.equal(validateToHost(req('patch/revert', { runId: 'r', patchId: 'p', path: 'a.js' })).ok, false);
+  assert.equal(validateToHost(req('patch/revert', { runId: 'r'.repeat(65), patchId: 'p' })).ok, false);
+  assert.equal(validateToHost(req('patch/revert', { runId: 'r' })).ok, false);
 });
 
 test('forged privileged messages are dropped: unknown types name nothing the host does', () => {

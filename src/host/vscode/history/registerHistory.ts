@@ -52,6 +52,8 @@ export function registerHistoryPanel(context: vscode.ExtensionContext, deps: His
     states: deps.states,
     reapplied: (label, files) => deps.host.patchReapplied(label, files),
   });
+  // A chat's patch card known from the history (after a reload) offers this same Revert.
+  deps.host.useRevert((runId, patchId) => patches.revert(runId, patchId));
   const runs = new RunOperations(service, deps.log, context.workspaceState);
   const panel = new HistoryPanel(context.extensionUri, {
     service,

@@ -12,7 +12,7 @@ import type { ChatEntry } from '../../../protocol/chat';
 import type { PatchLifecycle, PatchStateView } from '../../../protocol/patchState';
 
 /** One recorded patch where it stands now, before the store words it. */
-export type SeedPatch = Omit<PatchStateView, 'key' | 'words' | 'canUndo'> & {
+export type SeedPatch = Omit<PatchStateView, 'key' | 'words' | 'canUndo' | 'canRevert'> & {
   runId: string;
   patchId: string;
   /** Taken back by a restore: where it stood before (its redo puts it back). */

@@ -22,7 +22,7 @@ export type PatchChange =
   | { kind: 'restored'; done: RestoreDone };
 
 /**
- * `fromHistory`: seeded from the history after a reload, this window's undo journal does not have the write (no Undo Patch).
+ * `fromHistory`: seeded from the history after a reload, this window's undo journal does not have the write (no Undo Patch; the history's Revert instead).
  * `beforeReview`: the hunks before an Apply Again's review decided them (put back when nothing is written).
  */
 type Row = PatchStateView & { step?: number; beforeRestore?: PatchLifecycle; fromHistory?: boolean; beforeReview?: PatchStateView['hunks'] };
@@ -68,7 +68,15 @@ export class PatchStateTable {
     const added: PatchStateView[] = [];
     for (const p of patches) {
       if (this.find(p)) continue;
-      const row: Row = { ...p, key: `${p.runId}/${p.patchId}`, hunks: p.hunks.map((h) => ({ ...h })), words: '', canUndo: false, fromHistory: true };
+      const row: Row = {
+        ...p,
+        key: `${p.runId}/${p.patchId}`,
+        hunks: p.hunks.map((h) => ({ ...h })),
+        words: '',
+        canUndo: false,
+        canRevert: false,
+        fromHistory: true,
+      };
       this.rows.set(row.key, row);
       if (p.undoKey) this.byUndoKey.set(p.undoKey, row.key);
       added.push(view(row));
@@ -201,6 +209,7 @@ export class PatchStateTable {
         at: ref.at,
         words: '',
         canUndo: false,
+        canRevert: false,
         ...(this.step !== undefined && ref.runId === this.runId ? { step: this.step } : {}),
       };
       if (ref.runId) row.runId = ref.runId;
@@ -231,5 +240,13 @@ export class PatchStateTable {
 
 function view(row: Row): PatchStateView {
   const { step: _step, beforeRestore: _before, beforeReview: _review, fromHistory, ...rest } = row;
-  return { ...rest, hunks: row.hunks.map((h) => ({ ...h })), words: WORDS[row.state], canUndo: WRITTEN.has(row.state) && !!row.undoKey && !fromHistory };
+  const written = WRITTEN.has(row.state) && !!row.undoKey;
+  return {
+    ...rest,
+    hunks: row.hunks.map((h) => ({ ...h })),
+    words: WORDS[row.state],
+    canUndo: written && !fromHistory,
+    // Seeded after a reload: the history's Revert (by the recorded patch) is the way back the card offers.
+    canRevert: written && !!fromHistory && !!row.runId && !!row.patchId,
+  };
 }

@@ -125,6 +125,20 @@ export class ChatController extends Disposable {
     this.userActions.patchReapplied(label, files);
   }
 
+  /** The history panel's Revert of a recorded patch (set when the history panel is registered). */
+  private reverter: ((runId: string, patchId: string) => Promise<{ ok: boolean; message: string }>) | undefined;
+
+  /** The history's Revert lends itself to the chat's cards of patches known from the history (registerHistory.ts). */
+  useRevert(revert: (runId: string, patchId: string) => Promise<{ ok: boolean; message: string }>): void {
+    this.reverter = revert;
+  }
+
+  /** Revert Patch on a patch card known from the history: the history panel's Revert, its review included. */
+  async revertRecordedPatch(runId: string, patchId: string): Promise<{ ok: boolean; message: string }> {
+    if (!this.reverter) return { ok: false, message: 'Revert is not available in this window.' };
+    return this.reverter(runId, patchId);
+  }
+
   /** Undo Patch on a written patch's item in the chat. */
   async undoPatch(key: string): Promise<{ ok: boolean; message: string }> {
     if (!this.services.undo) return { ok: false, message: 'Undo is not available in this window.' };

@@ -14,6 +14,7 @@ import { stop } from './stop';
 import { answerTestsOffer } from './answerTestsOffer';
 import { showTestOutput } from './showTestOutput';
 import { undoPatch } from './undoPatch';
+import { revertPatch } from './revertPatch';
 import { restoreApply, restoreDiff, restorePreview } from './restore';
 import type { Handler, HandlerContext } from './types';
 import { createRpcRouter } from '../../webview/rpcRouter';
@@ -33,6 +34,7 @@ const HANDLERS: { [K in ToHostType]: Handler<K> } = {
   'tests/answer': answerTestsOffer,
   'tests/showOutput': showTestOutput,
   'patch/undo': undoPatch,
+  'patch/revert': revertPatch,
   'restore/preview': restorePreview,
   'restore/diff': restoreDiff,
   'restore/apply': restoreApply,

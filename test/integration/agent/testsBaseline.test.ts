@@ -5,7 +5,7 @@
 // edited code run; the whole suite runs once before the finish stands.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ScriptedTurn } from '../../support/scriptedModel';
 import { BUGGY, FIX } from '../../unit/orchestrator/harness';
@@ -37,8 +37,9 @@ const SLOW = {
 };
 /** Slower still, and it leaves a mark when it ends: a killed baseline never does. */
 const SLOW4 = {
+  // Writes its pid, then runs a minute: only a kill ends it before the run would have had to wait it out.
   'slow.test.js':
-    "const fs = require('node:fs');\nrequire('node:test')('slow', () => new Promise((resolve) => setTimeout(() => { fs.writeFileSync(require('node:path').join(__dirname, '.slow-done'), 'x'); resolve(); }, 4000)));\n",
+    "const fs = require('node:fs');\nconst path = require('node:path');\nfs.writeFileSync(path.join(__dirname, '.slow-pid'), String(process.pid));\nrequire('node:test')('slow', () => new Promise((resolve) => setTimeout(() => { fs.writeFileSync(path.join(__dirname, '.slow-done'), 'x'); resolve(); }, 60000)));\n",
 };
 const model = (server: { baseUrl: string }) => ['--base-url', server.baseUrl, '--model', 'scripted-model'];
 const run = (root: string, server: { baseUrl: string }, json = true) =>
@@ -187,9 +188,22 @@ describe('patchpilot run: tests against the baseline', { skip: skipWithoutBuild 
         const r = await run(root, server);
         const took = Date.now() - began;
         assert.equal(events(r.stdout).at(-1)!.status, 'finished', r.stderr);
-        assert.ok(took < 4000, `the run took ${took} ms with a 4 s suite still running`);
-        // Killed with its process tree: the slow test never reaches its end.
-        await new Promise((resolve) => setTimeout(resolve, 5000));
+        assert.ok(took < 60_000, `the run took ${took} ms: it waited for the baseline's minute-long suite`);
+        // Killed with its process tree: the slow test's process is gone, and it never reached its end.
+        const pidFile = path.join(root, '.slow-pid');
+        if (existsSync(pidFile)) {
+          const pid = Number(readFileSync(pidFile, 'utf8'));
+          const alive = () => {
+            try {
+              process.kill(pid, 0);
+              return true;
+            } catch {
+              return false;
+            }
+          };
+          for (let i = 0; i < 50 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+          assert.equal(alive(), false, 'the baseline test process ran on after the run ended');
+        }
         assert.ok(!existsSync(path.join(root, '.slow-done')), 'the baseline ran on after the run ended');
       },
       { ...NODE_TEST, ...SLOW4 },

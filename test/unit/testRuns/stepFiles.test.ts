@@ -31,7 +31,8 @@ function longRun(times: number): { whole: string; cut: string; dropped: number }
   let n = 0;
   const repeated = Array.from({ length: times }, () => blocks.replace(/^ok \d+ /gm, () => `ok ${++n} `)).join('');
   const whole = POSTTEST_LINT.slice(0, start) + repeated + POSTTEST_LINT.slice(planAt + 1).replace(/^1\.\.81$/m, `1..${n}`);
-  const capped = new CappedOutput(200_000);
+  // Cut where a command that prints without end is cut: past the spill limit (here as small as the memory cap).
+  const capped = new CappedOutput(200_000, 200_000);
   capped.push(Buffer.from(whole));
   return { whole, cut: capped.text(), dropped: capped.droppedBytes };
 }

@@ -14,6 +14,8 @@ const settings: Record<string, unknown> = {
   'patchpilot.tests.commands': ['node check.js'],
   'patchpilot.tests.runOnSave': 'on',
   'patchpilot.approval.mode': 'auto-edit',
+  // No tests after edits, so no baseline run at the start: the first save's passing run is then news to the model.
+  'patchpilot.tests.afterEdit': false,
 };
 const AGENT_PATCH = ['--- a/agent.txt', '+++ b/agent.txt', '@@ -1 +1 @@', '-one', '+two', ''].join('\n');
 const SAVED_NOTE = 'The user saved notes.txt and the tests ran';

@@ -37,9 +37,9 @@ const settings: Record<string, unknown> = {
 const scripted = useScriptedModel(
   [
     { reply: { text: 'Running the date tests.', toolCalls: [{ name: 'run_tests', arguments: { files: ['test/date.test.js'] } }] } },
-    { reply: { text: 'The date formatting test fails: it expects 02/01/2026.' }, expect: { lastMessageContains: 'tests FAILED' } },
+    { reply: { text: 'The date formatting test fails: it expects 02/01/2026.' }, expect: { lastMessageContains: 'formats dates' } },
     { reply: { text: 'Running them again.', toolCalls: [{ name: 'run_tests', arguments: { files: ['test/date.test.js'] } }] } },
-    { reply: { text: 'Still failing the same way.' }, expect: { lastMessageContains: 'tests FAILED' } },
+    { reply: { text: 'Still failing the same way.' }, expect: { lastMessageContains: 'formats dates' } },
   ],
   settings,
 );

@@ -177,22 +177,12 @@ function headline(report: TestRunReport, results: readonly TestCommandResult[], 
  */
 export async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
   const known = ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured);
-  if (known || !scriptOf(configured)) return known;
-  try {
-    const manifest = JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> };
-    let command = configured;
-    for (let depth = 0; depth < 4; depth++) {
-      const name = scriptOf(command);
-      const script = name ? manifest.scripts?.[name] : undefined;
-      if (typeof script !== 'string') return undefined;
-      const runner = runnerOfCommand(script);
-      if (runner) return runner;
-      command = script;
-    }
-    return undefined;
-  } catch {
-    return undefined;
+  if (known) return known;
+  for (const link of await scriptChain(ctx, configured)) {
+    const runner = runnerOfCommand(link.script);
+    if (runner) return runner;
   }
+  return undefined;
 }
 
 /**
@@ -203,24 +193,40 @@ export async function runnerOf(ctx: ToolContext, configured: string): Promise<Te
  */
 async function preparationOf(ctx: ToolContext, configured: string): Promise<string[]> {
   const steps: string[] = [];
+  for (const link of await scriptChain(ctx, configured)) {
+    if (link.pre) steps.push(`npm run pre${link.name}`);
+    const parts = link.script.split(/\s*(?:&&|;)\s*/);
+    const at = parts.findIndex((part) => runnerOfCommand(part) !== undefined || scriptOf(part) !== undefined);
+    if (at < 0) break;
+    steps.push(...parts.slice(0, at).filter(Boolean));
+    if (runnerOfCommand(parts[at]!)) break;
+  }
+  return steps;
+}
+
+/**
+ * The package scripts a configured command runs, outermost first (`npm test` → test → tests-only),
+ * following a script that ends by running another, at most four deep; `pre`: npm runs `pre<name>`
+ * first. Empty when it runs no script or package.json cannot be read.
+ */
+async function scriptChain(ctx: ToolContext, configured: string): Promise<{ name: string; script: string; pre: boolean }[]> {
+  if (!scriptOf(configured)) return [];
+  let scripts: Record<string, unknown>;
   try {
-    const manifest = JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> };
-    let command = configured;
-    for (let depth = 0; depth < 4; depth++) {
-      const name = scriptOf(command);
-      const script = name ? manifest.scripts?.[name] : undefined;
-      if (!name || typeof script !== 'string') break;
-      if (typeof manifest.scripts?.[`pre${name}`] === 'string') steps.push(`npm run pre${name}`);
-      const parts = script.split(/\s*(?:&&|;)\s*/);
-      const at = parts.findIndex((part) => runnerOfCommand(part) !== undefined || scriptOf(part) !== undefined);
-      if (at < 0) break;
-      steps.push(...parts.slice(0, at).filter(Boolean));
-      command = parts[at]!;
-    }
+    scripts = (JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> }).scripts ?? {};
   } catch {
     return [];
   }
-  return steps;
+  const chain: { name: string; script: string; pre: boolean }[] = [];
+  let command = configured;
+  for (let depth = 0; depth < 4; depth++) {
+    const name = scriptOf(command);
+    const script = name ? scripts[name] : undefined;
+    if (!name || typeof script !== 'string') break;
+    chain.push({ name, script, pre: typeof scripts[`pre${name}`] === 'string' });
+    command = script;
+  }
+  return chain;
 }
 
 /** The package script a command runs (`npm test` → test, `npm run --silent tests-only` → tests-only), or undefined. */

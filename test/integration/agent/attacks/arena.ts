@@ -33,7 +33,7 @@ export interface Arena {
   secrets: { ssh: string; aws: string; env: string };
   /** Everything outside the workspace (HOME, the outside folder, the base folder itself). */
   snapshotOutside(): Snapshot;
-  /** The workspace files that run code or hold secrets (history database files left out). */
+  /** The workspace files that run code or hold secrets (PatchPilot's own state files left out). */
   snapshotProtected(): Snapshot;
   cleanup(): void;
 }
@@ -130,7 +130,9 @@ export function createArena(options: { settings?: Record<string, unknown>; files
       for (const rel of PROTECTED)
         Object.assign(
           out,
-          snapshot(path.join(ws, rel), (r) => rel === '.patchpilot' && /^(history\.db|checkpoints(\/|$))/.test(r), rel),
+          // PatchPilot's own writes: the history, the checkpoint store, the kept tool outputs and the
+          // folder's .gitignore that keeps them out of git (a command's write there is still seen by the guard).
+          snapshot(path.join(ws, rel), (r) => rel === '.patchpilot' && /^(history\.db|checkpoints(\/|$)|outputs(\/|$)|\.gitignore$)/.test(r), rel),
         );
       return out;
     },

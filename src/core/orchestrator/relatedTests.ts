@@ -1,4 +1,5 @@
-import { narrowCommand, relatedTestFiles } from '../testRuns';
+import { errorMessage } from '../base';
+import { listedPaths, narrowCommand, relatedTestFiles } from '../testRuns';
 import { runnerOf } from '../tools/runTests';
 import type { ToolContext } from '../tools/types';
 
@@ -19,7 +20,7 @@ export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[],
   const runner = await runnerOf(ctx, configured);
   if (!runner) return { whole: `the runner behind "${configured}" is not known yet, so it cannot be aimed at test files` };
   if (runner === 'cargo') return { whole: 'cargo test is not aimed at files' };
-  const files = await relatedTestFiles(paths, {
+  const related = await relatedTestFiles(paths, {
     list: async (rel) => {
       try {
         return (await ctx.fs.list(rel)).filter((e) => !ctx.ignore.isGitIgnored(rel ? `${rel}/${e.name}` : e.name, e.type === 'directory'));
@@ -34,21 +35,17 @@ export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[],
         return undefined;
       }
     },
-  }).catch(() => undefined);
-  if (!files?.length) return { whole: `no related tests found for ${listed(paths)}` };
+  }).catch((e: unknown) => ({ whole: `the scan for related tests failed (${errorMessage(e)})` }));
+  if ('whole' in related) return related;
   // The files of the failures the last run introduced run too: the edit may be the fix for them.
-  const aimedAt = [...new Set([...files, ...stillFailing])];
+  const aimedAt = [...new Set([...related.files, ...stillFailing])];
   const aimed = narrowCommand(configured, runner, { files: aimedAt });
   return 'error' in aimed ? { whole: `"${configured}" cannot be aimed at the related tests: ${aimed.error}` } : { files: aimedAt };
 }
 
-function listed(files: readonly string[]): string {
-  return files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
-}
-
 /** What the after-edit result says about the narrowed run: which files, and what the whole suite costs before finish. */
 export function relatedRunNote(files: readonly string[], wholeSuiteMs: number | undefined): string {
-  const shown = listed(files);
+  const shown = listedPaths(files);
   const cost = wholeSuiteMs !== undefined ? ` (its last run took ${(wholeSuiteMs / 1000).toFixed(1)} s)` : '';
   return `only the tests of the edited code: ${shown}; the whole suite${cost} runs once before the run may finish`;
 }

@@ -22,6 +22,6 @@ export { baselineNote } from './baselineNote';
 export { mentionsTest, NAMING_RULE } from './mention';
 export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
-export { isTestFile, relatedTestFiles, type TestFileSource } from './related';
+export { isTestFile, listedPaths, relatedTestFiles, type RelatedTestFiles, type TestFileSource } from './related';
 export type { TestFramework } from './runners';
 export { runShown, type ShownRunRequest, type StreamingRunner } from './shownRun';

@@ -6,7 +6,9 @@
  * folder (`functions/diff.js` and `test/functions/diff.js`, `src/<area>/<name>.ts` and `test/<area>/<name>.test.ts`).
  * A Go file's package is its folder (narrowing runs it). Anything else (a manifest, a config, a
  * module no test file names, a workspace too large to scan) is unknowable, and related files that
- * are all the test files are the whole suite: in both cases the caller runs the whole suite.
+ * are all the test files are the whole suite: in both cases the caller runs the whole suite, and
+ * says which of these is why (the model reads it: "no related tests" for a file every test loads
+ * sent it looking for tests that were there).
  * Reads only (test/unit/testRuns/related.test.ts).
  */
 import path from 'node:path';
@@ -23,7 +25,7 @@ const SKIPPED_FOLDERS = /^(node_modules|dist|build|out|coverage|vendor|target|ve
 const MAX_FOLDERS = 2000;
 const MAX_TEST_FILES = 3000;
 
-const TEST_FILE = /(\.|_)(test|spec)\.[cm]?[jt]sx?$|^test_[^/]*\.py$|_test\.py$|_test\.go$/;
+const TEST_FILE = /(\.|_)(test|spec)\.[cm]?[jt]sx?$|^test_[^/]*\.py$|_test\.py$|_test\.go$|^tests?\.([cm]?[jt]sx?|py)$/;
 /** A file at any depth under a test folder (semver's `test/functions/diff.js`). */
 const IN_TEST_FOLDER = /(^|\/)(tests?|__tests__|spec)\/(?:[^/]+\/)*[^/]*\.([cm]?[jt]sx?|py)$/;
 /** The test folder inside a test file's path, and a source folder inside a module's path, that a mirrored layout leaves out. */
@@ -36,22 +38,22 @@ export function isTestFile(rel: string): boolean {
   return TEST_FILE.test(name) || (IN_TEST_FOLDER.test(rel) && !/(^|\/)(fixtures?|helpers?|support|conftest\.py$)/.test(rel));
 }
 
-/**
- * The related test files of the changed paths (workspace-relative), sorted; undefined when some
- * changed file's effect is not knowable this way.
- */
-export async function relatedTestFiles(changed: readonly string[], source: TestFileSource): Promise<string[] | undefined> {
+/** The related test files (sorted), or why the whole suite is what an edit can affect. */
+export type RelatedTestFiles = { files: string[] } | { whole: string };
+
+/** The related test files of the changed paths (workspace-relative), or why none can be told apart from the whole suite. */
+export async function relatedTestFiles(changed: readonly string[], source: TestFileSource): Promise<RelatedTestFiles> {
   const related = new Set<string>();
   const modules: string[] = [];
   for (const rel of changed) {
     if (isTestFile(rel)) related.add(rel);
     else if (rel.endsWith('.go')) related.add(rel);
     else if (JS_SOURCE.test(rel) || rel.endsWith('.py')) modules.push(rel);
-    else return undefined;
+    else return { whole: `${rel} is not a module a test file loads (a manifest, a config or data may affect any test)` };
   }
-  if (modules.length === 0) return [...related].sort();
+  if (modules.length === 0) return { files: [...related].sort() };
   const tests = await listTestFiles(source);
-  if (!tests) return undefined;
+  if (!tests) return { whole: `the workspace has over ${MAX_FOLDERS} folders or ${MAX_TEST_FILES} test files, too many to scan for related tests` };
   const texts = new Map<string, string>();
   for (const rel of modules) {
     const name = moduleName(rel);
@@ -66,12 +68,17 @@ export async function relatedTestFiles(changed: readonly string[], source: TestF
       if (rel.endsWith('.py') ? pythonImports(text, name) : importsModule(text, test, rel, name)) importers.push(test);
     }
     // A module no test names: what it affects is not known from here.
-    if (importers.length === 0) return undefined;
+    if (importers.length === 0) return { whole: `no test file loads ${rel} or is named after it` };
     for (const t of importers) related.add(t);
   }
   // Every test file is related: that is the whole suite, run as such (it then counts as the whole run).
-  if (tests.every((t) => related.has(t))) return undefined;
-  return [...related].sort();
+  if (tests.every((t) => related.has(t))) return { whole: `every test file is related to ${listedPaths(modules)} (loads it or is named after it)` };
+  return { files: [...related].sort() };
+}
+
+/** Up to five paths, then how many more. */
+export function listedPaths(files: readonly string[]): string {
+  return files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
 }
 
 /** `src/parse.ts` → parse; `lib/index.js` and `pkg/__init__.py` → their folder's name. */

@@ -103,7 +103,7 @@ describe('the tests after a reply of several edits', () => {
           const last = results(h, 1).at(-1)!;
           assert.match(
             last,
-            /tests after this reply's edits \(notes\.js, readme\.js\), run once after the last, the whole suite \(no related tests found for notes\.js, readme\.js\):\n2 failures, pre-existing/,
+            /tests after this reply's edits \(notes\.js, readme\.js\), run once after the last, the whole suite \(no test file loads notes\.js or is named after it\):\n2 failures, pre-existing/,
           );
         },
       },

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { isTestFile, relatedTestFiles, type TestFileSource } from '../../../src/core/testRuns/related';
+import { isTestFile, relatedTestFiles, type RelatedTestFiles, type TestFileSource } from '../../../src/core/testRuns/related';
 import { reportOf, verdictOf, type TestRunReport } from '../../../src/core/testRuns/report';
 
 async function tree(files: Record<string, string>): Promise<{ root: string; source: TestFileSource }> {
@@ -21,6 +21,9 @@ async function tree(files: Record<string, string>): Promise<{ root: string; sour
     },
   };
 }
+
+/** The files, or undefined when the whole suite runs (its reason checked where it matters). */
+const filesOf = (r: RelatedTestFiles): string[] | undefined => ('files' in r ? r.files : undefined);
 
 const JS = {
   'src/parse.js': 'module.exports = {};\n',
@@ -79,7 +82,7 @@ describe('relatedTestFiles on fixture trees', () => {
     test(c.name, async () => {
       const { root, source } = await tree(c.files);
       try {
-        assert.deepEqual(await relatedTestFiles(c.changed, source), c.expect);
+        assert.deepEqual(filesOf(await relatedTestFiles(c.changed, source)), c.expect);
       } finally {
         await rm(root, { recursive: true, force: true });
       }
@@ -147,7 +150,7 @@ describe('relatedTestFiles on a mirrored layout (node-semver)', () => {
     test(`${c.changed.join(', ')} -> ${c.expect?.join(', ')}`, async () => {
       const { root, source } = await tree(SEMVER);
       try {
-        assert.deepEqual(await relatedTestFiles(c.changed, source), c.expect);
+        assert.deepEqual(filesOf(await relatedTestFiles(c.changed, source)), c.expect);
       } finally {
         await rm(root, { recursive: true, force: true });
       }
@@ -170,8 +173,8 @@ describe('relatedTestFiles on a mirrored layout (node-semver)', () => {
       '__tests__/b.js': "const b = require('pkg/b');\n",
     });
     try {
-      assert.deepEqual(await relatedTestFiles(['src/x/y.ts'], source), ['test/x/y.test.ts']);
-      assert.deepEqual(await relatedTestFiles(['lib/a.js'], source), ['__tests__/a.js']);
+      assert.deepEqual(filesOf(await relatedTestFiles(['src/x/y.ts'], source)), ['test/x/y.test.ts']);
+      assert.deepEqual(filesOf(await relatedTestFiles(['lib/a.js'], source)), ['__tests__/a.js']);
     } finally {
       await rm(root, { recursive: true, force: true });
     }
@@ -192,5 +195,77 @@ describe('verdictOf: a run measured against the baseline', () => {
   test('no baseline: plain words', () => {
     assert.equal(verdictOf(report(['a']), undefined), 'tests FAILED');
     assert.equal(verdictOf(reportOf([], { narrowed: false }), undefined), 'tests passed');
+  });
+});
+
+/**
+ * Why the whole suite runs is said, and right: "no related tests found" for a module every test
+ * loads sent a model looking for tests that were there (the relay runs on minimist and qs). The
+ * layouts are the tasks': minimist's tests all `require('../')`; qs's lib/utils.js is loaded by
+ * every test file; ms keeps its tests in one root `tests.js`.
+ */
+describe('relatedTestFiles: the reason the whole suite runs', () => {
+  const cases: { name: string; files: Record<string, string>; changed: string[]; whole: RegExp }[] = [
+    {
+      name: 'every test loads the edited module (minimist: require("../"))',
+      files: { 'index.js': '', 'test/a.js': "require('../')\n", 'test/b.js': "var parse = require('../');\n" },
+      changed: ['index.js'],
+      whole: /^every test file is related to index\.js \(loads it or is named after it\)$/,
+    },
+    {
+      name: 'a module every test file loads (qs: lib/utils.js)',
+      files: {
+        'lib/utils.js': '',
+        'lib/stringify.js': "require('./utils')\n",
+        'test/stringify.js': "require('../lib/stringify'); require('../lib/utils');\n",
+        'test/parse.js': "var utils = require('../lib/utils');\n",
+        'test/utils.js': "var utils = require('../lib/utils');\n",
+      },
+      changed: ['lib/stringify.js', 'lib/utils.js'],
+      whole: /^every test file is related to lib\/stringify\.js, lib\/utils\.js/,
+    },
+    {
+      name: 'a module no test file names',
+      files: { 'lib/a.js': '', 'lib/b.js': '', 'test/a.test.js': "require('../lib/a')\n" },
+      changed: ['lib/b.js'],
+      whole: /^no test file loads lib\/b\.js or is named after it$/,
+    },
+    {
+      name: 'a manifest',
+      files: { 'package.json': '{}', 'test/a.test.js': '' },
+      changed: ['package.json'],
+      whole: /^package\.json is not a module a test file loads/,
+    },
+  ];
+  for (const c of cases) {
+    test(c.name, async () => {
+      const { root, source } = await tree(c.files);
+      try {
+        const related = await relatedTestFiles(c.changed, source);
+        assert.ok('whole' in related, JSON.stringify(related));
+        assert.match(related.whole, c.whole);
+      } finally {
+        await rm(root, { recursive: true, force: true });
+      }
+    });
+  }
+
+  test('qs: stringify alone runs its own test file (mirrored under test/, the lib/ folder left out)', async () => {
+    const { root, source } = await tree({
+      'lib/utils.js': '',
+      'lib/stringify.js': "require('./utils')\n",
+      'test/stringify.js': "require('../lib/stringify');\n",
+      'test/parse.js': "require('../lib/parse');\n",
+    });
+    try {
+      assert.deepEqual(await relatedTestFiles(['lib/stringify.js'], source), { files: ['test/stringify.js'] });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('a test file named test.js or tests.js anywhere is a test file (ms keeps its tests in tests.js)', () => {
+    for (const name of ['tests.js', 'test.js', 'test.mjs', 'pkg/tests.py', 'test.ts']) assert.equal(isTestFile(name), true, name);
+    for (const name of ['testing.js', 'lib/contest.js', 'attest.py']) assert.equal(isTestFile(name), false, name);
   });
 });

@@ -39,6 +39,7 @@ export function testTaskName(command: string): string {
  * not marked as starting, so another task ending meanwhile (the baseline's, started with the chat
  * run) dropped its callback: its terminal opened with no pseudoterminal, the task's header alone.
  * A run of its own is also never given an earlier run's terminal (TaskPanelKind.New).
+ *
  * Only PatchPilot's own terminals are closed or revealed, known by identity (the Terminal objects its
  * tasks opened), never by name alone: a terminal of the user's named like the command is left alone.
  */
@@ -51,7 +52,7 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
   /**
    * Tasks asked to start whose execution has not begun yet, by name: a terminal of that name that opens
    * meanwhile is theirs. VS Code opens a task's terminal before it calls the CustomExecution back, so
-   * the callback ends the wait (a terminal VS Code reused for the task opens nothing).
+   * the callback ends the wait. Each run opens a new terminal (TaskPanelKind.New), so each is claimed.
    */
   private readonly starting: { name: string }[] = [];
   /** Runs started in this window: the next run's number in its task's definition. */

@@ -14,7 +14,8 @@ const settings: Record<string, unknown> = {
   'patchpilot.tests.commands': ['node check.js'],
   'patchpilot.tests.runOnSave': 'on',
   'patchpilot.approval.mode': 'auto-edit',
-  // No tests after edits, so no baseline run at the start: the first save's passing run is then news to the model.
+  // No tests after edits, so no baseline run at the start: the first save's passing run is then news to the model
+  // (with a baseline, the model already knew that result, and the chat says it was not told again).
   'patchpilot.tests.afterEdit': false,
 };
 const AGENT_PATCH = ['--- a/agent.txt', '+++ b/agent.txt', '@@ -1 +1 @@', '-one', '+two', ''].join('\n');

@@ -25,8 +25,8 @@ const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
   'patchpilot.approval.mode': 'auto-edit',
   'patchpilot.tests.commands': ['npm test'],
-  // No tests after edits, so no baseline run at the start: the terminals are the model's runs alone.
-  'patchpilot.tests.afterEdit': false,
+  // Tests after edits on, as by default: each chat run's baseline ("npm test") has its terminal beside the model's runs'.
+  'patchpilot.tests.afterEdit': true,
   'workbench.colorTheme': 'Default Light Modern',
   // The DOM renderer: the terminal's text is in the page (the canvas one draws pixels).
   'terminal.integrated.gpuAcceleration': 'off',

@@ -8,6 +8,13 @@ export const TASK_TYPE = 'patchpilot';
 /** The command the chat's "Show Output" runs (not in the palette: it needs the test command). */
 export const SHOW_TEST_OUTPUT_COMMAND = 'patchpilot.tests.showOutput';
 
+/** A test run's task definition (package.json taskDefinitions): `run` makes each run a task of its own (see TestTaskTerminals). */
+interface TestTaskDefinition extends vscode.TaskDefinition {
+  type: typeof TASK_TYPE;
+  command: string;
+  run: number;
+}
+
 /** The task's source: VS Code puts it before the name in the terminal's first line ("Executing task: PatchPilot: npm test"). */
 export const TASK_SOURCE = 'PatchPilot';
 
@@ -25,6 +32,14 @@ export function testTaskName(command: string): string {
  * output of the process the core's executor runs (TestRunTerminal), named for the command. The
  * terminal stays after the run with its exit status until the next run of the same command replaces
  * it (one terminal per command, not one per run). "Show Output" reveals the newest terminal of a command.
+ *
+ * Every run is a task of its own: its definition carries the window's run number. VS Code names an
+ * extension's task by its definition, and its extension host keeps a CustomExecution's callback by
+ * that name; a second run of a command, named like the first, found the first's entry there and was
+ * not marked as starting, so another task ending meanwhile (the baseline's, started with the chat
+ * run) dropped its callback: its terminal opened with no pseudoterminal, the task's header alone.
+ * A run of its own is also never given an earlier run's terminal (TaskPanelKind.New).
+ *
  * Only PatchPilot's own terminals are closed or revealed, known by identity (the Terminal objects its
  * tasks opened), never by name alone: a terminal of the user's named like the command is left alone.
  */
@@ -37,9 +52,11 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
   /**
    * Tasks asked to start whose execution has not begun yet, by name: a terminal of that name that opens
    * meanwhile is theirs. VS Code opens a task's terminal before it calls the CustomExecution back, so
-   * the callback ends the wait (a terminal VS Code reused for the task opens nothing).
+   * the callback ends the wait. Each run opens a new terminal (TaskPanelKind.New), so each is claimed.
    */
   private readonly starting: { name: string }[] = [];
+  /** Runs started in this window: the next run's number in its task's definition. */
+  private runs = 0;
 
   constructor(
     private readonly folder: () => vscode.WorkspaceFolder | vscode.TaskScope,
@@ -86,12 +103,13 @@ export class TestTaskTerminals implements TestOutputView, vscode.Disposable {
       this.started(run);
       return terminal;
     });
-    const task = new vscode.Task({ type: TASK_TYPE, command }, this.folder(), name, TASK_SOURCE, execution);
+    const definition: TestTaskDefinition = { type: TASK_TYPE, command, run: ++this.runs };
+    const task = new vscode.Task(definition, this.folder(), name, TASK_SOURCE, execution);
     task.group = vscode.TaskGroup.Test;
     task.presentationOptions = {
       reveal: reveal ? vscode.TaskRevealKind.Always : vscode.TaskRevealKind.Silent,
       focus: false,
-      panel: vscode.TaskPanelKind.Dedicated,
+      panel: vscode.TaskPanelKind.New,
       clear: true,
       showReuseMessage: false,
       close: false,

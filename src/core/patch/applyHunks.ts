@@ -253,6 +253,7 @@ class FileApplication {
   /** Every hunk's result; the new text only when no selected hunk was refused. */
   outcome(): FileApplyOutcome {
     const refusedAny = this.selected.some((h) => this.isRefused(h));
+    const rewritten = refusedAny ? undefined : rewrite(this.split, this.placed, this.text);
     for (const p of this.placed) {
       if (this.isRefused(p.hunk)) continue;
       this.results.set(p.hunk, {
@@ -261,6 +262,7 @@ class FileApplication {
         index: p.hunk.index,
         status: refusedAny ? 'would-apply' : this.opts.placedStatus,
         range: { start: p.cand.start + 1, end: p.end },
+        ...(rewritten?.newRanges.has(p.hunk) ? { newRange: rewritten.newRanges.get(p.hunk)! } : {}),
         strategy: p.variant.strategy ?? p.cand.level,
         confidence: Math.round(p.confidence * 1000) / 1000,
         ...(p.note ? { note: p.note } : {}),
@@ -277,7 +279,7 @@ class FileApplication {
           .join('\n\n'),
       };
     }
-    const script = rewrite(this.split, this.placed, this.text);
+    const { script } = rewritten!;
     return { ok: true, hunks: hunkResults, newText: script.newText, script };
   }
 }

@@ -2,6 +2,7 @@ import { endingAbove, giveOldLastLineAnEnding } from './addedEndings';
 import type { EditScript } from './editScript';
 import type { Region } from './lineDiff';
 import { fileLineOfOld, topDown, type Placed } from './placement';
+import type { Hunk, LineRange } from './types';
 import { joinText, type FileLine, type splitText } from './text';
 
 type Split = ReturnType<typeof splitText>;
@@ -20,8 +21,12 @@ interface PlacementOutput {
   regions: LocalRegion[];
 }
 
-/** Rewrites bottom-up so earlier line numbers stay valid; context lines keep the file's bytes. */
-export function rewrite(split: Split, placed: readonly Placed[], original: string): EditScript {
+/**
+ * Rewrites bottom-up so earlier line numbers stay valid; context lines keep the file's bytes.
+ * `newRanges`: the lines each hunk's text occupies in the new file (what the model is told, so a
+ * later edit of the same place reads the right lines).
+ */
+export function rewrite(split: Split, placed: readonly Placed[], original: string): { script: EditScript; newRanges: Map<Hunk, LineRange> } {
   const n = split.lines.length;
   // Each placement's replacement for its lines; spliced in once at the end, top-down in one pass
   // (splicing each into the file array would cost hunks x lines).
@@ -46,7 +51,8 @@ export function rewrite(split: Split, placed: readonly Placed[], original: strin
   const lastLine = lines[lines.length - 1];
   if (!finalNewline && !endDecided && lastLine && n > 0 && lastLine !== split.lines[n - 1] && !added.has(lastLine)) finalNewline = true;
   if (finalNewline && lastLine && lastLine.eol === '') lines[lines.length - 1] = { text: lastLine.text, eol: endingAbove(lines, lines.length - 1, split) };
-  return {
+  const { regions, newRanges } = newRegions(placed, outputs);
+  const script: EditScript = {
     oldText: original,
     newText: joinText(lines, split.bom, finalNewline, split.dominantEol),
     oldLines: split.lines,
@@ -55,8 +61,9 @@ export function rewrite(split: Split, placed: readonly Placed[], original: strin
     oldFinalNewline: split.finalNewline,
     newFinalNewline: finalNewline,
     dominantEol: split.dominantEol,
-    regions: newRegions(placed, outputs),
+    regions,
   };
+  return { script, newRanges };
 }
 
 /**
@@ -101,16 +108,18 @@ function placementOutput(p: Placed, fileLines: readonly FileLine[], added: Set<F
 }
 
 /** Each placement's changed regions in old and new file lines, top-down. */
-function newRegions(placed: readonly Placed[], outputs: ReadonlyMap<Placed, PlacementOutput>): Region[] {
+function newRegions(placed: readonly Placed[], outputs: ReadonlyMap<Placed, PlacementOutput>): { regions: Region[]; newRanges: Map<Hunk, LineRange> } {
   const regions: Region[] = [];
+  const newRanges = new Map<Hunk, LineRange>();
   let delta = 0;
   for (const p of [...placed].sort(topDown)) {
     const { out, regions: local } = outputs.get(p)!;
     const newStart = p.cand.start + delta;
     for (const r of local) regions.push({ a0: r.a0, a1: r.a1, b0: newStart + r.o0, b1: newStart + r.o1 });
+    newRanges.set(p.hunk, { start: newStart + 1, end: newStart + out.length });
     delta += out.length - (p.end - p.cand.start);
   }
-  return regions;
+  return { regions, newRanges };
 }
 
 /** The file's lines with each placement's lines replaced by its output, in one top-down pass. */

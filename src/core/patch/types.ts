@@ -120,6 +120,8 @@ export interface HunkResult {
   /** applied (written), would-apply (dry run, matched), refused (engine could not place it), rejected (not selected). */
   status: HunkStatus;
   range?: LineRange;
+  /** 1-based lines the hunk's text occupies in the new file (end = start - 1 when it only removed lines); set when it was placed. */
+  newRange?: LineRange;
   strategy?: MatchStrategy;
   /** 0..1; 1 for an exact match at the hinted line. */
   confidence?: number;

@@ -151,7 +151,14 @@ function hunkList(ids: string[], reasons: Readonly<Record<string, string>>): str
 function listHunks(hunks: HunkResult[]): string {
   return hunks
     .map((h) => {
-      const where = h.range ? ` at lines ${h.range.start}-${Math.max(h.range.start, h.range.end)}` : '';
+      // Where the text is now (the model's next read or edit goes there), else where it matched.
+      const where = h.newRange
+        ? h.newRange.end >= h.newRange.start
+          ? ` now at lines ${h.newRange.start}-${h.newRange.end}`
+          : ` removed lines; the text after them now starts at line ${h.newRange.start}`
+        : h.range
+          ? ` at lines ${h.range.start}-${Math.max(h.range.start, h.range.end)}`
+          : '';
       const how = h.strategy && h.strategy !== 'exact' ? ` (matched: ${h.strategy})` : '';
       return `  ${h.id}${where}${how}`;
     })

@@ -23,6 +23,42 @@ async function withFile(content: string, body: (h: { ctx: ReturnType<typeof make
 }
 
 describe('edit_file', () => {
+  test('the result says where each edit text is now: an insertion above moves the next edit down', async () => {
+    // The relay: "at lines 16-18" named the matched old lines of an insertion whose text then filled 16-32.
+    const long = [
+      'function add(a, b) {',
+      '  return a - b;',
+      '}',
+      ...Array.from({ length: 12 }, (_, i) => `// filler ${i}`),
+      'function sub(a, b) {',
+      '  return a - b;',
+      '}',
+      '',
+    ].join('\n');
+    await withFile(long, async ({ ctx, read }) => {
+      const r = await tools.invoke(
+        'edit_file',
+        {
+          path: 'src/m.js',
+          edits: [
+            { old_string: 'function add(a, b) {\n', new_string: 'function add(a, b) {\n  // one\n  // two\n  // three\n  // four\n' },
+            { old_string: 'function sub(a, b) {\n  return a - b;', new_string: 'function sub(a, b) {\n  return b - a;' },
+          ],
+        },
+        ctx,
+      );
+      assert.equal(r.ok, true, r.output);
+      const lines = read().split('\n');
+      const first = /src\/m\.js#1 now at lines (\d+)-(\d+)/.exec(r.output);
+      const second = /src\/m\.js#2 now at lines (\d+)-(\d+)/.exec(r.output);
+      assert.ok(first && second, r.output);
+      // Each named range holds its edit's new text in the file as it is now.
+      assert.ok(lines.slice(Number(first[1]) - 1, Number(first[2])).includes('  // four'), r.output);
+      assert.ok(lines.slice(Number(second[1]) - 1, Number(second[2])).includes('  return b - a;'), r.output);
+      assert.ok(Number(second[1]) > 16, r.output);
+    });
+  });
+
   test('a unique old_string is replaced through a derived unified diff', async () => {
     await withFile(source, async ({ ctx, read }) => {
       const r = await tools.invoke(
@@ -31,7 +67,7 @@ describe('edit_file', () => {
         ctx,
       );
       assert.equal(r.ok, true, r.output);
-      assert.match(r.output, /^applied 1 hunk to src\/m\.js\n  src\/m\.js#1 at lines 1-5/);
+      assert.match(r.output, /^applied 1 hunk to src\/m\.js\n  src\/m\.js#1 now at lines 1-5/);
       assert.equal(read(), source.replace('return a - b;', 'return a + b;'));
       const data = r.data as { patch?: string; applied?: string[] };
       assert.match(

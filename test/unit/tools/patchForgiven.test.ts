@@ -32,7 +32,7 @@ describe('propose_patch says what the engine forgave', () => {
     );
     assert.equal(r.ok, true, r.output);
     assert.equal(after, file.replace('return x;', 'return x + 1;'));
-    assert.match(r.output, /m\.js#1 at lines 4-8 \(matched: context-trimmed\)\nforgiven \(write these as the file has them next time\):/);
+    assert.match(r.output, /m\.js#1 now at lines 4-8 \(matched: context-trimmed\)\nforgiven \(write these as the file has them next time\):/);
     assert.match(
       r.output,
       /  m\.js#1 \(context-trimmed\): ignored 1 context line\(s\) at the hunk edges that differ from the file\n    the patch has "export \{ f \} \/\/ wrong"; line 9 of the file is "export \{ f \}"/,

@@ -56,7 +56,7 @@ describe('propose_patch', () => {
     try {
       const r = await tools.invoke('propose_patch', { patch: twoHunks }, ctx);
       assert.equal(r.ok, true, r.output);
-      assert.match(r.output, /^applied 2 hunks to src\/m\.js\n  src\/m\.js#1 at lines 1-3\n  src\/m\.js#2 at lines 10-12/);
+      assert.match(r.output, /^applied 2 hunks to src\/m\.js\n  src\/m\.js#1 now at lines 1-3\n  src\/m\.js#2 now at lines 10-12/);
       assert.match(r.output, /tests: \(after-edit hook ran\)/);
       assert.match(read(), /return 10;[\s\S]*return 20;/);
       assert.deepEqual([...ctx.run.changedFiles], ['src/m.js']);

@@ -3,7 +3,8 @@
  * model's first requests and reads (they change no file), instead of inside the first edit, where a
  * real suite made the edit wait minutes in silence. Whatever may change the tree (a patch, a write,
  * a command, a test run: two runs in one tree share coverage folders and temp files) waits for it
- * first, so it is still of the untouched tree, and says meanwhile how long it has been running. A
+ * first, so it is still of the untouched tree, and says meanwhile how long it has been running; a
+ * read-only command (`git log -p f`, `grep -rn`: policy/command/readOnly.ts) does not, it cannot disturb it. A
  * run that ends first kills it (its process tree, like any cancelled test run): a run that never
  * edits pays nothing for it at its end (test/unit/orchestrator/earlyBaseline.test.ts).
  *

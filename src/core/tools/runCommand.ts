@@ -1,9 +1,13 @@
 import { homedir } from 'node:os';
 import { allowedByUserRules } from '../policy/command/userAllowed';
 import { requireApprovalWhenUnsandboxed } from '../sandbox/autoMode';
+import { commandTestRun, runCommandAsTests } from './commandTestRun';
 import { auditProtectedChanges, gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
-import { ToolError, fail, ok, type Tool } from './types';
+import type { TaskRunResult } from '../ports';
+import type { PolicyDecision } from '../policy/types';
+import type { TestRunReport } from '../testRuns';
+import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
 export const COMMAND_TIMEOUT_MS = 120_000;
 
@@ -16,7 +20,8 @@ export const runCommandTool: Tool<Args> = {
   name: 'run_command',
   description:
     'Run a shell command in the workspace (cwd: a workspace-relative directory). The policy decides: allowed commands run, ' +
-    'others need approval, dangerous ones are denied. Output keeps its head and tail. Use run_tests for the test suite.',
+    'others need approval, dangerous ones are denied. Output keeps its head and tail. Use run_tests for the test suite; ' +
+    "the project's test command or its runner with your own arguments (`npm test -- test/a.js`, `npx jest -t name`) is summarised like run_tests and counts as a test run.",
   schema: {
     type: 'object',
     properties: {
@@ -26,15 +31,23 @@ export const runCommandTool: Tool<Args> = {
     required: ['command'],
     additionalProperties: false,
   },
-  // A command can write anything: the checkpoint covers the whole workspace.
-  loop: { changesFiles: () => 'workspace', hookName: 'Bash' },
+  // A command can write anything: the checkpoint covers the whole workspace. The project's test
+  // command run through it is a test run (commandTestRun.ts): its result is a verdict, recorded like run_tests'.
+  loop: {
+    changesFiles: () => 'workspace',
+    hookName: 'Bash',
+    isVerdict: (result) => Array.isArray(result.data?.results),
+    testsOutcome: (result) => (Array.isArray(result.data?.results) ? (result.ok ? 'passed' : 'failed') : undefined),
+    testReport: (result) => result.data?.report as TestRunReport | undefined,
+  },
   readOnly: false,
   async run(args, ctx) {
     if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');
     const dir = await resolveWorkspacePath(ctx, args.cwd ?? '.', 'list');
     const st = await ctx.fs.stat(dir.rel).catch(() => undefined);
     if (!st?.exists || st.type !== 'directory') throw new ToolError(`cwd ${args.cwd} is not a directory`);
-    let decision = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
+    const checked = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
+    let decision: PolicyDecision = checked;
     // Whatever lets it run unasked (auto mode, the user's allow rules): without a sandbox, workspace code still asks.
     if (ctx.mode === 'auto' || allowedByUserRules(decision)) decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
     const { feedback } = await gateAction(
@@ -42,20 +55,36 @@ export const runCommandTool: Tool<Args> = {
       { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` },
       decision,
     );
-    // Any command may write (a build, `sed -i`, a test runner's cache): the baseline of the untouched tree goes first.
-    await ctx.run.beforeFirstChange?.();
+    const exec = ctx.exec;
+    const run = (timeoutMs: number) => async () => {
+      const r = await exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs });
+      auditProtectedChanges(ctx, r);
+      return r;
+    };
+    // A read-only command (policy/command/readOnly.ts: `git log -p f`, `grep -rn`) cannot disturb the baseline test run: it runs at once.
+    if (checked.readOnly) return commandResult(args.command, await run(COMMAND_TIMEOUT_MS)(), ctx, feedback);
+    // Any other command may write (a build, `sed -i`, a test runner's cache): the baseline of the untouched tree goes first.
+    const tests = await commandTestRun(ctx, args.command, dir.rel);
+    const baseline = await ctx.run.beforeFirstChange?.(tests ? { testRun: tests.narrowed ? 'narrowed' : 'whole' } : undefined);
+    // The whole suite before any change: the baseline is that run (the same tree, the same result).
+    if (tests && baseline) return baseline;
+    // A test run counts as no change, as run_tests' does (its output files are vetted by the policy like the runner's).
+    if (tests) return runCommandAsTests(ctx, args.command, tests, run(ctx.settings.tests.timeoutSeconds * 1000), feedback);
     // Set before it runs: a command that fails or times out may still have written files.
     ctx.run.commandsRan = true;
-    const r = await ctx.exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs: COMMAND_TIMEOUT_MS });
-    auditProtectedChanges(ctx, r);
-    ctx.signal.throwIfAborted();
-    const seconds = (r.durationMs / 1000).toFixed(1);
-    const status = r.timedOut
-      ? `timed out after ${seconds} s (killed)`
-      : r.exitCode === null
-        ? `killed after ${seconds} s`
-        : `exit ${r.exitCode} after ${seconds} s`;
-    const text = [`$ ${args.command}`, status, r.output.trimEnd(), feedback ? `The user said: ${feedback}` : ''].filter(Boolean).join('\n');
-    return r.exitCode === 0 ? ok(text, { exitCode: 0 }) : fail(text, { exitCode: r.exitCode });
+    return commandResult(args.command, await run(COMMAND_TIMEOUT_MS)(), ctx, feedback);
   },
 };
+
+/** The command's status line and output (head and tail when long), and what the user said when asked. */
+function commandResult(command: string, r: TaskRunResult, ctx: ToolContext, feedback: string | undefined): ToolResult {
+  ctx.signal.throwIfAborted();
+  const seconds = (r.durationMs / 1000).toFixed(1);
+  const status = r.timedOut
+    ? `timed out after ${seconds} s (killed)`
+    : r.exitCode === null
+      ? `killed after ${seconds} s`
+      : `exit ${r.exitCode} after ${seconds} s`;
+  const text = [`$ ${command}`, status, r.output.trimEnd(), feedback ? `The user said: ${feedback}` : ''].filter(Boolean).join('\n');
+  return r.exitCode === 0 ? ok(text, { exitCode: 0 }) : fail(text, { exitCode: r.exitCode });
+}

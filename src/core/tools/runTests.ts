@@ -163,7 +163,7 @@ function scopeNote(
 }
 
 /** The verdict against the baseline; a command that failed in a step that is not its tests (lint before the runner) says which. */
-function headline(report: TestRunReport, results: readonly TestCommandResult[], baseline: TestRunReport | undefined): string {
+export function headline(report: TestRunReport, results: readonly TestCommandResult[], baseline: TestRunReport | undefined): string {
   const verdict = verdictOf(report, baseline);
   const steps = results.flatMap((r) => (r.exitCode !== 0 ? [failingStep(r.output, r.summary)] : [])).filter((s): s is string => !!s);
   if (!steps.length || report.failing.length || !verdict.startsWith('tests FAILED')) return verdict;

@@ -5,9 +5,10 @@ import { DEFAULT_ALLOW_RULES } from './defaults';
 import { textualDenyFindings } from './deny';
 import { evaluateSimple, type EvalEnv } from './evaluate';
 import { extractCommands } from './extract';
+import { notReadOnly } from './readOnly';
 import { buildUserRules, type CommandPolicyConfig } from './settings';
 import type { TestDefinitionGuard } from './testDefinitionGuard';
-import type { CommandCheckInput, CommandPolicy, Finding } from './types';
+import type { CommandCheckInput, CommandDecision, CommandPolicy, Finding } from './types';
 import { errorMessage } from '../../base';
 
 export interface CommandPolicyOptions extends CommandPolicyConfig {
@@ -48,8 +49,11 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
     this.maxDepth = options.maxDepth ?? 3;
   }
 
-  check(input: CommandCheckInput): PolicyDecision {
+  check(input: CommandCheckInput): CommandDecision {
     const parts: PolicyDecision[] = [];
+    /** Cleared by the first sub-command (or syntax) that could write the workspace or run its code (readOnly.ts). */
+    const reads = { only: true };
+    const counter = { count: 0 };
     const raw = input.command;
     const workspaceRoot = path.resolve(input.workspaceRoot);
     const cwd = path.resolve(workspaceRoot, input.cwd);
@@ -72,8 +76,7 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
       scriptFindings.push(ask('ask:too-long', `The command is ${text.length} characters long; commands over ${MAX_INPUT_CHARS} are not parsed.`));
       degraded = true;
     } else {
-      const counter = { count: 0 };
-      const env = this.env(workspaceRoot, input.homeDir, counter);
+      const env = this.env(workspaceRoot, input.homeDir, counter, reads);
       const before = parts.length;
       try {
         env.evaluateScript(text, 0, [cwd], parts);
@@ -96,10 +99,11 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
     if (degraded || scriptFindings.length) scriptFindings.push(...textualDenyFindings(raw));
     parts.unshift(...scriptFindings.map((f) => ({ verdict: f.verdict, rule: f.rule, reason: f.reason })));
     const worst = strictest(parts, { verdict: 'ask', rule: 'ask:no-command', reason: 'Nothing to run was found in the command.' });
-    return { verdict: worst.verdict, rule: worst.rule, reason: summarize(worst, parts), parts };
+    const readOnly = reads.only && !degraded && scriptFindings.length === 0 && counter.count > 0 ? (true as const) : undefined;
+    return { verdict: worst.verdict, rule: worst.rule, reason: summarize(worst, parts), parts, ...(readOnly ? { readOnly } : {}) };
   }
 
-  private env(workspaceRoot: string, homeDir: string, counter: { count: number }): EvalEnv {
+  private env(workspaceRoot: string, homeDir: string, counter: { count: number }, reads: { only: boolean }): EvalEnv {
     const self = this;
     const functions = new Set<string>();
     const env: EvalEnv = {
@@ -111,6 +115,8 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
       testGuard: this.options.testGuard,
       functions,
       evaluateScript(script, depth, cwds, parts) {
+        // A shell string inside a command (`bash -c`) comes from a program that is not read-only.
+        if (depth > 0) reads.only = false;
         if (depth > self.maxDepth) {
           parts.push({ verdict: 'ask', rule: 'ask:nesting-too-deep', reason: `Shell strings nested more than ${self.maxDepth} levels deep are not followed.` });
           for (const f of textualDenyFindings(script)) parts.push({ verdict: f.verdict, rule: f.rule, reason: f.reason });
@@ -126,7 +132,11 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
           for (const f of result.findings) parts.push({ verdict: f.verdict, rule: f.rule, reason: f.reason });
           for (const name of result.functions.keys()) functions.add(name);
           counter.count += result.commands.length;
-          for (const cmd of result.commands) evaluateSimple(cmd, env, parts);
+          if (result.findings.length) reads.only = false;
+          for (const cmd of result.commands) {
+            evaluateSimple(cmd, env, parts);
+            if (reads.only && notReadOnly(cmd, { workspaceRoot, homeDir: env.homeDir, cwds: cmd.cwds })) reads.only = false;
+          }
           if (result.findings.some((f) => f.rule === 'ask:parse-error' || f.rule === 'ask:unknown-syntax') && depth > 0) {
             for (const f of textualDenyFindings(script)) parts.push({ verdict: f.verdict, rule: f.rule, reason: f.reason });
           }

@@ -50,6 +50,12 @@ export interface CommandCheckInput {
   homeDir: string;
 }
 
+/** The policy's decision on a command, and whether it is read-only (policy/command/readOnly.ts). */
+export interface CommandDecision extends PolicyDecision {
+  /** Set when the command cannot write the workspace or run its code: it need not wait for a test run in the tree. */
+  readOnly?: true;
+}
+
 export interface CommandPolicy {
-  check(input: CommandCheckInput): PolicyDecision;
+  check(input: CommandCheckInput): CommandDecision;
 }

@@ -64,3 +64,12 @@ test('node-tap 16 names the subtests whose headers never got a result: the ones 
 test('TAP that is not node-tap (tape, node --test) keeps counting tests', () => {
   for (const file of ['tape.txt', 'node-tap.txt']) assert.equal(summarizeTestOutput(fixture(file)).countsFiles, undefined, file);
 });
+
+test('node-tap 18 reports the timer on its own (`not ok 2 - timeout!`, `expired: test/slow.js`): the file it ended is the failure', () => {
+  const summary = summarizeTestOutput(fixture('tap18-timeout.txt'));
+  assert.deepEqual(
+    summary.failures.map((f) => [f.name, f.file]),
+    [['test/slow.js', 'test/slow.js']],
+  );
+  assert.match(summary.failures[0]!.message!, /^the file's run was ended \(tap's timeout, set by --timeout or TAP_TIMEOUT; not a test's assertion\)/);
+});

@@ -22,6 +22,8 @@ export interface FileRun {
   timeoutMs?: number;
   signal?: string;
   exitCode?: number;
+  /** The timer's own result said it expired on the file (node-tap 18 and later: `not ok 2 - timeout!` with `expired: test/x.js`). */
+  expired?: boolean;
 }
 
 /** A failing leaf result, and whether the timer (or the process ending) made it: `timeout!`, `expired:`, a thrown `timeout!`. */
@@ -33,7 +35,9 @@ export interface LeafResult {
 /** The process result of a test file: a YAML block with the file and the command that ran it. */
 export function fileRunOf(name: string, resultLine: string, yaml: readonly string[], line: number): FileRun | undefined {
   const text = yaml.join('\n');
-  const file = /^\s*file: (.+)$/m.exec(text)?.[1]?.trim();
+  const expired = /^\s*expired: (\S+\.[cm]?[jt]sx?)\s*$/m.exec(text)?.[1];
+  if (/^timeout!?$/.test(name) && expired) return { file: expired, line, expired: true };
+  const file = /^\s*(?:file|externalID): (.+)$/m.exec(text)?.[1]?.trim();
   if (!file || !/^\s*command: /m.test(text) || file !== name) return undefined;
   const time = /#\s*time=([\d.]+)(ms|s)\b/.exec(resultLine);
   const timeout = /^\s*timeout: (\d+)\s*$/m.exec(text)?.[1];
@@ -87,9 +91,10 @@ export function foldFileRuns(
 function endedWords(run: FileRun, subtests: readonly string[]): string {
   const after = run.ranMs !== undefined ? ` after ${seconds(run.ranMs)} s` : '';
   // The timer fires at its limit; a process that ended well before it crashed or exited.
-  const timedOut = run.timeoutMs !== undefined && run.ranMs !== undefined && run.ranMs >= run.timeoutMs * 0.95;
+  const timedOut = run.expired || (run.timeoutMs !== undefined && run.ranMs !== undefined && run.ranMs >= run.timeoutMs * 0.95);
+  const limit = run.timeoutMs !== undefined ? ` of ${seconds(run.timeoutMs)} s a file` : '';
   const how = timedOut
-    ? `the file's run was ended${after} (tap's timeout of ${seconds(run.timeoutMs!)} s a file, set by --timeout or TAP_TIMEOUT; not a test's assertion)`
+    ? `the file's run was ended${after} (tap's timeout${limit}, set by --timeout or TAP_TIMEOUT; not a test's assertion)`
     : run.signal
       ? `the file's process was ended by ${run.signal}${after}, before tap's timeout`
       : run.exitCode !== undefined

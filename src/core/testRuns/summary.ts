@@ -20,6 +20,8 @@ export interface TestCommandResult {
   summary: TestSummary;
   /** Workspace-relative file keeping the whole output (the result shows an excerpt or none of it), for read_file. */
   keptAt?: string;
+  /** A chained script stopped at its first failing step: which steps ran and which never did (chainStop.ts). */
+  chainStopped?: string;
 }
 
 /**
@@ -33,6 +35,7 @@ export function describeTestCommand(r: TestCommandResult): string {
   const lines = [`$ ${r.command}`, status];
   const step = r.exitCode !== 0 ? failingStep(r.output, r.summary) : undefined;
   const after = r.exitCode !== 0 && !r.timedOut ? stepAfterTests(r.output, r.summary) : undefined;
+  if (r.chainStopped) lines.push(`not the whole suite: ${r.chainStopped}`);
   if (step) lines.push(`failed step: ${step}`);
   if (after) lines.push(`failed step: ${after}, after every test passed`);
   if (summary) lines.push(summary);

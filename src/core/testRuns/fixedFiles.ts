@@ -23,7 +23,8 @@ const RUNNER_WORD: Partial<Record<TestFramework, RegExp>> = {
 /** The narrowed command that calls the runner directly, and the note that says why; undefined when the script's runner names no files. */
 export function directWhenFilesFixed(chain: readonly ScriptLink[], configured: string, n: TestNarrowing): { command: string; note: string } | undefined {
   if (!n.files?.some((f) => f.trim())) return undefined;
-  const step = runnerStep(chain);
+  // A configured command that is no package script can fix its files itself (`npx tap test/*.js`).
+  const step = runnerStep(chain.length ? chain : [{ name: '', script: configured, pre: false }]);
   if (!step) return undefined;
   const words = step.text.match(/'[^']*'|"[^"]*"|\S+/g) ?? [];
   const at = words.findIndex((w) => RUNNER_WORD[step.runner]?.test(w));
@@ -38,7 +39,7 @@ export function directWhenFilesFixed(chain: readonly ScriptLink[], configured: s
   if ('error' in aimed) return undefined;
   const command = [...preparationOf(chain), aimed.command].join(' && ');
   const note =
-    `\`${configured}\` runs \`${step.text}\`, whose own file list (${fixed.join(' ')}) would run with your files: the whole suite again; ` +
+    `${step.text === configured ? `\`${configured}\` names` : `\`${configured}\` runs \`${step.text}\`, which names`} its own files (${fixed.join(' ')}), which would run with yours: the whole suite again; ` +
     `so the runner ran directly, with the script's flags and without that list`;
   return { command, note: aimed.note ? `${note}; ${aimed.note}` : note };
 }

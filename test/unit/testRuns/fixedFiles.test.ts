@@ -17,6 +17,12 @@ test("globs, file lists and folders in the runner's own arguments: the runner di
   assert.equal(direct('node --test test/'), 'node --test test/a.js');
 });
 
+test('a configured command that is no script can name its files too', () => {
+  const aimed = directWhenFilesFixed([], 'npx tap --no-coverage test/*.js', { files: ['test/a.js'] });
+  assert.equal(aimed?.command, 'npx tap --no-coverage test/a.js');
+  assert.match(aimed!.note, /^`npx tap --no-coverage test\/\*\.js` names its own files \(test\/\*\.js\), which would run with yours: the whole suite again/);
+});
+
 test('what the script runs first still runs first: pretest, the steps before the runner, a script it calls', () => {
   assert.equal(direct('tap test/*.js', { pretest: 'npm run build' }), 'npm run pretest && npx tap test/a.js');
   assert.equal(direct('tsc -p . && mocha dist/test/*.js'), 'tsc -p . && npx mocha test/a.js');

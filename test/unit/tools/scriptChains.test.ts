@@ -68,7 +68,7 @@ test("mocha with a fixed glob in the script: a narrowed run calls mocha itself w
     assert.match(aimed.output, /^mocha: 1 passed, 0 failed$/m);
     assert.match(
       aimed.output,
-      /narrowed run: part of the suite; `npm test` runs `mocha --reporter spec 'test\/\*\.spec\.js'`, whose own file list \('test\/\*\.spec\.js'\) would run with your files: the whole suite again; so the runner ran directly/,
+      /narrowed run: part of the suite; `npm test` runs `mocha --reporter spec 'test\/\*\.spec\.js'`, which names its own files \('test\/\*\.spec\.js'\), which would run with yours: the whole suite again; so the runner ran directly/,
     );
     const whole = await tools.invoke('run_tests', {}, ctx);
     assert.match(whole.output, /^mocha: 3 passed, 0 failed$/m);

@@ -4,11 +4,14 @@
  * A summary of the failure alone reads as if the whole suite ran, so this says which steps ran and
  * which did not, read from npm's banners (`> pkg@1.0.0 unit`, one per script it runs): a step that
  * runs a script ran when its banner is there, in order; the first such step without its banner did
- * not, nor anything after it. Said only when the banners tell it (npm printed the chain's own banner,
- * and the step before the first one missing is the last that ran); silent otherwise.
+ * not, nor anything after it; steps that run no script, by their runner's once-a-run line. Said
+ * only when the output tells it (npm printed the chain's own banner, and the step before the first
+ * one missing is the last that ran); silent otherwise.
  * (test/unit/testRuns/chainStop.test.ts)
  */
+import { runnerOfCommand } from './narrowing';
 import type { ScriptLink } from './packageScripts';
+import type { TestFramework } from './runners';
 
 /** npm, pnpm and yarn's "> name@version script" line. */
 const NPM_BANNER = /^> (?:\S+@\S+|\S+) ([\w:.-]+)\r?$/gm;
@@ -34,31 +37,61 @@ export function chainStopped(chain: readonly ScriptLink[], output: string): stri
     if (/\|\||;/.test(link.script) || !link.script.includes('&&')) continue;
     const own = banners.findIndex((b) => b.script === link.name);
     if (own < 0) continue;
-    const said = stoppedAt(link.script.split(/\s*&&\s*/).map(stepOf), banners.slice(own + 1));
+    const said = stoppedAt(link.script.split(/\s*&&\s*/).map(stepOf), banners.slice(own + 1), output.slice(banners[own]!.at));
     if (said) return `script "${link.name}" stopped at its first failing step: ${said}`;
   }
   return undefined;
 }
 
-function stoppedAt(steps: readonly Step[], banners: readonly { script: string }[]): string | undefined {
-  let cursor = 0;
-  let lastRan = 0;
-  let firstMissing: number | undefined;
-  for (let i = 0; i < steps.length && firstMissing === undefined; i++) {
-    const script = steps[i]!.script;
-    if (!script) continue;
-    const at = banners.findIndex((b, j) => j >= cursor && b.script === script);
-    if (at < 0) firstMissing = i;
-    else {
-      cursor = at + 1;
-      lastRan = i;
-    }
-  }
+function stoppedAt(steps: readonly Step[], banners: readonly { script: string }[], output: string): string | undefined {
+  const ran = steps.some((s) => SCRIPT_STEP.test(s.text.trim())) ? ranByBanners(steps, banners) : ranByRunnerOutput(steps, output);
+  const lastRan = Math.max(0, ran.lastIndexOf(true));
+  const firstMissing = ran.indexOf(false);
   // The step before the first missing one is the one that failed only when it is known to have run.
-  if (firstMissing === undefined || firstMissing === 0 || firstMissing !== lastRan + 1) return undefined;
+  if (firstMissing <= 0 || firstMissing !== lastRan + 1) return undefined;
   const passed = steps.slice(0, lastRan).map((s) => s.label);
   const never = steps.slice(firstMissing).map((s) => s.label);
   return `${passed.length ? `${listed(passed)} passed; ` : ''}${steps[lastRan]!.label} failed; ${listed(never)} never ran`;
+}
+
+/** Per step: ran (its banner came, in order), did not (the first script step without one), or unknown. */
+function ranByBanners(steps: readonly Step[], banners: readonly { script: string }[]): (boolean | undefined)[] {
+  const ran: (boolean | undefined)[] = steps.map(() => undefined);
+  let cursor = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const script = steps[i]!.script;
+    if (!script) continue;
+    const at = banners.findIndex((b, j) => j >= cursor && b.script === script);
+    ran[i] = at >= 0;
+    if (at < 0) break;
+    cursor = at + 1;
+  }
+  return ran;
+}
+
+/** What each run of a runner prints once: mocha's `N passing`, jest's `Tests:`, TAP's `TAP version`, vitest's `Test Files`. */
+const RUN_MARK: Partial<Record<TestFramework, RegExp>> = {
+  mocha: /^\s*\d+ passing \(/gm,
+  jest: /^Tests:\s/gm,
+  vitest: /^\s*Test Files\s/gm,
+  tap: /^TAP version \d+$/gm,
+  tape: /^TAP version \d+$/gm,
+};
+
+/**
+ * Steps that run no script (`mocha test/unit && mocha test/integ`): the k-th step of a runner ran
+ * when the output holds at least k runs of it (its once-a-run line); other steps are unknown.
+ */
+function ranByRunnerOutput(steps: readonly Step[], output: string): (boolean | undefined)[] {
+  const seen = new Map<TestFramework, number>();
+  return steps.map((s) => {
+    const runner = runnerOfCommand(s.text);
+    const mark = runner && RUN_MARK[runner];
+    if (!runner || !mark) return undefined;
+    const ordinal = (seen.get(runner) ?? 0) + 1;
+    seen.set(runner, ordinal);
+    return (output.match(mark)?.length ?? 0) >= ordinal;
+  });
 }
 
 function stepOf(text: string): Step {

@@ -44,6 +44,33 @@ test('the whole chain ran (its last step failed, or every step passed): nothing 
   }
 });
 
+test("npm test = mocha test/unit && mocha test/integ (steps that run no script), unit failing: integ never ran, told by mocha's own output", async () => {
+  const ws = tempWorkspace({
+    'package.json': JSON.stringify({ name: 'raw', version: '1.0.0', scripts: { test: 'mocha test/unit && mocha test/integ' } }),
+    'test/unit/a.spec.js': "it('adds', () => { if (1 + 1 !== 3) throw new Error('1 + 1 is 2'); });\n",
+    'test/integ/b.spec.js': "it('serves', () => {});\n",
+  });
+  try {
+    linkMocha(ws.root);
+    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    const run = await tools.invoke('run_tests', {}, ctx);
+    assert.equal(run.ok, false);
+    assert.match(
+      run.output,
+      /^not the whole suite: script "test" stopped at its first failing step: `mocha test\/unit` failed; `mocha test\/integ` never ran$/m,
+    );
+  } finally {
+    ws.cleanup();
+  }
+});
+
+/** The runner is the repository's own mocha, where npm and npx look for it. */
+function linkMocha(root: string): void {
+  mkdirSync(path.join(root, 'node_modules/.bin'), { recursive: true });
+  symlinkSync(path.resolve('node_modules/mocha'), path.join(root, 'node_modules/mocha'));
+  symlinkSync('../mocha/bin/mocha.js', path.join(root, 'node_modules/.bin/mocha'));
+}
+
 test("mocha with a fixed glob in the script: a narrowed run calls mocha itself with the script's flags, never the whole suite", async () => {
   const spec = (name: string) => `describe('${name}', () => { it('works', () => {}); });\n`;
   const ws = tempWorkspace({
@@ -53,10 +80,7 @@ test("mocha with a fixed glob in the script: a narrowed run calls mocha itself w
     'test/c.spec.js': spec('c'),
   });
   try {
-    // The runner is the repository's own mocha, where npm and npx look for it.
-    mkdirSync(path.join(ws.root, 'node_modules/.bin'), { recursive: true });
-    symlinkSync(path.resolve('node_modules/mocha'), path.join(ws.root, 'node_modules/mocha'));
-    symlinkSync('../mocha/bin/mocha.js', path.join(ws.root, 'node_modules/.bin/mocha'));
+    linkMocha(ws.root);
     const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
     const commands: string[] = [];
     ctx.emit = (e) => {

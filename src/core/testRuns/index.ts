@@ -16,7 +16,16 @@ export { summarizeTestOutput, type TestFailure, type TestSummary } from './runne
 export { failureExcerpt } from './excerpt';
 export { COVERAGE_STEP, failingStep, stepAfterTests } from './failingStep';
 export { judgesWholeTree, narrowedTestsPassed, narrowedVerdict } from './wholeTreeSteps';
-export { directRunnerCommand, isNarrowed, narrowCommand, narrowingIgnored, runnerOfCommand, type CountedRun, type TestNarrowing } from './narrowing';
+export {
+  directRunnerCommand,
+  isNarrowed,
+  narrowCommand,
+  narrowingIgnored,
+  runnerOfCommand,
+  type CountedRun,
+  type NarrowedCommand,
+  type TestNarrowing,
+} from './narrowing';
 export { classifySteps, reportOf, stepWithFiles, reportPassed, unnamedComparedWithBaseline, verdictOf, type TestRunReport } from './report';
 export { baselineNote } from './baselineNote';
 export { mentionsTest, NAMING_RULE } from './mention';
@@ -24,4 +33,7 @@ export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
 export { isTestFile, listedPaths, relatedTestFiles, type RelatedTestFiles, type TestFileSource } from './related';
 export type { TestFramework } from './runners';
+export { preparationOf, runnerOfChain, scriptChain, scriptOf, type ScriptLink } from './packageScripts';
+export { chainStopped } from './chainStop';
+export { directWhenFilesFixed } from './fixedFiles';
 export { runShown, type ShownRunRequest, type StreamingRunner } from './shownRun';

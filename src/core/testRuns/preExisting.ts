@@ -1,9 +1,8 @@
 /**
  * Which of a run's failing tests already failed before the run's first change (the baseline).
- * Names drift between runs of the same failure: node-tap names a timed-out file's failure after
- * whatever subtest was running when the timer fired ("test/bin/semver.js > cli runs > timeout!"
- * one run, "test/bin/semver.js" the next, "... > sorting and filtering > 1.2.3 3.2.1 2.3.4" when the
- * timer cuts a subtest's promise), runners print durations, attempt counters and ids in names. So a
+ * Names drift between runs of the same failure: a timer cuts whatever subtest was running when it
+ * fired (node-tap's file timer is folded into one failure named by the file, runners/tapFiles.ts;
+ * other timers still name the subtest), runners print durations, attempt counters and ids in names. So a
  * failure is matched by a stable key (its test file and its name without timings, bracketed numbers
  * and ids), and when that differs, by its file, on one rule:
  * - the baseline's run of that file was cut off (a timeout, or the file failed as a whole without

@@ -20,6 +20,8 @@ export interface TestCommandResult {
   summary: TestSummary;
   /** Workspace-relative file keeping the whole output (the result shows an excerpt or none of it), for read_file. */
   keptAt?: string;
+  /** A chained script stopped at its first failing step: which steps ran and which never did (chainStop.ts). */
+  chainStopped?: string;
 }
 
 /**
@@ -33,6 +35,7 @@ export function describeTestCommand(r: TestCommandResult): string {
   const lines = [`$ ${r.command}`, status];
   const step = r.exitCode !== 0 ? failingStep(r.output, r.summary) : undefined;
   const after = r.exitCode !== 0 && !r.timedOut ? stepAfterTests(r.output, r.summary) : undefined;
+  if (r.chainStopped) lines.push(`not the whole suite: ${r.chainStopped}`);
   if (step) lines.push(`failed step: ${step}`);
   if (after) lines.push(`failed step: ${after}, after every test passed`);
   if (summary) lines.push(summary);
@@ -52,17 +55,30 @@ export function outputPartlyShown(r: Pick<TestCommandResult, 'exitCode' | 'outpu
 
 /** `pytest: 1 passed, 3 failed, 1 skipped` and one `FAIL name` per failing test with its message indented below. */
 export function formatTestSummary(s: TestSummary): string {
-  const counts = [
-    s.passed !== undefined ? `${s.passed} passed` : '',
-    s.failed !== undefined ? `${s.failed} failed` : '',
-    s.skipped ? `${s.skipped} skipped` : '',
+  const counts = s.countsFiles
+    ? fileCounts(s)
+    : [s.passed !== undefined ? `${s.passed} passed` : '', s.failed !== undefined ? `${s.failed} failed` : '', s.skipped ? `${s.skipped} skipped` : '']
+        .filter(Boolean)
+        .join(', ');
+  const head = s.framework ? `${s.framework}${counts ? `: ${counts}` : ''}` : counts;
+  const failures = s.failures.map((f) => `  FAIL ${f.name}${f.message ? `\n${f.message.replace(/^/gm, '       ')}` : ''}`);
+  // Counted in files, the failures listed (subtests) are not "more" than the failed files.
+  const more =
+    !s.countsFiles && s.failed !== undefined && s.failed > s.failures.length && s.failures.length > 0 ? [`  (and ${s.failed - s.failures.length} more)`] : [];
+  return [head, ...failures, ...more].filter(Boolean).join('\n');
+}
+
+/** node-tap counts test files: "1 test file failed (2 of its subtests did not finish), 80 test files passed". */
+function fileCounts(s: TestSummary): string {
+  const files = (n: number) => `${n} test ${n === 1 ? 'file' : 'files'}`;
+  const unfinished = s.unfinished ? ` (${s.unfinished} of ${s.failed === 1 ? 'its' : 'their'} subtests did not finish)` : '';
+  return [
+    s.failed ? `${files(s.failed)} failed${unfinished}` : '',
+    s.passed !== undefined ? `${files(s.passed)} passed` : '',
+    s.skipped ? `${files(s.skipped)} skipped` : '',
   ]
     .filter(Boolean)
     .join(', ');
-  const head = s.framework ? `${s.framework}${counts ? `: ${counts}` : ''}` : counts;
-  const failures = s.failures.map((f) => `  FAIL ${f.name}${f.message ? `\n${f.message.replace(/^/gm, '       ')}` : ''}`);
-  const more = s.failed !== undefined && s.failed > s.failures.length && s.failures.length > 0 ? [`  (and ${s.failed - s.failures.length} more)`] : [];
-  return [head, ...failures, ...more].filter(Boolean).join('\n');
 }
 
 /** The failing tests' names, for one line (the chat, the CLI's last line, the history). */

@@ -17,6 +17,14 @@ import {
   rerunVerdict,
   runnerOfCommand,
   summarizeTestOutput,
+  chainStopped,
+  directWhenFilesFixed,
+  preparationOf,
+  runnerOfChain,
+  scriptChain,
+  scriptOf,
+  type NarrowedCommand,
+  type ScriptLink,
   type TestCommandResult,
   type TestFramework,
   type TestNarrowing,
@@ -96,7 +104,7 @@ export async function runConfiguredTests(
   /** What of the narrowing a runner could not take (tape has no name filter). */
   const notes: string[] = [];
   for (const configured of commands) {
-    const aimed = aim ? narrowCommand(configured, await runnerOf(ctx, configured), aim) : { command: configured };
+    const aimed = aim ? await aimedCommand(ctx, configured, aim) : { command: configured };
     if ('error' in aimed) return fail(aimed.error);
     if ('note' in aimed && aimed.note) notes.push(aimed.note);
     const result = await runOneTestCommand(ctx, configured, aimed.command, !!aim);
@@ -134,7 +142,7 @@ export async function runConfiguredTests(
   const passed = reportPassed(report) || narrowedTestsPassed(report);
   const runner = notNarrowed && aim ? directRunnerCommand(await runnerOf(ctx, commands[0]!), aim) : undefined;
   // What the script runs before its runner (a pretest build) must run first, or the runner tests the code before the edit.
-  const direct = runner && [...(await preparationOf(ctx, commands[0]!)), runner].join(' && ');
+  const direct = runner && [...preparationOf(await scriptChainOf(ctx, commands[0]!)), runner].join(' && ');
   const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs, direct });
   const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
@@ -176,63 +184,28 @@ export function headline(report: TestRunReport, results: readonly TestCommandRes
  * following scripts that run other scripts (`"test": "npm run tests-only"`, `"tests-only": "nyc tape 'test/**\/*.js'"`).
  */
 export async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
-  const known = ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured);
-  if (known) return known;
-  for (const link of await scriptChain(ctx, configured)) {
-    const runner = runnerOfCommand(link.script);
-    if (runner) return runner;
-  }
-  return undefined;
+  return ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured) ?? runnerOfChain(await scriptChainOf(ctx, configured));
 }
 
-/**
- * What a package script runs before its test runner, as commands to run first: `pre<name>` scripts
- * (npm runs them; a build that tests load, such as yargs-parser's `build/index.cjs`) and the steps
- * before the runner in the script itself (`npm run build && mocha`). Empty when nothing comes first
- * or the scripts cannot be read.
- */
-async function preparationOf(ctx: ToolContext, configured: string): Promise<string[]> {
-  const steps: string[] = [];
-  for (const link of await scriptChain(ctx, configured)) {
-    if (link.pre) steps.push(`npm run pre${link.name}`);
-    const parts = link.script.split(/\s*(?:&&|;)\s*/);
-    const at = parts.findIndex((part) => runnerOfCommand(part) !== undefined || scriptOf(part) !== undefined);
-    if (at < 0) break;
-    steps.push(...parts.slice(0, at).filter(Boolean));
-    if (runnerOfCommand(parts[at]!)) break;
-  }
-  return steps;
-}
-
-/**
- * The package scripts a configured command runs, outermost first (`npm test` → test → tests-only),
- * following a script that ends by running another, at most four deep; `pre`: npm runs `pre<name>`
- * first. Empty when it runs no script or package.json cannot be read.
- */
-async function scriptChain(ctx: ToolContext, configured: string): Promise<{ name: string; script: string; pre: boolean }[]> {
+/** The package scripts a configured command runs, outermost first (testRuns/packageScripts.ts); empty when package.json cannot be read. */
+async function scriptChainOf(ctx: ToolContext, configured: string): Promise<ScriptLink[]> {
   if (!scriptOf(configured)) return [];
-  let scripts: Record<string, unknown>;
   try {
-    scripts = (JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> }).scripts ?? {};
+    const scripts = (JSON.parse(new TextDecoder().decode(await ctx.fs.readFile('package.json'))) as { scripts?: Record<string, unknown> }).scripts;
+    return scriptChain(scripts ?? {}, configured);
   } catch {
     return [];
   }
-  const chain: { name: string; script: string; pre: boolean }[] = [];
-  let command = configured;
-  for (let depth = 0; depth < 4; depth++) {
-    const name = scriptOf(command);
-    const script = name ? scripts[name] : undefined;
-    if (!name || typeof script !== 'string') break;
-    chain.push({ name, script, pre: typeof scripts[`pre${name}`] === 'string' });
-    command = script;
-  }
-  return chain;
 }
 
-/** The package script a command runs (`npm test` → test, `npm run --silent tests-only` → tests-only), or undefined. */
-function scriptOf(command: string): string | undefined {
-  const m = /(?:^|&&|;)\s*(?:npm|pnpm|yarn|bun)\s+(?:test|run(?:-script)?\s+(?:--?[\w-]+\s+)*([\w:.-]+))\s*$/.exec(command.trim());
-  return m ? (m[1] ?? 'test') : undefined;
+/**
+ * The configured command aimed at the narrowing: the runner's own command when the script fixes its
+ * files (`tap test/*.js`: an appended file would run with the whole list), else the command with the
+ * narrowing in the runner's words.
+ */
+async function aimedCommand(ctx: ToolContext, configured: string, aim: TestNarrowing, runner?: TestFramework): Promise<NarrowedCommand> {
+  const direct = directWhenFilesFixed(await scriptChainOf(ctx, configured), configured, aim);
+  return direct ?? narrowCommand(configured, runner ?? (await runnerOf(ctx, configured)), aim);
 }
 
 /** One command's run; its test-finished event says whether it ran the whole suite (not aimed, or aimed and the runner ignored it). */
@@ -244,6 +217,9 @@ async function runOneTestCommand(ctx: ToolContext, configured: string, command: 
   const finished = { command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output, whole };
   ctx.emit?.({ type: 'test-finished', ...finished });
   const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
+  // A chained script (`npm run lint && npm run unit`) that stopped early did not run the steps after the failing one.
+  const stopped = run.exitCode !== 0 && !run.timedOut && command === configured ? chainStopped(await scriptChainOf(ctx, configured), run.output) : undefined;
+  if (stopped) result.chainStopped = stopped;
   // The result shows an excerpt of the output (or none of it): the whole of it, colours stripped, kept where read_file reads it.
   const keptAt = outputPartlyShown(result) ? ctx.run.keepOutput?.(stripVTControlCharacters(run.output), 'run_tests') : undefined;
   return keptAt ? { ...result, keptAt } : result;
@@ -262,7 +238,7 @@ async function rerunFailures(ctx: ToolContext, configured: string, first: TestCo
   if (failures.length === 0) return { flaky: [], text: 'not rerun: every failure already failed before the run' };
   const files = framework === 'pytest' ? failures.map((f) => f.name) : failures.map((f) => f.file);
   if (files.some((f) => !f)) return undefined;
-  const aimed = narrowCommand(configured, framework, { files: [...new Set(files as string[])] });
+  const aimed = await aimedCommand(ctx, configured, { files: [...new Set(files as string[])] }, framework);
   if ('error' in aimed) return undefined;
   const again = await runOneTestCommand(ctx, configured, aimed.command, true);
   const verdict = rerunVerdict(failures, again, { changedFiles: ctx.run.changedFiles, root: ctx.root });

@@ -1,3 +1,4 @@
+import { cutByTimer, fileRunOf, foldFileRuns, type FileRun, type LeafResult } from './tapFiles';
 import { addFailure, brief, countOf, type TestFailure, type TestSummary } from './types';
 
 /**
@@ -10,7 +11,9 @@ import { addFailure, brief, countOf, type TestFailure, type TestSummary } from '
 export function tap(text: string, lines: readonly string[]): TestSummary | undefined {
   const isTap = /^TAP version \d+$/m.test(text) || /^# pass\s+\d+$/m.test(text) || /^\s*(not )?ok \d+\b/m.test(text) || /^#\s+Failed test '/m.test(text);
   if (!isTap) return undefined;
-  const failures: TestFailure[] = [];
+  const leaves: LeafResult[] = [];
+  const fileRuns: FileRun[] = [];
+  const headers = new SubtestHeaders();
   const chain: { indent: number; name: string }[] = [];
   // node-tap 14 prints a file's result first and its subtests after it, in braces (`ok 2 - test/a.js # time=9ms {`,
   // or `{` alone after the YAML block): the file heads the names inside, as `# Subtest: test/a.js` does in node-tap 16.
@@ -24,6 +27,7 @@ export function tap(text: string, lines: readonly string[]): TestSummary | undef
     const subtest = /^(\s*)# Subtest: (.+)$/.exec(line);
     if (subtest) {
       popTo(chain, subtest[1]!.length);
+      headers.opened(chain, subtest[1]!.length, subtest[2]!.trim());
       chain.push({ indent: subtest[1]!.length, name: subtest[2]!.trim() });
       continue;
     }
@@ -32,8 +36,12 @@ export function tap(text: string, lines: readonly string[]): TestSummary | undef
       const indent = result[1]!.length;
       const name = result[3]!.trim().replace(/\s*\{$/, '');
       const directive = result[5]?.toUpperCase();
-      if (result[2] && directive !== 'TODO' && directive !== 'SKIP' && isLeaf(lines, i, indent))
-        addFailure(failures, leafFailure(lines, i, chain, indent, name));
+      headers.closed(indent, name);
+      const yaml = yamlBlock(lines, i + 1);
+      const fileRun = result[2] && indent === 0 ? fileRunOf(name, line, yaml, i) : undefined;
+      if (fileRun) fileRuns.push(fileRun);
+      else if (result[2] && directive !== 'TODO' && directive !== 'SKIP' && isLeaf(lines, i, indent))
+        leaves.push({ failure: leafFailure(yaml, i, chain, indent, name), cutByTimer: cutByTimer(name, yaml) });
       // The parent's own line closes its subtest.
       if (chain.length && chain[chain.length - 1]!.indent === indent && chain[chain.length - 1]!.name === name) chain.pop();
       last = { indent, name };
@@ -48,9 +56,52 @@ export function tap(text: string, lines: readonly string[]): TestSummary | undef
       continue;
     }
     const testMore = /^#\s+Failed test '(.+)'$/.exec(line);
-    if (testMore) addFailure(failures, { name: testMore[1]!, message: brief(diagnostics(lines, i + 1)), line: i, ...fileOfTestMore(lines[i + 1]) });
+    if (testMore)
+      leaves.push({ failure: { name: testMore[1]!, message: brief(diagnostics(lines, i + 1)), line: i, ...fileOfTestMore(lines[i + 1]) }, cutByTimer: false });
   }
-  return { framework: tapProducer(text), ...definedOnly(countsOf(text)), failures };
+  const folded = foldFileRuns(leaves, fileRuns, headers.unfinishedByFile());
+  const failures: TestFailure[] = [];
+  for (const f of folded.failures) addFailure(failures, f);
+  const counts = definedOnly(countsOf(text));
+  // node-tap's top-level results are its test files: counted as files, not tests.
+  const ofFiles = fileRuns.length > 0 || /^ok \d+ - \S+\.[cm]?[jt]sx? # time=/m.test(text);
+  return {
+    framework: tapProducer(text),
+    ...counts,
+    ...(ofFiles && counts.passed !== undefined && !/^# \{ total: /m.test(text) ? { countsFiles: true } : {}),
+    ...(folded.unfinished ? { unfinished: folded.unfinished } : {}),
+    failures,
+  };
+}
+
+/**
+ * The `# Subtest:` headers inside test files that never got their result line: the subtests a
+ * file's ended run did not finish (node-tap 16 prints the header, then nothing).
+ */
+class SubtestHeaders {
+  private readonly open: { file: string; indent: number; name: string; directChild: boolean }[] = [];
+
+  opened(chain: readonly { name: string }[], indent: number, name: string): void {
+    const at = chain.findIndex((c) => isFileName(c.name));
+    if (at < 0) return;
+    this.open.push({ file: chain[at]!.name, indent, name, directChild: at === chain.length - 1 });
+  }
+
+  closed(indent: number, name: string): void {
+    let at = this.open.length - 1;
+    while (at >= 0 && !(this.open[at]!.indent === indent && this.open[at]!.name === name)) at--;
+    if (at >= 0) this.open.splice(at, 1);
+  }
+
+  unfinishedByFile(): Map<string, string[]> {
+    const byFile = new Map<string, string[]>();
+    for (const h of this.open) if (h.directChild) byFile.set(h.file, [...(byFile.get(h.file) ?? []), h.name]);
+    return byFile;
+  }
+}
+
+function isFileName(name: string): boolean {
+  return /\.[cm]?[jt]sx?$|\.t$/.test(name);
 }
 
 /**
@@ -84,15 +135,12 @@ function isLeaf(lines: readonly string[], at: number, indent: number): boolean {
   return true;
 }
 
-function leafFailure(lines: readonly string[], at: number, chain: readonly { indent: number; name: string }[], indent: number, name: string): TestFailure {
+function leafFailure(yaml: readonly string[], at: number, chain: readonly { indent: number; name: string }[], indent: number, name: string): TestFailure {
   const enclosing = chain.filter((c) => c.indent <= indent).map((c) => c.name);
   const names = enclosing[enclosing.length - 1] === name ? enclosing : [...enclosing, name];
-  const yaml = yamlBlock(lines, at + 1);
   // node-tap names the file as a subtest or in `fileName:`; node's runner in `location: '/abs/file.js:4:1'`.
   const file =
-    names.find((n) => /\.[cm]?[jt]sx?$|\.t$/.test(n)) ??
-    /^\s*fileName: (.+)$/m.exec(yaml.join('\n'))?.[1]?.trim() ??
-    /^\s*location: '?(.+?):\d+:\d+'?$/m.exec(yaml.join('\n'))?.[1];
+    names.find(isFileName) ?? /^\s*fileName: (.+)$/m.exec(yaml.join('\n'))?.[1]?.trim() ?? /^\s*location: '?(.+?):\d+:\d+'?$/m.exec(yaml.join('\n'))?.[1];
   return { name: names.filter(Boolean).join(' > ') || `test ${at}`, message: brief(valuesOf(yaml), 6), ...(file ? { file } : {}), line: at };
 }
 

@@ -21,6 +21,10 @@ export interface TestSummary {
   passed?: number;
   failed?: number;
   skipped?: number;
+  /** passed/failed/skipped count test files, not tests (node-tap reports each file as one top-level result). */
+  countsFiles?: boolean;
+  /** Subtests that did not finish because their file's run was ended (tap's timeout, a crash). */
+  unfinished?: number;
   failures: TestFailure[];
 }
 

@@ -23,7 +23,10 @@ function failedTests(r: TestRunReport): string {
   const count = r.counts && r.counts.failed >= r.failing.length ? r.counts.failed : r.failing.length;
   const total = r.counts ? r.counts.passed + count : count;
   const of = r.counts ? ` of ${total}` : '';
-  const shown = r.failing.slice(0, NAMES_SHOWN).map((n) => (n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS - 3)}...` : n));
+  // What ended a failing file's process rides with its name: a timeout under load is not a bug to chase.
+  const shown = r.failing
+    .slice(0, NAMES_SHOWN)
+    .map((n) => `${n.length > NAME_CHARS ? `${n.slice(0, NAME_CHARS - 3)}...` : n}${r.endedBy?.[n] ? ` (${r.endedBy[n]})` : ''}`);
   const more = count > shown.length ? ` and ${count - shown.length} more` : '';
   return `${count}${of} test${total === 1 ? '' : 's'} failed: ${shown.join(', ')}${more}`;
 }

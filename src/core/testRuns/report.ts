@@ -16,6 +16,8 @@ export interface TestRunReport {
   failing: string[];
   /** The test file of a failing test, when the runner said it (pre-existing failures are matched by file too). */
   failingFiles?: Record<string, string>;
+  /** Failing tests that no assertion failed: what ended their process (tap's timeout a file, a signal). */
+  endedBy?: Record<string, string>;
   /** Tests that failed and then passed when rerun alone. */
   flaky: string[];
   /** A command failed (exit code, timeout) without naming any failing test. */
@@ -49,6 +51,7 @@ export function reportOf(results: readonly TestCommandResult[], options: ReportO
   const failures = results.flatMap((r) => r.summary.failures);
   const names = failures.map((f) => f.name);
   const files = Object.fromEntries(failures.filter((f) => f.file).map((f) => [f.name, f.file!]));
+  const endedBy = Object.fromEntries(failures.filter((f) => f.endedBy).map((f) => [f.name, f.endedBy!]));
   const failedNaming = results.filter((r) => r.exitCode !== 0 && r.summary.failures.length === 0);
   const steps = failedNaming.map((r) => (r.timedOut ? undefined : stepAfterTests(r.output, r.summary)));
   const timedOut = results.filter((r) => r.timedOut).map((r) => ({ command: r.command, seconds: Math.round(r.durationMs / 1000) }));
@@ -64,6 +67,7 @@ export function reportOf(results: readonly TestCommandResult[], options: ReportO
     narrowed: options.narrowed,
     failing: names.filter((n) => !flaky.has(n)),
     ...(Object.keys(files).length ? { failingFiles: files } : {}),
+    ...(Object.keys(endedBy).length ? { endedBy } : {}),
     flaky: names.filter((n) => flaky.has(n)),
     unnamedFailure: steps.some((s) => s === undefined),
     ...(timedOut.length ? { timedOut } : {}),

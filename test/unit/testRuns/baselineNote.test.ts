@@ -52,3 +52,10 @@ test('a baseline the time limit killed says it timed out, not that a command fai
   );
   assert.equal(unnamedComparedWithBaseline(report), ', as it did before the run (then npm test timed out after 300 s)');
 });
+
+test('a file tap ended for its timeout says so beside its name: a limit under load is not a bug (relay: semver)', () => {
+  for (const file of ['tap14-files-ended.txt', 'tap18-timeout.txt']) {
+    const note = baselineNote(baselineOf(file), 53_200);
+    assert.match(note, /failed: [^;]*\(timed out( after [\d.]+ s)? \(tap's timeout a file\)\)/, `${file}: ${note}`);
+  }
+});

@@ -82,7 +82,13 @@ export function foldFileRuns(
     ended.set(run.file, { run, subtests: [...subtests] });
   }
   const kept: TestFailure[] = leaves.filter((l) => !(l.cutByTimer && l.failure.file && ended.has(l.failure.file))).map((l) => l.failure);
-  const files = [...ended.values()].map(({ run, subtests }) => ({ name: run.file, message: endedWords(run, subtests), file: run.file, line: run.line }));
+  const files = [...ended.values()].map(({ run, subtests }) => ({
+    name: run.file,
+    message: endedWords(run, subtests),
+    endedBy: endedBy(run),
+    file: run.file,
+    line: run.line,
+  }));
   const failures = [...kept, ...files].sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return { failures, unfinished: [...ended.values()].reduce((n, e) => n + e.subtests.length, 0) };
 }
@@ -90,8 +96,7 @@ export function foldFileRuns(
 /** "the file's run was ended after 30 s (tap's timeout, 30 s a file), its subtests a, b did not finish". */
 function endedWords(run: FileRun, subtests: readonly string[]): string {
   const after = run.ranMs !== undefined ? ` after ${seconds(run.ranMs)} s` : '';
-  // The timer fires at its limit; a process that ended well before it crashed or exited.
-  const timedOut = run.expired || (run.timeoutMs !== undefined && run.ranMs !== undefined && run.ranMs >= run.timeoutMs * 0.95);
+  const timedOut = timedOutRun(run);
   const limit = run.timeoutMs !== undefined ? ` of ${seconds(run.timeoutMs)} s a file` : '';
   const how = timedOut
     ? `the file's run was ended${after} (tap's timeout${limit}, set by --timeout or TAP_TIMEOUT; not a test's assertion)`
@@ -106,6 +111,21 @@ function endedWords(run: FileRun, subtests: readonly string[]): string {
       ? ' (the output does not name the subtest it was running)'
       : '';
   return how + which;
+}
+
+/** The timer fires at its limit; a process that ended well before it crashed or exited. */
+function timedOutRun(run: FileRun): boolean {
+  return !!run.expired || (run.timeoutMs !== undefined && run.ranMs !== undefined && run.ranMs >= run.timeoutMs * 0.95);
+}
+
+/** What ended the file, short, for a line that names it ("timed out after 30 s (tap's timeout a file)"): a limit under load is not a bug. */
+function endedBy(run: FileRun): string {
+  const after = run.ranMs !== undefined ? ` after ${seconds(run.ranMs)} s` : '';
+  if (timedOutRun(run)) return `timed out${after} (tap's timeout a file)`;
+  if (run.signal) return `its process was ended by ${run.signal}${after}`;
+  return run.exitCode !== undefined
+    ? `its process exited with code ${run.exitCode} without a failing assertion`
+    : 'its process failed without a failing assertion';
 }
 
 function seconds(ms: number): string {

@@ -14,6 +14,8 @@ export interface TestFailure {
   file?: string;
   /** Index of the output line where the failure's report starts (the excerpt keeps it). */
   line?: number;
+  /** Not an assertion: what ended the test's process, in a few words ("timed out after 30 s (tap's timeout a file)"). */
+  endedBy?: string;
 }
 
 export interface TestSummary {
@@ -40,6 +42,7 @@ export function addFailure(failures: TestFailure[], failure: TestFailure): void 
   if (failure.message) clean.message = failure.message;
   if (failure.file) clean.file = failure.file;
   if (failure.line !== undefined) clean.line = failure.line;
+  if (failure.endedBy) clean.endedBy = failure.endedBy;
   failures.push(clean);
 }
 

@@ -26,7 +26,7 @@ import { UserError, errorMessage } from '../base';
 import { saveWithBackup } from './backupFile';
 import { FileLock } from './fileLock';
 import { errnoCode, nodeFs, type FsLayer } from '../fs/fsLayer';
-import { currentStamp, loadUnderLock, openVerified, readJournal, readSnapshot, type LoadResult } from './loadDb';
+import { currentStamp, loadUnderLock, openFile, readJournal, type LoadResult } from './loadDb';
 import { fingerprintOf, journalRecord, replayRecords, type JournalRead } from './journal';
 import { JournalFile } from './journalFile';
 import { withConfinedFolder } from '../fs/confinedWrite';
@@ -270,17 +270,15 @@ export class DurableDb {
       this.needsWrite = true;
       return;
     }
-    let snap: ReturnType<typeof readSnapshot>;
+    const journal = readJournal(this.fsx, this.options.path);
+    let opened: ReturnType<typeof openFile>;
     try {
-      snap = readSnapshot(this.fsx, this.options.path);
+      opened = openFile(this.fsx, this.SQL, this.options.path, journal?.base);
     } catch (err) {
       if (locked) throw err; // the save fails and is retried; reads go on with what we have
       return;
     }
-    if (!snap) return;
-    const journal = readJournal(this.fsx, this.options.path);
-    const fingerprint = fingerprintOf(snap.bytes);
-    const opened = openVerified(this.SQL, snap.bytes, journal?.base !== fingerprint);
+    if (!opened) return;
     if ('problem' in opened) {
       if (!locked) return; // decided at the next save, under the lock
       const movedTo = moveAside(this.options.path, this.now(), this.fsx, this.options.confineTo ?? path.dirname(this.options.path));
@@ -298,18 +296,18 @@ export class DurableDb {
       next.close();
       this.readOnlyReason ??= `another PatchPilot wrote a newer schema to ${this.options.path}; changes are kept in memory only`;
       this.report({ kind: 'newer-schema', message: this.readOnlyReason });
-      this.stamp = snap.stamp;
+      this.stamp = opened.stamp;
       return;
     }
     migrate(next);
-    this.fingerprint = fingerprint;
+    this.fingerprint = opened.fingerprint;
     this.adoptJournal(next, journal, locked, (r) => this.report(r));
     next.transaction(() => {
       for (const op of this.pending) applyOp(next, op);
     });
     this.conn.close();
     this.conn = next;
-    this.stamp = snap.stamp;
+    this.stamp = opened.stamp;
   }
 
   private ensureFolder(): void {

@@ -12,7 +12,11 @@ export class SqlConn {
   private readonly statements = new Map<string, Statement>();
   private depth = 0;
 
-  constructor(readonly db: Database) {
+  /** `onClose` releases what the database was reading from (diskPages.ts). */
+  constructor(
+    readonly db: Database,
+    private readonly onClose?: () => void,
+  ) {
     // Journal in memory: the file lives in Emscripten's MEMFS anyway; durability comes from our
     // atomic whole-file save, not from SQLite's journal.
     db.exec('PRAGMA journal_mode = MEMORY; PRAGMA temp_store = MEMORY');
@@ -114,6 +118,10 @@ export class SqlConn {
   close(): void {
     for (const stmt of this.statements.values()) stmt.free();
     this.statements.clear();
-    this.db.close();
+    try {
+      this.db.close();
+    } finally {
+      this.onClose?.();
+    }
   }
 }

@@ -125,6 +125,15 @@ class DiskFile {
   changedBytes(): number {
     return this.changed.size * CHUNK;
   }
+
+  /** The file as SQLite now sees it, 1 MiB at a time. */
+  *contents(): Generator<Uint8Array> {
+    for (let pos = 0; pos < this.size; pos += 1 << 20) {
+      const part = Buffer.allocUnsafe(Math.min(1 << 20, this.size - pos));
+      this.read(part, 0, part.length, pos);
+      yield part;
+    }
+  }
 }
 
 interface OpenFd {
@@ -303,6 +312,8 @@ export interface PagedFile {
   readDisk(pos: number, length: number): Uint8Array;
   /** Bytes of pages written over the file in memory. */
   changedBytes(): number;
+  /** The database as SQLite now sees it (the file with the changed pages), in parts: call between transactions. */
+  contents(): Iterable<Uint8Array>;
   /** Makes the next `new SQL.Database()` read this file; returns what it built. */
   bind<T>(open: () => T): T;
   release(): void;
@@ -330,6 +341,7 @@ export function openPagedFile(fsx: FsLayer, file: string): PagedFile {
       return out;
     },
     changedBytes: () => disk.changedBytes(),
+    contents: () => disk.contents(),
     bind<T>(open: () => T): T {
       pending = disk;
       try {

@@ -74,20 +74,45 @@ export function openVerified(SQL: SqlJsStatic, bytes: Uint8Array, check = true):
   }
 }
 
+/**
+ * Files under this size are read whole, as before paging: memory stays within the +50 MB budget,
+ * and their data survives another program overwriting the file in place (a paged file reads what
+ * is on disk now; our own saves always write a new file and rename it).
+ */
+export const PAGED_FROM_BYTES = 32 << 20;
+
+export interface OpenHow {
+  /** The fingerprint the journal continues: a file with it needs no quick_check. */
+  journalBase: string | undefined;
+  /** The file this process has just written under the lock: no quick_check. */
+  trusted?: boolean;
+  /** Read a page at a time from this size on (default PAGED_FROM_BYTES). */
+  pagedFromBytes?: number;
+}
+
+function currentSize(fsx: FsLayer, file: string): number | undefined {
+  try {
+    return fsx.statSync(file).size;
+  } catch {
+    return undefined; // the open below says why
+  }
+}
+
 /** The database file opened as a connection, with the identity and fingerprint of the version it reads. */
 export type OpenedFile = { conn: SqlConn; stamp: string; fingerprint: string } | { problem: string };
 
 /**
  * Opens the file for queries: a page at a time from disk where the sql.js build allows it
  * (diskPages.ts; memory stays SQLite's page cache), else read whole. quick_check runs unless the
- * journal continues exactly this file (`journalBase` is its fingerprint). Undefined: no file.
+ * journal continues exactly this file or it is trusted (OpenHow). Undefined: no file.
  */
-export function openFile(fsx: FsLayer, SQL: SqlJsStatic, file: string, journalBase: string | undefined): OpenedFile | undefined {
-  if (!pagingAvailable()) {
+export function openFile(fsx: FsLayer, SQL: SqlJsStatic, file: string, how: OpenHow): OpenedFile | undefined {
+  const { journalBase, trusted = false, pagedFromBytes = PAGED_FROM_BYTES } = how;
+  if (!pagingAvailable() || (currentSize(fsx, file) ?? 0) < pagedFromBytes) {
     const snap = readSnapshot(fsx, file);
     if (!snap) return undefined;
     const fingerprint = fingerprintOf(snap.bytes);
-    const opened = openVerified(SQL, snap.bytes, journalBase !== fingerprint);
+    const opened = openVerified(SQL, snap.bytes, !trusted && journalBase !== fingerprint);
     return 'conn' in opened ? { conn: opened.conn, stamp: snap.stamp, fingerprint } : opened;
   }
   let paged: ReturnType<typeof openPagedFile>;
@@ -106,8 +131,8 @@ export function openFile(fsx: FsLayer, SQL: SqlJsStatic, file: string, journalBa
   }
   let conn: SqlConn | undefined;
   try {
-    conn = paged.bind(() => new SqlConn(new SQL.Database(), () => paged.release()));
-    if (journalBase !== fingerprint) quickCheck(conn);
+    conn = paged.bind(() => new SqlConn(new SQL.Database(), paged));
+    if (!trusted && journalBase !== fingerprint) quickCheck(conn);
     return { conn, stamp: stampOf(paged.stat), fingerprint };
   } catch (err) {
     if (conn) conn.close();
@@ -157,8 +182,8 @@ export function readJournal(fsx: FsLayer, file: string): JournalRead | undefined
  * replacing right now. If the lock cannot be had (read-only folder, hung holder), loads anyway:
  * opening never fails.
  */
-export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, lock: FileLock, root: string): LoadResult {
-  const load = () => loadWithRecovery(fsx, SQL, file, now, root);
+export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, lock: FileLock, root: string, pagedFromBytes?: number): LoadResult {
+  const load = () => loadWithRecovery(fsx, SQL, file, now, root, pagedFromBytes);
   if (!fsx.existsSync(path.dirname(file))) return load();
   cleanStaleTempFiles(fsx, file, root);
   try {
@@ -172,13 +197,13 @@ export function loadUnderLock(fsx: FsLayer, SQL: SqlJsStatic, file: string, now:
 }
 
 /** Loads the database, recovering from damage. Call with the lock held: it may move files. */
-export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, root?: string): LoadResult {
+export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, now: number, root?: string, pagedFromBytes?: number): LoadResult {
   const journal = readJournal(fsx, file);
   const none = { fingerprint: undefined, journal };
   let opened: OpenedFile | undefined;
   let unreadable = false;
   try {
-    opened = openFile(fsx, SQL, file, journal?.base);
+    opened = openFile(fsx, SQL, file, { journalBase: journal?.base, pagedFromBytes });
   } catch (err) {
     unreadable = true;
     opened = { problem: `cannot read it (${errorMessage(err)})` };
@@ -188,7 +213,7 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
   const problem = opened.problem;
   const movedTo = unreadable ? undefined : moveAside(file, now, fsx, root);
   const where = movedTo ? ` It was moved to ${movedTo}.` : unreadable ? '' : ' It could not be moved aside.';
-  const backup = readBackup(fsx, SQL, file);
+  const backup = readBackup(fsx, SQL, file, pagedFromBytes);
   if (backup) {
     return {
       conn: backup,
@@ -219,9 +244,9 @@ export function loadWithRecovery(fsx: FsLayer, SQL: SqlJsStatic, file: string, n
   };
 }
 
-function readBackup(fsx: FsLayer, SQL: SqlJsStatic, file: string): SqlConn | undefined {
+function readBackup(fsx: FsLayer, SQL: SqlJsStatic, file: string, pagedFromBytes?: number): SqlConn | undefined {
   try {
-    const opened = openFile(fsx, SQL, backupPath(file), undefined);
+    const opened = openFile(fsx, SQL, backupPath(file), { journalBase: undefined, pagedFromBytes });
     return opened && 'conn' in opened ? opened.conn : undefined;
   } catch {
     return undefined;

@@ -90,7 +90,7 @@ describe('reading the database a page at a time', () => {
     assert.ok(size > 5_000_000, `file of ${size} bytes`);
 
     const { fsx, bytesRead } = countingFs();
-    const reader = await HistoryEngine.open({ path: db, fs: fsx });
+    const reader = await HistoryEngine.open({ path: db, fs: fsx, pagedFromBytes: 0 });
     const runs = reader.listRuns({ limit: 20 });
     assert.equal(runs[0]!.goal, 'run 399');
     const listed = bytesRead();
@@ -103,5 +103,34 @@ describe('reading the database a page at a time', () => {
     process.stderr.write(`opened and listed: ${listed} bytes, searched: ${searched} bytes, of ${size}\n`);
     assert.ok(listed < size / 10, `opening and listing read ${listed} of ${size} bytes`);
     assert.ok(searched < size / 10, `a search read ${searched} of ${size} bytes`);
+  });
+
+  test('a fold writes the paged database from its pages: the new file holds everything and passes quick_check', async (t) => {
+    const db = path.join(tempDir(t), 'history.db');
+    const first = await HistoryEngine.open({ path: db, journalFoldBytes: 0 });
+    for (let r = 0; r < 30; r++)
+      first.recordObservation({
+        runId: first.startRun({ goal: `old ${r}` }),
+        tool: 't',
+        insight: 'i',
+        result: `old result ${r} ${'x '.repeat(500)}`,
+        isError: false,
+      });
+    first.close();
+    const paged = await HistoryEngine.open({ path: db, journalFoldBytes: 0, pagedFromBytes: 0 });
+    const runId = paged.startRun({ goal: 'new run' });
+    paged.recordObservation({ runId, tool: 't', insight: 'i', result: `new result ${'y '.repeat(500)}`, isError: false });
+    paged.flush(); // folds: written from the pages, then read again from the new file
+    paged.recordObservation({ runId, tool: 't', insight: 'i', result: `after the fold ${'z '.repeat(50)}`, isError: false });
+    paged.close();
+    const SQL = await loadSqlJs();
+    const whole = new SQL.Database(fs.readFileSync(db));
+    assert.equal(rows(whole, 'PRAGMA quick_check'), JSON.stringify([{ columns: ['quick_check'], values: [['ok']] }]));
+    assert.equal(rows(whole, 'SELECT count(*) FROM runs'), JSON.stringify([{ columns: ['count(*)'], values: [[31]] }]));
+    whole.close();
+    const again = await HistoryEngine.open({ path: db, pagedFromBytes: 0 });
+    assert.equal(again.search('fold').length, 1);
+    assert.equal(again.listRuns({ limit: 50 }).length, 31);
+    again.close();
   });
 });

@@ -291,7 +291,8 @@ export function pagedInstantiate(wasm: Buffer, onError: (err: unknown) => void) 
     void WebAssembly.instantiate(new Uint8Array(wasm), { ...imports, a: env }).then(({ instance }) => {
       if (known) {
         memory = Object.values(instance.exports).find((e): e is WebAssembly.Memory => e instanceof WebAssembly.Memory);
-        enabled = memory !== undefined;
+        // Windows may refuse to rename a fold over a file still open for reading (not tried there yet): read whole.
+        enabled = memory !== undefined && process.platform !== 'win32';
       }
       done(instance);
     }, onError);

@@ -26,18 +26,23 @@ export function tempPathFor(target: string, options: { hidden?: boolean } = {}):
   return path.join(path.dirname(target), `${options.hidden ? '.' : ''}${path.basename(target)}.tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
 }
 
+/** A file's contents: text, bytes, or bytes produced in parts (a large file written without holding it whole). */
+export type FileData = string | Uint8Array | Iterable<Uint8Array>;
+
 /**
  * Creates `file` (it must not exist), writes all of `data`, fsyncs and closes it. `mode` is applied
  * exactly (the umask must not strip an executable bit); without it the umask decides. A failure
  * removes the half-written file.
  */
-export function writeTempSync(file: string, data: string | Uint8Array, mode?: number, fsx: FsLayer = nodeFs, sync = true): void {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+export function writeTempSync(file: string, data: FileData, mode?: number, fsx: FsLayer = nodeFs, sync = true): void {
+  const parts = typeof data === 'string' ? [Buffer.from(data, 'utf8')] : data instanceof Uint8Array ? [data] : data;
   let fd: number | undefined;
   try {
     fd = fsx.openSync(file, 'wx', mode ?? 0o666);
-    let offset = 0;
-    while (offset < bytes.length) offset += fsx.writeSync(fd, bytes, offset, bytes.length - offset);
+    for (const bytes of parts) {
+      let offset = 0;
+      while (offset < bytes.length) offset += fsx.writeSync(fd, bytes, offset, bytes.length - offset);
+    }
     if (mode !== undefined) fsx.fchmodSync(fd, mode);
     if (sync) fsx.fsyncSync(fd);
     fsx.closeSync(fd);
@@ -91,7 +96,7 @@ export interface WriteAtomicOptions {
 }
 
 /** Replaces `target` with `data`: temp file, fsync, rename, fsync the folder. */
-export function writeFileAtomic(target: string, data: string | Uint8Array, options: WriteAtomicOptions = {}): void {
+export function writeFileAtomic(target: string, data: FileData, options: WriteAtomicOptions = {}): void {
   const fsx = options.fsx ?? nodeFs;
   const tmp = tempPathFor(target);
   const durable = options.durable !== false;

@@ -17,6 +17,7 @@ export type FsLayer = Pick<
   | 'linkSync'
   | 'copyFileSync'
   | 'readFileSync'
+  | 'readSync'
   | 'writeFileSync'
   | 'statSync'
   | 'mkdirSync'

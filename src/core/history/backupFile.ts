@@ -4,7 +4,7 @@
  * loadDb.ts falls back to the backup when the main file is damaged.
  */
 import { randomBytes } from 'node:crypto';
-import { writeFileAtomic } from '../fs/atomicFile';
+import { writeFileAtomic, type FileData } from '../fs/atomicFile';
 import { errnoCode, type FsLayer } from '../fs/fsLayer';
 
 export function backupPath(target: string): string {
@@ -12,7 +12,7 @@ export function backupPath(target: string): string {
 }
 
 /** Replaces the database file atomically; `beforeRename` (the lock check) runs after the backup is kept. */
-export function saveWithBackup(fsx: FsLayer, target: string, bytes: Uint8Array, beforeRename?: () => void): void {
+export function saveWithBackup(fsx: FsLayer, target: string, bytes: FileData, beforeRename?: () => void): void {
   writeFileAtomic(target, bytes, {
     fsx,
     beforeRename: () => {

@@ -26,8 +26,9 @@ import { UserError, errorMessage } from '../base';
 import { saveWithBackup } from './backupFile';
 import { FileLock } from './fileLock';
 import { errnoCode, nodeFs, type FsLayer } from '../fs/fsLayer';
-import { currentStamp, loadUnderLock, openVerified, readJournal, readSnapshot, type LoadResult } from './loadDb';
+import { currentStamp, loadUnderLock, openFile, PAGED_FROM_BYTES, readJournal, type LoadResult } from './loadDb';
 import { fingerprintOf, journalRecord, replayRecords, type JournalRead } from './journal';
+import { pagingAvailable } from './diskPages';
 import { JournalFile } from './journalFile';
 import { withConfinedFolder } from '../fs/confinedWrite';
 import { moveAside } from '../fs/moveAside';
@@ -52,6 +53,8 @@ export interface DurableOptions {
   onReport?: (report: HistoryReport) => void;
   /** Journal size past which a save folds it into the file (0: every save rewrites the file). Default: half the file, within 256 KiB-4 MiB. */
   journalFoldBytes?: number;
+  /** Files from this size on are read a page at a time (loadDb.ts PAGED_FROM_BYTES); smaller ones whole. */
+  pagedFromBytes?: number;
   /**
    * The workspace root when the database lives inside it: every folder from there down to the
    * database must be a real folder, never a link (attacks.state), checked at open and before every save.
@@ -86,7 +89,7 @@ export class DurableDb {
     if (options.confineTo) ensureRealFolderChain(options.confineTo, path.dirname(options.path), fsx, { create: false });
     const root = options.confineTo ?? path.dirname(options.path);
     const lock = new FileLock(fsx, `${options.path}.lock`, { timeoutMs: options.lockTimeoutMs ?? 10_000, staleMs: options.lockStaleMs ?? 30_000 }, root);
-    const loaded = loadUnderLock(fsx, SQL, options.path, now(), lock, root);
+    const loaded = loadUnderLock(fsx, SQL, options.path, now(), lock, root, options.pagedFromBytes);
     return new DurableDb(SQL, options, fsx, lock, now, loaded);
   }
 
@@ -218,18 +221,33 @@ export class DurableDb {
     return size > (this.options.journalFoldBytes ?? Math.min(4 << 20, Math.max(256 << 10, this.fileBytes() / 2)));
   }
 
-  /** Writes the whole database to the file (keeping the previous one as backup) and starts an empty journal for it. */
+  /**
+   * Writes the whole database to the file (keeping the previous one as backup) and starts an empty
+   * journal for it. A paged database is written from its pages a part at a time, then read again
+   * from the new file, which drops the pages it held in memory.
+   */
   private fold(): void {
     // A fresh id in the header page: no two folds share a fingerprint, even with equal contents.
     this.conn.exec(`PRAGMA application_id = ${randomBytes(4).readInt32LE(0)}`);
-    const bytes = this.conn.export();
+    const data = this.conn.contents();
     this.lock.touch();
     const base = path.basename(this.options.path);
     withConfinedFolder(this.options.confineTo ?? path.dirname(this.options.path), path.dirname(this.options.path), (dir) =>
-      saveWithBackup(this.fsx, path.join(dir, base), bytes, () => this.lock.verifyHeld()),
+      saveWithBackup(this.fsx, path.join(dir, base), data, () => this.lock.verifyHeld()),
     );
-    this.stamp = currentStamp(this.fsx, this.options.path);
-    this.fingerprint = fingerprintOf(bytes);
+    const pagedFromBytes = this.options.pagedFromBytes ?? PAGED_FROM_BYTES;
+    const reopen = !(data instanceof Uint8Array) || (pagingAvailable() && data.length >= pagedFromBytes);
+    const reopened = reopen ? openFile(this.fsx, this.SQL, this.options.path, { journalBase: undefined, trusted: true, pagedFromBytes }) : undefined;
+    if (reopened && 'conn' in reopened) {
+      this.conn.close();
+      this.conn = reopened.conn;
+      this.stamp = reopened.stamp;
+      this.fingerprint = reopened.fingerprint;
+    } else {
+      if (!(data instanceof Uint8Array)) throw new Error(`the history file just written cannot be read again (${reopened ? reopened.problem : 'it is gone'})`);
+      this.stamp = currentStamp(this.fsx, this.options.path);
+      this.fingerprint = fingerprintOf(data);
+    }
     // If this write is lost (killed right here), the old journal no longer matches the file: the
     // next open checks the file and does not replay the journal, whose ops the file already holds.
     this.journal.restart(this.fingerprint);
@@ -270,17 +288,15 @@ export class DurableDb {
       this.needsWrite = true;
       return;
     }
-    let snap: ReturnType<typeof readSnapshot>;
+    const journal = readJournal(this.fsx, this.options.path);
+    let opened: ReturnType<typeof openFile>;
     try {
-      snap = readSnapshot(this.fsx, this.options.path);
+      opened = openFile(this.fsx, this.SQL, this.options.path, { journalBase: journal?.base, pagedFromBytes: this.options.pagedFromBytes });
     } catch (err) {
       if (locked) throw err; // the save fails and is retried; reads go on with what we have
       return;
     }
-    if (!snap) return;
-    const journal = readJournal(this.fsx, this.options.path);
-    const fingerprint = fingerprintOf(snap.bytes);
-    const opened = openVerified(this.SQL, snap.bytes, journal?.base !== fingerprint);
+    if (!opened) return;
     if ('problem' in opened) {
       if (!locked) return; // decided at the next save, under the lock
       const movedTo = moveAside(this.options.path, this.now(), this.fsx, this.options.confineTo ?? path.dirname(this.options.path));
@@ -298,18 +314,18 @@ export class DurableDb {
       next.close();
       this.readOnlyReason ??= `another PatchPilot wrote a newer schema to ${this.options.path}; changes are kept in memory only`;
       this.report({ kind: 'newer-schema', message: this.readOnlyReason });
-      this.stamp = snap.stamp;
+      this.stamp = opened.stamp;
       return;
     }
     migrate(next);
-    this.fingerprint = fingerprint;
+    this.fingerprint = opened.fingerprint;
     this.adoptJournal(next, journal, locked, (r) => this.report(r));
     next.transaction(() => {
       for (const op of this.pending) applyOp(next, op);
     });
     this.conn.close();
     this.conn = next;
-    this.stamp = snap.stamp;
+    this.stamp = opened.stamp;
   }
 
   private ensureFolder(): void {

@@ -30,9 +30,17 @@ export function journalPath(dbPath: string): string {
 
 /** Identity of one database file version: cheap (128 KiB hashed), changes with every fold. */
 export function fingerprintOf(bytes: Uint8Array): string {
-  const hash = createHash('sha1').update(bytes.subarray(0, EDGE));
-  if (bytes.length > EDGE) hash.update(bytes.subarray(Math.max(EDGE, bytes.length - EDGE)));
-  return `${bytes.length}-${hash.digest('hex').slice(0, 20)}`;
+  return fingerprintOfFile(bytes.length, (pos, length) => bytes.subarray(pos, pos + length));
+}
+
+/** The same fingerprint read from a file on disk: only its first and last 64 KiB. */
+export function fingerprintOfFile(length: number, readAt: (pos: number, length: number) => Uint8Array): string {
+  const hash = createHash('sha1').update(readAt(0, Math.min(EDGE, length)));
+  if (length > EDGE) {
+    const from = Math.max(EDGE, length - EDGE);
+    hash.update(readAt(from, length - from));
+  }
+  return `${length}-${hash.digest('hex').slice(0, 20)}`;
 }
 
 export function journalHeader(fingerprint: string): string {

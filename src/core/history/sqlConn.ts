@@ -5,6 +5,7 @@
  */
 import type { BindParams, Database, SqlValue, Statement } from 'sql.js';
 import { registerBm25 } from './bm25';
+import type { PagedFile } from './diskPages';
 
 export type Row = Record<string, SqlValue>;
 
@@ -12,9 +13,13 @@ export class SqlConn {
   private readonly statements = new Map<string, Statement>();
   private depth = 0;
 
-  constructor(readonly db: Database) {
-    // Journal in memory: the file lives in Emscripten's MEMFS anyway; durability comes from our
-    // atomic whole-file save, not from SQLite's journal.
+  /** `paged`: the file the database reads a page at a time (diskPages.ts), released at close. */
+  constructor(
+    readonly db: Database,
+    private readonly paged?: PagedFile,
+  ) {
+    // Journal in memory: the file lives in Emscripten's MEMFS or, paged, its writes stay in memory
+    // anyway; durability comes from our journal and atomic whole-file save, not from SQLite's journal.
     db.exec('PRAGMA journal_mode = MEMORY; PRAGMA temp_store = MEMORY');
     registerBm25(db);
   }
@@ -111,9 +116,18 @@ export class SqlConn {
     return this.db.export();
   }
 
+  /** The whole database as a file's contents: in parts from a paged file (never all in memory), else exported at once. */
+  contents(): Uint8Array | Iterable<Uint8Array> {
+    return this.paged ? this.paged.contents() : this.db.export();
+  }
+
   close(): void {
     for (const stmt of this.statements.values()) stmt.free();
     this.statements.clear();
-    this.db.close();
+    try {
+      this.db.close();
+    } finally {
+      this.paged?.release();
+    }
   }
 }

@@ -3,9 +3,10 @@
  * dist/extension.js, dist/historyWorker.js) the build copies the wasm next to them, so
  * `__dirname/sql-wasm.wasm`; from source (tsx, tests) it sits in the sql.js package folder.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import initSqlJs, { type SqlJsStatic } from 'sql.js';
+import { pagedInstantiate } from './diskPages';
 
 let loading: Promise<SqlJsStatic> | undefined;
 
@@ -18,7 +19,11 @@ export function sqlWasmPath(): string {
 }
 
 export function loadSqlJs(): Promise<SqlJsStatic> {
-  loading ??= initSqlJs({ locateFile: () => sqlWasmPath() }).catch((err: unknown) => {
+  loading ??= new Promise<SqlJsStatic>((resolve, reject) => {
+    // The file calls are wrapped so that a database can be read a page at a time (diskPages.ts).
+    const instantiateWasm = pagedInstantiate(readFileSync(sqlWasmPath()), reject);
+    initSqlJs({ locateFile: () => sqlWasmPath(), instantiateWasm } as Parameters<typeof initSqlJs>[0]).then(resolve, reject);
+  }).catch((err: unknown) => {
     loading = undefined;
     throw err;
   });

@@ -1,6 +1,6 @@
 // `kill -9` of a real writer at random moments during saves (journal appends and folds); the file
 // always loads, never "malformed", and the file with its journal holds every save made.
-import { after, before, test } from 'node:test';
+import { after, before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,9 @@ before(async () => {
 });
 after(() => fixture.cleanup());
 
-test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`, async (t) => {
+/** Kills a writer in `mode` at random moments, TRIALS times; after each, the file and its journal hold every save made. */
+async function killTrials(t: TestContext, mode: 'loop' | 'loop-paged'): Promise<void> {
+  const readerOptions = mode === 'loop-paged' ? { pagedFromBytes: 0 } : {};
   const SQL = await loadSqlJs();
   const ws = tempHistoryWorkspace();
   let previous = 0;
@@ -26,7 +28,7 @@ test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`
   let tornTails = 0;
   try {
     for (let trial = 0; trial < TRIALS; trial++) {
-      const child = spawnWriter(fixture, ['loop', ws.db]);
+      const child = spawnWriter(fixture, [mode, ws.db]);
       await waitForLine(child, 'ready');
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 145));
       child.kill('SIGKILL');
@@ -39,7 +41,7 @@ test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`
         opened.conn.close();
       }
       // The file plus its journal, as the next process sees them.
-      const reader = await HistoryEngine.open({ path: ws.db });
+      const reader = await HistoryEngine.open({ path: ws.db, ...readerOptions });
       const count = reader.stats().rows.observations;
       if (reader.db.warnings.some((w) => w.kind === 'journal-torn-tail')) tornTails++;
       reader.close();
@@ -51,7 +53,7 @@ test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`
     t.diagnostic(`${midSave} of ${TRIALS} kills left a half-written temp file (killed mid-fold)`);
     t.diagnostic(`${tornTails} of ${TRIALS} kills left a torn journal line (killed mid-append), dropped with a note`);
     // What the store itself sees: no warnings, integrity ok, leftovers of killed savers cleaned up.
-    const engine = await HistoryEngine.open({ path: ws.db });
+    const engine = await HistoryEngine.open({ path: ws.db, ...readerOptions });
     assert.deepEqual(engine.db.warnings, []);
     engine.close();
     const leftovers = readdirSync(path.dirname(ws.db)).filter((n) => n.includes('.tmp-'));
@@ -59,4 +61,8 @@ test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`
   } finally {
     ws.cleanup();
   }
-});
+}
+
+test(`kill -9 during saves, ${TRIALS} trials: old or new content, never damaged`, (t) => killTrials(t, 'loop'));
+
+test(`kill -9 during saves of a file read a page at a time (folds written from its pages), ${TRIALS} trials`, (t) => killTrials(t, 'loop-paged'));

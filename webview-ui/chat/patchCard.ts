@@ -170,7 +170,8 @@ export class PatchCard {
       ...this.writtenHunks.map((h) => {
         const state = now.get(h.id);
         if (state === 'accepted') return hunkLine({ ...h, status: 'would-apply' }, 'accepted in the review, not written yet');
-        if (state === 'applied') return hunkLine({ ...h, status: 'applied' }, 'written');
+        if (state === 'applied')
+          return hunkLine({ ...h, status: 'applied' }, p.state === 'restored-away' ? 'written, then taken back by the restore' : 'written');
         if (state === 'rejected' && h.status === 'applied')
           return hunkLine({ ...h, status: 'rejected' }, 'not written (rejected in the review of Apply Again)');
         return hunkLine(h, h.status === 'applied' ? 'written' : h.status === 'refused' ? STATE_WORDS.refused : 'not written');

@@ -9,6 +9,7 @@ import type { MatchRange } from './historyMatch';
 import type { RunEndStatus, RunTestsOutcome } from './agentEvents';
 import type { RunWithoutEdits } from './runEnd';
 import type { RestoreOutcome, RestorePointView, RestorePreview, RestoreRequest } from './restore';
+import type { PatchStateView } from './patchState';
 
 type Empty = Record<string, never>;
 
@@ -51,7 +52,8 @@ export interface HitView {
   ranges: MatchRange[];
 }
 
-export type HunkStateName = 'applied' | 'rejected' | 'refused' | 'not applied';
+/** `accepted`: chosen in the open review of an Apply Again, not written yet (the window's patch states only, never recorded). */
+export type HunkStateName = 'applied' | 'rejected' | 'refused' | 'not applied' | 'accepted';
 
 export interface HunkStateView {
   id: string;
@@ -94,6 +96,12 @@ export type TimelineItem =
       hasSnapshots: boolean;
       canRevert: boolean;
       canApplyAgain: boolean;
+      /**
+       * Where the patch stands now in this window's one store of patch states (the chat's card and the
+       * status bar show the same): undone, applied again, taken back by a restore, hunks decided in an
+       * open review. Absent when the store does not know the patch.
+       */
+      now?: PatchStateView;
     }
   | {
       kind: 'test';

@@ -2,6 +2,7 @@
 // run's slow test command is stopped, the run ends as stopped, and Stop is disabled again. The
 // screen reader's "waits for your answer" is covered by the approval tests; here the status says the
 // run is stopping.
+import assert from 'node:assert/strict';
 import { sendInChat, useScriptedModel } from './support/chat';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
@@ -24,6 +25,9 @@ e2eTest(
     await vs.page.keyboard.press('Escape');
     await chat.getByText('stopped', { exact: true }).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat.getByRole('button', { name: 'Stop', disabled: true }).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    // The test row ends with the run: no "Running tests" left behind.
+    await chat.getByText('Tests stopped with the run · node slow-check.js').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    assert.equal(await chat.getByText(/^Running tests:/).count(), 0);
     await vs.screenshot('escape-stops-run');
   },
   { files: { 'lighthouse.js': 'module.exports = { beam: 1 };\n', 'slow-check.js': 'setTimeout(() => process.exit(0), 90_000);\n' }, settings },

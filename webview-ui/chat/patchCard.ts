@@ -48,6 +48,8 @@ export class PatchCard {
   /** What the write put in ("Written to a.js: the hunk"), before any later state is said. */
   private writtenTitle = '';
   private files = '';
+  /** The hunks the write's lines show (none for the user's own edit: its lines never change). */
+  private writtenHunks: HunkView[] = [];
 
   constructor(proposed?: Proposed) {
     this.status.setAttribute('role', 'status');
@@ -86,6 +88,7 @@ export class PatchCard {
       ),
     );
     this.writtenTitle = this.title.textContent;
+    this.writtenHunks = e.edited ? [] : known.map((h) => (written.has(h.id) ? { ...h, status: 'applied' as const } : h));
     this.files = files;
     if (e.undoKey && undo) this.offerUndo(e.undoKey, undo);
   }
@@ -141,12 +144,39 @@ export class PatchCard {
     if (p.state === 'undone') return this.undone();
     this.status.textContent = '';
     this.root.classList.toggle('pp-patch-undone', p.state === 'restored-away');
-    this.title.textContent = p.state === 'reapplied' || p.state === 'restored-away' ? `${this.writtenTitle} (${p.words})` : this.writtenTitle;
+    this.title.textContent =
+      p.state === 'reapplied' || p.state === 'restored-away' ? `${this.writtenTitle} (${p.words}${this.reappliedPart(p)})` : this.writtenTitle;
+    this.showHunkStates(p);
     const { undoPatch: undo, revertPatch: revert } = ways ?? {};
     const { runId, patchId } = p;
     if (p.canUndo && p.undoKey && undo) this.offerUndo(p.undoKey, undo);
     else if (p.canRevert && runId && patchId && revert) this.offerRevert(() => revert(runId, patchId));
     else this.actions.replaceChildren();
+  }
+
+  /** Applied again with hunks rejected in its review: how much of it the files have now. */
+  private reappliedPart(p: PatchStateView): string {
+    if (p.state !== 'reapplied' || !this.writtenHunks.length) return '';
+    const written = this.writtenHunks.filter((h) => p.hunks.find((s) => s.id === h.id)?.state === 'applied').length;
+    const before = this.writtenHunks.filter((h) => h.status === 'applied').length;
+    return written === before ? '' : `: ${written} of ${this.writtenHunks.length} hunks`;
+  }
+
+  /** Each hunk's line as the store has it: decided in an Apply Again's open review, or written (or not) by it. */
+  private showHunkStates(p: PatchStateView): void {
+    if (!this.writtenHunks.length || !p.hunks.length) return;
+    const now = new Map(p.hunks.map((h) => [h.id, h.state]));
+    this.list.replaceChildren(
+      ...this.writtenHunks.map((h) => {
+        const state = now.get(h.id);
+        if (state === 'accepted') return hunkLine({ ...h, status: 'would-apply' }, 'accepted in the review, not written yet');
+        if (state === 'applied')
+          return hunkLine({ ...h, status: 'applied' }, p.state === 'restored-away' ? 'written, then taken back by the restore' : 'written');
+        if (state === 'rejected' && h.status === 'applied')
+          return hunkLine({ ...h, status: 'rejected' }, 'not written (rejected in the review of Apply Again)');
+        return hunkLine(h, h.status === 'applied' ? 'written' : h.status === 'refused' ? STATE_WORDS.refused : 'not written');
+      }),
+    );
   }
 
   /** The user undid it: no button, the title says so. */

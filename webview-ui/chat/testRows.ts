@@ -39,6 +39,15 @@ export class TestRows {
     return open ? undefined : row;
   }
 
+  /** The run ended with tests still going (stopped, failed): their rows say they ended with it, not "Running" for ever. */
+  runEnded(): void {
+    for (const [command, { row, text }] of this.running) {
+      text.textContent = `Tests stopped with the run · ${command}`;
+      row.classList.add('pp-error');
+    }
+    this.running.clear();
+  }
+
   private row(command: string, words: string): { row: HTMLElement; text: HTMLElement } {
     const row = el('div', 'pp-note pp-test-row');
     const text = el('span', 'pp-test-text', words);

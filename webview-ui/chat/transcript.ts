@@ -159,6 +159,7 @@ export class Transcript {
         if (run) showUsage(run, e);
         return;
       case 'run/finished':
+        this.testRows.runEnded();
         return this.runFinished(run, e);
       default: {
         const line = noteLine(e);

@@ -14,6 +14,7 @@ import { clock, cost, dateTime, duration, oneLine, plural, tokens } from './form
 import { markTextNodes } from './highlight';
 import { renderUsage } from './usageView';
 import { renderRestorePoints } from './restoreSection';
+import { canRevertNow, hunksNow, patchStateLine } from './patchStateNow';
 import type { RestoreControls } from '../shared/restorePreview';
 
 export interface TimelineActions {
@@ -157,22 +158,12 @@ function renderTool(i: Extract<TimelineItem, { kind: 'tool' }>, terms: readonly 
 function renderPatch(i: Extract<TimelineItem, { kind: 'patch' }>, actions: TimelineActions, terms: readonly QueryTerm[]): HTMLElement {
   const li = item('patch', i.id, i.time);
   const box = el('div', 'pp-patch');
-  const applied = i.hunks.filter((h) => h.state === 'applied').length;
   const head = el('div', 'pp-patch-title', `Patch to ${i.files.join(', ')}`);
-  const state =
-    i.appliedAt === null
-      ? 'not applied'
-      : `${applied} of ${i.hunks.length} hunks applied${
-          i.undoneAt !== undefined
-            ? `, then undone by you at ${new Date(i.undoneAt).toLocaleTimeString()}`
-            : i.reappliedAt !== undefined
-              ? `, later applied again by you at ${new Date(i.reappliedAt).toLocaleTimeString()}`
-              : ''
-        }`;
+  const state = patchStateLine(i);
   box.append(head, el('div', 'pp-note', state));
   const hunks = el('ul', 'pp-hunks');
   hunks.setAttribute('aria-label', 'Hunks');
-  for (const h of i.hunks) hunks.append(renderHunk(h));
+  for (const h of hunksNow(i)) hunks.append(renderHunk(h));
   box.append(hunks);
   const bar = el('div', 'pp-actions');
   const files = i.files.join(', ');
@@ -183,7 +174,7 @@ function renderPatch(i: Extract<TimelineItem, { kind: 'patch' }>, actions: Timel
     bar.append(
       button({ label: 'Apply Again', name: `Apply again: patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.applyAgain(i.id) }),
     );
-  if (i.canRevert)
+  if (canRevertNow(i))
     bar.append(button({ label: 'Revert', name: `Revert patch to ${files}`.slice(0, 200), variant: 'secondary', onClick: () => actions.revert(i.id) }));
   box.append(bar);
   markTextNodes(hunks, terms);
@@ -247,7 +238,11 @@ function renderSummary(i: Extract<TimelineItem, { kind: 'summary' }>, actions: T
 function renderHunk(h: HunkStateView): HTMLElement {
   const li = el('li', `pp-hunk pp-hunk-${h.state.replace(' ', '-')}`);
   const where = h.oldStart !== undefined ? ` lines ${h.oldStart}–${h.oldStart + Math.max(0, (h.oldLines ?? 1) - 1)}` : '';
-  li.append(el('code', undefined, h.id), document.createTextNode(`${where}: `), el('strong', undefined, h.state));
+  li.append(
+    el('code', undefined, h.id),
+    document.createTextNode(`${where}: `),
+    el('strong', undefined, h.state === 'accepted' ? 'accepted, not written yet' : h.state),
+  );
   if (h.reason) li.append(document.createTextNode(` (${h.state === 'rejected' ? 'your reason' : 'reason'}: ${h.reason})`));
   return li;
 }

@@ -14,8 +14,8 @@ export interface HistoryHandlerContext {
   /** Restore to before a step (the chat's restore); refused while the chat's run works. */
   restores?: CheckpointRestores;
   running?(): boolean;
-  /** The window's patch states: a run read here seeds the patches they do not know (after a reload). */
-  states?: Pick<PatchStates, 'knowRun'>;
+  /** The window's patch states: a run read here seeds the patches they do not know (after a reload), and shows each patch as they have it now. */
+  states?: Pick<PatchStates, 'knowRun' | 'get'>;
 }
 
 /** One small handler per request type. */

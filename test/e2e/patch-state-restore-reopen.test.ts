@@ -1,0 +1,112 @@
+// A restore's effect on a patch in every view, then in a reopened conversation (code-server +
+// Chromium, the packaged VSIX, a 1280x757 window, dark theme): a run writes a patch and its tests
+// pass; with the history open on the run, "Restore to Here" in the chat takes the patch back. The
+// chat's card and the history's patch both say "taken back by a restore" without a reload, and the
+// history no longer offers Revert (the files do not have the patch). After New Chat, the reopened
+// conversation shows the tool row, the card in that state and the test result, with the message box
+// and Send in view. Screenshots of both. Skipped with the reason when code-server is not installed
+// and PATCHPILOT_E2E is not '1'.
+import assert from 'node:assert/strict';
+import { sendInChat, useScriptedModel } from './support/chat';
+import { editorWebviewFrame } from './support/editorWebview';
+import { e2eTest } from './support/session';
+import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
+import type { Frame, Locator, Page } from 'playwright-core';
+
+const BEFORE = "module.exports = () => 'helo, world';\n";
+const AFTER = "module.exports = () => 'hello, world';\n";
+const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
+const GOAL = 'Fix the typo in the greeting';
+const TAKEN_BACK = 'Written to greet.js: the hunk (taken back by a restore to an earlier step)';
+
+const settings: Record<string, unknown> = {
+  'patchpilot.llm.model': 'scripted-model',
+  'patchpilot.approval.mode': 'auto-edit',
+  'patchpilot.tests.commands': ['node check.js'],
+  'workbench.colorTheme': 'Default Dark Modern',
+};
+
+const scripted = useScriptedModel(
+  [
+    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
+    { reply: { text: 'Fixed the greeting in greet.js.' } },
+  ],
+  settings,
+);
+
+const byRole = (where: Frame | Locator, role: 'button' | 'textbox', name: string) => where.getByRole(role, { name, exact: true });
+
+async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } }, text: string): Promise<void> {
+  const deadline = Date.now() + E2E_TIMEOUT * 2;
+  while (vs.readFile('greet.js') !== text) {
+    if (Date.now() > deadline) assert.equal(vs.readFile('greet.js'), text);
+    await vs.page.waitForTimeout(200); // polling the disk
+  }
+}
+
+/** Wholly inside the window (boundingBox is in the page's coordinates, the webview's frame included). */
+async function inView(page: Page, target: Locator, what: string): Promise<void> {
+  const box = await target.boundingBox();
+  const height = page.viewportSize()?.height ?? 0;
+  assert.ok(box && box.y >= 0 && box.y + box.height <= height, `${what} is in view (${JSON.stringify(box)}, window ${height} px tall)`);
+}
+
+e2eTest(
+  'a restore takes a patch back in the chat and the open history alike; the reopened conversation shows it so',
+  async (vs) => {
+    await vs.page.setViewportSize({ width: 1280, height: 757 });
+    const chat = await sendInChat(vs, GOAL);
+    await chat
+      .getByText('Fixed the greeting in greet.js.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await chat
+      .getByText(/^Tests passed/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await waitForDisk(vs, AFTER);
+
+    await vs.runCommand('PatchPilot: Show History');
+    const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
+    await getByRoleIn(panel, 'listbox', 'Runs')
+      .getByRole('option', { name: new RegExp(`^${GOAL}`) })
+      .click();
+    const detail = panel.getByRole('region', { name: 'Run details' });
+    await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await byRole(detail, 'button', 'Revert patch to greet.js').waitFor({ state: 'visible' });
+
+    // Restore to Here in the chat: the patch is taken back, said in both views without a reload.
+    await byRole(chat, 'button', 'Restore to Here, before this message').click();
+    const preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
+    await byRole(preview, 'button', 'Restore 1 file').click();
+    await waitForDisk(vs, BEFORE);
+    await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat.getByText('greet.js:1-1 · written, then taken back by the restore').first().waitFor({ state: 'visible' });
+    await detail.getByText(/^1 of 1 hunks applied, then taken back by a restore to an earlier step at /).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    assert.equal(await byRole(detail, 'button', 'Revert patch to greet.js').count(), 0, 'no Revert of a patch the files no longer have');
+    await byRole(detail, 'button', 'Apply again: patch to greet.js').waitFor({ state: 'visible' });
+    await vs.screenshot('patch-state-restored-away-dark');
+
+    // Reopened after New Chat: every step, the card as it stands now, the message box and Send in view.
+    await vs.page
+      .getByRole('button', { name: /^New Chat/ })
+      .first()
+      .click();
+    await getByRoleIn(chat, 'button', `Continue: ${GOAL}`).click();
+    await chat
+      .getByText(/^Reopened as it was shown/)
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat.getByText('propose_patch').first().waitFor({ state: 'visible' });
+    await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat
+      .getByText(/^Tests passed/)
+      .first()
+      .waitFor({ state: 'visible' });
+    await inView(vs.page, byRole(chat, 'textbox', 'Message PatchPilot'), 'the message box');
+    await inView(vs.page, byRole(chat, 'button', 'Send'), 'Send');
+    await vs.screenshot('chat-reopened-restored-away-757-dark');
+    assert.deepEqual(scripted.server.mismatches, []);
+  },
+  { files: { 'greet.js': BEFORE, 'check.js': 'process.exit(0);\n' }, settings },
+);

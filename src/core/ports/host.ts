@@ -7,7 +7,6 @@
 import type { AgentEvent } from '../../protocol/agentEvents';
 import type { PatchPilotSettings } from '../config/settings';
 import type { HistoryStore } from '../history/types';
-import type { McpManager } from '../mcp';
 import type { UnansweredTestCommand } from '../tools/detectedTests';
 import type { Approver } from './approver';
 import type { ChatModel } from './chatModel';
@@ -49,8 +48,6 @@ export interface Host {
   detectedTests?(): UnansweredTestCommand | undefined;
   /** The host's already open history store (VS Code: one per window), kept and closed by the host; undefined: the agent opens its own. */
   history?(): Promise<HistoryStore | undefined>;
-  /** An MCP manager the host keeps across agents (reconfigured by each); without one, the agent makes one when servers are configured. */
-  mcp?: McpManager;
   /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
   bundledSkillsDir?: string;
   /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */

@@ -38,6 +38,8 @@ export interface AgentOptions {
   historyMode?: 'worker' | 'in-process';
   /** Per-user folder outside the workspace (the key that signs MCP approvals); default: defaultUserStateDir(). */
   userStateDir?: string;
+  /** An MCP manager the host keeps across agents (reconfigured by each); without one, the agent makes one when servers are configured. */
+  mcp?: McpManager;
 }
 
 /** What createAgent is given, passed whole to the steps that wire its parts. */
@@ -85,7 +87,7 @@ export async function createAgent(host: Host, config: ResolvedConfig, options: A
     settings,
     notifier: host.notifier,
     readOnly: options.readOnly,
-    mcp: host.mcp,
+    mcp: options.mcp,
     userStateDir: options.userStateDir,
     mcpApproveHint: host.mcpApproveHint,
     ...(host.elicitor ? { mcpElicitor: host.elicitor } : {}),

@@ -91,11 +91,10 @@ export class ChatWiring implements vscode.Disposable {
       approver: this.o.approver,
       notifier: this.o.notifier,
       onEvent: this.o.onEvent,
-      mcp,
       // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
       bundledSkillsDir: path.join(context.extensionPath, 'skills'),
     });
-    return createAgent(host, loaded.config, { readOnly: !loaded.trusted, userStateDir });
+    return createAgent(host, loaded.config, { readOnly: !loaded.trusted, userStateDir, mcp });
   }
 
   private mcpServers(root: string, settings: Parameters<typeof createMcpManager>[0]['settings'], userStateDir: string): McpManager {

@@ -4,7 +4,7 @@
  * rest (the loop's own work: conversation, events, history writes, bookkeeping).
  */
 import { performance } from 'node:perf_hooks';
-import type { ChatModel } from '../../src/core/orchestrator';
+import type { ChatModel } from '../../src/core/ports';
 import type { ChatRequest, ModelTurn } from '../../src/core/llm/types';
 import { ToolRegistry } from '../../src/core/tools/registry';
 import { ok, type Tool, type ToolContext, type ToolResult } from '../../src/core/tools/types';

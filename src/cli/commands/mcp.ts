@@ -4,7 +4,7 @@ import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig, type ResolvedConfig } from '../../core/config';
 import { promptCommandName, type McpManager, type McpServerCatalog, type McpServerStatus } from '../../core/mcp';
 import { createMcpManager } from '../../core/session';
-import { MCP_APPROVE_HINT } from '../node/agentDeps';
+import { MCP_APPROVE_HINT } from '../node/cliHost';
 import { loginOrLogout } from './mcpLogin';
 import { DecliningElicitor } from '../node/elicitors';
 

@@ -4,8 +4,8 @@ import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ModelConfigError } from '../../core/llm';
 import { UserError } from '../../core/base';
 import type { HistoryStore } from '../../core/history';
-import { loadSession } from '../../core/session';
-import { createAgentDeps } from '../node/agentDeps';
+import { createAgent, loadSession } from '../../core/session';
+import { cliHost } from '../node/cliHost';
 import { CliChat, exitCodeOf } from '../node/cliChat';
 import { runRepl } from '../node/repl';
 import { NonInteractiveApprover, TerminalApprover, headlessNotice } from '../node/approvers';
@@ -81,14 +81,14 @@ async function runWorkspace({ args, goal, json, terminal, root, config, telemetr
   if (notice) notifier.warn(notice);
   let built;
   try {
-    built = await createAgentDeps({
+    const host = cliHost({
       root,
-      config,
       approver,
       notifier,
-      mcpElicitor: interactive ? new TerminalElicitor() : new DecliningElicitor(notifier),
+      elicitor: interactive ? new TerminalElicitor() : new DecliningElicitor(notifier),
       onEvent: withTelemetry(stream ? stream.onEvent : progressPrinter(undefined, { reasoning: args['show-reasoning'] === true }), telemetry),
     });
+    built = await createAgent(host, config);
   } catch (err) {
     if (err instanceof ModelConfigError) return settingsError(err.message);
     throw err;

@@ -4,7 +4,8 @@ import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ChannelServer } from '../../core/channels';
 import { ModelConfigError } from '../../core/llm';
 import { errorMessage } from '../../core/base';
-import { createAgentDeps } from '../node/agentDeps';
+import { createAgent } from '../../core/session';
+import { cliHost } from '../node/cliHost';
 import { CliChat } from '../node/cliChat';
 import { RUN_CONFIG_OPTIONS, loadRunConfig, stderrNotifier } from '../node/runConfig';
 import { TelegramChannel } from '../node/telegramChannel';
@@ -51,7 +52,7 @@ export async function run(argv: string[]): Promise<number> {
   try {
     // No terminal to answer an MCP server's questions on: they are declined, and the log says so.
     const onEvent = withTelemetry(server.onEvent, telemetry);
-    built = await createAgentDeps({ root, config, approver: server.approver, notifier, onEvent, mcpElicitor: new DecliningElicitor(notifier) });
+    built = await createAgent(cliHost({ root, approver: server.approver, notifier, onEvent, elicitor: new DecliningElicitor(notifier) }), config);
   } catch (err) {
     await telemetry?.shutdown();
     if (err instanceof ModelConfigError) return settingsError(err.message);

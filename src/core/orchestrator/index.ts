@@ -1,4 +1,4 @@
 export { Orchestrator } from './orchestrator';
-export type { ChatModel, OrchestratorDeps, RunHistory, RunOutcome } from './types';
+export type { OrchestratorDeps, RunOutcome } from './types';
 // Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
 export { describeTestsOutcome } from './testsOutcome';

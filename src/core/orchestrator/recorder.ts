@@ -4,7 +4,7 @@ import { USER_ANSWER_RULE, type JsonValue, type PatchInput, type RunFinish, type
 import { patchRecordOf } from './patchRecord';
 import { sourceOf, type UsageRecord } from '../llm/usageMeter';
 import type { ProposedPatch, ToolEvent } from '../tools/types';
-import type { RunHistory } from './types';
+import type { RunHistory } from '../ports';
 
 /**
  * Writes the run to the history store as it happens, in order, without making the loop wait: each

@@ -1,10 +1,10 @@
-import type { AgentEvent, RunEndStatus } from '../../protocol/agentEvents';
-import type { Clock, Approver, TaskRunner, ChatModel, RunHistory } from '../ports';
+import type { RunEndStatus } from '../../protocol/agentEvents';
+import type { Clock, Host, TaskRunner, ChatModel, RunHistory } from '../ports';
 import type { PatchPilotSettings } from '../config/settings';
 import type { ModelMessage, ModelRole } from '../llm/types';
 import type { UsageMeter, UsageRecord, UsageTotals } from '../llm/usageMeter';
 import type { ToolRegistry } from '../tools/registry';
-import type { CommandExecutor, CommandPolicy, DiagnosticsSource, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
+import type { CommandExecutor, CommandPolicy, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { ToolContext, ToolSource } from '../tools/types';
 import type { GitSnapshot } from '../git/gitSnapshot';
 import type { WorkspaceFacts } from '../context/systemPrompt';
@@ -13,16 +13,17 @@ import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 import type { Checkpoints } from '../checkpoint/types';
 import type { HookRunner } from '../hooks';
 
-// The host-facing interfaces live in src/core/ports; re-exported so existing imports keep working.
-export type { ChatModel, RunHistory } from '../ports';
-
-export interface OrchestratorDeps {
-  /** Workspace root; resolved to its real path at run start. */
-  root: string;
+/**
+ * What a run is wired with: the host half as the Host port has it (the root, resolved to its real
+ * path at run start; the approver; the event sink, the diagnostics, the offered test command and the
+ * bundled skills where the host has them), and the core parts createAgent made from the Host and the
+ * configuration (the instances of its factories among them: `tasks`, `fs`, `patches`).
+ */
+export interface OrchestratorDeps
+  extends Pick<Host, 'root' | 'approver'>, Partial<Pick<Host, 'onEvent' | 'diagnostics' | 'detectedTests' | 'bundledSkillsDir'>> {
   settings: PatchPilotSettings;
   model: ChatModel;
   tools: ToolRegistry;
-  approver: Approver;
   /** The host's task runner: where test commands run when they are not sandboxed (through `testCommands`). */
   tasks: TaskRunner;
   history?: RunHistory;
@@ -39,21 +40,14 @@ export interface OrchestratorDeps {
    * definitions' guard, trust); createAgent makes it. Default: one over `exec` and `tasks`.
    */
   testCommands?: ToolContext['testCommands'];
-  /** The detected test command the user has not answered yet (VS Code's offer): run_tests runs it when asked (tools/detectedTests.ts). */
-  detectedTests?: ToolContext['detectedTests'];
   web?: WebFetcher;
   /** web_search's provider, when one is configured. */
   search?: WebSearcher;
   /** Tools gathered at each run's start (MCP servers), added to `tools` for that run. */
   toolSources?: readonly ToolSource[];
   clock?: Clock;
-  onEvent?(event: AgentEvent): void;
-  /** The bundled skills folder (the extension's, or next to the CLI bundle); workspace skills come from .patchpilot/skills. */
-  bundledSkillsDir?: string;
   /** Restore points before each step that can change files (src/core/checkpoint); none: no checkpoints. */
   checkpoints?: Checkpoints;
-  /** The host's problems per file (VS Code's diagnostics): new ones in edited files go back with the edit. */
-  diagnostics?: DiagnosticsSource;
   /** The configured hooks (patchpilot.hooks), run on the loop's events (hookSteps.ts); none: no hook runs. */
   hooks?: HookRunner;
   /** Token ratios learned from usage reports, shared by the runs of one session (default: one per run). */

@@ -16,3 +16,4 @@ export * from './diffPreview';
 export * from './diagnostics';
 export * from './secretStore';
 export * from './elicitor';
+export * from './host';

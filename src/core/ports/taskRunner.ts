@@ -1,4 +1,5 @@
 /** Tasks (test commands). VS Code runs them in a task terminal; the CLI in a child process group. */
+import type { GuardOptions } from '../sandbox/protectedGuard';
 
 export interface TaskRunRequest {
   /** A shell command line, run by the platform shell. */
@@ -31,3 +32,12 @@ export interface TaskRunResult {
 export interface TaskRunner {
   run(request: TaskRunRequest): Promise<TaskRunResult>;
 }
+
+/** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
+export type TaskRunnerFactory = (o: {
+  root: string;
+  envAllow: readonly string[];
+  homeAllow: readonly string[];
+  allowUnixSockets: readonly string[];
+  guard: Omit<GuardOptions, 'keepBytes'>;
+}) => TaskRunner;

@@ -10,10 +10,8 @@ import { createIgnoreFilter, type IgnoreFilter, type ProtectedGlob } from '../po
 import type { OrchestratorDeps } from '../orchestrator';
 import { createToolRegistry } from '../tools';
 import { createPathPolicy } from '../tools/policyAdapters';
-import { NodeWorkspaceFs } from '../workspace/nodeWorkspaceFs';
-import type { Approver, ChatModel, DiagnosticsSource, Elicitor, Notifier, PatchEngine, TestOutputView, WorkspaceFs } from '../ports';
+import type { ChatModel, Host } from '../ports';
 import { TokenCalibration } from '../context/tokenCounter';
-import type { AgentEvent } from '../../protocol/agentEvents';
 import { errorMessage } from '../base';
 import type { McpManager } from '../mcp';
 import { stateDirOf, wireCapabilities } from './capabilities';
@@ -24,53 +22,31 @@ import { createHookRunner } from './hookWiring';
 import { GuardBaseline } from '../sandbox/guardBaseline';
 import type { ChangeFeed } from '../fs/changeFeed';
 import { restrictedWhen } from './restricted';
-import { hostTestCommands, launchProtectedGlobs, workspaceCommandGuard, workspaceExecutor, type TaskRunnerFactory } from './testCommands';
+import { hostTestCommands, launchProtectedGlobs, workspaceCommandGuard, workspaceExecutor } from './testCommands';
 
-export type { TaskRunnerFactory } from './testCommands';
-
+/**
+ * The wiring choices a host makes beyond what it lends (the Host port) and the configuration: how
+ * the agent runs, not what it runs on.
+ */
 export interface AgentOptions {
-  root: string;
-  config: ResolvedConfig;
-  approver: Approver;
-  notifier: Notifier;
-  onEvent(e: AgentEvent): void;
-  tasks: TaskRunnerFactory;
-  /** Where the test commands the executor runs show their live output (VS Code: a task terminal); the CLI has none. */
-  testOutput?: TestOutputView;
-  /** The host's patch engine (VS Code: WorkspaceEdit and undo journal); default: the PatchManager on disk. */
-  patches?: (root: string) => PatchEngine;
-  /** The host's workspace files for the file tools (VS Code: unsaved buffers in, WorkspaceEdit out); default: NodeWorkspaceFs (confined, atomic). */
-  fs?: (root: string) => WorkspaceFs;
   /**
    * Read and explain only (an untrusted workspace): approval mode plan, no command executor, no
    * test runs, no run_command tool. The host says why; the core makes sure (session/restricted.ts).
    */
   readOnly?: boolean;
-  /** The host's already open history store (VS Code: one per window); the caller keeps and closes it. Default: open one for this wiring. */
-  history?: HistoryStore;
   /** How the history store runs: a worker (the default; saving a big database must not stall the stream) or in-process. */
   historyMode?: 'worker' | 'in-process';
-  /** An MCP manager the host keeps across wirings (reconfigured here); without one, one is made when servers are configured. */
-  mcp?: McpManager;
   /** Per-user folder outside the workspace (the key that signs MCP approvals); default: defaultUserStateDir(). */
   userStateDir?: string;
-  /** How the user approves an MCP server outside a run (the CLI: `patchpilot mcp approve NAME`). */
-  mcpApproveHint?: (server: string) => string;
-  /** How the user approves workspace hooks outside a run (the CLI: `patchpilot hooks approve`). */
-  hooksApproveHint?: string;
-  /** Who answers MCP servers' elicitation requests (the terminal, or a decline without one). */
-  mcpElicitor?: Elicitor;
-  /** The bundled skills folder: the extension's `skills/`, or the one next to the CLI bundle. */
-  bundledSkillsDir?: string;
-  /**
-   * A model the host serves itself (VS Code's Language Model API for provider "vscode"); default:
-   * the client for the settings' endpoint. The core never imports the host's API: it gets the model.
-   */
-  model?: ChatModel;
-  /** The host's problems per file (VS Code's diagnostics); new ones in edited files go back with the edit. */
-  diagnostics?: DiagnosticsSource;
-  /** The detected test command the user has not answered yet (VS Code's offer): run_tests runs it when asked. */
-  detectedTests?: OrchestratorDeps['detectedTests'];
+  /** An MCP manager the host keeps across agents (reconfigured by each); without one, the agent makes one when servers are configured. */
+  mcp?: McpManager;
+}
+
+/** What createAgent is given, passed whole to the steps that wire its parts. */
+interface AgentInputs {
+  host: Host;
+  config: ResolvedConfig;
+  options: AgentOptions;
 }
 
 export interface Agent {
@@ -92,61 +68,64 @@ export interface Agent {
  * merged and already filtered by workspace trust (resolveSettings), so they are passed as one
  * trusted layer. The hosts differ only in the approver, the notifier, the event sink and the test runner.
  */
-export async function createAgent(o: AgentOptions): Promise<Agent> {
-  const settings: PatchPilotSettings = o.readOnly ? { ...o.config.settings, approval: { mode: 'plan' }, git: { autoCommit: false } } : o.config.settings;
+export async function createAgent(host: Host, config: ResolvedConfig, options: AgentOptions = {}): Promise<Agent> {
+  const settings: PatchPilotSettings = options.readOnly ? { ...config.settings, approval: { mode: 'plan' }, git: { autoCommit: false } } : config.settings;
+  const a: AgentInputs = { host, config, options };
+  const { root } = host;
   const policy = settings.policy;
-  const safety = await wireSafety(o, settings);
+  const safety = await wireSafety(a, settings);
   const { ignore, guard, mcpProtected } = safety;
-  const history = o.history ?? (await openAgentHistory(o, settings));
-  if (o.history && !o.readOnly) lentStateFolder(o, settings);
-  const model = o.model ?? agentModel(o, settings);
+  const lent = await host.history?.();
+  const history = lent ?? (await openAgentHistory(a, settings));
+  if (lent && !options.readOnly) lentStateFolder(a, settings);
+  const model = (await host.model?.(settings)) ?? agentModel(a, settings);
   const web: OrchestratorDeps['web'] = (url, signal) =>
     safeFetch(url, { signal, settings: { fetchAllowHosts: policy.fetchAllowHosts, allowPrivateNetwork: policy.allowPrivateNetwork } });
   const capabilities = await wireCapabilities({
-    root: o.root,
-    config: o.config,
+    root,
+    config,
     settings,
-    notifier: o.notifier,
-    readOnly: o.readOnly,
-    mcp: o.mcp,
-    userStateDir: o.userStateDir,
-    mcpApproveHint: o.mcpApproveHint,
-    ...(o.mcpElicitor ? { mcpElicitor: o.mcpElicitor } : {}),
-    guard: { root: o.root, ...guard },
+    notifier: host.notifier,
+    readOnly: options.readOnly,
+    mcp: options.mcp,
+    userStateDir: options.userStateDir,
+    mcpApproveHint: host.mcpApproveHint,
+    ...(host.elicitor ? { mcpElicitor: host.elicitor } : {}),
+    guard: { root, ...guard },
     readOnlyPaths: safety.readOnlyPaths,
   });
-  const { checkpoints, hooks, ...host } = wireRunners(o, settings, safety);
-  const tools = createToolRegistry({ commands: !!host.exec, web: true, history: !!history, memory: !o.readOnly, skills: true });
+  const { checkpoints, hooks, ...acting } = wireRunners(a, settings, safety);
+  const tools = createToolRegistry({ commands: !!acting.exec, web: true, history: !!history, memory: !options.readOnly, skills: true });
   for (const tool of capabilities.tools) tools.register(tool);
   const deps: OrchestratorDeps = {
-    root: o.root,
+    root,
     settings,
     model,
     tools,
-    approver: o.approver,
-    tasks: host.tasks,
+    approver: host.approver,
+    tasks: acting.tasks,
     history,
-    patches: host.patches,
-    fs: host.fs,
+    patches: acting.patches,
+    fs: acting.fs,
     ignoreFilter: ignore,
-    pathPolicy: createPathPolicy(o.root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) =>
+    pathPolicy: createPathPolicy(root, { protectedPaths: [...policy.protectedPaths, ...mcpProtected], denyPaths: policy.denyPaths }, (rel, isDir) =>
       ignore.isIgnored(rel, isDir),
     ),
     commandPolicy: safety.commandPolicy,
-    exec: host.exec,
-    testCommands: host.testCommands,
-    ...(o.detectedTests ? { detectedTests: o.detectedTests } : {}),
+    exec: acting.exec,
+    testCommands: acting.testCommands,
+    ...(host.detectedTests ? { detectedTests: () => host.detectedTests?.() } : {}),
     ...(hooks ? { hooks } : {}),
     web,
     search: capabilities.search,
     toolSources: capabilities.toolSources,
-    onEvent: o.onEvent,
-    bundledSkillsDir: o.bundledSkillsDir,
+    onEvent: (e) => host.onEvent(e),
+    bundledSkillsDir: host.bundledSkillsDir,
     // Restore points before each step that can change files; a read-only agent changes none.
     checkpoints,
     // One per wired agent: the runs of a session start with the token ratios earlier runs learned.
     calibration: new TokenCalibration(),
-    ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
+    ...(host.diagnostics ? { diagnostics: host.diagnostics } : {}),
   };
   let disposed: Promise<void> | undefined;
   const dispose = () =>
@@ -156,7 +135,7 @@ export async function createAgent(o: AgentOptions): Promise<Agent> {
       safety.feed?.close();
       if (capabilities.ownsMcp) await capabilities.mcp?.dispose();
       // A store the host lent is the host's to close.
-      if (!o.history) await history?.close();
+      if (!lent) await history?.close();
     })());
   return { deps, history, mcp: capabilities.mcp, dispose };
 }
@@ -176,38 +155,38 @@ interface AgentSafety {
 }
 
 /** The policies and the guard around every command; says up front when commands run unconfined. */
-async function wireSafety(o: AgentOptions, settings: PatchPilotSettings): Promise<AgentSafety> {
+async function wireSafety(a: AgentInputs, settings: PatchPilotSettings): Promise<AgentSafety> {
   const policy = settings.policy;
   // One .patchpilotignore filter for everything of this agent: path policy, command policy, the
   // command guard and the tools' listings see the same patterns (it reloads when the file changes).
-  const ignore = createIgnoreFilter(o.root);
-  const testGuard = TestDefinitionGuard.capture(o.root);
+  const ignore = createIgnoreFilter(a.host.root);
+  const testGuard = TestDefinitionGuard.capture(a.host.root);
   const commandPolicy = await createCommandPolicy({
     user: { allow: policy.allow, ask: policy.ask, deny: policy.deny },
     trusted: true,
     isIgnoredPath: (abs) => ignore.isIgnored(abs),
     testGuard,
   });
-  for (const problem of commandPolicy.settingsErrors) o.notifier.warn(problem);
-  warnWhenUnconfined(o);
+  for (const problem of commandPolicy.settingsErrors) a.host.notifier.warn(problem);
+  warnWhenUnconfined(a);
   // Bundled skill scripts run through run_command: a sandbox that hides the home and /tmp must still show their folder.
-  const readOnlyPaths = o.bundledSkillsDir ? [o.bundledSkillsDir] : [];
+  const readOnlyPaths = a.host.bundledSkillsDir ? [a.host.bundledSkillsDir] : [];
   // Every workspace file an MCP server's or a workspace hook's launch names is part of its approval (policy/launch): protected while configured.
-  const mcpProtected = o.readOnly ? [] : launchProtectedGlobs(o.root, settings);
+  const mcpProtected = a.options.readOnly ? [] : launchProtectedGlobs(a.host.root, settings);
   // One change feed for the workspace: the checkpoints and the guard around every command read it, so neither walks per step.
-  const feed = o.readOnly ? undefined : createChangeFeed(o.root);
+  const feed = a.options.readOnly ? undefined : createChangeFeed(a.host.root);
   const baseline = feed ? new GuardBaseline(feed) : undefined;
-  const guard = workspaceCommandGuard(o.root, settings, { ignore, launchProtected: mcpProtected, baseline });
+  const guard = workspaceCommandGuard(a.host.root, settings, { ignore, launchProtected: mcpProtected, baseline });
   return { ignore, testGuard, commandPolicy, mcpProtected, feed, baseline, guard, readOnlyPaths };
 }
 
 /** Say it plainly up front, not only inside refused tool results: without bubblewrap, commands run unconfined. */
-function warnWhenUnconfined(o: AgentOptions): void {
-  const sandbox = o.readOnly ? undefined : probeSandbox();
-  if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) o.notifier.warn(describeProtection(sandbox));
+function warnWhenUnconfined(a: AgentInputs): void {
+  const sandbox = a.options.readOnly ? undefined : probeSandbox();
+  if (sandbox && (!sandbox.available || sandbox.blocksUnixSockets === false)) a.host.notifier.warn(describeProtection(sandbox));
   // What that means for this workspace, once: its files choose what its test commands run (tools/untrustedHostRun.ts).
-  if (sandbox && !sandbox.available && o.config.trusted === false)
-    o.notifier.warn(
+  if (sandbox && !sandbox.available && a.config.trusted === false)
+    a.host.notifier.warn(
       'this workspace is not trusted and commands are not sandboxed here: its test and check commands (the package scripts, Makefiles and test configurations they run) ask before every run, in every approval mode, and again after anything in the workspace changed',
     );
 }
@@ -216,47 +195,47 @@ function warnWhenUnconfined(o: AgentOptions): void {
  * A store the host lent (the window's, opened to read without making the folder, so a project gets no
  * empty .patchpilot/ before its first run) still gets its state folder before any command can run.
  */
-function lentStateFolder(o: AgentOptions, settings: PatchPilotSettings): void {
-  const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
+function lentStateFolder(a: AgentInputs, settings: PatchPilotSettings): void {
+  const fromWorkspace = a.config.sources['patchpilot.history.path']?.scope === 'workspace';
   try {
-    prepareStateFolder({ workspace: o.root, path: settings.history.path, allowOutsideWorkspace: !fromWorkspace }, true);
+    prepareStateFolder({ workspace: a.host.root, path: settings.history.path, allowOutsideWorkspace: !fromWorkspace }, true);
   } catch (err) {
-    o.notifier.warn(`the state folder could not be made: ${errorMessage(err)}`);
+    a.host.notifier.warn(`the state folder could not be made: ${errorMessage(err)}`);
   }
 }
 
 /** The history store in the workspace's state folder; without one (it could not open) the agent runs on and says so. */
-async function openAgentHistory(o: AgentOptions, settings: PatchPilotSettings): Promise<HistoryStore | undefined> {
+async function openAgentHistory(a: AgentInputs, settings: PatchPilotSettings): Promise<HistoryStore | undefined> {
   try {
-    const fromWorkspace = o.config.sources['patchpilot.history.path']?.scope === 'workspace';
+    const fromWorkspace = a.config.sources['patchpilot.history.path']?.scope === 'workspace';
     const history = await openHistoryStore({
-      workspace: o.root,
+      workspace: a.host.root,
       path: settings.history.path,
       allowOutsideWorkspace: !fromWorkspace,
       createStateFolder: true,
       retention: retentionOptions(settings.history.retention),
       // A worker: saving a big history (a 100k-row database exports in ~0.3-0.4 s) must not stall the
       // stream and Ctrl-C of a long interactive session (bench:agent, "longest loop block").
-      mode: o.historyMode ?? 'worker',
-      notifier: o.notifier,
+      mode: a.options.historyMode ?? 'worker',
+      notifier: a.host.notifier,
     });
-    for (const w of history.warnings) o.notifier.warn(w.message);
+    for (const w of history.warnings) a.host.notifier.warn(w.message);
     return history;
   } catch (err) {
-    o.notifier.warn(`running without history: ${errorMessage(err)}`);
+    a.host.notifier.warn(`running without history: ${errorMessage(err)}`);
     return undefined;
   }
 }
 
 /** The client for the settings' endpoint (or model program), each setting named with where it came from. */
-function agentModel(o: AgentOptions, settings: PatchPilotSettings): ChatModel {
-  const origin = (key: SettingKey) => describeOrigin(key, o.config.sources[key]);
+function agentModel(a: AgentInputs, settings: PatchPilotSettings): ChatModel {
+  const origin = (key: SettingKey) => describeOrigin(key, a.config.sources[key]);
   // A model program that runs workspace files starts only while they are as the user approved them (approvals/modelProgram.ts).
   const programCheck = (s: PatchPilotSettings) => {
     const preflight = modelProgramPreflight({
-      root: o.root,
-      stateDir: stateDirOf(o.root, s.history.path),
-      userStateDir: o.userStateDir ?? defaultUserStateDir(),
+      root: a.host.root,
+      stateDir: stateDirOf(a.host.root, s.history.path),
+      userStateDir: a.options.userStateDir ?? defaultUserStateDir(),
       line: s.llm.command,
     });
     return preflight ? { preflight } : {};
@@ -266,16 +245,16 @@ function agentModel(o: AgentOptions, settings: PatchPilotSettings): ChatModel {
     provider: settings.llm.provider,
     ...(settings.llm.command ? { command: { line: settings.llm.command, origin: origin('patchpilot.llm.command'), ...programCheck(settings) } } : {}),
     thinkingBudget: settings.llm.thinkingBudget,
-    apiKey: o.config.apiKey,
+    apiKey: a.config.apiKey,
     model: settings.llm.model!,
     fastModel: settings.llm.fastModel,
     origins: {
       baseUrl: origin('patchpilot.llm.baseUrl'),
       model: origin('patchpilot.llm.model'),
       fastModel: origin('patchpilot.llm.fastModel'),
-      ...(o.config.apiKeyOrigin ? { apiKey: o.config.apiKeyOrigin } : {}),
+      ...(a.config.apiKeyOrigin ? { apiKey: a.config.apiKeyOrigin } : {}),
     },
-    ...(o.config.apiKeyHelp ? { apiKeyHelp: o.config.apiKeyHelp } : {}),
+    ...(a.config.apiKeyHelp ? { apiKeyHelp: a.config.apiKeyHelp } : {}),
     contextWindows: settings.llm.contextWindows,
     prices: settings.llm.prices,
   });
@@ -287,22 +266,27 @@ function agentModel(o: AgentOptions, settings: PatchPilotSettings): ChatModel {
  * refusing in restricted mode (session/restricted.ts); the hooks run in that executor, and the
  * checkpoints (none when read-only: nothing to restore) come with them.
  */
-function wireRunners(o: AgentOptions, settings: PatchPilotSettings, safety: AgentSafety) {
+function wireRunners(a: AgentInputs, settings: PatchPilotSettings, safety: AgentSafety) {
   const { guard } = safety;
-  const checkpoints = o.readOnly ? undefined : createCheckpointer(o.root, settings, safety.ignore, safety.feed);
-  const fs = o.fs?.(o.root) ?? new NodeWorkspaceFs(o.root);
-  const exec = workspaceExecutor(o.root, settings, guard, safety.readOnlyPaths);
-  const runners = hostTestCommands(o.root, settings, o, { exec, guard, testGuard: safety.testGuard, workspaceTrusted: o.config.trusted !== false });
-  const host = restrictedWhen(o.readOnly, { fs, patches: o.patches?.(o.root) ?? new PatchManager({ root: o.root, fs }), exec, ...runners });
+  const checkpoints = a.options.readOnly ? undefined : createCheckpointer(a.host.root, settings, safety.ignore, safety.feed);
+  const fs = a.host.fs(a.host.root);
+  const exec = workspaceExecutor(a.host.root, settings, guard, safety.readOnlyPaths);
+  const runners = hostTestCommands(a.host.root, settings, a.host, { exec, guard, testGuard: safety.testGuard, workspaceTrusted: a.config.trusted !== false });
+  const acting = restrictedWhen(a.options.readOnly, {
+    fs,
+    patches: a.host.patches?.(a.host.root) ?? new PatchManager({ root: a.host.root, fs }),
+    exec,
+    ...runners,
+  });
   // Hook commands go the way of run_command's: the same policy and the same sandboxed executor.
   const hooks = createHookRunner({
-    root: o.root,
+    root: a.host.root,
     settings,
     policy: safety.commandPolicy,
-    exec: host.exec,
-    userStateDir: o.userStateDir,
-    approveHint: o.hooksApproveHint,
-    notifier: o.notifier,
+    exec: acting.exec,
+    userStateDir: a.options.userStateDir,
+    approveHint: a.host.hooksApproveHint,
+    notifier: a.host.notifier,
   });
-  return { checkpoints, hooks, ...host };
+  return { checkpoints, hooks, ...acting };
 }

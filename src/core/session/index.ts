@@ -1,5 +1,5 @@
 export { ChatSession, type ChatSessionOptions, type GoalRunner, type SendResult } from './chatSession';
-export { createAgent, type AgentOptions, type Agent, type TaskRunnerFactory } from './agent';
+export { createAgent, type AgentOptions, type Agent } from './agent';
 export { createUserTestCommands } from './testCommands';
 export { AgentSlot } from './agentSlot';
 export { listConversations, type ConversationSummary } from './conversations';

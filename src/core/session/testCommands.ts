@@ -6,29 +6,16 @@
  * or the host's task runner (tools/testCommandRunner.ts).
  */
 import type { PatchPilotSettings } from '../config';
-import type { CommandExecutor, TaskRunner, TestCommandRunner, TestOutputView } from '../ports';
+import type { CommandExecutor, Host, TaskRunner, TestCommandRunner } from '../ports';
 import { createIgnoreFilter, type IgnoreFilter, type ProtectedGlob } from '../policy/path';
-import type { GuardOptions } from '../sandbox/protectedGuard';
 import type { GuardBaseline } from '../sandbox/guardBaseline';
 import { createCommandExecutor, createCommandGuard } from '../tools/policyAdapters';
 import { createTestCommandRunner, type TestCommandRunnerParts } from '../tools/testCommandRunner';
 import { mcpProtectedGlobs } from '../mcp';
 import { hookProtectedGlobs, modelProgramProtectedGlobs } from '../approvals';
 
-/** The host's test runner (a child process group in the CLI, a task terminal in VS Code), given the same guard as run_command. */
-export type TaskRunnerFactory = (o: {
-  root: string;
-  envAllow: readonly string[];
-  homeAllow: readonly string[];
-  allowUnixSockets: readonly string[];
-  guard: Omit<GuardOptions, 'keepBytes'>;
-}) => TaskRunner;
-
 /** What a host lends for running test commands: its task runner, and where a sandboxed run shows its output (VS Code's task terminals). */
-export interface TestCommandHost {
-  tasks: TaskRunnerFactory;
-  testOutput?: TestOutputView;
-}
+export type TestCommandHost = Pick<Host, 'tasks' | 'testOutput'>;
 
 /** The workspace files a launch the user approved names (MCP servers, hooks, the model program): protected while configured (policy/launch). */
 export function launchProtectedGlobs(root: string, settings: PatchPilotSettings): ProtectedGlob[] {

@@ -1,6 +1,7 @@
 import type { PolicyDecision } from '../policy/types';
 import { createPathPolicy } from './policyAdapters';
-import { ToolError, type PathAccess, type PathPolicy, type ToolContext } from './types';
+import { ToolError, type ToolContext } from './types';
+import type { PathAccess, PathPolicy } from '../ports';
 
 export interface ResolvedPath {
   /** Real absolute path to use for I/O (what the policy checked). */

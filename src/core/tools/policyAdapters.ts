@@ -4,7 +4,7 @@ import type { IgnoreFilter } from '../policy/path/ignoreFilter';
 import type { PatchPilotSettings } from '../config/settings';
 import { probeSandbox, runCommand, describeProtectedChanges, type RunCommandOptions } from '../sandbox';
 import { createSecretInodeCheck } from '../sandbox/secretInodes';
-import type { CommandExecutor, PathPolicy } from './types';
+import type { CommandExecutor, PathPolicy } from '../ports';
 
 /** The path policy (checkPath: confinement, denyPaths, .patchpilotignore, protected paths) as the tools' port. */
 export function createPathPolicy(root: string, settings: PathPolicySettings, isIgnored: (rel: string, isDir?: boolean) => boolean): PathPolicy {

@@ -8,9 +8,6 @@ import type { SkillCatalog } from '../context/skills/skillCatalog';
 import type { CheckpointScope } from '../checkpoint/types';
 import type { UnansweredTestCommand } from './detectedTests';
 
-// Host-facing interfaces now live in src/core/ports; re-exported here so existing imports keep working.
-export type { PathAccess, PathPolicy, CommandPolicy, CommandExecution, CommandExecutor, PatchEngine, WebFetcher, HistorySearch } from '../ports';
-
 /** What a tool gives back to the model. `output` is the text the model reads; errors are outputs too. */
 export interface ToolResult<Data extends object = Record<string, unknown>> {
   ok: boolean;

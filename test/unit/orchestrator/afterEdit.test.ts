@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { BUGGY, FIX, TEST_CMD, call, runScripted } from './harness';
-import type { RunHistory } from '../../../src/core/orchestrator';
+import type { RunHistory } from '../../../src/core/ports';
 
 describe('after an applied edit', () => {
   test('autoCommit commits exactly the patched file, and the failing tests reach the model in the same result, against the baseline', async () => {

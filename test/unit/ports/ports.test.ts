@@ -9,19 +9,18 @@ import { PatchManager } from '../../../src/core/patch';
 import { NodeWorkspaceFs } from '../../../src/core/workspace';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
-import type { ChatModel, RunHistory } from '../../../src/core/orchestrator/types';
-import type { CommandExecutor, PathPolicy, PatchEngine } from '../../../src/core/tools/types';
+import type { ChatModel, CommandExecutor, PathPolicy, PatchEngine, RunHistory } from '../../../src/core/ports';
 import { FakeWorkspaceFs } from '../../support/fakes';
 import { ScriptedApprover, makeContext, tempWorkspace } from '../tools/helpers';
 
 const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n`;
 
 describe('ports in one place', () => {
-  test('src/core/ports exports the runtime parts; the old paths still re-export the moved types', () => {
+  test('src/core/ports exports the runtime parts and the host-facing types (no other path re-exports them)', () => {
     assert.equal(typeof ports.systemClock.now(), 'number');
     assert.equal(typeof ports.WorkspacePathError, 'function');
     assert.equal(typeof toolTypes.ToolError, 'function');
-    // Type-level: these compile only while the re-exports exist (npm run typecheck).
+    // Type-level: these compile only while src/core/ports declares them (npm run typecheck).
     const t: [ChatModel?, RunHistory?, CommandExecutor?, PathPolicy?, PatchEngine?] = [];
     assert.equal(t.length, 0);
   });

@@ -9,6 +9,7 @@ import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/con
 import type { ResolvedConfig } from '../../../src/core/config';
 import type { PatchEngine, TaskRunner, WorkspaceFs } from '../../../src/core/ports';
 import { createAgent } from '../../../src/core/session';
+import { fakeHost } from '../../support/fakes';
 import { tempWorkspace } from '../tools/helpers';
 
 const PATCH = '--- a/a.txt\n+++ b/a.txt\n@@ -1 +1 @@\n-one\n+two\n';
@@ -35,19 +36,8 @@ async function wire(readOnly: boolean) {
   const tasks: TaskRunner = {
     run: async () => (calls.push('task'), { exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }),
   };
-  const warnings: string[] = [];
-  const wired = await createAgent({
-    root: ws.root,
-    config,
-    approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },
-    notifier: { info: () => undefined, warn: (m) => warnings.push(m), error: () => undefined },
-    onEvent: () => undefined,
-    tasks: () => tasks,
-    patches: () => engine,
-    fs: () => fs,
-    readOnly,
-    historyMode: 'in-process',
-  });
+  const host = fakeHost(ws.root, { tasks: () => tasks, patches: () => engine, fs: () => fs });
+  const wired = await createAgent(host, config, { readOnly, historyMode: 'in-process' });
   return {
     deps: wired.deps,
     calls,
@@ -105,16 +95,8 @@ test('a history the host opened only to read gets its state folder when the agen
   const lent = await openHistoryStore({ workspace: ws.root, mode: 'in-process', exitHook: false });
   try {
     assert.equal(existsSync(path.join(ws.root, '.patchpilot')), false);
-    await createAgent({
-      root: ws.root,
-      config,
-      history: lent,
-      approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },
-      notifier: { info: () => undefined, warn: () => undefined, error: () => undefined },
-      onEvent: () => undefined,
-      tasks: () => ({ run: async () => assert.fail('no command runs here') }),
-      readOnly: false,
-    });
+    const host = fakeHost(ws.root, { history: async () => lent, tasks: () => ({ run: async () => assert.fail('no command runs here') }) });
+    await createAgent(host, config, { readOnly: false });
     assert.ok(lstatSync(path.join(ws.root, '.patchpilot')).isDirectory());
   } finally {
     await lent.close();

@@ -8,6 +8,7 @@ import type { ResolvedConfig } from '../../../src/core/config';
 import { MutableDisposable } from '../../../src/core/base';
 import { AgentSlot, createAgent, type Agent } from '../../../src/core/session';
 import { tempWorkspace } from '../tools/helpers';
+import { fakeHost } from '../../support/fakes';
 
 function configWith(maxSteps: number): ResolvedConfig {
   const settings = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;
@@ -23,15 +24,7 @@ function slotOn(root: string) {
   const disposed: Agent[] = [];
   const slot = new AgentSlot<ResolvedConfig>(
     async (config) => {
-      const agent = await createAgent({
-        root,
-        config,
-        approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },
-        notifier: { info: () => undefined, warn: () => undefined, error: () => undefined },
-        onEvent: () => undefined,
-        tasks: () => ({ run: async () => ({ exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }) }),
-        historyMode: 'in-process',
-      });
+      const agent = await createAgent(fakeHost(root), config, { historyMode: 'in-process' });
       const dispose = agent.dispose;
       agent.dispose = () => (disposed.push(agent), dispose());
       made.push(agent);

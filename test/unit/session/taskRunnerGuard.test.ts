@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readHostConfig } from '../../../src/host/vscode/config/settingsReader';
-import { createAgent, type TaskRunnerFactory } from '../../../src/core/session';
+import { createAgent } from '../../../src/core/session';
+import type { TaskRunnerFactory } from '../../../src/core/ports';
+import { fakeHost } from '../../support/fakes';
 import type { TaskRunner } from '../../../src/core/ports';
 import { fakeConfiguration } from '../../support/fakeConfiguration';
 import { tempWorkspace } from '../tools/helpers';
@@ -27,15 +29,7 @@ async function factoryArgs(trusted: boolean) {
   });
   let received: Parameters<TaskRunnerFactory>[0] | undefined;
   const tasks: TaskRunner = { run: async () => ({ exitCode: 0, output: '', truncated: false, durationMs: 0, timedOut: false, cancelled: false }) };
-  const wired = await createAgent({
-    root: ws.root,
-    config,
-    approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },
-    notifier: { info: () => undefined, warn: () => undefined, error: () => undefined },
-    onEvent: () => undefined,
-    tasks: (o) => ((received = o), tasks),
-    historyMode: 'in-process',
-  });
+  const wired = await createAgent(fakeHost(ws.root, { tasks: (o) => ((received = o), tasks) }), config, { historyMode: 'in-process' });
   await wired.dispose();
   ws.cleanup();
   assert.ok(received, 'the host was asked for a test runner');

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
 import type { ResolvedConfig } from '../../../src/core/config';
 import { parseMcpServers } from '../../../src/core/config/mcpServers';
-import { createAgent, createUserTestCommands, type TaskRunnerFactory } from '../../../src/core/session';
+import { createAgent, createUserTestCommands } from '../../../src/core/session';
+import type { TaskRunnerFactory } from '../../../src/core/ports';
+import { fakeHost } from '../../support/fakes';
 import { createCommandExecutor, createCommandGuard } from '../../../src/core/tools';
 import { createTestCommandRunner } from '../../../src/core/tools/testCommandRunner';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
@@ -43,15 +45,7 @@ test("the user's Run Tests and the agent's run go through the same runner: the s
       const request = { command: TAMPER, cwd: ws.root, timeoutMs: 20_000, signal: new AbortController().signal };
       if (who === 'agent') {
         const config: ResolvedConfig = { settings, sources: {}, values: {}, ignored: [], warnings: [] };
-        const agent = await createAgent({
-          root: ws.root,
-          config,
-          approver: { approvePatch: async () => ({ acceptedHunks: [] }), approveAction: async () => ({ approved: false }) },
-          notifier: { info: () => undefined, warn: () => undefined, error: () => undefined },
-          onEvent: () => undefined,
-          tasks: nodeTasks,
-          historyMode: 'in-process',
-        });
+        const agent = await createAgent(fakeHost(ws.root, { tasks: nodeTasks }), config, { historyMode: 'in-process' });
         try {
           const r = await agent.deps.testCommands!.run(request);
           results[who] = { exitCode: r.exitCode, script: readFileSync(path.join(ws.root, 'tools/server.js'), 'utf8') };

@@ -7,15 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { DEFAULT_SETTINGS, type ApprovalMode, type PatchPilotSettings } from '../../../src/core/config/settings';
 import { IgnoreRules } from '../../../src/core/git/ignoreRules';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
-import type {
-  ActionApprovalRequest,
-  ActionApprovalAnswer,
-  Approver,
-  PatchApprovalAnswer,
-  PatchApprovalRequest,
-  TaskRunner,
-  TestCommandRunner,
-} from '../../../src/core/ports';
+import type { Approver, TaskRunner, TestCommandRunner } from '../../../src/core/ports';
+import { ScriptedApprover } from '../../support/fakes';
 import type { ToolContext, ToolEvent } from '../../../src/core/tools/types';
 import { createTestCommandRunner, type TestCommandRunnerParts } from '../../../src/core/tools/testCommandRunner';
 import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
@@ -38,24 +31,8 @@ export function gitInit(root: string): void {
   git('commit', '-q', '-m', 'initial', '--allow-empty');
 }
 
-export class ScriptedApprover implements Approver {
-  readonly patchRequests: PatchApprovalRequest[] = [];
-  readonly actionRequests: ActionApprovalRequest[] = [];
-  constructor(
-    private readonly answers: {
-      patch?: (r: PatchApprovalRequest) => PatchApprovalAnswer;
-      action?: (r: ActionApprovalRequest) => ActionApprovalAnswer;
-    } = {},
-  ) {}
-  async approvePatch(request: PatchApprovalRequest): Promise<PatchApprovalAnswer> {
-    this.patchRequests.push(request);
-    return this.answers.patch?.(request) ?? { acceptedHunks: [] };
-  }
-  async approveAction(request: ActionApprovalRequest): Promise<ActionApprovalAnswer> {
-    this.actionRequests.push(request);
-    return this.answers.action?.(request) ?? { approved: false };
-  }
-}
+// The approver fake lives with the other ports' fakes; the tool tests name it from here as they always did.
+export { ScriptedApprover };
 
 export function settingsWith(patch: { tests?: Partial<PatchPilotSettings['tests']> } = {}): PatchPilotSettings {
   const s = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;

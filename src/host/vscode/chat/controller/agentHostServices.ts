@@ -1,8 +1,11 @@
 import type * as vscode from 'vscode';
 import type { HistoryStore } from '../../../../core/history';
-import type { ChatModel, DiffPreview, PatchEngine, TestOutputView, WorkspaceFs } from '../../../../core/ports';
+import type { ChatModel, DiffPreview, Host, PatchEngine, TaskRunnerFactory, TestOutputView, WorkspaceFs } from '../../../../core/ports';
 import type { PatchPilotSettings } from '../../../../core/config';
-import type { TaskRunnerFactory } from '../../../../core/session';
+import { testOfferButtons } from '../../../../core/testRuns';
+import type { UnansweredTestCommand } from '../../../../core/tools';
+import { NodeWorkspaceFs } from '../../../../core/workspace';
+import { VsCodeDiagnostics } from '../../workspace/vsCodeDiagnostics';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ReviewWithControls } from '../approvals/reviewCard';
 import type { UnfocusedApprovalPorts } from '../approvals/unfocusedApprovalLogic';
@@ -38,4 +41,33 @@ export interface AgentHostServices {
   restores?: CheckpointRestores;
   /** Every agent event also goes to telemetry (patchpilot.telemetry.*, off by default). */
   telemetry?: { onEvent(e: AgentEvent): void };
+}
+
+/** What the chat itself lends the agent of one workspace folder: its approver, notifier and event sink, the bundled skills. */
+export type ChatHostParts = Pick<Host, 'root' | 'approver' | 'notifier' | 'onEvent' | 'bundledSkillsDir'>;
+
+/** VS Code's Host: the services the extension lends, with the chat's parts, for one workspace folder. */
+export function vsCodeHost(services: AgentHostServices, chat: ChatHostParts): Host {
+  const { review, patches } = services;
+  return {
+    ...chat,
+    tasks: services.tasks,
+    testOutput: services.testOutput,
+    // The extension lends its WorkspaceEdit files; a host made without them (in-host tests) reads and writes on disk.
+    fs: services.fs ?? ((root) => new NodeWorkspaceFs(root)),
+    ...(patches ? { patches: (root: string) => patches(root, review) } : {}),
+    ...(services.chatModel ? { model: services.chatModel } : {}),
+    ...(services.history ? { history: services.history } : {}),
+    // The Problems view: new errors and warnings in the files an edit touched go back with it.
+    diagnostics: new VsCodeDiagnostics(chat.root),
+    // run_tests runs the offered command while the offer waits (the after-edit runs wait for the answer).
+    detectedTests: () => unansweredTestCommand(services.testsOffer?.()),
+  };
+}
+
+/** The offer waiting for an answer, with how to keep its command (the model's run_tests result says so). */
+function unansweredTestCommand(offered: { command: string; source: string } | undefined): UnansweredTestCommand | undefined {
+  if (!offered) return undefined;
+  const [use] = testOfferButtons(offered);
+  return { ...offered, keep: `"${use}" in the chat's banner or the notification, or the setting patchpilot.tests.commands` };
 }

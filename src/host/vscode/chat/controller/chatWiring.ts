@@ -5,16 +5,13 @@ import type { Elicitor, Notifier } from '../../../../core/ports';
 import type { OrchestratorDeps } from '../../../../core/orchestrator';
 import { AgentSlot, createAgent, type Agent } from '../../../../core/session';
 import { createMcpManager } from '../../../../core/session';
-import { testOfferButtons } from '../../../../core/testRuns';
-import type { UnansweredTestCommand } from '../../../../core/tools';
 import { isPromptCommand, type McpManager } from '../../../../core/mcp';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ChatStatus } from '../../../../protocol/chat';
 import type { HostConfig, LoadedConfig } from '../../config/hostConfig';
 import { VsCodeSecretStore } from '../../config/secretStore';
 import { MCP_LOGIN_HINT } from '../../commands/mcpLogin';
-import { VsCodeDiagnostics } from '../../workspace/vsCodeDiagnostics';
-import type { AgentHostServices } from './agentHostServices';
+import { vsCodeHost, type AgentHostServices } from './agentHostServices';
 import { VsCodeElicitor } from '../approvals/mcpElicitor';
 import { attachInChat, expandPromptInChat, resourceMentionViews, slashCommands } from './mcpPrompt';
 import type { VsCodeApprover } from '../approvals/vscodeApprover';
@@ -89,30 +86,15 @@ export class ChatWiring implements vscode.Disposable {
     const { context, services } = this.o;
     const userStateDir = context.globalStorageUri.fsPath;
     const mcp = this.mcpServers(folder.uri.fsPath, loaded.config.settings, userStateDir);
-    const history = await services.history?.();
-    const model = services.chatModel?.(loaded.config.settings);
-    return createAgent({
-      history,
+    const host = vsCodeHost(services, {
       root: folder.uri.fsPath,
-      config: loaded.config,
       approver: this.o.approver,
       notifier: this.o.notifier,
       onEvent: this.o.onEvent,
-      tasks: services.tasks,
-      testOutput: services.testOutput,
-      patches: services.patches ? (root) => services.patches!(root, services.review) : undefined,
-      fs: services.fs,
-      readOnly: !loaded.trusted,
-      mcp,
-      userStateDir,
       // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
       bundledSkillsDir: path.join(context.extensionPath, 'skills'),
-      model: await model,
-      // The Problems view: new errors and warnings in the files an edit touched go back with it.
-      diagnostics: new VsCodeDiagnostics(folder.uri.fsPath),
-      // run_tests runs the offered command while the offer waits (the after-edit runs wait for the answer).
-      detectedTests: () => unansweredTestCommand(services.testsOffer?.()),
     });
+    return createAgent(host, loaded.config, { readOnly: !loaded.trusted, userStateDir, mcp });
   }
 
   private mcpServers(root: string, settings: Parameters<typeof createMcpManager>[0]['settings'], userStateDir: string): McpManager {
@@ -136,11 +118,4 @@ export class ChatWiring implements vscode.Disposable {
 function agentKey(loaded: LoadedConfig): string {
   const { settings, trusted, apiKey, webSearchKey } = loaded.config;
   return JSON.stringify([settings, trusted, loaded.trusted, loaded.demo, apiKey, webSearchKey]);
-}
-
-/** The offer waiting for an answer, with how to keep its command (the model's run_tests result says so). */
-function unansweredTestCommand(offered: { command: string; source: string } | undefined): UnansweredTestCommand | undefined {
-  if (!offered) return undefined;
-  const [use] = testOfferButtons(offered);
-  return { ...offered, keep: `"${use}" in the chat's banner or the notification, or the setting patchpilot.tests.commands` };
 }

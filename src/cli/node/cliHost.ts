@@ -1,30 +1,25 @@
-import type { ResolvedConfig } from '../../core/config';
-import type { Approver, Elicitor, Notifier } from '../../core/ports';
-import { createAgent, type Agent } from '../../core/session';
+import type { Elicitor, Host } from '../../core/ports';
 import { findBundledSkillsDir } from '../../core/context';
-import type { AgentEvent } from '../../protocol/agentEvents';
+import { NodeWorkspaceFs } from '../../core/workspace';
 import { NodeTaskRunner } from './nodeTaskRunner';
 
-export interface AgentHostOptions {
-  root: string;
-  config: ResolvedConfig;
-  approver: Approver;
-  notifier: Notifier;
+/** What a CLI command lends its agent: its approver and notifier, where the events go, who answers MCP servers' questions. */
+export type CliHostParts = Pick<Host, 'root' | 'approver' | 'notifier' | 'onEvent'> & {
   /** Answers MCP servers' elicitation requests (the terminal, or a declining one headless). */
-  mcpElicitor: Elicitor;
-  onEvent(e: AgentEvent): void;
-}
+  elicitor: Elicitor;
+};
 
-/** The CLI's wiring: the shared core wiring (core/session/agent.ts) with the Node test runner. */
-export function createAgentDeps(o: AgentHostOptions): Promise<Agent> {
-  // The package's skills/ folder: next to dist/ in the built CLI, up from src/ under tsx.
-  return createAgent({
-    ...o,
+/** The CLI's Host: the files on disk (confined, atomic), test commands in a child process group, the bundled skills next to the bundle. */
+export function cliHost(parts: CliHostParts): Host {
+  return {
+    ...parts,
     tasks: ({ envAllow, guard }) => new NodeTaskRunner({ envAllow, guard }),
+    fs: (root) => new NodeWorkspaceFs(root),
     mcpApproveHint: MCP_APPROVE_HINT,
     hooksApproveHint: HOOKS_APPROVE_HINT,
+    // The package's skills/ folder: next to dist/ in the built CLI, up from src/ under tsx.
     bundledSkillsDir: findBundledSkillsDir(__dirname),
-  });
+  };
 }
 
 /** How a CLI user approves the workspace's hooks when no terminal can ask (CI): ahead of the run. */

@@ -44,8 +44,13 @@ describe('run_command beside the baseline, and as a test run (built CLI)', { ski
           '--json',
         ]);
         assert.deepEqual(server.mismatches, []);
-        assert.equal(r.code, 0, r.stderr);
         const ev = events(r.stdout);
+        // On a failure, what the run said at its end and each tool's result head: the stderr alone told nothing.
+        const told = ev
+          .filter((e) => e.type === 'run/finished' || e.type === 'tool/finished' || e.type === 'error')
+          .map((e) => JSON.stringify(e).slice(0, 400))
+          .join('\n');
+        assert.equal(r.code, 0, `${r.stderr}\n${told}`);
         const index = (match: (e: (typeof ev)[number]) => boolean) => ev.findIndex(match);
         const baselineEnd = index((e) => e.type === 'test/finished');
         const logDone = index((e) => e.type === 'tool/finished' && e.callId === 'log');

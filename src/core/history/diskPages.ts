@@ -182,11 +182,14 @@ function pathOf(ptr: number): string {
   return p.startsWith('/') ? p : `/${p}`;
 }
 
+type PassOn = (name: string, args: unknown[]) => unknown;
+type OnFd = (name: string, ours: (f: OpenFd, ...rest: never[]) => number) => Fn;
+
 /** The wrapped calls: each serves our descriptors and paths, and passes everything else on unchanged. */
 function wrappers(orig: Record<string, Fn>): Record<string, Fn> {
-  const call = (name: string, args: unknown[]) => (orig[name] as (...a: unknown[]) => unknown)(...args);
-  const onFd =
-    (name: string, ours: (f: OpenFd, ...rest: never[]) => number) =>
+  const call: PassOn = (name, args) => (orig[name] as (...a: unknown[]) => unknown)(...args);
+  const onFd: OnFd =
+    (name, ours) =>
     (fd: number, ...rest: unknown[]) => {
       const open = fds.get(fd);
       if (!open) return call(name, [fd, ...rest]);
@@ -207,26 +210,40 @@ function wrappers(orig: Record<string, Fn>): Record<string, Fn> {
     };
   const S = SYSCALLS;
   return {
-    [S.openat]: (dirfd: number, pathPtr: number, flags: number, varargs: number) => {
-      const name = pathOf(pathPtr);
-      const file = byPath.get(name) ?? (pending && /^\/dbfile_\d+$/.test(name) ? pending : undefined);
-      if (!file) return call(S.openat, [dirfd, pathPtr, flags, varargs]);
-      if (file === pending) {
-        // sql.js unlinks its file name at close: an empty placeholder in its file system keeps that working.
-        const placeholder = call(S.openat, [dirfd, pathPtr, flags, varargs]) as number;
-        if (placeholder >= 0) call(S.close, [placeholder]);
-        pending = undefined;
-        byPath.set(name, file);
-      }
-      const fd = nextFd++;
-      file.refs++;
-      fds.set(fd, { file, pos: 0 });
-      return fd;
-    },
+    [S.openat]: openAt(call),
     [S.fstat]: onFd(S.fstat, (f, buf: number) => (writeStat(buf, f.file), 0)),
     [S.stat]: statByPath(S.stat, 0, 1),
     [S.lstat]: statByPath(S.lstat, 0, 1),
     [S.fstatat]: statByPath(S.fstatat, 1, 2),
+    ...fileIo(onFd),
+  };
+}
+
+/** open(): our database file (or the one sql.js is about to open) gets a descriptor of ours. */
+function openAt(call: PassOn): Fn {
+  const S = SYSCALLS;
+  return (dirfd: number, pathPtr: number, flags: number, varargs: number) => {
+    const name = pathOf(pathPtr);
+    const file = byPath.get(name) ?? (pending && /^\/dbfile_\d+$/.test(name) ? pending : undefined);
+    if (!file) return call(S.openat, [dirfd, pathPtr, flags, varargs]);
+    if (file === pending) {
+      // sql.js unlinks its file name at close: an empty placeholder in its file system keeps that working.
+      const placeholder = call(S.openat, [dirfd, pathPtr, flags, varargs]) as number;
+      if (placeholder >= 0) call(S.close, [placeholder]);
+      pending = undefined;
+      byPath.set(name, file);
+    }
+    const fd = nextFd++;
+    file.refs++;
+    fds.set(fd, { file, pos: 0 });
+    return fd;
+  };
+}
+
+/** The calls on an open descriptor of ours: reads from the file's pages, writes kept in memory. */
+function fileIo(onFd: OnFd): Record<string, Fn> {
+  const S = SYSCALLS;
+  return {
     [S.fcntl]: onFd(S.fcntl, (_f, cmd: number, varargs: number) => {
       if (cmd === 3) return 2; // F_GETFL: O_RDWR
       if (cmd === 12) dv().setInt16(dv().getUint32(varargs, true), 2, true); // F_GETLK: unlocked (our FileLock guards writers)

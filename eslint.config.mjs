@@ -196,13 +196,31 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [VSCODE, CORE_ENTRY_ONLY, { regex: '^(\\.\\./)+host(/|$)', message: 'The CLI does not use the VS Code host.' }] },
+        // The CLI builds on the Node host's adapters (src/host/node), never on the VS Code host.
+        { patterns: [VSCODE, CORE_ENTRY_ONLY, { regex: '^(\\.\\./)+host/vscode(/|$)', message: 'The CLI does not use the VS Code host.' }] },
       ],
     },
   },
   {
     files: ['src/host/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [NO_CLI_FROM_HOST, CORE_ENTRY_ONLY] }] },
+  },
+  {
+    // The Node host's adapters serve the CLI and plain-Node callers: no vscode, no VS Code host.
+    files: ['src/host/node/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            NO_CLI_FROM_HOST,
+            CORE_ENTRY_ONLY,
+            { ...VSCODE, message: 'src/host/node runs without VS Code: no vscode here.' },
+            { regex: '^(\\.\\./)+vscode(/|$)', message: 'src/host/node does not use the VS Code host.' },
+          ],
+        },
+      ],
+    },
   },
   {
     // The host's logic files stay free of vscode so plain-Node unit tests run them.

@@ -15,7 +15,7 @@ import { ModelClient } from '../../src/core/llm';
 import { estimateTokens } from '../../src/core/llm/contextWindows';
 import { Orchestrator } from '../../src/core/orchestrator';
 import { createToolRegistry } from '../../src/core/tools';
-import { NodeWorkspaceFs } from '../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../src/host/node/nodeWorkspaceFs';
 import { NodeTaskRunner } from '../../src/cli/node/nodeTaskRunner';
 import { cachePrefixReuse } from '../../test/support/cachePrefix';
 import { ScriptedModelServer, type Script, type ScriptedTurn } from '../../test/support/scriptedModel';

@@ -26,7 +26,7 @@ import { ModelClient } from '../../src/core/llm';
 import { Orchestrator } from '../../src/core/orchestrator';
 import type { ChatModel } from '../../src/core/ports';
 import { createToolRegistry } from '../../src/core/tools';
-import { NodeWorkspaceFs } from '../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../src/host/node/nodeWorkspaceFs';
 import type { ToolRegistry } from '../../src/core/tools/registry';
 import { NodeTaskRunner } from '../../src/cli/node/nodeTaskRunner';
 import { ScriptedModelServer, type ScriptedTurn } from '../../test/support/scriptedModel';

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { errorMessage } from '../../core/base';
 import { PatchManager } from '../../core/patch';
-import { NodeWorkspaceFs } from '../../core/workspace';
+import { NodeWorkspaceFs } from '../../host/node/nodeWorkspaceFs';
 import { planPatch } from '../../core/patch';
 import { proposedDiff } from '../../core/patch';
 import type { ApplyResult, FileResult } from '../../core/patch';

@@ -1,6 +1,6 @@
 import type { Elicitor, Host } from '../../core/ports';
 import { findBundledSkillsDir } from '../../core/context';
-import { NodeWorkspaceFs } from '../../core/workspace';
+import { NodeWorkspaceFs } from '../../host/node/nodeWorkspaceFs';
 import { NodeTaskRunner } from './nodeTaskRunner';
 
 /** What a CLI command lends its agent: its approver and notifier, where the events go, who answers MCP servers' questions. */

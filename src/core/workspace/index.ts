@@ -1,2 +1,1 @@
-export { NodeWorkspaceFs, toWorkspaceRelative } from './nodeWorkspaceFs';
 export { exampleGoals } from './exampleGoals';

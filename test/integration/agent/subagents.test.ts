@@ -9,7 +9,7 @@ import { openHistoryStore } from '../../../src/core/history';
 import { ModelClient } from '../../../src/core/llm';
 import { Orchestrator, type RunOutcome } from '../../../src/core/orchestrator';
 import { PatchManager } from '../../../src/core/patch';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { createToolRegistry } from '../../../src/core/tools';
 import { spawnSubagentTool } from '../../../src/core/tools/spawnSubagent';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';

@@ -14,7 +14,7 @@ import { ModelClient } from '../../../src/core/llm';
 import { estimateTokens } from '../../../src/core/llm/contextWindows';
 import { Orchestrator, type RunOutcome } from '../../../src/core/orchestrator';
 import { createToolRegistry } from '../../../src/core/tools';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { cachePrefixReuse } from '../../support/cachePrefix';

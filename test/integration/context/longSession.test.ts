@@ -13,7 +13,7 @@ import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/con
 import { openHistoryStore } from '../../../src/core/history';
 import { ModelClient } from '../../../src/core/llm';
 import { PatchManager } from '../../../src/core/patch';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { createToolRegistry } from '../../../src/core/tools';
 import { ChatSession } from '../../../src/core/session';
 import { TokenCalibration } from '../../../src/core/context/tokenCounter';

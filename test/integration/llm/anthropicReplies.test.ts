@@ -14,7 +14,7 @@ import { CUT_CALL_PROBLEM } from '../../../src/core/llm/cutReply';
 import { ModelApiError, type ModelMessage } from '../../../src/core/llm';
 import { Orchestrator, type RunOutcome } from '../../../src/core/orchestrator';
 import { createToolRegistry } from '../../../src/core/tools';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import { AnthropicServer, reply, type AnthropicAnswer } from '../../support/anthropicServer';

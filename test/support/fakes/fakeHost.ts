@@ -3,7 +3,7 @@
 // real files (NodeWorkspaceFs, as the CLI). Any part can be replaced by the test.
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import type { Host } from '../../../src/core/ports';
-import { NodeWorkspaceFs } from '../../../src/core/workspace';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { FakeNotifier } from './fakeNotifier';
 import { FakeTaskRunner } from './fakeTaskRunner';
 import { ScriptedApprover } from './scriptedApprover';

@@ -33,6 +33,12 @@ const cases: [file: string, code: string, refused: boolean][] = [
   ['webview-ui/chat/x.ts', "import type { ChatMessage } from '../../src/protocol/chat';", false],
   ['src/host/vscode/chat/x.ts', "import { ExitCode } from '../../../cli/io';", true],
   ['src/cli/node/x.ts', "import { log } from '../../host/vscode/log';", true],
+  // The Node host's adapters: the CLI builds on them; they never reach VS Code.
+  ['src/cli/node/x.ts', "import { NodeWorkspaceFs } from '../../host/node/nodeWorkspaceFs';", false],
+  ['src/host/node/x.ts', "import * as vscode from 'vscode';", true],
+  ['src/host/node/x.ts', "import { log } from '../vscode/log';", true],
+  ['src/host/node/x.ts', "import { commitConfined } from '../../core/policy/path/confinedCommit';", true],
+  ['src/host/node/x.ts', "import { commitConfined } from '../../core/policy';", false],
   ['src/host/vscode/diff/fooLogic.ts', "import * as vscode from 'vscode';", true],
   ['src/host/vscode/diff/foo.ts', "import * as vscode from 'vscode';", false],
   // The hosts see a core folder only through its entry.

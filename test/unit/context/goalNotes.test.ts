@@ -13,7 +13,7 @@ import { ModelClient } from '../../../src/core/llm';
 import type { ModelMessage } from '../../../src/core/llm/types';
 import { Orchestrator, type RunOutcome } from '../../../src/core/orchestrator';
 import { createToolRegistry } from '../../../src/core/tools';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import { CLAIM_MARK } from '../../../src/core/context/untrustedNotes';
 import { ScriptedModelServer } from '../../support/scriptedModel';

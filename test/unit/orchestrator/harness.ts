@@ -4,7 +4,7 @@ import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/con
 import { openHistoryStore, type HistoryStore } from '../../../src/core/history';
 import { ModelClient, type ModelClientConfig } from '../../../src/core/llm';
 import { PatchManager } from '../../../src/core/patch';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { Orchestrator, type OrchestratorDeps, type RunOutcome } from '../../../src/core/orchestrator';
 import { createToolRegistry } from '../../../src/core/tools';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';

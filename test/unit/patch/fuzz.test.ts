@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { applyPatchToTexts, PatchManager } from '../../../src/core/patch';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { seededRandom } from '../../support/seededRandom';
 
 const FILES: Record<string, string> = {

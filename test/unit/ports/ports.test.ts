@@ -6,7 +6,7 @@ import path from 'node:path';
 import * as ports from '../../../src/core/ports';
 import * as toolTypes from '../../../src/core/tools/types';
 import { PatchManager } from '../../../src/core/patch';
-import { NodeWorkspaceFs } from '../../../src/core/workspace';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import type { ChatModel, CommandExecutor, PathPolicy, PatchEngine, RunHistory } from '../../../src/core/ports';

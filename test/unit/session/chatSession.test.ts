@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { DEFAULT_SETTINGS, type PatchPilotSettings } from '../../../src/core/config/settings';
 import { ModelClient } from '../../../src/core/llm';
 import { PatchManager } from '../../../src/core/patch';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import type { OrchestratorDeps } from '../../../src/core/orchestrator';
 import { ChatSession } from '../../../src/core/session';
 import { createToolRegistry } from '../../../src/core/tools';

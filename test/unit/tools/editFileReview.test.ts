@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PatchManager } from '../../../src/core/patch';
 import type { PatchApprovalRequest } from '../../../src/core/ports';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { editFileTool } from '../../../src/core/tools/editFile';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';

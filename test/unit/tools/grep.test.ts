@@ -8,7 +8,7 @@ import { grepTool } from '../../../src/core/tools/grep';
 import { RegexWorker } from '../../../src/core/tools/regexWorker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { GrepOutcome, GrepQuery } from '../../../src/core/tools/grepTypes';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { gitInit, makeContext, tempWorkspace } from './helpers';
 
 const rg = findRipgrep();

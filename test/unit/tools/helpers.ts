@@ -11,7 +11,7 @@ import type { Approver, TaskRunner, TestCommandRunner } from '../../../src/core/
 import { ScriptedApprover } from '../../support/fakes';
 import type { ToolContext, ToolEvent } from '../../../src/core/tools/types';
 import { createTestCommandRunner, type TestCommandRunnerParts } from '../../../src/core/tools/testCommandRunner';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 
 export function tempWorkspace(files: Record<string, string> = {}): { root: string; cleanup(): void } {
   const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'pp-tools-')));

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PatchManager } from '../../../src/core/patch';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
 import { editFileTool } from '../../../src/core/tools/editFile';

@@ -12,7 +12,7 @@ import { editFileTool } from '../../../src/core/tools/editFile';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
-import { NodeWorkspaceFs } from '../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { makeContext, tempWorkspace } from './helpers';
 
 const tools = new ToolRegistry([runCommandTool, writeFileTool, editFileTool]);

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { plainText } from '../../../core/base';
-import { NodeWorkspaceFs } from '../../../core/workspace';
+import { NodeWorkspaceFs } from '../../node/nodeWorkspaceFs';
 import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../../../core/ports';
 import type { OwnSaves } from './ownSaves';
 import { savedToDisk } from './saveOutcome';

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PatchManager } from '../../../../src/core/patch/patchManager';
-import { NodeWorkspaceFs } from '../../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../../src/host/node/nodeWorkspaceFs';
 import { gitDiff } from './gitDiff';
 
 /**

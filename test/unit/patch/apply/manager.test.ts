@@ -4,7 +4,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PatchManager } from '../../../../src/core/patch/patchManager';
-import { NodeWorkspaceFs } from '../../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../../src/host/node/nodeWorkspaceFs';
 import { nodeIo, type AtomicIo } from '../../../../src/core/policy/path/confinedCommit';
 import type { FilePatch } from '../../../../src/core/patch/types';
 import { hunk, modify, patch } from './helpers';

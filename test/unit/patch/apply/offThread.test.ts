@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PatchManager } from '../../../../src/core/patch/patchManager';
-import { NodeWorkspaceFs } from '../../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../../src/host/node/nodeWorkspaceFs';
 import { OffThreadPlanner } from '../../../../src/core/patch/offThreadPlanner';
 import type { PatchPlanner } from '../../../../src/core/patch/planner';
 import { editLargeFile, generateLargeFile } from '../../../../bench/patch/perf';

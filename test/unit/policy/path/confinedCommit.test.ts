@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, existsSync, lstatSync, readFileSync, readdirSync, readlinkSync, renameSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { commitConfined, confinePath, ConfinementError, nodeIo, type AtomicIo } from '../../../../src/core/policy/path';
-import { NodeWorkspaceFs } from '../../../../src/core/workspace/nodeWorkspaceFs';
+import { NodeWorkspaceFs } from '../../../../src/host/node/nodeWorkspaceFs';
 import { makeFixture, type Fixture } from './fixture';
 
 let fx: Fixture;

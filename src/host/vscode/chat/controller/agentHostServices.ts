@@ -4,7 +4,7 @@ import type { ChatModel, DiffPreview, Host, PatchEngine, TaskRunnerFactory, Test
 import type { PatchPilotSettings } from '../../../../core/config';
 import { testOfferButtons } from '../../../../core/testRuns';
 import type { UnansweredTestCommand } from '../../../../core/tools';
-import { NodeWorkspaceFs } from '../../../../core/workspace';
+import { NodeWorkspaceFs } from '../../../node/nodeWorkspaceFs';
 import { VsCodeDiagnostics } from '../../workspace/vsCodeDiagnostics';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ReviewWithControls } from '../approvals/reviewCard';

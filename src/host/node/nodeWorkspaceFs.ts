@@ -1,8 +1,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { commitConfined, nodeIo, type AtomicIo, type ConfinedChange } from '../policy/path/confinedCommit';
-import { confinePath } from '../policy/path/workspacePath';
-import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../ports/workspaceFs';
+import { commitConfined, confinePath, nodeIo, type AtomicIo, type ConfinedChange } from '../../core/policy';
+import { WorkspacePathError, type WorkspaceChange, type WorkspaceDirEntry, type WorkspaceFs, type WorkspaceStat } from '../../core/ports';
 
 /**
  * The CLI's (and every plain-Node caller's) WorkspaceFs. It adds no writer of its own:

@@ -87,6 +87,12 @@ e2eTest(
       .locator('.quick-input-widget .quick-input-title', { hasText: `Select Model at ${scripted().baseUrl}` })
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await vs.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Change provider' }).first().waitFor({ state: 'visible' });
+    // The asking was said in the picker (busy) before its list came: no notification of it stays behind the list.
+    assert.equal(
+      await vs.page.locator('.notification-toast', { hasText: 'for its models' }).count(),
+      0,
+      'no "asking for its models" notification behind the picker',
+    );
     await vs.screenshot('select-model-at-endpoint');
     await answer(vs.page, /Select Model at/, 'scripted-model', 'scripted-model');
     await vs.waitForNotification(/PatchPilot: model scripted-model at http:\/\/127\.0\.0\.1/);

@@ -202,3 +202,37 @@ test("a seeded patch's Revert Patch (the history's Revert) leaves it undone in e
     }
   });
 });
+
+test('a restore after a reload: the seeded patches (no step) take the state the history records now; read again with nothing new, nothing changes', async () => {
+  await withHistoryWorkspace(async (ws) => {
+    const store = await openHistoryStore({ workspace: ws.dir, mode: 'in-process', exitHook: false });
+    try {
+      const { runId, ids } = await recordRun(store);
+      const table = new PatchStateTable();
+      table.seed(seedOfRun((await store.getRun(runId))!));
+      const before = table.get({ runId, patchId: ids[1]! });
+      assert.equal(before?.state, 'reapplied');
+      // The restore as the window sees it: the seeded rows carry no step, so the restore alone cannot place them.
+      const done = { request: { runId, beforeStep: 1, redo: false }, restored: ['a.js', 'b.js'], skipped: [], at: 20_000 };
+      assert.deepEqual(table.apply({ kind: 'restored', done }), []);
+      // Recorded with the run (since 1,500: every write after it is taken back), then read again.
+      await store.addStep(runId, {
+        role: 'system',
+        tool: RESTORE_STEP,
+        text: 'restore',
+        arguments: { beforeStep: 1, redo: false, since: 1_500 },
+        time: 20_000,
+      });
+      const changed = table.relearn(seedOfRun((await store.getRun(runId))!));
+      assert.deepEqual(
+        changed.map((p) => [p.files[0], p.state]),
+        [['b.js', 'restored-away']],
+      );
+      assert.equal(table.get({ runId, patchId: ids[1]! })?.words, 'taken back by a restore to an earlier step');
+      // Read again with nothing new: nothing changes.
+      assert.deepEqual(table.relearn(seedOfRun((await store.getRun(runId))!)), []);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -68,7 +68,8 @@ export async function selectModel(d: ModelSetupDeps, options: { changeProvider?:
     }
   }
 
-  const offered = await offeredModels(d, provider, baseUrl, apiKey);
+  const offered = await offeredModels(d, provider, baseUrl, apiKey, title(4, 'model'));
+  if (offered === CANCELLED) return;
   const model = await pickModel(offered, { title: title(4, 'model'), current: same ? current.model : undefined, placeHolder: baseUrl ?? 'VS Code' });
   if (!model) return;
   const fast = await pickModel(offered, {
@@ -103,7 +104,9 @@ async function pickAtCurrentEndpoint(
 ): Promise<string | typeof CHANGE_PROVIDER | undefined> {
   const provider = providerById(current.provider) ?? providerById('custom')!;
   const apiKey = provider.wire === 'vscode' ? undefined : await d.keys.for(provider.id).get();
-  const offered = (await offeredModels(d, provider, current.baseUrl, apiKey)) ?? [];
+  const listed = await offeredModels(d, provider, current.baseUrl, apiKey, `PatchPilot: Select Model at ${current.baseUrl}`);
+  if (listed === CANCELLED) return undefined;
+  const offered = listed ?? [];
   const CHANGE = { id: undefined, label: '$(server) Change provider…', description: 'another provider, endpoint or key' } satisfies ModelItem;
   const TYPE = { id: '', label: '$(edit) Type a model name…' } satisfies ModelItem;
   const items: ModelItem[] = [
@@ -151,13 +154,37 @@ async function pickProvider(current: string | undefined): Promise<ProviderInfo |
   return pick?.provider;
 }
 
-/** The endpoint's models, or VS Code's; undefined when it cannot say (then the name is typed). */
+const CANCELLED = Symbol('cancelled');
+
+/**
+ * Asks while an empty, busy picker says so: the picker that shows the answer opens in its place. (A
+ * progress notification stays on screen at least 800 ms, behind the picker that opens as soon as the
+ * list comes.) CANCELLED: the user closed it (Escape) before the answer came.
+ */
+async function whileAsking<T>(title: string, asking: string, task: () => Promise<T>): Promise<T | typeof CANCELLED> {
+  const picker = vscode.window.createQuickPick();
+  picker.title = title;
+  picker.placeholder = asking;
+  picker.busy = true;
+  picker.enabled = false;
+  picker.ignoreFocusOut = true;
+  const closed = new Promise<typeof CANCELLED>((resolve) => picker.onDidHide(() => resolve(CANCELLED)));
+  picker.show();
+  try {
+    return await Promise.race([task(), closed]);
+  } finally {
+    picker.dispose();
+  }
+}
+
+/** The endpoint's models, or VS Code's; undefined when it cannot say (then the name is typed); CANCELLED: Escape while it was asked. */
 async function offeredModels(
   d: ModelSetupDeps,
   provider: ProviderInfo,
   baseUrl: string | undefined,
   apiKey: string | undefined,
-): Promise<ModelItem[] | undefined> {
+  title: string,
+): Promise<ModelItem[] | undefined | typeof CANCELLED> {
   try {
     if (provider.wire === 'vscode') {
       const models = await vscode.lm.selectChatModels();
@@ -167,11 +194,10 @@ async function offeredModels(
         );
       return models.map((m) => ({ id: m.id, label: m.id, description: `${m.name} · ${m.vendor} · ${m.maxInputTokens.toLocaleString('en-US')} tokens` }));
     }
-    const ids = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `PatchPilot: asking ${baseUrl} for its models…` },
-      () => listModels({ baseUrl: baseUrl!, apiKey, wire: provider.wire === 'anthropic' ? 'anthropic' : 'openai' }),
+    const ids = await whileAsking(title, `PatchPilot: asking ${baseUrl} for its models…`, () =>
+      listModels({ baseUrl: baseUrl!, apiKey, wire: provider.wire === 'anthropic' ? 'anthropic' : 'openai' }),
     );
-    return ids.map((id) => ({ id, label: id }));
+    return ids === CANCELLED ? CANCELLED : ids.map((id) => ({ id, label: id }));
   } catch (err) {
     d.log.warn(`Select Model: no model list from ${baseUrl ?? 'VS Code'}: ${errorMessage(err)}`);
     return undefined;

@@ -85,6 +85,24 @@ export class PatchStateTable {
   }
 
   /**
+   * The history recorded a change to a run (a restore after a reload): the patches this window knows
+   * only from the history (no step: it did not see them written) take the state it records now, as a
+   * restore's step range cannot place them. The ones it saw written keep theirs. Returns the changed.
+   */
+  relearn(patches: readonly SeedPatch[]): PatchStateView[] {
+    const changed: PatchStateView[] = [];
+    for (const p of patches) {
+      const row = this.find(p);
+      if (!row || row.step !== undefined || (row.state === p.state && row.beforeRestore === p.beforeRestore)) continue;
+      row.state = p.state;
+      row.beforeRestore = p.beforeRestore;
+      row.at = p.at;
+      changed.push(view(row));
+    }
+    return changed;
+  }
+
+  /**
    * The user decided hunks of the proposal under review (the diff editor's Accept hunk / Reject hunk):
    * the newest proposed patch with those hunks takes the decisions, or, for the history's Apply Again,
    * the recorded patch the review writes again (`patch`, its hunks by their recorded ids). Returns it

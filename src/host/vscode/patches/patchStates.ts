@@ -86,7 +86,26 @@ export class PatchStates implements vscode.Disposable {
 
   noteEntry(entry: ChatEntry): void {
     if (entry.kind === 'event') this.change({ kind: 'event', event: entry.event, at: Date.now() });
-    if (entry.kind === 'restore') this.change({ kind: 'restored', done: entry.done });
+    if (entry.kind === 'restore') {
+      this.change({ kind: 'restored', done: entry.done });
+      void this.relearnRun(entry.done.request.runId);
+    }
+  }
+
+  /**
+   * A restore (recorded with its run before the chat shows it, chatController.ts) of a run whose
+   * patches this window knows from the history after a reload: they carry no step to place them
+   * before or after the restore, so the run is read again and they take the state it records.
+   */
+  private async relearnRun(runId: string): Promise<void> {
+    if (!this.history || !this.seeded.has(runId)) return;
+    try {
+      const detail = await (await this.history())?.getRun(runId);
+      const changed = detail ? this.table.relearn(seedOfRun(detail)) : [];
+      if (changed.length) this.changed.fire(changed);
+    } catch (err) {
+      this.warn(`the patch states after the restore could not be read from the history: ${errorMessage(err)}`);
+    }
   }
 
   /**

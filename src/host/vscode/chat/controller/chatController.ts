@@ -7,6 +7,7 @@ import { ChatSession, loadSession } from '../../../../core/session';
 import type { McpServerStatus } from '../../../../core/mcp';
 import type { AgentEvent } from '../../../../protocol/agentEvents';
 import type { ChatEntry, ChatSnapshot, ChatStatus, ToHost, ToWebview, ToWebviewType } from '../../../../protocol/chat';
+import type { RestoreDone } from '../../../../protocol/restore';
 import type { HostConfig } from '../../config/hostConfig';
 import type { CheckpointRestores } from '../../checkpoints/checkpointRestores';
 import type { ApprovalBroker } from '../approvals/approvalBroker';
@@ -107,13 +108,19 @@ export class ChatController extends Disposable {
     });
     const undos = services.undo?.onDidUndo((entry) => void this.userActions.patchUndone(entry.key, entry.label, [...entry.after.keys()]));
     // The agent hears of it from the checkpoint store's notes at its next turn (core/checkpoint/restore.ts).
-    const restoresDone = services.restores?.onDidRestore((done) => {
-      this.addEntry({ kind: 'restore', done });
-      // The run's checkpoint points say when the step restored to began: the patches written since are the ones taken back.
-      const point = services.restores?.points(done.request.runId).find((p) => p.step >= done.request.beforeStep);
-      void this.userActions.restored(done, point?.at);
-    });
+    const restoresDone = services.restores?.onDidRestore((done) => void this.restoreDone(done));
     for (const d of [testRuns, undos, restoresDone]) if (d) this._register(d);
+  }
+
+  /**
+   * A restore is recorded with its run first, then the chat shows it: the window's patch states read
+   * that record for the patches they know only from the history (after a reload, patchStates.ts).
+   */
+  private async restoreDone(done: RestoreDone): Promise<void> {
+    // The run's checkpoint points say when the step restored to began: the patches written since are the ones taken back.
+    const point = this.services.restores?.points(done.request.runId).find((p) => p.step >= done.request.beforeStep);
+    await this.userActions.restored(done, point?.at);
+    this.addEntry({ kind: 'restore', done });
   }
 
   get restores(): CheckpointRestores | undefined {

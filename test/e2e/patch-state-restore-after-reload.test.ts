@@ -1,0 +1,83 @@
+// A restore done after a window reload, in every view (code-server + Chromium, the packaged VSIX):
+// a run writes a patch; after "Reload Window" the window knows the patch only from the history. With
+// the history open on the run, "Restore to Here" in the chat takes it back, and the chat's card and
+// the history's patch both say "taken back by a restore" without another reload (the window's patch
+// states read the restore from the history, where it is recorded before the chat shows it).
+// Screenshot of both. Skipped with the reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
+import assert from 'node:assert/strict';
+import { sendInChat, useScriptedModel } from './support/chat';
+import { editorWebviewFrame } from './support/editorWebview';
+import { e2eTest } from './support/session';
+import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
+import type { Frame, Locator } from 'playwright-core';
+
+const BEFORE = "module.exports = () => 'helo, world';\n";
+const AFTER = "module.exports = () => 'hello, world';\n";
+const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
+const GOAL = 'Fix the typo in the greeting';
+const TAKEN_BACK = 'Written to greet.js: the hunk (taken back by a restore to an earlier step)';
+
+const settings: Record<string, unknown> = {
+  'patchpilot.llm.model': 'scripted-model',
+  'patchpilot.approval.mode': 'auto-edit',
+  'workbench.colorTheme': 'Default Dark Modern',
+};
+
+const scripted = useScriptedModel(
+  [
+    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
+    { reply: { text: 'Fixed the greeting in greet.js.' } },
+  ],
+  settings,
+);
+
+const byRole = (where: Frame | Locator, role: 'button' | 'textbox', name: string) => where.getByRole(role, { name, exact: true });
+
+async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } }, text: string): Promise<void> {
+  const deadline = Date.now() + E2E_TIMEOUT * 2;
+  while (vs.readFile('greet.js') !== text) {
+    if (Date.now() > deadline) assert.equal(vs.readFile('greet.js'), text);
+    await vs.page.waitForTimeout(200); // polling the disk
+  }
+}
+
+e2eTest(
+  'a restore after a window reload takes the patch back in the chat and the open history alike, without another reload',
+  async (vs) => {
+    await vs.page.setViewportSize({ width: 1280, height: 757 });
+    const first = await sendInChat(vs, GOAL);
+    await first
+      .getByText('Fixed the greeting in greet.js.')
+      .first()
+      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    await waitForDisk(vs, AFTER);
+    await first.getByRole('button', { name: 'Stop', disabled: true }).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+
+    await vs.reload();
+    await vs.openViewContainer('PatchPilot');
+    const chat = await vs.webviewFrame('PatchPilot');
+    await chat.getByText('Fixed the greeting in greet.js.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+
+    await vs.runCommand('PatchPilot: Show History');
+    const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
+    await getByRoleIn(panel, 'listbox', 'Runs')
+      .getByRole('option', { name: new RegExp(`^${GOAL}`) })
+      .click();
+    const detail = panel.getByRole('region', { name: 'Run details' });
+    await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await byRole(detail, 'button', 'Revert patch to greet.js').waitFor({ state: 'visible' });
+
+    // Restore to Here in the reloaded chat: the patch (known only from the history) is taken back in both views.
+    await byRole(chat, 'button', 'Restore to Here, before this message').click();
+    const preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
+    await byRole(preview, 'button', 'Restore 1 file').click();
+    await waitForDisk(vs, BEFORE);
+    await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await detail.getByText(/^1 of 1 hunks applied, then taken back by a restore to an earlier step at /).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    assert.equal(await byRole(detail, 'button', 'Revert patch to greet.js').count(), 0, 'no Revert of a patch the files no longer have');
+    await byRole(detail, 'button', 'Apply again: patch to greet.js').waitFor({ state: 'visible' });
+    await vs.screenshot('patch-state-restored-after-reload-dark');
+    assert.deepEqual(scripted.server.mismatches, []);
+  },
+  { files: { 'greet.js': BEFORE }, settings },
+);

@@ -16,21 +16,33 @@ const MAX_LINE = 300;
 /** Coverage table rows below 100% kept at most. */
 const MAX_COVERAGE_ROWS = 40;
 
-/** Lines that say nothing about a failure: passing results, coverage tables, the runners' own stack frames, blank lines. */
+/**
+ * Lines that say nothing about a failure: passing results (TAP's `ok 1`, jest's `PASS file` and `✓`,
+ * pytest's `PASSED`, go's `--- PASS` and `ok pkg 0.1s`, cargo's, unittest's and prove's `... ok`),
+ * coverage tables, the runners' own stack frames.
+ */
 // Blank lines are dropped too, silently.
 const NOISE =
-  /^\s*(ok \d+\b|✓|✔|PASSED\b|--- PASS|=== RUN|test \S+ \.\.\. ok$|# Subtest: |1\.\.\d+$|# time=)|^([^|\n]*\|){4,}| at .*(node:internal|node_modules)\//;
+  /^\s*(ok \d+\b|✓|✔|PASS(ED)?\b|--- PASS|=== RUN|ok\s+\S+\s+(\(cached\)|[\d.]+s)|\S.* \.{2,} ok$|# Subtest: |1\.\.\d+$|# time=)|::\S+ PASSED\b|^([^|\n]*\|){4,}| at .*(node:internal|node_modules)\//;
 
 /** nyc's, c8's and node-tap's "ERROR: Coverage for lines (98%) does not meet global threshold (100%)": why a run whose tests passed failed. */
 const COVERAGE_THRESHOLD = /^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (?:global |per-file )?threshold|coverage threshold for \w+ \([\d.]+%\) not met/i;
 
 export function failureExcerpt(raw: string, summary: TestSummary, budget: number): string {
   const text = stripVTControlCharacters(raw).trimEnd();
-  if (text.length <= budget) return text;
+  const testsPassed = everyTestPassed(summary);
+  if (text.length <= budget && !testsPassed) return text;
   const lines = text.split(/\r?\n/);
-  const marks = failureStarts(lines, summary);
   // Always kept, whatever the budget: why a coverage check failed, and the lines each failure's summary quotes (the assertion's values).
   const explained = [...coverageShortfalls(lines), ...messageLines(lines, summary)];
+  if (testsPassed) {
+    // The run failed at a step after its tests (a posttest lint, a coverage threshold): that step's
+    // lines explain it, every passing test's line is noise at any length, as in a passing run's summary.
+    const kept = new Set([...lines.flatMap((l, i) => (NOISE.test(l) || !l.trim() ? [] : [i])), ...explained]);
+    const rendered = render(lines, kept);
+    if (rendered.length <= budget) return rendered;
+  }
+  const marks = failureStarts(lines, summary);
   for (const size of BLOCK_SIZES) {
     const kept = keptLines(lines, marks, size);
     for (const i of explained) kept.add(i);
@@ -38,6 +50,11 @@ export function failureExcerpt(raw: string, summary: TestSummary, budget: number
     if (rendered.length <= budget || size === 1) return rendered;
   }
   return text;
+}
+
+/** The runner counted passing tests and no failing or unfinished one: what failed the run is a step, not a test. */
+function everyTestPassed(s: TestSummary): boolean {
+  return !s.failures.length && !s.failed && !s.unfinished && (s.passed ?? 0) > 0;
 }
 
 /** Where failures are reported: the parser's line for each failing test, and every line that reads like a failure. */

@@ -46,11 +46,11 @@ export function describeTestCommand(r: TestCommandResult): string {
 
 /**
  * Whether the model is shown less than the whole output: a passing run shows none of it, a failing
- * one an excerpt once the output is longer than the excerpt's budget (excerpt.ts drops no line below it).
+ * one an excerpt that dropped lines (a long output, or the passing tests of a run failed by a later step).
  */
-export function outputPartlyShown(r: Pick<TestCommandResult, 'exitCode' | 'output'>): boolean {
+export function outputPartlyShown(r: Pick<TestCommandResult, 'exitCode' | 'output' | 'summary'>): boolean {
   const text = stripVTControlCharacters(r.output).trimEnd();
-  return r.exitCode === 0 ? text.trim() !== '' : text.length > OUTPUT_CHARS_ON_FAILURE;
+  return r.exitCode === 0 ? text.trim() !== '' : failureExcerpt(r.output, r.summary, OUTPUT_CHARS_ON_FAILURE) !== text;
 }
 
 /** `pytest: 1 passed, 3 failed, 1 skipped` and one `FAIL name` per failing test with its message indented below. */

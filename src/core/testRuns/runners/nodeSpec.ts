@@ -11,8 +11,7 @@ export function nodeSpec(text: string, lines: readonly string[]): TestSummary | 
   const suites = new Set(lines.map((l) => /^\s*▶ (.+)$/.exec(l)?.[1]).filter((n): n is string => !!n));
   const failures: TestFailure[] = [];
   const chain: { indent: number; name: string }[] = [];
-  const end = lines.findIndex((l) => /^✖ failing tests:$/.test(l));
-  for (let i = 0; i < (end < 0 ? lines.length : end); i++) {
+  for (let i = 0; i < specEnd(lines); i++) {
     const line = lines[i]!;
     const suite = /^(\s*)▶ (.+)$/.exec(line);
     if (suite) {
@@ -33,6 +32,17 @@ export function nodeSpec(text: string, lines: readonly string[]): TestSummary | 
     ...(/^ℹ skipped (\d+)$/m.test(text) ? { skipped: Number(/^ℹ skipped (\d+)$/m.exec(text)![1]) } : {}),
     failures,
   };
+}
+
+/**
+ * Where the runner's own report of each test ends: its `✖ failing tests:` recap, or its last line
+ * (`ℹ duration_ms`). A step after it (a posttest eslint's `✖ 1 problem (1 error, 0 warnings)`) is no test.
+ */
+function specEnd(lines: readonly string[]): number {
+  const recap = lines.findIndex((l) => /^✖ failing tests:$/.test(l));
+  if (recap >= 0) return recap;
+  for (let i = lines.length - 1; i >= 0; i--) if (/^ℹ duration_ms /.test(lines[i]!)) return i + 1;
+  return lines.length;
 }
 
 /** The error and the values it compared (node's assert diff), up to its stack. */

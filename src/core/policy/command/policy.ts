@@ -157,7 +157,16 @@ function summarize(worst: PolicyDecision, parts: PolicyDecision[]): string {
   if (worst.verdict === 'allow') {
     return parts.length === 1 ? worst.reason : `All ${parts.length} parts of the command are allowed.`;
   }
-  const same = parts.filter((p) => p.verdict === worst.verdict).length;
   const label = worst.verdict === 'deny' ? 'Denied' : 'Needs approval';
-  return `${label}: ${worst.reason}${same > 1 ? ` (${same - 1} more part${same > 2 ? 's' : ''} also ${worst.verdict === 'deny' ? 'denied' : 'need approval'})` : ''}`;
+  // The other parts with the same verdict are named, not counted: a model (or a user) fixing only the
+  // first would meet the next refusal one step later.
+  const others = [...new Set(parts.filter((p) => p.verdict === worst.verdict && p.reason !== worst.reason).map((p) => p.reason))];
+  if (!others.length) return `${label}: ${worst.reason}`;
+  const shown = others.slice(0, MORE_REASONS_SHOWN);
+  const rest = others.length - shown.length;
+  const also = `${shown.join('; ')}${rest ? `; and ${rest} more` : ''}`;
+  return `${label}: ${worst.reason} (also ${worst.verdict === 'deny' ? 'denied' : 'needing approval'}: ${also})`;
 }
+
+/** How many further reasons a refusal names before it counts the rest. */
+const MORE_REASONS_SHOWN = 3;

@@ -32,7 +32,7 @@ describe('unified hunks with context on one side only', () => {
     for (const header of ['@@ -2,2 +2,3 @@', '@@']) {
       const r = run(cfg, [header, ' name = demo', ' debug = false', '+verbose = true']);
       assert.equal(r.ok, false, header);
-      assert.match(r.error!, /context only before them.*end of the file.*matches at line 2.*goes on after line 3 with ""/s);
+      assert.match(r.error!, /context only before them.*end of the file.*matches at line 2.*goes on after line 3 with an empty line/s);
       assert.match(r.error!, /add the unchanged lines that follow the insertion as context/);
     }
   });
@@ -43,7 +43,7 @@ describe('unified hunks with context on one side only', () => {
     assert.equal(top.files[0]!.newText, '; generated\n' + cfg);
     const mid = run(cfg, ['@@ -5,2 +5,3 @@', '+; web', ' [server]', ' port = 8080']);
     assert.equal(mid.ok, false);
-    assert.match(mid.error!, /context only after them.*start of the file.*matches at line 5, after ""/s);
+    assert.match(mid.error!, /context only after them.*start of the file.*matches at line 5, after an empty line/s);
   });
 
   test('removed lines at the open edge fix the place: applied in the middle', () => {

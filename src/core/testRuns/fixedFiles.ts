@@ -21,7 +21,11 @@ const RUNNER_WORD: Partial<Record<TestFramework, RegExp>> = {
 };
 
 /** The narrowed command that calls the runner directly, and the note that says why; undefined when the script's runner names no files. */
-export function directWhenFilesFixed(chain: readonly ScriptLink[], configured: string, n: TestNarrowing): { command: string; note: string } | undefined {
+export function directWhenFilesFixed(
+  chain: readonly ScriptLink[],
+  configured: string,
+  n: TestNarrowing,
+): { command: string; note: string; filesReachRunner: true } | undefined {
   if (!n.files?.some((f) => f.trim())) return undefined;
   // A configured command that is no package script can fix its files itself (`npx tap test/*.js`).
   const step = runnerStep(chain.length ? chain : [{ name: '', script: configured, pre: false }]);
@@ -38,10 +42,9 @@ export function directWhenFilesFixed(chain: readonly ScriptLink[], configured: s
   const aimed = narrowCommand(base, step.runner, n);
   if ('error' in aimed) return undefined;
   const command = [...preparationOf(chain), aimed.command].join(' && ');
-  const note =
-    `${step.text === configured ? `\`${configured}\` names` : `\`${configured}\` runs \`${step.text}\`, which names`} its own files (${fixed.join(' ')}), which would run with yours: the whole suite again; ` +
-    `so the runner ran directly, with the script's flags and without that list`;
-  return { command, note: aimed.note ? `${note}; ${aimed.note}` : note };
+  const script = step.text === configured ? `\`${configured}\`` : `\`${configured}\` (\`${step.text}\`)`;
+  const note = `the runner ran directly: ${script} lists its own files (${fixed.join(' ')}), which would add the whole suite to yours`;
+  return { command, note: aimed.note ? `${note}; ${aimed.note}` : note, filesReachRunner: true };
 }
 
 /** The script step that runs the test runner: the first step of the chain, outermost script first, that names one. */

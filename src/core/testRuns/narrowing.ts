@@ -18,7 +18,13 @@ export interface TestNarrowing {
 }
 
 /** The command aimed at part of the suite, and what of the narrowing its runner could not take (said to the model). */
-export type NarrowedCommand = { command: string; note?: string } | { error: string };
+export type NarrowedCommand =
+  /**
+   * `filesReachRunner`: the command hands the files to the runner itself (PatchPilot called the runner
+   * directly), so a run of it that counts the whole suite means the files hold it, not that the
+   * narrowing was ignored.
+   */
+  { command: string; note?: string; filesReachRunner?: true } | { error: string };
 
 /** Runners a name narrows with, as the flag that takes it. */
 const NAME_FLAG: Partial<Record<TestFramework, (name: string) => string[]>> = {

@@ -103,10 +103,13 @@ export async function runConfiguredTests(
   const flaky: string[] = [];
   /** What of the narrowing a runner could not take (tape has no name filter). */
   const notes: string[] = [];
+  /** Every command handed the files to the runner itself (no script between that might drop them). */
+  let filesReachRunner = !!aim;
   for (const configured of commands) {
-    const aimed = aim ? await aimedCommand(ctx, configured, aim) : { command: configured };
+    const aimed: NarrowedCommand = aim ? await aimedCommand(ctx, configured, aim) : { command: configured };
     if ('error' in aimed) return fail(aimed.error);
-    if ('note' in aimed && aimed.note) notes.push(aimed.note);
+    if (!aimed.filesReachRunner) filesReachRunner = false;
+    if (aimed.note && firstTimeSaid(ctx, aimed.note)) notes.push(aimed.note);
     const result = await runOneTestCommand(ctx, configured, aimed.command, !!aim);
     results.push(result);
     parts.push(describeTestCommand(result));
@@ -124,15 +127,18 @@ export async function runConfiguredTests(
   // whole suite: said as such, counted as a whole run, never labelled "part of the suite", and remembered.
   const counted = testsCounted(results);
   const ranToEnd = results.every((r) => r.exitCode === 0);
-  const notNarrowed = !!aim && narrowingIgnored(ctx.run.wholeSuiteTests, { tests: counted, passed: ranToEnd });
+  const countedWhole = !!aim && narrowingIgnored(ctx.run.wholeSuiteTests, { tests: counted, passed: ranToEnd });
+  // Files handed to the runner itself that count the whole suite hold it (qs: three files, every test); through a script, the runner ignored them.
+  const holdsWhole = countedWhole && filesReachRunner;
+  const notNarrowed = countedWhole && !filesReachRunner;
   if (notNarrowed) for (const c of commands) (ctx.run.narrowingIgnored ??= new Set()).add(c);
-  if (!aim || notNarrowed) {
+  if (!aim || countedWhole) {
     ctx.run.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
     // Only a whole run that ran to its end counts the whole suite (a failing chain stops at its first failing link).
     if (counted !== undefined && ranToEnd) ctx.run.wholeSuiteTests = counted;
   }
   const report = reportOf(results, {
-    narrowed: !!aim && !notNarrowed,
+    narrowed: !!aim && !countedWhole,
     aimedAt: aim ? [...(aim.files ?? []), aim.name ?? ''].filter(Boolean) : [],
     flaky,
     changedFiles: ctx.run.changedFiles,
@@ -143,7 +149,7 @@ export async function runConfiguredTests(
   const runner = notNarrowed && aim ? directRunnerCommand(await runnerOf(ctx, commands[0]!), aim) : undefined;
   // What the script runs before its runner (a pretest build) must run first, or the runner tests the code before the edit.
   const direct = runner && [...preparationOf(await scriptChainOf(ctx, commands[0]!)), runner].join(' && ');
-  const scope = scopeNote(ctx, { aim, notNarrowed, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs, direct });
+  const scope = scopeNote(ctx, { aim, notNarrowed, holdsWhole, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs, direct });
   const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
 }
@@ -151,8 +157,21 @@ export async function runConfiguredTests(
 /** What part of the suite ran, after the headline: narrowed, not narrowed though asked, or whole directly (said once a run). */
 function scopeNote(
   ctx: ToolContext,
-  s: { aim?: TestNarrowing; notNarrowed: boolean; wholeDirectly: boolean; counted?: number; notes: string[]; narrowedAs?: string; direct?: string },
+  s: {
+    aim?: TestNarrowing;
+    notNarrowed: boolean;
+    holdsWhole: boolean;
+    wholeDirectly: boolean;
+    counted?: number;
+    notes: string[];
+    narrowedAs?: string;
+    direct?: string;
+  },
 ): string {
+  if (s.holdsWhole) {
+    const files = s.aim?.files?.length ? s.aim.files.join(', ') : 'the narrowing';
+    return ` (${[`${files}: ${s.counted} tests, as many as the whole suite, so these files hold all of it; counted as a whole-suite run`, ...s.notes].join('; ')})`;
+  }
   if (s.notNarrowed) {
     // Who narrowed: PatchPilot itself after an edit (narrowedAs), or the model's run_tests arguments.
     const who = s.narrowedAs ? 'the run after your edit was narrowed to the related tests' : 'your run_tests call was narrowed';
@@ -168,6 +187,17 @@ function scopeNote(
   if (!s.wholeDirectly || ctx.run.narrowingIgnoredSaid) return '';
   ctx.run.narrowingIgnoredSaid = true;
   return ' (the whole suite, directly: this test command ignored narrowing arguments earlier in this run; said once)';
+}
+
+/** Notes said once a run (the same explanation on every run after each edit is noise); keyed by the run's state. */
+const notesSaid = new WeakMap<object, Set<string>>();
+
+function firstTimeSaid(ctx: ToolContext, note: string): boolean {
+  const said = notesSaid.get(ctx.run) ?? new Set<string>();
+  notesSaid.set(ctx.run, said);
+  if (said.has(note)) return false;
+  said.add(note);
+  return true;
 }
 
 /** The verdict against the baseline; a command that failed in a step that is not its tests (lint before the runner) says which. */

@@ -20,7 +20,11 @@ test("globs, file lists and folders in the runner's own arguments: the runner di
 test('a configured command that is no script can name its files too', () => {
   const aimed = directWhenFilesFixed([], 'npx tap --no-coverage test/*.js', { files: ['test/a.js'] });
   assert.equal(aimed?.command, 'npx tap --no-coverage test/a.js');
-  assert.match(aimed!.note, /^`npx tap --no-coverage test\/\*\.js` names its own files \(test\/\*\.js\), which would run with yours: the whole suite again/);
+  assert.match(
+    aimed!.note,
+    /^the runner ran directly: `npx tap --no-coverage test\/\*\.js` lists its own files \(test\/\*\.js\), which would add the whole suite to yours$/,
+  );
+  assert.equal(aimed!.filesReachRunner, true);
 });
 
 test('what the script runs first still runs first: pretest, the steps before the runner, a script it calls', () => {

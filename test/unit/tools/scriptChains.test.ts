@@ -92,11 +92,52 @@ test("mocha with a fixed glob in the script: a narrowed run calls mocha itself w
     assert.match(aimed.output, /^mocha: 1 passed, 0 failed$/m);
     assert.match(
       aimed.output,
-      /narrowed run: part of the suite; `npm test` runs `mocha --reporter spec 'test\/\*\.spec\.js'`, which names its own files \('test\/\*\.spec\.js'\), which would run with yours: the whole suite again; so the runner ran directly/,
+      /narrowed run: part of the suite; the runner ran directly: `npm test` \(`mocha --reporter spec 'test\/\*\.spec\.js'`\) lists its own files \('test\/\*\.spec\.js'\), which would add the whole suite to yours\)/,
     );
+    // Said once a run: the next narrowed run says only that it is part of the suite.
+    const again = await tools.invoke('run_tests', { files: ['test/c.spec.js'] }, ctx);
+    assert.match(again.output, /\(narrowed run: part of the suite\)/);
+    assert.doesNotMatch(again.output, /lists its own files/);
     const whole = await tools.invoke('run_tests', {}, ctx);
     assert.match(whole.output, /^mocha: 3 passed, 0 failed$/m);
   } finally {
     ws.cleanup();
   }
 });
+
+// ms (one test file) and qs (three files, every test): a run aimed at files that hold the whole suite
+// counts as many tests as the whole run. Handed to the runner itself, that is no sign the narrowing
+// was ignored: the run counts as a whole-suite run, nothing is blamed, later narrowed runs stay narrowed.
+for (const files of [['test/a.spec.js'], ['test/a.spec.js', 'test/b.spec.js']]) {
+  test(`files that hold the whole suite (${files.length} of ${files.length} test files), run by mocha directly: a whole-suite run, not "ignored"`, async () => {
+    const spec = (name: string, n: number) => `describe('${name}', () => { ${Array.from({ length: n }, (_, i) => `it('t${i}', () => {});`).join(' ')} });\n`;
+    const ws = tempWorkspace({
+      'package.json': JSON.stringify({ name: 'all', version: '1.0.0', scripts: { test: `mocha ${files.length === 1 ? files[0] : "'test/*.spec.js'"}` } }),
+      ...Object.fromEntries(files.map((f, i) => [f, spec(f, i + 2)])),
+      'test/helper.js': 'module.exports = {};\n',
+    });
+    try {
+      linkMocha(ws.root);
+      const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+      const events: { command: string; whole?: boolean }[] = [];
+      ctx.emit = (e) => {
+        if (e.type === 'test-finished') events.push({ command: e.command, whole: e.whole });
+      };
+      assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, true);
+      const aimed = await tools.invoke('run_tests', { files }, ctx);
+      assert.equal(aimed.ok, true, aimed.output);
+      const total = files.reduce((n, _f, i) => n + i + 2, 0);
+      assert.match(
+        aimed.output,
+        new RegExp(`${files.join(', ')}: ${total} tests, as many as the whole suite, so these files hold all of it; counted as a whole-suite run`),
+      );
+      assert.doesNotMatch(aimed.output, /did not take the narrowing|go whole directly/);
+      assert.equal(ctx.run.narrowingIgnored, undefined);
+      // Still narrowed the next time (the direct call is cheaper than the script: coverage, lint).
+      await tools.invoke('run_tests', { files: [files[0]!] }, ctx);
+      assert.equal(events.at(-1)!.command, `npx mocha ${files[0]}`);
+    } finally {
+      ws.cleanup();
+    }
+  });
+}

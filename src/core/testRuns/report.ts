@@ -16,7 +16,7 @@ export interface TestRunReport {
   failing: string[];
   /** The test file of a failing test, when the runner said it (pre-existing failures are matched by file too). */
   failingFiles?: Record<string, string>;
-  /** Failing tests that no assertion failed: what ended their process (tap's timeout a file, a signal). */
+  /** Failing tests that no assertion failed: what ended their process (tap's per-file time limit, a signal). */
   endedBy?: Record<string, string>;
   /** Tests that failed and then passed when rerun alone. */
   flaky: string[];

@@ -56,6 +56,6 @@ test('a baseline the time limit killed says it timed out, not that a command fai
 test('a file tap ended for its timeout says so beside its name: a limit under load is not a bug (relay: semver)', () => {
   for (const file of ['tap14-files-ended.txt', 'tap18-timeout.txt']) {
     const note = baselineNote(baselineOf(file), 53_200);
-    assert.match(note, /failed: [^;]*\(timed out( after [\d.]+ s)? \(tap's timeout a file\)\)/, `${file}: ${note}`);
+    assert.match(note, /failed: [^;]*\(timed out( after [\d.]+ s)?: tap's per-file time limit\)/, `${file}: ${note}`);
   }
 });

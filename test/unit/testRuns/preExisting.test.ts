@@ -52,7 +52,7 @@ describe('a pre-existing failure whose name drifts between runs', () => {
     // What explains it is the timer, in plain words: not a `timeout: 2000` that reads like an assertion, nor the process's argument list.
     assert.equal(
       summarizeTestOutput(fixture('tap16-timeout-file.txt')).failures[0]!.message,
-      "the file's run was ended after 2 s (tap's timeout of 2 s a file, set by --timeout or TAP_TIMEOUT; not a test's assertion), its subtest cli runs did not finish",
+      "the file's run was ended after 2 s (tap's per-file time limit of 2 s, set by --timeout or TAP_TIMEOUT; not a test's assertion), its subtest cli runs did not finish",
     );
     assert.deepEqual(classifyFailures(after, baseline), { fresh: [], preExisting: ['test/bin/semver.js'], inFailedFile: [] });
     assert.equal(verdictOf(after, baseline), '1 failure, pre-existing (test/bin/semver.js); no new failures');
@@ -98,7 +98,7 @@ describe("node-tap 14's 30 s per-file timeout cuts a different subtest each run"
       const summary = summarizeTestOutput(fixture(run));
       assert.match(
         summary.failures[0]!.message!,
-        /^the file's run was ended after 1[45] s \(tap's timeout of 13 s a file.*\), its subtest sorting and filtering did not finish$/,
+        /^the file's run was ended after 1[45] s \(tap's per-file time limit of 13 s.*\), its subtest sorting and filtering did not finish$/,
       );
       assert.equal(summary.failures[0]!.file, 'test/bin/semver.js');
     }

@@ -25,7 +25,7 @@ test('files and tests are counted apart: a file the timer ended and a crashed fi
   );
   assert.match(
     text,
-    /^ {2}FAIL test\/slow\.js\n {7}the file's run was ended after 3\.1 s \(tap's timeout of 3 s a file, set by --timeout or TAP_TIMEOUT; not a test's assertion\), its subtest sorts a long list did not finish$/m,
+    /^ {2}FAIL test\/slow\.js\n {7}the file's run was ended after 3\.1 s \(tap's per-file time limit of 3 s, set by --timeout or TAP_TIMEOUT; not a test's assertion\), its subtest sorts a long list did not finish$/m,
   );
   // The process block's `timeout: 3000` is never shown as if a test had asserted it; the `timeout!` results fold into their file.
   assert.doesNotMatch(text, /timeout: 3000|timeout!/);
@@ -48,7 +48,7 @@ test('the timer ended a file before its running subtest printed anything: said s
     [
       [
         'test/slow.js',
-        "the file's run was ended after 3 s (tap's timeout of 3 s a file, set by --timeout or TAP_TIMEOUT; not a test's assertion) (the output does not name the subtest it was running)",
+        "the file's run was ended after 3 s (tap's per-file time limit of 3 s, set by --timeout or TAP_TIMEOUT; not a test's assertion) (the output does not name the subtest it was running)",
       ],
     ],
   );
@@ -71,5 +71,8 @@ test('node-tap 18 reports the timer on its own (`not ok 2 - timeout!`, `expired:
     summary.failures.map((f) => [f.name, f.file]),
     [['test/slow.js', 'test/slow.js']],
   );
-  assert.match(summary.failures[0]!.message!, /^the file's run was ended \(tap's timeout, set by --timeout or TAP_TIMEOUT; not a test's assertion\)/);
+  assert.match(
+    summary.failures[0]!.message!,
+    /^the file's run was ended \(tap's per-file time limit, set by --timeout or TAP_TIMEOUT; not a test's assertion\)/,
+  );
 });

@@ -93,13 +93,13 @@ export function foldFileRuns(
   return { failures, unfinished: [...ended.values()].reduce((n, e) => n + e.subtests.length, 0) };
 }
 
-/** "the file's run was ended after 30 s (tap's timeout, 30 s a file), its subtests a, b did not finish". */
+/** "the file's run was ended after 30 s (tap's per-file time limit of 30 s, ...), its subtests a, b did not finish". */
 function endedWords(run: FileRun, subtests: readonly string[]): string {
   const after = run.ranMs !== undefined ? ` after ${seconds(run.ranMs)} s` : '';
   const timedOut = timedOutRun(run);
-  const limit = run.timeoutMs !== undefined ? ` of ${seconds(run.timeoutMs)} s a file` : '';
+  const limit = run.timeoutMs !== undefined ? ` of ${seconds(run.timeoutMs)} s` : '';
   const how = timedOut
-    ? `the file's run was ended${after} (tap's timeout${limit}, set by --timeout or TAP_TIMEOUT; not a test's assertion)`
+    ? `the file's run was ended${after} (tap's per-file time limit${limit}, set by --timeout or TAP_TIMEOUT; not a test's assertion)`
     : run.signal
       ? `the file's process was ended by ${run.signal}${after}, before tap's timeout`
       : run.exitCode !== undefined
@@ -118,10 +118,10 @@ function timedOutRun(run: FileRun): boolean {
   return !!run.expired || (run.timeoutMs !== undefined && run.ranMs !== undefined && run.ranMs >= run.timeoutMs * 0.95);
 }
 
-/** What ended the file, short, for a line that names it ("timed out after 30 s (tap's timeout a file)"): a limit under load is not a bug. */
+/** What ended the file, short, for a line that names it ("timed out after 30 s: tap's per-file time limit"): a limit under load is not a bug. */
 function endedBy(run: FileRun): string {
   const after = run.ranMs !== undefined ? ` after ${seconds(run.ranMs)} s` : '';
-  if (timedOutRun(run)) return `timed out${after} (tap's timeout a file)`;
+  if (timedOutRun(run)) return `timed out${after}: tap's per-file time limit`;
   if (run.signal) return `its process was ended by ${run.signal}${after}`;
   return run.exitCode !== undefined
     ? `its process exited with code ${run.exitCode} without a failing assertion`

@@ -14,7 +14,7 @@ export interface TestFailure {
   file?: string;
   /** Index of the output line where the failure's report starts (the excerpt keeps it). */
   line?: number;
-  /** Not an assertion: what ended the test's process, in a few words ("timed out after 30 s (tap's timeout a file)"). */
+  /** Not an assertion: what ended the test's process, in a few words ("timed out after 30 s: tap's per-file time limit"). */
   endedBy?: string;
 }
 

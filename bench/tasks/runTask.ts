@@ -25,8 +25,8 @@ export function cells(task: BenchTask, solved: string, f: AgentFigures): string[
   return [
     task.name,
     solved,
-    // A run that never reached the model: its reason, not "tests not-run", is the row's story (table cells are one line).
-    early ? `${f.status} before any model request${exit}: ${early.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|')}` : `${f.status}, tests ${f.tests}${exit}`,
+    // A run that never had a model reply: its reason, not "tests not-run", is the row's story (table cells are one line).
+    early ? `${f.status} before any model reply${exit}: ${early.replace(/\s*\n\s*/g, ' ').replace(/\|/g, '\\|')}` : `${f.status}, tests ${f.tests}${exit}`,
     String(f.steps),
     String(f.requests),
     f.tokens.toLocaleString('en-US'),
@@ -56,9 +56,9 @@ export async function runTask(task: BenchTask, cliArgs: string[], timeoutMs: num
     const verdict = await judge(task, ws.root);
     const solved = verdict.code === 0;
     log(`${task.name}: ${solved ? 'solved' : 'not solved'} (events: ${figures.log})`);
-    // Failed before the model was asked: the judge's tail would only show the bug untouched ("# fail 1").
+    // Failed before any model reply: the judge's tail would only show the bug untouched ("# fail 1").
     const early = failureBeforeModel(figures);
-    if (early) log(`${task.name}: the run ${figures.status} before any model request: ${early}`);
+    if (early) log(`${task.name}: the run ${figures.status} before any model reply: ${early}`);
     else if (!solved) log(verdict.tail.split('\n').slice(-15).join('\n'));
     return { ran: true, solved, cells: cells(task, solved ? 'yes' : 'no', figures) };
   } finally {

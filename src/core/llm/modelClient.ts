@@ -83,7 +83,7 @@ export class ModelClient {
    * that breaks after output began rejects with StreamInterruptedError and is not retried here.
    */
   streamChat(req: ChatRequest): Promise<ModelTurn> {
-    return withRetries(this.retryOptions(req), { attemptsUsed: 0, startedAt: Date.now() });
+    return withRetries(this.retryOptions(req), { attemptsUsed: 0 });
   }
 
   /**

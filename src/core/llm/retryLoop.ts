@@ -8,9 +8,14 @@ import { ModelApiError, StreamInterruptedError, cancelledError } from './errors'
 import { abortableSleep, backoffDelay, type RetryPolicy } from './retryPolicy';
 import type { ModelStreamEvent } from './types';
 
+/**
+ * What a step has spent on retries. The time budget runs from the step's first failure, not its
+ * first request: an attempt that waited out the first-reply timeout (120 s by default, a reasoning
+ * model thinking before its first token) would otherwise use up a 60 s budget and never be retried.
+ */
 export interface RetryBudget {
   attemptsUsed: number;
-  startedAt: number;
+  failingSince?: number;
 }
 
 export interface RetryLoopOptions<T> {
@@ -38,13 +43,14 @@ export async function withRetries<T>(o: RetryLoopOptions<T>, budget: RetryBudget
       if (!err.retryable) throw err;
       if (attempt >= maxAttempts) throw extend(err, `; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
       const delayMs = backoffDelay(attempt, o.policy, err.retryAfterMs, o.random);
-      const elapsed = Date.now() - budget.startedAt;
+      budget.failingSince ??= Date.now();
+      const elapsed = Date.now() - budget.failingSince;
       if (elapsed + delayMs > o.policy.maxRetryTimeMs) {
         const asked = err.retryAfterMs !== undefined ? ` (the server asked to wait ${seconds(err.retryAfterMs)})` : '';
         throw extend(
           err,
           elapsed >= o.policy.maxRetryTimeMs
-            ? `; not retrying: the ${seconds(o.policy.maxRetryTimeMs)} retry budget is used up after ${attempt} attempt(s)`
+            ? `; not retrying: the ${seconds(o.policy.maxRetryTimeMs)} retry budget (from the first failure) is used up after ${attempt} attempt(s)`
             : `; not retrying: waiting ${seconds(delayMs)}${asked} would exceed the ${seconds(o.policy.maxRetryTimeMs)} retry budget`,
         );
       }
@@ -59,17 +65,18 @@ export async function withRetries<T>(o: RetryLoopOptions<T>, budget: RetryBudget
  * showed) and run the step once more, continuing the same budget. A second break is final.
  */
 export async function withRecovery<T>(o: RetryLoopOptions<T>): Promise<T> {
-  const startedAt = Date.now();
+  const budget: RetryBudget = { attemptsUsed: 0 };
   let first: StreamInterruptedError;
   try {
-    return await withRetries(o, { attemptsUsed: 0, startedAt });
+    return await withRetries(o, budget);
   } catch (err) {
     if (!(err instanceof StreamInterruptedError)) throw err;
     first = err;
   }
   o.emit({ type: 'restart', reason: first.message, discardedText: first.partialText });
   try {
-    return await withRetries(o, { attemptsUsed: first.attempts, startedAt });
+    budget.failingSince ??= Date.now();
+    return await withRetries(o, { ...budget, attemptsUsed: first.attempts });
   } catch (err) {
     if (!(err instanceof StreamInterruptedError)) throw err;
     throw new StreamInterruptedError({

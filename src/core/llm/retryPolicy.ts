@@ -9,7 +9,7 @@
 export interface RetryPolicy {
   /** Total requests for one step, the first included. */
   maxAttempts: number;
-  /** Give up when the next wait would end later than this after the first request started. */
+  /** Give up when the next wait would end later than this after the step's first failure (a slow first attempt spends none of it). */
   maxRetryTimeMs: number;
   /** Backoff base: the n-th retry waits a random time in [step/2, step], step = min(cap, base * 2^(n-1)). */
   baseDelayMs: number;

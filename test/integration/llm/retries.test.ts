@@ -78,6 +78,18 @@ describe('the single retry layer', () => {
     });
   });
 
+  // A reasoning model may think for minutes before its first token: an attempt that waited out the
+  // first-reply timeout spent none of the retry budget, which runs from the first failure.
+  test('a first attempt slower than the whole retry budget (the first-reply timeout) is still retried', async () => {
+    await withServer([{ reply: ok, faults: [{ kind: 'hang' }] }], async (server) => {
+      const { events, onEvent } = collectEvents();
+      const turn = await clientFor(server, { firstChunkTimeoutMs: 600, maxRetryTimeMs: 300 }).streamChat({ ...ask, onEvent });
+      assert.equal(turn.text, 'recovered');
+      assert.equal(server.chatRequests.length, 2);
+      assert.ok(events.some((e) => e.type === 'retrying'));
+    });
+  });
+
   test('a Retry-After beyond the retry budget fails at once with the reason', async () => {
     await withServer([{ reply: ok, faults: [{ kind: 'rate-limit', retryAfterSeconds: 3600 }] }], async (server) => {
       const err = await rejectsWith(clientFor(server).streamChat(ask));

@@ -103,17 +103,17 @@ const unreachedEvents = [
 ];
 const task = loadTasks([])[0]!;
 
-test('a run that failed before any model request: the row and the log say why (the endpoint), not the tests', () => {
+test('a run that failed before any model reply: the row and the log say why (the endpoint), not the tests', () => {
   const f = emptyFigures('/x/task.jsonl');
   for (const e of unreachedEvents) tally(f, e);
   assert.equal(failureBeforeModel(f), UNREACHED);
-  assert.equal(cells(task, 'no', f)[2], `failed before any model request (exit 3): ${UNREACHED}`);
+  assert.equal(cells(task, 'no', f)[2], `failed before any model reply (exit 3): ${UNREACHED}`);
 });
 
 test('a run that never started has only its result event: its reason is the row', () => {
   const f = emptyFigures('/x/task.jsonl');
   tally(f, { type: 'result', status: 'not-started', conclusion: 'usage', exitCode: 2, reason: 'no model endpoint: set --base-url | or else' });
-  assert.equal(cells(task, 'no', f)[2], 'not-started before any model request (exit 2): no model endpoint: set --base-url \\| or else');
+  assert.equal(cells(task, 'no', f)[2], 'not-started before any model reply (exit 2): no model endpoint: set --base-url \\| or else');
 });
 
 test('a CLI that ended without events is said so, pointing at its stderr', () => {

@@ -104,7 +104,7 @@ export interface ModelTurn {
   durationMs?: number;
 }
 
-export type StreamNoticeKind = 'unread-content' | 'text-tool-calls';
+export type StreamNoticeKind = 'unread-content' | 'text-tool-calls' | 'stop-reason';
 
 /** Typed events while a reply streams. Consumers render text as it comes and drop it on `restart`. */
 export type ModelStreamEvent =

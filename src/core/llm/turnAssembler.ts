@@ -21,7 +21,12 @@ interface PendingCall {
   name: string;
   args: string;
   announced: boolean;
+  /** The server's own fields on the call (ModelToolCall.providerFields). */
+  extra?: Record<string, unknown>;
 }
+
+/** A streamed tool call's own fields; any other is the server's, kept for the way back. */
+const TOOL_CALL_FIELDS = new Set(['index', 'id', 'type', 'function']);
 
 export class TurnAssembler {
   text = '';
@@ -128,6 +133,7 @@ export class TurnAssembler {
       call = { index, id: '', name: '', args: '', announced: false };
       this.calls.set(index, call);
     }
+    for (const [key, value] of Object.entries(tc)) if (!TOOL_CALL_FIELDS.has(key) && value != null) (call.extra ??= {})[key] = value;
     if (tc.id && !call.id) call.id = tc.id;
     if (tc.function?.name && !call.name) call.name = tc.function.name;
     if (!call.announced && call.name) {
@@ -186,7 +192,7 @@ export class TurnAssembler {
       const problem = !call.name ? 'the tool call has no function name' : argumentsProblem(argumentsJson);
       const id = call.id || `call_${call.index}`;
       if (problem) invalid.push({ id, name: call.name, argumentsJson, problem });
-      else valid.push({ id, name: call.name, argumentsJson });
+      else valid.push({ id, name: call.name, argumentsJson, ...(call.extra ? { providerFields: call.extra } : {}) });
     }
     return { valid, invalid };
   }

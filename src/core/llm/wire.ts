@@ -30,6 +30,7 @@ export function toWireMessages(messages: readonly ModelMessage[], replay: Reason
           ...(m.toolCalls?.length
             ? {
                 tool_calls: m.toolCalls.map((c) => ({
+                  ...c.providerFields,
                   id: c.id,
                   type: 'function' as const,
                   function: { name: c.name, arguments: c.argumentsJson },

@@ -107,6 +107,7 @@ const EXPECTED: Record<string, Expected> = {
   'shapes/finish-SAFETY.sse': { finish: 'content_filter', calls: [], textChars: 14 },
   'shapes/finish-insufficient_system_resource.sse': { error: { kind: 'interrupted', message: /the provider stopped the reply from .*: insufficient system resource/ } },
   'shapes/finish-mystery_reason.sse': { finish: 'other', calls: [], textChars: 14, notices: ['stop-reason'] },
+  'shapes/gemini-tool-call-thought-signature.sse': { finish: 'stop', calls: [['read', { offset: 1, limit: 100, path: '/app/skills/agent-runtime/stage-design/SKILL.md' }]], usage: [1200, 30, 0, 0, 0] },
   'shapes/anthropic-pause-turn.sse': { finish: 'other', calls: [], usage: [30, 3, 0, 0, 0], textChars: 13, notices: ['stop-reason'] },
 };
 
@@ -212,4 +213,27 @@ describe('provider recordings replayed through the real clients', () => {
       );
     });
   }
+
+  test("a tool call's own provider fields (Gemini's thought signature) go back with it on the next request", async () => {
+    const fixture = 'shapes/gemini-tool-call-thought-signature.sse';
+    const client = new ModelClient({ baseUrl: server.urlFor(fixture), model: 'm', apiKey: 'k', maxAttempts: 1 }, { random: () => 0 });
+    const ask = { role: 'reasoning' as const, tools: TOOLS };
+    const turn = await client.streamChatWithRecovery({ ...ask, messages: [{ role: 'user', content: 'go' }] });
+    assert.deepEqual(turn.toolCalls[0]!.providerFields, { extra_content: { google: { thought_signature: '…' } } });
+    await client.streamChatWithRecovery({
+      ...ask,
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'assistant', content: null, toolCalls: turn.toolCalls },
+        { role: 'tool', toolCallId: turn.toolCalls[0]!.id, content: 'the file' },
+      ],
+    });
+    const sent = server.requests.at(-1)!.body.messages[1].tool_calls[0];
+    assert.deepEqual(sent, {
+      extra_content: { google: { thought_signature: '…' } },
+      id: 'call_297140',
+      type: 'function',
+      function: { name: 'read', arguments: turn.toolCalls[0]!.argumentsJson },
+    });
+  });
 });

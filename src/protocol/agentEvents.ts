@@ -65,6 +65,8 @@ export type ModelNoticeKind =
   | 'content-filter'
   /** The output token limit cut the reply (or a tool call being written). */
   | 'output-limit'
+  /** The provider ended the reply for a reason that needs saying (a pause, a stop reason PatchPilot does not know). */
+  | 'stop-reason'
   /** The model called finish while the tests after its last edit failed: it was asked to try again. */
   | 'finish-refused';
 

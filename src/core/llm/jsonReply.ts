@@ -40,7 +40,7 @@ function askedToStream(init: RequestInit | undefined): boolean {
   }
 }
 
-/** The completion as SSE text, tool calls given the `index` a streamed delta carries; undefined when it is no completion. */
+/** The completion (or its error) as SSE text, tool calls given the `index` a streamed delta carries; undefined when it is neither. */
 export function completionAsSse(text: string): string | undefined {
   let value: { choices?: unknown } | undefined;
   try {
@@ -48,6 +48,9 @@ export function completionAsSse(text: string): string | undefined {
   } catch {
     return undefined;
   }
+  // An error object with status 200 (some gateways): the stream's own error line, which the SDK throws and classifyError reads.
+  const error = (value as { error?: unknown } | undefined)?.error;
+  if (error && typeof error === 'object' && !Array.isArray(value?.choices)) return `data: ${JSON.stringify({ error })}\n\n`;
   if (!value || !Array.isArray(value.choices)) return undefined;
   const choices = value.choices.map((c: Record<string, unknown>) => {
     const message = c?.message as { tool_calls?: Record<string, unknown>[] } | undefined;

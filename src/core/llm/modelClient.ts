@@ -19,6 +19,7 @@ import { streamOneAttempt } from './streamAttempt';
 import type { TurnAssembler } from './turnAssembler';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelToolCall, ModelTurn } from './types';
 import { withCutCallMarked } from './cutReply';
+import { noteStopCause } from './stopCause';
 import { maxTokensField, toFinishReason, toWireMessages, toWireTools } from './wire';
 
 export interface CompleteRequest {
@@ -178,7 +179,10 @@ export class ModelClient {
     attempts: number,
     emit: (e: ModelStreamEvent) => void,
   ): ModelTurn {
-    const assembled = withCutCallMarked(toFinishReason(a.rawFinishReason), a.finishToolCalls(), a.lastStartedCallId);
+    // No finish reason, but the closing usage report came: the reply ended the ordinary way.
+    const raw = a.rawFinishReason ?? (a.endedByUsage ? (a.startedToolCalls ? 'tool_calls' : 'stop') : undefined);
+    noteStopCause(raw, emit);
+    const assembled = withCutCallMarked(toFinishReason(raw), a.finishToolCalls(), a.lastStartedCallId);
     const invalid = assembled.invalid;
     let valid = assembled.valid;
     let text = a.text;
@@ -208,7 +212,7 @@ export class ModelClient {
       ...(unread.length ? { unreadParts: unread } : {}),
       toolCalls: valid,
       invalidToolCalls: invalid,
-      finishReason: valid.length && !a.startedToolCalls ? 'tool_calls' : toFinishReason(a.rawFinishReason),
+      finishReason: valid.length && !a.startedToolCalls ? 'tool_calls' : toFinishReason(raw),
       rawFinishReason: a.rawFinishReason ?? '',
       usage,
       cost,

@@ -8,6 +8,7 @@ import { classifyError, type ClassifyContext } from './classifyError';
 import { ModelApiError, StreamInterruptedError, cancelledError, type InterruptionReason } from './errors';
 import { describeNetworkError, isNetworkError } from './classifyError';
 import { TurnAssembler } from './turnAssembler';
+import { brokeOffMessage, stopCauseOf } from './stopCause';
 import type { ModelStreamEvent } from './types';
 
 export interface AttemptOptions {
@@ -35,6 +36,8 @@ export interface StreamProtocol<E, A extends StreamAssembler<E>> {
   assembler: A;
   /** The reply says it is complete (finish_reason, stop_reason). */
   complete(a: A): boolean;
+  /** The provider's own word for why the reply ended (stopCause.ts reads it). */
+  stopReason(a: A): string | undefined;
   /** Turns an SDK error into one classifyError understands (Anthropic's into the openai shape). */
   classifiable?(err: unknown): unknown;
 }
@@ -46,7 +49,8 @@ export async function streamOneAttempt(opts: AttemptOptions): Promise<TurnAssemb
   const assembler = await runStreamAttempt(opts, {
     open: (signal) => opts.sdk.chat.completions.create(opts.body, { signal }),
     assembler: new TurnAssembler(opts.emit),
-    complete: (a) => !!a.rawFinishReason,
+    complete: (a) => !!a.rawFinishReason || a.endedByUsage,
+    stopReason: (a) => a.rawFinishReason,
   });
   assembler.end();
   return assembler;
@@ -117,6 +121,12 @@ export async function runStreamAttempt<E, A extends StreamAssembler<E>>(opts: St
   if (!protocol.complete(assembler)) {
     if (assembler.outputStarted) throw interrupted(assembler, 'premature-end', `the reply from ${where} ended without a finish reason`);
     throw new ModelApiError({ kind: 'server', retryable: true, message: `${where} closed the stream without sending a reply` });
+  }
+  // A reply the provider itself gave up on (`error`, `insufficient_system_resource`) is no answer: like a broken stream.
+  const stop = protocol.stopReason(assembler);
+  if (stop && stopCauseOf(stop).brokeOff) {
+    if (assembler.outputStarted) throw interrupted(assembler, 'stream-error', brokeOffMessage(stop, where));
+    throw new ModelApiError({ kind: 'server', retryable: true, message: brokeOffMessage(stop, where) });
   }
   return assembler;
 }

@@ -21,7 +21,12 @@ interface PendingCall {
   name: string;
   args: string;
   announced: boolean;
+  /** The server's own fields on the call (ModelToolCall.providerFields). */
+  extra?: Record<string, unknown>;
 }
+
+/** A streamed tool call's own fields; any other is the server's, kept for the way back. */
+const TOOL_CALL_FIELDS = new Set(['index', 'id', 'type', 'function']);
 
 export class TurnAssembler {
   text = '';
@@ -30,12 +35,19 @@ export class TurnAssembler {
   /** Descriptions of what could not be read, each once. */
   readonly unread: string[] = [];
   rawFinishReason: string | undefined;
+  /**
+   * The server's closing usage report (a chunk with usage and no choices) came after the reply: some
+   * servers never send a finish reason, and that report is sent only once generation is over.
+   */
+  endedByUsage = false;
   usage: ModelUsage | undefined;
   /** The model the server says answered (a chunk's `model`), when it names one. */
   responseModel: string | undefined;
   /** True once anything a consumer may have shown (text, reasoning, a tool call) was emitted. */
   outputStarted = false;
   private readonly calls = new Map<number, PendingCall>();
+  /** The call now written under each wire `index` (a server may reuse an index for the next call). */
+  private readonly byWireIndex = new Map<number, number>();
   private readonly think = new ThinkTagSplitter();
 
   constructor(private readonly emit: (e: ModelStreamEvent) => void) {}
@@ -49,6 +61,7 @@ export class TurnAssembler {
     // Groq reports usage under `x_groq` when stream_options is not honoured.
     const usage = fromWireUsage(chunk.usage ?? (chunk as { x_groq?: { usage?: Chunk['usage'] } }).x_groq?.usage);
     if (usage) this.usage = mergeUsage(this.usage, usage);
+    if (usage && this.outputStarted && !chunk.choices?.length) this.endedByUsage = true;
     if (typeof chunk.model === 'string' && chunk.model) this.responseModel = chunk.model;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0) ?? chunk.choices?.[0];
     if (!choice) return;
@@ -114,13 +127,13 @@ export class TurnAssembler {
   }
 
   private pushToolCall(tc: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall, position: number): void {
-    // `index` is required by the spec; a few local servers omit it, then the array position stands in.
-    const index = typeof tc.index === 'number' ? tc.index : position;
+    const index = this.callIndex(tc, position);
     let call = this.calls.get(index);
     if (!call) {
       call = { index, id: '', name: '', args: '', announced: false };
       this.calls.set(index, call);
     }
+    for (const [key, value] of Object.entries(tc)) if (!TOOL_CALL_FIELDS.has(key) && value != null) (call.extra ??= {})[key] = value;
     if (tc.id && !call.id) call.id = tc.id;
     if (tc.function?.name && !call.name) call.name = tc.function.name;
     if (!call.announced && call.name) {
@@ -131,12 +144,36 @@ export class TurnAssembler {
       // Arguments that arrived before the name was known are released now, in order.
       if (call.args) this.emit({ type: 'tool-call-delta', index, id: call.id, argumentsDelta: call.args });
     }
-    const piece = tc.function?.arguments;
+    // A few servers send the arguments as a JSON object rather than the string the spec asks for.
+    const sent = tc.function?.arguments as unknown;
+    const piece = sent && typeof sent === 'object' ? JSON.stringify(sent) : sent;
     if (typeof piece === 'string' && piece) {
       call.args += piece;
       this.outputStarted = true;
       if (call.announced) this.emit({ type: 'tool-call-delta', index, id: call.id, argumentsDelta: piece });
     }
+  }
+
+  /**
+   * Which call a tool-call delta continues. `index` says so in the spec; servers that omit it (then
+   * the array position, or the call being written, stands in) or number every parallel call 0 are
+   * told apart by the id: a delta that names a function under an id not seen yet starts a new call.
+   */
+  private callIndex(tc: OpenAI.Chat.Completions.ChatCompletionChunk.Choice.Delta.ToolCall, position: number): number {
+    const id = typeof tc.id === 'string' && tc.id ? tc.id : undefined;
+    const known = id ? [...this.calls.values()].find((c) => c.id === id) : undefined;
+    if (known) return known.index;
+    const next = this.calls.size ? Math.max(...this.calls.keys()) + 1 : 0;
+    if (typeof tc.index !== 'number') {
+      // No index: a new id, or a second call in the same chunk, starts a call; anything else continues the last one.
+      return id || position > 0 || !this.calls.size ? Math.max(next, position) : next - 1;
+    }
+    const current = this.byWireIndex.get(tc.index);
+    const startsAnother = current !== undefined && !!id && !!tc.function?.name && !!this.calls.get(current)?.id;
+    if (current !== undefined && !startsAnother) return current;
+    const index = current === undefined && !this.calls.has(tc.index) ? tc.index : next;
+    this.byWireIndex.set(tc.index, index);
+    return index;
   }
 
   /** The id of the call with the highest index: the one being written when a reply is cut off. */
@@ -155,7 +192,7 @@ export class TurnAssembler {
       const problem = !call.name ? 'the tool call has no function name' : argumentsProblem(argumentsJson);
       const id = call.id || `call_${call.index}`;
       if (problem) invalid.push({ id, name: call.name, argumentsJson, problem });
-      else valid.push({ id, name: call.name, argumentsJson });
+      else valid.push({ id, name: call.name, argumentsJson, ...(call.extra ? { providerFields: call.extra } : {}) });
     }
     return { valid, invalid };
   }

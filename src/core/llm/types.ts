@@ -11,6 +11,11 @@ export interface ModelToolCall {
   id: string;
   name: string;
   argumentsJson: string;
+  /**
+   * Fields the server put on the call beside id, type and function (Gemini's `extra_content` with its
+   * thought signature): sent back on the call unchanged, as the server requires on the next request.
+   */
+  providerFields?: Record<string, unknown>;
 }
 
 export type ModelMessage =
@@ -104,7 +109,7 @@ export interface ModelTurn {
   durationMs?: number;
 }
 
-export type StreamNoticeKind = 'unread-content' | 'text-tool-calls';
+export type StreamNoticeKind = 'unread-content' | 'text-tool-calls' | 'stop-reason';
 
 /** Typed events while a reply streams. Consumers render text as it comes and drop it on `restart`. */
 export type ModelStreamEvent =

@@ -4,6 +4,7 @@
 import type OpenAI from 'openai';
 import type { FinishReason, ModelMessage, ModelToolSpec, ModelUsage } from './types';
 import type { ReasoningReplay } from './reasoningReplay';
+import { stopCauseOf } from './stopCause';
 
 type WireMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 type WireTool = OpenAI.Chat.Completions.ChatCompletionTool;
@@ -29,6 +30,7 @@ export function toWireMessages(messages: readonly ModelMessage[], replay: Reason
           ...(m.toolCalls?.length
             ? {
                 tool_calls: m.toolCalls.map((c) => ({
+                  ...c.providerFields,
                   id: c.id,
                   type: 'function' as const,
                   function: { name: c.name, arguments: c.argumentsJson },
@@ -47,36 +49,45 @@ export function toWireTools(tools: readonly ModelToolSpec[]): WireTool[] {
   }));
 }
 
+/** The finish reason in any provider's spelling (stopCause.ts). */
 export function toFinishReason(raw: string | null | undefined): FinishReason {
-  switch (raw) {
-    case 'stop':
-    case 'tool_calls':
-    case 'length':
-    case 'content_filter':
-      return raw;
-    case 'function_call':
-      return 'tool_calls';
-    default:
-      return 'other';
-  }
+  return stopCauseOf(raw).finishReason;
 }
 
 /** Usage as the server reported it; undefined when the payload has no usable numbers. */
 export function fromWireUsage(raw: OpenAI.CompletionUsage | null | undefined): ModelUsage | undefined {
   if (!raw || typeof raw.prompt_tokens !== 'number' || typeof raw.completion_tokens !== 'number') return undefined;
-  // OpenAI-style `prompt_tokens_details.cached_tokens`; DeepSeek's `prompt_cache_hit_tokens`; Moonshot's top-level `cached_tokens`.
-  const extra = raw as { prompt_cache_hit_tokens?: unknown; cached_tokens?: unknown };
-  const cached = [raw.prompt_tokens_details?.cached_tokens, extra.prompt_cache_hit_tokens, extra.cached_tokens].find(
-    (n): n is number => typeof n === 'number' && n >= 0,
-  );
-  const reasoning = raw.completion_tokens_details?.reasoning_tokens;
+  const extra = raw as unknown as Record<string, unknown>;
+  const details = (raw.prompt_tokens_details ?? {}) as Record<string, unknown>;
+  // Cache reads: OpenAI-style `prompt_tokens_details.cached_tokens`; DeepSeek's `prompt_cache_hit_tokens`;
+  // Moonshot's top-level `cached_tokens`; an Anthropic model behind a proxy (LiteLLM) `cache_read_input_tokens`.
+  const cached = firstCount(details.cached_tokens, extra.prompt_cache_hit_tokens, extra.cached_tokens, extra.cache_read_input_tokens);
+  // Cache writes: OpenRouter's `prompt_tokens_details.cache_write_tokens`; Qwen's there as `cache_creation_input_tokens`; LiteLLM's at the top.
+  const written = firstCount(details.cache_write_tokens, details.cache_creation_input_tokens, extra.cache_creation_input_tokens);
+  const reasoning = firstCount(raw.completion_tokens_details?.reasoning_tokens);
   return {
     promptTokens: raw.prompt_tokens,
-    completionTokens: raw.completion_tokens,
-    ...(typeof cached === 'number' ? { cachedTokens: cached } : {}),
-    ...(typeof reasoning === 'number' && reasoning > 0 ? { reasoningTokens: reasoning } : {}),
+    completionTokens: raw.completion_tokens + reasoningOutsideCompletion(raw, reasoning),
+    ...(cached !== undefined ? { cachedTokens: cached } : {}),
+    ...(written ? { cacheWriteTokens: written } : {}),
+    ...(reasoning ? { reasoningTokens: reasoning } : {}),
     estimated: false,
   };
+}
+
+function firstCount(...values: unknown[]): number | undefined {
+  return values.find((n): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0);
+}
+
+/**
+ * Reasoning tokens most servers count inside `completion_tokens`; xAI counts them beside it, and
+ * its `total_tokens` says so (prompt + completion + reasoning). Those are output tokens, billed as
+ * such: they are added, decided by the server's own total, never by the provider's name.
+ */
+function reasoningOutsideCompletion(raw: OpenAI.CompletionUsage, reasoning: number | undefined): number {
+  if (!reasoning || typeof raw.total_tokens !== 'number') return 0;
+  const inside = raw.prompt_tokens + raw.completion_tokens;
+  return raw.total_tokens !== inside && raw.total_tokens === inside + reasoning ? reasoning : 0;
 }
 
 /**

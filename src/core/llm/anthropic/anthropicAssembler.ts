@@ -32,6 +32,7 @@ export class AnthropicTurnAssembler {
   /** Content block types this client does not know, reported in the reply instead of dropped. */
   readonly unknownBlocks: string[] = [];
   private usageFields: AnthropicUsageFields | undefined;
+  private messageId: string | undefined;
   private readonly blocks = new Map<number, OpenBlock>();
   private readonly calls: { id: string; name: string; json: string }[] = [];
 
@@ -53,6 +54,7 @@ export class AnthropicTurnAssembler {
   push(event: StreamEvent): void {
     switch (event.type) {
       case 'message_start':
+        this.startMessage(event.message.id);
         // Some servers (and the documentation's thinking example) send no usage: it is then estimated.
         if (event.message.usage) this.usageFields = { ...(event.message.usage as AnthropicUsageFields) };
         break;
@@ -83,6 +85,19 @@ export class AnthropicTurnAssembler {
         this.complete = true;
         break;
     }
+  }
+
+  /**
+   * A second message_start for the same message is a repeat (some proxies send one); one for another
+   * message means two replies were spliced into one stream (a gateway retried upstream mid-reply):
+   * the stream is broken, and the attempt's rules restart the request, never a mix of both replies.
+   */
+  private startMessage(id: unknown): void {
+    const messageId = typeof id === 'string' && id ? id : undefined;
+    if (this.messageId && messageId && messageId !== this.messageId) {
+      throw new Error(`the stream held a second reply (${messageId}) inside the first (${this.messageId}): it was spliced together upstream`);
+    }
+    this.messageId ??= messageId;
   }
 
   private start(index: number, block: Record<string, unknown> & { type: string }): void {

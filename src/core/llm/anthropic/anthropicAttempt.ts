@@ -25,6 +25,7 @@ export function streamAnthropicAttempt(opts: AnthropicAttemptOptions): Promise<A
     open: (signal) => opts.sdk.messages.create(opts.body, { signal }),
     assembler: new AnthropicTurnAssembler(opts.emit),
     complete: (a) => !!a.stopReason,
+    stopReason: (a) => a.stopReason,
     classifiable: toClassifiableError,
   });
 }

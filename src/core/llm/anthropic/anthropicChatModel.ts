@@ -14,6 +14,7 @@ import { ModelApiError, ModelConfigError } from '../errors';
 import type { CompleteRequest } from '../modelClient';
 import { admitRequest, settleUsage, timedTurn } from '../turnUsage';
 import { withCutCallMarked } from '../cutReply';
+import { noteStopCause } from '../stopCause';
 import { acceptingJsonReplies } from '../jsonReply';
 import { safeEmitter, withRecovery } from '../retryLoop';
 import type { ChatRequest, ModelMessage, ModelRole, ModelStreamEvent, ModelTurn } from '../types';
@@ -144,6 +145,7 @@ export class AnthropicChatModel implements ChatModel {
   }
 
   private finishTurn(req: ChatRequest, endpoint: Endpoint, a: AnthropicTurnAssembler, attempts: number, emit: (e: ModelStreamEvent) => void): ModelTurn {
+    noteStopCause(a.stopReason, emit);
     const { valid, invalid } = withCutCallMarked(fromAnthropicStopReason(a.stopReason), a.finishToolCalls(), a.lastStartedCallId);
     const { usage, cost } = settleUsage(
       req,

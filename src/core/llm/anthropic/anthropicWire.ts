@@ -7,6 +7,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { FinishReason, ModelMessage, ModelToolSpec, ModelUsage } from '../types';
+import { stopCauseOf } from '../stopCause';
 
 type MessageParam = Anthropic.Messages.MessageParam;
 type BlockParam = Anthropic.Messages.ContentBlockParam;
@@ -146,21 +147,9 @@ export function toolLoopLacksThinking(messages: readonly ModelMessage[]): boolea
   return false;
 }
 
+/** The stop reason in any spelling (stopCause.ts: one table for both protocols). */
 export function fromAnthropicStopReason(raw: string | null | undefined): FinishReason {
-  switch (raw) {
-    case 'end_turn':
-    case 'stop_sequence':
-      return 'stop';
-    case 'tool_use':
-      return 'tool_calls';
-    case 'max_tokens':
-    case 'model_context_window_exceeded':
-      return 'length';
-    case 'refusal':
-      return 'content_filter';
-    default:
-      return 'other';
-  }
+  return stopCauseOf(raw).finishReason;
 }
 
 /** The usage fields of message_start and message_delta (message_delta's are cumulative). */

@@ -114,11 +114,13 @@ export class EarlyBaseline {
       this.ctx.emit?.({ type: 'test-started', command, note: `waiting for the baseline test run (started with the run, ${seconds} s so far)` });
     };
     say();
+    const waitFrom = Date.now();
     const timer = setInterval(say, this.options.progressEveryMs ?? PROGRESS_EVERY_MS);
     try {
       await this.running;
     } finally {
       clearInterval(timer);
     }
+    this.tests.waitedForBaseline(Date.now() - waitFrom);
   }
 }

@@ -2,6 +2,9 @@ import type { RunTestsOutcome, TestFailureNames } from '../../protocol/agentEven
 import { classifyFailures, classifySteps, stepWithFiles, type TestRunReport } from '../testRuns';
 import type { Tool, ToolResult } from '../tools/types';
 
+/** A wait for the baseline shorter than this is not worth a word in the result. */
+const WAIT_WORTH_SAYING_MS = 1_000;
+
 /**
  * What the tests after the run's last file change said (test/unit/orchestrator/testsOutcome.test.ts),
  * measured against the baseline: the tests that failed before the run's first change. A change
@@ -114,6 +117,12 @@ export class TestsAfterLastChange {
     if (this.baseline) return;
     this.baseline = report;
     this.baselineUnread = note;
+  }
+
+  /** A call waited for the baseline: said with its line, so a slow first edit reads as the suite's time, not the edit's. */
+  waitedForBaseline(ms: number): void {
+    if (this.baselineUnread === undefined || ms < WAIT_WORTH_SAYING_MS) return;
+    this.baselineUnread += ` This call waited ${(ms / 1000).toFixed(1)} s for that run to end before it ran.`;
   }
 
   /** The baseline's line the first time it is asked for after the baseline ran unseen, then undefined. */

@@ -81,4 +81,26 @@ describe('the baseline started with the run, and the model run_tests before its 
       },
     );
   });
+
+  test("the call that waited for the baseline says how long, with the baseline's line (a slow first edit is the suite's time)", async () => {
+    const slower = { ...BUGGY, 'slow.test.js': "require('node:test')('slow', () => new Promise((resolve) => setTimeout(resolve, 4000)));\n" };
+    await runScripted(
+      [
+        { reply: { toolCalls: [call('propose_patch', { patch: FIX })] } },
+        { reply: { toolCalls: [call('finish', { summary: 'fixed add' })] }, expect: { lastMessageContains: 'Before your changes (the whole suite' } },
+      ],
+      {
+        files: slower,
+        settings,
+        inspect: (h) => {
+          assert.deepEqual(h.server.mismatches, []);
+          const [edit] = h
+            .messages(1)
+            .filter((m) => m.role === 'tool')
+            .slice(-1);
+          assert.match(edit!.content!, /This call waited \d+\.\d s for that run to end before it ran\./);
+        },
+      },
+    );
+  });
 });

@@ -69,8 +69,8 @@ export class EarlyBaseline {
   }
 
   private due(): boolean {
-    const { settings, mode } = this.ctx;
-    return !this.tests.hasBaseline && !this.changedSince() && mode !== 'plan' && settings.tests.afterEdit && settings.tests.commands.length > 0;
+    const { settings, ask } = this.ctx;
+    return !this.tests.hasBaseline && !this.changedSince() && !ask.planOnly && settings.tests.afterEdit && settings.tests.commands.length > 0;
   }
 
   private changedSince(): boolean {

@@ -6,6 +6,7 @@ import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
 import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import { createTestCommandRunner } from '../tools/testCommandRunner';
+import { createToolAsk } from '../tools/ask';
 import { relatedTestsOf, relatedRunNote } from './relatedTests';
 import type { SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { PathPolicy } from '../ports';
@@ -48,15 +49,22 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   const ctx: ToolContext = {
     root,
     settings,
-    mode: settings.approval.mode,
     signal,
-    approver: deps.approver,
+    ask: createToolAsk({
+      root,
+      settings,
+      ignore,
+      mode: settings.approval.mode,
+      approver: deps.approver,
+      signal,
+      emit,
+      pathPolicy: input.pathPolicy,
+      ...(deps.commandPolicy ? { commandPolicy: deps.commandPolicy } : {}),
+    }),
     testCommands: deps.testCommands ?? createTestCommandRunner({ root, exec: deps.exec, tasks: deps.tasks }),
     ...(deps.detectedTests ? { detectedTests: deps.detectedTests } : {}),
     ignore,
     run: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
-    pathPolicy: input.pathPolicy,
-    commandPolicy: deps.commandPolicy,
     exec: deps.exec,
     patches: deps.patches,
     fs: deps.fs,

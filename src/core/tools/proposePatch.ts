@@ -50,7 +50,7 @@ export async function proposeUnifiedPatch(patch: string, ctx: ToolContext): Prom
 async function propose(patch: string, ctx: ToolContext, engine: PatchEngine): Promise<PatchOutcome> {
   const checked = await checkPatch(patch, ctx, engine);
   if (checked.kind !== 'checked') return checked;
-  if (ctx.mode === 'plan') return { kind: 'planned', preview: checked.preview };
+  if (ctx.ask.planOnly) return { kind: 'planned', preview: checked.preview };
   const review = await reviewPatch(patch, checked, ctx);
   if ('kind' in review) return review;
   return applyPatch(patch, checked, review, ctx, engine);

@@ -1,11 +1,7 @@
-import { homedir } from 'node:os';
-import { allowedByUserRules } from '../policy/command/userAllowed';
-import { requireApprovalWhenUnsandboxed } from '../sandbox/autoMode';
 import { commandTestRun, runCommandAsTests } from './commandTestRun';
-import { auditProtectedChanges, gateAction } from './gate';
+import { auditProtectedChanges } from './gate';
 import { resolveWorkspacePath } from './paths';
 import type { TaskRunResult } from '../ports';
-import type { PolicyDecision } from '../policy/types';
 import type { TestRunReport } from '../testRuns';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
@@ -42,19 +38,12 @@ export const runCommandTool: Tool<Args> = {
   },
   readOnly: false,
   async run(args, ctx) {
-    if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');
+    if (!ctx.ask.command || !ctx.exec) throw new ToolError('running commands is not available in this host');
     const dir = await resolveWorkspacePath(ctx, args.cwd ?? '.', 'list');
     const st = await ctx.fs.stat(dir.rel).catch(() => undefined);
     if (!st?.exists || st.type !== 'directory') throw new ToolError(`cwd ${args.cwd} is not a directory`);
-    const checked = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
-    let decision: PolicyDecision = checked;
-    // Whatever lets it run unasked (auto mode, the user's allow rules): without a sandbox, workspace code still asks.
-    if (ctx.mode === 'auto' || allowedByUserRules(decision)) decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
-    const { feedback } = await gateAction(
-      ctx,
-      { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` },
-      decision,
-    );
+    const checked = await ctx.ask.command({ command: args.command, cwd: dir.abs, where: dir.rel || 'the workspace folder', sandboxed: ctx.exec.sandboxed });
+    const { feedback } = checked;
     const exec = ctx.exec;
     const run = (timeoutMs: number) => async () => {
       const r = await exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs });

@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
-import { auditProtectedChanges, gateAction } from './gate';
+import { auditProtectedChanges } from './gate';
 import {
   describeTestCommand,
   failingStep,
@@ -67,7 +67,7 @@ export const runTestsTool: Tool<Args> = {
   async run(args, ctx) {
     const narrowing = isNarrowed(args) ? args : undefined;
     // Asked with nothing configured: the project's detected command (the offer not answered yet), asked about where commands ask.
-    const detected = ctx.settings.tests.commands.length === 0 && ctx.mode !== 'plan' ? await approveDetectedTestCommand(ctx) : undefined;
+    const detected = ctx.settings.tests.commands.length === 0 && !ctx.ask.planOnly ? await approveDetectedTestCommand(ctx) : undefined;
     if (detected) {
       const result = await runConfiguredTests(ctx, narrowing, { commands: [detected.command] });
       return { ...result, output: `${detected.note}\n${result.output}` };
@@ -93,7 +93,7 @@ export async function runConfiguredTests(
   const commands = options.commands ?? ctx.settings.tests.commands;
   if (commands.length === 0)
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
-  if (ctx.mode === 'plan') throw new ToolError('plan mode: tests are not run');
+  if (ctx.ask.planOnly) throw new ToolError('plan mode: tests are not run');
 
   // A command that ignored narrowing earlier in this run goes whole directly: narrowing it again costs a whole run and tells nothing.
   const wholeDirectly = !!narrowing && commands.every((c) => ctx.run.narrowingIgnored?.has(c));
@@ -283,7 +283,7 @@ async function approveIfRedefined(ctx: ToolContext, command: string): Promise<vo
   const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : '']
     .filter(Boolean)
     .join('; ');
-  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:test-definition-changed', reason });
+  await ctx.ask({ kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:test-definition-changed', reason });
 }
 
 /**
@@ -295,7 +295,7 @@ async function approveIfRedefined(ctx: ToolContext, command: string): Promise<vo
  * check already asked.
  */
 async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<void> {
-  if (ctx.testCommands.sandboxed !== false || (ctx.mode !== 'auto' && ctx.mode !== 'auto-edit')) return;
+  if (ctx.testCommands.sandboxed !== false || !ctx.ask.unreviewedEdits) return;
   if (ctx.run.changedFiles.size === 0 && !ctx.run.commandsRan) return;
   const files = [...ctx.run.changedFiles];
   const listed = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
@@ -306,7 +306,7 @@ async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<
     .filter(Boolean)
     .join(' and ');
   const reason = `Commands are not sandboxed here, and "${command}" runs ${what}, which the agent wrote without review.`;
-  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
+  await ctx.ask({ kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
 }
 
 /** Tests the runners counted (passed, failed, skipped) over every command; undefined when a runner's output gave no count. */

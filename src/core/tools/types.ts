@@ -1,5 +1,5 @@
 import type { ActionApprovalRequest, Approver, TestCommandRunner } from '../ports';
-import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
+import type { CommandExecutor, HistorySearch, PatchEngine, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
@@ -7,6 +7,7 @@ import type { ApplyResult, HunkResult } from '../patch/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import type { CheckpointScope } from '../checkpoint/types';
 import type { UnansweredTestCommand } from './detectedTests';
+import type { ToolAsk } from './ask';
 
 /** What a tool gives back to the model. `output` is the text the model reads; errors are outputs too. */
 export interface ToolResult<Data extends object = Record<string, unknown>> {
@@ -125,9 +126,9 @@ export interface ToolContext {
   /** Real absolute path of the workspace root. */
   root: string;
   settings: PatchPilotSettings;
-  mode: ApprovalMode;
   signal: AbortSignal;
-  approver: Approver;
+  /** The one gate for anything that needs a decision (ask.ts): the policies, the approval mode and the approver behind it. */
+  ask: ToolAsk;
   /**
    * Runs the configured test and check commands (the sandbox or the host's task terminal, the
    * workspace's guard, the test definitions as they were): the same runner as the user's own Run Tests.
@@ -137,8 +138,6 @@ export interface ToolContext {
   detectedTests?(): UnansweredTestCommand | undefined;
   ignore: IgnoreRules;
   run: ToolRunState;
-  pathPolicy?: PathPolicy;
-  commandPolicy?: CommandPolicy;
   /** run_command's executor (sandboxed when bubblewrap works); none in restricted mode. */
   exec?: CommandExecutor;
   patches?: PatchEngine;

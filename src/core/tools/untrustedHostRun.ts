@@ -10,7 +10,6 @@
  */
 import path from 'node:path';
 import { bindCode, bindingKey } from '../policy/launch';
-import { gateAction } from './gate';
 import type { ToolContext } from './types';
 
 /** Asks when needed; true when it asked (and the user said yes), so no other question about running it unsandboxed is needed. */
@@ -29,7 +28,7 @@ export async function approveUntrustedHostRun(ctx: ToolContext, command: string)
   if (approved.get(command) === key) return false;
   const again = approved.has(command) ? 'The workspace changed since you approved it. ' : '';
   const reason = `${again}Commands are not sandboxed here and this workspace is not trusted: "${command}" runs what the workspace's files choose (package scripts, Makefiles, test configurations) with your full rights.`;
-  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:untrusted-unsandboxed', reason });
+  await ctx.ask({ kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:untrusted-unsandboxed', reason });
   approved.set(command, key);
   return true;
 }

@@ -1,5 +1,4 @@
 import { checkOutboundData } from '../web/newHost';
-import { gateAction } from './gate';
 import { ToolError, fail, ok, type Tool } from './types';
 
 interface Args {
@@ -24,7 +23,7 @@ export const webFetchTool: Tool<Args> = {
     const known = (ctx.run.knownHosts ??= new Set());
     const outbound = checkOutboundData(args.url, known);
     if (outbound.verdict !== 'allow') {
-      await gateAction(ctx, { kind: 'fetch', title: `fetch ${args.url}`, reason: outbound.reason }, outbound);
+      await ctx.ask({ kind: 'fetch', title: `fetch ${args.url}`, reason: outbound.reason }, outbound);
       // Only a human's yes makes a host one that may receive data in this run. A host the model merely
       // fetched first is not enough: a data-free fetch of https://x/ would otherwise open https://x/?d=SECRET.
       try {

@@ -1,4 +1,3 @@
-import { gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { headTail } from '../base/truncate';
 import { ToolError, ok, type Tool } from './types';
@@ -40,8 +39,7 @@ export const writeFileTool: Tool<Args> = {
     const decision = overwrite
       ? { verdict: 'ask' as const, rule: 'ask:overwrite', reason: `${target.rel} exists; write_file would replace all ${old!.split('\n').length} lines` }
       : target.decision;
-    const { feedback } = await gateAction(
-      ctx,
+    const { feedback } = await ctx.ask(
       { kind: 'write', title: `${overwrite ? 'overwrite' : 'create'} ${target.rel}`, reason: decision.reason, detail: headTail(args.content, 4000).text },
       decision,
       { edit: true },

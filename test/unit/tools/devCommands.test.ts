@@ -48,10 +48,8 @@ async function inAuto(sandboxed: boolean, command: string) {
   const ws = tempWorkspace({ 'package.json': PACKAGE_JSON, 'src/a.ts': 'export {};\n', 'tests/t.py': '', ...bins });
   try {
     const approver = new ScriptedApprover({ action: () => ({ approved: false, unattended: 'no terminal to ask the user' }) });
-    const ctx = makeContext(ws.root, { mode: 'auto', approver });
-    ctx.commandPolicy = await createCommandPolicy({ trusted: true });
     const exec = recorder(sandboxed);
-    ctx.exec = exec;
+    const ctx = makeContext(ws.root, { mode: 'auto', approver, commandPolicy: await createCommandPolicy({ trusted: true }), exec });
     const r = await tools.invoke('run_command', { command }, ctx);
     return { r, asked: approver.actionRequests.length, ran: exec.ran };
   } finally {

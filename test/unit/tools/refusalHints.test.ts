@@ -62,9 +62,8 @@ function executor(sandboxed: boolean): CommandExecutor {
 async function refusal(mode: ApprovalMode, a: Action): Promise<string | undefined> {
   const ws = tempWorkspace({ 'notes.txt': 'hello\n', 'node_modules/.bin/tap': '#!/usr/bin/env node\n' });
   try {
-    const ctx = makeContext(ws.root, { mode, approver: new NonInteractiveApprover() });
-    ctx.commandPolicy = await createCommandPolicy({ trusted: true });
-    ctx.exec = executor(a.sandboxed ?? true);
+    const commandPolicy = await createCommandPolicy({ trusted: true });
+    const ctx = makeContext(ws.root, { mode, approver: new NonInteractiveApprover(), commandPolicy, exec: executor(a.sandboxed ?? true) });
     ctx.patches = new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) });
     const r = await tools.invoke(a.tool, a.args, ctx);
     return r.ok ? undefined : r.output;

@@ -22,9 +22,13 @@ async function withContext<T>(files: Record<string, string>, commands: string[],
   gitInit(ws.root);
   try {
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-    const ctx = makeContext(ws.root, { mode: 'auto-edit', approver, settings: settingsWith({ tests: { commands, afterEdit: true } }) });
-    ctx.commandPolicy = await createCommandPolicy({ trusted: true });
-    ctx.exec = createCommandExecutor(ws.root, { sandbox: 'off' });
+    const ctx = makeContext(ws.root, {
+      mode: 'auto-edit',
+      approver,
+      settings: settingsWith({ tests: { commands, afterEdit: true } }),
+      commandPolicy: await createCommandPolicy({ trusted: true }),
+      exec: createCommandExecutor(ws.root, { sandbox: 'off' }),
+    });
     return await fn(ctx, ws.root);
   } finally {
     ws.cleanup();

@@ -1,0 +1,79 @@
+// The one ToolContext of the tool tests: a real workspace folder (its files through NodeWorkspaceFs, as
+// the CLI), a real NodeTaskRunner for test commands, an approver that answers from a script
+// (ScriptedApprover, by default refusing), and the events the tools emit kept in `events`. The
+// policies, the executor and the mode are options, as the orchestrator passes them (toolContext.ts).
+import { DEFAULT_SETTINGS, type ApprovalMode, type PatchPilotSettings } from '../../../src/core/config/settings';
+import { IgnoreRules } from '../../../src/core/git/ignoreRules';
+import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
+import type { Approver, CommandPolicy, PathPolicy, TaskRunner, TestCommandRunner } from '../../../src/core/ports';
+import { createToolAsk } from '../../../src/core/tools/ask';
+import type { ToolContext, ToolEvent } from '../../../src/core/tools/types';
+import { createTestCommandRunner, type TestCommandRunnerParts } from '../../../src/core/tools/testCommandRunner';
+import { fakeHost } from './fakeHost';
+
+/** What a test's context runs test commands with, besides its `exec` (tools/testCommandRunner.ts). */
+export type TestCommandParts = Partial<Omit<TestCommandRunnerParts, 'root' | 'exec'>>;
+
+/** The gate's parts (ask.ts): the approval mode, the approver and the policies; a path policy is made from the settings when not given. */
+export interface FakeAskParts {
+  mode?: ApprovalMode;
+  approver?: Approver;
+  commandPolicy?: CommandPolicy;
+  pathPolicy?: PathPolicy;
+}
+
+export type FakeToolContextOptions = FakeAskParts & { settings?: PatchPilotSettings; signal?: AbortSignal } & TestCommandParts & Partial<ToolContext>;
+
+export function settingsWith(patch: { tests?: Partial<PatchPilotSettings['tests']> } = {}): PatchPilotSettings {
+  const s = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;
+  Object.assign(s.tests, patch.tests ?? {});
+  return s;
+}
+
+export function fakeToolContext(root: string, options: FakeToolContextOptions = {}): ToolContext & { events: ToolEvent[] } {
+  const events: ToolEvent[] = [];
+  const host = fakeHost(root);
+  const { mode, approver, commandPolicy, pathPolicy, settings = settingsWith(), signal = new AbortController().signal, ...rest } = options;
+  const { tasks, testOutput, testGuard, workspaceTrusted, ...overrides } = rest;
+  const ignore = overrides.ignore ?? new IgnoreRules(root);
+  const emit = overrides.emit ?? ((e: ToolEvent) => void events.push(e));
+  const ask = createToolAsk({
+    root,
+    settings,
+    ignore,
+    mode: mode ?? 'ask',
+    approver: approver ?? host.approver,
+    signal,
+    emit,
+    ...(pathPolicy ? { pathPolicy } : {}),
+    ...(commandPolicy ? { commandPolicy } : {}),
+  });
+  const ctx: ToolContext & { events: ToolEvent[] } = {
+    root,
+    settings,
+    signal,
+    ask,
+    // Read at each use: tests set `ctx.exec` after making the context.
+    testCommands: testCommandsOver(() => ctx, { tasks: tasks ?? new NodeTaskRunner(), testOutput, testGuard, workspaceTrusted }),
+    ignore,
+    run: { changedFiles: new Set() },
+    fs: host.fs(root),
+    emit,
+    events,
+    ...overrides,
+  };
+  return ctx;
+}
+
+/** The runner a host would make over the context's executor, read at each use. */
+export function testCommandsOver(ctx: () => Pick<ToolContext, 'root' | 'exec'>, parts: TestCommandParts & { tasks: TaskRunner }): TestCommandRunner {
+  const now = () => createTestCommandRunner({ ...parts, root: ctx().root, exec: ctx().exec });
+  return {
+    get sandboxed() {
+      return now().sandboxed;
+    },
+    workspaceTrusted: parts.workspaceTrusted !== false,
+    ...(parts.testGuard ? { redefined: (command: string) => now().redefined?.(command) } : {}),
+    run: (request) => now().run(request),
+  };
+}

@@ -40,7 +40,7 @@ export class EarlyBaseline {
 
   /** At the run's start: begins the baseline when it is due and nobody needs to be asked first. */
   startWithRun(): void {
-    const { workspaceTrusted, sandboxed } = this.ctx.testCommands;
+    const { workspaceTrusted, sandboxed } = this.ctx.run.tests;
     if (!workspaceTrusted && !sandboxed) return;
     this.withRun = this.start();
   }
@@ -74,7 +74,7 @@ export class EarlyBaseline {
   }
 
   private changedSince(): boolean {
-    return this.ctx.run.changedFiles.size > 0 || !!this.ctx.run.commandsRan;
+    return this.ctx.state.changedFiles.size > 0 || !!this.ctx.state.commandsRan;
   }
 
   private start(): boolean {
@@ -98,7 +98,7 @@ export class EarlyBaseline {
       const report = result.data?.report as TestRunReport | undefined;
       if (!report) return;
       // The model did not ask for this run: its verdict rides in the next tool result (orchestrator.ts), once.
-      this.tests.recordBaseline(report, baselineNote(report, ctx.run.wholeSuiteMs));
+      this.tests.recordBaseline(report, baselineNote(report, ctx.state.wholeSuiteMs));
       this.result = result;
     } catch {
       // Cancelled with the run, or it could not run: there is no baseline, and the call that waited goes on.

@@ -61,11 +61,13 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
       pathPolicy: input.pathPolicy,
       ...(deps.commandPolicy ? { commandPolicy: deps.commandPolicy } : {}),
     }),
-    testCommands: deps.testCommands ?? createTestCommandRunner({ root, exec: deps.exec, tasks: deps.tasks }),
-    ...(deps.detectedTests ? { detectedTests: deps.detectedTests } : {}),
+    run: {
+      exec: deps.exec,
+      tests: deps.testCommands ?? createTestCommandRunner({ root, exec: deps.exec, tasks: deps.tasks }),
+      ...(deps.detectedTests ? { detectedTests: deps.detectedTests } : {}),
+    },
+    state: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
     ignore,
-    run: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
-    exec: deps.exec,
     patches: deps.patches,
     fs: deps.fs,
     web: deps.web,
@@ -77,9 +79,9 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
     emit,
   };
   const checks = createEditChecks(deps.diagnostics);
-  ctx.run.beforeWrite = (paths) => checks.before(paths);
-  ctx.run.testBaseline = () => tests?.baselineReport;
-  ctx.run.afterWrite = async (paths, summary) => {
+  ctx.state.beforeWrite = (paths) => checks.before(paths);
+  ctx.state.testBaseline = () => tests?.baselineReport;
+  ctx.state.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
     tests?.changed();
     if (settings.git.autoCommit && git.isRepo) {
@@ -116,7 +118,7 @@ export async function testsAfterEdits(
     const related = await relatedTestsOf(ctx, paths, tests?.openFailureFiles);
     const result =
       'files' in related
-        ? await runConfiguredTests(ctx, { files: related.files }, { narrowedAs: relatedRunNote(related.files, ctx.run.wholeSuiteMs) })
+        ? await runConfiguredTests(ctx, { files: related.files }, { narrowedAs: relatedRunNote(related.files, ctx.state.wholeSuiteMs) })
         : await runConfiguredTests(ctx);
     const report = result.data?.report as TestRunReport | undefined;
     if (report) tests?.ranReport(report);

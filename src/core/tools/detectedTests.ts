@@ -18,11 +18,11 @@ export interface UnansweredTestCommand extends Pick<DetectedTestCommand, 'comman
  * Undefined when nothing was detected; a refusal throws like any declined action.
  */
 export async function approveDetectedTestCommand(ctx: ToolContext): Promise<{ command: string; note: string } | undefined> {
-  const detected = ctx.detectedTests?.();
+  const detected = ctx.run.detectedTests?.();
   if (!detected) return undefined;
   const { command, source } = detected;
   const reason = `no test command is configured; "${command}" was detected from ${source}`;
-  const unsandboxed = ctx.testCommands.sandboxed !== true;
+  const unsandboxed = ctx.run.tests.sandboxed !== true;
   const decision = unsandboxed
     ? {
         verdict: 'ask' as const,

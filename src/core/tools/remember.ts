@@ -33,7 +33,7 @@ export const rememberTool: Tool<Args> = {
     }
     const reason = `adds a line to ${MEMORY_FILE}, which every later prompt includes`;
     await ctx.ask({ kind: 'write', title: `remember: ${fact}`, reason }, { verdict: 'allow', rule: 'allow:memory', reason });
-    const outcome = await rememberFact(ctx.root, fact, { goal: ctx.run.goal }).catch((err: unknown) => {
+    const outcome = await rememberFact(ctx.root, fact, { goal: ctx.state.goal }).catch((err: unknown) => {
       throw new ToolError(`not remembered: ${errorMessage(err)}`);
     });
     switch (outcome.status) {

@@ -40,7 +40,7 @@ export const spawnSubagentTool: Tool<Args> = {
   async run(args, ctx) {
     if (!ctx.subagents) throw new ToolError('subagents are not available here (a subagent cannot start another)');
     // Given tools (which may write), the child could change the tree under the baseline still running: it goes first.
-    if (args.tools?.length) await ctx.run.beforeFirstChange?.();
+    if (args.tools?.length) await ctx.state.beforeFirstChange?.();
     return ctx.subagents.spawn({ task: args.task, ...(args.tools ? { tools: args.tools } : {}) }, ctx.signal);
   },
 };

@@ -129,17 +129,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The one gate for anything that needs a decision (ask.ts): the policies, the approval mode and the approver behind it. */
   ask: ToolAsk;
-  /**
-   * Runs the configured test and check commands (the sandbox or the host's task terminal, the
-   * workspace's guard, the test definitions as they were): the same runner as the user's own Run Tests.
-   */
-  testCommands: TestCommandRunner;
-  /** The project's test command detected but not configured (VS Code: the offer not answered yet); run_tests runs it when asked (detectedTests.ts). */
-  detectedTests?(): UnansweredTestCommand | undefined;
+  /** Running commands: run_command's executor, the configured test commands, the detected ones. */
+  run: ToolCommands;
+  /** What the run's tools share (changed files, approved hosts, the test baseline, the write hooks). */
+  state: ToolRunState;
   ignore: IgnoreRules;
-  run: ToolRunState;
-  /** run_command's executor (sandboxed when bubblewrap works); none in restricted mode. */
-  exec?: CommandExecutor;
   patches?: PatchEngine;
   /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit; CLI: NodeWorkspaceFs). The file tools' only way to the disk. */
   fs: WorkspaceFs;
@@ -152,6 +146,19 @@ export interface ToolContext {
   /** The skills of this run (load_skill). */
   skills?: SkillCatalog;
   emit?(event: ToolEvent): void;
+}
+
+/** How a tool runs commands: one capability, so the choice of sandbox or task terminal is made in one place (testCommandRunner.ts). */
+export interface ToolCommands {
+  /** run_command's executor (sandboxed when bubblewrap works); none in restricted mode. */
+  exec?: CommandExecutor;
+  /**
+   * Runs the configured test and check commands (the sandbox or the host's task terminal, the
+   * workspace's guard, the test definitions as they were): the same runner as the user's own Run Tests.
+   */
+  tests: TestCommandRunner;
+  /** The project's test command detected but not configured (VS Code: the offer not answered yet); run_tests runs it when asked (detectedTests.ts). */
+  detectedTests?(): UnansweredTestCommand | undefined;
 }
 
 /** Runs a focused task in a child agent with its own context; its final answer is the result. */

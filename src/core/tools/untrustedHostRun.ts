@@ -14,7 +14,7 @@ import type { ToolContext } from './types';
 
 /** Asks when needed; true when it asked (and the user said yes), so no other question about running it unsandboxed is needed. */
 export async function approveUntrustedHostRun(ctx: ToolContext, command: string): Promise<boolean> {
-  if (ctx.testCommands.workspaceTrusted || ctx.testCommands.sandboxed === true) return false;
+  if (ctx.run.tests.workspaceTrusted || ctx.run.tests.sandboxed === true) return false;
   const key = bindingKey(
     bindCode({
       root: ctx.root,
@@ -24,7 +24,7 @@ export async function approveUntrustedHostRun(ctx: ToolContext, command: string)
       stateDir: stateDir(ctx),
     }),
   );
-  const approved = (ctx.run.hostRuns ??= new Map());
+  const approved = (ctx.state.hostRuns ??= new Map());
   if (approved.get(command) === key) return false;
   const again = approved.has(command) ? 'The workspace changed since you approved it. ' : '';
   const reason = `${again}Commands are not sandboxed here and this workspace is not trusted: "${command}" runs what the workspace's files choose (package scripts, Makefiles, test configurations) with your full rights.`;

@@ -20,7 +20,7 @@ export const webFetchTool: Tool<Args> = {
   readOnly: true,
   async run(args, ctx) {
     if (!ctx.web) throw new ToolError('fetching web pages is not available in this host');
-    const known = (ctx.run.knownHosts ??= new Set());
+    const known = (ctx.state.knownHosts ??= new Set());
     const outbound = checkOutboundData(args.url, known);
     if (outbound.verdict !== 'allow') {
       await ctx.ask({ kind: 'fetch', title: `fetch ${args.url}`, reason: outbound.reason }, outbound);

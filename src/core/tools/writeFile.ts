@@ -46,14 +46,14 @@ export const writeFileTool: Tool<Args> = {
     );
     // The port's write is the one confined commit (policy/path/confinedCommit.ts): it walks the path again from the
     // root without following links, so a link swapped in after the check fails the write (attacks.paths).
-    await ctx.run.beforeFirstChange?.();
-    ctx.run.beforeWrite?.([target.rel]);
+    await ctx.state.beforeFirstChange?.();
+    ctx.state.beforeWrite?.([target.rel]);
     await ctx.fs.writeFile(target.rel, args.content);
-    ctx.run.changedFiles.add(target.rel);
+    ctx.state.changedFiles.add(target.rel);
     const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
     let output = `${overwrite ? 'overwrote' : 'created'} ${target.rel} (${lines} lines)`;
     if (feedback) output += `\nThe user said: ${feedback}`;
-    const after = await ctx.run.afterWrite?.([target.rel], output);
+    const after = await ctx.state.afterWrite?.([target.rel], output);
     if (after) output += `\n${after}`;
     return ok(output, { path: target.rel, created: !overwrite });
   },

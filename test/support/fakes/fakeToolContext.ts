@@ -5,9 +5,9 @@
 import { DEFAULT_SETTINGS, type ApprovalMode, type PatchPilotSettings } from '../../../src/core/config/settings';
 import { IgnoreRules } from '../../../src/core/git/ignoreRules';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
-import type { Approver, CommandPolicy, PathPolicy, TaskRunner, TestCommandRunner } from '../../../src/core/ports';
+import type { Approver, CommandExecutor, CommandPolicy, PathPolicy, TaskRunner, TestCommandRunner } from '../../../src/core/ports';
 import { createToolAsk } from '../../../src/core/tools/ask';
-import type { ToolContext, ToolEvent } from '../../../src/core/tools/types';
+import type { ToolCommands, ToolContext, ToolEvent } from '../../../src/core/tools/types';
 import { createTestCommandRunner, type TestCommandRunnerParts } from '../../../src/core/tools/testCommandRunner';
 import { fakeHost } from './fakeHost';
 
@@ -22,7 +22,9 @@ export interface FakeAskParts {
   pathPolicy?: PathPolicy;
 }
 
-export type FakeToolContextOptions = FakeAskParts & { settings?: PatchPilotSettings; signal?: AbortSignal } & TestCommandParts & Partial<ToolContext>;
+export type FakeToolContextOptions = FakeAskParts & { settings?: PatchPilotSettings; signal?: AbortSignal } & TestCommandParts &
+  Partial<Omit<ToolCommands, 'tests'>> &
+  Partial<Omit<ToolContext, 'run'>>;
 
 export function settingsWith(patch: { tests?: Partial<PatchPilotSettings['tests']> } = {}): PatchPilotSettings {
   const s = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;
@@ -34,7 +36,7 @@ export function fakeToolContext(root: string, options: FakeToolContextOptions = 
   const events: ToolEvent[] = [];
   const host = fakeHost(root);
   const { mode, approver, commandPolicy, pathPolicy, settings = settingsWith(), signal = new AbortController().signal, ...rest } = options;
-  const { tasks, testOutput, testGuard, workspaceTrusted, ...overrides } = rest;
+  const { tasks, testOutput, testGuard, workspaceTrusted, exec, detectedTests, ...overrides } = rest;
   const ignore = overrides.ignore ?? new IgnoreRules(root);
   const emit = overrides.emit ?? ((e: ToolEvent) => void events.push(e));
   const ask = createToolAsk({
@@ -53,10 +55,14 @@ export function fakeToolContext(root: string, options: FakeToolContextOptions = 
     settings,
     signal,
     ask,
-    // Read at each use: tests set `ctx.exec` after making the context.
-    testCommands: testCommandsOver(() => ctx, { tasks: tasks ?? new NodeTaskRunner(), testOutput, testGuard, workspaceTrusted }),
+    run: {
+      ...(exec ? { exec } : {}),
+      // Read at each use: tests set `ctx.run.exec` after making the context.
+      tests: testCommandsOver(() => ({ root, exec: ctx.run.exec }), { tasks: tasks ?? new NodeTaskRunner(), testOutput, testGuard, workspaceTrusted }),
+      ...(detectedTests ? { detectedTests } : {}),
+    },
+    state: { changedFiles: new Set() },
     ignore,
-    run: { changedFiles: new Set() },
     fs: host.fs(root),
     emit,
     events,
@@ -66,7 +72,7 @@ export function fakeToolContext(root: string, options: FakeToolContextOptions = 
 }
 
 /** The runner a host would make over the context's executor, read at each use. */
-export function testCommandsOver(ctx: () => Pick<ToolContext, 'root' | 'exec'>, parts: TestCommandParts & { tasks: TaskRunner }): TestCommandRunner {
+export function testCommandsOver(ctx: () => { root: string; exec?: CommandExecutor }, parts: TestCommandParts & { tasks: TaskRunner }): TestCommandRunner {
   const now = () => createTestCommandRunner({ ...parts, root: ctx().root, exec: ctx().exec });
   return {
     get sandboxed() {

@@ -99,7 +99,7 @@ test('the remember tool: a write like any other (ask mode asks, plan mode refuse
 
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
     const ctx = makeContext(ws.root, { mode: 'ask', approver });
-    ctx.run.goal = 'ship it';
+    ctx.state.goal = 'ship it';
     const added = await registry.invoke('remember', { fact: 'Deploys go through make release.' }, ctx);
     assert.equal(added.ok, true, added.output);
     assert.match(added.output, /^remembered in \.patchpilot\/MEMORY\.md \(journal: \.patchpilot\/memory\/\d{4}-\d{2}-\d{2}\.md\)$/);

@@ -19,7 +19,7 @@ describe('run_tests with no configured command and a detected one not answered y
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
       const ctx = makeContext(ws.root, { mode: 'auto', approver, detectedTests: offered });
-      assert.notEqual(ctx.testCommands.sandboxed, true);
+      assert.notEqual(ctx.run.tests.sandboxed, true);
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, true, r.output);
       assert.match(r.output, /^\(ran the detected test command ".*" from package\.json: no test command is configured.*to keep it: "Use npm test"/);

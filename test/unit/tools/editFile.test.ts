@@ -75,7 +75,7 @@ describe('edit_file', () => {
         /^--- a\/src\/m\.js\n\+\+\+ b\/src\/m\.js\n@@ -1,5 \+1,5 @@\n function add\(a, b\) \{\n-  return a - b;\n\+  return a \+ b;\n/,
       );
       assert.deepEqual(data.applied, ['src/m.js#1']);
-      assert.deepEqual([...ctx.run.changedFiles], ['src/m.js']);
+      assert.deepEqual([...ctx.state.changedFiles], ['src/m.js']);
     });
   });
 

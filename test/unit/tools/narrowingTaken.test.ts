@@ -109,7 +109,7 @@ test('a whole run that failed (a chain stopped at its first failing link) is no 
     assert.equal(aimed.ok, true, aimed.output);
     assert.match(aimed.output, /narrowed run: part of the suite/);
     assert.doesNotMatch(aimed.output, /did not take the narrowing/);
-    assert.equal(ctx.run.narrowingIgnored, undefined);
+    assert.equal(ctx.state.narrowingIgnored, undefined);
   } finally {
     ws.cleanup();
   }

@@ -173,7 +173,10 @@ describe('file tools through the real path policy', () => {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const ctx = await wired(ws.root, 'auto', approver);
       ctx.settings = settingsWith({ tests: { commands: ['npm test'] } });
-      ctx.testCommands = testCommandsOver(() => ctx, { tasks: new NodeTaskRunner(), testGuard: TestDefinitionGuard.capture(ws.root) });
+      ctx.run.tests = testCommandsOver(() => ({ root: ctx.root, exec: ctx.run.exec }), {
+        tasks: new NodeTaskRunner(),
+        testGuard: TestDefinitionGuard.capture(ws.root),
+      });
       writeFileSync(path.join(ws.root, 'package.json'), JSON.stringify({ scripts: { test: 'touch pwned' } }));
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);
@@ -204,7 +207,7 @@ describe('without a sandbox, any write by a command counts as a change', () => {
 
       const wrote = await tools.invoke('run_command', { command: "echo \"require('fs').writeFileSync('pwned', 'x')\" > test.js" }, ctx);
       assert.equal(wrote.ok, true, wrote.output);
-      assert.equal(ctx.run.changedFiles.size, 0, 'the file tools saw no change');
+      assert.equal(ctx.state.changedFiles.size, 0, 'the file tools saw no change');
       rmSync(path.join(ws.root, 'tests-ran'));
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);

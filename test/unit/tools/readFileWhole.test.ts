@@ -59,7 +59,7 @@ describe('read_file returns whole lines and says exactly which', () => {
       const ws = tempWorkspace({ 'gen.txt': text });
       try {
         const cap = 3_000 + seed * 700;
-        const ctx = makeContext(ws.root, { run: { changedFiles: new Set(), resultChars: () => cap } });
+        const ctx = makeContext(ws.root, { state: { changedFiles: new Set(), resultChars: () => cap } });
         const got: string[] = [];
         let start: number | undefined = 1;
         let finalNewline = true;
@@ -86,7 +86,7 @@ describe('read_file returns whole lines and says exactly which', () => {
   test('a range the cap stops early says which lines are left of the range', async () => {
     const ws = tempWorkspace({ 'a.txt': Array.from({ length: 600 }, (_, i) => `line ${i + 1} `.padEnd(60, '.')).join('\n') + '\n' });
     try {
-      const ctx = makeContext(ws.root, { run: { changedFiles: new Set(), resultChars: () => 6_000 } });
+      const ctx = makeContext(ws.root, { state: { changedFiles: new Set(), resultChars: () => 6_000 } });
       const r = await tools.invoke('read_file', { path: 'a.txt', start_line: 100, end_line: 400 }, ctx);
       const read = parseRead(r.output);
       assert.equal(read.from, 100);
@@ -101,7 +101,7 @@ describe('read_file returns whole lines and says exactly which', () => {
     const text = Array.from({ length: 573 }, (_, i) => `    const value${i} = compute(${i}); // ${'x'.repeat(i % 50)}`).join('\n') + '\n';
     const ws = tempWorkspace({ 'big.ts': text });
     try {
-      const ctx = makeContext(ws.root, { run: { changedFiles: new Set(), resultChars: () => 16_000 } });
+      const ctx = makeContext(ws.root, { state: { changedFiles: new Set(), resultChars: () => 16_000 } });
       const r = await tools.invoke('read_file', { path: 'big.ts' }, ctx);
       const read = parseRead(r.output);
       assert.equal(read.from, 1);

@@ -39,7 +39,7 @@ describe('run_command while the baseline test run goes on', () => {
   test('a read-only command runs at once; a command that may write waits for the baseline first', async () => {
     await withContext(BUGGY, ['node --test'], async (ctx) => {
       const waited: unknown[] = [];
-      ctx.run.beforeFirstChange = async (o) => {
+      ctx.state.beforeFirstChange = async (o) => {
         waited.push(o ?? {});
         return undefined;
       };
@@ -48,11 +48,11 @@ describe('run_command while the baseline test run goes on', () => {
         assert.equal(r.ok, true, `${command}: ${r.output}`);
       }
       assert.deepEqual(waited, [], 'no read-only command waited');
-      assert.equal(ctx.run.commandsRan, undefined, 'nor counts as a change');
+      assert.equal(ctx.state.commandsRan, undefined, 'nor counts as a change');
       await tools.invoke('run_command', { command: 'touch made.txt' }, ctx);
       await tools.invoke('run_command', { command: `node -e "console.log(require('./add').add(1, 1))"` }, ctx);
       assert.deepEqual(waited, [{}, {}]);
-      assert.equal(ctx.run.commandsRan, true);
+      assert.equal(ctx.state.commandsRan, true);
     });
   });
 });

@@ -26,7 +26,7 @@ function contextFor(root: string, command: string) {
   const keeper = createOutputKeeper(root, '.patchpilot/history.db', 'run-1');
   return makeContext(root, {
     settings: settingsWith({ tests: { commands: [command] } }),
-    run: { changedFiles: new Set(), keepOutput: (text, tool) => keeper.keep(text, tool) },
+    state: { changedFiles: new Set(), keepOutput: (text, tool) => keeper.keep(text, tool) },
   });
 }
 

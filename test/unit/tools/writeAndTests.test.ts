@@ -19,7 +19,7 @@ describe('write_file', () => {
       assert.equal(r.ok, true, r.output);
       assert.equal(r.output, 'created src/new/util.ts (1 lines)');
       assert.equal(readFileSync(path.join(ws.root, 'src/new/util.ts'), 'utf8'), 'export const x = 1;\n');
-      assert.deepEqual([...auto.run.changedFiles], ['src/new/util.ts']);
+      assert.deepEqual([...auto.state.changedFiles], ['src/new/util.ts']);
 
       const approver = new ScriptedApprover({ action: () => ({ approved: false, feedback: 'put it in lib/' }) });
       const ask = makeContext(ws.root, { mode: 'ask', approver });
@@ -133,7 +133,7 @@ describe('run_tests', () => {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const settings = settingsWith({ tests: { commands: ['touch ran'] } });
       const ctx = makeContext(ws.root, { mode: 'auto', approver, settings });
-      ctx.run.changedFiles.add('package.json');
+      ctx.state.changedFiles.add('package.json');
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);
       assert.match(approver.actionRequests[0]!.reason, /this run changed package\.json/);

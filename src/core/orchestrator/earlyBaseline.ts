@@ -69,7 +69,10 @@ export class EarlyBaseline {
   }
 
   private due(): boolean {
-    const { settings, ask } = this.ctx;
+    const {
+      workspace: { settings },
+      ask,
+    } = this.ctx;
     return !this.tests.hasBaseline && !this.changedSince() && !ask.planOnly && settings.tests.afterEdit && settings.tests.commands.length > 0;
   }
 
@@ -110,7 +113,7 @@ export class EarlyBaseline {
     if (!this.withRun) return this.running;
     const say = () => {
       const seconds = Math.round((Date.now() - this.startedAt) / 1000);
-      const command = this.command ?? this.ctx.settings.tests.commands[0]!;
+      const command = this.command ?? this.ctx.workspace.settings.tests.commands[0]!;
       this.ctx.emit?.({ type: 'test-started', command, note: `waiting for the baseline test run (started with the run, ${seconds} s so far)` });
     };
     say();

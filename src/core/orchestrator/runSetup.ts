@@ -90,7 +90,7 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   if (baseline) toolCtx.state.beforeFirstChange = (o) => baseline.beforeChange(o);
   recordEarlier(run);
   const restoreNotes = recordRestoreNotes(run);
-  const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history, restoreNotes });
+  const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.services.history, restoreNotes });
   run.conversation = context.conversation;
   context.conversation.keeper = createOutputKeeper(root, deps.settings.history.path, run.recorder.runId);
   toolCtx.state.resultChars = () => context.conversation.toolResultLimit;
@@ -174,7 +174,7 @@ function buildRunContext(
     pathPolicy: PathPolicy;
     skills: SkillCatalog;
     specs: ModelToolSpec[];
-    history: ToolContext['history'];
+    history: ToolContext['services']['history'];
     restoreNotes: string[];
   },
 ): Promise<RunContext> {

@@ -48,8 +48,9 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   const { root, git, emit, ignore, tests, signal } = input;
   const ctx: ToolContext = {
     root,
-    settings,
     signal,
+    fs: deps.fs,
+    emit,
     ask: createToolAsk({
       root,
       settings,
@@ -67,16 +68,16 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
       ...(deps.detectedTests ? { detectedTests: deps.detectedTests } : {}),
     },
     state: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
-    ignore,
-    patches: deps.patches,
-    fs: deps.fs,
-    web: deps.web,
-    search: deps.search,
-    // Earlier runs are recalled under the ignore rules of now: a file ignored since does not come back.
-    history: deps.history && searchUnderCurrentIgnoreRules(deps.history, { root, ignored: ignoredNow(ignore.agentFilter, settings.policy.denyPaths) }),
-    skills: input.skills,
-    ...(input.subagents ? { subagents: input.subagents } : {}),
-    emit,
+    workspace: { settings, ignore },
+    services: {
+      patches: deps.patches,
+      web: deps.web,
+      search: deps.search,
+      // Earlier runs are recalled under the ignore rules of now: a file ignored since does not come back.
+      history: deps.history && searchUnderCurrentIgnoreRules(deps.history, { root, ignored: ignoredNow(ignore.agentFilter, settings.policy.denyPaths) }),
+      skills: input.skills,
+      ...(input.subagents ? { subagents: input.subagents } : {}),
+    },
   };
   const checks = createEditChecks(deps.diagnostics);
   ctx.state.beforeWrite = (paths) => checks.before(paths);

@@ -13,7 +13,7 @@ export const CHECK_OUTPUT_CHARS = 6000;
 
 /** Every check command's report after an edit to `paths`; undefined when none is configured. */
 export async function runCheckCommands(ctx: ToolContext, paths: readonly string[]): Promise<string | undefined> {
-  const commands = ctx.settings.tests.checkCommands;
+  const commands = ctx.workspace.settings.tests.checkCommands;
   if (commands.length === 0 || ctx.ask.planOnly) return undefined;
   const parts: string[] = [];
   for (const command of commands) {

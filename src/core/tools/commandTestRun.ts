@@ -60,7 +60,9 @@ export async function commandTestRun(ctx: ToolContext, command: string, cwd: str
   if (cwd !== '' && cwd !== '.') return undefined;
   const words = plainWords(command);
   if (!words?.length) return undefined;
-  const configured = ctx.settings.tests.commands.length ? ctx.settings.tests.commands : [ctx.run.detectedTests?.()?.command].filter((c) => !!c);
+  const configured = ctx.workspace.settings.tests.commands.length
+    ? ctx.workspace.settings.tests.commands
+    : [ctx.run.detectedTests?.()?.command].filter((c) => !!c);
   for (const c of configured as string[]) {
     const own = plainWords(c);
     if (own?.length && own.every((w, i) => words[i] === w)) {

@@ -58,7 +58,7 @@ export const runCommandTool: Tool<Args> = {
     // The whole suite before any change: the baseline is that run (the same tree, the same result).
     if (tests && baseline) return baseline;
     // A test run counts as no change, as run_tests' does (its output files are vetted by the policy like the runner's).
-    if (tests) return runCommandAsTests(ctx, args.command, tests, run(ctx.settings.tests.timeoutSeconds * 1000), feedback);
+    if (tests) return runCommandAsTests(ctx, args.command, tests, run(ctx.workspace.settings.tests.timeoutSeconds * 1000), feedback);
     // Set before it runs: a command that fails or times out may still have written files.
     ctx.state.commandsRan = true;
     return commandResult(args.command, await run(COMMAND_TIMEOUT_MS)(), ctx, feedback);

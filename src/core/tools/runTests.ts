@@ -67,7 +67,7 @@ export const runTestsTool: Tool<Args> = {
   async run(args, ctx) {
     const narrowing = isNarrowed(args) ? args : undefined;
     // Asked with nothing configured: the project's detected command (the offer not answered yet), asked about where commands ask.
-    const detected = ctx.settings.tests.commands.length === 0 && !ctx.ask.planOnly ? await approveDetectedTestCommand(ctx) : undefined;
+    const detected = ctx.workspace.settings.tests.commands.length === 0 && !ctx.ask.planOnly ? await approveDetectedTestCommand(ctx) : undefined;
     if (detected) {
       const result = await runConfiguredTests(ctx, narrowing, { commands: [detected.command] });
       return { ...result, output: `${detected.note}\n${result.output}` };
@@ -90,7 +90,7 @@ export async function runConfiguredTests(
   narrowing?: TestNarrowing,
   options: { rerun?: boolean; narrowedAs?: string; commands?: readonly string[] } = {},
 ): Promise<ToolResult> {
-  const commands = options.commands ?? ctx.settings.tests.commands;
+  const commands = options.commands ?? ctx.workspace.settings.tests.commands;
   if (commands.length === 0)
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
   if (ctx.ask.planOnly) throw new ToolError('plan mode: tests are not run');
@@ -264,7 +264,7 @@ export async function runGuardedTestCommand(ctx: ToolContext, command: string, o
   if (!askedToRunUnsandboxed) await approveIfUnsandboxed(ctx, configured);
   onStart?.();
   // The runner chooses the sandbox or the host's task terminal (tools/testCommandRunner.ts).
-  const run = await ctx.run.tests.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
+  const run = await ctx.run.tests.run({ command, cwd: ctx.root, timeoutMs: ctx.workspace.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
   auditProtectedChanges(ctx, run);
   ctx.signal.throwIfAborted();
   return run;

@@ -122,21 +122,35 @@ export type ToolEvent =
   /** Every policy verdict that gated an action, for the audit trail. */
   | { type: 'policy'; kind: 'command' | 'path' | 'network'; subject: string; decision: PolicyDecision };
 
+/** What a tool works with: nine names; each group is one concept (ask.ts, ToolCommands, ToolRunState, ToolWorkspace, ToolServices). */
 export interface ToolContext {
   /** Real absolute path of the workspace root. */
   root: string;
-  settings: PatchPilotSettings;
   signal: AbortSignal;
+  /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit; CLI: NodeWorkspaceFs). The file tools' only way to the disk. */
+  fs: WorkspaceFs;
+  emit?(event: ToolEvent): void;
   /** The one gate for anything that needs a decision (ask.ts): the policies, the approval mode and the approver behind it. */
   ask: ToolAsk;
   /** Running commands: run_command's executor, the configured test commands, the detected ones. */
   run: ToolCommands;
   /** What the run's tools share (changed files, approved hosts, the test baseline, the write hooks). */
   state: ToolRunState;
+  /** The workspace's configuration: its settings and ignore rules. */
+  workspace: ToolWorkspace;
+  /** What some tools use and a host may not have (patches, the web, the history, subagents, skills). */
+  services: ToolServices;
+}
+
+/** The configuration the tools read: the resolved settings and the workspace's ignore rules. */
+export interface ToolWorkspace {
+  settings: PatchPilotSettings;
   ignore: IgnoreRules;
+}
+
+/** The optional capabilities of a host and a run, each used by a tool or two. */
+export interface ToolServices {
   patches?: PatchEngine;
-  /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit; CLI: NodeWorkspaceFs). The file tools' only way to the disk. */
-  fs: WorkspaceFs;
   web?: WebFetcher;
   /** web_search's provider (SearXNG or Brave), when one is configured. */
   search?: WebSearcher;
@@ -145,7 +159,6 @@ export interface ToolContext {
   subagents?: SubagentSpawner;
   /** The skills of this run (load_skill). */
   skills?: SkillCatalog;
-  emit?(event: ToolEvent): void;
 }
 
 /** How a tool runs commands: one capability, so the choice of sandbox or task terminal is made in one place (testCommandRunner.ts). */

@@ -35,6 +35,6 @@ export async function approveUntrustedHostRun(ctx: ToolContext, command: string)
 
 /** The state folder, workspace-relative: left out of the tree like `.git` (PatchPilot writes it every step). */
 function stateDir(ctx: ToolContext): string {
-  const rel = path.relative(ctx.root, path.dirname(path.resolve(ctx.root, ctx.settings.history.path)));
+  const rel = path.relative(ctx.root, path.dirname(path.resolve(ctx.root, ctx.workspace.settings.history.path)));
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : '.patchpilot';
 }

@@ -19,7 +19,7 @@ export const webFetchTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    if (!ctx.web) throw new ToolError('fetching web pages is not available in this host');
+    if (!ctx.services.web) throw new ToolError('fetching web pages is not available in this host');
     const known = (ctx.state.knownHosts ??= new Set());
     const outbound = checkOutboundData(args.url, known);
     if (outbound.verdict !== 'allow') {
@@ -32,7 +32,7 @@ export const webFetchTool: Tool<Args> = {
         /* checkOutboundData already asked about an invalid URL; the fetcher refuses it */
       }
     }
-    const r = await ctx.web(args.url, ctx.signal);
+    const r = await ctx.services.web(args.url, ctx.signal);
     if (r.kind === 'refused') {
       // SSRF refusals (loopback, metadata, file:) go to the audit trail with their rule, like the command and path verdicts.
       ctx.emit?.({ type: 'policy', kind: 'network', subject: `fetch ${args.url}`, decision: r.decision });

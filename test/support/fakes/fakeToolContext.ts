@@ -7,7 +7,7 @@ import { IgnoreRules } from '../../../src/core/git/ignoreRules';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import type { Approver, CommandExecutor, CommandPolicy, PathPolicy, TaskRunner, TestCommandRunner } from '../../../src/core/ports';
 import { createToolAsk } from '../../../src/core/tools/ask';
-import type { ToolCommands, ToolContext, ToolEvent } from '../../../src/core/tools/types';
+import type { ToolCommands, ToolContext, ToolEvent, ToolServices, ToolWorkspace } from '../../../src/core/tools/types';
 import { createTestCommandRunner, type TestCommandRunnerParts } from '../../../src/core/tools/testCommandRunner';
 import { fakeHost } from './fakeHost';
 
@@ -22,9 +22,12 @@ export interface FakeAskParts {
   pathPolicy?: PathPolicy;
 }
 
-export type FakeToolContextOptions = FakeAskParts & { settings?: PatchPilotSettings; signal?: AbortSignal } & TestCommandParts &
+/** Every part by its own name (the groups are the fake's to make): the gate's, the commands', the workspace's, the services', and the context's own. */
+export type FakeToolContextOptions = FakeAskParts & { signal?: AbortSignal } & TestCommandParts &
   Partial<Omit<ToolCommands, 'tests'>> &
-  Partial<Omit<ToolContext, 'run'>>;
+  Partial<ToolWorkspace> &
+  ToolServices &
+  Partial<Pick<ToolContext, 'fs' | 'emit' | 'state'>>;
 
 export function settingsWith(patch: { tests?: Partial<PatchPilotSettings['tests']> } = {}): PatchPilotSettings {
   const s = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;
@@ -36,9 +39,8 @@ export function fakeToolContext(root: string, options: FakeToolContextOptions = 
   const events: ToolEvent[] = [];
   const host = fakeHost(root);
   const { mode, approver, commandPolicy, pathPolicy, settings = settingsWith(), signal = new AbortController().signal, ...rest } = options;
-  const { tasks, testOutput, testGuard, workspaceTrusted, exec, detectedTests, ...overrides } = rest;
-  const ignore = overrides.ignore ?? new IgnoreRules(root);
-  const emit = overrides.emit ?? ((e: ToolEvent) => void events.push(e));
+  const { tasks, testOutput, testGuard, workspaceTrusted, exec, detectedTests, ignore = new IgnoreRules(root), fs, emit: emitTo, state, ...services } = rest;
+  const emit = emitTo ?? ((e: ToolEvent) => void events.push(e));
   const ask = createToolAsk({
     root,
     settings,
@@ -52,8 +54,9 @@ export function fakeToolContext(root: string, options: FakeToolContextOptions = 
   });
   const ctx: ToolContext & { events: ToolEvent[] } = {
     root,
-    settings,
     signal,
+    fs: fs ?? host.fs(root),
+    emit,
     ask,
     run: {
       ...(exec ? { exec } : {}),
@@ -61,12 +64,10 @@ export function fakeToolContext(root: string, options: FakeToolContextOptions = 
       tests: testCommandsOver(() => ({ root, exec: ctx.run.exec }), { tasks: tasks ?? new NodeTaskRunner(), testOutput, testGuard, workspaceTrusted }),
       ...(detectedTests ? { detectedTests } : {}),
     },
-    state: { changedFiles: new Set() },
-    ignore,
-    fs: host.fs(root),
-    emit,
+    state: state ?? { changedFiles: new Set() },
+    workspace: { settings, ignore },
+    services,
     events,
-    ...overrides,
   };
   return ctx;
 }

@@ -133,7 +133,7 @@ test('load_skill: the instructions with the folder and its files; other files on
   });
   try {
     const ctx = makeContext(ws.root);
-    ctx.skills = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: readerFor(ws.root) });
+    ctx.services.skills = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: readerFor(ws.root) });
     const registry = new ToolRegistry([loadSkillTool]);
     const own = await registry.invoke('load_skill', { name: 'deploy' }, ctx);
     assert.equal(

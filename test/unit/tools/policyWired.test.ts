@@ -172,7 +172,7 @@ describe('file tools through the real path policy', () => {
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const ctx = await wired(ws.root, 'auto', approver);
-      ctx.settings = settingsWith({ tests: { commands: ['npm test'] } });
+      ctx.workspace.settings = settingsWith({ tests: { commands: ['npm test'] } });
       ctx.run.tests = testCommandsOver(() => ({ root: ctx.root, exec: ctx.run.exec }), {
         tasks: new NodeTaskRunner(),
         testGuard: TestDefinitionGuard.capture(ws.root),

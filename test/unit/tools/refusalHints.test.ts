@@ -64,7 +64,7 @@ async function refusal(mode: ApprovalMode, a: Action): Promise<string | undefine
   try {
     const commandPolicy = await createCommandPolicy({ trusted: true });
     const ctx = makeContext(ws.root, { mode, approver: new NonInteractiveApprover(), commandPolicy, exec: executor(a.sandboxed ?? true) });
-    ctx.patches = new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) });
+    ctx.services.patches = new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) });
     const r = await tools.invoke(a.tool, a.args, ctx);
     return r.ok ? undefined : r.output;
   } finally {

@@ -14,7 +14,8 @@ import { DEFAULT_PATH_SETTINGS } from '../../../src/core/policy/path';
 import { createCommandExecutor, createPathPolicy } from '../../../src/core/tools/policyAdapters';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
-import { ScriptedApprover, gitInit, makeContext, tempWorkspace } from '../tools/helpers';
+import { ScriptedApprover, gitInit, tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const SKILLS = path.resolve(__dirname, '../../../skills');
 const RELATED = path.join(SKILLS, 'write-tests/scripts/related-tests.sh');
@@ -97,7 +98,7 @@ test('the agent runs a skill script like any command: the command policy decides
     // As createAgent does: the skills folder stays readable in the sandbox (which hides /tmp and the home).
     const exec = createCommandExecutor(ws.root, { readOnlyPaths: [SKILLS] });
     const pathPolicy = createPathPolicy(ws.root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ignore.agentFilter.isIgnored(rel, isDir));
-    const ctx = makeContext(ws.root, { mode: 'auto', approver, ignore, commandPolicy, exec, pathPolicy });
+    const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, ignore, commandPolicy, exec, pathPolicy });
     const tools = new ToolRegistry([runCommandTool]);
     const r = await tools.invoke('run_command', { command: `sh ${RELATED} src/parser.ts` }, ctx);
     assert.equal(r.ok, true, r.output);
@@ -107,7 +108,7 @@ test('the agent runs a skill script like any command: the command policy decides
     assert.equal(approver.actionRequests[0]!.kind, 'command');
     assert.ok(ctx.events.some((e) => e.type === 'policy' && e.kind === 'command' && e.decision.verdict === 'ask'));
 
-    const refusing = makeContext(ws.root, { mode: 'auto', approver: new ScriptedApprover(), ignore, commandPolicy, exec, pathPolicy });
+    const refusing = fakeToolContext(ws.root, { mode: 'auto', approver: new ScriptedApprover(), ignore, commandPolicy, exec, pathPolicy });
     const declined = await tools.invoke('run_command', { command: `sh ${REVIEW}` }, refusing);
     assert.equal(declined.ok, false);
     assert.match(declined.output, /the user declined/);

@@ -7,14 +7,15 @@ import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { editFileTool } from '../../../src/core/tools/editFile';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
-import { makeContext, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([editFileTool, proposePatchTool]);
 const source = ['function add(a, b) {', '  return a - b;', '}', '', 'function sub(a, b) {', '  return a - b;', '}', ''].join('\n');
 
-async function withFile(content: string, body: (h: { ctx: ReturnType<typeof makeContext>; read(): string }) => Promise<void>, options = {}) {
+async function withFile(content: string, body: (h: { ctx: ReturnType<typeof fakeToolContext>; read(): string }) => Promise<void>, options = {}) {
   const ws = tempWorkspace({ 'src/m.js': content });
-  const ctx = makeContext(ws.root, { mode: 'auto-edit', patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
+  const ctx = fakeToolContext(ws.root, { mode: 'auto-edit', patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
   try {
     await body({ ctx, read: () => readFileSync(path.join(ws.root, 'src/m.js'), 'utf8') });
   } finally {

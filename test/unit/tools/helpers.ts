@@ -1,5 +1,5 @@
-// Shared fixtures for the tool tests: a real temp workspace, a real NodeTaskRunner, and an Approver
-// that answers from a script and records what it was asked.
+// Shared fixtures for the tool tests: a real temp workspace (a git repository when asked), and the
+// Approver that answers from a script. Their ToolContext is test/support/fakes/fakeToolContext.ts.
 import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -26,6 +26,3 @@ export function gitInit(root: string): void {
 
 // The approver fake lives with the other ports' fakes; the tool tests name it from here as they always did.
 export { ScriptedApprover };
-
-// The tool tests' context is the one fake ToolContext (test/support/fakes/fakeToolContext.ts).
-export { fakeToolContext as makeContext, settingsWith, testCommandsOver, type TestCommandParts } from '../../support/fakes/fakeToolContext';

@@ -12,7 +12,8 @@ import { runCommandTool } from '../../../src/core/tools/runCommand';
 import { runTestsTool } from '../../../src/core/tools/runTests';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import { ScriptedApprover, makeContext, settingsWith, tempWorkspace, testCommandsOver } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith, testCommandsOver } from '../../support/fakes';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import type { ApprovalMode } from '../../../src/core/config/settings';
 
@@ -21,7 +22,7 @@ const tools = new ToolRegistry([runCommandTool, runTestsTool, writeFileTool, rea
 async function wired(root: string, mode: ApprovalMode, approver = new ScriptedApprover(), commandPolicy?: CommandPolicy) {
   const ignore = new IgnoreRules(root);
   const isIgnored = (p: string) => ignore.agentFilter.isIgnored(p);
-  return makeContext(root, {
+  return fakeToolContext(root, {
     mode,
     approver,
     ignore,
@@ -194,7 +195,7 @@ describe('without a sandbox, any write by a command counts as a change', () => {
     const ws = tempWorkspace({ 'test.js': 'console.log("ok")\n' });
     try {
       const approver = new ScriptedApprover({ action: (r) => ({ approved: r.kind === 'command' }) });
-      const ctx = makeContext(ws.root, {
+      const ctx = fakeToolContext(ws.root, {
         mode: 'auto',
         approver,
         settings: settingsWith({ tests: { commands: ['node test.js && touch tests-ran'] } }),

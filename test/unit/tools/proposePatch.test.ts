@@ -6,7 +6,8 @@ import { PatchManager } from '../../../src/core/patch';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
-import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([proposePatchTool]);
 const original = [
@@ -38,10 +39,10 @@ const twoHunks = `--- a/src/m.js
  }
 `;
 
-function setup(options: Parameters<typeof makeContext>[1] = {}) {
+function setup(options: Parameters<typeof fakeToolContext>[1] = {}) {
   const ws = tempWorkspace({ 'src/m.js': original, '.patchpilotignore': 'secret.txt\n', 'secret.txt': 'x\n' });
   const afterWrites: string[][] = [];
-  const ctx = makeContext(ws.root, { patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
+  const ctx = fakeToolContext(ws.root, { patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
   ctx.state.afterWrite = async (paths) => {
     afterWrites.push(paths);
     return 'tests: (after-edit hook ran)';

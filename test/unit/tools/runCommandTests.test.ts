@@ -13,16 +13,17 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
 import type { TestRunReport } from '../../../src/core/testRuns';
 import { BUGGY } from '../orchestrator/harness';
-import { ScriptedApprover, gitInit, makeContext, settingsWith, tempWorkspace } from './helpers';
+import { ScriptedApprover, gitInit, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runCommandTool]);
 
-async function withContext<T>(files: Record<string, string>, commands: string[], fn: (ctx: ReturnType<typeof makeContext>, root: string) => Promise<T>) {
+async function withContext<T>(files: Record<string, string>, commands: string[], fn: (ctx: ReturnType<typeof fakeToolContext>, root: string) => Promise<T>) {
   const ws = tempWorkspace(files);
   gitInit(ws.root);
   try {
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-    const ctx = makeContext(ws.root, {
+    const ctx = fakeToolContext(ws.root, {
       mode: 'auto-edit',
       approver,
       settings: settingsWith({ tests: { commands, afterEdit: true } }),

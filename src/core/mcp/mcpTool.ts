@@ -9,7 +9,7 @@
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { briefArgs } from '../base/truncate';
-import { auditProtectedChanges, gateAction } from '../tools/gate';
+import { auditProtectedChanges } from '../tools/gate';
 import { describeProtectedChanges, type ProtectedChange } from '../sandbox/protectedGuard';
 import { fail, ok, type Tool, type ToolSchema } from '../tools/types';
 import type { McpConnection } from './connection';
@@ -54,8 +54,7 @@ export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> 
       const hidden = o.callGuard?.ignoredArguments(args) ?? [];
       if (hidden.length > 0) {
         // read_file refuses these; an MCP server reading them for the model needs the user's yes, alwaysAllow or not.
-        await gateAction(
-          ctx,
+        await ctx.ask(
           { kind: 'mcp', title, reason: `a tool of MCP server "${o.server}"`, detail: JSON.stringify(args, null, 2) },
           {
             verdict: 'ask',
@@ -71,8 +70,7 @@ export function createMcpTool(o: McpToolOptions): Tool<Record<string, unknown>> 
           decision: { verdict: 'allow', rule: 'allow:mcp-always-allow', reason: `"${d.name}" is in the alwaysAllow list of MCP server "${o.server}".` },
         });
       } else {
-        await gateAction(
-          ctx,
+        await ctx.ask(
           { kind: 'mcp', title, reason: `a tool of MCP server "${o.server}"`, detail: JSON.stringify(args, null, 2) },
           {
             verdict: 'ask',

@@ -40,7 +40,7 @@ export class EarlyBaseline {
 
   /** At the run's start: begins the baseline when it is due and nobody needs to be asked first. */
   startWithRun(): void {
-    const { workspaceTrusted, sandboxed } = this.ctx.testCommands;
+    const { workspaceTrusted, sandboxed } = this.ctx.run.tests;
     if (!workspaceTrusted && !sandboxed) return;
     this.withRun = this.start();
   }
@@ -69,12 +69,15 @@ export class EarlyBaseline {
   }
 
   private due(): boolean {
-    const { settings, mode } = this.ctx;
-    return !this.tests.hasBaseline && !this.changedSince() && mode !== 'plan' && settings.tests.afterEdit && settings.tests.commands.length > 0;
+    const {
+      workspace: { settings },
+      ask,
+    } = this.ctx;
+    return !this.tests.hasBaseline && !this.changedSince() && !ask.planOnly && settings.tests.afterEdit && settings.tests.commands.length > 0;
   }
 
   private changedSince(): boolean {
-    return this.ctx.run.changedFiles.size > 0 || !!this.ctx.run.commandsRan;
+    return this.ctx.state.changedFiles.size > 0 || !!this.ctx.state.commandsRan;
   }
 
   private start(): boolean {
@@ -98,7 +101,7 @@ export class EarlyBaseline {
       const report = result.data?.report as TestRunReport | undefined;
       if (!report) return;
       // The model did not ask for this run: its verdict rides in the next tool result (orchestrator.ts), once.
-      this.tests.recordBaseline(report, baselineNote(report, ctx.run.wholeSuiteMs));
+      this.tests.recordBaseline(report, baselineNote(report, ctx.state.wholeSuiteMs));
       this.result = result;
     } catch {
       // Cancelled with the run, or it could not run: there is no baseline, and the call that waited goes on.
@@ -110,7 +113,7 @@ export class EarlyBaseline {
     if (!this.withRun) return this.running;
     const say = () => {
       const seconds = Math.round((Date.now() - this.startedAt) / 1000);
-      const command = this.command ?? this.ctx.settings.tests.commands[0]!;
+      const command = this.command ?? this.ctx.workspace.settings.tests.commands[0]!;
       this.ctx.emit?.({ type: 'test-started', command, note: `waiting for the baseline test run (started with the run, ${seconds} s so far)` });
     };
     say();

@@ -232,7 +232,7 @@ export class Orchestrator {
       ? await this.invokeWithHooks(call, args, setup, run)
       : {
           ok: false,
-          output: `tool "${call.name}" is not available${ctx.mode === 'plan' ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}`,
+          output: `tool "${call.name}" is not available${ctx.ask.planOnly ? ' in plan mode' : ''}. Available: ${offered.map((t) => t.name).join(', ')}`,
         };
     const durationMs = Date.now() - started;
     // The baseline ran unseen (started with the run): its one line joins the first result after it ended, once.

@@ -14,7 +14,7 @@ export type RelatedTests = { files: string[] } | { whole: string };
  * (orchestrator/wholeSuiteBeforeFinish.ts), so a test the cheap scan missed is still caught.
  */
 export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[], stillFailing: readonly string[] = []): Promise<RelatedTests> {
-  const commands = ctx.settings.tests.commands;
+  const commands = ctx.workspace.settings.tests.commands;
   if (commands.length !== 1) return { whole: `${commands.length} test commands are configured, and one set of test files does not fit them all` };
   const configured = commands[0]!;
   const runner = await runnerOf(ctx, configured);
@@ -23,7 +23,7 @@ export async function relatedTestsOf(ctx: ToolContext, paths: readonly string[],
   const related = await relatedTestFiles(paths, {
     list: async (rel) => {
       try {
-        return (await ctx.fs.list(rel)).filter((e) => !ctx.ignore.isGitIgnored(rel ? `${rel}/${e.name}` : e.name, e.type === 'directory'));
+        return (await ctx.fs.list(rel)).filter((e) => !ctx.workspace.ignore.isGitIgnored(rel ? `${rel}/${e.name}` : e.name, e.type === 'directory'));
       } catch {
         return [];
       }

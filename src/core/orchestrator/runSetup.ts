@@ -87,14 +87,14 @@ export async function startRun(run: RunState, hooks: RunSetupHooks): Promise<Run
   });
   // A subagent's tests are judged against its parent's baseline: the child records none of its own.
   const baseline = run.options.subagent ? undefined : new EarlyBaseline(toolCtx, run.tests);
-  if (baseline) toolCtx.run.beforeFirstChange = (o) => baseline.beforeChange(o);
+  if (baseline) toolCtx.state.beforeFirstChange = (o) => baseline.beforeChange(o);
   recordEarlier(run);
   const restoreNotes = recordRestoreNotes(run);
-  const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.history, restoreNotes });
+  const context = await buildRunContext(run, { root, facts, offered, pathPolicy, skills, specs, history: toolCtx.services.history, restoreNotes });
   run.conversation = context.conversation;
   context.conversation.keeper = createOutputKeeper(root, deps.settings.history.path, run.recorder.runId);
-  toolCtx.run.resultChars = () => context.conversation.toolResultLimit;
-  toolCtx.run.keepOutput = (text, tool) => context.conversation.keeper?.keep(text, tool);
+  toolCtx.state.resultChars = () => context.conversation.toolResultLimit;
+  toolCtx.state.keepOutput = (text, tool) => context.conversation.keeper?.keep(text, tool);
   recordStart(run, git);
   announceRules(run, context.rules);
   const readOnly = new Set(offered.filter((t) => t.readOnly).map((t) => t.name));
@@ -174,7 +174,7 @@ function buildRunContext(
     pathPolicy: PathPolicy;
     skills: SkillCatalog;
     specs: ModelToolSpec[];
-    history: ToolContext['history'];
+    history: ToolContext['services']['history'];
     restoreNotes: string[];
   },
 ): Promise<RunContext> {

@@ -2,7 +2,7 @@
  * One run's state, in one object the loop's small steps share (start, step, end) instead of closures
  * inside one long method: what it counted, what it changed, its conversation, its recorder and meter,
  * and its stop signal (the caller's cancel or the wall clock). `end()` is the one way a run ends.
- * (Not the tools' `ToolContext.run`, which holds only what tools share: changed files, hosts.)
+ * (Not the tools' `ToolContext.state`, which holds only what tools share: changed files, hosts.)
  */
 import type { AgentEvent, RunEndStatus, RunFailure, RunStoppedBy, TestFailureNames } from '../../protocol/agentEvents';
 import { CancelledError } from '../base/cancellation';

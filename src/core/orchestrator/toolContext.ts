@@ -6,6 +6,7 @@ import { searchUnderCurrentIgnoreRules } from '../context/recallFilter';
 import { ignoredNow } from '../tools/policyAdapters';
 import { runConfiguredTests } from '../tools/runTests';
 import { createTestCommandRunner } from '../tools/testCommandRunner';
+import { createToolAsk } from '../tools/ask';
 import { relatedTestsOf, relatedRunNote } from './relatedTests';
 import type { SubagentSpawner, ToolContext, ToolEvent } from '../tools/types';
 import type { PathPolicy } from '../ports';
@@ -47,31 +48,41 @@ export function createToolContext(deps: OrchestratorDeps, input: RunToolContextI
   const { root, git, emit, ignore, tests, signal } = input;
   const ctx: ToolContext = {
     root,
-    settings,
-    mode: settings.approval.mode,
     signal,
-    approver: deps.approver,
-    testCommands: deps.testCommands ?? createTestCommandRunner({ root, exec: deps.exec, tasks: deps.tasks }),
-    ...(deps.detectedTests ? { detectedTests: deps.detectedTests } : {}),
-    ignore,
-    run: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
-    pathPolicy: input.pathPolicy,
-    commandPolicy: deps.commandPolicy,
-    exec: deps.exec,
-    patches: deps.patches,
     fs: deps.fs,
-    web: deps.web,
-    search: deps.search,
-    // Earlier runs are recalled under the ignore rules of now: a file ignored since does not come back.
-    history: deps.history && searchUnderCurrentIgnoreRules(deps.history, { root, ignored: ignoredNow(ignore.agentFilter, settings.policy.denyPaths) }),
-    skills: input.skills,
-    ...(input.subagents ? { subagents: input.subagents } : {}),
     emit,
+    ask: createToolAsk({
+      root,
+      settings,
+      ignore,
+      mode: settings.approval.mode,
+      approver: deps.approver,
+      signal,
+      emit,
+      pathPolicy: input.pathPolicy,
+      ...(deps.commandPolicy ? { commandPolicy: deps.commandPolicy } : {}),
+    }),
+    run: {
+      exec: deps.exec,
+      tests: deps.testCommands ?? createTestCommandRunner({ root, exec: deps.exec, tasks: deps.tasks }),
+      ...(deps.detectedTests ? { detectedTests: deps.detectedTests } : {}),
+    },
+    state: { goal: input.goal, changedFiles: input.changedFiles, knownHosts: new Set() },
+    workspace: { settings, ignore },
+    services: {
+      patches: deps.patches,
+      web: deps.web,
+      search: deps.search,
+      // Earlier runs are recalled under the ignore rules of now: a file ignored since does not come back.
+      history: deps.history && searchUnderCurrentIgnoreRules(deps.history, { root, ignored: ignoredNow(ignore.agentFilter, settings.policy.denyPaths) }),
+      skills: input.skills,
+      ...(input.subagents ? { subagents: input.subagents } : {}),
+    },
   };
   const checks = createEditChecks(deps.diagnostics);
-  ctx.run.beforeWrite = (paths) => checks.before(paths);
-  ctx.run.testBaseline = () => tests?.baselineReport;
-  ctx.run.afterWrite = async (paths, summary) => {
+  ctx.state.beforeWrite = (paths) => checks.before(paths);
+  ctx.state.testBaseline = () => tests?.baselineReport;
+  ctx.state.afterWrite = async (paths, summary) => {
     const notes: string[] = [];
     tests?.changed();
     if (settings.git.autoCommit && git.isRepo) {
@@ -108,7 +119,7 @@ export async function testsAfterEdits(
     const related = await relatedTestsOf(ctx, paths, tests?.openFailureFiles);
     const result =
       'files' in related
-        ? await runConfiguredTests(ctx, { files: related.files }, { narrowedAs: relatedRunNote(related.files, ctx.run.wholeSuiteMs) })
+        ? await runConfiguredTests(ctx, { files: related.files }, { narrowedAs: relatedRunNote(related.files, ctx.state.wholeSuiteMs) })
         : await runConfiguredTests(ctx);
     const report = result.data?.report as TestRunReport | undefined;
     if (report) tests?.ranReport(report);

@@ -39,7 +39,7 @@ export interface OrchestratorDeps
    * Runs the test and check commands (tools/testCommandRunner.ts: the sandbox or `tasks`, the test
    * definitions' guard, trust); createAgent makes it. Default: one over `exec` and `tasks`.
    */
-  testCommands?: ToolContext['testCommands'];
+  testCommands?: ToolContext['run']['tests'];
   web?: WebFetcher;
   /** web_search's provider, when one is configured. */
   search?: WebSearcher;

@@ -13,8 +13,8 @@ export const CHECK_OUTPUT_CHARS = 6000;
 
 /** Every check command's report after an edit to `paths`; undefined when none is configured. */
 export async function runCheckCommands(ctx: ToolContext, paths: readonly string[]): Promise<string | undefined> {
-  const commands = ctx.settings.tests.checkCommands;
-  if (commands.length === 0 || ctx.mode === 'plan') return undefined;
+  const commands = ctx.workspace.settings.tests.checkCommands;
+  if (commands.length === 0 || ctx.ask.planOnly) return undefined;
   const parts: string[] = [];
   for (const command of commands) {
     const run = await runGuardedTestCommand(ctx, command);

@@ -60,7 +60,9 @@ export async function commandTestRun(ctx: ToolContext, command: string, cwd: str
   if (cwd !== '' && cwd !== '.') return undefined;
   const words = plainWords(command);
   if (!words?.length) return undefined;
-  const configured = ctx.settings.tests.commands.length ? ctx.settings.tests.commands : [ctx.detectedTests?.()?.command].filter((c) => !!c);
+  const configured = ctx.workspace.settings.tests.commands.length
+    ? ctx.workspace.settings.tests.commands
+    : [ctx.run.detectedTests?.()?.command].filter((c) => !!c);
   for (const c of configured as string[]) {
     const own = plainWords(c);
     if (own?.length && own.every((w, i) => words[i] === w)) {
@@ -96,13 +98,18 @@ export async function runCommandAsTests(
 }
 
 function answer(ctx: ToolContext, run: CommandTestRun, result: TestCommandResult, feedback?: string): ToolResult {
-  const keptAt = outputPartlyShown(result) ? ctx.run.keepOutput?.(stripVTControlCharacters(result.output), 'run_command') : undefined;
+  const keptAt = outputPartlyShown(result) ? ctx.state.keepOutput?.(stripVTControlCharacters(result.output), 'run_command') : undefined;
   const shown = keptAt ? { ...result, keptAt } : result;
-  const report = reportOf([shown], { narrowed: run.narrowed, aimedAt: run.aimedAt, changedFiles: ctx.run.changedFiles, root: ctx.root });
+  const report = reportOf([shown], { narrowed: run.narrowed, aimedAt: run.aimedAt, changedFiles: ctx.state.changedFiles, root: ctx.root });
   const scope = run.narrowed
     ? ` (your command runs part of the test command \`${run.configured}\`${run.aimedAt.length ? `, aimed at ${run.aimedAt.join(', ')}` : ''}: summarised like run_tests)`
     : ` (your command is the test command: the whole suite, summarised like run_tests)`;
-  const text = [`${headline(report, [shown], ctx.run.testBaseline?.())}${scope}`, '', describeTestCommand(shown), feedback ? `The user said: ${feedback}` : '']
+  const text = [
+    `${headline(report, [shown], ctx.state.testBaseline?.())}${scope}`,
+    '',
+    describeTestCommand(shown),
+    feedback ? `The user said: ${feedback}` : '',
+  ]
     .filter((line, i) => i < 2 || line)
     .join('\n');
   const data = { exitCode: result.exitCode, results: [shown], report };

@@ -1,5 +1,4 @@
 import type { DetectedTestCommand } from '../testRuns';
-import { gateAction } from './gate';
 import type { ToolContext } from './types';
 
 /**
@@ -19,11 +18,11 @@ export interface UnansweredTestCommand extends Pick<DetectedTestCommand, 'comman
  * Undefined when nothing was detected; a refusal throws like any declined action.
  */
 export async function approveDetectedTestCommand(ctx: ToolContext): Promise<{ command: string; note: string } | undefined> {
-  const detected = ctx.detectedTests?.();
+  const detected = ctx.run.detectedTests?.();
   if (!detected) return undefined;
   const { command, source } = detected;
   const reason = `no test command is configured; "${command}" was detected from ${source}`;
-  const unsandboxed = ctx.testCommands.sandboxed !== true;
+  const unsandboxed = ctx.run.tests.sandboxed !== true;
   const decision = unsandboxed
     ? {
         verdict: 'ask' as const,
@@ -31,7 +30,7 @@ export async function approveDetectedTestCommand(ctx: ToolContext): Promise<{ co
         reason: `${reason}, and commands are not sandboxed here: it runs the workspace's code with your rights`,
       }
     : undefined;
-  await gateAction(ctx, { kind: 'tests', title: `Run the detected test command "${command}"?`, reason }, decision);
+  await ctx.ask({ kind: 'tests', title: `Run the detected test command "${command}"?`, reason }, decision);
   const note =
     `(ran the detected test command "${command}" from ${source}: no test command is configured, and the after-edit runs stay off ` +
     `until one is; to keep it: ${detected.keep})`;

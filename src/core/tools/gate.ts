@@ -1,8 +1,18 @@
 import { allowedByUserRules } from '../policy/command/userAllowed';
 import type { PolicyDecision } from '../policy/types';
 import type { ActionApprovalRequest, TaskRunResult } from '../ports';
+import type { ApprovalMode } from '../config/settings';
+import type { Approver } from '../ports';
 import { approvalHint } from './approvalHint';
-import { ToolError, type ToolContext } from './types';
+import { ToolError, type ToolContext, type ToolEvent } from './types';
+
+/** What the gate decides with: the approval mode, the approver, and where its events go (ask.ts holds them for the tools). */
+export interface GateParts {
+  mode: ApprovalMode;
+  approver: Approver;
+  signal: AbortSignal;
+  emit?(event: ToolEvent): void;
+}
 
 /**
  * Whether an action may go ahead under the approval mode, asking the Approver when needed.
@@ -16,7 +26,7 @@ import { ToolError, type ToolContext } from './types';
  * the allowlist) always asks, whatever the mode.
  */
 export async function gateAction(
-  ctx: ToolContext,
+  ctx: GateParts,
   request: ActionApprovalRequest,
   decision?: PolicyDecision,
   options: { edit?: boolean } = {},
@@ -79,7 +89,7 @@ const REFUSED_KIND = { command: 'command', tests: 'command', write: 'edit', fetc
 const POLICY_KIND = { command: 'command', tests: 'command', write: 'path', fetch: 'network', mcp: 'command', hook: 'command' } as const;
 
 /** (attacks.guard) protected paths a command created or changed (already moved aside or restored) go to the audit trail as denials. */
-export function auditProtectedChanges(ctx: ToolContext, run: Pick<TaskRunResult, 'protectedChanges'>): void {
+export function auditProtectedChanges(ctx: Pick<ToolContext, 'emit'>, run: Pick<TaskRunResult, 'protectedChanges'>): void {
   for (const c of run.protectedChanges ?? []) {
     const done = c.action === 'moved-aside' ? `moved aside to ${c.movedTo}` : c.action === 'restored' ? 'original restored' : 'could not be undone';
     ctx.emit?.({

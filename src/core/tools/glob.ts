@@ -30,7 +30,7 @@ export const globTool: Tool<Args> = {
     } catch (err) {
       throw new ToolError(errorMessage(err));
     }
-    const listing = await listWorkspaceFiles(ctx.root, { rules: ctx.ignore, signal: ctx.signal });
+    const listing = await listWorkspaceFiles(ctx.root, { rules: ctx.workspace.ignore, signal: ctx.signal });
     const matches = listing.files.filter((f) => re.test(f));
     if (matches.length === 0) return ok(`no files match ${args.pattern}`, { count: 0 });
     const shown = matches.slice(0, GLOB_MAX_RESULTS);

@@ -47,7 +47,7 @@ export const grepTool: Tool<Args> = {
       path: scope.rel,
       include,
       maxMatches: GREP_MAX_MATCHES,
-      rules: ctx.ignore,
+      rules: ctx.workspace.ignore,
       signal: ctx.signal,
     };
     const rg = findRipgrep();

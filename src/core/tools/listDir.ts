@@ -56,7 +56,7 @@ async function walk(
     ctx.signal.throwIfAborted();
     const childRel = rel ? `${rel}/${entry.name}` : entry.name;
     const isDir = isDirectory(entry);
-    if (ctx.ignore.isGitIgnored(childRel, isDir) || ctx.ignore.isAgentIgnored(childRel, isDir)) continue;
+    if (ctx.workspace.ignore.isGitIgnored(childRel, isDir) || ctx.workspace.ignore.isAgentIgnored(childRel, isDir)) continue;
     if (state.count >= LIST_MAX_ENTRIES) {
       state.truncated = true;
       return;

@@ -28,7 +28,7 @@ export const loadSkillTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    const catalog = ctx.skills;
+    const catalog = ctx.services.skills;
     if (!catalog || catalog.skills.length === 0) throw new ToolError('no skills are available in this workspace');
     const skill = catalog.find(args.name);
     if (!skill) throw new ToolError(`no skill named "${args.name}". Available: ${catalog.skills.map((s) => s.name).join(', ')}`);

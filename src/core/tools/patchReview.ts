@@ -13,13 +13,10 @@ export async function reviewPatch(patch: string, checked: CheckedPatch, ctx: Too
   const { preview, paths } = checked;
   const asks = checked.decisions.filter((d) => d.decision.verdict === 'ask');
   const all = checked.hunks.map((h) => h.id);
-  if (ctx.mode !== 'ask' && asks.length === 0) return { asks, accepted: all, reasons: {}, reviewed: false };
-  ctx.emit?.({ type: 'approval-needed', request: { kind: 'patch', title: `apply a patch to ${paths.join(', ')}`, hunks: all } });
-  const answer = await ctx.approver.approvePatch({ patchText: patch, preview }, ctx.signal);
-  if (answer.unattended !== undefined) {
-    ctx.emit?.({ type: 'approval-answered', kind: 'patch', approved: false, accepted: [], unattended: true, edit: true });
-    return { kind: 'unattended', preview, why: answer.unattended, asks, mode: ctx.mode };
-  }
+  const asked = await ctx.ask.patch({ patchText: patch, preview, title: `apply a patch to ${paths.join(', ')}`, hunks: all, policyAsks: asks.length > 0 });
+  if ('unasked' in asked) return { asks, accepted: all, reasons: {}, reviewed: false };
+  if ('unattended' in asked) return { kind: 'unattended', preview, why: asked.unattended, asks, mode: asked.mode };
+  const { answer } = asked;
   const known = new Set(all);
   const accepted = answer.acceptedHunks.filter((id) => known.has(id));
   const reasons = answer.hunkReasons ?? {};

@@ -1,5 +1,4 @@
 import type { PolicyDecision } from '../policy/types';
-import { createPathPolicy } from './policyAdapters';
 import { ToolError, type ToolContext } from './types';
 import type { PathAccess, PathPolicy } from '../ports';
 
@@ -30,5 +29,5 @@ export async function resolveWorkspacePath(ctx: ToolContext, input: string, acce
 
 /** The host's path policy, else one built from the settings and the workspace's .patchpilotignore. */
 export function pathPolicyOf(ctx: ToolContext): PathPolicy {
-  return (ctx.pathPolicy ??= createPathPolicy(ctx.root, ctx.settings.policy, (rel, isDir) => ctx.ignore.agentFilter.isIgnored(rel, isDir)));
+  return ctx.ask.paths;
 }

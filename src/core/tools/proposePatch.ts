@@ -43,14 +43,14 @@ export const proposePatchTool: Tool<Args, PatchData> = {
 
 /** The one write path of every edit tool: a patch text in, the outcome worded for the model (edit_file derives its diff and comes here too). */
 export async function proposeUnifiedPatch(patch: string, ctx: ToolContext): Promise<ToolResult<PatchData>> {
-  if (!ctx.patches) throw new ToolError('patching is not available in this host');
-  return describePatch(await propose(patch, ctx, ctx.patches), patch);
+  if (!ctx.services.patches) throw new ToolError('patching is not available in this host');
+  return describePatch(await propose(patch, ctx, ctx.services.patches), patch);
 }
 
 async function propose(patch: string, ctx: ToolContext, engine: PatchEngine): Promise<PatchOutcome> {
   const checked = await checkPatch(patch, ctx, engine);
   if (checked.kind !== 'checked') return checked;
-  if (ctx.mode === 'plan') return { kind: 'planned', preview: checked.preview };
+  if (ctx.ask.planOnly) return { kind: 'planned', preview: checked.preview };
   const review = await reviewPatch(patch, checked, ctx);
   if ('kind' in review) return review;
   return applyPatch(patch, checked, review, ctx, engine);

@@ -73,7 +73,7 @@ function splitLines(text: string): { lines: string[]; crlf: boolean; finalNewlin
 
 /** Characters one reply may hold: the run's cap on a tool result (less room for notes the loop adds), at most READ_MAX_CHARS. */
 function readBudget(ctx: ToolContext): number {
-  const cap = ctx.run.resultChars?.();
+  const cap = ctx.state.resultChars?.();
   return cap === undefined ? READ_MAX_CHARS : Math.max(1_000, Math.min(READ_MAX_CHARS, cap - RESULT_ROOM));
 }
 

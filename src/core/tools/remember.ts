@@ -1,6 +1,5 @@
 import { errorMessage } from '../base/errors';
 import { MAX_FACT_CHARS, MEMORY_FILE, cleanFact, rememberFact } from '../context/memory/memoryFiles';
-import { gateAction } from './gate';
 import { ToolError, ok, type Tool } from './types';
 
 interface Args {
@@ -33,8 +32,8 @@ export const rememberTool: Tool<Args> = {
       throw new ToolError(errorMessage(err));
     }
     const reason = `adds a line to ${MEMORY_FILE}, which every later prompt includes`;
-    await gateAction(ctx, { kind: 'write', title: `remember: ${fact}`, reason }, { verdict: 'allow', rule: 'allow:memory', reason });
-    const outcome = await rememberFact(ctx.root, fact, { goal: ctx.run.goal }).catch((err: unknown) => {
+    await ctx.ask({ kind: 'write', title: `remember: ${fact}`, reason }, { verdict: 'allow', rule: 'allow:memory', reason });
+    const outcome = await rememberFact(ctx.root, fact, { goal: ctx.state.goal }).catch((err: unknown) => {
       throw new ToolError(`not remembered: ${errorMessage(err)}`);
     });
     switch (outcome.status) {

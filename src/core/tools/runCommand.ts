@@ -1,11 +1,7 @@
-import { homedir } from 'node:os';
-import { allowedByUserRules } from '../policy/command/userAllowed';
-import { requireApprovalWhenUnsandboxed } from '../sandbox/autoMode';
 import { commandTestRun, runCommandAsTests } from './commandTestRun';
-import { auditProtectedChanges, gateAction } from './gate';
+import { auditProtectedChanges } from './gate';
 import { resolveWorkspacePath } from './paths';
 import type { TaskRunResult } from '../ports';
-import type { PolicyDecision } from '../policy/types';
 import type { TestRunReport } from '../testRuns';
 import { ToolError, fail, ok, type Tool, type ToolContext, type ToolResult } from './types';
 
@@ -43,20 +39,13 @@ export const runCommandTool: Tool<Args> = {
   },
   readOnly: false,
   async run(args, ctx) {
-    if (!ctx.commandPolicy || !ctx.exec) throw new ToolError('running commands is not available in this host');
+    if (!ctx.ask.command || !ctx.run.exec) throw new ToolError('running commands is not available in this host');
     const dir = await resolveWorkspacePath(ctx, args.cwd ?? '.', 'list');
     const st = await ctx.fs.stat(dir.rel).catch(() => undefined);
     if (!st?.exists || st.type !== 'directory') throw new ToolError(`cwd ${args.cwd} is not a directory`);
-    const checked = ctx.commandPolicy.check({ command: args.command, workspaceRoot: ctx.root, cwd: dir.abs, homeDir: homedir() });
-    let decision: PolicyDecision = checked;
-    // Whatever lets it run unasked (auto mode, the user's allow rules): without a sandbox, workspace code still asks.
-    if (ctx.mode === 'auto' || allowedByUserRules(decision)) decision = requireApprovalWhenUnsandboxed(decision, ctx.exec.sandboxed);
-    const { feedback } = await gateAction(
-      ctx,
-      { kind: 'command', title: args.command, reason: decision.reason, detail: `in ${dir.rel || 'the workspace folder'}` },
-      decision,
-    );
-    const exec = ctx.exec;
+    const checked = await ctx.ask.command({ command: args.command, cwd: dir.abs, where: dir.rel || 'the workspace folder', sandboxed: ctx.run.exec.sandboxed });
+    const { feedback } = checked;
+    const exec = ctx.run.exec;
     const run = (timeoutMs: number) => async () => {
       const r = await exec.run({ command: args.command, cwd: dir.abs, signal: ctx.signal, timeoutMs });
       auditProtectedChanges(ctx, r);
@@ -66,13 +55,13 @@ export const runCommandTool: Tool<Args> = {
     if (checked.readOnly) return commandResult(args.command, await run(COMMAND_TIMEOUT_MS)(), ctx, feedback);
     // Any other command may write (a build, `sed -i`, a test runner's cache): the baseline of the untouched tree goes first.
     const tests = await commandTestRun(ctx, args.command, dir.rel);
-    const baseline = await ctx.run.beforeFirstChange?.(tests ? { testRun: tests.narrowed ? 'narrowed' : 'whole' } : undefined);
+    const baseline = await ctx.state.beforeFirstChange?.(tests ? { testRun: tests.narrowed ? 'narrowed' : 'whole' } : undefined);
     // The whole suite before any change: the baseline is that run (the same tree, the same result).
     if (tests && baseline) return baseline;
     // A test run counts as no change, as run_tests' does (its output files are vetted by the policy like the runner's).
-    if (tests) return runCommandAsTests(ctx, args.command, tests, run(ctx.settings.tests.timeoutSeconds * 1000), feedback);
+    if (tests) return runCommandAsTests(ctx, args.command, tests, run(ctx.workspace.settings.tests.timeoutSeconds * 1000), feedback);
     // Set before it runs: a command that fails or times out may still have written files.
-    ctx.run.commandsRan = true;
+    ctx.state.commandsRan = true;
     return commandResult(args.command, await run(COMMAND_TIMEOUT_MS)(), ctx, feedback);
   },
 };

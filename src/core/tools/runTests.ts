@@ -1,6 +1,6 @@
 import { stripVTControlCharacters } from 'node:util';
 import { isTestDefinitionFile } from '../policy/command/testDefinitionFiles';
-import { auditProtectedChanges, gateAction } from './gate';
+import { auditProtectedChanges } from './gate';
 import {
   describeTestCommand,
   failingStep,
@@ -67,14 +67,14 @@ export const runTestsTool: Tool<Args> = {
   async run(args, ctx) {
     const narrowing = isNarrowed(args) ? args : undefined;
     // Asked with nothing configured: the project's detected command (the offer not answered yet), asked about where commands ask.
-    const detected = ctx.settings.tests.commands.length === 0 && ctx.mode !== 'plan' ? await approveDetectedTestCommand(ctx) : undefined;
+    const detected = ctx.workspace.settings.tests.commands.length === 0 && !ctx.ask.planOnly ? await approveDetectedTestCommand(ctx) : undefined;
     if (detected) {
       const result = await runConfiguredTests(ctx, narrowing, { commands: [detected.command] });
       return { ...result, output: `${detected.note}\n${result.output}` };
     }
     // One test run in the tree at a time (they share coverage folders and temp files): the baseline, started with the run, goes first;
     // the whole suite before any change is that same run.
-    const baseline = await ctx.run.beforeFirstChange?.({ testRun: narrowing ? 'narrowed' : 'whole' });
+    const baseline = await ctx.state.beforeFirstChange?.({ testRun: narrowing ? 'narrowed' : 'whole' });
     return !narrowing && baseline ? baseline : runConfiguredTests(ctx, narrowing);
   },
 };
@@ -90,13 +90,13 @@ export async function runConfiguredTests(
   narrowing?: TestNarrowing,
   options: { rerun?: boolean; narrowedAs?: string; commands?: readonly string[] } = {},
 ): Promise<ToolResult> {
-  const commands = options.commands ?? ctx.settings.tests.commands;
+  const commands = options.commands ?? ctx.workspace.settings.tests.commands;
   if (commands.length === 0)
     return fail('no test commands are configured (setting patchpilot.tests.commands, or --test-cmd); say how you verified the change instead');
-  if (ctx.mode === 'plan') throw new ToolError('plan mode: tests are not run');
+  if (ctx.ask.planOnly) throw new ToolError('plan mode: tests are not run');
 
   // A command that ignored narrowing earlier in this run goes whole directly: narrowing it again costs a whole run and tells nothing.
-  const wholeDirectly = !!narrowing && commands.every((c) => ctx.run.narrowingIgnored?.has(c));
+  const wholeDirectly = !!narrowing && commands.every((c) => ctx.state.narrowingIgnored?.has(c));
   const aim = wholeDirectly ? undefined : narrowing;
   const results: TestCommandResult[] = [];
   const parts: string[] = [];
@@ -115,7 +115,7 @@ export async function runConfiguredTests(
     parts.push(describeTestCommand(result));
     if (aim || options.rerun === false || result.exitCode === 0) continue;
     // The rerun is narrowed too: a command that ignores narrowing would run the whole suite again.
-    const rerun = ctx.run.narrowingIgnored?.has(configured)
+    const rerun = ctx.state.narrowingIgnored?.has(configured)
       ? { flaky: [], text: 'not rerun: this test command ignores narrowing arguments, so a rerun would be the whole suite again' }
       : await rerunFailures(ctx, configured, result);
     if (rerun) {
@@ -127,21 +127,21 @@ export async function runConfiguredTests(
   // whole suite: said as such, counted as a whole run, never labelled "part of the suite", and remembered.
   const counted = testsCounted(results);
   const ranToEnd = results.every((r) => r.exitCode === 0);
-  const countedWhole = !!aim && narrowingIgnored(ctx.run.wholeSuiteTests, { tests: counted, passed: ranToEnd });
+  const countedWhole = !!aim && narrowingIgnored(ctx.state.wholeSuiteTests, { tests: counted, passed: ranToEnd });
   // Files handed to the runner itself that count the whole suite hold it (qs: three files, every test); through a script, the runner ignored them.
   const holdsWhole = countedWhole && filesReachRunner;
   const notNarrowed = countedWhole && !filesReachRunner;
-  if (notNarrowed) for (const c of commands) (ctx.run.narrowingIgnored ??= new Set()).add(c);
+  if (notNarrowed) for (const c of commands) (ctx.state.narrowingIgnored ??= new Set()).add(c);
   if (!aim || countedWhole) {
-    ctx.run.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
+    ctx.state.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
     // Only a whole run that ran to its end counts the whole suite (a failing chain stops at its first failing link).
-    if (counted !== undefined && ranToEnd) ctx.run.wholeSuiteTests = counted;
+    if (counted !== undefined && ranToEnd) ctx.state.wholeSuiteTests = counted;
   }
   const report = reportOf(results, {
     narrowed: !!aim && !countedWhole,
     aimedAt: aim ? [...(aim.files ?? []), aim.name ?? ''].filter(Boolean) : [],
     flaky,
-    changedFiles: ctx.run.changedFiles,
+    changedFiles: ctx.state.changedFiles,
     root: ctx.root,
   });
   // A narrowed run is judged by its tests: a coverage threshold or a lint of untouched files is the whole suite's to judge (wholeTreeSteps.ts).
@@ -150,7 +150,7 @@ export async function runConfiguredTests(
   // What the script runs before its runner (a pretest build) must run first, or the runner tests the code before the edit.
   const direct = runner && [...preparationOf(await scriptChainOf(ctx, commands[0]!)), runner].join(' && ');
   const scope = scopeNote(ctx, { aim, notNarrowed, holdsWhole, wholeDirectly, counted, notes, narrowedAs: options.narrowedAs, direct });
-  const text = `${headline(report, results, ctx.run.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
+  const text = `${headline(report, results, ctx.state.testBaseline?.())}${scope}\n\n${parts.join('\n\n')}`;
   return passed ? ok(text, { results, report }) : fail(text, { results, report });
 }
 
@@ -184,8 +184,8 @@ function scopeNote(
     );
   }
   if (s.aim) return ` (${[s.narrowedAs ?? 'narrowed run: part of the suite', ...s.notes].join('; ')})`;
-  if (!s.wholeDirectly || ctx.run.narrowingIgnoredSaid) return '';
-  ctx.run.narrowingIgnoredSaid = true;
+  if (!s.wholeDirectly || ctx.state.narrowingIgnoredSaid) return '';
+  ctx.state.narrowingIgnoredSaid = true;
   return ' (the whole suite, directly: this test command ignored narrowing arguments earlier in this run; said once)';
 }
 
@@ -193,8 +193,8 @@ function scopeNote(
 const notesSaid = new WeakMap<object, Set<string>>();
 
 function firstTimeSaid(ctx: ToolContext, note: string): boolean {
-  const said = notesSaid.get(ctx.run) ?? new Set<string>();
-  notesSaid.set(ctx.run, said);
+  const said = notesSaid.get(ctx.state) ?? new Set<string>();
+  notesSaid.set(ctx.state, said);
   if (said.has(note)) return false;
   said.add(note);
   return true;
@@ -214,7 +214,7 @@ export function headline(report: TestRunReport, results: readonly TestCommandRes
  * following scripts that run other scripts (`"test": "npm run tests-only"`, `"tests-only": "nyc tape 'test/**\/*.js'"`).
  */
 export async function runnerOf(ctx: ToolContext, configured: string): Promise<TestFramework | undefined> {
-  return ctx.run.testRunners?.get(configured) ?? runnerOfCommand(configured) ?? runnerOfChain(await scriptChainOf(ctx, configured));
+  return ctx.state.testRunners?.get(configured) ?? runnerOfCommand(configured) ?? runnerOfChain(await scriptChainOf(ctx, configured));
 }
 
 /** The package scripts a configured command runs, outermost first (testRuns/packageScripts.ts); empty when package.json cannot be read. */
@@ -242,8 +242,8 @@ async function aimedCommand(ctx: ToolContext, configured: string, aim: TestNarro
 async function runOneTestCommand(ctx: ToolContext, configured: string, command: string, aimed: boolean): Promise<TestCommandResult> {
   const run = await runGuardedTestCommand(ctx, command, () => ctx.emit?.({ type: 'test-started', command }), configured);
   const summary = summarizeTestOutput(run.output);
-  if (summary.framework) (ctx.run.testRunners ??= new Map()).set(configured, summary.framework);
-  const whole = !aimed || narrowingIgnored(ctx.run.wholeSuiteTests, { tests: testsCounted([{ summary }]), passed: run.exitCode === 0 });
+  if (summary.framework) (ctx.state.testRunners ??= new Map()).set(configured, summary.framework);
+  const whole = !aimed || narrowingIgnored(ctx.state.wholeSuiteTests, { tests: testsCounted([{ summary }]), passed: run.exitCode === 0 });
   const finished = { command, exitCode: run.exitCode, durationMs: run.durationMs, summary: formatTestSummary(summary), output: run.output, whole };
   ctx.emit?.({ type: 'test-finished', ...finished });
   const result: TestCommandResult = { command, exitCode: run.exitCode, durationMs: run.durationMs, timedOut: run.timedOut, output: run.output, summary };
@@ -251,7 +251,7 @@ async function runOneTestCommand(ctx: ToolContext, configured: string, command: 
   const stopped = run.exitCode !== 0 && !run.timedOut && command === configured ? chainStopped(await scriptChainOf(ctx, configured), run.output) : undefined;
   if (stopped) result.chainStopped = stopped;
   // The result shows an excerpt of the output (or none of it): the whole of it, colours stripped, kept where read_file reads it.
-  const keptAt = outputPartlyShown(result) ? ctx.run.keepOutput?.(stripVTControlCharacters(run.output), 'run_tests') : undefined;
+  const keptAt = outputPartlyShown(result) ? ctx.state.keepOutput?.(stripVTControlCharacters(run.output), 'run_tests') : undefined;
   return keptAt ? { ...result, keptAt } : result;
 }
 
@@ -264,14 +264,14 @@ async function runOneTestCommand(ctx: ToolContext, configured: string, command: 
 async function rerunFailures(ctx: ToolContext, configured: string, first: TestCommandResult): Promise<{ flaky: string[]; text: string } | undefined> {
   const { framework } = first.summary;
   if (first.summary.failures.length === 0) return undefined;
-  const failures = failuresWorthRerun(first, ctx.run.testBaseline?.(), ctx.run.changedFiles);
+  const failures = failuresWorthRerun(first, ctx.state.testBaseline?.(), ctx.state.changedFiles);
   if (failures.length === 0) return { flaky: [], text: 'not rerun: every failure already failed before the run' };
   const files = framework === 'pytest' ? failures.map((f) => f.name) : failures.map((f) => f.file);
   if (files.some((f) => !f)) return undefined;
   const aimed = await aimedCommand(ctx, configured, { files: [...new Set(files as string[])] }, framework);
   if ('error' in aimed) return undefined;
   const again = await runOneTestCommand(ctx, configured, aimed.command, true);
-  const verdict = rerunVerdict(failures, again, { changedFiles: ctx.run.changedFiles, root: ctx.root });
+  const verdict = rerunVerdict(failures, again, { changedFiles: ctx.state.changedFiles, root: ctx.root });
   // A rerun that failed without naming the rerun tests or their files tells nothing apart: every failure stands.
   if (!verdict) return { flaky: [], text: `rerun of the failing tests: ${describeTestCommand(again)}` };
   const { flaky, failedAgain } = verdict;
@@ -294,7 +294,7 @@ export async function runGuardedTestCommand(ctx: ToolContext, command: string, o
   if (!askedToRunUnsandboxed) await approveIfUnsandboxed(ctx, configured);
   onStart?.();
   // The runner chooses the sandbox or the host's task terminal (tools/testCommandRunner.ts).
-  const run = await ctx.testCommands.run({ command, cwd: ctx.root, timeoutMs: ctx.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
+  const run = await ctx.run.tests.run({ command, cwd: ctx.root, timeoutMs: ctx.workspace.settings.tests.timeoutSeconds * 1000, signal: ctx.signal });
   auditProtectedChanges(ctx, run);
   ctx.signal.throwIfAborted();
   return run;
@@ -306,14 +306,14 @@ export async function runGuardedTestCommand(ctx: ToolContext, command: string, o
  * command names itself (`node scripts/test.mjs`) counts in both cases.
  */
 async function approveIfRedefined(ctx: ToolContext, command: string): Promise<void> {
-  const guard = ctx.testCommands;
-  const named = [...ctx.run.changedFiles].filter((f) => command.includes(f) || (!guard.redefined && isTestDefinitionFile(f)));
+  const guard = ctx.run.tests;
+  const named = [...ctx.state.changedFiles].filter((f) => command.includes(f) || (!guard.redefined && isTestDefinitionFile(f)));
   const guarded = guard.redefined?.(command);
   if (named.length === 0 && !guarded) return;
   const reason = [guarded?.reason, named.length ? `this run changed ${named.join(', ')}, which can change what "${command}" does` : '']
     .filter(Boolean)
     .join('; ');
-  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:test-definition-changed', reason });
+  await ctx.ask({ kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:test-definition-changed', reason });
 }
 
 /**
@@ -325,18 +325,18 @@ async function approveIfRedefined(ctx: ToolContext, command: string): Promise<vo
  * check already asked.
  */
 async function approveIfUnsandboxed(ctx: ToolContext, command: string): Promise<void> {
-  if (ctx.testCommands.sandboxed !== false || (ctx.mode !== 'auto' && ctx.mode !== 'auto-edit')) return;
-  if (ctx.run.changedFiles.size === 0 && !ctx.run.commandsRan) return;
-  const files = [...ctx.run.changedFiles];
+  if (ctx.run.tests.sandboxed !== false || !ctx.ask.unreviewedEdits) return;
+  if (ctx.state.changedFiles.size === 0 && !ctx.state.commandsRan) return;
+  const files = [...ctx.state.changedFiles];
   const listed = files.length > 5 ? `${files.slice(0, 5).join(', ')} and ${files.length - 5} more` : files.join(', ');
   const what = [
     files.length ? `code this run changed (${listed})` : '',
-    ctx.run.commandsRan ? 'whatever the shell commands of this run wrote (they can change any file, tests included)' : '',
+    ctx.state.commandsRan ? 'whatever the shell commands of this run wrote (they can change any file, tests included)' : '',
   ]
     .filter(Boolean)
     .join(' and ');
   const reason = `Commands are not sandboxed here, and "${command}" runs ${what}, which the agent wrote without review.`;
-  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
+  await ctx.ask({ kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:unsandboxed-code', reason });
 }
 
 /** Tests the runners counted (passed, failed, skipped) over every command; undefined when a runner's output gave no count. */

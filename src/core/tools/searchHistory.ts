@@ -22,8 +22,8 @@ export const searchHistoryTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    if (!ctx.history) throw new ToolError('no history database is open');
-    const hits = await ctx.history.search(args.query, { days: args.days, limit: LIMIT });
+    if (!ctx.services.history) throw new ToolError('no history database is open');
+    const hits = await ctx.services.history.search(args.query, { days: args.days, limit: LIMIT });
     if (hits.length === 0) return ok(`nothing found for "${args.query}"`, { count: 0 });
     const lines = hits.map((h) => {
       const when = new Date(h.time).toISOString().slice(0, 10);

@@ -38,10 +38,10 @@ export const spawnSubagentTool: Tool<Args> = {
     return !args.tools || args.tools.every((name) => available.readOnly(name));
   },
   async run(args, ctx) {
-    if (!ctx.subagents) throw new ToolError('subagents are not available here (a subagent cannot start another)');
+    if (!ctx.services.subagents) throw new ToolError('subagents are not available here (a subagent cannot start another)');
     // Given tools (which may write), the child could change the tree under the baseline still running: it goes first.
-    if (args.tools?.length) await ctx.run.beforeFirstChange?.();
-    return ctx.subagents.spawn({ task: args.task, ...(args.tools ? { tools: args.tools } : {}) }, ctx.signal);
+    if (args.tools?.length) await ctx.state.beforeFirstChange?.();
+    return ctx.services.subagents.spawn({ task: args.task, ...(args.tools ? { tools: args.tools } : {}) }, ctx.signal);
   },
 };
 

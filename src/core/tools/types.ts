@@ -1,5 +1,5 @@
 import type { ActionApprovalRequest, Approver, TestCommandRunner } from '../ports';
-import type { CommandExecutor, CommandPolicy, HistorySearch, PatchEngine, PathPolicy, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
+import type { CommandExecutor, HistorySearch, PatchEngine, WebFetcher, WebSearcher, WorkspaceFs } from '../ports';
 import type { PatchPilotSettings, ApprovalMode } from '../config/settings';
 import type { IgnoreRules } from '../git/ignoreRules';
 import type { PolicyDecision } from '../policy/types';
@@ -7,6 +7,7 @@ import type { ApplyResult, HunkResult } from '../patch/types';
 import type { SkillCatalog } from '../context/skills/skillCatalog';
 import type { CheckpointScope } from '../checkpoint/types';
 import type { UnansweredTestCommand } from './detectedTests';
+import type { ToolAsk } from './ask';
 
 /** What a tool gives back to the model. `output` is the text the model reads; errors are outputs too. */
 export interface ToolResult<Data extends object = Record<string, unknown>> {
@@ -121,29 +122,35 @@ export type ToolEvent =
   /** Every policy verdict that gated an action, for the audit trail. */
   | { type: 'policy'; kind: 'command' | 'path' | 'network'; subject: string; decision: PolicyDecision };
 
+/** What a tool works with: nine names; each group is one concept (ask.ts, ToolCommands, ToolRunState, ToolWorkspace, ToolServices). */
 export interface ToolContext {
   /** Real absolute path of the workspace root. */
   root: string;
-  settings: PatchPilotSettings;
-  mode: ApprovalMode;
   signal: AbortSignal;
-  approver: Approver;
-  /**
-   * Runs the configured test and check commands (the sandbox or the host's task terminal, the
-   * workspace's guard, the test definitions as they were): the same runner as the user's own Run Tests.
-   */
-  testCommands: TestCommandRunner;
-  /** The project's test command detected but not configured (VS Code: the offer not answered yet); run_tests runs it when asked (detectedTests.ts). */
-  detectedTests?(): UnansweredTestCommand | undefined;
-  ignore: IgnoreRules;
-  run: ToolRunState;
-  pathPolicy?: PathPolicy;
-  commandPolicy?: CommandPolicy;
-  /** run_command's executor (sandboxed when bubblewrap works); none in restricted mode. */
-  exec?: CommandExecutor;
-  patches?: PatchEngine;
   /** Workspace files as the host sees them (VS Code: unsaved editor buffers, writes through WorkspaceEdit; CLI: NodeWorkspaceFs). The file tools' only way to the disk. */
   fs: WorkspaceFs;
+  emit?(event: ToolEvent): void;
+  /** The one gate for anything that needs a decision (ask.ts): the policies, the approval mode and the approver behind it. */
+  ask: ToolAsk;
+  /** Running commands: run_command's executor, the configured test commands, the detected ones. */
+  run: ToolCommands;
+  /** What the run's tools share (changed files, approved hosts, the test baseline, the write hooks). */
+  state: ToolRunState;
+  /** The workspace's configuration: its settings and ignore rules. */
+  workspace: ToolWorkspace;
+  /** What some tools use and a host may not have (patches, the web, the history, subagents, skills). */
+  services: ToolServices;
+}
+
+/** The configuration the tools read: the resolved settings and the workspace's ignore rules. */
+export interface ToolWorkspace {
+  settings: PatchPilotSettings;
+  ignore: IgnoreRules;
+}
+
+/** The optional capabilities of a host and a run, each used by a tool or two. */
+export interface ToolServices {
+  patches?: PatchEngine;
   web?: WebFetcher;
   /** web_search's provider (SearXNG or Brave), when one is configured. */
   search?: WebSearcher;
@@ -152,7 +159,19 @@ export interface ToolContext {
   subagents?: SubagentSpawner;
   /** The skills of this run (load_skill). */
   skills?: SkillCatalog;
-  emit?(event: ToolEvent): void;
+}
+
+/** How a tool runs commands: one capability, so the choice of sandbox or task terminal is made in one place (testCommandRunner.ts). */
+export interface ToolCommands {
+  /** run_command's executor (sandboxed when bubblewrap works); none in restricted mode. */
+  exec?: CommandExecutor;
+  /**
+   * Runs the configured test and check commands (the sandbox or the host's task terminal, the
+   * workspace's guard, the test definitions as they were): the same runner as the user's own Run Tests.
+   */
+  tests: TestCommandRunner;
+  /** The project's test command detected but not configured (VS Code: the offer not answered yet); run_tests runs it when asked (detectedTests.ts). */
+  detectedTests?(): UnansweredTestCommand | undefined;
 }
 
 /** Runs a focused task in a child agent with its own context; its final answer is the result. */

@@ -10,12 +10,11 @@
  */
 import path from 'node:path';
 import { bindCode, bindingKey } from '../policy/launch';
-import { gateAction } from './gate';
 import type { ToolContext } from './types';
 
 /** Asks when needed; true when it asked (and the user said yes), so no other question about running it unsandboxed is needed. */
 export async function approveUntrustedHostRun(ctx: ToolContext, command: string): Promise<boolean> {
-  if (ctx.testCommands.workspaceTrusted || ctx.testCommands.sandboxed === true) return false;
+  if (ctx.run.tests.workspaceTrusted || ctx.run.tests.sandboxed === true) return false;
   const key = bindingKey(
     bindCode({
       root: ctx.root,
@@ -25,17 +24,17 @@ export async function approveUntrustedHostRun(ctx: ToolContext, command: string)
       stateDir: stateDir(ctx),
     }),
   );
-  const approved = (ctx.run.hostRuns ??= new Map());
+  const approved = (ctx.state.hostRuns ??= new Map());
   if (approved.get(command) === key) return false;
   const again = approved.has(command) ? 'The workspace changed since you approved it. ' : '';
   const reason = `${again}Commands are not sandboxed here and this workspace is not trusted: "${command}" runs what the workspace's files choose (package scripts, Makefiles, test configurations) with your full rights.`;
-  await gateAction(ctx, { kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:untrusted-unsandboxed', reason });
+  await ctx.ask({ kind: 'tests', title: command, reason }, { verdict: 'ask', rule: 'ask:untrusted-unsandboxed', reason });
   approved.set(command, key);
   return true;
 }
 
 /** The state folder, workspace-relative: left out of the tree like `.git` (PatchPilot writes it every step). */
 function stateDir(ctx: ToolContext): string {
-  const rel = path.relative(ctx.root, path.dirname(path.resolve(ctx.root, ctx.settings.history.path)));
+  const rel = path.relative(ctx.root, path.dirname(path.resolve(ctx.root, ctx.workspace.settings.history.path)));
   return rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel.split(path.sep).join('/') : '.patchpilot';
 }

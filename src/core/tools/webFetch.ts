@@ -1,5 +1,4 @@
 import { checkOutboundData } from '../web/newHost';
-import { gateAction } from './gate';
 import { ToolError, fail, ok, type Tool } from './types';
 
 interface Args {
@@ -20,11 +19,11 @@ export const webFetchTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    if (!ctx.web) throw new ToolError('fetching web pages is not available in this host');
-    const known = (ctx.run.knownHosts ??= new Set());
+    if (!ctx.services.web) throw new ToolError('fetching web pages is not available in this host');
+    const known = (ctx.state.knownHosts ??= new Set());
     const outbound = checkOutboundData(args.url, known);
     if (outbound.verdict !== 'allow') {
-      await gateAction(ctx, { kind: 'fetch', title: `fetch ${args.url}`, reason: outbound.reason }, outbound);
+      await ctx.ask({ kind: 'fetch', title: `fetch ${args.url}`, reason: outbound.reason }, outbound);
       // Only a human's yes makes a host one that may receive data in this run. A host the model merely
       // fetched first is not enough: a data-free fetch of https://x/ would otherwise open https://x/?d=SECRET.
       try {
@@ -33,7 +32,7 @@ export const webFetchTool: Tool<Args> = {
         /* checkOutboundData already asked about an invalid URL; the fetcher refuses it */
       }
     }
-    const r = await ctx.web(args.url, ctx.signal);
+    const r = await ctx.services.web(args.url, ctx.signal);
     if (r.kind === 'refused') {
       // SSRF refusals (loopback, metadata, file:) go to the audit trail with their rule, like the command and path verdicts.
       ctx.emit?.({ type: 'policy', kind: 'network', subject: `fetch ${args.url}`, decision: r.decision });

@@ -19,8 +19,8 @@ export const webSearchTool: Tool<Args> = {
   },
   readOnly: true,
   async run(args, ctx) {
-    if (!ctx.search) throw new ToolError('web search is not configured');
-    const r = await ctx.search(args.query, ctx.signal);
+    if (!ctx.services.search) throw new ToolError('web search is not configured');
+    const r = await ctx.services.search(args.query, ctx.signal);
     if ('error' in r) return fail(`web search (${r.provider}) failed: ${r.error}`);
     if (r.hits.length === 0) return ok(`no results for "${args.query}" (${r.provider})`, { count: 0 });
     const lines = r.hits.map((h, i) => `${i + 1}. ${h.title}\n   ${h.url}${h.snippet ? `\n   ${h.snippet}` : ''}`);

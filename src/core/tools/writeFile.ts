@@ -1,4 +1,3 @@
-import { gateAction } from './gate';
 import { resolveWorkspacePath } from './paths';
 import { headTail } from '../base/truncate';
 import { ToolError, ok, type Tool } from './types';
@@ -40,22 +39,21 @@ export const writeFileTool: Tool<Args> = {
     const decision = overwrite
       ? { verdict: 'ask' as const, rule: 'ask:overwrite', reason: `${target.rel} exists; write_file would replace all ${old!.split('\n').length} lines` }
       : target.decision;
-    const { feedback } = await gateAction(
-      ctx,
+    const { feedback } = await ctx.ask(
       { kind: 'write', title: `${overwrite ? 'overwrite' : 'create'} ${target.rel}`, reason: decision.reason, detail: headTail(args.content, 4000).text },
       decision,
       { edit: true },
     );
     // The port's write is the one confined commit (policy/path/confinedCommit.ts): it walks the path again from the
     // root without following links, so a link swapped in after the check fails the write (attacks.paths).
-    await ctx.run.beforeFirstChange?.();
-    ctx.run.beforeWrite?.([target.rel]);
+    await ctx.state.beforeFirstChange?.();
+    ctx.state.beforeWrite?.([target.rel]);
     await ctx.fs.writeFile(target.rel, args.content);
-    ctx.run.changedFiles.add(target.rel);
+    ctx.state.changedFiles.add(target.rel);
     const lines = args.content === '' ? 0 : args.content.split('\n').length - (args.content.endsWith('\n') ? 1 : 0);
     let output = `${overwrite ? 'overwrote' : 'created'} ${target.rel} (${lines} lines)`;
     if (feedback) output += `\nThe user said: ${feedback}`;
-    const after = await ctx.run.afterWrite?.([target.rel], output);
+    const after = await ctx.state.afterWrite?.([target.rel], output);
     if (after) output += `\n${after}`;
     return ok(output, { path: target.rel, created: !overwrite });
   },

@@ -10,7 +10,8 @@ import { McpManager, type McpServerConfig } from '../../../src/core/mcp';
 import { McpApprovals } from '../../../src/core/approvals';
 import type { ApprovalMode } from '../../../src/core/config/settings';
 import { ToolRegistry, type Tool, type ToolEvent } from '../../../src/core/tools';
-import { ScriptedApprover, makeContext, tempWorkspace } from '../../unit/tools/helpers';
+import { ScriptedApprover, tempWorkspace } from '../../unit/tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 import { EVERYTHING, FILESYSTEM, TEST_SERVER, http, isAlive, processesWith, startEverythingHttp, stdio, waitUntil } from '../../support/mcp/servers';
 import { workspaceServerScript } from '../../support/mcp/workspaceServer';
 import { DEFAULT_SETTINGS } from '../../../src/core/config/settings';
@@ -61,7 +62,7 @@ async function gather(manager: McpManager, approver: ScriptedApprover, mode: App
 }
 
 async function invoke(tools: Tool<any>[], root: string, name: string, args: Record<string, unknown>, approver = yes(), signal?: AbortSignal) {
-  const ctx = makeContext(root, { approver, mode: 'auto', ...(signal ? { signal } : {}) });
+  const ctx = fakeToolContext(root, { approver, mode: 'auto', ...(signal ? { signal } : {}) });
   const result = await new ToolRegistry().with(tools).invoke(name, JSON.stringify(args), ctx);
   return { result, approver, events: ctx.events };
 }

@@ -15,7 +15,8 @@ import type { ElicitationRequest, ElicitationResponse as ElicitationAnswer, Elic
 import { elicitationFields } from '../../../src/protocol/elicitationForm';
 import { mcpProtection } from '../../../src/core/session/capabilities';
 import { ToolRegistry, type Tool } from '../../../src/core/tools';
-import { ScriptedApprover, makeContext, tempWorkspace } from '../../unit/tools/helpers';
+import { ScriptedApprover, tempWorkspace } from '../../unit/tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 import { EVERYTHING, TEST_SERVER, stdio, waitUntil } from '../../support/mcp/servers';
 import { delimiterLikeContents, readQuote } from '../../support/quoteShapes';
 
@@ -55,7 +56,7 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
   };
   const gather = (m: McpManager, approver = yes()) => m.tools({ signal: signal(), approver, mode: 'ask' });
   const invoke = (tools: Tool<any>[], name: string, args: Record<string, unknown>) =>
-    new ToolRegistry().with(tools).invoke(name, JSON.stringify(args), makeContext(root, { approver: yes(), mode: 'auto' }));
+    new ToolRegistry().with(tools).invoke(name, JSON.stringify(args), fakeToolContext(root, { approver: yes(), mode: 'auto' }));
 
   before(() => {
     const ws = tempWorkspace({
@@ -253,7 +254,7 @@ describe('MCP prompts, resources, list_changed and elicitation (real servers)', 
     const run = new AbortController();
     const stopped = new ToolRegistry()
       .with(await gather(w))
-      .invoke('mcp__asks__trigger-elicitation-request', '{}', makeContext(root, { approver: yes(), mode: 'auto', signal: run.signal }));
+      .invoke('mcp__asks__trigger-elicitation-request', '{}', fakeToolContext(root, { approver: yes(), mode: 'auto', signal: run.signal }));
     await waitUntil(() => asked !== undefined, 20_000);
     assert.equal(asked!.aborted, false);
     run.abort();

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCheckpointer } from '../../../src/core/session/checkpointWiring';
-import { gitInit, settingsWith, tempWorkspace } from '../tools/helpers';
+import { gitInit, tempWorkspace } from '../tools/helpers';
+import { settingsWith } from '../../support/fakes';
 
 /** A workspace with what tells the two listings apart if anything does: ignored trees, nested rules, links, untracked and tracked-ignored files. */
 function generatedTree(seed: number): Record<string, string> {

@@ -6,7 +6,8 @@ import path from 'node:path';
 import { planRestore, restore } from '../../../src/core/checkpoint';
 import { hashBytes } from '../../../src/core/checkpoint/blobStore';
 import { createCheckpointer } from '../../../src/core/session/checkpointWiring';
-import { gitInit, settingsWith, tempWorkspace } from '../tools/helpers';
+import { gitInit, tempWorkspace } from '../tools/helpers';
+import { settingsWith } from '../../support/fakes';
 
 const BINARY = Buffer.from([0, 1, 2, 255, 254, 0, 10, 13, 10]);
 

@@ -6,7 +6,8 @@ import { test } from 'node:test';
 import { MEMORY_FILE, MEMORY_NOTES_DIR, cleanFact, factKey, journalStamp, readMemoryFile, rememberFact } from '../../../src/core/context/memory/memoryFiles';
 import { rememberTool } from '../../../src/core/tools/remember';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { ScriptedApprover, makeContext, tempWorkspace } from '../tools/helpers';
+import { ScriptedApprover, tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const now = new Date(2025, 2, 4, 9, 5);
 const read = (root: string, rel: string) => readFileSync(path.join(root, rel), 'utf8');
@@ -90,16 +91,16 @@ test('the remember tool: a write like any other (ask mode asks, plan mode refuse
   const ws = tempWorkspace();
   try {
     const registry = new ToolRegistry([rememberTool]);
-    const declined = makeContext(ws.root, { mode: 'ask', approver: new ScriptedApprover({ action: () => ({ approved: false }) }) });
+    const declined = fakeToolContext(ws.root, { mode: 'ask', approver: new ScriptedApprover({ action: () => ({ approved: false }) }) });
     const refused = await registry.invoke('remember', { fact: 'Deploys go through make release.' }, declined);
     assert.equal(refused.ok, false);
     assert.match(refused.output, /the user declined: remember: Deploys go through make release\./);
     assert.equal(existsSync(path.join(ws.root, MEMORY_FILE)), false);
-    assert.match((await registry.invoke('remember', { fact: 'x' }, makeContext(ws.root, { mode: 'plan' }))).output, /plan mode/);
+    assert.match((await registry.invoke('remember', { fact: 'x' }, fakeToolContext(ws.root, { mode: 'plan' }))).output, /plan mode/);
 
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-    const ctx = makeContext(ws.root, { mode: 'ask', approver });
-    ctx.run.goal = 'ship it';
+    const ctx = fakeToolContext(ws.root, { mode: 'ask', approver });
+    ctx.state.goal = 'ship it';
     const added = await registry.invoke('remember', { fact: 'Deploys go through make release.' }, ctx);
     assert.equal(added.ok, true, added.output);
     assert.match(added.output, /^remembered in \.patchpilot\/MEMORY\.md \(journal: \.patchpilot\/memory\/\d{4}-\d{2}-\d{2}\.md\)$/);
@@ -107,14 +108,14 @@ test('the remember tool: a write like any other (ask mode asks, plan mode refuse
     assert.ok(ctx.events.some((e) => e.type === 'policy' && e.decision.rule === 'allow:memory'));
     // auto-edit: no question.
     assert.match(
-      (await registry.invoke('remember', { fact: 'deploys go through make release' }, makeContext(ws.root, { mode: 'auto-edit' }))).output,
+      (await registry.invoke('remember', { fact: 'deploys go through make release' }, fakeToolContext(ws.root, { mode: 'auto-edit' }))).output,
       /already in/,
     );
     writeFileSync(path.join(ws.root, MEMORY_FILE), '# Memory\n');
-    const again = await registry.invoke('remember', { fact: 'Deploys go through make release.' }, makeContext(ws.root, { mode: 'auto-edit' }));
+    const again = await registry.invoke('remember', { fact: 'Deploys go through make release.' }, fakeToolContext(ws.root, { mode: 'auto-edit' }));
     assert.equal(again.ok, false);
     assert.match(again.output, /the user deleted this fact .* so it stays deleted/);
-    assert.match((await registry.invoke('remember', { fact: ' ' }, makeContext(ws.root, { mode: 'auto-edit' }))).output, /the fact is empty/);
+    assert.match((await registry.invoke('remember', { fact: ' ' }, fakeToolContext(ws.root, { mode: 'auto-edit' }))).output, /the fact is empty/);
   } finally {
     ws.cleanup();
   }

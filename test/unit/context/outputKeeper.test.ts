@@ -8,7 +8,8 @@ import { Conversation } from '../../../src/core/context/conversation';
 import { createOutputKeeper } from '../../../src/core/context/outputKeeper';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import { makeContext, tempWorkspace } from '../tools/helpers';
+import { tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 describe('a cut tool result keeps its whole output for read_file', () => {
   test('the note points at a file read_file reads, holding the left-out lines', async () => {
@@ -25,7 +26,7 @@ describe('a cut tool result keeps its whole output for read_file', () => {
       assert.equal(readFileSync(path.join(ws.root, m[3]), 'utf8'), output);
       assert.match(readFileSync(path.join(ws.root, '.patchpilot/.gitignore'), 'utf8'), /^outputs\/$/m);
       const tools = new ToolRegistry([readFileTool]);
-      const r = await tools.invoke('read_file', { path: m[3], start_line: Number(m[1]), end_line: Number(m[1]) + 1 }, makeContext(ws.root));
+      const r = await tools.invoke('read_file', { path: m[3], start_line: Number(m[1]), end_line: Number(m[1]) + 1 }, fakeToolContext(ws.root));
       assert.match(r.output, new RegExp(`\\t${`test ${m[1]} ok`}\\n`));
     } finally {
       ws.cleanup();

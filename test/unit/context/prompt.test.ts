@@ -9,7 +9,8 @@ import { loadSkillCatalog } from '../../../src/core/context/skills/skillCatalog'
 import { workspaceReader } from '../../../src/core/context/workspaceText';
 import { openHistoryStore } from '../../../src/core/history';
 import { pathPolicyOf } from '../../../src/core/tools/paths';
-import { makeContext, tempWorkspace } from '../tools/helpers';
+import { tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const BUNDLED = path.resolve(__dirname, '../../../skills');
 const tokens = (t: string) => Math.ceil(t.length / 4);
@@ -96,7 +97,7 @@ test("gathered from the workspace: AGENTS.md, rules by name, MEMORY.md, skills, 
       result: 'webpack.config.js and build/ helpers for bundling',
       isError: false,
     });
-    const ctx = makeContext(ws.root);
+    const ctx = fakeToolContext(ws.root);
     const reader = workspaceReader(ws.root, pathPolicyOf(ctx));
     const skills = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: reader });
     const { sections, warnings } = await gatherPromptSections({ reader, skills, history, goal: 'the date parsing test fails again' });
@@ -136,7 +137,7 @@ test('prompt files that lead outside the workspace or are ignored are left out w
     symlinkSync('CLAUDE.md', path.join(ws.root, 'AGENTS.md'));
     symlinkSync(path.join(outside, 'id_rsa'), path.join(ws2.root, 'AGENTS.md'));
     const gather = async (root: string) => {
-      const reader = workspaceReader(root, pathPolicyOf(makeContext(root)));
+      const reader = workspaceReader(root, pathPolicyOf(fakeToolContext(root)));
       return gatherPromptSections({ reader, skills: await loadSkillCatalog({ workspace: reader }), goal: 'g' });
     };
     const a = await gather(ws.root);

@@ -14,7 +14,8 @@ import { TokenCalibration } from '../../../src/core/context/tokenCounter';
 import type { CompleteRequest } from '../../../src/core/llm/modelClient';
 import type { ModelTurn } from '../../../src/core/llm/types';
 import { pathPolicyOf } from '../../../src/core/tools/paths';
-import { makeContext, tempWorkspace } from '../tools/helpers';
+import { tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const ROOT_RULES = 'Always run `make lint` before finishing.\nNever touch vendor/.\n';
 const NESTED_RULES = 'In packages/api, every handler returns a Result, never throws.\n';
@@ -46,7 +47,7 @@ test('compaction summarizes the work but the rules, root and nested and globbed,
         };
       },
     };
-    const pathPolicy = pathPolicyOf(makeContext(ws.root));
+    const pathPolicy = pathPolicyOf(fakeToolContext(ws.root));
     const skills = await loadSkillCatalog({});
     const { conversation, context, rules } = await createRunContext(
       {

@@ -12,7 +12,8 @@ import { MAX_RULE_FILE_BYTES, MAX_RULES_TOTAL_BYTES, rooModeFor } from '../../..
 import { loadSkillCatalog } from '../../../src/core/context/skills/skillCatalog';
 import { workspaceReader } from '../../../src/core/context/workspaceText';
 import { pathPolicyOf } from '../../../src/core/tools/paths';
-import { makeContext, tempWorkspace } from '../tools/helpers';
+import { tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const ALL_ON = DEFAULT_SETTINGS.rules;
 
@@ -23,7 +24,7 @@ async function load(
   const ws = tempWorkspace(files);
   for (const [target, link] of o.links ?? []) symlinkSync(target, path.join(ws.root, link));
   const settings = { ...DEFAULT_SETTINGS, policy: { ...DEFAULT_SETTINGS.policy, denyPaths: o.denyPaths ?? [] } };
-  const reader = workspaceReader(ws.root, pathPolicyOf(makeContext(ws.root, { settings })));
+  const reader = workspaceReader(ws.root, pathPolicyOf(fakeToolContext(ws.root, { settings })));
   const got = await gatherPromptSections({
     reader,
     skills: await loadSkillCatalog({ workspace: reader }),

@@ -7,13 +7,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { createCommandPolicy } from '../../../src/core/policy/command';
+import { IgnoreRules } from '../../../src/core/git/ignoreRules';
 import { runCommand } from '../../../src/core/sandbox/runCommand';
 import { probeSandbox } from '../../../src/core/sandbox/probe';
 import { DEFAULT_PATH_SETTINGS } from '../../../src/core/policy/path';
 import { createCommandExecutor, createPathPolicy } from '../../../src/core/tools/policyAdapters';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
-import { ScriptedApprover, gitInit, makeContext, tempWorkspace } from '../tools/helpers';
+import { ScriptedApprover, gitInit, tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const SKILLS = path.resolve(__dirname, '../../../skills');
 const RELATED = path.join(SKILLS, 'write-tests/scripts/related-tests.sh');
@@ -91,11 +93,12 @@ test('the agent runs a skill script like any command: the command policy decides
   try {
     gitInit(ws.root);
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-    const ctx = makeContext(ws.root, { mode: 'auto', approver });
-    ctx.commandPolicy = await createCommandPolicy({ trusted: true, isIgnoredPath: (p: string) => ctx.ignore.agentFilter.isIgnored(p) });
+    const ignore = new IgnoreRules(ws.root);
+    const commandPolicy = await createCommandPolicy({ trusted: true, isIgnoredPath: (p: string) => ignore.agentFilter.isIgnored(p) });
     // As createAgent does: the skills folder stays readable in the sandbox (which hides /tmp and the home).
-    ctx.exec = createCommandExecutor(ws.root, { readOnlyPaths: [SKILLS] });
-    ctx.pathPolicy = createPathPolicy(ws.root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ctx.ignore.agentFilter.isIgnored(rel, isDir));
+    const exec = createCommandExecutor(ws.root, { readOnlyPaths: [SKILLS] });
+    const pathPolicy = createPathPolicy(ws.root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ignore.agentFilter.isIgnored(rel, isDir));
+    const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, ignore, commandPolicy, exec, pathPolicy });
     const tools = new ToolRegistry([runCommandTool]);
     const r = await tools.invoke('run_command', { command: `sh ${RELATED} src/parser.ts` }, ctx);
     assert.equal(r.ok, true, r.output);
@@ -105,8 +108,7 @@ test('the agent runs a skill script like any command: the command policy decides
     assert.equal(approver.actionRequests[0]!.kind, 'command');
     assert.ok(ctx.events.some((e) => e.type === 'policy' && e.kind === 'command' && e.decision.verdict === 'ask'));
 
-    const refusing = makeContext(ws.root, { mode: 'auto', approver: new ScriptedApprover() });
-    Object.assign(refusing, { commandPolicy: ctx.commandPolicy, exec: ctx.exec, pathPolicy: ctx.pathPolicy });
+    const refusing = fakeToolContext(ws.root, { mode: 'auto', approver: new ScriptedApprover(), ignore, commandPolicy, exec, pathPolicy });
     const declined = await tools.invoke('run_command', { command: `sh ${REVIEW}` }, refusing);
     assert.equal(declined.ok, false);
     assert.match(declined.output, /the user declined/);

@@ -10,10 +10,11 @@ import { workspaceReader } from '../../../src/core/context/workspaceText';
 import { loadSkillTool } from '../../../src/core/tools/loadSkill';
 import { pathPolicyOf } from '../../../src/core/tools/paths';
 import { ToolRegistry } from '../../../src/core/tools/registry';
-import { makeContext, tempWorkspace } from '../tools/helpers';
+import { tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const BUNDLED = path.resolve(__dirname, '../../../skills');
-const readerFor = (root: string) => workspaceReader(root, pathPolicyOf(makeContext(root)));
+const readerFor = (root: string) => workspaceReader(root, pathPolicyOf(fakeToolContext(root)));
 
 test('the bundled skills: found from the CLI bundle and from source, each with a name, a description and its scripts', async () => {
   assert.equal(findBundledSkillsDir(path.resolve(__dirname, '../../../dist')), BUNDLED);
@@ -132,8 +133,8 @@ test('load_skill: the instructions with the folder and its files; other files on
     '.patchpilot/skills/deploy/scripts/go.sh': 'echo go\n',
   });
   try {
-    const ctx = makeContext(ws.root);
-    ctx.skills = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: readerFor(ws.root) });
+    const ctx = fakeToolContext(ws.root);
+    ctx.services.skills = await loadSkillCatalog({ bundledDir: BUNDLED, workspace: readerFor(ws.root) });
     const registry = new ToolRegistry([loadSkillTool]);
     const own = await registry.invoke('load_skill', { name: 'deploy' }, ctx);
     assert.equal(

@@ -7,7 +7,8 @@ import { Limiter } from '../../../src/core/base/limiter';
 import { CancelledError } from '../../../src/core/base/cancellation';
 import { McpApprovals } from '../../../src/core/approvals';
 import { ToolRegistry, ok, type Tool } from '../../../src/core/tools';
-import { makeContext, tempWorkspace } from '../tools/helpers';
+import { tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const foreign = (name: string, schema: Record<string, unknown>): Tool => ({
   name,
@@ -39,7 +40,7 @@ describe("ToolRegistry: a run's own tools and foreign schemas", () => {
     );
     const ws = tempWorkspace();
     try {
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       assert.match((await run.invoke('mcp__s__t', '{}', ctx)).output, /missing required argument "x"/);
       assert.equal((await run.invoke('mcp__s__t', '{"x": 1}', ctx)).output, '{"x":1}');
     } finally {
@@ -54,7 +55,7 @@ describe("ToolRegistry: a run's own tools and foreign schemas", () => {
     ]);
     const ws = tempWorkspace();
     try {
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       assert.equal((await r.invoke('odd', '{"when": "tomorrow"}', ctx)).ok, true);
       assert.equal((await r.invoke('broken', '{"a": 1}', ctx)).ok, true);
     } finally {

@@ -11,7 +11,8 @@ import { readFileTool } from '../../../src/core/tools/readFile';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import type { ChatModel, CommandExecutor, PathPolicy, PatchEngine, RunHistory } from '../../../src/core/ports';
 import { FakeWorkspaceFs } from '../../support/fakes';
-import { ScriptedApprover, makeContext, tempWorkspace } from '../tools/helpers';
+import { ScriptedApprover, tempWorkspace } from '../tools/helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const patch = `--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n one\n-two\n+TWO\n`;
 
@@ -112,7 +113,7 @@ describe('file tools through ctx.fs', () => {
     try {
       const fs = new FakeWorkspaceFs({ 'a.txt': 'on disk\n' });
       fs.buffers.set('a.txt', 'in the editor\n');
-      const ctx = makeContext(ws.root, { fs, mode: 'auto-edit', approver: new ScriptedApprover() });
+      const ctx = fakeToolContext(ws.root, { fs, mode: 'auto-edit', approver: new ScriptedApprover() });
       const read = await readFileTool.run({ path: 'a.txt' }, ctx);
       assert.match(read.output, /in the editor/);
       const wrote = await writeFileTool.run({ path: 'new.txt', content: 'hello\n' }, ctx);

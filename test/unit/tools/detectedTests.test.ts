@@ -5,7 +5,8 @@ import { runTestsTool } from '../../../src/core/tools/runTests';
 import { createCommandExecutor } from '../../../src/core/tools/policyAdapters';
 import { probeSandbox } from '../../../src/core/sandbox';
 import type { UnansweredTestCommand } from '../../../src/core/tools/detectedTests';
-import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runTestsTool]);
 const PASSING = "const test = require('node:test'); const assert = require('node:assert');\ntest('adds', () => assert.equal(1 + 1, 2));\n";
@@ -18,8 +19,8 @@ describe('run_tests with no configured command and a detected one not answered y
     const ws = tempWorkspace({ 'add.test.js': PASSING });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-      const ctx = makeContext(ws.root, { mode: 'auto', approver, detectedTests: offered });
-      assert.notEqual(ctx.testCommands.sandboxed, true);
+      const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, detectedTests: offered });
+      assert.notEqual(ctx.run.tests.sandboxed, true);
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, true, r.output);
       assert.match(r.output, /^\(ran the detected test command ".*" from package\.json: no test command is configured.*to keep it: "Use npm test"/);
@@ -43,7 +44,7 @@ describe('run_tests with no configured command and a detected one not answered y
     const ws = tempWorkspace({ 'add.test.js': PASSING });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
-      const ctx = makeContext(ws.root, { mode: 'auto', approver, detectedTests: offered });
+      const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, detectedTests: offered });
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);
       assert.match(r.output, /the user declined: Run the detected test command/);
@@ -59,15 +60,15 @@ describe('run_tests with no configured command and a detected one not answered y
       let asked = 0;
       const detectedTests = () => (asked++, offered());
       const settings = settingsWith({ tests: { commands: [COMMAND] } });
-      const configured = await tools.invoke('run_tests', {}, makeContext(ws.root, { mode: 'auto', settings, detectedTests }));
+      const configured = await tools.invoke('run_tests', {}, fakeToolContext(ws.root, { mode: 'auto', settings, detectedTests }));
       assert.equal(configured.ok, true, configured.output);
       assert.doesNotMatch(configured.output, /detected/);
       assert.equal(asked, 0);
-      const plan = makeContext(ws.root, { mode: 'plan', detectedTests });
+      const plan = fakeToolContext(ws.root, { mode: 'plan', detectedTests });
       assert.equal((await tools.invoke('run_tests', {}, plan)).ok, false);
       assert.equal(asked, 0);
       assert.equal(plan.events.length, 0);
-      const none = await tools.invoke('run_tests', {}, makeContext(ws.root, { mode: 'auto', detectedTests: () => undefined }));
+      const none = await tools.invoke('run_tests', {}, fakeToolContext(ws.root, { mode: 'auto', detectedTests: () => undefined }));
       assert.match(none.output, /no test commands are configured/);
     } finally {
       ws.cleanup();
@@ -79,7 +80,7 @@ describe('run_tests with no configured command and a detected one not answered y
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
       const bare = { ...offered(), command: `${JSON.stringify(process.execPath)} --test` };
-      const ctx = makeContext(ws.root, { mode: 'auto', approver, detectedTests: () => bare });
+      const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, detectedTests: () => bare });
       const r = await tools.invoke('run_tests', { files: ['add.test.js'] }, ctx);
       assert.equal(r.ok, true, r.output);
       assert.match(r.output, /narrowed run/);
@@ -98,14 +99,14 @@ describe('the detected command in the sandbox', { skip: !probeSandbox().availabl
       const exec = createCommandExecutor(ws.root);
       assert.equal(exec.sandboxed, true);
       const none = new ScriptedApprover();
-      const auto = makeContext(ws.root, { mode: 'auto', approver: none, detectedTests: offered, exec });
+      const auto = fakeToolContext(ws.root, { mode: 'auto', approver: none, detectedTests: offered, exec });
       const r = await tools.invoke('run_tests', {}, auto);
       assert.equal(r.ok, true, r.output);
       assert.match(r.output, /ran the detected test command/);
       assert.equal(none.actionRequests.length, 0);
       for (const mode of ['ask', 'auto-edit'] as const) {
         const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-        const asked = await tools.invoke('run_tests', {}, makeContext(ws.root, { mode, approver, detectedTests: offered, exec }));
+        const asked = await tools.invoke('run_tests', {}, fakeToolContext(ws.root, { mode, approver, detectedTests: offered, exec }));
         assert.equal(asked.ok, true, asked.output);
         assert.equal(approver.actionRequests.length, 1, mode);
         assert.match(approver.actionRequests[0]!.reason ?? '', new RegExp(`${mode} mode asks before running the tests`));

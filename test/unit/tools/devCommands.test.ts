@@ -7,7 +7,8 @@ import { createCommandPolicy } from '../../../src/core/policy/command';
 import type { CommandExecutor } from '../../../src/core/ports';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
-import { ScriptedApprover, makeContext, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([runCommandTool]);
 const RUNNERS = ['tap', 'jest', 'vitest run', 'mocha', 'ava', 'c8 node --test', 'playwright test', 'tsx src/a.ts', 'uvu tests'];
@@ -48,10 +49,8 @@ async function inAuto(sandboxed: boolean, command: string) {
   const ws = tempWorkspace({ 'package.json': PACKAGE_JSON, 'src/a.ts': 'export {};\n', 'tests/t.py': '', ...bins });
   try {
     const approver = new ScriptedApprover({ action: () => ({ approved: false, unattended: 'no terminal to ask the user' }) });
-    const ctx = makeContext(ws.root, { mode: 'auto', approver });
-    ctx.commandPolicy = await createCommandPolicy({ trusted: true });
     const exec = recorder(sandboxed);
-    ctx.exec = exec;
+    const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, commandPolicy: await createCommandPolicy({ trusted: true }), exec });
     const r = await tools.invoke('run_command', { command }, ctx);
     return { r, asked: approver.actionRequests.length, ran: exec.ran };
   } finally {

@@ -7,14 +7,15 @@ import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { editFileTool } from '../../../src/core/tools/editFile';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
-import { makeContext, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([editFileTool, proposePatchTool]);
 const source = ['function add(a, b) {', '  return a - b;', '}', '', 'function sub(a, b) {', '  return a - b;', '}', ''].join('\n');
 
-async function withFile(content: string, body: (h: { ctx: ReturnType<typeof makeContext>; read(): string }) => Promise<void>, options = {}) {
+async function withFile(content: string, body: (h: { ctx: ReturnType<typeof fakeToolContext>; read(): string }) => Promise<void>, options = {}) {
   const ws = tempWorkspace({ 'src/m.js': content });
-  const ctx = makeContext(ws.root, { mode: 'auto-edit', patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
+  const ctx = fakeToolContext(ws.root, { mode: 'auto-edit', patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
   try {
     await body({ ctx, read: () => readFileSync(path.join(ws.root, 'src/m.js'), 'utf8') });
   } finally {
@@ -75,7 +76,7 @@ describe('edit_file', () => {
         /^--- a\/src\/m\.js\n\+\+\+ b\/src\/m\.js\n@@ -1,5 \+1,5 @@\n function add\(a, b\) \{\n-  return a - b;\n\+  return a \+ b;\n/,
       );
       assert.deepEqual(data.applied, ['src/m.js#1']);
-      assert.deepEqual([...ctx.run.changedFiles], ['src/m.js']);
+      assert.deepEqual([...ctx.state.changedFiles], ['src/m.js']);
     });
   });
 

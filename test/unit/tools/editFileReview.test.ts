@@ -12,16 +12,17 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { editFileTool } from '../../../src/core/tools/editFile';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
 import { reviewFiles, rightTexts } from '../../../src/host/vscode/diff/diffReviewLogic';
-import { ScriptedApprover, makeContext, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([editFileTool, proposePatchTool]);
 const source = Array.from({ length: 20 }, (_, i) => `const v${i + 1} = ${i + 1};\n`).join('');
 
-async function askedFor(call: (ctx: ReturnType<typeof makeContext>) => Promise<unknown>): Promise<{ request: PatchApprovalRequest; after: string }> {
+async function askedFor(call: (ctx: ReturnType<typeof fakeToolContext>) => Promise<unknown>): Promise<{ request: PatchApprovalRequest; after: string }> {
   const ws = tempWorkspace({ 'm.js': source });
   // The reviewer accepts the first hunk only, as a user clicking Accept on hunk 1 and Reject on hunk 2.
   const approver = new ScriptedApprover({ patch: () => ({ acceptedHunks: ['m.js#1'], hunkReasons: { 'm.js#2': 'keep v18' } }) });
-  const ctx = makeContext(ws.root, { mode: 'ask', approver, patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }) });
+  const ctx = fakeToolContext(ws.root, { mode: 'ask', approver, patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }) });
   try {
     await call(ctx);
     assert.equal(approver.patchRequests.length, 1);

@@ -8,7 +8,8 @@ import { readFileTool } from '../../../src/core/tools/readFile';
 import { listDirTool } from '../../../src/core/tools/listDir';
 import { globTool } from '../../../src/core/tools/glob';
 import { fileGlob } from '../../../src/core/tools/globPattern';
-import { makeContext, tempWorkspace, gitInit } from './helpers';
+import { tempWorkspace, gitInit } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([readFileTool, listDirTool, globTool]);
 
@@ -16,7 +17,7 @@ describe('read_file', () => {
   test('numbers lines, reads ranges, and says how to continue', async () => {
     const ws = tempWorkspace({ 'a.txt': 'one\ntwo\nthree\nfour\n' });
     try {
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       const all = await tools.invoke('read_file', { path: 'a.txt' }, ctx);
       assert.equal(all.ok, true);
       assert.equal(all.output, 'a.txt (4 lines)\n1\tone\n2\ttwo\n3\tthree\n4\tfour');
@@ -33,7 +34,7 @@ describe('read_file', () => {
   test('caps a long file at 2000 lines and points at the next line', async () => {
     const ws = tempWorkspace({ 'big.txt': Array.from({ length: 2500 }, (_, i) => `line ${i + 1}`).join('\n') });
     try {
-      const r = await tools.invoke('read_file', { path: 'big.txt' }, makeContext(ws.root));
+      const r = await tools.invoke('read_file', { path: 'big.txt' }, fakeToolContext(ws.root));
       assert.match(r.output, /^big\.txt \(lines 1-2000 of 2500; no newline at the end of the file\)/);
       assert.match(r.output, /call read_file with start_line=2001 to continue/);
     } finally {
@@ -44,7 +45,7 @@ describe('read_file', () => {
   test('binary files, directories, missing files and empty files get clear answers', async () => {
     const ws = tempWorkspace({ 'img.png': '\x89PNG\r\n\x1a\n\0\0\0', 'empty.txt': '', 'dir/x.txt': 'x' });
     try {
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       assert.match((await tools.invoke('read_file', { path: 'img.png' }, ctx)).output, /binary file/);
       assert.match((await tools.invoke('read_file', { path: 'dir' }, ctx)).output, /is a directory; use list_dir/);
       assert.match((await tools.invoke('read_file', { path: 'nope.txt' }, ctx)).output, /no such file/);
@@ -60,7 +61,7 @@ describe('read_file', () => {
     try {
       symlinkSync(outside.root, path.join(ws.root, 'link'));
       symlinkSync(path.join(ws.root, '.env'), path.join(ws.root, 'env-alias'));
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       for (const p of ['../x', '/etc/passwd', path.join(outside.root, 'secret.txt'), 'link/secret.txt']) {
         const r = await tools.invoke('read_file', { path: p }, ctx);
         assert.equal(r.ok, false, p);
@@ -84,7 +85,7 @@ describe('registry: arguments are validated, errors are text', () => {
   test('unknown tools, broken JSON and schema violations come back as failed results', async () => {
     const ws = tempWorkspace();
     try {
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       const unknown = await tools.invoke('rm_rf', {}, ctx);
       assert.equal(unknown.ok, false);
       assert.match(unknown.output, /unknown tool "rm_rf". Available tools: read_file, list_dir, glob/);
@@ -104,7 +105,7 @@ describe('registry: arguments are validated, errors are text', () => {
     try {
       const controller = new AbortController();
       controller.abort();
-      await assert.rejects(tools.invoke('read_file', { path: 'a.txt' }, makeContext(ws.root, { signal: controller.signal })));
+      await assert.rejects(tools.invoke('read_file', { path: 'a.txt' }, fakeToolContext(ws.root, { signal: controller.signal })));
     } finally {
       ws.cleanup();
     }
@@ -129,7 +130,7 @@ describe('list_dir and glob', () => {
       const ws = tempWorkspace(files);
       try {
         if (repo) gitInit(ws.root);
-        const ctx = makeContext(ws.root);
+        const ctx = fakeToolContext(ws.root);
         const tree = await tools.invoke('list_dir', { depth: 3 }, ctx);
         assert.equal(tree.output, ['./', 'src/', '  deep/', '    b.ts', '    c.test.ts', '  a.ts', '.gitignore', '.patchpilotignore', 'README.md'].join('\n'));
         const shallow = await tools.invoke('list_dir', { path: 'src', depth: 1 }, ctx);
@@ -147,7 +148,7 @@ describe('list_dir and glob', () => {
   test('list_dir on a file or outside the workspace says so', async () => {
     const ws = tempWorkspace({ 'a.txt': '' });
     try {
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       assert.match((await tools.invoke('list_dir', { path: 'a.txt' }, ctx)).output, /is a file/);
       assert.match((await tools.invoke('list_dir', { path: tmpdir() }, ctx)).output, /outside the workspace/);
     } finally {
@@ -164,7 +165,7 @@ describe('list_dir and glob', () => {
       writeFileSync(path.join(ws.root, 'sub', 'x.ts'), '');
       const { rmSync } = await import('node:fs');
       rmSync(path.join(ws.root, 'gone.ts'));
-      assert.equal((await tools.invoke('glob', { pattern: '*.ts' }, makeContext(ws.root))).output, 'keep.ts\nnew.ts\nsub/x.ts');
+      assert.equal((await tools.invoke('glob', { pattern: '*.ts' }, fakeToolContext(ws.root))).output, 'keep.ts\nnew.ts\nsub/x.ts');
     } finally {
       ws.cleanup();
     }

@@ -9,7 +9,8 @@ import { RegexWorker } from '../../../src/core/tools/regexWorker';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import type { GrepOutcome, GrepQuery } from '../../../src/core/tools/grepTypes';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
-import { gitInit, makeContext, tempWorkspace } from './helpers';
+import { gitInit, tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const rg = findRipgrep();
 const files = {
@@ -96,7 +97,7 @@ describe('grep tool', () => {
     const ws = tempWorkspace(files);
     try {
       const tools = new ToolRegistry([grepTool]);
-      const ctx = makeContext(ws.root);
+      const ctx = fakeToolContext(ws.root);
       const r = await tools.invoke('grep', { pattern: 'export default', include: '*.ts' }, ctx);
       assert.equal(r.output, 'src/a.ts:2: export default needle;');
       assert.equal(r.data?.engine, rg ? 'ripgrep' : 'js');

@@ -7,7 +7,8 @@ import { copyFileSync } from 'node:fs';
 import path from 'node:path';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runTestsTool } from '../../../src/core/tools/runTests';
-import { makeContext, settingsWith, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runTestsTool]);
 const FIXTURE = path.join(__dirname, '../../fixtures/testRuns/npm-tap14-narrowed-coverage.txt');
@@ -21,7 +22,7 @@ test('a narrowed run whose tests pass and whose coverage threshold fails is a pa
   const ws = tempWorkspace({ 'suite.js': SUITE });
   try {
     copyFileSync(FIXTURE, path.join(ws.root, 'narrowed.txt'));
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node suite.js'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['node suite.js'] } }) });
     assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, true);
     const aimed = await tools.invoke('run_tests', { files: ['test/functions/gt.js'] }, ctx);
     assert.equal(aimed.ok, true, aimed.output);

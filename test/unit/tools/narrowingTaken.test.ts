@@ -6,7 +6,8 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runConfiguredTests, runnerOf, runTestsTool } from '../../../src/core/tools/runTests';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeContext, settingsWith, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runTestsTool]);
 // TAP output with tape's trailer; `picky.js` runs one test when given a file, `deaf.js` ignores its arguments.
@@ -22,7 +23,7 @@ for (const [script, narrows] of [
   test(`${script}: a narrowed run ${narrows ? 'that runs fewer tests is narrowed' : 'that runs as many tests as the whole suite is said to be a whole run'}`, async () => {
     const ws = tempWorkspace({ 'picky.js': PICKY, 'deaf.js': DEAF });
     try {
-      const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: [`node ${script}`] } }) });
+      const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: [`node ${script}`] } }) });
       const whole = await tools.invoke('run_tests', {}, ctx);
       assert.equal(whole.ok, true, whole.output);
       const aimed = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
@@ -47,7 +48,7 @@ for (const [script, narrows] of [
 test('tape (known from its own output) has no name filter: a name is not turned into an invented flag, the files alone narrow and the model is told', async () => {
   const ws = tempWorkspace({ 'picky.js': PICKY });
   try {
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node picky.js'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['node picky.js'] } }) });
     assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, true);
     const aimed = await tools.invoke('run_tests', { files: ['a.test.js'], name: 'adds' }, ctx);
     assert.equal(aimed.ok, true, aimed.output);
@@ -67,7 +68,7 @@ test('a command that ignored narrowing is remembered: the next narrowed run goes
   const LOUD = `const fail = require('fs').existsSync('FAIL.flag'); console.log('TAP version 13'); console.log('ok 1 - t1'); console.log((fail ? 'not ok' : 'ok') + ' 2 - t2'); console.log('1..2'); console.log('# tests 2'); console.log('# pass  ' + (fail ? 1 : 2)); if (fail) { console.log('# fail  1'); process.exitCode = 1; }\n`;
   const ws = tempWorkspace({ 'loud.js': LOUD });
   try {
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node loud.js'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['node loud.js'] } }) });
     const commands: { command: string; whole?: boolean }[] = [];
     ctx.emit = (e) => {
       if (e.type === 'test-finished') commands.push({ command: e.command, whole: e.whole });
@@ -102,14 +103,14 @@ test('a whole run that failed (a chain stopped at its first failing link) is no 
   const CHAIN = `const fail = require('fs').existsSync('FAIL.flag'); const n = fail ? 2 : process.argv.length > 2 ? 3 : 12; console.log('TAP version 13'); for (let i = 1; i <= n; i++) console.log((fail && i === 2 ? 'not ok ' : 'ok ') + i + ' - t' + i); console.log('1..' + n); console.log('# tests ' + n); console.log('# pass  ' + (fail ? 1 : n)); if (fail) { console.log('# fail  1'); process.exitCode = 1; }\n`;
   const ws = tempWorkspace({ 'chain.js': CHAIN, 'FAIL.flag': '' });
   try {
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node chain.js'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['node chain.js'] } }) });
     assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, false);
     rmSync(path.join(ws.root, 'FAIL.flag'));
     const aimed = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
     assert.equal(aimed.ok, true, aimed.output);
     assert.match(aimed.output, /narrowed run: part of the suite/);
     assert.doesNotMatch(aimed.output, /did not take the narrowing/);
-    assert.equal(ctx.run.narrowingIgnored, undefined);
+    assert.equal(ctx.state.narrowingIgnored, undefined);
   } finally {
     ws.cleanup();
   }
@@ -119,7 +120,7 @@ test('the runner behind a package script that runs another script (qs: npm test 
   const scripts = { test: 'npm run --silent tests-only', 'tests-only': "nyc tape 'test/**/*.js'" };
   const ws = tempWorkspace({ 'package.json': JSON.stringify({ name: 'x', scripts }) });
   try {
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
     assert.equal(await runnerOf(ctx, 'npm test'), 'tape');
     assert.equal(await runnerOf(ctx, 'npm run tests-only'), 'tape');
     assert.equal(await runnerOf(ctx, 'npm run lint'), undefined);
@@ -131,7 +132,7 @@ test('the runner behind a package script that runs another script (qs: npm test 
 test('when PatchPilot narrowed the run after an edit itself, the note says so, not that the model asked', async () => {
   const ws = tempWorkspace({ 'deaf.js': DEAF });
   try {
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['node deaf.js'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['node deaf.js'] } }) });
     assert.equal((await runConfiguredTests(ctx)).ok, true);
     const after = await runConfiguredTests(ctx, { files: ['a.test.js'] }, { narrowedAs: 'after the edit: the related tests' });
     assert.match(after.output, /\(the run after your edit was narrowed to the related tests, but the test command ran 3 tests/);
@@ -149,7 +150,7 @@ test("the runner's own command keeps what the script runs first (a pretest build
     'deaf.js': DEAF,
   });
   try {
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
     assert.equal((await tools.invoke('run_tests', {}, ctx)).ok, true);
     const aimed = await tools.invoke('run_tests', { files: ['a.test.js'] }, ctx);
     assert.match(aimed.output, /call the runner itself with run_command, e\.g\. `npm run pretest && npx tape a\.test\.js`/);

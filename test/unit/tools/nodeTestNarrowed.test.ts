@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runTestsTool } from '../../../src/core/tools/runTests';
-import { makeContext, settingsWith, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runTestsTool]);
 const SUITE = `const test = require('node:test');
@@ -17,7 +18,7 @@ for (const command of ['node --test', 'node --test test/']) {
   test(`${command}: a name (and files) narrow the real run, the flag read as a flag`, async () => {
     const ws = tempWorkspace({ 'test/add.test.js': SUITE, 'test/other.test.js': SUITE });
     try {
-      const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: [command] } }) });
+      const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: [command] } }) });
       const byName = await tools.invoke('run_tests', { name: 'adds' }, ctx);
       assert.equal(byName.ok, true, byName.output);
       assert.match(byName.output, new RegExp(`^\\$ ${command.replace('--test', '--test --test-name-pattern=adds')}$`, 'm'));

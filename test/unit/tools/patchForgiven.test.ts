@@ -9,7 +9,8 @@ import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
 import { editFileTool } from '../../../src/core/tools/editFile';
-import { makeContext, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([proposePatchTool, editFileTool]);
 const file = ['import a', 'import b', '', 'function f() {', '  const x = 1;', '  return x;', '}', '', 'export { f }', ''].join('\n');
@@ -17,7 +18,7 @@ const file = ['import a', 'import b', '', 'function f() {', '  const x = 1;', ' 
 async function propose(patch: string, tool = 'propose_patch', args: Record<string, unknown> = { patch }) {
   const ws = tempWorkspace({ 'm.js': file });
   try {
-    const ctx = makeContext(ws.root, { mode: 'auto-edit', patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }) });
+    const ctx = fakeToolContext(ws.root, { mode: 'auto-edit', patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }) });
     const r = await tools.invoke(tool, args, ctx);
     return { r, after: readFileSync(path.join(ws.root, 'm.js'), 'utf8') };
   } finally {

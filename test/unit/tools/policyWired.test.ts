@@ -3,6 +3,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCommandPolicy, TestDefinitionGuard } from '../../../src/core/policy/command';
+import { IgnoreRules } from '../../../src/core/git/ignoreRules';
+import type { CommandPolicy } from '../../../src/core/ports';
 import { DEFAULT_PATH_SETTINGS } from '../../../src/core/policy/path';
 import { createCommandExecutor, createPathPolicy } from '../../../src/core/tools/policyAdapters';
 import { ToolRegistry } from '../../../src/core/tools/registry';
@@ -10,19 +12,24 @@ import { runCommandTool } from '../../../src/core/tools/runCommand';
 import { runTestsTool } from '../../../src/core/tools/runTests';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import { ScriptedApprover, makeContext, settingsWith, tempWorkspace, testCommandsOver } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith, testCommandsOver } from '../../support/fakes';
 import { NodeTaskRunner } from '../../../src/cli/node/nodeTaskRunner';
 import type { ApprovalMode } from '../../../src/core/config/settings';
 
 const tools = new ToolRegistry([runCommandTool, runTestsTool, writeFileTool, readFileTool]);
 
-async function wired(root: string, mode: ApprovalMode, approver = new ScriptedApprover()) {
-  const ctx = makeContext(root, { mode, approver });
-  const isIgnored = (p: string) => ctx.ignore.agentFilter.isIgnored(p);
-  ctx.commandPolicy = await createCommandPolicy({ trusted: true, isIgnoredPath: isIgnored });
-  ctx.exec = createCommandExecutor(root);
-  ctx.pathPolicy = createPathPolicy(root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ctx.ignore.agentFilter.isIgnored(rel, isDir));
-  return ctx;
+async function wired(root: string, mode: ApprovalMode, approver = new ScriptedApprover(), commandPolicy?: CommandPolicy) {
+  const ignore = new IgnoreRules(root);
+  const isIgnored = (p: string) => ignore.agentFilter.isIgnored(p);
+  return fakeToolContext(root, {
+    mode,
+    approver,
+    ignore,
+    commandPolicy: commandPolicy ?? (await createCommandPolicy({ trusted: true, isIgnoredPath: isIgnored })),
+    exec: createCommandExecutor(root),
+    pathPolicy: createPathPolicy(root, DEFAULT_PATH_SETTINGS, (rel, isDir) => ignore.agentFilter.isIgnored(rel, isDir)),
+  });
 }
 
 describe('run_command through the real command policy and executor', () => {
@@ -83,8 +90,8 @@ describe('run_command through the real command policy and executor', () => {
     try {
       for (const mode of ['ask', 'auto-edit'] as const) {
         const approver = new ScriptedApprover({ action: () => ({ approved: false, feedback: 'no' }) });
-        const ctx = await wired(ws.root, mode, approver);
-        ctx.commandPolicy = await createCommandPolicy({ trusted: true, user: { allow: ['touch made.txt'] }, workspace: { allow: ['echo *'] } });
+        const userRules = await createCommandPolicy({ trusted: true, user: { allow: ['touch made.txt'] }, workspace: { allow: ['echo *'] } });
+        const ctx = await wired(ws.root, mode, approver, userRules);
         const r = await tools.invoke('run_command', { command: 'touch made.txt' }, ctx);
         assert.equal(r.ok, true, r.output);
         assert.equal(existsSync(path.join(ws.root, 'made.txt')), true);
@@ -97,12 +104,12 @@ describe('run_command through the real command policy and executor', () => {
         assert.equal(existsSync(path.join(ws.root, 'other.txt')), false);
       }
       // Plan mode still runs nothing; an untrusted workspace's allow rules count for nothing.
-      const plan = await wired(ws.root, 'plan', new ScriptedApprover({ action: () => ({ approved: false }) }));
-      plan.commandPolicy = await createCommandPolicy({ trusted: true, user: { allow: ['touch plan.txt'] } });
+      const planRules = await createCommandPolicy({ trusted: true, user: { allow: ['touch plan.txt'] } });
+      const plan = await wired(ws.root, 'plan', new ScriptedApprover({ action: () => ({ approved: false }) }), planRules);
       assert.match((await tools.invoke('run_command', { command: 'touch plan.txt' }, plan)).output, /plan mode/);
       const untrustedApprover = new ScriptedApprover({ action: () => ({ approved: false }) });
-      const untrusted = await wired(ws.root, 'ask', untrustedApprover);
-      untrusted.commandPolicy = await createCommandPolicy({ trusted: false, workspace: { allow: ['touch ws.txt'] } });
+      const untrustedRules = await createCommandPolicy({ trusted: false, workspace: { allow: ['touch ws.txt'] } });
+      const untrusted = await wired(ws.root, 'ask', untrustedApprover, untrustedRules);
       assert.equal((await tools.invoke('run_command', { command: 'touch ws.txt' }, untrusted)).ok, false);
       assert.equal(untrustedApprover.actionRequests.length, 1);
     } finally {
@@ -166,8 +173,11 @@ describe('file tools through the real path policy', () => {
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const ctx = await wired(ws.root, 'auto', approver);
-      ctx.settings = settingsWith({ tests: { commands: ['npm test'] } });
-      ctx.testCommands = testCommandsOver(() => ctx, { tasks: new NodeTaskRunner(), testGuard: TestDefinitionGuard.capture(ws.root) });
+      ctx.workspace.settings = settingsWith({ tests: { commands: ['npm test'] } });
+      ctx.run.tests = testCommandsOver(() => ({ root: ctx.root, exec: ctx.run.exec }), {
+        tasks: new NodeTaskRunner(),
+        testGuard: TestDefinitionGuard.capture(ws.root),
+      });
       writeFileSync(path.join(ws.root, 'package.json'), JSON.stringify({ scripts: { test: 'touch pwned' } }));
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);
@@ -185,16 +195,20 @@ describe('without a sandbox, any write by a command counts as a change', () => {
     const ws = tempWorkspace({ 'test.js': 'console.log("ok")\n' });
     try {
       const approver = new ScriptedApprover({ action: (r) => ({ approved: r.kind === 'command' }) });
-      const ctx = makeContext(ws.root, { mode: 'auto', approver, settings: settingsWith({ tests: { commands: ['node test.js && touch tests-ran'] } }) });
-      ctx.commandPolicy = await createCommandPolicy({ trusted: true });
-      ctx.exec = createCommandExecutor(ws.root, { sandbox: 'off' });
+      const ctx = fakeToolContext(ws.root, {
+        mode: 'auto',
+        approver,
+        settings: settingsWith({ tests: { commands: ['node test.js && touch tests-ran'] } }),
+        commandPolicy: await createCommandPolicy({ trusted: true }),
+        exec: createCommandExecutor(ws.root, { sandbox: 'off' }),
+      });
       const clean = await tools.invoke('run_tests', {}, ctx);
       assert.equal(clean.ok, true, 'nothing ran yet: the tests run without asking');
       assert.equal(approver.actionRequests.length, 0);
 
       const wrote = await tools.invoke('run_command', { command: "echo \"require('fs').writeFileSync('pwned', 'x')\" > test.js" }, ctx);
       assert.equal(wrote.ok, true, wrote.output);
-      assert.equal(ctx.run.changedFiles.size, 0, 'the file tools saw no change');
+      assert.equal(ctx.state.changedFiles.size, 0, 'the file tools saw no change');
       rmSync(path.join(ws.root, 'tests-ran'));
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);

@@ -6,7 +6,8 @@ import { PatchManager } from '../../../src/core/patch';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
-import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([proposePatchTool]);
 const original = [
@@ -38,11 +39,11 @@ const twoHunks = `--- a/src/m.js
  }
 `;
 
-function setup(options: Parameters<typeof makeContext>[1] = {}) {
+function setup(options: Parameters<typeof fakeToolContext>[1] = {}) {
   const ws = tempWorkspace({ 'src/m.js': original, '.patchpilotignore': 'secret.txt\n', 'secret.txt': 'x\n' });
   const afterWrites: string[][] = [];
-  const ctx = makeContext(ws.root, { patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
-  ctx.run.afterWrite = async (paths) => {
+  const ctx = fakeToolContext(ws.root, { patches: new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) }), ...options });
+  ctx.state.afterWrite = async (paths) => {
     afterWrites.push(paths);
     return 'tests: (after-edit hook ran)';
   };
@@ -59,7 +60,7 @@ describe('propose_patch', () => {
       assert.match(r.output, /^applied 2 hunks to src\/m\.js\n  src\/m\.js#1 now at lines 1-3\n  src\/m\.js#2 now at lines 10-12/);
       assert.match(r.output, /tests: \(after-edit hook ran\)/);
       assert.match(read(), /return 10;[\s\S]*return 20;/);
-      assert.deepEqual([...ctx.run.changedFiles], ['src/m.js']);
+      assert.deepEqual([...ctx.state.changedFiles], ['src/m.js']);
       assert.deepEqual(afterWrites, [['src/m.js']]);
       assert.deepEqual(
         ctx.events.map((e) => e.type),
@@ -113,7 +114,7 @@ describe('propose_patch', () => {
       assert.equal(r.ok, false);
       assert.match(r.output, /the user rejected the patch; nothing was changed\.\nThe user said: wrong approach/);
       assert.equal(read(), original);
-      assert.equal(ctx.run.changedFiles.size, 0);
+      assert.equal(ctx.state.changedFiles.size, 0);
     } finally {
       ws.cleanup();
     }
@@ -175,7 +176,7 @@ describe('propose_patch', () => {
       const r = await tools.invoke('propose_patch', { patch: create }, ctx);
       assert.equal(r.ok, true, r.output);
       assert.equal(readFileSync(path.join(ws.root, 'src/new.js'), 'utf8'), 'export const n = 1;\nexport const m = 2;\n');
-      assert.ok(ctx.run.changedFiles.has('src/new.js'));
+      assert.ok(ctx.state.changedFiles.has('src/new.js'));
     } finally {
       ws.cleanup();
     }

@@ -4,7 +4,8 @@ import { PatchManager } from '../../../src/core/patch';
 import { proposePatchTool } from '../../../src/core/tools/proposePatch';
 import { validateSettingValue, buildSettings } from '../../../src/core/config/settingValues';
 import { FakeWorkspaceFs } from '../../support/fakes';
-import { ScriptedApprover, makeContext, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 import type { PatchApprovalAnswer, PatchApprovalRequest } from '../../../src/core/ports';
 
 const original = ['function a() {', '  return 1;', '}', '', 'x', 'y', 'z', 'w', '', 'function b() {', '  return 2;', '}', ''].join('\n');
@@ -14,7 +15,7 @@ function setup(answer: (r: PatchApprovalRequest) => PatchApprovalAnswer) {
   const ws = tempWorkspace({ 'm.js': original });
   const fs = new FakeWorkspaceFs({ 'm.js': original });
   const approver = new ScriptedApprover({ patch: answer });
-  const ctx = makeContext(ws.root, { mode: 'ask', approver, fs, patches: new PatchManager({ root: ws.root, fs }) });
+  const ctx = fakeToolContext(ws.root, { mode: 'ask', approver, fs, patches: new PatchManager({ root: ws.root, fs }) });
   return { ws, fs, ctx };
 }
 

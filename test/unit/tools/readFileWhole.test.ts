@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { readFileTool } from '../../../src/core/tools/readFile';
-import { makeContext, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([readFileTool]);
 
@@ -59,7 +60,7 @@ describe('read_file returns whole lines and says exactly which', () => {
       const ws = tempWorkspace({ 'gen.txt': text });
       try {
         const cap = 3_000 + seed * 700;
-        const ctx = makeContext(ws.root, { run: { changedFiles: new Set(), resultChars: () => cap } });
+        const ctx = fakeToolContext(ws.root, { state: { changedFiles: new Set(), resultChars: () => cap } });
         const got: string[] = [];
         let start: number | undefined = 1;
         let finalNewline = true;
@@ -86,7 +87,7 @@ describe('read_file returns whole lines and says exactly which', () => {
   test('a range the cap stops early says which lines are left of the range', async () => {
     const ws = tempWorkspace({ 'a.txt': Array.from({ length: 600 }, (_, i) => `line ${i + 1} `.padEnd(60, '.')).join('\n') + '\n' });
     try {
-      const ctx = makeContext(ws.root, { run: { changedFiles: new Set(), resultChars: () => 6_000 } });
+      const ctx = fakeToolContext(ws.root, { state: { changedFiles: new Set(), resultChars: () => 6_000 } });
       const r = await tools.invoke('read_file', { path: 'a.txt', start_line: 100, end_line: 400 }, ctx);
       const read = parseRead(r.output);
       assert.equal(read.from, 100);
@@ -101,7 +102,7 @@ describe('read_file returns whole lines and says exactly which', () => {
     const text = Array.from({ length: 573 }, (_, i) => `    const value${i} = compute(${i}); // ${'x'.repeat(i % 50)}`).join('\n') + '\n';
     const ws = tempWorkspace({ 'big.ts': text });
     try {
-      const ctx = makeContext(ws.root, { run: { changedFiles: new Set(), resultChars: () => 16_000 } });
+      const ctx = fakeToolContext(ws.root, { state: { changedFiles: new Set(), resultChars: () => 16_000 } });
       const r = await tools.invoke('read_file', { path: 'big.ts' }, ctx);
       const read = parseRead(r.output);
       assert.equal(read.from, 1);
@@ -116,7 +117,7 @@ describe('read_file returns whole lines and says exactly which', () => {
   test('CRLF files and a missing final newline are named in the label', async () => {
     const ws = tempWorkspace({ 'w.txt': 'a\r\nb\r\nc' });
     try {
-      const r = await tools.invoke('read_file', { path: 'w.txt' }, makeContext(ws.root));
+      const r = await tools.invoke('read_file', { path: 'w.txt' }, fakeToolContext(ws.root));
       assert.equal(r.output, 'w.txt (3 lines; CRLF line endings, no newline at the end of the file)\n1\ta\n2\tb\n3\tc');
     } finally {
       ws.cleanup();

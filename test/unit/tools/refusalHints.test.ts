@@ -13,7 +13,8 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
-import { makeContext, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([runCommandTool, writeFileTool, editFileTool]);
 const MODES: ApprovalMode[] = ['ask', 'auto-edit', 'auto'];
@@ -62,10 +63,9 @@ function executor(sandboxed: boolean): CommandExecutor {
 async function refusal(mode: ApprovalMode, a: Action): Promise<string | undefined> {
   const ws = tempWorkspace({ 'notes.txt': 'hello\n', 'node_modules/.bin/tap': '#!/usr/bin/env node\n' });
   try {
-    const ctx = makeContext(ws.root, { mode, approver: new NonInteractiveApprover() });
-    ctx.commandPolicy = await createCommandPolicy({ trusted: true });
-    ctx.exec = executor(a.sandboxed ?? true);
-    ctx.patches = new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) });
+    const commandPolicy = await createCommandPolicy({ trusted: true });
+    const ctx = fakeToolContext(ws.root, { mode, approver: new NonInteractiveApprover(), commandPolicy, exec: executor(a.sandboxed ?? true) });
+    ctx.services.patches = new PatchManager({ root: ws.root, fs: new NodeWorkspaceFs(ws.root) });
     const r = await tools.invoke(a.tool, a.args, ctx);
     return r.ok ? undefined : r.output;
   } finally {

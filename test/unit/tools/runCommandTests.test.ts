@@ -13,18 +13,23 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
 import type { TestRunReport } from '../../../src/core/testRuns';
 import { BUGGY } from '../orchestrator/harness';
-import { ScriptedApprover, gitInit, makeContext, settingsWith, tempWorkspace } from './helpers';
+import { ScriptedApprover, gitInit, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runCommandTool]);
 
-async function withContext<T>(files: Record<string, string>, commands: string[], fn: (ctx: ReturnType<typeof makeContext>, root: string) => Promise<T>) {
+async function withContext<T>(files: Record<string, string>, commands: string[], fn: (ctx: ReturnType<typeof fakeToolContext>, root: string) => Promise<T>) {
   const ws = tempWorkspace(files);
   gitInit(ws.root);
   try {
     const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-    const ctx = makeContext(ws.root, { mode: 'auto-edit', approver, settings: settingsWith({ tests: { commands, afterEdit: true } }) });
-    ctx.commandPolicy = await createCommandPolicy({ trusted: true });
-    ctx.exec = createCommandExecutor(ws.root, { sandbox: 'off' });
+    const ctx = fakeToolContext(ws.root, {
+      mode: 'auto-edit',
+      approver,
+      settings: settingsWith({ tests: { commands, afterEdit: true } }),
+      commandPolicy: await createCommandPolicy({ trusted: true }),
+      exec: createCommandExecutor(ws.root, { sandbox: 'off' }),
+    });
     return await fn(ctx, ws.root);
   } finally {
     ws.cleanup();
@@ -35,7 +40,7 @@ describe('run_command while the baseline test run goes on', () => {
   test('a read-only command runs at once; a command that may write waits for the baseline first', async () => {
     await withContext(BUGGY, ['node --test'], async (ctx) => {
       const waited: unknown[] = [];
-      ctx.run.beforeFirstChange = async (o) => {
+      ctx.state.beforeFirstChange = async (o) => {
         waited.push(o ?? {});
         return undefined;
       };
@@ -44,11 +49,11 @@ describe('run_command while the baseline test run goes on', () => {
         assert.equal(r.ok, true, `${command}: ${r.output}`);
       }
       assert.deepEqual(waited, [], 'no read-only command waited');
-      assert.equal(ctx.run.commandsRan, undefined, 'nor counts as a change');
+      assert.equal(ctx.state.commandsRan, undefined, 'nor counts as a change');
       await tools.invoke('run_command', { command: 'touch made.txt' }, ctx);
       await tools.invoke('run_command', { command: `node -e "console.log(require('./add').add(1, 1))"` }, ctx);
       assert.deepEqual(waited, [{}, {}]);
-      assert.equal(ctx.run.commandsRan, true);
+      assert.equal(ctx.state.commandsRan, true);
     });
   });
 });

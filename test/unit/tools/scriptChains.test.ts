@@ -7,7 +7,8 @@ import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runTestsTool } from '../../../src/core/tools/runTests';
-import { makeContext, settingsWith, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runTestsTool]);
 // A step that fails while its flag file exists, else prints one passing TAP test.
@@ -22,7 +23,7 @@ for (const [failing, said] of [
   test(`npm test = lint && unit && integ, ${failing} failing: the result says which steps never ran`, async () => {
     const ws = tempWorkspace({ 'package.json': JSON.stringify({ name: 'chain', version: '1.0.0', scripts: CHAIN }), [`${failing}.fail`]: '' });
     try {
-      const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+      const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
       const run = await tools.invoke('run_tests', {}, ctx);
       assert.equal(run.ok, false);
       assert.match(run.output, new RegExp(`^not the whole suite: script "test" stopped at its first failing step: ${said}$`, 'm'));
@@ -35,7 +36,7 @@ for (const [failing, said] of [
 test('the whole chain ran (its last step failed, or every step passed): nothing is said about steps that never ran', async () => {
   const ws = tempWorkspace({ 'package.json': JSON.stringify({ name: 'chain', version: '1.0.0', scripts: CHAIN }), 'integ.fail': '' });
   try {
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
     const run = await tools.invoke('run_tests', {}, ctx);
     assert.equal(run.ok, false);
     assert.doesNotMatch(run.output, /never ran|not the whole suite/);
@@ -52,7 +53,7 @@ test("npm test = mocha test/unit && mocha test/integ (steps that run no script),
   });
   try {
     linkMocha(ws.root);
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
     const run = await tools.invoke('run_tests', {}, ctx);
     assert.equal(run.ok, false);
     assert.match(
@@ -81,7 +82,7 @@ test("mocha with a fixed glob in the script: a narrowed run calls mocha itself w
   });
   try {
     linkMocha(ws.root);
-    const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+    const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
     const commands: string[] = [];
     ctx.emit = (e) => {
       if (e.type === 'test-finished') commands.push(e.command);
@@ -118,7 +119,7 @@ for (const files of [['test/a.spec.js'], ['test/a.spec.js', 'test/b.spec.js']]) 
     });
     try {
       linkMocha(ws.root);
-      const ctx = makeContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
+      const ctx = fakeToolContext(ws.root, { settings: settingsWith({ tests: { commands: ['npm test'] } }) });
       const events: { command: string; whole?: boolean }[] = [];
       ctx.emit = (e) => {
         if (e.type === 'test-finished') events.push({ command: e.command, whole: e.whole });
@@ -132,7 +133,7 @@ for (const files of [['test/a.spec.js'], ['test/a.spec.js', 'test/b.spec.js']]) 
         new RegExp(`${files.join(', ')}: ${total} tests, as many as the whole suite, so these files hold all of it; counted as a whole-suite run`),
       );
       assert.doesNotMatch(aimed.output, /did not take the narrowing|go whole directly/);
-      assert.equal(ctx.run.narrowingIgnored, undefined);
+      assert.equal(ctx.state.narrowingIgnored, undefined);
       // Still narrowed the next time (the direct call is cheaper than the script: coverage, lint).
       await tools.invoke('run_tests', { files: [files[0]!] }, ctx);
       assert.equal(events.at(-1)!.command, `npx mocha ${files[0]}`);

@@ -9,7 +9,8 @@ import { createOutputKeeper } from '../../../src/core/context/outputKeeper';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { readFileTool } from '../../../src/core/tools/readFile';
 import { runTestsTool } from '../../../src/core/tools/runTests';
-import { makeContext, settingsWith, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runTestsTool, readFileTool]);
 // 300 passing tests around one failing one: node's TAP output is far longer than the excerpt.
@@ -24,9 +25,9 @@ const PASSING = `require('node:test')('passes', () => {});\n`;
 
 function contextFor(root: string, command: string) {
   const keeper = createOutputKeeper(root, '.patchpilot/history.db', 'run-1');
-  return makeContext(root, {
+  return fakeToolContext(root, {
     settings: settingsWith({ tests: { commands: [command] } }),
-    run: { changedFiles: new Set(), keepOutput: (text, tool) => keeper.keep(text, tool) },
+    state: { changedFiles: new Set(), keepOutput: (text, tool) => keeper.keep(text, tool) },
   });
 }
 

@@ -5,7 +5,8 @@ import { runTestsTool } from '../../../src/core/tools/runTests';
 import { createCommandExecutor } from '../../../src/core/tools/policyAdapters';
 import { probeSandbox } from '../../../src/core/sandbox';
 import type { TaskRunner, TestOutputEnd, TestOutputView } from '../../../src/core/ports';
-import { makeContext, settingsWith, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runTestsTool]);
 const TEST_JS = "console.log('ok 1 - adds'); console.error('not ok 2 - subtracts'); process.exit(1);\n";
@@ -38,9 +39,9 @@ describe(
         const exec = createCommandExecutor(ws.root);
         assert.equal(exec.sandboxed, true);
         const view = recordingView();
-        const shown = makeContext(ws.root, { settings, exec, tasks: noTasks, testOutput: view });
+        const shown = fakeToolContext(ws.root, { settings, exec, tasks: noTasks, testOutput: view });
         const withView = await tools.invoke('run_tests', {}, shown);
-        const plain = await tools.invoke('run_tests', {}, makeContext(ws.root, { settings, exec, tasks: noTasks }));
+        const plain = await tools.invoke('run_tests', {}, fakeToolContext(ws.root, { settings, exec, tasks: noTasks }));
 
         // The whole-suite run, then its failing tests' rerun (none named by file here): one view per run.
         assert.ok(view.shown.length >= 1);

@@ -12,7 +12,8 @@ import { runCommandTool } from '../../../src/core/tools/runCommand';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import type { CommandExecutor, CommandPolicy } from '../../../src/core/ports';
 import { FakeWorkspaceFs } from '../../support/fakes';
-import { makeContext, tempWorkspace } from './helpers';
+import { tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const onDisk = { 'src/a.ts': 'export const a = 1;\n', 'README.md': '# demo\n' };
 
@@ -27,7 +28,7 @@ describe('file tools: one code path, through the WorkspaceFs port', () => {
   test("read_file shows the port's text (an unsaved buffer), not the disk's", async () => {
     const { ws, fs } = setup();
     try {
-      const r = await readFileTool.run({ path: 'src/a.ts' }, makeContext(ws.root, { fs }));
+      const r = await readFileTool.run({ path: 'src/a.ts' }, fakeToolContext(ws.root, { fs }));
       assert.match(r.output, /needle, unsaved/);
     } finally {
       ws.cleanup();
@@ -37,9 +38,9 @@ describe('file tools: one code path, through the WorkspaceFs port', () => {
   test('list_dir lists what the port lists', async () => {
     const { ws, fs } = setup();
     try {
-      const r = await listDirTool.run({ path: 'src' }, makeContext(ws.root, { fs }));
+      const r = await listDirTool.run({ path: 'src' }, fakeToolContext(ws.root, { fs }));
       assert.match(r.output, /only-in-port\.ts/);
-      const root = await listDirTool.run({}, makeContext(ws.root, { fs }));
+      const root = await listDirTool.run({}, fakeToolContext(ws.root, { fs }));
       assert.match(root.output, /^lib\/$/m, 'the root is listed through the port too');
     } finally {
       ws.cleanup();
@@ -76,7 +77,7 @@ describe('file tools: one code path, through the WorkspaceFs port', () => {
       run: async (o) => (ran.push(o.cwd), { exitCode: 0, output: 'ok', truncated: false, durationMs: 1, timedOut: false, cancelled: false }),
     };
     try {
-      const r = await runCommandTool.run({ command: 'true', cwd: 'lib' }, makeContext(ws.root, { fs, commandPolicy, exec, mode: 'auto' }));
+      const r = await runCommandTool.run({ command: 'true', cwd: 'lib' }, fakeToolContext(ws.root, { fs, commandPolicy, exec, mode: 'auto' }));
       assert.equal(r.ok, true, r.output);
       assert.equal(ran.length, 1);
     } finally {
@@ -89,10 +90,10 @@ describe('file tools: one code path, through the WorkspaceFs port', () => {
     try {
       const same = await writeFileTool.run(
         { path: 'src/a.ts', content: 'export const a = 2; // needle, unsaved\n' },
-        makeContext(ws.root, { fs, mode: 'auto' }),
+        fakeToolContext(ws.root, { fs, mode: 'auto' }),
       );
       assert.match(same.output, /already has this content/);
-      await writeFileTool.run({ path: 'new/b.ts', content: 'b\n' }, makeContext(ws.root, { fs, mode: 'auto' }));
+      await writeFileTool.run({ path: 'new/b.ts', content: 'b\n' }, fakeToolContext(ws.root, { fs, mode: 'auto' }));
       assert.equal(fs.disk.get('new/b.ts'), 'b\n');
     } finally {
       ws.cleanup();

@@ -7,7 +7,8 @@ import { openHistoryStore } from '../../../src/core/history';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { webFetchTool } from '../../../src/core/tools/webFetch';
 import { searchHistoryTool } from '../../../src/core/tools/searchHistory';
-import { ScriptedApprover, makeContext, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext } from '../../support/fakes';
 
 const tools = new ToolRegistry([webFetchTool, searchHistoryTool]);
 
@@ -35,7 +36,7 @@ describe('web_fetch', () => {
     try {
       await withServer(async (base) => {
         const web = (url: string, signal: AbortSignal) => safeFetch(url, { signal, settings: { fetchAllowHosts: ['127.0.0.1'], allowPrivateNetwork: false } });
-        const ctx = makeContext(ws.root, { mode: 'auto', web });
+        const ctx = fakeToolContext(ws.root, { mode: 'auto', web });
         const r = await tools.invoke('web_fetch', { url: `${base}/docs` }, ctx);
         assert.equal(r.ok, true, r.output);
         assert.match(r.output, /^HTTP 200 http:\/\/127\.0\.0\.1:\d+\/docs \(text\/html/);
@@ -55,7 +56,7 @@ describe('web_fetch', () => {
     const ws = tempWorkspace();
     try {
       await withServer(async (base, hits) => {
-        const ctx = makeContext(ws.root, { mode: 'auto', web: (url, signal) => safeFetch(url, { signal }) });
+        const ctx = fakeToolContext(ws.root, { mode: 'auto', web: (url, signal) => safeFetch(url, { signal }) });
         const r = await tools.invoke('web_fetch', { url: `${base}/docs` }, ctx);
         assert.equal(r.ok, false);
         assert.match(r.output, /^web_fetch: refused|^refused/);
@@ -72,7 +73,7 @@ describe('web_fetch', () => {
       await withServer(async (base, hits) => {
         const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
         const web = (url: string, signal: AbortSignal) => safeFetch(url, { signal, settings: { fetchAllowHosts: ['127.0.0.1'], allowPrivateNetwork: false } });
-        const ctx = makeContext(ws.root, { mode: 'auto', web, approver });
+        const ctx = fakeToolContext(ws.root, { mode: 'auto', web, approver });
         const r = await tools.invoke('web_fetch', { url: `${base}/x?d=${'A'.repeat(80)}` }, ctx);
         assert.equal(r.ok, false);
         assert.equal(approver.actionRequests[0]!.kind, 'fetch');
@@ -99,12 +100,12 @@ describe('search_history', () => {
         isError: false,
         path: 'src/date.ts',
       });
-      const ctx = makeContext(ws.root, { history: store });
+      const ctx = fakeToolContext(ws.root, { history: store });
       const r = await tools.invoke('search_history', { query: 'formatDate days' }, ctx);
       assert.equal(r.ok, true);
       assert.match(r.output, /^- \[\d{4}-\d\d-\d\d, read_file src\/date\.ts\] formatDate in src\/date\.ts pads months but not days/);
       assert.match((await tools.invoke('search_history', { query: 'kubernetes' }, ctx)).output, /nothing found/);
-      assert.match((await tools.invoke('search_history', { query: 'x' }, makeContext(ws.root))).output, /no history database is open/);
+      assert.match((await tools.invoke('search_history', { query: 'x' }, fakeToolContext(ws.root))).output, /no history database is open/);
     } finally {
       await store.close();
       ws.cleanup();

@@ -6,7 +6,8 @@ import { ToolRegistry } from '../../../src/core/tools/registry';
 import { writeFileTool } from '../../../src/core/tools/writeFile';
 import { runTestsTool } from '../../../src/core/tools/runTests';
 import { finishTool } from '../../../src/core/tools/finish';
-import { ScriptedApprover, makeContext, settingsWith, tempWorkspace } from './helpers';
+import { ScriptedApprover, tempWorkspace } from './helpers';
+import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([writeFileTool, runTestsTool, finishTool]);
 
@@ -14,15 +15,15 @@ describe('write_file', () => {
   test('creates new files (with parents) without asking in auto-edit; asks in ask mode', async () => {
     const ws = tempWorkspace();
     try {
-      const auto = makeContext(ws.root, { mode: 'auto-edit' });
+      const auto = fakeToolContext(ws.root, { mode: 'auto-edit' });
       const r = await tools.invoke('write_file', { path: 'src/new/util.ts', content: 'export const x = 1;\n' }, auto);
       assert.equal(r.ok, true, r.output);
       assert.equal(r.output, 'created src/new/util.ts (1 lines)');
       assert.equal(readFileSync(path.join(ws.root, 'src/new/util.ts'), 'utf8'), 'export const x = 1;\n');
-      assert.deepEqual([...auto.run.changedFiles], ['src/new/util.ts']);
+      assert.deepEqual([...auto.state.changedFiles], ['src/new/util.ts']);
 
       const approver = new ScriptedApprover({ action: () => ({ approved: false, feedback: 'put it in lib/' }) });
-      const ask = makeContext(ws.root, { mode: 'ask', approver });
+      const ask = fakeToolContext(ws.root, { mode: 'ask', approver });
       const refused = await tools.invoke('write_file', { path: 'b.ts', content: 'x' }, ask);
       assert.equal(refused.ok, false);
       assert.match(refused.output, /the user declined: create b\.ts\. Their words: put it in lib\//);
@@ -37,12 +38,12 @@ describe('write_file', () => {
     const ws = tempWorkspace({ 'a.txt': 'old\n' });
     try {
       const no = new ScriptedApprover();
-      const r1 = await tools.invoke('write_file', { path: 'a.txt', content: 'new\n' }, makeContext(ws.root, { mode: 'auto', approver: no }));
+      const r1 = await tools.invoke('write_file', { path: 'a.txt', content: 'new\n' }, fakeToolContext(ws.root, { mode: 'auto', approver: no }));
       assert.equal(r1.ok, false);
       assert.match(no.actionRequests[0]!.title, /overwrite a\.txt/);
       assert.equal(readFileSync(path.join(ws.root, 'a.txt'), 'utf8'), 'old\n');
       const yes = new ScriptedApprover({ action: () => ({ approved: true }) });
-      const r2 = await tools.invoke('write_file', { path: 'a.txt', content: 'new\n' }, makeContext(ws.root, { mode: 'auto', approver: yes }));
+      const r2 = await tools.invoke('write_file', { path: 'a.txt', content: 'new\n' }, fakeToolContext(ws.root, { mode: 'auto', approver: yes }));
       assert.equal(r2.output, 'overwrote a.txt (1 lines)');
       assert.equal(readFileSync(path.join(ws.root, 'a.txt'), 'utf8'), 'new\n');
     } finally {
@@ -54,9 +55,9 @@ describe('write_file', () => {
     const ws = tempWorkspace({ '.patchpilotignore': 'secret/\n' });
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: true }) });
-      const plan = await tools.invoke('write_file', { path: 'x.ts', content: '' }, makeContext(ws.root, { mode: 'plan', approver }));
+      const plan = await tools.invoke('write_file', { path: 'x.ts', content: '' }, fakeToolContext(ws.root, { mode: 'plan', approver }));
       assert.match(plan.output, /plan mode/);
-      const ctx = makeContext(ws.root, { mode: 'auto', approver });
+      const ctx = fakeToolContext(ws.root, { mode: 'auto', approver });
       assert.match((await tools.invoke('write_file', { path: '../escape.txt', content: '' }, ctx)).output, /outside the workspace/);
       assert.match((await tools.invoke('write_file', { path: 'secret/a', content: '' }, ctx)).output, /\.patchpilotignore/);
       assert.equal(approver.actionRequests.length, 0);
@@ -72,7 +73,7 @@ describe('write_file', () => {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const settings = settingsWith();
       settings.policy.denyPaths = ['deny.txt'];
-      const ctx = makeContext(ws.root, { mode: 'auto', approver, settings });
+      const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, settings });
       const r = await tools.invoke('write_file', { path: '.vscode/settings.json', content: '{}' }, ctx);
       assert.equal(r.ok, false);
       assert.match(approver.actionRequests[0]!.reason, /protected path/);
@@ -92,7 +93,7 @@ describe('run_tests', () => {
     const ws = tempWorkspace({ 'add.js': 'exports.add = (a, b) => a - b;\n', 'add.test.js': failing });
     try {
       const settings = settingsWith({ tests: { commands: [`${JSON.stringify(process.execPath)} --test add.test.js`] } });
-      const ctx = makeContext(ws.root, { mode: 'auto', settings });
+      const ctx = fakeToolContext(ws.root, { mode: 'auto', settings });
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);
       assert.match(r.output, /^tests FAILED/);
@@ -118,9 +119,9 @@ describe('run_tests', () => {
   test('no configured commands is a clear answer; plan mode runs nothing', async () => {
     const ws = tempWorkspace();
     try {
-      assert.match((await tools.invoke('run_tests', {}, makeContext(ws.root))).output, /no test commands are configured/);
+      assert.match((await tools.invoke('run_tests', {}, fakeToolContext(ws.root))).output, /no test commands are configured/);
       const settings = settingsWith({ tests: { commands: ['touch ran'] } });
-      assert.match((await tools.invoke('run_tests', {}, makeContext(ws.root, { mode: 'plan', settings }))).output, /plan mode/);
+      assert.match((await tools.invoke('run_tests', {}, fakeToolContext(ws.root, { mode: 'plan', settings }))).output, /plan mode/);
       assert.equal(existsSync(path.join(ws.root, 'ran')), false);
     } finally {
       ws.cleanup();
@@ -132,8 +133,8 @@ describe('run_tests', () => {
     try {
       const approver = new ScriptedApprover({ action: () => ({ approved: false }) });
       const settings = settingsWith({ tests: { commands: ['touch ran'] } });
-      const ctx = makeContext(ws.root, { mode: 'auto', approver, settings });
-      ctx.run.changedFiles.add('package.json');
+      const ctx = fakeToolContext(ws.root, { mode: 'auto', approver, settings });
+      ctx.state.changedFiles.add('package.json');
       const r = await tools.invoke('run_tests', {}, ctx);
       assert.equal(r.ok, false);
       assert.match(approver.actionRequests[0]!.reason, /this run changed package\.json/);
@@ -146,7 +147,7 @@ describe('run_tests', () => {
   test('finish returns its summary and marks the run finished', async () => {
     const ws = tempWorkspace();
     try {
-      const r = await tools.invoke('finish', { summary: 'fixed add()' }, makeContext(ws.root));
+      const r = await tools.invoke('finish', { summary: 'fixed add()' }, fakeToolContext(ws.root));
       assert.deepEqual(r, { ok: true, output: 'fixed add()', data: { finished: true } });
     } finally {
       ws.cleanup();

@@ -13,7 +13,8 @@ import { chooseProvider, createWebSearcher, brave, duckduckgo, searxng } from '.
 import { webSearchTool } from '../../../../src/core/tools/webSearch';
 import { wireCapabilities } from '../../../../src/core/session/capabilities';
 import { startServer } from '../localServer';
-import { makeContext, tempWorkspace } from '../../../unit/tools/helpers';
+import { tempWorkspace } from '../../../unit/tools/helpers';
+import { fakeToolContext } from '../../../support/fakes';
 
 const network = { fetchAllowHosts: [] as string[], allowPrivateNetwork: false };
 const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -41,7 +42,7 @@ describe('web_search: SearXNG', () => {
       const search = createWebSearcher(searxng(`http://127.0.0.1:${server.port}/searx/`), network);
       const ws = tempWorkspace();
       try {
-        const r = await webSearchTool.run({ query: 'node test runner' }, makeContext(ws.root, { search }));
+        const r = await webSearchTool.run({ query: 'node test runner' }, fakeToolContext(ws.root, { search }));
         assert.equal(r.ok, true, r.output);
         assert.equal(
           r.output,
@@ -175,7 +176,7 @@ describe('web_search: DuckDuckGo (keyless)', () => {
       const search = createWebSearcher(duckduckgo(`http://127.0.0.1:${server.port}/html/`), network);
       const ws = tempWorkspace();
       try {
-        const r = await webSearchTool.run({ query: 'node test runner' }, makeContext(ws.root, { search }));
+        const r = await webSearchTool.run({ query: 'node test runner' }, fakeToolContext(ws.root, { search }));
         assert.equal(r.ok, true, r.output);
         assert.equal(
           r.output,

@@ -44,6 +44,27 @@ const CASES: Record<string, Expected> = {
       ['throws.test.js > throws undefined', /^null$/],
     ],
   },
+  // A test file that cannot load (a syntax error, a missing module, no test in it) is a failure named by its file.
+  'jest/import': { counts: [1, 1, undefined], failures: [['./imports.test.js', /Cannot find module '.\/missing-module-xyz'/]] },
+  'jest/syntax': { counts: [1, 1, undefined], failures: [['./broken.test.js', /unexpected token/]] },
+  'vitest/syntax': { counts: [1, 1, undefined], failures: [['broken.test.mjs', /invalid JS syntax/]] },
+  'vitest/zero': { counts: [0, 1, undefined], failures: [['empty.test.mjs', /No test suite found/]] },
+  'mocha/import': {
+    counts: [0, 1, undefined],
+    failures: [['/tmp/runner-sweep/suites/mocha/import/imports.test.js', /^Error: Cannot find module '.\/missing-module-xyz'$/]],
+  },
+  'mocha/syntax': {
+    counts: [0, 1, undefined],
+    failures: [['/tmp/runner-sweep/suites/mocha/syntax/broken.test.js', /^SyntaxError: Unexpected token ';' \(broken\.test\.js:3\)$/]],
+  },
+  'tape/import': { counts: [undefined, undefined, undefined], failures: [['/tmp/runner-sweep/suites/tape/import/imports.test.js', /Cannot find module/]] },
+  'uvu/syntax': {
+    counts: [undefined, undefined, undefined],
+    failures: [['/tmp/runner-sweep/suites/uvu/syntax/broken.test.js', /^SyntaxError: Unexpected token/]],
+  },
+  // jest words a thrown Error's message with no matcher line: the message is kept.
+  'jest/async': { counts: [1, 1, undefined], failures: [['async rejects', /^rejected async value 7$/]] },
+  'jest/many': { counts: [200, 1, undefined], failures: [['middle fails', /Expected: 41\nReceived: 42/]] },
 };
 
 describe('runner sweep: real output of many failure shapes', () => {
@@ -68,5 +89,14 @@ describe('runner sweep: real output of many failure shapes', () => {
     const text = describeTestCommand({ command: 'node --test', exitCode: 1, durationMs: 1000, timedOut: false, output, summary: s });
     assert.match(text, /FAIL group > same name \(\S+alpha\.test\.js\)[\s\S]*FAIL group > same name \(\S+beta\.test\.js\)/);
     assert.match(failingNames(s), /alpha\.test\.js\), group > same name \(\S+beta\.test\.js\)$/);
+  });
+
+  test('200 passing tests around one failure: the passing lines are dropped even from a short output, the failure is whole', () => {
+    const output = fixture('jest/many');
+    const text = describeTestCommand({ command: 'jest', exitCode: 1, durationMs: 1000, timedOut: false, output, summary: summarizeTestOutput(output) });
+    assert.doesNotMatch(text, /passes 57\b/);
+    assert.match(text, /lines of passing tests, coverage or stack frames omitted/);
+    assert.match(text, /✕ middle fails[\s\S]*● middle fails\n\s+expect\(received\)\.toBe\(expected\)[\s\S]*Expected: 41\n\s+Received: 42/);
+    assert.match(text, /Tests: {7}1 failed, 200 passed, 201 total/);
   });
 });

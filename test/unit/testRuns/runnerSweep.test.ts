@@ -65,6 +65,16 @@ const CASES: Record<string, Expected> = {
   // jest words a thrown Error's message with no matcher line: the message is kept.
   'jest/async': { counts: [1, 1, undefined], failures: [['async rejects', /^rejected async value 7$/]] },
   'jest/many': { counts: [200, 1, undefined], failures: [['middle fails', /Expected: 41\nReceived: 42/]] },
+  // jasmine: its own counts (pending are skipped) and `Failures:` list.
+  'jasmine/skip-todo': { counts: [1, 1, 2], failures: [['value mismatch', /^Expected 42 to be 41\.$/]] },
+  'jasmine/throw-nonerror': {
+    counts: [1, 2, undefined],
+    failures: [
+      ['throws string', /^plain string thrown thrown$/],
+      ['throws undefined', /no message/],
+    ],
+  },
+  'jasmine/timeout': { counts: [1, 1, undefined], failures: [['never resolves', /Timeout - Async function did not complete within 300ms/]] },
 };
 
 describe('runner sweep: real output of many failure shapes', () => {

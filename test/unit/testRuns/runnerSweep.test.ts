@@ -75,6 +75,17 @@ const CASES: Record<string, Expected> = {
     ],
   },
   'jasmine/timeout': { counts: [1, 1, undefined], failures: [['never resolves', /Timeout - Async function did not complete within 300ms/]] },
+  // AVA: each failure's title and its Difference values; skipped and todo tests counted; a file that cannot load named.
+  'ava/assert': { counts: [2, 1, undefined], failures: [['value mismatch', /Difference \(- actual, \+ expected\):\n- 42\n\+ 41/]] },
+  'ava/skip-todo': { counts: [1, 1, 2], failures: [['value mismatch', /- 42\n\+ 41/]] },
+  'ava/throw-nonerror': {
+    counts: [1, 2, undefined],
+    failures: [
+      ['throws string', /Reason:\n'plain string thrown'/],
+      ['throws undefined', /Reason:\nundefined/],
+    ],
+  },
+  'ava/syntax': { counts: [1, 1, undefined], failures: [['broken.test.js', /^SyntaxError: Unexpected token ';'$/]] },
 };
 
 describe('runner sweep: real output of many failure shapes', () => {

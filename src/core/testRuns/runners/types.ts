@@ -3,7 +3,8 @@
  * the lines that explain it (an assertion's values, the exception) and where in the output it is.
  */
 /** TAP comes from three runners that narrow differently: node-tap (`tap`, which filters by name), tape and Perl's prove (which do not). */
-export type TestFramework = 'node' | 'tap' | 'tape' | 'prove' | 'jest' | 'jasmine' | 'vitest' | 'mocha' | 'pytest' | 'unittest' | 'go' | 'cargo' | 'junit';
+export type TestFramework =
+  'node' | 'tap' | 'tape' | 'prove' | 'jest' | 'jasmine' | 'ava' | 'vitest' | 'mocha' | 'pytest' | 'unittest' | 'go' | 'cargo' | 'junit';
 
 export interface TestFailure {
   /** As the runner names it ("tests/test_calc.py::test_add", "suite > adds", "tests::adds_wrong"). */

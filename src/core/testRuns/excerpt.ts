@@ -13,6 +13,8 @@ const TAIL_LINES = 12;
 /** How many lines of each failure's report are tried first; fewer when the budget is short. */
 const BLOCK_SIZES = [40, 20, 10, 5, 2, 1];
 const MAX_LINE = 300;
+/** Passing-test lines that make even a short output worth trimming. */
+const MANY_PASSING_LINES = 30;
 /** Coverage table rows below 100% kept at most. */
 const MAX_COVERAGE_ROWS = 40;
 
@@ -31,8 +33,9 @@ const COVERAGE_THRESHOLD = /^ERROR: Coverage for \w+ \([\d.]+%\) does not meet (
 export function failureExcerpt(raw: string, summary: TestSummary, budget: number): string {
   const text = stripVTControlCharacters(raw).trimEnd();
   const testsPassed = everyTestPassed(summary);
-  if (text.length <= budget && !testsPassed) return text;
   const lines = text.split(/\r?\n/);
+  // A short output is shown whole, unless most of it is passing tests (200 `✓` lines around one `✕`).
+  if (text.length <= budget && !testsPassed && lines.filter((l) => NOISE.test(l)).length < MANY_PASSING_LINES) return text;
   // Always kept, whatever the budget: why a coverage check failed, and the lines each failure's summary quotes (the assertion's values).
   const explained = [...coverageShortfalls(lines), ...messageLines(lines, summary)];
   if (testsPassed) {

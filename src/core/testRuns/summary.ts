@@ -6,7 +6,7 @@
 import { stripVTControlCharacters } from 'node:util';
 import { failureExcerpt } from './excerpt';
 import { failingStep, stepAfterTests } from './failingStep';
-import type { TestSummary } from './runners';
+import type { TestFailure, TestSummary } from './runners';
 
 /** How much of a failing command's output the model sees: what explains the failures and the counts (more when a failure needs it). */
 const OUTPUT_CHARS_ON_FAILURE = 6000;
@@ -61,11 +61,17 @@ export function formatTestSummary(s: TestSummary): string {
         .filter(Boolean)
         .join(', ');
   const head = s.framework ? `${s.framework}${counts ? `: ${counts}` : ''}` : counts;
-  const failures = s.failures.map((f) => `  FAIL ${f.name}${f.message ? `\n${f.message.replace(/^/gm, '       ')}` : ''}`);
+  const failures = s.failures.map((f) => `  FAIL ${nameWithFile(f, s.failures)}${f.message ? `\n${f.message.replace(/^/gm, '       ')}` : ''}`);
   // Counted in files, the failures listed (subtests) are not "more" than the failed files.
   const more =
     !s.countsFiles && s.failed !== undefined && s.failed > s.failures.length && s.failures.length > 0 ? [`  (and ${s.failed - s.failures.length} more)`] : [];
   return [head, ...failures, ...more].filter(Boolean).join('\n');
+}
+
+/** The test's name, and its file when another failure has the same name (`group > same name` in two files). */
+function nameWithFile(f: TestFailure, all: readonly TestFailure[]): string {
+  if (!f.file || !all.some((other) => other !== f && other.name === f.name)) return f.name;
+  return `${f.name} (${f.file})`;
 }
 
 /** node-tap counts test files: "1 test file failed (2 of its subtests did not finish), 80 test files passed". */
@@ -83,7 +89,7 @@ function fileCounts(s: TestSummary): string {
 
 /** The failing tests' names, for one line (the chat, the CLI's last line, the history). */
 export function failingNames(s: TestSummary, max = 3): string {
-  const names = s.failures.slice(0, max).map((f) => f.name);
+  const names = s.failures.slice(0, max).map((f) => nameWithFile(f, s.failures));
   const rest = (s.failed ?? s.failures.length) - names.length;
   return names.join(', ') + (rest > 0 ? ` and ${rest} more` : '');
 }

@@ -1,3 +1,4 @@
+import { loadErrors } from './loadError';
 import { addFailure, brief, type TestFailure, type TestSummary } from './types';
 
 /**
@@ -20,5 +21,7 @@ export function generic(_text: string, lines: readonly string[]): TestSummary | 
     const next = lines.slice(i + 1, i + 8).find((l) => /(Error|Exception|assert|expected)/i.test(l));
     addFailure(failures, { name: m[1]!, message: brief(next ? [next.trim()] : []), line: i });
   }
+  // No runner's words at all: a test file that could not load, as node reports it.
+  if (!failures.length) for (const f of loadErrors(lines)) addFailure(failures, f);
   return failures.length ? { failures } : undefined;
 }

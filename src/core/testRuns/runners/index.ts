@@ -4,9 +4,11 @@
  * pytest and unittest before TAP's loose `ok N`, TAP last of the runners), then the generic reader.
  */
 import { stripVTControlCharacters } from 'node:util';
+import { ava } from './ava';
 import { cargo } from './cargo';
 import { generic } from './generic';
 import { goTest } from './goTest';
+import { jasmine } from './jasmine';
 import { jest } from './jest';
 import { junit } from './junit';
 import { mocha } from './mocha';
@@ -20,7 +22,7 @@ import { vitest } from './vitest';
 export { FAILURE_LINE } from './generic';
 export { MAX_FAILURES, type TestFailure, type TestFramework, type TestSummary } from './types';
 
-const PARSERS: readonly RunnerParser[] = [junit, pytest, unittest, cargo, vitest, jest, mocha, nodeSpec, goTest, tap, generic];
+const PARSERS: readonly RunnerParser[] = [junit, pytest, unittest, cargo, vitest, jest, jasmine, ava, mocha, nodeSpec, goTest, tap, generic];
 
 export function summarizeTestOutput(raw: string): TestSummary {
   const text = stripVTControlCharacters(raw);

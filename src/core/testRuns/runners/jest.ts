@@ -10,21 +10,39 @@ export function jest(text: string, lines: readonly string[]): TestSummary | unde
   if (!totals.length) return undefined;
   const failures: TestFailure[] = [];
   let file: string | undefined;
+  let suitesUnrun = 0;
   for (let i = 0; i < lines.length; i++) {
     const fileLine = /^FAIL (\S+)/.exec(lines[i]!);
     if (fileLine) file = fileLine[1];
     const m = /^\s*● (.+)$/.exec(lines[i]!);
-    if (!m || /^Console$|^Test suite failed to run$/.test(m[1]!.trim())) continue;
-    addFailure(failures, { name: m[1]!.trim(), message: matcherLines(lines, i + 1), ...(file ? { file } : {}), line: i });
+    if (!m || /^Console$/.test(m[1]!.trim())) continue;
+    // A file that could not load (a syntax error, a missing module): no test ran, the file is the failure.
+    if (/^Test suite failed to run$/.test(m[1]!.trim())) {
+      if (file) addFailure(failures, { name: file, message: brief(frameless(lines, i + 1), 3), file, line: i });
+      suitesUnrun++;
+      continue;
+    }
+    addFailure(failures, { name: m[1]!.trim(), message: matcherLines(lines, i + 1) ?? brief(frameless(lines, i + 1), 7), ...(file ? { file } : {}), line: i });
   }
   const total = (re: RegExp) => sumOf(...totals.map((t) => countOf(t, re)));
   return {
     framework: 'jest',
     passed: total(/(\d+) passed/) ?? 0,
-    failed: total(/(\d+) failed/) ?? 0,
+    failed: (total(/(\d+) failed/) ?? 0) + suitesUnrun,
     ...optional('skipped', total(/(\d+) skipped/)),
     failures,
   };
+}
+
+/** The lines of a block up to its code frame or stack: the error a matcher did not word (a thrown message, a load error). */
+function frameless(lines: readonly string[], from: number): string[] {
+  const kept: string[] = [];
+  for (let i = from; i < Math.min(lines.length, from + 12); i++) {
+    const line = lines[i]!.trim();
+    if (/^\s*● /.test(lines[i]!) || /^>?\s*\d+ \|/.test(line) || /^at /.test(line)) break;
+    if (line) kept.push(line);
+  }
+  return kept;
 }
 
 /**

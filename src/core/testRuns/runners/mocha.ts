@@ -1,3 +1,4 @@
+import { loadErrors } from './loadError';
 import { addFailure, brief, type TestFailure, type TestSummary } from './types';
 
 /**
@@ -6,7 +7,7 @@ import { addFailure, brief, type TestFailure, type TestSummary } from './types';
  */
 export function mocha(text: string, lines: readonly string[]): TestSummary | undefined {
   const passing = /^\s*(\d+) passing\b/m.exec(text);
-  if (!passing) return undefined;
+  if (!passing) return loadFailure(text, lines);
   const failing = /^\s*(\d+) failing\b/m.exec(text);
   const pending = /^\s*(\d+) pending\b/m.exec(text);
   const failures: TestFailure[] = [];
@@ -38,4 +39,11 @@ function errorLines(lines: readonly string[], from: number): string | undefined 
     if (line && !/^\+ expected - actual$/.test(line)) kept.push(line);
   }
   return brief(kept, 5);
+}
+
+/** mocha's `Exception during run:` a test file could not load: no test ran, the file is the failure. */
+function loadFailure(text: string, lines: readonly string[]): TestSummary | undefined {
+  if (!/^\s*Exception during run: /m.test(text)) return undefined;
+  const failures = loadErrors(lines);
+  return failures.length ? { framework: 'mocha', passed: 0, failed: failures.length, failures } : undefined;
 }

@@ -28,7 +28,8 @@ export function nodeSpec(text: string, lines: readonly string[]): TestSummary | 
   return {
     framework: 'node',
     passed: Number(pass[1]),
-    failed: Number(/^ℹ fail (\d+)$/m.exec(text)?.[1] ?? failures.length),
+    // A test ended by its timeout is `cancelled`, not `fail`: it failed all the same.
+    failed: Number(/^ℹ fail (\d+)$/m.exec(text)?.[1] ?? failures.length) + Number(/^ℹ cancelled (\d+)$/m.exec(text)?.[1] ?? 0),
     ...(/^ℹ skipped (\d+)$/m.test(text) ? { skipped: Number(/^ℹ skipped (\d+)$/m.exec(text)![1]) } : {}),
     failures,
   };

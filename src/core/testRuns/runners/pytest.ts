@@ -22,11 +22,12 @@ export function pytest(text: string, lines: readonly string[]): TestSummary | un
     const m = /^(FAILED|ERROR) (\S+?)(?: - (.*))?$/.exec(lines[i]!);
     if (!m) continue;
     const id = m[2]!;
-    const section = sections.get(id.split('::').slice(1).join('.')) ?? sections.get(id);
+    const section = sectionOf(sections, id);
+    if (section) sections.splice(sections.indexOf(section), 1);
     addFailure(failures, { name: id, message: section?.message ?? brief([m[3] ?? '']), file: id.split('::')[0], line: section?.line ?? i });
   }
   if (failures.length === 0)
-    for (const [name, s] of sections) addFailure(failures, { name: s.file ? `${s.file}::${name}` : name, message: s.message, file: s.file, line: s.line });
+    for (const s of sections) addFailure(failures, { name: s.file ? `${s.file}::${s.name}` : s.name, message: s.message, file: s.file, line: s.line });
   const t = totals?.[1];
   return {
     framework: 'pytest',
@@ -38,17 +39,30 @@ export function pytest(text: string, lines: readonly string[]): TestSummary | un
 }
 
 interface Section {
+  name: string;
   message?: string;
   file?: string;
   line: number;
 }
 
+/**
+ * The section of a short summary's node id: headers name the test without its file, so the same
+ * name in two files (`a/test_x.py::test_same`, `b/test_y.py::test_same`) is told apart by the file
+ * its traceback ends in, else by order (each section serves one id).
+ */
+function sectionOf(sections: readonly Section[], id: string): Section | undefined {
+  const file = id.split('::')[0];
+  const name = id.split('::').slice(1).join('.');
+  const named = sections.filter((s) => s.name === name || s.name === id);
+  return named.find((s) => s.file === file) ?? named[0];
+}
+
 /** `____ test_name ____` sections of FAILURES and ERRORS: their `E` lines and the `path:line: Error` that ends them. */
-function sectionsOf(lines: readonly string[]): Map<string, Section> {
-  const sections = new Map<string, Section>();
+function sectionsOf(lines: readonly string[]): Section[] {
+  const sections: Section[] = [];
   let current: { name: string; line: number; errors: string[]; file?: string } | undefined;
   const close = () => {
-    if (current) sections.set(current.name, { message: brief(current.errors, 6), file: current.file, line: current.line });
+    if (current) sections.push({ name: current.name, message: brief(current.errors, 6), file: current.file, line: current.line });
     current = undefined;
   };
   for (let i = 0; i < lines.length; i++) {

@@ -1,5 +1,5 @@
 import { cutByTimer, fileRunOf, foldFileRuns, type FileRun, type LeafResult } from './tapFiles';
-import { addFailure, brief, countOf, type TestFailure, type TestSummary } from './types';
+import { addFailure, brief, countOf, sumOf, type TestFailure, type TestSummary } from './types';
 
 /**
  * TAP, as node-tap, tape, prove (Perl's Test::More) and node's test runner (`--test-reporter=tap`)
@@ -137,7 +137,9 @@ function isLeaf(lines: readonly string[], at: number, indent: number): boolean {
 
 function leafFailure(yaml: readonly string[], at: number, chain: readonly { indent: number; name: string }[], indent: number, name: string): TestFailure {
   const enclosing = chain.filter((c) => c.indent <= indent).map((c) => c.name);
-  const names = enclosing[enclosing.length - 1] === name ? enclosing : [...enclosing, name];
+  // node-tap names a thrown non-Error `(unnamed test)`: the subtest it was thrown in is its name.
+  const own = name === '(unnamed test)' && enclosing.length ? enclosing[enclosing.length - 1]! : name;
+  const names = enclosing[enclosing.length - 1] === own ? enclosing : [...enclosing, own];
   // node-tap names the file as a subtest or in `fileName:`; node's runner in `location: '/abs/file.js:4:1'`.
   const file =
     names.find(isFileName) ?? /^\s*fileName: (.+)$/m.exec(yaml.join('\n'))?.[1]?.trim() ?? /^\s*location: '?(.+?):\d+:\d+'?$/m.exec(yaml.join('\n'))?.[1];
@@ -159,7 +161,8 @@ function valuesOf(yaml: readonly string[]): string[] {
   let inList = false;
   for (let i = 0; i < yaml.length; i++) {
     const line = yaml[i]!.trim();
-    if (/^[\w-]+:/.test(line)) inList = /^(args|stdio|env|command|cwd|at|stack):/.test(line);
+    // `source:` quotes the test's code with a `--^` pointer: not a diff either.
+    if (/^[\w-]+:/.test(line)) inList = /^(args|stdio|env|command|cwd|at|stack|source):/.test(line);
     if (inList) continue;
     const timeout = /^(timeout|signal|expired): (.+)$/.exec(line);
     if (timeout) kept.push(`${timeout[1]}: ${timeout[2]}`);
@@ -228,7 +231,9 @@ function countsOf(text: string): Pick<TestSummary, 'passed' | 'failed' | 'skippe
   const object = /^# \{ total: \d+(.*)\}$/m.exec(text)?.[1];
   if (object) return { passed: countOf(object, /pass: (\d+)/) ?? 0, failed: countOf(object, /fail: (\d+)/) ?? 0, skipped: countOf(object, /skip: (\d+)/) };
   const passed = countOf(text, /^# pass\s+(\d+)$/m);
-  if (passed !== undefined) return { passed, failed: countOf(text, /^# fail\s+(\d+)$/m) ?? 0, skipped: countOf(text, /^# skip(?:ped)?\s+(\d+)$/m) };
+  // node's runner counts a test its timeout ended as `# cancelled`, not `# fail`.
+  const failedOrCancelled = sumOf(countOf(text, /^# fail\s+(\d+)$/m), countOf(text, /^# cancelled\s+(\d+)$/m)) ?? 0;
+  if (passed !== undefined) return { passed, failed: failedOrCancelled, skipped: countOf(text, /^# skip(?:ped)?\s+(\d+)$/m) };
   const total = countOf(text, /^Files=\d+, Tests=(\d+)/m);
   if (total === undefined) return topLevelCounts(text);
   const failed = [...text.matchAll(/^Failed (\d+)\/\d+ subtests/gm)].reduce((n, m) => n + Number(m[1]), 0);

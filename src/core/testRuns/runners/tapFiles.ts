@@ -55,6 +55,9 @@ export function fileRunOf(name: string, resultLine: string, yaml: readonly strin
 
 /** A result the timer left: named `timeout!`, or whose block says the timer expired or that `timeout!` was thrown. */
 export function cutByTimer(name: string, yaml: readonly string[]): boolean {
+  // `expired: <test name>`: the test's own `{ timeout }` ended it, a failure of that test, not the file's timer.
+  const expired = yaml.map((l) => /^\s*expired: (.+)$/.exec(l)?.[1]?.trim()).find(Boolean);
+  if (expired && expired !== 'TAP' && !/\.[cm]?[jt]sx?$|\.t$/.test(expired)) return false;
   return /(^|> )timeout!?$/i.test(name) || yaml.some((l) => /^\s*(expired: |message: timeout!\s*$)/.test(l));
 }
 

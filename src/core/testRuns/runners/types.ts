@@ -3,7 +3,8 @@
  * the lines that explain it (an assertion's values, the exception) and where in the output it is.
  */
 /** TAP comes from three runners that narrow differently: node-tap (`tap`, which filters by name), tape and Perl's prove (which do not). */
-export type TestFramework = 'node' | 'tap' | 'tape' | 'prove' | 'jest' | 'vitest' | 'mocha' | 'pytest' | 'unittest' | 'go' | 'cargo' | 'junit';
+export type TestFramework =
+  'node' | 'tap' | 'tape' | 'prove' | 'jest' | 'jasmine' | 'ava' | 'vitest' | 'mocha' | 'pytest' | 'unittest' | 'go' | 'cargo' | 'junit';
 
 export interface TestFailure {
   /** As the runner names it ("tests/test_calc.py::test_add", "suite > adds", "tests::adds_wrong"). */
@@ -37,7 +38,10 @@ export type RunnerParser = (text: string, lines: readonly string[]) => TestSumma
 export const MAX_FAILURES = 30;
 
 export function addFailure(failures: TestFailure[], failure: TestFailure): void {
-  if (failures.length >= MAX_FAILURES || failures.some((f) => f.name === failure.name)) return;
+  // The same test name in two files (`group > same name` in a.test.js and b.test.js) is two failures;
+  // a name reported twice, once with its file and once without (prove's comment and its `not ok`), is one.
+  const same = (f: TestFailure) => f.name === failure.name && (f.file === failure.file || !f.file || !failure.file);
+  if (failures.length >= MAX_FAILURES || failures.some(same)) return;
   const clean: TestFailure = { name: failure.name };
   if (failure.message) clean.message = failure.message;
   if (failure.file) clean.file = failure.file;

@@ -25,8 +25,9 @@ export function unittest(text: string, lines: readonly string[]): TestSummary | 
     addFailure(failures, { name: m[2]!, message: brief(errorAt >= 0 ? block.slice(errorAt) : block.slice(-1), 4), file, line: i });
   }
   const details = verdict?.[2];
-  const failed = sumOf(countOf(details, /failures=(\d+)/), countOf(details, /errors=(\d+)/)) ?? 0;
-  const skipped = countOf(details, /skipped=(\d+)/);
+  const failed = sumOf(countOf(details, /(?:^|, )failures=(\d+)/), countOf(details, /errors=(\d+)/), countOf(details, /unexpected successes=(\d+)/)) ?? 0;
+  // An expected failure is counted like pytest's xfailed (with the skips); an unexpected success fails the run.
+  const skipped = sumOf(countOf(details, /skipped=(\d+)/), countOf(details, /expected failures=(\d+)/));
   const total = Number(ran[1]);
   return { framework: 'unittest', passed: total - failed - (skipped ?? 0), failed, ...(skipped !== undefined ? { skipped } : {}), failures };
 }

@@ -4,3 +4,4 @@ export { FakeTaskRunner } from './fakeTaskRunner';
 export { FakeNotifier } from './fakeNotifier';
 export { ScriptedApprover } from './scriptedApprover';
 export { fakeHost, type FakeHost } from './fakeHost';
+export { MemorySecretStore } from './memorySecretStore';

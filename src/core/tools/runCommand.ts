@@ -64,7 +64,9 @@ export const runCommandTool: Tool<Args> = {
     // A read-only command (policy/command/readOnly.ts: `git log -p f`, `grep -rn`) cannot disturb the baseline test run: it runs at once.
     if (checked.readOnly) return commandResult(args.command, await run(COMMAND_TIMEOUT_MS)(), ctx, feedback);
     // Any other command may write (a build, `sed -i`, a test runner's cache): the baseline of the untouched tree goes first.
-    const tests = await commandTestRun(ctx, args.command, dir.rel);
+    const policy = ctx.commandPolicy;
+    const wordsOf = (command: string) => policy.check({ command, workspaceRoot: ctx.root, cwd: ctx.root, homeDir: homedir() }).argv;
+    const tests = await commandTestRun(ctx, checked.argv, dir.rel, wordsOf);
     const baseline = await ctx.run.beforeFirstChange?.(tests ? { testRun: tests.narrowed ? 'narrowed' : 'whole' } : undefined);
     // The whole suite before any change: the baseline is that run (the same tree, the same result).
     if (tests && baseline) return baseline;

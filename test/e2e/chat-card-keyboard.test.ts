@@ -6,13 +6,11 @@
 // reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
-import { sendInChat, useScriptedModel } from './support/chat';
+import { sendInChat } from './support/chat';
+import { GREETING_AFTER, GREETING_BEFORE, GREETING_FIXED, useGreetingFix } from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 
-const BEFORE = "module.exports = () => 'helo, world';\n";
-const AFTER = "module.exports = () => 'hello, world';\n";
-const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
 const TITLE = 'patch to greet.js';
 
 const settings: Record<string, unknown> = {
@@ -20,13 +18,7 @@ const settings: Record<string, unknown> = {
   'patchpilot.approval.mode': 'ask',
   'workbench.colorTheme': 'Default Light Modern',
 };
-const scripted = useScriptedModel(
-  [
-    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
-    { reply: { text: 'Fixed the greeting in greet.js.' } },
-  ],
-  settings,
-);
+const scripted = useGreetingFix(settings);
 
 /** The documented order of a pending patch card's actions, by accessible name. */
 const ORDER = [`Accept ${TITLE}`, `Reject ${TITLE}`, 'Show Hunk Buttons', `Reason for rejecting the ${TITLE}`, /^Patch text \(\d+ lines?\)$/];
@@ -94,11 +86,11 @@ e2eTest(
     await vs.screenshot('chat-card-keyboard-dark');
     await vs.page.keyboard.press('Enter');
     await chat
-      .getByText('Fixed the greeting in greet.js.')
+      .getByText(GREETING_FIXED)
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    assert.equal(vs.readFile('greet.js'), AFTER);
+    assert.equal(vs.readFile('greet.js'), GREETING_AFTER);
     assert.deepEqual(scripted.server.mismatches, []);
   },
-  { files: { 'greet.js': BEFORE }, settings },
+  { files: { 'greet.js': GREETING_BEFORE }, settings },
 );

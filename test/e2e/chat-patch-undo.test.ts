@@ -4,58 +4,32 @@
 // and the history's card of the patch says it was undone. Skipped with the reason when code-server
 // is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { sendInChat, useScriptedModel } from './support/chat';
 import { editorWebviewFrame } from './support/editorWebview';
+import { GREETING_AFTER, GREETING_BEFORE, GREETING_GOAL, fixTheGreeting, useGreetingFix, waitForGreeting } from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
-
-const BEFORE = "module.exports = () => 'helo, world';\n";
-const AFTER = "module.exports = () => 'hello, world';\n";
-const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
-const GOAL = 'Fix the typo in the greeting';
 
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
   'patchpilot.approval.mode': 'auto-edit',
 };
 
-const scripted = useScriptedModel(
-  [
-    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
-    { reply: { text: 'Fixed the greeting in greet.js.' } },
-    { reply: { text: 'You undid my fix, so greet.js still says helo.' }, expect: { anyMessageContains: 'The user undid your patch to greet.js' } },
-  ],
-  settings,
-);
-
-async function waitForDisk(
-  vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } },
-  file: string,
-  text: string,
-): Promise<void> {
-  const deadline = Date.now() + E2E_TIMEOUT * 2;
-  while (vs.readFile(file) !== text) {
-    if (Date.now() > deadline) assert.equal(vs.readFile(file), text);
-    await vs.page.waitForTimeout(200); // polling the disk
-  }
-}
+const scripted = useGreetingFix(settings, [
+  { reply: { text: 'You undid my fix, so greet.js still says helo.' }, expect: { anyMessageContains: 'The user undid your patch to greet.js' } },
+]);
 
 e2eTest(
   'undo from the chat: the written patch says what went in, Undo Patch restores the file, the agent and the history learn of it',
   async (vs) => {
-    const chat = await sendInChat(vs, GOAL);
-    await chat
-      .getByText('Fixed the greeting in greet.js.')
-      .first()
-      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await waitForDisk(vs, 'greet.js', AFTER);
+    const chat = await fixTheGreeting(vs);
+    await waitForGreeting(vs, GREETING_AFTER);
     // Said in words: written, how much; never the engine's "would-apply" for a patch already on disk.
     await chat.getByText('Written to greet.js: the hunk').first().waitFor({ state: 'visible' });
     assert.equal(await chat.getByText(/would-apply/).count(), 0, 'no "would-apply" in the chat');
 
     await vs.openViewContainer('PatchPilot');
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();
-    await waitForDisk(vs, 'greet.js', BEFORE);
+    await waitForGreeting(vs, GREETING_BEFORE);
     await chat
       .getByText(/undone by you/)
       .first()
@@ -77,10 +51,10 @@ e2eTest(
     await vs.runCommand('PatchPilot: Show History');
     const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
     const runs = getByRoleIn(panel, 'listbox', 'Runs');
-    await runs.getByRole('option', { name: new RegExp(`^${GOAL}`) }).click();
+    await runs.getByRole('option', { name: new RegExp(`^${GREETING_GOAL}`) }).click();
     const detail = panel.getByRole('region', { name: 'Run details' });
     await detail.getByText(/1 of 1 hunks applied, then undone by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await vs.screenshot('history-patch-undone');
   },
-  { files: { 'greet.js': BEFORE }, settings },
+  { files: { 'greet.js': GREETING_BEFORE }, settings },
 );

@@ -3,14 +3,9 @@
 // written patch with Undo Patch, the test result and the usage line, not only the words. Undo from
 // the reopened card still puts the file back. Skipped when code-server is missing.
 import assert from 'node:assert/strict';
-import { sendInChat, useScriptedModel } from './support/chat';
+import { GREETING_BEFORE, GREETING_GOAL, fixTheGreeting, useGreetingFix } from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
-
-const BEFORE = "module.exports = () => 'helo, world';\n";
-const AFTER = "module.exports = () => 'hello, world';\n";
-const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
-const GOAL = 'Fix the typo in the greeting';
 
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
@@ -18,22 +13,12 @@ const settings: Record<string, unknown> = {
   'patchpilot.tests.commands': ['node check.js'],
 };
 
-useScriptedModel(
-  [
-    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
-    { reply: { text: 'Fixed the greeting in greet.js.' } },
-  ],
-  settings,
-);
+useGreetingFix(settings);
 
 e2eTest(
   'a reopened conversation shows its tool steps, the written patch with Undo, and the test result',
   async (vs) => {
-    const chat = await sendInChat(vs, GOAL);
-    await chat
-      .getByText('Fixed the greeting in greet.js.')
-      .first()
-      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    const chat = await fixTheGreeting(vs);
     await chat
       .getByText(/^Tests passed/)
       .first()
@@ -43,7 +28,7 @@ e2eTest(
       .getByRole('button', { name: /^New Chat/ })
       .first()
       .click();
-    await getByRoleIn(chat, 'button', `Continue: ${GOAL}`).click();
+    await getByRoleIn(chat, 'button', `Continue: ${GREETING_GOAL}`).click();
     await chat
       .getByText(/^Reopened as it was shown/)
       .first()
@@ -66,7 +51,7 @@ e2eTest(
       .getByText(/undone by you/)
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    assert.equal(vs.readFile('greet.js'), BEFORE);
+    assert.equal(vs.readFile('greet.js'), GREETING_BEFORE);
   },
-  { files: { 'greet.js': BEFORE, 'check.js': 'process.exit(0);\n' }, settings },
+  { files: { 'greet.js': GREETING_BEFORE, 'check.js': 'process.exit(0);\n' }, settings },
 );

@@ -5,16 +5,12 @@
 // states read the restore from the history, where it is recorded before the chat shows it).
 // Screenshot of both. Skipped with the reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { sendInChat, useScriptedModel } from './support/chat';
 import { editorWebviewFrame } from './support/editorWebview';
+import { GREETING_AFTER, GREETING_BEFORE, GREETING_FIXED, GREETING_GOAL, fixTheGreeting, useGreetingFix, waitForGreeting } from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 import type { Frame, Locator } from 'playwright-core';
 
-const BEFORE = "module.exports = () => 'helo, world';\n";
-const AFTER = "module.exports = () => 'hello, world';\n";
-const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
-const GOAL = 'Fix the typo in the greeting';
 const TAKEN_BACK = 'Written to greet.js: the hunk (taken back by a restore to an earlier step)';
 
 const settings: Record<string, unknown> = {
@@ -23,45 +19,27 @@ const settings: Record<string, unknown> = {
   'workbench.colorTheme': 'Default Dark Modern',
 };
 
-const scripted = useScriptedModel(
-  [
-    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
-    { reply: { text: 'Fixed the greeting in greet.js.' } },
-  ],
-  settings,
-);
+const scripted = useGreetingFix(settings);
 
 const byRole = (where: Frame | Locator, role: 'button' | 'textbox', name: string) => where.getByRole(role, { name, exact: true });
-
-async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } }, text: string): Promise<void> {
-  const deadline = Date.now() + E2E_TIMEOUT * 2;
-  while (vs.readFile('greet.js') !== text) {
-    if (Date.now() > deadline) assert.equal(vs.readFile('greet.js'), text);
-    await vs.page.waitForTimeout(200); // polling the disk
-  }
-}
 
 e2eTest(
   'a restore after a window reload takes the patch back in the chat and the open history alike, without another reload',
   async (vs) => {
     await vs.page.setViewportSize({ width: 1280, height: 757 });
-    const first = await sendInChat(vs, GOAL);
-    await first
-      .getByText('Fixed the greeting in greet.js.')
-      .first()
-      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await waitForDisk(vs, AFTER);
+    const first = await fixTheGreeting(vs);
+    await waitForGreeting(vs, GREETING_AFTER);
     await first.getByRole('button', { name: 'Stop', disabled: true }).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     await vs.reload();
     await vs.openViewContainer('PatchPilot');
     const chat = await vs.webviewFrame('PatchPilot');
-    await chat.getByText('Fixed the greeting in greet.js.').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat.getByText(GREETING_FIXED).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     await vs.runCommand('PatchPilot: Show History');
     const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
     await getByRoleIn(panel, 'listbox', 'Runs')
-      .getByRole('option', { name: new RegExp(`^${GOAL}`) })
+      .getByRole('option', { name: new RegExp(`^${GREETING_GOAL}`) })
       .click();
     const detail = panel.getByRole('region', { name: 'Run details' });
     await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
@@ -71,7 +49,7 @@ e2eTest(
     await byRole(chat, 'button', 'Restore to Here, before this message').click();
     const preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
     await byRole(preview, 'button', 'Restore 1 file').click();
-    await waitForDisk(vs, BEFORE);
+    await waitForGreeting(vs, GREETING_BEFORE);
     await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await detail.getByText(/^1 of 1 hunks applied, then taken back by a restore to an earlier step at /).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     assert.equal(await byRole(detail, 'button', 'Revert patch to greet.js').count(), 0, 'no Revert of a patch the files no longer have');
@@ -79,5 +57,5 @@ e2eTest(
     await vs.screenshot('patch-state-restored-after-reload-dark');
     assert.deepEqual(scripted.server.mismatches, []);
   },
-  { files: { 'greet.js': BEFORE }, settings },
+  { files: { 'greet.js': GREETING_BEFORE }, settings },
 );

@@ -7,16 +7,12 @@
 // and Send in view. Screenshots of both. Skipped with the reason when code-server is not installed
 // and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { sendInChat, useScriptedModel } from './support/chat';
 import { editorWebviewFrame } from './support/editorWebview';
+import { GREETING_AFTER, GREETING_BEFORE, GREETING_GOAL, fixTheGreeting, useGreetingFix, waitForGreeting } from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 import type { Frame, Locator, Page } from 'playwright-core';
 
-const BEFORE = "module.exports = () => 'helo, world';\n";
-const AFTER = "module.exports = () => 'hello, world';\n";
-const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
-const GOAL = 'Fix the typo in the greeting';
 const TAKEN_BACK = 'Written to greet.js: the hunk (taken back by a restore to an earlier step)';
 
 const settings: Record<string, unknown> = {
@@ -26,23 +22,9 @@ const settings: Record<string, unknown> = {
   'workbench.colorTheme': 'Default Dark Modern',
 };
 
-const scripted = useScriptedModel(
-  [
-    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
-    { reply: { text: 'Fixed the greeting in greet.js.' } },
-  ],
-  settings,
-);
+const scripted = useGreetingFix(settings);
 
 const byRole = (where: Frame | Locator, role: 'button' | 'textbox', name: string) => where.getByRole(role, { name, exact: true });
-
-async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } }, text: string): Promise<void> {
-  const deadline = Date.now() + E2E_TIMEOUT * 2;
-  while (vs.readFile('greet.js') !== text) {
-    if (Date.now() > deadline) assert.equal(vs.readFile('greet.js'), text);
-    await vs.page.waitForTimeout(200); // polling the disk
-  }
-}
 
 /** Wholly inside the window (boundingBox is in the page's coordinates, the webview's frame included). */
 async function inView(page: Page, target: Locator, what: string): Promise<void> {
@@ -55,21 +37,17 @@ e2eTest(
   'a restore takes a patch back in the chat and the open history alike; the reopened conversation shows it so',
   async (vs) => {
     await vs.page.setViewportSize({ width: 1280, height: 757 });
-    const chat = await sendInChat(vs, GOAL);
-    await chat
-      .getByText('Fixed the greeting in greet.js.')
-      .first()
-      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    const chat = await fixTheGreeting(vs);
     await chat
       .getByText(/^Tests passed/)
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
-    await waitForDisk(vs, AFTER);
+    await waitForGreeting(vs, GREETING_AFTER);
 
     await vs.runCommand('PatchPilot: Show History');
     const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
     await getByRoleIn(panel, 'listbox', 'Runs')
-      .getByRole('option', { name: new RegExp(`^${GOAL}`) })
+      .getByRole('option', { name: new RegExp(`^${GREETING_GOAL}`) })
       .click();
     const detail = panel.getByRole('region', { name: 'Run details' });
     await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
@@ -79,7 +57,7 @@ e2eTest(
     await byRole(chat, 'button', 'Restore to Here, before this message').click();
     const preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
     await byRole(preview, 'button', 'Restore 1 file').click();
-    await waitForDisk(vs, BEFORE);
+    await waitForGreeting(vs, GREETING_BEFORE);
     await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat.getByText('greet.js:1-1 · written, then taken back by the restore').first().waitFor({ state: 'visible' });
     await detail.getByText(/^1 of 1 hunks applied, then taken back by a restore to an earlier step at /).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
@@ -92,7 +70,7 @@ e2eTest(
       .getByRole('button', { name: /^New Chat/ })
       .first()
       .click();
-    await getByRoleIn(chat, 'button', `Continue: ${GOAL}`).click();
+    await getByRoleIn(chat, 'button', `Continue: ${GREETING_GOAL}`).click();
     await chat
       .getByText(/^Reopened as it was shown/)
       .first()
@@ -108,5 +86,5 @@ e2eTest(
     await vs.screenshot('chat-reopened-restored-away-757-dark');
     assert.deepEqual(scripted.server.mismatches, []);
   },
-  { files: { 'greet.js': BEFORE, 'check.js': 'process.exit(0);\n' }, settings },
+  { files: { 'greet.js': GREETING_BEFORE, 'check.js': 'process.exit(0);\n' }, settings },
 );

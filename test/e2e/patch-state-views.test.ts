@@ -4,16 +4,11 @@
 // says "You applied the patch … again" as it says each undo, and the history says so too; after a reload the chat's card still says what the history recorded last, and offers the history's Revert (Revert Patch) where Undo Patch no longer reaches. Screenshots in the light and the dark theme. Skipped with the reason when
 // code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { sendInChat, useScriptedModel } from './support/chat';
 import { editorWebviewFrame } from './support/editorWebview';
+import { GREETING_AFTER, GREETING_BEFORE, GREETING_GOAL, fixTheGreeting, useGreetingFix, waitForGreeting } from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 import type { Page } from 'playwright-core';
-
-const BEFORE = "module.exports = () => 'helo, world';\n";
-const AFTER = "module.exports = () => 'hello, world';\n";
-const PATCH = ['--- a/greet.js', '+++ b/greet.js', '@@ -1 +1 @@', `-${BEFORE.trimEnd()}`, `+${AFTER.trimEnd()}`, ''].join('\n');
-const GOAL = 'Fix the typo in the greeting';
 
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
@@ -21,21 +16,7 @@ const settings: Record<string, unknown> = {
   'workbench.colorTheme': 'Default Light Modern',
 };
 
-const scripted = useScriptedModel(
-  [
-    { reply: { text: 'The greeting has a typo; fixing it.', toolCalls: [{ name: 'propose_patch', arguments: { patch: PATCH } }] } },
-    { reply: { text: 'Fixed the greeting in greet.js.' } },
-  ],
-  settings,
-);
-
-async function waitForDisk(vs: { readFile(p: string): string; page: { waitForTimeout(ms: number): Promise<void> } }, text: string): Promise<void> {
-  const deadline = Date.now() + E2E_TIMEOUT * 2;
-  while (vs.readFile('greet.js') !== text) {
-    if (Date.now() > deadline) assert.equal(vs.readFile('greet.js'), text);
-    await vs.page.waitForTimeout(200); // polling the disk
-  }
-}
+const scripted = useGreetingFix(settings);
 
 const UNDONE_LINE = 'You undid the patch to greet.js; the model hears of it with your next message.';
 const REAPPLIED_LINE = 'You applied the patch to greet.js again; the model hears of it with your next message.';
@@ -46,25 +27,21 @@ e2eTest(
   'patch state in every view: Undo Patch in the chat shows in the open history; Apply Again in the history shows in the chat',
   async (vs) => {
     await vs.page.setViewportSize({ width: 1280, height: 720 });
-    const chat = await sendInChat(vs, GOAL);
-    await chat
-      .getByText('Fixed the greeting in greet.js.')
-      .first()
-      .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
-    await waitForDisk(vs, AFTER);
+    const chat = await fixTheGreeting(vs);
+    await waitForGreeting(vs, GREETING_AFTER);
 
     // The history open on the run, beside the chat.
     await vs.runCommand('PatchPilot: Show History');
     const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
     await getByRoleIn(panel, 'listbox', 'Runs')
-      .getByRole('option', { name: new RegExp(`^${GOAL}`) })
+      .getByRole('option', { name: new RegExp(`^${GREETING_GOAL}`) })
       .click();
     const detail = panel.getByRole('region', { name: 'Run details' });
     await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
     // Undo in the chat: the history (not reloaded, not clicked) says so.
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();
-    await waitForDisk(vs, BEFORE);
+    await waitForGreeting(vs, GREETING_BEFORE);
     await detail.getByText(/1 of 1 hunks applied, then undone by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat
       .getByText(/undone by you/)
@@ -74,7 +51,7 @@ e2eTest(
 
     // Apply Again in the history: the chat's card says so and offers Undo Patch again.
     await detail.getByRole('button', { name: 'Apply again: patch to greet.js' }).click();
-    await waitForDisk(vs, AFTER);
+    await waitForGreeting(vs, GREETING_AFTER);
     await chat.getByText('Written to greet.js: the hunk (applied again by you)').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await detail.getByText(/1 of 1 hunks applied, later applied again by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
@@ -95,7 +72,7 @@ e2eTest(
       .click();
     await vs.runCommand('Preferences: Toggle between Light/Dark Themes');
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();
-    await waitForDisk(vs, BEFORE);
+    await waitForGreeting(vs, GREETING_BEFORE);
     await detail.getByText(/1 of 1 hunks applied, then undone by you/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     // Undo, Apply Again, Undo: the chat reads all three, in that order.
     await chat.getByText(UNDONE_LINE).nth(1).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
@@ -107,7 +84,7 @@ e2eTest(
     // Apply Again in the history, then a reload: the chat's saved lines end with the chat's Undo, yet
     // its card says what the history recorded last (the window's store is seeded from the history).
     await detail.getByRole('button', { name: 'Apply again: patch to greet.js' }).click();
-    await waitForDisk(vs, AFTER);
+    await waitForGreeting(vs, GREETING_AFTER);
     await chat.getByText('Written to greet.js: the hunk (applied again by you)').first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await vs.reload();
     await vs.openViewContainer('PatchPilot');
@@ -122,7 +99,7 @@ e2eTest(
       .waitFor({ state: 'visible' });
     await vs.screenshot('patch-state-after-reload-dark');
     await revert.click();
-    await waitForDisk(vs, BEFORE);
+    await waitForGreeting(vs, GREETING_BEFORE);
     await reloaded
       .getByText(/^Written to greet\.js: the hunk \(undone by you/)
       .first()
@@ -131,5 +108,5 @@ e2eTest(
     await vs.screenshot('patch-state-reverted-after-reload-dark');
     assert.deepEqual(scripted.server.mismatches, []);
   },
-  { files: { 'greet.js': BEFORE }, settings },
+  { files: { 'greet.js': GREETING_BEFORE }, settings },
 );

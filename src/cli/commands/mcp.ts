@@ -4,7 +4,7 @@ import { ExitCode, UsageError, parseCommandLine } from '../io';
 import { ConfigError, loadCliConfig, type ResolvedConfig } from '../../core/config';
 import { promptCommandName, type McpManager, type McpServerCatalog, type McpServerStatus } from '../../core/mcp';
 import { createMcpManager } from '../../core/session';
-import { MCP_APPROVE_HINT } from '../node/cliHost';
+import { MCP_APPROVE_HINT, cliSecretStore } from '../node/cliHost';
 import { loginOrLogout } from './mcpLogin';
 import { DecliningElicitor } from '../node/elicitors';
 
@@ -40,6 +40,7 @@ export async function run(argv: string[]): Promise<number> {
     settings: config.settings,
     approveHint: MCP_APPROVE_HINT,
     notifier,
+    secrets: cliSecretStore(),
     // The servers see the capability a run declares, so they list (and get approved) the same tools; nothing here calls a tool.
     elicitor: new DecliningElicitor(notifier),
   });

@@ -6,11 +6,10 @@
  */
 import { spawn } from 'node:child_process';
 import type { PatchPilotSettings } from '../../core/config';
-import { defaultUserStateDir } from '../../core/config';
-import { FileSecretStore } from '../../core/mcp';
 import { loginToMcpServer, logoutFromMcpServer } from '../../core/mcp';
 import { errorMessage } from '../../core/base';
 import { ExitCode } from '../io';
+import { cliSecretStore } from '../node/cliHost';
 
 export async function loginOrLogout(
   sub: 'login' | 'logout',
@@ -28,7 +27,7 @@ export async function loginOrLogout(
     process.stderr.write(`patchpilot mcp: "${name}" is a local server (command); login is for remote ones (url)\n`);
     return ExitCode.usage;
   }
-  const store = new FileSecretStore(defaultUserStateDir());
+  const store = cliSecretStore();
   if (sub === 'logout') {
     await logoutFromMcpServer({ server: name, config, store });
     process.stdout.write(`logged out of ${name} (${config.url}): its tokens are deleted here\n`);

@@ -9,5 +9,4 @@ export { isPromptCommand, parsePromptCommand, promptCommandName, PROMPT_COMMAND_
 export { expandPromptCommand, type AskPromptArgument } from './expandPrompt';
 export { attachMentionedResources, resourceMentions, type ResourceAttachment } from './resourceMentions';
 // Used by the hosts (VS Code, the CLI), which import the core only through folder entries.
-export { FileSecretStore } from './remote/fileSecretStore';
 export { loginToMcpServer, logoutFromMcpServer } from './remote/login';

@@ -23,6 +23,8 @@ export class AnchorSearch {
   constructor(
     private readonly keys: readonly string[],
     private readonly positionsOf: () => { get(key: string): readonly number[]; keys(): Iterable<string> },
+    /** Counts the lines a scan looks at (FileIndex's LineWork). */
+    private readonly work: { lines: number },
   ) {
     this.scanBudget = SCAN_BUDGET_FILES * Math.max(keys.length, 1);
   }
@@ -45,6 +47,7 @@ export class AnchorSearch {
     const keys = this.keys;
     for (let q = floor + 1; q < keys.length; q++) {
       this.scanBudget--;
+      this.work.lines++;
       if (matchesAnchor(keys[q]!, anchor)) return q;
     }
     return undefined;

@@ -1,5 +1,5 @@
 import type { Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
-import { FileIndex } from './fileIndex';
+import { FileIndex, type LineWork } from './fileIndex';
 import { locateHunk, oldSide, type Located, type Variant } from './locate';
 import type { Candidate } from './match';
 import { ambiguousReason, planAddedLines } from './addedLine';
@@ -50,6 +50,8 @@ export interface ApplyHunksOptions {
    * end of the file and places a clean `-U0` patch by its line numbers. Default: unified.
    */
   format?: PatchFormat;
+  /** Counts the file lines looked at (the scaling test's measure of work); default: a counter of this file's own. */
+  work?: LineWork;
 }
 
 export function applyHunksToText(text: string, hunks: readonly Hunk[], opts: ApplyHunksOptions): FileApplyOutcome {
@@ -79,7 +81,10 @@ class FileApplication {
     private readonly opts: ApplyHunksOptions,
   ) {
     this.split = splitText(text, quotesBom(text, hunks));
-    this.index = new FileIndex(this.split.lines.map((l) => l.text));
+    this.index = new FileIndex(
+      this.split.lines.map((l) => l.text),
+      opts.work,
+    );
     this.selected = hunks.filter(opts.isSelected);
     for (const h of hunks) if (!opts.isSelected(h)) this.results.set(h, { id: this.idOf(h), path: opts.path, index: h.index, status: 'rejected' });
     this.format = opts.format ?? 'unified';

@@ -2,6 +2,14 @@ import { AnchorSearch } from './anchorSearch';
 import { keyAt, type Level } from './normalize';
 
 /**
+ * How many file lines the engine looked at (keyed, scanned, hashed, compared) while placing a
+ * patch: its cost as a count, so a test can hold the engine to linear work without timing it.
+ */
+export class LineWork {
+  lines = 0;
+}
+
+/**
  * The lines of one file with lazily built per-level key arrays and key -> line-number maps, so a
  * hunk is located by hashing its rarest line and extending from each hit, not by scanning the
  * whole file for every hunk.
@@ -10,7 +18,11 @@ export class FileIndex {
   private readonly keyCache = new Map<Level, string[]>();
   private readonly posCache = new Map<Level, PositionMap>();
 
-  constructor(readonly lines: readonly string[]) {}
+  constructor(
+    readonly lines: readonly string[],
+    /** Where the lines looked at are counted (a patch's files may share one). */
+    readonly work: LineWork = new LineWork(),
+  ) {}
 
   get length(): number {
     return this.lines.length;
@@ -19,6 +31,7 @@ export class FileIndex {
   keys(level: Level): string[] {
     let keys = this.keyCache.get(level);
     if (!keys) {
+      if (level !== 'exact') this.work.lines += this.lines.length;
       keys = level === 'exact' ? (this.lines as string[]) : this.lines.map((l) => keyAt(level, l));
       this.keyCache.set(level, keys);
     }
@@ -40,6 +53,7 @@ export class FileIndex {
     let map = this.posCache.get(level);
     if (!map) {
       map = new PositionMap(this.keys(level));
+      this.work.lines += this.lines.length;
       this.posCache.set(level, map);
     }
     return map;
@@ -49,7 +63,7 @@ export class FileIndex {
 
   /** Anchor lines (`@@ heading`) looked up on indentation-level keys; see AnchorSearch. */
   get anchors(): AnchorSearch {
-    this.anchorSearch ??= new AnchorSearch(this.keys('indentation'), () => this.positionMap('indentation'));
+    this.anchorSearch ??= new AnchorSearch(this.keys('indentation'), () => this.positionMap('indentation'), this.work);
     return this.anchorSearch;
   }
 
@@ -65,10 +79,12 @@ export class FileIndex {
     if (hits) return hits;
     if (this.scansLeft-- <= 0) {
       this.exactMap = new PositionMap(this.lines);
+      this.work.lines += this.lines.length;
       this.exactHits.clear();
       return this.exactMap.get(key);
     }
     hits = [];
+    this.work.lines += this.lines.length;
     const len = key.length;
     const lines = this.lines;
     for (let i = 0; i < lines.length; i++) {

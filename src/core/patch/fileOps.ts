@@ -1,3 +1,4 @@
+import type { LineWork } from './fileIndex';
 import type { FilePatch, FileResult, Hunk, HunkResult, HunkStatus, PatchFormat } from './types';
 import { applyHunksToText } from './applyHunks';
 import { applyInSequence } from './applySequence';
@@ -25,6 +26,8 @@ export interface FileOpOptions {
   accepted?: ReadonlySet<string>;
   /** The patch's format decides the peers' semantics (see ApplyHunksOptions.format). */
   format: PatchFormat;
+  /** Counts the file lines the placement looked at (ApplyHunksOptions.work). */
+  work?: LineWork;
 }
 
 /** Validates a workspace-relative path as text (the PatchManager also checks the real path on disk). */
@@ -188,7 +191,7 @@ class FileOp {
     let text = current;
     let hunkResults: HunkResult[] = this.hunks.map((h) => ({ id: hunkId(path, h.index), path, index: h.index, status: opts.placedStatus }));
     if (fp.hunks.length > 0) {
-      const hunkOpts = { path, placedStatus: opts.placedStatus, isSelected: this.selected, format: opts.format };
+      const hunkOpts = { path, placedStatus: opts.placedStatus, isSelected: this.selected, format: opts.format, work: opts.work };
       // SEARCH/REPLACE blocks apply in order (aider, Cline); diff hunks are placed against the original.
       const out = opts.format === 'search_replace' ? applyInSequence(current, fp.hunks, hunkOpts) : applyHunksToText(current, fp.hunks, hunkOpts);
       if (!out.ok) return this.refused(out.reason ?? `${path}: refused`, out.hunks);

@@ -65,6 +65,7 @@ function justified(index: FileIndex, v: Variant, c: Candidate): boolean {
     const region = new Set<string>();
     const from = Math.max(0, c.start - 1);
     const to = Math.min(index.length, endOf(c) + 1);
+    index.work.lines += to - from;
     for (let q = from; q < to; q++) if (!removed.has(q)) region.add(keyAt('indentation', index.lines[q]!));
     for (const r of v.recovered) if (region.has(keyAt('indentation', r.text))) return false;
     // A recovered line at an edge with a look-alike file line next to it is stale context, not new.

@@ -57,6 +57,7 @@ export function findContiguous(index: FileIndex, old: readonly string[], level: 
     if (start < 0 || start + old.length > index.length) continue;
     let ok = true;
     for (let i = 0; i < keys.length; i++) {
+      index.work.lines++;
       if (fileKeys[start + i] !== keys[i]) {
         ok = false;
         break;
@@ -92,6 +93,7 @@ export function findWithGaps(index: FileIndex, old: readonly string[], level: Le
       const limit = gapAllowed[i - 1] ? MAX_GAP : 0;
       ok = false;
       for (let q = map[i - 1]! + 1; q <= map[i - 1]! + 1 + limit && q < index.length; q++) {
+        index.work.lines++;
         if (fileKeys[q] === keys[i]) {
           map[i] = q;
           ok = true;
@@ -103,6 +105,7 @@ export function findWithGaps(index: FileIndex, old: readonly string[], level: Le
       const limit = gapAllowed[i] ? MAX_GAP : 0;
       ok = false;
       for (let q = map[i + 1]! - 1; q >= map[i + 1]! - 1 - limit && q >= 0; q--) {
+        index.work.lines++;
         if (fileKeys[q] === keys[i]) {
           map[i] = q;
           ok = true;

@@ -1,3 +1,4 @@
+import type { LineWork } from './fileIndex';
 import type { ApplyOptions, ApplyResult, FileResult, ParsedPatch } from './types';
 import { err, type Result } from '../base';
 import { parsePatch } from './parse';
@@ -17,6 +18,8 @@ export interface PlanExtras {
   blocked?: ReadonlyMap<string, string>;
   /** Git modes of existing files, for the reverse patch. */
   modes?: ReadonlyMap<string, string>;
+  /** Counts the file lines the placement looked at: the engine's work, for tests (test/unit/patch/apply/scaling.test.ts). */
+  work?: LineWork;
 }
 
 export interface Plan extends ApplyResult {
@@ -76,6 +79,7 @@ function placeAll(parsed: ParsedPatch, files: ReadonlyMap<string, string>, optio
       placedStatus: dryRun ? 'would-apply' : 'applied',
       accepted: options.acceptedHunks,
       format: parsed.format,
+      work: extras.work,
     });
     results.push(r);
     if (r.status === 'ok') for (const p of [fp.oldPath, fp.newPath]) if (p) touched.add(p);

@@ -13,6 +13,7 @@ import type { ChatModel } from './chatModel';
 import type { DiagnosticsSource } from './diagnostics';
 import type { Elicitor } from './elicitor';
 import type { Notifier } from './notifier';
+import type { SecretStore } from './secretStore';
 import type { PatchEngine } from './services';
 import type { TaskRunnerFactory } from './taskRunner';
 import type { TestOutputView } from './testOutput';
@@ -31,6 +32,8 @@ export interface Host {
   tasks: TaskRunnerFactory;
   /** Where the test commands the executor runs show their live output (VS Code: a task terminal); the CLI has none. */
   testOutput?: TestOutputView;
+  /** Where remote MCP servers' OAuth tokens live, per user (VS Code: SecretStorage; the CLI: a 0600 file in the user's state folder). */
+  secrets: SecretStore;
   /** The workspace files for the file tools and the patch engine (VS Code: unsaved buffers in, WorkspaceEdit out; the CLI: NodeWorkspaceFs, confined and atomic). */
   fs(root: string): WorkspaceFs;
   /** The host's patch engine (VS Code: WorkspaceEdit, the diff review and the undo journal); without one: the core's PatchManager over `fs`. */

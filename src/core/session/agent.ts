@@ -91,6 +91,7 @@ export async function createAgent(host: Host, config: ResolvedConfig, options: A
     userStateDir: options.userStateDir,
     mcpApproveHint: host.mcpApproveHint,
     ...(host.elicitor ? { mcpElicitor: host.elicitor } : {}),
+    secrets: host.secrets,
     guard: { root, ...guard },
     readOnlyPaths: safety.readOnlyPaths,
   });

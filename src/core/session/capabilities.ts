@@ -12,7 +12,6 @@ import { defaultUserStateDir } from '../config/userState';
 import { McpApprovals } from '../approvals';
 import { McpManager, mcpProtectedGlobs } from '../mcp';
 import type { ServerSandboxOptions } from '../mcp/serverSandbox';
-import { FileSecretStore } from '../mcp/remote/fileSecretStore';
 import { remoteAuthFactory } from '../mcp/remote/remoteAuth';
 import { createCommandGuard } from '../tools/policyAdapters';
 import type { Elicitor, Notifier, SecretStore, WebSearcher } from '../ports';
@@ -35,6 +34,8 @@ export interface CapabilityOptions {
   mcpApproveHint?: (server: string) => string;
   /** Who answers MCP servers' elicitation requests; without one servers cannot ask. */
   mcpElicitor?: Elicitor;
+  /** The host's store of remote servers' OAuth tokens (Host.secrets). */
+  secrets: SecretStore;
   /** The agent's command guard (MCP launch files among its protected paths): local servers get the same sandbox mounts. */
   guard?: ServerSandboxOptions['guard'];
   /** Absolute folders readable in the sandbox wherever they are (the bundled skills). */
@@ -77,6 +78,7 @@ export async function wireCapabilities(o: CapabilityOptions): Promise<Capabiliti
       notifier: o.notifier,
       protection,
       elicitor: o.mcpElicitor,
+      secrets: o.secrets,
     });
     ownsMcp = true;
   }
@@ -92,8 +94,8 @@ export function createMcpManager(o: {
   approveHint?: (server: string) => string;
   notifier?: Notifier;
   protection?: ServerSandboxOptions;
-  /** Where remote servers' OAuth tokens live (the extension: SecretStorage); default a 0600 file in the user's state folder. */
-  secrets?: SecretStore;
+  /** Where remote servers' OAuth tokens live: the host's store (Host.secrets; the extension: SecretStorage, the CLI: a 0600 file). */
+  secrets: SecretStore;
   /** How the host's user logs in to a remote server, for status messages (default: the CLI's command). */
   loginHint?: (server: string) => string;
   elicitor?: Elicitor;
@@ -114,7 +116,7 @@ export function createMcpManager(o: {
     protection: o.protection ?? mcpProtection(o.root, o.settings),
     ...(o.approveHint ? { approveHint: o.approveHint } : {}),
     remoteAuth: remoteAuthFactory({
-      store: o.secrets ?? new FileSecretStore(userStateDir),
+      store: o.secrets,
       network: { fetchAllowHosts: o.settings.policy.fetchAllowHosts, allowPrivateNetwork: o.settings.policy.allowPrivateNetwork },
       loginHint: o.loginHint ?? MCP_LOGIN_HINT,
     }),

@@ -10,7 +10,7 @@
  * (test/unit/testRuns/chainStop.test.ts)
  */
 import { runnerOfCommand } from './narrowing';
-import type { ScriptLink } from './packageScripts';
+import type { ScriptLink } from './testScriptChain';
 import type { TestFramework } from './runners';
 
 /** npm, pnpm and yarn's "> name@version script" line. */

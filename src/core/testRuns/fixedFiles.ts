@@ -7,7 +7,7 @@
  * note says so (test/unit/testRuns/fixedFiles.test.ts).
  */
 import { narrowCommand, runnerOfCommand, type TestNarrowing } from './narrowing';
-import { preparationOf, stepsOf, type ScriptLink } from './packageScripts';
+import { preparationOf, stepsOf, type ScriptLink } from './testScriptChain';
 import type { TestFramework } from './runners';
 
 /** The runner's word in a script step, for runners that take files; node's runner is `node ... --test`. */

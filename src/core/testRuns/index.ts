@@ -33,7 +33,7 @@ export { failuresWorthRerun, rerunVerdict, type RerunVerdict } from './rerun';
 export { classifyFailures, fileOfFailure, normalisedTestName, stableFailureKey, type FailureClasses } from './preExisting';
 export { isTestFile, listedPaths, relatedTestFiles, type RelatedTestFiles, type TestFileSource } from './related';
 export type { TestFramework } from './runners';
-export { preparationOf, runnerOfChain, scriptChain, scriptOf, type ScriptLink } from './packageScripts';
+export { preparationOf, runnerOfChain, scriptChain, scriptOf, type ScriptLink } from './testScriptChain';
 export { chainStopped } from './chainStop';
 export { directWhenFilesFixed } from './fixedFiles';
 export { runShown, type ShownRunRequest, type StreamingRunner } from './shownRun';

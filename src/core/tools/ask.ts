@@ -23,7 +23,9 @@ export interface ToolAsk {
    * A shell command in `cwd` (run_command): the command policy's verdict, and without a sandbox what the
    * mode or the user's rules would let run unasked asks. Absent where no command policy is (no commands here).
    */
-  command?(input: { command: string; cwd: string; where: string; sandboxed: boolean }): Promise<{ readOnly: boolean; feedback?: string }>;
+  command?(input: { command: string; cwd: string; where: string; sandboxed: boolean }): Promise<{ readOnly: boolean; argv?: string[]; feedback?: string }>;
+  /** The words of a plain simple command as the command policy parsed them (none for anything else): one parser for both. */
+  words?(command: string): string[] | undefined;
   /** A patch's review: asked in ask mode or when the path policy asks for one of its paths, else accepted unasked. */
   patch(request: { patchText: string; preview: ApplyResult; title: string; hunks: string[]; policyAsks: boolean }): Promise<PatchAsked>;
   /** The path policy's verdicts (confinement, denyPaths, ignore rules, protected paths), asked of every path a tool touches. */
@@ -65,8 +67,9 @@ export function createToolAsk(parts: ToolAskParts): ToolAsk {
             if (mode === 'auto' || allowedByUserRules(decision)) decision = requireApprovalWhenUnsandboxed(decision, input.sandboxed);
             const request = { kind: 'command' as const, title: input.command, reason: decision.reason, detail: `in ${input.where}` };
             const { feedback } = await gateAction(gate, request, decision);
-            return { readOnly: !!checked.readOnly, ...(feedback !== undefined ? { feedback } : {}) };
+            return { readOnly: !!checked.readOnly, ...(checked.argv ? { argv: checked.argv } : {}), ...(feedback !== undefined ? { feedback } : {}) };
           },
+          words: (command: string) => commandPolicy.check({ command, workspaceRoot: parts.root, cwd: parts.root, homeDir: homedir() }).argv,
         }
       : {}),
     async patch(request: { patchText: string; preview: ApplyResult; title: string; hunks: string[]; policyAsks: boolean }): Promise<PatchAsked> {

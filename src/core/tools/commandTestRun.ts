@@ -8,7 +8,8 @@
  * recognition of the command is here.
  *
  * Recognised only from the workspace root (where test commands run) and only for a command of plain
- * words (quotes allowed): a pipeline, a list or a redirection is an ordinary command.
+ * words (quotes allowed) as the command policy parsed it (CommandDecision.argv): a pipeline, a list
+ * or a redirection is an ordinary command.
  */
 import { stripVTControlCharacters } from 'node:util';
 import type { TaskRunResult } from '../ports';
@@ -55,16 +56,23 @@ const RUNNER_WORDS: Partial<Record<TestFramework, string[][]>> = {
 /** Options whose value names the tests a run is aimed at. */
 const NAME_OPTIONS = new Set(['-t', '--testNamePattern', '-k', '--grep', '-g', '-run', '--test-name-pattern', '--match']);
 
-/** The test run a command is, or undefined for an ordinary command. */
-export async function commandTestRun(ctx: ToolContext, command: string, cwd: string): Promise<CommandTestRun | undefined> {
+/** A command's words as the command policy parses it (CommandDecision.argv): undefined unless one simple command of plain words. */
+export type WordsOf = (command: string) => readonly string[] | undefined;
+
+/** The test run a command (its words, from the policy's check) is, or undefined for an ordinary command. */
+export async function commandTestRun(
+  ctx: ToolContext,
+  words: readonly string[] | undefined,
+  cwd: string,
+  wordsOf: WordsOf,
+): Promise<CommandTestRun | undefined> {
   if (cwd !== '' && cwd !== '.') return undefined;
-  const words = plainWords(command);
   if (!words?.length) return undefined;
   const configured = ctx.workspace.settings.tests.commands.length
     ? ctx.workspace.settings.tests.commands
     : [ctx.run.detectedTests?.()?.command].filter((c) => !!c);
   for (const c of configured as string[]) {
-    const own = plainWords(c);
+    const own = wordsOf(c);
     if (own?.length && own.every((w, i) => words[i] === w)) {
       const extra = words.slice(own.length);
       return { configured: c, narrowed: extra.length > 0, aimedAt: await aimedAt(ctx, extra) };
@@ -117,7 +125,7 @@ function answer(ctx: ToolContext, run: CommandTestRun, result: TestCommandResult
 }
 
 /** The index after the runner's program words (behind `npx`, `pnpm exec`, `yarn`, `python -m`, `node_modules/.bin/`), or undefined. */
-function afterRunner(words: string[], runner: TestFramework): number | undefined {
+function afterRunner(words: readonly string[], runner: TestFramework): number | undefined {
   let i = 0;
   if (['npx', 'pnpx', 'bunx'].includes(words[0]!)) i = 1;
   else if (['pnpm', 'yarn', 'bun'].includes(words[0]!)) i = words[1] === 'exec' ? 2 : 1;
@@ -131,7 +139,7 @@ function afterRunner(words: string[], runner: TestFramework): number | undefined
 }
 
 /** The test files (existing paths, pytest node ids by their file) and names among a run's arguments. */
-async function aimedAt(ctx: ToolContext, args: string[]): Promise<string[]> {
+async function aimedAt(ctx: ToolContext, args: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -147,34 +155,4 @@ async function aimedAt(ctx: ToolContext, args: string[]): Promise<string[]> {
     if (st?.exists) out.push(a.replace(/^\.\//, ''));
   }
   return out;
-}
-
-/**
- * The command's words after quote removal, or undefined when it is more than words (an operator,
- * a redirection, an expansion): such a command is left to run_command's plain result.
- */
-export function plainWords(command: string): string[] | undefined {
-  const words: string[] = [];
-  const re = /\s*(?:'([^']*)'|"([^"$`\\]*)"|([^\s'"]+))/y;
-  let word = '';
-  let inWord = false;
-  let at = 0;
-  const text = command.trim();
-  while (at < text.length) {
-    re.lastIndex = at;
-    const m = re.exec(text);
-    if (!m) return undefined;
-    const bare = m[3];
-    if (bare !== undefined && /[;&|<>()$`\\*?[\]{}~#!]/.test(bare)) return undefined;
-    const separated = /^\s/.test(m[0]);
-    if (separated && inWord) {
-      words.push(word);
-      word = '';
-    }
-    word += m[1] ?? m[2] ?? bare ?? '';
-    inWord = true;
-    at = re.lastIndex;
-  }
-  if (inWord) words.push(word);
-  return words;
 }

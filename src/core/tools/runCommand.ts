@@ -54,7 +54,8 @@ export const runCommandTool: Tool<Args> = {
     // A read-only command (policy/command/readOnly.ts: `git log -p f`, `grep -rn`) cannot disturb the baseline test run: it runs at once.
     if (checked.readOnly) return commandResult(args.command, await run(COMMAND_TIMEOUT_MS)(), ctx, feedback);
     // Any other command may write (a build, `sed -i`, a test runner's cache): the baseline of the untouched tree goes first.
-    const tests = await commandTestRun(ctx, args.command, dir.rel);
+    const wordsOf = (command: string) => ctx.ask.words?.(command);
+    const tests = await commandTestRun(ctx, checked.argv, dir.rel, wordsOf);
     const baseline = await ctx.state.beforeFirstChange?.(tests ? { testRun: tests.narrowed ? 'narrowed' : 'whole' } : undefined);
     // The whole suite before any change: the baseline is that run (the same tree, the same result).
     if (tests && baseline) return baseline;

@@ -217,7 +217,7 @@ export async function runnerOf(ctx: ToolContext, configured: string): Promise<Te
   return ctx.state.testRunners?.get(configured) ?? runnerOfCommand(configured) ?? runnerOfChain(await scriptChainOf(ctx, configured));
 }
 
-/** The package scripts a configured command runs, outermost first (testRuns/packageScripts.ts); empty when package.json cannot be read. */
+/** The package scripts a configured command runs, outermost first (testRuns/testScriptChain.ts); empty when package.json cannot be read. */
 async function scriptChainOf(ctx: ToolContext, configured: string): Promise<ScriptLink[]> {
   if (!scriptOf(configured)) return [];
   try {

@@ -6,17 +6,20 @@
 // verifier gets no token.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exchangeAuthorization, registerClient, startAuthorization, discoverOAuthServerInfo } from '@modelcontextprotocol/sdk/client/auth.js';
 import { McpConnection } from '../../../src/core/mcp/connection';
 import type { McpHttpConfig } from '../../../src/core/config/mcpServers';
-import { FileSecretStore } from '../../../src/core/mcp/remote/fileSecretStore';
+import { FileSecretStore } from '../../../src/host/node/fileSecretStore';
 import { loginToMcpServer } from '../../../src/core/mcp/remote/login';
 import { oauthKey } from '../../../src/core/mcp/remote/oauthProvider';
 import { remoteAuthFactory } from '../../../src/core/mcp/remote/remoteAuth';
+import { DEFAULT_SETTINGS, type PatchPilotSettings, type ResolvedConfig } from '../../../src/core/config';
+import { createAgent } from '../../../src/core/session';
 import { followAuthorization, startOAuthMcpServer, type OAuthMcpServer } from '../../support/mcp/oauthServer';
+import { fakeHost, MemorySecretStore } from '../../support/fakes';
 
 const NETWORK = { fetchAllowHosts: [], allowPrivateNetwork: false };
 const HINT = (s: string) => `log in with: patchpilot mcp login ${s}`;
@@ -150,5 +153,29 @@ describe('remote MCP servers with OAuth (real OAuth-protected server, SDK client
     await assert.rejects(exchange(first.code, `${first.codeVerifier.slice(0, -4)}AAAA`), /code_verifier does not match|invalid_grant/i);
     const second = await codeFor();
     assert.ok((await exchange(second.code, second.codeVerifier)).access_token);
+  });
+  test("an agent's remote server uses exactly the host's secrets (Host.secrets): no token file is written or read", async () => {
+    const secrets = new MemorySecretStore();
+    const userStateDir = path.join(stateDir, 'agent-user-state');
+    const settings = structuredClone(DEFAULT_SETTINGS) as PatchPilotSettings;
+    Object.assign(settings.llm, { baseUrl: 'http://127.0.0.1:9/v1', model: 'm' });
+    settings.history.path = '.patchpilot/history.db';
+    settings.mcp.servers = { docs: config };
+    const resolved: ResolvedConfig = { settings, sources: {}, values: {}, ignored: [], warnings: [] };
+    const workspace = mkdtempSync(path.join(tmpdir(), 'pp-oauth-ws-'));
+    const agent = await createAgent(fakeHost(workspace, { secrets }), resolved, { historyMode: 'in-process', userStateDir });
+    try {
+      // Logged in once the agent is built: no pooled connection to the server sits idle while it is.
+      await loginToMcpServer({ server: 'docs', config, store: secrets, network: NETWORK, open: followAuthorization });
+      secrets.calls.length = 0;
+      const approved = await agent.mcp!.approve('docs');
+      assert.equal(approved.status.state, 'connected', approved.status.reason);
+      assert.deepEqual(approved.tools.map((t) => t.name).sort(), ['echo', 'whoami']);
+      assert.ok(secrets.calls.includes(`get ${oauthKey(config.url)}`), secrets.calls.join(', '));
+      assert.equal(existsSync(path.join(userStateDir, 'mcp-oauth.json')), false, 'the core keeps no token file of its own');
+    } finally {
+      await agent.dispose();
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

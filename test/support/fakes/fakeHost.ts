@@ -1,11 +1,12 @@
 // A Host for tests, composed of the ports' fakes: an approver that refuses (ScriptedApprover), a
-// notifier that keeps what it is told, the events kept, a scripted task runner, and the workspace's
+// notifier that keeps what it is told, the events kept, a scripted task runner, secrets in a map, and the workspace's
 // real files (NodeWorkspaceFs, as the CLI). Any part can be replaced by the test.
 import type { AgentEvent } from '../../../src/protocol/agentEvents';
 import type { Host } from '../../../src/core/ports';
 import { NodeWorkspaceFs } from '../../../src/host/node/nodeWorkspaceFs';
 import { FakeNotifier } from './fakeNotifier';
 import { FakeTaskRunner } from './fakeTaskRunner';
+import { MemorySecretStore } from './memorySecretStore';
 import { ScriptedApprover } from './scriptedApprover';
 
 export interface FakeHost extends Host {
@@ -22,6 +23,7 @@ export function fakeHost(root: string, parts: Partial<Host> = {}): FakeHost {
     onEvent: (e) => void events.push(e),
     tasks: () => new FakeTaskRunner(),
     fs: (at) => new NodeWorkspaceFs(at),
+    secrets: new MemorySecretStore(),
     ...parts,
     events,
   };

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loginToMcpServer } from '../../../src/core/mcp/remote/login';
-import { FileSecretStore } from '../../../src/core/mcp/remote/fileSecretStore';
+import { FileSecretStore } from '../../../src/host/node/fileSecretStore';
 import { LOCAL_HOSTS } from '../../support/localAddressSpellings';
 
 const SERVER = 'https://mcp.example.com/mcp';

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createOAuthFetch } from '../../../src/core/mcp/remote/oauthFetch';
 import { startLoopbackRedirect } from '../../../src/core/mcp/remote/loopbackRedirect';
-import { FileSecretStore } from '../../../src/core/mcp/remote/fileSecretStore';
+import { FileSecretStore } from '../../../src/host/node/fileSecretStore';
 import { McpOAuthProvider } from '../../../src/core/mcp/remote/oauthProvider';
 import { remoteAuthFactory } from '../../../src/core/mcp/remote/remoteAuth';
 import { launchQuestion } from '../../../src/core/mcp/launchQuestion';

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createCommandPolicy } from '../../../src/core/policy/command';
-import { commandTestRun, plainWords } from '../../../src/core/tools/commandTestRun';
+import { commandTestRun } from '../../../src/core/tools/commandTestRun';
 import { createCommandExecutor } from '../../../src/core/tools/policyAdapters';
 import { ToolRegistry } from '../../../src/core/tools/registry';
 import { runCommandTool } from '../../../src/core/tools/runCommand';
@@ -17,6 +17,11 @@ import { ScriptedApprover, gitInit, tempWorkspace } from './helpers';
 import { fakeToolContext, settingsWith } from '../../support/fakes';
 
 const tools = new ToolRegistry([runCommandTool]);
+
+/** The command's words as run_command gets them: the policy's check (CommandDecision.argv), through ctx.ask. */
+function wordsOf(ctx: ReturnType<typeof fakeToolContext>) {
+  return (command: string) => ctx.ask.words?.(command);
+}
 
 async function withContext<T>(files: Record<string, string>, commands: string[], fn: (ctx: ReturnType<typeof fakeToolContext>, root: string) => Promise<T>) {
   const ws = tempWorkspace(files);
@@ -62,7 +67,7 @@ describe('the test command through run_command is a test run', () => {
   test('recognised: the configured command with more arguments, or its runner; anything else is an ordinary command', async () => {
     const files = { ...BUGGY, 'package.json': JSON.stringify({ scripts: { test: 'jest --ci' } }), 'test/a.test.js': '', 'tests/test_x.py': '' };
     await withContext(files, ['npm test'], async (ctx) => {
-      const runOf = (c: string, cwd = '') => commandTestRun(ctx, c, cwd);
+      const runOf = (c: string, cwd = '') => commandTestRun(ctx, wordsOf(ctx)(c), cwd, wordsOf(ctx));
       assert.deepEqual(await runOf('npm test'), { configured: 'npm test', narrowed: false, aimedAt: [] });
       assert.deepEqual(await runOf('npm test -- test/a.test.js'), { configured: 'npm test', narrowed: true, aimedAt: ['test/a.test.js'] });
       assert.deepEqual(await runOf('npx jest -t "adds two" test/a.test.js'), {
@@ -85,12 +90,12 @@ describe('the test command through run_command is a test run', () => {
       assert.equal(await runOf('npm test', 'sub'), undefined, 'only from the workspace root');
     });
     await withContext({ 'tests/test_x.py': '' }, ['python -m pytest -q'], async (ctx) => {
-      assert.deepEqual(await commandTestRun(ctx, 'pytest tests/test_x.py::test_y -x', ''), {
+      assert.deepEqual(await commandTestRun(ctx, wordsOf(ctx)('pytest tests/test_x.py::test_y -x'), '', wordsOf(ctx)), {
         configured: 'python -m pytest -q',
         narrowed: true,
         aimedAt: ['tests/test_x.py::test_y'],
       });
-      assert.deepEqual(await commandTestRun(ctx, 'python3 -m pytest -k "slow and not db"', ''), {
+      assert.deepEqual(await commandTestRun(ctx, wordsOf(ctx)('python3 -m pytest -k "slow and not db"'), '', wordsOf(ctx)), {
         configured: 'python -m pytest -q',
         narrowed: true,
         aimedAt: ['slow and not db'],
@@ -98,11 +103,15 @@ describe('the test command through run_command is a test run', () => {
     });
   });
 
-  test('plain words: quotes removed, any shell syntax refused', () => {
-    assert.deepEqual(plainWords(`npx jest -t 'adds two' "a b.js" x=1`), ['npx', 'jest', '-t', 'adds two', 'a b.js', 'x=1']);
-    assert.deepEqual(plainWords(`pytest a"b c"d`), ['pytest', 'ab cd']);
-    for (const shell of ['a && b', 'a; b', 'a | b', 'a > f', 'a $(b)', 'a `b`', 'a "$X"', 'a *', 'a ~/x', 'a # c', "a 'b"])
-      assert.equal(plainWords(shell), undefined, shell);
+  test("plain words (the policy's argv): quotes removed, any shell syntax refused", async () => {
+    await withContext({}, [], async (ctx) => {
+      const words = wordsOf(ctx);
+      assert.deepEqual(words(`npx jest -t 'adds two' "a b.js" x=1`), ['npx', 'jest', '-t', 'adds two', 'a b.js', 'x=1']);
+      assert.deepEqual(words(`pytest a"b c"d`), ['pytest', 'ab cd']);
+      assert.deepEqual(words('pytest -x # a comment'), ['pytest', '-x']);
+      for (const shell of ['a && b', 'a; b', 'a | b', 'a > f', 'a $(b)', 'a `b`', 'a "$X"', 'a *', 'X=1 a', 'bash -c "a b"', "a 'b"])
+        assert.equal(words(shell), undefined, shell);
+    });
   });
 
   test('a narrowed run: failures first with the counts, a verdict for the loop, its report aimed at the file; its pass after the fix', async () => {

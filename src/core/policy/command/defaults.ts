@@ -108,7 +108,7 @@ const ALLOW = [
   'python3 -m pytest *',
   // The project's ordinary development commands (issue 30): inline code as `node -e` already was,
   // unittest; a runner through npx or `pnpm exec` only when installed locally (localBins.ts), a
-  // package script by its short name (packageScripts.ts). All of them run workspace code, so without
+  // package script by its short name (scriptShorthandRule.ts). All of them run workspace code, so without
   // the sandbox auto mode asks (exec/autoMode.ts).
   'python -c *',
   'python3 -c *',

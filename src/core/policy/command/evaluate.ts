@@ -8,7 +8,7 @@ import { GLOB_SAFE, nonPathArgIndexes, VETTERS, type VetContext } from './flags'
 import { gitView } from './git';
 import { classifyReadTarget, classifyWriteTarget } from './paths';
 import { localBinRule } from './localBins';
-import { packageScriptRule } from './packageScripts';
+import { packageScriptRule } from './scriptShorthandRule';
 import { ruleMatches, ruleNamesFlag, type CommandRule } from './rules';
 import type { TestDefinitionGuard } from './testDefinitionGuard';
 import type { Finding, SimpleCommand, Word } from './types';

@@ -188,7 +188,7 @@ export const VETTERS: Record<string, Vetter> = {
   typeset: declaration('typeset'),
 };
 
-/** Commands whose options are harmless, so a glob expanding into an option cannot hurt. */
+/** Commands whose options are harmless, so a glob expanding into an option cannot hurt (all of them read-only programs: readOnly.ts builds on this list). */
 export const GLOB_SAFE = new Set([
   'ls',
   'cat',

@@ -8,7 +8,7 @@ import { extractCommands } from './extract';
 import { notReadOnly } from './readOnly';
 import { buildUserRules, type CommandPolicyConfig } from './settings';
 import type { TestDefinitionGuard } from './testDefinitionGuard';
-import type { CommandCheckInput, CommandDecision, CommandPolicy, Finding } from './types';
+import type { CommandCheckInput, CommandDecision, CommandPolicy, Finding, SimpleCommand } from './types';
 import { errorMessage } from '../../base';
 
 export interface CommandPolicyOptions extends CommandPolicyConfig {
@@ -53,6 +53,8 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
     const parts: PolicyDecision[] = [];
     /** Cleared by the first sub-command (or syntax) that could write the workspace or run its code (readOnly.ts). */
     const reads = { only: true };
+    /** The words of the command when, at the top level, it is one simple command of plain words. */
+    const plain: { argv?: string[] } = {};
     const counter = { count: 0 };
     const raw = input.command;
     const workspaceRoot = path.resolve(input.workspaceRoot);
@@ -76,7 +78,7 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
       scriptFindings.push(ask('ask:too-long', `The command is ${text.length} characters long; commands over ${MAX_INPUT_CHARS} are not parsed.`));
       degraded = true;
     } else {
-      const env = this.env(workspaceRoot, input.homeDir, counter, reads);
+      const env = this.env(workspaceRoot, input.homeDir, counter, reads, plain);
       const before = parts.length;
       try {
         env.evaluateScript(text, 0, [cwd], parts);
@@ -100,10 +102,11 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
     parts.unshift(...scriptFindings.map((f) => ({ verdict: f.verdict, rule: f.rule, reason: f.reason })));
     const worst = strictest(parts, { verdict: 'ask', rule: 'ask:no-command', reason: 'Nothing to run was found in the command.' });
     const readOnly = reads.only && !degraded && scriptFindings.length === 0 && counter.count > 0 ? (true as const) : undefined;
-    return { verdict: worst.verdict, rule: worst.rule, reason: summarize(worst, parts), parts, ...(readOnly ? { readOnly } : {}) };
+    const argv = plain.argv && !degraded && scriptFindings.length === 0 && counter.count === 1 ? plain.argv : undefined;
+    return { verdict: worst.verdict, rule: worst.rule, reason: summarize(worst, parts), parts, ...(readOnly ? { readOnly } : {}), ...(argv ? { argv } : {}) };
   }
 
-  private env(workspaceRoot: string, homeDir: string, counter: { count: number }, reads: { only: boolean }): EvalEnv {
+  private env(workspaceRoot: string, homeDir: string, counter: { count: number }, reads: { only: boolean }, plain: { argv?: string[] }): EvalEnv {
     const self = this;
     const functions = new Set<string>();
     const env: EvalEnv = {
@@ -133,6 +136,7 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
           for (const name of result.functions.keys()) functions.add(name);
           counter.count += result.commands.length;
           if (result.findings.length) reads.only = false;
+          if (depth === 0 && result.findings.length === 0 && result.commands.length === 1) plain.argv = plainArgv(result.commands[0]!);
           for (const cmd of result.commands) {
             evaluateSimple(cmd, env, parts);
             if (reads.only && notReadOnly(cmd, { workspaceRoot, homeDir: env.homeDir, cwds: cmd.cwds })) reads.only = false;
@@ -147,6 +151,12 @@ class ShellCommandPolicy implements LoadedCommandPolicy {
     };
     return env;
   }
+}
+
+/** The words of a simple command with no assignment, redirection, expansion or glob; undefined otherwise. */
+function plainArgv(cmd: SimpleCommand): string[] | undefined {
+  if (cmd.assignments.length || cmd.redirects.length || cmd.argv.some((w) => w.dynamic || w.glob)) return undefined;
+  return cmd.argv.map((w) => w.value);
 }
 
 function ask(rule: string, reason: string): Finding {

@@ -23,44 +23,20 @@ import { findOptions, positionals } from './options';
 import { ruleMatches } from './rules';
 import type { Redirect, SimpleCommand, Word } from './types';
 
-/** Programs that only read files and print (their writing and executing options are checked below). */
-export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([
-  'ls',
-  'cat',
-  'head',
-  'tail',
-  'wc',
-  'grep',
-  'egrep',
-  'fgrep',
-  'rg',
-  'find',
-  'sort',
-  'uniq',
-  'diff',
-  'cmp',
-  'comm',
-  'cut',
-  'tr',
-  'nl',
-  'basename',
-  'dirname',
-  'realpath',
-  'readlink',
-  'stat',
-  'du',
-  'which',
-  'type',
-  'test',
-  '[',
-  'sed',
-  'cd',
-  'pushd',
-  'popd',
-  'command',
-  'git',
-  ...DATA_ONLY,
-]);
+/**
+ * Programs that only read and print but are not GLOB_SAFE: an option of some writes, runs a program
+ * or reads another file (`find -exec`, `sort -o`, `sed -i`, `rg --pre`, `git --output`, `uniq IN
+ * OUT`); the others take operands a glob must not replace (`tr`'s sets, `test`'s expression, `cd`'s
+ * folder). Their options are vetted below, and a glob among their arguments is not read-only.
+ */
+const READERS_NOT_GLOB_SAFE = ['rg', 'find', 'sort', 'uniq', 'tr', 'sed', 'which', 'type', 'test', '[', 'cd', 'pushd', 'popd', 'command', 'git'];
+
+/**
+ * Programs that only read files and print: those whose every option is harmless (GLOB_SAFE, kept
+ * with the command policy's flags: one place for that fact), the readers above, and the programs
+ * that touch no file at all (DATA_ONLY).
+ */
+export const READ_ONLY_PROGRAMS: ReadonlySet<string> = new Set([...GLOB_SAFE, ...READERS_NOT_GLOB_SAFE, ...DATA_ONLY]);
 
 /** Where output may go without writing a file. */
 const NOT_A_FILE = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);

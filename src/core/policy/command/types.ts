@@ -54,6 +54,11 @@ export interface CommandCheckInput {
 export interface CommandDecision extends PolicyDecision {
   /** Set when the command cannot write the workspace or run its code: it need not wait for a test run in the tree. */
   readOnly?: true;
+  /**
+   * The words (quotes removed) when the command is one plain simple command: no operator, redirection,
+   * assignment, expansion or glob, nothing nested. What run_command's test-run recognition reads.
+   */
+  argv?: string[];
 }
 
 export interface CommandPolicy {

@@ -15,6 +15,7 @@ import { wireCapabilities } from '../../../../src/core/session/capabilities';
 import { startServer } from '../localServer';
 import { tempWorkspace } from '../../../unit/tools/helpers';
 import { fakeToolContext } from '../../../support/fakes';
+import { MemorySecretStore } from '../../../support/fakes/memorySecretStore';
 
 const network = { fetchAllowHosts: [] as string[], allowPrivateNetwork: false };
 const json = (res: http.ServerResponse, status: number, body: unknown) => {
@@ -268,10 +269,11 @@ describe('web_search: configuration', () => {
   test('the wiring offers web_search unless it is off', async () => {
     const notes: string[] = [];
     const notifier = { info: () => undefined, warn: (m: string) => notes.push(m), error: () => undefined };
+    const secrets = new MemorySecretStore();
     const ws = tempWorkspace();
     try {
       const none = config({ 'patchpilot.webSearch.provider': 'off' });
-      const off = await wireCapabilities({ root: ws.root, config: none, settings: none.settings, notifier });
+      const off = await wireCapabilities({ root: ws.root, config: none, settings: none.settings, notifier, secrets });
       assert.deepEqual(
         off.tools.map((t) => t.name),
         ['spawn_subagent'],
@@ -279,17 +281,17 @@ describe('web_search: configuration', () => {
       assert.equal(off.search, undefined);
       const keyless = config({});
       assert.deepEqual(
-        (await wireCapabilities({ root: ws.root, config: keyless, settings: keyless.settings, notifier })).tools.map((t) => t.name),
+        (await wireCapabilities({ root: ws.root, config: keyless, settings: keyless.settings, notifier, secrets })).tools.map((t) => t.name),
         ['spawn_subagent', 'web_search'],
       );
       const on = config({ 'patchpilot.webSearch.url': 'http://127.0.0.1:8888' });
-      const wired = await wireCapabilities({ root: ws.root, config: on, settings: on.settings, notifier });
+      const wired = await wireCapabilities({ root: ws.root, config: on, settings: on.settings, notifier, secrets });
       assert.deepEqual(
         wired.tools.map((t) => t.name),
         ['spawn_subagent', 'web_search'],
       );
       const broken = config({ 'patchpilot.webSearch.provider': 'brave' });
-      await wireCapabilities({ root: ws.root, config: broken, settings: broken.settings, notifier });
+      await wireCapabilities({ root: ws.root, config: broken, settings: broken.settings, notifier, secrets });
       assert.match(notes.join('\n'), /no Brave Search API key/);
     } finally {
       ws.cleanup();

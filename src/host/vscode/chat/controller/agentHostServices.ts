@@ -43,8 +43,8 @@ export interface AgentHostServices {
   telemetry?: { onEvent(e: AgentEvent): void };
 }
 
-/** What the chat itself lends the agent of one workspace folder: its approver, notifier and event sink, the bundled skills. */
-export type ChatHostParts = Pick<Host, 'root' | 'approver' | 'notifier' | 'onEvent' | 'bundledSkillsDir'>;
+/** What the chat itself lends the agent of one workspace folder: its approver, notifier and event sink, the window's secrets, the bundled skills. */
+export type ChatHostParts = Pick<Host, 'root' | 'approver' | 'notifier' | 'onEvent' | 'secrets' | 'bundledSkillsDir'>;
 
 /** VS Code's Host: the services the extension lends, with the chat's parts, for one workspace folder. */
 export function vsCodeHost(services: AgentHostServices, chat: ChatHostParts): Host {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../../core/base';
-import type { Elicitor, Notifier } from '../../../../core/ports';
+import type { Elicitor, Notifier, SecretStore } from '../../../../core/ports';
 import type { OrchestratorDeps } from '../../../../core/orchestrator';
 import { AgentSlot, createAgent, type Agent } from '../../../../core/session';
 import { createMcpManager } from '../../../../core/session';
@@ -85,26 +85,28 @@ export class ChatWiring implements vscode.Disposable {
     if (!folder) throw new Error('no workspace folder');
     const { context, services } = this.o;
     const userStateDir = context.globalStorageUri.fsPath;
-    const mcp = this.mcpServers(folder.uri.fsPath, loaded.config.settings, userStateDir);
+    const secrets = new VsCodeSecretStore(context.secrets);
+    const mcp = this.mcpServers(folder.uri.fsPath, loaded.config.settings, userStateDir, secrets);
     const host = vsCodeHost(services, {
       root: folder.uri.fsPath,
       approver: this.o.approver,
       notifier: this.o.notifier,
       onEvent: this.o.onEvent,
+      secrets,
       // The skills/ folder shipped in the VSIX (.vscodeignore keeps it).
       bundledSkillsDir: path.join(context.extensionPath, 'skills'),
     });
     return createAgent(host, loaded.config, { readOnly: !loaded.trusted, userStateDir, mcp });
   }
 
-  private mcpServers(root: string, settings: Parameters<typeof createMcpManager>[0]['settings'], userStateDir: string): McpManager {
+  private mcpServers(root: string, settings: Parameters<typeof createMcpManager>[0]['settings'], userStateDir: string, secrets: SecretStore): McpManager {
     if (this.mcpManager) return this.mcpManager;
     this.mcpManager = createMcpManager({
       root,
       // Started empty: createAgent configures the servers of these settings (and again on each rewiring).
       settings: { ...settings, mcp: { ...settings.mcp, servers: {} } },
       userStateDir,
-      secrets: new VsCodeSecretStore(this.o.context.secrets),
+      secrets,
       loginHint: MCP_LOGIN_HINT,
       // Servers may ask the user for input during a call: a form card in the chat, else VS Code's own inputs.
       elicitor: this.o.elicitor ?? new VsCodeElicitor(),

@@ -2,6 +2,7 @@
  * The package scripts behind a test command (`npm test` → test → tests-only), read from
  * package.json's `scripts`: which runner they end in, what runs before it, and (chainStop.ts,
  * fixedFiles.ts) what a chained script ran and whether the runner's own arguments fix its files.
+ * (Whether `pnpm lint` may run as a script is the command policy's: policy/command/scriptShorthandRule.ts.)
  */
 import { runnerOfCommand } from './narrowing';
 

@@ -1,13 +1,13 @@
 /**
- * The CLI's SecretStore: one JSON object in `mcp-oauth.json` in the user's state folder
- * (PATCHPILOT_STATE_HOME, config/userState.ts), mode 0600 in a 0700 folder, replaced through the one
+ * The CLI's SecretStore (its Host's `secrets`): one JSON object in `mcp-oauth.json` in the user's
+ * state folder (PATCHPILOT_STATE_HOME, core/config/userState.ts), mode 0600 in a 0700 folder, replaced through the one
  * atomic writer so a kill never leaves half a token file. Read on every get, so two CLI processes
  * (a `mcp login` while a run waits) see each other's writes; the last writer of one key wins.
  */
 import * as fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomic } from '../../fs/atomicFile';
-import type { SecretStore } from '../../ports/secretStore';
+import { writeFileAtomic } from '../../core/fs';
+import type { SecretStore } from '../../core/ports';
 
 export const OAUTH_FILE = 'mcp-oauth.json';
 

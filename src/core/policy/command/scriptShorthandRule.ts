@@ -4,7 +4,8 @@
  * `pnpm run lint`. A script of the package in each directory the command runs in is allowed like
  * `npm run <script>`; the manager's own commands (install, add, dlx...) win over a script of the
  * same name, so those are never taken for one. Like every package script it runs workspace code:
- * without the sandbox, auto mode asks (exec/autoMode.ts).
+ * without the sandbox, auto mode asks (exec/autoMode.ts). (Which scripts a test command ends in is
+ * another question: testRuns/testScriptChain.ts.)
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';

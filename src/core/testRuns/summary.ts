@@ -60,7 +60,8 @@ export function formatTestSummary(s: TestSummary): string {
     : [s.passed !== undefined ? `${s.passed} passed` : '', s.failed !== undefined ? `${s.failed} failed` : '', s.skipped ? `${s.skipped} skipped` : '']
         .filter(Boolean)
         .join(', ');
-  const head = s.framework ? `${s.framework}${counts ? `: ${counts}` : ''}` : counts;
+  const runs = s.runs && s.runs > 1 ? `, ${s.runs} runs summed` : '';
+  const head = s.framework ? `${s.framework}${runs}${counts ? `: ${counts}` : ''}` : counts;
   const failures = s.failures.map((f) => `  FAIL ${nameWithFile(f, s.failures)}${f.message ? `\n${f.message.replace(/^/gm, '       ')}` : ''}`);
   // Counted in files, the failures listed (subtests) are not "more" than the failed files.
   const more =

@@ -38,6 +38,14 @@ describe('runner summaries from recorded output', () => {
     });
   }
 
+  test("a chained script's jest runs: the summed counts say they are a sum (each run's own `Tests:` line differs from it)", () => {
+    const chained = fixture('jest22-chained-whole.txt');
+    const runs = [...chained.matchAll(/^Tests:/gm)].length;
+    assert.ok(runs > 1);
+    assert.match(formatTestSummary(summarizeTestOutput(chained)), new RegExp(`^jest, ${runs} runs summed: 560 passed, 10 failed$`, 'm'));
+    assert.match(formatTestSummary(summarizeTestOutput(fixture('jest.txt'))), /^jest: 1 passed, 2 failed, 1 skipped$/m);
+  });
+
   test('TAP names the innermost failing test by its subtests, with the diff (node-tap) or the values (tape, prove)', () => {
     assert.deepEqual(names('tap.txt'), ['t/math.test.js > subtracts wrong > five minus three', 't/math.test.js > objects > should be equivalent']);
     assert.match(messageOf('tap.txt'), /--- expected\n\+\+\+ actual\n-3\n\+2/);

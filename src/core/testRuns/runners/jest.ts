@@ -30,6 +30,8 @@ export function jest(text: string, lines: readonly string[]): TestSummary | unde
     passed: total(/(\d+) passed/) ?? 0,
     failed: (total(/(\d+) failed/) ?? 0) + suitesUnrun,
     ...optional('skipped', total(/(\d+) skipped/)),
+    // Said with the counts: each run prints its own `Tests:` line, which would not match a sum given bare.
+    ...(totals.length > 1 ? { runs: totals.length } : {}),
     failures,
   };
 }

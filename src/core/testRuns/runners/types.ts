@@ -28,6 +28,8 @@ export interface TestSummary {
   countsFiles?: boolean;
   /** Subtests that did not finish because their file's run was ended (tap's timeout, a crash). */
   unfinished?: number;
+  /** The counts are the sum of this many runs of the runner (a chained script: `TZ=a jest && TZ=b jest && jest`). */
+  runs?: number;
   failures: TestFailure[];
 }
 

@@ -26,25 +26,25 @@ export interface GateParts {
  * the allowlist) always asks, whatever the mode.
  */
 export async function gateAction(
-  ctx: GateParts,
+  gate: GateParts,
   request: ActionApprovalRequest,
   decision?: PolicyDecision,
   options: { edit?: boolean } = {},
 ): Promise<{ feedback?: string }> {
-  if (decision) ctx.emit?.({ type: 'policy', kind: POLICY_KIND[request.kind], subject: request.title, decision });
+  if (decision) gate.emit?.({ type: 'policy', kind: POLICY_KIND[request.kind], subject: request.title, decision });
   if (decision?.verdict === 'deny') throw new ToolError(`denied by policy (${decision.rule}): ${decision.reason}`);
-  if (ctx.mode === 'plan') throw new ToolError('plan mode: nothing is written or run; describe the step in your plan instead');
+  if (gate.mode === 'plan') throw new ToolError('plan mode: nothing is written or run; describe the step in your plan instead');
   const writes = request.kind === 'write';
   const userAllowed = request.kind === 'command' && allowedByUserRules(decision);
-  const autoApproved = decision?.verdict !== 'ask' && (ctx.mode === 'auto' || (ctx.mode === 'auto-edit' && writes) || userAllowed);
+  const autoApproved = decision?.verdict !== 'ask' && (gate.mode === 'auto' || (gate.mode === 'auto-edit' && writes) || userAllowed);
   if (autoApproved) return {};
-  const modeReason = `${ctx.mode} mode asks before ${ASKS_BEFORE[request.kind]}`;
+  const modeReason = `${gate.mode} mode asks before ${ASKS_BEFORE[request.kind]}`;
   const asked: ActionApprovalRequest = { ...request, reason: reasonToAsk(request, decision, modeReason) };
-  ctx.emit?.({ type: 'approval-needed', request: asked });
-  const answer = await ctx.approver.approveAction(asked, ctx.signal);
+  gate.emit?.({ type: 'approval-needed', request: asked });
+  const answer = await gate.approver.approveAction(asked, gate.signal);
   const unattended = !answer.approved && answer.unattended !== undefined;
   // `edit`: a change to the user's files (write_file), so a run of only such refusals ends blocked.
-  ctx.emit?.({
+  gate.emit?.({
     type: 'approval-answered',
     kind: request.kind,
     approved: answer.approved,
@@ -54,7 +54,7 @@ export async function gateAction(
   if (!answer.approved) {
     // The model reads why approval was needed (the policy's rule and reason, or the mode), so it can take another way.
     const why = decision?.verdict === 'ask' ? `It needed approval (${decision.rule}): ${decision.reason}` : `It needed approval: ${modeReason}.`;
-    const hint = approvalHint(ctx.mode, REFUSED_KIND[request.kind], decision);
+    const hint = approvalHint(gate.mode, REFUSED_KIND[request.kind], decision);
     if (unattended) throw new ToolError(`not done, nobody could approve it: ${request.title}. ${answer.unattended}\n${why}${hint ? `\n${hint}` : ''}`);
     throw new ToolError(`the user declined: ${request.title}${answer.feedback ? `. Their words: ${answer.feedback}` : ''}\n${why}`);
   }

@@ -133,7 +133,8 @@ export async function runConfiguredTests(
   const notNarrowed = countedWhole && !filesReachRunner;
   if (notNarrowed) for (const c of commands) (ctx.state.narrowingIgnored ??= new Set()).add(c);
   if (!aim || countedWhole) {
-    ctx.state.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
+    // The time the run before finish will cost is the configured command's: a direct runner call skips its coverage or build.
+    if (!holdsWhole) ctx.state.wholeSuiteMs = results.reduce((ms, r) => ms + r.durationMs, 0);
     // Only a whole run that ran to its end counts the whole suite (a failing chain stops at its first failing link).
     if (counted !== undefined && ranToEnd) ctx.state.wholeSuiteTests = counted;
   }
@@ -170,7 +171,8 @@ function scopeNote(
 ): string {
   if (s.holdsWhole) {
     const files = s.aim?.files?.length ? s.aim.files.join(', ') : 'the narrowing';
-    return ` (${[`${files}: ${s.counted} tests, as many as the whole suite, so these files hold all of it; counted as a whole-suite run`, ...s.notes].join('; ')})`;
+    // Why the runner ran directly says nothing here: the run was the whole suite either way.
+    return ` (${files} hold the whole suite: ${s.counted} tests, as many as a whole run; counted as one)`;
   }
   if (s.notNarrowed) {
     // Who narrowed: PatchPilot itself after an edit (narrowedAs), or the model's run_tests arguments.

@@ -78,7 +78,8 @@ export class FinishGate {
     // The same named failures refuse once, whatever was edited in between; unnamed ones once per state.
     const key = [...fresh, ...tests.failures.newSteps].sort().join('\n');
     if (tests.version === this.refusedAt || (key && this.refusedFor.has(key)) || this.refusals >= this.maxRefusals) return undefined;
-    if (fresh.length && !tests.failures.newSteps.length && fresh.every((name) => mentionsTest(summary, name))) return undefined;
+    const files = tests.failures.files ?? {};
+    if (fresh.length && !tests.failures.newSteps.length && fresh.every((name) => mentionsTest(summary, name, files[name]))) return undefined;
     this.refusedAt = tests.version;
     this.refusedFor.add(key);
     this.refusals++;
@@ -87,7 +88,8 @@ export class FinishGate {
 
   /** Pre-existing failures the finish does not name: asked once per set of tests, never twice for the same honest finish. */
   private unsaid(tests: Pick<TestsAfterLastChange, 'version' | 'failures'>, summary: string): string | undefined {
-    const left = tests.failures.preExisting.filter((name) => !mentionsTest(summary, name));
+    const files = tests.failures.files ?? {};
+    const left = tests.failures.preExisting.filter((name) => !mentionsTest(summary, name, files[name]));
     const key = `pre-existing:${[...tests.failures.preExisting].sort().join('\n')}`;
     if (!left.length || this.refusedFor.has(key) || tests.version === this.refusedAt || this.refusals >= this.maxRefusals) return undefined;
     this.refusedAt = tests.version;

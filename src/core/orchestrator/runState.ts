@@ -128,7 +128,7 @@ export class RunState {
 
   /** The failing tests the run ends with, by kind; undefined when none fail. */
   testFailures(): TestFailureNames | undefined {
-    const { unnamed: _unnamed, newSteps: _newSteps, ...f } = this.tests.failures;
+    const { unnamed: _unnamed, newSteps: _newSteps, files: _files, ...f } = this.tests.failures;
     const kept = Object.fromEntries(Object.entries(f).filter(([, names]) => names.length > 0)) as TestFailureNames;
     return Object.keys(kept).length ? kept : undefined;
   }

@@ -41,7 +41,8 @@ export class TestsAfterLastChange {
    * failed that did not before the run (with the changed files it names; one the baseline never
    * reached that names only files the run did not change is not the run's doing, not listed).
    */
-  get failures(): Required<TestFailureNames> & { unnamed: boolean; newSteps: string[] } {
+  /** `files`: the file each failing test ran in, when the runner said (naming the file in a finish names its tests). */
+  get failures(): Required<TestFailureNames> & { unnamed: boolean; newSteps: string[]; files?: Record<string, string> } {
     const last = this.last;
     if (!last) return { new: [], preExisting: [], flaky: [], passedAlone: [], unnamed: false, newSteps: [] };
     const classes = classifyFailures(last, this.baseline);
@@ -52,6 +53,7 @@ export class TestsAfterLastChange {
       flaky: last.flaky,
       passedAlone: alone,
       unnamed: last.unnamedFailure && !this.baseline?.unnamedFailure,
+      ...(last.failingFiles ? { files: last.failingFiles } : {}),
       newSteps: classifySteps(last, this.baseline).fresh.map((s) => stepWithFiles(last, s)),
     };
   }

@@ -31,15 +31,24 @@ const COMMON_WORDS = new Set(
   ).split(' '),
 );
 
-export function mentionsTest(text: string, test: string): boolean {
+/** `file`: the file the test ran in, when the runner said (jest's names do not hold it): naming it names the test. */
+export function mentionsTest(text: string, test: string, file?: string): boolean {
   const haystack = text.toLowerCase();
   const name = test.trim().toLowerCase();
   if (!name) return false;
   if (containsWhole(haystack, name)) return true;
+  if (file && mentionsFile(haystack, file)) return true;
   const parts = name.split(PART_SEPARATOR).map((p) => p.trim());
   // A part made only of common words ("works", "returns true") is in many a finish by chance.
   if (parts.some((p) => p.length >= MIN_PART_LENGTH && distinctiveWords(p).length > 0 && containsWhole(haystack, p))) return true;
   return mentionsEveryDistinctiveWord(haystack, parts[parts.length - 1]!);
+}
+
+/** The file by its path as the runner gave it (`./` left off) or by its base name (`timezone.test.js`). */
+function mentionsFile(haystack: string, file: string): boolean {
+  const path = file.trim().toLowerCase().replace(/^\.\//, '');
+  const base = path.slice(path.lastIndexOf('/') + 1);
+  return [path, base].some((p) => p.length >= MIN_PART_LENGTH && p.includes('.') && containsWhole(haystack, p));
 }
 
 /** `needle` in `haystack`, not inside a longer word ("01:59:59" is not in "01:59:590"). */

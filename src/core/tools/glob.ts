@@ -15,7 +15,8 @@ export const globTool: Tool<Args> = {
   loop: { worthRemembering: true, hookName: 'Glob' },
   description:
     'Find workspace files by name pattern: "src/**/*.ts", "*.test.ts" (no "/" = any depth), "{a,b}.json". ' +
-    `Returns sorted workspace-relative paths, at most ${GLOB_MAX_RESULTS}. Ignored files (.gitignore, .patchpilotignore) are left out.`,
+    `Returns sorted workspace-relative file paths (a folder is matched by the files in it: "src/plugin/utc*/**"), at most ${GLOB_MAX_RESULTS}. ` +
+    'Ignored files (.gitignore, .patchpilotignore) are left out.',
   schema: {
     type: 'object',
     properties: { pattern: { type: 'string', minLength: 1 } },

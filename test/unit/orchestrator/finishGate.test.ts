@@ -34,3 +34,13 @@ test('new failures refuse; passing tests never do', () => {
   assert.match(gate.check(state('failed', 1, [], ['adds']), 'Done.') ?? '', /did not fail before the run: adds/);
   assert.equal(gate.check(state('passed', 2), 'Done.'), undefined);
 });
+
+test("a finish that names the file the failures ran in (jest's names hold none) names them: new or pre-existing, it stands", () => {
+  const names = ['DST, a time that never existed Fall Back › 2012-11-04 01:00:00', 'DST, a time that never existed Fall Back › 2012-11-04 01:59:59'];
+  const files = Object.fromEntries(names.map((n) => [n, 'test/plugin/timezone.test.js']));
+  const summary = 'Fixed utcOffset across DST. The 3 failures in test/plugin/timezone.test.js failed before the run as well.';
+  for (const s of [state('known-failures', 1, names), state('failed', 1, [], names)]) {
+    assert.equal(new FinishGate().check({ ...s, failures: { ...s.failures, files } }, summary), undefined, s.outcome);
+    assert.notEqual(new FinishGate().check(s, summary), undefined, `${s.outcome}: without the files, the names alone decide`);
+  }
+});

@@ -33,3 +33,15 @@ test('the finish gate accepts the shortened mention and says what counts as nami
   assert.match(asked, /your finish does not mention them/);
   assert.match(asked, /counts as named when your finish contains its full name, one part of it .* or every distinctive word of its own title/);
 });
+
+// jest names hold no file (`DST, ... › 2012-11-04 01:59:59`): the rule says naming the file names its
+// tests, so the file the runner ran the test in counts, by its path or its base name, never a part of either.
+test('the file a test ran in, named by path or base name, names the test; a bare stem or a longer name does not', () => {
+  const file = 'test/plugin/timezone.test.js';
+  assert.ok(mentionsTest('3 tests in test/plugin/timezone.test.js were already failing', DST, file));
+  assert.ok(mentionsTest('timezone.test.js already failed before my change', DST, file));
+  assert.ok(mentionsTest('./test/plugin/timezone.test.js: pre-existing', DST, `./${file}`));
+  assert.ok(!mentionsTest('the timezone tests already failed', DST, file), 'the stem alone is not the file');
+  assert.ok(!mentionsTest('mytimezone.test.jsx failed', DST, file), 'inside a longer name');
+  assert.ok(!mentionsTest('3 tests in test/plugin/timezone.test.js', DST), 'without the file, the name alone decides');
+});

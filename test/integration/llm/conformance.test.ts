@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { ModelApiError, ModelClient, type ModelStreamEvent, type ModelTurn } from '../../../src/core/llm';
 import { STREAM_FIXTURES, startReplayServer, type ReplayServer } from '../../support/streamReplay';
-import { loadModelSdks } from './helpers';
+import { assertEveryFixtureExpected, loadModelSdks } from './helpers';
 
 loadModelSdks();
 
@@ -117,14 +117,7 @@ describe('conformance: recorded provider streams through the real openai client'
 
   test('every fixture has an expectation', () => {
     const files = readdirSync(STREAM_FIXTURES).filter((f) => f.endsWith('.sse') || f.endsWith('.http'));
-    assert.deepEqual(
-      files.filter((f) => !EXPECTED[f]),
-      [],
-    );
-    assert.deepEqual(
-      Object.keys(EXPECTED).filter((f) => !files.includes(f)),
-      [],
-    );
+    assertEveryFixtureExpected(files, EXPECTED);
   });
 
   for (const [fixture, want] of Object.entries(EXPECTED)) {

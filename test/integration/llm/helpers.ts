@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 /** Shared set-up for the model client's integration tests: a real scripted server, a real client. */
 import { ModelClient, type ModelClientConfig, type ModelStreamEvent } from '../../../src/core/llm';
 import { ScriptedModelServer, type Script, type ScriptedTurn } from '../../support/scriptedModel';
@@ -44,4 +45,18 @@ export async function rejectsWith(promise: Promise<unknown>): Promise<any> {
     return err;
   }
   throw new Error('expected the promise to reject');
+}
+
+/** A replay suite's fixtures and its expectations match one to one: a recording added without an expectation, or the reverse, fails. */
+export function assertEveryFixtureExpected(files: readonly string[], expected: Record<string, unknown>): void {
+  assert.deepEqual(
+    files.filter((f) => !expected[f]),
+    [],
+    'fixtures without an expectation',
+  );
+  assert.deepEqual(
+    Object.keys(expected).filter((f) => !files.includes(f)),
+    [],
+    'expectations without a fixture',
+  );
 }

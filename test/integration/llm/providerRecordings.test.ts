@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { ModelApiError, ModelClient, type ModelStreamEvent, type ModelTurn } from '../../../src/core/llm';
 import { AnthropicChatModel } from '../../../src/core/llm/anthropic/anthropicChatModel';
 import { PROVIDER_FIXTURES, startReplayServer, type ReplayServer } from '../../support/streamReplay';
-import { loadModelSdks } from './helpers';
+import { assertEveryFixtureExpected, loadModelSdks } from './helpers';
 
 loadModelSdks();
 
@@ -153,14 +153,7 @@ describe('provider recordings replayed through the real clients', () => {
 
   test('every recording has an expectation, and every expectation a recording', () => {
     const files = fixtures().filter((f) => !f.endsWith('README.md'));
-    assert.deepEqual(
-      files.filter((f) => !EXPECTED[f]),
-      [],
-    );
-    assert.deepEqual(
-      Object.keys(EXPECTED).filter((f) => !files.includes(f)),
-      [],
-    );
+    assertEveryFixtureExpected(files, EXPECTED);
   });
 
   for (const [fixture, want] of Object.entries(EXPECTED)) {

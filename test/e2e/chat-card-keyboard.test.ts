@@ -45,6 +45,9 @@ e2eTest(
       .locator('.monaco-diff-editor')
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT * 2 });
+    // The preview's first diff takes the focus (per-hunk Alt+Y / Alt+N work there): once it has, the
+    // walk through the card below is not cut short by that focus landing mid-walk on a slow machine.
+    await vs.page.waitForFunction(() => !!document.activeElement?.closest('.monaco-diff-editor'), null, { timeout: E2E_TIMEOUT * 2 });
     await vs.openViewContainer('PatchPilot');
     const accept = getByRoleIn(chat, 'button', new RegExp(`^Accept ${TITLE}`));
     await accept.waitFor({ state: 'visible', timeout: E2E_TIMEOUT });

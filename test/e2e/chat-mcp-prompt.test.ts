@@ -14,6 +14,9 @@ const settings: Record<string, unknown> = {
   'patchpilot.approval.mode': 'ask',
   'patchpilot.mcp.servers': { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } },
   'patchpilot.mcp.unsandboxedServers': ['everything'],
+  // The third goal carries the whole chat, the tools and a 1 KB resource: in the 8k window assumed for
+  // an unknown model it is compacted first, and the summary request would take the script's third turn.
+  'patchpilot.llm.contextWindows': { 'scripted-model': 32_768 },
 };
 const scripted = useScriptedModel(
   [

@@ -5,13 +5,19 @@
 // states read the restore from the history, where it is recorded before the chat shows it).
 // Screenshot of both. Skipped with the reason when code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { editorWebviewFrame } from './support/editorWebview';
-import { GREETING_AFTER, GREETING_BEFORE, GREETING_FIXED, GREETING_GOAL, fixTheGreeting, useGreetingFix, waitForGreeting } from './support/greetingFix';
+import {
+  GREETING_AFTER,
+  GREETING_BEFORE,
+  GREETING_FIXED,
+  fixTheGreeting,
+  useGreetingFix,
+  waitForGreeting,
+  openGreetingRunInHistory,
+  restoreBeforeTheGreetingFix,
+} from './support/greetingFix';
 import { e2eTest } from './support/session';
-import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
+import { E2E_TIMEOUT } from './support/workbench';
 import type { Frame, Locator } from 'playwright-core';
-
-const TAKEN_BACK = 'Written to greet.js: the hunk (taken back by a restore to an earlier step)';
 
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
@@ -36,21 +42,11 @@ e2eTest(
     const chat = await vs.webviewFrame('PatchPilot');
     await chat.getByText(GREETING_FIXED).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
 
-    await vs.runCommand('PatchPilot: Show History');
-    const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
-    await getByRoleIn(panel, 'listbox', 'Runs')
-      .getByRole('option', { name: new RegExp(`^${GREETING_GOAL}`) })
-      .click();
-    const detail = panel.getByRole('region', { name: 'Run details' });
-    await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    const { detail } = await openGreetingRunInHistory(vs);
     await byRole(detail, 'button', 'Revert patch to greet.js').waitFor({ state: 'visible' });
 
     // Restore to Here in the reloaded chat: the patch (known only from the history) is taken back in both views.
-    await byRole(chat, 'button', 'Restore to Here, before this message').click();
-    const preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
-    await byRole(preview, 'button', 'Restore 1 file').click();
-    await waitForGreeting(vs, GREETING_BEFORE);
-    await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await restoreBeforeTheGreetingFix(vs, chat);
     await detail.getByText(/^1 of 1 hunks applied, then taken back by a restore to an earlier step at /).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     assert.equal(await byRole(detail, 'button', 'Revert patch to greet.js').count(), 0, 'no Revert of a patch the files no longer have');
     await byRole(detail, 'button', 'Apply again: patch to greet.js').waitFor({ state: 'visible' });

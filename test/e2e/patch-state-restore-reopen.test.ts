@@ -7,13 +7,20 @@
 // and Send in view. Screenshots of both. Skipped with the reason when code-server is not installed
 // and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { editorWebviewFrame } from './support/editorWebview';
-import { GREETING_AFTER, GREETING_BEFORE, GREETING_GOAL, fixTheGreeting, useGreetingFix, waitForGreeting } from './support/greetingFix';
+import {
+  GREETING_AFTER,
+  GREETING_BEFORE,
+  GREETING_GOAL,
+  fixTheGreeting,
+  useGreetingFix,
+  waitForGreeting,
+  openGreetingRunInHistory,
+  restoreBeforeTheGreetingFix,
+  GREETING_TAKEN_BACK,
+} from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 import type { Frame, Locator, Page } from 'playwright-core';
-
-const TAKEN_BACK = 'Written to greet.js: the hunk (taken back by a restore to an earlier step)';
 
 const settings: Record<string, unknown> = {
   'patchpilot.llm.model': 'scripted-model',
@@ -44,21 +51,11 @@ e2eTest(
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await waitForGreeting(vs, GREETING_AFTER);
 
-    await vs.runCommand('PatchPilot: Show History');
-    const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
-    await getByRoleIn(panel, 'listbox', 'Runs')
-      .getByRole('option', { name: new RegExp(`^${GREETING_GOAL}`) })
-      .click();
-    const detail = panel.getByRole('region', { name: 'Run details' });
-    await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    const { detail } = await openGreetingRunInHistory(vs);
     await byRole(detail, 'button', 'Revert patch to greet.js').waitFor({ state: 'visible' });
 
     // Restore to Here in the chat: the patch is taken back, said in both views without a reload.
-    await byRole(chat, 'button', 'Restore to Here, before this message').click();
-    const preview = chat.getByRole('group', { name: 'Preview: Restore to Here, before this message' });
-    await byRole(preview, 'button', 'Restore 1 file').click();
-    await waitForGreeting(vs, GREETING_BEFORE);
-    await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await restoreBeforeTheGreetingFix(vs, chat);
     await chat.getByText('greet.js:1-1 · written, then taken back by the restore').first().waitFor({ state: 'visible' });
     await detail.getByText(/^1 of 1 hunks applied, then taken back by a restore to an earlier step at /).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     assert.equal(await byRole(detail, 'button', 'Revert patch to greet.js').count(), 0, 'no Revert of a patch the files no longer have');
@@ -76,7 +73,7 @@ e2eTest(
       .first()
       .waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat.getByText('propose_patch').first().waitFor({ state: 'visible' });
-    await chat.getByText(TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    await chat.getByText(GREETING_TAKEN_BACK).first().waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
     await chat
       .getByText(/^Tests passed/)
       .first()

@@ -4,8 +4,7 @@
 // says "You applied the patch … again" as it says each undo, and the history says so too; after a reload the chat's card still says what the history recorded last, and offers the history's Revert (Revert Patch) where Undo Patch no longer reaches. Screenshots in the light and the dark theme. Skipped with the reason when
 // code-server is not installed and PATCHPILOT_E2E is not '1'.
 import assert from 'node:assert/strict';
-import { editorWebviewFrame } from './support/editorWebview';
-import { GREETING_AFTER, GREETING_BEFORE, GREETING_GOAL, fixTheGreeting, useGreetingFix, waitForGreeting } from './support/greetingFix';
+import { GREETING_AFTER, GREETING_BEFORE, fixTheGreeting, useGreetingFix, waitForGreeting, openGreetingRunInHistory } from './support/greetingFix';
 import { e2eTest } from './support/session';
 import { E2E_TIMEOUT, getByRoleIn } from './support/workbench';
 import type { Page } from 'playwright-core';
@@ -31,13 +30,7 @@ e2eTest(
     await waitForGreeting(vs, GREETING_AFTER);
 
     // The history open on the run, beside the chat.
-    await vs.runCommand('PatchPilot: Show History');
-    const panel = await editorWebviewFrame(vs.page, 'PatchPilot History');
-    await getByRoleIn(panel, 'listbox', 'Runs')
-      .getByRole('option', { name: new RegExp(`^${GREETING_GOAL}`) })
-      .click();
-    const detail = panel.getByRole('region', { name: 'Run details' });
-    await detail.getByText(/^1 of 1 hunks applied$/).waitFor({ state: 'visible', timeout: E2E_TIMEOUT });
+    const { detail } = await openGreetingRunInHistory(vs);
 
     // Undo in the chat: the history (not reloaded, not clicked) says so.
     await getByRoleIn(chat, 'button', 'Undo Patch to greet.js').click();

@@ -186,17 +186,13 @@ function scopeNote(
     );
   }
   if (s.aim) return ` (${[s.narrowedAs ?? 'narrowed run: part of the suite', ...s.notes].join('; ')})`;
-  if (!s.wholeDirectly || ctx.state.narrowingIgnoredSaid) return '';
-  ctx.state.narrowingIgnoredSaid = true;
-  return ' (the whole suite, directly: this test command ignored narrowing arguments earlier in this run; said once)';
+  const note = ' (the whole suite, directly: this test command ignored narrowing arguments earlier in this run; said once)';
+  return s.wholeDirectly && firstTimeSaid(ctx, note) ? note : '';
 }
 
-/** Notes said once a run (the same explanation on every run after each edit is noise); keyed by the run's state. */
-const notesSaid = new WeakMap<object, Set<string>>();
-
+/** Notes said once a run (the same explanation on every run after each edit is noise), kept in the run's state. */
 function firstTimeSaid(ctx: ToolContext, note: string): boolean {
-  const said = notesSaid.get(ctx.state) ?? new Set<string>();
-  notesSaid.set(ctx.state, said);
+  const said = (ctx.state.notesSaid ??= new Set<string>());
   if (said.has(note)) return false;
   said.add(note);
   return true;

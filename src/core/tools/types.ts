@@ -73,8 +73,8 @@ export interface ToolRunState {
    * ignores the arguments): later runs of them go whole directly, and are not rerun to tell a flake.
    */
   narrowingIgnored?: Set<string>;
-  /** The model was told that narrowing goes whole directly (said once a run). */
-  narrowingIgnoredSaid?: boolean;
+  /** Notes said once a run (that narrowing goes whole directly, why a runner ran directly): said again, they are noise. */
+  notesSaid?: Set<string>;
   /**
    * Before a call that may change the tree (and before a test run): waits for the baseline (which
    * tests already fail), started with the run; a whole-suite test run before any change gets its result.
